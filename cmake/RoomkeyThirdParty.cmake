@@ -1,0 +1,68 @@
+# Third-party code, found on the system (Debian packages) or in third_party/
+# (fetched by scripts/setup.sh). Nothing third-party is committed.
+#
+# Targets provided:
+#   roomkey::json     nlohmann_json (header-only, native and wasm)
+#   roomkey::gtest    GoogleTest + gtest_main (system lib natively, built from
+#                     /usr/src/googletest for wasm)
+#   roomkey::httplib  cpp-httplib with OpenSSL (native only)
+#   roomkey::imgui    Dear ImGui 1.86 + GLFW/OpenGL3 backends (wasm only)
+
+set(ROOMKEY_IMGUI_DIR "${PROJECT_SOURCE_DIR}/third_party/imgui" CACHE PATH "Dear ImGui sources (scripts/setup.sh fetches them)")
+
+if(EMSCRIPTEN)
+    # Emscripten must not see /usr/include (host headers); expose only the
+    # nlohmann folder through a private include root in the build tree.
+    set(_sysinc "${CMAKE_BINARY_DIR}/sysinc")
+    file(MAKE_DIRECTORY "${_sysinc}")
+    if(NOT EXISTS "${_sysinc}/nlohmann")
+        file(CREATE_LINK /usr/include/nlohmann "${_sysinc}/nlohmann" SYMBOLIC)
+    endif()
+    add_library(roomkey_json INTERFACE)
+    target_include_directories(roomkey_json SYSTEM INTERFACE "${_sysinc}")
+    add_library(roomkey::json ALIAS roomkey_json)
+
+    set(gtest_disable_pthreads ON CACHE BOOL "" FORCE)
+    set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+    set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+    add_subdirectory(/usr/src/googletest "${CMAKE_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL SYSTEM)
+    add_library(roomkey_gtest INTERFACE)
+    target_link_libraries(roomkey_gtest INTERFACE gtest gtest_main)
+    add_library(roomkey::gtest ALIAS roomkey_gtest)
+
+    if(NOT EXISTS "${ROOMKEY_IMGUI_DIR}/imgui.cpp")
+        message(FATAL_ERROR "Dear ImGui sources are missing in ${ROOMKEY_IMGUI_DIR}: run ./scripts/setup.sh")
+    endif()
+    add_library(roomkey_imgui STATIC
+        "${ROOMKEY_IMGUI_DIR}/imgui.cpp"
+        "${ROOMKEY_IMGUI_DIR}/imgui_draw.cpp"
+        "${ROOMKEY_IMGUI_DIR}/imgui_tables.cpp"
+        "${ROOMKEY_IMGUI_DIR}/imgui_widgets.cpp"
+        "${ROOMKEY_IMGUI_DIR}/backends/imgui_impl_glfw.cpp"
+        "${ROOMKEY_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp")
+    target_include_directories(roomkey_imgui SYSTEM PUBLIC "${ROOMKEY_IMGUI_DIR}" "${ROOMKEY_IMGUI_DIR}/backends")
+    # No demo window in the shipped build, and no file I/O (imgui.ini).
+    target_compile_definitions(roomkey_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS)
+    target_compile_options(roomkey_imgui PUBLIC "-sUSE_GLFW=3")
+    add_library(roomkey::imgui ALIAS roomkey_imgui)
+else()
+    find_package(nlohmann_json 3.10 REQUIRED)
+    add_library(roomkey_json INTERFACE)
+    target_link_libraries(roomkey_json INTERFACE nlohmann_json::nlohmann_json)
+    add_library(roomkey::json ALIAS roomkey_json)
+
+    find_package(GTest REQUIRED)
+    add_library(roomkey_gtest INTERFACE)
+    target_link_libraries(roomkey_gtest INTERFACE GTest::gtest GTest::gtest_main)
+    add_library(roomkey::gtest ALIAS roomkey_gtest)
+
+    # Debian ships cpp-httplib compiled; its pkg-config flags make our headers
+    # match the library (CPPHTTPLIB_OPENSSL_SUPPORT and friends).
+    find_package(PkgConfig REQUIRED)
+    pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+    find_package(OpenSSL 3 REQUIRED)
+    find_package(Threads REQUIRED)
+    add_library(roomkey_httplib INTERFACE)
+    target_link_libraries(roomkey_httplib INTERFACE PkgConfig::HTTPLIB OpenSSL::SSL OpenSSL::Crypto Threads::Threads)
+    add_library(roomkey::httplib ALIAS roomkey_httplib)
+endif()

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# setup.sh: install everything roomkey needs on a Debian 12 machine.
+# Idempotent and non-interactive: each step checks first and does nothing when
+# its result is already there, so run.sh and test.sh call it every time.
+#   ./scripts/setup.sh          install what is missing
+#   ./scripts/setup.sh --check  only report what is missing (exit 1 if any)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+check_only=0
+case "${1:-}" in
+  --check) check_only=1 ;;
+  -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  "") ;;
+  *) echo "setup.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+esac
+
+say() { printf 'setup: %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+export DEBIAN_FRONTEND=noninteractive
+
+# Debian packages, and a file each one installs (cheaper to test than dpkg -s).
+packages=(
+  "cmake:/usr/bin/cmake"
+  "ninja-build:/usr/bin/ninja"
+  "g++:/usr/bin/g++"
+  "clang:/usr/bin/clang++"
+  "libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
+  "pkg-config:/usr/bin/pkg-config"
+  "libssl-dev:/usr/include/openssl/ssl.h"
+  "libcpp-httplib-dev:/usr/include/httplib.h"
+  "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
+  "googletest:/usr/src/googletest/CMakeLists.txt"
+  "libgtest-dev:/usr/include/gtest/gtest.h"
+  "emscripten:/usr/bin/em++"
+  "chromium:/usr/bin/chromium"
+  "libnss3-tools:/usr/bin/certutil"
+  "brotli:/usr/bin/brotli"
+  "xz-utils:/usr/bin/xz"
+  "dpkg-dev:/usr/bin/dpkg-source"
+  "curl:/usr/bin/curl"
+  "wrk:/usr/bin/wrk"
+)
+missing=()
+for entry in "${packages[@]}"; do
+  [ -e "${entry#*:}" ] || missing+=("${entry%%:*}")
+done
+# Node: the machine's NodeSource node is used when present; otherwise the
+# nodejs package of whatever archive is configured (it brings npm).
+command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs)
+
+imgui_dir=$root/third_party/imgui
+npm_ok=1
+[ -d node_modules/playwright-core ] && [ -d node_modules/google-closure-compiler ] || npm_ok=0
+
+if [ "$check_only" = 1 ]; then
+  [ ${#missing[@]} = 0 ] || say "missing packages: ${missing[*]}"
+  [ -f "$imgui_dir/imgui.cpp" ] || say "missing Dear ImGui sources in third_party/imgui"
+  [ "$npm_ok" = 1 ] || say "missing npm dev tools (node_modules)"
+  [ ${#missing[@]} = 0 ] && [ -f "$imgui_dir/imgui.cpp" ] && [ "$npm_ok" = 1 ]
+  exit
+fi
+
+apt_updated=0
+apt_update() { [ "$apt_updated" = 1 ] || { say "apt-get update"; as_root apt-get update -qq; apt_updated=1; }; }
+
+if [ ${#missing[@]} -gt 0 ]; then
+  apt_update
+  say "installing ${missing[*]}"
+  as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Dear ImGui 1.86 from Debian's source package (never committed): add a
+# deb-src twin of the configured archive, download the orig tarball, unpack.
+if [ ! -f "$imgui_dir/imgui.cpp" ]; then
+  src_list=/etc/apt/sources.list.d/roomkey-deb-src.sources
+  if [ ! -f "$src_list" ]; then
+    say "adding a deb-src entry for bookworm main ($src_list)"
+    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+    [ -n "$uri" ] || uri=http://deb.debian.org/debian
+    printf 'Types: deb-src\nURIs: %s\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$uri" \
+      | as_root tee "$src_list" >/dev/null
+    apt_updated=0
+  fi
+  apt_update
+  tmp=$(mktemp -d)
+  say "fetching Dear ImGui sources (apt-get source imgui)"
+  (cd "$tmp" && apt-get source --download-only -qq imgui >/dev/null)
+  tarball=$(ls "$tmp"/imgui_*.orig.tar.* | head -1)
+  mkdir -p "$imgui_dir"
+  tar -xf "$tarball" -C "$imgui_dir" --strip-components=1
+  rm -rf "$tmp"
+  [ -f "$imgui_dir/imgui.cpp" ] || { echo "setup: imgui sources not found in $tarball" >&2; exit 1; }
+fi
+
+# npm dev tools from the committed lockfile.
+if [ "$npm_ok" = 0 ]; then
+  say "installing npm dev tools (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+say "ready"

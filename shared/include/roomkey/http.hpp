@@ -1,0 +1,58 @@
+// http.hpp: the HTTP values shared/ builds and reads. Transports (emscripten
+// fetch in web/, cpp-httplib in helper/) translate these; shared/ does no I/O.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace roomkey {
+
+enum class Method { Get, Post, Put, Delete };
+
+std::string_view to_string(Method method);
+
+// ASCII case-insensitive comparison, the rule for header names (RFC 9110 5.1).
+bool iequals(std::string_view a, std::string_view b);
+
+// Header fields in arrival order; names compare case-insensitively.
+class Headers {
+public:
+    using Field = std::pair<std::string, std::string>;
+
+    Headers() = default;
+    Headers(std::initializer_list<Field> fields);
+
+    // Replaces every field of that name with one field.
+    void set(std::string name, std::string value);
+    // Appends a field, keeping existing ones of the same name.
+    void add(std::string name, std::string value);
+    void remove(std::string_view name);
+
+    // The first field of that name.
+    std::optional<std::string> get(std::string_view name) const;
+    bool has(std::string_view name) const;
+
+    const std::vector<Field>& fields() const { return fields_; }
+    bool empty() const { return fields_.empty(); }
+
+private:
+    std::vector<Field> fields_;
+};
+
+struct HttpRequest {
+    Method method = Method::Get;
+    std::string url;  // absolute (https://host/path?query) or origin-relative (/api/me)
+    Headers headers;
+    std::string body;
+};
+
+struct HttpResponse {
+    int status = 0;
+    Headers headers;
+    std::string body;
+};
+
+}  // namespace roomkey

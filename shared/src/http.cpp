@@ -1,0 +1,54 @@
+// http.cpp: header-field bookkeeping for the HTTP value types.
+#include "roomkey/http.hpp"
+
+#include <algorithm>
+
+namespace roomkey {
+
+std::string_view to_string(Method method) {
+    switch (method) {
+        case Method::Get: return "GET";
+        case Method::Post: return "POST";
+        case Method::Put: return "PUT";
+        case Method::Delete: return "DELETE";
+    }
+    return "GET";
+}
+
+namespace {
+char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+}  // namespace
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+    }
+    return true;
+}
+
+Headers::Headers(std::initializer_list<Field> fields) : fields_(fields) {}
+
+void Headers::set(std::string name, std::string value) {
+    remove(name);
+    fields_.emplace_back(std::move(name), std::move(value));
+}
+
+void Headers::add(std::string name, std::string value) { fields_.emplace_back(std::move(name), std::move(value)); }
+
+void Headers::remove(std::string_view name) {
+    fields_.erase(std::remove_if(fields_.begin(), fields_.end(),
+                                 [&](const Field& f) { return iequals(f.first, name); }),
+                  fields_.end());
+}
+
+std::optional<std::string> Headers::get(std::string_view name) const {
+    for (const auto& f : fields_) {
+        if (iequals(f.first, name)) return f.second;
+    }
+    return std::nullopt;
+}
+
+bool Headers::has(std::string_view name) const { return get(name).has_value(); }
+
+}  // namespace roomkey

@@ -1,0 +1,41 @@
+#include "roomkey/http.hpp"
+
+#include <gtest/gtest.h>
+
+namespace roomkey {
+namespace {
+
+TEST(Headers, NamesCompareCaseInsensitively) {
+    Headers h;
+    h.add("WWW-Authenticate", "Bearer");
+    EXPECT_EQ(h.get("www-authenticate"), "Bearer");
+    EXPECT_TRUE(h.has("Www-Authenticate"));
+    EXPECT_FALSE(h.get("authenticate").has_value());
+}
+
+TEST(Headers, SetReplacesEveryFieldOfThatName) {
+    Headers h{{"X-A", "1"}, {"x-a", "2"}, {"B", "3"}};
+    h.set("X-a", "9");
+    ASSERT_EQ(h.fields().size(), 2u);
+    EXPECT_EQ(h.get("x-a"), "9");
+    EXPECT_EQ(h.fields()[0].first, "B");
+}
+
+TEST(Headers, AddKeepsOrderAndGetReturnsFirst) {
+    Headers h;
+    h.add("Set-Cookie", "a");
+    h.add("set-cookie", "b");
+    EXPECT_EQ(h.get("SET-COOKIE"), "a");
+    h.remove("set-Cookie");
+    EXPECT_TRUE(h.empty());
+}
+
+TEST(Method, HasItsWireName) {
+    EXPECT_EQ(to_string(Method::Get), "GET");
+    EXPECT_EQ(to_string(Method::Post), "POST");
+    EXPECT_EQ(to_string(Method::Put), "PUT");
+    EXPECT_EQ(to_string(Method::Delete), "DELETE");
+}
+
+}  // namespace
+}  // namespace roomkey
