@@ -7,14 +7,14 @@ include(/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake)
 # where NodeSource's node does not look: pass NODE_PATH to every compile and link.
 set(CMAKE_C_COMPILER_LAUNCHER env NODE_PATH=/usr/share/nodejs)
 set(CMAKE_CXX_COMPILER_LAUNCHER env NODE_PATH=/usr/share/nodejs)
-set(CMAKE_C_LINKER_LAUNCHER env NODE_PATH=/usr/share/nodejs)
-set(CMAKE_CXX_LINKER_LAUNCHER env NODE_PATH=/usr/share/nodejs)
+# The closure compiler Debian ships fails; the npm one (scripts/setup.sh) works
+# when emcc finds it through EM_CLOSURE_COMPILER.
+get_filename_component(ROOMKEY_CLOSURE "${CMAKE_CURRENT_LIST_DIR}/../node_modules/.bin/google-closure-compiler" ABSOLUTE)
+set(CMAKE_C_LINKER_LAUNCHER env NODE_PATH=/usr/share/nodejs EM_CLOSURE_COMPILER=${ROOMKEY_CLOSURE})
+set(CMAKE_CXX_LINKER_LAUNCHER env NODE_PATH=/usr/share/nodejs EM_CLOSURE_COMPILER=${ROOMKEY_CLOSURE})
 
 # ctest runs wasm test binaries under Node. --no-experimental-fetch: Emscripten
 # 3.1.6 output otherwise fails to load its .wasm under Node 18+ ("Failed to
 # parse URL from ....wasm").
 find_program(ROOMKEY_NODE node REQUIRED)
 set(CMAKE_CROSSCOMPILING_EMULATOR "${ROOMKEY_NODE};--no-experimental-fetch" CACHE STRING "" FORCE)
-
-# The closure compiler Debian ships fails; the npm one (scripts/setup.sh) works.
-set(ROOMKEY_CLOSURE "${CMAKE_CURRENT_LIST_DIR}/../node_modules/.bin/google-closure-compiler")

@@ -43,7 +43,6 @@ if(EMSCRIPTEN)
     target_include_directories(roomkey_imgui SYSTEM PUBLIC "${ROOMKEY_IMGUI_DIR}" "${ROOMKEY_IMGUI_DIR}/backends")
     # No demo window in the shipped build, and no file I/O (imgui.ini).
     target_compile_definitions(roomkey_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS)
-    target_compile_options(roomkey_imgui PUBLIC "-sUSE_GLFW=3")
     add_library(roomkey::imgui ALIAS roomkey_imgui)
 else()
     find_package(nlohmann_json 3.10 REQUIRED)

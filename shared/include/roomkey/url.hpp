@@ -3,6 +3,8 @@
 // section 5), used for query strings and POST bodies alike.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +23,8 @@ enum class UrlError {
     invalid_port,        // port not a number in 0-65535
     invalid_character,   // control characters or spaces in the URL
     invalid_percent_encoding,  // '%' not followed by two hex digits
+    invalid_host,        // malformed IPv6 literal, stray '[' or ']'
+    userinfo_not_allowed,  // "user@host": refused, it only serves to disguise the host
 };
 std::string_view to_string(UrlError error);
 
@@ -28,16 +32,24 @@ struct Url {
     std::string scheme;              // lowercased, e.g. "https"
     std::string host;                // lowercased; IPv6 without brackets
     std::optional<std::uint16_t> port;
-    std::string path;                // raw (still percent-encoded), "" or starting with '/'
+    std::string path;                // raw (still percent-encoded); with an authority "" or starting with '/'
     std::optional<std::string> query;     // raw, without '?'
     std::optional<std::string> fragment;  // raw, without '#'
     bool has_authority = false;      // "scheme://..." rather than "scheme:..."
 };
 
+bool operator==(const Url& a, const Url& b);
+inline bool operator!=(const Url& a, const Url& b) { return !(a == b); }
+
+// Strict: only RFC 3986 characters (no spaces, controls, non-ASCII, '\\', '<',
+// '>', '"', '{', '}', '|', '^', '`'), every '%' followed by two hex digits,
+// no userinfo, '[' ']' only around an IPv6 host. http and https need a host.
+// Nothing is normalised beyond lowercasing scheme and host.
 Result<Url, UrlError> parse_url(std::string_view text);
 std::string to_string(const Url& url);  // the inverse of parse_url for what it accepts
 
-// The origin "scheme://host[:port]" of an absolute http(s) URL.
+// The origin "scheme://host[:port]" of an absolute URL; the scheme's default
+// port (80 for http, 443 for https) is left out, as in the WHATWG origin.
 std::string origin_of(const Url& url);
 
 // Percent-encodes every byte outside the RFC 3986 unreserved set [A-Za-z0-9-._~].
@@ -53,6 +65,10 @@ using FormFields = std::vector<std::pair<std::string, std::string>>;
 std::string form_encode(const FormFields& fields);
 // The inverse; a field without '=' has an empty value; empty pieces are skipped.
 Result<FormFields, UrlError> form_decode(std::string_view text);
+
+// `url` with the fields form-encoded and appended to its query ('?' or '&'),
+// before any fragment.
+std::string append_query(std::string_view url, const FormFields& fields);
 
 // The value of the first field with that name.
 std::optional<std::string> form_get(const FormFields& fields, std::string_view name);

@@ -1,0 +1,49 @@
+// clock.cpp: SandboxClock (see clock.hpp).
+#include "sandbox/clock.hpp"
+
+#include <cmath>
+
+namespace roomkey::sandbox {
+
+namespace {
+Instant to_instant(std::chrono::system_clock::time_point t) {
+    return std::chrono::time_point_cast<Millis>(t);
+}
+}  // namespace
+
+SandboxClock::SandboxClock()
+    : real_anchor_(RealClock::now()), virtual_anchor_(to_instant(real_anchor_)) {}
+
+Instant SandboxClock::now_locked() const {
+    const auto real_elapsed = std::chrono::duration_cast<Millis>(RealClock::now() - real_anchor_);
+    const double scaled = static_cast<double>(real_elapsed.count()) * scale_;
+    return virtual_anchor_ + Millis(static_cast<Millis::rep>(std::llround(scaled)));
+}
+
+Instant SandboxClock::now() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return now_locked();
+}
+
+void SandboxClock::advance(Millis amount) {
+    if (amount.count() <= 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    virtual_anchor_ = now_locked() + amount;
+    real_anchor_ = RealClock::now();
+}
+
+bool SandboxClock::set_scale(double factor) {
+    if (!std::isfinite(factor) || factor < 0.0 || factor > kMaxScale) return false;
+    std::lock_guard<std::mutex> lock(mutex_);
+    virtual_anchor_ = now_locked();
+    real_anchor_ = RealClock::now();
+    scale_ = factor;
+    return true;
+}
+
+double SandboxClock::scale() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return scale_;
+}
+
+}  // namespace roomkey::sandbox

@@ -1,0 +1,68 @@
+// skeleton.e2e.mjs: the walking skeleton in a real browser: roomkey-helper
+// serves the wasm build over HTTPS, Chromium loads it, the page API reports
+// ready, and the canvas shows a drawn frame (not a blank fill).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startHelper, stopProgram, freshStateDir, launchBrowser, decodePng, distinctColours, artifacts } from './support.mjs';
+
+let helper; let browser; let stateDir;
+
+before(async () => {
+  stateDir = freshStateDir();
+  helper = await startHelper(stateDir);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  await stopProgram(helper);
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+test('the app loads through the helper, reports ready and draws a frame', async () => {
+  const page = await browser.context.newPage();
+  const consoleErrors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') consoleErrors.push(msg.text()); });
+
+  const response = await page.goto(helper.url);
+  assert.equal(response.status(), 200, 'the page is served');
+
+  await page.waitForFunction(() => window.roomkey && window.roomkey.ready(), null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => window.roomkey.error()), null, 'no load error');
+  const state = await page.evaluate(() => window.roomkey.state());
+  assert.equal(state.session, 'signed out', 'a fresh page is signed out');
+
+  const mirror = await page.locator('#mirror').textContent();
+  assert.match(mirror, /roomkey is ready\. Session: signed out\./, 'the aria-live mirror tells the state');
+  assert.equal(await page.locator('#mirror').getAttribute('aria-live'), 'polite');
+
+  const shot = await page.locator('#canvas').screenshot({ path: join(artifacts, 'skeleton.png') });
+  const png = decodePng(shot);
+  assert.ok(png.width > 100 && png.height > 100, `canvas has a size (${png.width}x${png.height})`);
+  assert.ok(distinctColours(png) > 10, 'the canvas shows a drawn frame (text and widgets), not a blank fill');
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+});
+
+test('the wasm is served as application/wasm', async () => {
+  const page = await browser.context.newPage();
+  const response = await page.request.get(new URL('roomkey.wasm', helper.url).href);
+  assert.equal(response.status(), 200);
+  assert.equal(response.headers()['content-type'], 'application/wasm');
+});
+
+test('a browser without WebGL 2 gets a readable error, not a blank page', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+      return kind === 'webgl2' ? null : original.call(this, kind, ...rest);
+    };
+  });
+  await page.goto(helper.url);
+  await page.waitForFunction(() => window.roomkey && window.roomkey.error() !== null, null, { timeout: 30000 });
+  const overlay = await page.locator('#overlay-text').textContent();
+  assert.match(overlay, /WebGL 2 is not available/);
+  assert.match(await page.locator('#mirror').textContent(), /failed to start/);
+});

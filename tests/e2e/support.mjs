@@ -1,0 +1,129 @@
+// support.mjs: what every e2e test needs: start roomkey-helper (and the
+// sandbox) on free ports with a throwaway state directory, launch Debian's
+// Chromium through playwright-core, and read pixels from a screenshot.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+export const binDir = required('ROOMKEY_BIN_DIR');
+export const webDist = required('ROOMKEY_WEB_DIST');
+export const artifacts = required('ROOMKEY_ARTIFACTS');
+mkdirSync(artifacts, { recursive: true });
+
+function required(name) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the e2e tests through ctest (ctest --preset native -L e2e)`);
+  return value;
+}
+
+// Starts `program args...` and resolves with {process, line} once a stdout
+// line matches `ready`. Rejects with the program's output if it exits first.
+export function startProgram(program, args, ready, { timeoutMs = 20000 } = {}) {
+  if (!existsSync(program)) throw new Error(`${program} is missing: build the native preset first`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${program} not ready after ${timeoutMs} ms:\n${out}`)); }, timeoutMs);
+    const onData = (chunk) => {
+      out += chunk;
+      for (const line of out.split('\n')) {
+        const match = line.match(ready);
+        if (match) { clearTimeout(timer); child.stdout.off('data', onData); resolve({ process: child, match, output: () => out }); return; }
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', (chunk) => { out += chunk; });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${program} exited (${code}) before it was ready:\n${out}`)); });
+  });
+}
+
+export async function stopProgram(started) {
+  if (!started || started.process.exitCode !== null) return;
+  const exited = new Promise((resolve) => started.process.once('exit', resolve));
+  started.process.kill('SIGTERM');
+  await exited;
+}
+
+export function freshStateDir() {
+  return mkdtempSync(join(tmpdir(), 'roomkey-e2e-'));
+}
+
+// The helper alone, serving the web build (no upstream needed).
+export async function startHelper(stateDir, extraArgs = []) {
+  const started = await startProgram(join(binDir, 'roomkey-helper'),
+    ['serve', '--port', '0', '--state-dir', stateDir, '--web-root', webDist, ...extraArgs],
+    /^roomkey: app at (https:\/\/127\.0\.0\.1:\d+\/)$/);
+  return { ...started, url: started.match[1] };
+}
+
+export async function launchBrowser() {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'roomkey-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    // The test's certificate is throwaway (fresh state dir), so it is not trusted.
+    ignoreHTTPSErrors: true,
+    viewport: { width: 1280, height: 800 },
+    args: ['--no-sandbox', '--disable-gpu', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
+      '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const close = async () => { await context.close(); rmSync(userDataDir, { recursive: true, force: true }); };
+  return { context, close };
+}
+
+// Decodes an 8-bit RGB/RGBA non-interlaced PNG (what Chromium screenshots are)
+// into {width, height, channels, pixels}.
+export function decodePng(buffer) {
+  if (buffer.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');
+  let offset = 8; let width = 0; let height = 0; let channels = 0; const idat = [];
+  while (offset < buffer.length) {
+    const length = buffer.readUInt32BE(offset);
+    const type = buffer.toString('ascii', offset + 4, offset + 8);
+    const data = buffer.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0); height = data.readUInt32BE(4);
+      const bitDepth = data[8]; const colorType = data[9]; const interlace = data[12];
+      if (bitDepth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6)) throw new Error('unsupported PNG format');
+      channels = colorType === 6 ? 4 : 3;
+    } else if (type === 'IDAT') idat.push(data);
+    else if (type === 'IEND') break;
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels; const pixels = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    for (let x = 0; x < stride; x++) {
+      const rawByte = raw[y * (stride + 1) + 1 + x];
+      const a = x >= channels ? pixels[y * stride + x - channels] : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + x] : 0;
+      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels] : 0;
+      let value;
+      switch (filter) {
+        case 0: value = rawByte; break;
+        case 1: value = rawByte + a; break;
+        case 2: value = rawByte + b; break;
+        case 3: value = rawByte + ((a + b) >> 1); break;
+        case 4: { const p = a + b - c; const pa = Math.abs(p - a); const pb = Math.abs(p - b); const pc = Math.abs(p - c);
+          value = rawByte + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c); break; }
+        default: throw new Error(`bad PNG filter ${filter}`);
+      }
+      pixels[y * stride + x] = value & 0xff;
+    }
+  }
+  return { width, height, channels, pixels };
+}
+
+// How many distinct RGB colours the image holds (a blank canvas has one).
+export function distinctColours(png) {
+  const seen = new Set();
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    seen.add((png.pixels[i] << 16) | (png.pixels[i + 1] << 8) | png.pixels[i + 2]);
+    if (seen.size > 1000) break;
+  }
+  return seen.size;
+}
