@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# run.sh: set up what is missing, build, and start roomkey on this machine:
+# roomkey-sandbox (the local stand-in for the chat service) and roomkey-helper
+# (serves the app over HTTPS on 127.0.0.1, is its redirect URI, proxies token
+# and API calls to the sandbox). Prints, once ready:
+#   roomkey: app at https://127.0.0.1:PORT/
+# and runs until Ctrl-C.
+#
+#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--no-build]
+#     --port N          the app's port (default 8443; 0 = any free port)
+#     --sandbox-port N  the sandbox's port (default 0 = any free port)
+#     --state-dir DIR   certificates and local CA (default ~/.local/state/roomkey)
+#     --no-build        start what is already built
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+port=8443
+sandbox_port=0
+state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/roomkey"
+build=1
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --port) port="${2:?--port needs a number}"; shift 2 ;;
+    --sandbox-port) sandbox_port="${2:?--sandbox-port needs a number}"; shift 2 ;;
+    --state-dir) state_dir="${2:?--state-dir needs a folder}"; shift 2 ;;
+    --no-build) build=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+case "$port" in ''|*[!0-9]*) echo "run.sh: --port must be a number 0-65535, not '$port'" >&2; exit 2 ;; esac
+
+if [ "$build" = 1 ]; then
+  ./scripts/setup.sh --check >/dev/null 2>&1 || ./scripts/setup.sh
+  echo "run: building (wasm: web app; native: helper + sandbox)" >&2
+  { cmake --preset wasm && cmake --build --preset wasm --target roomkey_web &&
+    cmake --preset native && cmake --build --preset native --target roomkey-helper roomkey-sandbox; } >build-run.log 2>&1 \
+    || { tail -30 build-run.log >&2; echo "run.sh: the build failed (full log: build-run.log)" >&2; exit 1; }
+fi
+bin=build/native/bin
+web=build/wasm/web/dist
+
+# The sandbox registers the app's redirect URI, so the app's port must be known
+# before either starts: with --port 0, ask the OS for a free one now.
+if [ "$port" = 0 ]; then
+  port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+fi
+
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup INT TERM EXIT
+
+# Starts a program, waits for its ready line (matching $2), and prints it.
+fifo_dir=$(mktemp -d)
+start_and_wait() {
+  local name=$1 pattern=$2; shift 2
+  local out="$fifo_dir/$name.out"
+  "$@" >"$out" 2>"$fifo_dir/$name.err" &
+  pids+=($!)
+  for _ in $(seq 1 200); do
+    if grep -qE "$pattern" "$out" 2>/dev/null; then grep -E "$pattern" "$out" | head -1; return 0; fi
+    if ! kill -0 "${pids[-1]}" 2>/dev/null; then
+      cat "$fifo_dir/$name.err" "$out" >&2; echo "run.sh: $name did not start (see above)" >&2; return 1
+    fi
+    sleep 0.1
+  done
+  echo "run.sh: $name was not ready after 20 s" >&2; return 1
+}
+
+sandbox_line=$(start_and_wait sandbox '^roomkey-sandbox: ready ' \
+  "$bin/roomkey-sandbox" --port "$sandbox_port" --state-dir "$state_dir" --web-port "$port")
+base_url=$(sed -E 's/.*base_url=([^ ]+).*/\1/' <<<"$sandbox_line")
+auth_url=$(sed -E 's/.*auth_url=([^ ]+).*/\1/' <<<"$sandbox_line")
+consent_url=$(sed -E 's/.*consent_url=([^ ]+).*/\1/' <<<"$sandbox_line")
+echo "run: sandbox at ${base_url%/v2}/ (demo users and clients: docs/sandbox.md)" >&2
+
+start_and_wait helper '^roomkey: app at ' \
+  "$bin/roomkey-helper" serve --port "$port" --state-dir "$state_dir" --web-root "$web" \
+  --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url" \
+  --client-id roomkey-web --client-type public
+echo "run: press Ctrl-C to stop" >&2
+tail -f "$fifo_dir/helper.out" "$fifo_dir/helper.err" >&2 &
+pids+=($!)
+wait "${pids[0]}" "${pids[1]}" 2>/dev/null || true
