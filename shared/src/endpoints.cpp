@@ -11,13 +11,7 @@ namespace {
 constexpr std::size_t kMaxSegments = 5;  // rooms/{id}/tasks/{id}/status is the longest
 constexpr std::size_t kMaxIdDigits = 20;  // enough for any unsigned 64-bit value
 
-bool is_id(std::string_view s) {
-    if (s.empty() || s.size() > kMaxIdDigits || s[0] == '0') return false;
-    for (char c : s) {
-        if (c < '0' || c > '9') return false;
-    }
-    return true;
-}
+bool is_id(std::string_view s) { return is_resource_id(s); }
 
 // Splits "/a/b/c" into {"a","b","c"}; nullopt for anything that is not a
 // plain sequence of non-empty segments (no trailing '/', no "//").
@@ -111,6 +105,14 @@ std::optional<EndpointMatch> match_room(Method method, const std::array<std::str
 }
 
 }  // namespace
+
+bool is_resource_id(std::string_view text) {
+    if (text.empty() || text.size() > kMaxIdDigits || text[0] == '0') return false;
+    for (char c : text) {
+        if (c < '0' || c > '9') return false;
+    }
+    return true;
+}
 
 std::optional<EndpointMatch> match_endpoint(Method method, std::string_view path) {
     std::size_t n = 0;

@@ -118,8 +118,7 @@ void PacingScheduler::on_response(Instant now, const std::optional<std::string>&
         long remaining = headers->remaining - in_flight_;
         // Responses can arrive out of order; within one server window the count
         // only goes down, so keep the lower estimate.
-        if (snapshot_ && snapshot_->reset == headers->reset)
-            remaining = std::min(remaining, remaining_from_snapshot());
+        if (snapshot_ && snapshot_->reset == headers->reset) remaining = std::min(remaining, remaining_from_snapshot());
         snapshot_ = Snapshot{headers->limit, remaining, headers->reset, 0};
     }
     if (status != 429) return;
@@ -150,8 +149,8 @@ RoomBudget PacingScheduler::budget(const std::string& room_id, Instant now) cons
     const auto it = rooms_.find(room_id);
     if (it != rooms_.end()) {
         const auto& sends = it->second.sends;
-        budget.used = static_cast<long>(sends.size() -
-                                        detail::first_after(sends, now - config_.room_window - config_.slack));
+        budget.used =
+            static_cast<long>(sends.size() - detail::first_after(sends, now - config_.room_window - config_.slack));
     }
     return budget;
 }
@@ -174,17 +173,24 @@ OverallBudget PacingScheduler::overall(Instant now) const {
 
 void PostQueue::push(PendingRequest request) { pending_.push_back(std::move(request)); }
 
-std::optional<std::pair<std::size_t, Instant>> PostQueue::first_eligible(Instant now,
-                                                                         const PacingScheduler& scheduler,
+std::optional<std::pair<std::size_t, Instant>> PostQueue::first_eligible(Instant now, const PacingScheduler& scheduler,
                                                                          bool only_ready) const {
     std::optional<std::pair<std::size_t, Instant>> best;
+    // While the overall limit holds everything back, no request is ready.
+    if (only_ready && scheduler.earliest_send(now, std::nullopt) > now) return best;
     std::vector<const std::string*> rooms_seen;
+    bool plain_seen = false;
     for (std::size_t i = 0; i < pending_.size(); ++i) {
         const auto& room = pending_[i].room_id_for_post;
-        if (room) {
+        if (!room) {
+            // Requests outside any room all share the overall limit: the first
+            // one speaks for the rest, which keep their order behind it.
+            if (plain_seen) continue;
+            plain_seen = true;
+        } else {
             // Only the oldest request of each room is a candidate: order within a room is kept.
-            const bool seen = std::any_of(rooms_seen.begin(), rooms_seen.end(),
-                                          [&](const std::string* r) { return *r == *room; });
+            const bool seen =
+                std::any_of(rooms_seen.begin(), rooms_seen.end(), [&](const std::string* r) { return *r == *room; });
             if (seen) continue;
             rooms_seen.push_back(&*room);
         }
@@ -213,8 +219,7 @@ std::optional<Instant> PostQueue::next_ready_at(Instant now, const PacingSchedul
 }
 
 bool PostQueue::remove(std::uint64_t id) {
-    const auto it = std::find_if(pending_.begin(), pending_.end(),
-                                 [&](const PendingRequest& r) { return r.id == id; });
+    const auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingRequest& r) { return r.id == id; });
     if (it == pending_.end()) return false;
     pending_.erase(it);
     return true;

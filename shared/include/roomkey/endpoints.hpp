@@ -71,10 +71,14 @@ struct EndpointMatch {
     std::string item_id;  // digits: message_id, task_id, file_id or request_id; empty otherwise
 };
 
+// The one rule for resource ids (room, message, task, file, request, account):
+// 1-20 ASCII digits without a leading zero, so one resource has exactly one
+// spelling. Used by match_endpoint and by the API builders and readers.
+bool is_resource_id(std::string_view text);
+
 // Recognises `path`, relative to {base_url} ("/rooms/123/messages"; no query,
-// no fragment). IDs must be 1-20 ASCII digits without a leading zero, so one
-// resource has exactly one spelling (per-room limits cannot be dodged with
-// "0123"). Refused: empty segments ("//", trailing '/'), '.' or '..' segments,
+// no fragment). IDs must pass is_resource_id (per-room limits cannot be
+// dodged with "0123", nor the allowlist with "..", "%2e"). Refused: empty segments ("//", trailing '/'), '.' or '..' segments,
 // percent escapes, unknown paths, and methods the path does not offer.
 std::optional<EndpointMatch> match_endpoint(Method method, std::string_view path);
 

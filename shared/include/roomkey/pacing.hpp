@@ -41,18 +41,18 @@ struct PacingConfig {
 
 // What the UI shows for one room (spec 8.2).
 struct RoomBudget {
-    long used = 0;       // posts sent to the room within the current window
-    long limit = 0;      // posts allowed per window
-    Instant next_free;   // earliest time a post to this room may go (room limit only)
+    long used = 0;      // posts sent to the room within the current window
+    long limit = 0;     // posts allowed per window
+    Instant next_free;  // earliest time a post to this room may go (room limit only)
 };
 
 // What the UI shows for the overall limit (spec 8.1).
 struct OverallBudget {
-    long limit = 0;                 // x-ratelimit-limit, or the configured default
-    long remaining = 0;             // our best estimate of calls left now
-    std::optional<Instant> reset;   // x-ratelimit-reset of the last headers, if any
-    bool from_headers = false;      // true when `remaining` comes from x-ratelimit-* values
-    Instant next_free;              // earliest time any REST request may go (overall limit only)
+    long limit = 0;                // x-ratelimit-limit, or the configured default
+    long remaining = 0;            // our best estimate of calls left now
+    std::optional<Instant> reset;  // x-ratelimit-reset of the last headers, if any
+    bool from_headers = false;     // true when `remaining` comes from x-ratelimit-* values
+    Instant next_free;             // earliest time any REST request may go (overall limit only)
 };
 
 // Pacing of REST requests. Feed it every REST request when it is sent and every
@@ -132,8 +132,7 @@ public:
 
 private:
     // Index of the first eligible request (earliest of its room), with its time.
-    std::optional<std::pair<std::size_t, Instant>> first_eligible(Instant now,
-                                                                  const PacingScheduler& scheduler,
+    std::optional<std::pair<std::size_t, Instant>> first_eligible(Instant now, const PacingScheduler& scheduler,
                                                                   bool only_ready) const;
     std::vector<PendingRequest> pending_;
 };

@@ -21,7 +21,7 @@ enum class UrlError {
     invalid_scheme,      // scheme with characters outside [A-Za-z][A-Za-z0-9+.-]*
     missing_host,        // "scheme://" with no host (http/https need one)
     invalid_port,        // port not a number in 0-65535
-    invalid_character,   // control characters or spaces in the URL
+    invalid_character,   // a byte RFC 3986 does not allow there (controls, space, non-ASCII, "\\", ...)
     invalid_percent_encoding,  // '%' not followed by two hex digits
     invalid_host,        // malformed IPv6 literal, stray '[' or ']'
     userinfo_not_allowed,  // "user@host": refused, it only serves to disguise the host

@@ -1,0 +1,78 @@
+// app_intents_test.cpp: the page API's JSON actions read into the intents the
+// UI also produces (web/app/intents.hpp).
+#include "app/intents.hpp"
+
+#include <gtest/gtest.h>
+
+namespace roomkey::app {
+namespace {
+
+TEST(AppIntents, SignInReadsAScopeList) {
+    auto intent = parse_action(R"({"type":"sign_in","scope":"users.all:read rooms.all:read_write"})");
+    ASSERT_TRUE(intent) << intent.error();
+    const auto* sign_in = std::get_if<intent::SignIn>(&*intent);
+    ASSERT_NE(sign_in, nullptr);
+    EXPECT_EQ(sign_in->scopes, (ScopeSet{"users.all:read", "rooms.all:read_write"}));
+}
+
+// spec 5.5: only catalog scope names.
+TEST(AppIntents, UnknownScopeIsRefused) {
+    auto intent = parse_action(R"({"type":"sign_in","scope":"users.all:read nope:write"})");
+    ASSERT_FALSE(intent);
+    EXPECT_NE(intent.error().find("nope:write"), std::string::npos) << intent.error();
+}
+
+TEST(AppIntents, PostMessageTakesIdsAsStringsOrNumbers) {
+    auto a = parse_action(R"({"type":"post_message","room_id":"7","body":"hi","count":30})");
+    ASSERT_TRUE(a) << a.error();
+    const auto* message = std::get_if<intent::QueueMessage>(&*a);
+    ASSERT_NE(message, nullptr);
+    EXPECT_EQ(message->room_id, "7");
+    EXPECT_EQ(message->count, 30);
+    auto b = parse_action(R"({"type":"post_message","room_id":12345678901234,"body":"x"})");
+    ASSERT_TRUE(b) << b.error();
+    EXPECT_EQ(std::get<intent::QueueMessage>(*b).room_id, "12345678901234") << "large ids kept exactly";
+    EXPECT_EQ(std::get<intent::QueueMessage>(*b).count, 1);
+}
+
+TEST(AppIntents, BurstIsBounded) {
+    EXPECT_FALSE(parse_action(R"({"type":"post_message","room_id":"7","body":"x","count":0})"));
+    EXPECT_FALSE(parse_action(R"({"type":"post_message","room_id":"7","body":"x","count":101})"));
+    EXPECT_FALSE(parse_action(R"({"type":"post_message","room_id":-1,"body":"x"})"));
+}
+
+TEST(AppIntents, PostTaskReadsAssigneesAndDueDate) {
+    auto a = parse_action(
+        R"({"type":"post_task","room_id":"7","body":"do","to_ids":["1",2],"limit":1700000000,"limit_type":"time"})");
+    ASSERT_TRUE(a) << a.error();
+    const auto& task = std::get<intent::QueueTask>(*a);
+    EXPECT_EQ(task.to_ids, (std::vector<std::string>{"1", "2"}));
+    EXPECT_EQ(task.limit, 1700000000);
+    EXPECT_EQ(task.limit_type, TaskLimitType::time);
+    auto b = parse_action(R"({"type":"post_task","room_id":"7","body":"do","to_ids":["1"],"limit_type":"later"})");
+    EXPECT_FALSE(b);
+}
+
+TEST(AppIntents, MalformedActionsSayWhy) {
+    EXPECT_FALSE(parse_action("not json"));
+    EXPECT_FALSE(parse_action("[1]"));
+    EXPECT_FALSE(parse_action(R"({"kind":"sign_out"})"));
+    auto unknown = parse_action(R"({"type":"launch_rockets"})");
+    ASSERT_FALSE(unknown);
+    EXPECT_NE(unknown.error().find("launch_rockets"), std::string::npos);
+    EXPECT_FALSE(parse_action(R"({"type":"use_api_token","token":""})"));
+    EXPECT_FALSE(parse_action(R"({"type":"set_reveal","on":"yes"})"));
+}
+
+TEST(AppIntents, ListSkipsBadItemsAndReportsThem) {
+    std::vector<std::string> errors;
+    auto intents = parse_actions(R"([{"type":"sign_out"},{"type":"??"},{"type":"refresh_now"}])", errors);
+    EXPECT_EQ(intents.size(), 2u);
+    EXPECT_EQ(errors.size(), 1u);
+    errors.clear();
+    EXPECT_TRUE(parse_actions("{}", errors).empty());
+    EXPECT_EQ(errors.size(), 1u);
+}
+
+}  // namespace
+}  // namespace roomkey::app

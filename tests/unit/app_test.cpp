@@ -1,0 +1,765 @@
+// app_test.cpp: web/app's App (the browser app's state and intents) driven
+// like the browser drives it, natively and under Node: sign-in start, the
+// callback, no token request after a rejected callback, refresh, API-token
+// mode, the paced posting queue and what the log and page API show.
+//
+// The harness drives App like the browser does, without a
+// browser: it performs the App's effects (sends, sessionStorage, navigation,
+// clipboard) against an in-memory service (tests/support/fake_service.hpp for
+// the consent screen, token endpoint, /me and /my/status; canned rooms and a
+// strict per-room posting limiter here), with a clock the test moves.
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/app.hpp"
+#include "app/page_state.hpp"
+#include "fake_service.hpp"
+#include "roomkey/authorization.hpp"
+#include "roomkey/errors.hpp"
+#include "roomkey/pkce.hpp"
+#include "roomkey/rate_limit_headers.hpp"
+#include "roomkey/token.hpp"
+#include "roomkey/url.hpp"
+
+namespace roomkey::app {
+namespace {
+
+inline const Instant t0 = instant_from_unix_seconds(1'700'000'000);
+inline constexpr std::string_view kOrigin = "https://127.0.0.1:8443";
+inline constexpr std::string_view kRedirectUri = "https://127.0.0.1:8443/callback";
+inline constexpr std::string_view kClientId = "roomkey-web";
+inline const ScopeSet kScopes{"users.all:read", "rooms.all:read_write"};
+
+inline ClientConfig registered_client() {
+    ClientConfig client;
+    client.client_id = std::string(kClientId);
+    client.type = ClientType::public_client;
+    client.redirect_uris = {std::string(kRedirectUri)};
+    client.scopes = kScopes;
+    return client;
+}
+
+// The helper's /config.json for the fake service.
+inline std::string config_json() {
+    return std::string(R"({"configured":true,"client_id":"roomkey-web","client_type":"public",)") +
+           R"("consent_url":")" + std::string(roomkey::testing::FakeService::kConsentUrl) + R"(",)" +
+           R"("redirect_uri":"https://127.0.0.1:8443/callback","token_endpoint":"/oauth/token",)" +
+           R"("api_base":"/api","token_header":"x-servicetoken","request_header":"X-Roomkey-Request",)" +
+           R"("scope":"","upstream_base_url":"https://api.example.test/v2","upstream_auth_url":"https://auth.example.test"})";
+}
+
+// Deterministic bytes: tests need repeatable states and verifiers.
+inline RandomSource counting_random() {
+    auto counter = std::make_shared<unsigned char>(0);
+    return [counter](unsigned char* out, std::size_t size) {
+        for (std::size_t i = 0; i < size; ++i) out[i] = (*counter)++;
+    };
+}
+
+class AppHarness {
+public:
+    static constexpr std::string_view kApiToken = "api-token-0123456789abcdef";
+    static constexpr std::string_view kRoomId = "7";
+
+    Instant now = t0;
+    roomkey::testing::FakeService service{registered_client(), [this] { return now; }};
+    std::unique_ptr<App> app;
+
+    // What the App asked the platform to do.
+    std::vector<HttpRequest> sent;  // every request, in order
+    std::vector<std::string> stored;
+    std::vector<std::string> navigations;
+    std::vector<std::string> copied;
+    std::deque<effect::Send> outstanding;
+
+    // The fake posting side (spec 8.2): per-room sliding window of 10 s.
+    std::map<std::string, std::deque<Instant>> room_posts;
+    std::vector<Instant> post_arrivals;
+    long per_room_429 = 0;
+    long next_message_id = 1000;
+    bool answer_config = true;
+    bool reject_api_token = false;
+
+    AppHarness() { reload(); }
+
+    // A new page load: a fresh App (tokens in memory are gone).
+    void reload() {
+        app = std::make_unique<App>(counting_random(), std::string(kOrigin));
+        outstanding.clear();
+    }
+
+    void start(std::string_view url = "https://127.0.0.1:8443/", std::optional<std::string> pending = std::nullopt) {
+        app->start(url, pending, now);
+        settle();
+    }
+
+    // Collects the effects; sends wait in `outstanding`.
+    void drain() {
+        for (Effect& e : app->take_effects()) {
+            if (auto* send = std::get_if<effect::Send>(&e)) {
+                sent.push_back(send->request);
+                outstanding.push_back(*send);
+            } else if (auto* store = std::get_if<effect::StorePending>(&e)) {
+                stored.push_back(store->record);
+            } else if (auto* nav = std::get_if<effect::Navigate>(&e)) {
+                navigations.push_back(nav->url);
+            } else if (auto* copy = std::get_if<effect::CopyText>(&e)) {
+                copied.push_back(copy->text);
+            }
+        }
+    }
+
+    // Answers every request in order until nothing is outstanding.
+    void settle() {
+        drain();
+        while (!outstanding.empty()) {
+            const effect::Send send = outstanding.front();
+            outstanding.pop_front();
+            app->on_response(send.id, answer(send.request), now);
+            drain();
+        }
+    }
+
+    void apply(const Intent& intent) {
+        app->apply(intent, now);
+        settle();
+    }
+
+    // Moves the clock in steps, ticking and answering like the frame loop.
+    void run_for(Millis duration, Millis step = Millis(50)) {
+        const Instant end = now + duration;
+        while (now < end) {
+            now += step;
+            app->tick(now);
+            settle();
+        }
+    }
+
+    // Signs in through the fake consent screen; returns the redirect URL.
+    std::string sign_in(const ScopeSet& scopes = kScopes) {
+        start();
+        apply(intent::SignIn{scopes});
+        EXPECT_EQ(navigations.size(), 1u) << "sign-in navigates to the consent screen";
+        EXPECT_EQ(stored.size(), 1u) << "sign-in keeps the pending authorization";
+        if (navigations.empty() || stored.empty()) return {};
+        auto redirect = service.consent(navigations.back());
+        EXPECT_TRUE(redirect) << "the fake consent screen accepts the request";
+        if (!redirect) return {};
+        // The browser comes back to /callback: a new page load.
+        reload();
+        start(*redirect, stored.back());
+        return *redirect;
+    }
+
+    std::vector<HttpRequest> sent_to(std::string_view url_prefix) const {
+        std::vector<HttpRequest> out;
+        for (const HttpRequest& r : sent) {
+            if (r.url.rfind(url_prefix, 0) == 0) out.push_back(r);
+        }
+        return out;
+    }
+
+    HttpResponse answer(const HttpRequest& request) {
+        if (request.url == "/config.json") {
+            if (!answer_config) return HttpResponse{503, {}, "no"};
+            return HttpResponse{200, {{"content-type", "application/json"}}, config_json()};
+        }
+        if (request.url == "/oauth/token") {
+            HttpRequest upstream = request;
+            upstream.url = std::string(roomkey::testing::FakeService::kTokenUrl);
+            return service.handle(upstream);
+        }
+        if (request.url.rfind("/api/", 0) == 0) {
+            const std::string path = request.url.substr(4);
+            if (request.headers.has("x-servicetoken")) return api_token_answer(request, path);
+            if (path == "/rooms" || path.find("/messages") != std::string::npos ||
+                path.find("/tasks") != std::string::npos) {
+                return rooms_answer(request, path);
+            }
+            HttpRequest upstream = request;
+            upstream.url = std::string(roomkey::testing::FakeService::kBaseUrl) + path;
+            return service.handle(upstream);
+        }
+        return HttpResponse{404, {}, ""};
+    }
+
+private:
+    static HttpResponse json(int status, std::string body) {
+        HttpResponse r{status, {{"content-type", "application/json"}}, std::move(body)};
+        write_rate_limit(r.headers, RateLimit{300, 250, t0 + Seconds(300)});
+        return r;
+    }
+
+    HttpResponse api_token_answer(const HttpRequest& request, const std::string& path) {
+        if (reject_api_token || request.headers.get("x-servicetoken") != std::string(kApiToken)) {
+            return json(401, R"({"errors":["Invalid API token"]})");
+        }
+        if (path == "/me") return json(200, R"({"account_id":4242,"name":"Demo User"})");
+        if (path == "/my/status") {
+            return json(200, R"({"unread_room_num":1,"mention_room_num":0,"mytask_room_num":0,)"
+                             R"("unread_num":3,"mention_num":0,"mytask_num":0})");
+        }
+        return rooms_answer(request, path);
+    }
+
+    HttpResponse rooms_answer(const HttpRequest& request, const std::string& path) {
+        if (path == "/rooms") return json(200, R"([{"room_id":7,"name":"Team"},{"room_id":8,"name":"Ops"}])");
+        const auto second_slash = path.find('/', 7);
+        const std::string room = path.substr(7, second_slash - 7);
+        auto& window = room_posts[room];
+        while (!window.empty() && window.front() <= now - Seconds(10)) window.pop_front();
+        post_arrivals.push_back(now);
+        if (window.size() >= 10) {
+            ++per_room_429;
+            return json(429, "{\"errors\":[\"" + std::string(kPerRoomRateLimitMessage) + "\"]}");
+        }
+        window.push_back(now);
+        if (request.method != Method::Post) return json(405, R"({"errors":["POST only"]})");
+        if (path.find("/tasks") != std::string::npos) return json(200, R"({"task_ids":[55]})");
+        return json(200, "{\"message_id\":\"" + std::to_string(next_message_id++) + "\"}");
+    }
+};
+
+bool contains(std::string_view haystack, std::string_view needle) {
+    return haystack.find(needle) != std::string_view::npos;
+}
+
+std::optional<std::string> query_value(std::string_view url, std::string_view name) {
+    auto parsed = parse_url(url);
+    if (!parsed || !parsed->query) return std::nullopt;
+    auto fields = form_decode(*parsed->query);
+    if (!fields) return std::nullopt;
+    return form_get(*fields, name);
+}
+
+std::optional<std::string> form_value(std::string_view body, std::string_view name) {
+    auto fields = form_decode(body);
+    if (!fields) return std::nullopt;
+    return form_get(*fields, name);
+}
+
+// ---------------------------------------------------------------------------
+// Sign-in start (spec 4.2, 5.4)
+// ---------------------------------------------------------------------------
+
+// spec 4.2 / 5.4.1: Sign in makes a PKCE pair and a state through shared/,
+// keeps them single-use for the callback and goes to the consent screen.
+TEST(App, SignInStartKeepsPendingAuthorizationAndNavigatesToConsent) {
+    AppHarness h;
+    h.start();
+    ASSERT_TRUE(h.app->config()) << "the helper's /config.json is read at start: " << h.app->config_error();
+    h.apply(intent::SignIn{kScopes});
+
+    ASSERT_EQ(h.stored.size(), 1u) << "the pending authorization goes to sessionStorage";
+    ASSERT_EQ(h.navigations.size(), 1u) << "the browser is sent to the consent screen";
+    auto pending = parse_pending(h.stored[0]);
+    ASSERT_TRUE(pending) << to_string(pending.error());
+    const std::string& url = h.navigations[0];
+    EXPECT_EQ(url.rfind(std::string(roomkey::testing::FakeService::kConsentUrl), 0), 0u);
+    EXPECT_EQ(query_value(url, "state"), pending->state) << "the state sent is the state kept";
+    EXPECT_EQ(query_value(url, "code_challenge"), s256_challenge(pending->code_verifier))
+        << "S256 challenge of the kept verifier (spec 4.2)";
+    EXPECT_EQ(query_value(url, "code_challenge_method"), std::string("S256"));
+    EXPECT_EQ(query_value(url, "client_id"), std::string(kClientId));
+    EXPECT_EQ(query_value(url, "redirect_uri"), std::string(kRedirectUri));
+    EXPECT_FALSE(contains(url, pending->code_verifier)) << "the verifier never goes in a URL";
+    EXPECT_EQ(h.app->session_label(), "signing in");
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << "no token request before the callback";
+}
+
+// spec 5.4.3 / 2.1: a public client's sign-in with offline_access is refused
+// by shared/ before the browser leaves the page.
+TEST(App, SignInWithOfflineAccessAsPublicClientIsRefusedLocally) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{ScopeSet{"offline_access", "users.all:read"}});
+    EXPECT_TRUE(h.navigations.empty()) << "no navigation for a request the service would refuse";
+    EXPECT_TRUE(h.stored.empty());
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_TRUE(contains(h.app->last_error()->code, "5003")) << h.app->last_error()->code;
+}
+
+TEST(App, SignInWithoutHelperConfigExplainsWhy) {
+    AppHarness h;
+    h.answer_config = false;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    EXPECT_TRUE(h.navigations.empty());
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_TRUE(h.app->last_error()->offers_try_again);
+    EXPECT_FALSE(h.app->config_error().empty());
+}
+
+// ---------------------------------------------------------------------------
+// The callback (spec 4.2, 4.3, 7.1)
+// ---------------------------------------------------------------------------
+
+// spec 4.2 -> 4.3: the validated callback is exchanged once, through the
+// helper's token route, then /me and /my/status are read (spec 4.4, 4.5).
+TEST(App, FullSignInExchangesTheCodeAndLoadsTheDashboard) {
+    AppHarness h;
+    const std::string redirect = h.sign_in();
+    ASSERT_FALSE(redirect.empty());
+
+    const auto token_requests = h.sent_to("/oauth/token");
+    ASSERT_EQ(token_requests.size(), 1u) << "exactly one code exchange";
+    const HttpRequest& exchange = token_requests[0];
+    EXPECT_EQ(exchange.method, Method::Post);
+    EXPECT_EQ(exchange.headers.get("X-Roomkey-Request"), std::string("1")) << "the helper's anti-CSRF header";
+    EXPECT_EQ(form_value(exchange.body, "grant_type"), std::string("authorization_code"));
+    EXPECT_EQ(form_value(exchange.body, "code"), query_value(redirect, "code"));
+    EXPECT_TRUE(form_value(exchange.body, "code_verifier")) << "PKCE verifier sent (spec 4.3)";
+    EXPECT_EQ(form_value(exchange.body, "client_id"), std::string(kClientId)) << "public client (spec 4.3)";
+    EXPECT_FALSE(exchange.headers.has("authorization")) << "no Basic for a public client";
+
+    EXPECT_EQ(h.app->session_label(), "signed in");
+    ASSERT_TRUE(h.app->account().value) << h.app->account().error;
+    EXPECT_EQ(h.app->account().value->account_id, "4242");
+    ASSERT_TRUE(h.app->status().value) << h.app->status().error;
+    EXPECT_EQ(h.app->status().value->unread_num, 12);
+    ASSERT_TRUE(h.app->rooms().value);
+    EXPECT_EQ(h.app->selected_room(), "7") << "the first room is chosen";
+    EXPECT_FALSE(h.app->last_error());
+
+    for (const HttpRequest& api : h.sent_to("/api/")) {
+        const auto auth = api.headers.get("authorization");
+        ASSERT_TRUE(auth) << api.url;
+        EXPECT_EQ(auth->rfind("Bearer ", 0), 0u) << "spec 5.2.1: Bearer in the header";
+        EXPECT_FALSE(contains(api.url, auth->substr(7))) << "the token never goes in the URL (spec 5.1.2)";
+    }
+}
+
+TEST(App, ReloadAfterSignInAsksToSignInAgain) {
+    AppHarness h;
+    h.sign_in();
+    ASSERT_EQ(h.app->session_label(), "signed in");
+    h.reload();
+    h.start("https://127.0.0.1:8443/callback", std::nullopt);
+    EXPECT_EQ(h.app->session_label(), "signed out") << "tokens lived in memory only";
+    EXPECT_FALSE(h.app->account().value);
+}
+
+// spec 4.2: a state that is not ours ends in a clear error and no token request.
+TEST(App, TamperedStateMakesNoTokenRequest) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto redirect = h.service.consent(h.navigations.at(0));
+    ASSERT_TRUE(redirect);
+    const std::string code = *query_value(*redirect, "code");
+    h.reload();
+    h.start(std::string(kRedirectUri) + "?code=" + code + "&state=forged-state-value", h.stored.at(0));
+
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << "no token request after a rejected callback";
+    EXPECT_EQ(h.app->session_label(), "failed");
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_TRUE(contains(h.app->last_error()->title, "state")) << h.app->last_error()->title;
+    EXPECT_TRUE(h.app->last_error()->offers_try_again);
+    h.apply(intent::TryAgain{});
+    EXPECT_EQ(h.app->session_label(), "signed out");
+    EXPECT_FALSE(h.app->last_error());
+}
+
+// spec 4.2 / 7.1 3001: Deny -> error=access_denied.
+TEST(App, DeniedConsentShows3001AndMakesNoTokenRequest) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto pending = parse_pending(h.stored.at(0));
+    ASSERT_TRUE(pending);
+    h.reload();
+    h.start(std::string(kRedirectUri) + "?error=access_denied&state=" + pending->state, h.stored.at(0));
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty());
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "3001 access_denied");
+    EXPECT_FALSE(h.app->last_error()->remedy.empty()) << "the remedy comes from shared/'s catalog";
+}
+
+// spec 7.1: an error code on the redirect is shown with its number.
+TEST(App, ConsentScreenErrorShowsTheSpecCode) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto pending = parse_pending(h.stored.at(0));
+    ASSERT_TRUE(pending);
+    h.reload();
+    h.start(std::string(kRedirectUri) + "?error=invalid_scope&error_code=5003&state=" + pending->state,
+            h.stored.at(0));
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty());
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "5003 scope_unregistered");
+}
+
+// The pending record is single use: a replayed callback URL has nothing to match.
+TEST(App, CallbackWithoutPendingAuthorizationMakesNoTokenRequest) {
+    AppHarness h;
+    h.start(std::string(kRedirectUri) + "?code=abc&state=xyz", std::nullopt);
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty());
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_TRUE(h.app->last_error()->offers_try_again);
+}
+
+// spec 2.2 / 8.3: a code older than 1 minute is refused (invalid_grant).
+TEST(App, ExpiredCodeEndsInInvalidGrantWithTryAgain) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto redirect = h.service.consent(h.navigations.at(0));
+    ASSERT_TRUE(redirect);
+    h.now += Seconds(61);
+    h.reload();
+    h.start(*redirect, h.stored.at(0));
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 1u) << "the exchange was tried once, never retried";
+    EXPECT_EQ(h.app->session_label(), "failed");
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "invalid_grant");
+    EXPECT_TRUE(h.app->last_error()->offers_try_again);
+    EXPECT_FALSE(h.app->account().value);
+}
+
+// ---------------------------------------------------------------------------
+// Session: refresh (spec 5.2.2, 5.2.3, 4.3)
+// ---------------------------------------------------------------------------
+
+// spec 5.2.2: 401 invalid_token -> one refresh, one retry, the call succeeds.
+TEST(App, ExpiredAccessTokenIsRefreshedAndTheCallRetried) {
+    AppHarness h;
+    h.sign_in();
+    h.service.expire_access_tokens();  // the service's clock moved on; ours did not
+    h.apply(intent::ReloadAccount{});
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "the code exchange, then one refresh";
+    EXPECT_EQ(form_value(h.sent_to("/oauth/token").back().body, "grant_type"), std::string("refresh_token"));
+    EXPECT_EQ(h.app->counters().token_refreshes, 1);
+    EXPECT_GE(h.app->counters().retries_after_401, 1);
+    EXPECT_EQ(h.app->session_label(), "signed in");
+    EXPECT_TRUE(h.app->account().error.empty()) << h.app->account().error;
+    EXPECT_FALSE(h.app->last_error());
+}
+
+// spec 5.2.2: exactly one refresh and one retry; a second 401 gives up plainly.
+TEST(App, StillUnauthorizedAfterTheRetryGivesUp) {
+    AppHarness h;
+    h.sign_in();
+    h.service.reject_every_access_token = true;
+    const std::size_t before = h.sent_to("/api/me").size();
+    h.apply(intent::ReloadAccount{});
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "one refresh, not a loop";
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_TRUE(contains(h.app->last_error()->message, "unauthorized_after_retry")) << h.app->last_error()->message;
+    EXPECT_EQ(h.sent_to("/api/me").size() - before, 2u) << "the first try and its one retry";
+}
+
+TEST(App, NoAnswerFromTheHelperIsShownPlainly) {
+    AppHarness h;
+    h.start();
+    h.app->apply(intent::UseApiToken{std::string(AppHarness::kApiToken)}, h.now);
+    h.drain();
+    ASSERT_FALSE(h.outstanding.empty());
+    while (!h.outstanding.empty()) {
+        h.app->on_transport_error(h.outstanding.front().id, "network error", h.now);
+        h.outstanding.pop_front();
+        h.drain();
+    }
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_TRUE(contains(h.app->last_error()->message, "No answer from roomkey-helper (network error)"))
+        << h.app->last_error()->message;
+    EXPECT_TRUE(h.app->last_error()->offers_try_again);
+}
+
+// spec 5.2.3: refreshed ahead of the 30-minute expiry when auto refresh is on.
+TEST(App, AutoRefreshHappensBeforeExpiry) {
+    AppHarness h;
+    h.sign_in();
+    const auto expires = h.app->access_expires_at();
+    ASSERT_TRUE(expires);
+    h.now = *expires - Seconds(10);
+    h.app->tick(h.now);
+    h.settle();
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "refreshed before the access token expired";
+    EXPECT_GT(*h.app->access_expires_at(), *expires);
+}
+
+TEST(App, AutoRefreshOffWaitsForTheNextCall) {
+    AppHarness h;
+    h.sign_in();
+    h.apply(intent::SetAutoRefresh{false});
+    const auto expires = h.app->access_expires_at();
+    ASSERT_TRUE(expires);
+    h.now = *expires + Seconds(5);
+    h.app->tick(h.now);
+    h.settle();
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 1u) << "no background refresh while switched off";
+    h.apply(intent::RefreshNow{});
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "refresh now still works";
+    EXPECT_EQ(h.app->counters().token_refreshes, 1);
+}
+
+// spec 5.4.2: invalid_grant on refresh ends the session with a clear reason.
+TEST(App, RevokedRefreshTokenEndsTheSession) {
+    AppHarness h;
+    h.sign_in();
+    h.service.revoke_refresh_tokens();
+    h.apply(intent::RefreshNow{});
+    EXPECT_EQ(h.app->session_label(), "failed");
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "invalid_grant");
+    EXPECT_FALSE(h.app->account().value) << "nothing of the ended session is shown as current";
+}
+
+TEST(App, SignOutForgetsTokensAndMasksTheLogForGood) {
+    AppHarness h;
+    h.sign_in();
+    const auto& tokens = h.app->session().tokens();
+    ASSERT_TRUE(tokens);
+    const std::string access = tokens->access_token;
+    const std::string refresh = tokens->refresh_token;
+    h.apply(intent::SignOut{});
+    EXPECT_EQ(h.app->session_label(), "signed out");
+    EXPECT_FALSE(h.app->session().tokens());
+    EXPECT_FALSE(h.app->account().value);
+    ASSERT_FALSE(h.app->log().entries().empty()) << "the log keeps its entries";
+    for (const LogEntry& entry : h.app->log().entries()) {
+        const RenderedExchange shown = render(entry, h.app->redaction(), /*reveal=*/true);
+        for (const auto& [name, value] : shown.request_headers) EXPECT_FALSE(contains(value, access)) << name;
+        EXPECT_FALSE(contains(shown.request_body, refresh)) << "even revealed, the old secrets are gone";
+        EXPECT_FALSE(contains(shown.response_body, access));
+        EXPECT_FALSE(contains(shown.response_body, refresh));
+    }
+}
+
+// Granted scopes beside requested ones, with a warning when they differ.
+TEST(App, ScopesDifferWhenTheGrantIsNarrower) {
+    AppHarness h;
+    h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
+    EXPECT_FALSE(h.app->scopes_differ()) << "the fake grants what was asked";
+    h.apply(intent::SignOut{});
+    h.navigations.clear();
+    h.stored.clear();
+    // A narrower grant: the token answer names fewer scopes than requested.
+    h.app->apply(intent::SignIn{ScopeSet{"users.all:read", "rooms.all:read_write", "contacts.all:read"}}, h.now);
+    h.drain();
+    ASSERT_FALSE(h.stored.empty());
+    auto pending = parse_pending(h.stored.back());
+    ASSERT_TRUE(pending);
+    h.reload();
+    h.app->start(std::string(kRedirectUri) + "?code=narrow&state=" + pending->state, h.stored.back(), h.now);
+    h.drain();
+    ASSERT_EQ(h.outstanding.size(), 1u);  // /config.json
+    h.app->on_response(h.outstanding.front().id, h.answer(h.outstanding.front().request), h.now);
+    h.outstanding.pop_front();
+    h.drain();
+    ASSERT_EQ(h.outstanding.size(), 1u) << "the code exchange";
+    h.app->on_response(h.outstanding.front().id,
+                       make_token_response("at-narrow-0001", "rt-narrow-0001", 1800, ScopeSet{"users.all:read"}),
+                       h.now);
+    h.outstanding.clear();
+    h.drain();
+    EXPECT_EQ(h.app->session_label(), "signed in");
+    EXPECT_TRUE(h.app->scopes_differ()) << "granted is narrower than requested";
+}
+
+// ---------------------------------------------------------------------------
+// API-token mode (spec 5.1)
+// ---------------------------------------------------------------------------
+
+TEST(App, ApiTokenIsSentOnlyInItsHeaderAndMasked) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{"  " + std::string(AppHarness::kApiToken) + "\n"});
+    EXPECT_EQ(h.app->session_label(), "api token");
+    ASSERT_TRUE(h.app->account().value) << h.app->account().error;
+    EXPECT_EQ(h.app->account().value->name, std::string("Demo User"));
+    const auto api = h.sent_to("/api/");
+    ASSERT_GE(api.size(), 3u);
+    for (const HttpRequest& r : api) {
+        EXPECT_EQ(r.headers.get("x-servicetoken"), std::string(AppHarness::kApiToken)) << "spec 5.1.1";
+        EXPECT_FALSE(r.headers.has("authorization")) << "no Bearer in API-token mode";
+        EXPECT_FALSE(contains(r.url, AppHarness::kApiToken)) << "spec 5.1.2: never in the URL";
+    }
+    EXPECT_FALSE(contains(h.app->masked_api_token(), AppHarness::kApiToken));
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty());
+}
+
+TEST(App, WrongApiTokenIsReportedPlainly) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{"not-the-token-0000"});
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "HTTP 401");
+    EXPECT_TRUE(contains(h.app->last_error()->title, "API token")) << h.app->last_error()->title;
+}
+
+TEST(App, ApiTokenWithControlCharactersIsRefusedBeforeSending) {
+    AppHarness h;
+    h.start();
+    const std::size_t before = h.sent.size();
+    h.apply(intent::UseApiToken{"abc\x01" "def"});
+    EXPECT_EQ(h.sent.size(), before) << "shared/'s builder refuses it: nothing is sent";
+    EXPECT_EQ(h.app->mode(), Mode::none);
+    ASSERT_TRUE(h.app->last_error());
+}
+
+// ---------------------------------------------------------------------------
+// Posting queue (spec 4.6, 4.7, 8.2, 7.3)
+// ---------------------------------------------------------------------------
+
+// spec 8.2: a burst of 30 posts to one room goes at the speed the limit
+// allows (10 per 10 s) and never gets a 429.
+TEST(App, ThirtyPostsToOneRoomArePacedWithoutA429) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::QueueMessage{std::string(AppHarness::kRoomId), "hello", 30});
+    h.run_for(Seconds(25));
+
+    EXPECT_EQ(h.app->batch().delivered, 30) << "every post delivered";
+    EXPECT_EQ(h.app->batch().total, 30);
+    EXPECT_EQ(h.per_room_429, 0) << "the pacing kept inside the per-room limit";
+    EXPECT_EQ(h.app->counters().responses_429, 0);
+    ASSERT_EQ(h.post_arrivals.size(), 30u);
+    const Millis total = h.post_arrivals.back() - h.post_arrivals.front();
+    EXPECT_GE(total, Seconds(20)) << "30 posts need two more 10-second windows";
+    EXPECT_LE(total, Seconds(22)) << "within 10% of what the limit allows";
+    // Order is kept: bodies numbered 1..30 arrive in order.
+    std::vector<std::string> bodies;
+    for (const HttpRequest& r : h.sent_to("/api/rooms/7/messages")) bodies.push_back(*form_value(r.body, "body"));
+    ASSERT_EQ(bodies.size(), 30u);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        EXPECT_EQ(bodies[i], "hello (" + std::to_string(i + 1) + "/30)");
+    }
+}
+
+// spec 7.3: a 429 that still happens waits about 10 s and is retried.
+TEST(App, PerRoom429WaitsAboutTenSecondsAndRetries) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    // Another client filled the room's window just now.
+    for (int i = 0; i < 10; ++i) h.room_posts["7"].push_back(h.now);
+    h.apply(intent::QueueMessage{"7", "late", 1});
+    EXPECT_EQ(h.per_room_429, 1);
+    ASSERT_FALSE(h.app->posts().empty());
+    EXPECT_EQ(h.app->posts().back().stage, PostStage::waiting);
+    EXPECT_TRUE(contains(h.app->posts().back().note, "429")) << h.app->posts().back().note;
+    h.run_for(Seconds(9));
+    EXPECT_EQ(h.app->posts().back().stage, PostStage::waiting) << "still waiting within the 10 s";
+    h.run_for(Seconds(2));
+    EXPECT_EQ(h.app->posts().back().stage, PostStage::delivered) << h.app->posts().back().note;
+    EXPECT_EQ(h.app->counters().responses_429, 1);
+}
+
+TEST(App, TaskIsPostedWithAssigneesAndDueDate) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    intent::QueueTask task{"7", "Review", {"11", "12"}, 1'700'100'000, TaskLimitType::date};
+    h.apply(task);
+    const auto tasks = h.sent_to("/api/rooms/7/tasks");
+    ASSERT_EQ(tasks.size(), 1u);
+    EXPECT_EQ(form_value(tasks[0].body, "to_ids"), std::string("11,12"));
+    EXPECT_EQ(form_value(tasks[0].body, "limit"), std::string("1700100000"));
+    EXPECT_EQ(form_value(tasks[0].body, "limit_type"), std::string("date"));
+    EXPECT_EQ(h.app->posts().back().stage, PostStage::delivered);
+}
+
+TEST(App, EmptyMessageIsRefusedBeforeQueueing) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::QueueMessage{"7", "", 1});
+    EXPECT_TRUE(h.app->posts().empty());
+    EXPECT_TRUE(h.app->last_error());
+}
+
+TEST(App, CancelQueuedDropsWaitingPostsOnly) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::QueueMessage{"7", "burst", 15});
+    EXPECT_EQ(h.app->batch().delivered, 10) << "the first window's ten went at once";
+    h.apply(intent::CancelQueued{});
+    h.run_for(Seconds(15));
+    EXPECT_EQ(h.post_arrivals.size(), 10u) << "cancelled posts are never sent";
+    EXPECT_EQ(h.app->batch().total, 10);
+}
+
+TEST(App, SignOutCancelsWaitingPosts) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::QueueMessage{"7", "burst", 12});
+    h.apply(intent::SignOut{});
+    h.run_for(Seconds(12));
+    EXPECT_EQ(h.post_arrivals.size(), 10u);
+    EXPECT_EQ(h.app->mode(), Mode::none);
+}
+
+// ---------------------------------------------------------------------------
+// HTTP log and copy as curl
+// ---------------------------------------------------------------------------
+
+TEST(App, LogMasksSecretsUnlessRevealed) {
+    AppHarness h;
+    const std::string redirect = h.sign_in();
+    const std::string code = *query_value(redirect, "code");
+    const std::string access = h.app->session().tokens()->access_token;
+    const LogEntry* exchange = nullptr;
+    for (const LogEntry& entry : h.app->log().entries()) {
+        if (entry.request.url == "/oauth/token") exchange = &entry;
+    }
+    ASSERT_NE(exchange, nullptr) << "the token exchange is logged";
+    const RenderedExchange masked = render(*exchange, h.app->redaction(), false);
+    EXPECT_FALSE(contains(masked.request_body, code)) << masked.request_body;
+    EXPECT_TRUE(contains(masked.request_body, "code=" + std::string(kMask)));
+    EXPECT_FALSE(contains(masked.response_body, access)) << masked.response_body;
+    const RenderedExchange revealed = render(*exchange, h.app->redaction(), true);
+    EXPECT_TRUE(contains(revealed.request_body, code)) << "reveal shows it on screen";
+    EXPECT_TRUE(contains(revealed.response_body, access));
+
+    h.apply(intent::CopyCurl{exchange->id});
+    ASSERT_EQ(h.copied.size(), 1u);
+    EXPECT_FALSE(contains(h.copied[0], code)) << "copy as curl is masked unless revealed";
+    EXPECT_TRUE(contains(h.copied[0], "https://127.0.0.1:8443/oauth/token"));
+    h.apply(intent::SetReveal{true});
+    h.apply(intent::CopyCurl{exchange->id});
+    ASSERT_EQ(h.copied.size(), 2u);
+    EXPECT_TRUE(contains(h.copied[1], code));
+}
+
+// ---------------------------------------------------------------------------
+// The page API snapshot (app/page_state.hpp)
+// ---------------------------------------------------------------------------
+
+// The page's state() and text mirror never carry a token, code or verifier.
+TEST(AppPageState, SnapshotHoldsNoSecretAndNamesTheAccount) {
+    AppHarness h;
+    const std::string redirect = h.sign_in();
+    const std::string code = *query_value(redirect, "code");
+    const auto tokens = *h.app->session().tokens();
+    const std::string json = page_state_json(*h.app, h.now);
+    EXPECT_FALSE(contains(json, tokens.access_token));
+    EXPECT_FALSE(contains(json, tokens.refresh_token));
+    EXPECT_FALSE(contains(json, code));
+    EXPECT_TRUE(contains(json, R"("session":"signed in")")) << json;
+    EXPECT_TRUE(contains(json, R"("account_id":"4242")")) << json;
+    EXPECT_TRUE(contains(json, R"("unread_num":12)")) << json;
+    EXPECT_TRUE(contains(json, R"("responses_429":0)")) << json;
+}
+
+TEST(AppPageState, FreshAppIsSignedOut) {
+    AppHarness h;
+    h.start();
+    const std::string json = page_state_json(*h.app, h.now);
+    EXPECT_TRUE(contains(json, R"("session":"signed out")")) << json;
+    EXPECT_TRUE(contains(json, R"("last_error":null)")) << json;
+}
+
+}  // namespace
+}  // namespace roomkey::app
