@@ -33,6 +33,8 @@ void harden_server(httplib::Server& server, const ServerLimits& limits) {
     server.set_write_timeout(limits.write_timeout_seconds, 0);
     server.set_keep_alive_timeout(limits.keep_alive_timeout_seconds);
     server.set_keep_alive_max_count(limits.keep_alive_max_requests);
+    const std::size_t threads = limits.threads;
+    server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
 }
 
 namespace {
@@ -76,13 +78,26 @@ BindError probe_bind_error(const std::string& host, int port) {
 
 Result<int, BindError> bind_loopback(httplib::Server& server, const std::string& host, int port) {
     if (port < 0 || port > 65535) return Err{BindError::failed};
+    // httplib 0.11 listens with a backlog of 5 (a compile-time constant of the
+    // .so): a burst of new connections (a page load, 8 benchmark clients)
+    // overflows it and the kernel drops SYNs, which costs a 1 s retransmit.
+    // Note the socket as it is created, and listen again with a real backlog.
+    int listening = -1;
+    server.set_socket_options([&listening](int sock) {
+        loopback_socket_options(sock);
+        listening = sock;
+    });
+    int bound = port;
     if (port == 0) {
-        const int bound = server.bind_to_any_port(host);
-        if (bound <= 0) return Err{probe_bind_error(host, 0)};
-        return bound;
+        bound = server.bind_to_any_port(host);
+        if (bound <= 0) bound = -1;
+    } else if (!server.bind_to_port(host, port)) {
+        bound = -1;
     }
-    if (!server.bind_to_port(host, port)) return Err{probe_bind_error(host, port)};
-    return port;
+    server.set_socket_options([](int sock) { loopback_socket_options(sock); });
+    if (bound < 0) return Err{probe_bind_error(host, port)};
+    if (listening >= 0) ::listen(listening, SOMAXCONN);
+    return bound;
 }
 
 }  // namespace roomkey::native

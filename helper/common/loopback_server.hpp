@@ -20,6 +20,9 @@ struct ServerLimits {
     std::time_t write_timeout_seconds = 10;
     std::time_t keep_alive_timeout_seconds = 5;
     std::size_t keep_alive_max_requests = 1000;  // httplib's default of 5 would defeat keep-alive
+    // One thread serves one connection for its whole keep-alive life, and a
+    // browser opens ~6 per origin: httplib's default of 8 threads runs out.
+    std::size_t threads = 32;
 };
 
 // TCP_NODELAY (without it every keep-alive request after the first waits for

@@ -1,0 +1,510 @@
+// api_handlers.cpp: the REST API endpoints (spec 4.4-4.8) over ChatModel, with
+// the record fields the public API of the service returns (room_id, name,
+// type, role, unread_num, ...; message_id as a string). Called by api.cpp
+// after authentication, limits and scopes; the state mutex is held.
+// Sections: [json] record renderers, [params] field readers, [endpoints].
+#include <charconv>
+
+#include "sandbox/app.hpp"
+#include "sandbox/http_util.hpp"
+
+namespace roomkey::sandbox {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+// ---------------------------------------------------------------------------
+// [json]
+// ---------------------------------------------------------------------------
+std::string avatar_url(AccountId id) {
+    return "https://avatars.sandbox.invalid/" + std::to_string(id) + ".png";
+}
+
+ordered_json account_brief(const ChatModel& chat, AccountId id) {
+    const Account* a = chat.account(id);
+    return ordered_json{{"account_id", id}, {"name", a ? a->name : std::string()}, {"avatar_image_url", avatar_url(id)}};
+}
+
+ordered_json person_json(const Account& a) {
+    return ordered_json{{"account_id", a.account_id},
+                        {"room_id", a.my_room_id},
+                        {"name", a.name},
+                        {"chatwork_id", a.chatwork_id},
+                        {"organization_id", 101},
+                        {"organization_name", a.organization_name},
+                        {"department", a.department},
+                        {"avatar_image_url", avatar_url(a.account_id)}};
+}
+
+ordered_json me_json(const Account& a) {
+    return ordered_json{{"account_id", a.account_id},
+                        {"room_id", a.my_room_id},
+                        {"name", a.name},
+                        {"chatwork_id", a.chatwork_id},
+                        {"organization_id", 101},
+                        {"organization_name", a.organization_name},
+                        {"department", a.department},
+                        {"title", a.title},
+                        {"url", ""},
+                        {"introduction", a.introduction},
+                        {"mail", a.login_mail},
+                        {"tel_organization", ""},
+                        {"tel_extension", ""},
+                        {"tel_mobile", ""},
+                        {"skype", ""},
+                        {"facebook", ""},
+                        {"twitter", ""},
+                        {"avatar_image_url", avatar_url(a.account_id)},
+                        {"login_mail", a.login_mail}};
+}
+
+ordered_json room_json(const ChatModel& chat, const Room& r, AccountId viewer, bool with_description) {
+    const Membership* m = ChatModel::membership(r, viewer);
+    std::int64_t mytask = 0;
+    std::int64_t tasks = 0;
+    for (const Task* t : chat.tasks_of_room(r.room_id)) {
+        ++tasks;
+        if (t->assignee == viewer && !t->done) ++mytask;
+    }
+    ordered_json j{{"room_id", r.room_id},
+                   {"name", r.name},
+                   {"type", std::string(to_string(r.type))},
+                   {"role", std::string(to_string(m ? m->role : RoomRole::member))},
+                   {"sticky", r.sticky},
+                   {"unread_num", m ? m->unread : 0},
+                   {"mention_num", m ? m->mention : 0},
+                   {"mytask_num", mytask},
+                   {"message_num", static_cast<std::int64_t>(r.messages.size())},
+                   {"file_num", static_cast<std::int64_t>(r.files.size())},
+                   {"task_num", tasks},
+                   {"icon_path", "https://icons.sandbox.invalid/" + (r.icon_preset.empty() ? "direct" : r.icon_preset) +
+                                     ".png"},
+                   {"last_update_time", r.last_update_time}};
+    if (with_description) j["description"] = r.description;
+    return j;
+}
+
+ordered_json message_json(const ChatModel& chat, const Message& m) {
+    return ordered_json{{"message_id", m.message_id},
+                        {"account", account_brief(chat, m.account_id)},
+                        {"body", m.body},
+                        {"send_time", m.send_time},
+                        {"update_time", m.update_time}};
+}
+
+ordered_json task_json(const ChatModel& chat, const Task& t, bool with_room) {
+    ordered_json j{{"task_id", t.task_id}};
+    if (with_room) {
+        const Room* r = chat.room(t.room_id);
+        j["room"] = ordered_json{{"room_id", t.room_id},
+                                 {"name", r ? r->name : std::string()},
+                                 {"icon_path", "https://icons.sandbox.invalid/group.png"}};
+    } else {
+        j["account"] = account_brief(chat, t.assignee);
+    }
+    j["assigned_by_account"] = account_brief(chat, t.assigned_by);
+    j["message_id"] = t.message_id;
+    j["body"] = t.body;
+    j["limit_time"] = t.limit_time;
+    j["status"] = t.done ? "done" : "open";
+    j["limit_type"] = t.limit_type;
+    return j;
+}
+
+ordered_json file_json(const ChatModel& chat, const FileRecord& f) {
+    return ordered_json{{"file_id", f.file_id},
+                        {"account", account_brief(chat, f.account_id)},
+                        {"message_id", f.message_id},
+                        {"filename", f.filename},
+                        {"filesize", f.filesize},
+                        {"upload_time", f.upload_time}};
+}
+
+HttpResponse list_or_no_content(ordered_json list) {
+    // The service answers an empty list with 204 No Content.
+    if (list.empty()) return no_content();
+    return json_response(200, list);
+}
+
+// ---------------------------------------------------------------------------
+// [params]
+// ---------------------------------------------------------------------------
+std::optional<std::int64_t> parse_id(std::string_view text) {
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || v < 0) return std::nullopt;
+    return v;
+}
+
+// "1,2,3" -> ids; nullopt when any item is not a number.
+std::optional<std::vector<std::int64_t>> parse_id_list(std::string_view text) {
+    std::vector<std::int64_t> out;
+    if (text.empty()) return out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t comma = text.find(',', start);
+        if (comma == std::string_view::npos) comma = text.size();
+        auto id = parse_id(text.substr(start, comma - start));
+        if (!id) return std::nullopt;
+        out.push_back(*id);
+        start = comma + 1;
+    }
+    return out;
+}
+
+HttpResponse bad_param(std::string_view name, std::string_view rule) {
+    return api_error(400, "Parameter `" + std::string(name) + "` " + std::string(rule));
+}
+
+HttpResponse room_not_found() {
+    return api_error(404, "The room does not exist or you are not a member of it.");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// [endpoints]
+// ---------------------------------------------------------------------------
+HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& caller, const EndpointMatch& match,
+                                      const FormFields& form) {
+    const std::int64_t now = unix_seconds(ctx.now);
+    const Account* me = chat_.account(caller.account);
+    if (!me) return api_error(401, kInvalidApiTokenMessage);
+    auto field = [&form](std::string_view name) { return form_get(form, name); };
+    auto query = [&ctx](std::string_view name) { return form_get(ctx.query, name); };
+
+    Room* room = nullptr;
+    const Membership* membership = nullptr;
+    if (!match.room_id.empty()) {
+        const auto id = parse_id(match.room_id);
+        room = id ? chat_.room(*id) : nullptr;
+        membership = room ? ChatModel::membership(*room, caller.account) : nullptr;
+        if (!membership) return room_not_found();
+    }
+    const bool admin = membership && membership->role == RoomRole::admin;
+    const bool can_write = membership && membership->role != RoomRole::readonly;
+    auto forbidden = [] { return api_error(403, "Your role in this room does not allow this operation."); };
+
+    switch (match.endpoint) {
+        case Endpoint::me:
+            return json_response(200, me_json(*me));
+
+        case Endpoint::my_status: {
+            const StatusCounts s = chat_.status_of(caller.account);
+            return json_response(200, ordered_json{{"unread_room_num", s.unread_room_num},
+                                                   {"mention_room_num", s.mention_room_num},
+                                                   {"mytask_room_num", s.mytask_room_num},
+                                                   {"unread_num", s.unread_num},
+                                                   {"mention_num", s.mention_num},
+                                                   {"mytask_num", s.mytask_num}});
+        }
+
+        case Endpoint::my_tasks: {
+            const std::string status = query("status").value_or("open");
+            if (status != "open" && status != "done") return bad_param("status", "must be open or done.");
+            std::optional<std::int64_t> by;
+            if (auto v = query("assigned_by_account_id")) {
+                by = parse_id(*v);
+                if (!by) return bad_param("assigned_by_account_id", "must be an account ID.");
+            }
+            ordered_json list = ordered_json::array();
+            for (const Task* t : chat_.tasks_assigned_to(caller.account)) {
+                if ((status == "done") != t->done) continue;
+                if (by && t->assigned_by != *by) continue;
+                list.push_back(task_json(chat_, *t, true));
+            }
+            return list_or_no_content(std::move(list));
+        }
+
+        case Endpoint::contacts: {
+            ordered_json list = ordered_json::array();
+            for (const Account* a : chat_.contacts_of(caller.account)) list.push_back(person_json(*a));
+            return list_or_no_content(std::move(list));
+        }
+
+        case Endpoint::incoming_requests_get: {
+            ordered_json list = ordered_json::array();
+            for (const IncomingRequest* r : chat_.incoming_requests_to(caller.account)) {
+                const Account* from = chat_.account(r->from);
+                if (!from) continue;
+                ordered_json j = person_json(*from);
+                j["request_id"] = r->request_id;
+                j["message"] = r->message;
+                list.push_back(std::move(j));
+            }
+            return list_or_no_content(std::move(list));
+        }
+
+        case Endpoint::incoming_requests_put:
+        case Endpoint::incoming_requests_delete: {
+            const auto id = parse_id(match.item_id);
+            const auto request = id ? chat_.take_incoming_request(*id, caller.account) : std::nullopt;
+            if (!request) return api_error(404, "The contact request does not exist.");
+            if (match.endpoint == Endpoint::incoming_requests_delete) return no_content();
+            chat_.add_contact(request->from, request->to);
+            const Account* from = chat_.account(request->from);
+            return json_response(200, from ? person_json(*from) : ordered_json::object());
+        }
+
+        case Endpoint::rooms_list: {
+            ordered_json list = ordered_json::array();
+            for (const Room* r : chat_.rooms_of(caller.account)) list.push_back(room_json(chat_, *r, caller.account, false));
+            return json_response(200, list);
+        }
+
+        case Endpoint::rooms_create: {
+            const std::string name = field("name").value_or("");
+            if (name.empty() || name.size() > 255) return bad_param("name", "is required (1-255 characters).");
+            std::map<AccountId, RoomRole> members;
+            for (auto [key, role] : {std::pair{"members_admin_ids", RoomRole::admin},
+                                     std::pair{"members_member_ids", RoomRole::member},
+                                     std::pair{"members_readonly_ids", RoomRole::readonly}}) {
+                auto ids = parse_id_list(field(key).value_or(""));
+                if (!ids) return bad_param(key, "must be a comma-separated list of account IDs.");
+                for (auto id : *ids) {
+                    if (!chat_.account(id)) return bad_param(key, "names an unknown account.");
+                    members[id] = role;
+                }
+            }
+            if (!field("members_admin_ids")) return bad_param("members_admin_ids", "is required.");
+            const auto id = chat_.create_room(caller.account, name, field("description").value_or(""),
+                                              field("icon_preset").value_or("group"), members, now);
+            if (!id) return api_error(400, "The sandbox holds too many rooms.");
+            return json_response(200, ordered_json{{"room_id", *id}});
+        }
+
+        case Endpoint::room_get:
+            return json_response(200, room_json(chat_, *room, caller.account, true));
+
+        case Endpoint::room_update: {
+            if (!admin) return forbidden();
+            if (auto v = field("name")) {
+                if (v->empty() || v->size() > 255) return bad_param("name", "must be 1-255 characters.");
+                room->name = *v;
+            }
+            if (auto v = field("description")) room->description = *v;
+            if (auto v = field("icon_preset")) room->icon_preset = *v;
+            room->last_update_time = now;
+            return json_response(200, ordered_json{{"room_id", room->room_id}});
+        }
+
+        case Endpoint::room_delete: {
+            const std::string action = field("action_type").value_or("");
+            if (action == "leave") {
+                chat_.leave_room(room->room_id, caller.account);
+            } else if (action == "delete") {
+                if (!admin) return forbidden();
+                chat_.delete_room(room->room_id);
+            } else {
+                return bad_param("action_type", "must be leave or delete.");
+            }
+            return no_content();
+        }
+
+        case Endpoint::room_members_get: {
+            ordered_json list = ordered_json::array();
+            for (const auto& [id, m] : room->members) {
+                const Account* a = chat_.account(id);
+                if (!a) continue;
+                ordered_json j = person_json(*a);
+                j["role"] = std::string(to_string(m.role));
+                list.push_back(std::move(j));
+            }
+            return json_response(200, list);
+        }
+
+        case Endpoint::room_members_put: {
+            if (!admin) return forbidden();
+            if (!field("members_admin_ids")) return bad_param("members_admin_ids", "is required.");
+            std::map<AccountId, RoomRole> roles;
+            for (auto [key, role] : {std::pair{"members_admin_ids", RoomRole::admin},
+                                     std::pair{"members_member_ids", RoomRole::member},
+                                     std::pair{"members_readonly_ids", RoomRole::readonly}}) {
+                auto ids = parse_id_list(field(key).value_or(""));
+                if (!ids) return bad_param(key, "must be a comma-separated list of account IDs.");
+                for (auto id : *ids) {
+                    if (!chat_.account(id)) return bad_param(key, "names an unknown account.");
+                    roles[id] = role;
+                }
+            }
+            bool has_admin = false;
+            for (const auto& [id, role] : roles) has_admin = has_admin || role == RoomRole::admin;
+            if (!has_admin) return bad_param("members_admin_ids", "must name at least one account.");
+            std::map<AccountId, Membership> next;
+            for (const auto& [id, role] : roles) {
+                Membership m = room->members.count(id) ? room->members[id] : Membership{};
+                m.role = role;
+                next[id] = m;
+            }
+            room->members = std::move(next);
+            ordered_json out{{"admin", ordered_json::array()}, {"member", ordered_json::array()},
+                             {"readonly", ordered_json::array()}};
+            for (const auto& [id, m] : room->members) out[std::string(to_string(m.role))].push_back(id);
+            return json_response(200, out);
+        }
+
+        case Endpoint::room_messages_get: {
+            if (auto force = query("force"); force && *force != "0" && *force != "1") {
+                return bad_param("force", "must be 0 or 1.");
+            }
+            ordered_json list = ordered_json::array();
+            const std::size_t first = room->messages.size() > 100 ? room->messages.size() - 100 : 0;
+            for (std::size_t i = first; i < room->messages.size(); ++i) {
+                list.push_back(message_json(chat_, room->messages[i]));
+            }
+            return list_or_no_content(std::move(list));
+        }
+
+        case Endpoint::room_messages_post: {
+            if (!can_write) return forbidden();
+            const std::string body = field("body").value_or("");
+            if (body.empty()) return bad_param("body", "is required.");
+            if (body.size() > kMaxBodyChars) return bad_param("body", "is too long.");
+            const std::string self_unread = field("self_unread").value_or("0");
+            if (self_unread != "0" && self_unread != "1") return bad_param("self_unread", "must be 0 or 1.");
+            const Message& m = chat_.post_message(*room, caller.account, body, self_unread == "1", now);
+            return json_response(200, ordered_json{{"message_id", m.message_id}});
+        }
+
+        case Endpoint::room_messages_read_put:
+        case Endpoint::room_messages_unread_put: {
+            auto it = room->members.find(caller.account);
+            if (match.endpoint == Endpoint::room_messages_read_put) {
+                ChatModel::mark_read(*room, caller.account);
+            } else {
+                const auto id = field("message_id");
+                if (!id) return bad_param("message_id", "is required.");
+                std::int64_t unread = -1;
+                for (std::size_t i = 0; i < room->messages.size(); ++i) {
+                    if (room->messages[i].message_id == *id) {
+                        unread = static_cast<std::int64_t>(room->messages.size() - i);
+                    }
+                }
+                if (unread < 0) return api_error(404, "The message does not exist.");
+                it->second.unread = unread;
+            }
+            return json_response(200, ordered_json{{"unread_num", it->second.unread},
+                                                   {"mention_num", it->second.mention}});
+        }
+
+        case Endpoint::room_message_get: {
+            const Message* m = ChatModel::find_message(*room, match.item_id);
+            if (!m) return api_error(404, "The message does not exist.");
+            return json_response(200, message_json(chat_, *m));
+        }
+
+        case Endpoint::room_message_put:
+        case Endpoint::room_message_delete: {
+            Message* m = ChatModel::find_message(*room, match.item_id);
+            if (!m) return api_error(404, "The message does not exist.");
+            if (m->account_id != caller.account) return api_error(403, "Only the sender can change a message.");
+            const std::string id = m->message_id;
+            if (match.endpoint == Endpoint::room_message_delete) {
+                chat_.delete_message(*room, id);
+            } else {
+                const std::string body = field("body").value_or("");
+                if (body.empty()) return bad_param("body", "is required.");
+                if (body.size() > kMaxBodyChars) return bad_param("body", "is too long.");
+                m->body = body;
+                m->update_time = now;
+            }
+            return json_response(200, ordered_json{{"message_id", id}});
+        }
+
+        case Endpoint::room_tasks_get: {
+            const std::string status = query("status").value_or("open");
+            if (status != "open" && status != "done") return bad_param("status", "must be open or done.");
+            std::optional<std::int64_t> assignee;
+            std::optional<std::int64_t> by;
+            if (auto v = query("account_id")) {
+                if (!(assignee = parse_id(*v))) return bad_param("account_id", "must be an account ID.");
+            }
+            if (auto v = query("assigned_by_account_id")) {
+                if (!(by = parse_id(*v))) return bad_param("assigned_by_account_id", "must be an account ID.");
+            }
+            ordered_json list = ordered_json::array();
+            for (const Task* t : chat_.tasks_of_room(room->room_id)) {
+                if ((status == "done") != t->done) continue;
+                if (assignee && t->assignee != *assignee) continue;
+                if (by && t->assigned_by != *by) continue;
+                list.push_back(task_json(chat_, *t, false));
+            }
+            return list_or_no_content(std::move(list));
+        }
+
+        case Endpoint::room_tasks_post: {
+            if (!can_write) return forbidden();
+            const std::string body = field("body").value_or("");
+            if (body.empty()) return bad_param("body", "is required.");
+            if (body.size() > kMaxBodyChars) return bad_param("body", "is too long.");
+            const auto to = parse_id_list(field("to_ids").value_or(""));
+            if (!to || to->empty()) return bad_param("to_ids", "is required: comma-separated account IDs.");
+            for (auto id : *to) {
+                if (!ChatModel::membership(*room, id)) return bad_param("to_ids", "names an account outside the room.");
+            }
+            std::int64_t limit = 0;
+            if (auto v = field("limit")) {
+                const auto parsed = parse_id(*v);
+                if (!parsed) return bad_param("limit", "must be a Unix time in seconds.");
+                limit = *parsed;
+            }
+            const std::string limit_type = field("limit_type").value_or(field("limit") ? "time" : "none");
+            if (limit_type != "none" && limit_type != "date" && limit_type != "time") {
+                return bad_param("limit_type", "must be none, date or time.");
+            }
+            if (!chat_.can_add_tasks()) return api_error(400, "The sandbox holds too many tasks.");
+            const auto ids = chat_.add_tasks(*room, caller.account, *to, body, limit, limit_type, now);
+            return json_response(200, ordered_json{{"task_ids", ids}});
+        }
+
+        case Endpoint::room_task_get: {
+            const auto id = parse_id(match.item_id);
+            const Task* t = id ? chat_.task(*id) : nullptr;
+            if (!t || t->room_id != room->room_id) return api_error(404, "The task does not exist.");
+            return json_response(200, task_json(chat_, *t, false));
+        }
+
+        case Endpoint::room_task_status_put: {
+            if (!can_write) return forbidden();
+            const auto id = parse_id(match.item_id);
+            Task* t = id ? chat_.task(*id) : nullptr;
+            if (!t || t->room_id != room->room_id) return api_error(404, "The task does not exist.");
+            const std::string status = field("body").value_or("");
+            if (status != "open" && status != "done") return bad_param("body", "must be open or done.");
+            t->done = status == "done";
+            return json_response(200, ordered_json{{"task_id", t->task_id}});
+        }
+
+        case Endpoint::room_files_get: {
+            std::optional<std::int64_t> by;
+            if (auto v = query("account_id")) {
+                if (!(by = parse_id(*v))) return bad_param("account_id", "must be an account ID.");
+            }
+            ordered_json list = ordered_json::array();
+            for (const FileRecord& f : room->files) {
+                if (by && f.account_id != *by) continue;
+                list.push_back(file_json(chat_, f));
+            }
+            return list_or_no_content(std::move(list));
+        }
+
+        case Endpoint::room_file_get: {
+            const auto id = parse_id(match.item_id);
+            for (const FileRecord& f : room->files) {
+                if (id && f.file_id == *id) return json_response(200, file_json(chat_, f));
+            }
+            return api_error(404, "The file does not exist.");
+        }
+
+        case Endpoint::room_files_post:
+        case Endpoint::room_link_get:
+        case Endpoint::room_link_post:
+        case Endpoint::room_link_put:
+        case Endpoint::room_link_delete:
+            break;
+    }
+    return api_error(501, "The sandbox does not implement " + std::string(to_string(match.endpoint)) + ".");
+}
+
+}  // namespace roomkey::sandbox

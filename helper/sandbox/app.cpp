@@ -1,0 +1,218 @@
+// app.cpp: SandboxApp's route table and the policy every response passes
+// through (see app.hpp). Sections:
+//   [routes]   register_routes(): every path the sandbox serves
+//   [dispatch] handle(): target parsing, Host check, routing
+//   [policy]   apply_policy(): security headers, never CORS
+#include "sandbox/app.hpp"
+
+#include "roomkey/errors.hpp"
+#include "sandbox/html.hpp"
+#include "sandbox/http_util.hpp"
+
+namespace roomkey::sandbox {
+
+SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjector& faults, RandomSource random)
+    : options_(std::move(options)),
+      clock_(clock),
+      faults_(faults),
+      chat_(ChatModel::demo(unix_seconds(clock.now()))),
+      oauth_(random),
+      rate_limiter_(options_.rate_limit, std::chrono::duration_cast<Millis>(options_.rate_window)),
+      room_limiter_(options_.room_post_limit, std::chrono::duration_cast<Millis>(options_.room_post_window)) {
+    register_routes();
+}
+
+Result<Unit, std::string> SandboxApp::register_start_up_clients() {
+    std::vector<ClientSpec> specs;
+    if (options_.register_web_client) specs.push_back(web_client_spec(options_.web_port));
+    for (const auto& s : options_.clients) specs.push_back(s);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& spec : specs) {
+        auto registered =
+            oauth_.register_client(spec.registration, spec.client_id, spec.client_secret, 0, clock_.now());
+        if (!registered) {
+            std::string message = "client '" + spec.registration.name + "' cannot be registered:";
+            for (const auto& v : registered.error().violations) {
+                message += " ";
+                message += user_message(v.kind);
+                if (!v.detail.empty()) message += " (" + v.detail + ")";
+            }
+            if (!registered.error().message.empty()) message += " " + registered.error().message;
+            return Err{message};
+        }
+    }
+    return Unit{};
+}
+
+// ---------------------------------------------------------------------------
+// [routes]
+// ---------------------------------------------------------------------------
+void SandboxApp::add(Method method, std::string path, RouteKind kind, Handler handler) {
+    routes_.push_back(Route{method, std::move(path), kind, std::move(handler)});
+}
+
+void SandboxApp::register_routes() {
+    using M = Method;
+    using K = RouteKind;
+    add(M::Get, "/", K::page, &SandboxApp::index_page);
+    // Spec 4.2 / 7.1: the consent screen and its login screen.
+    add(M::Get, "/consent", K::page, &SandboxApp::consent_get);
+    add(M::Post, "/consent", K::page, &SandboxApp::consent_post);
+    add(M::Get, "/login", K::page, &SandboxApp::login_get);
+    add(M::Post, "/login", K::page, &SandboxApp::login_post);
+    add(M::Post, "/logout", K::page, &SandboxApp::logout_post);
+    // Spec 2.1: client creation and management screens.
+    add(M::Get, "/clients", K::page, &SandboxApp::clients_list);
+    add(M::Post, "/clients", K::page, &SandboxApp::clients_create);
+    add(M::Get, "/clients/new", K::page, &SandboxApp::clients_new);
+    add(M::Get, "/clients/", K::page, &SandboxApp::clients_item);
+    add(M::Post, "/clients/", K::page, &SandboxApp::clients_item_post);
+    // Spec 4.3: the token endpoint ({auth_url}/token).
+    add(M::Post, "/oauth/token", K::token, &SandboxApp::token);
+    // Spec 4.1-4.8: the REST API under {base_url} = /v2.
+    for (M m : {M::Get, M::Post, M::Put, M::Delete}) add(m, "/v2/", K::api, &SandboxApp::api);
+    // Tests only: time and faults.
+    if (options_.test_controls) {
+        add(M::Get, "/_sandbox/clock", K::control, &SandboxApp::control_clock_get);
+        add(M::Post, "/_sandbox/clock/advance", K::control, &SandboxApp::control_clock_advance);
+        add(M::Post, "/_sandbox/clock/scale", K::control, &SandboxApp::control_clock_scale);
+        add(M::Post, "/_sandbox/faults", K::control, &SandboxApp::control_faults_post);
+        add(M::Delete, "/_sandbox/faults", K::control, &SandboxApp::control_faults_delete);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// [dispatch]
+// ---------------------------------------------------------------------------
+namespace {
+
+bool path_matches(const std::string& pattern, const std::string& path) {
+    if (pattern.size() > 1 && pattern.back() == '/') {
+        return path.size() > pattern.size() && path.compare(0, pattern.size(), pattern) == 0;
+    }
+    return path == pattern;
+}
+
+RouteKind kind_for_path(const std::string& path) {
+    if (path.rfind("/v2/", 0) == 0 || path == "/v2") return RouteKind::api;
+    if (path.rfind("/oauth/", 0) == 0) return RouteKind::token;
+    if (path.rfind("/_sandbox/", 0) == 0) return RouteKind::control;
+    return RouteKind::page;
+}
+
+HttpResponse not_found(RouteKind kind) {
+    if (kind == RouteKind::page) {
+        return html_response(404, html_page("Not found", "<h1>Not found</h1><p>The sandbox serves no such page. "
+                                                         "Start at <a href=\"/\">the index</a>.</p>"));
+    }
+    return api_error(404, "Resource not found");
+}
+
+}  // namespace
+
+bool SandboxApp::host_allowed(const Headers& headers) const {
+    // DNS rebinding: a page on evil.example resolved to 127.0.0.1 would send
+    // its own name in Host. Only loopback names with our port pass.
+    const auto host = headers.get("Host");
+    if (!host) return false;
+    const std::string port = std::to_string(port_);
+    for (const char* name : {"127.0.0.1", "localhost", "[::1]"}) {
+        if (iequals(*host, std::string(name) + ":" + port)) return true;
+    }
+    return false;
+}
+
+HttpResponse SandboxApp::handle(const HttpRequest& request) {
+    Target target = split_target(request.url);
+    const RouteKind guessed = kind_for_path(target.path);
+    HttpResponse response;
+    if (target.path.empty() || target.path[0] != '/') {
+        response = api_error(400, "The request target must be a path.");
+        apply_policy(guessed, response);
+        return response;
+    }
+    if (!host_allowed(request.headers)) {
+        response = api_error(403, "The Host header must name 127.0.0.1 or localhost with the sandbox's port.");
+        apply_policy(guessed, response);
+        return response;
+    }
+    const Route* route = nullptr;
+    std::string allowed;
+    for (const Route& r : routes_) {
+        if (!path_matches(r.path, target.path)) continue;
+        if (r.method == request.method) {
+            route = &r;
+            break;
+        }
+        if (!allowed.empty()) allowed += ", ";
+        allowed += std::string(to_string(r.method));
+    }
+    if (!route) {
+        if (allowed.empty()) {
+            response = not_found(guessed);
+        } else {
+            response = guessed == RouteKind::page ? html_response(405, html_page("Method not allowed",
+                                                                                  "<h1>Method not allowed</h1>"))
+                                                  : api_error(405, "Method not allowed");
+            response.headers.set("Allow", allowed);
+        }
+        apply_policy(guessed, response);
+        return response;
+    }
+    auto query = decode_form(target.query);
+    if (!query) {
+        response = route->kind == RouteKind::page
+                       ? html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>The query string is "
+                                                                     "not valid percent-encoding.</p>"))
+                       : api_error(400, "The query string is not valid percent-encoding.");
+        apply_policy(route->kind, response);
+        return response;
+    }
+    if (route->kind == RouteKind::control) {
+        const auto confirm = request.headers.get(kControlHeader);
+        if (!confirm || *confirm != "1") {
+            // A custom header cannot be sent cross-site without a CORS
+            // preflight, which the sandbox never grants: no CSRF on controls.
+            response = api_error(403, "Test controls need the header X-Roomkey-Sandbox-Control: 1.");
+            apply_policy(route->kind, response);
+            return response;
+        }
+    }
+    const RequestContext ctx{request, target.path, target.query, std::move(query).value(), clock_.now()};
+    response = route->handler(*this, ctx);
+    apply_policy(route->kind, response);
+    return response;
+}
+
+HttpResponse SandboxApp::unsupported_method() const {
+    HttpResponse response = api_error(405, "Method not allowed");
+    response.headers.set("Allow", "GET, POST, PUT, DELETE");
+    apply_policy(RouteKind::api, response);
+    return response;
+}
+
+// ---------------------------------------------------------------------------
+// [policy]
+// ---------------------------------------------------------------------------
+void SandboxApp::apply_policy(RouteKind kind, HttpResponse& response) const {
+    Headers& h = response.headers;
+    // No CORS anywhere (spec issue 4.2): the real service offers none either,
+    // so a browser app that works here must not depend on it.
+    for (const char* name : {"Access-Control-Allow-Origin", "Access-Control-Allow-Credentials",
+                             "Access-Control-Allow-Headers", "Access-Control-Allow-Methods"}) {
+        h.remove(name);
+    }
+    h.set("X-Content-Type-Options", "nosniff");
+    h.set("Referrer-Policy", "no-referrer");
+    h.set("X-Frame-Options", "DENY");  // the consent screen must not be framed (clickjacking)
+    if (kind == RouteKind::page) {
+        // No form-action: the consent form's redirect goes to the client's URI.
+        h.set("Content-Security-Policy",
+              "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+    } else {
+        h.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+    }
+    if (!h.has("Cache-Control")) h.set("Cache-Control", "no-store");
+}
+
+}  // namespace roomkey::sandbox

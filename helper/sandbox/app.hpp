@@ -1,0 +1,137 @@
+// app.hpp: the sandbox as a function from HttpRequest to HttpResponse: one
+// route table (register_routes in app.cpp), one place that applies policy
+// (Host check, security headers, no CORS), and the handlers for the consent
+// screen, the token endpoint, the REST API, the client screens and the test
+// controls. No sockets here: server.cpp puts it behind cpp-httplib.
+// Thread-safe: handlers may run concurrently; the state sits behind one mutex.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roomkey/endpoints.hpp"
+#include "roomkey/http.hpp"
+#include "roomkey/random.hpp"
+#include "roomkey/result.hpp"
+#include "roomkey/url.hpp"
+#include "sandbox/chat_model.hpp"
+#include "sandbox/clock.hpp"
+#include "sandbox/faults.hpp"
+#include "sandbox/oauth_state.hpp"
+#include "sandbox/options.hpp"
+#include "sandbox/rate_limiter.hpp"
+
+namespace roomkey::sandbox {
+
+// The session cookie of the login screen. The __Host- prefix makes browsers
+// insist on Secure, Path=/ and no Domain.
+inline constexpr std::string_view kSessionCookie = "__Host-roomkey-sandbox";
+inline constexpr std::string_view kControlHeader = "X-Roomkey-Sandbox-Control";
+
+// What a handler sees of a request, parsed once.
+struct RequestContext {
+    const HttpRequest& request;
+    std::string path;       // without query
+    std::string raw_query;  // without '?'
+    FormFields query;       // decoded query
+    Instant now;
+};
+
+enum class RouteKind { page, token, api, control };
+
+class SandboxApp {
+public:
+    SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjector& faults, RandomSource random);
+
+    // Registers the web app's client and the clients of the options; the
+    // message names the first client that breaks the spec 2.1 rules.
+    Result<Unit, std::string> register_start_up_clients();
+
+    // The port the server is bound to; requests must name it in Host.
+    void set_port(int port) { port_ = port; }
+
+    HttpResponse handle(const HttpRequest& request);
+    // For methods shared/'s HttpRequest cannot carry (PATCH, OPTIONS, ...):
+    // 405 with the same policy headers. No CORS preflight is ever granted.
+    HttpResponse unsupported_method() const;
+
+private:
+    using Handler = std::function<HttpResponse(SandboxApp&, const RequestContext&)>;
+    struct Route {
+        Method method;
+        std::string path;  // exact, or a prefix when it ends in '/'
+        RouteKind kind;
+        Handler handler;
+    };
+    void register_routes();
+    void add(Method method, std::string path, RouteKind kind, Handler handler);
+    bool host_allowed(const Headers& headers) const;
+    void apply_policy(RouteKind kind, HttpResponse& response) const;
+
+    // --- screens (pages_auth.cpp) ---
+    HttpResponse index_page(const RequestContext& ctx);
+    HttpResponse consent_get(const RequestContext& ctx);
+    HttpResponse consent_post(const RequestContext& ctx);
+    HttpResponse login_get(const RequestContext& ctx);
+    HttpResponse login_post(const RequestContext& ctx);
+    HttpResponse logout_post(const RequestContext& ctx);
+    HttpResponse consent_page(const ReservedAuthorization& reserved, std::string_view reservation_id,
+                              const LoginSession& session);
+    HttpResponse login_page(int status, std::string_view request_id, std::string_view next, std::string_view error);
+    // The spec 7.1 error page: code, description, and (when the redirect URI
+    // is verified) a link back to the client; never a redirect.
+    HttpResponse authorization_error_page(int status, AuthorizationErrorCode code, std::string_view description,
+                                          const std::optional<std::string>& back_to);
+    const LoginSession* current_session(const RequestContext& ctx) const;  // caller holds mutex_
+
+    // --- client screens (pages_clients.cpp) ---
+    HttpResponse clients_list(const RequestContext& ctx);
+    HttpResponse clients_new(const RequestContext& ctx);
+    HttpResponse clients_create(const RequestContext& ctx);
+    HttpResponse clients_item(const RequestContext& ctx);
+    HttpResponse clients_item_post(const RequestContext& ctx);
+    HttpResponse client_form(int status, const LoginSession& session, const ClientRegistration& values,
+                             const std::vector<std::string>& problems);
+
+    // --- token endpoint (token_endpoint.cpp) ---
+    HttpResponse token(const RequestContext& ctx);
+
+    // --- REST API (api.cpp: policy; api_handlers.cpp: endpoints) ---
+    HttpResponse api(const RequestContext& ctx);
+    struct Caller {
+        AccountId account = 0;
+        bool oauth = false;  // Bearer token (scopes apply) vs API token (full access)
+        ScopeSet scopes;
+        std::string rate_key;
+    };
+    HttpResponse api_endpoint(const RequestContext& ctx, const Caller& caller, const EndpointMatch& match,
+                              const FormFields& form);
+
+    // --- test controls (controls.cpp) ---
+    HttpResponse control_clock_get(const RequestContext& ctx);
+    HttpResponse control_clock_advance(const RequestContext& ctx);
+    HttpResponse control_clock_scale(const RequestContext& ctx);
+    HttpResponse control_faults_post(const RequestContext& ctx);
+    HttpResponse control_faults_delete(const RequestContext& ctx);
+    // A queued fault for this kind of request, applied; nullopt = answer normally.
+    std::optional<HttpResponse> injected_fault(FaultTarget target);
+
+    SandboxOptions options_;
+    SandboxClock& clock_;
+    FaultInjector& faults_;
+    int port_ = 0;
+    std::vector<Route> routes_;
+
+    std::mutex mutex_;  // guards everything below
+    ChatModel chat_;
+    OAuthState oauth_;
+    WindowLimiter rate_limiter_;
+    SlidingLimiter room_limiter_;
+};
+
+}  // namespace roomkey::sandbox

@@ -1,0 +1,302 @@
+// chat_model.cpp: ChatModel operations (see chat_model.hpp).
+#include "sandbox/chat_model.hpp"
+
+#include <algorithm>
+
+#include "roomkey/pkce.hpp"  // constant_time_equals
+
+namespace roomkey::sandbox {
+
+std::string_view to_string(RoomRole role) {
+    switch (role) {
+        case RoomRole::admin: return "admin";
+        case RoomRole::member: return "member";
+        case RoomRole::readonly: return "readonly";
+    }
+    return "member";
+}
+
+std::string_view to_string(RoomType type) {
+    switch (type) {
+        case RoomType::my: return "my";
+        case RoomType::direct: return "direct";
+        case RoomType::group: return "group";
+    }
+    return "group";
+}
+
+std::optional<RoomRole> parse_room_role(std::string_view text) {
+    for (RoomRole r : {RoomRole::admin, RoomRole::member, RoomRole::readonly}) {
+        if (to_string(r) == text) return r;
+    }
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// accounts
+// ---------------------------------------------------------------------------
+const Account* ChatModel::account(AccountId id) const {
+    auto it = accounts_.find(id);
+    return it == accounts_.end() ? nullptr : &it->second;
+}
+
+const Account* ChatModel::account_by_login(std::string_view login) const {
+    for (const auto& [id, a] : accounts_) {
+        if (a.login_mail == login || std::to_string(id) == login) return &a;
+    }
+    return nullptr;
+}
+
+const Account* ChatModel::account_by_api_token(std::string_view token) const {
+    const Account* found = nullptr;
+    for (const auto& [id, a] : accounts_) {
+        if (constant_time_equals(a.api_token, token) && !a.api_token.empty()) found = &a;
+    }
+    return found;
+}
+
+std::vector<const Account*> ChatModel::contacts_of(AccountId id) const {
+    std::vector<const Account*> out;
+    const Account* me = account(id);
+    if (!me) return out;
+    for (AccountId c : me->contacts) {
+        if (const Account* a = account(c)) out.push_back(a);
+    }
+    return out;
+}
+
+StatusCounts ChatModel::status_of(AccountId id) const {
+    StatusCounts s;
+    std::set<RoomId> task_rooms;
+    for (const auto& [rid, room] : rooms_) {
+        const Membership* m = membership(room, id);
+        if (!m) continue;
+        s.unread_num += m->unread;
+        s.mention_num += m->mention;
+        if (m->unread > 0) ++s.unread_room_num;
+        if (m->mention > 0) ++s.mention_room_num;
+    }
+    for (const auto& [tid, t] : tasks_) {
+        if (t.assignee != id || t.done) continue;
+        const Room* r = room(t.room_id);
+        if (!r || !membership(*r, id)) continue;
+        ++s.mytask_num;
+        task_rooms.insert(t.room_id);
+    }
+    s.mytask_room_num = static_cast<std::int64_t>(task_rooms.size());
+    return s;
+}
+
+// ---------------------------------------------------------------------------
+// rooms
+// ---------------------------------------------------------------------------
+std::vector<const Room*> ChatModel::rooms_of(AccountId id) const {
+    std::vector<const Room*> out;
+    for (const auto& [rid, room] : rooms_) {
+        if (membership(room, id)) out.push_back(&room);
+    }
+    return out;
+}
+
+Room* ChatModel::room(RoomId id) {
+    auto it = rooms_.find(id);
+    return it == rooms_.end() ? nullptr : &it->second;
+}
+
+const Room* ChatModel::room(RoomId id) const {
+    auto it = rooms_.find(id);
+    return it == rooms_.end() ? nullptr : &it->second;
+}
+
+const Membership* ChatModel::membership(const Room& room, AccountId id) {
+    auto it = room.members.find(id);
+    return it == room.members.end() ? nullptr : &it->second;
+}
+
+std::optional<RoomId> ChatModel::create_room(AccountId creator, std::string name, std::string description,
+                                             std::string icon_preset,
+                                             const std::map<AccountId, RoomRole>& members, std::int64_t now) {
+    if (rooms_.size() >= kMaxRooms) return std::nullopt;
+    Room r;
+    r.room_id = next_room_id_++;
+    r.name = std::move(name);
+    r.description = std::move(description);
+    r.icon_preset = icon_preset.empty() ? "group" : std::move(icon_preset);
+    r.type = RoomType::group;
+    r.last_update_time = now;
+    for (const auto& [id, role] : members) {
+        if (account(id)) r.members[id] = Membership{role, 0, 0};
+    }
+    r.members[creator] = Membership{RoomRole::admin, 0, 0};
+    const RoomId id = r.room_id;
+    rooms_.emplace(id, std::move(r));
+    return id;
+}
+
+void ChatModel::leave_room(RoomId id, AccountId account_id) {
+    Room* r = room(id);
+    if (!r) return;
+    r->members.erase(account_id);
+    if (r->members.empty()) delete_room(id);
+}
+
+void ChatModel::delete_room(RoomId id) {
+    rooms_.erase(id);
+    for (auto it = tasks_.begin(); it != tasks_.end();) {
+        it = it->second.room_id == id ? tasks_.erase(it) : std::next(it);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// messages
+// ---------------------------------------------------------------------------
+std::string ChatModel::next_message_id() { return std::to_string(next_message_seq_++); }
+
+const Message& ChatModel::post_message(Room& room, AccountId from, std::string body, bool self_unread,
+                                       std::int64_t now) {
+    Message m;
+    m.message_id = next_message_id();
+    m.account_id = from;
+    m.send_time = now;
+    m.update_time = 0;
+    const bool to_all = body.find("[toall]") != std::string::npos;
+    for (auto& [id, membership] : room.members) {
+        if (id == from && !self_unread) continue;
+        ++membership.unread;
+        const std::string to_tag = "[To:" + std::to_string(id) + "]";
+        if (id != from && (to_all || body.find(to_tag) != std::string::npos)) ++membership.mention;
+    }
+    m.body = std::move(body);
+    room.last_update_time = now;
+    if (room.messages.size() >= kMaxMessagesPerRoom) room.messages.erase(room.messages.begin());
+    room.messages.push_back(std::move(m));
+    return room.messages.back();
+}
+
+const Message* ChatModel::find_message(const Room& room, std::string_view message_id) {
+    for (const auto& m : room.messages) {
+        if (m.message_id == message_id) return &m;
+    }
+    return nullptr;
+}
+
+Message* ChatModel::find_message(Room& room, std::string_view message_id) {
+    for (auto& m : room.messages) {
+        if (m.message_id == message_id) return &m;
+    }
+    return nullptr;
+}
+
+bool ChatModel::delete_message(Room& room, std::string_view message_id) {
+    auto it = std::find_if(room.messages.begin(), room.messages.end(),
+                           [&](const Message& m) { return m.message_id == message_id; });
+    if (it == room.messages.end()) return false;
+    room.messages.erase(it);
+    return true;
+}
+
+void ChatModel::mark_read(Room& room, AccountId id) {
+    auto it = room.members.find(id);
+    if (it == room.members.end()) return;
+    it->second.unread = 0;
+    it->second.mention = 0;
+}
+
+// ---------------------------------------------------------------------------
+// tasks
+// ---------------------------------------------------------------------------
+std::vector<std::int64_t> ChatModel::add_tasks(Room& room, AccountId by, const std::vector<AccountId>& to,
+                                               const std::string& body, std::int64_t limit_time,
+                                               const std::string& limit_type, std::int64_t now) {
+    std::vector<std::int64_t> ids;
+    // A task is announced in the room as a message, as the service does.
+    const Message& announcement = post_message(room, by, "[task]" + body + "[/task]", false, now);
+    const std::string message_id = announcement.message_id;
+    for (AccountId assignee : to) {
+        Task t;
+        t.task_id = next_task_id_++;
+        t.room_id = room.room_id;
+        t.assignee = assignee;
+        t.assigned_by = by;
+        t.message_id = message_id;
+        t.body = body;
+        t.limit_time = limit_time;
+        t.limit_type = limit_type;
+        ids.push_back(t.task_id);
+        tasks_.emplace(t.task_id, std::move(t));
+    }
+    return ids;
+}
+
+std::vector<const Task*> ChatModel::tasks_of_room(RoomId room_id) const {
+    std::vector<const Task*> out;
+    for (const auto& [id, t] : tasks_) {
+        if (t.room_id == room_id) out.push_back(&t);
+    }
+    return out;
+}
+
+std::vector<const Task*> ChatModel::tasks_assigned_to(AccountId id) const {
+    std::vector<const Task*> out;
+    for (const auto& [tid, t] : tasks_) {
+        if (t.assignee == id) out.push_back(&t);
+    }
+    return out;
+}
+
+Task* ChatModel::task(std::int64_t task_id) {
+    auto it = tasks_.find(task_id);
+    return it == tasks_.end() ? nullptr : &it->second;
+}
+
+// ---------------------------------------------------------------------------
+// contact requests
+// ---------------------------------------------------------------------------
+std::vector<const IncomingRequest*> ChatModel::incoming_requests_to(AccountId id) const {
+    std::vector<const IncomingRequest*> out;
+    for (const auto& [rid, r] : requests_) {
+        if (r.to == id) out.push_back(&r);
+    }
+    return out;
+}
+
+std::optional<IncomingRequest> ChatModel::take_incoming_request(std::int64_t request_id, AccountId to) {
+    auto it = requests_.find(request_id);
+    if (it == requests_.end() || it->second.to != to) return std::nullopt;
+    IncomingRequest r = it->second;
+    requests_.erase(it);
+    return r;
+}
+
+void ChatModel::add_contact(AccountId a, AccountId b) {
+    auto ia = accounts_.find(a);
+    auto ib = accounts_.find(b);
+    if (ia == accounts_.end() || ib == accounts_.end() || a == b) return;
+    ia->second.contacts.insert(b);
+    ib->second.contacts.insert(a);
+}
+
+// ---------------------------------------------------------------------------
+// seeding
+// ---------------------------------------------------------------------------
+Account& ChatModel::add_account(Account account) {
+    const AccountId id = account.account_id;
+    return accounts_.insert_or_assign(id, std::move(account)).first->second;
+}
+
+Room& ChatModel::add_room(Room room) {
+    const RoomId id = room.room_id;
+    if (id >= next_room_id_) next_room_id_ = id + 1;
+    return rooms_.insert_or_assign(id, std::move(room)).first->second;
+}
+
+void ChatModel::add_incoming_request(AccountId from, AccountId to, std::string message) {
+    IncomingRequest r;
+    r.request_id = next_request_id_++;
+    r.from = from;
+    r.to = to;
+    r.message = std::move(message);
+    requests_.emplace(r.request_id, std::move(r));
+}
+
+}  // namespace roomkey::sandbox

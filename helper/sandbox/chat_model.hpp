@@ -1,0 +1,181 @@
+// chat_model.hpp: the sandbox's chat data (spec 1, 2.5, 2.6, 4.4-4.8): demo
+// accounts, rooms with members and roles, messages, tasks, files, contacts
+// and contact requests, and the unread/mention/task counts of /my/status.
+// Plain data + operations; not thread-safe (callers hold the state mutex).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roomkey::sandbox {
+
+using AccountId = std::int64_t;
+using RoomId = std::int64_t;
+
+struct Account {
+    AccountId account_id = 0;
+    std::string name;
+    std::string login_mail;     // login name on the sandbox's login screen
+    std::string password;       // demo data only
+    std::string api_token;      // demo data only (spec 5.1)
+    std::string chatwork_id;    // the service's own handle field
+    std::string organization_name;
+    std::string department;
+    std::string title;
+    std::string introduction;
+    RoomId my_room_id = 0;      // the account's own "my chat" room
+    std::set<AccountId> contacts;
+};
+
+enum class RoomRole { admin, member, readonly };
+enum class RoomType { my, direct, group };
+std::string_view to_string(RoomRole role);
+std::string_view to_string(RoomType type);
+std::optional<RoomRole> parse_room_role(std::string_view text);
+
+struct Message {
+    std::string message_id;  // a decimal string beyond 2^53, kept as a string (spec 2.6 leaves it open)
+    AccountId account_id = 0;
+    std::string body;
+    std::int64_t send_time = 0;
+    std::int64_t update_time = 0;
+};
+
+struct Task {
+    std::int64_t task_id = 0;
+    RoomId room_id = 0;
+    AccountId assignee = 0;
+    AccountId assigned_by = 0;
+    std::string message_id;
+    std::string body;
+    std::int64_t limit_time = 0;
+    std::string limit_type = "none";  // none | date | time
+    bool done = false;
+};
+
+struct FileRecord {
+    std::int64_t file_id = 0;
+    AccountId account_id = 0;
+    std::string message_id;
+    std::string filename;
+    std::int64_t filesize = 0;
+    std::int64_t upload_time = 0;
+};
+
+struct Membership {
+    RoomRole role = RoomRole::member;
+    std::int64_t unread = 0;
+    std::int64_t mention = 0;
+};
+
+struct Room {
+    RoomId room_id = 0;
+    std::string name;
+    RoomType type = RoomType::group;
+    std::string description;
+    std::string icon_preset = "group";
+    bool sticky = false;
+    std::map<AccountId, Membership> members;
+    std::vector<Message> messages;
+    std::vector<FileRecord> files;
+    std::int64_t last_update_time = 0;
+};
+
+struct IncomingRequest {
+    std::int64_t request_id = 0;
+    AccountId from = 0;
+    AccountId to = 0;
+    std::string message;
+};
+
+// Spec 2.5: the own status record.
+struct StatusCounts {
+    std::int64_t unread_room_num = 0;
+    std::int64_t mention_room_num = 0;
+    std::int64_t mytask_room_num = 0;
+    std::int64_t unread_num = 0;
+    std::int64_t mention_num = 0;
+    std::int64_t mytask_num = 0;
+};
+
+// Bounds that keep a long-running sandbox's memory flat.
+inline constexpr std::size_t kMaxMessagesPerRoom = 5000;
+inline constexpr std::size_t kMaxRooms = 2000;
+inline constexpr std::size_t kMaxTasks = 50000;
+inline constexpr std::size_t kMaxBodyChars = 65535;
+
+class ChatModel {
+public:
+    // The demo data set (see demo_data.cpp and docs/sandbox.md).
+    static ChatModel demo(std::int64_t now_unix_seconds);
+
+    // --- accounts ---
+    const Account* account(AccountId id) const;
+    const Account* account_by_login(std::string_view login) const;  // mail or account_id
+    // Compares every token in constant time per token (no early exit on a prefix).
+    const Account* account_by_api_token(std::string_view token) const;
+    const std::map<AccountId, Account>& accounts() const { return accounts_; }
+    std::vector<const Account*> contacts_of(AccountId id) const;
+    StatusCounts status_of(AccountId id) const;
+
+    // --- rooms ---
+    std::vector<const Room*> rooms_of(AccountId id) const;
+    Room* room(RoomId id);
+    const Room* room(RoomId id) const;
+    static const Membership* membership(const Room& room, AccountId id);
+    std::optional<RoomId> create_room(AccountId creator, std::string name, std::string description,
+                                      std::string icon_preset, const std::map<AccountId, RoomRole>& members,
+                                      std::int64_t now);
+    // The caller leaves the room; an admin deleting removes it for everyone.
+    void leave_room(RoomId id, AccountId account);
+    void delete_room(RoomId id);
+
+    // --- messages ---
+    // Appends a message; other members get an unread (and a mention when the
+    // body holds "[To:<their id>]" or "[toall]"); the poster too with self_unread.
+    const Message& post_message(Room& room, AccountId from, std::string body, bool self_unread, std::int64_t now);
+    static const Message* find_message(const Room& room, std::string_view message_id);
+    static Message* find_message(Room& room, std::string_view message_id);
+    bool delete_message(Room& room, std::string_view message_id);
+    static void mark_read(Room& room, AccountId id);
+
+    // --- tasks ---
+    std::vector<std::int64_t> add_tasks(Room& room, AccountId by, const std::vector<AccountId>& to,
+                                        const std::string& body, std::int64_t limit_time,
+                                        const std::string& limit_type, std::int64_t now);
+    std::vector<const Task*> tasks_of_room(RoomId room) const;
+    std::vector<const Task*> tasks_assigned_to(AccountId id) const;
+    Task* task(std::int64_t task_id);
+    bool can_add_tasks() const { return tasks_.size() < kMaxTasks; }
+
+    // --- contact requests ---
+    std::vector<const IncomingRequest*> incoming_requests_to(AccountId id) const;
+    // Accepting makes both accounts contacts; both remove the request.
+    std::optional<IncomingRequest> take_incoming_request(std::int64_t request_id, AccountId to);
+    void add_contact(AccountId a, AccountId b);
+
+    // --- seeding ---
+    Account& add_account(Account account);
+    Room& add_room(Room room);
+    void add_incoming_request(AccountId from, AccountId to, std::string message);
+
+private:
+    std::string next_message_id();
+
+    std::map<AccountId, Account> accounts_;
+    std::map<RoomId, Room> rooms_;
+    std::map<std::int64_t, Task> tasks_;
+    std::map<std::int64_t, IncomingRequest> requests_;
+    RoomId next_room_id_ = 3000;
+    std::int64_t next_task_id_ = 5000;
+    std::int64_t next_request_id_ = 700;
+    // Above 2^53 on purpose: a client that reads message_id as a double loses digits.
+    std::uint64_t next_message_seq_ = 1600000000000000001ULL;
+};
+
+}  // namespace roomkey::sandbox

@@ -1,0 +1,45 @@
+// http_util.hpp: small helpers the sandbox's handlers share for reading
+// requests (target, cookies, form bodies) and writing responses (JSON,
+// HTML, redirects). They work on shared/'s HttpRequest/HttpResponse values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "roomkey/http.hpp"
+#include "roomkey/url.hpp"
+
+namespace roomkey::sandbox {
+
+// "/path?query" split; query empty when absent.
+struct Target {
+    std::string path;
+    std::string query;
+    bool has_query = false;
+};
+Target split_target(std::string_view target);
+
+// The value of one cookie from the Cookie header(s).
+std::optional<std::string> cookie_value(const Headers& headers, std::string_view name);
+
+// True when the Content-Type's media type is application/x-www-form-urlencoded.
+bool is_form_content(const Headers& headers);
+
+// Decodes a form body or query; nullopt when the encoding is broken.
+std::optional<FormFields> decode_form(std::string_view text);
+
+// json.dump() that cannot abort on invalid UTF-8 (JSON_NOEXCEPTION is on).
+std::string dump_json(const nlohmann::ordered_json& value);
+
+HttpResponse json_response(int status, const nlohmann::ordered_json& body);
+// {"errors":[message]} (spec 2.7) with content-type application/json.
+HttpResponse api_error(int status, std::string_view message);
+HttpResponse html_response(int status, std::string body);
+// 303 See Other: after a form POST the browser follows with GET.
+HttpResponse redirect_response(std::string location, int status = 303);
+HttpResponse no_content();
+
+}  // namespace roomkey::sandbox

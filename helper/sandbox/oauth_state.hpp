@@ -1,0 +1,167 @@
+// oauth_state.hpp: the authorization server's records (spec 2.1-2.3, 4.2,
+// 4.3, 8.3): registered clients, resource-owner login sessions, reserved
+// authorization requests, authorization codes and token families with
+// refresh-token rotation. Secrets are stored as SHA-256 digests only.
+// Not thread-safe: callers hold the sandbox's state mutex.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "roomkey/authorization.hpp"
+#include "roomkey/client.hpp"
+#include "roomkey/random.hpp"
+#include "roomkey/registration.hpp"
+#include "roomkey/scopes.hpp"
+#include "roomkey/time.hpp"
+#include "roomkey/token.hpp"
+#include "sandbox/chat_model.hpp"
+
+namespace roomkey::sandbox {
+
+// How long the login and consent screens keep a validated request (16000 after).
+inline constexpr Seconds kReservedRequestLifetime{10 * 60};
+inline constexpr Seconds kSessionLifetime{8 * 60 * 60};
+// 32 random bytes (256 bits) for every token, code, secret and session id;
+// spec issue: at least 128 bits.
+inline constexpr std::size_t kSecretBytes = 32;
+inline constexpr std::size_t kMaxClients = 1000;
+
+// base64url of kSecretBytes random bytes.
+std::string new_secret(const RandomSource& random);
+
+struct RegisteredClient {
+    ClientConfig config;     // client_id, type, redirect URIs, registered scopes
+    std::string name;
+    std::string secret;      // confidential clients only; shown on the management screen
+    AccountId owner = 0;     // 0: registered at start-up (flag or config file)
+    Instant created;
+};
+
+// Why a registration was refused: the spec's rules (every violation), or a
+// sandbox limit (duplicate client_id, too many clients) in `message`.
+struct RegistrationRefusal {
+    std::vector<Violation> violations;
+    std::string message;
+};
+
+struct LoginSession {
+    AccountId account = 0;
+    std::string csrf;  // compared with the forms' hidden field
+    Instant expires;
+};
+
+struct ReservedAuthorization {
+    ValidatedAuthorization request;
+    Instant expires;
+};
+
+struct TokenFamily {
+    std::uint64_t id = 0;
+    std::string client_id;
+    AccountId account = 0;
+    ScopeSet scopes;                        // the grant; refresh may only narrow it
+    std::optional<Instant> refresh_expires; // nullopt with offline_access (spec 5.4.3)
+    bool revoked = false;
+    std::string current_refresh_digest;     // the only refresh token that still works
+};
+
+// Spec 2.3: the values of a token response.
+struct IssuedTokens {
+    std::string access_token;
+    std::string refresh_token;
+    std::int64_t expires_in = 0;
+    ScopeSet scopes;
+};
+
+struct AccessCheck {
+    enum class Status { valid, expired, invalid } status = Status::invalid;
+    AccountId account = 0;
+    ScopeSet scopes;
+    std::uint64_t family = 0;
+};
+
+class OAuthState {
+public:
+    explicit OAuthState(RandomSource random) : random_(std::move(random)) {}
+
+    // --- clients (spec 2.1) ---
+    const RegisteredClient* client(std::string_view client_id) const;
+    std::vector<const RegisteredClient*> clients() const;
+    // Checks the rules in shared/ (every violation); client_id empty = a new
+    // random one; secret empty = a new random one for confidential clients.
+    Result<const RegisteredClient*, RegistrationRefusal> register_client(
+        const ClientRegistration& registration, std::string client_id, std::string secret, AccountId owner,
+        Instant now);
+    // Removes the client and revokes every token family issued to it.
+    bool remove_client(std::string_view client_id);
+
+    // --- login sessions ---
+    std::string open_session(AccountId account, Instant now);  // returns the session id (cookie value)
+    const LoginSession* session(std::string_view session_id, Instant now) const;
+    void close_session(std::string_view session_id);
+
+    // --- reserved authorization requests (spec 7.1 16000) ---
+    std::string reserve(const ValidatedAuthorization& request, Instant now);  // returns the reservation id
+    const ReservedAuthorization* reserved(std::string_view id, Instant now) const;
+    std::optional<ValidatedAuthorization> take_reserved(std::string_view id, Instant now);
+
+    // --- authorization codes (spec 2.2, 8.3) ---
+    std::string issue_code(const ValidatedAuthorization& request, AccountId account, Instant now);
+    // Redeems the code of a parsed authorization_code request (the client is
+    // already authenticated): every attempt consumes the code (spec 2.2); a
+    // second one revokes what the first one issued (RFC 6749 4.1.2); the
+    // binding (client, redirect_uri, PKCE) is checked by shared/'s check_code_grant.
+    Result<IssuedTokens, TokenError> redeem_code(const TokenRequest& request, Instant now);
+
+    // --- refresh (spec 4.3) ---
+    // Rotates: the presented token stops working; presenting it again revokes
+    // the whole family. request.scope may only narrow the grant.
+    Result<IssuedTokens, TokenError> refresh(const TokenRequest& request, Instant now);
+
+    // --- resource access (spec 5.2) ---
+    AccessCheck check_access_token(std::string_view token, Instant now) const;
+
+    // Drops expired codes, reservations, sessions and access tokens.
+    void sweep(Instant now);
+
+private:
+    struct CodeRecord {
+        ValidatedAuthorization request;
+        AccountId account = 0;
+        Instant expires;
+        bool used = false;
+        std::optional<std::uint64_t> family;  // set once redeemed
+    };
+    struct AccessRecord {
+        std::uint64_t family = 0;
+        ScopeSet scopes;
+        Instant expires;
+    };
+    struct RefreshRecord {
+        std::uint64_t family = 0;
+        bool rotated = false;
+    };
+
+    IssuedTokens issue_tokens(TokenFamily& family, const ScopeSet& scopes, Instant now);
+    void revoke_family(std::uint64_t id);
+
+    RandomSource random_;
+    std::map<std::string, RegisteredClient, std::less<>> clients_;
+    // Keyed by the SHA-256 digest of the secret value.
+    std::unordered_map<std::string, LoginSession> sessions_;
+    std::unordered_map<std::string, ReservedAuthorization> reserved_;
+    std::unordered_map<std::string, CodeRecord> codes_;
+    std::unordered_map<std::string, AccessRecord> access_;
+    std::unordered_map<std::string, RefreshRecord> refresh_;
+    std::map<std::uint64_t, TokenFamily> families_;
+    std::uint64_t next_family_ = 1;
+    Instant next_sweep_{};
+};
+
+}  // namespace roomkey::sandbox

@@ -1,0 +1,65 @@
+// options.hpp: roomkey-sandbox's settings, its command line, and clients
+// pre-registered from flags or a JSON file (spec 2.1 rules still apply).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roomkey/registration.hpp"
+#include "roomkey/result.hpp"
+#include "roomkey/time.hpp"
+
+namespace roomkey::sandbox {
+
+// A client to register at start-up; client_id/secret empty = generated.
+struct ClientSpec {
+    ClientRegistration registration;
+    std::string client_id;
+    std::string client_secret;  // confidential only; from a file, never a flag
+};
+
+// The web app's public client (docs/sandbox.md): client_id "roomkey-web",
+// redirect https://127.0.0.1:<web_port>/callback.
+inline constexpr std::string_view kWebClientId = "roomkey-web";
+ClientSpec web_client_spec(int web_port);
+
+struct SandboxOptions {
+    std::string host = "127.0.0.1";  // loopback only
+    int port = 8444;                 // 0 = any free port (tests)
+    std::string state_dir;           // empty = native::default_state_dir()
+    std::string cert_path;           // PEM chain; empty = from the state directory's local CA
+    std::string key_path;
+    std::vector<ClientSpec> clients;
+    bool register_web_client = true;
+    int web_port = 8443;
+    bool test_controls = false;      // /_sandbox/* clock and fault routes
+    std::int64_t rate_limit = 300;   // spec 8.1
+    Seconds rate_window{300};
+    std::size_t room_post_limit = 10;  // spec 8.2
+    Seconds room_post_window{10};
+    std::string api_token_header = "x-servicetoken";  // spec 5.1 (the brand word is a setting)
+    bool log_requests = true;        // method, path (never the query), status, time
+    std::size_t max_body_bytes = 64 * 1024;
+};
+
+enum class CliAction { run, help };
+struct CommandLine {
+    CliAction action = CliAction::run;
+    SandboxOptions options;
+};
+
+// argv[1..]; the message names the offending argument.
+Result<CommandLine, std::string> parse_command_line(const std::vector<std::string>& args);
+std::string usage_text();
+
+// "name=My app,type=public,redirect_uri=https://...,scope=users.all:read rooms.all:read"
+// (redirect_uri may repeat; client_id optional; secrets are refused here).
+Result<ClientSpec, std::string> parse_client_spec(std::string_view text);
+// {"clients":[{"client_id","name","type","redirect_uris":[..],"scopes":[..] or "scope":"..",
+// "client_secret"}]} or a bare array of such objects.
+Result<std::vector<ClientSpec>, std::string> parse_clients_json(std::string_view text);
+
+}  // namespace roomkey::sandbox

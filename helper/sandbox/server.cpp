@@ -1,0 +1,140 @@
+// server.cpp: Sandbox: TLS material, cpp-httplib setup and the adapter that
+// hands every request to SandboxApp (see server.hpp).
+#include "sandbox/server.hpp"
+
+#include <httplib.h>
+#include <openssl/rand.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/httplib_adapter.hpp"
+#include "common/loopback_server.hpp"
+#include "common/state_dir.hpp"
+#include "common/tls.hpp"
+#include "sandbox/app.hpp"
+#include "sandbox/http_util.hpp"
+
+namespace roomkey::sandbox {
+
+namespace {
+
+// TODO(helper/common): a shared OpenSSL RandomSource would serve both programs.
+void openssl_random(unsigned char* out, std::size_t size) {
+    if (size == 0) return;
+    if (RAND_bytes(out, static_cast<int>(size)) != 1) {
+        // Without randomness no token would be safe; refuse to go on.
+        std::fputs("roomkey-sandbox: OpenSSL RAND_bytes failed\n", stderr);
+        std::abort();
+    }
+}
+
+// cpp-httplib runs handlers on this many threads; keep-alive connections
+// hold one each, so it bounds the concurrent connections served.
+constexpr std::size_t kWorkerThreads = 16;
+
+}  // namespace
+
+Sandbox::Sandbox(SandboxOptions options) : options_(std::move(options)) {}
+
+Sandbox::~Sandbox() { stop(); }
+
+Result<Unit, std::string> Sandbox::start() {
+    std::string cert = options_.cert_path;
+    std::string key = options_.key_path;
+    if (cert.empty()) {
+        std::string dir = options_.state_dir.empty() ? native::default_state_dir() : options_.state_dir;
+        if (dir.empty()) return Err{std::string("no state directory: set HOME or pass --state-dir DIR")};
+        auto tls = native::ensure_tls_material(dir);
+        if (!tls) {
+            return Err{"cannot prepare the TLS certificate in " + dir + ": " +
+                       std::string(native::to_string(tls.error().code)) + ": " + tls.error().detail};
+        }
+        cert = tls->server_cert_path;
+        key = tls->server_key_path;
+        ca_cert_path_ = tls->ca_cert_path;
+    }
+
+    app_ = std::make_unique<SandboxApp>(options_, clock_, faults_, RandomSource(openssl_random));
+    if (auto registered = app_->register_start_up_clients(); !registered) return Err{registered.error()};
+
+    server_ = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
+    if (!server_->is_valid()) return Err{"cannot load the certificate " + cert + " or its key " + key};
+    native::ServerLimits limits;
+    limits.max_body_bytes = options_.max_body_bytes;
+    native::harden_server(*server_, limits);
+    server_->new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
+
+    const bool log = options_.log_requests;
+    auto dispatch = [this, log](const httplib::Request& in, httplib::Response& out) {
+        const auto started = std::chrono::steady_clock::now();
+        auto request = native::from_httplib_request(in);
+        HttpResponse response;
+        if (request) {
+            response = app_->handle(*request);
+        } else {
+            response = app_->unsupported_method();
+        }
+        native::to_httplib_response(response, out);
+        if (log) {
+            // Never the query string: it may hold a code or a state value.
+            const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);
+            std::fprintf(stderr, "roomkey-sandbox: %s %s %d %.1fms\n", in.method.c_str(),
+                         split_target(in.target).path.c_str(), response.status, ms.count());
+        }
+    };
+    server_->Get(".*", dispatch);
+    server_->Post(".*", dispatch);
+    server_->Put(".*", dispatch);
+    server_->Delete(".*", dispatch);
+    server_->Patch(".*", dispatch);
+    server_->Options(".*", dispatch);
+    server_->set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        res.status = 500;
+        res.set_content("{\"errors\":[\"Internal error\"]}", "application/json");
+    });
+
+    auto bound = native::bind_loopback(*server_, options_.host, options_.port);
+    if (!bound) {
+        std::string why(native::to_string(bound.error()));
+        if (bound.error() == native::BindError::port_in_use) {
+            why = "port " + std::to_string(options_.port) + " is in use (another sandbox? try --port N)";
+        }
+        return Err{"cannot listen on " + options_.host + ": " + why};
+    }
+    port_ = bound.value();
+    app_->set_port(port_);
+    thread_ = std::thread([this] { server_->listen_after_bind(); });
+    // httplib's stop() does nothing before the accept loop runs: wait for it,
+    // so a stop right after start cannot be lost.
+    for (int i = 0; i < 2000 && !server_->is_running(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return Unit{};
+}
+
+void Sandbox::request_stop() {
+    if (server_) server_->stop();
+}
+
+void Sandbox::stop() {
+    request_stop();
+    wait();
+}
+
+void Sandbox::wait() {
+    if (thread_.joinable()) thread_.join();
+}
+
+std::string Sandbox::origin() const { return "https://127.0.0.1:" + std::to_string(port_); }
+std::string Sandbox::base_url() const { return origin() + "/v2"; }
+std::string Sandbox::auth_url() const { return origin() + "/oauth"; }
+std::string Sandbox::consent_url() const { return origin() + "/consent"; }
+
+std::string Sandbox::ready_line() const {
+    return "roomkey-sandbox: ready base_url=" + base_url() + " auth_url=" + auth_url() +
+           " consent_url=" + consent_url();
+}
+
+}  // namespace roomkey::sandbox

@@ -1,0 +1,275 @@
+// sandbox_api_test.cpp: roomkey-sandbox's REST API on real sockets: API
+// tokens (spec 5.1), Bearer tokens with scopes (5.2, 5.5), the error shapes
+// (7.3), posted data showing up in reads and counts (4.4-4.7, 2.5), and the
+// rate limits (8.1, 8.2).
+#include "roomkey/errors.hpp"
+#include "roomkey/rate_limit_headers.hpp"
+#include "roomkey/www_authenticate.hpp"
+#include "support/sandbox_fixture.hpp"
+
+namespace roomkey::sandbox::testing {
+namespace {
+
+class SandboxApi : public SandboxTest {
+protected:
+    static nlohmann::json body(const httplib::Result& res) {
+        return res ? nlohmann::json::parse(res->body, nullptr, false) : nlohmann::json();
+    }
+    static std::vector<std::string> errors(const httplib::Result& res) {
+        auto parsed = read_api_error_body(res ? res->body : std::string());
+        return parsed ? parsed->errors : std::vector<std::string>{"<not an API error body>"};
+    }
+    httplib::Result post_message(const std::string& room, const std::string& text, const std::string& token = kAliceToken) {
+        return post_form("/v2/rooms/" + room + "/messages", {{"body", text}}, {{"x-servicetoken", token}});
+    }
+    httplib::Result post_task(const std::string& room, const std::string& text, const std::string& to,
+                              const std::string& token = kAliceToken) {
+        return post_form("/v2/rooms/" + room + "/tasks", {{"body", text}, {"to_ids", to}}, {{"x-servicetoken", token}});
+    }
+    std::int64_t status_field(const std::string& name, const std::string& token = kAliceToken) {
+        const auto j = body(api_get("/my/status", token));
+        return j.is_object() && j.contains(name) && j[name].is_number_integer() ? j[name].get<std::int64_t>() : -1;
+    }
+};
+
+// spec 5.1.1 / 5.1.3: the API token header gives full access.
+TEST_F(SandboxApi, ApiTokenHeaderGivesFullAccess_spec5_1) {
+    auto me = api_get("/me");
+    ASSERT_TRUE(me);
+    ASSERT_EQ(me->status, 200);
+    const auto j = body(me);
+    ASSERT_TRUE(j.contains("account_id") && j["account_id"].is_number_integer()) << me->body;
+    EXPECT_EQ(j["account_id"].get<int>(), 1001);
+    for (const char* path : {"/my/status", "/rooms", "/contacts", "/rooms/2100/members", "/my/tasks"}) {
+        auto res = api_get(path);
+        ASSERT_TRUE(res);
+        EXPECT_EQ(res->status, 200) << path << ": " << res->body;
+    }
+}
+
+// spec 5.1.4 / 7.3: a wrong API token -> 401 with an errors array, JSON.
+TEST_F(SandboxApi, WrongApiTokenIs401WithErrors_spec5_1_4) {
+    auto res = api_get("/me", "not-a-token");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 401);
+    EXPECT_NE(res->get_header_value("Content-Type").find("application/json"), std::string::npos);
+    const auto e = errors(res);
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_NE(e[0].find("Invalid API token"), std::string::npos) << e[0];
+}
+
+// spec 5.1.2: a token in the query string is never accepted.
+TEST_F(SandboxApi, TokenInQueryStringIsNeverAccepted_spec5_1_2) {
+    for (const std::string& q : {"x-servicetoken=" + kAliceToken, "access_token=" + kAliceToken}) {
+        auto res = get("/v2/me?" + q);
+        ASSERT_TRUE(res);
+        EXPECT_NE(res->status, 200) << q;
+        EXPECT_GE(res->status, 400);
+    }
+    // Not even next to a valid header.
+    auto both = get("/v2/me?access_token=x", {{"x-servicetoken", kAliceToken}});
+    ASSERT_TRUE(both);
+    EXPECT_EQ(both->status, 400);
+}
+
+TEST_F(SandboxApi, NoCredentialsIs401WithBearerChallenge_spec5_2) {
+    auto res = get("/v2/me");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 401);
+    EXPECT_EQ(res->get_header_value("WWW-Authenticate").rfind("Bearer", 0), 0u);
+}
+
+// spec 5.2.1 / 4.4: a Bearer access token reaches the API.
+TEST_F(SandboxApi, BearerTokenReachesMe_spec5_2_1) {
+    const auto tokens = sign_in_web();
+    auto res = bearer_get("/me", json_string(tokens, "access_token"));
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 200) << res->body;
+    EXPECT_EQ(body(res)["account_id"].get<int>(), 1001);
+}
+
+// spec 5.2.2 / 5.2.3: after 30 minutes -> 401, WWW-Authenticate invalid_token saying it expired.
+TEST_F(SandboxApi, ExpiredAccessTokenIs401InvalidTokenExpired_spec5_2_2) {
+    const auto tokens = sign_in_web();
+    advance_clock(29 * 60);
+    auto still = bearer_get("/me", json_string(tokens, "access_token"));
+    ASSERT_TRUE(still);
+    EXPECT_EQ(still->status, 200);
+    advance_clock(61);
+    auto res = bearer_get("/me", json_string(tokens, "access_token"));
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 401);
+    HttpResponse r;
+    r.status = res->status;
+    r.headers.add("WWW-Authenticate", res->get_header_value("WWW-Authenticate"));
+    const auto challenge = find_bearer_challenge(r.headers);
+    ASSERT_TRUE(challenge) << res->get_header_value("WWW-Authenticate");
+    EXPECT_EQ(challenge->error, "invalid_token");
+    ASSERT_TRUE(challenge->error_description);
+    EXPECT_NE(challenge->error_description->find("expired"), std::string::npos) << *challenge->error_description;
+    EXPECT_TRUE(is_invalid_token(r));
+}
+
+// spec 5.2.2: an unknown Bearer token -> 401 invalid_token.
+TEST_F(SandboxApi, UnknownAccessTokenIs401InvalidToken_spec5_2_2) {
+    auto res = bearer_get("/me", "definitely-not-issued");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 401);
+    const std::string header = res->get_header_value("WWW-Authenticate");
+    EXPECT_NE(header.find("error=\"invalid_token\""), std::string::npos) << header;
+    EXPECT_EQ(header.find("expired"), std::string::npos) << "only an expired token says so";
+}
+
+// spec 5.5: a grant reaches only what its scopes allow -> 403 insufficient_scope.
+TEST_F(SandboxApi, InsufficientScopeIs403_spec5_5) {
+    const auto tokens = sign_in_web("users.profile.me:read");
+    const std::string access = json_string(tokens, "access_token");
+    auto me = bearer_get("/me", access);
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200);
+    auto rooms = bearer_get("/rooms", access);
+    ASSERT_TRUE(rooms);
+    EXPECT_EQ(rooms->status, 403);
+    const std::string header = rooms->get_header_value("WWW-Authenticate");
+    EXPECT_NE(header.find("error=\"insufficient_scope\""), std::string::npos) << header;
+    EXPECT_NE(header.find("scope=\"rooms.info:read\""), std::string::npos) << header;
+    auto post = bearer_post("/rooms/2100/messages", access, {{"body", "hi"}});
+    ASSERT_TRUE(post);
+    EXPECT_EQ(post->status, 403);
+}
+
+// spec 4.6 / 4.7 / 2.5: posted messages and tasks show up in reads and in /my/status.
+TEST_F(SandboxApi, PostedMessagesAndTasksShowUpInReadsAndCounts_spec4_6_4_7) {
+    const std::int64_t bob_unread = status_field("unread_num", kBobToken);
+    const std::int64_t bob_mentions = status_field("mention_num", kBobToken);
+    const std::int64_t alice_tasks = status_field("mytask_num");
+
+    auto posted = post_message("2100", "[To:1002] Bob, see the new screen");
+    ASSERT_TRUE(posted);
+    ASSERT_EQ(posted->status, 200) << posted->body;
+    const auto id = body(posted);
+    ASSERT_TRUE(id.contains("message_id") && id["message_id"].is_string()) << "message_id is kept as a string";
+    const std::string message_id = id["message_id"].get<std::string>();
+
+    auto one = api_get("/rooms/2100/messages/" + message_id);
+    ASSERT_TRUE(one);
+    ASSERT_EQ(one->status, 200);
+    EXPECT_EQ(json_string(body(one), "body"), "[To:1002] Bob, see the new screen");
+    auto list = api_get("/rooms/2100/messages?force=1");
+    ASSERT_TRUE(list);
+    EXPECT_NE(list->body.find("\"" + message_id + "\""), std::string::npos);
+
+    EXPECT_EQ(status_field("unread_num", kBobToken), bob_unread + 1);
+    EXPECT_EQ(status_field("mention_num", kBobToken), bob_mentions + 1);
+
+    auto task = post_task("2100", "Write the docs", "1001");
+    ASSERT_TRUE(task);
+    ASSERT_EQ(task->status, 200) << task->body;
+    const auto task_ids = body(task)["task_ids"];
+    ASSERT_TRUE(task_ids.is_array() && task_ids.size() == 1u);
+    EXPECT_EQ(status_field("mytask_num"), alice_tasks + 1);
+    auto tasks = api_get("/rooms/2100/tasks?account_id=1001");
+    ASSERT_TRUE(tasks);
+    EXPECT_NE(tasks->body.find("Write the docs"), std::string::npos);
+}
+
+// spec 4.1.3: POST bodies are application/x-www-form-urlencoded.
+TEST_F(SandboxApi, PostBodyMustBeFormEncoded_spec4_1_3) {
+    auto res = client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
+                              "{\"body\":\"hi\"}", "application/json");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400);
+    EXPECT_EQ(errors(res).size(), 1u);
+}
+
+// Room roles: a readonly member cannot post; a non-member does not see the room.
+TEST_F(SandboxApi, RolesAndMembershipAreEnforced) {
+    auto carol = post_message("2100", "hello", "sandbox-api-token-carol-1003");
+    ASSERT_TRUE(carol);
+    EXPECT_EQ(carol->status, 403);
+    auto dave = api_get("/rooms/2100", "sandbox-api-token-dave-1004");
+    ASSERT_TRUE(dave);
+    EXPECT_EQ(dave->status, 404);
+}
+
+// spec 8.1: every API response carries the three rate-limit headers.
+TEST_F(SandboxApi, EveryResponseCarriesRateLimitHeaders_spec8_1) {
+    for (const auto& res : {api_get("/me"), api_get("/no/such/endpoint"), post_message("2100", "")}) {
+        ASSERT_TRUE(res);
+        HttpResponse r;
+        for (const auto& [k, v] : res->headers) r.headers.add(k, v);
+        auto limit = read_rate_limit(r.headers);
+        ASSERT_TRUE(limit) << "status " << res->status;
+        ASSERT_TRUE(limit->has_value()) << "status " << res->status << " lacks x-ratelimit-*";
+        EXPECT_EQ((*limit)->limit, 300);
+        EXPECT_GT(unix_seconds((*limit)->reset), unix_seconds(sandbox().clock().now()));
+    }
+}
+
+class SandboxApiSmallLimit : public SandboxApi {
+protected:
+    void SetUp() override {
+        SandboxOptions o = test_options();
+        o.rate_limit = 5;
+        o.rate_window = Seconds(60);
+        start(o);
+    }
+};
+
+// spec 8.1 / 7.3: over the limit -> 429 with remaining 0; the window resets.
+TEST_F(SandboxApiSmallLimit, OverallLimitGives429WithRemainingZero_spec8_1) {
+    for (int i = 0; i < 5; ++i) {
+        auto res = api_get("/me");
+        ASSERT_TRUE(res);
+        ASSERT_EQ(res->status, 200);
+        EXPECT_EQ(res->get_header_value("x-ratelimit-remaining"), std::to_string(4 - i));
+        EXPECT_EQ(res->get_header_value("x-ratelimit-limit"), "5");
+    }
+    auto over = api_get("/me");
+    ASSERT_TRUE(over);
+    EXPECT_EQ(over->status, 429);
+    EXPECT_EQ(over->get_header_value("x-ratelimit-remaining"), "0");
+    EXPECT_EQ(over->get_header_value("x-ratelimit-limit"), "5");
+    // Per credential: Bob is not affected.
+    auto bob = api_get("/me", kBobToken);
+    ASSERT_TRUE(bob);
+    EXPECT_EQ(bob->status, 200);
+    // The window resets at x-ratelimit-reset.
+    advance_clock(61);
+    auto after = api_get("/me");
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->status, 200);
+}
+
+// spec 8.2 / 7.3: 10 POSTs per 10 s per room, messages and tasks together, with the exact message.
+TEST_F(SandboxApi, PerRoomPostingLimit_spec8_2_7_3) {
+    for (int i = 0; i < 5; ++i) {
+        auto res = post_message("2100", "message " + std::to_string(i));
+        ASSERT_TRUE(res);
+        ASSERT_EQ(res->status, 200) << res->body;
+    }
+    for (int i = 0; i < 5; ++i) {
+        auto res = post_task("2100", "task " + std::to_string(i), "1002", kBobToken);
+        ASSERT_TRUE(res);
+        ASSERT_EQ(res->status, 200) << res->body;
+    }
+    auto over = post_message("2100", "one too many");
+    ASSERT_TRUE(over);
+    EXPECT_EQ(over->status, 429);
+    EXPECT_EQ(over->body, "{\"errors\":[\"Rate limit for message posting per room exceeded.\"]}");
+    EXPECT_TRUE(is_per_room_rate_limit(HttpResponse{over->status, {}, over->body}));
+    auto task_over = post_task("2100", "also too many", "1001");
+    ASSERT_TRUE(task_over);
+    EXPECT_EQ(task_over->status, 429) << "tasks share the room's count";
+    // Another room is not affected; after about 10 s the room accepts posts again.
+    auto other = post_message("2101", "elsewhere");
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->status, 200);
+    advance_clock(10);
+    auto later = post_message("2100", "after the wait");
+    ASSERT_TRUE(later);
+    EXPECT_EQ(later->status, 200) << later->body;
+}
+
+}  // namespace
+}  // namespace roomkey::sandbox::testing

@@ -1,0 +1,263 @@
+// sandbox_fixture.hpp: what the roomkey-sandbox integration tests share: an
+// in-process sandbox on 127.0.0.1 port 0 (with test controls), HTTPS clients
+// that trust only the local CA, and the steps of a browser sign-in (login
+// form, consent form, cookies) and of a token exchange.
+#pragma once
+
+#include <httplib.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <openssl/rand.h>
+
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "roomkey/authorization.hpp"
+#include "roomkey/encoding.hpp"
+#include "roomkey/pkce.hpp"
+#include "roomkey/url.hpp"
+#include "sandbox/server.hpp"
+
+namespace roomkey::sandbox::testing {
+
+// One state directory (local CA + server certificate) for the whole test
+// binary: making the CA once keeps each test's start-up in milliseconds.
+inline const std::string& shared_state_dir() {
+    static const std::string dir = [] {
+        const char* base = std::getenv("TMPDIR");
+        std::string pattern = std::string(base != nullptr ? base : "/tmp") + "/roomkey-sandbox-test-XXXXXX";
+        std::vector<char> buf(pattern.begin(), pattern.end());
+        buf.push_back('\0');
+        return std::string(::mkdtemp(buf.data()) != nullptr ? buf.data() : "");
+    }();
+    static const struct Cleanup {
+        ~Cleanup() {
+            if (!dir.empty()) std::system(("rm -rf '" + dir + "'").c_str());
+        }
+    } cleanup;
+    (void)cleanup;
+    return dir;
+}
+
+inline void test_random(unsigned char* out, std::size_t size) {
+    ASSERT_EQ(RAND_bytes(out, static_cast<int>(size)), 1);
+}
+inline const RandomSource kRandom = test_random;
+
+// Demo data (docs/sandbox.md).
+inline const std::string kAliceToken = "sandbox-api-token-alice-1001";
+inline const std::string kBobToken = "sandbox-api-token-bob-1002";
+inline const std::string kWebRedirect = "https://127.0.0.1:8443/callback";
+inline const std::string kConfidentialId = "test-server-app";
+inline const std::string kConfidentialSecret = "test-server-app-secret-0123456789abcdef";
+inline const std::string kConfidentialRedirect = "https://127.0.0.1:9443/auth/callback";
+inline const std::string kConfidentialRedirect2 = "https://127.0.0.1:9443/auth/other";
+
+// Options every test starts from: port 0, test controls on, quiet, plus a
+// confidential client with two redirect URIs and offline_access.
+inline SandboxOptions test_options() {
+    SandboxOptions o;
+    o.port = 0;
+    o.state_dir = shared_state_dir();
+    o.test_controls = true;
+    o.log_requests = false;
+    ClientSpec conf;
+    conf.client_id = kConfidentialId;
+    conf.client_secret = kConfidentialSecret;
+    conf.registration.name = "Test server app";
+    conf.registration.type = ClientType::confidential;
+    conf.registration.redirect_uris = {kConfidentialRedirect, kConfidentialRedirect2};
+    conf.registration.scopes = {"offline_access", "users.all:read", "rooms.all:read_write"};
+    o.clients.push_back(conf);
+    return o;
+}
+
+using Fields = std::vector<std::pair<std::string, std::string>>;
+
+// The query of a Location header as fields (empty when there is none).
+inline FormFields location_query(const httplib::Result& res) {
+    if (!res || !res->has_header("Location")) return {};
+    auto url = parse_url(res->get_header_value("Location"));
+    if (!url || !url->query) return {};
+    auto fields = form_decode(*url->query);
+    return fields ? fields.value() : FormFields{};
+}
+
+inline std::string field(const FormFields& fields, std::string_view name) {
+    return form_get(fields, name).value_or("");
+}
+
+// The value of a hidden form field in an HTML page.
+inline std::string hidden_value(const std::string& html, const std::string& name) {
+    const std::regex re("name=\"" + name + "\" value=\"([^\"]*)\"");
+    std::smatch m;
+    return std::regex_search(html, m, re) ? m[1].str() : std::string();
+}
+
+class SandboxTest : public ::testing::Test {
+protected:
+    void SetUp() override { start(test_options()); }
+    void TearDown() override {
+        if (sandbox_) sandbox_->stop();
+    }
+
+    void start(SandboxOptions options) {
+        if (sandbox_) sandbox_->stop();
+        sandbox_ = std::make_unique<Sandbox>(std::move(options));
+        auto started = sandbox_->start();
+        ASSERT_TRUE(started) << started.error();
+    }
+
+    Sandbox& sandbox() { return *sandbox_; }
+
+    // An HTTPS client that trusts only the sandbox's local CA.
+    std::unique_ptr<httplib::SSLClient> client() const {
+        auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", sandbox_->port());
+        c->enable_server_certificate_verification(true);
+        c->set_ca_cert_path(sandbox_->ca_cert_path().c_str());
+        c->set_tcp_nodelay(true);
+        c->set_read_timeout(10, 0);
+        // Paths are sent exactly as form_encode made them (httplib would turn '+' into %2B).
+        c->set_url_encode(false);
+        return c;
+    }
+
+    httplib::Result get(const std::string& path, const httplib::Headers& headers = {}) {
+        return client()->Get(path.c_str(), headers);
+    }
+    httplib::Result post_form(const std::string& path, const FormFields& fields,
+                              const httplib::Headers& headers = {}) {
+        return client()->Post(path.c_str(), headers, form_encode(fields), "application/x-www-form-urlencoded");
+    }
+    httplib::Result api_get(const std::string& path, const std::string& api_token = kAliceToken) {
+        return get("/v2" + path, {{"x-servicetoken", api_token}});
+    }
+    httplib::Result bearer_get(const std::string& path, const std::string& access_token) {
+        return get("/v2" + path, {{"Authorization", "Bearer " + access_token}});
+    }
+    httplib::Result bearer_post(const std::string& path, const std::string& access_token, const FormFields& fields) {
+        return post_form("/v2" + path, fields, {{"Authorization", "Bearer " + access_token}});
+    }
+
+    // --- test controls ---
+    void advance_clock(std::int64_t seconds) {
+        auto res = client()->Post(("/_sandbox/clock/advance?seconds=" + std::to_string(seconds)).c_str(),
+                                  httplib::Headers{{"X-Roomkey-Sandbox-Control", "1"}}, "", "text/plain");
+        ASSERT_TRUE(res);
+        ASSERT_EQ(res->status, 200) << res->body;
+    }
+    void inject_fault(const std::string& json) {
+        auto res = client()->Post("/_sandbox/faults", httplib::Headers{{"X-Roomkey-Sandbox-Control", "1"}}, json,
+                                  "application/json");
+        ASSERT_TRUE(res);
+        ASSERT_EQ(res->status, 200) << res->body;
+    }
+
+    // --- a browser's way through the consent screen (spec 4.2) ---
+    struct Browser {
+        std::string cookie;  // "name=value" of the sandbox session
+    };
+
+    // GET {consent_url}?query; follows the login screen when needed and
+    // returns the consent page response (200) or whatever came instead.
+    httplib::Result open_consent(Browser& browser, const FormFields& query, const std::string& login = "alice@example.com",
+                                 const std::string& password = "alice-demo") {
+        httplib::Headers h;
+        if (!browser.cookie.empty()) h.emplace("Cookie", browser.cookie);
+        auto res = get("/consent?" + form_encode(query), h);
+        if (!res || res->status != 303) return res;
+        const std::string location = res->get_header_value("Location");
+        if (location.rfind("/login?", 0) != 0) return res;
+        const auto reservation = field(location_query_of(location), "request");
+        auto login_res = post_form("/login", {{"login", login}, {"password", password}, {"request", reservation}});
+        if (!login_res || login_res->status != 303) return login_res;
+        const std::string set_cookie = login_res->get_header_value("Set-Cookie");
+        browser.cookie = set_cookie.substr(0, set_cookie.find(';'));
+        return get(login_res->get_header_value("Location"), {{"Cookie", browser.cookie}});
+    }
+
+    // Presses Allow or Deny on a consent page; returns the 303 to the client.
+    httplib::Result decide(const Browser& browser, const std::string& consent_html, const std::string& decision) {
+        return post_form("/consent",
+                         {{"request", hidden_value(consent_html, "request")},
+                          {"csrf", hidden_value(consent_html, "csrf")},
+                          {"decision", decision}},
+                         {{"Cookie", browser.cookie}});
+    }
+
+    static FormFields location_query_of(const std::string& location) {
+        const auto q = location.find('?');
+        if (q == std::string::npos) return {};
+        auto fields = form_decode(location.substr(q + 1));
+        return fields ? fields.value() : FormFields{};
+    }
+
+    // The web app's request: public client, PKCE S256, state.
+    static FormFields web_request(const PkcePair& pkce, const std::string& scope = "users.all:read rooms.all:read_write",
+                                  const std::string& state = "state-123") {
+        return {{"response_type", "code"},          {"client_id", "roomkey-web"},
+                {"redirect_uri", kWebRedirect},     {"scope", scope},
+                {"state", state},                   {"code_challenge", pkce.challenge},
+                {"code_challenge_method", "S256"}};
+    }
+
+    // Login + Allow; the code from the redirect (fails the test otherwise).
+    std::string authorize(const FormFields& query) {
+        Browser browser;
+        auto page = open_consent(browser, query);
+        EXPECT_TRUE(page);
+        if (!page) return {};
+        EXPECT_EQ(page->status, 200) << page->body;
+        auto res = decide(browser, page->body, "allow");
+        EXPECT_TRUE(res);
+        if (!res) return {};
+        EXPECT_EQ(res->status, 303);
+        return field(location_query(res), "code");
+    }
+
+    httplib::Result exchange_public(const std::string& code, const std::string& verifier,
+                                    const std::string& redirect_uri = kWebRedirect) {
+        FormFields f{{"grant_type", "authorization_code"}, {"code", code}, {"client_id", "roomkey-web"}};
+        if (!redirect_uri.empty()) f.emplace_back("redirect_uri", redirect_uri);
+        if (!verifier.empty()) f.emplace_back("code_verifier", verifier);
+        return post_form("/oauth/token", f);
+    }
+
+    static std::string basic(const std::string& id, const std::string& secret) {
+        return "Basic " + base64_encode(id + ":" + secret);
+    }
+
+    httplib::Result token_confidential(const FormFields& fields, const std::string& secret = kConfidentialSecret) {
+        return post_form("/oauth/token", fields, {{"Authorization", basic(kConfidentialId, secret)}});
+    }
+
+    httplib::Result refresh_public(const std::string& refresh_token, const std::string& scope = {}) {
+        FormFields f{{"grant_type", "refresh_token"}, {"refresh_token", refresh_token}, {"client_id", "roomkey-web"}};
+        if (!scope.empty()) f.emplace_back("scope", scope);
+        return post_form("/oauth/token", f);
+    }
+
+    // A full sign-in of the web app: the token response's JSON.
+    nlohmann::json sign_in_web(const std::string& scope = "users.all:read rooms.all:read_write") {
+        const PkcePair pkce = make_pkce(kRandom);
+        const std::string code = authorize(web_request(pkce, scope));
+        auto res = exchange_public(code, pkce.verifier);
+        EXPECT_TRUE(res);
+        if (!res) return {};
+        EXPECT_EQ(res->status, 200) << res->body;
+        return nlohmann::json::parse(res->body, nullptr, false);
+    }
+
+private:
+    std::unique_ptr<Sandbox> sandbox_;
+};
+
+inline std::string json_string(const nlohmann::json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+}  // namespace roomkey::sandbox::testing
