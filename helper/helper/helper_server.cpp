@@ -1,0 +1,236 @@
+// helper_server.cpp: roomkey-helper's routes and the policy around them.
+//
+// [SECTION] start: web root, TLS, server, bind
+// [SECTION] routes
+// [SECTION] run / stop
+#include "helper/helper_server.hpp"
+
+#include <openssl/ssl.h>
+
+#include <chrono>
+
+#include "common/httplib_adapter.hpp"
+#include "common/loopback_server.hpp"
+#include "helper/policy.hpp"
+#include "helper/proxy.hpp"
+#include "helper/upstream_client.hpp"
+
+namespace roomkey::helper {
+
+std::string_view to_string(StartError error) {
+    switch (error) {
+        case StartError::web_root_missing: return "web_root_missing";
+        case StartError::tls_failed: return "tls_failed";
+        case StartError::port_in_use: return "port_in_use";
+        case StartError::bind_failed: return "bind_failed";
+        case StartError::upstream_invalid: return "upstream_invalid";
+    }
+    return "unknown";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The start of the request this connection thread is handling (httplib runs
+// one request at a time per thread, from the pre-routing handler to the logger).
+thread_local Clock::time_point t_request_start{};
+
+StartFailure failure(StartError code, std::string message) { return StartFailure{code, std::move(message)}; }
+
+void send_text(httplib::Response& res, int status, const std::string& text) {
+    res.status = status;
+    res.set_content(text + "\n", "text/plain; charset=utf-8");
+    res.set_header("Cache-Control", "no-store");
+}
+
+}  // namespace
+
+// [SECTION] start: web root, TLS, server, bind ---------------------------------
+
+HelperServer::HelperServer(HelperConfig config, LogSink log, StaticSite site)
+    : config_(std::move(config)), log_(std::move(log)), site_(std::move(site)) {}
+
+HelperServer::~HelperServer() {
+    stop();
+    if (thread_.joinable()) thread_.join();
+}
+
+Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperConfig config, LogSink log) {
+    auto site = StaticSite::open(config.web_root);
+    if (!site) return Err{failure(StartError::web_root_missing, site.error())};
+
+    std::unique_ptr<HelperServer> self(new HelperServer(std::move(config), std::move(log), std::move(*site)));
+    HelperConfig& c = self->config_;
+
+    std::string cert_file = c.cert_file;
+    std::string key_file = c.key_file;
+    std::string local_ca;
+    if (cert_file.empty()) {
+        auto tls = native::ensure_tls_material(c.state_dir);
+        if (!tls) {
+            return Err{failure(StartError::tls_failed, "certificate: " + std::string(native::to_string(tls.error().code)) +
+                                                           ": " + tls.error().detail)};
+        }
+        self->tls_ = *tls;
+        cert_file = tls->server_cert_path;
+        key_file = tls->server_key_path;
+        local_ca = tls->ca_cert_path;
+    } else {
+        // The sandbox may still use the local CA, so trust it upstream if it exists.
+        auto tls = native::ensure_tls_material(c.state_dir);
+        if (tls) local_ca = tls->ca_cert_path;
+    }
+
+    self->server_ = std::make_unique<httplib::SSLServer>(cert_file.c_str(), key_file.c_str());
+    if (!self->server_->is_valid()) {
+        return Err{failure(StartError::tls_failed,
+                           "cannot load certificate " + cert_file + " with key " + key_file +
+                               " (PEM chain + matching private key expected)")};
+    }
+    SSL_CTX_set_min_proto_version(self->server_->ssl_context(), TLS1_2_VERSION);
+
+    std::vector<std::string> cas = c.upstream.extra_ca_files;
+    if (!local_ca.empty()) cas.push_back(local_ca);
+    auto upstream = std::make_shared<UpstreamClient>(cas);
+    if (auto ok = upstream->check_ca_files(); !ok) return Err{failure(StartError::upstream_invalid, ok.error())};
+    self->proxy_ = std::make_unique<Proxy>(
+        c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
+
+    native::harden_server(*self->server_, c.limits);
+    self->register_routes();
+
+    auto port = native::bind_loopback(*self->server_, c.host, c.port);
+    if (!port) {
+        if (port.error() == native::BindError::port_in_use) {
+            return Err{failure(StartError::port_in_use,
+                               "port " + std::to_string(c.port) + " on " + c.host +
+                                   " is already in use (another roomkey-helper?). Stop it, or pick another "
+                                   "port: --port N (0 = any free port)")};
+        }
+        return Err{failure(StartError::bind_failed, "cannot listen on " + c.host + ":" + std::to_string(c.port) +
+                                                        ": " + std::string(native::to_string(port.error())))};
+    }
+    self->port_ = *port;
+    return self;
+}
+
+std::string HelperServer::app_url() const {
+    const std::string host = config_.host == "::1" ? "[::1]" : config_.host;
+    return "https://" + host + ":" + std::to_string(port_) + "/";
+}
+
+void HelperServer::log(const std::string& line) const {
+    if (log_) log_(line);
+}
+
+// [SECTION] routes ---------------------------------------------------------------
+
+void HelperServer::register_routes() {
+    httplib::Server& s = *server_;
+    s.set_default_headers(security_headers());
+
+    // Policy, once for every request, before any route.
+    s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        t_request_start = Clock::now();
+        if (req.target.size() > config_.max_uri_bytes) {
+            send_text(res, 414, "URI too long");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        if (header_section_bytes(req.headers) > config_.max_header_bytes) {
+            send_text(res, 431, "request header fields too large");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        if (!host_allowed(req.get_header_value("Host"), port_)) {
+            // DNS rebinding: a page on evil.example resolved to 127.0.0.1.
+            send_text(res, 403, "forbidden host");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        const bool proxied = req.path == "/oauth/token" || req.path.rfind("/api/", 0) == 0;
+        if (proxied && !proxy_request_allowed(req, port_)) {
+            // CSRF: only the app's own page may use the proxies.
+            send_text(res, 403, "cross-origin request refused");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+
+    s.Get("/config.json", [this](const httplib::Request&, httplib::Response& res) {
+        std::string origin = app_url();
+        origin.pop_back();  // no trailing '/'
+        res.set_content(proxy_->public_config_json(origin), "application/json");
+        res.set_header("Cache-Control", "no-store");
+    });
+
+    s.Post("/oauth/token", [this](const httplib::Request& req, httplib::Response& res) {
+        auto request = native::from_httplib_request(req);
+        if (!request) return send_text(res, 405, "method not allowed");
+        native::to_httplib_response(proxy_->token(*request), res);
+    });
+
+    auto api = [this](const httplib::Request& req, httplib::Response& res) {
+        auto request = native::from_httplib_request(req);
+        if (!request) return send_text(res, 405, "method not allowed");
+        native::to_httplib_response(proxy_->api(*request), res);
+    };
+    s.Get("/api/.*", api);
+    s.Post("/api/.*", api);
+    s.Put("/api/.*", api);
+    s.Delete("/api/.*", api);
+
+    s.Get(".*", [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); });
+
+    // No CORS anywhere: a preflight is answered without any Access-Control-* header.
+    auto not_allowed = [](const httplib::Request&, httplib::Response& res) {
+        res.set_header("Allow", "GET, HEAD");
+        send_text(res, 405, "method not allowed");
+    };
+    s.Options(".*", not_allowed);
+    s.Post(".*", not_allowed);
+    s.Put(".*", not_allowed);
+    s.Delete(".*", not_allowed);
+    s.Patch(".*", not_allowed);
+
+    s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+        if (res.body.empty() && !res.content_provider_) {
+            res.set_content(std::to_string(res.status) + "\n", "text/plain; charset=utf-8");
+        }
+    });
+
+    s.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
+        std::optional<double> ms;
+        if (t_request_start != Clock::time_point{}) {
+            ms = std::chrono::duration<double, std::milli>(Clock::now() - t_request_start).count();
+            t_request_start = Clock::time_point{};
+        }
+        log(log_line(req.method, req.target, res.status, ms));
+    });
+}
+
+// [SECTION] run / stop -------------------------------------------------------------
+
+bool HelperServer::run() {
+    running_.store(true);
+    bool ok = true;
+    if (!stop_requested_.load()) ok = server_->listen_after_bind();
+    running_.store(false);
+    return ok;
+}
+
+void HelperServer::run_in_background() {
+    thread_ = std::thread([this] { run(); });
+}
+
+void HelperServer::stop() {
+    stop_requested_.store(true);
+    if (!server_) return;
+    // run() has begun but httplib may not be accepting yet; its stop() is a
+    // no-op until then.
+    const auto deadline = Clock::now() + std::chrono::seconds(5);
+    while (running_.load() && !server_->is_running() && Clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    server_->stop();
+}
+
+}  // namespace roomkey::helper

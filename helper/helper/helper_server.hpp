@@ -1,0 +1,86 @@
+// helper_server.hpp: roomkey-helper's HTTPS server: one function registers
+// the routes (app page + assets, /config.json, POST /oauth/token, /api/...);
+// policy.hpp is applied to every request before routing.
+#pragma once
+
+#include <httplib.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "common/tls.hpp"
+#include "helper/options.hpp"
+#include "helper/static_site.hpp"
+#include "roomkey/result.hpp"
+
+namespace roomkey::helper {
+
+class Proxy;
+
+enum class StartError {
+    web_root_missing,  // no web build where --web-root points
+    tls_failed,        // the state dir or the certificate could not be made/loaded
+    port_in_use,       // another process listens on the port
+    bind_failed,       // any other bind failure
+    upstream_invalid,  // the upstream configuration cannot be used
+};
+std::string_view to_string(StartError error);
+
+struct StartFailure {
+    StartError code;
+    std::string message;  // for the user, names the fix; never a secret
+};
+
+// Receives one log line at a time (stderr in main, a buffer in tests).
+using LogSink = std::function<void(const std::string& line)>;
+
+class HelperServer {
+public:
+    // Checks the web root, makes or loads the certificate, registers the
+    // routes and binds the port; the server accepts once run() is called
+    // (connections made before wait in the listen backlog).
+    static Result<std::unique_ptr<HelperServer>, StartFailure> start(HelperConfig config, LogSink log);
+
+    ~HelperServer();
+    HelperServer(const HelperServer&) = delete;
+    HelperServer& operator=(const HelperServer&) = delete;
+
+    int port() const { return port_; }
+    // "https://127.0.0.1:PORT/" ("https://[::1]:PORT/" with --host ::1).
+    std::string app_url() const;
+    // The generated TLS files; empty when --cert/--key were given.
+    const std::optional<native::TlsMaterial>& tls() const { return tls_; }
+    const HelperConfig& config() const { return config_; }
+
+    // Serves until stop(); returns false when listening failed.
+    bool run();
+    // Serves on a background thread (tests); the destructor stops and joins it.
+    void run_in_background();
+    // Safe from any thread, also before run().
+    void stop();
+
+private:
+    HelperServer(HelperConfig config, LogSink log, StaticSite site);
+    void register_routes();
+    void log(const std::string& line) const;
+
+    HelperConfig config_;
+    LogSink log_;
+    StaticSite site_;
+    std::optional<native::TlsMaterial> tls_;
+    std::unique_ptr<httplib::SSLServer> server_;
+    std::unique_ptr<Proxy> proxy_;
+    int port_ = 0;
+    std::thread thread_;
+    // stop() may come before run() has started accepting (a signal right
+    // after the ready line): these two flags close that window.
+    std::atomic<bool> running_{false};
+    std::atomic<bool> stop_requested_{false};
+};
+
+}  // namespace roomkey::helper

@@ -1,0 +1,72 @@
+// main.cpp: roomkey-helper's entry point: parse the command, start the HTTPS
+// server, print the ready line, stop cleanly on Ctrl-C/SIGTERM.
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/stop_signals.hpp"
+#include "helper/helper_server.hpp"
+#include "helper/options.hpp"
+#include "helper/trust.hpp"
+
+namespace {
+
+using namespace roomkey;
+
+int serve(const helper::HelperConfig& config) {
+    static std::mutex log_mutex;
+    auto log = [](const std::string& line) {
+        std::lock_guard<std::mutex> lock(log_mutex);
+        std::cerr << "roomkey-helper: " << line << '\n';
+    };
+    auto server = helper::HelperServer::start(config, log);
+    if (!server) {
+        std::cerr << "roomkey-helper: " << server.error().message << '\n';
+        return server.error().code == helper::StartError::port_in_use ? 3 : 2;
+    }
+    helper::HelperServer& s = **server;
+    native::StopSignalWatcher watcher([&s] { s.stop(); });
+
+    if (const auto& tls = s.tls()) {
+        std::cerr << "roomkey-helper: local CA " << tls->ca_cert_path
+                  << (tls->created_ca ? " (new)" : "") << '\n';
+        if (!helper::ca_trusted_in_default_nssdb(tls->ca_cert_path)) {
+            std::cerr << "roomkey-helper: the browser does not trust it yet: run `roomkey-helper trust` "
+                         "(or curl --cacert " << tls->ca_cert_path << ")\n";
+        }
+    }
+    const auto& up = s.config().upstream;
+    if (up.configured()) {
+        std::cerr << "roomkey-helper: upstream base_url=" << up.base_url << " auth_url=" << up.auth_url
+                  << " client_type=" << helper::to_string(up.client_type) << '\n';
+    } else {
+        std::cerr << "roomkey-helper: no upstream configured (--base-url/--auth-url): the proxies answer 503\n";
+    }
+    // The one machine-readable line on stdout.
+    std::cout << "roomkey: app at " << s.app_url() << std::endl;
+
+    const bool ok = s.run();
+    if (watcher.signal_received() != 0) std::cerr << "roomkey-helper: stopped\n";
+    return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    native::block_stop_signals();
+    std::vector<std::string> args(argv + 1, argv + argc);
+    auto command = helper::parse_command_line(args, helper::process_environment());
+    if (!command) {
+        std::cerr << "roomkey-helper: " << command.error() << '\n';
+        return 2;
+    }
+    switch (command->subcommand) {
+        case helper::Subcommand::help: std::cout << command->help_text; return 0;
+        case helper::Subcommand::trust: return helper::run_trust(command->trust, true);
+        case helper::Subcommand::untrust: return helper::run_trust(command->trust, false);
+        case helper::Subcommand::serve: return serve(command->serve);
+    }
+    return 2;
+}

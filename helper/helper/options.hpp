@@ -1,0 +1,75 @@
+// options.hpp: roomkey-helper's command line, environment variables and JSON
+// config file, merged into one HelperConfig (flags > environment > file > defaults).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/loopback_server.hpp"
+#include "roomkey/result.hpp"
+
+namespace roomkey::helper {
+
+enum class ClientType { public_client, confidential };
+std::string_view to_string(ClientType type);
+
+// Where the token and API proxies forward to, and the client they act for.
+struct UpstreamConfig {
+    std::string base_url;     // REST API, ends in /v2 (spec: {base_url})
+    std::string auth_url;     // token endpoint host; POST {auth_url}/token
+    std::string consent_url;  // consent screen the browser is sent to
+    std::string client_id;
+    ClientType client_type = ClientType::public_client;
+    // Confidential clients only. Read from a file or the environment, never
+    // from a flag (visible in `ps`), never logged, never sent to the page.
+    std::string client_secret;
+    std::string token_header = "x-servicetoken";  // the API-token header (spec 5.1)
+    std::string scope;        // default scope the page requests (optional)
+    std::vector<std::string> extra_ca_files;  // trusted for upstream TLS besides the system CAs
+
+    bool configured() const { return !base_url.empty() && !auth_url.empty(); }
+};
+
+struct HelperConfig {
+    std::string host = "127.0.0.1";  // 127.0.0.1 or ::1, nothing else
+    int port = 8443;                 // 0 = any free port
+    std::string state_dir;           // local CA + server certificate
+    std::string web_root;            // the web build (index.html, roomkey.js, roomkey.wasm)
+    std::string cert_file;           // user-supplied certificate chain (with key_file)
+    std::string key_file;
+    UpstreamConfig upstream;
+    native::ServerLimits limits;
+    std::size_t max_uri_bytes = 4096;      // longer request-targets get 414
+    std::size_t max_header_bytes = 16384;  // larger header sections get 431
+};
+
+enum class Subcommand { serve, trust, untrust, help };
+
+struct TrustOptions {
+    std::string state_dir;
+    std::string nssdb;  // default: $HOME/.pki/nssdb (Chromium; Firefox profiles are found too)
+};
+
+struct Command {
+    Subcommand subcommand = Subcommand::serve;
+    std::string help_text;  // for Subcommand::help: what to print
+    HelperConfig serve;
+    TrustOptions trust;
+};
+
+// Reads an environment variable; std::getenv in main, a map in tests.
+using EnvLookup = std::function<std::optional<std::string>(std::string_view name)>;
+EnvLookup process_environment();
+
+// Parses argv (without argv[0]) and resolves it with the environment and the
+// config file into a Command. Reads the config file, the secret file and
+// checks nothing on the network. The error text is for the user.
+Result<Command, std::string> parse_command_line(const std::vector<std::string>& args, const EnvLookup& env);
+
+// The usage text of a subcommand ("" = the overview).
+std::string usage(std::string_view subcommand);
+
+}  // namespace roomkey::helper

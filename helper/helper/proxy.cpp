@@ -1,0 +1,179 @@
+// proxy.cpp: what the token and API proxies forward, add and relay.
+#include "helper/proxy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "helper/policy.hpp"
+#include "roomkey/encoding.hpp"
+#include "roomkey/endpoints.hpp"
+#include "roomkey/url.hpp"
+
+namespace roomkey::helper {
+namespace {
+
+constexpr std::string_view kFormType = "application/x-www-form-urlencoded";
+
+bool is_form(const std::optional<std::string>& content_type) {
+    if (!content_type) return false;
+    const std::string_view v = *content_type;
+    return iequals(v.substr(0, std::min(v.size(), kFormType.size())), kFormType) &&
+           (v.size() == kFormType.size() || v[kFormType.size()] == ';' || v[kFormType.size()] == ' ');
+}
+
+HttpResponse json_response(int status, const nlohmann::json& body) {
+    HttpResponse out;
+    out.status = status;
+    out.headers.set("Content-Type", "application/json");
+    out.headers.set("Cache-Control", "no-store");
+    out.body = body.dump();
+    return out;
+}
+
+// Token endpoint errors have the shape of spec 2.4.
+HttpResponse token_error(int status, const char* error, const std::string& description) {
+    HttpResponse out = json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}});
+    out.headers.set("Pragma", "no-cache");
+    return out;
+}
+
+// API errors have the shape of spec 2.7.
+HttpResponse api_error(int status, const std::string& message) {
+    return json_response(status, {{"errors", nlohmann::json::array({message})}});
+}
+
+void split_target(const std::string& target, std::string& path, std::optional<std::string>& query) {
+    const auto q = target.find('?');
+    path = target.substr(0, q);
+    if (q != std::string::npos) query = target.substr(q + 1);
+}
+
+}  // namespace
+
+Proxy::Proxy(UpstreamConfig config, UpstreamTransport transport)
+    : config_(std::move(config)), transport_(std::move(transport)) {}
+
+HttpResponse Proxy::token(const HttpRequest& from_app) const {
+    if (!config_.configured()) {
+        return token_error(503, "upstream_not_configured",
+                           "roomkey-helper has no upstream: start it with --auth-url and --base-url");
+    }
+    if (from_app.method != Method::Post) return token_error(405, "invalid_request", "use POST");
+    if (!is_form(from_app.headers.get("content-type"))) {
+        return token_error(415, "invalid_request", "the body must be application/x-www-form-urlencoded (spec 4.3)");
+    }
+    auto fields = form_decode(from_app.body);
+    if (!fields) return token_error(400, "invalid_request", "the body is not a valid form");
+    std::string path;
+    std::optional<std::string> query;
+    split_target(from_app.url, path, query);
+    // Only client_id may travel in the query (spec 4.3, public clients):
+    // codes, verifiers and tokens never go into a URL.
+    if (query) {
+        auto q = form_decode(*query);
+        if (!q) return token_error(400, "invalid_request", "malformed query");
+        for (const auto& [name, value] : *q) {
+            if (name != "client_id") return token_error(400, "invalid_request", "only client_id may be in the query");
+        }
+    }
+
+    HttpRequest up;
+    up.method = Method::Post;
+    up.url = config_.auth_url + "/token" + (query ? "?" + *query : std::string());
+    up.headers.set("Content-Type", std::string(kFormType));
+    up.headers.set("Accept", "application/json");
+    if (config_.client_type == ClientType::confidential) {
+        // BFF mode: the secret lives only here (spec 4.3, 5.3).
+        up.headers.set("Authorization",
+                       "Basic " + base64_encode(config_.client_id + ":" + config_.client_secret));
+    }
+    up.body = from_app.body;
+
+    auto answer = transport_(up);
+    if (!answer) {
+        return token_error(502, "upstream_unavailable",
+                           "the token endpoint could not be reached: " + std::string(to_string(answer.error())));
+    }
+    HttpResponse out;
+    out.status = answer->status;
+    if (auto ct = answer->headers.get("content-type")) out.headers.set("Content-Type", *ct);
+    if (auto wa = answer->headers.get("www-authenticate")) out.headers.set("WWW-Authenticate", *wa);
+    out.headers.set("Cache-Control", "no-store");
+    out.headers.set("Pragma", "no-cache");
+    out.body = std::move(answer->body);
+    return out;
+}
+
+HttpResponse Proxy::api(const HttpRequest& from_app) const {
+    if (!config_.configured()) {
+        return api_error(503, "roomkey-helper has no upstream: start it with --base-url and --auth-url");
+    }
+    std::string path;
+    std::optional<std::string> query;
+    split_target(from_app.url, path, query);
+    const std::string_view prefix = "/api";
+    if (path.rfind(prefix, 0) != 0) return api_error(404, "not an API path");
+    const std::string api_path = path.substr(prefix.size());
+    if (!match_endpoint(from_app.method, api_path)) {
+        return api_error(404, "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " +
+                                  api_path);
+    }
+    if (query) {
+        auto q = form_decode(*query);
+        if (!q) return api_error(400, "malformed query");
+        // Spec 5.1: the API token must never be sent in the URL.
+        for (const auto& [name, value] : *q) {
+            if (iequals(name, config_.token_header) || iequals(name, "access_token") || iequals(name, "token")) {
+                return api_error(400, "credentials do not belong in the URL (spec 5.1)");
+            }
+        }
+    }
+
+    HttpRequest up;
+    up.method = from_app.method;
+    up.url = config_.base_url + api_path + (query ? "?" + *query : std::string());
+    if (auto auth = from_app.headers.get("authorization"); auth && auth->rfind("Bearer ", 0) == 0) {
+        up.headers.set("Authorization", *auth);
+    }
+    if (auto token = from_app.headers.get(config_.token_header)) up.headers.set(config_.token_header, *token);
+    if (auto accept = from_app.headers.get("accept")) up.headers.set("Accept", *accept);
+    if (from_app.method == Method::Post || from_app.method == Method::Put) {
+        if (auto ct = from_app.headers.get("content-type")) up.headers.set("Content-Type", *ct);
+        up.body = from_app.body;
+    }
+
+    auto answer = transport_(up);
+    if (!answer) {
+        return api_error(502, "the API could not be reached: " + std::string(to_string(answer.error())));
+    }
+    HttpResponse out;
+    out.status = answer->status;
+    for (const auto& [name, value] : answer->headers.fields()) {
+        const bool relay = iequals(name, "content-type") || iequals(name, "www-authenticate") ||
+                           iequals(name, "retry-after") ||
+                           (name.size() > 12 && iequals(std::string_view(name).substr(0, 12), "x-ratelimit-"));
+        if (relay) out.headers.add(name, value);
+    }
+    out.headers.set("Cache-Control", "no-store");
+    out.body = std::move(answer->body);
+    return out;
+}
+
+std::string Proxy::public_config_json(const std::string& app_origin) const {
+    nlohmann::json j = {
+        {"configured", config_.configured()},
+        {"client_id", config_.client_id},
+        {"client_type", std::string(to_string(config_.client_type))},
+        {"consent_url", config_.consent_url},
+        {"redirect_uri", app_origin + "/callback"},
+        {"token_endpoint", "/oauth/token"},
+        {"api_base", "/api"},
+        {"token_header", config_.token_header},
+        {"request_header", std::string(kAppRequestHeader)},
+        {"scope", config_.scope},
+        {"upstream_base_url", config_.base_url},
+        {"upstream_auth_url", config_.auth_url},
+    };
+    return j.dump();
+}
+
+}  // namespace roomkey::helper

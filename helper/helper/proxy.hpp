@@ -1,0 +1,48 @@
+// proxy.hpp: the token proxy (POST /oauth/token -> {auth_url}/token) and the
+// API proxy (/api/... -> {base_url}/..., only endpoints shared/ knows), on
+// shared/'s HTTP values so they run in memory in tests. Also /config.json.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "helper/options.hpp"
+#include "helper/upstream_client.hpp"
+#include "roomkey/http.hpp"
+#include "roomkey/result.hpp"
+
+namespace roomkey::helper {
+
+// Sends one request (absolute https URL) upstream.
+using UpstreamTransport = std::function<Result<HttpResponse, UpstreamError>(const HttpRequest&)>;
+
+class Proxy {
+public:
+    Proxy(UpstreamConfig config, UpstreamTransport transport);
+
+    // POST /oauth/token[?client_id=...] from the app. Public client: the form
+    // goes on unchanged. Confidential client: Basic authentication with the
+    // secret is added (spec 4.3). The answer keeps its status and body and gets
+    // cache-control: no-store + pragma: no-cache (spec 2.3). Never retried:
+    // an authorization code is single use.
+    HttpResponse token(const HttpRequest& from_app) const;
+
+    // /api/<path> from the app, for paths and methods match_endpoint() knows;
+    // anything else is refused with 404 (no open proxy, no SSRF). Copies the
+    // credentials (Authorization: Bearer or the API-token header), Accept,
+    // Content-Type and body; relays status, body, Content-Type,
+    // x-ratelimit-* and WWW-Authenticate.
+    HttpResponse api(const HttpRequest& from_app) const;
+
+    // The public part of the configuration for the page (never the secret).
+    // `app_origin` is e.g. "https://127.0.0.1:8443".
+    std::string public_config_json(const std::string& app_origin) const;
+
+    const UpstreamConfig& config() const { return config_; }
+
+private:
+    UpstreamConfig config_;
+    UpstreamTransport transport_;
+};
+
+}  // namespace roomkey::helper

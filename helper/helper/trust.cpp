@@ -1,0 +1,193 @@
+// trust.cpp: certutil calls, without a shell (fork + execvp), for trust/untrust.
+#include "helper/trust.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "common/tls.hpp"
+
+namespace roomkey::helper {
+namespace {
+
+struct ProcessResult {
+    bool started = false;
+    int exit_code = -1;
+    std::string output;  // stdout + stderr
+};
+
+ProcessResult run_process(const std::vector<std::string>& args) {
+    ProcessResult out;
+    int pipe_fds[2];
+    if (::pipe(pipe_fds) != 0) return out;
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(pipe_fds[0]);
+        ::close(pipe_fds[1]);
+        return out;
+    }
+    if (pid == 0) {
+        ::dup2(pipe_fds[1], 1);
+        ::dup2(pipe_fds[1], 2);
+        ::close(pipe_fds[0]);
+        ::close(pipe_fds[1]);
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execvp(argv[0], argv.data());
+        ::_exit(127);
+    }
+    ::close(pipe_fds[1]);
+    char buf[4096];
+    ssize_t n = 0;
+    while ((n = ::read(pipe_fds[0], buf, sizeof buf)) > 0) out.output.append(buf, static_cast<std::size_t>(n));
+    ::close(pipe_fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    out.started = !(WIFEXITED(status) && WEXITSTATUS(status) == 127);
+    out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+bool exists(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string home() {
+    const char* h = std::getenv("HOME");
+    return h != nullptr ? h : "";
+}
+
+bool certutil_available() {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+    std::size_t start = 0;
+    while (start <= dirs.size()) {
+        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+        if (exists(dirs.substr(start, end - start) + "/certutil")) return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+// Nicknames in a database that start with the CA's common name.
+std::vector<std::string> our_nicknames(const std::string& db) {
+    std::vector<std::string> names;
+    const ProcessResult list = run_process({"certutil", "-d", "sql:" + db, "-L"});
+    std::size_t start = 0;
+    const std::string prefix(native::kCaCommonName);
+    while (start < list.output.size()) {
+        std::size_t end = list.output.find('\n', start);
+        if (end == std::string::npos) end = list.output.size();
+        std::string line = list.output.substr(start, end - start);
+        start = end + 1;
+        // Some versions prefix the token name ("NSS Certificate DB:").
+        const auto at = line.find(prefix);
+        if (at == std::string::npos) continue;
+        line = line.substr(at);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+        // certutil pads the nickname, then prints the trust flags ("C,,").
+        const auto flags = line.find_last_of(' ');
+        std::string name = line.substr(0, flags == std::string::npos ? line.size() : flags);
+        while (!name.empty() && name.back() == ' ') name.pop_back();
+        names.push_back(name);
+    }
+    return names;
+}
+
+}  // namespace
+
+std::string nss_nickname(const std::string& ca_cert_path) {
+    // No ':' in the nickname: certutil reads "a:b" as token "a", nickname "b".
+    std::string fp;
+    for (char c : native::certificate_fingerprint(ca_cert_path)) {
+        if (c != ':') fp += c;
+    }
+    return std::string(native::kCaCommonName) + " " + fp.substr(0, 16);
+}
+
+std::vector<std::string> nss_databases(const TrustOptions& options) {
+    if (!options.nssdb.empty()) return {options.nssdb};
+    std::vector<std::string> dbs;
+    const std::string h = home();
+    if (h.empty()) return dbs;
+    dbs.push_back(h + "/.pki/nssdb");
+    for (const std::string& root : {h + "/.mozilla/firefox", h + "/snap/firefox/common/.mozilla/firefox"}) {
+        DIR* dir = ::opendir(root.c_str());
+        if (dir == nullptr) continue;
+        while (dirent* entry = ::readdir(dir)) {
+            const std::string name = entry->d_name;
+            if (name == "." || name == "..") continue;
+            const std::string profile = root + "/" + name;
+            if (exists(profile + "/cert9.db")) dbs.push_back(profile);
+        }
+        ::closedir(dir);
+    }
+    return dbs;
+}
+
+bool ca_trusted_in_default_nssdb(const std::string& ca_cert_path) {
+    const std::string h = home();
+    if (h.empty() || !exists(h + "/.pki/nssdb/cert9.db") || !certutil_available()) return false;
+    const ProcessResult r =
+        run_process({"certutil", "-d", "sql:" + h + "/.pki/nssdb", "-L", "-n", nss_nickname(ca_cert_path)});
+    return r.started && r.exit_code == 0;
+}
+
+int run_trust(const TrustOptions& options, bool add) {
+    if (!certutil_available()) {
+        std::cerr << "roomkey-helper: certutil not found: install it with `sudo apt-get install libnss3-tools` "
+                     "(./scripts/setup.sh does)\n";
+        return 2;
+    }
+    std::string ca_path;
+    if (add) {
+        auto tls = native::ensure_tls_material(options.state_dir);
+        if (!tls) {
+            std::cerr << "roomkey-helper: " << tls.error().detail << '\n';
+            return 2;
+        }
+        ca_path = tls->ca_cert_path;
+    }
+    int failures = 0;
+    for (const auto& db : nss_databases(options)) {
+        if (add) {
+            if (!exists(db + "/cert9.db")) {
+                // Chromium creates ~/.pki/nssdb on first start; make it now if needed.
+                ::mkdir(db.c_str(), 0700);
+                run_process({"certutil", "-d", "sql:" + db, "-N", "--empty-password"});
+            }
+            // Replace older roomkey CAs (a renewed CA has another nickname).
+            for (const auto& old : our_nicknames(db)) run_process({"certutil", "-d", "sql:" + db, "-D", "-n", old});
+            const ProcessResult r = run_process(
+                {"certutil", "-d", "sql:" + db, "-A", "-t", "C,,", "-n", nss_nickname(ca_path), "-i", ca_path});
+            if (r.exit_code != 0) {
+                ++failures;
+                std::cerr << "roomkey-helper: could not add the CA to " << db << ": " << r.output;
+            } else {
+                std::cerr << "roomkey-helper: trusted " << ca_path << " in " << db << '\n';
+            }
+        } else {
+            const auto names = our_nicknames(db);
+            for (const auto& name : names) {
+                const ProcessResult r = run_process({"certutil", "-d", "sql:" + db, "-D", "-n", name});
+                if (r.exit_code != 0) {
+                    ++failures;
+                    std::cerr << "roomkey-helper: could not remove \"" << name << "\" from " << db << ": " << r.output;
+                } else {
+                    std::cerr << "roomkey-helper: removed \"" << name << "\" from " << db << '\n';
+                }
+            }
+            if (names.empty()) std::cerr << "roomkey-helper: nothing to remove in " << db << '\n';
+        }
+    }
+    if (add && failures == 0) std::cerr << "roomkey-helper: restart the browser to pick up the change\n";
+    return failures == 0 ? 0 : 1;
+}
+
+}  // namespace roomkey::helper

@@ -1,0 +1,27 @@
+// trust.hpp: `roomkey-helper trust` / `untrust`: add or remove the local CA
+// in the NSS databases Chromium (~/.pki/nssdb) and Firefox profiles read,
+// with certutil from libnss3-tools (what mkcert does on Linux).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "helper/options.hpp"
+
+namespace roomkey::helper {
+
+// "roomkey local CA <first 8 bytes of the SHA-256 fingerprint, hex>": a renewed CA
+// gets a new nickname, so untrust can find every one we added.
+std::string nss_nickname(const std::string& ca_cert_path);
+
+// The NSS databases to touch: --nssdb, else ~/.pki/nssdb plus each Firefox
+// profile that has a cert9.db.
+std::vector<std::string> nss_databases(const TrustOptions& options);
+
+// Whether ~/.pki/nssdb already trusts this CA (false when certutil is missing).
+bool ca_trusted_in_default_nssdb(const std::string& ca_cert_path);
+
+// Runs trust (add = true) or untrust; prints what it did; returns the exit code.
+int run_trust(const TrustOptions& options, bool add);
+
+}  // namespace roomkey::helper

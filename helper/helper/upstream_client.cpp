@@ -1,0 +1,173 @@
+// upstream_client.cpp: a small pool of httplib::SSLClient per upstream origin.
+#include "helper/upstream_client.hpp"
+
+#include <openssl/err.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "common/httplib_adapter.hpp"
+#include "roomkey/url.hpp"
+
+namespace roomkey::helper {
+
+std::string_view to_string(UpstreamError error) {
+    switch (error) {
+        case UpstreamError::invalid_url: return "invalid_url";
+        case UpstreamError::connect_failed: return "connect_failed";
+        case UpstreamError::tls_failed: return "tls_failed";
+        case UpstreamError::io_failed: return "io_failed";
+    }
+    return "unknown";
+}
+
+namespace {
+
+constexpr std::size_t kMaxIdlePerOrigin = 8;
+// Servers close idle keep-alive connections after a few seconds (httplib: 5 s);
+// a connection idle this long is dropped rather than risked.
+constexpr std::chrono::milliseconds kMaxIdleTime{2000};
+
+// The system CA directory (hashed names, looked up lazily). Using the
+// directory rather than the bundle file matters: loading the bundle parses
+// ~140 certificates, ~100 ms per new upstream connection on a busy machine.
+std::string system_ca_dir() {
+    const char* env = std::getenv(X509_get_default_cert_dir_env());
+    return env != nullptr && env[0] != '\0' ? env : X509_get_default_cert_dir();
+}
+
+// System CAs + the given files. The SSL_CTX takes ownership of the store.
+X509_STORE* make_store(const std::vector<std::string>& ca_files, bool* all_loaded) {
+    X509_STORE* store = X509_STORE_new();
+    if (store == nullptr) return nullptr;
+    X509_STORE_load_path(store, system_ca_dir().c_str());
+    bool ok = true;
+    for (const auto& file : ca_files) ok = X509_STORE_load_file(store, file.c_str()) == 1 && ok;
+    ERR_clear_error();
+    if (all_loaded != nullptr) *all_loaded = ok;
+    return store;
+}
+
+UpstreamError classify(httplib::Error error) {
+    switch (error) {
+        case httplib::Error::Connection:
+        case httplib::Error::BindIPAddress:
+        case httplib::Error::ConnectionTimeout: return UpstreamError::connect_failed;
+        case httplib::Error::SSLConnection:
+        case httplib::Error::SSLLoadingCerts:
+        case httplib::Error::SSLServerVerification: return UpstreamError::tls_failed;
+        default: return UpstreamError::io_failed;
+    }
+}
+
+}  // namespace
+
+UpstreamClient::UpstreamClient(std::vector<std::string> ca_files) : ca_files_(std::move(ca_files)) {}
+UpstreamClient::~UpstreamClient() = default;
+
+Result<Unit, std::string> UpstreamClient::check_ca_files() const {
+    for (const auto& file : ca_files_) {
+        bool loaded = false;
+        X509_STORE* store = make_store({file}, &loaded);
+        X509_STORE_free(store);
+        if (!loaded) return Err{"upstream CA file " + file + " cannot be loaded as PEM certificates"};
+    }
+    return Unit{};
+}
+
+std::unique_ptr<httplib::SSLClient> UpstreamClient::make_client(const std::string& host, int port) const {
+    auto client = std::make_unique<httplib::SSLClient>(host, port);
+    client->set_tcp_nodelay(true);
+    client->set_keep_alive(true);
+    client->set_follow_location(false);  // a redirect must not carry credentials elsewhere
+    // The target is forwarded as received (already percent-encoded); httplib's
+    // re-encoding would turn a form-encoded '+' (space) into "%2B".
+    client->set_url_encode(false);
+    client->set_connection_timeout(5, 0);
+    client->set_read_timeout(30, 0);
+    client->set_write_timeout(10, 0);
+    client->enable_server_certificate_verification(true);
+    client->set_ca_cert_store(make_store(ca_files_, nullptr));
+    // Without a path httplib would load the whole default bundle again.
+    client->set_ca_cert_path("", system_ca_dir().c_str());
+    return client;
+}
+
+namespace {
+
+// Closes idle connections the upstream may be about to close; each open one
+// also holds one of the upstream's worker threads (httplib serves a
+// connection per thread), so idle ones must not pile up.
+template <class Idle>
+void prune(std::vector<Idle>& idle, std::chrono::steady_clock::time_point now) {
+    idle.erase(std::remove_if(idle.begin(), idle.end(), [now](const Idle& i) { return now - i.since >= kMaxIdleTime; }),
+               idle.end());
+}
+
+}  // namespace
+
+std::unique_ptr<httplib::SSLClient> UpstreamClient::take_idle(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& idle = idle_[key];
+    prune(idle, std::chrono::steady_clock::now());
+    if (idle.empty()) return nullptr;
+    auto client = std::move(idle.back().client);  // most recently used: least likely to be closed
+    idle.pop_back();
+    return client;
+}
+
+void UpstreamClient::put_idle(const std::string& key, std::unique_ptr<httplib::SSLClient> client) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& idle = idle_[key];
+    const auto now = std::chrono::steady_clock::now();
+    prune(idle, now);
+    if (idle.size() < kMaxIdlePerOrigin) idle.push_back(Idle{std::move(client), now});
+}
+
+Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& request) {
+    auto url = parse_url(request.url);
+    if (!url || url->scheme != "https" || url->host.empty()) return Err{UpstreamError::invalid_url};
+    const int port = url->port ? static_cast<int>(*url->port) : 443;
+    // httplib wants an IPv6 literal without brackets; parse_url gives it so.
+    const std::string key = url->host + ":" + std::to_string(port);
+    std::string target = url->path.empty() ? "/" : url->path;
+    if (url->query) target += "?" + *url->query;
+
+    httplib::Headers headers;
+    std::string content_type;
+    for (const auto& [name, value] : request.headers.fields()) {
+        if (iequals(name, "content-type")) {
+            content_type = value;
+        } else if (!iequals(name, "content-length") && !iequals(name, "host")) {
+            headers.emplace(name, value);
+        }
+    }
+    auto call = [&](httplib::SSLClient& client) {
+        switch (request.method) {
+            case Method::Get: return client.Get(target.c_str(), headers);
+            case Method::Post: return client.Post(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Put: return client.Put(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Delete: return client.Delete(target.c_str(), headers, request.body, content_type.c_str());
+        }
+        return httplib::Result{nullptr, httplib::Error::Unknown};
+    };
+
+    std::unique_ptr<httplib::SSLClient> client = take_idle(key);
+    const bool reused = client != nullptr;
+    if (!client) client = make_client(url->host, port);
+    httplib::Result result = call(*client);
+    if (!result && reused && request.method == Method::Get && result.error() != httplib::Error::SSLServerVerification) {
+        // The upstream closed the idle connection as we reused it. A GET is
+        // safe to repeat once, on a fresh connection.
+        client = make_client(url->host, port);
+        result = call(*client);
+    }
+    if (!result) return Err{classify(result.error())};
+    HttpResponse out = native::from_httplib_response(result.value());
+    put_idle(key, std::move(client));
+    return out;
+}
+
+}  // namespace roomkey::helper

@@ -1,0 +1,241 @@
+// helper_cli_test.cpp: the roomkey-helper program itself (issue 2 item 3,
+// issue 5 items 2 and 7): the one ready line, clean exit on SIGINT/SIGTERM,
+// clear errors for a taken port or a missing build, --help, trust/untrust.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <regex>
+
+#include "support/helper_fixture.hpp"
+
+namespace roomkey::helper {
+namespace {
+
+using testing::TempDir;
+
+// build/<dir>/tests/integration/roomkey_integration_tests -> build/<dir>/bin/roomkey-helper
+std::string helper_binary() {
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    std::string path(buf, static_cast<std::size_t>(n));
+    path = path.substr(0, path.rfind('/'));
+    return path + "/../../bin/roomkey-helper";
+}
+
+// A child process with its stdout and stderr captured.
+class Child {
+public:
+    explicit Child(const std::vector<std::string>& args) {
+        int out[2];
+        int err[2];
+        if (::pipe(out) != 0 || ::pipe(err) != 0) return;
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            ::dup2(out[1], 1);
+            ::dup2(err[1], 2);
+            ::close(out[0]);
+            ::close(err[0]);
+            std::vector<char*> argv;
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            ::execv(argv[0], argv.data());
+            ::_exit(127);
+        }
+        ::close(out[1]);
+        ::close(err[1]);
+        out_ = out[0];
+        err_ = err[0];
+        ::fcntl(err_, F_SETFL, O_NONBLOCK);
+    }
+    ~Child() {
+        if (pid_ > 0 && !exited_) {
+            ::kill(pid_, SIGKILL);
+            ::waitpid(pid_, nullptr, 0);
+        }
+        if (out_ >= 0) ::close(out_);
+        if (err_ >= 0) ::close(err_);
+    }
+    Child(const Child&) = delete;
+    Child& operator=(const Child&) = delete;
+
+    // One line of stdout, waiting up to `ms`; empty on timeout or EOF.
+    std::string read_line(int ms) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+        while (true) {
+            const auto nl = stdout_.find('\n');
+            if (nl != std::string::npos) {
+                std::string line = stdout_.substr(0, nl);
+                stdout_.erase(0, nl + 1);
+                return line;
+            }
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return {};
+            pollfd p{out_, POLLIN, 0};
+            if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return {};
+            char buf[512];
+            const ssize_t n = ::read(out_, buf, sizeof buf);
+            if (n <= 0) return {};
+            stdout_.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    // Everything left on stdout until EOF.
+    std::string rest_of_stdout() {
+        char buf[512];
+        ssize_t n = 0;
+        while ((n = ::read(out_, buf, sizeof buf)) > 0) stdout_.append(buf, static_cast<std::size_t>(n));
+        return stdout_;
+    }
+    std::string stderr_text() {
+        char buf[512];
+        ssize_t n = 0;
+        while ((n = ::read(err_, buf, sizeof buf)) > 0) stderr_.append(buf, static_cast<std::size_t>(n));
+        return stderr_;
+    }
+    // Exit code, or -1 when it did not exit within `ms` (or died by a signal).
+    int wait_exit(int ms) {
+        for (int waited = 0; waited < ms; waited += 10) {
+            int status = 0;
+            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+                exited_ = true;
+                stderr_text();
+                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            }
+            stderr_text();  // keep the pipe drained
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return -1;
+    }
+    void signal(int sig) { ::kill(pid_, sig); }
+
+private:
+    pid_t pid_ = -1;
+    bool exited_ = false;
+    int out_ = -1;
+    int err_ = -1;
+    std::string stdout_;
+    std::string stderr_;
+};
+
+std::vector<std::string> serve_args(const TempDir& dir, const std::string& port = "0") {
+    testing::make_web_root(dir / "web");
+    return {helper_binary(), "serve", "--port", port, "--state-dir", dir / "state", "--web-root", dir / "web"};
+}
+
+int port_of(const std::string& ready_line) {
+    std::smatch m;
+    static const std::regex re(R"(^roomkey: app at https://127\.0\.0\.1:(\d+)/$)");
+    if (!std::regex_match(ready_line, m, re)) return 0;
+    return std::stoi(m[1].str());
+}
+
+class HelperCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (::access(helper_binary().c_str(), X_OK) != 0) {
+            GTEST_SKIP() << "roomkey-helper not built next to the tests: " << helper_binary();
+        }
+    }
+};
+
+void expect_clean_stop(int sig) {
+    TempDir dir;
+    Child child(serve_args(dir));
+    const std::string ready = child.read_line(15000);
+    const int port = port_of(ready);
+    ASSERT_NE(port, 0) << "ready line expected, got \"" << ready << "\"; stderr: " << child.stderr_text();
+
+    httplib::SSLClient client("127.0.0.1", port);
+    client.enable_server_certificate_verification(true);
+    client.set_ca_cert_path((dir / "state/ca-cert.pem").c_str());
+    auto res = client.Get("/roomkey.wasm");
+    ASSERT_TRUE(res) << "the program serves as soon as it printed the line";
+    EXPECT_EQ(res->get_header_value("Content-Type"), "application/wasm");
+
+    child.signal(sig);
+    EXPECT_EQ(child.wait_exit(8000), 0) << "clean exit on signal " << sig << "; stderr: " << child.stderr_text();
+    EXPECT_EQ(child.rest_of_stdout(), "") << "stdout carries exactly one line";
+    EXPECT_EQ(child.stderr_text().find("BEGIN"), std::string::npos) << "no key material in the output";
+}
+
+TEST_F(HelperCli, PrintsOneReadyLineAndStopsCleanlyOnSigterm) { expect_clean_stop(SIGTERM); }
+
+TEST_F(HelperCli, StopsCleanlyOnCtrlC) { expect_clean_stop(SIGINT); }
+
+TEST_F(HelperCli, TakenPortIsAClearErrorNamingTheFix) {
+    TempDir dir;
+    Child first(serve_args(dir));
+    const int port = port_of(first.read_line(15000));
+    ASSERT_NE(port, 0) << first.stderr_text();
+    TempDir other;
+    Child second(serve_args(other, std::to_string(port)));
+    EXPECT_EQ(second.wait_exit(10000), 3) << second.stderr_text();
+    const std::string err = second.stderr_text();
+    EXPECT_NE(err.find("already in use"), std::string::npos) << err;
+    EXPECT_NE(err.find("--port"), std::string::npos) << err;
+    EXPECT_EQ(second.rest_of_stdout(), "") << "no ready line when not listening";
+}
+
+TEST_F(HelperCli, MissingBuildIsAClearErrorNamingTheCommand) {
+    TempDir dir;
+    Child child({helper_binary(), "--port", "0", "--state-dir", dir / "state", "--web-root", dir / "nothing"});
+    EXPECT_EQ(child.wait_exit(10000), 2);
+    const std::string err = child.stderr_text();
+    EXPECT_NE(err.find("./scripts/run.sh"), std::string::npos) << err;
+    EXPECT_NE(err.find("cmake --build --preset wasm"), std::string::npos) << err;
+}
+
+TEST_F(HelperCli, HelpForEveryCommand) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--help"}, {"serve", "--help"}, {"trust", "--help"}, {"untrust", "--help"}}) {
+        std::vector<std::string> full{helper_binary()};
+        full.insert(full.end(), args.begin(), args.end());
+        Child child(full);
+        EXPECT_EQ(child.wait_exit(5000), 0) << args[0];
+        EXPECT_NE(child.rest_of_stdout().find("Usage: roomkey-helper"), std::string::npos) << args[0];
+    }
+    Child bad({helper_binary(), "--nonsense"});
+    EXPECT_EQ(bad.wait_exit(5000), 2);
+    EXPECT_NE(bad.stderr_text().find("--nonsense"), std::string::npos);
+}
+
+bool have_certutil() { return std::system("command -v certutil >/dev/null 2>&1") == 0; }
+
+std::string certutil_list(const std::string& db) {
+    std::string out;
+    FILE* p = ::popen(("certutil -d sql:'" + db + "' -L 2>&1").c_str(), "r");
+    if (p == nullptr) return out;
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+    ::pclose(p);
+    return out;
+}
+
+TEST_F(HelperCli, TrustAddsTheLocalCaToAnNssDatabaseAndUntrustRemovesIt) {
+    if (!have_certutil()) GTEST_SKIP() << "certutil (libnss3-tools) is not installed";
+    TempDir dir;
+    const std::string db = dir / "nssdb";
+    Child trust({helper_binary(), "trust", "--state-dir", dir / "state", "--nssdb", db});
+    ASSERT_EQ(trust.wait_exit(20000), 0) << trust.stderr_text();
+    const std::string listed = certutil_list(db);
+    EXPECT_NE(listed.find("roomkey local CA"), std::string::npos) << listed;
+    EXPECT_NE(listed.find("C,,"), std::string::npos) << "trusted as a CA for TLS servers: " << listed;
+
+    // Trusting twice keeps one entry.
+    Child again({helper_binary(), "trust", "--state-dir", dir / "state", "--nssdb", db});
+    ASSERT_EQ(again.wait_exit(20000), 0) << again.stderr_text();
+    const std::string twice = certutil_list(db);
+    EXPECT_EQ(twice.find("roomkey local CA"), twice.rfind("roomkey local CA")) << twice;
+
+    Child untrust({helper_binary(), "untrust", "--state-dir", dir / "state", "--nssdb", db});
+    ASSERT_EQ(untrust.wait_exit(20000), 0) << untrust.stderr_text();
+    EXPECT_EQ(certutil_list(db).find("roomkey local CA"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roomkey::helper

@@ -1,0 +1,297 @@
+// helper_sandbox_test.cpp: a whole sign-in through roomkey-helper against
+// roomkey-sandbox, driven from the test without a browser (issue 5 "Tests"):
+// /config.json, consent page + login + Allow, the redirect to the helper's
+// /callback, the code exchange and a refresh through the token proxy, /me and
+// /my/status through the API proxy; BFF mode with a confidential client; and
+// a log of all of it that holds none of the secrets that crossed the helper.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <openssl/rand.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "roomkey/encoding.hpp"
+#include "roomkey/pkce.hpp"
+#include "roomkey/url.hpp"
+#include "sandbox/server.hpp"
+#include "support/helper_fixture.hpp"
+
+namespace roomkey::helper {
+namespace {
+
+using testing::RunningHelper;
+using testing::TempDir;
+
+const std::string kConfidentialId = "helper-bff-client";
+const std::string kConfidentialSecret = "helper-bff-secret-0123456789abcdef0123";
+
+void random_source(unsigned char* out, std::size_t size) { RAND_bytes(out, static_cast<int>(size)); }
+
+// A port that was free a moment ago: the sandbox must register the helper's
+// redirect URI before the helper (which needs the sandbox's URLs) starts.
+int free_port() {
+    const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    ::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(sock, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(sock);
+    return ntohs(addr.sin_port);
+}
+
+FormFields query_of(const std::string& url) {
+    const auto q = url.find('?');
+    if (q == std::string::npos) return {};
+    auto fields = form_decode(url.substr(q + 1));
+    return fields ? *fields : FormFields{};
+}
+
+std::string hidden_value(const std::string& html, const std::string& name) {
+    const std::regex re("name=\"" + name + "\" value=\"([^\"]*)\"");
+    std::smatch m;
+    return std::regex_search(html, m, re) ? m[1].str() : std::string();
+}
+
+nlohmann::json parse(const std::string& text) { return nlohmann::json::parse(text, nullptr, false); }
+
+std::string str(const nlohmann::json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+class HelperWithSandbox : public ::testing::Test {
+protected:
+    // Starts the sandbox, then the helper pointing at it, both with the same state dir.
+    void start(bool confidential) {
+        web_port_ = free_port();
+        sandbox::SandboxOptions so;
+        so.port = 0;
+        so.state_dir = dir_ / "state";
+        so.web_port = web_port_;
+        so.log_requests = false;
+        sandbox::ClientSpec bff;
+        bff.client_id = kConfidentialId;
+        bff.client_secret = kConfidentialSecret;
+        bff.registration.name = "Helper BFF";
+        bff.registration.type = roomkey::ClientType::confidential;
+        bff.registration.redirect_uris = {"https://127.0.0.1:" + std::to_string(web_port_) + "/callback"};
+        bff.registration.scopes = {"users.all:read", "rooms.all:read_write"};
+        so.clients.push_back(bff);
+        sandbox_ = std::make_unique<sandbox::Sandbox>(so);
+        auto started = sandbox_->start();
+        ASSERT_TRUE(started) << started.error();
+
+        HelperConfig config = testing::test_config(dir_);
+        config.port = web_port_;
+        config.upstream.base_url = sandbox_->base_url();
+        config.upstream.auth_url = sandbox_->auth_url();
+        config.upstream.consent_url = sandbox_->consent_url();
+        config.upstream.scope = "users.all:read rooms.all:read_write";
+        if (confidential) {
+            config.upstream.client_id = kConfidentialId;
+            config.upstream.client_type = ClientType::confidential;
+            config.upstream.client_secret = kConfidentialSecret;
+        } else {
+            config.upstream.client_id = "roomkey-web";
+        }
+        helper_ = std::make_unique<RunningHelper>(config);
+        ASSERT_TRUE(helper_->ok()) << helper_->error();
+        app_ = helper_->client();
+    }
+    void TearDown() override {
+        helper_.reset();
+        if (sandbox_) sandbox_->stop();
+    }
+
+    // A browser on the sandbox's screens (trusts the shared local CA).
+    std::unique_ptr<httplib::SSLClient> browser_to_sandbox() const {
+        auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", sandbox_->port());
+        c->enable_server_certificate_verification(true);
+        c->set_ca_cert_path((dir_ / "state/ca-cert.pem").c_str());
+        c->set_url_encode(false);  // a browser sends the form-encoded query as is
+        return c;
+    }
+
+    // Consent URL -> login -> Allow: the Location of the final redirect.
+    std::string sign_in_at_sandbox(const std::string& consent_url, const FormFields& query) {
+        auto url = parse_url(consent_url);
+        EXPECT_TRUE(url);
+        if (!url) return {};
+        auto b = browser_to_sandbox();
+        auto res = b->Get((url->path + "?" + form_encode(query)).c_str());
+        EXPECT_TRUE(res);
+        if (!res) return {};
+        std::string cookie;
+        if (res->status == 303 && res->get_header_value("Location").rfind("/login?", 0) == 0) {
+            const std::string request = form_get(query_of(res->get_header_value("Location")), "request").value_or("");
+            auto login = b->Post("/login", form_encode({{"login", "alice@example.com"}, {"password", "alice-demo"},
+                                                        {"request", request}}),
+                                 "application/x-www-form-urlencoded");
+            EXPECT_TRUE(login);
+            if (!login) return {};
+            EXPECT_EQ(login->status, 303) << login->body;
+            const std::string set_cookie = login->get_header_value("Set-Cookie");
+            cookie = set_cookie.substr(0, set_cookie.find(';'));
+            res = b->Get(login->get_header_value("Location").c_str(), {{"Cookie", cookie}});
+            EXPECT_TRUE(res);
+            if (!res) return {};
+        }
+        EXPECT_EQ(res->status, 200) << "consent page expected for " << form_encode(query) << ": " << res->body.substr(res->body.find("<main>"));
+        auto allow = b->Post("/consent", {{"Cookie", cookie}},
+                             form_encode({{"request", hidden_value(res->body, "request")},
+                                          {"csrf", hidden_value(res->body, "csrf")},
+                                          {"decision", "allow"}}),
+                             "application/x-www-form-urlencoded");
+        EXPECT_TRUE(allow);
+        if (!allow) return {};
+        EXPECT_EQ(allow->status, 303) << allow->body;
+        return allow->get_header_value("Location");
+    }
+
+    httplib::Result token_via_helper(const FormFields& form) {
+        return app_->Post("/oauth/token", helper_->app_headers(), form_encode(form), "application/x-www-form-urlencoded");
+    }
+    httplib::Result api_via_helper(const std::string& path, const std::string& access_token) {
+        return app_->Get(("/api" + path).c_str(),
+                         {{"X-Roomkey-Request", "1"}, {"Authorization", "Bearer " + access_token}});
+    }
+
+    TempDir dir_;
+    int web_port_ = 0;
+    std::unique_ptr<sandbox::Sandbox> sandbox_;
+    std::unique_ptr<RunningHelper> helper_;
+    std::unique_ptr<httplib::SSLClient> app_;
+};
+
+TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
+    start(false);
+    // 1. The page learns the upstream from the helper.
+    auto cfg_res = app_->Get("/config.json");
+    ASSERT_TRUE(cfg_res);
+    const auto cfg = parse(cfg_res->body);
+    const std::string redirect_uri = str(cfg, "redirect_uri");
+    EXPECT_EQ(redirect_uri, "https://127.0.0.1:" + std::to_string(web_port_) + "/callback");
+    EXPECT_EQ(str(cfg, "consent_url"), sandbox_->consent_url());
+    EXPECT_EQ(str(cfg, "client_id"), "roomkey-web");
+
+    // 2. Consent screen with PKCE (spec 4.2), login, Allow.
+    const PkcePair pkce = make_pkce(random_source);
+    const std::string state = "st-" + base64url_encode(random_bytes(random_source, 12));
+    const std::string location = sign_in_at_sandbox(
+        str(cfg, "consent_url"), {{"response_type", "code"}, {"client_id", str(cfg, "client_id")},
+                                  {"redirect_uri", redirect_uri}, {"scope", str(cfg, "scope")}, {"state", state},
+                                  {"code_challenge", pkce.challenge}, {"code_challenge_method", "S256"}});
+    ASSERT_EQ(location.rfind(redirect_uri + "?", 0), 0u) << "redirect to the helper's /callback: " << location;
+    const FormFields back = query_of(location);
+    const std::string code = form_get(back, "code").value_or("");
+    ASSERT_FALSE(code.empty()) << location;
+    EXPECT_EQ(form_get(back, "state").value_or(""), state);
+
+    // 3. The helper serves the app at the redirect URI.
+    auto page = app_->Get(location.substr(location.find("/callback")).c_str());
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->status, 200);
+    EXPECT_EQ(page->body, testing::kIndexHtml);
+
+    // 4. Code exchange through the token proxy (spec 4.3, public client).
+    auto token = token_via_helper({{"grant_type", "authorization_code"}, {"code", code},
+                                   {"redirect_uri", redirect_uri}, {"code_verifier", pkce.verifier},
+                                   {"client_id", "roomkey-web"}});
+    ASSERT_TRUE(token);
+    ASSERT_EQ(token->status, 200) << token->body;
+    EXPECT_EQ(token->get_header_value("Cache-Control"), "no-store");
+    EXPECT_EQ(token->get_header_value("Pragma"), "no-cache");
+    const auto tokens = parse(token->body);
+    const std::string access = str(tokens, "access_token");
+    const std::string refresh = str(tokens, "refresh_token");
+    ASSERT_FALSE(access.empty()) << token->body;
+    ASSERT_FALSE(refresh.empty()) << token->body;
+
+    // 5. API calls through the API proxy (spec 4.4, 4.5, 8.1).
+    auto me = api_via_helper("/me", access);
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200) << me->body;
+    EXPECT_TRUE(parse(me->body).contains("account_id")) << me->body;
+    auto status = api_via_helper("/my/status", access);
+    ASSERT_TRUE(status);
+    EXPECT_EQ(status->status, 200) << status->body;
+    EXPECT_TRUE(parse(status->body).contains("unread_num")) << status->body;
+    EXPECT_FALSE(status->get_header_value("x-ratelimit-limit").empty()) << "spec 8.1 headers are relayed";
+    EXPECT_FALSE(status->get_header_value("x-ratelimit-remaining").empty());
+    EXPECT_FALSE(status->get_header_value("x-ratelimit-reset").empty());
+
+    auto bad = api_via_helper("/me", "not-a-token");
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 401);
+    EXPECT_NE(bad->get_header_value("WWW-Authenticate").find("invalid_token"), std::string::npos)
+        << "spec 5.2: the reason travels in WWW-Authenticate";
+
+    // 6. Refresh through the token proxy.
+    auto refreshed = token_via_helper({{"grant_type", "refresh_token"}, {"refresh_token", refresh},
+                                       {"client_id", "roomkey-web"}});
+    ASSERT_TRUE(refreshed);
+    EXPECT_EQ(refreshed->status, 200) << refreshed->body;
+    const std::string access2 = str(parse(refreshed->body), "access_token");
+    const std::string refresh2 = str(parse(refreshed->body), "refresh_token");
+    EXPECT_FALSE(access2.empty());
+
+    // The code is single use (spec 2.2): a second exchange fails upstream
+    // (and revokes what it issued), and the helper relays that failure
+    // rather than retrying or hiding it. Last, since it revokes the tokens.
+    auto reused = token_via_helper({{"grant_type", "authorization_code"}, {"code", code},
+                                    {"redirect_uri", redirect_uri}, {"code_verifier", pkce.verifier},
+                                    {"client_id", "roomkey-web"}});
+    ASSERT_TRUE(reused);
+    EXPECT_GE(reused->status, 400);
+    EXPECT_EQ(str(parse(reused->body), "error"), "invalid_grant") << reused->body;
+
+    // 7. The log holds none of it (issue 5 item 6).
+    const std::string log = helper_->wait_for_log("POST /oauth/token");
+    EXPECT_NE(log.find("GET /api/my/status 200"), std::string::npos) << log;
+    for (const std::string& secret : {access, refresh, access2, refresh2, code, pkce.verifier, state}) {
+        if (secret.empty()) continue;
+        EXPECT_EQ(log.find(secret), std::string::npos) << "the helper log leaks a secret:\n" << log;
+    }
+}
+
+TEST_F(HelperWithSandbox, ConfidentialClientInBffModeNeverShowsItsSecret) {
+    start(true);
+    auto cfg_res = app_->Get("/config.json");
+    ASSERT_TRUE(cfg_res);
+    EXPECT_EQ(cfg_res->body.find(kConfidentialSecret), std::string::npos) << "the page never sees the secret";
+    const auto cfg = parse(cfg_res->body);
+    EXPECT_EQ(str(cfg, "client_type"), "confidential");
+    const std::string redirect_uri = str(cfg, "redirect_uri");
+
+    const PkcePair pkce = make_pkce(random_source);
+    const std::string location = sign_in_at_sandbox(
+        str(cfg, "consent_url"), {{"response_type", "code"}, {"client_id", kConfidentialId},
+                                  {"redirect_uri", redirect_uri}, {"scope", "users.all:read"}, {"state", "bff-state"},
+                                  {"code_challenge", pkce.challenge}, {"code_challenge_method", "S256"}});
+    const std::string code = form_get(query_of(location), "code").value_or("");
+    ASSERT_FALSE(code.empty()) << location;
+
+    // The page sends no client authentication; the helper adds Basic (spec 4.3).
+    auto token = token_via_helper({{"grant_type", "authorization_code"}, {"code", code},
+                                   {"redirect_uri", redirect_uri}, {"code_verifier", pkce.verifier}});
+    ASSERT_TRUE(token);
+    ASSERT_EQ(token->status, 200) << token->body;
+    const std::string access = str(parse(token->body), "access_token");
+    auto me = api_via_helper("/me", access);
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200) << me->body;
+
+    const std::string log = helper_->wait_for_log("GET /api/me");
+    for (const std::string& secret : {kConfidentialSecret, base64_encode(kConfidentialId + ":" + kConfidentialSecret),
+                                      access, code, pkce.verifier}) {
+        EXPECT_EQ(log.find(secret), std::string::npos) << "the helper log leaks a secret:\n" << log;
+    }
+}
+
+}  // namespace
+}  // namespace roomkey::helper

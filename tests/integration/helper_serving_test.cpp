@@ -1,0 +1,231 @@
+// helper_serving_test.cpp: roomkey-helper serving the web build over HTTPS on
+// real sockets (issue 5 items 1 and 2; issue 2 item 6): the app page at / and
+// /callback, application/wasm, precompressed variants, caching headers, the
+// certificate the local CA signed, and files that must never be served.
+#include <gtest/gtest.h>
+
+#include "support/helper_fixture.hpp"
+
+namespace roomkey::helper {
+namespace {
+
+using testing::RunningHelper;
+using testing::TempDir;
+
+class HelperServing : public ::testing::Test {
+protected:
+    void SetUp() override {
+        helper_ = std::make_unique<RunningHelper>(testing::test_config(dir_));
+        ASSERT_TRUE(helper_->ok()) << helper_->error();
+        client_ = helper_->client();
+    }
+    TempDir dir_;
+    std::unique_ptr<RunningHelper> helper_;
+    std::unique_ptr<httplib::SSLClient> client_;
+};
+
+TEST_F(HelperServing, PageIsServedOverHttpsVerifiedByTheLocalCa) {
+    auto res = client_->Get("/");
+    ASSERT_TRUE(res) << "TLS with the local CA must verify: " << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200);
+    EXPECT_EQ(res->body, testing::kIndexHtml);
+    EXPECT_EQ(res->get_header_value("Content-Type"), "text/html; charset=utf-8");
+    EXPECT_EQ(res->get_header_value("Cache-Control"), "no-cache") << "the page must be revalidated";
+}
+
+TEST_F(HelperServing, LocalhostNameVerifiesToo) {
+    httplib::SSLClient c("localhost", helper_->port());
+    c.enable_server_certificate_verification(true);
+    c.set_ca_cert_path(helper_->server().tls()->ca_cert_path.c_str());
+    auto res = c.Get("/");
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200);
+}
+
+TEST_F(HelperServing, CallbackServesTheAppPageWithItsQuery) {
+    // The registered redirect URI: the wasm code reads code and state itself.
+    auto res = client_->Get("/callback?code=c0de&state=st4te");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_EQ(res->body, testing::kIndexHtml);
+    EXPECT_EQ(res->get_header_value("Referrer-Policy"), "no-referrer") << "the code must not leak via Referer";
+}
+
+TEST_F(HelperServing, WasmIsServedAsApplicationWasm) {
+    auto res = client_->Get("/roomkey.wasm");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_EQ(res->get_header_value("Content-Type"), "application/wasm")
+        << "instantiateStreaming refuses any other type";
+    EXPECT_EQ(res->body, testing::kWasmBytes);
+}
+
+TEST_F(HelperServing, HeadAnswersWithoutBody) {
+    auto res = client_->Head("/roomkey.wasm");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_TRUE(res->body.empty());
+    EXPECT_EQ(res->get_header_value("Content-Type"), "application/wasm");
+}
+
+TEST_F(HelperServing, BrotliVariantWhenAccepted) {
+    auto res = client_->Get("/roomkey.js", {{"Accept-Encoding", "gzip, deflate, br"}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_EQ(res->get_header_value("Content-Encoding"), "br");
+    EXPECT_EQ(res->body, "BROTLI-BYTES") << "the .br file, sent as is (not compressed twice)";
+    EXPECT_EQ(res->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+    EXPECT_EQ(res->get_header_value("Vary"), "Accept-Encoding");
+}
+
+TEST_F(HelperServing, GzipVariantWhenBrotliIsNotAccepted) {
+    auto res = client_->Get("/roomkey.js", {{"Accept-Encoding", "gzip, br;q=0"}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->get_header_value("Content-Encoding"), "gzip");
+    EXPECT_EQ(res->body, "GZIP-BYTES");
+}
+
+TEST_F(HelperServing, PlainFileWithoutAcceptEncoding) {
+    auto res = client_->Get("/roomkey.js", {{"Accept-Encoding", "identity"}});
+    ASSERT_TRUE(res);
+    EXPECT_FALSE(res->has_header("Content-Encoding"));
+    EXPECT_EQ(res->body, "console.log('plain');\n");
+    EXPECT_EQ(res->get_header_value("Vary"), "Accept-Encoding") << "caches must key on the encoding";
+}
+
+TEST_F(HelperServing, HashedAssetsAreImmutableOthersRevalidate) {
+    auto hashed = client_->Get("/app.0123abcd.js");
+    ASSERT_TRUE(hashed);
+    EXPECT_EQ(hashed->get_header_value("Cache-Control"), "public, max-age=31536000, immutable");
+    auto plain = client_->Get("/roomkey.wasm");
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(plain->get_header_value("Cache-Control"), "no-cache");
+}
+
+TEST_F(HelperServing, EtagRevalidationAnswers304) {
+    auto first = client_->Get("/roomkey.wasm");
+    ASSERT_TRUE(first);
+    const std::string etag = first->get_header_value("ETag");
+    ASSERT_FALSE(etag.empty());
+    auto second = client_->Get("/roomkey.wasm", {{"If-None-Match", etag}});
+    ASSERT_TRUE(second);
+    EXPECT_EQ(second->status, 304);
+    EXPECT_TRUE(second->body.empty());
+}
+
+TEST_F(HelperServing, TraversalHiddenAndMissingFilesAre404) {
+    for (const char* path : {"/../state/ca-key.pem", "/%2e%2e/state/ca-key.pem", "/.secret", "/nope.js",
+                             "/web/../index.html", "//etc/passwd"}) {
+        auto res = client_->Get(path);
+        ASSERT_TRUE(res) << path;
+        EXPECT_EQ(res->status, 404) << path << " must not be served";
+        EXPECT_EQ(res->body.find("BEGIN"), std::string::npos) << path;
+    }
+}
+
+TEST_F(HelperServing, SymlinkOutOfTheWebRootIsNotFollowed) {
+    ASSERT_EQ(::symlink((dir_ / "state").c_str(), (dir_ / "web/state").c_str()), 0);
+    auto res = client_->Get("/state/ca-key.pem");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 404);
+}
+
+TEST_F(HelperServing, KeepAliveRequestsAreNotDelayedByNagle) {
+    // issue 2 item 6: set_tcp_nodelay(true). Without it, each request after
+    // the first on a keep-alive connection waits ~40 ms for a delayed ACK.
+    ASSERT_TRUE(client_->Get("/roomkey.wasm"));
+    std::vector<double> ms;
+    for (int i = 0; i < 15; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto res = client_->Get("/roomkey.wasm");
+        ASSERT_TRUE(res);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    EXPECT_LT(ms[ms.size() / 2], 30.0) << "median keep-alive request time suggests Nagle's delay";
+}
+
+TEST(HelperServingStart, MissingWebRootNamesTheBuildCommand) {
+    TempDir dir;
+    HelperConfig config = testing::test_config(dir);
+    config.web_root = dir / "no-such-dir";
+    auto started = HelperServer::start(config, nullptr);
+    ASSERT_FALSE(started);
+    EXPECT_EQ(started.error().code, StartError::web_root_missing);
+    EXPECT_NE(started.error().message.find("./scripts/run.sh"), std::string::npos) << started.error().message;
+    EXPECT_NE(started.error().message.find("cmake --build --preset wasm"), std::string::npos);
+}
+
+TEST(HelperServingStart, WebRootWithoutIndexIsRefused) {
+    TempDir dir;
+    HelperConfig config = testing::test_config(dir);
+    ::unlink((dir / "web/index.html").c_str());
+    auto started = HelperServer::start(config, nullptr);
+    ASSERT_FALSE(started);
+    EXPECT_EQ(started.error().code, StartError::web_root_missing);
+}
+
+TEST(HelperServingStart, UserSuppliedCertificateReplacesTheGeneratedOne) {
+    TempDir dir;
+    // Another CA stands in for the user's own certificate (e.g. from mkcert).
+    auto own = native::ensure_tls_material(dir / "own");
+    ASSERT_TRUE(own) << own.error().detail;
+    HelperConfig config = testing::test_config(dir);
+    config.cert_file = own->server_cert_path;
+    config.key_file = own->server_key_path;
+    RunningHelper helper(config);
+    ASSERT_TRUE(helper.ok()) << helper.error();
+
+    httplib::SSLClient with_own_ca("127.0.0.1", helper.port());
+    with_own_ca.enable_server_certificate_verification(true);
+    with_own_ca.set_ca_cert_path(own->ca_cert_path.c_str());
+    auto res = with_own_ca.Get("/");
+    ASSERT_TRUE(res) << "the user's certificate must be served: " << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200);
+
+    httplib::SSLClient with_state_ca("127.0.0.1", helper.port());
+    with_state_ca.enable_server_certificate_verification(true);
+    with_state_ca.set_ca_cert_path((dir / "state/ca-cert.pem").c_str());
+    EXPECT_FALSE(with_state_ca.Get("/")) << "the generated certificate must not be the one served";
+}
+
+TEST(HelperServingStart, BadUserCertificateIsAClearError) {
+    TempDir dir;
+    HelperConfig config = testing::test_config(dir);
+    testing::write_file(dir / "cert.pem", "nope");
+    testing::write_file(dir / "key.pem", "nope");
+    config.cert_file = dir / "cert.pem";
+    config.key_file = dir / "key.pem";
+    auto started = HelperServer::start(config, nullptr);
+    ASSERT_FALSE(started);
+    EXPECT_EQ(started.error().code, StartError::tls_failed);
+    EXPECT_NE(started.error().message.find(dir / "cert.pem"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roomkey::helper
+
+namespace roomkey::helper {
+namespace {
+
+TEST(HelperServingStart, ServesOnIpv6LoopbackWhenAsked) {
+    // issue 5 item 6: 127.0.0.1 by default, [::1] if asked; the certificate names both.
+    TempDir dir;
+    HelperConfig config = testing::test_config(dir);
+    config.host = "::1";
+    RunningHelper helper(config);
+    if (!helper.ok() && helper.error().find("cannot listen") != std::string::npos) {
+        GTEST_SKIP() << "no IPv6 loopback here: " << helper.error();
+    }
+    ASSERT_TRUE(helper.ok()) << helper.error();
+    EXPECT_EQ(helper.server().app_url(), "https://[::1]:" + std::to_string(helper.port()) + "/");
+    httplib::SSLClient client("::1", helper.port());
+    client.enable_server_certificate_verification(true);
+    client.set_ca_cert_path(helper.server().tls()->ca_cert_path.c_str());
+    auto res = client.Get("/", {{"Host", "[::1]:" + std::to_string(helper.port())}});
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200);
+}
+
+}  // namespace
+}  // namespace roomkey::helper
