@@ -1,14 +1,46 @@
 // page.js: boots the wasm app and is the page-level JS API around it.
-//   window.roomkey.ready()   -> true once the app has drawn its first frame
-//   window.roomkey.state()   -> the app's last published state (object)
-//   window.roomkey.error()   -> a readable message if loading failed, else null
+//   window.roomkey.ready()        -> true once the app has drawn its first frame
+//   window.roomkey.state()        -> the app's last published state (object, no secrets)
+//   window.roomkey.error()        -> a readable message if loading failed, else null
+//   window.roomkey.act(action)    -> queues an action for the app, the same
+//                                    intents the UI produces, e.g.
+//                                    {type:'sign_in', scope:'users.all:read rooms.all:read_write'}
+//                                    {type:'post_message', room_id:'7', body:'hi', count:30}
+//                                    (list: web/app/intents.hpp)
+//   window.roomkey.mirrorText()   -> the text of the aria-live mirror
+//   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
+//                                    drawn in the canvas (sign_in, message,
+//                                    queue_message, sign_out), or null
+//   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
 // The same state is written as text into #mirror (aria-live) for assistive
-// technology. The app publishes through roomkey._publish (web/src/page_bridge.cpp).
+// technology. The app publishes through roomkey._publish and reads what the
+// page holds for it through the other _underscore members (web/src/*.cpp).
 'use strict';
 (function () {
+  // 1. Before anything else loads: an authorization answer (code, state,
+  // error...) is taken out of the address bar and the history entry, so it
+  // cannot leak through the URL, a bookmark or a reload. The app receives the
+  // original URL once, from memory (spec 4.2; RFC 9700 4.2.4).
+  var CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'error_uri', 'error_code', 'iss'];
+  var launchUrl = window.location.href;
+  (function stripCallbackParams() {
+    var url;
+    try { url = new URL(window.location.href); } catch (e) { return; }
+    var changed = false;
+    CALLBACK_PARAMS.forEach(function (name) {
+      if (url.searchParams.has(name)) { url.searchParams.delete(name); changed = true; }
+    });
+    if (changed) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+  })();
+
   var state = { ready: false };
   var loadError = null;
   var mirrorText = '';
+  var actions = [];
+  var pasted = '';
+  var staged = '';
+  var firstFrameAt = null;
+  var widgets = {};
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
@@ -23,12 +55,30 @@
     updateMirror();
   }
 
+  // The mirror says what a sighted user sees at a glance; it leaves out what
+  // changes every second (countdowns) so screen readers are not flooded.
   function describe(s) {
     if (loadError) return 'roomkey failed to start: ' + loadError;
     if (!s.ready) return 'roomkey is loading.';
     var parts = ['roomkey is ready.', 'Session: ' + (s.session || 'unknown') + '.'];
-    if (s.account) parts.push('Signed in as ' + s.account + '.');
-    if (s.last_error) parts.push('Last error: ' + s.last_error + '.');
+    if (s.account) {
+      parts.push('Signed in as ' + (s.account.name ? s.account.name + ' ' : '') +
+                 '(account ' + s.account.account_id + ').');
+    }
+    if (s.status) {
+      parts.push('Unread ' + s.status.unread_num + ' in ' + s.status.unread_room_num + ' rooms, mentions ' +
+                 s.status.mention_num + ', tasks ' + s.status.mytask_num + '.');
+    }
+    if (s.room_count) parts.push(s.room_count + ' rooms.');
+    if (s.queue && s.queue.total) {
+      parts.push('Posts: ' + s.queue.delivered + ' of ' + s.queue.total + ' delivered' +
+                 (s.queue.failed ? ', ' + s.queue.failed + ' failed' : '') + '.');
+    }
+    if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
+    if (s.last_error) {
+      parts.push('Last error: ' + s.last_error.title + (s.last_error.code ? ' (' + s.last_error.code + ')' : '') +
+                 '. ' + s.last_error.message + (s.last_error.remedy ? ' ' + s.last_error.remedy : ''));
+    }
     return parts.join(' ');
   }
 
@@ -40,16 +90,44 @@
     }
   }
 
+  // Text the app reads is staged here and copied into wasm memory by the
+  // caller (web/src/page_bridge.cpp), so no allocator export is needed.
+  function stage(text) { staged = String(text || ''); return staged; }
+
   window['roomkey'] = {
     'ready': function () { return state.ready === true && loadError === null; },
     'state': function () { return JSON.parse(JSON.stringify(state)); },
     'error': function () { return loadError; },
+    'mirrorText': function () { return mirrorText; },
+    'firstFrameAt': function () { return firstFrameAt; },
+    'widget': function (name) {
+      var r = widgets[name];
+      return r ? { 'x': r[0], 'y': r[1], 'width': r[2], 'height': r[3] } : null;
+    },
+    '_publishWidgets': function (json) { try { widgets = JSON.parse(json); } catch (e) { widgets = {}; } },
+    'act': function (action) {
+      if (!action || typeof action !== 'object') throw new TypeError('roomkey.act expects an object');
+      actions.push(action);
+    },
     '_publish': function (json) {
       try { state = JSON.parse(json); } catch (e) { return; }
+      if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();
       if (state.ready) overlay(null);
       updateMirror();
-    }
+    },
+    '_stageLaunchUrl': function () { var url = launchUrl; launchUrl = ''; return stage(url); },
+    '_stageActions': function () { var list = actions; actions = []; return stage(list.length ? JSON.stringify(list) : ''); },
+    '_stagePasted': function () { return stage(pasted); },
+    '_stageText': function (text) { return stage(text); },
+    '_staged': function () { var text = staged; staged = ''; return text; },
+    '_copied': function (text) { pasted = text; },
   };
+
+  // ImGui text fields paste from here: the browser gives clipboard text only
+  // inside a paste event, which Ctrl+V on the focused canvas fires.
+  document.addEventListener('paste', function (event) {
+    if (event.clipboardData) pasted = event.clipboardData.getData('text/plain');
+  });
 
   function webgl2Available() {
     try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
@@ -65,8 +143,10 @@
            '(or WebGL) in the browser settings and reload.');
       return;
     }
+    var canvas = document.getElementById('canvas');
+    canvas.addEventListener('contextmenu', function (event) { event.preventDefault(); });
     window['Module'] = {
-      'canvas': document.getElementById('canvas'),
+      'canvas': canvas,
       'print': function (text) { console.log(text); },
       'printErr': function (text) { console.warn(text); },
       'onAbort': function (what) { fail('the app stopped unexpectedly (' + what + '). Reload the page to start again.'); }
@@ -77,6 +157,7 @@
       fail('roomkey.js could not be loaded. Is the build complete? Run ./scripts/run.sh again.');
     };
     document.body.appendChild(script);
+    canvas.focus();
     updateMirror();
   }
 

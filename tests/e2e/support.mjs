@@ -6,6 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { createServer } from 'node:net';
+import { request as httpsRequest } from 'node:https';
 import { chromium } from 'playwright-core';
 
 export const binDir = required('ROOMKEY_BIN_DIR');
@@ -52,9 +54,9 @@ export function freshStateDir() {
 }
 
 // The helper alone, serving the web build (no upstream needed).
-export async function startHelper(stateDir, extraArgs = []) {
+export async function startHelper(stateDir, extraArgs = [], port = 0) {
   const started = await startProgram(join(binDir, 'roomkey-helper'),
-    ['serve', '--port', '0', '--state-dir', stateDir, '--web-root', webDist, ...extraArgs],
+    ['serve', '--port', String(port), '--state-dir', stateDir, '--web-root', webDist, ...extraArgs],
     /^roomkey: app at (https:\/\/127\.0\.0\.1:\d+\/)$/);
   return { ...started, url: started.match[1] };
 }
@@ -126,4 +128,125 @@ export function distinctColours(png) {
     if (seen.size > 1000) break;
   }
   return seen.size;
+}
+
+// ---------------------------------------------------------------------------
+// The whole stack: roomkey-sandbox (test controls on) + roomkey-helper in
+// front of it, as ./scripts/run.sh starts them, on free ports.
+// ---------------------------------------------------------------------------
+
+// A free TCP port on 127.0.0.1 (the sandbox must know the app's port before
+// the helper starts: it registers https://127.0.0.1:PORT/callback).
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startSandbox(stateDir, webPort, extraArgs = []) {
+  const started = await startProgram(join(binDir, 'roomkey-sandbox'),
+    ['--port', '0', '--state-dir', stateDir, '--web-port', String(webPort), '--enable-test-controls', '--quiet',
+      ...extraArgs],
+    /^roomkey-sandbox: ready base_url=(\S+) auth_url=(\S+) consent_url=(\S+)/);
+  const [, baseUrl, authUrl, consentUrl] = started.match;
+  return { ...started, baseUrl, authUrl, consentUrl, origin: new URL(baseUrl).origin };
+}
+
+// Sandbox + helper; `stack.url` is the app. Stop with stopStack.
+export async function startStack({ sandboxArgs = [], helperArgs = [] } = {}) {
+  const stateDir = freshStateDir();
+  const port = await freePort();
+  const sandbox = await startSandbox(stateDir, port, sandboxArgs);
+  let helper;
+  try {
+    helper = await startHelper(stateDir, ['--base-url', sandbox.baseUrl, '--auth-url', sandbox.authUrl,
+      '--consent-url', sandbox.consentUrl, '--client-id', 'roomkey-web', '--client-type', 'public',
+      ...helperArgs], port);
+  } catch (error) {
+    await stopProgram(sandbox);
+    throw error;
+  }
+  return { stateDir, sandbox, helper, url: helper.url, origin: new URL(helper.url).origin };
+}
+
+export async function stopStack(stack) {
+  if (!stack) return;
+  await stopProgram(stack.helper);
+  await stopProgram(stack.sandbox);
+  rmSync(stack.stateDir, { recursive: true, force: true });
+}
+
+// POSTs to one of the sandbox's /_sandbox/* test controls (docs/sandbox.md),
+// e.g. sandboxControl(stack, '/_sandbox/clock/advance', { seconds: 1860 }).
+export function sandboxControl(stack, path, params = {}, method = 'POST') {
+  const url = new URL(path, stack.sandbox.origin);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value));
+  return new Promise((resolve, reject) => {
+    // The sandbox's certificate comes from this test's throwaway local CA.
+    const request = httpsRequest(url, { method, rejectUnauthorized: false,
+      headers: { 'X-Roomkey-Sandbox-Control': '1' } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk) => { body += chunk; });
+      response.on('end', () => {
+        if (response.statusCode >= 300) reject(new Error(`${method} ${path} -> ${response.statusCode}: ${body}`));
+        else resolve(body ? JSON.parse(body) : null);
+      });
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+// The sandbox's demo users (docs/sandbox.md).
+export const demoUsers = {
+  alice: { login: 'alice@example.com', password: 'alice-demo', accountId: '1001',
+    apiToken: 'sandbox-api-token-alice-1001' },
+  bob: { login: 'bob@example.com', password: 'bob-demo', accountId: '1002', apiToken: 'sandbox-api-token-bob-1002' },
+};
+
+// Opens the app and waits until it has drawn a frame and read its config.
+export async function openApp(page, url) {
+  await page.goto(url);
+  await page.waitForFunction(() => window.roomkey && window.roomkey.ready() &&
+    window.roomkey.state().config && window.roomkey.state().config.loaded, null, { timeout: 60000 });
+}
+
+// Sends one action through the page API (window.roomkey.act).
+export function act(page, action) {
+  return page.evaluate((a) => window.roomkey.act(a), action);
+}
+
+export function appState(page) {
+  return page.evaluate(() => window.roomkey.state());
+}
+
+// Waits until predicate(state) is true; the message and last state on timeout.
+export async function waitForState(page, predicate, what, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  let state;
+  while (Date.now() < deadline) {
+    state = await page.evaluate(() => window.roomkey && window.roomkey.state()).catch(() => undefined);
+    if (state && predicate(state)) return state;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; last state: ${JSON.stringify(state)}`);
+}
+
+// Goes through the sandbox's login and consent forms as `user`, pressing
+// Allow or Deny. The app must already have navigated to the consent screen.
+export async function passConsent(page, stack, user, decision = 'allow') {
+  await page.waitForURL((u) => u.origin === stack.sandbox.origin, { timeout: 30000 });
+  if (new URL(page.url()).pathname === '/login') {
+    await page.fill('#login', user.login);
+    await page.fill('#password', user.password);
+    await Promise.all([page.waitForNavigation(), page.click('button[value="login"]')]);
+  }
+  await page.waitForSelector(`#${decision}`, { timeout: 30000 });
+  await Promise.all([page.waitForURL((u) => u.origin === stack.origin, { timeout: 30000 }),
+    page.click(`#${decision}`)]);
 }

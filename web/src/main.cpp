@@ -1,85 +1,212 @@
-// main.cpp: the browser platform layer: GLFW + WebGL2 setup, the frame loop,
-// and the hand-off between app state, UI and page. Everything browser-specific
-// stays here and in page_bridge.cpp.
+// main.cpp: the browser platform layer: GLFW + WebGL2 setup, HiDPI and
+// resizes, the frame loop, and the hand-off between the app (web/app), the
+// UI (ui.cpp), the transport (fetch_transport.cpp), the browser glue
+// (browser.cpp) and the page (page_bridge.cpp). Everything browser-specific
+// stays in web/src.
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
+#include <emscripten/html5.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <type_traits>
 
+#include "app/app.hpp"
+#include "app/intents.hpp"
+#include "app/page_state.hpp"
+#include "browser.hpp"
+#include "browser_font.hpp"
+#include "fetch_transport.hpp"
 #include "page_bridge.hpp"
-#include "roomkey/encoding.hpp"
-#include "roomkey/random.hpp"
-#include "roomkey/sha256.hpp"
 #include "ui.hpp"
 
 namespace {
 
-struct App {
+struct Platform {
     GLFWwindow* window = nullptr;
-    roomkey::web::UiView view;
+    std::unique_ptr<roomkey::app::App> app;
+    roomkey::web::UiState ui;
+    int width = 0;         // canvas backing store, device pixels
+    int height = 0;
+    float scale = 0.0f;    // device-pixel ratio the fonts and style were built for
+    int text_size = -1;    // ui.text_size the fonts were built for
     long frame = 0;
     std::string last_published;
+    std::string last_widgets;
+    std::string clipboard;  // keeps the pointer ImGui gets alive
 };
 
-App g_app;
+Platform g_platform;
 
-std::string make_challenge() {
-    // 32 random bytes -> 43-char verifier -> S256 challenge (spec 4.2, RFC 7636).
-    const roomkey::RandomSource random = roomkey::web::browser_random;
-    const std::string verifier = roomkey::base64url_encode(roomkey::random_bytes(random, 32));
-    return roomkey::base64url_encode(roomkey::to_bytes(roomkey::sha256(verifier)));
+const char* get_clipboard(void*) {
+    g_platform.clipboard = roomkey::web::clipboard_text();
+    return g_platform.clipboard.c_str();
 }
 
-void publish(App& app) {
-    // Hand-built JSON: the values are plain ASCII we produced ourselves.
-    std::string json = "{\"ready\":true,\"frame\":" + std::to_string(app.frame) + ",\"session\":\"" +
-                       app.view.status_line + "\"}";
-    // Publish on the first frame and whenever the state text changes, not every frame.
-    const std::string key = app.view.status_line;
-    if (app.frame == 1 || key != app.last_published) {
-        roomkey::web::publish_state(json);
-        app.last_published = key;
+void set_clipboard(void*, const char* text) { roomkey::web::copy_to_clipboard(text ? text : ""); }
+
+// The canvas backing store follows its CSS size times the device-pixel ratio,
+// so text is drawn at the display's own resolution; the fonts and the style
+// are rebuilt when the ratio (HiDPI, browser zoom) or the text size changes.
+void fit_canvas(Platform& p) {
+    const roomkey::web::CanvasSize size = roomkey::web::canvas_size();
+    const float ratio = static_cast<float>(size.device_pixel_ratio > 0 ? size.device_pixel_ratio : 1.0);
+    const int width = static_cast<int>(std::lround(static_cast<float>(size.css_width) * ratio));
+    const int height = static_cast<int>(std::lround(static_cast<float>(size.css_height) * ratio));
+    // Set on the canvas directly: Emscripten's glfwSetWindowSize asks for
+    // fullscreen when the size equals the screen's.
+    if (width > 0 && height > 0 && (width != p.width || height != p.height)) {
+        emscripten_set_canvas_element_size("#canvas", width, height);
+        p.width = width;
+        p.height = height;
     }
+    if (ratio != p.scale || p.ui.text_size != p.text_size) {
+        p.scale = ratio;
+        p.text_size = p.ui.text_size;
+        // Only the font texture is replaced: ImGui 1.86's DestroyDeviceObjects
+        // keeps its old buffer sizes, and the next draw would overflow them.
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        roomkey::web::build_font_atlas(std::round(roomkey::web::kTextSizes[p.text_size] * ratio));
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+        roomkey::web::apply_theme(ratio);
+    }
+}
+
+// {"sign_in":[x,y,w,h],...} in CSS pixels, rounded.
+std::string widgets_json(const Platform& p) {
+    std::string json = "{";
+    for (const auto& [name, rect] : p.ui.widgets) {
+        if (json.size() > 1) json += ",";
+        json += "\"" + name + "\":[";
+        for (std::size_t i = 0; i < rect.size(); ++i) {
+            if (i > 0) json += ",";
+            json += std::to_string(std::lround(rect[i] / (p.scale > 0 ? p.scale : 1.0f)));
+        }
+        json += "]";
+    }
+    return json + "}";
+}
+
+void perform(Platform& p, std::vector<roomkey::app::Effect> effects) {
+    namespace effect = roomkey::app::effect;
+    for (auto& e : effects) {
+        std::visit(
+            [&](auto& item) {
+                using T = std::decay_t<decltype(item)>;
+                if constexpr (std::is_same_v<T, effect::Send>) {
+                    roomkey::web::fetch_start(item.id, item.request);
+                } else if constexpr (std::is_same_v<T, effect::StorePending>) {
+                    roomkey::web::store_pending_authorization(item.record);
+                } else if constexpr (std::is_same_v<T, effect::Navigate>) {
+                    roomkey::web::navigate(item.url);
+                } else if constexpr (std::is_same_v<T, effect::CopyText>) {
+                    roomkey::web::copy_to_clipboard(item.text);
+                }
+            },
+            e);
+    }
+    (void)p;
+}
+
+void feed_app(Platform& p, roomkey::Instant now) {
+    for (roomkey::web::FetchOutcome& outcome : roomkey::web::take_fetch_outcomes()) {
+        if (outcome.response) {
+            p.app->on_response(outcome.id, *outcome.response, now);
+        } else {
+            p.app->on_transport_error(outcome.id, outcome.error, now);
+        }
+    }
+    const std::string actions = roomkey::web::take_actions();
+    if (!actions.empty()) {
+        std::vector<std::string> errors;
+        for (const roomkey::app::Intent& intent : roomkey::app::parse_actions(actions, errors)) {
+            p.app->apply(intent, now);
+        }
+        for (const std::string& error : errors) roomkey::web::console_warn("roomkey.act: " + error);
+    }
+    p.app->tick(now);
+}
+
+// An HTTP answer arrived between frames: let the app react now (the next
+// paced post goes out without waiting for a frame); drawing waits.
+void on_fetch_outcome() {
+    Platform& p = g_platform;
+    if (!p.app) return;
+    const roomkey::Instant now = roomkey::web::now();
+    for (roomkey::web::FetchOutcome& outcome : roomkey::web::take_fetch_outcomes()) {
+        if (outcome.response) {
+            p.app->on_response(outcome.id, *outcome.response, now);
+        } else {
+            p.app->on_transport_error(outcome.id, outcome.error, now);
+        }
+    }
+    p.app->tick(now);
+    perform(p, p.app->take_effects());
 }
 
 void frame() {
-    App& app = g_app;
-    const roomkey::web::CanvasSize size = roomkey::web::canvas_size();
-    int width = 0;
-    int height = 0;
-    glfwGetWindowSize(app.window, &width, &height);
-    if (size.css_width > 0 && size.css_height > 0 && (size.css_width != width || size.css_height != height)) {
-        glfwSetWindowSize(app.window, size.css_width, size.css_height);
-    }
+    Platform& p = g_platform;
+    const roomkey::Instant now = roomkey::web::now();
+    feed_app(p, now);
+    fit_canvas(p);
 
     glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // GLFW does not know the canvas size we set: tell ImGui (mouse positions
+    // are already in backing-store pixels).
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(p.width), static_cast<float>(p.height));
+    io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     ImGui::NewFrame();
-    const roomkey::web::UiIntents intents = roomkey::web::draw_ui(app.view);
-    if (intents.make_new_pkce) app.view.pkce_challenge = make_challenge();
+    for (const roomkey::app::Intent& intent : roomkey::web::draw_ui(*p.app, p.ui, now, p.scale)) {
+        p.app->apply(intent, now);
+    }
     ImGui::Render();
 
-    int fb_width = 0;
-    int fb_height = 0;
-    glfwGetFramebufferSize(app.window, &fb_width, &fb_height);
-    glViewport(0, 0, fb_width, fb_height);
+    glViewport(0, 0, p.width, p.height);
     glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-    ++app.frame;
-    publish(app);
+    perform(p, p.app->take_effects());
+    ++p.frame;
+    // The page's state and mirror change only when the snapshot does.
+    std::string state = roomkey::app::page_state_json(*p.app, now);
+    if (state != p.last_published) {
+        roomkey::web::publish_state(state);
+        p.last_published = std::move(state);
+    }
+    std::string widgets = widgets_json(p);
+    if (widgets != p.last_widgets) {
+        roomkey::web::publish_widgets(widgets);
+        p.last_widgets = std::move(widgets);
+    }
 }
 
 }  // namespace
 
 int main() {
+    // Before anything else: the authorization answer leaves the address bar
+    // (shell/page.js did so already; this keeps the guarantee), and the
+    // single-use pending authorization leaves sessionStorage.
+    std::string launch_url = roomkey::web::take_launch_url();
+    roomkey::web::strip_callback_params();
+    const std::optional<std::string> pending = roomkey::web::take_pending_authorization();
+
+    Platform& p = g_platform;
+    p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
+    p.app->start(launch_url, pending, roomkey::web::now());
+    launch_url.clear();
+    perform(p, p.app->take_effects());
+    roomkey::web::set_fetch_listener(on_fetch_outcome);
+
     if (!glfwInit()) {
         std::fprintf(stderr, "roomkey: could not initialise GLFW\n");
         return 1;
@@ -88,23 +215,28 @@ int main() {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
     const roomkey::web::CanvasSize size = roomkey::web::canvas_size();
-    g_app.window = glfwCreateWindow(size.css_width > 0 ? size.css_width : 1280,
-                                    size.css_height > 0 ? size.css_height : 720, "roomkey", nullptr, nullptr);
-    if (!g_app.window) {
+    p.window = glfwCreateWindow(size.css_width > 0 ? size.css_width : 1280, size.css_height > 0 ? size.css_height : 720,
+                                "roomkey", nullptr, nullptr);
+    if (!p.window) {
         std::fprintf(stderr, "roomkey: could not create a WebGL2 context\n");
         return 1;
     }
-    glfwMakeContextCurrent(g_app.window);
+    glfwMakeContextCurrent(p.window);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // nothing is written to storage
-    ImGui::StyleColorsDark();
-    ImGui_ImplGlfw_InitForOpenGL(g_app.window, true);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // nothing is written to storage
+    io.LogFilename = nullptr;
+    ImGui_ImplGlfw_InitForOpenGL(p.window, true);
     ImGui_ImplOpenGL3_Init("#version 300 es");
+    ImGui_ImplOpenGL3_CreateDeviceObjects();  // now, so fit_canvas replaces (not leaks) the font texture
+    // After the GLFW backend: it installs its own (empty, in Emscripten) clipboard.
+    io.GetClipboardTextFn = get_clipboard;
+    io.SetClipboardTextFn = set_clipboard;
+    io.ClipboardUserData = nullptr;
+    fit_canvas(p);
 
-    g_app.view.status_line = "signed out";
-    g_app.view.pkce_challenge = make_challenge();
     emscripten_set_main_loop(frame, 0, false);
     return 0;
 }

@@ -1,6 +1,7 @@
-// page_bridge.hpp: the app's only door to the page around it (shell/roomkey.js):
-// it publishes the app's key state for the page JS API and the accessible text
-// mirror, and reads browser facts (canvas size, randomness). Emscripten-only.
+// page_bridge.hpp: the app's door to the page around it (shell/page.js): it
+// publishes the app's state for the page JS API and the accessible text
+// mirror, takes the actions the page API queued, and reads browser facts
+// (canvas size, randomness). Emscripten-only.
 #pragma once
 
 #include <cstddef>
@@ -8,10 +9,17 @@
 
 namespace roomkey::web {
 
-// Hands a JSON snapshot of the app's key state to window.roomkey (page API
-// state() and the aria-live mirror). Cheap to call every frame: the page only
-// touches the DOM when the text changed.
+// Hands a JSON snapshot of the app's state to window.roomkey (state() and the
+// aria-live mirror). The page touches the DOM only when the text changed.
 void publish_state(const std::string& json);
+
+// Hands the positions of the main controls (JSON object of name -> [x, y,
+// w, h] in CSS pixels) to window.roomkey.widget(name).
+void publish_widgets(const std::string& json);
+
+// The actions queued by window.roomkey.act() since the last call, as a JSON
+// array ("" when none).
+std::string take_actions();
 
 // Fills `out` with bytes from crypto.getRandomValues.
 void browser_random(unsigned char* out, std::size_t size);
@@ -22,5 +30,13 @@ struct CanvasSize {
     double device_pixel_ratio = 1.0;
 };
 CanvasSize canvas_size();
+
+// Writes a line to the browser console (warnings the page API caused).
+void console_warn(const std::string& text);
+
+namespace detail {
+// Copies the text page.js staged (see its stage()) into a std::string.
+std::string read_staged(int length);
+}  // namespace detail
 
 }  // namespace roomkey::web

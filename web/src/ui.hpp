@@ -1,20 +1,51 @@
-// ui.hpp: draws the app's windows with Dear ImGui from a read-only view of the
-// app state and returns what the user asked for. No network, no browser calls.
+// ui.hpp: draws the app's panels with Dear ImGui from a read-only App and
+// returns what the user asked for (intents). No network, no browser calls:
+// the only state it keeps is what is being typed (UiState).
 #pragma once
 
+#include <array>
+#include <map>
 #include <string>
+#include <cstdint>
+#include <vector>
+
+#include "app/app.hpp"
+#include "app/intents.hpp"
+#include "roomkey/scopes.hpp"
+#include "roomkey/time.hpp"
 
 namespace roomkey::web {
 
-struct UiView {
-    std::string status_line;     // e.g. "Signed out"
-    std::string pkce_challenge;  // a freshly made S256 challenge (skeleton)
+// Text sizes the user can pick, in CSS pixels (the default is index 1).
+inline constexpr float kTextSizes[] = {13.0f, 15.0f, 17.0f, 20.0f};
+inline constexpr int kTextSizeCount = 4;
+
+struct UiState {
+    // Connection: the scopes being picked (starts from the helper's default).
+    bool scopes_initialised = false;
+    ScopeSet chosen_scopes;
+    std::array<char, 512> api_token{};
+    // Posting.
+    std::array<char, 2048> message{};
+    int repeat = 1;
+    std::array<char, 1024> task_body{};
+    std::array<char, 256> task_assignees{};
+    std::array<char, 16> task_due{};
+    int task_limit_type = 0;  // 0 none, 1 date
+    std::string form_error;
+    // HTTP log: the entry whose details are shown.
+    std::uint64_t selected_log = 0;
+    // View.
+    int text_size = 1;
+    // Where the main controls were drawn this frame (device pixels: x, y, w, h),
+    // for the page API (tests click the real buttons through it).
+    std::map<std::string, std::array<float, 4>> widgets;
 };
 
-struct UiIntents {
-    bool make_new_pkce = false;
-};
+// `scale` is the device-pixel ratio: sizes in the UI are multiplied by it.
+std::vector<app::Intent> draw_ui(const app::App& app, UiState& ui, Instant now, float scale);
 
-UiIntents draw_ui(const UiView& view);
+// The clean default theme, sized for `scale`.
+void apply_theme(float scale);
 
 }  // namespace roomkey::web

@@ -1,0 +1,64 @@
+// app_layout.e2e.mjs: the app fills the window, draws at the display's
+// resolution on HiDPI screens (device-pixel ratio 2), follows resizes, and
+// shows the signed-out start screen without console errors.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launchBrowser, startStack, stopStack, openApp, decodePng, distinctColours, artifacts } from './support.mjs';
+
+let stack; let browser;
+
+before(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  await stopStack(stack);
+});
+
+async function canvasSize(page) {
+  return page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    const r = c.getBoundingClientRect();
+    return { width: c.width, height: c.height, cssWidth: r.width, cssHeight: r.height, ratio: window.devicePixelRatio };
+  });
+}
+
+async function waitForBackingStore(page) {
+  await page.waitForFunction(() => {
+    const c = document.getElementById('canvas');
+    const r = c.getBoundingClientRect();
+    return Math.abs(c.width - Math.round(r.width * devicePixelRatio)) <= 1 &&
+      Math.abs(c.height - Math.round(r.height * devicePixelRatio)) <= 1;
+  }, null, { timeout: 10000 });
+}
+
+// Device metrics over CDP: a persistent context cannot change its scale factor.
+async function emulate(page, width, height, deviceScaleFactor) {
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor, mobile: false });
+}
+
+test('HiDPI: the canvas is drawn at device pixels and follows a resize', async () => {
+  const page = await browser.context.newPage();
+  await emulate(page, 900, 640, 2);
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await openApp(page, stack.url);
+  await waitForBackingStore(page);
+  let size = await canvasSize(page);
+  assert.equal(size.ratio, 2);
+  assert.equal(size.width, Math.round(size.cssWidth * 2), 'backing store = CSS width x device-pixel ratio');
+  const shot = await page.screenshot({ path: join(artifacts, 'hidpi.png') });
+  assert.ok(distinctColours(decodePng(shot)) > 50, 'the start screen is drawn');
+
+  await emulate(page, 1400, 900, 2);
+  await waitForBackingStore(page);
+  size = await canvasSize(page);
+  assert.equal(size.cssWidth, 1400, 'the canvas fills the resized window');
+  assert.equal(size.width, 2800);
+  assert.deepEqual(errors, [], 'no console errors');
+  await page.close();
+});

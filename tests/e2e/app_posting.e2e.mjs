@@ -1,0 +1,125 @@
+// app_posting.e2e.mjs: 30 messages queued to one room are paced by shared/'s
+// scheduler (spec 8.2: 10 posts per 10 s per room): all delivered, zero 429
+// answers, and the whole burst within 10% of what the limit allows. A 429
+// that still happens (another client filled the room's window) is waited out
+// as spec 7.3 says, and a task with assignees and a due date is added (4.7).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpsRequest } from 'node:https';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers } from './support.mjs';
+
+const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sandbox.md)
+let stack; let browser;
+
+before(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  await stopStack(stack);
+});
+
+// What the limit allows, given the round trips this run measured: posts go in
+// order, one at a time per room (so messages arrive in the order queued), and
+// post i + 10 no sooner than 10 s after post i (spec 8.2).
+function allowedMs(sent, answered) {
+  const start = []; const done = [];
+  for (let i = 0; i < sent.length; i++) {
+    const rtt = answered[i] - sent[i];
+    start[i] = Math.max(i > 0 ? done[i - 1] : 0, i >= 10 ? start[i - 10] + 10000 : 0);
+    done[i] = start[i] + rtt;
+  }
+  return done[done.length - 1];
+}
+
+test('a burst of 30 posts to one room: all delivered, no 429, at the speed the limit allows', async () => {
+  const page = await browser.context.newPage();
+  const statuses = []; const sent = []; const answered = [];
+  const isPost = (r) => r.method() === 'POST' && new URL(r.url()).pathname === `/api/rooms/${ROOM}/messages`;
+  page.on('request', (r) => { if (isPost(r)) sent.push(Date.now()); });
+  page.on('response', (r) => {
+    if (isPost(r.request())) {
+      statuses.push(r.status());
+      answered.push(Date.now());
+    }
+  });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && !s.loading, 'the account');
+  await act(page, { type: 'post_message', room_id: ROOM, body: 'paced burst', count: 30 });
+  const state = await waitForState(page, (s) => s.queue.delivered + s.queue.failed >= 30, 'the 30 posts', 90000);
+
+  assert.equal(state.queue.delivered, 30, 'all 30 delivered');
+  assert.equal(state.queue.failed, 0);
+  assert.equal(statuses.filter((s) => s === 429).length, 0, 'zero 429 answers (spec 8.2)');
+  assert.equal(state.counters.responses_429, 0);
+  assert.equal(statuses.length, 30, 'each post sent once');
+  // 10 go at once, 10 after 10 s, 10 after 20 s: the limit allows 20 s plus
+  // the round trips of the posts themselves.
+  const took = answered[29] - sent[0];
+  const allowed = allowedMs(sent.map((t) => t - sent[0]), answered.map((t) => t - sent[0]));
+  console.log(`burst of 30: ${took} ms; the limit allows ${allowed} ms with this run's round trips`);
+  assert.ok(took >= 20000, `not faster than the limit allows (${took} ms)`);
+  assert.ok(took <= allowed * 1.1, `within 10% of what the limit allows (${took} ms vs ${allowed} ms)`);
+  const mirror = await page.locator('#mirror').textContent();
+  assert.match(mirror, /Posts: 30 of 30 delivered\./);
+  await page.close();
+});
+
+// Another client posting straight to the sandbox (not through the app).
+function postAsOtherClient(path, form, token) {
+  const url = new URL(stack.sandbox.baseUrl + path);
+  const body = new URLSearchParams(form).toString();
+  return new Promise((resolve, reject) => {
+    const r = httpsRequest(url, { method: 'POST', rejectUnauthorized: false, headers: {
+      'content-type': 'application/x-www-form-urlencoded', 'x-servicetoken': token } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    r.on('error', reject);
+    r.end(body);
+  });
+}
+
+test('a per-room 429 (another client filled the window) is waited out, about 10 s, and shown', async () => {
+  const page = await browser.context.newPage();
+  const statuses = [];
+  page.on('response', (r) => { if (/\/api\/rooms\/2101\/messages$/.test(new URL(r.url()).pathname)) statuses.push(r.status()); });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && !s.loading, 'the account');
+  for (let i = 0; i < 10; i++) {
+    assert.equal(await postAsOtherClient('/rooms/2101/messages', { body: `bob ${i}` }, demoUsers.bob.apiToken), 200);
+  }
+  const started = Date.now();
+  await act(page, { type: 'post_message', room_id: '2101', body: 'after the wait' });
+  const waiting = await waitForState(page, (s) => s.counters.responses_429 === 1, 'the 429');
+  assert.equal(waiting.queue.waiting, 1, 'the post waits instead of failing');
+  const done = await waitForState(page, (s) => s.queue.delivered === 1, 'the delivery after the wait', 30000);
+  const waited = Date.now() - started;
+  assert.ok(waited >= 8000 && waited <= 16000, `waited about 10 s (spec 7.3): ${waited} ms`);
+  assert.deepEqual(statuses, [429, 200], 'one 429, then one successful retry');
+  assert.equal(done.queue.failed, 0);
+  await page.close();
+});
+
+test('a task with assignees and a due date is added (spec 4.7)', async () => {
+  const page = await browser.context.newPage();
+  let posted = null;
+  page.on('request', (r) => { if (new URL(r.url()).pathname === `/api/rooms/${ROOM}/tasks`) posted = r.postData(); });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && !s.loading, 'the account');
+  const due = Math.floor(Date.now() / 1000) + 86400;
+  await act(page, { type: 'post_task', room_id: ROOM, body: 'Review the release notes', to_ids: ['1002'], limit: due,
+    limit_type: 'date' });
+  const state = await waitForState(page, (s) => s.queue.delivered + s.queue.failed >= 1, 'the task');
+  assert.equal(state.queue.delivered, 1, JSON.stringify(state.last_error));
+  const form = new URLSearchParams(posted);
+  assert.equal(form.get('to_ids'), '1002');
+  assert.equal(form.get('limit'), String(due));
+  assert.equal(form.get('limit_type'), 'date');
+  await page.close();
+});

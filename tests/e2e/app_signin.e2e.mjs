@@ -1,0 +1,177 @@
+// app_signin.e2e.mjs: the browser app's sign-in in real Chromium, through
+// roomkey-helper and roomkey-sandbox: the authorization-code + PKCE flow with
+// the sandbox's login and consent forms (spec 4.2, 4.3), deny, a tampered
+// state, an expired code (spec 2.2), the refresh after the sandbox clock
+// moved past the access token's 30 minutes (spec 5.2.2), and a screenshot of
+// the signed-in dashboard.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, sandboxControl,
+  demoUsers, decodePng, distinctColours, artifacts } from './support.mjs';
+
+const SCOPE = 'users.all:read rooms.all:read_write';
+let stack; let browser;
+
+before(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  await stopStack(stack);
+});
+
+// Records what the page sends to the helper's token route, and its answers.
+function watchTokenRoute(page) {
+  const seen = { requests: 0, bodies: [] };
+  page.on('request', (request) => { if (new URL(request.url()).pathname === '/oauth/token') seen.requests += 1; });
+  page.on('response', async (response) => {
+    if (new URL(response.url()).pathname === '/oauth/token') seen.bodies.push(await response.text().catch(() => ''));
+  });
+  return seen;
+}
+
+// Lets `change(location)` rewrite the consent screen's redirect to /callback.
+async function onConsentRedirect(page, change) {
+  await page.route((u) => u.origin === stack.sandbox.origin && u.pathname === '/consent', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    const response = await route.fetch({ maxRedirects: 0 });
+    const location = response.headers().location;
+    if (response.status() < 300 || response.status() > 399 || !location || !location.includes('/callback?')) return route.fulfill({ response });
+    return route.fulfill({ status: response.status(), headers: { location: await change(location) } });
+  });
+}
+
+async function signIn(page, user = demoUsers.alice) {
+  await openApp(page, stack.url);
+  await act(page, { type: 'sign_in', scope: SCOPE });
+  await passConsent(page, stack, user, 'allow');
+  return waitForState(page, (s) => s.session === 'signed in' && s.account && s.status && !s.loading,
+    'the signed-in dashboard');
+}
+
+test('full sign-in: consent forms, /me and /my/status shown, tokens only in memory', async () => {
+  const page = await browser.context.newPage();
+  const token = watchTokenRoute(page);
+  const state = await signIn(page);
+
+  assert.equal(state.account.account_id, demoUsers.alice.accountId, 'GET /me read (spec 4.4)');
+  for (const name of ['unread_num', 'mention_num', 'mytask_num', 'unread_room_num', 'mention_room_num', 'mytask_room_num']) {
+    assert.equal(typeof state.status[name], 'number', `GET /my/status field ${name} shown (spec 2.5)`);
+  }
+  assert.ok(state.room_count > 0, 'GET /rooms listed the rooms');
+  assert.equal(state.last_error, null);
+  assert.equal(token.requests, 1, 'exactly one code exchange');
+  assert.match(await page.locator('#mirror').textContent(), /Signed in as Alice Example \(account 1001\)/);
+
+  const tokens = JSON.parse(token.bodies[0]);
+  assert.ok(tokens.access_token && tokens.refresh_token, 'the token set came back (spec 2.3)');
+  const storage = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+  const cookies = JSON.stringify(await browser.context.cookies());
+  const url = page.url();
+  const pageState = JSON.stringify(await page.evaluate(() => window.roomkey.state()));
+  for (const secret of [tokens.access_token, tokens.refresh_token]) {
+    assert.ok(!storage.includes(secret), 'no token in localStorage or sessionStorage');
+    assert.ok(!cookies.includes(secret), 'no token in cookies');
+    assert.ok(!url.includes(secret), 'no token in the URL');
+    assert.ok(!pageState.includes(secret), 'no token in the page API');
+  }
+  assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending authorization was used up');
+  assert.ok(!/[?&](code|state)=/.test(url), `code and state were removed from the address bar (${url})`);
+  assert.equal(new URL(url).pathname, '/callback');
+
+  await page.waitForTimeout(300);  // a frame with everything loaded
+  const shot = await page.screenshot({ path: join(artifacts, 'dashboard.png') });
+  const png = decodePng(shot);
+  assert.ok(distinctColours(png) > 50, 'the dashboard screenshot shows a drawn UI');
+
+  // Tokens live in memory only: a reload asks to sign in again.
+  await page.reload();
+  await page.waitForFunction(() => window.roomkey && window.roomkey.ready(), null, { timeout: 60000 });
+  const reloaded = await page.evaluate(() => window.roomkey.state());
+  assert.equal(reloaded.session, 'signed out', 'after a reload the user signs in again');
+  assert.equal(reloaded.account, null);
+  await page.close();
+});
+
+test('deny at the consent screen: a clear 3001 error, a try-again action, no token request', async () => {
+  const page = await browser.context.newPage();
+  const token = watchTokenRoute(page);
+  await openApp(page, stack.url);
+  await act(page, { type: 'sign_in', scope: SCOPE });
+  await passConsent(page, stack, demoUsers.alice, 'deny');
+  const state = await waitForState(page, (s) => s.ready && s.last_error, 'the error');
+  assert.equal(state.last_error.code, '3001 access_denied', 'spec 4.2 / 7.1');
+  assert.equal(state.last_error.try_again, true);
+  assert.equal(token.requests, 0, 'no token request after a denial');
+  assert.match(await page.locator('#mirror').textContent(), /Last error: Sign-in denied \(3001 access_denied\)/);
+  await act(page, { type: 'try_again' });
+  await waitForState(page, (s) => s.session === 'signed out' && !s.last_error, 'a fresh start');
+  await page.close();
+});
+
+test('a tampered state is refused and no token request is made', async () => {
+  const page = await browser.context.newPage();
+  const token = watchTokenRoute(page);
+  let tampered = false;
+  // Redirects are not routed one by one: take the consent form's 302 and
+  // answer with the same redirect carrying a forged state.
+  await onConsentRedirect(page, (location) => {
+    const url = new URL(location);
+    url.searchParams.set('state', 'forged' + url.searchParams.get('state').slice(6));
+    tampered = true;
+    return url.href;
+  });
+  await openApp(page, stack.url);
+  await act(page, { type: 'sign_in', scope: SCOPE });
+  await passConsent(page, stack, demoUsers.alice, 'allow');
+  const state = await waitForState(page, (s) => s.ready && s.last_error, 'the error');
+  assert.ok(tampered, 'the redirect was tampered with');
+  assert.match(state.last_error.title, /state does not match/);
+  assert.equal(state.session, 'failed');
+  assert.equal(token.requests, 0, 'no token request after a state mismatch');
+  await page.close();
+});
+
+test('an expired authorization code ends in invalid_grant and a try-again action', async () => {
+  const page = await browser.context.newPage();
+  const token = watchTokenRoute(page);
+  let held = false;
+  await onConsentRedirect(page, async (location) => {
+    // The code lives 1 minute (spec 2.2): move the sandbox past it first.
+    await sandboxControl(stack, '/_sandbox/clock/advance', { seconds: 61 });
+    held = true;
+    return location;
+  });
+  await openApp(page, stack.url);
+  await act(page, { type: 'sign_in', scope: SCOPE });
+  await passConsent(page, stack, demoUsers.alice, 'allow');
+  const state = await waitForState(page, (s) => s.ready && s.last_error, 'the error');
+  assert.ok(held);
+  assert.equal(token.requests, 1, 'the exchange was tried once and not retried');
+  assert.equal(state.last_error.code, 'invalid_grant');
+  assert.equal(state.last_error.try_again, true);
+  assert.equal(state.account, null);
+  await page.close();
+});
+
+test('after the sandbox clock passes 30 minutes the app refreshes once and the call succeeds', async () => {
+  const page = await browser.context.newPage();
+  const token = watchTokenRoute(page);
+  const unauthorized = [];
+  page.on('response', (r) => { if (r.status() === 401) unauthorized.push(new URL(r.url()).pathname); });
+  await signIn(page);
+  await sandboxControl(stack, '/_sandbox/clock/advance', { seconds: 31 * 60 });
+  await act(page, { type: 'reload_account' });
+  const state = await waitForState(page, (s) => s.counters.token_refreshes >= 1 && !s.loading,
+    'the refresh and the retried calls');
+  assert.equal(state.session, 'signed in');
+  assert.equal(state.last_error, null, 'the retried call succeeded');
+  assert.equal(state.account.account_id, demoUsers.alice.accountId);
+  assert.ok(unauthorized.length >= 1, 'the expired token was refused with 401 (spec 5.2.2)');
+  assert.equal(token.requests, 2, 'one code exchange, one refresh shared by both calls');
+  assert.ok(state.counters.retries_after_401 >= 1);
+  await page.close();
+});

@@ -1,0 +1,275 @@
+// app.hpp: the browser app's state and logic as pure C++ (no emscripten, no
+// ImGui), so it runs natively and under Node in the unit tests. It turns the
+// user's intents, HTTP answers and the passing of time into new state and
+// into effects (requests to send, a page to navigate to, a record to keep in
+// sessionStorage, text for the clipboard) that web/src performs. Every
+// protocol decision is shared/'s: the session state machine (session.hpp),
+// the authorization request and callback (authorization.hpp, callback.hpp),
+// the REST builders and readers (api.hpp) and the pacing (pacing.hpp).
+//
+// Tokens live here, in memory only; the only thing that leaves for storage is
+// the single-use PendingAuthorization (state + code_verifier) while the
+// browser is at the consent screen. A reload therefore asks to sign in again.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "app/http_log.hpp"
+#include "app/intents.hpp"
+#include "app/public_config.hpp"
+#include "app/user_errors.hpp"
+#include "roomkey/api.hpp"
+#include "roomkey/callback.hpp"
+#include "roomkey/http.hpp"
+#include "roomkey/pacing.hpp"
+#include "roomkey/random.hpp"
+#include "roomkey/session.hpp"
+#include "roomkey/time.hpp"
+
+namespace roomkey::app {
+
+// ---- Effects: what the platform layer (web/src) must do ----
+namespace effect {
+// Send through the transport; answer with App::on_response / on_transport_error.
+struct Send { std::uint64_t id = 0; HttpRequest request; };
+// Keep the pending authorization in sessionStorage (read back once, at start).
+struct StorePending { std::string record; };
+// Leave the page for the consent screen (spec 4.2).
+struct Navigate { std::string url; };
+struct CopyText { std::string text; };
+}  // namespace effect
+using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText>;
+
+enum class Mode { none, oauth, api_token };
+
+template <class T>
+struct Loadable {
+    std::optional<T> value;
+    bool loading = false;
+    std::string error;  // the last failure, "" after a success
+    std::optional<Instant> loaded_at;
+};
+
+enum class PostKind { message, task };
+enum class PostStage { waiting, sending, delivered, failed, cancelled };
+std::string_view to_string(PostStage stage);
+
+// One queued POST /rooms/{room_id}/messages or /tasks (spec 4.6, 4.7).
+struct PostJob {
+    RequestId id = 0;
+    PostKind kind = PostKind::message;
+    std::string room_id;
+    std::string body;
+    std::vector<std::string> to_ids;
+    std::optional<std::int64_t> limit;
+    TaskLimitType limit_type = TaskLimitType::none;
+    PostStage stage = PostStage::waiting;
+    int rate_limited = 0;  // 429 answers it got (spec 7.3)
+    std::string note;      // "message_id 123", the error, or why it waits
+    Instant queued_at;
+    std::optional<Instant> sent_at;
+    std::optional<Instant> done_at;
+};
+
+// One x-ratelimit-* reading, for the plot (spec 8.1).
+struct RateSample {
+    Instant at;
+    long remaining = 0;
+    long limit = 0;
+};
+
+// Counters the page API exposes (tests read them) and the UI shows.
+struct Counters {
+    long requests_sent = 0;     // REST requests handed to the transport
+    long responses_429 = 0;     // REST answers with status 429
+    long token_refreshes = 0;   // successful refreshes
+    long retries_after_401 = 0; // REST requests retried after invalid_token (spec 5.2.2)
+};
+
+// The posts since the queue was last empty (progress and duration).
+struct PostBatch {
+    long total = 0;
+    long delivered = 0;
+    long failed = 0;
+    std::optional<Instant> first_sent;
+    std::optional<Instant> last_done;
+};
+
+// Added to each pacing window so that network jitter cannot make the service
+// see two sends closer together than they were sent (spec 8.2): the service
+// counts a post somewhere between our send and its answer, so the slack must
+// cover the spread of round-trip times (hundreds of ms on a loaded machine).
+// It costs 2 x 0.5 s on a burst of 30 posts (20 s at the limit).
+inline constexpr Millis kPacingSlack{500};
+// A post that still gets 429 is retried after the wait, at most this often.
+inline constexpr int kMaxRateLimitedRetries = 3;
+inline constexpr std::size_t kMaxRateSamples = 240;
+inline constexpr std::size_t kMaxFinishedPosts = 200;
+
+class App {
+public:
+    // `origin` is the page's origin ("https://127.0.0.1:8443"), for curl.
+    App(RandomSource random, std::string origin);
+
+    // The page loaded at `launch_url` (before code/state were removed from the
+    // address bar); `pending_record` is what sessionStorage held, already
+    // removed from it. Asks the helper for its configuration and, when the URL
+    // is an authorization callback, validates it at once (spec 4.2).
+    void start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now);
+
+    void apply(const Intent& intent, Instant now);
+    void on_response(std::uint64_t id, const HttpResponse& response, Instant now);
+    void on_transport_error(std::uint64_t id, const std::string& reason, Instant now);
+    // Call often (every frame): delivers refresh ticks and sends paced requests.
+    void tick(Instant now);
+    std::vector<Effect> take_effects();
+
+    // ---- read-only view for the UI and the page API ----
+    const std::optional<PublicConfig>& config() const { return config_; }
+    const std::string& config_error() const { return config_error_; }
+    bool config_loading() const { return config_loading_; }
+    Mode mode() const { return mode_; }
+    const Session& session() const { return session_; }
+    // "signed out", "signing in", "exchanging", "signed in", "refreshing",
+    // "expired", "failed" or "api token".
+    std::string session_label() const;
+    const ScopeSet& requested_scopes() const { return requested_scopes_; }
+    // Granted scopes differ from the requested ones (after expansion).
+    bool scopes_differ() const;
+    bool auto_refresh() const { return auto_refresh_; }
+    std::optional<Instant> access_expires_at() const;
+    std::string masked_api_token() const;
+
+    const Loadable<Account>& account() const { return account_; }
+    const Loadable<MyStatus>& status() const { return status_; }
+    const Loadable<std::vector<Room>>& rooms() const { return rooms_; }
+    const std::string& selected_room() const { return selected_room_; }
+
+    const std::deque<PostJob>& posts() const { return posts_; }
+    const PostBatch& batch() const { return batch_; }
+    // When the next waiting request may go (for the "next post in" display).
+    std::optional<Instant> next_send_at(Instant now) const;
+    const PacingScheduler& scheduler() const { return scheduler_; }
+    const std::deque<RateSample>& rate_samples() const { return rate_samples_; }
+
+    const HttpLog& log() const { return log_; }
+    bool reveal() const { return reveal_; }
+    RedactionRules redaction() const;
+    const std::string& origin() const { return origin_; }
+
+    const std::optional<UserError>& last_error() const { return last_error_; }
+    const std::string& notice() const { return notice_; }
+    const Counters& counters() const { return counters_; }
+
+private:
+    enum class CallKind { me, my_status, rooms, post };
+    struct ApiCall {
+        RequestId id = 0;
+        CallKind kind = CallKind::me;
+        std::optional<std::string> room_for_post;
+        std::uint64_t generation = 0;  // token_generation() it was sent with
+        bool retried = false;          // its one retry after 401 was used
+        bool in_flight = false;
+    };
+    struct ConfigFetch {};
+    struct TokenCall { TokenRequestId id = 0; };
+    struct RestCall { RequestId id = 0; };
+    using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall>;
+
+    // intents
+    void sign_in(const ScopeSet& scopes, Instant now);
+    void sign_out(Instant now);
+    void use_api_token(std::string token, Instant now);
+    void queue_message(const intent::QueueMessage& message, Instant now);
+    void queue_task(const intent::QueueTask& task, Instant now);
+    void cancel_queued(Instant now);
+    void copy_curl(std::uint64_t entry_id);
+
+    // helper-bound HTTP
+    std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
+    void fetch_config(Instant now);
+    void on_config(const HttpResponse& response);
+    void on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
+                         Instant now);
+
+    // the session state machine
+    SessionConfig session_config(const std::string& client_id) const;
+    void run_session(const SessionEvent& event, Instant now);
+    void process_callback(Instant now);
+    void on_signed_in(Instant now);
+    void remember_tokens();
+
+    // REST calls
+    bool can_send() const;
+    Credentials credentials() const;
+    ApiConfig api_config() const;
+    void load_dashboard(Instant now);
+    void enqueue(CallKind kind, std::optional<std::string> room_for_post, Instant now, RequestId id = 0);
+    bool has_pending(CallKind kind) const;
+    void pump(Instant now);
+    void send_call(RequestId id, bool retry, Instant now);
+    void on_api_answer(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
+                       Instant now);
+    void finish_call(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
+                     Instant now);
+    void fail_call(RequestId id, const std::string& reason, Instant now);
+    void release_room(const std::string& room_id);
+    PostJob* find_post(RequestId id);
+    void drop_all_calls(const std::string& reason, Instant now);
+    void prune_posts();
+    void record_rate(const HttpResponse& response, Instant now);
+    void reset_account_data();
+
+    void set_error(UserError error) { last_error_ = std::move(error); }
+    void add_secret(const std::string& secret);
+
+    RandomSource random_;
+    std::string origin_;
+    std::vector<Effect> effects_;
+
+    std::optional<PublicConfig> config_;
+    std::string config_error_;
+    bool config_loading_ = false;
+
+    Mode mode_ = Mode::none;
+    Session session_;
+    std::optional<ValidatedCallback> callback_;  // validated, waiting for the config
+    std::optional<std::string> pending_to_store_;
+    ScopeSet requested_scopes_;
+    bool auto_refresh_ = true;
+    std::optional<Instant> refresh_tick_at_;
+    std::string api_token_;
+    std::vector<std::string> secrets_;  // every token/code/verifier seen, to mask in the log
+
+    Loadable<Account> account_;
+    Loadable<MyStatus> status_;
+    Loadable<std::vector<Room>> rooms_;
+    std::string selected_room_;
+
+    std::map<RequestId, ApiCall> calls_;
+    std::map<std::string, std::deque<RequestId>> room_fifo_;  // posts per room, head queued or in flight
+    std::deque<PostJob> posts_;
+    PostBatch batch_;
+    PacingScheduler scheduler_;
+    PostQueue queue_;
+    std::deque<RateSample> rate_samples_;
+
+    std::map<std::uint64_t, HttpPurpose> http_;
+    std::uint64_t next_http_id_ = 1;
+    RequestId next_call_id_ = 1;
+
+    HttpLog log_;
+    bool reveal_ = false;
+    std::optional<UserError> last_error_;
+    std::string notice_;
+    Counters counters_;
+};
+
+}  // namespace roomkey::app

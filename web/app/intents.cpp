@@ -1,0 +1,164 @@
+// intents.cpp: reading the page API's JSON actions into intents.
+#include "app/intents.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace roomkey::app {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Ids arrive as strings or as integers; both become the digits as text.
+bool read_id(const json& object, const char* name, std::string& out) {
+    if (!object.contains(name)) return false;
+    const json& value = object[name];
+    if (value.is_string()) {
+        out = value.get<std::string>();
+        return !out.empty();
+    }
+    if (value.is_number_unsigned()) {
+        out = std::to_string(value.get<std::uint64_t>());
+        return true;
+    }
+    if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
+        out = std::to_string(value.get<std::int64_t>());
+        return true;
+    }
+    return false;
+}
+
+bool read_text(const json& object, const char* name, std::string& out) {
+    if (!object.contains(name) || !object[name].is_string()) return false;
+    out = object[name].get<std::string>();
+    return true;
+}
+
+bool read_flag(const json& object, const char* name, bool& out) {
+    if (!object.contains(name) || !object[name].is_boolean()) return false;
+    out = object[name].get<bool>();
+    return true;
+}
+
+Result<Intent, std::string> missing(const std::string& type, const char* field) {
+    return Err{"action " + type + ": \"" + field + "\" is missing or of the wrong type"};
+}
+
+Result<Intent, std::string> parse_object(const json& action) {
+    if (!action.is_object()) return Err{std::string("an action must be a JSON object")};
+    std::string type;
+    if (!read_text(action, "type", type)) return Err{std::string("an action needs a \"type\" string")};
+
+    if (type == "sign_in") {
+        std::string scope;
+        if (!read_text(action, "scope", scope)) return missing(type, "scope");
+        auto scopes = parse_scope_list(scope);
+        if (!scopes) return Err{"action sign_in: \"scope\" is not a list of known scopes: " + scope};
+        return Intent{intent::SignIn{std::move(*scopes)}};
+    }
+    if (type == "sign_out") return Intent{intent::SignOut{}};
+    if (type == "try_again") return Intent{intent::TryAgain{}};
+    if (type == "refresh_now") return Intent{intent::RefreshNow{}};
+    if (type == "set_auto_refresh") {
+        bool on = true;
+        if (!read_flag(action, "on", on)) return missing(type, "on");
+        return Intent{intent::SetAutoRefresh{on}};
+    }
+    if (type == "use_api_token") {
+        std::string token;
+        if (!read_text(action, "token", token) || token.empty()) return missing(type, "token");
+        return Intent{intent::UseApiToken{std::move(token)}};
+    }
+    if (type == "reload_account") return Intent{intent::ReloadAccount{}};
+    if (type == "reload_rooms") return Intent{intent::ReloadRooms{}};
+    if (type == "select_room") {
+        std::string room;
+        if (!read_id(action, "room_id", room)) return missing(type, "room_id");
+        return Intent{intent::SelectRoom{std::move(room)}};
+    }
+    if (type == "post_message") {
+        intent::QueueMessage message;
+        if (!read_id(action, "room_id", message.room_id)) return missing(type, "room_id");
+        if (!read_text(action, "body", message.body)) return missing(type, "body");
+        if (action.contains("count")) {
+            if (!action["count"].is_number_integer()) return missing(type, "count");
+            const auto count = action["count"].get<std::int64_t>();
+            if (count < 1 || count > kMaxBurst) {
+                return Err{"action post_message: \"count\" must be 1 to " + std::to_string(kMaxBurst)};
+            }
+            message.count = static_cast<int>(count);
+        }
+        return Intent{std::move(message)};
+    }
+    if (type == "post_task") {
+        intent::QueueTask task;
+        if (!read_id(action, "room_id", task.room_id)) return missing(type, "room_id");
+        if (!read_text(action, "body", task.body)) return missing(type, "body");
+        if (!action.contains("to_ids") || !action["to_ids"].is_array()) return missing(type, "to_ids");
+        for (const json& id : action["to_ids"]) {
+            json holder = {{"id", id}};
+            std::string text;
+            if (!read_id(holder, "id", text)) return missing(type, "to_ids");
+            task.to_ids.push_back(std::move(text));
+        }
+        if (action.contains("limit") && !action["limit"].is_null()) {
+            if (!action["limit"].is_number_integer()) return missing(type, "limit");
+            task.limit = action["limit"].get<std::int64_t>();
+        }
+        std::string limit_type = task.limit ? "date" : "none";
+        if (action.contains("limit_type") && !read_text(action, "limit_type", limit_type)) {
+            return missing(type, "limit_type");
+        }
+        if (limit_type == "none") {
+            task.limit_type = TaskLimitType::none;
+        } else if (limit_type == "date") {
+            task.limit_type = TaskLimitType::date;
+        } else if (limit_type == "time") {
+            task.limit_type = TaskLimitType::time;
+        } else {
+            return Err{"action post_task: \"limit_type\" must be none, date or time"};
+        }
+        return Intent{std::move(task)};
+    }
+    if (type == "cancel_queued") return Intent{intent::CancelQueued{}};
+    if (type == "clear_finished_posts") return Intent{intent::ClearFinishedPosts{}};
+    if (type == "set_reveal") {
+        bool on = false;
+        if (!read_flag(action, "on", on)) return missing(type, "on");
+        return Intent{intent::SetReveal{on}};
+    }
+    if (type == "copy_curl") {
+        if (!action.contains("entry") || !action["entry"].is_number_unsigned()) return missing(type, "entry");
+        return Intent{intent::CopyCurl{action["entry"].get<std::uint64_t>()}};
+    }
+    if (type == "clear_log") return Intent{intent::ClearLog{}};
+    return Err{"unknown action type \"" + type + "\""};
+}
+
+}  // namespace
+
+Result<Intent, std::string> parse_action(std::string_view json_text) {
+    const json action = json::parse(json_text.begin(), json_text.end(), nullptr, false);
+    if (action.is_discarded()) return Err{std::string("the action is not JSON")};
+    return parse_object(action);
+}
+
+std::vector<Intent> parse_actions(std::string_view json_array, std::vector<std::string>& errors) {
+    std::vector<Intent> intents;
+    const json actions = json::parse(json_array.begin(), json_array.end(), nullptr, false);
+    if (actions.is_discarded() || !actions.is_array()) {
+        errors.emplace_back("the action list is not a JSON array");
+        return intents;
+    }
+    for (const json& action : actions) {
+        auto parsed = parse_object(action);
+        if (parsed) {
+            intents.push_back(std::move(*parsed));
+        } else {
+            errors.push_back(parsed.error());
+        }
+    }
+    return intents;
+}
+
+}  // namespace roomkey::app

@@ -1,0 +1,75 @@
+// intents.hpp: what the user (through the UI or the page's JS API) can ask the
+// app to do. The UI returns these; App::apply performs them. Reading the page
+// API's JSON actions into intents lives here too, so it is tested natively.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "roomkey/api.hpp"
+#include "roomkey/result.hpp"
+#include "roomkey/scopes.hpp"
+
+namespace roomkey::app {
+
+namespace intent {
+// Start the authorization-code + PKCE flow with these scopes (spec 4.2).
+struct SignIn { ScopeSet scopes; };
+struct SignOut {};
+// Leave an error screen for a fresh start (the "try again" action).
+struct TryAgain {};
+struct RefreshNow {};
+struct SetAutoRefresh { bool on = true; };
+// Spec 5.1: use an API token instead of OAuth.
+struct UseApiToken { std::string token; };
+// GET /me and GET /my/status (spec 4.4, 4.5).
+struct ReloadAccount {};
+// GET /rooms (spec 4.8).
+struct ReloadRooms {};
+struct SelectRoom { std::string room_id; };
+// Spec 4.6: `count` > 1 queues numbered copies ("text (3/30)").
+struct QueueMessage { std::string room_id; std::string body; int count = 1; };
+// Spec 4.7.
+struct QueueTask {
+    std::string room_id;
+    std::string body;
+    std::vector<std::string> to_ids;
+    std::optional<std::int64_t> limit;  // Unix seconds
+    TaskLimitType limit_type = TaskLimitType::none;
+};
+// Drops every post still waiting for its turn.
+struct CancelQueued {};
+struct ClearFinishedPosts {};
+struct SetReveal { bool on = false; };
+// Copies the logged request as a curl command (masked unless revealed).
+struct CopyCurl { std::uint64_t entry_id = 0; };
+struct ClearLog {};
+}  // namespace intent
+
+using Intent = std::variant<intent::SignIn, intent::SignOut, intent::TryAgain, intent::RefreshNow,
+                            intent::SetAutoRefresh, intent::UseApiToken, intent::ReloadAccount, intent::ReloadRooms,
+                            intent::SelectRoom, intent::QueueMessage, intent::QueueTask, intent::CancelQueued,
+                            intent::ClearFinishedPosts, intent::SetReveal, intent::CopyCurl, intent::ClearLog>;
+
+// The most posts one QueueMessage may add (a burst, not a flood).
+inline constexpr int kMaxBurst = 100;
+
+// Reads one page API action, a JSON object such as
+//   {"type":"sign_in","scope":"users.all:read rooms.all:read_write"}
+//   {"type":"use_api_token","token":"..."}  {"type":"post_message","room_id":"1","body":"hi","count":30}
+//   {"type":"post_task","room_id":"1","body":"x","to_ids":["2"],"limit":1700000000,"limit_type":"date"}
+//   {"type":"sign_out"} {"type":"refresh_now"} {"type":"reload_account"} {"type":"reload_rooms"}
+//   {"type":"select_room","room_id":"1"} {"type":"set_auto_refresh","on":false} {"type":"try_again"}
+//   {"type":"cancel_queued"} {"type":"set_reveal","on":true} {"type":"copy_curl","entry":3}
+// The error text names what is wrong, for the page's console.
+Result<Intent, std::string> parse_action(std::string_view json_text);
+
+// A JSON array of actions, as the page hands them over once per frame.
+// Malformed items are reported in `errors` and skipped.
+std::vector<Intent> parse_actions(std::string_view json_array, std::vector<std::string>& errors);
+
+}  // namespace roomkey::app

@@ -1,0 +1,129 @@
+// page_state.cpp: the published JSON snapshot of the app.
+#include "app/page_state.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace roomkey::app {
+
+namespace {
+
+using json = nlohmann::json;
+
+json optional_ms(const std::optional<Instant>& at) {
+    return at ? json(unix_ms(*at)) : json(nullptr);
+}
+
+std::string_view mode_name(Mode mode) {
+    switch (mode) {
+        case Mode::none: return "none";
+        case Mode::oauth: return "oauth";
+        case Mode::api_token: return "api_token";
+    }
+    return "none";
+}
+
+}  // namespace
+
+std::string page_state_json(const App& app, Instant now) {
+    json state = json::object();
+    state["ready"] = true;
+    state["session"] = app.session_label();
+    state["mode"] = mode_name(app.mode());
+
+    json config = json::object();
+    config["loaded"] = app.config().has_value();
+    config["loading"] = app.config_loading();
+    config["error"] = app.config_error();
+    if (app.config()) {
+        config["client_id"] = app.config()->client_id;
+        config["client_type"] = std::string(to_string(app.config()->client_type));
+        config["upstream"] = app.config()->upstream_base_url;
+    }
+    state["config"] = std::move(config);
+
+    if (const auto& account = app.account().value) {
+        state["account"] = {{"account_id", account->account_id}, {"name", account->name.value_or("")}};
+    } else {
+        state["account"] = nullptr;
+    }
+    if (const auto& status = app.status().value) {
+        state["status"] = {{"unread_room_num", status->unread_room_num},   {"mention_room_num", status->mention_room_num},
+                           {"mytask_room_num", status->mytask_room_num},   {"unread_num", status->unread_num},
+                           {"mention_num", status->mention_num},           {"mytask_num", status->mytask_num}};
+    } else {
+        state["status"] = nullptr;
+    }
+    json rooms = json::array();
+    if (const auto& list = app.rooms().value) {
+        for (std::size_t i = 0; i < list->size() && i < kPublishedRooms; ++i) {
+            rooms.push_back({{"room_id", (*list)[i].room_id}, {"name", (*list)[i].name}});
+        }
+    }
+    state["rooms"] = std::move(rooms);
+    state["room_count"] = app.rooms().value ? app.rooms().value->size() : 0;
+    state["selected_room"] = app.selected_room();
+    state["loading"] = app.account().loading || app.status().loading || app.rooms().loading;
+
+    json scopes = json::object();
+    scopes["requested"] = format_scope_list(app.requested_scopes());
+    const auto& tokens = app.session().tokens();
+    scopes["granted"] = tokens ? format_scope_list(tokens->scope) : std::string();
+    scopes["differ"] = app.scopes_differ();
+    state["scopes"] = std::move(scopes);
+    if (auto expires = app.access_expires_at()) {
+        state["access_expires_in"] = std::chrono::duration_cast<Seconds>(*expires - now).count();
+    } else {
+        state["access_expires_in"] = nullptr;
+    }
+    state["auto_refresh"] = app.auto_refresh();
+
+    long waiting = 0;
+    long sending = 0;
+    for (const PostJob& job : app.posts()) {
+        if (job.stage == PostStage::waiting) ++waiting;
+        if (job.stage == PostStage::sending) ++sending;
+    }
+    const PostBatch& batch = app.batch();
+    state["queue"] = {{"waiting", waiting},
+                      {"sending", sending},
+                      {"total", batch.total},
+                      {"delivered", batch.delivered},
+                      {"failed", batch.failed},
+                      {"first_sent_ms", optional_ms(batch.first_sent)},
+                      {"last_done_ms", optional_ms(batch.last_done)}};
+
+    const Counters& counters = app.counters();
+    state["counters"] = {{"requests", counters.requests_sent},
+                         {"responses_429", counters.responses_429},
+                         {"token_refreshes", counters.token_refreshes},
+                         {"retries_after_401", counters.retries_after_401}};
+
+    const OverallBudget overall = app.scheduler().overall(now);
+    state["rate"] = {{"limit", overall.limit},
+                     {"remaining", overall.remaining},
+                     {"from_headers", overall.from_headers},
+                     {"reset_ms", optional_ms(overall.reset)}};
+
+    if (const auto& error = app.last_error()) {
+        state["last_error"] = {{"title", error->title},
+                               {"message", error->message},
+                               {"code", error->code},
+                               {"remedy", error->remedy},
+                               {"try_again", error->offers_try_again}};
+    } else {
+        state["last_error"] = nullptr;
+    }
+    state["notice"] = app.notice();
+
+    json log = json::array();
+    const auto& entries = app.log().entries();
+    const std::size_t first = entries.size() > kPublishedLogEntries ? entries.size() - kPublishedLogEntries : 0;
+    for (std::size_t i = first; i < entries.size(); ++i) {
+        // Titles only: the page API never carries a header or a body.
+        log.push_back({{"id", entries[i].id}, {"title", entry_title(entries[i])}});
+    }
+    state["log"] = std::move(log);
+    return state.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace roomkey::app

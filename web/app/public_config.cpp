@@ -1,0 +1,80 @@
+// public_config.cpp: reading roomkey-helper's /config.json.
+#include "app/public_config.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace roomkey::app {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Copies a string member when present; refuses a member of another type.
+bool read_string(const json& object, const char* name, std::string& out, std::string& error) {
+    if (!object.contains(name) || object[name].is_null()) return true;
+    if (!object[name].is_string()) {
+        error = std::string("config.json: \"") + name + "\" is not a string";
+        return false;
+    }
+    out = object[name].get<std::string>();
+    return true;
+}
+
+}  // namespace
+
+ClientConfig PublicConfig::client() const {
+    ClientConfig client;
+    client.client_id = client_id;
+    client.type = client_type;
+    if (!redirect_uri.empty()) client.redirect_uris.push_back(redirect_uri);
+    return client;
+}
+
+ScopeSet fallback_default_scopes() {
+    return {"users.all:read", "rooms.all:read_write"};
+}
+
+Result<PublicConfig, std::string> parse_public_config(std::string_view json_text) {
+    const json root = json::parse(json_text.begin(), json_text.end(), nullptr, false);
+    if (root.is_discarded()) return Err{std::string("config.json is not JSON")};
+    if (!root.is_object()) return Err{std::string("config.json is not a JSON object")};
+
+    PublicConfig config;
+    std::string error;
+    std::string client_type = "public";
+    std::string scope;
+    if (!read_string(root, "client_id", config.client_id, error) ||
+        !read_string(root, "client_type", client_type, error) ||
+        !read_string(root, "consent_url", config.consent_url, error) ||
+        !read_string(root, "redirect_uri", config.redirect_uri, error) ||
+        !read_string(root, "token_endpoint", config.token_endpoint, error) ||
+        !read_string(root, "api_base", config.api_base, error) ||
+        !read_string(root, "token_header", config.token_header, error) ||
+        !read_string(root, "request_header", config.request_header, error) ||
+        !read_string(root, "scope", scope, error) ||
+        !read_string(root, "upstream_base_url", config.upstream_base_url, error) ||
+        !read_string(root, "upstream_auth_url", config.upstream_auth_url, error)) {
+        return Err{error};
+    }
+    if (root.contains("configured")) {
+        if (!root["configured"].is_boolean()) return Err{std::string("config.json: \"configured\" is not true/false")};
+        config.configured = root["configured"].get<bool>();
+    } else {
+        config.configured = !config.consent_url.empty();
+    }
+    const auto type = parse_client_type(client_type);
+    if (!type) return Err{"config.json: unknown client_type \"" + client_type + "\""};
+    config.client_type = *type;
+
+    config.default_scopes = fallback_default_scopes();
+    if (!scope.empty()) {
+        auto parsed = parse_scope_list(scope);
+        if (!parsed) return Err{"config.json: \"scope\" names unknown scopes: " + scope};
+        config.default_scopes = std::move(*parsed);
+    }
+    // A public client may not ask for offline_access (spec 2.1, 5.4.3).
+    if (!offline_access_allowed(config.client_type)) config.default_scopes.erase(std::string(kOfflineAccessScope));
+    return config;
+}
+
+}  // namespace roomkey::app

@@ -1,0 +1,41 @@
+// user_errors.hpp: turns shared/'s typed errors into what the user reads: a
+// title, plain words, the service's code (spec 7.1 numbers, spec 2.4 error
+// identifiers, HTTP statuses) and the remedy from shared/'s catalogs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "roomkey/authorization.hpp"
+#include "roomkey/callback.hpp"
+#include "roomkey/endpoints.hpp"
+#include "roomkey/http.hpp"
+#include "roomkey/session.hpp"
+
+namespace roomkey::app {
+
+// An error in plain words, with the service's code when there is one.
+struct UserError {
+    std::string title;    // "Sign-in denied"
+    std::string message;  // what happened
+    std::string code;     // "3001 access_denied", "invalid_grant", "HTTP 403", or ""
+    std::string remedy;   // what the user can do
+    bool offers_try_again = false;
+};
+
+// "3001 access_denied"
+std::string code_label(AuthorizationErrorCode code);
+
+// The redirect back from the consent screen was refused (spec 4.2, 7.1).
+UserError callback_error(const CallbackError& error);
+// build_authorization_url refused the request we were about to make.
+UserError authorization_request_error(const AuthorizationRequestError& error);
+// The session ended; `token_answer` is the token endpoint's answer, if any.
+UserError session_end_error(const SessionEnd& end, const std::optional<HttpResponse>& token_answer);
+// A REST call answered with a non-2xx status (spec 7.3).
+UserError api_error(std::string_view what, const HttpResponse& response, std::optional<Endpoint> endpoint);
+// No HTTP answer at all.
+UserError transport_error(std::string_view what, std::string_view reason);
+
+}  // namespace roomkey::app

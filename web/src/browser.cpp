@@ -1,0 +1,102 @@
+// browser.cpp: EM_JS glue for location, history, sessionStorage, navigation,
+// clipboard and time (see browser.hpp).
+#include "browser.hpp"
+
+#include <emscripten.h>
+
+#include "page_bridge.hpp"
+
+namespace {
+
+// clang-format off
+EM_JS(void, roomkey_js_strip_callback_params, (), {
+    var names = ['code', 'state', 'error', 'error_description', 'error_uri', 'error_code', 'iss'];
+    var url = new URL(window.location.href);
+    var changed = false;
+    names.forEach(function (name) {
+        if (url.searchParams.has(name)) { url.searchParams.delete(name); changed = true; }
+    });
+    if (changed) window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+});
+
+EM_JS(int, roomkey_js_stage_launch_url, (), {
+    var url = window['roomkey']['_stageLaunchUrl']();
+    return lengthBytesUTF8(url);
+});
+
+EM_JS(int, roomkey_js_stage_pending, (const char* key), {
+    // Read and removed in one step: the record is single use.
+    var name = UTF8ToString(key);
+    var text = "";
+    try {
+        text = window.sessionStorage.getItem(name) || "";
+        window.sessionStorage.removeItem(name);
+    } catch (e) {
+        text = "";
+    }
+    return lengthBytesUTF8(window['roomkey']['_stageText'](text));
+});
+
+EM_JS(void, roomkey_js_store, (const char* key, const char* value), {
+    try {
+        window.sessionStorage.setItem(UTF8ToString(key), UTF8ToString(value));
+    } catch (e) {
+        console.warn('roomkey: sessionStorage is not available: sign-in cannot complete in this browser mode');
+    }
+});
+
+EM_JS(void, roomkey_js_navigate, (const char* url), {
+    window.location.assign(UTF8ToString(url));
+});
+
+EM_JS(void, roomkey_js_copy, (const char* text), {
+    var value = UTF8ToString(text);
+    window['roomkey']['_copied'](value);
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(value).catch(function () {
+            console.warn('roomkey: the browser refused clipboard access; the text stays available for pasting inside the app');
+        });
+    }
+});
+
+EM_JS(int, roomkey_js_stage_pasted, (), {
+    return lengthBytesUTF8(window['roomkey']['_stagePasted']());
+});
+
+EM_JS(int, roomkey_js_stage_origin, (), {
+    return lengthBytesUTF8(window['roomkey']['_stageText'](window.location.origin));
+});
+
+EM_JS(double, roomkey_js_now, (), {
+    return Date.now();
+});
+// clang-format on
+
+}  // namespace
+
+namespace roomkey::web {
+
+void strip_callback_params() { roomkey_js_strip_callback_params(); }
+
+std::string take_launch_url() { return detail::read_staged(roomkey_js_stage_launch_url()); }
+
+std::optional<std::string> take_pending_authorization() {
+    const int length = roomkey_js_stage_pending(kPendingKey);
+    std::string text = detail::read_staged(length);
+    if (text.empty()) return std::nullopt;
+    return text;
+}
+
+void store_pending_authorization(const std::string& record) { roomkey_js_store(kPendingKey, record.c_str()); }
+
+void navigate(const std::string& url) { roomkey_js_navigate(url.c_str()); }
+
+void copy_to_clipboard(const std::string& text) { roomkey_js_copy(text.c_str()); }
+
+std::string clipboard_text() { return detail::read_staged(roomkey_js_stage_pasted()); }
+
+std::string page_origin() { return detail::read_staged(roomkey_js_stage_origin()); }
+
+Instant now() { return instant_from_unix_ms(static_cast<std::int64_t>(roomkey_js_now())); }
+
+}  // namespace roomkey::web

@@ -1,0 +1,47 @@
+// browser.hpp: the small browser glue the app needs beyond drawing: the URL
+// the page was opened at (with code/state already removed from the address
+// bar by shell/page.js, and removed again here), the single-use pending
+// authorization in sessionStorage, navigation to the consent screen, the
+// clipboard, the page origin and the wall clock. Emscripten-only.
+//
+// Tokens never pass through here: only the PendingAuthorization (state and
+// code_verifier, spec 4.2) is stored, in sessionStorage, until the callback.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "roomkey/time.hpp"
+
+namespace roomkey::web {
+
+// The sessionStorage key of the pending authorization.
+inline constexpr const char* kPendingKey = "roomkey.pending_authorization";
+
+// Removes code, state, error, ... from the address bar and the current
+// history entry (history.replaceState). shell/page.js does it before the
+// wasm loads; doing it again here keeps the guarantee if the page changes.
+void strip_callback_params();
+
+// The URL the page was opened at, as it was before stripping; single use.
+std::string take_launch_url();
+
+// Reads and removes the pending authorization (single use).
+std::optional<std::string> take_pending_authorization();
+void store_pending_authorization(const std::string& record);
+
+// location.assign(url): leaves the app (for the consent screen).
+void navigate(const std::string& url);
+
+// Writes to the system clipboard (and remembers it for pasting into the app).
+void copy_to_clipboard(const std::string& text);
+// The text of the last paste event (or the last copy), for ImGui's Ctrl+V.
+std::string clipboard_text();
+
+// "https://127.0.0.1:8443"
+std::string page_origin();
+
+// Date.now(): the wall clock the token expiries are measured against.
+Instant now();
+
+}  // namespace roomkey::web

@@ -1,0 +1,42 @@
+// fetch_transport.hpp: the browser's HTTP transport, an adapter in the manner
+// of Dear ImGui's imgui_impl_* backends: it sends shared/'s HttpRequest with
+// emscripten_fetch (an XMLHttpRequest underneath) and turns the answer into
+// an HttpResponse with EVERY response header (x-ratelimit-*, WWW-Authenticate,
+// ...). Pairs with roomkey-helper's same-origin routes (/config.json,
+// /oauth/token, /api/...). Async only: outcomes are collected on the main
+// thread and handed over between frames by take_fetch_outcomes().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roomkey/http.hpp"
+
+namespace roomkey::web {
+
+struct FetchOutcome {
+    std::uint64_t id = 0;
+    std::optional<HttpResponse> response;  // any HTTP status, 4xx/5xx included
+    std::string error;                     // set when no HTTP answer arrived
+};
+
+// 30 s: a hung request must end in an error the user can see.
+inline constexpr unsigned kFetchTimeoutMs = 30000;
+
+// Starts sending `request`; its outcome appears in take_fetch_outcomes().
+void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_ms = kFetchTimeoutMs);
+
+// The outcomes that arrived since the last call, in arrival order.
+std::vector<FetchOutcome> take_fetch_outcomes();
+
+// Called (on the main thread, between frames) each time an outcome arrived,
+// so the app can answer at once instead of at the next frame: a paced post
+// then follows its predecessor without waiting up to a frame.
+void set_fetch_listener(void (*listener)());
+
+// "name: value\r\n..." (XMLHttpRequest.getAllResponseHeaders) into Headers.
+Headers parse_raw_headers(const std::string& raw);
+
+}  // namespace roomkey::web
