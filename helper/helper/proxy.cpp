@@ -6,6 +6,7 @@
 #include "helper/policy.hpp"
 #include "roomkey/encoding.hpp"
 #include "roomkey/endpoints.hpp"
+#include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::helper {
@@ -47,7 +48,39 @@ void split_target(const std::string& target, std::string& path, std::optional<st
     if (q != std::string::npos) query = target.substr(q + 1);
 }
 
+FormFields without_field(const FormFields& fields, std::string_view name) {
+    FormFields out;
+    for (const auto& field : fields) {
+        if (field.first != name) out.push_back(field);
+    }
+    return out;
+}
+
 }  // namespace
+
+// The client_id the page sent (body or query), if any, must be the one the
+// helper authenticates as: a page configured for another client is a mistake
+// worth a clear error, not a silent switch of identity.
+Result<Unit, std::string> Proxy::bff_client_id(const FormFields& body, const std::optional<std::string>& query) const {
+    std::vector<std::string> named;
+    for (const auto& [name, value] : body) {
+        if (name == "client_id") named.push_back(value);
+    }
+    if (query) {
+        if (auto q = form_decode(*query)) {
+            for (const auto& [name, value] : *q) {
+                if (name == "client_id") named.push_back(value);
+            }
+        }
+    }
+    for (const auto& id : named) {
+        if (id != config_.client_id) {
+            return Err{"client_id '" + id + "' is not the client this helper authenticates as ('" + config_.client_id +
+                       "'); check the page's /config.json"};
+        }
+    }
+    return Unit{};
+}
 
 Proxy::Proxy(UpstreamConfig config, UpstreamTransport transport)
     : config_(std::move(config)), transport_(std::move(transport)) {}
@@ -78,15 +111,24 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
 
     HttpRequest up;
     up.method = Method::Post;
-    up.url = config_.auth_url + "/token" + (query ? "?" + *query : std::string());
     up.headers.set("Content-Type", std::string(kFormType));
     up.headers.set("Accept", "application/json");
     if (config_.client_type == ClientType::confidential) {
-        // BFF mode: the secret lives only here (spec 4.3, 5.3).
+        // BFF mode: the page speaks as a public client (client_id, no secret);
+        // the helper turns that into Basic authentication with the secret that
+        // lives only here (spec 4.3, 5.3). The service refuses client_id and
+        // Basic together, so client_id is taken out, after checking it names
+        // the configured client.
+        auto client_id = bff_client_id(*fields, query);
+        if (!client_id) return token_error(400, "invalid_request", client_id.error());
+        up.url = config_.auth_url + "/token";
         up.headers.set("Authorization",
-                       "Basic " + base64_encode(config_.client_id + ":" + config_.client_secret));
+                       basic_authorization(ConfidentialClient{config_.client_id, config_.client_secret}));
+        up.body = form_encode(without_field(*fields, "client_id"));
+    } else {
+        up.url = config_.auth_url + "/token" + (query ? "?" + *query : std::string());
+        up.body = from_app.body;
     }
-    up.body = from_app.body;
 
     auto answer = transport_(up);
     if (!answer) {

@@ -10,6 +10,7 @@
 #include "helper/upstream_client.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/result.hpp"
+#include "roomkey/url.hpp"
 
 namespace roomkey::helper {
 
@@ -21,8 +22,9 @@ public:
     Proxy(UpstreamConfig config, UpstreamTransport transport);
 
     // POST /oauth/token[?client_id=...] from the app. Public client: the form
-    // goes on unchanged. Confidential client: Basic authentication with the
-    // secret is added (spec 4.3). The answer keeps its status and body and gets
+    // goes on unchanged. Confidential client (BFF mode): Basic authentication
+    // with the secret is added and the page's client_id is taken out (it must
+    // name the configured client; spec 4.3 allows one method, not both). The answer keeps its status and body and gets
     // cache-control: no-store + pragma: no-cache (spec 2.3). Never retried:
     // an authorization code is single use.
     HttpResponse token(const HttpRequest& from_app) const;
@@ -41,6 +43,8 @@ public:
     const UpstreamConfig& config() const { return config_; }
 
 private:
+    Result<Unit, std::string> bff_client_id(const FormFields& body, const std::optional<std::string>& query) const;
+
     UpstreamConfig config_;
     UpstreamTransport transport_;
 };

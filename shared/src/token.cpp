@@ -46,14 +46,15 @@ std::string_view to_string(GrantType type) {
 // ===========================================================================
 // [SECTION] Client side: requests
 // ===========================================================================
-namespace {
-
 // RFC 6749 2.3.1: id and secret are form-urlencoded before joining with ':'.
 // percent_encode yields a valid encoding of the same bytes (it only prefers
-// %20 to '+'), and every form decoder reads it back unchanged.
-std::string basic_credentials(const ConfidentialClient& client) {
+// %20 to '+'), and every form decoder reads it back unchanged; for the usual
+// ids and secrets of [A-Za-z0-9-._~] it is the identity, as spec 4.3 words it.
+std::string basic_authorization(const ConfidentialClient& client) {
     return "Basic " + base64_encode(percent_encode(client.client_id) + ":" + percent_encode(client.client_secret));
 }
+
+namespace {
 
 HttpRequest token_post(std::string_view token_url, FormFields body, const ClientCredentials& credentials) {
     HttpRequest request;
@@ -67,7 +68,7 @@ HttpRequest token_post(std::string_view token_url, FormFields body, const Client
             if constexpr (std::is_same_v<T, PublicClient>) {
                 body.emplace_back("client_id", client.client_id);  // spec 4.3: public, no Basic
             } else {
-                request.headers.set("Authorization", basic_credentials(client));  // spec 4.3 / 5.3
+                request.headers.set("Authorization", basic_authorization(client));  // spec 4.3 / 5.3
             }
         },
         credentials);

@@ -9,6 +9,7 @@
 
 #include "helper/proxy.hpp"
 #include "roomkey/encoding.hpp"
+#include "roomkey/url.hpp"
 #include "support/helper_fixture.hpp"
 
 namespace roomkey::helper {
@@ -94,6 +95,39 @@ TEST(HelperTokenProxy, ConfidentialClientGetsBasicAuthenticationAddedByTheHelper
     const std::string public_json = proxy.public_config_json("https://127.0.0.1:8443");
     EXPECT_EQ(public_json.find("s3cr3t-value"), std::string::npos) << "the page never sees the secret";
     EXPECT_NE(public_json.find("\"client_type\":\"confidential\""), std::string::npos);
+}
+
+TEST(HelperTokenProxy, BffModeReplacesThePagesClientIdWithBasicAuthentication) {
+    // spec 4.3: Basic for a confidential client, client_id for a public one,
+    // never both: the page's client_id (body or query) is taken out.
+    RecordingUpstream up;
+    UpstreamConfig cfg = public_upstream();
+    cfg.client_type = ClientType::confidential;
+    cfg.client_secret = "s3cr3t-value";
+    Proxy proxy(cfg, up.transport());
+    const HttpResponse out = proxy.token(form_post("/oauth/token?client_id=web-client", kCodeForm));
+    EXPECT_EQ(out.status, 200) << out.body;
+    ASSERT_EQ(up.seen.size(), 1u);
+    EXPECT_EQ(up.seen[0].url, "https://auth.example/oauth/token") << "no client_id in the query either";
+    auto sent = form_decode(up.seen[0].body);
+    ASSERT_TRUE(sent);
+    EXPECT_EQ(form_count(*sent, "client_id"), 0u) << up.seen[0].body;
+    EXPECT_EQ(form_get(*sent, "code").value_or(""), "AUTHCODE") << "the rest of the form is kept";
+    EXPECT_EQ(form_get(*sent, "code_verifier").value_or(""), "VERIFIER-0123456789-0123456789-0123456789-abc");
+    EXPECT_TRUE(up.seen[0].headers.has("authorization"));
+}
+
+TEST(HelperTokenProxy, BffModeRefusesAPageConfiguredForAnotherClient) {
+    RecordingUpstream up;
+    UpstreamConfig cfg = public_upstream();
+    cfg.client_type = ClientType::confidential;
+    cfg.client_secret = "s3cr3t-value";
+    Proxy proxy(cfg, up.transport());
+    const HttpResponse out =
+        proxy.token(form_post("/oauth/token", "grant_type=refresh_token&refresh_token=RT&client_id=other-client"));
+    EXPECT_EQ(out.status, 400);
+    EXPECT_NE(out.body.find("other-client"), std::string::npos) << "the error names the wrong client: " << out.body;
+    EXPECT_TRUE(up.seen.empty()) << "the secret is never sent on behalf of another client";
 }
 
 TEST(HelperTokenProxy, ErrorStatusAndBodyAreRelayedWithNoStore) {

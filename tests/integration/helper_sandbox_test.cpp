@@ -276,9 +276,12 @@ TEST_F(HelperWithSandbox, ConfidentialClientInBffModeNeverShowsItsSecret) {
     const std::string code = form_get(query_of(location), "code").value_or("");
     ASSERT_FALSE(code.empty()) << location;
 
-    // The page sends no client authentication; the helper adds Basic (spec 4.3).
+    // The page speaks as a public client would (client_id, no secret), as the
+    // web app does; the helper takes client_id out and adds Basic, since the
+    // service accepts one way of client authentication, not both (spec 4.3).
     auto token = token_via_helper({{"grant_type", "authorization_code"}, {"code", code},
-                                   {"redirect_uri", redirect_uri}, {"code_verifier", pkce.verifier}});
+                                   {"redirect_uri", redirect_uri}, {"code_verifier", pkce.verifier},
+                                   {"client_id", kConfidentialId}});
     ASSERT_TRUE(token);
     ASSERT_EQ(token->status, 200) << token->body;
     const std::string access = str(parse(token->body), "access_token");

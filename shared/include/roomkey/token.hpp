@@ -43,6 +43,11 @@ HttpRequest build_code_exchange(std::string_view token_url, const ValidatedCallb
 HttpRequest build_refresh_request(std::string_view token_url, std::string_view refresh_token,
                                   const std::optional<ScopeSet>& scope, const ClientCredentials& credentials);
 
+// The Authorization header value a confidential client authenticates with
+// at the token endpoint (spec 4.3, 5.3): "Basic " + base64(urlencode(id) ":"
+// urlencode(secret)). Used by build_* above and by roomkey-helper in BFF mode.
+std::string basic_authorization(const ConfidentialClient& client);
+
 struct TokenSet {
     std::string access_token;   // secret
     std::string refresh_token;  // secret
