@@ -34,7 +34,7 @@ case "$port" in ''|*[!0-9]*) echo "run.sh: --port must be a number 0-65535, not 
 if [ "$build" = 1 ]; then
   ./scripts/setup.sh --check >/dev/null 2>&1 || ./scripts/setup.sh
   echo "run: building (wasm: web app; native: helper + sandbox)" >&2
-  { cmake --preset wasm && cmake --build --preset wasm --target roomkey_web &&
+  { cmake --preset wasm && cmake --build --preset wasm --target roomkey_web_dist &&
     cmake --preset native && cmake --build --preset native --target roomkey-helper roomkey-sandbox; } >build-run.log 2>&1 \
     || { tail -30 build-run.log >&2; echo "run.sh: the build failed (full log: build-run.log)" >&2; exit 1; }
 fi
@@ -48,42 +48,59 @@ if [ "$port" = 0 ]; then
 fi
 
 pids=()
+fifo_dir=$(mktemp -d)
 cleanup() {
   trap - INT TERM EXIT
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  # Every background job: both servers and the log follower.
+  for pid in $(jobs -p); do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  rm -rf "$fifo_dir"
 }
-trap cleanup INT TERM EXIT
+trap cleanup EXIT
+trap 'echo "run.sh: stopping" >&2; exit 130' INT TERM
 
-# Starts a program, waits for its ready line (matching $2), and prints it.
-fifo_dir=$(mktemp -d)
+# Starts a program in the background (in this shell, not a subshell, so that
+# its pid is ours to wait for and to stop), waits for its ready line (matching
+# $2) and leaves it in $ready_line.
+ready_line=
 start_and_wait() {
   local name=$1 pattern=$2; shift 2
   local out="$fifo_dir/$name.out"
   "$@" >"$out" 2>"$fifo_dir/$name.err" &
   pids+=($!)
   for _ in $(seq 1 200); do
-    if grep -qE "$pattern" "$out" 2>/dev/null; then grep -E "$pattern" "$out" | head -1; return 0; fi
+    if grep -qE "$pattern" "$out" 2>/dev/null; then ready_line=$(grep -E "$pattern" "$out" | head -1); return 0; fi
     if ! kill -0 "${pids[-1]}" 2>/dev/null; then
-      cat "$fifo_dir/$name.err" "$out" >&2; echo "run.sh: $name did not start (see above)" >&2; return 1
+      cat "$fifo_dir/$name.err" "$out" >&2; echo "run.sh: $name did not start (see above)" >&2; exit 1
     fi
     sleep 0.1
   done
-  echo "run.sh: $name was not ready after 20 s" >&2; return 1
+  echo "run.sh: $name was not ready after 20 s" >&2; exit 1
 }
 
-sandbox_line=$(start_and_wait sandbox '^roomkey-sandbox: ready ' \
-  "$bin/roomkey-sandbox" --port "$sandbox_port" --state-dir "$state_dir" --web-port "$port")
-base_url=$(sed -E 's/.*base_url=([^ ]+).*/\1/' <<<"$sandbox_line")
-auth_url=$(sed -E 's/.*auth_url=([^ ]+).*/\1/' <<<"$sandbox_line")
-consent_url=$(sed -E 's/.*consent_url=([^ ]+).*/\1/' <<<"$sandbox_line")
+start_and_wait sandbox '^roomkey-sandbox: ready ' \
+  "$bin/roomkey-sandbox" --port "$sandbox_port" --state-dir "$state_dir" --web-port "$port"
+base_url=$(sed -E 's/.*base_url=([^ ]+).*/\1/' <<<"$ready_line")
+auth_url=$(sed -E 's/.*auth_url=([^ ]+).*/\1/' <<<"$ready_line")
+consent_url=$(sed -E 's/.*consent_url=([^ ]+).*/\1/' <<<"$ready_line")
 echo "run: sandbox at ${base_url%/v2}/ (demo users and clients: docs/sandbox.md)" >&2
 
 start_and_wait helper '^roomkey: app at ' \
   "$bin/roomkey-helper" serve --port "$port" --state-dir "$state_dir" --web-root "$web" \
   --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url" \
   --client-id roomkey-web --client-type public
+# The helper's full ready output (the app line, and how to trust the local CA
+# when the browser does not yet) is the one thing on stdout.
+cat "$fifo_dir/helper.out"
+# Its notes (the local CA, and how to trust it if the browser does not yet).
+cat "$fifo_dir/helper.err" >&2
 echo "run: press Ctrl-C to stop" >&2
-tail -f "$fifo_dir/helper.out" "$fifo_dir/helper.err" >&2 &
-pids+=($!)
-wait "${pids[0]}" "${pids[1]}" 2>/dev/null || true
+# The servers' logs (method, path, status, time; secrets redacted) go on
+# stderr so that stdout holds only the ready lines.
+tail -q -n 0 -f "$fifo_dir/sandbox.out" "$fifo_dir/sandbox.err" "$fifo_dir/helper.out" "$fifo_dir/helper.err" >&2 &
+# Until Ctrl-C (the trap stops both) or until either server stops on its own,
+# which stops the other: a helper without its sandbox is of no use.
+status=0
+wait -n "${pids[@]}" || status=$?
+echo "run.sh: a server stopped (exit status $status); stopping the other" >&2
+exit "$status"

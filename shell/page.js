@@ -17,6 +17,10 @@
 // page holds for it through the other _underscore members (web/src/*.cpp).
 'use strict';
 (function () {
+  // The app's files. The build (cmake/PackageWebDist.cmake) rewrites this line
+  // with content-hashed names, which the helper serves as immutable.
+  var ASSETS = { js: 'roomkey.js', wasm: 'roomkey.wasm' };
+
   // 1. Before anything else loads: an authorization answer (code, state,
   // error...) is taken out of the address bar and the history entry, so it
   // cannot leak through the URL, a bookmark or a reload. The app receives the
@@ -149,10 +153,11 @@
       'canvas': canvas,
       'print': function (text) { console.log(text); },
       'printErr': function (text) { console.warn(text); },
-      'onAbort': function (what) { fail('the app stopped unexpectedly (' + what + '). Reload the page to start again.'); }
+      'onAbort': function (what) { fail('the app stopped unexpectedly (' + what + '). Reload the page to start again.'); },
+      'locateFile': function (path) { return path === 'roomkey.wasm' ? ASSETS.wasm : path; }
     };
     var script = document.createElement('script');
-    script.src = 'roomkey.js';
+    script.src = ASSETS.js;
     script.onerror = function () {
       fail('roomkey.js could not be loaded. Is the build complete? Run ./scripts/run.sh again.');
     };

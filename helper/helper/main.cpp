@@ -33,8 +33,8 @@ int serve(const helper::HelperConfig& config) {
         std::cerr << "roomkey-helper: local CA " << tls->ca_cert_path
                   << (tls->created_ca ? " (new)" : "") << '\n';
         if (!helper::ca_trusted_in_default_nssdb(tls->ca_cert_path)) {
-            std::cerr << "roomkey-helper: the browser does not trust it yet: run `roomkey-helper trust` "
-                         "(or curl --cacert " << tls->ca_cert_path << ")\n";
+            std::cerr << "roomkey-helper: the browser does not trust it yet: run `roomkey-helper trust --state-dir "
+                      << s.config().state_dir << "` (or curl --cacert " << tls->ca_cert_path << ")\n";
         }
     }
     const auto& up = s.config().upstream;

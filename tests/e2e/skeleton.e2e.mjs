@@ -45,11 +45,31 @@ test('the app loads through the helper, reports ready and draws a frame', async 
   assert.deepEqual(consoleErrors, [], 'no console errors');
 });
 
-test('the wasm is served as application/wasm', async () => {
+test('the wasm the page loads is application/wasm, brotli-compressed and immutable by its hashed name', async () => {
   const page = await browser.context.newPage();
-  const response = await page.request.get(new URL('roomkey.wasm', helper.url).href);
-  assert.equal(response.status(), 200);
-  assert.equal(response.headers()['content-type'], 'application/wasm');
+  const loaded = [];
+  page.on('response', (response) => loaded.push(response));
+  await page.goto(helper.url);
+  await page.waitForFunction(() => window.roomkey && window.roomkey.ready(), null, { timeout: 60000 });
+
+  const wasm = loaded.find((r) => new URL(r.url()).pathname.endsWith('.wasm'));
+  assert.ok(wasm, `the page fetched a .wasm (saw: ${loaded.map((r) => r.url()).join(', ')})`);
+  assert.match(new URL(wasm.url()).pathname, /^\/roomkey\.[0-9a-f]{16}\.wasm$/, 'a content-hashed name');
+  const headers = await wasm.allHeaders();
+  assert.equal(headers['content-type'], 'application/wasm', 'streaming compilation needs application/wasm');
+  assert.equal(headers['content-encoding'], 'br', 'Chromium accepts br, so the precompressed sibling is sent');
+  assert.match(headers['cache-control'], /immutable/, 'a hashed asset never changes');
+
+  const js = loaded.find((r) => /^\/roomkey\.[0-9a-f]{16}\.js$/.test(new URL(r.url()).pathname));
+  assert.ok(js, 'the loader script is the hashed one too');
+  const pageJs = loaded.find((r) => new URL(r.url()).pathname === '/page.js');
+  assert.ok(pageJs, 'page.js is loaded');
+  assert.match((await pageJs.allHeaders())['cache-control'], /no-cache/, 'page.js names the current files, so it revalidates');
+
+  // The plain name, as a user would type it with curl, is served as well.
+  const plain = await page.request.get(new URL('roomkey.wasm', helper.url).href);
+  assert.equal(plain.status(), 200);
+  assert.equal(plain.headers()['content-type'], 'application/wasm');
 });
 
 test('a browser without WebGL 2 gets a readable error, not a blank page', async () => {
