@@ -314,6 +314,14 @@ void take(Result<T, ApiReadError> result, T& out, std::optional<ApiReadError>& e
     out = std::move(result).value();
 }
 
+// For fields the spec does not show (2.6): a value of an unexpected type is
+// read as absent rather than failing the whole record; only the fields the
+// spec promises (account_id) may refuse a response.
+template <class T>
+void take_if_valid(Result<std::optional<T>, ApiReadError> result, std::optional<T>& out) {
+    out = result ? std::move(result).value() : std::nullopt;
+}
+
 Result<Room, ApiReadError> room_value(const json& object, const std::string& prefix) {
     if (!object.is_object()) return Err{read_error(ApiReadErrorKind::not_object, prefix)};
     Room room;
@@ -323,17 +331,19 @@ Result<Room, ApiReadError> room_value(const json& object, const std::string& pre
     if (!error && !name) error = read_error(ApiReadErrorKind::missing_field, join_field(prefix, "name"));
     if (!error && !name->is_string()) error = read_error(ApiReadErrorKind::wrong_type, join_field(prefix, "name"));
     if (!error) room.name = name->get<std::string>();
-    take(optional_string(object, "type", prefix), room.type, error);
-    take(optional_string(object, "role", prefix), room.role, error);
-    take(optional_count(object, "unread_num", prefix), room.unread_num, error);
-    take(optional_count(object, "mention_num", prefix), room.mention_num, error);
-    take(optional_count(object, "mytask_num", prefix), room.mytask_num, error);
-    take(optional_count(object, "message_num", prefix), room.message_num, error);
-    take(optional_count(object, "file_num", prefix), room.file_num, error);
-    take(optional_count(object, "task_num", prefix), room.task_num, error);
-    take(optional_string(object, "icon_path", prefix), room.icon_path, error);
-    take(optional_count(object, "last_update_time", prefix), room.last_update_time, error);
-    take(optional_bool(object, "sticky", prefix), room.sticky, error);
+    // The room record's fields are "not shown" (spec 2.6): an id and a name
+    // to list it by are needed, the rest is shown when it reads.
+    take_if_valid(optional_string(object, "type", prefix), room.type);
+    take_if_valid(optional_string(object, "role", prefix), room.role);
+    take_if_valid(optional_count(object, "unread_num", prefix), room.unread_num);
+    take_if_valid(optional_count(object, "mention_num", prefix), room.mention_num);
+    take_if_valid(optional_count(object, "mytask_num", prefix), room.mytask_num);
+    take_if_valid(optional_count(object, "message_num", prefix), room.message_num);
+    take_if_valid(optional_count(object, "file_num", prefix), room.file_num);
+    take_if_valid(optional_count(object, "task_num", prefix), room.task_num);
+    take_if_valid(optional_string(object, "icon_path", prefix), room.icon_path);
+    take_if_valid(optional_count(object, "last_update_time", prefix), room.last_update_time);
+    take_if_valid(optional_bool(object, "sticky", prefix), room.sticky);
     if (error) return Err{*error};
     return room;
 }
@@ -358,18 +368,19 @@ Result<Account, ApiReadError> read_account(const HttpResponse& response) {
     Account account;
     std::optional<ApiReadError> error;
     take(required_id(o, "account_id", p), account.account_id, error);  // spec 2.6
-    take(optional_id(o, "room_id", p), account.room_id, error);
-    take(optional_string(o, "name", p), account.name, error);
-    take(optional_string(o, "chatwork_id", p), account.chatwork_id, error);
-    take(optional_id(o, "organization_id", p), account.organization_id, error);
-    take(optional_string(o, "organization_name", p), account.organization_name, error);
-    take(optional_string(o, "department", p), account.department, error);
-    take(optional_string(o, "title", p), account.title, error);
-    take(optional_string(o, "url", p), account.url, error);
-    take(optional_string(o, "introduction", p), account.introduction, error);
-    take(optional_string(o, "mail", p), account.mail, error);
-    take(optional_string(o, "avatar_image_url", p), account.avatar_image_url, error);
-    take(optional_string(o, "login_mail", p), account.login_mail, error);
+    // Everything else of the account record is "not shown" (spec 2.6): tolerated.
+    take_if_valid(optional_id(o, "room_id", p), account.room_id);
+    take_if_valid(optional_string(o, "name", p), account.name);
+    take_if_valid(optional_string(o, "chatwork_id", p), account.chatwork_id);
+    take_if_valid(optional_id(o, "organization_id", p), account.organization_id);
+    take_if_valid(optional_string(o, "organization_name", p), account.organization_name);
+    take_if_valid(optional_string(o, "department", p), account.department);
+    take_if_valid(optional_string(o, "title", p), account.title);
+    take_if_valid(optional_string(o, "url", p), account.url);
+    take_if_valid(optional_string(o, "introduction", p), account.introduction);
+    take_if_valid(optional_string(o, "mail", p), account.mail);
+    take_if_valid(optional_string(o, "avatar_image_url", p), account.avatar_image_url);
+    take_if_valid(optional_string(o, "login_mail", p), account.login_mail);
     if (error) return Err{*error};
     return account;
 }

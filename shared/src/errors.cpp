@@ -4,6 +4,7 @@
 // [SECTION] Token endpoint errors (spec 2.4, 7.2)
 // [SECTION] REST API error bodies (spec 2.7, 7.3)
 #include "roomkey/errors.hpp"
+#include "roomkey/www_authenticate.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -257,7 +258,11 @@ bool is_per_room_rate_limit(const HttpResponse& response) {
 }
 
 bool is_invalid_api_token(const HttpResponse& response) {
-    return response.status == 401 && read_api_error_body(response.body).ok();
+    // A 401 to a Bearer request carries the Bearer challenge (spec 5.2.2) and
+    // may carry an `errors` body as well: that is a token problem, not a wrong
+    // API token, and refreshing (not re-typing a token) is the remedy.
+    if (response.status != 401 || find_bearer_challenge(response.headers)) return false;
+    return read_api_error_body(response.body).ok();
 }
 
 }  // namespace roomkey

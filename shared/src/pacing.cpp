@@ -57,10 +57,10 @@ long PacingScheduler::local_overall_count(Instant t) const {
 
 Instant PacingScheduler::overall_earliest(Instant t) const {
     t = std::max(t, overall_blocked_until_);
-    if (snapshot_ && t < snapshot_->reset) {
+    if (snapshot_ && t < snapshot_->reset + config_.reset_margin) {
         // The server told us how many calls are left until reset: trust it.
         if (remaining_from_snapshot() > 0) return t;
-        t = snapshot_->reset;
+        t = snapshot_->reset + config_.reset_margin;
     }
     // No fresh headers: count locally (spec 8.1 default, or the last x-ratelimit-limit).
     const long limit = overall_limit();
@@ -133,7 +133,7 @@ void PacingScheduler::on_response(Instant now, const std::optional<std::string>&
         overall_blocked_until_ = std::max(overall_blocked_until_, now + config_.room_backoff);
     } else if (headers && headers->remaining <= 0 && headers->reset > now) {
         // spec 8.1: overall limit exceeded; nothing goes until x-ratelimit-reset.
-        overall_blocked_until_ = std::max(overall_blocked_until_, headers->reset);
+        overall_blocked_until_ = std::max(overall_blocked_until_, headers->reset + config_.reset_margin);
     } else if (stale) {
         // A late 429 from a window that is already over: nothing to wait for.
     } else {
@@ -159,7 +159,7 @@ OverallBudget PacingScheduler::overall(Instant now) const {
     OverallBudget budget;
     budget.limit = overall_limit();
     if (snapshot_) budget.reset = snapshot_->reset;
-    if (snapshot_ && now < snapshot_->reset) {
+    if (snapshot_ && now < snapshot_->reset + config_.reset_margin) {
         budget.remaining = std::max(0L, remaining_from_snapshot());
         budget.from_headers = true;
     } else {

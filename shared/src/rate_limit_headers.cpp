@@ -88,9 +88,11 @@ Result<std::optional<RateLimit>, RateLimitHeaderError> read_rate_limit(const Hea
 void write_rate_limit(Headers& headers, const RateLimit& rate_limit) {
     headers.set(std::string(kRateLimitLimitHeader), std::to_string(rate_limit.limit));
     headers.set(std::string(kRateLimitRemainingHeader), std::to_string(rate_limit.remaining));
-    // Floor division: -1 ms before the epoch is second -1, not 0.
+    // Rounded up: a client that waits until the stated second must find the
+    // window over (rounding down would let it send up to 1 s early and get
+    // a 429). Ceiling division, also right for instants before the epoch.
     std::int64_t ms = unix_ms(rate_limit.reset);
-    std::int64_t seconds = ms / 1000 - ((ms % 1000 < 0) ? 1 : 0);
+    std::int64_t seconds = ms / 1000 + ((ms % 1000 > 0) ? 1 : 0);
     headers.set(std::string(kRateLimitResetHeader), std::to_string(seconds));
 }
 

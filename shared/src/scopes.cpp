@@ -64,9 +64,11 @@ AuthorizationErrorCode to_authorization_error(ScopeError error) {
                                       : AuthorizationErrorCode::scope_unknown;
 }
 
-Result<ScopeSet, ScopeListError> parse_scope_list(std::string_view text) {
-    ScopeSet scopes;
-    std::vector<std::string> unknown;
+namespace {
+
+// Calls `each` with every name of a space-delimited list, in input order.
+template <class Each>
+void for_each_scope_name(std::string_view text, Each each) {
     std::size_t pos = 0;
     while (pos < text.size()) {
         if (text[pos] == ' ') {
@@ -75,16 +77,31 @@ Result<ScopeSet, ScopeListError> parse_scope_list(std::string_view text) {
         }
         std::size_t end = text.find(' ', pos);
         if (end == std::string_view::npos) end = text.size();
-        std::string name(text.substr(pos, end - pos));
+        each(text.substr(pos, end - pos));
         pos = end;
-        if (!is_known_scope(name)) {
-            if (std::find(unknown.begin(), unknown.end(), name) == unknown.end()) unknown.push_back(name);
-            continue;
-        }
-        scopes.insert(std::move(name));
     }
+}
+
+}  // namespace
+
+Result<ScopeSet, ScopeListError> parse_scope_list(std::string_view text) {
+    ScopeSet scopes;
+    std::vector<std::string> unknown;
+    for_each_scope_name(text, [&](std::string_view name) {
+        if (!is_known_scope(name)) {
+            if (std::find(unknown.begin(), unknown.end(), name) == unknown.end()) unknown.emplace_back(name);
+            return;
+        }
+        scopes.emplace(name);
+    });
     if (!unknown.empty()) return Err{ScopeListError{ScopeError::unknown, std::move(unknown)}};
     if (scopes.empty()) return Err{ScopeListError{ScopeError::empty, {}}};
+    return scopes;
+}
+
+ScopeSet split_scope_list(std::string_view text) {
+    ScopeSet scopes;
+    for_each_scope_name(text, [&](std::string_view name) { scopes.emplace(name); });
     return scopes;
 }
 

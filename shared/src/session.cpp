@@ -182,6 +182,11 @@ Transition start_refresh(SessionData& d, const SessionConfig& c) {
 }
 
 Transition store_tokens(SessionData& d, const SessionConfig& c, TokenSet tokens, Instant now) {
+    // Spec 5.4.2: without offline_access the grant stops working 14 days after
+    // it was given; a refresh renews the access token, not those 14 days.
+    // Keep the earlier end (a rotated refresh token does not restart it).
+    if (d.tokens && d.tokens->refresh_expires_at && tokens.refresh_expires_at)
+        tokens.refresh_expires_at = std::min(*d.tokens->refresh_expires_at, *tokens.refresh_expires_at);
     d.tokens = std::move(tokens);
     d.tokens_received_at = now;
     d.retry_refresh_at.reset();
@@ -227,8 +232,15 @@ bool is_transient(const TokenResponseError& e) {
 Transition refresh_setback(SessionData& d, const SessionConfig& c, Instant now, std::string detail) {
     if (now < d.tokens->access_expires_at) {
         Effects effects;
-        // Requests that waited were refused with the current token: don't loop them.
-        fail_waiting(d, RequestFailure::refresh_failed, effects);
+        // First tries go with the token that is still valid; retries were
+        // already refused with it (401), so they fail rather than loop.
+        for (const WaitingRequest& w : d.waiting) {
+            if (w.is_retry)
+                effects.push_back(session_effect::FailApiRequest{w.id, RequestFailure::refresh_failed});
+            else
+                effects.push_back(session_effect::SendApiRequest{w.id});
+        }
+        d.waiting.clear();
         d.retry_refresh_at = now + c.refresh_retry_delay;
         effects.push_back(session_effect::ScheduleRefreshAt{*d.retry_refresh_at});
         return {SessionState::signed_in, std::move(effects)};

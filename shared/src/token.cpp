@@ -46,12 +46,12 @@ std::string_view to_string(GrantType type) {
 // ===========================================================================
 // [SECTION] Client side: requests
 // ===========================================================================
-// RFC 6749 2.3.1: id and secret are form-urlencoded before joining with ':'.
-// percent_encode yields a valid encoding of the same bytes (it only prefers
-// %20 to '+'), and every form decoder reads it back unchanged; for the usual
-// ids and secrets of [A-Za-z0-9-._~] it is the identity, as spec 4.3 words it.
+// Spec 4.3 words it exactly: client ID and secret "joined with a colon and
+// Base64-encoded" (RFC 7617). RFC 6749 2.3.1 would form-urlencode both first;
+// that differs only for secrets holding characters such as '+', '/' or '=',
+// and there the service's own wording is what it checks.
 std::string basic_authorization(const ConfidentialClient& client) {
-    return "Basic " + base64_encode(percent_encode(client.client_id) + ":" + percent_encode(client.client_secret));
+    return "Basic " + base64_encode(client.client_id + ":" + client.client_secret);
 }
 
 namespace {
@@ -151,9 +151,10 @@ Result<TokenSet, TokenResponseError> read_token_response(const HttpResponse& res
     const auto scope = j.find("scope");
     if (scope == j.end()) return Err{field_error(K::field_missing, status, "scope")};
     if (!scope->is_string()) return Err{field_error(K::field_wrong_type, status, "scope")};
-    auto scopes = parse_scope_list(scope->get_ref<const std::string&>());
-    if (!scopes) return Err{field_error(K::scope_invalid, status, "scope")};
-    set.scope = std::move(scopes).value();
+    // What was granted is the service's word: names newer than our catalog are
+    // kept (a new scope must not break sign-in); only an empty grant is refused.
+    set.scope = split_scope_list(scope->get_ref<const std::string&>());
+    if (set.scope.empty()) return Err{field_error(K::scope_invalid, status, "scope")};
 
     set.access_expires_at = now + Seconds(set.expires_in);
     // Spec 2.3 / 5.4: the refresh token lasts 14 days unless offline_access was granted.
@@ -195,7 +196,7 @@ struct BasicCredentials {
     std::string client_secret;
 };
 
-// "Basic base64(urlencode(id) ':' urlencode(secret))" (RFC 6749 2.3.1, RFC 7617).
+// "Basic base64(id ':' secret)" (spec 4.3, RFC 7617: the id holds no colon).
 Result<BasicCredentials, TokenError> read_basic(std::string_view header) {
     const auto bad = [] {
         return Err{token_error_of(token_error::invalid_client, "The Authorization header is not valid Basic credentials.")};
@@ -208,10 +209,8 @@ Result<BasicCredentials, TokenError> read_basic(std::string_view header) {
     const std::string& pair = *decoded;
     const std::size_t colon = pair.find(':');
     if (colon == std::string::npos) return bad();
-    auto id = percent_decode(std::string_view(pair).substr(0, colon), true);
-    auto secret = percent_decode(std::string_view(pair).substr(colon + 1), true);
-    if (!id || !secret || id->empty()) return bad();
-    return BasicCredentials{std::move(id).value(), std::move(secret).value()};
+    if (colon == 0) return bad();
+    return BasicCredentials{pair.substr(0, colon), pair.substr(colon + 1)};
 }
 
 }  // namespace

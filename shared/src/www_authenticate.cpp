@@ -49,16 +49,21 @@ class Reader {
 public:
     explicit Reader(std::string_view text) : text_(text) {}
 
-    Result<std::vector<Challenge>, WwwAuthenticateError> challenges() {
+    // Every challenge up to the first that does not parse; `error` says why
+    // parsing stopped early (nullopt when the whole value was read).
+    std::vector<Challenge> challenges(std::optional<WwwAuthenticateError>& error) {
         std::vector<Challenge> out;
         while (true) {
             skip_list_separators();
             if (at_end()) break;
             auto challenge = read_challenge();
-            if (!challenge) return Err{challenge.error()};
+            if (!challenge) {
+                error = challenge.error();
+                return out;
+            }
             out.push_back(std::move(challenge.value()));
         }
-        if (out.empty()) return Err{WwwAuthenticateError::empty};
+        if (out.empty()) error = WwwAuthenticateError::empty;
         return out;
     }
 
@@ -202,15 +207,20 @@ private:
 }  // namespace detail
 
 Result<std::vector<Challenge>, WwwAuthenticateError> parse_www_authenticate(std::string_view value) {
-    return detail::Reader(value).challenges();
+    std::optional<WwwAuthenticateError> error;
+    auto challenges = detail::Reader(value).challenges(error);
+    if (error) return Err{*error};
+    return challenges;
 }
 
 std::optional<BearerChallenge> find_bearer_challenge(const Headers& headers) {
     for (const auto& field : headers.fields()) {
         if (!iequals(field.first, "WWW-Authenticate")) continue;
-        auto challenges = parse_www_authenticate(field.second);
-        if (!challenges) continue;
-        for (const auto& challenge : challenges.value()) {
+        // A malformed challenge after the Bearer one (another scheme's, say)
+        // must not hide it: use every challenge read before the fault.
+        std::optional<WwwAuthenticateError> ignored;
+        const auto challenges = detail::Reader(field.second).challenges(ignored);
+        for (const auto& challenge : challenges) {
             if (!iequals(challenge.scheme, "Bearer")) continue;
             BearerChallenge bearer;
             bearer.realm = challenge.param("realm");

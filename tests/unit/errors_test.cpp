@@ -1,5 +1,6 @@
 // errors_test.cpp: the error catalogs (spec 7.1-7.3) and error bodies (spec 2.4, 2.7).
 #include "roomkey/errors.hpp"
+#include "roomkey/www_authenticate.hpp"
 
 #include <gtest/gtest.h>
 
@@ -174,6 +175,12 @@ TEST(ApiErrors, Spec514InvalidApiTokenIsRecognised) {
     EXPECT_TRUE(is_invalid_api_token(wrong_token));
     HttpResponse bearer{401, {{"WWW-Authenticate", "Bearer error=\"invalid_token\""}}, ""};
     EXPECT_FALSE(is_invalid_api_token(bearer)) << "an OAuth 401 carries no errors body";
+    // The service (and the sandbox) may send both: the challenge decides that
+    // it is an access-token problem (refresh), not a wrong API token.
+    HttpResponse bearer_with_body = bearer;
+    bearer_with_body.body = to_json(ApiErrorBody{{"Invalid token"}});
+    EXPECT_FALSE(is_invalid_api_token(bearer_with_body)) << "spec 5.2.2: a Bearer challenge means an OAuth 401";
+    EXPECT_TRUE(is_invalid_token(bearer_with_body));
     wrong_token.status = 403;
     EXPECT_FALSE(is_invalid_api_token(wrong_token));
 }

@@ -82,11 +82,16 @@ TEST(RateLimitHeaders, WriteThenReadRoundTrips) {
     RateLimit written{300, 12, instant_from_unix_ms(1700000000999)};
     write_rate_limit(headers, written);
     EXPECT_EQ(headers.get("x-ratelimit-limit"), "300") << "the old field is replaced";
-    EXPECT_EQ(headers.get("x-ratelimit-reset"), "1700000000") << "rounded down to whole seconds";
+    EXPECT_EQ(headers.get("x-ratelimit-reset"), "1700000001")
+        << "rounded up: waiting until the stated second must never be early (spec 8.1)";
     auto read = read_rate_limit(headers);
     ASSERT_TRUE(read) << to_string(read.error());
     ASSERT_TRUE(read->has_value());
-    EXPECT_EQ(**read, (RateLimit{300, 12, instant_from_unix_seconds(1700000000)}));
+    EXPECT_EQ(**read, (RateLimit{300, 12, instant_from_unix_seconds(1700000001)}));
+    write_rate_limit(headers, RateLimit{300, 12, instant_from_unix_seconds(1700000000)});
+    EXPECT_EQ(headers.get("x-ratelimit-reset"), "1700000000") << "a whole second stays as it is";
+    write_rate_limit(headers, RateLimit{300, 12, instant_from_unix_ms(-1500)});
+    EXPECT_EQ(headers.get("x-ratelimit-reset"), "-1") << "ceiling before the epoch too";
 }
 
 }  // namespace

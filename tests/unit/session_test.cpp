@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace roomkey {
@@ -179,6 +180,55 @@ TEST(SessionTable, UnlistedPairsAreInvalidTransitionsAndListedPairsFollowTheirRo
             }
         }
     }
+}
+
+// The table written out again by hand, from session.hpp's documented table
+// (not from session_transitions()): a row added, dropped or re-targeted in
+// session.cpp without the documentation is caught here.
+TEST(SessionTable, MatchesTheDocumentedTable) {
+    using S = SessionState;
+    using E = SessionEventKind;
+    const std::set<S> all{S::signed_out, S::authorizing, S::exchanging, S::signed_in,
+                          S::refreshing, S::expired,     S::failed};
+    std::map<std::pair<S, E>, std::set<S>> documented{
+        {{S::signed_out, E::sign_in_started}, {S::authorizing}},
+        {{S::authorizing, E::sign_in_started}, {S::authorizing}},
+        {{S::expired, E::sign_in_started}, {S::authorizing}},
+        {{S::failed, E::sign_in_started}, {S::authorizing}},
+        {{S::signed_out, E::callback_validated}, {S::exchanging}},
+        {{S::authorizing, E::callback_validated}, {S::exchanging}},
+        {{S::signed_out, E::callback_rejected}, {S::failed}},
+        {{S::authorizing, E::callback_rejected}, {S::failed}},
+        {{S::exchanging, E::token_response}, {S::signed_in, S::failed}},
+        {{S::refreshing, E::token_response}, {S::signed_in, S::failed}},
+        {{S::exchanging, E::token_request_failed}, {S::failed}},
+        {{S::refreshing, E::token_request_failed}, {S::signed_in, S::failed}},
+        {{S::signed_in, E::tick}, {S::signed_in, S::refreshing, S::expired}},
+        {{S::signed_in, E::api_request}, {S::signed_in, S::refreshing, S::expired}},
+        {{S::exchanging, E::api_request}, {S::exchanging}},
+        {{S::refreshing, E::api_request}, {S::refreshing}},
+        {{S::signed_in, E::api_unauthorized}, {S::signed_in, S::refreshing}},
+        {{S::refreshing, E::api_unauthorized}, {S::refreshing}},
+        {{S::signed_in, E::refresh_requested}, {S::refreshing}},
+        {{S::refreshing, E::refresh_requested}, {S::refreshing}},
+    };
+    for (S s : all) {
+        if (s != S::signed_in) documented[{s, E::tick}] = {s};  // "<any> tick -> (same)"
+        documented[{s, E::sign_out}] = {S::signed_out};          // "<any> sign_out -> signed_out"
+        if (s == S::signed_out || s == S::authorizing || s == S::expired || s == S::failed)
+            documented[{s, E::api_request}] = {s};  // fail_request(not_signed_in)
+        if (s != S::signed_in && s != S::refreshing) documented[{s, E::api_unauthorized}] = {s};
+    }
+    std::map<std::pair<S, E>, std::set<S>> actual;
+    for (const auto& t : session_transitions()) actual[{t.from, t.event}] = std::set<S>(t.to.begin(), t.to.end());
+    for (const auto& [pair, to] : documented) {
+        const auto it = actual.find(pair);
+        ASSERT_NE(it, actual.end()) << "documented row missing: (" << to_string(pair.first) << ", "
+                                    << to_string(pair.second) << ")";
+        EXPECT_EQ(it->second, to) << "targets differ for (" << to_string(pair.first) << ", " << to_string(pair.second)
+                                  << ")";
+    }
+    EXPECT_EQ(actual.size(), documented.size()) << "session.cpp has rows the documented table does not";
 }
 
 TEST(SessionTable, SignInWhileSignedInIsRefused) {
@@ -492,6 +542,38 @@ TEST(Session, TransientRefreshFailureRetriesLater) {
     EXPECT_EQ(effects_of<fx::ScheduleRefreshAt>(effects)[0].at, due + Seconds(30));
     EXPECT_TRUE(must(s, ev::Tick{due + Seconds(29)}).empty());
     EXPECT_EQ(count_of<fx::SendRefresh>(must(s, ev::Tick{due + Seconds(30)})), 1u);
+}
+
+// Spec 5.4.2: the grant stops working 14 days after it was given; a refresh
+// (whose answer again says "14 days") does not move that end.
+TEST(Session, RefreshDoesNotRestartThe14Days_spec5_4_2) {
+    Session s = signed_in();
+    const Instant later = t0 + Seconds(29 * 60);
+    const auto sent = must(s, ev::Tick{later});
+    must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-2", "rt-2"), later});
+    ASSERT_EQ(s.state(), SessionState::signed_in);
+    ASSERT_TRUE(s.tokens()->refresh_expires_at);
+    EXPECT_EQ(*s.tokens()->refresh_expires_at, t0 + Seconds(14 * 24 * 3600));
+}
+
+// A refresh that fails for a passing reason while the access token is still
+// valid: requests that were only waiting go with it; those that already got
+// a 401 with it fail instead of looping.
+TEST(Session, TransientRefreshFailureSendsWaitingFirstTriesWithTheValidToken) {
+    Session s = signed_in();
+    const auto sent = must(s, ev::RefreshRequested{t0});
+    must(s, ev::ApiRequest{5, t0});
+    must(s, ev::ApiUnauthorized{6, s.token_generation(), false, t0});
+    ASSERT_EQ(s.waiting_requests(), 2u);
+    const auto effects = must(s, ev::TokenResponse{token_request_id(sent), token_error("server_error"), t0});
+    EXPECT_EQ(s.state(), SessionState::signed_in);
+    const auto sends = effects_of<fx::SendApiRequest>(effects);
+    ASSERT_EQ(sends.size(), 1u);
+    EXPECT_EQ(sends[0].id, 5u);
+    const auto fails = effects_of<fx::FailApiRequest>(effects);
+    ASSERT_EQ(fails.size(), 1u);
+    EXPECT_EQ(fails[0].id, 6u);
+    EXPECT_EQ(fails[0].reason, RequestFailure::refresh_failed);
 }
 
 TEST(Session, RefreshWithoutAnswerAfterExpiryEndsTheSession) {

@@ -130,6 +130,9 @@ TEST(BearerChallenge, Spec73IsInvalidToken) {
     EXPECT_FALSE(is_invalid_token(api_token)) << "a wrong API token (spec 5.1.4) has no challenge";
     HttpResponse junk{401, {{"WWW-Authenticate", "Bearer error=\"invalid_token"}}, ""};
     EXPECT_FALSE(is_invalid_token(junk));
+    // A broken challenge of another scheme after the Bearer one must not hide it.
+    HttpResponse then_junk{401, {{"WWW-Authenticate", "Bearer error=\"invalid_token\", Foo x=\"unterminated"}}, ""};
+    EXPECT_TRUE(is_invalid_token(then_junk));
 }
 
 TEST(BearerChallenge, Spec522FormatExactText) {

@@ -141,7 +141,8 @@ inline constexpr Seconds kPerRoomRetryAfter{10};
 
 // True for a 429 whose body's "errors" holds kPerRoomRateLimitMessage (spec 7.3).
 bool is_per_room_rate_limit(const HttpResponse& response);
-// True for a 401 whose body's "errors" is a JSON array (wrong API token, spec 5.1.4).
+// True for a 401 whose body's "errors" is a JSON array and that carries no
+// Bearer challenge (wrong API token, spec 5.1.4; a Bearer 401 is spec 5.2.2).
 bool is_invalid_api_token(const HttpResponse& response);
 
 }  // namespace roomkey

@@ -35,8 +35,14 @@ struct PacingConfig {
     // (the spec promises it always does): wait this long before anything else.
     Millis unknown_429_backoff = Seconds(10);
     // Added to every window: latency jitter can make the server see two sends
-    // closer together than we sent them. 0 paces exactly at the stated limits.
-    Millis slack = Millis(0);
+    // closer together than we sent them (the 11th post of a burst then lands
+    // inside the first one's 10 s). 0 paces exactly at the stated limits.
+    Millis slack = Millis(500);
+    // x-ratelimit-reset is whole Unix seconds (spec 8.1); a server that
+    // rounds its window's end down may still be in the old window for up to a
+    // second after the stated time. Nothing waiting for the reset goes before
+    // reset + this margin.
+    Millis reset_margin = Seconds(1);
 };
 
 // What the UI shows for one room (spec 8.2).

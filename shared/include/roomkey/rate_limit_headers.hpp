@@ -39,7 +39,7 @@ std::string_view to_string(RateLimitHeaderError error);
 Result<std::optional<RateLimit>, RateLimitHeaderError> read_rate_limit(const Headers& headers);
 
 // Sets the three headers (replacing any earlier ones); reset is written in
-// whole Unix seconds, rounded down.
+// whole Unix seconds, rounded up, so the window is over at the stated second.
 void write_rate_limit(Headers& headers, const RateLimit& rate_limit);
 
 }  // namespace roomkey

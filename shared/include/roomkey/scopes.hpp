@@ -49,6 +49,11 @@ struct ScopeListError {
 // names are tolerated; every name must be in the catalog.
 Result<ScopeSet, ScopeListError> parse_scope_list(std::string_view space_delimited);
 
+// Splits a space-delimited list without judging the names: for what the
+// service says it granted, which may name scopes newer than our catalog
+// (they are kept, shown, and simply never needed by an endpoint we know).
+ScopeSet split_scope_list(std::string_view space_delimited);
+
 // Space-delimited, catalog order (unknown names last, sorted); "" for an empty set.
 std::string format_scope_list(const ScopeSet& scopes);
 

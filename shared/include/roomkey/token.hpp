@@ -33,8 +33,8 @@ inline constexpr std::int64_t kMaxExpiresInSeconds = 366LL * 24 * 60 * 60;
 // POST {token_url} with grant_type=authorization_code, code, redirect_uri (only
 // when it was sent on the consent request) and code_verifier (when PKCE was
 // used). Public client: client_id in the body, no Authorization header.
-// Confidential client: Authorization: Basic base64(urlencode(id) ":"
-// urlencode(secret)) (RFC 6749 2.3.1) and no client_id in the body.
+// Confidential client: Authorization: Basic base64(id ":" secret) (spec 4.3)
+// and no client_id in the body.
 HttpRequest build_code_exchange(std::string_view token_url, const ValidatedCallback& callback,
                                 const ClientCredentials& credentials);
 
@@ -44,8 +44,8 @@ HttpRequest build_refresh_request(std::string_view token_url, std::string_view r
                                   const std::optional<ScopeSet>& scope, const ClientCredentials& credentials);
 
 // The Authorization header value a confidential client authenticates with
-// at the token endpoint (spec 4.3, 5.3): "Basic " + base64(urlencode(id) ":"
-// urlencode(secret)). Used by build_* above and by roomkey-helper in BFF mode.
+// at the token endpoint (spec 4.3, 5.3): "Basic " + base64(id ":" secret).
+// Used by build_* above and by roomkey-helper in BFF mode.
 std::string basic_authorization(const ConfidentialClient& client);
 
 struct TokenSet {

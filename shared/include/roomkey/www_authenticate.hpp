@@ -52,8 +52,8 @@ struct BearerChallenge {
     }
 };
 
-// The first Bearer challenge among all WWW-Authenticate fields; fields that
-// do not parse are skipped.
+// The first Bearer challenge among all WWW-Authenticate fields. In a field
+// that does not parse to the end, the challenges before the fault still count.
 std::optional<BearerChallenge> find_bearer_challenge(const Headers& headers);
 
 // Spec 5.2.2 / 7.3: a 401 whose Bearer challenge says error="invalid_token"
