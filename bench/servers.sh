@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# servers.sh: how fast roomkey's two servers answer, next to nginx serving a
+# small file over HTTPS on the same machine, measured in the same run.
+#
+#   requests/s, 8 keep-alive connections (wrk -t2 -c8):
+#     nginx    GET /status.json      a static file the size of a /my/status answer
+#     sandbox  GET /v2/my/status     roomkey-sandbox (API token, rate limit raised)
+#     helper   GET /api/my/status    roomkey-helper's API proxy -> the sandbox
+#   latency p50/p99, 1 keep-alive connection (wrk -t1 -c1 --latency):
+#     sandbox direct vs through the helper; the difference is what the proxy adds
+#
+# Each figure is the median of --rounds rounds, the servers taken in turn in
+# every round so that all see the same machine load; quote the ratios.
+#
+#   ./bench/servers.sh [--rounds 5] [--seconds 5] [--build build/native-release]
+#
+# Needs wrk and nginx (installed with apt-get when missing) and the release
+# build (made when missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=5
+seconds=5
+build=build/native-release
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds="${2:?--rounds needs a number}"; shift 2 ;;
+    --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
+    --build) build="${2:?--build needs a folder}"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "servers.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+for n in "$rounds" "$seconds"; do
+  case "$n" in ''|*[!0-9]*|0) echo "servers.sh: --rounds and --seconds take a positive number, not '$n'" >&2; exit 2 ;; esac
+done
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+[ -x /usr/sbin/nginx ] || need+=(nginx-light)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "bench: installing ${need[*]}" >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+if [ ! -x "$build/bin/roomkey-sandbox" ] || [ ! -x "$build/bin/roomkey-helper" ]; then
+  echo "bench: building the native-release preset" >&2
+  cmake --preset native-release >/dev/null
+  cmake --build --preset native-release --target roomkey-sandbox roomkey-helper >/dev/null
+fi
+
+work=$(mktemp -d)
+chmod 755 "$work"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+wait_for_line() {  # file pattern
+  for _ in $(seq 1 100); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+  echo "bench: no ready line in $1:" >&2; cat "$1" >&2; exit 1
+}
+
+token=sandbox-api-token-alice-1001
+state=$work/state
+"$build/bin/roomkey-sandbox" --port 0 --state-dir "$state" --no-web-client --quiet \
+  --rate-limit 1000000 >"$work/sandbox.out" 2>"$work/sandbox.err" &
+pids+=($!)
+wait_for_line "$work/sandbox.out" '^roomkey-sandbox: ready '
+base_url=$(sed -E 's/.*base_url=([^ ]+).*/\1/' "$work/sandbox.out")
+auth_url=$(sed -E 's/.*auth_url=([^ ]+).*/\1/' "$work/sandbox.out")
+consent_url=$(sed -E 's/.*consent_url=([^ ]+).*/\1/' "$work/sandbox.out")
+
+helper_port=$(free_port)
+mkdir -p "$work/web" && echo '<!doctype html><title>bench</title>' >"$work/web/index.html"
+"$build/bin/roomkey-helper" serve --port "$helper_port" --state-dir "$state" --web-root "$work/web" \
+  --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url" --client-id bench \
+  >"$work/helper.out" 2>"$work/helper.err" &
+pids+=($!)
+wait_for_line "$work/helper.out" '^roomkey: app at '
+
+# nginx: the same certificate, the body the sandbox gives for /my/status.
+nginx_port=$(free_port)
+mkdir -p "$work/nginx/www"
+curl -sf --cacert "$state/ca-cert.pem" -H "x-servicetoken: $token" "$base_url/my/status" >"$work/nginx/www/status.json"
+cat >"$work/nginx/nginx.conf" <<EOF
+$( [ "$(id -u)" = 0 ] && echo "user root;" )
+worker_processes 2;
+daemon off;
+pid $work/nginx/nginx.pid;
+error_log stderr warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx/tmp;
+  proxy_temp_path $work/nginx/tmp;
+  fastcgi_temp_path $work/nginx/tmp;
+  uwsgi_temp_path $work/nginx/tmp;
+  scgi_temp_path $work/nginx/tmp;
+  default_type application/json;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$nginx_port ssl;
+    ssl_certificate $state/server-cert.pem;
+    ssl_certificate_key $state/server-key.pem;
+    root $work/nginx/www;
+  }
+}
+EOF
+mkdir -p "$work/nginx/tmp"
+/usr/sbin/nginx -c "$work/nginx/nginx.conf" -e stderr 2>"$work/nginx.err" &
+pids+=($!)
+for _ in $(seq 1 50); do curl -sfk "https://127.0.0.1:$nginx_port/status.json" >/dev/null && break; sleep 0.1; done
+
+urls_nginx="https://127.0.0.1:$nginx_port/status.json"
+urls_sandbox="$base_url/my/status"
+urls_helper="https://127.0.0.1:$helper_port/api/my/status"
+# Every target must answer 200 before it is measured: a fast 429 or 403 would
+# be a meaningless figure.
+for url in "$urls_nginx" "$urls_sandbox" "$urls_helper"; do
+  code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$state/ca-cert.pem" \
+    -H "x-servicetoken: $token" -H 'X-Roomkey-Request: 1' "$url")
+  [ "$code" = 200 ] || { echo "bench: $url answered $code, not 200" >&2; exit 1; }
+done
+
+# wrk runs; prints "rps p50_ms p99_ms non2xx".
+measure() {  # url connections threads
+  local out
+  out=$(wrk -t"$3" -c"$2" -d"${seconds}s" --latency -H "x-servicetoken: $token" -H 'X-Roomkey-Request: 1' "$1")
+  awk '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    /Requests\/sec:/ { rps = $2 }
+    /^ +50%/ { p50 = ms($2) }
+    /^ +99%/ { p99 = ms($2) }
+    /Non-2xx or 3xx responses:/ { bad = $5 }
+    END { printf "%.0f %.3f %.3f %d\n", rps, p50, p99, bad + 0 }' <<<"$out"
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+declare -A rps lat50 lat99
+for round in $(seq 1 "$rounds"); do
+  printf 'bench: round %d/%d\r' "$round" "$rounds" >&2
+  for name in nginx sandbox helper; do
+    var=urls_$name
+    read -r r _ _ bad < <(measure "${!var}" 8 2)
+    [ "$bad" = 0 ] || { echo "bench: $name gave $bad non-2xx answers" >&2; exit 1; }
+    rps[$name]+="$r "
+  done
+  for name in sandbox helper; do
+    var=urls_$name
+    read -r _ p50 p99 bad < <(measure "${!var}" 1 1)
+    [ "$bad" = 0 ] || { echo "bench: $name gave $bad non-2xx answers" >&2; exit 1; }
+    lat50[$name]+="$p50 "
+    lat99[$name]+="$p99 "
+  done
+done
+echo >&2
+
+calc() { awk "BEGIN { print $1 }"; }
+med() { tr ' ' '\n' <<<"$1" | grep . | median; }
+n_rps=$(med "${rps[nginx]}"); s_rps=$(med "${rps[sandbox]}"); h_rps=$(med "${rps[helper]}")
+s50=$(med "${lat50[sandbox]}"); s99=$(med "${lat99[sandbox]}")
+h50=$(med "${lat50[helper]}"); h99=$(med "${lat99[helper]}")
+echo "machine: $(nproc) cores; $rounds rounds of ${seconds} s per figure; medians"
+echo
+printf '%-34s %12s %10s\n' "requests/s, 8 keep-alive conns" "req/s" "vs nginx"
+printf '%-34s %12.0f %10s\n' "nginx GET /status.json (ref)" "$n_rps" "1.00"
+printf '%-34s %12.0f %10.2f\n' "sandbox GET /v2/my/status" "$s_rps" "$(calc "$s_rps / $n_rps")"
+printf '%-34s %12.0f %10.2f\n' "helper GET /api/my/status (proxy)" "$h_rps" "$(calc "$h_rps / $n_rps")"
+echo
+printf '%-34s %10s %10s\n' "latency, 1 keep-alive conn" "p50 ms" "p99 ms"
+printf '%-34s %10.3f %10.3f\n' "sandbox direct" "$s50" "$s99"
+printf '%-34s %10.3f %10.3f\n' "through the helper" "$h50" "$h99"
+printf '%-34s %10.3f %10.3f\n' "added by the proxy" "$(calc "$h50 - $s50")" "$(calc "$h99 - $s99")"
