@@ -15,6 +15,11 @@
 // The same state is written as text into #mirror (aria-live) for assistive
 // technology. The app publishes through roomkey._publish and reads what the
 // page holds for it through the other _underscore members (web/src/*.cpp).
+//
+// Every script on the page can call this API, so it never hands out a
+// secret: no token, code or verifier, no clipboard text (pastes go straight
+// into the app's memory, web/src/browser.cpp), and revealing secrets is not
+// an action it accepts (web/app/intents.cpp).
 'use strict';
 (function () {
   // The app's files. The build (cmake/PackageWebDist.cmake) rewrites this line
@@ -41,7 +46,6 @@
   var loadError = null;
   var mirrorText = '';
   var actions = [];
-  var pasted = '';
   var staged = '';
   var firstFrameAt = null;
   var widgets = {};
@@ -121,17 +125,9 @@
     },
     '_stageLaunchUrl': function () { var url = launchUrl; launchUrl = ''; return stage(url); },
     '_stageActions': function () { var list = actions; actions = []; return stage(list.length ? JSON.stringify(list) : ''); },
-    '_stagePasted': function () { return stage(pasted); },
     '_stageText': function (text) { return stage(text); },
     '_staged': function () { var text = staged; staged = ''; return text; },
-    '_copied': function (text) { pasted = text; },
   };
-
-  // ImGui text fields paste from here: the browser gives clipboard text only
-  // inside a paste event, which Ctrl+V on the focused canvas fires.
-  document.addEventListener('paste', function (event) {
-    if (event.clipboardData) pasted = event.clipboardData.getData('text/plain');
-  });
 
   function webgl2Available() {
     try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }

@@ -77,6 +77,7 @@ public:
     std::vector<std::string> stored;
     std::vector<std::string> navigations;
     std::vector<std::string> copied;
+    std::vector<effect::ForgetClipboard> forgot_clipboard;
     std::deque<effect::Send> outstanding;
 
     // The fake posting side (spec 8.2): per-room sliding window of 10 s.
@@ -112,6 +113,8 @@ public:
                 navigations.push_back(nav->url);
             } else if (auto* copy = std::get_if<effect::CopyText>(&e)) {
                 copied.push_back(copy->text);
+            } else if (auto* forget = std::get_if<effect::ForgetClipboard>(&e)) {
+                forgot_clipboard.push_back(*forget);
             }
         }
     }
@@ -728,9 +731,80 @@ TEST(App, LogMasksSecretsUnlessRevealed) {
     EXPECT_FALSE(contains(h.copied[0], code)) << "copy as curl is masked unless revealed";
     EXPECT_TRUE(contains(h.copied[0], "https://127.0.0.1:8443/oauth/token"));
     h.apply(intent::SetReveal{true});
-    h.apply(intent::CopyCurl{exchange->id});
+    h.apply(intent::CopyCurl{exchange->id, /*may_reveal=*/true});  // the UI's button
     ASSERT_EQ(h.copied.size(), 2u);
     EXPECT_TRUE(contains(h.copied[1], code));
+}
+
+// The page API can neither switch reveal on nor get a revealed copy: only the
+// UI's own intents can, and what the page API reads stays masked.
+TEST(App, PageApiCannotObtainAnUnmaskedToken) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    const LogEntry* me = nullptr;
+    for (const LogEntry& entry : h.app->log().entries()) {
+        if (entry.request.url == "/api/me") me = &entry;
+    }
+    ASSERT_NE(me, nullptr);
+    const std::string entry = std::to_string(me->id);
+
+    auto run_page_actions = [&](const std::string& json) {
+        std::vector<std::string> errors;
+        for (const Intent& intent : parse_actions(json, errors)) h.apply(intent);
+        return errors;
+    };
+    // A script tries to reveal and copy.
+    auto errors = run_page_actions(R"([{"type":"set_reveal","on":true},{"type":"copy_curl","entry":)" + entry + "}]");
+    EXPECT_EQ(errors.size(), 1u) << "set_reveal refused";
+    EXPECT_FALSE(h.app->reveal());
+    ASSERT_EQ(h.copied.size(), 1u);
+    EXPECT_FALSE(contains(h.copied[0], AppHarness::kApiToken)) << h.copied[0];
+
+    // The user reveals on screen; a script's copy is still masked.
+    h.apply(intent::SetReveal{true});
+    run_page_actions(R"([{"type":"copy_curl","entry":)" + entry + "}]");
+    ASSERT_EQ(h.copied.size(), 2u);
+    EXPECT_FALSE(contains(h.copied[1], AppHarness::kApiToken)) << "page API copies are masked even when revealed";
+    EXPECT_FALSE(contains(page_state_json(*h.app, h.now), AppHarness::kApiToken));
+
+    // Only the UI's own copy button reveals.
+    h.apply(intent::CopyCurl{me->id, true});
+    ASSERT_EQ(h.copied.size(), 3u);
+    EXPECT_TRUE(contains(h.copied[2], AppHarness::kApiToken));
+    EXPECT_FALSE(contains(page_state_json(*h.app, h.now), AppHarness::kApiToken));
+}
+
+// Sign-out resets everything that belonged to the session: reveal, the
+// clipboard (system too when the last copy was revealed), posts, counters.
+TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::QueueMessage{"7", "private text", 3});
+    h.apply(intent::SetReveal{true});
+    h.apply(intent::CopyCurl{h.app->log().entries().back().id, true});
+    ASSERT_TRUE(contains(h.copied.back(), AppHarness::kApiToken));
+    ASSERT_GT(h.app->counters().requests_sent, 0);
+    h.apply(intent::SignOut{});
+
+    EXPECT_FALSE(h.app->reveal()) << "reveal does not outlive the session";
+    ASSERT_EQ(h.forgot_clipboard.size(), 1u) << "the paste buffer is emptied";
+    EXPECT_TRUE(h.forgot_clipboard[0].system) << "the revealed copy is overwritten on the system clipboard";
+    EXPECT_TRUE(h.app->posts().empty()) << "the session's post texts are gone";
+    EXPECT_EQ(h.app->batch().total, 0);
+    EXPECT_EQ(h.app->counters().requests_sent, 0);
+    EXPECT_EQ(h.app->counters().responses_429, 0);
+    EXPECT_TRUE(h.app->masked_api_token().empty());
+    EXPECT_FALSE(h.app->account().value);
+    EXPECT_TRUE(h.app->selected_room().empty());
+
+    // A masked last copy leaves the system clipboard alone.
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::CopyCurl{h.app->log().entries().back().id, true});
+    h.apply(intent::SignOut{});
+    ASSERT_EQ(h.forgot_clipboard.size(), 2u);
+    EXPECT_FALSE(h.forgot_clipboard.back().system);
 }
 
 // ---------------------------------------------------------------------------

@@ -171,7 +171,7 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::SetReveal>) {
                 reveal_ = i.on;
             } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
-                copy_curl(i.entry_id);
+                copy_curl(i.entry_id, i.may_reveal);
             } else if constexpr (std::is_same_v<T, intent::ClearLog>) {
                 log_.clear();
             }
@@ -262,11 +262,23 @@ void App::sign_out(Instant now) {
     secrets_.clear();
     api_token_.clear();
     callback_.reset();
+    pending_to_store_.reset();
     refresh_tick_at_.reset();
     reset_account_data();
     requested_scopes_.clear();
     mode_ = Mode::none;
     last_error_.reset();
+    notice_.clear();
+    // Everything else that belonged to the session: the reveal switch, what
+    // was copied, the posts (their texts) and the session's counters. The
+    // pacing scheduler and its samples stay: the service still counts those
+    // sends in its windows, whoever signs in next (spec 8.1, 8.2).
+    reveal_ = false;
+    effects_.push_back(effect::ForgetClipboard{last_copy_revealed_});
+    last_copy_revealed_ = false;
+    posts_.clear();
+    batch_ = PostBatch{};
+    counters_ = Counters{};
 }
 
 void App::use_api_token(std::string token, Instant now) {
@@ -364,11 +376,13 @@ void App::cancel_queued(Instant now) {
     }
 }
 
-void App::copy_curl(std::uint64_t entry_id) {
+void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
     const LogEntry* entry = log_.find(entry_id);
     if (!entry) return;
-    effects_.push_back(effect::CopyText{copy_as_curl(entry->request, origin_, redaction(), reveal_)});
-    notice_ = reveal_ ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
+    const bool revealed = reveal_ && may_reveal;
+    effects_.push_back(effect::CopyText{copy_as_curl(entry->request, origin_, redaction(), revealed)});
+    last_copy_revealed_ = revealed;
+    notice_ = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
 }
 
 // ===========================================================================

@@ -43,9 +43,15 @@ struct Send { std::uint64_t id = 0; HttpRequest request; };
 struct StorePending { std::string record; };
 // Leave the page for the consent screen (spec 4.2).
 struct Navigate { std::string url; };
+// Put the text on the system clipboard and in the app's own paste buffer.
+// Neither is reachable through the page API (shell/page.js).
 struct CopyText { std::string text; };
+// Sign-out: empty the app's paste buffer; when `system` is set the app's last
+// copy held revealed secrets, so the system clipboard is overwritten too.
+struct ForgetClipboard { bool system = false; };
 }  // namespace effect
-using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText>;
+using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
+                            effect::ForgetClipboard>;
 
 enum class Mode { none, oauth, api_token };
 
@@ -190,7 +196,7 @@ private:
     void queue_message(const intent::QueueMessage& message, Instant now);
     void queue_task(const intent::QueueTask& task, Instant now);
     void cancel_queued(Instant now);
-    void copy_curl(std::uint64_t entry_id);
+    void copy_curl(std::uint64_t entry_id, bool may_reveal);
 
     // helper-bound HTTP
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
@@ -267,6 +273,7 @@ private:
 
     HttpLog log_;
     bool reveal_ = false;
+    bool last_copy_revealed_ = false;  // the last CopyText held unmasked secrets
     std::optional<UserError> last_error_;
     std::string notice_;
     Counters counters_;

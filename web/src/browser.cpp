@@ -4,6 +4,10 @@
 
 #include <emscripten.h>
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+
 #include "page_bridge.hpp"
 
 namespace {
@@ -49,18 +53,25 @@ EM_JS(void, roomkey_js_navigate, (const char* url), {
     window.location.assign(UTF8ToString(url));
 });
 
-EM_JS(void, roomkey_js_copy, (const char* text), {
-    var value = UTF8ToString(text);
-    window['roomkey']['_copied'](value);
-    if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(value).catch(function () {
-            console.warn('roomkey: the browser refused clipboard access; the text stays available for pasting inside the app');
-        });
-    }
+// The listener writes the pasted text into `buffer` (wasm memory) and its
+// length into *length; the closure holding them is reachable by no script.
+EM_JS(void, roomkey_js_install_paste, (char* buffer, int capacity, int* length), {
+    document.addEventListener('paste', function (event) {
+        if (!event.clipboardData) return;
+        var text = event.clipboardData.getData('text/plain') || "";
+        HEAP32[length >> 2] = stringToUTF8(text, buffer, capacity);
+    });
 });
 
-EM_JS(int, roomkey_js_stage_pasted, (), {
-    return lengthBytesUTF8(window['roomkey']['_stagePasted']());
+EM_JS(void, roomkey_js_write_clipboard, (const char* text, int quiet), {
+    var value = UTF8ToString(text);
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(value).catch(function () {
+            if (!quiet) {
+                console.warn('roomkey: the browser refused clipboard access; the text stays available for pasting inside the app');
+            }
+        });
+    }
 });
 
 EM_JS(int, roomkey_js_stage_origin, (), {
@@ -71,6 +82,14 @@ EM_JS(double, roomkey_js_now, (), {
     return Date.now();
 });
 // clang-format on
+
+// The app's paste buffer: what the last paste event or copy held, in wasm
+// memory only.
+struct PasteBuffer {
+    std::array<char, 65536> text{};
+    int length = 0;
+};
+PasteBuffer g_paste;
 
 }  // namespace
 
@@ -91,9 +110,28 @@ void store_pending_authorization(const std::string& record) { roomkey_js_store(k
 
 void navigate(const std::string& url) { roomkey_js_navigate(url.c_str()); }
 
-void copy_to_clipboard(const std::string& text) { roomkey_js_copy(text.c_str()); }
+void install_paste_listener() {
+    roomkey_js_install_paste(g_paste.text.data(), static_cast<int>(g_paste.text.size()), &g_paste.length);
+}
 
-std::string clipboard_text() { return detail::read_staged(roomkey_js_stage_pasted()); }
+void copy_to_clipboard(const std::string& text) {
+    const std::size_t size = std::min(text.size(), g_paste.text.size() - 1);
+    std::memcpy(g_paste.text.data(), text.data(), size);
+    g_paste.text[size] = '\0';
+    g_paste.length = static_cast<int>(size);
+    roomkey_js_write_clipboard(text.c_str(), 0);
+}
+
+std::string clipboard_text() {
+    const auto size = static_cast<std::size_t>(std::clamp(g_paste.length, 0, static_cast<int>(g_paste.text.size())));
+    return std::string(g_paste.text.data(), size);
+}
+
+void forget_clipboard(bool system) {
+    std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
+    g_paste.length = 0;
+    if (system) roomkey_js_write_clipboard("", 1);
+}
 
 std::string page_origin() { return detail::read_staged(roomkey_js_stage_origin()); }
 

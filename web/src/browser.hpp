@@ -33,10 +33,17 @@ void store_pending_authorization(const std::string& record);
 // location.assign(url): leaves the app (for the consent screen).
 void navigate(const std::string& url);
 
-// Writes to the system clipboard (and remembers it for pasting into the app).
+// Listens for paste events. The pasted text goes straight into the app's
+// paste buffer in wasm memory: no page object keeps it (the page API is open
+// to every script on the page). Call once, at start.
+void install_paste_listener();
+// Writes to the system clipboard and to the app's paste buffer.
 void copy_to_clipboard(const std::string& text);
 // The text of the last paste event (or the last copy), for ImGui's Ctrl+V.
 std::string clipboard_text();
+// Empties the paste buffer; with `system` also overwrites the system
+// clipboard (best effort: the browser may refuse without focus).
+void forget_clipboard(bool system);
 
 // "https://127.0.0.1:8443"
 std::string page_origin();

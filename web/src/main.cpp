@@ -107,6 +107,8 @@ void perform(Platform& p, std::vector<roomkey::app::Effect> effects) {
                     roomkey::web::navigate(item.url);
                 } else if constexpr (std::is_same_v<T, effect::CopyText>) {
                     roomkey::web::copy_to_clipboard(item.text);
+                } else if constexpr (std::is_same_v<T, effect::ForgetClipboard>) {
+                    roomkey::web::forget_clipboard(item.system);
                 }
             },
             e);
@@ -199,6 +201,7 @@ int main() {
     std::string launch_url = roomkey::web::take_launch_url();
     roomkey::web::strip_callback_params();
     const std::optional<std::string> pending = roomkey::web::take_pending_authorization();
+    roomkey::web::install_paste_listener();
 
     Platform& p = g_platform;
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());

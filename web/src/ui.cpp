@@ -577,6 +577,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
     if (!ImGui::CollapsingHeader("HTTP log", ImGuiTreeNodeFlags_DefaultOpen)) return;
     bool reveal = app.reveal();
     if (ImGui::Checkbox("Reveal secrets on screen", &reveal)) out.push_back(app::intent::SetReveal{reveal});
+    note_widget(ui, "reveal");
     help_marker("Tokens, codes, verifiers and secrets are masked. Revealing shows them on this screen only; "
                 "they are never stored, and sign-out erases them from the log.");
     ImGui::SameLine();
@@ -598,6 +599,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
         ImGui::PushStyleColor(ImGuiCol_Text, colour);
         if (ImGui::Selectable(title.c_str(), ui.selected_log == it->id)) ui.selected_log = it->id;
         ImGui::PopStyleColor();
+        if (it == entries.rbegin()) note_widget(ui, "log_latest");
     }
     ImGui::EndChild();
     const app::LogEntry* entry = app.log().find(ui.selected_log);
@@ -607,8 +609,10 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
     }
     const app::RenderedExchange shown = app::render(*entry, app.redaction(), app.reveal());
     if (ImGui::Button(app.reveal() ? "Copy as curl (REVEALED)" : "Copy as curl (masked)")) {
-        out.push_back(app::intent::CopyCurl{entry->id});
+        // The user's own click: the one way a revealed copy can be made.
+        out.push_back(app::intent::CopyCurl{entry->id, true});
     }
+    note_widget(ui, "copy_curl");
     ImGui::BeginChild("log_detail", ImVec2(0, 0), true);
     ImGui::TextColored(kAccent, "%s", shown.request_line.c_str());
     header_lines(shown.request_headers);
@@ -660,6 +664,15 @@ void apply_theme(float scale) {
 std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scale) {
     Intents out;
     ui.widgets.clear();
+    if (app.mode() == app::Mode::none && ui.last_mode != app::Mode::none) {
+        ui.message.fill('\0');
+        ui.task_body.fill('\0');
+        ui.task_assignees.fill('\0');
+        ui.task_due.fill('\0');
+        ui.form_error.clear();
+        ui.selected_log = 0;
+    }
+    ui.last_mode = app.mode();
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);

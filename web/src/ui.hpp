@@ -37,6 +37,9 @@ struct UiState {
     std::uint64_t selected_log = 0;
     // View.
     int text_size = 1;
+    // The app's mode last frame: on sign-out what was typed for the session
+    // (message, task, the chosen log entry) is forgotten too.
+    app::Mode last_mode = app::Mode::none;
     // Where the main controls were drawn this frame (device pixels: x, y, w, h),
     // for the page API (tests click the real buttons through it).
     std::map<std::string, std::array<float, 4>> widgets;
