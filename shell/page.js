@@ -20,6 +20,10 @@
 // secret: no token, code or verifier, no clipboard text (pastes go straight
 // into the app's memory, web/src/browser.cpp), and revealing secrets is not
 // an action it accepts (web/app/intents.cpp).
+//
+// This file is the first resource of the page, loaded blocking in <head>
+// (shell/index.html); it strips the address bar (step 1) and only then adds
+// the stylesheet (step 2), so no other request happens before the strip.
 'use strict';
 (function () {
   // The app's files. The build (cmake/PackageWebDist.cmake) rewrites this line
@@ -28,11 +32,21 @@
 
   // 1. Before anything else loads: an authorization answer (code, state,
   // error...) is taken out of the address bar and the history entry, so it
-  // cannot leak through the URL, a bookmark or a reload. The app receives the
-  // original URL once, from memory (spec 4.2; RFC 9700 4.2.4).
+  // cannot leak through the URL, a bookmark, a Referer or a reload. The app
+  // receives the original URL once, from memory (spec 4.2; RFC 9700 4.2.4).
   var CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'error_uri', 'error_code', 'iss'];
+  // The pending authorization (state + code_verifier) the app kept in
+  // sessionStorage before leaving for the consent screen (web/src/browser.hpp
+  // kPendingKey). Single use: it leaves storage now, whether or not the app
+  // ever starts, and the app gets it once from memory.
+  var PENDING_KEY = 'roomkey.pending_authorization';
   var launchUrl = window.location.href;
+  var pending = '';
   (function stripCallbackParams() {
+    try {
+      pending = window.sessionStorage.getItem(PENDING_KEY) || '';
+      window.sessionStorage.removeItem(PENDING_KEY);
+    } catch (e) { pending = ''; }
     var url;
     try { url = new URL(window.location.href); } catch (e) { return; }
     var changed = false;
@@ -40,6 +54,18 @@
       if (url.searchParams.has(name)) { url.searchParams.delete(name); changed = true; }
     });
     if (changed) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+  })();
+
+  // 2. Only now the stylesheet. A <link> in the HTML would be fetched by the
+  // browser's preload scanner while this script is still downloading, that
+  // is before the strip above; added from here it is requested after it.
+  // `blocking=render` keeps the unstyled page from flashing meanwhile.
+  (function addStylesheet() {
+    var link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = 'style.css';
+    link.setAttribute('blocking', 'render');
+    (document.head || document.documentElement).appendChild(link);
   })();
 
   var state = { ready: false };
@@ -52,6 +78,7 @@
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
+    if (!el) return;  // still parsing <head>: boot() shows the page
     document.getElementById('overlay-text').textContent = text;
     el.classList.toggle('error', !!isError);
     el.classList.toggle('hidden', text === null);
@@ -92,9 +119,10 @@
 
   function updateMirror() {
     var text = describe(state);
-    if (text !== mirrorText) {
+    var el = document.getElementById('mirror');
+    if (el && text !== mirrorText) {
       mirrorText = text;
-      document.getElementById('mirror').textContent = text;
+      el.textContent = text;
     }
   }
 
@@ -123,7 +151,9 @@
       if (state.ready) overlay(null);
       updateMirror();
     },
+    // Single use, like the sessionStorage record it came from.
     '_stageLaunchUrl': function () { var url = launchUrl; launchUrl = ''; return stage(url); },
+    '_takePending': function () { var record = pending; pending = ''; return record; },
     '_stageActions': function () { var list = actions; actions = []; return stage(list.length ? JSON.stringify(list) : ''); },
     '_stageText': function (text) { return stage(text); },
     '_staged': function () { var text = staged; staged = ''; return text; },
@@ -134,6 +164,7 @@
   }
 
   function boot() {
+    if (loadError) overlay(loadError, true);  // failed while <head> was parsed
     if (typeof WebAssembly !== 'object') {
       fail('this browser does not support WebAssembly. Use a current Chromium, Firefox or Safari.');
       return;

@@ -427,6 +427,100 @@ TEST(App, ExpiredCodeEndsInInvalidGrantWithTryAgain) {
     EXPECT_FALSE(h.app->account().value);
 }
 
+// spec 2.2 / 8.3: the code lives 1 minute. A validated callback that waited
+// longer than that for the helper's /config.json is not exchanged at all.
+TEST(App, CallbackThatWaitedOverAMinuteForTheConfigIsNotExchanged) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto redirect = h.service.consent(h.navigations.at(0));
+    ASSERT_TRUE(redirect);
+    h.reload();
+    h.app->start(*redirect, h.stored.at(0), h.now);
+    h.drain();
+    ASSERT_EQ(h.outstanding.size(), 1u) << "only /config.json is asked for";
+    EXPECT_EQ(h.app->session_label(), "exchanging") << "validated, waiting for the token route";
+    h.now += Seconds(61);  // the helper's configuration was slow to come
+    h.settle();
+
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << "no token request with an expired code";
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "code expired");
+    EXPECT_TRUE(contains(h.app->last_error()->message, "61 s")) << h.app->last_error()->message;
+    EXPECT_TRUE(contains(h.app->last_error()->message, "1 minute")) << h.app->last_error()->message;
+    EXPECT_TRUE(h.app->last_error()->offers_try_again);
+    EXPECT_FALSE(h.app->session().tokens());
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), "code expired"));
+    h.apply(intent::TryAgain{});
+    EXPECT_EQ(h.app->session_label(), "signed out");
+    EXPECT_FALSE(h.app->last_error());
+}
+
+TEST(App, CallbackThatWaitedUnderAMinuteIsExchanged) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto redirect = h.service.consent(h.navigations.at(0));
+    ASSERT_TRUE(redirect);
+    h.reload();
+    h.app->start(*redirect, h.stored.at(0), h.now);
+    h.drain();
+    h.now += Seconds(50);
+    h.settle();
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 1u);
+    EXPECT_EQ(h.app->session_label(), "signed in");
+}
+
+// spec 7.1: every one of the 16 authorization error codes on the redirect
+// ends in a message that names the code, offers try again, and no token request.
+// The parameter is the spec's number; shared/ holds the rest of the row.
+class AppAuthorizationErrorTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(AppAuthorizationErrorTest, ShowsTheCodeOffersTryAgainAndMakesNoTokenRequest) {
+    const auto code = authorization_error_from_number(GetParam());
+    ASSERT_TRUE(code) << GetParam() << " is in shared/'s spec 7.1 table";
+    const AuthorizationErrorInfo& error = info(*code);
+    const std::string number = std::to_string(GetParam());
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto pending = parse_pending(h.stored.at(0));
+    ASSERT_TRUE(pending);
+    h.reload();
+    h.start(std::string(kRedirectUri) + "?error=" + std::string(error.oauth_error) + "&error_code=" + number +
+                "&state=" + pending->state,
+            h.stored.at(0));
+
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << number << ": no token request";
+    ASSERT_TRUE(h.app->last_error()) << number;
+    EXPECT_EQ(h.app->last_error()->code, number + " " + std::string(error.identifier));
+    EXPECT_TRUE(h.app->last_error()->offers_try_again) << number;
+    EXPECT_FALSE(h.app->last_error()->remedy.empty()) << number << ": the remedy from shared/'s catalog";
+    EXPECT_EQ(h.app->session_label(), "failed");
+    // What the page API and the text mirror show.
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), "\"code\":\"" + number + " ")) << number;
+    h.apply(intent::TryAgain{});
+    EXPECT_EQ(h.app->session_label(), "signed out");
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty());
+}
+
+// Spec 7.1, all 16 rows.
+const std::vector<int> kSpec71Codes = {1001,  3001,  4001,  4002,  5001,  5002,  5003,  11000,
+                                       12000, 13000, 14000, 15000, 16000, 18000, 19000, 20000};
+
+INSTANTIATE_TEST_SUITE_P(Spec71, AppAuthorizationErrorTest, ::testing::ValuesIn(kSpec71Codes),
+                         [](const ::testing::TestParamInfo<int>& param_info) {
+                             const auto code = authorization_error_from_number(param_info.param);
+                             return "E" + std::to_string(param_info.param) + "_" +
+                                    std::string(code ? to_string(*code) : "unknown");
+                         });
+
+TEST(App, EverySpec71CodeIsTested) {
+    std::vector<int> shared_table;
+    for (const auto& error : all_authorization_errors()) shared_table.push_back(to_number(error.code));
+    EXPECT_EQ(shared_table, kSpec71Codes) << "shared/'s table and this test list the same 16 codes";
+}
+
 // ---------------------------------------------------------------------------
 // Session: refresh (spec 5.2.2, 5.2.3, 4.3)
 // ---------------------------------------------------------------------------

@@ -112,6 +112,7 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
     requested_scopes_ = validated->scopes();
     mode_ = Mode::oauth;
     callback_ = std::move(*validated);
+    callback_received_at_ = now;
     notice_ = "Completing sign-in...";
     // The exchange waits for the helper's configuration (its token route).
 }
@@ -534,6 +535,17 @@ void App::run_session(const SessionEvent& event, Instant now) {
 void App::process_callback(Instant now) {
     ValidatedCallback callback = std::move(*callback_);
     callback_.reset();
+    const Millis waited = std::chrono::duration_cast<Millis>(now - callback_received_at_);
+    if (waited > kAuthorizationCodeLifetime) {
+        // Spec 2.2 / 8.3: the code is valid 1 minute from when it was issued,
+        // which was before this page loaded: exchanging it now can only fail.
+        session_ = Session(session_config(callback.client_id()));
+        mode_ = Mode::none;
+        requested_scopes_.clear();
+        notice_.clear();
+        set_error(code_expired_error(waited));
+        return;
+    }
     session_ = Session(session_config(callback.client_id()));
     mode_ = Mode::oauth;
     notice_ = "Exchanging the authorization code...";

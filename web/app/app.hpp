@@ -247,6 +247,7 @@ private:
     Mode mode_ = Mode::none;
     Session session_;
     std::optional<ValidatedCallback> callback_;  // validated, waiting for the config
+    Instant callback_received_at_;               // when the page loaded with it (spec 2.2: code valid 1 minute)
     std::optional<std::string> pending_to_store_;
     ScopeSet requested_scopes_;
     bool auto_refresh_ = true;

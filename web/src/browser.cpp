@@ -29,16 +29,18 @@ EM_JS(int, roomkey_js_stage_launch_url, (), {
 });
 
 EM_JS(int, roomkey_js_stage_pending, (const char* key), {
-    // Read and removed in one step: the record is single use.
-    var name = UTF8ToString(key);
-    var text = "";
+    // Single use: page.js took the record out of storage at load and gives it
+    // once; whatever storage still holds is read and removed in one step.
+    var api = window['roomkey'];
+    var text = api['_takePending'] ? api['_takePending']() : "";
     try {
-        text = window.sessionStorage.getItem(name) || "";
+        var name = UTF8ToString(key);
+        var stored = window.sessionStorage.getItem(name);
         window.sessionStorage.removeItem(name);
+        if (!text && stored) text = stored;
     } catch (e) {
-        text = "";
     }
-    return lengthBytesUTF8(window['roomkey']['_stageText'](text));
+    return lengthBytesUTF8(api['_stageText'](text || ""));
 });
 
 EM_JS(void, roomkey_js_store, (const char* key, const char* value), {

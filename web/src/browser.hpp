@@ -15,7 +15,8 @@
 
 namespace roomkey::web {
 
-// The sessionStorage key of the pending authorization.
+// The sessionStorage key of the pending authorization (shell/page.js names
+// it too: it takes the record out of storage before anything else loads).
 inline constexpr const char* kPendingKey = "roomkey.pending_authorization";
 
 // Removes code, state, error, ... from the address bar and the current
@@ -26,7 +27,9 @@ void strip_callback_params();
 // The URL the page was opened at, as it was before stripping; single use.
 std::string take_launch_url();
 
-// Reads and removes the pending authorization (single use).
+// The pending authorization, single use: shell/page.js took it out of
+// sessionStorage when the page loaded and hands it over once; anything still
+// in storage is read and removed here as well.
 std::optional<std::string> take_pending_authorization();
 void store_pending_authorization(const std::string& record);
 
