@@ -87,6 +87,10 @@ public:
     long next_message_id = 1000;
     bool answer_config = true;
     bool reject_api_token = false;
+    // The next this-many GET /me answers are 429 with the overall limit used
+    // up until `reset_after` from now (spec 8.1, 7.3).
+    int me_429 = 0;
+    Seconds reset_after{30};
 
     AppHarness() { reload(); }
 
@@ -203,6 +207,12 @@ private:
     HttpResponse api_token_answer(const HttpRequest& request, const std::string& path) {
         if (reject_api_token || request.headers.get("x-servicetoken") != std::string(kApiToken)) {
             return json(401, R"({"errors":["Invalid API token"]})");
+        }
+        if (path == "/me" && me_429 > 0) {
+            --me_429;
+            HttpResponse r{429, {{"content-type", "application/json"}}, R"({"errors":["Rate limit exceeded"]})"};
+            write_rate_limit(r.headers, RateLimit{300, 0, now + reset_after});
+            return r;
         }
         if (path == "/me") return json(200, R"({"account_id":4242,"name":"Demo User"})");
         if (path == "/my/status") {
@@ -750,6 +760,85 @@ TEST(App, PerRoom429WaitsAboutTenSecondsAndRetries) {
     h.run_for(Seconds(2));
     EXPECT_EQ(h.app->posts().back().stage, PostStage::delivered) << h.app->posts().back().note;
     EXPECT_EQ(h.app->counters().responses_429, 1);
+}
+
+// spec 8.1 / 7.3: a GET that gets 429 waits until x-ratelimit-reset, is
+// retried once, and the wait is shown.
+TEST(App, RateLimitedGetWaitsForTheResetAndIsRetriedOnce) {
+    AppHarness h;
+    h.start();
+    h.me_429 = 1;
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    ASSERT_EQ(h.sent_to("/api/me").size(), 1u);
+    EXPECT_EQ(h.app->counters().responses_429, 1);
+    EXPECT_FALSE(h.app->last_error()) << "not a failure yet: " << h.app->last_error()->message;
+    EXPECT_TRUE(h.app->account().loading);
+    EXPECT_TRUE(contains(h.app->account().note, "429")) << h.app->account().note;
+    EXPECT_TRUE(contains(h.app->account().note, "retrying once in 0:30")) << h.app->account().note;
+    EXPECT_TRUE(contains(h.app->notice(), "x-ratelimit-reset")) << h.app->notice();
+    const auto wake = h.app->next_wake_at(h.now);
+    ASSERT_TRUE(wake);
+    EXPECT_EQ(*wake, t0 + Seconds(30)) << "the platform's timer is set for the reset";
+
+    h.run_for(Seconds(29));
+    EXPECT_EQ(h.sent_to("/api/me").size(), 1u) << "nothing before the reset";
+    h.run_for(Seconds(2));
+    EXPECT_EQ(h.sent_to("/api/me").size(), 2u) << "one retry after the reset";
+    ASSERT_TRUE(h.app->account().value) << h.app->account().error;
+    EXPECT_TRUE(h.app->account().note.empty());
+    EXPECT_FALSE(h.app->last_error());
+}
+
+TEST(App, RateLimitedGetGivesUpAfterItsOneRetry) {
+    AppHarness h;
+    h.start();
+    h.me_429 = 2;
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.run_for(Seconds(35));
+    EXPECT_EQ(h.sent_to("/api/me").size(), 2u) << "the first try and one retry";
+    EXPECT_FALSE(h.app->account().loading);
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "HTTP 429");
+    EXPECT_TRUE(h.app->status().value) << "the other calls were not held back for good";
+}
+
+// A background tab draws no frames: the platform only calls tick() when
+// next_wake_at() says so, and the paced posts still all go out.
+TEST(App, PostsGoOutWhenTickedOnlyAtTheWakeTimes) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    EXPECT_FALSE(h.app->next_wake_at(h.now)) << "nothing waits for time";
+    h.apply(intent::QueueMessage{std::string(AppHarness::kRoomId), "background", 25});
+    ASSERT_EQ(h.app->batch().delivered, 10);
+    int wakes = 0;
+    while (auto wake = h.app->next_wake_at(h.now)) {
+        ASSERT_GT(*wake, h.now) << "a wake time in the future, or the timer would spin";
+        h.now = *wake;
+        h.app->tick(h.now);
+        h.settle();
+        ASSERT_LT(++wakes, 100);
+    }
+    EXPECT_EQ(h.app->batch().delivered, 25);
+    EXPECT_EQ(h.per_room_429, 0);
+    EXPECT_LE(h.post_arrivals.back() - h.post_arrivals.front(), Seconds(22));
+}
+
+TEST(App, WakeTimeIncludesTheAutomaticRefresh) {
+    AppHarness h;
+    h.sign_in();
+    const auto wake = h.app->next_wake_at(h.now);
+    const auto due = h.app->session().refresh_due_at();
+    ASSERT_TRUE(wake);
+    ASSERT_TRUE(due);
+    EXPECT_LE(*wake, *due);
+    EXPECT_LT(*wake, *h.app->access_expires_at());
+    h.now = *wake;
+    h.app->tick(h.now);
+    h.settle();
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "the refresh went out at the wake time";
+    h.apply(intent::SetAutoRefresh{false});
+    EXPECT_FALSE(h.app->next_wake_at(h.now)) << "no timer for a refresh that is switched off";
 }
 
 TEST(App, TaskIsPostedWithAssigneesAndDueDate) {

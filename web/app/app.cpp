@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "app/format.hpp"
 #include "roomkey/authorization.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/pkce.hpp"
@@ -187,6 +188,15 @@ void App::tick(Instant now) {
         run_session(session_event::Tick{now}, now);
     }
     pump(now);
+}
+
+std::optional<Instant> App::next_wake_at(Instant now) const {
+    std::optional<Instant> wake;
+    if (can_send()) wake = queue_.next_ready_at(now, scheduler_);
+    if (refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
+        wake = wake ? std::min(*wake, *refresh_tick_at_) : *refresh_tick_at_;
+    }
+    return wake;
 }
 
 std::vector<Effect> App::take_effects() {
@@ -736,15 +746,37 @@ void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& respons
     if (response->status == 429) {
         // Spec 7.3: wait (about 10 s for the per-room limit, until the reset
         // for the overall one: the scheduler knows which) and try again.
-        PostJob* job = find_post(id);
-        const int tries = job ? ++job->rate_limited : kMaxRateLimitedRetries + 1;
-        if (tries <= kMaxRateLimitedRetries) {
-            if (job) {
+        if (PostJob* job = find_post(id)) {
+            if (++job->rate_limited <= kMaxRateLimitedRetries) {
                 job->stage = PostStage::waiting;
                 job->note = per_room ? "429: per-room posting limit; waiting about 10 s (spec 7.3)"
                                      : "429: rate limit; waiting for the reset (spec 8.1)";
+                queue_.push(PendingRequest{id, call.room_for_post});
+                return;
             }
-            queue_.push(PendingRequest{id, call.room_for_post});
+        } else if (call.kind != CallKind::post && ++call.rate_limited <= kMaxRateLimitedGetRetries) {
+            // A GET (spec 8.1): the scheduler now holds every request until
+            // x-ratelimit-reset; this one goes again then, once, and says so.
+            const Millis wait = std::chrono::duration_cast<Millis>(scheduler_.earliest_send(now, std::nullopt) - now);
+            const std::string note = "429: the rate limit is used up; retrying once in " +
+                                     format_countdown(std::max(wait, Millis(0))) +
+                                     ", when x-ratelimit-reset passes (spec 8.1)";
+            switch (call.kind) {
+                case CallKind::me:
+                    account_.note = note;
+                    notice_ = "Reading your account: " + note;
+                    break;
+                case CallKind::my_status:
+                    status_.note = note;
+                    notice_ = "Reading your status: " + note;
+                    break;
+                case CallKind::rooms:
+                    rooms_.note = note;
+                    notice_ = "Reading the room list: " + note;
+                    break;
+                case CallKind::post: break;
+            }
+            queue_.push(PendingRequest{id, std::nullopt});
             return;
         }
         finish_call(id, response, {}, now);
@@ -768,6 +800,7 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
 
     auto fill = [&](auto& loadable, auto read, std::string_view what, Endpoint endpoint) {
         loadable.loading = false;
+        loadable.note.clear();
         if (!response) {
             loadable.error = reason;
             if (reason.rfind(kNoAnswer, 0) == 0) {
@@ -886,6 +919,9 @@ void App::drop_all_calls(const std::string& reason, Instant now) {
         }
     }
     account_.loading = status_.loading = rooms_.loading = false;
+    account_.note.clear();
+    status_.note.clear();
+    rooms_.note.clear();
     batch_ = PostBatch{};
 }
 

@@ -60,6 +60,7 @@ struct Loadable {
     std::optional<T> value;
     bool loading = false;
     std::string error;  // the last failure, "" after a success
+    std::string note;   // why it is still loading (e.g. waiting out a 429), "" otherwise
     std::optional<Instant> loaded_at;
 };
 
@@ -116,6 +117,8 @@ struct PostBatch {
 inline constexpr Millis kPacingSlack{500};
 // A post that still gets 429 is retried after the wait, at most this often.
 inline constexpr int kMaxRateLimitedRetries = 3;
+// A GET that gets 429 waits for x-ratelimit-reset and is retried once (spec 8.1, 7.3).
+inline constexpr int kMaxRateLimitedGetRetries = 1;
 inline constexpr std::size_t kMaxRateSamples = 240;
 inline constexpr std::size_t kMaxFinishedPosts = 200;
 
@@ -135,6 +138,10 @@ public:
     void on_transport_error(std::uint64_t id, const std::string& reason, Instant now);
     // Call often (every frame): delivers refresh ticks and sends paced requests.
     void tick(Instant now);
+    // When tick() next has work (a paced request may go, a refresh is due):
+    // the platform sets a timer for it, so a background tab, where frames
+    // stop, still sends and refreshes. nullopt when nothing waits for time.
+    std::optional<Instant> next_wake_at(Instant now) const;
     std::vector<Effect> take_effects();
 
     // ---- read-only view for the UI and the page API ----
@@ -183,6 +190,7 @@ private:
         std::uint64_t generation = 0;  // token_generation() it was sent with
         bool retried = false;          // its one retry after 401 was used
         bool in_flight = false;
+        int rate_limited = 0;          // 429 answers (GETs; posts count on their PostJob)
     };
     struct ConfigFetch {};
     struct TokenCall { TokenRequestId id = 0; };

@@ -6,13 +6,17 @@
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
+#include <emscripten/eventloop.h>
 #include <emscripten/html5.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -40,6 +44,9 @@ struct Platform {
     std::string last_published;
     std::string last_widgets;
     std::string clipboard;  // keeps the pointer ImGui gets alive
+    // The timer that runs App::tick when frames stop (a background tab).
+    long wake_timer = 0;
+    std::optional<roomkey::Instant> wake_at;
 };
 
 Platform g_platform;
@@ -116,6 +123,44 @@ void perform(Platform& p, std::vector<roomkey::app::Effect> effects) {
     (void)p;
 }
 
+// The page's state and its aria mirror change only when the snapshot does.
+void publish(Platform& p, roomkey::Instant now) {
+    std::string state = roomkey::app::page_state_json(*p.app, now);
+    if (state != p.last_published) {
+        roomkey::web::publish_state(state);
+        p.last_published = std::move(state);
+    }
+}
+
+void schedule_wake(Platform& p, roomkey::Instant now);
+
+// Frames stop in a background tab (requestAnimationFrame), and fetch
+// completions stop once nothing is in flight: this timer keeps paced posts
+// and the automatic refresh going (browsers may delay it to about 1 s there).
+void on_wake(void*) {
+    Platform& p = g_platform;
+    p.wake_timer = 0;
+    p.wake_at.reset();
+    if (!p.app) return;
+    const roomkey::Instant now = roomkey::web::now();
+    p.app->tick(now);
+    perform(p, p.app->take_effects());
+    publish(p, now);
+    schedule_wake(p, now);
+}
+
+void schedule_wake(Platform& p, roomkey::Instant now) {
+    const std::optional<roomkey::Instant> due = p.app->next_wake_at(now);
+    if (due == p.wake_at && (p.wake_timer != 0 || !due)) return;
+    if (p.wake_timer != 0) emscripten_clear_timeout(p.wake_timer);
+    p.wake_timer = 0;
+    p.wake_at = due;
+    if (!due) return;
+    // +1 ms: the timer fires when the time has come, not a hair before it.
+    const auto delay = std::chrono::duration_cast<roomkey::Millis>(*due - now).count() + 1;
+    p.wake_timer = emscripten_set_timeout(on_wake, static_cast<double>(std::max<long long>(delay, 1)), nullptr);
+}
+
 void feed_app(Platform& p, roomkey::Instant now) {
     for (roomkey::web::FetchOutcome& outcome : roomkey::web::take_fetch_outcomes()) {
         if (outcome.response) {
@@ -150,6 +195,8 @@ void on_fetch_outcome() {
     }
     p.app->tick(now);
     perform(p, p.app->take_effects());
+    publish(p, now);
+    schedule_wake(p, now);
 }
 
 void frame() {
@@ -179,12 +226,8 @@ void frame() {
 
     perform(p, p.app->take_effects());
     ++p.frame;
-    // The page's state and mirror change only when the snapshot does.
-    std::string state = roomkey::app::page_state_json(*p.app, now);
-    if (state != p.last_published) {
-        roomkey::web::publish_state(state);
-        p.last_published = std::move(state);
-    }
+    publish(p, now);
+    schedule_wake(p, now);
     std::string widgets = widgets_json(p);
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);

@@ -336,6 +336,9 @@ void account_panel(const App& app, Instant now, Intents& out) {
     if (ImGui::Button("Reload##account")) out.push_back(app::intent::ReloadAccount{});
     ImGui::SameLine();
     if (app.account().loading || app.status().loading) loading_text("Loading", now);
+    for (const std::string* note : {&app.account().note, &app.status().note}) {
+        if (!note->empty()) ImGui::TextColored(kWarn, "%s", note->c_str());
+    }
     if (const auto& account = app.account().value) {
         label_value("account_id:", account->account_id);
         label_value("name:", field(account->name));
@@ -383,6 +386,7 @@ void rooms_panel(const App& app, Instant now, Intents& out) {
     if (ImGui::Button("Reload##rooms")) out.push_back(app::intent::ReloadRooms{});
     ImGui::SameLine();
     if (app.rooms().loading) loading_text("Loading", now);
+    if (!app.rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.rooms().note.c_str());
     const auto& rooms = app.rooms().value;
     if (!rooms) {
         if (!app.rooms().error.empty()) ImGui::TextColored(kBad, "%s", app.rooms().error.c_str());
