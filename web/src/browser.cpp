@@ -76,6 +76,10 @@ EM_JS(void, roomkey_js_write_clipboard, (const char* text, int quiet), {
     }
 });
 
+EM_JS(int, roomkey_js_utc_offset_minutes, (int year, int month, int day), {
+    return -new Date(year, month - 1, day, 23, 59, 59).getTimezoneOffset();
+});
+
 EM_JS(int, roomkey_js_stage_origin, (), {
     return lengthBytesUTF8(window['roomkey']['_stageText'](window.location.origin));
 });
@@ -133,6 +137,11 @@ void forget_clipboard(bool system) {
     std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
     g_paste.length = 0;
     if (system) roomkey_js_write_clipboard("", 1);
+}
+
+Seconds local_utc_offset(const app::CivilDate& date) {
+    return Seconds(60LL * roomkey_js_utc_offset_minutes(date.year, static_cast<int>(date.month),
+                                                         static_cast<int>(date.day)));
 }
 
 std::string page_origin() { return detail::read_staged(roomkey_js_stage_origin()); }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "app/format.hpp"
 #include "roomkey/time.hpp"
 
 namespace roomkey::web {
@@ -47,6 +48,10 @@ std::string clipboard_text();
 // Empties the paste buffer; with `system` also overwrites the system
 // clipboard (best effort: the browser may refuse without focus).
 void forget_clipboard(bool system);
+
+// How far local time is ahead of UTC at the end of `date` (Date's
+// getTimezoneOffset, so daylight saving time on that day counts).
+Seconds local_utc_offset(const app::CivilDate& date);
 
 // "https://127.0.0.1:8443"
 std::string page_origin();

@@ -247,6 +247,7 @@ int main() {
     roomkey::web::install_paste_listener();
 
     Platform& p = g_platform;
+    p.ui.utc_offset = roomkey::web::local_utc_offset;
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
     p.app->start(launch_url, pending, roomkey::web::now());
     launch_url.clear();

@@ -451,13 +451,14 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             if (ui.task_limit_type == 1) {
                 ImGui::SameLine();
                 ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-                ImGui::InputTextWithHint("##due", "YYYY-MM-DD", ui.task_due.data(), ui.task_due.size());
+                ImGui::InputTextWithHint("due by the end of this day (your local time)##due", "YYYY-MM-DD",
+                                         ui.task_due.data(), ui.task_due.size());
             }
             if (ImGui::Button("Add task")) {
                 ui.form_error.clear();
                 const auto ids = app::parse_id_list(ui.task_assignees.data());
                 std::optional<std::int64_t> limit;
-                if (ui.task_limit_type == 1) limit = app::parse_due_date(ui.task_due.data());
+                if (ui.task_limit_type == 1) limit = app::parse_due_date(ui.task_due.data(), ui.utc_offset);
                 if (!ids || ids->empty()) {
                     ui.form_error = "Assignees: one or more account ids, separated by commas.";
                 } else if (ui.task_limit_type == 1 && !limit) {

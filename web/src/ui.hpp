@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/app.hpp"
+#include "app/format.hpp"
 #include "app/intents.hpp"
 #include "roomkey/scopes.hpp"
 #include "roomkey/time.hpp"
@@ -32,6 +33,9 @@ struct UiState {
     std::array<char, 256> task_assignees{};
     std::array<char, 16> task_due{};
     int task_limit_type = 0;  // 0 none, 1 date
+    // How far local time is ahead of UTC on a date (the platform sets it): a
+    // due date means the end of that day in the user's local time.
+    app::UtcOffsetOf utc_offset = nullptr;
     std::string form_error;
     // HTTP log: the entry whose details are shown.
     std::uint64_t selected_log = 0;
