@@ -12,9 +12,11 @@
 //                                    drawn in the canvas (sign_in, message,
 //                                    queue_message, sign_out), or null
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
+//   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 // The same state is written as text into #mirror (aria-live) for assistive
-// technology. The app publishes through roomkey._publish and reads what the
-// page holds for it through the other _underscore members (web/src/*.cpp).
+// technology, and the scope explanations into #scope-help. The app publishes
+// through roomkey._publish* and reads what the page holds for it through the
+// other _underscore members (web/src/*.cpp).
 //
 // Every script on the page can call this API, so it never hands out a
 // secret: no token, code or verifier, no clipboard text (pastes go straight
@@ -75,6 +77,7 @@
   var staged = '';
   var firstFrameAt = null;
   var widgets = {};
+  var scopeHelp = [];
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
@@ -106,8 +109,18 @@
     }
     if (s.room_count) parts.push(s.room_count + ' rooms.');
     if (s.queue && s.queue.total) {
-      parts.push('Posts: ' + s.queue.delivered + ' of ' + s.queue.total + ' delivered' +
-                 (s.queue.failed ? ', ' + s.queue.failed + ' failed' : '') + '.');
+      // A burst is announced when it starts, every 10 deliveries and when it
+      // ends, not at every single post.
+      var q = s.queue;
+      if (q.waiting + q.sending > 0) {
+        var step = Math.floor(q.delivered / 10) * 10;
+        parts.push(step === 0 ? 'Posting ' + q.total + (q.total === 1 ? ' post.' : ' posts.')
+                              : 'Posting: ' + step + ' of ' + q.total + ' delivered so far.');
+        if (q.failed) parts.push(q.failed + ' failed.');
+      } else {
+        parts.push('Posts: ' + q.delivered + ' of ' + q.total + ' delivered' +
+                   (q.failed ? ', ' + q.failed + ' failed' : '') + '.');
+      }
     }
     if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
     if (s.last_error) {
@@ -124,6 +137,24 @@
       mirrorText = text;
       el.textContent = text;
     }
+  }
+
+  // The scope picker's explanations as a list (not live: read on demand).
+  function renderScopeHelp() {
+    var el = document.getElementById('scope-help');
+    if (!el || !scopeHelp.length) return;
+    var heading = document.createElement('p');
+    heading.textContent = 'Scopes you can request when signing in (spec 5.5):';
+    var list = document.createElement('ul');
+    scopeHelp.forEach(function (scope) {
+      var item = document.createElement('li');
+      item.textContent = scope.name + (scope.available ? '' : ' (not available to this app)') + ': ' +
+                         scope.explanation;
+      list.appendChild(item);
+    });
+    el.textContent = '';
+    el.appendChild(heading);
+    el.appendChild(list);
   }
 
   // Text the app reads is staged here and copied into wasm memory by the
@@ -150,6 +181,11 @@
       if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();
       if (state.ready) overlay(null);
       updateMirror();
+    },
+    'scopeHelp': function () { return JSON.parse(JSON.stringify(scopeHelp)); },
+    '_publishScopeHelp': function (json) {
+      try { scopeHelp = JSON.parse(json); } catch (e) { return; }
+      renderScopeHelp();
     },
     // Single use, like the sessionStorage record it came from.
     '_stageLaunchUrl': function () { var url = launchUrl; launchUrl = ''; return stage(url); },
@@ -191,6 +227,7 @@
     document.body.appendChild(script);
     canvas.focus();
     updateMirror();
+    renderScopeHelp();
   }
 
   window.addEventListener('error', function (event) {

@@ -1,13 +1,15 @@
 // app_posting.e2e.mjs: 30 messages queued to one room are paced by shared/'s
 // scheduler (spec 8.2: 10 posts per 10 s per room): all delivered, zero 429
-// answers, and the whole burst within 10% of what the limit allows. Paced
+// answers, and the whole burst within 10% of what the limit allows; the
+// aria-live mirror announces the burst in steps of 10, not per post. Paced
 // posts keep going when frames stop (a background tab). A 429 that still
 // happens (another client filled the room's window) is waited out as spec
 // 7.3 says, and a task with assignees and a due date is added (4.7).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers } from './support.mjs';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, recordMirror,
+  mirrorLog } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sandbox.md)
 let stack; let browser;
@@ -42,6 +44,7 @@ test('a burst of 30 posts to one room: all delivered, no 429, at the speed the l
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   await waitForState(page, (s) => s.account && !s.loading, 'the account');
+  await recordMirror(page);
   await act(page, { type: 'post_message', room_id: ROOM, body: 'paced burst', count: 30 });
   const state = await waitForState(page, (s) => s.queue.delivered + s.queue.failed >= 30, 'the 30 posts', 90000);
 
@@ -63,6 +66,11 @@ test('a burst of 30 posts to one room: all delivered, no 429, at the speed the l
   assert.ok(took <= bound, `within 10% of what the limit allows (${took} ms vs ${bound.toFixed(0)} ms)`);
   const mirror = await page.locator('#mirror').textContent();
   assert.match(mirror, /Posts: 30 of 30 delivered\./);
+  // A screen reader hears the start, every 10 and the end, not 30 updates.
+  const posting = [...new Set((await mirrorLog(page)).map((t) => (t.match(/Post(?:s|ing)[^.]*\./) || [''])[0])
+    .filter(Boolean))];
+  assert.deepEqual(posting, ['Posting 30 posts.', 'Posting: 10 of 30 delivered so far.',
+    'Posting: 20 of 30 delivered so far.', 'Posts: 30 of 30 delivered.'], 'burst announcements');
   await page.close();
 });
 

@@ -274,3 +274,18 @@ export function trackNetwork(page) {
     },
   };
 }
+
+// Records every text the aria-live mirror takes from now on (what a screen
+// reader would announce); read it back with mirrorLog(page).
+export async function recordMirror(page) {
+  await page.evaluate(() => {
+    const el = document.getElementById('mirror');
+    window.__mirrorLog = [el.textContent];
+    new MutationObserver(() => window.__mirrorLog.push(el.textContent))
+      .observe(el, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+export function mirrorLog(page) {
+  return page.evaluate(() => window.__mirrorLog.slice());
+}

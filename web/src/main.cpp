@@ -16,14 +16,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
 #include "app/app.hpp"
 #include "app/intents.hpp"
 #include "app/page_state.hpp"
+#include "app/scope_help.hpp"
 #include "browser.hpp"
 #include "browser_font.hpp"
 #include "fetch_transport.hpp"
@@ -43,6 +44,7 @@ struct Platform {
     long frame = 0;
     std::string last_published;
     std::string last_widgets;
+    bool scope_help_published = false;
     std::string clipboard;  // keeps the pointer ImGui gets alive
     // The timer that runs App::tick when frames stop (a background tab).
     long wake_timer = 0;
@@ -123,12 +125,17 @@ void perform(Platform& p, std::vector<roomkey::app::Effect> effects) {
     (void)p;
 }
 
-// The page's state and its aria mirror change only when the snapshot does.
+// The page's state, its aria mirror and its scope description change only
+// when the snapshot does.
 void publish(Platform& p, roomkey::Instant now) {
     std::string state = roomkey::app::page_state_json(*p.app, now);
     if (state != p.last_published) {
         roomkey::web::publish_state(state);
         p.last_published = std::move(state);
+    }
+    if (!p.scope_help_published && p.app->config()) {
+        roomkey::web::publish_scope_help(roomkey::app::scope_help_json(p.app->config()->client_type));
+        p.scope_help_published = true;
     }
 }
 

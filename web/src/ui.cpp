@@ -20,6 +20,7 @@
 #include <string>
 
 #include "app/format.hpp"
+#include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 
 namespace roomkey::web {
@@ -181,16 +182,14 @@ void scope_row(const ScopeInfo& info, bool offline_allowed, UiState& ui) {
         ui.chosen_scopes = compact(ui.chosen_scopes);
     }
     ImGui::EndDisabled();
-    std::string help(info.allows);
-    if (info.aggregate()) {
-        help += "\nIncludes:";
-        for (std::string_view part : info.includes) help += " " + std::string(part);
-    }
-    if (offline && !offline_allowed) {
-        help += "\nOnly confidential clients may ask for offline_access (spec 2.1, 5.4.3); this app is a public client.";
-    }
-    if (implied) help += "\nIncluded by an aggregate you picked.";
+    const std::string help = app::scope_explanation(info, offline_allowed, implied);
     help_marker(help);
+    // The explanation also stands under the checkbox, in words a keyboard or
+    // touch user can read without hovering; it lines up with the label.
+    const float indent = ImGui::GetTreeNodeToLabelSpacing() + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::Indent(indent);
+    text_dim(help);
+    ImGui::Unindent(indent);
     if (open) {
         for (std::string_view part : info.includes) {
             if (const ScopeInfo* child = find_scope(part)) scope_row(*child, offline_allowed, ui);
@@ -548,22 +547,38 @@ void rate_panel(const App& app, Instant now) {
     } else {
         text_dim("The plot fills in as API answers arrive.");
     }
-    // Per-room posting budgets (spec 8.2) for the rooms in view.
+    // Every room's posting budget (spec 8.2): the chosen room and rooms with
+    // posts first, then the rest of the room list; the list scrolls.
     std::vector<std::string> rooms;
-    if (!app.selected_room().empty()) rooms.push_back(app.selected_room());
-    for (const app::PostJob& job : app.posts()) {
-        if (std::find(rooms.begin(), rooms.end(), job.room_id) == rooms.end()) rooms.push_back(job.room_id);
-        if (rooms.size() >= 6) break;
+    auto add_room = [&](const std::string& room) {
+        if (!room.empty() && std::find(rooms.begin(), rooms.end(), room) == rooms.end()) rooms.push_back(room);
+    };
+    add_room(app.selected_room());
+    for (auto it = app.posts().rbegin(); it != app.posts().rend(); ++it) add_room(it->room_id);
+    if (const auto& list = app.rooms().value) {
+        for (const Room& room : *list) add_room(room.room_id);
     }
-    for (const std::string& room : rooms) {
-        const RoomBudget budget = app.scheduler().budget(room, now);
-        const long left = std::max(0L, budget.limit - budget.used);
-        std::string text = room_name(app, room) + ": " + std::to_string(left) + " of " + std::to_string(budget.limit) +
-                           " posts left in 10 s";
-        if (budget.next_free > now) text += ", next in " + countdown_to(budget.next_free, now);
-        ImGui::ProgressBar(budget.limit > 0 ? static_cast<float>(left) / static_cast<float>(budget.limit) : 0.0f,
-                           ImVec2(-FLT_MIN, 0), text.c_str());
+    if (rooms.empty()) return;
+    ImGui::TextColored(kDim, "Posting budgets, %zu room%s (10 posts per 10 s each):", rooms.size(),
+                       rooms.size() == 1 ? "" : "s");
+    const float row = ImGui::GetFrameHeightWithSpacing();
+    const float height = std::min(static_cast<float>(rooms.size()), 6.0f) * row + ImGui::GetStyle().WindowPadding.y * 2;
+    ImGui::BeginChild("room_budgets", ImVec2(0, height), true);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(rooms.size()), row);
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const std::string& room = rooms[static_cast<std::size_t>(i)];
+            const RoomBudget budget = app.scheduler().budget(room, now);
+            const long left = std::max(0L, budget.limit - budget.used);
+            std::string text = room_name(app, room) + ": " + std::to_string(left) + " of " +
+                               std::to_string(budget.limit) + " left";
+            if (budget.next_free > now) text += ", next in " + countdown_to(budget.next_free, now);
+            ImGui::ProgressBar(budget.limit > 0 ? static_cast<float>(left) / static_cast<float>(budget.limit) : 0.0f,
+                               ImVec2(-FLT_MIN, 0), text.c_str());
+        }
     }
+    ImGui::EndChild();
 }
 
 // ===========================================================================
