@@ -17,12 +17,16 @@ TEST(AppFormat, Countdowns) {
     EXPECT_EQ(format_countdown(Millis(-1)), "expired");
 }
 
-Seconds utc(const CivilDate&) { return Seconds(0); }
-Seconds tokyo(const CivilDate&) { return Seconds(9 * 3600); }
+Seconds utc(const CivilDate&) {
+    return Seconds(0);
+}
+Seconds tokyo(const CivilDate&) {
+    return Seconds(9 * 3600);
+}
 Seconds new_york(const CivilDate& date) {
     // EDT (UTC-4) from the second Sunday of March 2024, EST (UTC-5) before.
     return date.year == 2024 && (date.month > 3 || (date.month == 3 && date.day >= 10)) ? Seconds(-4 * 3600)
-                                                                                         : Seconds(-5 * 3600);
+                                                                                        : Seconds(-5 * 3600);
 }
 
 TEST(AppFormat, CivilDates) {

@@ -125,8 +125,9 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "set_reveal") {
         // The page API is open to every script on the page: revealed secrets
         // must not become something a script can ask for.
-        return Err{std::string("action set_reveal is not available through the page API: reveal secrets in the "
-                               "app's HTTP log panel")};
+        return Err{
+            std::string("action set_reveal is not available through the page API: reveal secrets in the "
+                        "app's HTTP log panel")};
     }
     if (type == "copy_curl") {
         if (!action.contains("entry") || !action["entry"].is_number_unsigned()) return missing(type, "entry");
