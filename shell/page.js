@@ -12,9 +12,20 @@
 //                                    drawn in the canvas (sign_in, message,
 //                                    queue_message, sign_out), or null
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
+//   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 // The same state is written as text into #mirror (aria-live) for assistive
-// technology. The app publishes through roomkey._publish and reads what the
-// page holds for it through the other _underscore members (web/src/*.cpp).
+// technology, and the scope explanations into #scope-help. The app publishes
+// through roomkey._publish* and reads what the page holds for it through the
+// other _underscore members (web/src/*.cpp).
+//
+// Every script on the page can call this API, so it never hands out a
+// secret: no token, code or verifier, no clipboard text (pastes go straight
+// into the app's memory, web/src/browser.cpp), and revealing secrets is not
+// an action it accepts (web/app/intents.cpp).
+//
+// This file is the first resource of the page, loaded blocking in <head>
+// (shell/index.html); it strips the address bar (step 1) and only then adds
+// the stylesheet (step 2), so no other request happens before the strip.
 'use strict';
 (function () {
   // The app's files. The build (cmake/PackageWebDist.cmake) rewrites this line
@@ -23,11 +34,21 @@
 
   // 1. Before anything else loads: an authorization answer (code, state,
   // error...) is taken out of the address bar and the history entry, so it
-  // cannot leak through the URL, a bookmark or a reload. The app receives the
-  // original URL once, from memory (spec 4.2; RFC 9700 4.2.4).
+  // cannot leak through the URL, a bookmark, a Referer or a reload. The app
+  // receives the original URL once, from memory (spec 4.2; RFC 9700 4.2.4).
   var CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'error_uri', 'error_code', 'iss'];
+  // The pending authorization (state + code_verifier) the app kept in
+  // sessionStorage before leaving for the consent screen (web/src/browser.hpp
+  // kPendingKey). Single use: it leaves storage now, whether or not the app
+  // ever starts, and the app gets it once from memory.
+  var PENDING_KEY = 'roomkey.pending_authorization';
   var launchUrl = window.location.href;
+  var pending = '';
   (function stripCallbackParams() {
+    try {
+      pending = window.sessionStorage.getItem(PENDING_KEY) || '';
+      window.sessionStorage.removeItem(PENDING_KEY);
+    } catch (e) { pending = ''; }
     var url;
     try { url = new URL(window.location.href); } catch (e) { return; }
     var changed = false;
@@ -37,17 +58,30 @@
     if (changed) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
   })();
 
+  // 2. Only now the stylesheet. A <link> in the HTML would be fetched by the
+  // browser's preload scanner while this script is still downloading, that
+  // is before the strip above; added from here it is requested after it.
+  // `blocking=render` keeps the unstyled page from flashing meanwhile.
+  (function addStylesheet() {
+    var link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = 'style.css';
+    link.setAttribute('blocking', 'render');
+    (document.head || document.documentElement).appendChild(link);
+  })();
+
   var state = { ready: false };
   var loadError = null;
   var mirrorText = '';
   var actions = [];
-  var pasted = '';
   var staged = '';
   var firstFrameAt = null;
   var widgets = {};
+  var scopeHelp = [];
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
+    if (!el) return;  // still parsing <head>: boot() shows the page
     document.getElementById('overlay-text').textContent = text;
     el.classList.toggle('error', !!isError);
     el.classList.toggle('hidden', text === null);
@@ -75,8 +109,18 @@
     }
     if (s.room_count) parts.push(s.room_count + ' rooms.');
     if (s.queue && s.queue.total) {
-      parts.push('Posts: ' + s.queue.delivered + ' of ' + s.queue.total + ' delivered' +
-                 (s.queue.failed ? ', ' + s.queue.failed + ' failed' : '') + '.');
+      // A burst is announced when it starts, every 10 deliveries and when it
+      // ends, not at every single post.
+      var q = s.queue;
+      if (q.waiting + q.sending > 0) {
+        var step = Math.floor(q.delivered / 10) * 10;
+        parts.push(step === 0 ? 'Posting ' + q.total + (q.total === 1 ? ' post.' : ' posts.')
+                              : 'Posting: ' + step + ' of ' + q.total + ' delivered so far.');
+        if (q.failed) parts.push(q.failed + ' failed.');
+      } else {
+        parts.push('Posts: ' + q.delivered + ' of ' + q.total + ' delivered' +
+                   (q.failed ? ', ' + q.failed + ' failed' : '') + '.');
+      }
     }
     if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
     if (s.last_error) {
@@ -88,10 +132,29 @@
 
   function updateMirror() {
     var text = describe(state);
-    if (text !== mirrorText) {
+    var el = document.getElementById('mirror');
+    if (el && text !== mirrorText) {
       mirrorText = text;
-      document.getElementById('mirror').textContent = text;
+      el.textContent = text;
     }
+  }
+
+  // The scope picker's explanations as a list (not live: read on demand).
+  function renderScopeHelp() {
+    var el = document.getElementById('scope-help');
+    if (!el || !scopeHelp.length) return;
+    var heading = document.createElement('p');
+    heading.textContent = 'Scopes you can request when signing in (spec 5.5):';
+    var list = document.createElement('ul');
+    scopeHelp.forEach(function (scope) {
+      var item = document.createElement('li');
+      item.textContent = scope.name + (scope.available ? '' : ' (not available to this app)') + ': ' +
+                         scope.explanation;
+      list.appendChild(item);
+    });
+    el.textContent = '';
+    el.appendChild(heading);
+    el.appendChild(list);
   }
 
   // Text the app reads is staged here and copied into wasm memory by the
@@ -119,25 +182,25 @@
       if (state.ready) overlay(null);
       updateMirror();
     },
+    'scopeHelp': function () { return JSON.parse(JSON.stringify(scopeHelp)); },
+    '_publishScopeHelp': function (json) {
+      try { scopeHelp = JSON.parse(json); } catch (e) { return; }
+      renderScopeHelp();
+    },
+    // Single use, like the sessionStorage record it came from.
     '_stageLaunchUrl': function () { var url = launchUrl; launchUrl = ''; return stage(url); },
+    '_takePending': function () { var record = pending; pending = ''; return record; },
     '_stageActions': function () { var list = actions; actions = []; return stage(list.length ? JSON.stringify(list) : ''); },
-    '_stagePasted': function () { return stage(pasted); },
     '_stageText': function (text) { return stage(text); },
     '_staged': function () { var text = staged; staged = ''; return text; },
-    '_copied': function (text) { pasted = text; },
   };
-
-  // ImGui text fields paste from here: the browser gives clipboard text only
-  // inside a paste event, which Ctrl+V on the focused canvas fires.
-  document.addEventListener('paste', function (event) {
-    if (event.clipboardData) pasted = event.clipboardData.getData('text/plain');
-  });
 
   function webgl2Available() {
     try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
   }
 
   function boot() {
+    if (loadError) overlay(loadError, true);  // failed while <head> was parsed
     if (typeof WebAssembly !== 'object') {
       fail('this browser does not support WebAssembly. Use a current Chromium, Firefox or Safari.');
       return;
@@ -164,6 +227,7 @@
     document.body.appendChild(script);
     canvas.focus();
     updateMirror();
+    renderScopeHelp();
   }
 
   window.addEventListener('error', function (event) {

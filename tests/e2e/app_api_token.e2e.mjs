@@ -1,6 +1,9 @@
 // app_api_token.e2e.mjs: API-token mode (spec 5.1) in Chromium: the token is
 // sent only in the API-token header through the helper, never in a URL, is
 // not kept in storage or exposed by the page API, and "copy as curl" masks it.
+// Revealing secrets works from the UI only: no script on the page can read an
+// unmasked token through window.roomkey, whatever the user revealed, copied
+// or pasted, and sign-out clears a revealed copy from the clipboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers } from './support.mjs';
@@ -56,6 +59,85 @@ test('API-token mode: header only, never in a URL or storage, masked when copied
   await act(page, { type: 'sign_out' });
   const out = await waitForState(page, (s) => s.session === 'signed out', 'sign-out');
   assert.equal(out.account, null, 'sign out forgets everything');
+  await page.close();
+});
+
+async function click(page, name) {
+  const handle = await page.waitForFunction((n) => window.roomkey.widget(n), name, { timeout: 30000 });
+  const r = await handle.jsonValue();
+  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+}
+
+// Calls every function of window.roomkey a script could call (with no
+// arguments, then with a few likely ones) and returns all it got back.
+function everythingThePageApiGives(page) {
+  return page.evaluate(() => {
+    const api = window.roomkey;
+    const out = [];
+    const names = Object.getOwnPropertyNames(api);
+    for (const name of names) {
+      if (name === 'act' || typeof api[name] !== 'function') { out.push(`${name}=${String(api[name])}`); continue; }
+      for (const args of [[], ['pasted'], ['copied'], [''], ['roomkey.pending_authorization']]) {
+        if (name.startsWith('_publish')) break;  // they only take data in
+        try { out.push(`${name}(${args})=${JSON.stringify(api[name](...args))}`); } catch (e) { out.push(`${name}: ${e}`); }
+      }
+    }
+    out.push(document.getElementById('mirror').textContent, document.body.innerText);
+    return { names, text: out.join('\n') };
+  });
+}
+
+test('the page API cannot obtain an unmasked token; reveal and revealed copies are UI-only', async () => {
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1500, height: 1400 });  // the log panel fully on screen
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  const secret = demoUsers.alice.apiToken;
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: secret });
+  const state = await waitForState(page, (s) => s.account && s.status && !s.loading, 'the account');
+  const entry = state.log.find((e) => e.title.startsWith('GET /api/me'));
+  assert.ok(entry);
+  await page.bringToFront();
+
+  // A script asks for reveal: refused.
+  await act(page, { type: 'set_reveal', on: true });
+  const refused = () => warnings.some((w) => /set_reveal is not available through the page API/.test(w));
+  for (let i = 0; i < 100 && !refused(); i++) await page.waitForTimeout(50);
+  assert.ok(refused(), `the app refused set_reveal: ${warnings.join('\n')}`);
+  await act(page, { type: 'copy_curl', entry: entry.id });
+  await waitForState(page, (s) => /Copied as curl/.test(s.notice), 'the copy');
+  assert.ok(!(await page.evaluate(() => navigator.clipboard.readText())).includes(secret), 'still masked');
+
+  // The user reveals in the UI; a script's copy is still masked.
+  await click(page, 'reveal');
+  await page.evaluate(() => navigator.clipboard.writeText('before'));
+  await act(page, { type: 'copy_curl', entry: entry.id });
+  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t !== 'before'), null, { timeout: 10000 });
+  const scripted = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(scripted, /x-servicetoken: \*{8}/i, 'a page API copy is masked even with reveal on');
+
+  // The user's own copy button gives the revealed command (that is the point of it).
+  await click(page, 'log_latest');
+  await click(page, 'copy_curl');
+  await page.waitForFunction((t) => navigator.clipboard.readText().then((c) => c.includes(t)), secret, { timeout: 10000 });
+  // A paste of the token into the app, as Ctrl+V delivers it.
+  await page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data }));
+  }, secret);
+
+  const api = await everythingThePageApiGives(page);
+  assert.ok(!api.text.includes(secret), 'no page API member returns the token');
+  for (const name of ['_stagePasted', '_copied']) assert.ok(!api.names.includes(name), `no ${name} on the page API`);
+  assert.ok(!JSON.stringify(await page.evaluate(() => window.roomkey.state())).includes(secret));
+
+  // Sign-out: the revealed copy leaves the system clipboard too.
+  await act(page, { type: 'sign_out' });
+  await waitForState(page, (s) => s.session === 'signed out', 'sign-out');
+  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === ''), null, { timeout: 10000 });
   await page.close();
 });
 

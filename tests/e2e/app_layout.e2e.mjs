@@ -62,3 +62,21 @@ test('HiDPI: the canvas is drawn at device pixels and follows a resize', async (
   assert.deepEqual(errors, [], 'no console errors');
   await page.close();
 });
+
+// The scope picker's explanations are not only in a hover tooltip: the page
+// describes every scope for assistive technology (and the canvas points at it).
+test('scope explanations are in the page for assistive technology', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await page.waitForFunction(() => window.roomkey.scopeHelp().length > 0, null, { timeout: 10000 });
+  const help = await page.evaluate(() => window.roomkey.scopeHelp());
+  const offline = help.find((s) => s.name === 'offline_access');
+  assert.equal(offline.available, false, 'greyed out for a public client (spec 5.4.3)');
+  assert.match(offline.explanation, /confidential clients/);
+  const text = await page.locator('#scope-help').textContent();
+  assert.match(text, /rooms\.all:read_write: .*Includes: rooms\.all:read rooms\.all:write\./);
+  assert.match(text, /offline_access \(not available to this app\)/);
+  assert.equal(await page.locator('#canvas').getAttribute('aria-describedby'), 'scope-help');
+  assert.equal(await page.locator('#scope-help').getAttribute('aria-live'), null, 'not a live region');
+  await page.close();
+});

@@ -1,12 +1,15 @@
 // app_posting.e2e.mjs: 30 messages queued to one room are paced by shared/'s
 // scheduler (spec 8.2: 10 posts per 10 s per room): all delivered, zero 429
-// answers, and the whole burst within 10% of what the limit allows. A 429
-// that still happens (another client filled the room's window) is waited out
-// as spec 7.3 says, and a task with assignees and a due date is added (4.7).
+// answers, and the whole burst within 10% of what the limit allows; the
+// aria-live mirror announces the burst in steps of 10, not per post. Paced
+// posts keep going when frames stop (a background tab). A 429 that still
+// happens (another client filled the room's window) is waited out as spec
+// 7.3 says, and a task with assignees and a due date is added (4.7).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers } from './support.mjs';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, recordMirror,
+  mirrorLog } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sandbox.md)
 let stack; let browser;
@@ -21,18 +24,11 @@ after(async () => {
   await stopStack(stack);
 });
 
-// What the limit allows, given the round trips this run measured: posts go in
-// order, one at a time per room (so messages arrive in the order queued), and
-// post i + 10 no sooner than 10 s after post i (spec 8.2).
-function allowedMs(sent, answered) {
-  const start = []; const done = [];
-  for (let i = 0; i < sent.length; i++) {
-    const rtt = answered[i] - sent[i];
-    start[i] = Math.max(i > 0 ? done[i - 1] : 0, i >= 10 ? start[i - 10] + 10000 : 0);
-    done[i] = start[i] + rtt;
-  }
-  return done[done.length - 1];
-}
+// What the 10-per-10-s limit allows for 30 posts: the first 10 at t = 0, the
+// next 10 at 10 s, the last 10 at 20 s, plus one round trip for the last
+// answer (the slowest this run measured). The bound is fixed by the issue,
+// not modelled on the app's own pacing: "within 10% of what the limit allows".
+const LIMIT_MS = 20000;
 
 test('a burst of 30 posts to one room: all delivered, no 429, at the speed the limit allows', async () => {
   const page = await browser.context.newPage();
@@ -48,6 +44,7 @@ test('a burst of 30 posts to one room: all delivered, no 429, at the speed the l
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   await waitForState(page, (s) => s.account && !s.loading, 'the account');
+  await recordMirror(page);
   await act(page, { type: 'post_message', room_id: ROOM, body: 'paced burst', count: 30 });
   const state = await waitForState(page, (s) => s.queue.delivered + s.queue.failed >= 30, 'the 30 posts', 90000);
 
@@ -57,14 +54,47 @@ test('a burst of 30 posts to one room: all delivered, no 429, at the speed the l
   assert.equal(state.counters.responses_429, 0);
   assert.equal(statuses.length, 30, 'each post sent once');
   // 10 go at once, 10 after 10 s, 10 after 20 s: the limit allows 20 s plus
-  // the round trips of the posts themselves.
+  // one round trip for the last answer.
   const took = answered[29] - sent[0];
-  const allowed = allowedMs(sent.map((t) => t - sent[0]), answered.map((t) => t - sent[0]));
-  console.log(`burst of 30: ${took} ms; the limit allows ${allowed} ms with this run's round trips`);
-  assert.ok(took >= 20000, `not faster than the limit allows (${took} ms)`);
-  assert.ok(took <= allowed * 1.1, `within 10% of what the limit allows (${took} ms vs ${allowed} ms)`);
+  const rtts = answered.map((t, i) => t - sent[i]);
+  const maxRtt = Math.max(...rtts);
+  const bound = 1.1 * (LIMIT_MS + maxRtt);
+  const median = [...rtts].sort((a, b) => a - b)[15];
+  console.log(`burst of 30: ${took} ms; bound ${bound.toFixed(0)} ms = 1.1 x (${LIMIT_MS} + max round trip ` +
+              `${maxRtt} ms); median round trip ${median} ms`);
+  assert.ok(took >= LIMIT_MS, `not faster than the limit allows (${took} ms)`);
+  assert.ok(took <= bound, `within 10% of what the limit allows (${took} ms vs ${bound.toFixed(0)} ms)`);
   const mirror = await page.locator('#mirror').textContent();
   assert.match(mirror, /Posts: 30 of 30 delivered\./);
+  // A screen reader hears the start, every 10 and the end, not 30 updates.
+  const posting = [...new Set((await mirrorLog(page)).map((t) => (t.match(/Post(?:s|ing)[^.]*\./) || [''])[0])
+    .filter(Boolean))];
+  assert.deepEqual(posting, ['Posting 30 posts.', 'Posting: 10 of 30 delivered so far.',
+    'Posting: 20 of 30 delivered so far.', 'Posts: 30 of 30 delivered.'], 'burst announcements');
+  await page.close();
+});
+
+// A background tab gets no animation frames: the app's own timer
+// (emscripten_set_timeout at the next send time) keeps the paced posts going.
+test('paced posts keep going with no animation frames (a background tab)', async () => {
+  const page = await browser.context.newPage();
+  const ROOM2 = '2200';  // Alice and Bob's direct chat: no other test posts there
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && !s.loading, 'the account');
+  await act(page, { type: 'post_message', room_id: ROOM2, body: 'in the background', count: 15 });
+  await waitForState(page, (s) => s.queue.total === 15 && s.queue.delivered >= 1, 'the first posts');
+  // From now on no frame is drawn, as in a hidden tab (Emscripten asks the
+  // global requestAnimationFrame for every frame).
+  await page.evaluate(() => {
+    window.__raf = window.requestAnimationFrame;
+    window.requestAnimationFrame = () => 0;
+  });
+  const state = await waitForState(page, (s) => s.queue.delivered + s.queue.failed >= 15,
+    'the 15 posts without frames', 40000);
+  assert.equal(state.queue.delivered, 15);
+  assert.equal(state.counters.responses_429, 0);
+  await page.evaluate(() => { window.requestAnimationFrame = window.__raf; });
   await page.close();
 });
 

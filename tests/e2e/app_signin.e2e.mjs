@@ -2,13 +2,15 @@
 // roomkey-helper and roomkey-sandbox: the authorization-code + PKCE flow with
 // the sandbox's login and consent forms (spec 4.2, 4.3), deny, a tampered
 // state, an expired code (spec 2.2), the refresh after the sandbox clock
-// moved past the access token's 30 minutes (spec 5.2.2), and a screenshot of
-// the signed-in dashboard.
+// moved past the access token's 30 minutes (spec 5.2.2), a screenshot of
+// the signed-in dashboard, and the shell's own part of the callback: code and
+// state leave the address bar, and the pending record leaves sessionStorage,
+// before any other resource loads, even when the app never starts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, sandboxControl,
-  demoUsers, decodePng, distinctColours, artifacts } from './support.mjs';
+  demoUsers, decodePng, distinctColours, artifacts, trackNetwork } from './support.mjs';
 
 const SCOPE = 'users.all:read rooms.all:read_write';
 let stack; let browser;
@@ -31,6 +33,17 @@ function watchTokenRoute(page) {
     if (new URL(response.url()).pathname === '/oauth/token') seen.bodies.push(await response.text().catch(() => ''));
   });
   return seen;
+}
+
+// Intercepts, counts and aborts every request whose path ends in /token, to
+// the helper's /oauth/token or straight to the service's {auth_url}/token.
+async function blockTokenRequests(page) {
+  const blocked = [];
+  await page.route((u) => u.pathname.endsWith('/token'), (route) => {
+    blocked.push(`${route.request().method()} ${route.request().url()}`);
+    return route.abort();
+  });
+  return blocked;
 }
 
 // Lets `change(location)` rewrite the consent screen's redirect to /callback.
@@ -114,7 +127,8 @@ test('deny at the consent screen: a clear 3001 error, a try-again action, no tok
 
 test('a tampered state is refused and no token request is made', async () => {
   const page = await browser.context.newPage();
-  const token = watchTokenRoute(page);
+  const network = trackNetwork(page);
+  const blocked = await blockTokenRequests(page);
   let tampered = false;
   // Redirects are not routed one by one: take the consent form's 302 and
   // answer with the same redirect carrying a forged state.
@@ -131,7 +145,14 @@ test('a tampered state is refused and no token request is made', async () => {
   assert.ok(tampered, 'the redirect was tampered with');
   assert.match(state.last_error.title, /state does not match/);
   assert.equal(state.session, 'failed');
-  assert.equal(token.requests, 0, 'no token request after a state mismatch');
+  // Whatever the app might still send after showing the error: wait until
+  // the network has been quiet, then count.
+  await network.idle();
+  assert.deepEqual(blocked, [], 'no token request after a state mismatch, to any origin');
+  assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending authorization was used up');
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('code'), null, `no code in the address bar (${url})`);
+  assert.equal(url.searchParams.get('state'), null, `no state in the address bar (${url})`);
   await page.close();
 });
 
@@ -173,5 +194,36 @@ test('after the sandbox clock passes 30 minutes the app refreshes once and the c
   assert.ok(unauthorized.length >= 1, 'the expired token was refused with 401 (spec 5.2.2)');
   assert.equal(token.requests, 2, 'one code exchange, one refresh shared by both calls');
   assert.ok(state.counters.retries_after_401 >= 1);
+  await page.close();
+});
+
+test('the shell strips code and state before any other resource, and drops the pending record if the app never starts', async () => {
+  // The page: a blocking page.js is its first resource (it adds the
+  // stylesheet itself, after the strip: see the request order below).
+  const html = await (await browser.context.request.get(stack.url)).text();
+  const script = html.search(/<script\b[^>]*\bsrc="page\.js"/);
+  const firstResource = html.search(/<link\b[^>]*\brel="stylesheet"|<script\b|<img\b|<link\b[^>]*\bhref="(?!data:)/);
+  assert.ok(script > 0 && script === firstResource, 'page.js is the first resource in the page');
+  assert.doesNotMatch(html.match(/<script\b[^>]*>/)[0], /\b(defer|async)\b/, 'page.js blocks the parser');
+
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await page.evaluate(() => sessionStorage.setItem('roomkey.pending_authorization', '{"state":"left-behind"}'));
+  // The app never starts: its script does not load.
+  await page.route((u) => /\/roomkey(\.[0-9a-f]+)?\.(js|wasm)$/.test(u.pathname), (route) => route.abort());
+  // Where the address bar was when the stylesheet was asked for.
+  let urlAtStylesheet = null;
+  await page.route((u) => u.pathname.endsWith('/style.css'), async (route) => {
+    urlAtStylesheet = await page.evaluate(() => window.location.href);
+    return route.continue();
+  });
+  await page.goto(new URL('callback?code=c0de-never-used&state=st4te-never-used', stack.url).href);
+  await page.waitForFunction(() => window.roomkey && window.roomkey.error(), null, { timeout: 30000 });
+  assert.match(await page.evaluate(() => window.roomkey.error()), /could not be loaded/, 'the app did not start');
+  assert.ok(urlAtStylesheet, 'the stylesheet was requested');
+  assert.doesNotMatch(urlAtStylesheet, /code=|state=/, `stripped before the stylesheet was requested (${urlAtStylesheet})`);
+  assert.doesNotMatch(page.url(), /code=|state=/, 'not in the address bar');
+  assert.equal(await page.evaluate(() => history.length > 0 && location.search), '', 'nor in the history entry');
+  assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending record is gone (single use)');
   await page.close();
 });

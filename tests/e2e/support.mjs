@@ -250,3 +250,42 @@ export async function passConsent(page, stack, user, decision = 'allow') {
   await Promise.all([page.waitForURL((u) => u.origin === stack.origin, { timeout: 30000 }),
     page.click(`#${decision}`)]);
 }
+
+// Follows every request the page makes, so a test can wait until the network
+// has been quiet for a while (not just until the load event's idle moment).
+// Call before the requests of interest start.
+export function trackNetwork(page) {
+  const inflight = new Set();
+  let last = Date.now();
+  page.on('request', (r) => { inflight.add(r); last = Date.now(); });
+  const done = (r) => { inflight.delete(r); last = Date.now(); };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  page.on('response', (r) => { if (r.status() >= 300 && r.status() < 400) done(r.request()); });  // a redirect hop ends here
+  return {
+    inflight: () => [...inflight].map((r) => r.url()),
+    async idle(quietMs = 1500, timeoutMs = 30000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (inflight.size === 0 && Date.now() - last >= quietMs) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`the network did not go quiet; still in flight: ${[...inflight].map((r) => r.url()).join(', ')}`);
+    },
+  };
+}
+
+// Records every text the aria-live mirror takes from now on (what a screen
+// reader would announce); read it back with mirrorLog(page).
+export async function recordMirror(page) {
+  await page.evaluate(() => {
+    const el = document.getElementById('mirror');
+    window.__mirrorLog = [el.textContent];
+    new MutationObserver(() => window.__mirrorLog.push(el.textContent))
+      .observe(el, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+export function mirrorLog(page) {
+  return page.evaluate(() => window.__mirrorLog.slice());
+}

@@ -17,17 +17,46 @@ TEST(AppFormat, Countdowns) {
     EXPECT_EQ(format_countdown(Millis(-1)), "expired");
 }
 
-TEST(AppFormat, DueDates) {
-    EXPECT_EQ(parse_due_date("1970-01-01"), 0);
-    EXPECT_EQ(parse_due_date("2023-11-14"), 1'699'920'000);
-    EXPECT_EQ(parse_due_date("2024-02-29"), 1'709'164'800) << "a leap day";
-    EXPECT_FALSE(parse_due_date("2023-02-29")) << "not a leap year";
-    EXPECT_FALSE(parse_due_date("2023-13-01"));
-    EXPECT_FALSE(parse_due_date("2023-1-01"));
-    EXPECT_FALSE(parse_due_date("1969-12-31"));
-    EXPECT_FALSE(parse_due_date("tomorrow"));
+Seconds utc(const CivilDate&) {
+    return Seconds(0);
+}
+Seconds tokyo(const CivilDate&) {
+    return Seconds(9 * 3600);
+}
+Seconds new_york(const CivilDate& date) {
+    // EDT (UTC-4) from the second Sunday of March 2024, EST (UTC-5) before.
+    return date.year == 2024 && (date.month > 3 || (date.month == 3 && date.day >= 10)) ? Seconds(-4 * 3600)
+                                                                                        : Seconds(-5 * 3600);
+}
+
+TEST(AppFormat, CivilDates) {
+    const auto date = parse_civil_date("2024-02-29");
+    ASSERT_TRUE(date) << "a leap day";
+    EXPECT_EQ(date->year, 2024);
+    EXPECT_EQ(date->month, 2u);
+    EXPECT_EQ(date->day, 29u);
+    EXPECT_FALSE(parse_civil_date("2023-02-29")) << "not a leap year";
+    EXPECT_FALSE(parse_civil_date("2023-13-01"));
+    EXPECT_FALSE(parse_civil_date("2023-1-01"));
+    EXPECT_FALSE(parse_civil_date("1969-12-31"));
+    EXPECT_FALSE(parse_civil_date("tomorrow"));
+}
+
+// A due date YYYY-MM-DD means the end of that day in the user's local time.
+TEST(AppFormat, DueDateIsTheEndOfThatDayInLocalTime) {
+    EXPECT_EQ(parse_due_date("1970-01-01", utc), 86'399);
+    // 2023-11-14 00:00 UTC is 1'699'920'000.
+    EXPECT_EQ(parse_due_date("2023-11-14", utc), 1'699'920'000 + 86'399);
+    EXPECT_EQ(parse_due_date("2023-11-14", tokyo), 1'699'920'000 + 86'399 - 9 * 3600)
+        << "23:59:59 in Tokyo is 14:59:59 UTC";
+    EXPECT_EQ(format_date(*parse_due_date("2023-11-14", tokyo)), "2023-11-14");
+    EXPECT_EQ(parse_due_date("2024-03-10", new_york), *parse_due_date("2024-03-10", utc) + 4 * 3600)
+        << "the offset of that very day counts (daylight saving time)";
+    EXPECT_EQ(parse_due_date("2024-03-09", new_york), *parse_due_date("2024-03-09", utc) + 5 * 3600);
+    EXPECT_EQ(format_date(*parse_due_date("2099-12-31", new_york)), "2100-01-01") << "UTC is already the next day";
+    EXPECT_FALSE(parse_due_date("2023-02-29", utc));
+    EXPECT_EQ(parse_due_date("2023-11-14", nullptr), parse_due_date("2023-11-14", utc)) << "no offset known: UTC";
     EXPECT_EQ(format_date(1'709'164'800), "2024-02-29");
-    EXPECT_EQ(format_date(*parse_due_date("2099-12-31")), "2099-12-31");
 }
 
 TEST(AppFormat, IdLists) {

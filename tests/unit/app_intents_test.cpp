@@ -64,6 +64,22 @@ TEST(AppIntents, MalformedActionsSayWhy) {
     EXPECT_FALSE(parse_action(R"({"type":"set_reveal","on":"yes"})"));
 }
 
+// Revealing secrets is reachable from the UI only: the page API is open to
+// every script on the page, so it must not switch the log to unmasked text.
+TEST(AppIntents, PageApiCannotRevealSecrets) {
+    auto reveal = parse_action(R"({"type":"set_reveal","on":true})");
+    ASSERT_FALSE(reveal) << "set_reveal is not a page API action";
+    EXPECT_NE(reveal.error().find("not available through the page API"), std::string::npos) << reveal.error();
+    std::vector<std::string> errors;
+    const auto intents = parse_actions(R"([{"type":"set_reveal","on":true},{"type":"copy_curl","entry":3}])", errors);
+    ASSERT_EQ(intents.size(), 1u);
+    ASSERT_EQ(errors.size(), 1u);
+    const auto* copy = std::get_if<intent::CopyCurl>(&intents[0]);
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(copy->entry_id, 3u);
+    EXPECT_FALSE(copy->may_reveal) << "a copy the page API asks for is always masked";
+}
+
 TEST(AppIntents, ListSkipsBadItemsAndReportsThem) {
     std::vector<std::string> errors;
     auto intents = parse_actions(R"([{"type":"sign_out"},{"type":"??"},{"type":"refresh_now"}])", errors);

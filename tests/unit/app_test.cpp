@@ -77,6 +77,7 @@ public:
     std::vector<std::string> stored;
     std::vector<std::string> navigations;
     std::vector<std::string> copied;
+    std::vector<effect::ForgetClipboard> forgot_clipboard;
     std::deque<effect::Send> outstanding;
 
     // The fake posting side (spec 8.2): per-room sliding window of 10 s.
@@ -86,6 +87,10 @@ public:
     long next_message_id = 1000;
     bool answer_config = true;
     bool reject_api_token = false;
+    // The next this-many GET /me answers are 429 with the overall limit used
+    // up until `reset_after` from now (spec 8.1, 7.3).
+    int me_429 = 0;
+    Seconds reset_after{30};
 
     AppHarness() { reload(); }
 
@@ -112,6 +117,8 @@ public:
                 navigations.push_back(nav->url);
             } else if (auto* copy = std::get_if<effect::CopyText>(&e)) {
                 copied.push_back(copy->text);
+            } else if (auto* forget = std::get_if<effect::ForgetClipboard>(&e)) {
+                forgot_clipboard.push_back(*forget);
             }
         }
     }
@@ -200,6 +207,12 @@ private:
     HttpResponse api_token_answer(const HttpRequest& request, const std::string& path) {
         if (reject_api_token || request.headers.get("x-servicetoken") != std::string(kApiToken)) {
             return json(401, R"({"errors":["Invalid API token"]})");
+        }
+        if (path == "/me" && me_429 > 0) {
+            --me_429;
+            HttpResponse r{429, {{"content-type", "application/json"}}, R"({"errors":["Rate limit exceeded"]})"};
+            write_rate_limit(r.headers, RateLimit{300, 0, now + reset_after});
+            return r;
         }
         if (path == "/me") return json(200, R"({"account_id":4242,"name":"Demo User"})");
         if (path == "/my/status") {
@@ -422,6 +435,100 @@ TEST(App, ExpiredCodeEndsInInvalidGrantWithTryAgain) {
     EXPECT_EQ(h.app->last_error()->code, "invalid_grant");
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
     EXPECT_FALSE(h.app->account().value);
+}
+
+// spec 2.2 / 8.3: the code lives 1 minute. A validated callback that waited
+// longer than that for the helper's /config.json is not exchanged at all.
+TEST(App, CallbackThatWaitedOverAMinuteForTheConfigIsNotExchanged) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto redirect = h.service.consent(h.navigations.at(0));
+    ASSERT_TRUE(redirect);
+    h.reload();
+    h.app->start(*redirect, h.stored.at(0), h.now);
+    h.drain();
+    ASSERT_EQ(h.outstanding.size(), 1u) << "only /config.json is asked for";
+    EXPECT_EQ(h.app->session_label(), "exchanging") << "validated, waiting for the token route";
+    h.now += Seconds(61);  // the helper's configuration was slow to come
+    h.settle();
+
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << "no token request with an expired code";
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "code expired");
+    EXPECT_TRUE(contains(h.app->last_error()->message, "61 s")) << h.app->last_error()->message;
+    EXPECT_TRUE(contains(h.app->last_error()->message, "1 minute")) << h.app->last_error()->message;
+    EXPECT_TRUE(h.app->last_error()->offers_try_again);
+    EXPECT_FALSE(h.app->session().tokens());
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), "code expired"));
+    h.apply(intent::TryAgain{});
+    EXPECT_EQ(h.app->session_label(), "signed out");
+    EXPECT_FALSE(h.app->last_error());
+}
+
+TEST(App, CallbackThatWaitedUnderAMinuteIsExchanged) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto redirect = h.service.consent(h.navigations.at(0));
+    ASSERT_TRUE(redirect);
+    h.reload();
+    h.app->start(*redirect, h.stored.at(0), h.now);
+    h.drain();
+    h.now += Seconds(50);
+    h.settle();
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 1u);
+    EXPECT_EQ(h.app->session_label(), "signed in");
+}
+
+// spec 7.1: every one of the 16 authorization error codes on the redirect
+// ends in a message that names the code, offers try again, and no token request.
+// The parameter is the spec's number; shared/ holds the rest of the row.
+class AppAuthorizationErrorTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(AppAuthorizationErrorTest, ShowsTheCodeOffersTryAgainAndMakesNoTokenRequest) {
+    const auto code = authorization_error_from_number(GetParam());
+    ASSERT_TRUE(code) << GetParam() << " is in shared/'s spec 7.1 table";
+    const AuthorizationErrorInfo& error = info(*code);
+    const std::string number = std::to_string(GetParam());
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    auto pending = parse_pending(h.stored.at(0));
+    ASSERT_TRUE(pending);
+    h.reload();
+    h.start(std::string(kRedirectUri) + "?error=" + std::string(error.oauth_error) + "&error_code=" + number +
+                "&state=" + pending->state,
+            h.stored.at(0));
+
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << number << ": no token request";
+    ASSERT_TRUE(h.app->last_error()) << number;
+    EXPECT_EQ(h.app->last_error()->code, number + " " + std::string(error.identifier));
+    EXPECT_TRUE(h.app->last_error()->offers_try_again) << number;
+    EXPECT_FALSE(h.app->last_error()->remedy.empty()) << number << ": the remedy from shared/'s catalog";
+    EXPECT_EQ(h.app->session_label(), "failed");
+    // What the page API and the text mirror show.
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), "\"code\":\"" + number + " ")) << number;
+    h.apply(intent::TryAgain{});
+    EXPECT_EQ(h.app->session_label(), "signed out");
+    EXPECT_TRUE(h.sent_to("/oauth/token").empty());
+}
+
+// Spec 7.1, all 16 rows.
+const std::vector<int> kSpec71Codes = {1001,  3001,  4001,  4002,  5001,  5002,  5003,  11000,
+                                       12000, 13000, 14000, 15000, 16000, 18000, 19000, 20000};
+
+INSTANTIATE_TEST_SUITE_P(Spec71, AppAuthorizationErrorTest, ::testing::ValuesIn(kSpec71Codes),
+                         [](const ::testing::TestParamInfo<int>& param_info) {
+                             const auto code = authorization_error_from_number(param_info.param);
+                             return "E" + std::to_string(param_info.param) + "_" +
+                                    std::string(code ? to_string(*code) : "unknown");
+                         });
+
+TEST(App, EverySpec71CodeIsTested) {
+    std::vector<int> shared_table;
+    for (const auto& error : all_authorization_errors()) shared_table.push_back(to_number(error.code));
+    EXPECT_EQ(shared_table, kSpec71Codes) << "shared/'s table and this test list the same 16 codes";
 }
 
 // ---------------------------------------------------------------------------
@@ -655,6 +762,85 @@ TEST(App, PerRoom429WaitsAboutTenSecondsAndRetries) {
     EXPECT_EQ(h.app->counters().responses_429, 1);
 }
 
+// spec 8.1 / 7.3: a GET that gets 429 waits until x-ratelimit-reset, is
+// retried once, and the wait is shown.
+TEST(App, RateLimitedGetWaitsForTheResetAndIsRetriedOnce) {
+    AppHarness h;
+    h.start();
+    h.me_429 = 1;
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    ASSERT_EQ(h.sent_to("/api/me").size(), 1u);
+    EXPECT_EQ(h.app->counters().responses_429, 1);
+    EXPECT_FALSE(h.app->last_error()) << "not a failure yet: " << h.app->last_error()->message;
+    EXPECT_TRUE(h.app->account().loading);
+    EXPECT_TRUE(contains(h.app->account().note, "429")) << h.app->account().note;
+    EXPECT_TRUE(contains(h.app->account().note, "retrying once in 0:30")) << h.app->account().note;
+    EXPECT_TRUE(contains(h.app->notice(), "x-ratelimit-reset")) << h.app->notice();
+    const auto wake = h.app->next_wake_at(h.now);
+    ASSERT_TRUE(wake);
+    EXPECT_EQ(*wake, t0 + Seconds(30)) << "the platform's timer is set for the reset";
+
+    h.run_for(Seconds(29));
+    EXPECT_EQ(h.sent_to("/api/me").size(), 1u) << "nothing before the reset";
+    h.run_for(Seconds(2));
+    EXPECT_EQ(h.sent_to("/api/me").size(), 2u) << "one retry after the reset";
+    ASSERT_TRUE(h.app->account().value) << h.app->account().error;
+    EXPECT_TRUE(h.app->account().note.empty());
+    EXPECT_FALSE(h.app->last_error());
+}
+
+TEST(App, RateLimitedGetGivesUpAfterItsOneRetry) {
+    AppHarness h;
+    h.start();
+    h.me_429 = 2;
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.run_for(Seconds(35));
+    EXPECT_EQ(h.sent_to("/api/me").size(), 2u) << "the first try and one retry";
+    EXPECT_FALSE(h.app->account().loading);
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "HTTP 429");
+    EXPECT_TRUE(h.app->status().value) << "the other calls were not held back for good";
+}
+
+// A background tab draws no frames: the platform only calls tick() when
+// next_wake_at() says so, and the paced posts still all go out.
+TEST(App, PostsGoOutWhenTickedOnlyAtTheWakeTimes) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    EXPECT_FALSE(h.app->next_wake_at(h.now)) << "nothing waits for time";
+    h.apply(intent::QueueMessage{std::string(AppHarness::kRoomId), "background", 25});
+    ASSERT_EQ(h.app->batch().delivered, 10);
+    int wakes = 0;
+    while (auto wake = h.app->next_wake_at(h.now)) {
+        ASSERT_GT(*wake, h.now) << "a wake time in the future, or the timer would spin";
+        h.now = *wake;
+        h.app->tick(h.now);
+        h.settle();
+        ASSERT_LT(++wakes, 100);
+    }
+    EXPECT_EQ(h.app->batch().delivered, 25);
+    EXPECT_EQ(h.per_room_429, 0);
+    EXPECT_LE(h.post_arrivals.back() - h.post_arrivals.front(), Seconds(22));
+}
+
+TEST(App, WakeTimeIncludesTheAutomaticRefresh) {
+    AppHarness h;
+    h.sign_in();
+    const auto wake = h.app->next_wake_at(h.now);
+    const auto due = h.app->session().refresh_due_at();
+    ASSERT_TRUE(wake);
+    ASSERT_TRUE(due);
+    EXPECT_LE(*wake, *due);
+    EXPECT_LT(*wake, *h.app->access_expires_at());
+    h.now = *wake;
+    h.app->tick(h.now);
+    h.settle();
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "the refresh went out at the wake time";
+    h.apply(intent::SetAutoRefresh{false});
+    EXPECT_FALSE(h.app->next_wake_at(h.now)) << "no timer for a refresh that is switched off";
+}
+
 TEST(App, TaskIsPostedWithAssigneesAndDueDate) {
     AppHarness h;
     h.start();
@@ -728,9 +914,80 @@ TEST(App, LogMasksSecretsUnlessRevealed) {
     EXPECT_FALSE(contains(h.copied[0], code)) << "copy as curl is masked unless revealed";
     EXPECT_TRUE(contains(h.copied[0], "https://127.0.0.1:8443/oauth/token"));
     h.apply(intent::SetReveal{true});
-    h.apply(intent::CopyCurl{exchange->id});
+    h.apply(intent::CopyCurl{exchange->id, /*may_reveal=*/true});  // the UI's button
     ASSERT_EQ(h.copied.size(), 2u);
     EXPECT_TRUE(contains(h.copied[1], code));
+}
+
+// The page API can neither switch reveal on nor get a revealed copy: only the
+// UI's own intents can, and what the page API reads stays masked.
+TEST(App, PageApiCannotObtainAnUnmaskedToken) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    const LogEntry* me = nullptr;
+    for (const LogEntry& entry : h.app->log().entries()) {
+        if (entry.request.url == "/api/me") me = &entry;
+    }
+    ASSERT_NE(me, nullptr);
+    const std::string entry = std::to_string(me->id);
+
+    auto run_page_actions = [&](const std::string& json) {
+        std::vector<std::string> errors;
+        for (const Intent& intent : parse_actions(json, errors)) h.apply(intent);
+        return errors;
+    };
+    // A script tries to reveal and copy.
+    auto errors = run_page_actions(R"([{"type":"set_reveal","on":true},{"type":"copy_curl","entry":)" + entry + "}]");
+    EXPECT_EQ(errors.size(), 1u) << "set_reveal refused";
+    EXPECT_FALSE(h.app->reveal());
+    ASSERT_EQ(h.copied.size(), 1u);
+    EXPECT_FALSE(contains(h.copied[0], AppHarness::kApiToken)) << h.copied[0];
+
+    // The user reveals on screen; a script's copy is still masked.
+    h.apply(intent::SetReveal{true});
+    run_page_actions(R"([{"type":"copy_curl","entry":)" + entry + "}]");
+    ASSERT_EQ(h.copied.size(), 2u);
+    EXPECT_FALSE(contains(h.copied[1], AppHarness::kApiToken)) << "page API copies are masked even when revealed";
+    EXPECT_FALSE(contains(page_state_json(*h.app, h.now), AppHarness::kApiToken));
+
+    // Only the UI's own copy button reveals.
+    h.apply(intent::CopyCurl{me->id, true});
+    ASSERT_EQ(h.copied.size(), 3u);
+    EXPECT_TRUE(contains(h.copied[2], AppHarness::kApiToken));
+    EXPECT_FALSE(contains(page_state_json(*h.app, h.now), AppHarness::kApiToken));
+}
+
+// Sign-out resets everything that belonged to the session: reveal, the
+// clipboard (system too when the last copy was revealed), posts, counters.
+TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::QueueMessage{"7", "private text", 3});
+    h.apply(intent::SetReveal{true});
+    h.apply(intent::CopyCurl{h.app->log().entries().back().id, true});
+    ASSERT_TRUE(contains(h.copied.back(), AppHarness::kApiToken));
+    ASSERT_GT(h.app->counters().requests_sent, 0);
+    h.apply(intent::SignOut{});
+
+    EXPECT_FALSE(h.app->reveal()) << "reveal does not outlive the session";
+    ASSERT_EQ(h.forgot_clipboard.size(), 1u) << "the paste buffer is emptied";
+    EXPECT_TRUE(h.forgot_clipboard[0].system) << "the revealed copy is overwritten on the system clipboard";
+    EXPECT_TRUE(h.app->posts().empty()) << "the session's post texts are gone";
+    EXPECT_EQ(h.app->batch().total, 0);
+    EXPECT_EQ(h.app->counters().requests_sent, 0);
+    EXPECT_EQ(h.app->counters().responses_429, 0);
+    EXPECT_TRUE(h.app->masked_api_token().empty());
+    EXPECT_FALSE(h.app->account().value);
+    EXPECT_TRUE(h.app->selected_room().empty());
+
+    // A masked last copy leaves the system clipboard alone.
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::CopyCurl{h.app->log().entries().back().id, true});
+    h.apply(intent::SignOut{});
+    ASSERT_EQ(h.forgot_clipboard.size(), 2u);
+    EXPECT_FALSE(h.forgot_clipboard.back().system);
 }
 
 // ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "app/format.hpp"
 #include "roomkey/authorization.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/pkce.hpp"
@@ -112,6 +113,7 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
     requested_scopes_ = validated->scopes();
     mode_ = Mode::oauth;
     callback_ = std::move(*validated);
+    callback_received_at_ = now;
     notice_ = "Completing sign-in...";
     // The exchange waits for the helper's configuration (its token route).
 }
@@ -171,7 +173,7 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::SetReveal>) {
                 reveal_ = i.on;
             } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
-                copy_curl(i.entry_id);
+                copy_curl(i.entry_id, i.may_reveal);
             } else if constexpr (std::is_same_v<T, intent::ClearLog>) {
                 log_.clear();
             }
@@ -186,6 +188,15 @@ void App::tick(Instant now) {
         run_session(session_event::Tick{now}, now);
     }
     pump(now);
+}
+
+std::optional<Instant> App::next_wake_at(Instant now) const {
+    std::optional<Instant> wake;
+    if (can_send()) wake = queue_.next_ready_at(now, scheduler_);
+    if (refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
+        wake = wake ? std::min(*wake, *refresh_tick_at_) : *refresh_tick_at_;
+    }
+    return wake;
 }
 
 std::vector<Effect> App::take_effects() {
@@ -262,11 +273,23 @@ void App::sign_out(Instant now) {
     secrets_.clear();
     api_token_.clear();
     callback_.reset();
+    pending_to_store_.reset();
     refresh_tick_at_.reset();
     reset_account_data();
     requested_scopes_.clear();
     mode_ = Mode::none;
     last_error_.reset();
+    notice_.clear();
+    // Everything else that belonged to the session: the reveal switch, what
+    // was copied, the posts (their texts) and the session's counters. The
+    // pacing scheduler and its samples stay: the service still counts those
+    // sends in its windows, whoever signs in next (spec 8.1, 8.2).
+    reveal_ = false;
+    effects_.push_back(effect::ForgetClipboard{last_copy_revealed_});
+    last_copy_revealed_ = false;
+    posts_.clear();
+    batch_ = PostBatch{};
+    counters_ = Counters{};
 }
 
 void App::use_api_token(std::string token, Instant now) {
@@ -364,11 +387,13 @@ void App::cancel_queued(Instant now) {
     }
 }
 
-void App::copy_curl(std::uint64_t entry_id) {
+void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
     const LogEntry* entry = log_.find(entry_id);
     if (!entry) return;
-    effects_.push_back(effect::CopyText{copy_as_curl(entry->request, origin_, redaction(), reveal_)});
-    notice_ = reveal_ ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
+    const bool revealed = reveal_ && may_reveal;
+    effects_.push_back(effect::CopyText{copy_as_curl(entry->request, origin_, redaction(), revealed)});
+    last_copy_revealed_ = revealed;
+    notice_ = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
 }
 
 // ===========================================================================
@@ -520,6 +545,17 @@ void App::run_session(const SessionEvent& event, Instant now) {
 void App::process_callback(Instant now) {
     ValidatedCallback callback = std::move(*callback_);
     callback_.reset();
+    const Millis waited = std::chrono::duration_cast<Millis>(now - callback_received_at_);
+    if (waited > kAuthorizationCodeLifetime) {
+        // Spec 2.2 / 8.3: the code is valid 1 minute from when it was issued,
+        // which was before this page loaded: exchanging it now can only fail.
+        session_ = Session(session_config(callback.client_id()));
+        mode_ = Mode::none;
+        requested_scopes_.clear();
+        notice_.clear();
+        set_error(code_expired_error(waited));
+        return;
+    }
     session_ = Session(session_config(callback.client_id()));
     mode_ = Mode::oauth;
     notice_ = "Exchanging the authorization code...";
@@ -710,15 +746,37 @@ void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& respons
     if (response->status == 429) {
         // Spec 7.3: wait (about 10 s for the per-room limit, until the reset
         // for the overall one: the scheduler knows which) and try again.
-        PostJob* job = find_post(id);
-        const int tries = job ? ++job->rate_limited : kMaxRateLimitedRetries + 1;
-        if (tries <= kMaxRateLimitedRetries) {
-            if (job) {
+        if (PostJob* job = find_post(id)) {
+            if (++job->rate_limited <= kMaxRateLimitedRetries) {
                 job->stage = PostStage::waiting;
                 job->note = per_room ? "429: per-room posting limit; waiting about 10 s (spec 7.3)"
                                      : "429: rate limit; waiting for the reset (spec 8.1)";
+                queue_.push(PendingRequest{id, call.room_for_post});
+                return;
             }
-            queue_.push(PendingRequest{id, call.room_for_post});
+        } else if (call.kind != CallKind::post && ++call.rate_limited <= kMaxRateLimitedGetRetries) {
+            // A GET (spec 8.1): the scheduler now holds every request until
+            // x-ratelimit-reset; this one goes again then, once, and says so.
+            const Millis wait = std::chrono::duration_cast<Millis>(scheduler_.earliest_send(now, std::nullopt) - now);
+            const std::string note = "429: the rate limit is used up; retrying once in " +
+                                     format_countdown(std::max(wait, Millis(0))) +
+                                     ", when x-ratelimit-reset passes (spec 8.1)";
+            switch (call.kind) {
+                case CallKind::me:
+                    account_.note = note;
+                    notice_ = "Reading your account: " + note;
+                    break;
+                case CallKind::my_status:
+                    status_.note = note;
+                    notice_ = "Reading your status: " + note;
+                    break;
+                case CallKind::rooms:
+                    rooms_.note = note;
+                    notice_ = "Reading the room list: " + note;
+                    break;
+                case CallKind::post: break;
+            }
+            queue_.push(PendingRequest{id, std::nullopt});
             return;
         }
         finish_call(id, response, {}, now);
@@ -742,6 +800,7 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
 
     auto fill = [&](auto& loadable, auto read, std::string_view what, Endpoint endpoint) {
         loadable.loading = false;
+        loadable.note.clear();
         if (!response) {
             loadable.error = reason;
             if (reason.rfind(kNoAnswer, 0) == 0) {
@@ -860,6 +919,9 @@ void App::drop_all_calls(const std::string& reason, Instant now) {
         }
     }
     account_.loading = status_.loading = rooms_.loading = false;
+    account_.note.clear();
+    status_.note.clear();
+    rooms_.note.clear();
     batch_ = PostBatch{};
 }
 

@@ -43,9 +43,15 @@ struct Send { std::uint64_t id = 0; HttpRequest request; };
 struct StorePending { std::string record; };
 // Leave the page for the consent screen (spec 4.2).
 struct Navigate { std::string url; };
+// Put the text on the system clipboard and in the app's own paste buffer.
+// Neither is reachable through the page API (shell/page.js).
 struct CopyText { std::string text; };
+// Sign-out: empty the app's paste buffer; when `system` is set the app's last
+// copy held revealed secrets, so the system clipboard is overwritten too.
+struct ForgetClipboard { bool system = false; };
 }  // namespace effect
-using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText>;
+using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
+                            effect::ForgetClipboard>;
 
 enum class Mode { none, oauth, api_token };
 
@@ -54,6 +60,7 @@ struct Loadable {
     std::optional<T> value;
     bool loading = false;
     std::string error;  // the last failure, "" after a success
+    std::string note;   // why it is still loading (e.g. waiting out a 429), "" otherwise
     std::optional<Instant> loaded_at;
 };
 
@@ -110,6 +117,8 @@ struct PostBatch {
 inline constexpr Millis kPacingSlack{500};
 // A post that still gets 429 is retried after the wait, at most this often.
 inline constexpr int kMaxRateLimitedRetries = 3;
+// A GET that gets 429 waits for x-ratelimit-reset and is retried once (spec 8.1, 7.3).
+inline constexpr int kMaxRateLimitedGetRetries = 1;
 inline constexpr std::size_t kMaxRateSamples = 240;
 inline constexpr std::size_t kMaxFinishedPosts = 200;
 
@@ -129,6 +138,10 @@ public:
     void on_transport_error(std::uint64_t id, const std::string& reason, Instant now);
     // Call often (every frame): delivers refresh ticks and sends paced requests.
     void tick(Instant now);
+    // When tick() next has work (a paced request may go, a refresh is due):
+    // the platform sets a timer for it, so a background tab, where frames
+    // stop, still sends and refreshes. nullopt when nothing waits for time.
+    std::optional<Instant> next_wake_at(Instant now) const;
     std::vector<Effect> take_effects();
 
     // ---- read-only view for the UI and the page API ----
@@ -177,6 +190,7 @@ private:
         std::uint64_t generation = 0;  // token_generation() it was sent with
         bool retried = false;          // its one retry after 401 was used
         bool in_flight = false;
+        int rate_limited = 0;          // 429 answers (GETs; posts count on their PostJob)
     };
     struct ConfigFetch {};
     struct TokenCall { TokenRequestId id = 0; };
@@ -190,7 +204,7 @@ private:
     void queue_message(const intent::QueueMessage& message, Instant now);
     void queue_task(const intent::QueueTask& task, Instant now);
     void cancel_queued(Instant now);
-    void copy_curl(std::uint64_t entry_id);
+    void copy_curl(std::uint64_t entry_id, bool may_reveal);
 
     // helper-bound HTTP
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
@@ -241,6 +255,7 @@ private:
     Mode mode_ = Mode::none;
     Session session_;
     std::optional<ValidatedCallback> callback_;  // validated, waiting for the config
+    Instant callback_received_at_;               // when the page loaded with it (spec 2.2: code valid 1 minute)
     std::optional<std::string> pending_to_store_;
     ScopeSet requested_scopes_;
     bool auto_refresh_ = true;
@@ -267,6 +282,7 @@ private:
 
     HttpLog log_;
     bool reveal_ = false;
+    bool last_copy_revealed_ = false;  // the last CopyText held unmasked secrets
     std::optional<UserError> last_error_;
     std::string notice_;
     Counters counters_;

@@ -41,7 +41,7 @@ std::string format_countdown(Millis remaining) {
     return text;
 }
 
-std::optional<std::int64_t> parse_due_date(std::string_view text) {
+std::optional<CivilDate> parse_civil_date(std::string_view text) {
     if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
     auto number = [&](std::size_t at, std::size_t length) -> std::optional<unsigned> {
         unsigned value = 0;
@@ -58,7 +58,17 @@ std::optional<std::int64_t> parse_due_date(std::string_view text) {
     static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     const unsigned last = kDays[*month - 1] + (*month == 2 && is_leap(*year) ? 1 : 0);
     if (*day > last) return std::nullopt;
-    return days_from_civil(*year, *month, *day) * 86400;
+    return CivilDate{static_cast<int>(*year), *month, *day};
+}
+
+std::int64_t end_of_local_day(const CivilDate& date, Seconds utc_offset) {
+    return days_from_civil(date.year, date.month, date.day) * 86400 + 86399 - utc_offset.count();
+}
+
+std::optional<std::int64_t> parse_due_date(std::string_view text, UtcOffsetOf utc_offset) {
+    const auto date = parse_civil_date(text);
+    if (!date) return std::nullopt;
+    return end_of_local_day(*date, utc_offset ? utc_offset(*date) : Seconds(0));
 }
 
 std::string format_date(std::int64_t unix_seconds) {

@@ -15,10 +15,27 @@ namespace roomkey::app {
 // "0:09", "29:41", "1h 02m", "13d 23h"; "expired" for a negative span.
 std::string format_countdown(Millis remaining);
 
-// "2026-11-30" -> Unix seconds at 00:00 UTC of that day; nullopt when it is
-// not a real calendar date in years 1970-9999.
-std::optional<std::int64_t> parse_due_date(std::string_view text);
-// The inverse (UTC), for showing a due date.
+struct CivilDate {
+    int year = 1970;
+    unsigned month = 1;  // 1-12
+    unsigned day = 1;    // 1-31
+};
+
+// "2026-11-30" -> that calendar date; nullopt when it is not a real date in
+// years 1970-9999.
+std::optional<CivilDate> parse_civil_date(std::string_view text);
+
+// Unix seconds of 23:59:59 local time on `date`, where local time is
+// `utc_offset` ahead of UTC on that day (+09:00 -> Seconds(32400)).
+std::int64_t end_of_local_day(const CivilDate& date, Seconds utc_offset);
+
+// A task's due date as typed (YYYY-MM-DD): the end of that day in the user's
+// local time (spec 4.7 takes Unix seconds). `utc_offset` says how far local
+// time is ahead of UTC on a date (the browser knows: Date.getTimezoneOffset).
+using UtcOffsetOf = Seconds (*)(const CivilDate& date);
+std::optional<std::int64_t> parse_due_date(std::string_view text, UtcOffsetOf utc_offset);
+
+// "2024-02-29" for a Unix time (UTC), for showing a date.
 std::string format_date(std::int64_t unix_seconds);
 
 // "12, 34 56" -> {"12","34","56"}: account ids separated by commas and/or

@@ -123,13 +123,16 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "cancel_queued") return Intent{intent::CancelQueued{}};
     if (type == "clear_finished_posts") return Intent{intent::ClearFinishedPosts{}};
     if (type == "set_reveal") {
-        bool on = false;
-        if (!read_flag(action, "on", on)) return missing(type, "on");
-        return Intent{intent::SetReveal{on}};
+        // The page API is open to every script on the page: revealed secrets
+        // must not become something a script can ask for.
+        return Err{
+            std::string("action set_reveal is not available through the page API: reveal secrets in the "
+                        "app's HTTP log panel")};
     }
     if (type == "copy_curl") {
         if (!action.contains("entry") || !action["entry"].is_number_unsigned()) return missing(type, "entry");
-        return Intent{intent::CopyCurl{action["entry"].get<std::uint64_t>()}};
+        // may_reveal stays false: a copy the page API asks for is always masked.
+        return Intent{intent::CopyCurl{action["entry"].get<std::uint64_t>(), false}};
     }
     if (type == "clear_log") return Intent{intent::ClearLog{}};
     return Err{"unknown action type \"" + type + "\""};

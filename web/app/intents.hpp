@@ -44,9 +44,15 @@ struct QueueTask {
 // Drops every post still waiting for its turn.
 struct CancelQueued {};
 struct ClearFinishedPosts {};
+// Shows secrets in the HTTP log on screen. The UI only: the page API refuses
+// it, so no script can turn secrets into text it can read.
 struct SetReveal { bool on = false; };
-// Copies the logged request as a curl command (masked unless revealed).
-struct CopyCurl { std::uint64_t entry_id = 0; };
+// Copies the logged request as a curl command, masked unless revealed and
+// `may_reveal` (set by the UI; a copy asked for by the page API is masked).
+struct CopyCurl {
+    std::uint64_t entry_id = 0;
+    bool may_reveal = false;
+};
 struct ClearLog {};
 }  // namespace intent
 
@@ -64,7 +70,8 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"post_task","room_id":"1","body":"x","to_ids":["2"],"limit":1700000000,"limit_type":"date"}
 //   {"type":"sign_out"} {"type":"refresh_now"} {"type":"reload_account"} {"type":"reload_rooms"}
 //   {"type":"select_room","room_id":"1"} {"type":"set_auto_refresh","on":false} {"type":"try_again"}
-//   {"type":"cancel_queued"} {"type":"set_reveal","on":true} {"type":"copy_curl","entry":3}
+//   {"type":"cancel_queued"} {"type":"copy_curl","entry":3} (always masked)
+// "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);
 

@@ -130,6 +130,19 @@ UserError api_error(std::string_view what, const HttpResponse& response, std::op
     return out;
 }
 
+UserError code_expired_error(Millis waited) {
+    UserError out;
+    out.title = "Sign-in expired: the authorization code is too old";
+    out.code = "code expired";
+    out.message = "The answer from the consent screen arrived " +
+                  std::to_string(std::chrono::duration_cast<Seconds>(waited).count()) +
+                  " s ago; an authorization code is valid for 1 minute (spec 2.2), so it was not exchanged. "
+                  "No token request was made.";
+    out.remedy = "Sign in again.";
+    out.offers_try_again = true;
+    return out;
+}
+
 UserError transport_error(std::string_view what, std::string_view reason) {
     UserError out;
     out.title = std::string(what) + " failed";

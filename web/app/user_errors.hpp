@@ -12,6 +12,7 @@
 #include "roomkey/endpoints.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/session.hpp"
+#include "roomkey/time.hpp"
 
 namespace roomkey::app {
 
@@ -35,6 +36,9 @@ UserError authorization_request_error(const AuthorizationRequestError& error);
 UserError session_end_error(const SessionEnd& end, const std::optional<HttpResponse>& token_answer);
 // A REST call answered with a non-2xx status (spec 7.3).
 UserError api_error(std::string_view what, const HttpResponse& response, std::optional<Endpoint> endpoint);
+// The validated callback waited longer than the code lives (spec 2.2, 8.3:
+// 1 minute), e.g. for the helper's configuration: it is not exchanged.
+UserError code_expired_error(Millis waited);
 // No HTTP answer at all.
 UserError transport_error(std::string_view what, std::string_view reason);
 

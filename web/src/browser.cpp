@@ -4,6 +4,10 @@
 
 #include <emscripten.h>
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+
 #include "page_bridge.hpp"
 
 namespace {
@@ -25,16 +29,18 @@ EM_JS(int, roomkey_js_stage_launch_url, (), {
 });
 
 EM_JS(int, roomkey_js_stage_pending, (const char* key), {
-    // Read and removed in one step: the record is single use.
-    var name = UTF8ToString(key);
-    var text = "";
+    // Single use: page.js took the record out of storage at load and gives it
+    // once; whatever storage still holds is read and removed in one step.
+    var api = window['roomkey'];
+    var text = api['_takePending'] ? api['_takePending']() : "";
     try {
-        text = window.sessionStorage.getItem(name) || "";
+        var name = UTF8ToString(key);
+        var stored = window.sessionStorage.getItem(name);
         window.sessionStorage.removeItem(name);
+        if (!text && stored) text = stored;
     } catch (e) {
-        text = "";
     }
-    return lengthBytesUTF8(window['roomkey']['_stageText'](text));
+    return lengthBytesUTF8(api['_stageText'](text || ""));
 });
 
 EM_JS(void, roomkey_js_store, (const char* key, const char* value), {
@@ -49,18 +55,29 @@ EM_JS(void, roomkey_js_navigate, (const char* url), {
     window.location.assign(UTF8ToString(url));
 });
 
-EM_JS(void, roomkey_js_copy, (const char* text), {
+// The listener writes the pasted text into `buffer` (wasm memory) and its
+// length into *length; the closure holding them is reachable by no script.
+EM_JS(void, roomkey_js_install_paste, (char* buffer, int capacity, int* length), {
+    document.addEventListener('paste', function (event) {
+        if (!event.clipboardData) return;
+        var text = event.clipboardData.getData('text/plain') || "";
+        HEAP32[length >> 2] = stringToUTF8(text, buffer, capacity);
+    });
+});
+
+EM_JS(void, roomkey_js_write_clipboard, (const char* text, int quiet), {
     var value = UTF8ToString(text);
-    window['roomkey']['_copied'](value);
     if (navigator.clipboard && navigator.clipboard.writeText) {
         navigator.clipboard.writeText(value).catch(function () {
-            console.warn('roomkey: the browser refused clipboard access; the text stays available for pasting inside the app');
+            if (!quiet) {
+                console.warn('roomkey: the browser refused clipboard access; the text stays available for pasting inside the app');
+            }
         });
     }
 });
 
-EM_JS(int, roomkey_js_stage_pasted, (), {
-    return lengthBytesUTF8(window['roomkey']['_stagePasted']());
+EM_JS(int, roomkey_js_utc_offset_minutes, (int year, int month, int day), {
+    return -new Date(year, month - 1, day, 23, 59, 59).getTimezoneOffset();
 });
 
 EM_JS(int, roomkey_js_stage_origin, (), {
@@ -71,6 +88,14 @@ EM_JS(double, roomkey_js_now, (), {
     return Date.now();
 });
 // clang-format on
+
+// The app's paste buffer: what the last paste event or copy held, in wasm
+// memory only.
+struct PasteBuffer {
+    std::array<char, 65536> text{};
+    int length = 0;
+};
+PasteBuffer g_paste;
 
 }  // namespace
 
@@ -91,9 +116,33 @@ void store_pending_authorization(const std::string& record) { roomkey_js_store(k
 
 void navigate(const std::string& url) { roomkey_js_navigate(url.c_str()); }
 
-void copy_to_clipboard(const std::string& text) { roomkey_js_copy(text.c_str()); }
+void install_paste_listener() {
+    roomkey_js_install_paste(g_paste.text.data(), static_cast<int>(g_paste.text.size()), &g_paste.length);
+}
 
-std::string clipboard_text() { return detail::read_staged(roomkey_js_stage_pasted()); }
+void copy_to_clipboard(const std::string& text) {
+    const std::size_t size = std::min(text.size(), g_paste.text.size() - 1);
+    std::memcpy(g_paste.text.data(), text.data(), size);
+    g_paste.text[size] = '\0';
+    g_paste.length = static_cast<int>(size);
+    roomkey_js_write_clipboard(text.c_str(), 0);
+}
+
+std::string clipboard_text() {
+    const auto size = static_cast<std::size_t>(std::clamp(g_paste.length, 0, static_cast<int>(g_paste.text.size())));
+    return std::string(g_paste.text.data(), size);
+}
+
+void forget_clipboard(bool system) {
+    std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
+    g_paste.length = 0;
+    if (system) roomkey_js_write_clipboard("", 1);
+}
+
+Seconds local_utc_offset(const app::CivilDate& date) {
+    return Seconds(60LL * roomkey_js_utc_offset_minutes(date.year, static_cast<int>(date.month),
+                                                         static_cast<int>(date.day)));
+}
 
 std::string page_origin() { return detail::read_staged(roomkey_js_stage_origin()); }
 

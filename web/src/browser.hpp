@@ -11,11 +11,13 @@
 #include <optional>
 #include <string>
 
+#include "app/format.hpp"
 #include "roomkey/time.hpp"
 
 namespace roomkey::web {
 
-// The sessionStorage key of the pending authorization.
+// The sessionStorage key of the pending authorization (shell/page.js names
+// it too: it takes the record out of storage before anything else loads).
 inline constexpr const char* kPendingKey = "roomkey.pending_authorization";
 
 // Removes code, state, error, ... from the address bar and the current
@@ -26,17 +28,30 @@ void strip_callback_params();
 // The URL the page was opened at, as it was before stripping; single use.
 std::string take_launch_url();
 
-// Reads and removes the pending authorization (single use).
+// The pending authorization, single use: shell/page.js took it out of
+// sessionStorage when the page loaded and hands it over once; anything still
+// in storage is read and removed here as well.
 std::optional<std::string> take_pending_authorization();
 void store_pending_authorization(const std::string& record);
 
 // location.assign(url): leaves the app (for the consent screen).
 void navigate(const std::string& url);
 
-// Writes to the system clipboard (and remembers it for pasting into the app).
+// Listens for paste events. The pasted text goes straight into the app's
+// paste buffer in wasm memory: no page object keeps it (the page API is open
+// to every script on the page). Call once, at start.
+void install_paste_listener();
+// Writes to the system clipboard and to the app's paste buffer.
 void copy_to_clipboard(const std::string& text);
 // The text of the last paste event (or the last copy), for ImGui's Ctrl+V.
 std::string clipboard_text();
+// Empties the paste buffer; with `system` also overwrites the system
+// clipboard (best effort: the browser may refuse without focus).
+void forget_clipboard(bool system);
+
+// How far local time is ahead of UTC at the end of `date` (Date's
+// getTimezoneOffset, so daylight saving time on that day counts).
+Seconds local_utc_offset(const app::CivilDate& date);
 
 // "https://127.0.0.1:8443"
 std::string page_origin();

@@ -6,20 +6,25 @@
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
+#include <emscripten/eventloop.h>
 #include <emscripten/html5.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
 #include "app/app.hpp"
 #include "app/intents.hpp"
 #include "app/page_state.hpp"
+#include "app/scope_help.hpp"
 #include "browser.hpp"
 #include "browser_font.hpp"
 #include "fetch_transport.hpp"
@@ -39,7 +44,11 @@ struct Platform {
     long frame = 0;
     std::string last_published;
     std::string last_widgets;
+    bool scope_help_published = false;
     std::string clipboard;  // keeps the pointer ImGui gets alive
+    // The timer that runs App::tick when frames stop (a background tab).
+    long wake_timer = 0;
+    std::optional<roomkey::Instant> wake_at;
 };
 
 Platform g_platform;
@@ -107,11 +116,56 @@ void perform(Platform& p, std::vector<roomkey::app::Effect> effects) {
                     roomkey::web::navigate(item.url);
                 } else if constexpr (std::is_same_v<T, effect::CopyText>) {
                     roomkey::web::copy_to_clipboard(item.text);
+                } else if constexpr (std::is_same_v<T, effect::ForgetClipboard>) {
+                    roomkey::web::forget_clipboard(item.system);
                 }
             },
             e);
     }
     (void)p;
+}
+
+// The page's state, its aria mirror and its scope description change only
+// when the snapshot does.
+void publish(Platform& p, roomkey::Instant now) {
+    std::string state = roomkey::app::page_state_json(*p.app, now);
+    if (state != p.last_published) {
+        roomkey::web::publish_state(state);
+        p.last_published = std::move(state);
+    }
+    if (!p.scope_help_published && p.app->config()) {
+        roomkey::web::publish_scope_help(roomkey::app::scope_help_json(p.app->config()->client_type));
+        p.scope_help_published = true;
+    }
+}
+
+void schedule_wake(Platform& p, roomkey::Instant now);
+
+// Frames stop in a background tab (requestAnimationFrame), and fetch
+// completions stop once nothing is in flight: this timer keeps paced posts
+// and the automatic refresh going (browsers may delay it to about 1 s there).
+void on_wake(void*) {
+    Platform& p = g_platform;
+    p.wake_timer = 0;
+    p.wake_at.reset();
+    if (!p.app) return;
+    const roomkey::Instant now = roomkey::web::now();
+    p.app->tick(now);
+    perform(p, p.app->take_effects());
+    publish(p, now);
+    schedule_wake(p, now);
+}
+
+void schedule_wake(Platform& p, roomkey::Instant now) {
+    const std::optional<roomkey::Instant> due = p.app->next_wake_at(now);
+    if (due == p.wake_at && (p.wake_timer != 0 || !due)) return;
+    if (p.wake_timer != 0) emscripten_clear_timeout(p.wake_timer);
+    p.wake_timer = 0;
+    p.wake_at = due;
+    if (!due) return;
+    // +1 ms: the timer fires when the time has come, not a hair before it.
+    const auto delay = std::chrono::duration_cast<roomkey::Millis>(*due - now).count() + 1;
+    p.wake_timer = emscripten_set_timeout(on_wake, static_cast<double>(std::max<long long>(delay, 1)), nullptr);
 }
 
 void feed_app(Platform& p, roomkey::Instant now) {
@@ -148,6 +202,8 @@ void on_fetch_outcome() {
     }
     p.app->tick(now);
     perform(p, p.app->take_effects());
+    publish(p, now);
+    schedule_wake(p, now);
 }
 
 void frame() {
@@ -177,12 +233,8 @@ void frame() {
 
     perform(p, p.app->take_effects());
     ++p.frame;
-    // The page's state and mirror change only when the snapshot does.
-    std::string state = roomkey::app::page_state_json(*p.app, now);
-    if (state != p.last_published) {
-        roomkey::web::publish_state(state);
-        p.last_published = std::move(state);
-    }
+    publish(p, now);
+    schedule_wake(p, now);
     std::string widgets = widgets_json(p);
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);
@@ -199,8 +251,10 @@ int main() {
     std::string launch_url = roomkey::web::take_launch_url();
     roomkey::web::strip_callback_params();
     const std::optional<std::string> pending = roomkey::web::take_pending_authorization();
+    roomkey::web::install_paste_listener();
 
     Platform& p = g_platform;
+    p.ui.utc_offset = roomkey::web::local_utc_offset;
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
     p.app->start(launch_url, pending, roomkey::web::now());
     launch_url.clear();

@@ -18,6 +18,11 @@ EM_JS(void, roomkey_js_publish_widgets, (const char* json), {
     if (api && api['_publishWidgets']) api['_publishWidgets'](UTF8ToString(json));
 });
 
+EM_JS(void, roomkey_js_publish_scope_help, (const char* json), {
+    var api = window['roomkey'];
+    if (api && api['_publishScopeHelp']) api['_publishScopeHelp'](UTF8ToString(json));
+});
+
 EM_JS(int, roomkey_js_stage_actions, (), {
     return lengthBytesUTF8(window['roomkey']['_stageActions']());
 });
@@ -57,6 +62,8 @@ std::string detail::read_staged(int length) {
 }
 
 void publish_widgets(const std::string& json) { roomkey_js_publish_widgets(json.c_str()); }
+
+void publish_scope_help(const std::string& json) { roomkey_js_publish_scope_help(json.c_str()); }
 
 std::string take_actions() { return detail::read_staged(roomkey_js_stage_actions()); }
 

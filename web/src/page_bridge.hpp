@@ -13,6 +13,11 @@ namespace roomkey::web {
 // aria-live mirror). The page touches the DOM only when the text changed.
 void publish_state(const std::string& json);
 
+// Hands the scope catalog with its explanations (JSON array, see
+// app/scope_help.hpp) to the page's scope description for assistive
+// technology. Static: published once.
+void publish_scope_help(const std::string& json);
+
 // Hands the positions of the main controls (JSON object of name -> [x, y,
 // w, h] in CSS pixels) to window.roomkey.widget(name).
 void publish_widgets(const std::string& json);

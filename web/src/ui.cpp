@@ -20,6 +20,7 @@
 #include <string>
 
 #include "app/format.hpp"
+#include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 
 namespace roomkey::web {
@@ -181,16 +182,14 @@ void scope_row(const ScopeInfo& info, bool offline_allowed, UiState& ui) {
         ui.chosen_scopes = compact(ui.chosen_scopes);
     }
     ImGui::EndDisabled();
-    std::string help(info.allows);
-    if (info.aggregate()) {
-        help += "\nIncludes:";
-        for (std::string_view part : info.includes) help += " " + std::string(part);
-    }
-    if (offline && !offline_allowed) {
-        help += "\nOnly confidential clients may ask for offline_access (spec 2.1, 5.4.3); this app is a public client.";
-    }
-    if (implied) help += "\nIncluded by an aggregate you picked.";
+    const std::string help = app::scope_explanation(info, offline_allowed, implied);
     help_marker(help);
+    // The explanation also stands under the checkbox, in words a keyboard or
+    // touch user can read without hovering; it lines up with the label.
+    const float indent = ImGui::GetTreeNodeToLabelSpacing() + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::Indent(indent);
+    text_dim(help);
+    ImGui::Unindent(indent);
     if (open) {
         for (std::string_view part : info.includes) {
             if (const ScopeInfo* child = find_scope(part)) scope_row(*child, offline_allowed, ui);
@@ -336,6 +335,9 @@ void account_panel(const App& app, Instant now, Intents& out) {
     if (ImGui::Button("Reload##account")) out.push_back(app::intent::ReloadAccount{});
     ImGui::SameLine();
     if (app.account().loading || app.status().loading) loading_text("Loading", now);
+    for (const std::string* note : {&app.account().note, &app.status().note}) {
+        if (!note->empty()) ImGui::TextColored(kWarn, "%s", note->c_str());
+    }
     if (const auto& account = app.account().value) {
         label_value("account_id:", account->account_id);
         label_value("name:", field(account->name));
@@ -383,6 +385,7 @@ void rooms_panel(const App& app, Instant now, Intents& out) {
     if (ImGui::Button("Reload##rooms")) out.push_back(app::intent::ReloadRooms{});
     ImGui::SameLine();
     if (app.rooms().loading) loading_text("Loading", now);
+    if (!app.rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.rooms().note.c_str());
     const auto& rooms = app.rooms().value;
     if (!rooms) {
         if (!app.rooms().error.empty()) ImGui::TextColored(kBad, "%s", app.rooms().error.c_str());
@@ -447,13 +450,14 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             if (ui.task_limit_type == 1) {
                 ImGui::SameLine();
                 ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-                ImGui::InputTextWithHint("##due", "YYYY-MM-DD", ui.task_due.data(), ui.task_due.size());
+                ImGui::InputTextWithHint("due by the end of this day (your local time)##due", "YYYY-MM-DD",
+                                         ui.task_due.data(), ui.task_due.size());
             }
             if (ImGui::Button("Add task")) {
                 ui.form_error.clear();
                 const auto ids = app::parse_id_list(ui.task_assignees.data());
                 std::optional<std::int64_t> limit;
-                if (ui.task_limit_type == 1) limit = app::parse_due_date(ui.task_due.data());
+                if (ui.task_limit_type == 1) limit = app::parse_due_date(ui.task_due.data(), ui.utc_offset);
                 if (!ids || ids->empty()) {
                     ui.form_error = "Assignees: one or more account ids, separated by commas.";
                 } else if (ui.task_limit_type == 1 && !limit) {
@@ -543,22 +547,38 @@ void rate_panel(const App& app, Instant now) {
     } else {
         text_dim("The plot fills in as API answers arrive.");
     }
-    // Per-room posting budgets (spec 8.2) for the rooms in view.
+    // Every room's posting budget (spec 8.2): the chosen room and rooms with
+    // posts first, then the rest of the room list; the list scrolls.
     std::vector<std::string> rooms;
-    if (!app.selected_room().empty()) rooms.push_back(app.selected_room());
-    for (const app::PostJob& job : app.posts()) {
-        if (std::find(rooms.begin(), rooms.end(), job.room_id) == rooms.end()) rooms.push_back(job.room_id);
-        if (rooms.size() >= 6) break;
+    auto add_room = [&](const std::string& room) {
+        if (!room.empty() && std::find(rooms.begin(), rooms.end(), room) == rooms.end()) rooms.push_back(room);
+    };
+    add_room(app.selected_room());
+    for (auto it = app.posts().rbegin(); it != app.posts().rend(); ++it) add_room(it->room_id);
+    if (const auto& list = app.rooms().value) {
+        for (const Room& room : *list) add_room(room.room_id);
     }
-    for (const std::string& room : rooms) {
-        const RoomBudget budget = app.scheduler().budget(room, now);
-        const long left = std::max(0L, budget.limit - budget.used);
-        std::string text = room_name(app, room) + ": " + std::to_string(left) + " of " + std::to_string(budget.limit) +
-                           " posts left in 10 s";
-        if (budget.next_free > now) text += ", next in " + countdown_to(budget.next_free, now);
-        ImGui::ProgressBar(budget.limit > 0 ? static_cast<float>(left) / static_cast<float>(budget.limit) : 0.0f,
-                           ImVec2(-FLT_MIN, 0), text.c_str());
+    if (rooms.empty()) return;
+    ImGui::TextColored(kDim, "Posting budgets, %zu room%s (10 posts per 10 s each):", rooms.size(),
+                       rooms.size() == 1 ? "" : "s");
+    const float row = ImGui::GetFrameHeightWithSpacing();
+    const float height = std::min(static_cast<float>(rooms.size()), 6.0f) * row + ImGui::GetStyle().WindowPadding.y * 2;
+    ImGui::BeginChild("room_budgets", ImVec2(0, height), true);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(rooms.size()), row);
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const std::string& room = rooms[static_cast<std::size_t>(i)];
+            const RoomBudget budget = app.scheduler().budget(room, now);
+            const long left = std::max(0L, budget.limit - budget.used);
+            std::string text = room_name(app, room) + ": " + std::to_string(left) + " of " +
+                               std::to_string(budget.limit) + " left";
+            if (budget.next_free > now) text += ", next in " + countdown_to(budget.next_free, now);
+            ImGui::ProgressBar(budget.limit > 0 ? static_cast<float>(left) / static_cast<float>(budget.limit) : 0.0f,
+                               ImVec2(-FLT_MIN, 0), text.c_str());
+        }
     }
+    ImGui::EndChild();
 }
 
 // ===========================================================================
@@ -577,6 +597,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
     if (!ImGui::CollapsingHeader("HTTP log", ImGuiTreeNodeFlags_DefaultOpen)) return;
     bool reveal = app.reveal();
     if (ImGui::Checkbox("Reveal secrets on screen", &reveal)) out.push_back(app::intent::SetReveal{reveal});
+    note_widget(ui, "reveal");
     help_marker("Tokens, codes, verifiers and secrets are masked. Revealing shows them on this screen only; "
                 "they are never stored, and sign-out erases them from the log.");
     ImGui::SameLine();
@@ -598,6 +619,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
         ImGui::PushStyleColor(ImGuiCol_Text, colour);
         if (ImGui::Selectable(title.c_str(), ui.selected_log == it->id)) ui.selected_log = it->id;
         ImGui::PopStyleColor();
+        if (it == entries.rbegin()) note_widget(ui, "log_latest");
     }
     ImGui::EndChild();
     const app::LogEntry* entry = app.log().find(ui.selected_log);
@@ -607,8 +629,10 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
     }
     const app::RenderedExchange shown = app::render(*entry, app.redaction(), app.reveal());
     if (ImGui::Button(app.reveal() ? "Copy as curl (REVEALED)" : "Copy as curl (masked)")) {
-        out.push_back(app::intent::CopyCurl{entry->id});
+        // The user's own click: the one way a revealed copy can be made.
+        out.push_back(app::intent::CopyCurl{entry->id, true});
     }
+    note_widget(ui, "copy_curl");
     ImGui::BeginChild("log_detail", ImVec2(0, 0), true);
     ImGui::TextColored(kAccent, "%s", shown.request_line.c_str());
     header_lines(shown.request_headers);
@@ -660,6 +684,15 @@ void apply_theme(float scale) {
 std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scale) {
     Intents out;
     ui.widgets.clear();
+    if (app.mode() == app::Mode::none && ui.last_mode != app::Mode::none) {
+        ui.message.fill('\0');
+        ui.task_body.fill('\0');
+        ui.task_assignees.fill('\0');
+        ui.task_due.fill('\0');
+        ui.form_error.clear();
+        ui.selected_log = 0;
+    }
+    ui.last_mode = app.mode();
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);

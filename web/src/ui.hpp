@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/app.hpp"
+#include "app/format.hpp"
 #include "app/intents.hpp"
 #include "roomkey/scopes.hpp"
 #include "roomkey/time.hpp"
@@ -32,11 +33,17 @@ struct UiState {
     std::array<char, 256> task_assignees{};
     std::array<char, 16> task_due{};
     int task_limit_type = 0;  // 0 none, 1 date
+    // How far local time is ahead of UTC on a date (the platform sets it): a
+    // due date means the end of that day in the user's local time.
+    app::UtcOffsetOf utc_offset = nullptr;
     std::string form_error;
     // HTTP log: the entry whose details are shown.
     std::uint64_t selected_log = 0;
     // View.
     int text_size = 1;
+    // The app's mode last frame: on sign-out what was typed for the session
+    // (message, task, the chosen log entry) is forgotten too.
+    app::Mode last_mode = app::Mode::none;
     // Where the main controls were drawn this frame (device pixels: x, y, w, h),
     // for the page API (tests click the real buttons through it).
     std::map<std::string, std::array<float, 4>> widgets;
