@@ -71,15 +71,22 @@ Instant PacingScheduler::overall_earliest(Instant t) const {
     return detail::window_earliest(overall_sends_, first, limit, span, t);
 }
 
+std::deque<Instant> PacingScheduler::RoomState::counted_times(Millis slack) const {
+    std::deque<Instant> times(answered.begin(), answered.end());
+    for (Instant sent : in_flight) detail::insert_sorted(times, sent + slack);
+    return times;
+}
+
 Instant PacingScheduler::room_earliest(const std::string& room_id, Instant t) const {
     const auto it = rooms_.find(room_id);
     if (it == rooms_.end()) return t;
     const RoomState& room = it->second;
     t = std::max(t, room.blocked_until);
-    const Millis span = config_.room_window + config_.slack;
+    const Millis span = config_.room_window;
     if (config_.room_limit <= 0) return t + span;
-    const std::size_t first = detail::first_after(room.sends, t - span);
-    return detail::window_earliest(room.sends, first, config_.room_limit, span, t);
+    const std::deque<Instant> counted = room.counted_times(config_.slack);
+    const std::size_t first = detail::first_after(counted, t - span);
+    return detail::window_earliest(counted, first, config_.room_limit, span, t);
 }
 
 Instant PacingScheduler::earliest_send(Instant now, const std::optional<std::string>& room_id_for_post) const {
@@ -100,8 +107,11 @@ void PacingScheduler::on_sent(Instant now, const std::optional<std::string>& roo
     detail::insert_sorted(overall_sends_, now);
     if (room_id_for_post) {
         RoomState& room = rooms_[*room_id_for_post];
-        detail::drop_older_than(room.sends, now - config_.room_window - config_.slack);
-        detail::insert_sorted(room.sends, now);
+        detail::drop_older_than(room.answered, now - config_.room_window);
+        // A post never answered (its caller did not report it) stops counting
+        // once it would have left the window anyway.
+        detail::drop_older_than(room.in_flight, now - config_.room_window - config_.slack);
+        detail::insert_sorted(room.in_flight, now);
     }
     if (snapshot_) ++snapshot_->sent_since;
     ++in_flight_;
@@ -110,6 +120,16 @@ void PacingScheduler::on_sent(Instant now, const std::optional<std::string>& roo
 void PacingScheduler::on_response(Instant now, const std::optional<std::string>& room_id_for_post, int status,
                                   const RateLimit* headers, bool per_room_limit_body) {
     in_flight_ = std::max(0L, in_flight_ - 1);
+    if (room_id_for_post) {
+        // The k-th answer to arrive comes after the k-th post to reach the
+        // service, whatever the order: pairing answers with the oldest post in
+        // flight never counts a post earlier than the service did.
+        const auto it = rooms_.find(*room_id_for_post);
+        if (it != rooms_.end() && !it->second.in_flight.empty()) {
+            it->second.in_flight.pop_front();
+            detail::insert_sorted(it->second.answered, now);
+        }
+    }
     // A response from a server window older than the one we know about is stale.
     const bool stale = headers && snapshot_ && headers->reset < snapshot_->reset;
     if (headers && !stale) {
@@ -148,9 +168,8 @@ RoomBudget PacingScheduler::budget(const std::string& room_id, Instant now) cons
     budget.next_free = room_earliest(room_id, now);
     const auto it = rooms_.find(room_id);
     if (it != rooms_.end()) {
-        const auto& sends = it->second.sends;
-        budget.used =
-            static_cast<long>(sends.size() - detail::first_after(sends, now - config_.room_window - config_.slack));
+        const auto counted = it->second.counted_times(config_.slack);
+        budget.used = static_cast<long>(counted.size() - detail::first_after(counted, now - config_.room_window));
     }
     return budget;
 }

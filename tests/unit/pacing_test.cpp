@@ -250,6 +250,49 @@ TEST(PostQueue, RemoveDropsAPendingRequest) {
     EXPECT_FALSE(q.next_ready_at(t0, s));
 }
 
+// Spec 8.2 with real latency: one post in flight per room (the app keeps a
+// room's messages in order), each reaching the service after a random uplink
+// delay and answered after a random downlink delay. Counting answered posts
+// from their answer keeps every 10 s window of what the SERVICE saw at 10 or
+// fewer, for any delays, and costs only the round trips, not a slack.
+TEST(Pacing, SerialPostsCountedFromTheirAnswersNeverExceedTheRoomLimit_spec8_2) {
+    std::mt19937 rng(42);
+    PacingScheduler s;  // defaults: the slack only applies to posts in flight
+    std::vector<Instant> received;  // when the service counted each post
+    Instant now = t0;
+    Instant last_answer = t0;
+    for (int i = 0; i < 30; ++i) {
+        now = s.earliest_send(now, room_a);
+        s.on_sent(now, room_a);
+        const Instant at_service = now + Millis(5 + rng() % 300);
+        received.push_back(at_service);
+        last_answer = at_service + Millis(5 + rng() % 300);
+        now = last_answer;
+        s.on_response(now, room_a, 200, nullptr, false);
+    }
+    for (std::size_t k = 10; k < received.size(); ++k) {
+        EXPECT_GE(received[k] - received[k - 10], Seconds(10))
+            << "posts " << k - 10 << " and " << k << " fell in one 10 s window of the service";
+    }
+    // 20 s of windows plus round trips: nowhere near a second per window of slack.
+    EXPECT_LT(ms_since_t0(last_answer), 20000 + 12 * 610);
+}
+
+// With short round trips the burst finishes close to the 20 s the limit allows.
+TEST(Pacing, SerialBurstWithShortRoundTripsTakes20SecondsPlusRoundTrips_spec8_2) {
+    PacingScheduler s;
+    Instant now = t0;
+    for (int i = 0; i < 30; ++i) {
+        now = s.earliest_send(now, room_a);
+        s.on_sent(now, room_a);
+        now += Millis(20);  // round trip
+        s.on_response(now, room_a, 200, nullptr, false);
+    }
+    // Window 1 answers at 20..200 ms; post 11 goes at answer_1 + 10 s, and so on:
+    // the 30th answer arrives at 20 s + 12 round trips.
+    EXPECT_EQ(ms_since_t0(now), 20000 + 12 * 20);
+}
+
 // ---- Property: a randomized simulation never exceeds either limit ----
 
 // A strict stand-in for the service's limits: fixed overall windows that start

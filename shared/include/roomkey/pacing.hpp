@@ -34,9 +34,12 @@ struct PacingConfig {
     // A 429 that is neither the per-room error nor carries rate-limit headers
     // (the spec promises it always does): wait this long before anything else.
     Millis unknown_429_backoff = Seconds(10);
-    // Added to every window: latency jitter can make the server see two sends
-    // closer together than we sent them (the 11th post of a burst then lands
-    // inside the first one's 10 s). 0 paces exactly at the stated limits.
+    // Added to the window of a request still in flight (and of every request
+    // for the overall limit): the server counts it somewhere between our send
+    // and its answer, so latency can make it see two sends closer together
+    // than we sent them. A room post whose answer has arrived is counted from
+    // that answer instead, which needs no slack: the service counted it before
+    // answering. 0 paces exactly at the stated limits.
     Millis slack = Millis(500);
     // x-ratelimit-reset is whole Unix seconds (spec 8.1); a server that
     // rounds its window's end down may still be in the old window for up to a
@@ -86,9 +89,14 @@ public:
     const PacingConfig& config() const { return config_; }
 
 private:
+    // Per room (spec 8.2), when each post reached the service at the latest:
+    // the arrival of its answer, or, while it is in flight, its send + slack.
     struct RoomState {
-        std::deque<Instant> sends;  // oldest first, pruned lazily
-        Instant blocked_until;      // after a per-room 429
+        std::deque<Instant> answered;   // answer times, oldest first, pruned lazily
+        std::deque<Instant> in_flight;  // send times of posts not answered yet, oldest first
+        Instant blocked_until;          // after a per-room 429
+        // Both kinds of entries as one sorted list of "counted no later than" times.
+        std::deque<Instant> counted_times(Millis slack) const;
     };
     // The last x-ratelimit-* values, plus what we sent after they arrived.
     struct Snapshot {
