@@ -40,6 +40,10 @@ struct RequestContext {
     std::string raw_query;  // without '?'
     FormFields query;       // decoded query
     Instant now;
+    // Set by the API policy when the request was counted against a
+    // credential (spec 8.1); the x-ratelimit-* headers are written from it in
+    // one place (SandboxApp::finish), which peeks for requests not counted.
+    mutable std::optional<RateDecision> counted;
 };
 
 enum class RouteKind { page, token, api, control };
@@ -56,9 +60,13 @@ public:
     void set_port(int port) { port_ = port; }
 
     HttpResponse handle(const HttpRequest& request);
-    // For methods shared/'s HttpRequest cannot carry (PATCH, OPTIONS, ...):
-    // 405 with the same policy headers. No CORS preflight is ever granted.
-    HttpResponse unsupported_method() const;
+    // For methods shared/'s HttpRequest cannot carry (PATCH, OPTIONS, HEAD,
+    // ...): 405 with the same policy. No CORS preflight is ever granted.
+    HttpResponse unsupported_method(std::string_view target, const Headers& request_headers);
+    // The same policy for responses that never passed through handle():
+    // those cpp-httplib makes itself (400, 413, 414, ...) and the exception
+    // handler's 500. `target` is the raw request-target (may be empty).
+    void apply_transport_policy(std::string_view target, const Headers& request_headers, HttpResponse& response);
 
 private:
     using Handler = std::function<HttpResponse(SandboxApp&, const RequestContext&)>;
@@ -71,7 +79,11 @@ private:
     void register_routes();
     void add(Method method, std::string path, RouteKind kind, Handler handler);
     bool host_allowed(const Headers& headers) const;
-    void apply_policy(RouteKind kind, HttpResponse& response) const;
+    // Every response leaves through here: the x-ratelimit-* headers for API
+    // responses (spec 8.1: every one), then the security headers.
+    void finish(RouteKind kind, const Headers& request_headers, const std::optional<RateDecision>& counted,
+                HttpResponse& response);
+    static void apply_policy(RouteKind kind, HttpResponse& response);
 
     // --- screens (pages_auth.cpp) ---
     HttpResponse index_page(const RequestContext& ctx);
@@ -111,6 +123,13 @@ private:
     };
     HttpResponse api_endpoint(const RequestContext& ctx, const Caller& caller, const EndpointMatch& match,
                               const FormFields& form);
+    // Spec 8.1 on a response: the counted decision, or else the state of the
+    // presented credential's window without counting (see rate_key_of).
+    void write_rate_limit_headers(const Headers& request_headers, const std::optional<RateDecision>& counted,
+                                  HttpResponse& response);  // takes mutex_
+    // The limiter key of a request's credential: its account or grant when
+    // it is valid, else a digest of what was presented, else "anonymous".
+    std::string rate_key_of(const Headers& request_headers, Instant now) const;  // caller holds mutex_
 
     // --- test controls (controls.cpp) ---
     HttpResponse control_clock_get(const RequestContext& ctx);

@@ -74,7 +74,7 @@ Result<Unit, std::string> Sandbox::start() {
         if (request) {
             response = app_->handle(*request);
         } else {
-            response = app_->unsupported_method();
+            response = app_->unsupported_method(in.target, native::from_httplib_headers(in.headers));
         }
         native::to_httplib_response(response, out);
         if (log) {
