@@ -94,6 +94,11 @@ private:
     HttpResponse logout_post(const RequestContext& ctx);
     HttpResponse consent_page(const ReservedAuthorization& reserved, std::string_view reservation_id,
                               const LoginSession& session);
+    // Before a decision (Allow, Deny, Cancel) redirects: the 7.1 error page
+    // when the client or its redirect URI is gone since the request was
+    // validated (the browser never goes to an unregistered URI), else
+    // nullopt. Caller holds mutex_.
+    std::optional<HttpResponse> redirect_refusal(const ValidatedAuthorization& request);
     HttpResponse login_page(int status, std::string_view request_id, std::string_view next, std::string_view error);
     // The spec 7.1 error page: code, description, and (when the redirect URI
     // is verified) a link back to the client; never a redirect.

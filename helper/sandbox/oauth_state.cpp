@@ -1,6 +1,9 @@
 // oauth_state.cpp: clients, sessions, codes and token families (see oauth_state.hpp).
 #include "sandbox/oauth_state.hpp"
 
+#include <algorithm>
+#include <unordered_set>
+
 #include "roomkey/encoding.hpp"
 #include "roomkey/sha256.hpp"
 
@@ -68,8 +71,22 @@ bool OAuthState::remove_client(std::string_view client_id) {
     for (auto& [id, family] : families_) {
         if (family.client_id == client_id) family.revoked = true;
     }
+    // A consent screen still open for this client must not redirect anywhere.
+    for (auto r = reserved_.begin(); r != reserved_.end();) {
+        r = r->second.request.client_id == client_id ? reserved_.erase(r) : std::next(r);
+    }
+    for (auto c = codes_.begin(); c != codes_.end();) {
+        c = c->second.request.client_id == client_id ? codes_.erase(c) : std::next(c);
+    }
     clients_.erase(it);
     return true;
+}
+
+bool OAuthState::redirect_registered(std::string_view client_id, std::string_view redirect_uri) const {
+    const RegisteredClient* c = client(client_id);
+    if (!c) return false;
+    const auto& uris = c->config.redirect_uris;
+    return std::find(uris.begin(), uris.end(), redirect_uri) != uris.end();
 }
 
 // ---------------------------------------------------------------------------

@@ -98,8 +98,12 @@ public:
     Result<const RegisteredClient*, RegistrationRefusal> register_client(
         const ClientRegistration& registration, std::string client_id, std::string secret, AccountId owner,
         Instant now);
-    // Removes the client and revokes every token family issued to it.
+    // Removes the client, revokes every token family issued to it and drops
+    // its reserved requests and codes, so no pending consent can still send
+    // the browser to one of its redirect URIs.
     bool remove_client(std::string_view client_id);
+    // Whether `redirect_uri` is (still) registered for that client.
+    bool redirect_registered(std::string_view client_id, std::string_view redirect_uri) const;
 
     // --- login sessions ---
     std::string open_session(AccountId account, Instant now);  // returns the session id (cookie value)
