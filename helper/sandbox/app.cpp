@@ -22,10 +22,11 @@ SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjecto
     register_routes();
 }
 
-Result<Unit, std::string> SandboxApp::register_start_up_clients() {
+Result<std::vector<std::string>, std::string> SandboxApp::register_start_up_clients() {
     std::vector<ClientSpec> specs;
     if (options_.register_web_client) specs.push_back(web_client_spec(options_.web_port));
     for (const auto& s : options_.clients) specs.push_back(s);
+    std::vector<std::string> notices;
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& spec : specs) {
         auto registered =
@@ -40,8 +41,13 @@ Result<Unit, std::string> SandboxApp::register_start_up_clients() {
             if (!registered.error().message.empty()) message += " " + registered.error().message;
             return Err{message};
         }
+        const RegisteredClient* c = registered.value();
+        if (c->config.type == ClientType::confidential && spec.client_secret.empty()) {
+            notices.push_back("client '" + c->name + "' (client_id " + c->config.client_id +
+                              "): generated client_secret " + c->secret);
+        }
     }
-    return Unit{};
+    return notices;
 }
 
 // ---------------------------------------------------------------------------

@@ -53,8 +53,11 @@ public:
     SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjector& faults, RandomSource random);
 
     // Registers the web app's client and the clients of the options; the
-    // message names the first client that breaks the spec 2.1 rules.
-    Result<Unit, std::string> register_start_up_clients();
+    // message names the first client that breaks the spec 2.1 rules. On
+    // success: lines for the operator, one per confidential client whose
+    // secret was generated (the screens show start-up clients' secrets to no
+    // one, so this is the only place to learn it).
+    Result<std::vector<std::string>, std::string> register_start_up_clients();
 
     // The port the server is bound to; requests must name it in Host.
     void set_port(int port) { port_ = port; }

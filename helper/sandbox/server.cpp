@@ -88,7 +88,9 @@ Result<Unit, std::string> Sandbox::start() {
     }
 
     app_ = std::make_unique<SandboxApp>(options_, clock_, faults_, RandomSource(openssl_random));
-    if (auto registered = app_->register_start_up_clients(); !registered) return Err{registered.error()};
+    auto registered = app_->register_start_up_clients();
+    if (!registered) return Err{registered.error()};
+    for (const auto& line : registered.value()) std::fprintf(stderr, "roomkey-sandbox: %s\n", line.c_str());
 
     server_ = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
     if (!server_->is_valid()) return Err{"cannot load the certificate " + cert + " or its key " + key};
