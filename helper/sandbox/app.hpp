@@ -18,6 +18,7 @@
 #include "roomkey/http.hpp"
 #include "roomkey/random.hpp"
 #include "roomkey/result.hpp"
+#include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
 #include "sandbox/chat_model.hpp"
 #include "sandbox/clock.hpp"
@@ -120,6 +121,9 @@ private:
 
     // --- token endpoint (token_endpoint.cpp) ---
     HttpResponse token(const RequestContext& ctx);
+    // Client authentication (spec 4.3, 5.3): the 401 invalid_client answer,
+    // or nullopt when the client is known and authenticated. Caller holds mutex_.
+    std::optional<HttpResponse> authenticate_token_client(const TokenRequest& request, bool basic_used);
 
     // --- REST API (api.cpp: policy; api_handlers.cpp: endpoints) ---
     HttpResponse api(const RequestContext& ctx);

@@ -150,6 +150,12 @@ IssuedTokens OAuthState::issue_tokens(TokenFamily& family, const ScopeSet& scope
     access_[digest(t.access_token)] = AccessRecord{family.id, scopes, now + kAccessTokenLifetime};
     family.current_refresh_digest = digest(t.refresh_token);
     refresh_[family.current_refresh_digest] = RefreshRecord{family.id, false};
+    // Spec 5.4.2 / 5.4.3: only a token issued with offline_access has no
+    // expiry; any other expires 14 days after the consent, however often the
+    // grant was refreshed (the stricter reading of spec 2.3).
+    const bool offline_token = family.offline && scopes.count(std::string(kOfflineAccessScope)) != 0;
+    family.refresh_expires =
+        offline_token ? std::nullopt : std::optional<Instant>(family.consented + kRefreshTokenLifetime);
     return t;
 }
 
@@ -181,14 +187,20 @@ Result<IssuedTokens, TokenError> OAuthState::redeem_code(const TokenRequest& req
     family.client_id = rec.request.client_id;
     family.account = rec.account;
     family.scopes = rec.request.scopes;
-    const bool offline = family.scopes.count(std::string(kOfflineAccessScope)) != 0 &&
-                         offline_access_allowed(rec.request.client_type);
-    // Spec 5.4.2: without offline_access the grant ends 14 days after consent,
-    // however often it is refreshed (the stricter reading of spec 2.3).
-    if (!offline) family.refresh_expires = now + kRefreshTokenLifetime;
+    family.consented = now;
+    family.offline =
+        family.scopes.count(std::string(kOfflineAccessScope)) != 0 && offline_access_allowed(rec.request.client_type);
     rec.family = family.id;
     auto [fit, inserted] = families_.emplace(family.id, std::move(family));
     return issue_tokens(fit->second, fit->second.scopes, now);
+}
+
+void OAuthState::consume_code(std::string_view code, std::string_view client_id) {
+    auto it = codes_.find(digest(code));
+    if (it == codes_.end() || it->second.request.client_id != client_id) return;
+    CodeRecord& rec = it->second;
+    if (rec.used && rec.family) revoke_family(*rec.family);  // as in redeem_code: a replay
+    rec.used = true;
 }
 
 Result<IssuedTokens, TokenError> OAuthState::refresh(const TokenRequest& request, Instant now) {
@@ -251,11 +263,13 @@ void OAuthState::sweep(Instant now) {
     for (auto it = access_.begin(); it != access_.end();) {
         it = now >= it->second.expires + kGrace ? access_.erase(it) : std::next(it);
     }
-    // A family is forgotten once its refresh tokens expired and its last
-    // access token is past the grace period; offline families live until revoked.
+    // A family is forgotten once it cannot refresh any more (revoked, or its
+    // current refresh token expired a grace period ago, so that it is still
+    // reported as expired for a while) and its last access token is past the
+    // grace period; offline families live until revoked.
     for (auto it = families_.begin(); it != families_.end();) {
         const TokenFamily& f = it->second;
-        const bool refresh_dead = f.revoked || (f.refresh_expires && now >= *f.refresh_expires);
+        const bool refresh_dead = f.revoked || (f.refresh_expires && now >= *f.refresh_expires + kGrace);
         bool has_access = false;
         if (refresh_dead) {
             for (const auto& [d, a] : access_) {

@@ -66,7 +66,12 @@ struct TokenFamily {
     std::string client_id;
     AccountId account = 0;
     ScopeSet scopes;                        // the grant; refresh may only narrow it
-    std::optional<Instant> refresh_expires; // nullopt with offline_access (spec 5.4.3)
+    Instant consented;                      // the 14-day anchor (spec 5.4.2), never moved by a refresh
+    bool offline = false;                   // offline_access granted to a confidential client
+    // When the current refresh token stops working: consented + 14 days, or
+    // nullopt when it was issued with offline_access (spec 5.4.3). A refresh
+    // narrowed to exclude offline_access issues an expiring one.
+    std::optional<Instant> refresh_expires;
     bool revoked = false;
     std::string current_refresh_digest;     // the only refresh token that still works
 };
@@ -122,6 +127,10 @@ public:
     // second one revokes what the first one issued (RFC 6749 4.1.2); the
     // binding (client, redirect_uri, PKCE) is checked by shared/'s check_code_grant.
     Result<IssuedTokens, TokenError> redeem_code(const TokenRequest& request, Instant now);
+    // For a code request shared/ refused before redemption (a malformed
+    // code_verifier, spec 7.1 20000): the code is consumed all the same when
+    // it was issued to `client_id`; a code used before revokes what it issued.
+    void consume_code(std::string_view code, std::string_view client_id);
 
     // --- refresh (spec 4.3) ---
     // Rotates: the presented token stops working; presenting it again revokes
