@@ -11,6 +11,7 @@
 #include "roomkey/registration.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/time.hpp"
+#include "sandbox/clock.hpp"
 
 namespace roomkey::sandbox {
 
@@ -43,6 +44,7 @@ struct SandboxOptions {
     std::string api_token_header = "x-servicetoken";  // spec 5.1 (the brand word is a setting)
     bool log_requests = true;        // method, path (never the query), status, time
     std::size_t max_body_bytes = 64 * 1024;
+    ClockSources clock_sources;  // real time; tests replace it
 };
 
 enum class CliAction { run, help };

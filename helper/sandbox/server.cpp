@@ -67,7 +67,7 @@ void answer_and_close(const httplib::Request& req, httplib::Response& res, int s
 
 }  // namespace
 
-Sandbox::Sandbox(SandboxOptions options) : options_(std::move(options)) {}
+Sandbox::Sandbox(SandboxOptions options) : options_(std::move(options)), clock_(options_.clock_sources) {}
 
 Sandbox::~Sandbox() { stop(); }
 
