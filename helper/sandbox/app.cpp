@@ -16,7 +16,7 @@ SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjecto
       clock_(clock),
       faults_(faults),
       chat_(ChatModel::demo(unix_seconds(clock.now()))),
-      oauth_(random),
+      oauth_(random, options_.caps),
       rate_limiter_(options_.rate_limit, std::chrono::duration_cast<Millis>(options_.rate_window)),
       room_limiter_(options_.room_post_limit, std::chrono::duration_cast<Millis>(options_.room_post_window)) {
     register_routes();

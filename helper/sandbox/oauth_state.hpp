@@ -1,7 +1,8 @@
 // oauth_state.hpp: the authorization server's records (spec 2.1-2.3, 4.2,
 // 4.3, 8.3): registered clients, resource-owner login sessions, reserved
 // authorization requests, authorization codes and token families with
-// refresh-token rotation. Secrets are stored as SHA-256 digests only.
+// refresh-token rotation. Secrets are stored as SHA-256 digests only. Every
+// kind of record is capped (MemoryCaps): at a cap the oldest go first.
 // Not thread-safe: callers hold the sandbox's state mutex.
 #pragma once
 
@@ -21,12 +22,18 @@
 #include "roomkey/time.hpp"
 #include "roomkey/token.hpp"
 #include "sandbox/chat_model.hpp"
+#include "sandbox/options.hpp"
 
 namespace roomkey::sandbox {
 
 // How long the login and consent screens keep a validated request (16000 after).
 inline constexpr Seconds kReservedRequestLifetime{10 * 60};
 inline constexpr Seconds kSessionLifetime{8 * 60 * 60};
+// A rotated-out refresh token is remembered this long after its rotation, so
+// that presenting it again revokes the grant (reuse detection); after that it
+// is just unknown. Without this drop an offline grant refreshed every few
+// minutes would pile up records forever.
+inline constexpr Seconds kRotatedRefreshGrace{24 * 60 * 60};
 // 32 random bytes (256 bits) for every token, code, secret and session id;
 // spec issue: at least 128 bits.
 inline constexpr std::size_t kSecretBytes = 32;
@@ -93,7 +100,7 @@ struct AccessCheck {
 
 class OAuthState {
 public:
-    explicit OAuthState(RandomSource random) : random_(std::move(random)) {}
+    explicit OAuthState(RandomSource random, MemoryCaps caps = {}) : random_(std::move(random)), caps_(caps) {}
 
     // --- clients (spec 2.1) ---
     const RegisteredClient* client(std::string_view client_id) const;
@@ -140,7 +147,9 @@ public:
     // --- resource access (spec 5.2) ---
     AccessCheck check_access_token(std::string_view token, Instant now) const;
 
-    // Drops expired codes, reservations, sessions and access tokens.
+    // Drops expired codes, reservations, sessions and access tokens, refresh
+    // tokens rotated out more than kRotatedRefreshGrace ago, and grants that
+    // can no longer be used. Runs at most once a minute (sandbox time).
     void sweep(Instant now);
 
 private:
@@ -158,13 +167,18 @@ private:
     };
     struct RefreshRecord {
         std::uint64_t family = 0;
+        Instant issued;
         bool rotated = false;
+        Instant rotated_at;
     };
 
     IssuedTokens issue_tokens(TokenFamily& family, const ScopeSet& scopes, Instant now);
     void revoke_family(std::uint64_t id);
+    // Drops the oldest grants with every token of theirs when at the cap.
+    void make_room_for_grant();
 
     RandomSource random_;
+    MemoryCaps caps_;
     std::map<std::string, RegisteredClient, std::less<>> clients_;
     // Keyed by the SHA-256 digest of the secret value.
     std::unordered_map<std::string, LoginSession> sessions_;
