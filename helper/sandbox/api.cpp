@@ -2,15 +2,18 @@
 // 7.3, 8.1, 8.2), applied in this one place and in this order:
 //   1. an injected fault (tests only)
 //   2. credentials: never in the query; API token header or Bearer, not both
-//   3. the overall rate limit per credential (x-ratelimit-* on every answer)
+//   3. the overall rate limit per credential
 //   4. the endpoint allowlist (shared/'s match_endpoint)
 //   5. scopes for Bearer tokens (shared/'s grant_allows) -> 403 insufficient_scope
 //   6. form-urlencoded bodies for POST/PUT
-//   7. the per-room posting limit for POST messages/tasks
-// Then api_handlers.cpp answers the endpoint.
+// Then api_handlers.cpp answers the endpoint (and applies the per-room
+// posting limit of 8.2 once membership and role allow the post).
+// The x-ratelimit-* headers go on every /v2 answer, counted or not, from
+// write_rate_limit_headers, which SandboxApp::finish calls.
 #include "roomkey/errors.hpp"
 #include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/scopes.hpp"
+#include "roomkey/sha256.hpp"
 #include "roomkey/www_authenticate.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/http_util.hpp"
@@ -20,6 +23,8 @@ namespace roomkey::sandbox {
 namespace {
 
 constexpr std::string_view kRealm = "roomkey-sandbox";
+constexpr std::string_view kMalformedBearerDescription =
+    "The Authorization header is not a valid Bearer credential (Bearer <access token>).";
 
 HttpResponse unauthorized(std::string_view message, std::string challenge) {
     HttpResponse r = api_error(401, message);
@@ -42,12 +47,22 @@ std::string challenge(std::string_view error, std::string_view description, std:
     return format_bearer_challenge(c);
 }
 
-// "Bearer <token>": the scheme is case-insensitive (RFC 9110 11.1), the
-// token is b64token (RFC 6750 2.1).
+constexpr std::string_view kBearerScheme = "Bearer";
+
+// Whether the header uses the Bearer scheme at all (case-insensitive, RFC
+// 9110 11.1), well-formed or not.
+bool is_bearer_scheme(std::string_view header) {
+    if (header.size() < kBearerScheme.size() || !iequals(header.substr(0, kBearerScheme.size()), kBearerScheme)) {
+        return false;
+    }
+    return header.size() == kBearerScheme.size() || header[kBearerScheme.size()] == ' ';
+}
+
+// "Bearer <token>": the token is b64token (RFC 6750 2.1); nullopt when it
+// is missing or has other characters.
 std::optional<std::string> bearer_token(std::string_view header) {
-    constexpr std::string_view kScheme = "Bearer ";
-    if (header.size() <= kScheme.size() || !iequals(header.substr(0, kScheme.size()), kScheme)) return std::nullopt;
-    std::string_view token = header.substr(kScheme.size());
+    if (!is_bearer_scheme(header)) return std::nullopt;
+    std::string_view token = header.substr(kBearerScheme.size());
     while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
     while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
     if (token.empty()) return std::nullopt;
@@ -59,7 +74,49 @@ std::optional<std::string> bearer_token(std::string_view header) {
     return std::string(token);
 }
 
+std::string api_token_key(AccountId account) {
+    return "api-token:" + std::to_string(account);
+}
+// Per grant, so refreshing does not buy a fresh allowance.
+std::string grant_key(std::uint64_t family) {
+    return "grant:" + std::to_string(family);
+}
+
 }  // namespace
+
+std::string SandboxApp::rate_key_of(const Headers& request_headers, Instant now) const {
+    // The same resolution as api() below, without side effects. Keys of
+    // credentials that are not valid are never counted, only peeked, so
+    // they add nothing to the limiter's memory.
+    if (const auto api_token = request_headers.get(options_.api_token_header)) {
+        if (const Account* account = chat_.account_by_api_token(*api_token)) return api_token_key(account->account_id);
+        return "credential:" + to_hex(sha256(*api_token));
+    }
+    if (const auto authorization = request_headers.get("Authorization")) {
+        if (const auto token = bearer_token(*authorization)) {
+            const AccessCheck check = oauth_.check_access_token(*token, now);
+            if (check.status != AccessCheck::Status::invalid) return grant_key(check.family);
+        }
+        return "credential:" + to_hex(sha256(*authorization));
+    }
+    return "anonymous";
+}
+
+void SandboxApp::write_rate_limit_headers(const Headers& request_headers, const std::optional<RateDecision>& counted,
+                                          HttpResponse& response) {
+    // An injected 429 fault brings its own remaining=0 headers.
+    if (response.headers.has(kRateLimitLimitHeader)) return;
+    RateDecision decision;
+    if (counted) {
+        decision = *counted;
+    } else {
+        const Instant now = clock_.now();
+        std::lock_guard<std::mutex> lock(mutex_);
+        decision = rate_limiter_.peek(rate_key_of(request_headers, now), now);
+    }
+    write_rate_limit(response.headers, RateLimit{static_cast<long>(decision.limit),
+                                                 static_cast<long>(decision.remaining), decision.reset});
+}
 
 HttpResponse SandboxApp::api(const RequestContext& ctx) {
     // 1. Faults first, so a test can make any call fail.
@@ -90,10 +147,17 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
         const Account* account = chat_.account_by_api_token(*api_token);
         if (!account) return api_error(401, kInvalidApiTokenMessage);  // spec 5.1.4, 7.3
         caller.account = account->account_id;
-        caller.rate_key = "api-token:" + std::to_string(account->account_id);
+        caller.rate_key = api_token_key(account->account_id);
     } else if (authorization) {
         const auto token = bearer_token(*authorization);
         if (!token) {
+            if (is_bearer_scheme(*authorization)) {
+                // Spec 5.2.2: an invalid access token (here: not even a
+                // b64token) gets the invalid_token challenge.
+                return unauthorized(kMalformedBearerDescription,
+                                    challenge("invalid_token", kMalformedBearerDescription));
+            }
+            // Another scheme (Basic, ...): no Bearer credential at all.
             return unauthorized("Use Authorization: Bearer <access token> or the " + options_.api_token_header +
                                     " header.",
                                 realm_challenge());
@@ -111,8 +175,7 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
         caller.account = check.account;
         caller.oauth = true;
         caller.scopes = check.scopes;
-        // Per grant, so refreshing does not buy a fresh allowance.
-        caller.rate_key = "grant:" + std::to_string(check.family);
+        caller.rate_key = grant_key(check.family);
     } else {
         // RFC 6750 3.1: no credentials, no error code in the challenge.
         return unauthorized("Authentication is required: send an API token in the " + options_.api_token_header +
@@ -120,19 +183,14 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
                             realm_challenge());
     }
 
-    // 3. Spec 8.1: counted per credential; the headers go on every answer from here on.
-    const RateDecision decision = rate_limiter_.hit(caller.rate_key, ctx.now);
-    auto with_headers = [&decision](HttpResponse r) {
-        write_rate_limit(r.headers, RateLimit{static_cast<long>(decision.limit),
-                                              static_cast<long>(decision.remaining), decision.reset});
-        return r;
-    };
-    if (!decision.allowed) return with_headers(api_error(429, "Rate limit exceeded. Retry after x-ratelimit-reset."));
+    // 3. Spec 8.1: counted per credential.
+    ctx.counted = rate_limiter_.hit(caller.rate_key, ctx.now);
+    if (!ctx.counted->allowed) return api_error(429, "Rate limit exceeded. Retry after x-ratelimit-reset.");
 
     // 4. Spec 4.4-4.8: only the endpoints shared/ knows.
     const std::string_view api_path = std::string_view(ctx.path).substr(3);  // after "/v2"
     const auto match = match_endpoint(ctx.request.method, api_path);
-    if (!match) return with_headers(api_error(404, "Resource not found"));
+    if (!match) return api_error(404, "Resource not found");
 
     // 5. Spec 5.5: an OAuth grant reaches only what its scopes allow.
     if (caller.oauth && !grant_allows(caller.scopes, match->endpoint)) {
@@ -140,7 +198,7 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
         HttpResponse r = api_error(403, "The access token does not grant the scope " + needed + ".");
         r.headers.set("WWW-Authenticate",
                       challenge("insufficient_scope", "The access token does not grant the required scope.", needed));
-        return with_headers(std::move(r));
+        return r;
     }
 
     // 6. Spec 4.1.3: POST and PUT bodies are application/x-www-form-urlencoded
@@ -149,23 +207,17 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
     if (ctx.request.method != Method::Get) {
         if (!ctx.request.body.empty() || ctx.request.headers.has("Content-Type")) {
             if (!is_form_content(ctx.request.headers)) {
-                return with_headers(
-                    api_error(400, "The request body must be application/x-www-form-urlencoded."));
+                return api_error(400, "The request body must be application/x-www-form-urlencoded.");
             }
             auto decoded = decode_form(ctx.request.body);
-            if (!decoded) return with_headers(api_error(400, "The request body is not valid form encoding."));
+            if (!decoded) return api_error(400, "The request body is not valid form encoding.");
             form = std::move(decoded).value();
         }
     } else if (!ctx.request.body.empty()) {
-        return with_headers(api_error(400, "GET requests carry no body."));
+        return api_error(400, "GET requests carry no body.");
     }
 
-    // 7. Spec 8.2: messages and tasks of one room share 10 POSTs per 10 s.
-    if (is_room_post(match->endpoint) && !room_limiter_.hit("room:" + match->room_id, ctx.now)) {
-        return with_headers(api_error(429, kPerRoomRateLimitMessage));
-    }
-
-    return with_headers(api_endpoint(ctx, caller, *match, form));
+    return api_endpoint(ctx, caller, *match, form);
 }
 
 }  // namespace roomkey::sandbox

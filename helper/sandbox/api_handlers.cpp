@@ -1,10 +1,14 @@
 // api_handlers.cpp: the REST API endpoints (spec 4.4-4.8) over ChatModel, with
 // the record fields the public API of the service returns (room_id, name,
 // type, role, unread_num, ...; message_id as a string). Called by api.cpp
-// after authentication, limits and scopes; the state mutex is held.
+// after authentication, the overall limit and scopes; the state mutex is
+// held. The per-room posting limit (spec 8.2) is applied here, after the
+// membership and role checks, so only posts the room would accept count: a
+// non-member or a readonly member cannot use up a room's budget.
 // Sections: [json] record renderers, [params] field readers, [endpoints].
 #include <charconv>
 
+#include "roomkey/errors.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -185,6 +189,8 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
     const bool admin = membership && membership->role == RoomRole::admin;
     const bool can_write = membership && membership->role != RoomRole::readonly;
     auto forbidden = [] { return api_error(403, "Your role in this room does not allow this operation."); };
+    // Spec 8.2: messages and tasks of one room share 10 POSTs per 10 s.
+    auto room_posts_exhausted = [&] { return !room_limiter_.hit("room:" + std::to_string(room->room_id), ctx.now); };
 
     switch (match.endpoint) {
         case Endpoint::me:
@@ -358,6 +364,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
 
         case Endpoint::room_messages_post: {
             if (!can_write) return forbidden();
+            if (room_posts_exhausted()) return api_error(429, kPerRoomRateLimitMessage);
             const std::string body = field("body").value_or("");
             if (body.empty()) return bad_param("body", "is required.");
             if (body.size() > kMaxBodyChars) return bad_param("body", "is too long.");
@@ -435,6 +442,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
 
         case Endpoint::room_tasks_post: {
             if (!can_write) return forbidden();
+            if (room_posts_exhausted()) return api_error(429, kPerRoomRateLimitMessage);
             const std::string body = field("body").value_or("");
             if (body.empty()) return bad_param("body", "is required.");
             if (body.size() > kMaxBodyChars) return bad_param("body", "is too long.");

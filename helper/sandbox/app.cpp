@@ -2,7 +2,7 @@
 // through (see app.hpp). Sections:
 //   [routes]   register_routes(): every path the sandbox serves
 //   [dispatch] handle(): target parsing, Host check, routing
-//   [policy]   apply_policy(): security headers, never CORS
+//   [policy]   finish(): rate-limit headers on API answers, security headers, never CORS
 #include "sandbox/app.hpp"
 
 #include "roomkey/errors.hpp"
@@ -16,16 +16,17 @@ SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjecto
       clock_(clock),
       faults_(faults),
       chat_(ChatModel::demo(unix_seconds(clock.now()))),
-      oauth_(random),
+      oauth_(random, options_.caps),
       rate_limiter_(options_.rate_limit, std::chrono::duration_cast<Millis>(options_.rate_window)),
       room_limiter_(options_.room_post_limit, std::chrono::duration_cast<Millis>(options_.room_post_window)) {
     register_routes();
 }
 
-Result<Unit, std::string> SandboxApp::register_start_up_clients() {
+Result<std::vector<std::string>, std::string> SandboxApp::register_start_up_clients() {
     std::vector<ClientSpec> specs;
     if (options_.register_web_client) specs.push_back(web_client_spec(options_.web_port));
     for (const auto& s : options_.clients) specs.push_back(s);
+    std::vector<std::string> notices;
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& spec : specs) {
         auto registered =
@@ -40,8 +41,13 @@ Result<Unit, std::string> SandboxApp::register_start_up_clients() {
             if (!registered.error().message.empty()) message += " " + registered.error().message;
             return Err{message};
         }
+        const RegisteredClient* c = registered.value();
+        if (c->config.type == ClientType::confidential && spec.client_secret.empty()) {
+            notices.push_back("client '" + c->name + "' (client_id " + c->config.client_id +
+                              "): generated client_secret " + c->secret);
+        }
     }
-    return Unit{};
+    return notices;
 }
 
 // ---------------------------------------------------------------------------
@@ -126,15 +132,21 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
     Target target = split_target(request.url);
     const RouteKind guessed = kind_for_path(target.path);
     HttpResponse response;
+    // Early answers carry the same policy (and, under /v2, the same
+    // x-ratelimit-* headers) as routed ones.
+    auto early = [&](RouteKind kind, HttpResponse r) {
+        finish(kind, request.headers, std::nullopt, r);
+        return r;
+    };
     if (target.path.empty() || target.path[0] != '/') {
-        response = api_error(400, "The request target must be a path.");
-        apply_policy(guessed, response);
-        return response;
+        return early(guessed, api_error(400, "The request target must be a path."));
     }
+    // The Host check lives here, after cpp-httplib has read the whole body:
+    // a refusal before the body is read would leave it on a keep-alive
+    // connection to be parsed as the next request (request smuggling).
     if (!host_allowed(request.headers)) {
-        response = api_error(403, "The Host header must name 127.0.0.1 or localhost with the sandbox's port.");
-        apply_policy(guessed, response);
-        return response;
+        return early(guessed,
+                     api_error(403, "The Host header must name 127.0.0.1 or localhost with the sandbox's port."));
     }
     const Route* route = nullptr;
     std::string allowed;
@@ -148,58 +160,70 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
         allowed += std::string(to_string(r.method));
     }
     if (!route) {
-        if (allowed.empty()) {
-            response = not_found(guessed);
-        } else {
-            response = guessed == RouteKind::page ? html_response(405, html_page("Method not allowed",
-                                                                                  "<h1>Method not allowed</h1>"))
-                                                  : api_error(405, "Method not allowed");
-            response.headers.set("Allow", allowed);
-        }
-        apply_policy(guessed, response);
-        return response;
+        if (allowed.empty()) return early(guessed, not_found(guessed));
+        response = guessed == RouteKind::page
+                       ? html_response(405, html_page("Method not allowed", "<h1>Method not allowed</h1>"))
+                       : api_error(405, "Method not allowed");
+        response.headers.set("Allow", allowed);
+        return early(guessed, std::move(response));
     }
     auto query = decode_form(target.query);
     if (!query) {
-        response = route->kind == RouteKind::page
-                       ? html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>The query string is "
+        return early(route->kind, route->kind == RouteKind::page
+                                      ? html_response(400, html_page("Bad request",
+                                                                     "<h1>Bad request</h1><p>The query string is "
                                                                      "not valid percent-encoding.</p>"))
-                       : api_error(400, "The query string is not valid percent-encoding.");
-        apply_policy(route->kind, response);
-        return response;
+                                      : api_error(400, "The query string is not valid percent-encoding."));
     }
     if (route->kind == RouteKind::control) {
         const auto confirm = request.headers.get(kControlHeader);
         if (!confirm || *confirm != "1") {
             // A custom header cannot be sent cross-site without a CORS
             // preflight, which the sandbox never grants: no CSRF on controls.
-            response = api_error(403, "Test controls need the header X-Roomkey-Sandbox-Control: 1.");
-            apply_policy(route->kind, response);
-            return response;
+            return early(route->kind, api_error(403, "Test controls need the header X-Roomkey-Sandbox-Control: 1."));
         }
     }
-    const RequestContext ctx{request, target.path, target.query, std::move(query).value(), clock_.now()};
+    const RequestContext ctx{request, target.path, target.query, std::move(query).value(), clock_.now(), std::nullopt};
     response = route->handler(*this, ctx);
-    apply_policy(route->kind, response);
+    finish(route->kind, request.headers, ctx.counted, response);
     return response;
 }
 
-HttpResponse SandboxApp::unsupported_method() const {
-    HttpResponse response = api_error(405, "Method not allowed");
+HttpResponse SandboxApp::unsupported_method(std::string_view target, const Headers& request_headers) {
+    const RouteKind kind = kind_for_path(split_target(target).path);
+    HttpResponse response = kind == RouteKind::page
+                                ? html_response(405, html_page("Method not allowed", "<h1>Method not allowed</h1>"))
+                                : api_error(405, "Method not allowed");
     response.headers.set("Allow", "GET, POST, PUT, DELETE");
-    apply_policy(RouteKind::api, response);
+    finish(kind, request_headers, std::nullopt, response);
     return response;
+}
+
+void SandboxApp::apply_transport_policy(std::string_view target, const Headers& request_headers,
+                                        HttpResponse& response) {
+    // An unparsable request line leaves no target: the strict (non-page) CSP.
+    const RouteKind kind = target.empty() ? RouteKind::api : kind_for_path(split_target(target).path);
+    finish(kind, request_headers, std::nullopt, response);
 }
 
 // ---------------------------------------------------------------------------
 // [policy]
 // ---------------------------------------------------------------------------
-void SandboxApp::apply_policy(RouteKind kind, HttpResponse& response) const {
+void SandboxApp::finish(RouteKind kind, const Headers& request_headers, const std::optional<RateDecision>& counted,
+                        HttpResponse& response) {
+    // Spec 8.1: "Every response carries these headers" - every /v2 answer,
+    // counted or not (auth failures, 404, 405, faults, HTTP-layer errors).
+    if (kind == RouteKind::api) write_rate_limit_headers(request_headers, counted, response);
+    apply_policy(kind, response);
+}
+
+void SandboxApp::apply_policy(RouteKind kind, HttpResponse& response) {
     Headers& h = response.headers;
     // No CORS anywhere (spec issue 4.2): the real service offers none either,
     // so a browser app that works here must not depend on it.
-    for (const char* name : {"Access-Control-Allow-Origin", "Access-Control-Allow-Credentials",
-                             "Access-Control-Allow-Headers", "Access-Control-Allow-Methods"}) {
+    for (const char* name :
+         {"Access-Control-Allow-Origin", "Access-Control-Allow-Credentials", "Access-Control-Allow-Headers",
+          "Access-Control-Allow-Methods", "Access-Control-Expose-Headers", "Access-Control-Max-Age"}) {
         h.remove(name);
     }
     h.set("X-Content-Type-Options", "nosniff");

@@ -18,6 +18,7 @@
 #include "roomkey/http.hpp"
 #include "roomkey/random.hpp"
 #include "roomkey/result.hpp"
+#include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
 #include "sandbox/chat_model.hpp"
 #include "sandbox/clock.hpp"
@@ -40,6 +41,10 @@ struct RequestContext {
     std::string raw_query;  // without '?'
     FormFields query;       // decoded query
     Instant now;
+    // Set by the API policy when the request was counted against a
+    // credential (spec 8.1); the x-ratelimit-* headers are written from it in
+    // one place (SandboxApp::finish), which peeks for requests not counted.
+    mutable std::optional<RateDecision> counted;
 };
 
 enum class RouteKind { page, token, api, control };
@@ -49,16 +54,23 @@ public:
     SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjector& faults, RandomSource random);
 
     // Registers the web app's client and the clients of the options; the
-    // message names the first client that breaks the spec 2.1 rules.
-    Result<Unit, std::string> register_start_up_clients();
+    // message names the first client that breaks the spec 2.1 rules. On
+    // success: lines for the operator, one per confidential client whose
+    // secret was generated (the screens show start-up clients' secrets to no
+    // one, so this is the only place to learn it).
+    Result<std::vector<std::string>, std::string> register_start_up_clients();
 
     // The port the server is bound to; requests must name it in Host.
     void set_port(int port) { port_ = port; }
 
     HttpResponse handle(const HttpRequest& request);
-    // For methods shared/'s HttpRequest cannot carry (PATCH, OPTIONS, ...):
-    // 405 with the same policy headers. No CORS preflight is ever granted.
-    HttpResponse unsupported_method() const;
+    // For methods shared/'s HttpRequest cannot carry (PATCH, OPTIONS, HEAD,
+    // ...): 405 with the same policy. No CORS preflight is ever granted.
+    HttpResponse unsupported_method(std::string_view target, const Headers& request_headers);
+    // The same policy for responses that never passed through handle():
+    // those cpp-httplib makes itself (400, 413, 414, ...) and the exception
+    // handler's 500. `target` is the raw request-target (may be empty).
+    void apply_transport_policy(std::string_view target, const Headers& request_headers, HttpResponse& response);
 
 private:
     using Handler = std::function<HttpResponse(SandboxApp&, const RequestContext&)>;
@@ -71,7 +83,11 @@ private:
     void register_routes();
     void add(Method method, std::string path, RouteKind kind, Handler handler);
     bool host_allowed(const Headers& headers) const;
-    void apply_policy(RouteKind kind, HttpResponse& response) const;
+    // Every response leaves through here: the x-ratelimit-* headers for API
+    // responses (spec 8.1: every one), then the security headers.
+    void finish(RouteKind kind, const Headers& request_headers, const std::optional<RateDecision>& counted,
+                HttpResponse& response);
+    static void apply_policy(RouteKind kind, HttpResponse& response);
 
     // --- screens (pages_auth.cpp) ---
     HttpResponse index_page(const RequestContext& ctx);
@@ -82,6 +98,11 @@ private:
     HttpResponse logout_post(const RequestContext& ctx);
     HttpResponse consent_page(const ReservedAuthorization& reserved, std::string_view reservation_id,
                               const LoginSession& session);
+    // Before a decision (Allow, Deny, Cancel) redirects: the 7.1 error page
+    // when the client or its redirect URI is gone since the request was
+    // validated (the browser never goes to an unregistered URI), else
+    // nullopt. Caller holds mutex_.
+    std::optional<HttpResponse> redirect_refusal(const ValidatedAuthorization& request);
     HttpResponse login_page(int status, std::string_view request_id, std::string_view next, std::string_view error);
     // The spec 7.1 error page: code, description, and (when the redirect URI
     // is verified) a link back to the client; never a redirect.
@@ -100,6 +121,9 @@ private:
 
     // --- token endpoint (token_endpoint.cpp) ---
     HttpResponse token(const RequestContext& ctx);
+    // Client authentication (spec 4.3, 5.3): the 401 invalid_client answer,
+    // or nullopt when the client is known and authenticated. Caller holds mutex_.
+    std::optional<HttpResponse> authenticate_token_client(const TokenRequest& request, bool basic_used);
 
     // --- REST API (api.cpp: policy; api_handlers.cpp: endpoints) ---
     HttpResponse api(const RequestContext& ctx);
@@ -111,6 +135,13 @@ private:
     };
     HttpResponse api_endpoint(const RequestContext& ctx, const Caller& caller, const EndpointMatch& match,
                               const FormFields& form);
+    // Spec 8.1 on a response: the counted decision, or else the state of the
+    // presented credential's window without counting (see rate_key_of).
+    void write_rate_limit_headers(const Headers& request_headers, const std::optional<RateDecision>& counted,
+                                  HttpResponse& response);  // takes mutex_
+    // The limiter key of a request's credential: its account or grant when
+    // it is valid, else a digest of what was presented, else "anonymous".
+    std::string rate_key_of(const Headers& request_headers, Instant now) const;  // caller holds mutex_
 
     // --- test controls (controls.cpp) ---
     HttpResponse control_clock_get(const RequestContext& ctx);

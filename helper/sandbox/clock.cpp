@@ -5,17 +5,13 @@
 
 namespace roomkey::sandbox {
 
-namespace {
-Instant to_instant(std::chrono::system_clock::time_point t) {
-    return std::chrono::time_point_cast<Millis>(t);
-}
-}  // namespace
-
-SandboxClock::SandboxClock()
-    : real_anchor_(RealClock::now()), virtual_anchor_(to_instant(real_anchor_)) {}
+SandboxClock::SandboxClock(ClockSources sources)
+    : sources_(std::move(sources)),
+      real_anchor_(sources_.steady()),
+      virtual_anchor_(std::chrono::time_point_cast<Millis>(sources_.wall())) {}
 
 Instant SandboxClock::now_locked() const {
-    const auto real_elapsed = std::chrono::duration_cast<Millis>(RealClock::now() - real_anchor_);
+    const auto real_elapsed = std::chrono::duration_cast<Millis>(sources_.steady() - real_anchor_);
     const double scaled = static_cast<double>(real_elapsed.count()) * scale_;
     return virtual_anchor_ + Millis(static_cast<Millis::rep>(std::llround(scaled)));
 }
@@ -29,14 +25,14 @@ void SandboxClock::advance(Millis amount) {
     if (amount.count() <= 0) return;
     std::lock_guard<std::mutex> lock(mutex_);
     virtual_anchor_ = now_locked() + amount;
-    real_anchor_ = RealClock::now();
+    real_anchor_ = sources_.steady();
 }
 
 bool SandboxClock::set_scale(double factor) {
     if (!std::isfinite(factor) || factor < 0.0 || factor > kMaxScale) return false;
     std::lock_guard<std::mutex> lock(mutex_);
     virtual_anchor_ = now_locked();
-    real_anchor_ = RealClock::now();
+    real_anchor_ = sources_.steady();
     scale_ = factor;
     return true;
 }

@@ -4,15 +4,25 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 
 #include "roomkey/time.hpp"
 
 namespace roomkey::sandbox {
 
+// Where real time comes from. The wall clock is read once, for the Unix time
+// the sandbox starts at; elapsed time comes from the steady clock, so an NTP
+// or manual step of the wall clock cannot move sandbox time (tokens, codes,
+// rate windows) backwards or forwards. Tests replace either source.
+struct ClockSources {
+    std::function<std::chrono::system_clock::time_point()> wall = [] { return std::chrono::system_clock::now(); };
+    std::function<std::chrono::steady_clock::time_point()> steady = [] { return std::chrono::steady_clock::now(); };
+};
+
 class SandboxClock {
 public:
-    SandboxClock();
+    explicit SandboxClock(ClockSources sources = {});
 
     Instant now() const;
 
@@ -29,12 +39,12 @@ public:
     static constexpr double kMaxScale = 1e6;
 
 private:
-    using RealClock = std::chrono::system_clock;
     Instant now_locked() const;
 
+    ClockSources sources_;
     mutable std::mutex mutex_;
-    RealClock::time_point real_anchor_;  // real time when the current scale began
-    Instant virtual_anchor_;             // sandbox time at real_anchor_
+    std::chrono::steady_clock::time_point real_anchor_;  // steady time when the current scale began
+    Instant virtual_anchor_;                             // sandbox time at real_anchor_
     double scale_ = 1.0;
 };
 

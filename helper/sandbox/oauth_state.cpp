@@ -1,6 +1,9 @@
 // oauth_state.cpp: clients, sessions, codes and token families (see oauth_state.hpp).
 #include "sandbox/oauth_state.hpp"
 
+#include <algorithm>
+#include <unordered_set>
+
 #include "roomkey/encoding.hpp"
 #include "roomkey/sha256.hpp"
 
@@ -17,6 +20,24 @@ constexpr Seconds kGrace{24 * 60 * 60};
 
 TokenError grant_error(std::string description) {
     return TokenError{std::string(token_error::invalid_grant), std::move(description)};
+}
+
+// Makes room for one more record when `map` holds `cap` already: drops the
+// oldest eighth (smallest `age`, any ordered key) at once, so a flood of new
+// records (every GET /consent reserves one) costs O(1) amortised instead of
+// a scan per insert.
+template <class Map, class Age>
+void make_room(Map& map, std::size_t cap, Age age) {
+    cap = std::max<std::size_t>(cap, 1);
+    if (map.size() < cap) return;
+    const std::size_t drop = std::min(map.size(), map.size() - cap + 1 + cap / 8);
+    using Key = decltype(age(map.begin()->second));
+    std::vector<std::pair<Key, typename Map::iterator>> all;
+    all.reserve(map.size());
+    for (auto it = map.begin(); it != map.end(); ++it) all.emplace_back(age(it->second), it);
+    std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(drop - 1), all.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < drop; ++i) map.erase(all[i].second);
 }
 
 }  // namespace
@@ -68,8 +89,22 @@ bool OAuthState::remove_client(std::string_view client_id) {
     for (auto& [id, family] : families_) {
         if (family.client_id == client_id) family.revoked = true;
     }
+    // A consent screen still open for this client must not redirect anywhere.
+    for (auto r = reserved_.begin(); r != reserved_.end();) {
+        r = r->second.request.client_id == client_id ? reserved_.erase(r) : std::next(r);
+    }
+    for (auto c = codes_.begin(); c != codes_.end();) {
+        c = c->second.request.client_id == client_id ? codes_.erase(c) : std::next(c);
+    }
     clients_.erase(it);
     return true;
+}
+
+bool OAuthState::redirect_registered(std::string_view client_id, std::string_view redirect_uri) const {
+    const RegisteredClient* c = client(client_id);
+    if (!c) return false;
+    const auto& uris = c->config.redirect_uris;
+    return std::find(uris.begin(), uris.end(), redirect_uri) != uris.end();
 }
 
 // ---------------------------------------------------------------------------
@@ -77,6 +112,7 @@ bool OAuthState::remove_client(std::string_view client_id) {
 // ---------------------------------------------------------------------------
 std::string OAuthState::open_session(AccountId account, Instant now) {
     sweep(now);
+    make_room(sessions_, caps_.sessions, [](const LoginSession& s) { return s.expires; });
     std::string id = new_secret(random_);
     sessions_[digest(id)] = LoginSession{account, new_secret(random_), now + kSessionLifetime};
     return id;
@@ -93,6 +129,7 @@ void OAuthState::close_session(std::string_view session_id) { sessions_.erase(di
 
 std::string OAuthState::reserve(const ValidatedAuthorization& request, Instant now) {
     sweep(now);
+    make_room(reserved_, caps_.reservations, [](const ReservedAuthorization& r) { return r.expires; });
     std::string id = new_secret(random_);
     reserved_[digest(id)] = ReservedAuthorization{request, now + kReservedRequestLifetime};
     return id;
@@ -119,6 +156,7 @@ std::optional<ValidatedAuthorization> OAuthState::take_reserved(std::string_view
 // ---------------------------------------------------------------------------
 std::string OAuthState::issue_code(const ValidatedAuthorization& request, AccountId account, Instant now) {
     sweep(now);
+    make_room(codes_, caps_.codes, [](const CodeRecord& c) { return c.expires; });
     std::string code = new_secret(random_);
     codes_[digest(code)] = CodeRecord{request, account, now + kAuthorizationCodeLifetime, false, std::nullopt};
     return code;
@@ -130,10 +168,42 @@ IssuedTokens OAuthState::issue_tokens(TokenFamily& family, const ScopeSet& scope
     t.refresh_token = new_secret(random_);
     t.expires_in = kAccessTokenLifetime.count();
     t.scopes = scopes;
+    make_room(access_, caps_.access_tokens, [](const AccessRecord& a) { return a.expires; });
+    // Rotated-out refresh tokens go before any grant's current one.
+    make_room(refresh_, caps_.refresh_tokens, [](const RefreshRecord& r) {
+        return std::pair<bool, Instant>(!r.rotated, r.rotated ? r.rotated_at : r.issued);
+    });
     access_[digest(t.access_token)] = AccessRecord{family.id, scopes, now + kAccessTokenLifetime};
     family.current_refresh_digest = digest(t.refresh_token);
-    refresh_[family.current_refresh_digest] = RefreshRecord{family.id, false};
+    refresh_[family.current_refresh_digest] = RefreshRecord{family.id, now, false, {}};
+    // Spec 5.4.2 / 5.4.3: only a token issued with offline_access has no
+    // expiry; any other expires 14 days after the consent, however often the
+    // grant was refreshed (the stricter reading of spec 2.3).
+    const bool offline_token = family.offline && scopes.count(std::string(kOfflineAccessScope)) != 0;
+    family.refresh_expires =
+        offline_token ? std::nullopt : std::optional<Instant>(family.consented + kRefreshTokenLifetime);
     return t;
+}
+
+void OAuthState::make_room_for_grant() {
+    const std::size_t cap = std::max<std::size_t>(caps_.grants, 1);
+    if (families_.size() < cap) return;
+    std::vector<std::pair<Instant, std::uint64_t>> all;
+    all.reserve(families_.size());
+    for (const auto& [id, f] : families_) all.emplace_back(f.consented, id);
+    const std::size_t drop = std::min(all.size(), all.size() - cap + 1 + cap / 8);
+    std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(drop - 1), all.end());
+    std::unordered_set<std::uint64_t> gone;
+    for (std::size_t i = 0; i < drop; ++i) {
+        gone.insert(all[i].second);
+        families_.erase(all[i].second);
+    }
+    for (auto it = access_.begin(); it != access_.end();) {
+        it = gone.count(it->second.family) ? access_.erase(it) : std::next(it);
+    }
+    for (auto it = refresh_.begin(); it != refresh_.end();) {
+        it = gone.count(it->second.family) ? refresh_.erase(it) : std::next(it);
+    }
 }
 
 void OAuthState::revoke_family(std::uint64_t id) {
@@ -159,19 +229,26 @@ Result<IssuedTokens, TokenError> OAuthState::redeem_code(const TokenRequest& req
     binding.code_challenge = rec.request.code_challenge;
     if (auto checked = check_code_grant(request, binding); !checked) return Err{checked.error()};
 
+    make_room_for_grant();
     TokenFamily family;
     family.id = next_family_++;
     family.client_id = rec.request.client_id;
     family.account = rec.account;
     family.scopes = rec.request.scopes;
-    const bool offline = family.scopes.count(std::string(kOfflineAccessScope)) != 0 &&
-                         offline_access_allowed(rec.request.client_type);
-    // Spec 5.4.2: without offline_access the grant ends 14 days after consent,
-    // however often it is refreshed (the stricter reading of spec 2.3).
-    if (!offline) family.refresh_expires = now + kRefreshTokenLifetime;
+    family.consented = now;
+    family.offline =
+        family.scopes.count(std::string(kOfflineAccessScope)) != 0 && offline_access_allowed(rec.request.client_type);
     rec.family = family.id;
     auto [fit, inserted] = families_.emplace(family.id, std::move(family));
     return issue_tokens(fit->second, fit->second.scopes, now);
+}
+
+void OAuthState::consume_code(std::string_view code, std::string_view client_id) {
+    auto it = codes_.find(digest(code));
+    if (it == codes_.end() || it->second.request.client_id != client_id) return;
+    CodeRecord& rec = it->second;
+    if (rec.used && rec.family) revoke_family(*rec.family);  // as in redeem_code: a replay
+    rec.used = true;
 }
 
 Result<IssuedTokens, TokenError> OAuthState::refresh(const TokenRequest& request, Instant now) {
@@ -203,6 +280,7 @@ Result<IssuedTokens, TokenError> OAuthState::refresh(const TokenRequest& request
         scopes = *request.scope;
     }
     it->second.rotated = true;
+    it->second.rotated_at = now;
     return issue_tokens(family, scopes, now);
 }
 
@@ -231,24 +309,30 @@ void OAuthState::sweep(Instant now) {
     for (auto it = codes_.begin(); it != codes_.end();) {
         it = now >= it->second.expires + kGrace ? codes_.erase(it) : std::next(it);
     }
+    std::unordered_set<std::uint64_t> with_access;
     for (auto it = access_.begin(); it != access_.end();) {
-        it = now >= it->second.expires + kGrace ? access_.erase(it) : std::next(it);
+        if (now >= it->second.expires + kGrace) {
+            it = access_.erase(it);
+        } else {
+            with_access.insert(it->second.family);
+            ++it;
+        }
     }
-    // A family is forgotten once its refresh tokens expired and its last
-    // access token is past the grace period; offline families live until revoked.
+    // Rotated-out refresh tokens are forgotten after the grace period, for
+    // offline grants too (their families never expire).
+    for (auto it = refresh_.begin(); it != refresh_.end();) {
+        const RefreshRecord& r = it->second;
+        it = (r.rotated && now >= r.rotated_at + kRotatedRefreshGrace) ? refresh_.erase(it) : std::next(it);
+    }
+    // A family is forgotten once it cannot refresh any more (revoked, its
+    // current refresh token expired a grace period ago, so that it is still
+    // reported as expired for a while, or evicted at the cap) and its last
+    // access token is past the grace period.
     for (auto it = families_.begin(); it != families_.end();) {
         const TokenFamily& f = it->second;
-        const bool refresh_dead = f.revoked || (f.refresh_expires && now >= *f.refresh_expires);
-        bool has_access = false;
-        if (refresh_dead) {
-            for (const auto& [d, a] : access_) {
-                if (a.family == f.id) {
-                    has_access = true;
-                    break;
-                }
-            }
-        }
-        it = (refresh_dead && !has_access) ? families_.erase(it) : std::next(it);
+        const bool refresh_dead = f.revoked || (f.refresh_expires && now >= *f.refresh_expires + kGrace) ||
+                                  refresh_.count(f.current_refresh_digest) == 0;
+        it = (refresh_dead && with_access.count(f.id) == 0) ? families_.erase(it) : std::next(it);
     }
     for (auto it = refresh_.begin(); it != refresh_.end();) {
         it = families_.count(it->second.family) == 0 ? refresh_.erase(it) : std::next(it);

@@ -1,7 +1,8 @@
 // oauth_state.hpp: the authorization server's records (spec 2.1-2.3, 4.2,
 // 4.3, 8.3): registered clients, resource-owner login sessions, reserved
 // authorization requests, authorization codes and token families with
-// refresh-token rotation. Secrets are stored as SHA-256 digests only.
+// refresh-token rotation. Secrets are stored as SHA-256 digests only. Every
+// kind of record is capped (MemoryCaps): at a cap the oldest go first.
 // Not thread-safe: callers hold the sandbox's state mutex.
 #pragma once
 
@@ -21,12 +22,18 @@
 #include "roomkey/time.hpp"
 #include "roomkey/token.hpp"
 #include "sandbox/chat_model.hpp"
+#include "sandbox/options.hpp"
 
 namespace roomkey::sandbox {
 
 // How long the login and consent screens keep a validated request (16000 after).
 inline constexpr Seconds kReservedRequestLifetime{10 * 60};
 inline constexpr Seconds kSessionLifetime{8 * 60 * 60};
+// A rotated-out refresh token is remembered this long after its rotation, so
+// that presenting it again revokes the grant (reuse detection); after that it
+// is just unknown. Without this drop an offline grant refreshed every few
+// minutes would pile up records forever.
+inline constexpr Seconds kRotatedRefreshGrace{24 * 60 * 60};
 // 32 random bytes (256 bits) for every token, code, secret and session id;
 // spec issue: at least 128 bits.
 inline constexpr std::size_t kSecretBytes = 32;
@@ -66,7 +73,12 @@ struct TokenFamily {
     std::string client_id;
     AccountId account = 0;
     ScopeSet scopes;                        // the grant; refresh may only narrow it
-    std::optional<Instant> refresh_expires; // nullopt with offline_access (spec 5.4.3)
+    Instant consented;                      // the 14-day anchor (spec 5.4.2), never moved by a refresh
+    bool offline = false;                   // offline_access granted to a confidential client
+    // When the current refresh token stops working: consented + 14 days, or
+    // nullopt when it was issued with offline_access (spec 5.4.3). A refresh
+    // narrowed to exclude offline_access issues an expiring one.
+    std::optional<Instant> refresh_expires;
     bool revoked = false;
     std::string current_refresh_digest;     // the only refresh token that still works
 };
@@ -88,7 +100,7 @@ struct AccessCheck {
 
 class OAuthState {
 public:
-    explicit OAuthState(RandomSource random) : random_(std::move(random)) {}
+    explicit OAuthState(RandomSource random, MemoryCaps caps = {}) : random_(std::move(random)), caps_(caps) {}
 
     // --- clients (spec 2.1) ---
     const RegisteredClient* client(std::string_view client_id) const;
@@ -98,8 +110,12 @@ public:
     Result<const RegisteredClient*, RegistrationRefusal> register_client(
         const ClientRegistration& registration, std::string client_id, std::string secret, AccountId owner,
         Instant now);
-    // Removes the client and revokes every token family issued to it.
+    // Removes the client, revokes every token family issued to it and drops
+    // its reserved requests and codes, so no pending consent can still send
+    // the browser to one of its redirect URIs.
     bool remove_client(std::string_view client_id);
+    // Whether `redirect_uri` is (still) registered for that client.
+    bool redirect_registered(std::string_view client_id, std::string_view redirect_uri) const;
 
     // --- login sessions ---
     std::string open_session(AccountId account, Instant now);  // returns the session id (cookie value)
@@ -118,6 +134,10 @@ public:
     // second one revokes what the first one issued (RFC 6749 4.1.2); the
     // binding (client, redirect_uri, PKCE) is checked by shared/'s check_code_grant.
     Result<IssuedTokens, TokenError> redeem_code(const TokenRequest& request, Instant now);
+    // For a code request shared/ refused before redemption (a malformed
+    // code_verifier, spec 7.1 20000): the code is consumed all the same when
+    // it was issued to `client_id`; a code used before revokes what it issued.
+    void consume_code(std::string_view code, std::string_view client_id);
 
     // --- refresh (spec 4.3) ---
     // Rotates: the presented token stops working; presenting it again revokes
@@ -127,7 +147,9 @@ public:
     // --- resource access (spec 5.2) ---
     AccessCheck check_access_token(std::string_view token, Instant now) const;
 
-    // Drops expired codes, reservations, sessions and access tokens.
+    // Drops expired codes, reservations, sessions and access tokens, refresh
+    // tokens rotated out more than kRotatedRefreshGrace ago, and grants that
+    // can no longer be used. Runs at most once a minute (sandbox time).
     void sweep(Instant now);
 
 private:
@@ -145,13 +167,18 @@ private:
     };
     struct RefreshRecord {
         std::uint64_t family = 0;
+        Instant issued;
         bool rotated = false;
+        Instant rotated_at;
     };
 
     IssuedTokens issue_tokens(TokenFamily& family, const ScopeSet& scopes, Instant now);
     void revoke_family(std::uint64_t id);
+    // Drops the oldest grants with every token of theirs when at the cap.
+    void make_room_for_grant();
 
     RandomSource random_;
+    MemoryCaps caps_;
     std::map<std::string, RegisteredClient, std::less<>> clients_;
     // Keyed by the SHA-256 digest of the secret value.
     std::unordered_map<std::string, LoginSession> sessions_;

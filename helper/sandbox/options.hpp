@@ -11,8 +11,21 @@
 #include "roomkey/registration.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/time.hpp"
+#include "sandbox/clock.hpp"
 
 namespace roomkey::sandbox {
+
+// Upper bounds on the authorization server's records in memory (spec issue
+// item 10: no leak on any input). At a cap the oldest records go first; see
+// docs/sandbox.md "Limits and robustness".
+struct MemoryCaps {
+    std::size_t sessions = 10000;
+    std::size_t reservations = 10000;  // every GET /consent reserves one
+    std::size_t codes = 10000;
+    std::size_t access_tokens = 50000;
+    std::size_t refresh_tokens = 50000;  // current and rotated-out ones
+    std::size_t grants = 20000;          // token families (one per redeemed code)
+};
 
 // A client to register at start-up; client_id/secret empty = generated.
 struct ClientSpec {
@@ -43,6 +56,8 @@ struct SandboxOptions {
     std::string api_token_header = "x-servicetoken";  // spec 5.1 (the brand word is a setting)
     bool log_requests = true;        // method, path (never the query), status, time
     std::size_t max_body_bytes = 64 * 1024;
+    MemoryCaps caps;
+    ClockSources clock_sources;  // real time; tests replace it
 };
 
 enum class CliAction { run, help };

@@ -1,6 +1,7 @@
 // pages_auth.cpp: the consent screen of spec 4.2 with its login screen, and
 // the spec 7.1 error page. Plain HTML forms; state-changing POSTs carry the
-// session's CSRF token; outcomes go back with 303 to a verified redirect URI.
+// session's CSRF token; outcomes go back with 303 to a redirect URI verified
+// when the request came in and again when the decision is made.
 #include "roomkey/authorization.hpp"
 #include "roomkey/pkce.hpp"
 #include "sandbox/app.hpp"
@@ -123,6 +124,21 @@ HttpResponse SandboxApp::consent_page(const ReservedAuthorization& reserved, std
     return html_response(200, html_page("Allow access", body));
 }
 
+std::optional<HttpResponse> SandboxApp::redirect_refusal(const ValidatedAuthorization& request) {
+    // The client may have been deleted (or re-registered with other URIs)
+    // while its consent screen was open: check again, never redirect blind.
+    if (!oauth_.client(request.client_id)) {
+        return authorization_error_page(400, AuthorizationErrorCode::client_id_unknown,
+                                        describe(AuthorizationErrorCode::client_id_unknown, request.client_id),
+                                        std::nullopt);
+    }
+    if (!oauth_.redirect_registered(request.client_id, request.redirect_uri)) {
+        return authorization_error_page(400, AuthorizationErrorCode::redirect_uri_unregistered,
+                                        describe(AuthorizationErrorCode::redirect_uri_unregistered), std::nullopt);
+    }
+    return std::nullopt;
+}
+
 HttpResponse SandboxApp::consent_get(const RequestContext& ctx) {
     std::lock_guard<std::mutex> lock(mutex_);
     // Back from the login screen: the request was validated and reserved then.
@@ -184,6 +200,7 @@ HttpResponse SandboxApp::consent_post(const RequestContext& ctx) {
         return authorization_error_page(400, AuthorizationErrorCode::reserved_request_not_found,
                                         describe(AuthorizationErrorCode::reserved_request_not_found), std::nullopt);
     }
+    if (auto refused = redirect_refusal(*request)) return *refused;
     if (decision == "deny") return redirect_response(deny_redirect(*request));  // spec 4.2, 7.1 3001
     const std::string code = oauth_.issue_code(*request, session->account, ctx.now);
     return redirect_response(allow_redirect(*request, code));
@@ -223,6 +240,7 @@ HttpResponse SandboxApp::login_post(const RequestContext& ctx) {
         // Spec 7.1 3001: the owner denied at the login screen.
         const auto request = oauth_.take_reserved(reservation, ctx.now);
         if (!request) return missing_reservation();
+        if (auto refused = redirect_refusal(*request)) return *refused;
         return redirect_response(deny_redirect(*request));
     }
     if (!reservation.empty() && !oauth_.reserved(reservation, ctx.now)) return missing_reservation();

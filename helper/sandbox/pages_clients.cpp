@@ -1,6 +1,9 @@
 // pages_clients.cpp: the client creation and client management screens of
 // spec 2.1 (HTML forms, no JavaScript). The rules are shared/'s
-// check_registration; every violation is shown at once.
+// check_registration; every violation is shown at once. Every logged-in
+// demo user sees every client, but only the user who registered a client
+// sees its secret and may delete it; clients registered at start-up (flags,
+// config file, the web app's) belong to no one and are read-only here.
 #include <algorithm>
 
 #include "roomkey/pkce.hpp"
@@ -18,6 +21,11 @@ HttpResponse login_first(std::string_view next) {
 }
 
 std::string client_path(std::string_view id) { return "/clients/" + percent_encode(id); }
+
+// Owner 0 marks a start-up client: no screen user owns it.
+bool owns(const RegisteredClient& client, const LoginSession& session) {
+    return client.owner != 0 && client.owner == session.account;
+}
 
 std::vector<std::string> split_lines(std::string_view text) {
     std::vector<std::string> out;
@@ -150,9 +158,13 @@ HttpResponse SandboxApp::clients_item(const RequestContext& ctx) {
     std::string body = "<h1>" + html_escape(c->name) + "</h1><table><tr><th>client ID</th><td class=\"secret\" "
                        "id=\"client-id\">" + html_escape(c->config.client_id) + "</td></tr><tr><th>client type</th>"
                        "<td id=\"client-type\">" + html_escape(to_string(c->config.type)) + "</td></tr>";
+    const bool owner = owns(*c, *session);
     if (c->config.type == ClientType::confidential) {
-        body += "<tr><th>client secret</th><td class=\"secret\" id=\"client-secret\">" + html_escape(c->secret) +
-                "</td></tr>";
+        body += owner ? "<tr><th>client secret</th><td class=\"secret\" id=\"client-secret\">" +
+                            html_escape(c->secret) + "</td></tr>"
+                      : std::string(
+                            "<tr><th>client secret</th><td id=\"client-secret-hidden\">shown only to the "
+                            "user who registered this client</td></tr>");
     }
     body += "<tr><th>redirect URIs</th><td>" + list_items(c->config.redirect_uris) + "</td></tr><tr><th>scopes</th>"
             "<td>" + scopes + "</td></tr></table>";
@@ -163,10 +175,17 @@ HttpResponse SandboxApp::clients_item(const RequestContext& ctx) {
         body += "<p>A public client has no secret: it sends <code>client_id</code> to the token endpoint and must "
                 "use PKCE (S256).</p>";
     }
-    body += "<form method=\"post\" action=\"" + html_escape(client_path(c->config.client_id)) + "/delete\">" +
-            hidden_field("csrf", session->csrf) +
-            "<button type=\"submit\">Delete this client (revokes its tokens)</button></form>"
-            "<p><a href=\"/clients\">Back to the list</a></p>";
+    if (owner) {
+        body += "<form method=\"post\" action=\"" + html_escape(client_path(c->config.client_id)) + "/delete\">" +
+                hidden_field("csrf", session->csrf) +
+                "<button type=\"submit\" id=\"delete-client\">Delete this client (revokes its tokens)</button>"
+                "</form>";
+    } else if (c->owner == 0) {
+        body += "<p>Registered at start-up (flag or config file): read-only here.</p>";
+    } else {
+        body += "<p>Registered by another user: only they can see its secret or delete it.</p>";
+    }
+    body += "<p><a href=\"/clients\">Back to the list</a></p>";
     return html_response(200, html_page(c->name, body));
 }
 
@@ -184,9 +203,15 @@ HttpResponse SandboxApp::clients_item_post(const RequestContext& ctx) {
     if (!form || !constant_time_equals(form_get(*form, "csrf").value_or(""), session->csrf)) {
         return html_response(403, html_page("Form expired", "<h1>Form expired</h1>"));
     }
-    if (!id || !oauth_.remove_client(*id)) {
-        return html_response(404, html_page("No such client", "<h1>No such client</h1>"));
+    const RegisteredClient* c = id ? oauth_.client(*id) : nullptr;
+    if (!c) return html_response(404, html_page("No such client", "<h1>No such client</h1>"));
+    if (!owns(*c, *session)) {
+        return html_response(403, html_page("Not yours",
+                                            "<h1>Not yours</h1><p>Only the user who registered this "
+                                            "client can delete it; clients registered at start-up "
+                                            "cannot be deleted here.</p>"));
     }
+    oauth_.remove_client(*id);
     return redirect_response("/clients");
 }
 

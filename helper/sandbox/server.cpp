@@ -30,13 +30,44 @@ void openssl_random(unsigned char* out, std::size_t size) {
     }
 }
 
-// cpp-httplib runs handlers on this many threads; keep-alive connections
-// hold one each, so it bounds the concurrent connections served.
-constexpr std::size_t kWorkerThreads = 16;
+// cpp-httplib 0.11 reads a request's body only for POST, PUT, PATCH and a
+// DELETE with Content-Length. A body sent with any other request stays on
+// the connection, and the next "request" httplib parses would be that body:
+// a request smuggled past every check made on the outer one.
+bool leaves_body_unread(const httplib::Request& req) {
+    const bool read = req.method == "POST" || req.method == "PUT" || req.method == "PATCH" ||
+                      (req.method == "DELETE" && req.has_header("Content-Length"));
+    if (read) return false;
+    // httplib reads Content-Length with strtoull; 0 (or junk) means no body.
+    const bool length = req.has_header("Content-Length") &&
+                        std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) != 0;
+    return length || req.has_header("Transfer-Encoding");
+}
+
+// Answers and then closes the connection, so that the unread body is never
+// parsed. httplib 0.11 keeps a connection open unless the request asked
+// otherwise, but it closes it when a body provider reports failure, which
+// this one does after writing everything. The answer is close-delimited.
+void answer_and_close(const httplib::Request& req, httplib::Response& res, int status, std::string body) {
+    res.status = status;
+    res.set_header("Connection", "close");
+    if (req.method == "HEAD") {
+        // httplib writes (and asks the provider for) no body for HEAD, so it
+        // would keep the connection: as a GET with an empty body it closes.
+        // `req` is httplib's own mutable object, handed to us as const.
+        const_cast<httplib::Request&>(req).method = "GET";
+        body.clear();
+    }
+    res.set_content_provider("application/json; charset=utf-8",
+                             [body = std::move(body)](std::size_t offset, httplib::DataSink& sink) {
+                                 if (offset < body.size()) sink.write(body.data() + offset, body.size() - offset);
+                                 return false;  // "failed": httplib closes the connection
+                             });
+}
 
 }  // namespace
 
-Sandbox::Sandbox(SandboxOptions options) : options_(std::move(options)) {}
+Sandbox::Sandbox(SandboxOptions options) : options_(std::move(options)), clock_(options_.clock_sources) {}
 
 Sandbox::~Sandbox() { stop(); }
 
@@ -57,14 +88,18 @@ Result<Unit, std::string> Sandbox::start() {
     }
 
     app_ = std::make_unique<SandboxApp>(options_, clock_, faults_, RandomSource(openssl_random));
-    if (auto registered = app_->register_start_up_clients(); !registered) return Err{registered.error()};
+    auto registered = app_->register_start_up_clients();
+    if (!registered) return Err{registered.error()};
+    for (const auto& line : registered.value()) std::fprintf(stderr, "roomkey-sandbox: %s\n", line.c_str());
 
     server_ = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
     if (!server_->is_valid()) return Err{"cannot load the certificate " + cert + " or its key " + key};
+    // The hardened defaults, 32 worker threads included: each keep-alive or
+    // idle connection holds a thread until its timeout, so fewer threads let
+    // a handful of idle connections stall the sandbox.
     native::ServerLimits limits;
     limits.max_body_bytes = options_.max_body_bytes;
     native::harden_server(*server_, limits);
-    server_->new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
 
     const bool log = options_.log_requests;
     auto dispatch = [this, log](const httplib::Request& in, httplib::Response& out) {
@@ -74,7 +109,7 @@ Result<Unit, std::string> Sandbox::start() {
         if (request) {
             response = app_->handle(*request);
         } else {
-            response = app_->unsupported_method();
+            response = app_->unsupported_method(in.target, native::from_httplib_headers(in.headers));
         }
         native::to_httplib_response(response, out);
         if (log) {
@@ -92,7 +127,43 @@ Result<Unit, std::string> Sandbox::start() {
     server_->Options(".*", dispatch);
     server_->set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
         res.status = 500;
-        res.set_content("{\"errors\":[\"Internal error\"]}", "application/json");
+        res.set_content(api_error(500, "Internal error").body, "application/json; charset=utf-8");
+    });
+
+    server_->set_pre_routing_handler([log](const httplib::Request& req, httplib::Response& res) {
+        if (!leaves_body_unread(req)) return httplib::Server::HandlerResponse::Unhandled;
+        if (log) {
+            std::fprintf(stderr, "roomkey-sandbox: %s %s 400 (body refused, connection closed)\n", req.method.c_str(),
+                         split_target(req.target).path.c_str());
+        }
+        answer_and_close(req, res, 400, api_error(400, "This request carries a body its method does not have.").body);
+        return httplib::Server::HandlerResponse::Handled;
+    });
+    // Responses httplib makes itself (400, 413, 414, ...) never reach the
+    // app: give those without a body the spec 2.7 error shape. Runs before
+    // httplib computes Content-Length, unlike the post-routing handler.
+    server_->set_error_handler(
+        httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+            if (!res.body.empty() || res.content_provider_) return httplib::Server::HandlerResponse::Unhandled;
+            const std::string text = "The request was refused (HTTP status " + std::to_string(res.status) + ").";
+            res.set_content(api_error(res.status, text).body, "application/json; charset=utf-8");
+            return httplib::Server::HandlerResponse::Handled;
+        }));
+    // The last step before any response is written: the app's policy
+    // (security headers, never CORS, x-ratelimit-* under /v2) for those that
+    // did not come through SandboxApp (which applied it already).
+    server_->set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        if (res.has_header("X-Frame-Options")) return;
+        HttpResponse policy;
+        policy.status = res.status;
+        policy.headers = native::from_httplib_headers(res.headers);
+        Headers request_headers = native::from_httplib_headers(req.headers);
+        app_->apply_transport_policy(req.target, request_headers, policy);
+        // httplib adds Keep-Alive unless the request asked to close.
+        if (policy.headers.get("Connection") == std::optional<std::string>("close")) {
+            policy.headers.remove("Keep-Alive");
+        }
+        res.headers = native::to_httplib_headers(policy.headers);
     });
 
     auto bound = native::bind_loopback(*server_, options_.host, options_.port);

@@ -19,6 +19,26 @@ HttpResponse token_error_response(std::string_view error, std::string descriptio
     return r;
 }
 
+// A code request that shared/'s parser refused for its malformed
+// code_verifier (spec 7.1 20000; it stops there, before naming the code):
+// the same request parsed without the verifier, to learn the client and the
+// code. nullopt for anything else.
+std::optional<TokenRequest> code_request_behind_malformed_verifier(const HttpRequest& request) {
+    auto fields = decode_form(request.body);
+    if (!fields) return std::nullopt;
+    const auto verifier = form_get(*fields, "code_verifier");
+    if (!verifier || validate_code_verifier(*verifier)) return std::nullopt;
+    FormFields kept;
+    for (auto& f : *fields) {
+        if (f.first != "code_verifier") kept.push_back(std::move(f));
+    }
+    HttpRequest stripped = request;
+    stripped.body = form_encode(kept);
+    auto parsed = parse_token_request(stripped);
+    if (!parsed || parsed->grant_type != GrantType::authorization_code) return std::nullopt;
+    return std::move(parsed).value();
+}
+
 }  // namespace
 
 HttpResponse SandboxApp::token(const RequestContext& ctx) {
@@ -42,11 +62,28 @@ HttpResponse SandboxApp::token(const RequestContext& ctx) {
     auto parsed = parse_token_request(effective);
     if (!parsed) {
         const TokenError& e = parsed.error();
+        // docs/sandbox.md: every redemption attempt consumes the code, this
+        // one too when its client authenticates and the code is that client's.
+        // The answer stays the parser's (20000).
+        if (const auto named = code_request_behind_malformed_verifier(effective)) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!authenticate_token_client(*named, basic_used)) oauth_.consume_code(named->code, named->client_id);
+        }
         return token_error_response(e.error, e.description, basic_used);
     }
     const TokenRequest& request = parsed.value();
 
     std::lock_guard<std::mutex> lock(mutex_);
+    if (auto refused = authenticate_token_client(request, basic_used)) return *refused;
+
+    auto issued = request.grant_type == GrantType::authorization_code ? oauth_.redeem_code(request, ctx.now)
+                                                                      : oauth_.refresh(request, ctx.now);
+    if (!issued) return token_error_response(issued.error().error, issued.error().description, basic_used);
+    const IssuedTokens& t = issued.value();
+    return make_token_response(t.access_token, t.refresh_token, t.expires_in, t.scopes);
+}
+
+std::optional<HttpResponse> SandboxApp::authenticate_token_client(const TokenRequest& request, bool basic_used) {
     // Spec 4.3 / 5.3: confidential clients authenticate with Basic, public
     // clients name themselves with client_id and have nothing to authenticate with.
     const RegisteredClient* client = oauth_.client(request.client_id);
@@ -65,12 +102,7 @@ HttpResponse SandboxApp::token(const RequestContext& ctx) {
                                     "A public client has no secret: send client_id without Basic authentication.",
                                     basic_used);
     }
-
-    auto issued = request.grant_type == GrantType::authorization_code ? oauth_.redeem_code(request, ctx.now)
-                                                                       : oauth_.refresh(request, ctx.now);
-    if (!issued) return token_error_response(issued.error().error, issued.error().description, basic_used);
-    const IssuedTokens& t = issued.value();
-    return make_token_response(t.access_token, t.refresh_token, t.expires_in, t.scopes);
+    return std::nullopt;
 }
 
 }  // namespace roomkey::sandbox

@@ -192,18 +192,160 @@ TEST_F(SandboxApi, RolesAndMembershipAreEnforced) {
     EXPECT_EQ(dave->status, 404);
 }
 
-// spec 8.1: every API response carries the three rate-limit headers.
+// spec 8.1: every API response carries the three rate-limit headers:
+// successes, client errors, authentication failures (counted or not), both
+// limits, HTTP-level refusals and injected faults.
 TEST_F(SandboxApi, EveryResponseCarriesRateLimitHeaders_spec8_1) {
-    for (const auto& res : {api_get("/me"), api_get("/no/such/endpoint"), post_message("2100", "")}) {
-        ASSERT_TRUE(res);
-        HttpResponse r;
-        for (const auto& [k, v] : res->headers) r.headers.add(k, v);
-        auto limit = read_rate_limit(r.headers);
-        ASSERT_TRUE(limit) << "status " << res->status;
-        ASSERT_TRUE(limit->has_value()) << "status " << res->status << " lacks x-ratelimit-*";
-        EXPECT_EQ((*limit)->limit, 300);
-        EXPECT_GT(unix_seconds((*limit)->reset), unix_seconds(sandbox().clock().now()));
+    const std::string scoped = json_string(sign_in_web("users.profile.me:read"), "access_token");
+    struct Case {
+        std::string what;
+        int status;
+        httplib::Result res;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"200", 200, api_get("/me")});
+    cases.push_back({"unknown endpoint", 404, api_get("/no/such/endpoint")});
+    cases.push_back({"bad parameter", 400, post_message("2100", "")});
+    cases.push_back({"wrong API token", 401, api_get("/me", "not-a-token")});
+    cases.push_back({"no credential", 401, get("/v2/me")});
+    cases.push_back({"unknown Bearer", 401, bearer_get("/me", "never-issued")});
+    cases.push_back({"malformed Bearer", 401, get("/v2/me", {{"Authorization", "Bearer a\"b"}})});
+    cases.push_back({"credential in query", 400, get("/v2/me?access_token=x", {{"x-servicetoken", kAliceToken}})});
+    cases.push_back({"both credentials", 400,
+                     get("/v2/me", {{"x-servicetoken", kAliceToken}, {"Authorization", "Bearer " + scoped}})});
+    cases.push_back({"insufficient scope", 403, bearer_get("/rooms", scoped)});
+    cases.push_back({"room not joined", 404, api_get("/rooms/2100", "sandbox-api-token-dave-1004")});
+    cases.push_back({"no /v2 endpoint", 404, get("/v2", {{"x-servicetoken", kAliceToken}})});
+    cases.push_back({"bad query encoding", 400, get("/v2/me?x=%zz", {{"x-servicetoken", kAliceToken}})});
+    cases.push_back({"unsupported method", 405,
+                     client()->Patch("/v2/me", httplib::Headers{{"x-servicetoken", kAliceToken}}, "x", "text/plain")});
+    for (int i = 0; i < 10; ++i) ASSERT_EQ(post_message("2101", "budget " + std::to_string(i))->status, 200);
+    cases.push_back({"per-room limit", 429, post_message("2101", "one too many")});
+    inject_fault(R"({"kind":"status5xx","status":502})");
+    cases.push_back({"injected 5xx", 502, api_get("/me")});
+    inject_fault(R"({"kind":"invalid_token"})");
+    cases.push_back({"injected invalid_token", 401, api_get("/me")});
+    cases.push_back({"HTTP-level 413", 413,
+                     client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
+                                    "body=" + std::string(100 * 1024, 'a'), "application/x-www-form-urlencoded")});
+    for (const auto& c : cases) {
+        ASSERT_TRUE(c.res) << c.what;
+        EXPECT_EQ(c.res->status, c.status) << c.what << ": " << c.res->body;
+        EXPECT_TRUE(has_rate_limit_headers(c.res)) << c.what;
+        EXPECT_EQ(c.res->get_header_value("x-ratelimit-limit"), "300") << c.what;
+        EXPECT_GE(std::strtoll(c.res->get_header_value("x-ratelimit-reset").c_str(), nullptr, 10),
+                  unix_seconds(sandbox().clock().now()) - 1)
+            << c.what;
     }
+}
+
+// spec 8.1: answers that are not counted (refused before the credential is
+// known to be valid) report the credential's window without using it up.
+TEST_F(SandboxApi, UncountedAnswersReportTheWindowWithoutCounting_spec8_1) {
+    auto first = api_get("/me");
+    ASSERT_TRUE(first);
+    const std::string remaining = first->get_header_value("x-ratelimit-remaining");
+    const std::string reset = first->get_header_value("x-ratelimit-reset");
+    for (const auto& res :
+         {get("/v2/me?access_token=x", {{"x-servicetoken", kAliceToken}}),
+          get("/v2/me", {{"x-servicetoken", kAliceToken}, {"Authorization", "Bearer x"}}),
+          get("/v2", {{"x-servicetoken", kAliceToken}}), get("/v2/me?x=%zz", {{"x-servicetoken", kAliceToken}})}) {
+        ASSERT_TRUE(res);
+        EXPECT_GE(res->status, 400);
+        EXPECT_EQ(res->get_header_value("x-ratelimit-remaining"), remaining) << "status " << res->status;
+        EXPECT_EQ(res->get_header_value("x-ratelimit-reset"), reset) << "status " << res->status;
+    }
+    auto next = api_get("/me");
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next->get_header_value("x-ratelimit-remaining"),
+              std::to_string(std::strtol(remaining.c_str(), nullptr, 10) - 1));
+    // A credential that is not valid has a full window of its own, never counted.
+    auto wrong = api_get("/me", "not-a-token");
+    ASSERT_TRUE(wrong);
+    EXPECT_EQ(wrong->get_header_value("x-ratelimit-remaining"), "300");
+}
+
+// spec 5.2.2: a malformed Bearer header is an invalid access token: 401 with
+// error="invalid_token" and a description, not a bare challenge.
+TEST_F(SandboxApi, MalformedBearerIs401InvalidToken_spec5_2_2) {
+    for (const std::string& value :
+         {std::string("Bearer a\"b"), std::string("Bearer two words"), std::string("bearer a,b")}) {
+        auto res = get("/v2/me", {{"Authorization", value}});
+        ASSERT_TRUE(res);
+        EXPECT_EQ(res->status, 401) << value;
+        HttpResponse r;
+        r.headers.add("WWW-Authenticate", res->get_header_value("WWW-Authenticate"));
+        const auto challenge = find_bearer_challenge(r.headers);
+        ASSERT_TRUE(challenge) << value << ": " << res->get_header_value("WWW-Authenticate");
+        EXPECT_EQ(challenge->error, "invalid_token") << value;
+        ASSERT_TRUE(challenge->error_description) << value;
+        EXPECT_FALSE(challenge->error_description->empty());
+        EXPECT_TRUE(is_invalid_token(HttpResponse{res->status, r.headers, res->body}));
+    }
+}
+
+// spec 5.2.1: the Bearer header replaces the API token header; both -> 400.
+TEST_F(SandboxApi, BothCredentialsIs400_spec5_2_1) {
+    const std::string access = json_string(sign_in_web(), "access_token");
+    auto res = get("/v2/me", {{"x-servicetoken", kAliceToken}, {"Authorization", "Bearer " + access}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400);
+    EXPECT_EQ(errors(res).size(), 1u);
+}
+
+// spec 2.6 / 4.4 / 4.5 / 4.8: the seeded records carry the fields the
+// service's API returns, with the documented demo values.
+TEST_F(SandboxApi, SeededRecordsHaveTheServiceFields_spec2_6_4_5_4_8) {
+    const auto me = body(api_get("/me"));
+    ASSERT_TRUE(me.is_object());
+    ASSERT_TRUE(me["account_id"].is_number_integer()) << "spec 2.6: account_id is an integer";
+    EXPECT_EQ(me["account_id"].get<int>(), 1001);
+    EXPECT_EQ(json_string(me, "name"), "Alice Example");
+    ASSERT_TRUE(me["room_id"].is_number_integer());
+    EXPECT_EQ(me["room_id"].get<int>(), 2001);
+
+    const auto rooms = body(api_get("/rooms"));
+    ASSERT_TRUE(rooms.is_array());
+    struct Expected {
+        int room_id;
+        const char* name;
+        const char* type;
+        const char* role;
+        int unread_num;
+    };
+    const Expected expected[] = {{2001, "My Chat", "my", "admin", 0},
+                                 {2100, "Roomkey project", "group", "admin", 3},
+                                 {2101, "Random", "group", "member", 1},
+                                 {2200, "Bob Example", "direct", "member", 0}};
+    ASSERT_EQ(rooms.size(), std::size(expected));
+    for (const Expected& e : expected) {
+        const nlohmann::json* room = nullptr;
+        for (const auto& r : rooms) {
+            if (r.is_object() && r["room_id"].is_number_integer() && r["room_id"].get<int>() == e.room_id) room = &r;
+        }
+        ASSERT_NE(room, nullptr) << "room " << e.room_id;
+        EXPECT_EQ(json_string(*room, "name"), e.name) << e.room_id;
+        EXPECT_EQ(json_string(*room, "type"), e.type) << e.room_id;
+        EXPECT_EQ(json_string(*room, "role"), e.role) << e.room_id;
+        ASSERT_TRUE((*room)["unread_num"].is_number_integer()) << e.room_id;
+        EXPECT_EQ((*room)["unread_num"].get<int>(), e.unread_num) << e.room_id;
+        for (const char* key :
+             {"mention_num", "mytask_num", "message_num", "file_num", "task_num", "last_update_time"}) {
+            EXPECT_TRUE((*room)[key].is_number_integer()) << e.room_id << "." << key;
+        }
+        EXPECT_TRUE((*room)["sticky"].is_boolean()) << e.room_id;
+        EXPECT_TRUE((*room)["icon_path"].is_string()) << e.room_id;
+    }
+
+    // spec 2.5 / 4.5: the status record agrees with the rooms.
+    const auto status = body(api_get("/my/status"));
+    for (const char* key :
+         {"unread_room_num", "mention_room_num", "mytask_room_num", "unread_num", "mention_num", "mytask_num"}) {
+        ASSERT_TRUE(status[key].is_number_integer()) << key;
+    }
+    EXPECT_EQ(status["unread_room_num"].get<int>(), 2);
+    EXPECT_EQ(status["unread_num"].get<int>(), 4);
+    EXPECT_EQ(status["mention_room_num"].get<int>(), 1);
 }
 
 class SandboxApiSmallLimit : public SandboxApi {
@@ -239,6 +381,22 @@ TEST_F(SandboxApiSmallLimit, OverallLimitGives429WithRemainingZero_spec8_1) {
     auto after = api_get("/me");
     ASSERT_TRUE(after);
     EXPECT_EQ(after->status, 200);
+}
+
+// spec 8.2: only posts the room accepts count. A non-member (404) or a
+// readonly member (403) cannot use up the room's budget for its members.
+TEST_F(SandboxApi, RefusedPostsDoNotUseTheRoomBudget_spec8_2) {
+    for (int i = 0; i < 12; ++i) {
+        auto dave = post_message("2100", "not a member", "sandbox-api-token-dave-1004");
+        ASSERT_TRUE(dave);
+        ASSERT_EQ(dave->status, 404) << dave->body;
+        auto carol = post_task("2100", "readonly", "1001", "sandbox-api-token-carol-1003");
+        ASSERT_TRUE(carol);
+        ASSERT_EQ(carol->status, 403) << carol->body;
+    }
+    auto alice = post_message("2100", "the room is still open");
+    ASSERT_TRUE(alice);
+    EXPECT_EQ(alice->status, 200) << alice->body;
 }
 
 // spec 8.2 / 7.3: 10 POSTs per 10 s per room, messages and tasks together, with the exact message.

@@ -123,6 +123,67 @@ TEST_F(SandboxClients, CreateFormNeedsTheCsrfToken) {
     EXPECT_EQ(res->status, 403);
 }
 
+// spec 2.1 / issue 3: only the user who registered a client sees its secret
+// and may delete it; every other user sees the client without either.
+TEST_F(SandboxClients, OnlyTheOwnerSeesTheSecretAndDeletes_spec2_1) {
+    const std::string alice = login();
+    const std::string id =
+        register_client_on_screen(alice, "confidential", "https://127.0.0.1:7001/cb", {"users.all:read"});
+    ASSERT_FALSE(id.empty());
+    const std::string path = "/clients/" + percent_encode(id);
+    auto own = get(path, {{"Cookie", alice}});
+    ASSERT_TRUE(own);
+    const std::regex secret_re("id=\"client-secret\">([^<]+)<");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(own->body, m, secret_re)) << "the owner sees the secret";
+    const std::string secret = m[1].str();
+    EXPECT_NE(own->body.find("id=\"delete-client\""), std::string::npos);
+
+    const std::string bob = login_as("bob@example.com", "bob-demo");
+    auto other = get(path, {{"Cookie", bob}});
+    ASSERT_TRUE(other);
+    ASSERT_EQ(other->status, 200);
+    EXPECT_NE(other->body.find("id=\"client-id\">" + id + "<"), std::string::npos) << "the client itself is visible";
+    EXPECT_EQ(other->body.find(secret), std::string::npos) << "another user must not see the secret";
+    EXPECT_EQ(other->body.find("id=\"delete-client\""), std::string::npos);
+    auto bob_delete = delete_client_on_screen(bob, id);
+    ASSERT_TRUE(bob_delete);
+    EXPECT_EQ(bob_delete->status, 403);
+    auto still = get(path, {{"Cookie", alice}});
+    ASSERT_TRUE(still);
+    EXPECT_EQ(still->status, 200) << "the client survives another user's delete";
+
+    auto alice_delete = delete_client_on_screen(alice, id);
+    ASSERT_TRUE(alice_delete);
+    EXPECT_EQ(alice_delete->status, 303);
+    auto gone = get(path, {{"Cookie", alice}});
+    ASSERT_TRUE(gone);
+    EXPECT_EQ(gone->status, 404);
+}
+
+// Clients registered at start-up (flags, config file, the web app's) belong
+// to no screen user: read-only, secret never shown.
+TEST_F(SandboxClients, StartUpClientsAreReadOnly_spec2_1) {
+    const std::string alice = login();
+    auto page = get("/clients/" + kConfidentialId, {{"Cookie", alice}});
+    ASSERT_TRUE(page);
+    ASSERT_EQ(page->status, 200);
+    EXPECT_EQ(page->body.find(kConfidentialSecret), std::string::npos);
+    EXPECT_EQ(page->body.find("id=\"delete-client\""), std::string::npos);
+    for (const std::string& id : {kConfidentialId, std::string("roomkey-web")}) {
+        auto res = delete_client_on_screen(alice, id);
+        ASSERT_TRUE(res);
+        EXPECT_EQ(res->status, 403) << id;
+    }
+    EXPECT_FALSE(authorize({{"response_type", "code"},
+                            {"client_id", kConfidentialId},
+                            {"redirect_uri", kConfidentialRedirect},
+                            {"scope", "users.all:read"},
+                            {"state", "x"}})
+                     .empty())
+        << "still registered";
+}
+
 // issue 3: the same registration from flags and from a config file.
 TEST(SandboxClientSpecs, FlagAndFileRegistration_spec2_1) {
     auto spec = parse_client_spec("name=CLI app,type=public,redirect_uri=myapp://a,redirect_uri=myapp://b,"

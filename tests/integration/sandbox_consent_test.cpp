@@ -128,6 +128,47 @@ TEST_F(SandboxConsent, ConsentPostNeedsTheSessionCsrfToken) {
     EXPECT_FALSE(res->has_header("Location"));
 }
 
+// issue 4 / spec 7.1: a client deleted while its consent screen is open:
+// Allow, Deny and Cancel show an error page and never redirect to its URI.
+TEST_F(SandboxConsent, DecisionAfterClientDeletionNeverRedirects_spec7_1) {
+    const std::string cookie = login_as("alice@example.com", "alice-demo");
+    const std::string redirect = "https://127.0.0.1:7000/cb";
+    auto request_for = [&](const std::string& client_id) {
+        return FormFields{
+            {"response_type", "code"},        {"client_id", client_id}, {"redirect_uri", redirect},
+            {"scope", "users.all:read"},      {"state", "s"},           {"code_challenge", pkce_.challenge},
+            {"code_challenge_method", "S256"}};
+    };
+    for (const std::string decision : {"allow", "deny", "cancel"}) {
+        const std::string id = register_client_on_screen(cookie, "public", redirect, {"users.all:read"});
+        ASSERT_FALSE(id.empty());
+        auto decide_after_deletion = [&]() -> httplib::Result {
+            if (decision == "cancel") {
+                // No session: the login screen comes first and offers Cancel.
+                auto first = get("/consent?" + form_encode(request_for(id)));
+                EXPECT_TRUE(first && first->status == 303);
+                const auto reservation =
+                    field(location_query_of(first ? first->get_header_value("Location") : ""), "request");
+                auto deleted = delete_client_on_screen(cookie, id);
+                EXPECT_TRUE(deleted && deleted->status == 303);
+                return post_form("/login", {{"request", reservation}, {"action", "cancel"}});
+            }
+            Browser browser{cookie};
+            auto page = open_consent(browser, request_for(id));
+            EXPECT_TRUE(page && page->status == 200);
+            auto deleted = delete_client_on_screen(cookie, id);
+            EXPECT_TRUE(deleted && deleted->status == 303);
+            return decide(browser, page ? page->body : "", decision);
+        };
+        auto res = decide_after_deletion();
+        ASSERT_TRUE(res) << decision;
+        EXPECT_EQ(res->status, 400) << decision;
+        EXPECT_FALSE(res->has_header("Location")) << decision << " redirected to " << res->get_header_value("Location");
+        EXPECT_NE(res->body.find("id=\"error-code\""), std::string::npos) << decision << ": " << res->body;
+        EXPECT_EQ(res->body.find(redirect), std::string::npos) << decision << ": no link to the deleted client's URI";
+    }
+}
+
 // --- spec 7.1: each error code on its condition -----------------------------
 
 TEST_F(SandboxConsent, ClientIdMissingIs11000_spec7_1) { expect_error_page(without(base(), "client_id"), 11000); }

@@ -25,7 +25,9 @@ protected:
         EXPECT_TRUE(j.is_object() && j.contains("error_uri") && j["error_uri"].is_null())
             << "spec 2.4: error_uri is always null: " << res->body;
         EXPECT_TRUE(j.is_object() && j.contains("error_description") && j["error_description"].is_string());
-        EXPECT_EQ(res->get_header_value("Cache-Control"), "no-store");
+        // spec 2.3 / issue item 6: error responses carry the cache headers too.
+        EXPECT_EQ(res->get_header_value("Cache-Control"), "no-store") << res->body;
+        EXPECT_EQ(res->get_header_value("Pragma"), "no-cache") << res->body;
         return json_string(j, "error_description");
     }
     int me_status(const std::string& access_token) {
@@ -138,6 +140,32 @@ TEST_F(SandboxToken, MalformedVerifierIs20000_spec7_1) {
     EXPECT_EQ(why, "`code_verifier` is malformed.");
 }
 
+// spec 7.1 20000 / 2.2: the malformed verifier is refused with the 20000
+// text, and the code is consumed like on every other redemption attempt.
+TEST_F(SandboxToken, MalformedVerifierConsumesTheCode_spec7_1_2_2) {
+    const PkcePair pkce = make_pkce(kRandom);
+    const std::string code = authorize(web_request(pkce));
+    const std::string why = expect_token_error(exchange_public(code, "short!"), 400, "invalid_request");
+    EXPECT_EQ(why, "`code_verifier` is malformed.");
+    const std::string after = expect_token_error(exchange_public(code, pkce.verifier), 400, "invalid_grant");
+    EXPECT_NE(after.find("already used"), std::string::npos) << after;
+}
+
+// The code is consumed only for the client it was issued to: another
+// client naming it (with a malformed verifier) cannot burn it.
+TEST_F(SandboxToken, MalformedVerifierOfAnotherClientLeavesTheCode_spec7_1) {
+    const PkcePair pkce = make_pkce(kRandom);
+    const std::string code = authorize(web_request(pkce));
+    expect_token_error(token_confidential({{"grant_type", "authorization_code"},
+                                           {"code", code},
+                                           {"redirect_uri", kWebRedirect},
+                                           {"code_verifier", "short!"}}),
+                       400, "invalid_request");
+    auto res = exchange_public(code, pkce.verifier);
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200) << res->body;
+}
+
 // A verifier without an earlier challenge is refused (no PKCE downgrade).
 TEST_F(SandboxToken, VerifierWithoutChallengeIsRefused_spec4_3) {
     const std::string code = confidential_code("users.all:read");
@@ -178,6 +206,26 @@ TEST_F(SandboxToken, CodeOfAnotherClientIsInvalidGrant_spec4_3) {
     expect_token_error(token_confidential({{"grant_type", "authorization_code"}, {"code", code},
                                            {"redirect_uri", kWebRedirect}}),
                        400, "invalid_grant");
+}
+
+// spec 5.3: a Basic header that is not valid Basic credentials -> 401 invalid_client.
+TEST_F(SandboxToken, MalformedBasicHeaderIs401InvalidClient_spec5_3) {
+    const FormFields grant{
+        {"grant_type", "authorization_code"}, {"code", "x"}, {"redirect_uri", kConfidentialRedirect}};
+    for (const std::string& header : {std::string("Basic !!!not-base64!!!"), "Basic " + base64_encode("no-colon"),
+                                      std::string("Basic"), "Basic " + base64_encode(":secret-without-id")}) {
+        auto res = post_form("/oauth/token", grant, {{"Authorization", header}});
+        expect_token_error(res, 401, "invalid_client");
+        EXPECT_NE(res->get_header_value("WWW-Authenticate").find("Basic"), std::string::npos) << header;
+    }
+}
+
+// spec 4.3 / 5.3: one client authentication method, never both.
+TEST_F(SandboxToken, BasicAndClientIdTogetherIs400_spec4_3) {
+    const std::string code = confidential_code("users.all:read");
+    FormFields f = confidential_exchange(code);
+    f.emplace_back("client_id", kConfidentialId);
+    expect_token_error(token_confidential(f), 400, "invalid_request");
 }
 
 TEST_F(SandboxToken, UnknownGrantTypeAndClient_spec4_3) {
@@ -265,6 +313,32 @@ TEST_F(SandboxToken, RefreshTokenExpiresAfter14Days_spec5_4_2) {
     ASSERT_EQ(ok->status, 200) << ok->body;
     advance_clock(86400 + 1);
     expect_token_error(refresh_public(json_string(body(ok), "refresh_token")), 400, "invalid_grant");
+}
+
+// spec 5.4.2: a refresh narrowed to exclude offline_access issues a refresh
+// token that expires 14 days after the original consent (not after the
+// refresh, and not extended by later refreshes).
+TEST_F(SandboxToken, RefreshWithoutOfflineAccessExpires14DaysAfterConsent_spec5_4_2) {
+    auto res = token_confidential(confidential_exchange(confidential_code("offline_access users.all:read")));
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 200) << res->body;
+    auto refresh = [this](const std::string& token, const std::string& scope) {
+        FormFields f{{"grant_type", "refresh_token"}, {"refresh_token", token}};
+        if (!scope.empty()) f.emplace_back("scope", scope);
+        return token_confidential(f);
+    };
+    auto narrowed = refresh(json_string(body(res), "refresh_token"), "users.all:read");
+    ASSERT_TRUE(narrowed);
+    ASSERT_EQ(narrowed->status, 200) << narrowed->body;
+    EXPECT_EQ(json_string(body(narrowed), "scope"), "users.all:read");
+    advance_clock(10 * 86400);
+    auto again = refresh(json_string(body(narrowed), "refresh_token"), "users.all:read");
+    ASSERT_TRUE(again);
+    ASSERT_EQ(again->status, 200) << again->body;
+    advance_clock(4 * 86400 + 1);  // 14 days and a second after the consent
+    const std::string why =
+        expect_token_error(refresh(json_string(body(again), "refresh_token"), ""), 400, "invalid_grant");
+    EXPECT_NE(why.find("expired"), std::string::npos) << why;
 }
 
 // spec 5.4.3: with offline_access (confidential only) the refresh token has no expiry.

@@ -1,12 +1,15 @@
 // sandbox_transport_test.cpp: roomkey-sandbox's transport rules on real
 // sockets: HTTPS only (spec 4.1.1), the local CA, the ready line, the page
-// headers of the consent screen, no CORS, Host checking and size limits.
+// headers of the consent screen, no CORS, Host checking, size limits, the
+// same headers on cpp-httplib's own answers, request framing (no smuggled
+// second request) and enough worker threads for idle connections.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <regex>
 
 #include "support/sandbox_fixture.hpp"
@@ -119,6 +122,112 @@ TEST_F(SandboxTransport, OversizedBodyIsRefused) {
                               "body=" + big, "application/x-www-form-urlencoded");
     ASSERT_TRUE(res);
     EXPECT_EQ(res->status, 413);
+}
+
+// spec 4.2 / issue 4: answers cpp-httplib makes itself (413 for a body over
+// the limit, 414 for a long target) carry the same security headers as the
+// app's: no framing, no CORS, and a spec 2.7 error body.
+TEST_F(SandboxTransport, HttpLayerErrorsCarryTheSecurityHeaders_spec4_2) {
+    auto too_large = client()->Post("/consent", httplib::Headers{{"Origin", "https://evil.example"}},
+                                    "request=" + std::string(100 * 1024, 'a'), "application/x-www-form-urlencoded");
+    auto too_long = get("/v2/" + std::string(10000, 'a'), {{"Origin", "https://evil.example"}});
+    for (const auto* res : {&too_large, &too_long}) {
+        ASSERT_TRUE(*res);
+        const httplib::Response& r = **res;
+        EXPECT_TRUE(r.status == 413 || r.status == 414) << r.status;
+        EXPECT_EQ(r.get_header_value("X-Frame-Options"), "DENY") << r.status;
+        EXPECT_NE(r.get_header_value("Content-Security-Policy").find("frame-ancestors 'none'"), std::string::npos)
+            << r.status;
+        EXPECT_EQ(r.get_header_value("X-Content-Type-Options"), "nosniff") << r.status;
+        EXPECT_FALSE(r.has_header("Access-Control-Allow-Origin")) << r.status;
+        EXPECT_EQ(r.get_header_value("Cache-Control"), "no-store") << r.status;
+        EXPECT_NE(r.body.find("\"errors\""), std::string::npos) << r.status << ": " << r.body;
+    }
+    EXPECT_EQ(too_large->status, 413);
+    EXPECT_EQ(too_long->status, 414);
+}
+
+// Security (request smuggling): a refused request's body must never be
+// parsed as a second request on the same connection. POST bodies are read
+// before the Host check; bodies httplib does not read (GET, HEAD, OPTIONS,
+// DELETE without Content-Length) end the connection.
+TEST_F(SandboxTransport, RefusedRequestBodyIsNeverASecondRequest) {
+    const std::string port = std::to_string(sandbox().port());
+    const std::string form = "body=smuggled";
+    const std::string inner =
+        "POST /v2/rooms/2101/messages HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nx-servicetoken: " + kAliceToken +
+        "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " + std::to_string(form.size()) +
+        "\r\n\r\n" + form;
+    auto outer = [&](const std::string& method, const std::string& host, const std::string& framing) {
+        return method + " /v2/rooms/2100/messages HTTP/1.1\r\nHost: " + host +
+               "\r\nContent-Type: application/x-www-form-urlencoded\r\n" + framing + "\r\n";
+    };
+    const std::string length = "Content-Length: " + std::to_string(inner.size()) + "\r\n";
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "%zx", inner.size());
+    const std::string chunked_body = std::string(hex) + "\r\n" + inner + "\r\n0\r\n\r\n";
+
+    // The outer headers go first; the body follows in its own TLS record once
+    // the server has answered them, as a large body would.
+    struct Case {
+        std::string what;
+        std::string head;
+        std::string body;
+        int status;
+    };
+    const std::vector<Case> cases{
+        {"POST, foreign Host", outer("POST", "evil.example:" + port, length), inner, 403},
+        {"GET with a body", outer("GET", "evil.example:" + port, length), inner, 400},
+        {"OPTIONS with a body", outer("OPTIONS", "127.0.0.1:" + port, length), inner, 400},
+        {"HEAD with a body", outer("HEAD", "127.0.0.1:" + port, length), inner, 400},
+        {"DELETE chunked", outer("DELETE", "evil.example:" + port, "Transfer-Encoding: chunked\r\n"), chunked_body,
+         400},
+    };
+    for (const auto& c : cases) {
+        const RawExchange got = raw_tls_exchange(sandbox().port(), sandbox().ca_cert_path(), {c.head, c.body});
+        EXPECT_EQ(got.responses(), 1u) << c.what << ": the body was answered as a request:\n" << got.received;
+        EXPECT_EQ(got.received.rfind("HTTP/1.1 " + std::to_string(c.status), 0), 0u) << c.what << ":\n" << got.received;
+        if (c.status == 400) {
+            EXPECT_TRUE(got.closed_by_server) << c.what << ": the connection must end";
+        }
+    }
+    auto messages = api_get("/rooms/2101/messages?force=1");
+    ASSERT_TRUE(messages);
+    EXPECT_EQ(messages->body.find("smuggled"), std::string::npos) << "the smuggled request was executed";
+}
+
+// Keep-alive still works for requests without that problem.
+TEST_F(SandboxTransport, KeepAliveServesSequentialRequests) {
+    const std::string request = "GET /v2/me HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(sandbox().port()) +
+                                "\r\nx-servicetoken: " + kAliceToken + "\r\n\r\n";
+    const RawExchange got = raw_tls_exchange(sandbox().port(), sandbox().ca_cert_path(), {request, request});
+    EXPECT_EQ(got.responses(), 2u) << got.received;
+    EXPECT_FALSE(got.closed_by_server);
+}
+
+// issue 10: each idle connection holds a worker thread until its read
+// timeout (10 s); 24 of them must not stall the sandbox (16 threads did).
+TEST_F(SandboxTransport, IdleConnectionsDoNotBlockRequests) {
+    std::vector<int> idle;
+    for (int i = 0; i < 24; ++i) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        ASSERT_GE(fd, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<std::uint16_t>(sandbox().port()));
+        ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+        ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+        idle.push_back(fd);  // no TLS handshake: the server's thread waits in SSL_accept
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto started = std::chrono::steady_clock::now();
+    auto res = api_get("/me");
+    const auto waited = std::chrono::steady_clock::now() - started;
+    for (int fd : idle) ::close(fd);
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200);
+    EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(waited).count(), 3000)
+        << "the request waited for a worker thread";
 }
 
 // issue 10: no crash on junk: odd methods, bad escapes, unknown paths.

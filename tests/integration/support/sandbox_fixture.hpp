@@ -1,24 +1,35 @@
 // sandbox_fixture.hpp: what the roomkey-sandbox integration tests share: an
 // in-process sandbox on 127.0.0.1 port 0 (with test controls), HTTPS clients
-// that trust only the local CA, and the steps of a browser sign-in (login
-// form, consent form, cookies) and of a token exchange.
+// that trust only the local CA, raw TLS exchanges for framing tests, and the
+// steps of a browser sign-in (login form, consent form, cookies) and of a
+// token exchange.
 #pragma once
 
-#include <httplib.h>
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include <httplib.h>
+#include <netinet/in.h>
 #include <openssl/rand.h>
+#include <openssl/ssl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "roomkey/authorization.hpp"
 #include "roomkey/encoding.hpp"
 #include "roomkey/pkce.hpp"
+#include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/url.hpp"
 #include "sandbox/server.hpp"
 
@@ -77,6 +88,82 @@ inline SandboxOptions test_options() {
 }
 
 using Fields = std::vector<std::pair<std::string, std::string>>;
+
+// What came back on one raw TLS connection.
+struct RawExchange {
+    std::string received;
+    bool closed_by_server = false;  // false: the server kept it open, silent
+    // How many responses the bytes hold.
+    std::size_t responses() const {
+        std::size_t n = 0;
+        for (std::size_t at = received.find("HTTP/1.1 "); at != std::string::npos;
+             at = received.find("HTTP/1.1 ", at + 1)) {
+            ++n;
+        }
+        return n;
+    }
+};
+
+// Sends `chunks` over one TLS connection (verified against `ca_path`), each
+// as its own write after a pause, so the server has answered what came
+// before; then reads until the server closes or stays silent for idle_ms.
+// For framing tests: bytes httplib's client would never send.
+inline RawExchange raw_tls_exchange(int port, const std::string& ca_path, const std::vector<std::string>& chunks,
+                                    int pause_ms = 300, int idle_ms = 1500) {
+    RawExchange out;
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return out;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
+    SSL* ssl = nullptr;
+    if (ctx && ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+        SSL_CTX_load_verify_locations(ctx, ca_path.c_str(), nullptr) == 1) {
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
+        ssl = SSL_new(ctx);
+        SSL_set_fd(ssl, fd);
+        if (SSL_connect(ssl) == 1) {
+            for (std::size_t i = 0; i < chunks.size(); ++i) {
+                if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+                if (SSL_write(ssl, chunks[i].data(), static_cast<int>(chunks[i].size())) <= 0) break;
+            }
+            timeval tv{idle_ms / 1000, (idle_ms % 1000) * 1000};
+            ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            char buf[4096];
+            for (;;) {
+                errno = 0;
+                const int n = SSL_read(ssl, buf, sizeof buf);
+                if (n > 0) {
+                    out.received.append(buf, static_cast<std::size_t>(n));
+                    continue;
+                }
+                // A receive timeout surfaces as WANT_READ (EAGAIN); anything
+                // else is the end: close_notify, EOF (OpenSSL 3 reports a
+                // bare EOF as SSL_ERROR_SSL) or a reset.
+                const int err = SSL_get_error(ssl, n);
+                out.closed_by_server = err != SSL_ERROR_WANT_READ && errno != EAGAIN && errno != EWOULDBLOCK;
+                break;
+            }
+        }
+    }
+    if (ssl) SSL_free(ssl);
+    if (ctx) SSL_CTX_free(ctx);
+    ::close(fd);
+    return out;
+}
+
+// The x-ratelimit-* headers of a response (spec 8.1), or a failure saying why not.
+inline ::testing::AssertionResult has_rate_limit_headers(const httplib::Result& res) {
+    if (!res) return ::testing::AssertionFailure() << "no response";
+    Headers h;
+    for (const auto& [k, v] : res->headers) h.add(k, v);
+    auto limit = read_rate_limit(h);
+    if (!limit) return ::testing::AssertionFailure() << "status " << res->status << ": unusable x-ratelimit-*";
+    if (!limit->has_value()) return ::testing::AssertionFailure() << "status " << res->status << " lacks x-ratelimit-*";
+    return ::testing::AssertionSuccess();
+}
 
 // The query of a Location header as fields (empty when there is none).
 inline FormFields location_query(const httplib::Result& res) {
@@ -155,6 +242,43 @@ protected:
                                   "application/json");
         ASSERT_TRUE(res);
         ASSERT_EQ(res->status, 200) << res->body;
+    }
+
+    // Logs in on the login screen (no authorization request); returns the
+    // session cookie ("name=value").
+    std::string login_as(const std::string& login, const std::string& password) {
+        auto res = post_form("/login", {{"login", login}, {"password", password}, {"next", "/clients"}});
+        EXPECT_TRUE(res);
+        if (!res) return {};
+        EXPECT_EQ(res->status, 303) << res->body;
+        const std::string c = res->get_header_value("Set-Cookie");
+        return c.substr(0, c.find(';'));
+    }
+
+    // Registers a client on the creation screen as the cookie's user;
+    // returns its client_id (empty on failure).
+    std::string register_client_on_screen(const std::string& cookie, const std::string& type,
+                                          const std::string& redirect_uri, const std::vector<std::string>& scopes) {
+        auto form = get("/clients/new", {{"Cookie", cookie}});
+        EXPECT_TRUE(form);
+        FormFields f{{"csrf", hidden_value(form ? form->body : "", "csrf")},
+                     {"name", "Screen app"},
+                     {"type", type},
+                     {"redirect_uris", redirect_uri}};
+        for (const auto& s : scopes) f.emplace_back("scope", s);
+        auto res = post_form("/clients", f, {{"Cookie", cookie}});
+        EXPECT_TRUE(res);
+        if (!res || res->status != 303) return {};
+        const std::string location = res->get_header_value("Location");
+        return percent_decode(location.substr(std::string("/clients/").size())).value_or("");
+    }
+
+    // Deletes a client on the management screen as the cookie's user.
+    httplib::Result delete_client_on_screen(const std::string& cookie, const std::string& client_id) {
+        // The session's CSRF token, from the log-out form of the list.
+        auto list = get("/clients", {{"Cookie", cookie}});
+        const std::string csrf = hidden_value(list ? list->body : "", "csrf");
+        return post_form("/clients/" + percent_encode(client_id) + "/delete", {{"csrf", csrf}}, {{"Cookie", cookie}});
     }
 
     // --- a browser's way through the consent screen (spec 4.2) ---

@@ -1,0 +1,207 @@
+// sandbox_cli_test.cpp: the roomkey-sandbox program itself, run as a child
+// process (issue 4 item 1): --help, a bad flag, and a real start on port 0
+// with a fresh state directory: the one ready line, HTTPS from the local CA
+// it made, a generated secret announced on stderr, a clean stop on SIGTERM.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <regex>
+
+#include "support/sandbox_fixture.hpp"
+
+namespace roomkey::sandbox::testing {
+namespace {
+
+// build/<preset>/tests/integration/roomkey_integration_tests -> build/<preset>/bin/roomkey-sandbox
+std::string sandbox_binary() {
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    std::string path(buf, static_cast<std::size_t>(n));
+    return path.substr(0, path.rfind('/')) + "/../../bin/roomkey-sandbox";
+}
+
+// A child process with stdout and stderr captured.
+class Child {
+public:
+    explicit Child(const std::vector<std::string>& args) {
+        int out[2];
+        int err[2];
+        if (::pipe(out) != 0 || ::pipe(err) != 0) return;
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            ::dup2(out[1], 1);
+            ::dup2(err[1], 2);
+            ::close(out[0]);
+            ::close(err[0]);
+            std::vector<char*> argv;
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            ::execv(argv[0], argv.data());
+            ::_exit(127);
+        }
+        ::close(out[1]);
+        ::close(err[1]);
+        out_ = out[0];
+        err_ = err[0];
+        ::fcntl(err_, F_SETFL, O_NONBLOCK);
+    }
+    ~Child() {
+        if (pid_ > 0 && !exited_) {
+            ::kill(pid_, SIGKILL);
+            ::waitpid(pid_, nullptr, 0);
+        }
+        if (out_ >= 0) ::close(out_);
+        if (err_ >= 0) ::close(err_);
+    }
+    Child(const Child&) = delete;
+    Child& operator=(const Child&) = delete;
+
+    // One line of stdout, waiting up to `ms`; empty on timeout or EOF.
+    std::string read_line(int ms) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+        for (;;) {
+            const auto nl = stdout_.find('\n');
+            if (nl != std::string::npos) {
+                std::string line = stdout_.substr(0, nl);
+                stdout_.erase(0, nl + 1);
+                return line;
+            }
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return {};
+            pollfd p{out_, POLLIN, 0};
+            if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return {};
+            char buf[512];
+            const ssize_t n = ::read(out_, buf, sizeof buf);
+            if (n <= 0) return {};
+            stdout_.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    std::string rest_of_stdout() {
+        char buf[512];
+        ssize_t n = 0;
+        while ((n = ::read(out_, buf, sizeof buf)) > 0) stdout_.append(buf, static_cast<std::size_t>(n));
+        return stdout_;
+    }
+    std::string stderr_text() {
+        char buf[512];
+        ssize_t n = 0;
+        while ((n = ::read(err_, buf, sizeof buf)) > 0) stderr_.append(buf, static_cast<std::size_t>(n));
+        return stderr_;
+    }
+    // Exit code, or -1 when it did not exit within `ms` (or died by a signal).
+    int wait_exit(int ms) {
+        for (int waited = 0; waited < ms; waited += 10) {
+            int status = 0;
+            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+                exited_ = true;
+                stderr_text();
+                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            }
+            stderr_text();  // keep the pipe drained
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return -1;
+    }
+    void signal(int sig) { ::kill(pid_, sig); }
+
+private:
+    pid_t pid_ = -1;
+    bool exited_ = false;
+    int out_ = -1;
+    int err_ = -1;
+    std::string stdout_;
+    std::string stderr_;
+};
+
+// A fresh directory, removed afterwards.
+struct TempStateDir {
+    TempStateDir() {
+        const char* base = std::getenv("TMPDIR");
+        std::string pattern = std::string(base != nullptr ? base : "/tmp") + "/roomkey-sandbox-cli-XXXXXX";
+        std::vector<char> buf(pattern.begin(), pattern.end());
+        buf.push_back('\0');
+        if (::mkdtemp(buf.data()) != nullptr) path = buf.data();
+    }
+    ~TempStateDir() {
+        if (!path.empty()) std::system(("rm -rf '" + path + "'").c_str());
+    }
+    std::string path;
+};
+
+class SandboxCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        // tests/integration/CMakeLists.txt makes the tests depend on the program.
+        ASSERT_EQ(::access(sandbox_binary().c_str(), X_OK), 0) << "not built: " << sandbox_binary();
+    }
+};
+
+TEST_F(SandboxCli, HelpExitsZero) {
+    Child child({sandbox_binary(), "--help"});
+    EXPECT_EQ(child.wait_exit(5000), 0);
+    const std::string out = child.rest_of_stdout();
+    EXPECT_NE(out.find("usage: roomkey-sandbox"), std::string::npos) << out;
+    EXPECT_NE(out.find("--enable-test-controls"), std::string::npos);
+}
+
+TEST_F(SandboxCli, BadFlagExitsNonZeroWithAMessage) {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"--bogus"},
+                                                 {"--port", "70000"},
+                                                 {"--register-client", "name=x,redirect_uri=myapp://a"}}) {
+        std::vector<std::string> full{sandbox_binary()};
+        full.insert(full.end(), args.begin(), args.end());
+        Child child(full);
+        const int code = child.wait_exit(5000);
+        EXPECT_NE(code, 0) << args[0];
+        EXPECT_NE(code, -1) << args[0] << ": did not exit";
+        const std::string err = child.stderr_text();
+        EXPECT_EQ(err.rfind("roomkey-sandbox: ", 0), 0u) << args[0] << ": " << err;
+        EXPECT_NE(err.find(args[0]), std::string::npos) << "the message names the argument: " << err;
+        EXPECT_EQ(child.rest_of_stdout(), "") << "no ready line";
+    }
+}
+
+// issue 4 item 1: HTTPS on 127.0.0.1 with a certificate from a local CA made
+// in the state directory, one machine-readable ready line with the three
+// base addresses, a clean stop.
+TEST_F(SandboxCli, StartsOnPortZeroAndPrintsTheReadyLine_spec4_1) {
+    TempStateDir dir;
+    ASSERT_FALSE(dir.path.empty());
+    Child child({sandbox_binary(), "--port", "0", "--state-dir", dir.path, "--quiet", "--register-client",
+                 "name=Server app,type=confidential,redirect_uri=https://127.0.0.1:9000/cb,scope=users.all:read,"
+                 "client_id=cli-server"});
+    const std::string ready = child.read_line(20000);
+    std::smatch m;
+    const std::regex re(R"(^roomkey-sandbox: ready base_url=https://127\.0\.0\.1:(\d+)/v2 )"
+                        R"(auth_url=https://127\.0\.0\.1:(\d+)/oauth consent_url=https://127\.0\.0\.1:(\d+)/consent$)");
+    ASSERT_TRUE(std::regex_match(ready, m, re)) << "ready line: \"" << ready << "\"; stderr: " << child.stderr_text();
+    const int port = std::stoi(m[1].str());
+    EXPECT_NE(port, 0);
+    EXPECT_EQ(m[2].str(), m[1].str());
+    EXPECT_EQ(m[3].str(), m[1].str());
+
+    httplib::SSLClient client("127.0.0.1", port);
+    client.enable_server_certificate_verification(true);
+    client.set_ca_cert_path((dir.path + "/ca-cert.pem").c_str());
+    auto res = client.Get("/v2/me", httplib::Headers{{"x-servicetoken", kAliceToken}});
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200);
+    EXPECT_NE(res->body.find("\"account_id\":1001"), std::string::npos) << res->body;
+
+    // The start-up client's generated secret is shown nowhere else.
+    const std::string err = child.stderr_text();
+    EXPECT_NE(err.find("client_id cli-server): generated client_secret "), std::string::npos) << err;
+
+    child.signal(SIGTERM);
+    EXPECT_EQ(child.wait_exit(8000), 0) << child.stderr_text();
+    EXPECT_EQ(child.rest_of_stdout(), "") << "stdout carries exactly one line";
+}
+
+}  // namespace
+}  // namespace roomkey::sandbox::testing
