@@ -126,65 +126,69 @@ void HelperServer::log(const std::string& line) const {
 
 // [SECTION] routes ---------------------------------------------------------------
 
+bool HelperServer::refuse(const httplib::Request& req, httplib::Response& res) const {
+    const auto refusal = refusal_for(req, Listening{port_, config_.host == "::1"},
+                                     PolicyLimits{config_.max_uri_bytes, config_.max_header_bytes});
+    if (!refusal) return false;
+    send_text(res, refusal->status, std::string(refusal->text));
+    return true;
+}
+
 void HelperServer::register_routes() {
     httplib::Server& s = *server_;
     s.set_default_headers(security_headers());
 
-    // Policy, once for every request, before any route.
+    // Policy, once for every request. httplib 0.11.4 reads a body only after
+    // this handler, and answering here would leave it unread, to be parsed as
+    // the next request (request smuggling past every check below). So a
+    // request with a body is let through, and guarded() applies the same
+    // policy in the route, after the body is read (within the payload limit).
     s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
-        if (req.target.size() > config_.max_uri_bytes) {
-            send_text(res, 414, "URI too long");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        if (header_section_bytes(req.headers) > config_.max_header_bytes) {
-            send_text(res, 431, "request header fields too large");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        if (!host_allowed(req.get_header_value("Host"), port_)) {
-            // DNS rebinding: a page on evil.example resolved to 127.0.0.1.
-            send_text(res, 403, "forbidden host");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        const bool proxied = req.path == "/oauth/token" || req.path.rfind("/api/", 0) == 0;
-        if (proxied && !proxy_request_allowed(req, port_)) {
-            // CSRF: only the app's own page may use the proxies.
-            send_text(res, 403, "cross-origin request refused");
+        if (native::refuse_unsafe_framing(req, res) ||
+            (!native::body_follows(req) && refuse(req, res))) {
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;
     });
+    using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+    auto guarded = [this](Handler handler) -> Handler {
+        return [this, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
+            if (native::body_follows(req) && refuse(req, res)) return;
+            handler(req, res);
+        };
+    };
 
-    s.Get("/config.json", [this](const httplib::Request&, httplib::Response& res) {
+    s.Get("/config.json", guarded([this](const httplib::Request&, httplib::Response& res) {
         std::string origin = app_url();
         origin.pop_back();  // no trailing '/'
         res.set_content(proxy_->public_config_json(origin), "application/json");
         res.set_header("Cache-Control", "no-store");
-    });
+    }));
 
-    s.Post("/oauth/token", [this](const httplib::Request& req, httplib::Response& res) {
+    s.Post("/oauth/token", guarded([this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
-    });
+    }));
 
-    auto api = [this](const httplib::Request& req, httplib::Response& res) {
+    auto api = guarded([this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->api(*request), res);
-    };
+    });
     s.Get("/api/.*", api);
     s.Post("/api/.*", api);
     s.Put("/api/.*", api);
     s.Delete("/api/.*", api);
 
-    s.Get(".*", [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); });
+    s.Get(".*", guarded([this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); }));
 
     // No CORS anywhere: a preflight is answered without any Access-Control-* header.
-    auto not_allowed = [](const httplib::Request&, httplib::Response& res) {
+    auto not_allowed = guarded([](const httplib::Request&, httplib::Response& res) {
         res.set_header("Allow", "GET, HEAD");
         send_text(res, 405, "method not allowed");
-    };
+    });
     s.Options(".*", not_allowed);
     s.Post(".*", not_allowed);
     s.Put(".*", not_allowed);
@@ -198,12 +202,14 @@ void HelperServer::register_routes() {
     });
 
     s.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
+        // The pre-routing handler ran only for a request that parsed; httplib
+        // fills method and target of one that did not from whatever line it
+        // tried (after an over-long header line: the next header line).
+        const bool parsed = t_request_start != Clock::time_point{};
         std::optional<double> ms;
-        if (t_request_start != Clock::time_point{}) {
-            ms = std::chrono::duration<double, std::milli>(Clock::now() - t_request_start).count();
-            t_request_start = Clock::time_point{};
-        }
-        log(log_line(req.method, req.target, res.status, ms));
+        if (parsed) ms = std::chrono::duration<double, std::milli>(Clock::now() - t_request_start).count();
+        t_request_start = Clock::time_point{};
+        log(parsed ? log_line(req.method, req.target, res.status, ms) : log_line("-", "-", res.status, std::nullopt));
     });
 }
 

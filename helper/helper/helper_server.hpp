@@ -1,6 +1,7 @@
 // helper_server.hpp: roomkey-helper's HTTPS server: one function registers
 // the routes (app page + assets, /config.json, POST /oauth/token, /api/...);
-// policy.hpp is applied to every request before routing.
+// policy.hpp is applied to every request, before routing or, for a request
+// with a body, once httplib has read it.
 #pragma once
 
 #include <httplib.h>
@@ -67,6 +68,8 @@ public:
 private:
     HelperServer(HelperConfig config, LogSink log, StaticSite site);
     void register_routes();
+    // Answers `res` with the policy's refusal, if any; true when it did.
+    bool refuse(const httplib::Request& req, httplib::Response& res) const;
     void log(const std::string& line) const;
 
     HelperConfig config_;

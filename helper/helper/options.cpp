@@ -68,6 +68,11 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
   --upstream-ca FILE    another CA to trust for the upstream (repeatable); the
                         system CAs and the local CA are always trusted
   -h, --help            this text
+
+Limits (fixed): request body 1 MiB (413), request-target 4 KiB (414), header
+section 16 KiB (431); a single header line over 8 KiB is refused with 400
+(cpp-httplib's compiled limit). Bodies must come with Content-Length:
+Transfer-Encoding gets 411, Content-Encoding 415.
 )";
     }
     if (subcommand == "trust") {

@@ -44,6 +44,7 @@ struct HelperConfig {
     native::ServerLimits limits;
     std::size_t max_uri_bytes = 4096;      // longer request-targets get 414
     std::size_t max_header_bytes = 16384;  // larger header sections get 431
+                                           // (one field line over 8 KB: 400, httplib's compiled limit)
 };
 
 enum class Subcommand { serve, trust, untrust, help };

@@ -170,5 +170,11 @@ TEST(HelperOptions, TrustTakesStateDirAndNssdb) {
     EXPECT_EQ(untrust->trust.state_dir, "/e");
 }
 
+TEST(HelperOptions, ServeHelpDocumentsTheLimits) {
+    const std::string help = usage("serve");
+    EXPECT_NE(help.find("over 8 KiB is refused with 400"), std::string::npos) << help;
+    EXPECT_NE(help.find("(431)"), std::string::npos) << help;
+}
+
 }  // namespace
 }  // namespace roomkey::helper

@@ -113,9 +113,16 @@ TEST_F(HelperServing, EtagRevalidationAnswers304) {
     EXPECT_TRUE(second->body.empty());
 }
 
-TEST_F(HelperServing, TraversalHiddenAndMissingFilesAre404) {
-    for (const char* path : {"/../state/ca-key.pem", "/%2e%2e/state/ca-key.pem", "/.secret", "/nope.js",
+TEST_F(HelperServing, TraversalIs400AndHiddenOrMissingFilesAre404) {
+    // Dot segments and "//" never reach a route (policy: one target form).
+    for (const char* path : {"/../state/ca-key.pem", "/%2e%2e/state/ca-key.pem", "/%2e%2e%2fstate/ca-key.pem",
                              "/web/../index.html", "//etc/passwd"}) {
+        auto res = client_->Get(path);
+        ASSERT_TRUE(res) << path;
+        EXPECT_EQ(res->status, 400) << path << " must not be served";
+        EXPECT_EQ(res->body.find("BEGIN"), std::string::npos) << path;
+    }
+    for (const char* path : {"/.secret", "/nope.js"}) {
         auto res = client_->Get(path);
         ASSERT_TRUE(res) << path;
         EXPECT_EQ(res->status, 404) << path << " must not be served";
