@@ -1,6 +1,6 @@
 // helper_server.cpp: roomkey-helper's routes and the policy around them.
 //
-// [SECTION] start: web root, TLS, server, bind
+// [SECTION] start: web root, TLS, listeners (127.0.0.1, [::1]), bind
 // [SECTION] routes
 // [SECTION] run / stop
 #include "helper/helper_server.hpp"
@@ -62,6 +62,10 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
 
     std::unique_ptr<HelperServer> self(new HelperServer(std::move(config), std::move(log), std::move(*site)));
     HelperConfig& c = self->config_;
+    // [::1] is an addition to 127.0.0.1, never a replacement: the redirect
+    // URI the service knows is https://127.0.0.1:PORT/callback.
+    if (c.host == "::1") c.ipv6 = true;
+    c.host = "127.0.0.1";
 
     std::string cert_file = c.cert_file;
     std::string key_file = c.key_file;
@@ -82,14 +86,6 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
         if (tls) local_ca = tls->ca_cert_path;
     }
 
-    self->server_ = std::make_unique<httplib::SSLServer>(cert_file.c_str(), key_file.c_str());
-    if (!self->server_->is_valid()) {
-        return Err{failure(StartError::tls_failed,
-                           "cannot load certificate " + cert_file + " with key " + key_file +
-                               " (PEM chain + matching private key expected)")};
-    }
-    SSL_CTX_set_min_proto_version(self->server_->ssl_context(), TLS1_2_VERSION);
-
     std::vector<std::string> cas = c.upstream.extra_ca_files;
     if (!local_ca.empty()) cas.push_back(local_ca);
     auto upstream = std::make_shared<UpstreamClient>(cas);
@@ -97,28 +93,50 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
     self->proxy_ = std::make_unique<Proxy>(
         c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
 
-    native::harden_server(*self->server_, c.limits);
-    self->register_routes();
-
-    auto port = native::bind_loopback(*self->server_, c.host, c.port);
-    if (!port) {
-        if (port.error() == native::BindError::port_in_use) {
-            return Err{failure(StartError::port_in_use,
-                               "port " + std::to_string(c.port) + " on " + c.host +
-                                   " is already in use (another roomkey-helper?). Stop it, or pick another "
-                                   "port: --port N (0 = any free port)")};
-        }
-        return Err{failure(StartError::bind_failed, "cannot listen on " + c.host + ":" + std::to_string(c.port) +
-                                                        ": " + std::string(native::to_string(port.error())))};
+    // 127.0.0.1 first (port 0 picks the port), then [::1] on the same port.
+    if (auto ok = self->add_listener("127.0.0.1", cert_file, key_file); !ok) return Err{ok.error()};
+    if (c.ipv6) {
+        if (auto ok = self->add_listener("::1", cert_file, key_file); !ok) return Err{ok.error()};
     }
-    self->port_ = *port;
     return self;
 }
 
-std::string HelperServer::app_url() const {
-    const std::string host = config_.host == "::1" ? "[::1]" : config_.host;
-    return "https://" + host + ":" + std::to_string(port_) + "/";
+Result<Unit, StartFailure> HelperServer::add_listener(const std::string& address, const std::string& cert_file,
+                                                      const std::string& key_file) {
+    auto listener = std::make_unique<Listener>();
+    listener->address = address;
+    listener->server = std::make_unique<httplib::SSLServer>(cert_file.c_str(), key_file.c_str());
+    httplib::SSLServer& server = *listener->server;
+    if (!server.is_valid()) {
+        return Err{failure(StartError::tls_failed,
+                           "cannot load certificate " + cert_file + " with key " + key_file +
+                               " (PEM chain + matching private key expected)")};
+    }
+    SSL_CTX_set_min_proto_version(server.ssl_context(), TLS1_2_VERSION);
+    native::harden_server(server, config_.limits);
+    register_routes(server);
+
+    const int wanted = port_ != 0 ? port_ : config_.port;
+    const std::string shown = address == "::1" ? "[::1]" : address;
+    auto port = native::bind_loopback(server, address, wanted);
+    if (!port) {
+        if (port.error() == native::BindError::port_in_use) {
+            return Err{failure(StartError::port_in_use,
+                               "port " + std::to_string(wanted) + " on " + shown +
+                                   " is already in use (another roomkey-helper?). Stop it, or pick another "
+                                   "port: --port N (0 = any free port)")};
+        }
+        return Err{failure(StartError::bind_failed,
+                           "cannot listen on " + shown + ":" + std::to_string(wanted) + ": " +
+                               std::string(native::to_string(port.error())) +
+                               (address == "::1" ? " (no IPv6 loopback here? drop --ipv6)" : ""))};
+    }
+    port_ = *port;
+    listeners_.push_back(std::move(listener));
+    return Unit{};
 }
+
+std::string HelperServer::app_url() const { return "https://127.0.0.1:" + std::to_string(port_) + "/"; }
 
 void HelperServer::log(const std::string& line) const {
     if (log_) log_(line);
@@ -127,15 +145,14 @@ void HelperServer::log(const std::string& line) const {
 // [SECTION] routes ---------------------------------------------------------------
 
 bool HelperServer::refuse(const httplib::Request& req, httplib::Response& res) const {
-    const auto refusal = refusal_for(req, Listening{port_, config_.host == "::1"},
+    const auto refusal = refusal_for(req, Listening{port_, config_.ipv6},
                                      PolicyLimits{config_.max_uri_bytes, config_.max_header_bytes});
     if (!refusal) return false;
     send_text(res, refusal->status, std::string(refusal->text));
     return true;
 }
 
-void HelperServer::register_routes() {
-    httplib::Server& s = *server_;
+void HelperServer::register_routes(httplib::Server& s) {
     s.set_default_headers(security_headers());
 
     // Policy, once for every request. httplib 0.11.4 reads a body only after
@@ -215,11 +232,23 @@ void HelperServer::register_routes() {
 
 // [SECTION] run / stop -------------------------------------------------------------
 
-bool HelperServer::run() {
-    running_.store(true);
+bool HelperServer::listen(Listener& listener) {
+    listener.running.store(true);
     bool ok = true;
-    if (!stop_requested_.load()) ok = server_->listen_after_bind();
-    running_.store(false);
+    if (!stop_requested_.load()) ok = listener.server->listen_after_bind();
+    listener.running.store(false);
+    return ok;
+}
+
+bool HelperServer::run() {
+    std::vector<std::thread> others;
+    for (std::size_t i = 1; i < listeners_.size(); ++i) {
+        others.emplace_back([this, i] { listen(*listeners_[i]); });
+    }
+    const bool ok = listen(*listeners_.front());
+    // Whichever way the main listener ended, the others end with it.
+    stop();
+    for (auto& t : others) t.join();
     return ok;
 }
 
@@ -229,14 +258,15 @@ void HelperServer::run_in_background() {
 
 void HelperServer::stop() {
     stop_requested_.store(true);
-    if (!server_) return;
-    // run() has begun but httplib may not be accepting yet; its stop() is a
-    // no-op until then.
-    const auto deadline = Clock::now() + std::chrono::seconds(5);
-    while (running_.load() && !server_->is_running() && Clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (auto& listener : listeners_) {
+        // run() has begun but httplib may not be accepting yet; its stop() is
+        // a no-op until then.
+        const auto deadline = Clock::now() + std::chrono::seconds(5);
+        while (listener->running.load() && !listener->server->is_running() && Clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        listener->server->stop();
     }
-    server_->stop();
 }
 
 }  // namespace roomkey::helper

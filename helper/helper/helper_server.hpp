@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "common/tls.hpp"
 #include "helper/options.hpp"
@@ -52,7 +53,8 @@ public:
     HelperServer& operator=(const HelperServer&) = delete;
 
     int port() const { return port_; }
-    // "https://127.0.0.1:PORT/" ("https://[::1]:PORT/" with --host ::1).
+    // "https://127.0.0.1:PORT/", also with --ipv6: the redirect URI the
+    // service knows is on 127.0.0.1.
     std::string app_url() const;
     // The generated TLS files; empty when --cert/--key were given.
     const std::optional<native::TlsMaterial>& tls() const { return tls_; }
@@ -66,23 +68,32 @@ public:
     void stop();
 
 private:
+    // One listening socket (127.0.0.1, and [::1] with --ipv6) with its server.
+    struct Listener {
+        std::string address;
+        std::unique_ptr<httplib::SSLServer> server;
+        // stop() may come before run() has started accepting (a signal right
+        // after the ready line): this flag and stop_requested_ close that window.
+        std::atomic<bool> running{false};
+    };
+
     HelperServer(HelperConfig config, LogSink log, StaticSite site);
-    void register_routes();
+    Result<Unit, StartFailure> add_listener(const std::string& address, const std::string& cert_file,
+                                            const std::string& key_file);
+    void register_routes(httplib::Server& server);
     // Answers `res` with the policy's refusal, if any; true when it did.
     bool refuse(const httplib::Request& req, httplib::Response& res) const;
+    bool listen(Listener& listener);
     void log(const std::string& line) const;
 
     HelperConfig config_;
     LogSink log_;
     StaticSite site_;
     std::optional<native::TlsMaterial> tls_;
-    std::unique_ptr<httplib::SSLServer> server_;
+    std::vector<std::unique_ptr<Listener>> listeners_;
     std::unique_ptr<Proxy> proxy_;
     int port_ = 0;
     std::thread thread_;
-    // stop() may come before run() has started accepting (a signal right
-    // after the ready line): these two flags close that window.
-    std::atomic<bool> running_{false};
     std::atomic<bool> stop_requested_{false};
 };
 

@@ -34,7 +34,8 @@ struct UpstreamConfig {
 };
 
 struct HelperConfig {
-    std::string host = "127.0.0.1";  // 127.0.0.1 or ::1, nothing else
+    std::string host = "127.0.0.1";  // always 127.0.0.1 (a "::1" here means ipv6 = true)
+    bool ipv6 = false;               // also listen on [::1]:PORT (same port); the redirect URI stays on 127.0.0.1
     int port = 8443;                 // 0 = any free port
     std::string state_dir;           // local CA + server certificate
     std::string web_root;            // the web build (index.html, roomkey.js, roomkey.wasm)
