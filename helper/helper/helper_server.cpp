@@ -2,7 +2,7 @@
 //
 // [SECTION] start: web root, TLS, listeners (127.0.0.1, [::1]), bind
 // [SECTION] routes
-// [SECTION] run / stop
+// [SECTION] run / stop (and the periodic certificate check)
 #include "helper/helper_server.hpp"
 
 #include <openssl/ssl.h>
@@ -11,6 +11,7 @@
 
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
+#include "helper/certificate_renewal.hpp"
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
 #include "helper/upstream_client.hpp"
@@ -70,8 +71,10 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
     std::string cert_file = c.cert_file;
     std::string key_file = c.key_file;
     std::string local_ca;
+    native::TlsOptions tls_options;
+    if (c.clock) tls_options.now = c.clock();
     if (cert_file.empty()) {
-        auto tls = native::ensure_tls_material(c.state_dir);
+        auto tls = native::ensure_tls_material(c.state_dir, tls_options);
         if (!tls) {
             return Err{failure(StartError::tls_failed, "certificate: " + std::string(native::to_string(tls.error().code)) +
                                                            ": " + tls.error().detail)};
@@ -80,9 +83,12 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
         cert_file = tls->server_cert_path;
         key_file = tls->server_key_path;
         local_ca = tls->ca_cert_path;
+        auto renewal = CertificateRenewal::create(c.state_dir, *tls, c.clock);
+        if (!renewal) return Err{failure(StartError::tls_failed, renewal.error())};
+        self->renewal_ = std::move(*renewal);
     } else {
         // The sandbox may still use the local CA, so trust it upstream if it exists.
-        auto tls = native::ensure_tls_material(c.state_dir);
+        auto tls = native::ensure_tls_material(c.state_dir, tls_options);
         if (tls) local_ca = tls->ca_cert_path;
     }
 
@@ -113,6 +119,7 @@ Result<Unit, StartFailure> HelperServer::add_listener(const std::string& address
                                " (PEM chain + matching private key expected)")};
     }
     SSL_CTX_set_min_proto_version(server.ssl_context(), TLS1_2_VERSION);
+    if (renewal_) renewal_->attach(server.ssl_context());
     native::harden_server(server, config_.limits);
     register_routes(server);
 
@@ -240,7 +247,18 @@ bool HelperServer::listen(Listener& listener) {
     return ok;
 }
 
+void HelperServer::renew_certificates_until_stopped() {
+    std::unique_lock<std::mutex> lock(stop_mutex_);
+    while (!stop_signal_.wait_for(lock, config_.certificate_check_interval, [this] { return stop_requested_.load(); })) {
+        lock.unlock();
+        if (auto line = renewal_->check()) log(*line);
+        lock.lock();
+    }
+}
+
 bool HelperServer::run() {
+    std::thread renewal;
+    if (renewal_) renewal = std::thread([this] { renew_certificates_until_stopped(); });
     std::vector<std::thread> others;
     for (std::size_t i = 1; i < listeners_.size(); ++i) {
         others.emplace_back([this, i] { listen(*listeners_[i]); });
@@ -249,6 +267,7 @@ bool HelperServer::run() {
     // Whichever way the main listener ended, the others end with it.
     stop();
     for (auto& t : others) t.join();
+    if (renewal.joinable()) renewal.join();
     return ok;
 }
 
@@ -257,7 +276,11 @@ void HelperServer::run_in_background() {
 }
 
 void HelperServer::stop() {
-    stop_requested_.store(true);
+    {
+        std::lock_guard<std::mutex> lock(stop_mutex_);
+        stop_requested_.store(true);
+    }
+    stop_signal_.notify_all();
     for (auto& listener : listeners_) {
         // run() has begun but httplib may not be accepting yet; its stop() is
         // a no-op until then.

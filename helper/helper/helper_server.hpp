@@ -7,8 +7,10 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +24,7 @@
 
 namespace roomkey::helper {
 
+class CertificateRenewal;
 class Proxy;
 
 enum class StartError {
@@ -84,17 +87,21 @@ private:
     // Answers `res` with the policy's refusal, if any; true when it did.
     bool refuse(const httplib::Request& req, httplib::Response& res) const;
     bool listen(Listener& listener);
+    void renew_certificates_until_stopped();
     void log(const std::string& line) const;
 
     HelperConfig config_;
     LogSink log_;
     StaticSite site_;
     std::optional<native::TlsMaterial> tls_;
+    std::unique_ptr<CertificateRenewal> renewal_;  // generated certificates only; outlives the servers
     std::vector<std::unique_ptr<Listener>> listeners_;
     std::unique_ptr<Proxy> proxy_;
     int port_ = 0;
     std::thread thread_;
     std::atomic<bool> stop_requested_{false};
+    std::mutex stop_mutex_;
+    std::condition_variable stop_signal_;  // wakes the renewal loop
 };
 
 }  // namespace roomkey::helper

@@ -75,7 +75,8 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
 Limits (fixed): request body 1 MiB (413), request-target 4 KiB (414), header
 section 16 KiB (431); a single header line over 8 KiB is refused with 400
 (cpp-httplib's compiled limit). Bodies must come with Content-Length:
-Transfer-Encoding gets 411, Content-Encoding 415.
+Transfer-Encoding gets 411, Content-Encoding 415. The generated certificate
+is checked hourly while serving and renewed 30 days before it expires.
 )";
     }
     if (subcommand == "trust") {

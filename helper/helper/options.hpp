@@ -2,6 +2,8 @@
 // config file, merged into one HelperConfig (flags > environment > file > defaults).
 #pragma once
 
+#include <chrono>
+#include <ctime>
 #include <functional>
 #include <optional>
 #include <string>
@@ -46,6 +48,10 @@ struct HelperConfig {
     std::size_t max_uri_bytes = 4096;      // longer request-targets get 414
     std::size_t max_header_bytes = 16384;  // larger header sections get 431
                                            // (one field line over 8 KB: 400, httplib's compiled limit)
+    // While serving, the generated certificate is re-checked this often and
+    // renewed (and served from the next handshake on) when it is due.
+    std::chrono::milliseconds certificate_check_interval = std::chrono::hours(1);
+    std::function<std::time_t()> clock;  // "now" for that check (tests); the system clock when empty
 };
 
 enum class Subcommand { serve, trust, untrust, help };
