@@ -16,6 +16,10 @@ namespace {
 using namespace roomkey;
 
 int serve(const helper::HelperConfig& config) {
+    // Before any thread starts, so that only the watcher below receives
+    // Ctrl-C/SIGTERM. Only here: trust/untrust keep the default (Ctrl-C
+    // ends them and their certutil), and children get a clean mask.
+    native::block_stop_signals();
     static std::mutex log_mutex;
     auto log = [](const std::string& line) {
         std::lock_guard<std::mutex> lock(log_mutex);
@@ -55,7 +59,6 @@ int serve(const helper::HelperConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    native::block_stop_signals();
     std::vector<std::string> args(argv + 1, argv + argc);
     auto command = helper::parse_command_line(args, helper::process_environment());
     if (!command) {

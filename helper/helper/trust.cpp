@@ -2,6 +2,7 @@
 #include "helper/trust.hpp"
 
 #include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +32,13 @@ ProcessResult run_process(const std::vector<std::string>& args) {
         return out;
     }
     if (pid == 0) {
+        // `serve` blocks SIGINT/SIGTERM (a watcher thread takes them) and
+        // ignores SIGPIPE; a mask and an ignored signal survive execvp, and
+        // certutil must stop on Ctrl-C like any program.
+        sigset_t none;
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        ::signal(SIGPIPE, SIG_DFL);
         ::dup2(pipe_fds[1], 1);
         ::dup2(pipe_fds[1], 2);
         ::close(pipe_fds[0]);
