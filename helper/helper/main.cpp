@@ -36,9 +36,13 @@ int serve(const helper::HelperConfig& config) {
     if (const auto& tls = s.tls()) {
         std::cerr << "roomkey-helper: local CA " << tls->ca_cert_path
                   << (tls->created_ca ? " (new)" : "") << '\n';
-        if (!helper::ca_trusted_in_default_nssdb(tls->ca_cert_path)) {
-            std::cerr << "roomkey-helper: the browser does not trust it yet: run `roomkey-helper trust --state-dir "
-                      << s.config().state_dir << "` (or curl --cacert " << tls->ca_cert_path << ")\n";
+        // Every database `trust` would write (Chromium's and each Firefox profile's).
+        const auto missing = helper::nss_databases_without_ca(tls->ca_cert_path, helper::TrustOptions{});
+        if (!missing.empty()) {
+            std::cerr << "roomkey-helper: the browser does not trust it yet (not in";
+            for (const auto& db : missing) std::cerr << ' ' << db;
+            std::cerr << "): run `roomkey-helper trust --state-dir " << s.config().state_dir << "` (or curl --cacert "
+                      << tls->ca_cert_path << ")\n";
         }
     }
     const auto& up = s.config().upstream;

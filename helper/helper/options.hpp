@@ -59,6 +59,7 @@ enum class Subcommand { serve, trust, untrust, help };
 struct TrustOptions {
     std::string state_dir;
     std::string nssdb;  // default: $HOME/.pki/nssdb (Chromium; Firefox profiles are found too)
+    std::string home;   // where those live; default: $HOME
 };
 
 struct Command {

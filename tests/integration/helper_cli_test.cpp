@@ -346,5 +346,45 @@ TEST_F(HelperCli, ServeStartsCertutilWithTheDefaultSignalState) {
     EXPECT_EQ(serve.wait_exit(8000), 0) << serve.stderr_text();
 }
 
+TEST_F(HelperCli, TrustHintChecksEveryDatabaseTrustWouldWrite) {
+    // A CA trusted in Chromium's database but not in a Firefox profile is not
+    // trusted "by the browser" yet: the hint names the profile.
+    if (!have_certutil()) GTEST_SKIP() << "certutil (libnss3-tools) is not installed";
+    TempDir dir;
+    const std::string home = dir / "home";
+    const std::string chromium = home + "/.pki/nssdb";
+    const std::string firefox = home + "/.mozilla/firefox/abcd1234.default-release";
+    for (const std::string& db : {chromium, firefox}) {
+        ASSERT_EQ(std::system(("mkdir -p '" + db + "' && certutil -d sql:'" + db + "' -N --empty-password").c_str()), 0);
+    }
+    const ChildOptions in_home{{{"HOME", home}}, false};
+
+    Child chromium_only({helper_binary(), "trust", "--state-dir", dir / "state", "--nssdb", chromium}, in_home);
+    ASSERT_EQ(chromium_only.wait_exit(20000), 0) << chromium_only.stderr_text();
+    {
+        Child serve(serve_args(dir), in_home);
+        ASSERT_NE(port_of(serve.read_line(15000)), 0) << serve.stderr_text();
+        serve.signal(SIGTERM);
+        EXPECT_EQ(serve.wait_exit(8000), 0);
+        const std::string err = serve.stderr_text();
+        const auto at = err.find("does not trust it yet");
+        ASSERT_NE(at, std::string::npos) << err;
+        const std::string hint = err.substr(at, err.find('\n', at) - at);
+        EXPECT_NE(hint.find(firefox), std::string::npos) << "the hint names the Firefox profile: " << hint;
+        EXPECT_EQ(hint.find("/.pki/nssdb"), std::string::npos) << "Chromium's database already trusts it: " << hint;
+    }
+
+    Child everywhere({helper_binary(), "trust", "--state-dir", dir / "state"}, in_home);
+    ASSERT_EQ(everywhere.wait_exit(20000), 0) << everywhere.stderr_text();
+    EXPECT_NE(certutil_list(firefox).find("roomkey local CA"), std::string::npos);
+    {
+        Child serve(serve_args(dir), in_home);
+        ASSERT_NE(port_of(serve.read_line(15000)), 0) << serve.stderr_text();
+        serve.signal(SIGTERM);
+        EXPECT_EQ(serve.wait_exit(8000), 0);
+        EXPECT_EQ(serve.stderr_text().find("does not trust it yet"), std::string::npos) << serve.stderr_text();
+    }
+}
+
 }  // namespace
 }  // namespace roomkey::helper
