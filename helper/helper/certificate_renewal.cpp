@@ -13,7 +13,7 @@ namespace roomkey::helper {
 // A certificate, the rest of its chain and its key, as OpenSSL objects.
 struct CertificateRenewal::Loaded {
     X509* cert = nullptr;
-    STACK_OF(X509)* chain = nullptr;
+    STACK_OF(X509) * chain = nullptr;
     EVP_PKEY* key = nullptr;
 
     Loaded() = default;
@@ -44,8 +44,9 @@ CertificateRenewal::CertificateRenewal(std::string state_dir, Clock clock, std::
 
 CertificateRenewal::~CertificateRenewal() = default;
 
-Result<std::unique_ptr<CertificateRenewal>, std::string> CertificateRenewal::create(
-    std::string state_dir, const native::TlsMaterial& material, Clock clock) {
+Result<std::unique_ptr<CertificateRenewal>, std::string> CertificateRenewal::create(std::string state_dir,
+                                                                                    const native::TlsMaterial& material,
+                                                                                    Clock clock) {
     auto cert_text = native::read_whole_file(material.server_cert_path);
     if (!cert_text) return Err{cert_text.error()};
     auto key_text = native::read_whole_file(material.server_key_path);
@@ -70,7 +71,9 @@ Result<std::unique_ptr<CertificateRenewal>, std::string> CertificateRenewal::cre
         new CertificateRenewal(std::move(state_dir), std::move(clock), std::move(loaded)));
 }
 
-void CertificateRenewal::attach(SSL_CTX* ctx) { SSL_CTX_set_cert_cb(ctx, &CertificateRenewal::select_certificate, this); }
+void CertificateRenewal::attach(SSL_CTX* ctx) {
+    SSL_CTX_set_cert_cb(ctx, &CertificateRenewal::select_certificate, this);
+}
 
 int CertificateRenewal::select_certificate(SSL* ssl, void* self) {
     const auto loaded = static_cast<CertificateRenewal*>(self)->current();

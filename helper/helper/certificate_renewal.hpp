@@ -27,8 +27,8 @@ public:
 
     // Loads the certificate chain and key that `material` names.
     static Result<std::unique_ptr<CertificateRenewal>, std::string> create(std::string state_dir,
-                                                                         const native::TlsMaterial& material,
-                                                                         Clock clock);
+                                                                           const native::TlsMaterial& material,
+                                                                           Clock clock);
     ~CertificateRenewal();
     CertificateRenewal(const CertificateRenewal&) = delete;
     CertificateRenewal& operator=(const CertificateRenewal&) = delete;

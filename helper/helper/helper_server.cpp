@@ -114,9 +114,8 @@ Result<Unit, StartFailure> HelperServer::add_listener(const std::string& address
     listener->server = std::make_unique<httplib::SSLServer>(cert_file.c_str(), key_file.c_str());
     httplib::SSLServer& server = *listener->server;
     if (!server.is_valid()) {
-        return Err{failure(StartError::tls_failed,
-                           "cannot load certificate " + cert_file + " with key " + key_file +
-                               " (PEM chain + matching private key expected)")};
+        return Err{failure(StartError::tls_failed, "cannot load certificate " + cert_file + " with key " + key_file +
+                                                       " (PEM chain + matching private key expected)")};
     }
     SSL_CTX_set_min_proto_version(server.ssl_context(), TLS1_2_VERSION);
     if (renewal_) renewal_->attach(server.ssl_context());
@@ -133,17 +132,19 @@ Result<Unit, StartFailure> HelperServer::add_listener(const std::string& address
                                    " is already in use (another roomkey-helper?). Stop it, or pick another "
                                    "port: --port N (0 = any free port)")};
         }
-        return Err{failure(StartError::bind_failed,
-                           "cannot listen on " + shown + ":" + std::to_string(wanted) + ": " +
-                               std::string(native::to_string(port.error())) +
-                               (address == "::1" ? " (no IPv6 loopback here? drop --ipv6)" : ""))};
+        return Err{
+            failure(StartError::bind_failed, "cannot listen on " + shown + ":" + std::to_string(wanted) + ": " +
+                                                 std::string(native::to_string(port.error())) +
+                                                 (address == "::1" ? " (no IPv6 loopback here? drop --ipv6)" : ""))};
     }
     port_ = *port;
     listeners_.push_back(std::move(listener));
     return Unit{};
 }
 
-std::string HelperServer::app_url() const { return "https://127.0.0.1:" + std::to_string(port_) + "/"; }
+std::string HelperServer::app_url() const {
+    return "https://127.0.0.1:" + std::to_string(port_) + "/";
+}
 
 void HelperServer::log(const std::string& line) const {
     if (log_) log_(line);
@@ -152,8 +153,8 @@ void HelperServer::log(const std::string& line) const {
 // [SECTION] routes ---------------------------------------------------------------
 
 bool HelperServer::refuse(const httplib::Request& req, httplib::Response& res) const {
-    const auto refusal = refusal_for(req, Listening{port_, config_.ipv6},
-                                     PolicyLimits{config_.max_uri_bytes, config_.max_header_bytes});
+    const auto refusal =
+        refusal_for(req, Listening{port_, config_.ipv6}, PolicyLimits{config_.max_uri_bytes, config_.max_header_bytes});
     if (!refusal) return false;
     send_text(res, refusal->status, std::string(refusal->text));
     return true;
@@ -169,8 +170,7 @@ void HelperServer::register_routes(httplib::Server& s) {
     // policy in the route, after the body is read (within the payload limit).
     s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
-        if (native::refuse_unsafe_framing(req, res) ||
-            (!native::body_follows(req) && refuse(req, res))) {
+        if (native::refuse_unsafe_framing(req, res) || (!native::body_follows(req) && refuse(req, res))) {
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;
@@ -183,18 +183,20 @@ void HelperServer::register_routes(httplib::Server& s) {
         };
     };
 
-    s.Get("/config.json", guarded([this](const httplib::Request&, httplib::Response& res) {
+    auto config_json = [this](const httplib::Request&, httplib::Response& res) {
         std::string origin = app_url();
         origin.pop_back();  // no trailing '/'
         res.set_content(proxy_->public_config_json(origin), "application/json");
         res.set_header("Cache-Control", "no-store");
-    }));
+    };
+    s.Get("/config.json", guarded(config_json));
 
-    s.Post("/oauth/token", guarded([this](const httplib::Request& req, httplib::Response& res) {
+    auto token = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
-    }));
+    };
+    s.Post("/oauth/token", guarded(token));
 
     auto api = guarded([this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
@@ -206,7 +208,8 @@ void HelperServer::register_routes(httplib::Server& s) {
     s.Put("/api/.*", api);
     s.Delete("/api/.*", api);
 
-    s.Get(".*", guarded([this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); }));
+    auto site = [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); };
+    s.Get(".*", guarded(site));
 
     // No CORS anywhere: a preflight is answered without any Access-Control-* header.
     auto not_allowed = guarded([](const httplib::Request&, httplib::Response& res) {
@@ -249,7 +252,8 @@ bool HelperServer::listen(Listener& listener) {
 
 void HelperServer::renew_certificates_until_stopped() {
     std::unique_lock<std::mutex> lock(stop_mutex_);
-    while (!stop_signal_.wait_for(lock, config_.certificate_check_interval, [this] { return stop_requested_.load(); })) {
+    while (
+        !stop_signal_.wait_for(lock, config_.certificate_check_interval, [this] { return stop_requested_.load(); })) {
         lock.unlock();
         if (auto line = renewal_->check()) log(*line);
         lock.lock();

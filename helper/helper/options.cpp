@@ -159,10 +159,10 @@ Result<ClientType, std::string> parse_client_type(const std::string& text, std::
 // The settings as strings, before validation; later sources overwrite earlier ones.
 using Settings = std::map<std::string, std::string>;
 
-const char* const kFileKeys[] = {"base_url",      "auth_url",         "consent_url", "client_id",
-                                 "client_type",   "client_secret_file", "token_header", "scope",
-                                 "upstream_ca_file", "port",           "host",        "web_root",
-                                 "state_dir",     "cert_file",        "key_file",    "ipv6"};
+const char* const kFileKeys[] = {
+    "base_url",     "auth_url",  "consent_url",      "client_id", "client_type", "client_secret_file",
+    "token_header", "scope",     "upstream_ca_file", "port",      "host",        "web_root",
+    "state_dir",    "cert_file", "key_file",         "ipv6"};
 
 Result<Unit, std::string> read_config_file(const std::string& path, Settings& out) {
     auto text = native::read_whole_file(path);

@@ -145,13 +145,14 @@ std::vector<std::string> nss_databases_without_ca(const std::string& ca_cert_pat
     std::vector<std::string> missing = nss_databases(options);
     if (!certutil_available()) return missing;
     const std::string nickname = nss_nickname(ca_cert_path);
-    missing.erase(std::remove_if(missing.begin(), missing.end(),
-                                 [&](const std::string& db) {
-                                     if (!exists(db + "/cert9.db")) return false;
-                                     const ProcessResult r = run_process({"certutil", "-d", "sql:" + db, "-L", "-n", nickname});
-                                     return r.started && r.exit_code == 0;
-                                 }),
-                  missing.end());
+    missing.erase(
+        std::remove_if(missing.begin(), missing.end(),
+                       [&](const std::string& db) {
+                           if (!exists(db + "/cert9.db")) return false;
+                           const ProcessResult r = run_process({"certutil", "-d", "sql:" + db, "-L", "-n", nickname});
+                           return r.started && r.exit_code == 0;
+                       }),
+        missing.end());
     return missing;
 }
 

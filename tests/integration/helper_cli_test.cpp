@@ -288,7 +288,9 @@ unsigned long long signal_mask(const std::string& status, const std::string& fie
     return std::strtoull(status.c_str() + at + field.size() + 1, nullptr, 16);
 }
 
-bool has_signal(unsigned long long mask, int sig) { return (mask >> (sig - 1)) & 1u; }
+bool has_signal(unsigned long long mask, int sig) {
+    return (mask >> (sig - 1)) & 1u;
+}
 
 std::string wait_for_file(const std::string& path, int ms) {
     for (int waited = 0; waited < ms; waited += 20) {
@@ -332,10 +334,9 @@ TEST_F(HelperCli, ServeStartsCertutilWithTheDefaultSignalState) {
     std::system(("mkdir -p '" + home + "/.pki/nssdb'").c_str());
     testing::write_file(home + "/.pki/nssdb/cert9.db", "");  // the fake certutil never reads it
     const std::string mark = dir / "mark";
-    Child serve(serve_args(dir), {{{"PATH", path_with(fake_certutil_dir(dir))},
-                                   {"HOME", home},
-                                   {"ROOMKEY_FAKE_CERTUTIL_MARK", mark}},
-                                  false});
+    Child serve(
+        serve_args(dir),
+        {{{"PATH", path_with(fake_certutil_dir(dir))}, {"HOME", home}, {"ROOMKEY_FAKE_CERTUTIL_MARK", mark}}, false});
     ASSERT_NE(port_of(serve.read_line(15000)), 0) << serve.stderr_text();
     const std::string status = wait_for_file(mark, 5000);
     ASSERT_FALSE(status.empty()) << "the trust hint did not run certutil: " << serve.stderr_text();
@@ -355,7 +356,8 @@ TEST_F(HelperCli, TrustHintChecksEveryDatabaseTrustWouldWrite) {
     const std::string chromium = home + "/.pki/nssdb";
     const std::string firefox = home + "/.mozilla/firefox/abcd1234.default-release";
     for (const std::string& db : {chromium, firefox}) {
-        ASSERT_EQ(std::system(("mkdir -p '" + db + "' && certutil -d sql:'" + db + "' -N --empty-password").c_str()), 0);
+        ASSERT_EQ(std::system(("mkdir -p '" + db + "' && certutil -d sql:'" + db + "' -N --empty-password").c_str()),
+                  0);
     }
     const ChildOptions in_home{{{"HOME", home}}, false};
 

@@ -123,11 +123,11 @@ TEST(HelperHardeningOptions, OnlyLoopbackHostsAreAccepted) {
 TEST_F(HelperHardening, ForeignHostHeaderIs403) {
     // DNS rebinding: evil.example resolves to 127.0.0.1; the browser sends its name.
     const std::string port = std::to_string(helper_->port());
-    for (const std::string& host : {"evil.example:" + port, std::string("evil.example"),
-                                   "127.0.0.1:" + std::to_string(helper_->port() + 1), std::string("127.0.0.1"),
-                                   "localhost.:" + port, "127.0.0.1.:" + port,
-                                   // not bound to [::1] (no --ipv6): that name is not ours either
-                                   "[::1]:" + port}) {
+    for (const std::string& host :
+         {"evil.example:" + port, std::string("evil.example"), "127.0.0.1:" + std::to_string(helper_->port() + 1),
+          std::string("127.0.0.1"), "localhost.:" + port, "127.0.0.1.:" + port,
+          // not bound to [::1] (no --ipv6): that name is not ours either
+          "[::1]:" + port}) {
         auto res = client_->Get("/", {{"Host", host}});
         ASSERT_TRUE(res);
         EXPECT_EQ(res->status, 403) << "Host: " << host;
@@ -269,7 +269,8 @@ long wait_for_close(int sock, int limit_ms) {
         char buf[512];
         if (::recv(sock, buf, sizeof buf, 0) <= 0) {
             return static_cast<long>(
-                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
+                    .count());
         }
     }
 }
@@ -385,8 +386,8 @@ TEST_F(HelperSmuggling, CrossSiteBodyIsNeverExecutedAsASecondRequest) {
     EXPECT_EQ(second->status, 200) << second->head;
     EXPECT_NE(second->body.find("redirect_uri"), std::string::npos)
         << "the second answer must be /config.json's, not the smuggled request's: " << second->body;
-    EXPECT_TRUE(upstream_->targets().empty()) << "the smuggled token request reached the upstream: "
-                                               << upstream_->targets().front();
+    EXPECT_TRUE(upstream_->targets().empty())
+        << "the smuggled token request reached the upstream: " << upstream_->targets().front();
     const std::string log = helper_->wait_for_log("GET /config.json");
     EXPECT_EQ(RunningHelper::occurrences(log, "POST /oauth/token"), 1u) << log;
     EXPECT_NE(log.find("POST /oauth/token 403"), std::string::npos) << log;
@@ -406,20 +407,26 @@ TEST_F(HelperSmuggling, BodiesHttplibWouldNotReadAreRefusedAndTheConnectionClose
         {"GET with a body", "GET / HTTP/1.1\r\nHost: " + host() + "\r\nContent-Length: " + n, inner, 400},
         {"OPTIONS with a body", "OPTIONS / HTTP/1.1\r\nHost: " + host() + "\r\nContent-Length: " + n, inner, 400},
         // Chunked bodies have no size limit in httplib 0.11.4: refused.
-        {"chunked", "POST /oauth/token HTTP/1.1\r\nHost: " + host() + "\r\nX-Roomkey-Request: 1\r\n"
-                    "Transfer-Encoding: chunked",
+        {"chunked",
+         "POST /oauth/token HTTP/1.1\r\nHost: " + host() +
+             "\r\nX-Roomkey-Request: 1\r\n"
+             "Transfer-Encoding: chunked",
          "5\r\nhello\r\n0\r\n\r\n" + inner, 411},
-        {"chunked and a length", "POST /oauth/token HTTP/1.1\r\nHost: " + host() + "\r\nX-Roomkey-Request: 1\r\n"
-                                 "Content-Length: 5\r\nTransfer-Encoding: chunked",
+        {"chunked and a length",
+         "POST /oauth/token HTTP/1.1\r\nHost: " + host() +
+             "\r\nX-Roomkey-Request: 1\r\n"
+             "Content-Length: 5\r\nTransfer-Encoding: chunked",
          "5\r\nhello\r\n0\r\n\r\n" + inner, 411},
         // "1x" would be read as 1 and the rest as a request.
         {"malformed length", "POST /oauth/token HTTP/1.1\r\nHost: " + host() + "\r\nContent-Length: 1x", "x" + inner,
          400},
-        {"two lengths", "POST /oauth/token HTTP/1.1\r\nHost: " + host() + "\r\nContent-Length: 1\r\nContent-Length: " + n,
-         "x" + inner, 400},
+        {"two lengths",
+         "POST /oauth/token HTTP/1.1\r\nHost: " + host() + "\r\nContent-Length: 1\r\nContent-Length: " + n, "x" + inner,
+         400},
         // Compressed bodies would be inflated without a limit.
-        {"encoded body", "POST /oauth/token HTTP/1.1\r\nHost: " + host() + "\r\nContent-Encoding: gzip\r\nContent-Length: " + n,
-         inner, 415},
+        {"encoded body",
+         "POST /oauth/token HTTP/1.1\r\nHost: " + host() + "\r\nContent-Encoding: gzip\r\nContent-Length: " + n, inner,
+         415},
         // httplib reads and drops it (413); it must not become a request either.
         {"over the payload limit", "POST /oauth/token HTTP/1.1\r\nHost: " + host() + "\r\nContent-Length: 9000",
          inner + std::string(9000 - inner.size(), ' '), 413},
@@ -449,7 +456,8 @@ TEST_F(HelperSmuggling, RequestWithoutFramingHasAnEmptyBody) {
     // timeout).
     RawTls conn(helper_->port());
     ASSERT_TRUE(conn.ok());
-    ASSERT_TRUE(conn.send("POST /api/rooms/1/link HTTP/1.1\r\nHost: " + host() + "\r\nX-Roomkey-Request: 1\r\n"
+    ASSERT_TRUE(conn.send("POST /api/rooms/1/link HTTP/1.1\r\nHost: " + host() +
+                          "\r\nX-Roomkey-Request: 1\r\n"
                           "Authorization: Bearer AT\r\n\r\n"));
     auto res = conn.read_response(800);
     ASSERT_TRUE(res) << "a POST without Content-Length must be answered at once";
@@ -463,8 +471,9 @@ TEST_F(HelperSmuggling, HeaderLinesAfterAnOverlongOneAreNeitherParsedNorLogged) 
     RawTls conn(helper_->port());
     ASSERT_TRUE(conn.ok());
     ASSERT_TRUE(conn.send("GET / HTTP/1.1\r\nHost: " + host() + "\r\nX-Big: " + std::string(9000, 'b') + "\r\n"));
-    ASSERT_TRUE(conn.send("x-servicetoken: SECRETTOKEN123\r\nAuthorization: Bearer SECRET-AT-456\r\n"
-                          "GET /api/me HTTP/1.1\r\n\r\n"));
+    ASSERT_TRUE(
+        conn.send("x-servicetoken: SECRETTOKEN123\r\nAuthorization: Bearer SECRET-AT-456\r\n"
+                  "GET /api/me HTTP/1.1\r\n\r\n"));
     auto res = conn.read_response(3000);
     ASSERT_TRUE(res);
     EXPECT_EQ(res->status, 400) << res->head;

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <arpa/inet.h>
-#include <httplib.h>
 #include <gtest/gtest.h>
+#include <httplib.h>
 #include <netinet/in.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -223,8 +223,8 @@ public:
     // One SSL_write: up to 16 KB travel in one TLS record, as a browser
     // sends a request with its body.
     bool send(const std::string& bytes) {
-        return connected_ && SSL_write(ssl_, bytes.data(), static_cast<int>(bytes.size())) ==
-                                 static_cast<int>(bytes.size());
+        return connected_ &&
+               SSL_write(ssl_, bytes.data(), static_cast<int>(bytes.size())) == static_cast<int>(bytes.size());
     }
 
     // The next response (Content-Length framing), or nullopt when the
@@ -238,7 +238,8 @@ public:
                 r.head = buffer_.substr(0, end + 2);
                 std::size_t length = 0;
                 std::string lower = r.head;
-                std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+                std::transform(lower.begin(), lower.end(), lower.begin(),
+                               [](unsigned char c) { return std::tolower(c); });
                 if (auto cl = lower.find("\r\ncontent-length:"); cl != std::string::npos) {
                     length = std::strtoul(lower.c_str() + cl + 17, nullptr, 10);
                 }
@@ -286,7 +287,8 @@ private:
     bool fill(std::chrono::steady_clock::time_point deadline) {
         if (!connected_ || eof_) return false;
         if (SSL_pending(ssl_) == 0) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0) return false;
             pollfd p{fd_, POLLIN, 0};
             if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
