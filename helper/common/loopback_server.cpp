@@ -1,13 +1,23 @@
-// loopback_server.cpp: socket options and binding for the loopback servers (POSIX).
+// loopback_server.cpp: socket options, binding and the request-framing guard
+// for the loopback servers (POSIX, OpenSSL).
+//
+// [SECTION] socket options
+// [SECTION] request framing
+// [SECTION] harden_server
+// [SECTION] bind
 #include "common/loopback_server.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+
+#include "roomkey/http.hpp"
 
 namespace roomkey::native {
 
@@ -20,10 +30,130 @@ std::string_view to_string(BindError error) {
     return "unknown";
 }
 
+// [SECTION] socket options ----------------------------------------------------
+
 void loopback_socket_options(int socket) {
     int yes = 1;
     ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
 }
+
+// [SECTION] request framing ---------------------------------------------------
+
+namespace {
+
+// The TLS connection this thread serves. httplib runs a connection's
+// handshake and every request on it on one worker thread, but gives the
+// handlers the SSL (req.ssl) only for requests that parsed; the answer to one
+// that did not must still be able to end the connection.
+thread_local SSL* t_connection = nullptr;
+// close_connection_after_response() was called for the current answer.
+thread_local bool t_closing = false;
+
+void note_connection(const SSL* ssl, int where, int /*ret*/) {
+    if ((where & SSL_CB_HANDSHAKE_START) != 0 && t_connection != ssl) {
+        t_connection = const_cast<SSL*>(ssl);
+        t_closing = false;
+    }
+}
+
+SSL* connection_of(const httplib::Request& request) {
+    // httplib hands out its own SSL as const; ending the connection is ours to do.
+    return request.ssl != nullptr ? const_cast<SSL*>(request.ssl) : t_connection;
+}
+
+// Methods whose body httplib reads (its detail::expect_content).
+bool reads_body(std::string_view method) {
+    return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE" || method == "PRI";
+}
+
+struct Refusal {
+    int status;
+    const char* reason;
+};
+
+// What httplib would mishandle in how this request delimits its body.
+std::optional<Refusal> framing_problem(const httplib::Request& request, std::uint64_t& length) {
+    length = 0;
+    if (request.has_header("Transfer-Encoding")) {
+        return Refusal{411, "send the body with Content-Length; Transfer-Encoding is not accepted"};
+    }
+    const std::size_t lengths = request.get_header_value_count("Content-Length");
+    if (lengths > 1) return Refusal{400, "more than one Content-Length"};
+    if (lengths == 1) {
+        const std::string value = request.get_header_value("Content-Length");
+        // At most 18 digits: no overflow, and far above any limit.
+        if (value.empty() || value.size() > 18 || value.find_first_not_of("0123456789") != std::string::npos) {
+            return Refusal{400, "malformed Content-Length"};
+        }
+        length = std::stoull(value);
+    }
+    if (length > 0 && !reads_body(request.method)) return Refusal{400, "this method takes no body"};
+    if (length > 0 && request.has_header("Content-Encoding") &&
+        !iequals(request.get_header_value("Content-Encoding"), "identity")) {
+        return Refusal{415, "request bodies are not accepted compressed"};
+    }
+    // Over the payload limit is httplib's own 413: it reads and drops the
+    // body first, so the client can finish sending and read the answer.
+    return std::nullopt;
+}
+
+// After the handlers: a request that did not parse (httplib stopped somewhere
+// in its header section) or whose body was not read in full leaves bytes on
+// the connection that must never be parsed as a request.
+void guard_unread_bytes(const httplib::Request& request, httplib::Response& response) {
+    std::uint64_t length = 0;
+    const bool unparsed = request.ssl == nullptr;  // setup_request() gives every parsed request its SSL
+    if (unparsed || framing_problem(request, length) || request.body.size() != length) {
+        close_connection_after_response(request, response);
+    }
+    if (t_closing) {
+        // httplib has added its own "Keep-Alive" (or a "Connection") by now.
+        response.headers.erase("Connection");
+        response.headers.erase("Keep-Alive");
+        response.set_header("Connection", "close");
+        t_closing = false;
+    }
+}
+
+}  // namespace
+
+bool body_follows(const httplib::Request& request) {
+    if (!reads_body(request.method)) return false;
+    std::uint64_t length = 0;
+    return !framing_problem(request, length) && length > 0;
+}
+
+bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& response) {
+    std::uint64_t length = 0;
+    if (auto problem = framing_problem(request, length)) {
+        response.status = problem->status;
+        response.set_content(std::string(problem->reason) + "\n", "text/plain; charset=utf-8");
+        close_connection_after_response(request, response);
+        return true;
+    }
+    if (reads_body(request.method) && request.method != "DELETE" && !request.has_header("Content-Length")) {
+        // httplib hands the pre-routing handler its own, non-const Request:
+        // the one place roomkey changes a request. Without it httplib reads
+        // until the peer closes (httplib already does this for DELETE).
+        const_cast<httplib::Request&>(request).set_header("Content-Length", "0");
+    }
+    return false;
+}
+
+void close_connection_after_response(const httplib::Request& request, httplib::Response& response) {
+    SSL* ssl = connection_of(request);
+    if (ssl == nullptr) return;
+    // Every later SSL_read returns 0 at once and drops what OpenSSL has
+    // buffered (a smuggled request sits there, decrypted with the body
+    // around it), so httplib's next request read ends the connection. Writing
+    // still works. (Not shutdown(SHUT_RD): httplib checks before each write
+    // that a peek at the socket does not see end of stream.)
+    SSL_set_shutdown(ssl, SSL_get_shutdown(ssl) | SSL_RECEIVED_SHUTDOWN);
+    t_closing = true;
+    response.set_header("Connection", "close");
+}
+
+// [SECTION] harden_server -----------------------------------------------------
 
 void harden_server(httplib::Server& server, const ServerLimits& limits) {
     server.set_tcp_nodelay(true);
@@ -35,7 +165,18 @@ void harden_server(httplib::Server& server, const ServerLimits& limits) {
     server.set_keep_alive_max_count(limits.keep_alive_max_requests);
     const std::size_t threads = limits.threads;
     server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+
+    server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+        return refuse_unsafe_framing(req, res) ? httplib::Server::HandlerResponse::Handled
+                                               : httplib::Server::HandlerResponse::Unhandled;
+    });
+    if (auto* tls = dynamic_cast<httplib::SSLServer*>(&server)) {
+        SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
+        server.set_post_routing_handler(guard_unread_bytes);
+    }
 }
+
+// [SECTION] bind --------------------------------------------------------------
 
 namespace {
 

@@ -1,12 +1,14 @@
 // loopback_server.hpp: the socket-level hardening every roomkey server gets
 // (cpp-httplib 0.11 is a compiled library, so only its runtime setters count):
-// loopback bind without SO_REUSEPORT, TCP_NODELAY, size limits, timeouts.
+// loopback bind without SO_REUSEPORT, TCP_NODELAY, size limits, timeouts, and
+// request framing that httplib 0.11.4 would get wrong (request smuggling).
 #pragma once
 
 #include <httplib.h>
 
 #include <cstddef>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,7 +31,50 @@ struct ServerLimits {
 // the peer's delayed ACK, ~40 ms), SO_REUSEADDR but never SO_REUSEPORT (with
 // it a second process could bind the same port and take the OAuth redirect),
 // the payload limit and the timeouts.
+//
+// For an httplib::SSLServer also the request-framing guard (see below):
+//  - a pre-routing handler that calls refuse_unsafe_framing(); a server that
+//    sets its own pre-routing handler must call it first;
+//  - a post-routing handler that ends the connection after the answer to a
+//    request httplib could not parse, or whose body was left unread (e.g. a
+//    pre-routing handler answered it). Do not replace it.
 void harden_server(httplib::Server& server, const ServerLimits& limits = {});
+
+// [request framing] -----------------------------------------------------------
+// cpp-httplib 0.11.4 keeps a connection open after every answer and parses
+// whatever it did not consume as the next request: a body left unread by a
+// pre-routing handler, a GET's body (never read), the lines after an
+// over-long header line. A cross-site page can make a browser send a POST
+// with any text/plain body, so such leftovers would be requests that passed
+// no Host/Origin check. It also reads chunked and compressed bodies without
+// a size limit, and a POST/PUT/PATCH without Content-Length until the peer
+// closes.
+
+// Whether httplib reads a body after the pre-routing handler returns
+// Unhandled: POST/PUT/PATCH/DELETE with Content-Length > 0 (after
+// refuse_unsafe_framing). A pre-routing handler must not answer such a request
+// itself (or the body is parsed as a request; the post-routing guard then
+// closes the connection): let a route check it once the body is read.
+bool body_follows(const httplib::Request& request);
+
+// For the first line of a pre-routing handler. Answers, and ends the
+// connection after, a request whose framing httplib would mishandle:
+//   400  a body on GET/HEAD/OPTIONS/CONNECT/TRACE (httplib never reads it),
+//        a Content-Length that is not one plain decimal number;
+//   411  Transfer-Encoding (chunked bodies have no size limit in httplib);
+//   415  Content-Encoding on a request body (inflated without a limit).
+// (A body over the payload limit gets httplib's 413 after it has been read
+// and dropped.) A POST/PUT/PATCH with neither Content-Length nor
+// Transfer-Encoding gets "Content-Length: 0" (RFC 9112 6.3: it has no body),
+// so httplib does not wait for the peer to close. Returns true when it answered.
+bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& response);
+
+// Ends the TLS connection that carries `request` once `response` is written:
+// later reads see end of stream (bytes already received included), so httplib
+// closes it as soon as the peer sends anything more, or after the keep-alive
+// timeout; the response says "Connection: close". For an httplib::SSLServer
+// hardened by harden_server(); a no-op on plain sockets.
+void close_connection_after_response(const httplib::Request& request, httplib::Response& response);
 
 // Only SO_REUSEADDR: restart after a crash without waiting for TIME_WAIT.
 void loopback_socket_options(int socket);

@@ -1,8 +1,8 @@
 // helper_server.cpp: roomkey-helper's routes and the policy around them.
 //
-// [SECTION] start: web root, TLS, server, bind
+// [SECTION] start: web root, TLS, listeners (127.0.0.1, [::1]), bind
 // [SECTION] routes
-// [SECTION] run / stop
+// [SECTION] run / stop (and the periodic certificate check)
 #include "helper/helper_server.hpp"
 
 #include <openssl/ssl.h>
@@ -11,6 +11,7 @@
 
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
+#include "helper/certificate_renewal.hpp"
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
 #include "helper/upstream_client.hpp"
@@ -62,12 +63,18 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
 
     std::unique_ptr<HelperServer> self(new HelperServer(std::move(config), std::move(log), std::move(*site)));
     HelperConfig& c = self->config_;
+    // [::1] is an addition to 127.0.0.1, never a replacement: the redirect
+    // URI the service knows is https://127.0.0.1:PORT/callback.
+    if (c.host == "::1") c.ipv6 = true;
+    c.host = "127.0.0.1";
 
     std::string cert_file = c.cert_file;
     std::string key_file = c.key_file;
     std::string local_ca;
+    native::TlsOptions tls_options;
+    if (c.clock) tls_options.now = c.clock();
     if (cert_file.empty()) {
-        auto tls = native::ensure_tls_material(c.state_dir);
+        auto tls = native::ensure_tls_material(c.state_dir, tls_options);
         if (!tls) {
             return Err{failure(StartError::tls_failed, "certificate: " + std::string(native::to_string(tls.error().code)) +
                                                            ": " + tls.error().detail)};
@@ -76,19 +83,14 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
         cert_file = tls->server_cert_path;
         key_file = tls->server_key_path;
         local_ca = tls->ca_cert_path;
+        auto renewal = CertificateRenewal::create(c.state_dir, *tls, c.clock);
+        if (!renewal) return Err{failure(StartError::tls_failed, renewal.error())};
+        self->renewal_ = std::move(*renewal);
     } else {
         // The sandbox may still use the local CA, so trust it upstream if it exists.
-        auto tls = native::ensure_tls_material(c.state_dir);
+        auto tls = native::ensure_tls_material(c.state_dir, tls_options);
         if (tls) local_ca = tls->ca_cert_path;
     }
-
-    self->server_ = std::make_unique<httplib::SSLServer>(cert_file.c_str(), key_file.c_str());
-    if (!self->server_->is_valid()) {
-        return Err{failure(StartError::tls_failed,
-                           "cannot load certificate " + cert_file + " with key " + key_file +
-                               " (PEM chain + matching private key expected)")};
-    }
-    SSL_CTX_set_min_proto_version(self->server_->ssl_context(), TLS1_2_VERSION);
 
     std::vector<std::string> cas = c.upstream.extra_ca_files;
     if (!local_ca.empty()) cas.push_back(local_ca);
@@ -97,27 +99,51 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
     self->proxy_ = std::make_unique<Proxy>(
         c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
 
-    native::harden_server(*self->server_, c.limits);
-    self->register_routes();
-
-    auto port = native::bind_loopback(*self->server_, c.host, c.port);
-    if (!port) {
-        if (port.error() == native::BindError::port_in_use) {
-            return Err{failure(StartError::port_in_use,
-                               "port " + std::to_string(c.port) + " on " + c.host +
-                                   " is already in use (another roomkey-helper?). Stop it, or pick another "
-                                   "port: --port N (0 = any free port)")};
-        }
-        return Err{failure(StartError::bind_failed, "cannot listen on " + c.host + ":" + std::to_string(c.port) +
-                                                        ": " + std::string(native::to_string(port.error())))};
+    // 127.0.0.1 first (port 0 picks the port), then [::1] on the same port.
+    if (auto ok = self->add_listener("127.0.0.1", cert_file, key_file); !ok) return Err{ok.error()};
+    if (c.ipv6) {
+        if (auto ok = self->add_listener("::1", cert_file, key_file); !ok) return Err{ok.error()};
     }
-    self->port_ = *port;
     return self;
 }
 
+Result<Unit, StartFailure> HelperServer::add_listener(const std::string& address, const std::string& cert_file,
+                                                      const std::string& key_file) {
+    auto listener = std::make_unique<Listener>();
+    listener->address = address;
+    listener->server = std::make_unique<httplib::SSLServer>(cert_file.c_str(), key_file.c_str());
+    httplib::SSLServer& server = *listener->server;
+    if (!server.is_valid()) {
+        return Err{failure(StartError::tls_failed, "cannot load certificate " + cert_file + " with key " + key_file +
+                                                       " (PEM chain + matching private key expected)")};
+    }
+    SSL_CTX_set_min_proto_version(server.ssl_context(), TLS1_2_VERSION);
+    if (renewal_) renewal_->attach(server.ssl_context());
+    native::harden_server(server, config_.limits);
+    register_routes(server);
+
+    const int wanted = port_ != 0 ? port_ : config_.port;
+    const std::string shown = address == "::1" ? "[::1]" : address;
+    auto port = native::bind_loopback(server, address, wanted);
+    if (!port) {
+        if (port.error() == native::BindError::port_in_use) {
+            return Err{failure(StartError::port_in_use,
+                               "port " + std::to_string(wanted) + " on " + shown +
+                                   " is already in use (another roomkey-helper?). Stop it, or pick another "
+                                   "port: --port N (0 = any free port)")};
+        }
+        return Err{
+            failure(StartError::bind_failed, "cannot listen on " + shown + ":" + std::to_string(wanted) + ": " +
+                                                 std::string(native::to_string(port.error())) +
+                                                 (address == "::1" ? " (no IPv6 loopback here? drop --ipv6)" : ""))};
+    }
+    port_ = *port;
+    listeners_.push_back(std::move(listener));
+    return Unit{};
+}
+
 std::string HelperServer::app_url() const {
-    const std::string host = config_.host == "::1" ? "[::1]" : config_.host;
-    return "https://" + host + ":" + std::to_string(port_) + "/";
+    return "https://127.0.0.1:" + std::to_string(port_) + "/";
 }
 
 void HelperServer::log(const std::string& line) const {
@@ -126,65 +152,70 @@ void HelperServer::log(const std::string& line) const {
 
 // [SECTION] routes ---------------------------------------------------------------
 
-void HelperServer::register_routes() {
-    httplib::Server& s = *server_;
+bool HelperServer::refuse(const httplib::Request& req, httplib::Response& res) const {
+    const auto refusal =
+        refusal_for(req, Listening{port_, config_.ipv6}, PolicyLimits{config_.max_uri_bytes, config_.max_header_bytes});
+    if (!refusal) return false;
+    send_text(res, refusal->status, std::string(refusal->text));
+    return true;
+}
+
+void HelperServer::register_routes(httplib::Server& s) {
     s.set_default_headers(security_headers());
 
-    // Policy, once for every request, before any route.
+    // Policy, once for every request. httplib 0.11.4 reads a body only after
+    // this handler, and answering here would leave it unread, to be parsed as
+    // the next request (request smuggling past every check below). So a
+    // request with a body is let through, and guarded() applies the same
+    // policy in the route, after the body is read (within the payload limit).
     s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
-        if (req.target.size() > config_.max_uri_bytes) {
-            send_text(res, 414, "URI too long");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        if (header_section_bytes(req.headers) > config_.max_header_bytes) {
-            send_text(res, 431, "request header fields too large");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        if (!host_allowed(req.get_header_value("Host"), port_)) {
-            // DNS rebinding: a page on evil.example resolved to 127.0.0.1.
-            send_text(res, 403, "forbidden host");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        const bool proxied = req.path == "/oauth/token" || req.path.rfind("/api/", 0) == 0;
-        if (proxied && !proxy_request_allowed(req, port_)) {
-            // CSRF: only the app's own page may use the proxies.
-            send_text(res, 403, "cross-origin request refused");
+        if (native::refuse_unsafe_framing(req, res) || (!native::body_follows(req) && refuse(req, res))) {
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;
     });
+    using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+    auto guarded = [this](Handler handler) -> Handler {
+        return [this, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
+            if (native::body_follows(req) && refuse(req, res)) return;
+            handler(req, res);
+        };
+    };
 
-    s.Get("/config.json", [this](const httplib::Request&, httplib::Response& res) {
+    auto config_json = [this](const httplib::Request&, httplib::Response& res) {
         std::string origin = app_url();
         origin.pop_back();  // no trailing '/'
         res.set_content(proxy_->public_config_json(origin), "application/json");
         res.set_header("Cache-Control", "no-store");
-    });
+    };
+    s.Get("/config.json", guarded(config_json));
 
-    s.Post("/oauth/token", [this](const httplib::Request& req, httplib::Response& res) {
+    auto token = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
-    });
+    };
+    s.Post("/oauth/token", guarded(token));
 
-    auto api = [this](const httplib::Request& req, httplib::Response& res) {
+    auto api = guarded([this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->api(*request), res);
-    };
+    });
     s.Get("/api/.*", api);
     s.Post("/api/.*", api);
     s.Put("/api/.*", api);
     s.Delete("/api/.*", api);
 
-    s.Get(".*", [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); });
+    auto site = [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); };
+    s.Get(".*", guarded(site));
 
     // No CORS anywhere: a preflight is answered without any Access-Control-* header.
-    auto not_allowed = [](const httplib::Request&, httplib::Response& res) {
+    auto not_allowed = guarded([](const httplib::Request&, httplib::Response& res) {
         res.set_header("Allow", "GET, HEAD");
         send_text(res, 405, "method not allowed");
-    };
+    });
     s.Options(".*", not_allowed);
     s.Post(".*", not_allowed);
     s.Put(".*", not_allowed);
@@ -198,22 +229,49 @@ void HelperServer::register_routes() {
     });
 
     s.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
+        // The pre-routing handler ran only for a request that parsed; httplib
+        // fills method and target of one that did not from whatever line it
+        // tried (after an over-long header line: the next header line).
+        const bool parsed = t_request_start != Clock::time_point{};
         std::optional<double> ms;
-        if (t_request_start != Clock::time_point{}) {
-            ms = std::chrono::duration<double, std::milli>(Clock::now() - t_request_start).count();
-            t_request_start = Clock::time_point{};
-        }
-        log(log_line(req.method, req.target, res.status, ms));
+        if (parsed) ms = std::chrono::duration<double, std::milli>(Clock::now() - t_request_start).count();
+        t_request_start = Clock::time_point{};
+        log(parsed ? log_line(req.method, req.target, res.status, ms) : log_line("-", "-", res.status, std::nullopt));
     });
 }
 
 // [SECTION] run / stop -------------------------------------------------------------
 
-bool HelperServer::run() {
-    running_.store(true);
+bool HelperServer::listen(Listener& listener) {
+    listener.running.store(true);
     bool ok = true;
-    if (!stop_requested_.load()) ok = server_->listen_after_bind();
-    running_.store(false);
+    if (!stop_requested_.load()) ok = listener.server->listen_after_bind();
+    listener.running.store(false);
+    return ok;
+}
+
+void HelperServer::renew_certificates_until_stopped() {
+    std::unique_lock<std::mutex> lock(stop_mutex_);
+    while (
+        !stop_signal_.wait_for(lock, config_.certificate_check_interval, [this] { return stop_requested_.load(); })) {
+        lock.unlock();
+        if (auto line = renewal_->check()) log(*line);
+        lock.lock();
+    }
+}
+
+bool HelperServer::run() {
+    std::thread renewal;
+    if (renewal_) renewal = std::thread([this] { renew_certificates_until_stopped(); });
+    std::vector<std::thread> others;
+    for (std::size_t i = 1; i < listeners_.size(); ++i) {
+        others.emplace_back([this, i] { listen(*listeners_[i]); });
+    }
+    const bool ok = listen(*listeners_.front());
+    // Whichever way the main listener ended, the others end with it.
+    stop();
+    for (auto& t : others) t.join();
+    if (renewal.joinable()) renewal.join();
     return ok;
 }
 
@@ -222,15 +280,20 @@ void HelperServer::run_in_background() {
 }
 
 void HelperServer::stop() {
-    stop_requested_.store(true);
-    if (!server_) return;
-    // run() has begun but httplib may not be accepting yet; its stop() is a
-    // no-op until then.
-    const auto deadline = Clock::now() + std::chrono::seconds(5);
-    while (running_.load() && !server_->is_running() && Clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    {
+        std::lock_guard<std::mutex> lock(stop_mutex_);
+        stop_requested_.store(true);
     }
-    server_->stop();
+    stop_signal_.notify_all();
+    for (auto& listener : listeners_) {
+        // run() has begun but httplib may not be accepting yet; its stop() is
+        // a no-op until then.
+        const auto deadline = Clock::now() + std::chrono::seconds(5);
+        while (listener->running.load() && !listener->server->is_running() && Clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        listener->server->stop();
+    }
 }
 
 }  // namespace roomkey::helper

@@ -1,17 +1,21 @@
 // helper_server.hpp: roomkey-helper's HTTPS server: one function registers
 // the routes (app page + assets, /config.json, POST /oauth/token, /api/...);
-// policy.hpp is applied to every request before routing.
+// policy.hpp is applied to every request, before routing or, for a request
+// with a body, once httplib has read it.
 #pragma once
 
 #include <httplib.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "common/tls.hpp"
 #include "helper/options.hpp"
@@ -20,6 +24,7 @@
 
 namespace roomkey::helper {
 
+class CertificateRenewal;
 class Proxy;
 
 enum class StartError {
@@ -51,7 +56,8 @@ public:
     HelperServer& operator=(const HelperServer&) = delete;
 
     int port() const { return port_; }
-    // "https://127.0.0.1:PORT/" ("https://[::1]:PORT/" with --host ::1).
+    // "https://127.0.0.1:PORT/", also with --ipv6: the redirect URI the
+    // service knows is on 127.0.0.1.
     std::string app_url() const;
     // The generated TLS files; empty when --cert/--key were given.
     const std::optional<native::TlsMaterial>& tls() const { return tls_; }
@@ -65,22 +71,37 @@ public:
     void stop();
 
 private:
+    // One listening socket (127.0.0.1, and [::1] with --ipv6) with its server.
+    struct Listener {
+        std::string address;
+        std::unique_ptr<httplib::SSLServer> server;
+        // stop() may come before run() has started accepting (a signal right
+        // after the ready line): this flag and stop_requested_ close that window.
+        std::atomic<bool> running{false};
+    };
+
     HelperServer(HelperConfig config, LogSink log, StaticSite site);
-    void register_routes();
+    Result<Unit, StartFailure> add_listener(const std::string& address, const std::string& cert_file,
+                                            const std::string& key_file);
+    void register_routes(httplib::Server& server);
+    // Answers `res` with the policy's refusal, if any; true when it did.
+    bool refuse(const httplib::Request& req, httplib::Response& res) const;
+    bool listen(Listener& listener);
+    void renew_certificates_until_stopped();
     void log(const std::string& line) const;
 
     HelperConfig config_;
     LogSink log_;
     StaticSite site_;
     std::optional<native::TlsMaterial> tls_;
-    std::unique_ptr<httplib::SSLServer> server_;
+    std::unique_ptr<CertificateRenewal> renewal_;  // generated certificates only; outlives the servers
+    std::vector<std::unique_ptr<Listener>> listeners_;
     std::unique_ptr<Proxy> proxy_;
     int port_ = 0;
     std::thread thread_;
-    // stop() may come before run() has started accepting (a signal right
-    // after the ready line): these two flags close that window.
-    std::atomic<bool> running_{false};
     std::atomic<bool> stop_requested_{false};
+    std::mutex stop_mutex_;
+    std::condition_variable stop_signal_;  // wakes the renewal loop
 };
 
 }  // namespace roomkey::helper

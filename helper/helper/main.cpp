@@ -16,6 +16,10 @@ namespace {
 using namespace roomkey;
 
 int serve(const helper::HelperConfig& config) {
+    // Before any thread starts, so that only the watcher below receives
+    // Ctrl-C/SIGTERM. Only here: trust/untrust keep the default (Ctrl-C
+    // ends them and their certutil), and children get a clean mask.
+    native::block_stop_signals();
     static std::mutex log_mutex;
     auto log = [](const std::string& line) {
         std::lock_guard<std::mutex> lock(log_mutex);
@@ -32,9 +36,13 @@ int serve(const helper::HelperConfig& config) {
     if (const auto& tls = s.tls()) {
         std::cerr << "roomkey-helper: local CA " << tls->ca_cert_path
                   << (tls->created_ca ? " (new)" : "") << '\n';
-        if (!helper::ca_trusted_in_default_nssdb(tls->ca_cert_path)) {
-            std::cerr << "roomkey-helper: the browser does not trust it yet: run `roomkey-helper trust --state-dir "
-                      << s.config().state_dir << "` (or curl --cacert " << tls->ca_cert_path << ")\n";
+        // Every database `trust` would write (Chromium's and each Firefox profile's).
+        const auto missing = helper::nss_databases_without_ca(tls->ca_cert_path, helper::TrustOptions{});
+        if (!missing.empty()) {
+            std::cerr << "roomkey-helper: the browser does not trust it yet (not in";
+            for (const auto& db : missing) std::cerr << ' ' << db;
+            std::cerr << "): run `roomkey-helper trust --state-dir " << s.config().state_dir << "` (or curl --cacert "
+                      << tls->ca_cert_path << ")\n";
         }
     }
     const auto& up = s.config().upstream;
@@ -55,7 +63,6 @@ int serve(const helper::HelperConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    native::block_stop_signals();
     std::vector<std::string> args(argv + 1, argv + argc);
     auto command = helper::parse_command_line(args, helper::process_environment());
     if (!command) {

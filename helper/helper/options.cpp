@@ -41,7 +41,10 @@ Serves the web build over HTTPS on 127.0.0.1, is the OAuth redirect URI
 
 Server:
   --port N              port on 127.0.0.1 (default 8443; 0 = any free port)
-  --host ADDR           127.0.0.1 (default) or ::1; nothing else is accepted
+  --ipv6                also listen on [::1] with the same port (for browsers
+                        that resolve localhost to ::1); the redirect URI and
+                        the ready line stay on 127.0.0.1 ("ipv6": true in the
+                        config file; --host ::1 means the same)
   --web-root DIR        the web build (default: $ROOMKEY_WEB_ROOT, else
                         build/wasm/web/dist next to this program's build tree)
   --state-dir DIR       local CA + server certificate (default: $ROOMKEY_STATE_DIR,
@@ -68,6 +71,12 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
   --upstream-ca FILE    another CA to trust for the upstream (repeatable); the
                         system CAs and the local CA are always trusted
   -h, --help            this text
+
+Limits (fixed): request body 1 MiB (413), request-target 4 KiB (414), header
+section 16 KiB (431); a single header line over 8 KiB is refused with 400
+(cpp-httplib's compiled limit). Bodies must come with Content-Length:
+Transfer-Encoding gets 411, Content-Encoding 415. The generated certificate
+is checked hourly while serving and renewed 30 days before it expires.
 )";
     }
     if (subcommand == "trust") {
@@ -150,10 +159,10 @@ Result<ClientType, std::string> parse_client_type(const std::string& text, std::
 // The settings as strings, before validation; later sources overwrite earlier ones.
 using Settings = std::map<std::string, std::string>;
 
-const char* const kFileKeys[] = {"base_url",      "auth_url",         "consent_url", "client_id",
-                                 "client_type",   "client_secret_file", "token_header", "scope",
-                                 "upstream_ca_file", "port",           "host",        "web_root",
-                                 "state_dir",     "cert_file",        "key_file"};
+const char* const kFileKeys[] = {
+    "base_url",     "auth_url",  "consent_url",      "client_id", "client_type", "client_secret_file",
+    "token_header", "scope",     "upstream_ca_file", "port",      "host",        "web_root",
+    "state_dir",    "cert_file", "key_file",         "ipv6"};
 
 Result<Unit, std::string> read_config_file(const std::string& path, Settings& out) {
     auto text = native::read_whole_file(path);
@@ -173,6 +182,8 @@ Result<Unit, std::string> read_config_file(const std::string& path, Settings& ou
             out[key] = value.get<std::string>();
         } else if (key == "port" && value.is_number_integer()) {
             out[key] = std::to_string(value.get<long long>());
+        } else if (key == "ipv6" && value.is_boolean()) {
+            out[key] = value.get<bool>() ? "true" : "false";
         } else {
             return Err{"config file " + path + ": \"" + key + "\" must be a string"};
         }
@@ -260,6 +271,13 @@ Result<Command, std::string> resolve_serve(const Settings& flags, const std::vec
     if (!get("host").empty()) c.host = get("host");
     if (c.host != "127.0.0.1" && c.host != "::1") {
         return Err{"--host: only 127.0.0.1 or ::1 (the helper is a loopback server), not " + c.host};
+    }
+    // [::1] is always in addition to 127.0.0.1, where the redirect URI is.
+    if (c.host == "::1") c.ipv6 = true;
+    c.host = "127.0.0.1";
+    if (get("ipv6") == "true") c.ipv6 = true;
+    if (!get("ipv6").empty() && get("ipv6") != "true" && get("ipv6") != "false") {
+        return Err{"ipv6: true or false, not " + get("ipv6")};
     }
     c.web_root = get("web_root").empty() ? default_web_root() : get("web_root");
     c.state_dir = get("state_dir").empty() ? native::default_state_dir() : get("state_dir");
@@ -384,6 +402,11 @@ Result<Command, std::string> parse_command_line(const std::vector<std::string>& 
             if (i + 1 < args.size()) return args[++i];
             return std::nullopt;
         };
+        if (a == "--ipv6") {
+            if (inline_value) return Err{"--ipv6 takes no value"};
+            flags["ipv6"] = "true";
+            continue;
+        }
         if (a == "--upstream-ca") {
             auto v = take_value();
             if (!v) return Err{a + " needs a value"};

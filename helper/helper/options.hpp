@@ -2,6 +2,8 @@
 // config file, merged into one HelperConfig (flags > environment > file > defaults).
 #pragma once
 
+#include <chrono>
+#include <ctime>
 #include <functional>
 #include <optional>
 #include <string>
@@ -34,7 +36,8 @@ struct UpstreamConfig {
 };
 
 struct HelperConfig {
-    std::string host = "127.0.0.1";  // 127.0.0.1 or ::1, nothing else
+    std::string host = "127.0.0.1";  // always 127.0.0.1 (a "::1" here means ipv6 = true)
+    bool ipv6 = false;               // also listen on [::1]:PORT (same port); the redirect URI stays on 127.0.0.1
     int port = 8443;                 // 0 = any free port
     std::string state_dir;           // local CA + server certificate
     std::string web_root;            // the web build (index.html, roomkey.js, roomkey.wasm)
@@ -44,6 +47,11 @@ struct HelperConfig {
     native::ServerLimits limits;
     std::size_t max_uri_bytes = 4096;      // longer request-targets get 414
     std::size_t max_header_bytes = 16384;  // larger header sections get 431
+                                           // (one field line over 8 KB: 400, httplib's compiled limit)
+    // While serving, the generated certificate is re-checked this often and
+    // renewed (and served from the next handshake on) when it is due.
+    std::chrono::milliseconds certificate_check_interval = std::chrono::hours(1);
+    std::function<std::time_t()> clock;  // "now" for that check (tests); the system clock when empty
 };
 
 enum class Subcommand { serve, trust, untrust, help };
@@ -51,6 +59,7 @@ enum class Subcommand { serve, trust, untrust, help };
 struct TrustOptions {
     std::string state_dir;
     std::string nssdb;  // default: $HOME/.pki/nssdb (Chromium; Firefox profiles are found too)
+    std::string home;   // where those live; default: $HOME
 };
 
 struct Command {

@@ -1,6 +1,7 @@
 // policy.cpp: the checks and headers of policy.hpp.
 #include "helper/policy.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "roomkey/http.hpp"
@@ -18,24 +19,54 @@ httplib::Headers security_headers() {
     };
 }
 
-bool host_allowed(std::string_view host, int port) {
-    const std::string suffix = ":" + std::to_string(port);
+bool host_allowed(std::string_view host, const Listening& at) {
+    const std::string suffix = ":" + std::to_string(at.port);
     if (host.size() <= suffix.size() || host.substr(host.size() - suffix.size()) != suffix) return false;
     const std::string_view name = host.substr(0, host.size() - suffix.size());
-    return name == "127.0.0.1" || iequals(name, "localhost") || name == "[::1]";
+    return name == "127.0.0.1" || iequals(name, "localhost") || (at.ipv6 && name == "[::1]");
 }
 
-bool same_origin(std::string_view origin, int port) {
+bool same_origin(std::string_view origin, const Listening& at) {
     const std::string_view scheme = "https://";
     if (origin.size() <= scheme.size() || !iequals(origin.substr(0, scheme.size()), scheme)) return false;
-    return host_allowed(origin.substr(scheme.size()), port);
+    return host_allowed(origin.substr(scheme.size()), at);
 }
 
-bool proxy_request_allowed(const httplib::Request& request, int port) {
+bool proxy_request_allowed(const httplib::Request& request, const Listening& at) {
     const std::string site = request.get_header_value("Sec-Fetch-Site");
     if (site == "cross-site" || site == "same-site") return false;
-    if (request.has_header("Origin")) return same_origin(request.get_header_value("Origin"), port);
+    if (request.has_header("Origin")) return same_origin(request.get_header_value("Origin"), at);
     return request.get_header_value(std::string(kAppRequestHeader).c_str()) == "1";
+}
+
+bool is_proxy_path(std::string_view path) {
+    return path == "/oauth/token" || path == "/api" || path.rfind("/api/", 0) == 0;
+}
+
+namespace {
+
+bool has_dot_segment(std::string_view path) {
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string_view segment = path.substr(start, end - start);
+        if (segment == "." || segment == "..") return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool target_allowed(std::string_view target, std::string_view decoded_path) {
+    // Absolute-form (https://host/...), authority-form (host:port) and "*"
+    // are for proxies and OPTIONS; httplib would route them as odd paths.
+    if (target.empty() || target[0] != '/' || target.rfind("//", 0) == 0) return false;
+    const std::string_view raw_path = target.substr(0, target.find('?'));
+    if (has_dot_segment(raw_path) || has_dot_segment(decoded_path) || decoded_path.rfind("//", 0) == 0) return false;
+    // "/%61pi/me" decodes to "/api/me" for the router but is forwarded raw.
+    if ((is_proxy_path(raw_path) || is_proxy_path(decoded_path)) && raw_path != decoded_path) return false;
+    return true;
 }
 
 std::size_t header_section_bytes(const httplib::Headers& headers) {
@@ -47,18 +78,40 @@ std::size_t header_section_bytes(const httplib::Headers& headers) {
     return total;
 }
 
+std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits) {
+    if (request.target.size() > limits.max_uri_bytes) return Refusal{414, "URI too long"};
+    if (header_section_bytes(request.headers) > limits.max_header_bytes) {
+        return Refusal{431, "request header fields too large"};
+    }
+    if (!target_allowed(request.target, request.path)) return Refusal{400, "request-target not accepted"};
+    // DNS rebinding: a page on evil.example resolved to 127.0.0.1.
+    if (!host_allowed(request.get_header_value("Host"), at)) return Refusal{403, "forbidden host"};
+    // CSRF: only the app's own page may use the proxies.
+    if (is_proxy_path(request.path) && !proxy_request_allowed(request, at)) {
+        return Refusal{403, "cross-origin request refused"};
+    }
+    return std::nullopt;
+}
+
 std::string log_line(std::string_view method, std::string_view target, int status,
                      std::optional<double> milliseconds) {
-    std::string path(target.substr(0, target.find('?')));
-    // Control characters would let a request forge log lines.
-    for (char& c : path) {
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    const bool known_method = method == "GET" || method == "HEAD" || method == "POST" || method == "PUT" ||
+                              method == "DELETE" || method == "OPTIONS" || method == "PATCH";
+    std::string line;
+    if (!known_method || target.empty() || target[0] != '/') {
+        line = "- -";
+    } else {
+        std::string path(target.substr(0, target.find('?')));
+        // Control characters would let a request forge log lines.
+        for (char& c : path) {
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+        }
+        if (path.size() > 200) path = path.substr(0, 200) + "...";
+        line = std::string(method);
+        line += ' ';
+        line += path;
+        if (target.find('?') != std::string_view::npos) line += "?[redacted]";
     }
-    if (path.size() > 200) path = path.substr(0, 200) + "...";
-    std::string line(method.substr(0, 16));
-    line += ' ';
-    line += path.empty() ? "-" : path;
-    if (target.find('?') != std::string_view::npos) line += "?[redacted]";
     line += ' ';
     line += std::to_string(status);
     if (milliseconds) {

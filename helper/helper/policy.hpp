@@ -1,10 +1,12 @@
-// policy.hpp: roomkey-helper's request policy, applied in one place before
-// any route runs: DNS-rebinding (Host) and CSRF (Origin) checks, size limits,
-// the security headers every response carries, and the redacted log line.
+// policy.hpp: roomkey-helper's request policy, decided in one place for
+// every request: size limits, the request-target's form, DNS-rebinding
+// (Host) and CSRF (Origin) checks, the security headers every response
+// carries, and the redacted log line.
 #pragma once
 
 #include <httplib.h>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,24 +27,59 @@ inline constexpr std::string_view kContentSecurityPolicy =
 // The fixed security headers (CSP, nosniff, no-referrer, DENY, COOP, CORP).
 httplib::Headers security_headers();
 
-// Host is 127.0.0.1:PORT, localhost:PORT or [::1]:PORT (case-insensitive
-// host, exact port). Anything else is a DNS-rebinding attempt or a mistake.
-bool host_allowed(std::string_view host_header, int port);
+// Where the helper listens: Host and Origin must name it.
+struct Listening {
+    int port = 0;
+    bool ipv6 = false;  // also on [::1]:PORT (--ipv6)
+};
 
-// The origins of the app itself: https://{127.0.0.1|localhost|[::1]}:PORT.
-bool same_origin(std::string_view origin, int port);
+// Host is 127.0.0.1:PORT or localhost:PORT (case-insensitive host, exact
+// port), or [::1]:PORT when the helper listens there. Anything else is a
+// DNS-rebinding attempt or a mistake.
+bool host_allowed(std::string_view host_header, const Listening& at);
+
+// The origins of the app itself: https:// + an allowed host.
+bool same_origin(std::string_view origin, const Listening& at);
 
 // For the proxies: an Origin header, when present, must be the app's own;
 // without one the app's custom header must be there; a Sec-Fetch-Site of
 // cross-site/same-site is refused either way.
-bool proxy_request_allowed(const httplib::Request& request, int port);
+bool proxy_request_allowed(const httplib::Request& request, const Listening& at);
+
+// Whether a decoded path belongs to a proxy (/oauth/token, /api/...).
+bool is_proxy_path(std::string_view path);
+
+// The request-target in the one form the helper routes: origin-form ("/..."),
+// not "//...", no "." or ".." segment (also percent-encoded), and for the
+// proxies no percent-encoding in the path at all, so that the path the policy
+// and the router see (httplib decodes it) is the path that is forwarded
+// (raw). `decoded_path` is httplib's req.path.
+bool target_allowed(std::string_view target, std::string_view decoded_path);
 
 // Total size of the header section as received (names, values, ": ", CRLF),
 // without httplib's REMOTE_ADDR-style pseudo-headers.
 std::size_t header_section_bytes(const httplib::Headers& headers);
 
+struct PolicyLimits {
+    std::size_t max_uri_bytes = 4096;
+    std::size_t max_header_bytes = 16384;
+};
+
+struct Refusal {
+    int status;
+    std::string_view text;
+};
+
+// The whole policy for one request, in order: 414, 431, 400 (target), 403
+// (Host), 403 (Origin, proxies only). nullopt: route it.
+std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits);
+
 // "GET /api/me 200 1.2ms": method, path, status and time only. A query is
 // shown as "?[redacted]" because codes and states travel there (/callback).
+// A request that did not parse (a method outside GET, HEAD, POST, PUT,
+// DELETE, OPTIONS, PATCH, or a target not starting with '/') is "- - 400":
+// httplib fills method and target from whatever line it tried, which may be
+// a header line carrying a token.
 std::string log_line(std::string_view method, std::string_view target, int status,
                      std::optional<double> milliseconds);
 

@@ -2,10 +2,12 @@
 #include "helper/trust.hpp"
 
 #include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -31,6 +33,13 @@ ProcessResult run_process(const std::vector<std::string>& args) {
         return out;
     }
     if (pid == 0) {
+        // `serve` blocks SIGINT/SIGTERM (a watcher thread takes them) and
+        // ignores SIGPIPE; a mask and an ignored signal survive execvp, and
+        // certutil must stop on Ctrl-C like any program.
+        sigset_t none;
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        ::signal(SIGPIPE, SIG_DFL);
         ::dup2(pipe_fds[1], 1);
         ::dup2(pipe_fds[1], 2);
         ::close(pipe_fds[0]);
@@ -58,7 +67,8 @@ bool exists(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0;
 }
 
-std::string home() {
+std::string home(const TrustOptions& options) {
+    if (!options.home.empty()) return options.home;
     const char* h = std::getenv("HOME");
     return h != nullptr ? h : "";
 }
@@ -114,7 +124,7 @@ std::string nss_nickname(const std::string& ca_cert_path) {
 std::vector<std::string> nss_databases(const TrustOptions& options) {
     if (!options.nssdb.empty()) return {options.nssdb};
     std::vector<std::string> dbs;
-    const std::string h = home();
+    const std::string h = home(options);
     if (h.empty()) return dbs;
     dbs.push_back(h + "/.pki/nssdb");
     for (const std::string& root : {h + "/.mozilla/firefox", h + "/snap/firefox/common/.mozilla/firefox"}) {
@@ -131,12 +141,19 @@ std::vector<std::string> nss_databases(const TrustOptions& options) {
     return dbs;
 }
 
-bool ca_trusted_in_default_nssdb(const std::string& ca_cert_path) {
-    const std::string h = home();
-    if (h.empty() || !exists(h + "/.pki/nssdb/cert9.db") || !certutil_available()) return false;
-    const ProcessResult r =
-        run_process({"certutil", "-d", "sql:" + h + "/.pki/nssdb", "-L", "-n", nss_nickname(ca_cert_path)});
-    return r.started && r.exit_code == 0;
+std::vector<std::string> nss_databases_without_ca(const std::string& ca_cert_path, const TrustOptions& options) {
+    std::vector<std::string> missing = nss_databases(options);
+    if (!certutil_available()) return missing;
+    const std::string nickname = nss_nickname(ca_cert_path);
+    missing.erase(
+        std::remove_if(missing.begin(), missing.end(),
+                       [&](const std::string& db) {
+                           if (!exists(db + "/cert9.db")) return false;
+                           const ProcessResult r = run_process({"certutil", "-d", "sql:" + db, "-L", "-n", nickname});
+                           return r.started && r.exit_code == 0;
+                       }),
+        missing.end());
+    return missing;
 }
 
 int run_trust(const TrustOptions& options, bool add) {

@@ -18,8 +18,10 @@ std::string nss_nickname(const std::string& ca_cert_path);
 // profile that has a cert9.db.
 std::vector<std::string> nss_databases(const TrustOptions& options);
 
-// Whether ~/.pki/nssdb already trusts this CA (false when certutil is missing).
-bool ca_trusted_in_default_nssdb(const std::string& ca_cert_path);
+// Those of nss_databases(options) that do not hold this CA yet (a missing
+// database included: trust would create it), i.e. where `trust` would add
+// it. Every one of them when certutil is missing. Empty: trusted everywhere.
+std::vector<std::string> nss_databases_without_ca(const std::string& ca_cert_path, const TrustOptions& options);
 
 // Runs trust (add = true) or untrust; prints what it did; returns the exit code.
 int run_trust(const TrustOptions& options, bool add);

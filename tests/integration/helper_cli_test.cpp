@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <climits>
+#include <cstdlib>
 #include <regex>
 
 #include "support/helper_fixture.hpp"
@@ -28,15 +30,24 @@ std::string helper_binary() {
     return path + "/../../bin/roomkey-helper";
 }
 
+struct ChildOptions {
+    std::vector<std::pair<std::string, std::string>> env;  // set (overriding) in the child
+    // Its own process group, as a shell gives a foreground job: Ctrl-C is
+    // signal(SIGINT) to the whole group, grandchildren included.
+    bool own_group = false;
+};
+
 // A child process with its stdout and stderr captured.
 class Child {
 public:
-    explicit Child(const std::vector<std::string>& args) {
+    explicit Child(const std::vector<std::string>& args, const ChildOptions& options = {}) : group_(options.own_group) {
         int out[2];
         int err[2];
         if (::pipe(out) != 0 || ::pipe(err) != 0) return;
         pid_ = ::fork();
         if (pid_ == 0) {
+            if (options.own_group) ::setpgid(0, 0);
+            for (const auto& [name, value] : options.env) ::setenv(name.c_str(), value.c_str(), 1);
             ::dup2(out[1], 1);
             ::dup2(err[1], 2);
             ::close(out[0]);
@@ -47,6 +58,7 @@ public:
             ::execv(argv[0], argv.data());
             ::_exit(127);
         }
+        if (options.own_group) ::setpgid(pid_, pid_);  // whichever runs first
         ::close(out[1]);
         ::close(err[1]);
         out_ = out[0];
@@ -54,6 +66,7 @@ public:
         ::fcntl(err_, F_SETFL, O_NONBLOCK);
     }
     ~Child() {
+        if (pid_ > 0 && group_) ::kill(-pid_, SIGKILL);  // grandchildren too
         if (pid_ > 0 && !exited_) {
             ::kill(pid_, SIGKILL);
             ::waitpid(pid_, nullptr, 0);
@@ -112,8 +125,23 @@ public:
         return -1;
     }
     void signal(int sig) { ::kill(pid_, sig); }
+    // Ctrl-C in a terminal: the signal goes to the whole process group.
+    void signal_group(int sig) { ::kill(-pid_, sig); }
+    // Whether it ended (exit or signal) within `ms`.
+    bool ended_within(int ms) {
+        for (int waited = 0; waited < ms; waited += 10) {
+            if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+                exited_ = true;
+                return true;
+            }
+            stderr_text();
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return false;
+    }
 
 private:
+    bool group_ = false;
     pid_t pid_ = -1;
     bool exited_ = false;
     int out_ = -1;
@@ -235,6 +263,129 @@ TEST_F(HelperCli, TrustAddsTheLocalCaToAnNssDatabaseAndUntrustRemovesIt) {
     Child untrust({helper_binary(), "untrust", "--state-dir", dir / "state", "--nssdb", db});
     ASSERT_EQ(untrust.wait_exit(20000), 0) << untrust.stderr_text();
     EXPECT_EQ(certutil_list(db).find("roomkey local CA"), std::string::npos);
+}
+
+// A stand-in for certutil, first on PATH: records its own signal mask and
+// ignored signals in $ROOMKEY_FAKE_CERTUTIL_MARK, then sleeps (when
+// $ROOMKEY_FAKE_CERTUTIL_SLEEP is set) or fails.
+std::string fake_certutil_dir(const TempDir& dir) {
+    const std::string bin = dir / "bin";
+    ::mkdir(bin.c_str(), 0755);
+    testing::write_file(bin + "/certutil",
+                        "#!/bin/sh\n"
+                        "grep -E '^Sig(Blk|Ign):' /proc/$$/status > \"$ROOMKEY_FAKE_CERTUTIL_MARK.tmp\"\n"
+                        "mv \"$ROOMKEY_FAKE_CERTUTIL_MARK.tmp\" \"$ROOMKEY_FAKE_CERTUTIL_MARK\"\n"
+                        "[ -n \"$ROOMKEY_FAKE_CERTUTIL_SLEEP\" ] && exec sleep \"$ROOMKEY_FAKE_CERTUTIL_SLEEP\"\n"
+                        "exit 1\n");
+    ::chmod((bin + "/certutil").c_str(), 0755);
+    return bin;
+}
+
+// The mask in a "SigBlk:"/"SigIgn:" line of /proc/PID/status.
+unsigned long long signal_mask(const std::string& status, const std::string& field) {
+    const auto at = status.find(field + ":");
+    if (at == std::string::npos) return ~0ull;
+    return std::strtoull(status.c_str() + at + field.size() + 1, nullptr, 16);
+}
+
+bool has_signal(unsigned long long mask, int sig) {
+    return (mask >> (sig - 1)) & 1u;
+}
+
+std::string wait_for_file(const std::string& path, int ms) {
+    for (int waited = 0; waited < ms; waited += 20) {
+        if (::access(path.c_str(), F_OK) == 0) return testing::read_file(path);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return {};
+}
+
+std::string path_with(const std::string& dir) {
+    const char* path = std::getenv("PATH");
+    return dir + ":" + (path != nullptr ? path : "/usr/bin:/bin");
+}
+
+TEST_F(HelperCli, TrustAndItsCertutilStopOnCtrlC) {
+    // Only `serve` waits for SIGINT/SIGTERM on a thread; `trust` must keep the
+    // default action, and so must the certutil it starts (a signal mask is
+    // inherited through fork and execvp).
+    TempDir dir;
+    const std::string mark = dir / "mark";
+    Child trust({helper_binary(), "trust", "--state-dir", dir / "state", "--nssdb", dir / "nssdb"},
+                {{{"PATH", path_with(fake_certutil_dir(dir))},
+                  {"ROOMKEY_FAKE_CERTUTIL_MARK", mark},
+                  {"ROOMKEY_FAKE_CERTUTIL_SLEEP", "30"}},
+                 true});
+    const std::string status = wait_for_file(mark, 15000);
+    ASSERT_FALSE(status.empty()) << "certutil was not started: " << trust.stderr_text();
+    const auto blocked = signal_mask(status, "SigBlk");
+    EXPECT_FALSE(has_signal(blocked, SIGINT)) << "certutil inherited a blocked SIGINT: " << status;
+    EXPECT_FALSE(has_signal(blocked, SIGTERM)) << "certutil inherited a blocked SIGTERM: " << status;
+
+    trust.signal_group(SIGINT);
+    EXPECT_TRUE(trust.ended_within(3000)) << "Ctrl-C did not stop `roomkey-helper trust` while certutil ran";
+}
+
+TEST_F(HelperCli, ServeStartsCertutilWithTheDefaultSignalState) {
+    // serve blocks SIGINT/SIGTERM and ignores SIGPIPE for itself; the
+    // certutil it runs for the trust hint must not inherit either.
+    TempDir dir;
+    const std::string home = dir / "home";
+    std::system(("mkdir -p '" + home + "/.pki/nssdb'").c_str());
+    testing::write_file(home + "/.pki/nssdb/cert9.db", "");  // the fake certutil never reads it
+    const std::string mark = dir / "mark";
+    Child serve(
+        serve_args(dir),
+        {{{"PATH", path_with(fake_certutil_dir(dir))}, {"HOME", home}, {"ROOMKEY_FAKE_CERTUTIL_MARK", mark}}, false});
+    ASSERT_NE(port_of(serve.read_line(15000)), 0) << serve.stderr_text();
+    const std::string status = wait_for_file(mark, 5000);
+    ASSERT_FALSE(status.empty()) << "the trust hint did not run certutil: " << serve.stderr_text();
+    EXPECT_FALSE(has_signal(signal_mask(status, "SigBlk"), SIGINT)) << status;
+    EXPECT_FALSE(has_signal(signal_mask(status, "SigBlk"), SIGTERM)) << status;
+    EXPECT_FALSE(has_signal(signal_mask(status, "SigIgn"), SIGPIPE)) << status;
+    serve.signal(SIGTERM);
+    EXPECT_EQ(serve.wait_exit(8000), 0) << serve.stderr_text();
+}
+
+TEST_F(HelperCli, TrustHintChecksEveryDatabaseTrustWouldWrite) {
+    // A CA trusted in Chromium's database but not in a Firefox profile is not
+    // trusted "by the browser" yet: the hint names the profile.
+    if (!have_certutil()) GTEST_SKIP() << "certutil (libnss3-tools) is not installed";
+    TempDir dir;
+    const std::string home = dir / "home";
+    const std::string chromium = home + "/.pki/nssdb";
+    const std::string firefox = home + "/.mozilla/firefox/abcd1234.default-release";
+    for (const std::string& db : {chromium, firefox}) {
+        ASSERT_EQ(std::system(("mkdir -p '" + db + "' && certutil -d sql:'" + db + "' -N --empty-password").c_str()),
+                  0);
+    }
+    const ChildOptions in_home{{{"HOME", home}}, false};
+
+    Child chromium_only({helper_binary(), "trust", "--state-dir", dir / "state", "--nssdb", chromium}, in_home);
+    ASSERT_EQ(chromium_only.wait_exit(20000), 0) << chromium_only.stderr_text();
+    {
+        Child serve(serve_args(dir), in_home);
+        ASSERT_NE(port_of(serve.read_line(15000)), 0) << serve.stderr_text();
+        serve.signal(SIGTERM);
+        EXPECT_EQ(serve.wait_exit(8000), 0);
+        const std::string err = serve.stderr_text();
+        const auto at = err.find("does not trust it yet");
+        ASSERT_NE(at, std::string::npos) << err;
+        const std::string hint = err.substr(at, err.find('\n', at) - at);
+        EXPECT_NE(hint.find(firefox), std::string::npos) << "the hint names the Firefox profile: " << hint;
+        EXPECT_EQ(hint.find("/.pki/nssdb"), std::string::npos) << "Chromium's database already trusts it: " << hint;
+    }
+
+    Child everywhere({helper_binary(), "trust", "--state-dir", dir / "state"}, in_home);
+    ASSERT_EQ(everywhere.wait_exit(20000), 0) << everywhere.stderr_text();
+    EXPECT_NE(certutil_list(firefox).find("roomkey local CA"), std::string::npos);
+    {
+        Child serve(serve_args(dir), in_home);
+        ASSERT_NE(port_of(serve.read_line(15000)), 0) << serve.stderr_text();
+        serve.signal(SIGTERM);
+        EXPECT_EQ(serve.wait_exit(8000), 0);
+        EXPECT_EQ(serve.stderr_text().find("does not trust it yet"), std::string::npos) << serve.stderr_text();
+    }
 }
 
 }  // namespace

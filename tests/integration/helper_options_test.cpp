@@ -170,5 +170,38 @@ TEST(HelperOptions, TrustTakesStateDirAndNssdb) {
     EXPECT_EQ(untrust->trust.state_dir, "/e");
 }
 
+TEST(HelperOptions, Ipv6IsAnAdditionNeverAReplacement) {
+    // The redirect URI the service knows is on 127.0.0.1: [::1] only adds a socket.
+    auto plain = parse_command_line({"serve", "--web-root", "/w"}, env_of({}));
+    ASSERT_TRUE(plain) << plain.error();
+    EXPECT_FALSE(plain->serve.ipv6);
+
+    auto flag = parse_command_line({"serve", "--ipv6", "--web-root", "/w"}, env_of({}));
+    ASSERT_TRUE(flag) << flag.error();
+    EXPECT_TRUE(flag->serve.ipv6);
+    EXPECT_EQ(flag->serve.host, "127.0.0.1");
+
+    auto host = parse_command_line({"serve", "--host", "::1", "--web-root", "/w"}, env_of({}));
+    ASSERT_TRUE(host) << host.error();
+    EXPECT_TRUE(host->serve.ipv6) << "--host ::1 is the old spelling of --ipv6";
+    EXPECT_EQ(host->serve.host, "127.0.0.1");
+
+    TempDir dir;
+    testing::write_file(dir / "on.json", R"({"ipv6": true})");
+    auto file = parse_command_line({"--config", dir / "on.json", "--web-root", "/w"}, env_of({}));
+    ASSERT_TRUE(file) << file.error();
+    EXPECT_TRUE(file->serve.ipv6);
+    testing::write_file(dir / "bad.json", R"({"ipv6": "yes"})");
+    EXPECT_FALSE(parse_command_line({"--config", dir / "bad.json", "--web-root", "/w"}, env_of({})));
+    EXPECT_FALSE(parse_command_line({"--ipv6=1", "--web-root", "/w"}, env_of({})));
+}
+
+TEST(HelperOptions, ServeHelpDocumentsTheLimits) {
+    const std::string help = usage("serve");
+    EXPECT_NE(help.find("--ipv6"), std::string::npos);
+    EXPECT_NE(help.find("over 8 KiB is refused with 400"), std::string::npos) << help;
+    EXPECT_NE(help.find("(431)"), std::string::npos) << help;
+}
+
 }  // namespace
 }  // namespace roomkey::helper

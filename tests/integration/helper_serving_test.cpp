@@ -113,9 +113,16 @@ TEST_F(HelperServing, EtagRevalidationAnswers304) {
     EXPECT_TRUE(second->body.empty());
 }
 
-TEST_F(HelperServing, TraversalHiddenAndMissingFilesAre404) {
-    for (const char* path : {"/../state/ca-key.pem", "/%2e%2e/state/ca-key.pem", "/.secret", "/nope.js",
+TEST_F(HelperServing, TraversalIs400AndHiddenOrMissingFilesAre404) {
+    // Dot segments and "//" never reach a route (policy: one target form).
+    for (const char* path : {"/../state/ca-key.pem", "/%2e%2e/state/ca-key.pem", "/%2e%2e%2fstate/ca-key.pem",
                              "/web/../index.html", "//etc/passwd"}) {
+        auto res = client_->Get(path);
+        ASSERT_TRUE(res) << path;
+        EXPECT_EQ(res->status, 400) << path << " must not be served";
+        EXPECT_EQ(res->body.find("BEGIN"), std::string::npos) << path;
+    }
+    for (const char* path : {"/.secret", "/nope.js"}) {
         auto res = client_->Get(path);
         ASSERT_TRUE(res) << path;
         EXPECT_EQ(res->status, 404) << path << " must not be served";
@@ -208,23 +215,60 @@ TEST(HelperServingStart, BadUserCertificateIsAClearError) {
 namespace roomkey::helper {
 namespace {
 
-TEST(HelperServingStart, ServesOnIpv6LoopbackWhenAsked) {
-    // issue 5 item 6: 127.0.0.1 by default, [::1] if asked; the certificate names both.
+bool ipv6_loopback_available() {
+    const int sock = ::socket(AF_INET6, SOCK_STREAM, 0);
+    sockaddr_in6 addr{};
+    addr.sin6_family = AF_INET6;
+    addr.sin6_addr = in6addr_loopback;
+    const bool ok = sock >= 0 && ::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    if (sock >= 0) ::close(sock);
+    return ok;
+}
+
+TEST(HelperServingStart, Ipv6IsAnAdditionOnTheSamePortAndTheRedirectUriStaysOn127) {
+    // issue 5 item 6: 127.0.0.1 always, [::1] too if asked; the certificate
+    // names both. The sandbox registers https://127.0.0.1:PORT/callback only.
+    if (!ipv6_loopback_available()) GTEST_SKIP() << "no IPv6 loopback here";
+    TempDir dir;
+    HelperConfig config = testing::test_config(dir);
+    config.ipv6 = true;
+    RunningHelper helper(config);
+    ASSERT_TRUE(helper.ok()) << helper.error();
+    const std::string port = std::to_string(helper.port());
+    auto listening = testing::listening_addresses(helper.port());
+    std::sort(listening.begin(), listening.end());
+    EXPECT_EQ(listening, (std::vector<std::string>{"127.0.0.1", "::1"}));
+    EXPECT_EQ(helper.server().app_url(), "https://127.0.0.1:" + port + "/");
+
+    httplib::SSLClient v6("::1", helper.port());
+    v6.enable_server_certificate_verification(true);
+    v6.set_ca_cert_path(helper.server().tls()->ca_cert_path.c_str());
+    auto page = v6.Get("/", {{"Host", "[::1]:" + port}});
+    ASSERT_TRUE(page) << httplib::to_string(page.error());
+    EXPECT_EQ(page->status, 200);
+    auto cfg = v6.Get("/config.json", {{"Host", "[::1]:" + port}});
+    ASSERT_TRUE(cfg);
+    EXPECT_NE(cfg->body.find("\"redirect_uri\":\"https://127.0.0.1:" + port + "/callback\""), std::string::npos)
+        << cfg->body;
+
+    auto v4 = helper.client()->Get("/", {{"Host", "127.0.0.1:" + port}});
+    ASSERT_TRUE(v4);
+    EXPECT_EQ(v4->status, 200) << "127.0.0.1 keeps serving";
+}
+
+TEST(HelperServingStart, HostIpv6LoopbackMeansIpv6Too) {
+    // The old spelling (--host ::1, or a config with "::1") no longer moves
+    // the helper off 127.0.0.1.
+    if (!ipv6_loopback_available()) GTEST_SKIP() << "no IPv6 loopback here";
     TempDir dir;
     HelperConfig config = testing::test_config(dir);
     config.host = "::1";
     RunningHelper helper(config);
-    if (!helper.ok() && helper.error().find("cannot listen") != std::string::npos) {
-        GTEST_SKIP() << "no IPv6 loopback here: " << helper.error();
-    }
     ASSERT_TRUE(helper.ok()) << helper.error();
-    EXPECT_EQ(helper.server().app_url(), "https://[::1]:" + std::to_string(helper.port()) + "/");
-    httplib::SSLClient client("::1", helper.port());
-    client.enable_server_certificate_verification(true);
-    client.set_ca_cert_path(helper.server().tls()->ca_cert_path.c_str());
-    auto res = client.Get("/", {{"Host", "[::1]:" + std::to_string(helper.port())}});
-    ASSERT_TRUE(res) << httplib::to_string(res.error());
-    EXPECT_EQ(res->status, 200);
+    auto listening = testing::listening_addresses(helper.port());
+    std::sort(listening.begin(), listening.end());
+    EXPECT_EQ(listening, (std::vector<std::string>{"127.0.0.1", "::1"}));
+    EXPECT_EQ(helper.server().app_url(), "https://127.0.0.1:" + std::to_string(helper.port()) + "/");
 }
 
 }  // namespace

@@ -1,0 +1,112 @@
+// certificate_renewal.cpp: the served certificate in memory, swapped under a
+// mutex, handed to each handshake by OpenSSL's certificate callback.
+#include "helper/certificate_renewal.hpp"
+
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include "common/state_dir.hpp"
+
+namespace roomkey::helper {
+
+// A certificate, the rest of its chain and its key, as OpenSSL objects.
+struct CertificateRenewal::Loaded {
+    X509* cert = nullptr;
+    STACK_OF(X509) * chain = nullptr;
+    EVP_PKEY* key = nullptr;
+
+    Loaded() = default;
+    Loaded(const Loaded&) = delete;
+    Loaded& operator=(const Loaded&) = delete;
+    ~Loaded() {
+        X509_free(cert);
+        sk_X509_pop_free(chain, X509_free);
+        EVP_PKEY_free(key);
+    }
+};
+
+namespace {
+
+std::string openssl_error() {
+    const unsigned long code = ERR_get_error();
+    ERR_clear_error();
+    if (code == 0) return "unknown OpenSSL error";
+    char buf[256];
+    ERR_error_string_n(code, buf, sizeof buf);
+    return buf;
+}
+
+}  // namespace
+
+CertificateRenewal::CertificateRenewal(std::string state_dir, Clock clock, std::shared_ptr<const Loaded> loaded)
+    : state_dir_(std::move(state_dir)), clock_(std::move(clock)), loaded_(std::move(loaded)) {}
+
+CertificateRenewal::~CertificateRenewal() = default;
+
+Result<std::unique_ptr<CertificateRenewal>, std::string> CertificateRenewal::create(std::string state_dir,
+                                                                                    const native::TlsMaterial& material,
+                                                                                    Clock clock) {
+    auto cert_text = native::read_whole_file(material.server_cert_path);
+    if (!cert_text) return Err{cert_text.error()};
+    auto key_text = native::read_whole_file(material.server_key_path);
+    if (!key_text) return Err{key_text.error()};
+
+    auto loaded = std::make_shared<Loaded>();
+    BIO* bio = BIO_new_mem_buf(cert_text->data(), static_cast<int>(cert_text->size()));
+    loaded->cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr);
+    loaded->chain = sk_X509_new_null();
+    while (X509* more = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr)) sk_X509_push(loaded->chain, more);
+    BIO_free(bio);
+    ERR_clear_error();  // the end of the PEM stream is reported as an error
+    bio = BIO_new_mem_buf(key_text->data(), static_cast<int>(key_text->size()));
+    loaded->key = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
+    BIO_free(bio);
+    if (loaded->cert == nullptr || loaded->key == nullptr || X509_check_private_key(loaded->cert, loaded->key) != 1) {
+        return Err{"cannot load " + material.server_cert_path + " with " + material.server_key_path + ": " +
+                   openssl_error()};
+    }
+    ERR_clear_error();
+    return std::unique_ptr<CertificateRenewal>(
+        new CertificateRenewal(std::move(state_dir), std::move(clock), std::move(loaded)));
+}
+
+void CertificateRenewal::attach(SSL_CTX* ctx) {
+    SSL_CTX_set_cert_cb(ctx, &CertificateRenewal::select_certificate, this);
+}
+
+int CertificateRenewal::select_certificate(SSL* ssl, void* self) {
+    const auto loaded = static_cast<CertificateRenewal*>(self)->current();
+    // Up-references all three; the SSL keeps them for its lifetime.
+    return SSL_use_cert_and_key(ssl, loaded->cert, loaded->key, loaded->chain, 1) == 1 ? 1 : 0;
+}
+
+std::shared_ptr<const CertificateRenewal::Loaded> CertificateRenewal::current() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return loaded_;
+}
+
+std::optional<std::string> CertificateRenewal::check() {
+    native::TlsOptions options;
+    if (clock_) options.now = clock_();
+    auto material = native::ensure_tls_material(state_dir_, options);
+    if (!material) {
+        return "certificate check failed: " + std::string(native::to_string(material.error().code)) + ": " +
+               material.error().detail;
+    }
+    if (!material->created_server) return std::nullopt;
+    auto fresh = create(state_dir_, *material, clock_);
+    if (!fresh) return "renewed certificate cannot be loaded: " + fresh.error();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        loaded_ = (*fresh)->current();
+    }
+    std::string line = "renewed the server certificate " + material->server_cert_path;
+    if (material->created_ca) {
+        line += " and the local CA " + material->ca_cert_path +
+                ": browsers trust it only after `roomkey-helper trust` again; restart the sandbox too";
+    }
+    return line;
+}
+
+}  // namespace roomkey::helper

@@ -1,0 +1,56 @@
+// certificate_renewal.hpp: keeps the generated server certificate fresh while
+// roomkey-helper runs for days: re-checks the state directory now and then
+// (ensure_tls_material renews what expires within 30 days) and serves the
+// new certificate from the next handshake on, without a restart. Pairs with
+// common/tls.hpp; cpp-httplib 0.11.4 reads its certificate once, so the
+// served one is chosen per handshake (SSL_CTX_set_cert_cb).
+#pragma once
+
+#include <openssl/ssl.h>
+
+#include <ctime>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "common/tls.hpp"
+#include "roomkey/result.hpp"
+
+namespace roomkey::helper {
+
+class CertificateRenewal {
+public:
+    // "Now" for the renewal rule; the system clock when empty.
+    using Clock = std::function<std::time_t()>;
+
+    // Loads the certificate chain and key that `material` names.
+    static Result<std::unique_ptr<CertificateRenewal>, std::string> create(std::string state_dir,
+                                                                           const native::TlsMaterial& material,
+                                                                           Clock clock);
+    ~CertificateRenewal();
+    CertificateRenewal(const CertificateRenewal&) = delete;
+    CertificateRenewal& operator=(const CertificateRenewal&) = delete;
+
+    // Every new handshake on `ctx` gets the current certificate. `this` must
+    // outlive the handshakes.
+    void attach(SSL_CTX* ctx);
+
+    // Renews what is due in the state directory at clock() and serves the
+    // result. Returns a line for the log when something changed or failed.
+    std::optional<std::string> check();
+
+private:
+    struct Loaded;
+    CertificateRenewal(std::string state_dir, Clock clock, std::shared_ptr<const Loaded> loaded);
+    static int select_certificate(SSL* ssl, void* self);
+    std::shared_ptr<const Loaded> current() const;
+
+    std::string state_dir_;
+    Clock clock_;
+    mutable std::mutex mutex_;
+    std::shared_ptr<const Loaded> loaded_;
+};
+
+}  // namespace roomkey::helper

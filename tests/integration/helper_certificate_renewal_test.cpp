@@ -1,0 +1,83 @@
+// helper_certificate_renewal_test.cpp: a helper that runs for months keeps a
+// valid certificate (issue 5 item 2): the periodic check renews the server
+// certificate when it is due and the next handshake gets the new one, no
+// restart; with nothing due, nothing changes. Time is the injected clock.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <ctime>
+
+#include "common/tls.hpp"
+#include "support/helper_fixture.hpp"
+
+namespace roomkey::helper {
+namespace {
+
+using testing::RawTls;
+using testing::RunningHelper;
+using testing::TempDir;
+
+constexpr std::time_t kDay = 24 * 3600;
+
+// Polls `done` for up to `ms`.
+template <class Done>
+bool eventually(Done done, int ms) {
+    for (int waited = 0; waited < ms; waited += 20) {
+        if (done()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return done();
+}
+
+class HelperCertificateRenewal : public ::testing::Test {
+protected:
+    void SetUp() override {
+        HelperConfig config = testing::test_config(dir_);
+        config.clock = [this] { return now_.load(); };
+        config.certificate_check_interval = std::chrono::milliseconds(50);
+        helper_ = std::make_unique<RunningHelper>(config);
+        ASSERT_TRUE(helper_->ok()) << helper_->error();
+        cert_path_ = helper_->server().tls()->server_cert_path;
+    }
+    std::string served_fingerprint() const {
+        RawTls conn(helper_->port());
+        return conn.peer_fingerprint();
+    }
+
+    TempDir dir_;
+    std::atomic<std::time_t> now_{std::time(nullptr)};
+    std::unique_ptr<RunningHelper> helper_;
+    std::string cert_path_;
+};
+
+TEST_F(HelperCertificateRenewal, NothingChangesWhileTheCertificateIsFresh) {
+    const std::string before = native::certificate_fingerprint(cert_path_);
+    ASSERT_FALSE(before.empty());
+    EXPECT_EQ(served_fingerprint(), before);
+    now_ += 200 * kDay;  // a 365-day certificate is renewed within 30 days of its end
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // several checks
+    EXPECT_EQ(native::certificate_fingerprint(cert_path_), before);
+    EXPECT_EQ(served_fingerprint(), before);
+    EXPECT_EQ(helper_->log().find("renewed"), std::string::npos) << helper_->log();
+}
+
+TEST_F(HelperCertificateRenewal, DueCertificateIsRenewedAndServedWithoutRestart) {
+    const std::string ca_before = native::certificate_fingerprint(helper_->server().tls()->ca_cert_path);
+    const std::string before = native::certificate_fingerprint(cert_path_);
+    ASSERT_EQ(served_fingerprint(), before);
+
+    now_ += 340 * kDay;  // 25 days before the end of a 365-day certificate
+    ASSERT_TRUE(eventually([&] { return native::certificate_fingerprint(cert_path_) != before; }, 3000))
+        << "the running helper did not renew the certificate on disk";
+    const std::string after = native::certificate_fingerprint(cert_path_);
+    EXPECT_TRUE(eventually([&] { return served_fingerprint() == after; }, 3000))
+        << "new connections still get the old certificate";
+    EXPECT_NE(helper_->wait_for_log("renewed the server certificate").find("renewed the server certificate"),
+              std::string::npos)
+        << helper_->log();
+    EXPECT_EQ(native::certificate_fingerprint(helper_->server().tls()->ca_cert_path), ca_before)
+        << "the CA (10 years) stays: browsers that trust it keep trusting";
+}
+
+}  // namespace
+}  // namespace roomkey::helper
