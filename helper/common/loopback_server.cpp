@@ -97,24 +97,6 @@ std::optional<Refusal> framing_problem(const httplib::Request& request, std::uin
     return std::nullopt;
 }
 
-// After the handlers: a request that did not parse (httplib stopped somewhere
-// in its header section) or whose body was not read in full leaves bytes on
-// the connection that must never be parsed as a request.
-void guard_unread_bytes(const httplib::Request& request, httplib::Response& response) {
-    std::uint64_t length = 0;
-    const bool unparsed = request.ssl == nullptr;  // setup_request() gives every parsed request its SSL
-    if (unparsed || framing_problem(request, length) || request.body.size() != length) {
-        close_connection_after_response(request, response);
-    }
-    if (t_closing) {
-        // httplib has added its own "Keep-Alive" (or a "Connection") by now.
-        response.headers.erase("Connection");
-        response.headers.erase("Keep-Alive");
-        response.set_header("Connection", "close");
-        t_closing = false;
-    }
-}
-
 }  // namespace
 
 bool body_follows(const httplib::Request& request) {
@@ -153,6 +135,24 @@ void close_connection_after_response(const httplib::Request& request, httplib::R
     response.set_header("Connection", "close");
 }
 
+// After the handlers: a request that did not parse (httplib stopped somewhere
+// in its header section) or whose body was not read in full leaves bytes on
+// the connection that must never be parsed as a request.
+void close_if_bytes_left_unread(const httplib::Request& request, httplib::Response& response) {
+    std::uint64_t length = 0;
+    const bool unparsed = request.ssl == nullptr;  // setup_request() gives every parsed request its SSL
+    if (unparsed || framing_problem(request, length) || request.body.size() != length) {
+        close_connection_after_response(request, response);
+    }
+    if (t_closing) {
+        // httplib has added its own "Keep-Alive" (or a "Connection") by now.
+        response.headers.erase("Connection");
+        response.headers.erase("Keep-Alive");
+        response.set_header("Connection", "close");
+        t_closing = false;
+    }
+}
+
 // [SECTION] harden_server -----------------------------------------------------
 
 void harden_server(httplib::Server& server, const ServerLimits& limits) {
@@ -172,7 +172,7 @@ void harden_server(httplib::Server& server, const ServerLimits& limits) {
     });
     if (auto* tls = dynamic_cast<httplib::SSLServer*>(&server)) {
         SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
-        server.set_post_routing_handler(guard_unread_bytes);
+        server.set_post_routing_handler(close_if_bytes_left_unread);
     }
 }
 

@@ -35,10 +35,15 @@ struct ServerLimits {
 // For an httplib::SSLServer also the request-framing guard (see below):
 //  - a pre-routing handler that calls refuse_unsafe_framing(); a server that
 //    sets its own pre-routing handler must call it first;
-//  - a post-routing handler that ends the connection after the answer to a
-//    request httplib could not parse, or whose body was left unread (e.g. a
-//    pre-routing handler answered it). Do not replace it.
+//  - a post-routing handler, close_if_bytes_left_unread(); a server that
+//    sets its own post-routing handler must call it last.
 void harden_server(httplib::Server& server, const ServerLimits& limits = {});
+
+// For the last line of a post-routing handler: ends the connection after the
+// answer to a request httplib could not parse (it stopped somewhere in the
+// header section), or whose body was left unread (e.g. a pre-routing handler
+// answered it), so those bytes are never parsed as a request.
+void close_if_bytes_left_unread(const httplib::Request& request, httplib::Response& response);
 
 // [request framing] -----------------------------------------------------------
 // cpp-httplib 0.11.4 keeps a connection open after every answer and parses

@@ -30,41 +30,6 @@ void openssl_random(unsigned char* out, std::size_t size) {
     }
 }
 
-// cpp-httplib 0.11 reads a request's body only for POST, PUT, PATCH and a
-// DELETE with Content-Length. A body sent with any other request stays on
-// the connection, and the next "request" httplib parses would be that body:
-// a request smuggled past every check made on the outer one.
-bool leaves_body_unread(const httplib::Request& req) {
-    const bool read = req.method == "POST" || req.method == "PUT" || req.method == "PATCH" ||
-                      (req.method == "DELETE" && req.has_header("Content-Length"));
-    if (read) return false;
-    // httplib reads Content-Length with strtoull; 0 (or junk) means no body.
-    const bool length = req.has_header("Content-Length") &&
-                        std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) != 0;
-    return length || req.has_header("Transfer-Encoding");
-}
-
-// Answers and then closes the connection, so that the unread body is never
-// parsed. httplib 0.11 keeps a connection open unless the request asked
-// otherwise, but it closes it when a body provider reports failure, which
-// this one does after writing everything. The answer is close-delimited.
-void answer_and_close(const httplib::Request& req, httplib::Response& res, int status, std::string body) {
-    res.status = status;
-    res.set_header("Connection", "close");
-    if (req.method == "HEAD") {
-        // httplib writes (and asks the provider for) no body for HEAD, so it
-        // would keep the connection: as a GET with an empty body it closes.
-        // `req` is httplib's own mutable object, handed to us as const.
-        const_cast<httplib::Request&>(req).method = "GET";
-        body.clear();
-    }
-    res.set_content_provider("application/json; charset=utf-8",
-                             [body = std::move(body)](std::size_t offset, httplib::DataSink& sink) {
-                                 if (offset < body.size()) sink.write(body.data() + offset, body.size() - offset);
-                                 return false;  // "failed": httplib closes the connection
-                             });
-}
-
 }  // namespace
 
 Sandbox::Sandbox(SandboxOptions options) : options_(std::move(options)), clock_(options_.clock_sources) {}
@@ -130,13 +95,17 @@ Result<Unit, std::string> Sandbox::start() {
         res.set_content(api_error(500, "Internal error").body, "application/json; charset=utf-8");
     });
 
+    // A body httplib would leave unread (GET/HEAD/OPTIONS), chunked or
+    // compressed bodies: refused and the connection ended, so a body is never
+    // parsed as a second request (common/loopback_server.hpp).
     server_->set_pre_routing_handler([log](const httplib::Request& req, httplib::Response& res) {
-        if (!leaves_body_unread(req)) return httplib::Server::HandlerResponse::Unhandled;
+        if (!native::refuse_unsafe_framing(req, res)) return httplib::Server::HandlerResponse::Unhandled;
+        res.set_content(api_error(res.status, "The request's body framing is refused: " + res.body).body,
+                        "application/json; charset=utf-8");
         if (log) {
-            std::fprintf(stderr, "roomkey-sandbox: %s %s 400 (body refused, connection closed)\n", req.method.c_str(),
-                         split_target(req.target).path.c_str());
+            std::fprintf(stderr, "roomkey-sandbox: %s %s %d (body refused, connection closed)\n", req.method.c_str(),
+                         split_target(req.target).path.c_str(), res.status);
         }
-        answer_and_close(req, res, 400, api_error(400, "This request carries a body its method does not have.").body);
         return httplib::Server::HandlerResponse::Handled;
     });
     // Responses httplib makes itself (400, 413, 414, ...) never reach the
@@ -153,17 +122,19 @@ Result<Unit, std::string> Sandbox::start() {
     // (security headers, never CORS, x-ratelimit-* under /v2) for those that
     // did not come through SandboxApp (which applied it already).
     server_->set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-        if (res.has_header("X-Frame-Options")) return;
-        HttpResponse policy;
-        policy.status = res.status;
-        policy.headers = native::from_httplib_headers(res.headers);
-        Headers request_headers = native::from_httplib_headers(req.headers);
-        app_->apply_transport_policy(req.target, request_headers, policy);
-        // httplib adds Keep-Alive unless the request asked to close.
-        if (policy.headers.get("Connection") == std::optional<std::string>("close")) {
-            policy.headers.remove("Keep-Alive");
+        if (!res.has_header("X-Frame-Options")) {
+            HttpResponse policy;
+            policy.status = res.status;
+            policy.headers = native::from_httplib_headers(res.headers);
+            Headers request_headers = native::from_httplib_headers(req.headers);
+            app_->apply_transport_policy(req.target, request_headers, policy);
+            // httplib adds Keep-Alive unless the request asked to close.
+            if (policy.headers.get("Connection") == std::optional<std::string>("close")) {
+                policy.headers.remove("Keep-Alive");
+            }
+            res.headers = native::to_httplib_headers(policy.headers);
         }
-        res.headers = native::to_httplib_headers(policy.headers);
+        native::close_if_bytes_left_unread(req, res);  // last, as harden_server() requires
     });
 
     auto bound = native::bind_loopback(*server_, options_.host, options_.port);

@@ -180,14 +180,15 @@ TEST_F(SandboxTransport, RefusedRequestBodyIsNeverASecondRequest) {
         {"GET with a body", outer("GET", "evil.example:" + port, length), inner, 400},
         {"OPTIONS with a body", outer("OPTIONS", "127.0.0.1:" + port, length), inner, 400},
         {"HEAD with a body", outer("HEAD", "127.0.0.1:" + port, length), inner, 400},
+        // Chunked bodies are refused outright (httplib reads them without a size limit).
         {"DELETE chunked", outer("DELETE", "evil.example:" + port, "Transfer-Encoding: chunked\r\n"), chunked_body,
-         400},
+         411},
     };
     for (const auto& c : cases) {
         const RawExchange got = raw_tls_exchange(sandbox().port(), sandbox().ca_cert_path(), {c.head, c.body});
         EXPECT_EQ(got.responses(), 1u) << c.what << ": the body was answered as a request:\n" << got.received;
         EXPECT_EQ(got.received.rfind("HTTP/1.1 " + std::to_string(c.status), 0), 0u) << c.what << ":\n" << got.received;
-        if (c.status == 400) {
+        if (c.status != 403) {
             EXPECT_TRUE(got.closed_by_server) << c.what << ": the connection must end";
         }
     }
