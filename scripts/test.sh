@@ -26,7 +26,9 @@ cmake --build --preset native
 
 status=0
 step "tests: wasm (Node)"
-ctest --preset wasm "$@" || status=1
+# -V: the suite is one ctest entry (one Node process); its own summary line
+# ("N tests from M test suites ran", "PASSED") shows what ran under Node.
+ctest --preset wasm -V "$@" || status=1
 step "tests: native (unit, integration, fuzz corpora, e2e in Chromium)"
 ctest --preset native "$@" || status=1
 
