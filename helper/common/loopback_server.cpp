@@ -155,7 +155,8 @@ void close_if_bytes_left_unread(const httplib::Request& request, httplib::Respon
 
 // [SECTION] harden_server -----------------------------------------------------
 
-void harden_server(httplib::Server& server, const ServerLimits& limits) {
+void harden_server(httplib::Server& server, const ServerLimits& limits, PreRoutingHandler pre_routing,
+                   PostRoutingHandler post_routing) {
     server.set_tcp_nodelay(true);
     server.set_socket_options([](int sock) { loopback_socket_options(sock); });
     server.set_payload_max_length(limits.max_body_bytes);
@@ -166,14 +167,18 @@ void harden_server(httplib::Server& server, const ServerLimits& limits) {
     const std::size_t threads = limits.threads;
     server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
 
-    server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-        return refuse_unsafe_framing(req, res) ? httplib::Server::HandlerResponse::Handled
-                                               : httplib::Server::HandlerResponse::Unhandled;
+    server.set_pre_routing_handler(
+        [pre_routing = std::move(pre_routing)](const httplib::Request& req, httplib::Response& res) {
+            if (refuse_unsafe_framing(req, res)) return httplib::Server::HandlerResponse::Handled;
+            return pre_routing ? pre_routing(req, res) : httplib::Server::HandlerResponse::Unhandled;
+        });
+    auto* tls = dynamic_cast<httplib::SSLServer*>(&server);
+    if (tls != nullptr) SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
+    server.set_post_routing_handler([post_routing = std::move(post_routing), tls](const httplib::Request& req,
+                                                                                  httplib::Response& res) {
+        if (post_routing) post_routing(req, res);
+        if (tls != nullptr) close_if_bytes_left_unread(req, res);  // last: it may end the connection
     });
-    if (auto* tls = dynamic_cast<httplib::SSLServer*>(&server)) {
-        SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
-        server.set_post_routing_handler(close_if_bytes_left_unread);
-    }
 }
 
 // [SECTION] bind --------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <httplib.h>
 
 #include <cstddef>
+#include <functional>
 #include <ctime>
 #include <optional>
 #include <string>
@@ -32,12 +33,17 @@ struct ServerLimits {
 // it a second process could bind the same port and take the OAuth redirect),
 // the payload limit and the timeouts.
 //
-// For an httplib::SSLServer also the request-framing guard (see below):
-//  - a pre-routing handler that calls refuse_unsafe_framing(); a server that
-//    sets its own pre-routing handler must call it first;
-//  - a post-routing handler, close_if_bytes_left_unread(); a server that
-//    sets its own post-routing handler must call it last.
-void harden_server(httplib::Server& server, const ServerLimits& limits = {});
+// It also installs the request-framing guard (see below), composed with the
+// caller's own handlers, which must therefore be given here and never set on
+// the server directly (httplib keeps one handler of each kind: setting one
+// afterwards would silently drop the guard):
+//  - pre-routing: refuse_unsafe_framing() first; then `pre_routing`, if any;
+//  - post-routing (httplib::SSLServer): `post_routing`, if any; then
+//    close_if_bytes_left_unread().
+using PreRoutingHandler = std::function<httplib::Server::HandlerResponse(const httplib::Request&, httplib::Response&)>;
+using PostRoutingHandler = std::function<void(const httplib::Request&, httplib::Response&)>;
+void harden_server(httplib::Server& server, const ServerLimits& limits = {}, PreRoutingHandler pre_routing = {},
+                   PostRoutingHandler post_routing = {});
 
 // For the last line of a post-routing handler: ends the connection after the
 // answer to a request httplib could not parse (it stopped somewhere in the

@@ -119,8 +119,7 @@ Result<Unit, StartFailure> HelperServer::add_listener(const std::string& address
     }
     SSL_CTX_set_min_proto_version(server.ssl_context(), TLS1_2_VERSION);
     if (renewal_) renewal_->attach(server.ssl_context());
-    native::harden_server(server, config_.limits);
-    register_routes(server);
+    register_routes(server);  // also hardens it (harden_server wraps the policy)
 
     const int wanted = port_ != 0 ? port_ : config_.port;
     const std::string shown = address == "::1" ? "[::1]" : address;
@@ -164,23 +163,33 @@ void HelperServer::register_routes(httplib::Server& s) {
     s.set_default_headers(security_headers());
 
     // Policy, once for every request. httplib 0.11.4 reads a body only after
-    // this handler, and answering here would leave it unread, to be parsed as
-    // the next request (request smuggling past every check below). So a
-    // request with a body is let through, and guarded() applies the same
-    // policy in the route, after the body is read (within the payload limit).
-    s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    // the pre-routing handler, and answering there would leave it unread, to
+    // be parsed as the next request (request smuggling past every check
+    // below). So a request with a body is let through, and route() applies
+    // the same policy in the route, after the body is read (within the
+    // payload limit). harden_server() puts its request-framing guard around
+    // this handler (never set one on the server directly).
+    native::harden_server(s, config_.limits, [this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
-        if (native::refuse_unsafe_framing(req, res) || (!native::body_follows(req) && refuse(req, res))) {
-            return httplib::Server::HandlerResponse::Handled;
-        }
+        if (!native::body_follows(req) && refuse(req, res)) return httplib::Server::HandlerResponse::Handled;
         return httplib::Server::HandlerResponse::Unhandled;
     });
+    // Every route is registered through route(): none can skip the policy.
     using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
-    auto guarded = [this](Handler handler) -> Handler {
-        return [this, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
+    enum class On { get, post, put, del, patch, options };
+    auto route = [this, &s](On method, const char* pattern, Handler handler) {
+        Handler guarded = [this, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
             if (native::body_follows(req) && refuse(req, res)) return;
             handler(req, res);
         };
+        switch (method) {
+            case On::get: s.Get(pattern, std::move(guarded)); break;
+            case On::post: s.Post(pattern, std::move(guarded)); break;
+            case On::put: s.Put(pattern, std::move(guarded)); break;
+            case On::del: s.Delete(pattern, std::move(guarded)); break;
+            case On::patch: s.Patch(pattern, std::move(guarded)); break;
+            case On::options: s.Options(pattern, std::move(guarded)); break;
+        }
     };
 
     auto config_json = [this](const httplib::Request&, httplib::Response& res) {
@@ -189,38 +198,31 @@ void HelperServer::register_routes(httplib::Server& s) {
         res.set_content(proxy_->public_config_json(origin), "application/json");
         res.set_header("Cache-Control", "no-store");
     };
-    s.Get("/config.json", guarded(config_json));
+    route(On::get, "/config.json", config_json);
 
     auto token = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
     };
-    s.Post("/oauth/token", guarded(token));
+    route(On::post, "/oauth/token", token);
 
-    auto api = guarded([this](const httplib::Request& req, httplib::Response& res) {
+    auto api = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->api(*request), res);
-    });
-    s.Get("/api/.*", api);
-    s.Post("/api/.*", api);
-    s.Put("/api/.*", api);
-    s.Delete("/api/.*", api);
+    };
+    for (On method : {On::get, On::post, On::put, On::del}) route(method, "/api/.*", api);
 
     auto site = [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); };
-    s.Get(".*", guarded(site));
+    route(On::get, ".*", site);
 
     // No CORS anywhere: a preflight is answered without any Access-Control-* header.
-    auto not_allowed = guarded([](const httplib::Request&, httplib::Response& res) {
+    auto not_allowed = [](const httplib::Request&, httplib::Response& res) {
         res.set_header("Allow", "GET, HEAD");
         send_text(res, 405, "method not allowed");
-    });
-    s.Options(".*", not_allowed);
-    s.Post(".*", not_allowed);
-    s.Put(".*", not_allowed);
-    s.Delete(".*", not_allowed);
-    s.Patch(".*", not_allowed);
+    };
+    for (On method : {On::options, On::post, On::put, On::del, On::patch}) route(method, ".*", not_allowed);
 
     s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
         if (res.body.empty() && !res.content_provider_) {

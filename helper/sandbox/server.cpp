@@ -64,7 +64,6 @@ Result<Unit, std::string> Sandbox::start() {
     // a handful of idle connections stall the sandbox.
     native::ServerLimits limits;
     limits.max_body_bytes = options_.max_body_bytes;
-    native::harden_server(*server_, limits);
 
     const bool log = options_.log_requests;
     auto dispatch = [this, log](const httplib::Request& in, httplib::Response& out) {
@@ -95,33 +94,35 @@ Result<Unit, std::string> Sandbox::start() {
         res.set_content(api_error(500, "Internal error").body, "application/json; charset=utf-8");
     });
 
-    // A body httplib would leave unread (GET/HEAD/OPTIONS), chunked or
-    // compressed bodies: refused and the connection ended, so a body is never
-    // parsed as a second request (common/loopback_server.hpp).
-    server_->set_pre_routing_handler([log](const httplib::Request& req, httplib::Response& res) {
-        if (!native::refuse_unsafe_framing(req, res)) return httplib::Server::HandlerResponse::Unhandled;
-        res.set_content(api_error(res.status, "The request's body framing is refused: " + res.body).body,
-                        "application/json; charset=utf-8");
-        if (log) {
-            std::fprintf(stderr, "roomkey-sandbox: %s %s %d (body refused, connection closed)\n", req.method.c_str(),
-                         split_target(req.target).path.c_str(), res.status);
-        }
-        return httplib::Server::HandlerResponse::Handled;
-    });
     // Responses httplib makes itself (400, 413, 414, ...) never reach the
     // app: give those without a body the spec 2.7 error shape. Runs before
     // httplib computes Content-Length, unlike the post-routing handler.
+    // The framing guard's refusals (a body a GET carries, chunked or
+    // compressed bodies: common/loopback_server.hpp) come as plain text: the
+    // same shape, and a log line.
     server_->set_error_handler(
-        httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
-            if (!res.body.empty() || res.content_provider_) return httplib::Server::HandlerResponse::Unhandled;
-            const std::string text = "The request was refused (HTTP status " + std::to_string(res.status) + ").";
+        httplib::Server::HandlerWithResponse([log](const httplib::Request& req, httplib::Response& res) {
+            if (res.content_provider_) return httplib::Server::HandlerResponse::Unhandled;
+            std::string text;
+            if (res.body.empty()) {
+                text = "The request was refused (HTTP status " + std::to_string(res.status) + ").";
+            } else if (res.get_header_value("Content-Type").rfind("text/plain", 0) == 0) {
+                text = "The request's body framing is refused: " + res.body;
+                while (!text.empty() && text.back() == '\n') text.pop_back();
+                if (log) {
+                    std::fprintf(stderr, "roomkey-sandbox: %s %s %d (connection closed)\n", req.method.c_str(),
+                                 split_target(req.target).path.c_str(), res.status);
+                }
+            } else {
+                return httplib::Server::HandlerResponse::Unhandled;
+            }
             res.set_content(api_error(res.status, text).body, "application/json; charset=utf-8");
             return httplib::Server::HandlerResponse::Handled;
         }));
     // The last step before any response is written: the app's policy
     // (security headers, never CORS, x-ratelimit-* under /v2) for those that
     // did not come through SandboxApp (which applied it already).
-    server_->set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    auto apply_policy = [this](const httplib::Request& req, httplib::Response& res) {
         if (!res.has_header("X-Frame-Options")) {
             HttpResponse policy;
             policy.status = res.status;
@@ -134,8 +135,10 @@ Result<Unit, std::string> Sandbox::start() {
             }
             res.headers = native::to_httplib_headers(policy.headers);
         }
-        native::close_if_bytes_left_unread(req, res);  // last, as harden_server() requires
-    });
+    };
+    // The hardened defaults and the request-framing guard, wrapped around the
+    // policy above (never set a pre/post-routing handler on the server itself).
+    native::harden_server(*server_, limits, {}, apply_policy);
 
     auto bound = native::bind_loopback(*server_, options_.host, options_.port);
     if (!bound) {

@@ -16,16 +16,15 @@ namespace {
 using testing::RawTls;
 using testing::TempDir;
 
-// A hardened SSLServer on 127.0.0.1 whose GET /inner counts its calls, and
-// whose own pre-routing handler (when given) replaces harden_server's.
+// A hardened SSLServer on 127.0.0.1 whose GET /inner counts its calls, with
+// its own pre-routing handler (when given) behind harden_server's guard.
 class GuardedServer {
 public:
     explicit GuardedServer(const native::TlsMaterial& tls,
                            std::function<httplib::Server::HandlerResponse(const httplib::Request&, httplib::Response&)>
                                pre_routing = nullptr)
         : server_(tls.server_cert_path.c_str(), tls.server_key_path.c_str()) {
-        native::harden_server(server_);
-        if (pre_routing) server_.set_pre_routing_handler(std::move(pre_routing));
+        native::harden_server(server_, {}, std::move(pre_routing));
         server_.Get("/inner", [this](const httplib::Request&, httplib::Response& res) {
             ++inner_calls;
             res.set_content("inner", "text/plain");
