@@ -10,7 +10,8 @@
 //   window.roomkey.mirrorText()   -> the text of the aria-live mirror
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
 //                                    drawn in the canvas (sign_in, message,
-//                                    queue_message, sign_out), or null
+//                                    queue_message, sign_out, reveal,
+//                                    copy_curl, log_latest), or null
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 // The same state is written as text into #mirror (aria-live) for assistive
@@ -18,10 +19,15 @@
 // through roomkey._publish* and reads what the page holds for it through the
 // other _underscore members (web/src/*.cpp).
 //
-// Every script on the page can call this API, so it never hands out a
-// secret: no token, code or verifier, no clipboard text (pastes go straight
-// into the app's memory, web/src/browser.cpp), and revealing secrets is not
-// an action it accepts (web/app/intents.cpp).
+// Every script on the page can call this API, so it never returns a secret:
+// no token, code or verifier, no clipboard text (pastes go straight into the
+// app's memory, web/src/browser.cpp), and revealing secrets is not an action
+// it accepts (web/app/intents.cpp). That keeps secrets out of what tests,
+// extensions' content scripts reading the API, and assistive technology
+// see. It is not a wall against a script running in the page: such a script
+// can read the wasm memory or click the canvas like a user (widget() gives
+// positions). What keeps foreign scripts out of the page is the helper's
+// Content-Security-Policy (only the site's own scripts, no inline script).
 //
 // This file is the first resource of the page, loaded blocking in <head>
 // (shell/index.html); it strips the address bar (step 1) and only then adds

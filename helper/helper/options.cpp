@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/state_dir.hpp"
+#include "roomkey/token.hpp"
 
 namespace roomkey::helper {
 
@@ -321,6 +322,10 @@ Result<Command, std::string> resolve_serve(const Settings& flags, const std::vec
     }
     if (u.client_type == ClientType::confidential && u.client_secret.empty()) {
         return Err{"a confidential client needs its secret: --client-secret-file FILE or $ROOMKEY_CLIENT_SECRET"};
+    }
+    if (u.client_type == ClientType::confidential && !usable_with_basic_authentication(u.client_id)) {
+        return Err{"the client ID '" + u.client_id + "' has a ':', which Basic authentication cannot carry " +
+                   "(RFC 7617); a confidential client needs an ID without one"};
     }
     if (u.client_type == ClientType::public_client && !u.client_secret.empty()) {
         return Err{"a public client has no secret (spec 2.1); drop it or use --client-type confidential"};

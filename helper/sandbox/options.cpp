@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roomkey/scopes.hpp"
+#include "roomkey/token.hpp"
 
 namespace roomkey::sandbox {
 
@@ -90,6 +91,10 @@ Result<ClientSpec, std::string> parse_client_spec(std::string_view text) {
         }
     }
     if (!have_type) return Err{std::string("type=public or type=confidential is required")};
+    if (spec.registration.type == ClientType::confidential && !spec.client_id.empty() &&
+        !usable_with_basic_authentication(spec.client_id)) {
+        return Err{"client_id '" + spec.client_id + "' has a ':', which Basic authentication cannot carry (RFC 7617)"};
+    }
     return spec;
 }
 
@@ -127,6 +132,10 @@ Result<std::vector<ClientSpec>, std::string> parse_clients_json(std::string_view
         spec.registration.type = *parsed_type;
         if (!spec.client_secret.empty() && spec.registration.type != ClientType::confidential) {
             return Err{where + ": only confidential clients have a client_secret"};
+        }
+        if (spec.registration.type == ClientType::confidential && !spec.client_id.empty() &&
+            !usable_with_basic_authentication(spec.client_id)) {
+            return Err{where + ".client_id has a ':', which Basic authentication cannot carry (RFC 7617)"};
         }
         if (item.contains("redirect_uris")) {
             if (!item["redirect_uris"].is_array()) return Err{where + ".redirect_uris must be an array"};

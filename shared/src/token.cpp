@@ -54,6 +54,10 @@ std::string basic_authorization(const ConfidentialClient& client) {
     return "Basic " + base64_encode(client.client_id + ":" + client.client_secret);
 }
 
+bool usable_with_basic_authentication(std::string_view client_id) {
+    return !client_id.empty() && client_id.find(':') == std::string_view::npos;
+}
+
 namespace {
 
 HttpRequest token_post(std::string_view token_url, FormFields body, const ClientCredentials& credentials) {

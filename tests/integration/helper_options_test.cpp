@@ -120,6 +120,11 @@ TEST(HelperOptions, ClientTypeAndSecretMustAgree) {
     ASSERT_FALSE(public_with_secret);
     auto unknown = parse_command_line({"--client-type", "private"}, env_of({}));
     ASSERT_FALSE(unknown);
+    // spec 4.3 / RFC 7617: Basic cannot carry a ':' in the client ID.
+    auto colon = parse_command_line({"--client-type", "confidential", "--client-id", "a:b"},
+                                    env_of({{"ROOMKEY_CLIENT_SECRET", "s"}}));
+    ASSERT_FALSE(colon);
+    EXPECT_NE(colon.error().find("':'"), std::string::npos) << colon.error();
 }
 
 TEST(HelperOptions, UpstreamUrlsMustBeHttps) {

@@ -195,6 +195,8 @@ TEST(SandboxClientSpecs, FlagAndFileRegistration_spec2_1) {
     EXPECT_FALSE(parse_client_spec("name=x,type=confidential,client_secret=s"))
         << "secrets never come from a flag";
     EXPECT_FALSE(parse_client_spec("name=x,redirect_uri=myapp://a")) << "type is required";
+    EXPECT_FALSE(parse_client_spec("name=x,type=confidential,redirect_uri=https://a.example/cb,client_id=a:b"))
+        << "a confidential client ID with ':' cannot use Basic authentication (spec 4.3, RFC 7617)";
 
     auto file = parse_clients_json(R"({"clients":[{"client_id":"srv","name":"Server","type":"confidential",
         "redirect_uris":["https://127.0.0.1:9000/cb"],"scope":"users.all:read offline_access","client_secret":"s3"}]})");

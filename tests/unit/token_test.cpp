@@ -406,6 +406,14 @@ TEST(TokenEndpoint, TokenSetJsonHasTheSpecFields) {  // spec 2.3
 
 }  // namespace
 
+// RFC 7617: the first ':' ends the user-id, so a client ID with one cannot
+// authenticate with Basic as spec 4.3 describes.
+TEST(TokenRequestBuilder, ClientIdWithAColonCannotUseBasic_spec4_3) {
+    EXPECT_TRUE(usable_with_basic_authentication("conf-client"));
+    EXPECT_FALSE(usable_with_basic_authentication("conf:client"));
+    EXPECT_FALSE(usable_with_basic_authentication(""));
+}
+
 // A scope the service grants that our catalog does not know yet (spec 5.5 may
 // grow) is kept, not a reason to refuse the whole token set.
 TEST(TokenResponseReader, KeepsGrantedScopesNewerThanTheCatalog_spec2_3) {

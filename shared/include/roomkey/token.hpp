@@ -48,6 +48,11 @@ HttpRequest build_refresh_request(std::string_view token_url, std::string_view r
 // Used by build_* above and by roomkey-helper in BFF mode.
 std::string basic_authorization(const ConfidentialClient& client);
 
+// RFC 7617 2: the user-id of Basic credentials cannot hold a colon (the first
+// colon ends it). A confidential client whose ID has one cannot authenticate
+// as spec 4.3 describes: configuration refuses such an ID up front.
+bool usable_with_basic_authentication(std::string_view client_id);
+
 struct TokenSet {
     std::string access_token;   // secret
     std::string refresh_token;  // secret
