@@ -246,7 +246,23 @@ Result<TokenRequest, TokenError> parse_token_request(const HttpRequest& request)
     }
 
     // Spec 4.3 / 5.3: Basic for confidential clients, client_id for public ones; never both.
-    const auto client_id = param(*fields, "client_id");
+    // Spec 4.3 words the public client's client_id as "a query string
+    // parameter"; RFC 6749 puts it in the form body. Either is accepted (our
+    // client sends the body form); both must then agree.
+    auto client_id = param(*fields, "client_id");
+    if (const std::size_t q = request.url.find('?'); q != std::string::npos) {
+        auto query = form_decode(std::string_view(request.url).substr(q + 1));
+        if (!query) return Err{token_error_of(invalid_request, "The query string is not valid form encoding.")};
+        if (form_count(*query, "client_id") > 1) {
+            return Err{token_error_of(invalid_request, "The parameter `client_id` is repeated.")};
+        }
+        if (const auto in_query = param(*query, "client_id")) {
+            if (client_id && *client_id != *in_query) {
+                return Err{token_error_of(invalid_request, "`client_id` differs between the query and the body.")};
+            }
+            client_id = in_query;
+        }
+    }
     if (param(*fields, "client_secret")) {
         return Err{token_error_of(invalid_request, "Send the client secret with Basic authentication, not in the body.")};
     }

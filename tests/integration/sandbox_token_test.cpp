@@ -65,6 +65,19 @@ TEST_F(SandboxToken, CodeExchangeReturnsTheTokenSet_spec2_3_4_3) {
     EXPECT_EQ(me_status(json_string(j, "access_token")), 200);
 }
 
+// spec 4.3: a public client's client_id "stated as a query string parameter"
+// is accepted as well as the form-body form the roomkey client sends.
+TEST_F(SandboxToken, PublicClientIdInTheQueryStringIsAccepted_spec4_3) {
+    const PkcePair pkce = make_pkce(kRandom);
+    const std::string code = authorize(web_request(pkce));
+    auto res = post_form("/oauth/token?client_id=roomkey-web",
+                         {{"grant_type", "authorization_code"}, {"code", code}, {"redirect_uri", kWebRedirect},
+                          {"code_verifier", pkce.verifier}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200) << res->body;
+    EXPECT_FALSE(json_string(body(res), "access_token").empty());
+}
+
 // spec 2.2 / 8.3: single use; a replay is invalid_grant and revokes the tokens issued from the code.
 TEST_F(SandboxToken, ReplayedCodeIsRefusedAndRevokesItsTokens_spec2_2) {
     const PkcePair pkce = make_pkce(kRandom);

@@ -288,6 +288,32 @@ TEST(TokenEndpoint, ParsesTheClientsOwnRefresh) {  // spec 4.3 re-issue
     EXPECT_EQ(parsed->scope, ScopeSet{"rooms.all:read"});
 }
 
+// Spec 4.3: a public client's client_id is "stated as a query string
+// parameter"; RFC 6749 puts it in the body. The service side takes either.
+TEST(TokenEndpoint, PublicClientIdMayComeInTheQueryString_spec4_3) {
+    HttpRequest in_query = form_post("grant_type=authorization_code&code=c");
+    in_query.url = "/token?client_id=pub";
+    auto parsed = parse_token_request(in_query);
+    ASSERT_TRUE(parsed) << parsed.error().description;
+    EXPECT_EQ(parsed->client_id, "pub");
+
+    HttpRequest both_agree = form_post("grant_type=authorization_code&code=c&client_id=pub");
+    both_agree.url = "/token?client_id=pub";
+    EXPECT_TRUE(parse_token_request(both_agree));
+
+    HttpRequest differ = both_agree;
+    differ.url = "/token?client_id=other";
+    auto refused = parse_token_request(differ);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().error, "invalid_request");
+
+    HttpRequest with_basic = form_post("grant_type=authorization_code&code=c", Headers{{"Authorization", basic("a:b")}});
+    with_basic.url = "/token?client_id=a";
+    auto both_ways = parse_token_request(with_basic);
+    ASSERT_FALSE(both_ways) << "Basic and client_id together (spec 4.3: one or the other)";
+    EXPECT_EQ(both_ways.error().error, "invalid_request");
+}
+
 TEST(TokenEndpoint, RefusesMalformedRequests) {  // spec 4.3, 5.3, 7.1 20000, RFC 6749 5.2
     const std::string code_body = "grant_type=authorization_code&code=c&client_id=pub";
     struct Case {
