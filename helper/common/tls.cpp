@@ -54,15 +54,6 @@ using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyFree>;
 using X509Ptr = std::unique_ptr<X509, X509Free>;
 using BioPtr = std::unique_ptr<BIO, BioFree>;
 
-// The last OpenSSL error as text, and the queue cleared (it is per thread).
-std::string openssl_error() {
-    const unsigned long code = ERR_get_error();
-    ERR_clear_error();
-    if (code == 0) return "unknown OpenSSL error";
-    char buf[256];
-    ERR_error_string_n(code, buf, sizeof buf);
-    return buf;
-}
 
 TlsFailure fail(TlsError code, std::string detail) { return TlsFailure{code, std::move(detail)}; }
 
@@ -317,6 +308,15 @@ std::string certificate_fingerprint(const std::string& pem_path) {
         out += hex[md[i] & 0x0f];
     }
     return out;
+}
+
+std::string openssl_error() {
+    const unsigned long code = ERR_get_error();
+    ERR_clear_error();
+    if (code == 0) return "unknown OpenSSL error";
+    char buf[256];
+    ERR_error_string_n(code, buf, sizeof buf);
+    return buf;
 }
 
 }  // namespace roomkey::native

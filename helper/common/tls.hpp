@@ -63,4 +63,7 @@ Result<TlsMaterial, TlsFailure> ensure_tls_material(const std::string& state_dir
 // (for the ready line and `trust`); empty when the file cannot be read.
 std::string certificate_fingerprint(const std::string& pem_path);
 
+// The last OpenSSL error of this thread as text; the thread's queue is cleared.
+std::string openssl_error();
+
 }  // namespace roomkey::native

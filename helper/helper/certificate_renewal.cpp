@@ -7,6 +7,7 @@
 #include <openssl/x509.h>
 
 #include "common/state_dir.hpp"
+#include "common/tls.hpp"
 
 namespace roomkey::helper {
 
@@ -25,19 +26,6 @@ struct CertificateRenewal::Loaded {
         EVP_PKEY_free(key);
     }
 };
-
-namespace {
-
-std::string openssl_error() {
-    const unsigned long code = ERR_get_error();
-    ERR_clear_error();
-    if (code == 0) return "unknown OpenSSL error";
-    char buf[256];
-    ERR_error_string_n(code, buf, sizeof buf);
-    return buf;
-}
-
-}  // namespace
 
 CertificateRenewal::CertificateRenewal(std::string state_dir, Clock clock, std::shared_ptr<const Loaded> loaded)
     : state_dir_(std::move(state_dir)), clock_(std::move(clock)), loaded_(std::move(loaded)) {}
@@ -64,7 +52,7 @@ Result<std::unique_ptr<CertificateRenewal>, std::string> CertificateRenewal::cre
     BIO_free(bio);
     if (loaded->cert == nullptr || loaded->key == nullptr || X509_check_private_key(loaded->cert, loaded->key) != 1) {
         return Err{"cannot load " + material.server_cert_path + " with " + material.server_key_path + ": " +
-                   openssl_error()};
+                   native::openssl_error()};
     }
     ERR_clear_error();
     return std::unique_ptr<CertificateRenewal>(
