@@ -153,6 +153,13 @@ void close_if_bytes_left_unread(const httplib::Request& request, httplib::Respon
     }
 }
 
+bool loopback_host_allowed(std::string_view host, int port, bool listening_on_ipv6) {
+    const std::string suffix = ":" + std::to_string(port);
+    if (host.size() <= suffix.size() || host.substr(host.size() - suffix.size()) != suffix) return false;
+    const std::string_view name = host.substr(0, host.size() - suffix.size());
+    return name == "127.0.0.1" || iequals(name, "localhost") || (listening_on_ipv6 && name == "[::1]");
+}
+
 // [SECTION] harden_server -----------------------------------------------------
 
 void harden_server(httplib::Server& server, const ServerLimits& limits, PreRoutingHandler pre_routing,

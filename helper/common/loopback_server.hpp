@@ -87,6 +87,12 @@ bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& r
 // hardened by harden_server(); a no-op on plain sockets.
 void close_connection_after_response(const httplib::Request& request, httplib::Response& response);
 
+// The DNS-rebinding rule both servers apply to a Host header (or an Origin's
+// host part): 127.0.0.1:PORT or localhost:PORT (any case), and [::1]:PORT
+// only when the server also listens on [::1]. A page on evil.example that
+// resolved to 127.0.0.1 sends its own name and is refused.
+bool loopback_host_allowed(std::string_view host, int port, bool listening_on_ipv6);
+
 // Only SO_REUSEADDR: restart after a crash without waiting for TIME_WAIT.
 void loopback_socket_options(int socket);
 

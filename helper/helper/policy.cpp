@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/loopback_server.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey::helper {
@@ -20,10 +21,7 @@ httplib::Headers security_headers() {
 }
 
 bool host_allowed(std::string_view host, const Listening& at) {
-    const std::string suffix = ":" + std::to_string(at.port);
-    if (host.size() <= suffix.size() || host.substr(host.size() - suffix.size()) != suffix) return false;
-    const std::string_view name = host.substr(0, host.size() - suffix.size());
-    return name == "127.0.0.1" || iequals(name, "localhost") || (at.ipv6 && name == "[::1]");
+    return native::loopback_host_allowed(host, at.port, at.ipv6);
 }
 
 bool same_origin(std::string_view origin, const Listening& at) {

@@ -5,6 +5,7 @@
 //   [policy]   finish(): rate-limit headers on API answers, security headers, never CORS
 #include "sandbox/app.hpp"
 
+#include "common/loopback_server.hpp"
 #include "roomkey/errors.hpp"
 #include "sandbox/html.hpp"
 #include "sandbox/http_util.hpp"
@@ -120,12 +121,7 @@ bool SandboxApp::host_allowed(const Headers& headers) const {
     // DNS rebinding: a page on evil.example resolved to 127.0.0.1 would send
     // its own name in Host. Only loopback names with our port pass.
     const auto host = headers.get("Host");
-    if (!host) return false;
-    const std::string port = std::to_string(port_);
-    for (const char* name : {"127.0.0.1", "localhost", "[::1]"}) {
-        if (iequals(*host, std::string(name) + ":" + port)) return true;
-    }
-    return false;
+    return host && native::loopback_host_allowed(*host, port_, listening_on_ipv6_);
 }
 
 HttpResponse SandboxApp::handle(const HttpRequest& request) {

@@ -62,6 +62,8 @@ public:
 
     // The port the server is bound to; requests must name it in Host.
     void set_port(int port) { port_ = port; }
+    // [::1] in Host is accepted only when the sandbox listens there (--host ::1).
+    void set_listening_on_ipv6(bool yes) { listening_on_ipv6_ = yes; }
 
     HttpResponse handle(const HttpRequest& request);
     // For methods shared/'s HttpRequest cannot carry (PATCH, OPTIONS, HEAD,
@@ -156,6 +158,7 @@ private:
     SandboxClock& clock_;
     FaultInjector& faults_;
     int port_ = 0;
+    bool listening_on_ipv6_ = false;
     std::vector<Route> routes_;
 
     std::mutex mutex_;  // guards everything below

@@ -150,6 +150,7 @@ Result<Unit, std::string> Sandbox::start() {
     }
     port_ = bound.value();
     app_->set_port(port_);
+    app_->set_listening_on_ipv6(options_.host == "::1");
     thread_ = std::thread([this] { server_->listen_after_bind(); });
     // httplib's stop() does nothing before the accept loop runs: wait for it,
     // so a stop right after start cannot be lost.

@@ -113,6 +113,10 @@ TEST_F(SandboxTransport, ForeignHostHeaderIsRefused) {
                              {"x-servicetoken", kAliceToken}});
     ASSERT_TRUE(ok);
     EXPECT_EQ(ok->status, 200);
+    // The sandbox listens on 127.0.0.1 only: a [::1] name is not its own.
+    auto v6 = get("/v2/me", {{"Host", "[::1]:" + std::to_string(sandbox().port())}, {"x-servicetoken", kAliceToken}});
+    ASSERT_TRUE(v6);
+    EXPECT_EQ(v6->status, 403);
 }
 
 // issue 10: bounded request sizes.
