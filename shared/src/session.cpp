@@ -160,13 +160,17 @@ void fail_waiting(SessionData& d, RequestFailure reason, Effects& effects) {
     d.waiting.clear();
 }
 
-// Requests that waited for a token go now: first tries as such, 401s as their one retry.
-void release_waiting(SessionData& d, Effects& effects) {
+// Requests that waited for a token go now: first tries as such. Those that
+// already got a 401 go as their one retry when a new token came, or fail
+// with `retry_failure` when there is none (only the token they were refused with).
+void release_waiting(SessionData& d, Effects& effects, std::optional<RequestFailure> retry_failure = std::nullopt) {
     for (const WaitingRequest& w : d.waiting) {
-        if (w.is_retry)
-            effects.push_back(session_effect::RetryApiRequest{w.id});
-        else
+        if (!w.is_retry)
             effects.push_back(session_effect::SendApiRequest{w.id});
+        else if (retry_failure)
+            effects.push_back(session_effect::FailApiRequest{w.id, *retry_failure});
+        else
+            effects.push_back(session_effect::RetryApiRequest{w.id});
     }
     d.waiting.clear();
 }
@@ -234,13 +238,7 @@ Transition refresh_setback(SessionData& d, const SessionConfig& c, Instant now, 
         Effects effects;
         // First tries go with the token that is still valid; retries were
         // already refused with it (401), so they fail rather than loop.
-        for (const WaitingRequest& w : d.waiting) {
-            if (w.is_retry)
-                effects.push_back(session_effect::FailApiRequest{w.id, RequestFailure::refresh_failed});
-            else
-                effects.push_back(session_effect::SendApiRequest{w.id});
-        }
-        d.waiting.clear();
+        release_waiting(d, effects, RequestFailure::refresh_failed);
         d.retry_refresh_at = now + c.refresh_retry_delay;
         effects.push_back(session_effect::ScheduleRefreshAt{*d.retry_refresh_at});
         return {SessionState::signed_in, std::move(effects)};

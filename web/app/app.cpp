@@ -42,12 +42,6 @@ SessionConfig default_session_config() {
     return config;
 }
 
-PacingConfig pacing_config() {
-    PacingConfig config;
-    config.slack = kPacingSlack;
-    return config;
-}
-
 // True when the URL's query carries an authorization answer (spec 4.2).
 bool is_callback(std::string_view url) {
     auto parsed = parse_url(url);
@@ -87,7 +81,7 @@ App::App(RandomSource random, std::string origin)
     : random_(std::move(random)),
       origin_(std::move(origin)),
       session_(default_session_config()),
-      scheduler_(pacing_config()) {}
+      scheduler_(PacingConfig{}) {}  // the spec's limits and shared/'s margins (pacing.hpp)
 
 void App::start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now) {
     fetch_config(now);

@@ -109,12 +109,6 @@ struct PostBatch {
     std::optional<Instant> last_done;
 };
 
-// Added to each pacing window so that network jitter cannot make the service
-// see two sends closer together than they were sent (spec 8.2): the service
-// counts a post somewhere between our send and its answer, so the slack must
-// cover the spread of round-trip times (hundreds of ms on a loaded machine).
-// It costs 2 x 0.5 s on a burst of 30 posts (20 s at the limit).
-inline constexpr Millis kPacingSlack{500};
 // A post that still gets 429 is retried after the wait, at most this often.
 inline constexpr int kMaxRateLimitedRetries = 3;
 // A GET that gets 429 waits for x-ratelimit-reset and is retried once (spec 8.1, 7.3).
