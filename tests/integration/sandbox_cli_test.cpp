@@ -12,6 +12,7 @@
 #include <regex>
 
 #include "support/child_process.hpp"
+#include "support/temp_dir.hpp"
 #include "support/sandbox_fixture.hpp"
 
 namespace roomkey::sandbox::testing {
@@ -21,20 +22,7 @@ std::string sandbox_binary() { return integration::program_path("roomkey-sandbox
 
 using integration::Child;
 
-// A fresh directory, removed afterwards.
-struct TempStateDir {
-    TempStateDir() {
-        const char* base = std::getenv("TMPDIR");
-        std::string pattern = std::string(base != nullptr ? base : "/tmp") + "/roomkey-sandbox-cli-XXXXXX";
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back('\0');
-        if (::mkdtemp(buf.data()) != nullptr) path = buf.data();
-    }
-    ~TempStateDir() {
-        if (!path.empty()) std::system(("rm -rf '" + path + "'").c_str());
-    }
-    std::string path;
-};
+using integration::TempDir;
 
 class SandboxCli : public ::testing::Test {
 protected:
@@ -73,9 +61,9 @@ TEST_F(SandboxCli, BadFlagExitsNonZeroWithAMessage) {
 // in the state directory, one machine-readable ready line with the three
 // base addresses, a clean stop.
 TEST_F(SandboxCli, StartsOnPortZeroAndPrintsTheReadyLine_spec4_1) {
-    TempStateDir dir;
-    ASSERT_FALSE(dir.path.empty());
-    Child child({sandbox_binary(), "--port", "0", "--state-dir", dir.path, "--quiet", "--register-client",
+    TempDir dir;
+    ASSERT_FALSE(dir.path().empty());
+    Child child({sandbox_binary(), "--port", "0", "--state-dir", dir.path(), "--quiet", "--register-client",
                  "name=Server app,type=confidential,redirect_uri=https://127.0.0.1:9000/cb,scope=users.all:read,"
                  "client_id=cli-server"});
     const std::string ready = child.read_line(20000);
@@ -90,7 +78,7 @@ TEST_F(SandboxCli, StartsOnPortZeroAndPrintsTheReadyLine_spec4_1) {
 
     httplib::SSLClient client("127.0.0.1", port);
     client.enable_server_certificate_verification(true);
-    client.set_ca_cert_path((dir.path + "/ca-cert.pem").c_str());
+    client.set_ca_cert_path((dir / "ca-cert.pem").c_str());
     auto res = client.Get("/v2/me", httplib::Headers{{"x-servicetoken", kAliceToken}});
     ASSERT_TRUE(res) << httplib::to_string(res.error());
     EXPECT_EQ(res->status, 200);
