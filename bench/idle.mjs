@@ -6,7 +6,7 @@
 //   - roomkey signed out (the first screen);
 //   - roomkey signed in (API-token mode through helper + sandbox, the
 //     dashboard loaded, the rate-limit "resets in" countdown visible);
-//   - roomkey signed in, in a hidden tab (another tab in front);
+//   - roomkey signed in, in a hidden tab (its window minimized);
 //   - the bare Dear ImGui + fetch build (web/bench/bare_main.cpp), which draws
 //     every animation frame: the reference for "always drawing".
 //
@@ -88,14 +88,22 @@ try {
   await sleep(1000);
   rows.push({ case: 'roomkey signed in (countdown visible)', busy: await busy(page), goal: 5 });
 
-  const front = await browser.context.newPage();
-  await front.goto('about:blank');
-  await front.bringToFront();
+  // Headless Chromium keeps a tab behind another one "visible"; a minimized
+  // window is hidden (requestAnimationFrame stops, visibilitychange fires).
+  const cdp = await page.context().newCDPSession(page);
+  const { windowId } = await cdp.send('Browser.getWindowForTarget');
+  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'minimized' } });
   const visibility = await page.evaluate(() => document.visibilityState);
-  if (visibility !== 'hidden') throw new Error(`the background tab reports visibilityState=${visibility}, not hidden`);
-  await sleep(1000);
-  rows.push({ case: 'roomkey signed in, hidden tab', busy: await busy(page), goal: 1 });
-  await front.close();
+  if (visibility === 'hidden') {
+    await sleep(1000);
+    rows.push({ case: 'roomkey signed in, hidden tab', busy: await busy(page), goal: 1 });
+  } else {
+    // Not faked (a frozen page would read 0 % for the wrong reason): said plainly.
+    rows.push({ case: `roomkey signed in, hidden tab: not measurable, this Chromium keeps a minimized headless page ${visibility}`,
+      busy: NaN, goal: 1 });
+  }
+  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'normal' } });
+  await cdp.detach();
   await page.close();
 
   const barePage = await browser.context.newPage();
@@ -118,7 +126,7 @@ if (asJson) {
   console.log('|---|---|---|---|');
   for (const r of rows) {
     const goal = r.goal === null ? '-' : `<= ${r.goal} %`;
-    const met = r.goal === null ? '-' : r.busy <= r.goal ? 'yes' : 'NO';
-    console.log(`| ${r.case} | ${r.busy.toFixed(2)} % | ${goal} | ${met} |`);
+    const met = r.goal === null || Number.isNaN(r.busy) ? '-' : r.busy <= r.goal ? 'yes' : 'NO';
+    console.log(`| ${r.case} | ${Number.isNaN(r.busy) ? 'n/a' : `${r.busy.toFixed(2)} %`} | ${goal} | ${met} |`);
   }
 }
