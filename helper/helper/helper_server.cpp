@@ -94,7 +94,7 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
 
     std::vector<std::string> cas = c.upstream.extra_ca_files;
     if (!local_ca.empty()) cas.push_back(local_ca);
-    auto upstream = std::make_shared<UpstreamClient>(cas);
+    auto upstream = std::make_shared<UpstreamClient>(cas, c.upstream.timeouts);
     if (auto ok = upstream->check_ca_files(); !ok) return Err{failure(StartError::upstream_invalid, ok.error())};
     self->proxy_ = std::make_unique<Proxy>(
         c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
