@@ -32,31 +32,36 @@ LogWriter::~LogWriter() {
 }
 
 void LogWriter::line(std::string_view text) {
-    bool was_idle = false;
+    bool wake = false;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (pending_.size() + prefix_.size() + text.size() + 1 > kMaxPending) {
             ++dropped_;
             return;
         }
-        was_idle = pending_.empty();
+        wake = resting_ && pending_.empty();
         pending_.append(prefix_).append(text.data(), text.size()).push_back('\n');
     }
-    // Only the first line of a batch wakes the writer; it takes the rest
-    // with it (it re-checks the buffer after every write).
-    if (was_idle) wake_.notify_one();
+    // Only a line that finds the writer at rest wakes it; while it writes
+    // or lingers, lines just queue for its next write.
+    if (wake) wake_.notify_one();
 }
 
 void LogWriter::flush() {
     std::unique_lock<std::mutex> lock(mutex_);
+    ++flushes_;
+    wake_.notify_one();  // cut a linger short
     written_.wait(lock, [this] { return (pending_.empty() && !writing_) || stop_; });
+    --flushes_;
 }
 
 void LogWriter::run() {
     std::string batch;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
+        resting_ = true;
         wake_.wait(lock, [this] { return !pending_.empty() || dropped_ > 0 || stop_; });
+        resting_ = false;
         if (pending_.empty() && dropped_ == 0) break;  // stop_, nothing left
         batch.swap(pending_);
         if (dropped_ > 0) {
@@ -70,6 +75,7 @@ void LogWriter::run() {
         lock.lock();
         writing_ = false;
         if (pending_.empty()) written_.notify_all();
+        wake_.wait_for(lock, kLinger, [this] { return stop_ || flushes_ > 0; });
     }
     written_.notify_all();
 }

@@ -75,10 +75,15 @@ int main(int argc, char** argv) {
         return 2;
     }
     switch (command->subcommand) {
-        case helper::Subcommand::help: std::cout << command->help_text; return 0;
-        case helper::Subcommand::trust: return helper::run_trust(command->trust, true);
-        case helper::Subcommand::untrust: return helper::run_trust(command->trust, false);
-        case helper::Subcommand::serve: return serve(command->serve);
+        case helper::Subcommand::help:
+            std::cout << command->help_text;
+            return 0;
+        case helper::Subcommand::trust:
+            return helper::run_trust(command->trust, true);
+        case helper::Subcommand::untrust:
+            return helper::run_trust(command->trust, false);
+        case helper::Subcommand::serve:
+            return serve(command->serve);
     }
     return 2;
 }

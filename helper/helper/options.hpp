@@ -37,8 +37,8 @@ struct UpstreamConfig {
     // from a flag (visible in `ps`), never logged, never sent to the page.
     std::string client_secret;
     std::string token_header = "x-servicetoken";  // the API-token header (spec 5.1)
-    std::string scope;        // default scope the page requests (optional)
-    std::vector<std::string> extra_ca_files;  // trusted for upstream TLS besides the system CAs
+    std::string scope;                            // default scope the page requests (optional)
+    std::vector<std::string> extra_ca_files;      // trusted for upstream TLS besides the system CAs
     UpstreamTimeouts timeouts;
 
     bool configured() const { return !base_url.empty() && !auth_url.empty(); }

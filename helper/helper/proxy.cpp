@@ -33,7 +33,8 @@ HttpResponse json_response(int status, const nlohmann::json& body) {
 
 // Token endpoint errors have the shape of spec 2.4.
 HttpResponse token_error(int status, const char* error, const std::string& description) {
-    HttpResponse out = json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}});
+    HttpResponse out =
+        json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}});
     out.headers.set("Pragma", "no-cache");
     return out;
 }
@@ -166,10 +167,11 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
     auto answer = transport_(up);
     if (!answer) {
         const auto failure = upstream_failure(answer.error(), "the token endpoint", config_.timeouts);
-        HttpResponse out = json_response(failure.status, {{"error", "upstream_unavailable"},
-                                                          {"error_description", failure.words},
-                                                          {"error_uri", nullptr},
-                                                          {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}});
+        HttpResponse out =
+            json_response(failure.status, {{"error", "upstream_unavailable"},
+                                           {"error_description", failure.words},
+                                           {"error_uri", nullptr},
+                                           {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}});
         out.headers.set("Pragma", "no-cache");
         mark(out, failure.outcome);
         return out;
@@ -195,8 +197,8 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     if (path.rfind(prefix, 0) != 0) return api_error(404, "not an API path");
     const std::string api_path = path.substr(prefix.size());
     if (!match_endpoint(from_app.method, api_path)) {
-        return api_error(404, "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " +
-                                  api_path);
+        return api_error(404,
+                         "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " + api_path);
     }
     if (query) {
         auto q = form_decode(*query);

@@ -15,11 +15,16 @@ namespace roomkey::helper {
 
 std::string_view to_string(UpstreamError error) {
     switch (error) {
-        case UpstreamError::invalid_url: return "invalid_url";
-        case UpstreamError::connect_failed: return "connect_failed";
-        case UpstreamError::tls_failed: return "tls_failed";
-        case UpstreamError::io_failed: return "io_failed";
-        case UpstreamError::timed_out: return "timed_out";
+        case UpstreamError::invalid_url:
+            return "invalid_url";
+        case UpstreamError::connect_failed:
+            return "connect_failed";
+        case UpstreamError::tls_failed:
+            return "tls_failed";
+        case UpstreamError::io_failed:
+            return "io_failed";
+        case UpstreamError::timed_out:
+            return "timed_out";
     }
     return "unknown";
 }
@@ -28,9 +33,11 @@ UpstreamOutcome outcome_of(UpstreamError error) {
     switch (error) {
         case UpstreamError::invalid_url:
         case UpstreamError::connect_failed:
-        case UpstreamError::tls_failed: return UpstreamOutcome::not_sent;
+        case UpstreamError::tls_failed:
+            return UpstreamOutcome::not_sent;
         case UpstreamError::io_failed:
-        case UpstreamError::timed_out: return UpstreamOutcome::no_answer;
+        case UpstreamError::timed_out:
+            return UpstreamOutcome::no_answer;
     }
     return UpstreamOutcome::no_answer;  // unknown: assume the worst
 }
@@ -71,16 +78,19 @@ UpstreamError classify(httplib::Error error, std::chrono::steady_clock::duration
         // connection httplib found closed: nothing was sent on either.
         case httplib::Error::Connection:
         case httplib::Error::BindIPAddress:
-        case httplib::Error::ConnectionTimeout: return UpstreamError::connect_failed;
+        case httplib::Error::ConnectionTimeout:
+            return UpstreamError::connect_failed;
         case httplib::Error::SSLConnection:
         case httplib::Error::SSLLoadingCerts:
-        case httplib::Error::SSLServerVerification: return UpstreamError::tls_failed;
+        case httplib::Error::SSLServerVerification:
+            return UpstreamError::tls_failed;
         // Read or Write: the request may have reached the upstream. A failed
         // write may have sent part of it, so it counts as sent too.
         // (A broken connection fails at once; 90 %: poll may wake a hair early.)
         case httplib::Error::Read:
             return waited * 10 >= read_timeout * 9 ? UpstreamError::timed_out : UpstreamError::io_failed;
-        default: return UpstreamError::io_failed;
+        default:
+            return UpstreamError::io_failed;
     }
 }
 
@@ -169,10 +179,14 @@ Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& requ
     }
     auto call = [&](httplib::SSLClient& client) {
         switch (request.method) {
-            case Method::Get: return client.Get(target.c_str(), headers);
-            case Method::Post: return client.Post(target.c_str(), headers, request.body, content_type.c_str());
-            case Method::Put: return client.Put(target.c_str(), headers, request.body, content_type.c_str());
-            case Method::Delete: return client.Delete(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Get:
+                return client.Get(target.c_str(), headers);
+            case Method::Post:
+                return client.Post(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Put:
+                return client.Put(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Delete:
+                return client.Delete(target.c_str(), headers, request.body, content_type.c_str());
         }
         return httplib::Result{nullptr, httplib::Error::Unknown};
     };

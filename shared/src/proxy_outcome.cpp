@@ -5,8 +5,10 @@ namespace roomkey {
 
 std::string_view to_string(UpstreamOutcome outcome) {
     switch (outcome) {
-        case UpstreamOutcome::not_sent: return "not_sent";
-        case UpstreamOutcome::no_answer: return "no_answer";
+        case UpstreamOutcome::not_sent:
+            return "not_sent";
+        case UpstreamOutcome::no_answer:
+            return "no_answer";
     }
     return "upstream_outcome.unknown";
 }

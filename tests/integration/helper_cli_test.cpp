@@ -21,7 +21,9 @@ namespace {
 
 using testing::TempDir;
 
-std::string helper_binary() { return integration::program_path("roomkey-helper"); }
+std::string helper_binary() {
+    return integration::program_path("roomkey-helper");
+}
 
 using integration::Child;
 using integration::ChildOptions;
@@ -67,9 +69,13 @@ void expect_clean_stop(int sig) {
     EXPECT_EQ(child.stderr_text().find("BEGIN"), std::string::npos) << "no key material in the output";
 }
 
-TEST_F(HelperCli, PrintsOneReadyLineAndStopsCleanlyOnSigterm) { expect_clean_stop(SIGTERM); }
+TEST_F(HelperCli, PrintsOneReadyLineAndStopsCleanlyOnSigterm) {
+    expect_clean_stop(SIGTERM);
+}
 
-TEST_F(HelperCli, StopsCleanlyOnCtrlC) { expect_clean_stop(SIGINT); }
+TEST_F(HelperCli, StopsCleanlyOnCtrlC) {
+    expect_clean_stop(SIGINT);
+}
 
 TEST_F(HelperCli, TakenPortIsAClearErrorNamingTheFix) {
     TempDir dir;
@@ -108,7 +114,9 @@ TEST_F(HelperCli, HelpForEveryCommand) {
     EXPECT_NE(bad.stderr_text().find("--nonsense"), std::string::npos);
 }
 
-bool have_certutil() { return std::system("command -v certutil >/dev/null 2>&1") == 0; }
+bool have_certutil() {
+    return std::system("command -v certutil >/dev/null 2>&1") == 0;
+}
 
 std::string certutil_list(const std::string& db) {
     std::string out;

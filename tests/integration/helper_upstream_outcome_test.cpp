@@ -81,9 +81,8 @@ private:
         while (!stop_) {
             pollfd p{fd, POLLIN, 0};
             if (::poll(&p, 1, 20) > 0) {
-                char byte;
-                if (::recv(fd, &byte, 1, MSG_PEEK) <= 0) return;
-                std::this_thread::sleep_for(std::chrono::milliseconds(10));  // a TLS alert; the close follows
+                char bytes[512];  // a TLS alert is drained; the end of the stream is the close
+                if (::recv(fd, bytes, sizeof bytes, 0) <= 0) return;
             }
         }
     }
