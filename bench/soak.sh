@@ -2,7 +2,10 @@
 # soak.sh: the release roomkey-helper and roomkey-sandbox under long load
 # (issue 11 item 7), with bench/soak_load.cpp as the load generator:
 #
-#   warm-up  --warmup s of the hold load (not counted; the RSS baseline is taken after it)
+#   warm-up  --warmup s (30) of the hold load and 5k churn calls (the RSS baseline
+#            is taken after it: by then the servers' thread pools, TLS and
+#            malloc arenas have been touched; a shorter warm-up shows their
+#            first use as "growth")
 #   hold     64 keep-alive TLS connections loop GET /api/my/status through the
 #            helper for --seconds, while 32 more sit idle or drip a request one
 #            byte a second (reconnecting whenever the helper drops them)
@@ -14,15 +17,15 @@
 # the end (goal: growth <= 5 % after warm-up), and p50/p99 in the first and
 # last 10 s of each phase (goal: no drift).
 #
-#   ./bench/soak.sh [--seconds 60] [--requests 200000] [--warmup 10] [--build build/native-release]
+#   ./bench/soak.sh [--seconds 60] [--requests 200000] [--warmup 30] [--build build/native-release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=60
 requests=200000
-warmup=10
+warmup=30
 build=build/native-release
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
