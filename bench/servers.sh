@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# servers.sh: how fast roomkey's two servers answer, next to nginx serving a
-# small file over HTTPS on the same machine, measured in the same run.
+# servers.sh: how fast roomkey's two servers answer, and the helper's proxy
+# next to nginx as an HTTPS reverse proxy to the same sandbox, measured in
+# the same run.
 #
 #   requests/s, 8 keep-alive connections (wrk -t2 -c8):
-#     nginx    GET /status.json      a static file the size of a /my/status answer
 #     sandbox  GET /v2/my/status     roomkey-sandbox (API token, rate limit raised)
+#     nginx    GET /api/my/status    nginx proxy_pass https:// -> the sandbox (the reference)
 #     helper   GET /api/my/status    roomkey-helper's API proxy -> the sandbox
 #   latency p50/p99, 1 keep-alive connection (wrk -t1 -c1 --latency):
-#     sandbox direct vs through the helper; the difference is what the proxy adds
+#     sandbox direct vs through nginx vs through the helper; the difference
+#     is what each proxy adds
 #
 # Each figure is the median of --rounds rounds, the servers taken in turn in
 # every round so that all see the same machine load; quote the ratios.
@@ -22,7 +24,7 @@ cd "$(dirname "$0")/.."
 rounds=5
 seconds=5
 build=build/native-release
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="${2:?--rounds needs a number}"; shift 2 ;;
@@ -87,10 +89,14 @@ mkdir -p "$work/web" && echo '<!doctype html><title>bench</title>' >"$work/web/i
 pids+=($!)
 wait_for_line "$work/helper.out" '^roomkey: app at '
 
-# nginx: the same certificate, the body the sandbox gives for /my/status.
+# nginx as an HTTPS reverse proxy to the sandbox: the peer a user would put
+# where the helper is. The same certificate, the same route
+# (GET /api/my/status -> /v2/my/status), upstream TLS verified against the
+# local CA (name "localhost", which the certificate carries), upstream
+# keep-alive connections (the helper pools them too).
 nginx_port=$(free_port)
-mkdir -p "$work/nginx/www"
-curl -sf --cacert "$state/ca-cert.pem" -H "x-servicetoken: $token" "$base_url/my/status" >"$work/nginx/www/status.json"
+sandbox_hostport=${base_url#https://}; sandbox_hostport=${sandbox_hostport%%/*}
+mkdir -p "$work/nginx/tmp"
 cat >"$work/nginx/nginx.conf" <<EOF
 $( [ "$(id -u)" = 0 ] && echo "user root;" )
 worker_processes 2;
@@ -105,22 +111,39 @@ http {
   fastcgi_temp_path $work/nginx/tmp;
   uwsgi_temp_path $work/nginx/tmp;
   scgi_temp_path $work/nginx/tmp;
-  default_type application/json;
   keepalive_requests 1000000;
+  upstream sandbox {
+    server $sandbox_hostport;
+    keepalive 16;
+    keepalive_requests 1000000;
+  }
   server {
     listen 127.0.0.1:$nginx_port ssl;
     ssl_certificate $state/server-cert.pem;
     ssl_certificate_key $state/server-key.pem;
-    root $work/nginx/www;
+    location = /api/my/status {
+      proxy_pass https://sandbox/v2/my/status;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $sandbox_hostport;
+      proxy_ssl_verify on;
+      proxy_ssl_trusted_certificate $state/ca-cert.pem;
+      proxy_ssl_name localhost;
+      proxy_ssl_session_reuse on;
+    }
+    location / { return 404; }
   }
 }
 EOF
-mkdir -p "$work/nginx/tmp"
 /usr/sbin/nginx -c "$work/nginx/nginx.conf" -e stderr 2>"$work/nginx.err" &
 pids+=($!)
-for _ in $(seq 1 50); do curl -sfk "https://127.0.0.1:$nginx_port/status.json" >/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 50); do
+  curl -sf -o /dev/null --cacert "$state/ca-cert.pem" -H "x-servicetoken: $token" \
+    "https://127.0.0.1:$nginx_port/api/my/status" && break
+  sleep 0.1
+done
 
-urls_nginx="https://127.0.0.1:$nginx_port/status.json"
+urls_nginx="https://127.0.0.1:$nginx_port/api/my/status"
 urls_sandbox="$base_url/my/status"
 urls_helper="https://127.0.0.1:$helper_port/api/my/status"
 # Every target must answer 200 before it is measured: a fast 429 or 403 would
@@ -128,7 +151,7 @@ urls_helper="https://127.0.0.1:$helper_port/api/my/status"
 for url in "$urls_nginx" "$urls_sandbox" "$urls_helper"; do
   code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$state/ca-cert.pem" \
     -H "x-servicetoken: $token" -H 'X-Roomkey-Request: 1' "$url")
-  [ "$code" = 200 ] || { echo "bench: $url answered $code, not 200" >&2; exit 1; }
+  [ "$code" = 200 ] || { echo "bench: $url answered $code, not 200" >&2; cat "$work/nginx.err" >&2; exit 1; }
 done
 
 # wrk runs; prints "rps p50_ms p99_ms non2xx".
@@ -148,13 +171,13 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 declare -A rps lat50 lat99
 for round in $(seq 1 "$rounds"); do
   printf 'bench: round %d/%d\r' "$round" "$rounds" >&2
-  for name in nginx sandbox helper; do
+  for name in sandbox nginx helper; do
     var=urls_$name
     read -r r _ _ bad < <(measure "${!var}" 8 2)
     [ "$bad" = 0 ] || { echo "bench: $name gave $bad non-2xx answers" >&2; exit 1; }
     rps[$name]+="$r "
   done
-  for name in sandbox helper; do
+  for name in sandbox nginx helper; do
     var=urls_$name
     read -r _ p50 p99 bad < <(measure "${!var}" 1 1)
     [ "$bad" = 0 ] || { echo "bench: $name gave $bad non-2xx answers" >&2; exit 1; }
@@ -168,15 +191,21 @@ calc() { awk "BEGIN { print $1 }"; }
 med() { tr ' ' '\n' <<<"$1" | grep . | median; }
 n_rps=$(med "${rps[nginx]}"); s_rps=$(med "${rps[sandbox]}"); h_rps=$(med "${rps[helper]}")
 s50=$(med "${lat50[sandbox]}"); s99=$(med "${lat99[sandbox]}")
+n50=$(med "${lat50[nginx]}"); n99=$(med "${lat99[nginx]}")
 h50=$(med "${lat50[helper]}"); h99=$(med "${lat99[helper]}")
 echo "machine: $(nproc) cores; $rounds rounds of ${seconds} s per figure; medians"
 echo
-printf '%-34s %12s %10s\n' "requests/s, 8 keep-alive conns" "req/s" "vs nginx"
-printf '%-34s %12.0f %10s\n' "nginx GET /status.json (ref)" "$n_rps" "1.00"
-printf '%-34s %12.0f %10.2f\n' "sandbox GET /v2/my/status" "$s_rps" "$(calc "$s_rps / $n_rps")"
-printf '%-34s %12.0f %10.2f\n' "helper GET /api/my/status (proxy)" "$h_rps" "$(calc "$h_rps / $n_rps")"
+printf '%-40s %10s %10s\n' "requests/s, 8 keep-alive conns" "req/s" "vs nginx"
+printf '%-40s %10.0f %10s\n' "sandbox GET /v2/my/status (direct)" "$s_rps" "-"
+printf '%-40s %10.0f %10s\n' "nginx proxy GET /api/my/status (ref)" "$n_rps" "1.00"
+printf '%-40s %10.0f %10.2f\n' "helper GET /api/my/status" "$h_rps" "$(calc "$h_rps / $n_rps")"
 echo
-printf '%-34s %10s %10s\n' "latency, 1 keep-alive conn" "p50 ms" "p99 ms"
-printf '%-34s %10.3f %10.3f\n' "sandbox direct" "$s50" "$s99"
-printf '%-34s %10.3f %10.3f\n' "through the helper" "$h50" "$h99"
-printf '%-34s %10.3f %10.3f\n' "added by the proxy" "$(calc "$h50 - $s50")" "$(calc "$h99 - $s99")"
+printf '%-40s %10s %10s %10s %10s\n' "latency, 1 keep-alive conn" "p50 ms" "p99 ms" "+p50 ms" "+p99 ms"
+printf '%-40s %10.3f %10.3f %10s %10s\n' "sandbox direct" "$s50" "$s99" "-" "-"
+printf '%-40s %10.3f %10.3f %10.3f %10.3f\n' "through nginx proxy (ref)" "$n50" "$n99" \
+  "$(calc "$n50 - $s50")" "$(calc "$n99 - $s99")"
+printf '%-40s %10.3f %10.3f %10.3f %10.3f\n' "through the helper" "$h50" "$h99" \
+  "$(calc "$h50 - $s50")" "$(calc "$h99 - $s99")"
+echo
+echo "goals: helper/nginx req/s $(calc "$h_rps / $n_rps") (>= 1.00);" \
+  "added p99 helper $(calc "$h99 - $s99") ms vs nginx $(calc "$n99 - $s99") ms (<=)"

@@ -7,8 +7,8 @@
 #include <httplib.h>
 
 #include <cstddef>
-#include <functional>
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,7 +25,10 @@ struct ServerLimits {
     std::size_t keep_alive_max_requests = 1000;  // httplib's default of 5 would defeat keep-alive
     // One thread serves one connection for its whole keep-alive life, and a
     // browser opens ~6 per origin: httplib's default of 8 threads runs out.
-    std::size_t threads = 32;
+    // bench/soak.sh showed 32 running out too: 32 idle or slow-drip
+    // connections held every thread and 64 busy keep-alive clients waited
+    // ~5 s each (p99 4.7 s). An idle thread costs its stack's touched pages.
+    std::size_t threads = 128;
 };
 
 // TCP_NODELAY (without it every keep-alive request after the first waits for

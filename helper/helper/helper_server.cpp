@@ -20,11 +20,16 @@ namespace roomkey::helper {
 
 std::string_view to_string(StartError error) {
     switch (error) {
-        case StartError::web_root_missing: return "web_root_missing";
-        case StartError::tls_failed: return "tls_failed";
-        case StartError::port_in_use: return "port_in_use";
-        case StartError::bind_failed: return "bind_failed";
-        case StartError::upstream_invalid: return "upstream_invalid";
+        case StartError::web_root_missing:
+            return "web_root_missing";
+        case StartError::tls_failed:
+            return "tls_failed";
+        case StartError::port_in_use:
+            return "port_in_use";
+        case StartError::bind_failed:
+            return "bind_failed";
+        case StartError::upstream_invalid:
+            return "upstream_invalid";
     }
     return "unknown";
 }
@@ -37,7 +42,9 @@ using Clock = std::chrono::steady_clock;
 // one request at a time per thread, from the pre-routing handler to the logger).
 thread_local Clock::time_point t_request_start{};
 
-StartFailure failure(StartError code, std::string message) { return StartFailure{code, std::move(message)}; }
+StartFailure failure(StartError code, std::string message) {
+    return StartFailure{code, std::move(message)};
+}
 
 void send_text(httplib::Response& res, int status, const std::string& text) {
     res.status = status;
@@ -76,8 +83,9 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
     if (cert_file.empty()) {
         auto tls = native::ensure_tls_material(c.state_dir, tls_options);
         if (!tls) {
-            return Err{failure(StartError::tls_failed, "certificate: " + std::string(native::to_string(tls.error().code)) +
-                                                           ": " + tls.error().detail)};
+            return Err{failure(
+                StartError::tls_failed,
+                "certificate: " + std::string(native::to_string(tls.error().code)) + ": " + tls.error().detail)};
         }
         self->tls_ = *tls;
         cert_file = tls->server_cert_path;
@@ -94,10 +102,10 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
 
     std::vector<std::string> cas = c.upstream.extra_ca_files;
     if (!local_ca.empty()) cas.push_back(local_ca);
-    auto upstream = std::make_shared<UpstreamClient>(cas);
+    auto upstream = std::make_shared<UpstreamClient>(cas, c.upstream.timeouts);
     if (auto ok = upstream->check_ca_files(); !ok) return Err{failure(StartError::upstream_invalid, ok.error())};
-    self->proxy_ = std::make_unique<Proxy>(
-        c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
+    self->proxy_ =
+        std::make_unique<Proxy>(c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
 
     // 127.0.0.1 first (port 0 picks the port), then [::1] on the same port.
     if (auto ok = self->add_listener("127.0.0.1", cert_file, key_file); !ok) return Err{ok.error()};
@@ -183,12 +191,24 @@ void HelperServer::register_routes(httplib::Server& s) {
             handler(req, res);
         };
         switch (method) {
-            case On::get: s.Get(pattern, std::move(guarded)); break;
-            case On::post: s.Post(pattern, std::move(guarded)); break;
-            case On::put: s.Put(pattern, std::move(guarded)); break;
-            case On::del: s.Delete(pattern, std::move(guarded)); break;
-            case On::patch: s.Patch(pattern, std::move(guarded)); break;
-            case On::options: s.Options(pattern, std::move(guarded)); break;
+            case On::get:
+                s.Get(pattern, std::move(guarded));
+                break;
+            case On::post:
+                s.Post(pattern, std::move(guarded));
+                break;
+            case On::put:
+                s.Put(pattern, std::move(guarded));
+                break;
+            case On::del:
+                s.Delete(pattern, std::move(guarded));
+                break;
+            case On::patch:
+                s.Patch(pattern, std::move(guarded));
+                break;
+            case On::options:
+                s.Options(pattern, std::move(guarded));
+                break;
         }
     };
 

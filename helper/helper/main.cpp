@@ -1,11 +1,14 @@
 // main.cpp: roomkey-helper's entry point: parse the command, start the HTTPS
 // server, print the ready line, stop cleanly on Ctrl-C/SIGTERM.
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
-#include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/log_writer.hpp"
 #include "common/stop_signals.hpp"
 #include "helper/helper_server.hpp"
 #include "helper/options.hpp"
@@ -20,43 +23,45 @@ int serve(const helper::HelperConfig& config) {
     // Ctrl-C/SIGTERM. Only here: trust/untrust keep the default (Ctrl-C
     // ends them and their certutil), and children get a clean mask.
     native::block_stop_signals();
-    static std::mutex log_mutex;
-    auto log = [](const std::string& line) {
-        std::lock_guard<std::mutex> lock(log_mutex);
-        std::cerr << "roomkey-helper: " << line << '\n';
-    };
+    // Every stderr line of `serve` goes through one writer, in order; request
+    // threads never wait for the terminal (common/log_writer.hpp).
+    native::LogWriter log_writer(STDERR_FILENO, "roomkey-helper: ");
+    auto log = [&log_writer](const std::string& line) { log_writer.line(line); };
     auto server = helper::HelperServer::start(config, log);
     if (!server) {
-        std::cerr << "roomkey-helper: " << server.error().message << '\n';
+        log(server.error().message);
         return server.error().code == helper::StartError::port_in_use ? 3 : 2;
     }
     helper::HelperServer& s = **server;
     native::StopSignalWatcher watcher([&s] { s.stop(); });
 
     if (const auto& tls = s.tls()) {
-        std::cerr << "roomkey-helper: local CA " << tls->ca_cert_path
-                  << (tls->created_ca ? " (new)" : "") << '\n';
+        log("local CA " + tls->ca_cert_path + (tls->created_ca ? " (new)" : ""));
         // Every database `trust` would write (Chromium's and each Firefox profile's).
         const auto missing = helper::nss_databases_without_ca(tls->ca_cert_path, helper::TrustOptions{});
         if (!missing.empty()) {
-            std::cerr << "roomkey-helper: the browser does not trust it yet (not in";
-            for (const auto& db : missing) std::cerr << ' ' << db;
-            std::cerr << "): run `roomkey-helper trust --state-dir " << s.config().state_dir << "` (or curl --cacert "
-                      << tls->ca_cert_path << ")\n";
+            std::ostringstream hint;
+            hint << "the browser does not trust it yet (not in";
+            for (const auto& db : missing) hint << ' ' << db;
+            hint << "): run `roomkey-helper trust --state-dir " << s.config().state_dir << "` (or curl --cacert "
+                 << tls->ca_cert_path << ")";
+            log(hint.str());
         }
     }
     const auto& up = s.config().upstream;
     if (up.configured()) {
-        std::cerr << "roomkey-helper: upstream base_url=" << up.base_url << " auth_url=" << up.auth_url
-                  << " client_type=" << helper::to_string(up.client_type) << '\n';
+        log("upstream base_url=" + up.base_url + " auth_url=" + up.auth_url +
+            " client_type=" + std::string(helper::to_string(up.client_type)));
     } else {
-        std::cerr << "roomkey-helper: no upstream configured (--base-url/--auth-url): the proxies answer 503\n";
+        log("no upstream configured (--base-url/--auth-url): the proxies answer 503");
     }
+    // Those lines before the ready line, as before.
+    log_writer.flush();
     // The one machine-readable line on stdout.
     std::cout << "roomkey: app at " << s.app_url() << std::endl;
 
     const bool ok = s.run();
-    if (watcher.signal_received() != 0) std::cerr << "roomkey-helper: stopped\n";
+    if (watcher.signal_received() != 0) log("stopped");
     return ok ? 0 : 1;
 }
 
@@ -70,10 +75,15 @@ int main(int argc, char** argv) {
         return 2;
     }
     switch (command->subcommand) {
-        case helper::Subcommand::help: std::cout << command->help_text; return 0;
-        case helper::Subcommand::trust: return helper::run_trust(command->trust, true);
-        case helper::Subcommand::untrust: return helper::run_trust(command->trust, false);
-        case helper::Subcommand::serve: return serve(command->serve);
+        case helper::Subcommand::help:
+            std::cout << command->help_text;
+            return 0;
+        case helper::Subcommand::trust:
+            return helper::run_trust(command->trust, true);
+        case helper::Subcommand::untrust:
+            return helper::run_trust(command->trust, false);
+        case helper::Subcommand::serve:
+            return serve(command->serve);
     }
     return 2;
 }

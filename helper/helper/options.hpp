@@ -19,6 +19,14 @@ enum class ClientType { public_client, confidential };
 std::string_view to_string(ClientType type);
 
 // Where the token and API proxies forward to, and the client they act for.
+// How long the helper waits on the upstream. A read timeout is answered 504
+// with X-Roomkey-Upstream: no_answer (shared/'s proxy_outcome.hpp).
+struct UpstreamTimeouts {
+    std::chrono::milliseconds connect{5000};  // TCP connect and TLS handshake
+    std::chrono::milliseconds read{30000};    // waiting for (each part of) the answer
+    std::chrono::milliseconds write{10000};
+};
+
 struct UpstreamConfig {
     std::string base_url;     // REST API, ends in /v2 (spec: {base_url})
     std::string auth_url;     // token endpoint host; POST {auth_url}/token
@@ -29,8 +37,9 @@ struct UpstreamConfig {
     // from a flag (visible in `ps`), never logged, never sent to the page.
     std::string client_secret;
     std::string token_header = "x-servicetoken";  // the API-token header (spec 5.1)
-    std::string scope;        // default scope the page requests (optional)
-    std::vector<std::string> extra_ca_files;  // trusted for upstream TLS besides the system CAs
+    std::string scope;                            // default scope the page requests (optional)
+    std::vector<std::string> extra_ca_files;      // trusted for upstream TLS besides the system CAs
+    UpstreamTimeouts timeouts;
 
     bool configured() const { return !base_url.empty() && !auth_url.empty(); }
 };

@@ -6,6 +6,7 @@
 #include "helper/policy.hpp"
 #include "roomkey/encoding.hpp"
 #include "roomkey/endpoints.hpp"
+#include "roomkey/proxy_outcome.hpp"
 #include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
 
@@ -32,7 +33,8 @@ HttpResponse json_response(int status, const nlohmann::json& body) {
 
 // Token endpoint errors have the shape of spec 2.4.
 HttpResponse token_error(int status, const char* error, const std::string& description) {
-    HttpResponse out = json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}});
+    HttpResponse out =
+        json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}});
     out.headers.set("Pragma", "no-cache");
     return out;
 }
@@ -40,6 +42,38 @@ HttpResponse token_error(int status, const char* error, const std::string& descr
 // API errors have the shape of spec 2.7.
 HttpResponse api_error(int status, const std::string& message) {
     return json_response(status, {{"errors", nlohmann::json::array({message})}});
+}
+
+// What the app is told when the upstream could not be used: 502 (or 504 on a
+// timeout), with X-Roomkey-Upstream and "roomkey_upstream" saying whether the
+// request was sent (shared/'s proxy_outcome.hpp), and words for the user.
+struct UpstreamFailure {
+    int status;
+    UpstreamOutcome outcome;
+    std::string words;
+};
+
+UpstreamFailure upstream_failure(UpstreamError error, const std::string& what, const UpstreamTimeouts& timeouts) {
+    const UpstreamOutcome outcome = outcome_of(error);
+    const bool timed_out = error == UpstreamError::timed_out;
+    std::string words;
+    if (outcome == UpstreamOutcome::not_sent) {
+        words = what + " could not be reached (" + std::string(to_string(error)) +
+                "); the request was not sent, so it is safe to send again";
+    } else if (timed_out) {
+        const auto ms = timeouts.read.count();
+        words = what + " did not answer within " +
+                (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms") +
+                "; the request was sent and may have been carried out";
+    } else {
+        words = what + " did not answer (" + std::string(to_string(error)) +
+                "); the request was sent and may have been carried out";
+    }
+    return {upstream_failure_status(outcome, timed_out), outcome, std::move(words)};
+}
+
+void mark(HttpResponse& out, UpstreamOutcome outcome) {
+    out.headers.set(std::string(kUpstreamOutcomeHeader), std::string(to_string(outcome)));
 }
 
 void split_target(const std::string& target, std::string& path, std::optional<std::string>& query) {
@@ -132,8 +166,15 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
 
     auto answer = transport_(up);
     if (!answer) {
-        return token_error(502, "upstream_unavailable",
-                           "the token endpoint could not be reached: " + std::string(to_string(answer.error())));
+        const auto failure = upstream_failure(answer.error(), "the token endpoint", config_.timeouts);
+        HttpResponse out =
+            json_response(failure.status, {{"error", "upstream_unavailable"},
+                                           {"error_description", failure.words},
+                                           {"error_uri", nullptr},
+                                           {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}});
+        out.headers.set("Pragma", "no-cache");
+        mark(out, failure.outcome);
+        return out;
     }
     HttpResponse out;
     out.status = answer->status;
@@ -156,8 +197,8 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     if (path.rfind(prefix, 0) != 0) return api_error(404, "not an API path");
     const std::string api_path = path.substr(prefix.size());
     if (!match_endpoint(from_app.method, api_path)) {
-        return api_error(404, "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " +
-                                  api_path);
+        return api_error(404,
+                         "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " + api_path);
     }
     if (query) {
         auto q = form_decode(*query);
@@ -185,7 +226,12 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
 
     auto answer = transport_(up);
     if (!answer) {
-        return api_error(502, "the API could not be reached: " + std::string(to_string(answer.error())));
+        const auto failure = upstream_failure(answer.error(), "the API", config_.timeouts);
+        HttpResponse out =
+            json_response(failure.status, {{"errors", nlohmann::json::array({failure.words})},
+                                           {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}});
+        mark(out, failure.outcome);
+        return out;
     }
     HttpResponse out;
     out.status = answer->status;

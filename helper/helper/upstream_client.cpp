@@ -15,12 +15,31 @@ namespace roomkey::helper {
 
 std::string_view to_string(UpstreamError error) {
     switch (error) {
-        case UpstreamError::invalid_url: return "invalid_url";
-        case UpstreamError::connect_failed: return "connect_failed";
-        case UpstreamError::tls_failed: return "tls_failed";
-        case UpstreamError::io_failed: return "io_failed";
+        case UpstreamError::invalid_url:
+            return "invalid_url";
+        case UpstreamError::connect_failed:
+            return "connect_failed";
+        case UpstreamError::tls_failed:
+            return "tls_failed";
+        case UpstreamError::io_failed:
+            return "io_failed";
+        case UpstreamError::timed_out:
+            return "timed_out";
     }
     return "unknown";
+}
+
+UpstreamOutcome outcome_of(UpstreamError error) {
+    switch (error) {
+        case UpstreamError::invalid_url:
+        case UpstreamError::connect_failed:
+        case UpstreamError::tls_failed:
+            return UpstreamOutcome::not_sent;
+        case UpstreamError::io_failed:
+        case UpstreamError::timed_out:
+            return UpstreamOutcome::no_answer;
+    }
+    return UpstreamOutcome::no_answer;  // unknown: assume the worst
 }
 
 namespace {
@@ -50,21 +69,35 @@ X509_STORE* make_store(const std::vector<std::string>& ca_files, bool* all_loade
     return store;
 }
 
-UpstreamError classify(httplib::Error error) {
+// httplib reports a read timeout as Error::Read; `waited` (the whole call)
+// tells it apart from a closed connection.
+UpstreamError classify(httplib::Error error, std::chrono::steady_clock::duration waited,
+                       std::chrono::milliseconds read_timeout) {
     switch (error) {
+        // Error::Connection also covers a failed reconnect of a pooled
+        // connection httplib found closed: nothing was sent on either.
         case httplib::Error::Connection:
         case httplib::Error::BindIPAddress:
-        case httplib::Error::ConnectionTimeout: return UpstreamError::connect_failed;
+        case httplib::Error::ConnectionTimeout:
+            return UpstreamError::connect_failed;
         case httplib::Error::SSLConnection:
         case httplib::Error::SSLLoadingCerts:
-        case httplib::Error::SSLServerVerification: return UpstreamError::tls_failed;
-        default: return UpstreamError::io_failed;
+        case httplib::Error::SSLServerVerification:
+            return UpstreamError::tls_failed;
+        // Read or Write: the request may have reached the upstream. A failed
+        // write may have sent part of it, so it counts as sent too.
+        // (A broken connection fails at once; 90 %: poll may wake a hair early.)
+        case httplib::Error::Read:
+            return waited * 10 >= read_timeout * 9 ? UpstreamError::timed_out : UpstreamError::io_failed;
+        default:
+            return UpstreamError::io_failed;
     }
 }
 
 }  // namespace
 
-UpstreamClient::UpstreamClient(std::vector<std::string> ca_files) : ca_files_(std::move(ca_files)) {}
+UpstreamClient::UpstreamClient(std::vector<std::string> ca_files, UpstreamTimeouts timeouts)
+    : ca_files_(std::move(ca_files)), timeouts_(timeouts) {}
 UpstreamClient::~UpstreamClient() = default;
 
 Result<Unit, std::string> UpstreamClient::check_ca_files() const {
@@ -85,9 +118,9 @@ std::unique_ptr<httplib::SSLClient> UpstreamClient::make_client(const std::strin
     // The target is forwarded as received (already percent-encoded); httplib's
     // re-encoding would turn a form-encoded '+' (space) into "%2B".
     client->set_url_encode(false);
-    client->set_connection_timeout(5, 0);
-    client->set_read_timeout(30, 0);
-    client->set_write_timeout(10, 0);
+    client->set_connection_timeout(timeouts_.connect);
+    client->set_read_timeout(timeouts_.read);
+    client->set_write_timeout(timeouts_.write);
     client->enable_server_certificate_verification(true);
     client->set_ca_cert_store(make_store(ca_files_, nullptr));
     // Without a path httplib would load the whole default bundle again.
@@ -146,10 +179,14 @@ Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& requ
     }
     auto call = [&](httplib::SSLClient& client) {
         switch (request.method) {
-            case Method::Get: return client.Get(target.c_str(), headers);
-            case Method::Post: return client.Post(target.c_str(), headers, request.body, content_type.c_str());
-            case Method::Put: return client.Put(target.c_str(), headers, request.body, content_type.c_str());
-            case Method::Delete: return client.Delete(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Get:
+                return client.Get(target.c_str(), headers);
+            case Method::Post:
+                return client.Post(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Put:
+                return client.Put(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Delete:
+                return client.Delete(target.c_str(), headers, request.body, content_type.c_str());
         }
         return httplib::Result{nullptr, httplib::Error::Unknown};
     };
@@ -157,14 +194,16 @@ Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& requ
     std::unique_ptr<httplib::SSLClient> client = take_idle(key);
     const bool reused = client != nullptr;
     if (!client) client = make_client(url->host, port);
+    auto started = std::chrono::steady_clock::now();
     httplib::Result result = call(*client);
     if (!result && reused && request.method == Method::Get && result.error() != httplib::Error::SSLServerVerification) {
         // The upstream closed the idle connection as we reused it. A GET is
         // safe to repeat once, on a fresh connection.
         client = make_client(url->host, port);
+        started = std::chrono::steady_clock::now();
         result = call(*client);
     }
-    if (!result) return Err{classify(result.error())};
+    if (!result) return Err{classify(result.error(), std::chrono::steady_clock::now() - started, timeouts_.read)};
     HttpResponse out = native::from_httplib_response(result.value());
     put_idle(key, std::move(client));
     return out;

@@ -16,23 +16,30 @@
 #include <string_view>
 #include <vector>
 
+#include "helper/options.hpp"
 #include "roomkey/http.hpp"
+#include "roomkey/proxy_outcome.hpp"
 #include "roomkey/result.hpp"
 
 namespace roomkey::helper {
 
 enum class UpstreamError {
-    invalid_url,      // not an absolute https:// URL
-    connect_failed,   // refused, unreachable, timed out
-    tls_failed,       // handshake or certificate verification failed
-    io_failed,        // the connection broke while sending or reading
+    // Nothing of the request left the helper:
+    invalid_url,     // not an absolute https:// URL
+    connect_failed,  // refused, unreachable, connect timed out
+    tls_failed,      // handshake or certificate verification failed
+    // The request was (at least partly) sent; the upstream may have acted:
+    io_failed,  // the connection broke while sending or before the whole answer came
+    timed_out,  // no answer within UpstreamTimeouts::read
 };
 std::string_view to_string(UpstreamError error);
+// not_sent or no_answer (shared/'s proxy_outcome.hpp), what the app is told.
+UpstreamOutcome outcome_of(UpstreamError error);
 
 class UpstreamClient {
 public:
     // `ca_files`: PEM files trusted in addition to the system CAs.
-    explicit UpstreamClient(std::vector<std::string> ca_files);
+    explicit UpstreamClient(std::vector<std::string> ca_files, UpstreamTimeouts timeouts = {});
     ~UpstreamClient();
     UpstreamClient(const UpstreamClient&) = delete;
     UpstreamClient& operator=(const UpstreamClient&) = delete;
@@ -54,6 +61,7 @@ private:
     void put_idle(const std::string& key, std::unique_ptr<httplib::SSLClient> client);
 
     std::vector<std::string> ca_files_;
+    UpstreamTimeouts timeouts_;
     std::mutex mutex_;
     // Idle connections per "host:port", most recently used last.
     std::map<std::string, std::vector<Idle>> idle_;

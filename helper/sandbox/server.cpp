@@ -59,7 +59,7 @@ Result<Unit, std::string> Sandbox::start() {
 
     server_ = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
     if (!server_->is_valid()) return Err{"cannot load the certificate " + cert + " or its key " + key};
-    // The hardened defaults, 32 worker threads included: each keep-alive or
+    // The hardened defaults, 128 worker threads included: each keep-alive or
     // idle connection holds a thread until its timeout, so fewer threads let
     // a handful of idle connections stall the sandbox.
     native::ServerLimits limits;

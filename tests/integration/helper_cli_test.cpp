@@ -21,7 +21,9 @@ namespace {
 
 using testing::TempDir;
 
-std::string helper_binary() { return integration::program_path("roomkey-helper"); }
+std::string helper_binary() {
+    return integration::program_path("roomkey-helper");
+}
 
 using integration::Child;
 using integration::ChildOptions;
@@ -67,9 +69,13 @@ void expect_clean_stop(int sig) {
     EXPECT_EQ(child.stderr_text().find("BEGIN"), std::string::npos) << "no key material in the output";
 }
 
-TEST_F(HelperCli, PrintsOneReadyLineAndStopsCleanlyOnSigterm) { expect_clean_stop(SIGTERM); }
+TEST_F(HelperCli, PrintsOneReadyLineAndStopsCleanlyOnSigterm) {
+    expect_clean_stop(SIGTERM);
+}
 
-TEST_F(HelperCli, StopsCleanlyOnCtrlC) { expect_clean_stop(SIGINT); }
+TEST_F(HelperCli, StopsCleanlyOnCtrlC) {
+    expect_clean_stop(SIGINT);
+}
 
 TEST_F(HelperCli, TakenPortIsAClearErrorNamingTheFix) {
     TempDir dir;
@@ -108,7 +114,9 @@ TEST_F(HelperCli, HelpForEveryCommand) {
     EXPECT_NE(bad.stderr_text().find("--nonsense"), std::string::npos);
 }
 
-bool have_certutil() { return std::system("command -v certutil >/dev/null 2>&1") == 0; }
+bool have_certutil() {
+    return std::system("command -v certutil >/dev/null 2>&1") == 0;
+}
 
 std::string certutil_list(const std::string& db) {
     std::string out;
@@ -141,19 +149,15 @@ TEST_F(HelperCli, TrustAddsTheLocalCaToAnNssDatabaseAndUntrustRemovesIt) {
     EXPECT_EQ(certutil_list(db).find("roomkey local CA"), std::string::npos);
 }
 
-// A stand-in for certutil, first on PATH: records its own signal mask and
-// ignored signals in $ROOMKEY_FAKE_CERTUTIL_MARK, then sleeps (when
-// $ROOMKEY_FAKE_CERTUTIL_SLEEP is set) or fails.
+// A stand-in for certutil, first on PATH: support/signal_probe.cpp, which
+// records its own signal mask and ignored signals in
+// $ROOMKEY_FAKE_CERTUTIL_MARK, then sleeps (when $ROOMKEY_FAKE_CERTUTIL_SLEEP
+// is set) or fails. Compiled, so that nothing forks between the exec and the
+// read of /proc/self/status.
 std::string fake_certutil_dir(const TempDir& dir) {
     const std::string bin = dir / "bin";
     ::mkdir(bin.c_str(), 0755);
-    testing::write_file(bin + "/certutil",
-                        "#!/bin/sh\n"
-                        "grep -E '^Sig(Blk|Ign):' /proc/$$/status > \"$ROOMKEY_FAKE_CERTUTIL_MARK.tmp\"\n"
-                        "mv \"$ROOMKEY_FAKE_CERTUTIL_MARK.tmp\" \"$ROOMKEY_FAKE_CERTUTIL_MARK\"\n"
-                        "[ -n \"$ROOMKEY_FAKE_CERTUTIL_SLEEP\" ] && exec sleep \"$ROOMKEY_FAKE_CERTUTIL_SLEEP\"\n"
-                        "exit 1\n");
-    ::chmod((bin + "/certutil").c_str(), 0755);
+    EXPECT_EQ(::symlink(ROOMKEY_SIGNAL_PROBE, (bin + "/certutil").c_str()), 0) << ROOMKEY_SIGNAL_PROBE;
     return bin;
 }
 

@@ -1,0 +1,48 @@
+// proxy_outcome_test.cpp: the app's reading of the helper's 502/504 answers
+// (issue 11 item 1): only "not_sent" makes a resend safe.
+#include "roomkey/proxy_outcome.hpp"
+
+#include <gtest/gtest.h>
+
+namespace roomkey {
+namespace {
+
+HttpResponse answer(int status, std::optional<std::string> outcome) {
+    HttpResponse r;
+    r.status = status;
+    if (outcome) r.headers.set("x-roomkey-upstream", *outcome);  // fetch gives lower-case names
+    return r;
+}
+
+TEST(ProxyOutcome, TokensRoundTripAndUnknownOnesAreRefused) {
+    for (auto o : {UpstreamOutcome::not_sent, UpstreamOutcome::no_answer}) {
+        EXPECT_EQ(parse_upstream_outcome(to_string(o)), o);
+    }
+    EXPECT_EQ(parse_upstream_outcome("not-sent"), std::nullopt);
+    EXPECT_EQ(parse_upstream_outcome(""), std::nullopt);
+}
+
+TEST(ProxyOutcome, OnlyNotSentIsSafeToResend) {
+    EXPECT_TRUE(safe_to_resend(read_upstream_outcome(answer(502, "not_sent"))));
+    EXPECT_FALSE(safe_to_resend(read_upstream_outcome(answer(502, "no_answer"))));
+    EXPECT_FALSE(safe_to_resend(read_upstream_outcome(answer(504, "no_answer"))));
+    EXPECT_FALSE(safe_to_resend(read_upstream_outcome(answer(502, std::nullopt))))
+        << "a 502 from something other than the helper: outcome unknown";
+}
+
+TEST(ProxyOutcome, HeaderCountsOnlyOnGatewayStatuses) {
+    EXPECT_EQ(read_upstream_outcome(answer(504, "no_answer")), UpstreamOutcome::no_answer);
+    EXPECT_EQ(read_upstream_outcome(answer(200, "not_sent")), std::nullopt);
+    EXPECT_EQ(read_upstream_outcome(answer(503, "not_sent")), std::nullopt);
+    EXPECT_EQ(read_upstream_outcome(answer(504, "not_sent")), std::nullopt) << "a timeout means the request went out";
+    EXPECT_EQ(read_upstream_outcome(answer(502, "maybe")), std::nullopt);
+}
+
+TEST(ProxyOutcome, TimeoutIs504EverythingElse502) {
+    EXPECT_EQ(upstream_failure_status(UpstreamOutcome::no_answer, true), 504);
+    EXPECT_EQ(upstream_failure_status(UpstreamOutcome::no_answer, false), 502);
+    EXPECT_EQ(upstream_failure_status(UpstreamOutcome::not_sent, false), 502);
+}
+
+}  // namespace
+}  // namespace roomkey
