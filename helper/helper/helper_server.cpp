@@ -14,17 +14,23 @@
 #include "helper/certificate_renewal.hpp"
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
+#include "helper/route_policy.hpp"
 #include "helper/upstream_client.hpp"
 
 namespace roomkey::helper {
 
 std::string_view to_string(StartError error) {
     switch (error) {
-        case StartError::web_root_missing: return "web_root_missing";
-        case StartError::tls_failed: return "tls_failed";
-        case StartError::port_in_use: return "port_in_use";
-        case StartError::bind_failed: return "bind_failed";
-        case StartError::upstream_invalid: return "upstream_invalid";
+        case StartError::web_root_missing:
+            return "web_root_missing";
+        case StartError::tls_failed:
+            return "tls_failed";
+        case StartError::port_in_use:
+            return "port_in_use";
+        case StartError::bind_failed:
+            return "bind_failed";
+        case StartError::upstream_invalid:
+            return "upstream_invalid";
     }
     return "unknown";
 }
@@ -37,12 +43,14 @@ using Clock = std::chrono::steady_clock;
 // one request at a time per thread, from the pre-routing handler to the logger).
 thread_local Clock::time_point t_request_start{};
 
-StartFailure failure(StartError code, std::string message) { return StartFailure{code, std::move(message)}; }
+StartFailure failure(StartError code, std::string message) {
+    return StartFailure{code, std::move(message)};
+}
 
 void send_text(httplib::Response& res, int status, const std::string& text) {
     res.status = status;
     res.set_content(text + "\n", "text/plain; charset=utf-8");
-    res.set_header("Cache-Control", "no-store");
+    res.set_header("Cache-Control", std::string(cache_control(RouteClass::refusal)));
 }
 
 }  // namespace
@@ -76,8 +84,9 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
     if (cert_file.empty()) {
         auto tls = native::ensure_tls_material(c.state_dir, tls_options);
         if (!tls) {
-            return Err{failure(StartError::tls_failed, "certificate: " + std::string(native::to_string(tls.error().code)) +
-                                                           ": " + tls.error().detail)};
+            return Err{failure(
+                StartError::tls_failed,
+                "certificate: " + std::string(native::to_string(tls.error().code)) + ": " + tls.error().detail)};
         }
         self->tls_ = *tls;
         cert_file = tls->server_cert_path;
@@ -92,12 +101,11 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
         if (tls) local_ca = tls->ca_cert_path;
     }
 
-    std::vector<std::string> cas = c.upstream.extra_ca_files;
-    if (!local_ca.empty()) cas.push_back(local_ca);
+    const std::vector<std::string> cas = upstream_ca_files(c.upstream, local_ca);
     auto upstream = std::make_shared<UpstreamClient>(cas);
     if (auto ok = upstream->check_ca_files(); !ok) return Err{failure(StartError::upstream_invalid, ok.error())};
-    self->proxy_ = std::make_unique<Proxy>(
-        c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
+    self->proxy_ =
+        std::make_unique<Proxy>(c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
 
     // 127.0.0.1 first (port 0 picks the port), then [::1] on the same port.
     if (auto ok = self->add_listener("127.0.0.1", cert_file, key_file); !ok) return Err{ok.error()};
@@ -183,12 +191,24 @@ void HelperServer::register_routes(httplib::Server& s) {
             handler(req, res);
         };
         switch (method) {
-            case On::get: s.Get(pattern, std::move(guarded)); break;
-            case On::post: s.Post(pattern, std::move(guarded)); break;
-            case On::put: s.Put(pattern, std::move(guarded)); break;
-            case On::del: s.Delete(pattern, std::move(guarded)); break;
-            case On::patch: s.Patch(pattern, std::move(guarded)); break;
-            case On::options: s.Options(pattern, std::move(guarded)); break;
+            case On::get:
+                s.Get(pattern, std::move(guarded));
+                break;
+            case On::post:
+                s.Post(pattern, std::move(guarded));
+                break;
+            case On::put:
+                s.Put(pattern, std::move(guarded));
+                break;
+            case On::del:
+                s.Delete(pattern, std::move(guarded));
+                break;
+            case On::patch:
+                s.Patch(pattern, std::move(guarded));
+                break;
+            case On::options:
+                s.Options(pattern, std::move(guarded));
+                break;
         }
     };
 
@@ -196,23 +216,24 @@ void HelperServer::register_routes(httplib::Server& s) {
         std::string origin = app_url();
         origin.pop_back();  // no trailing '/'
         res.set_content(proxy_->public_config_json(origin), "application/json");
-        res.set_header("Cache-Control", "no-store");
+        res.set_header("Cache-Control", std::string(cache_control(RouteClass::config_json)));
     };
-    route(On::get, "/config.json", config_json);
+    route(On::get, std::string(kConfigPath).c_str(), config_json);
 
     auto token = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
     };
-    route(On::post, "/oauth/token", token);
+    route(On::post, std::string(kTokenPath).c_str(), token);
 
     auto api = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->api(*request), res);
     };
-    for (On method : {On::get, On::post, On::put, On::del}) route(method, "/api/.*", api);
+    const std::string api_pattern = std::string(kApiPrefix) + "/.*";
+    for (On method : {On::get, On::post, On::put, On::del}) route(method, api_pattern.c_str(), api);
 
     auto site = [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); };
     route(On::get, ".*", site);

@@ -8,6 +8,7 @@
 
 #include "common/stop_signals.hpp"
 #include "helper/helper_server.hpp"
+#include "helper/nginx_config.hpp"
 #include "helper/options.hpp"
 #include "helper/trust.hpp"
 
@@ -34,8 +35,7 @@ int serve(const helper::HelperConfig& config) {
     native::StopSignalWatcher watcher([&s] { s.stop(); });
 
     if (const auto& tls = s.tls()) {
-        std::cerr << "roomkey-helper: local CA " << tls->ca_cert_path
-                  << (tls->created_ca ? " (new)" : "") << '\n';
+        std::cerr << "roomkey-helper: local CA " << tls->ca_cert_path << (tls->created_ca ? " (new)" : "") << '\n';
         // Every database `trust` would write (Chromium's and each Firefox profile's).
         const auto missing = helper::nss_databases_without_ca(tls->ca_cert_path, helper::TrustOptions{});
         if (!missing.empty()) {
@@ -70,10 +70,24 @@ int main(int argc, char** argv) {
         return 2;
     }
     switch (command->subcommand) {
-        case helper::Subcommand::help: std::cout << command->help_text; return 0;
-        case helper::Subcommand::trust: return helper::run_trust(command->trust, true);
-        case helper::Subcommand::untrust: return helper::run_trust(command->trust, false);
-        case helper::Subcommand::serve: return serve(command->serve);
+        case helper::Subcommand::help:
+            std::cout << command->help_text;
+            return 0;
+        case helper::Subcommand::trust:
+            return helper::run_trust(command->trust, true);
+        case helper::Subcommand::untrust:
+            return helper::run_trust(command->trust, false);
+        case helper::Subcommand::serve:
+            return serve(command->serve);
+        case helper::Subcommand::nginx_config: {
+            auto file = helper::write_nginx_config(command->serve, command->nginx);
+            if (!file) {
+                std::cerr << "roomkey-helper: nginx-config: " << file.error() << '\n';
+                return 2;
+            }
+            std::cout << *file << '\n';
+            return 0;
+        }
     }
     return 2;
 }

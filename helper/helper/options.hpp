@@ -29,8 +29,8 @@ struct UpstreamConfig {
     // from a flag (visible in `ps`), never logged, never sent to the page.
     std::string client_secret;
     std::string token_header = "x-servicetoken";  // the API-token header (spec 5.1)
-    std::string scope;        // default scope the page requests (optional)
-    std::vector<std::string> extra_ca_files;  // trusted for upstream TLS besides the system CAs
+    std::string scope;                            // default scope the page requests (optional)
+    std::vector<std::string> extra_ca_files;      // trusted for upstream TLS besides the system CAs
 
     bool configured() const { return !base_url.empty() && !auth_url.empty(); }
 };
@@ -54,7 +54,16 @@ struct HelperConfig {
     std::function<std::time_t()> clock;  // "now" for that check (tests); the system clock when empty
 };
 
-enum class Subcommand { serve, trust, untrust, help };
+enum class Subcommand { serve, nginx_config, trust, untrust, help };
+
+// `roomkey-helper nginx-config`: what nginx needs beyond serve's settings.
+struct NginxOptions {
+    std::string out_dir;          // default: <state dir>/nginx
+    std::string server_name;      // public host name; empty = the loopback names, as the helper
+    std::string access_log;       // default: <out_dir>/access.log
+    bool standalone = false;      // also write nginx.conf for `nginx -p OUT -c OUT/nginx.conf`
+    std::string brotli = "auto";  // auto (module installed?), on, off
+};
 
 struct TrustOptions {
     std::string state_dir;
@@ -65,7 +74,8 @@ struct TrustOptions {
 struct Command {
     Subcommand subcommand = Subcommand::serve;
     std::string help_text;  // for Subcommand::help: what to print
-    HelperConfig serve;
+    HelperConfig serve;     // also for nginx_config
+    NginxOptions nginx;
     TrustOptions trust;
 };
 

@@ -32,7 +32,8 @@ HttpResponse json_response(int status, const nlohmann::json& body) {
 
 // Token endpoint errors have the shape of spec 2.4.
 HttpResponse token_error(int status, const char* error, const std::string& description) {
-    HttpResponse out = json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}});
+    HttpResponse out =
+        json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}});
     out.headers.set("Pragma", "no-cache");
     return out;
 }
@@ -156,8 +157,8 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     if (path.rfind(prefix, 0) != 0) return api_error(404, "not an API path");
     const std::string api_path = path.substr(prefix.size());
     if (!match_endpoint(from_app.method, api_path)) {
-        return api_error(404, "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " +
-                                  api_path);
+        return api_error(404,
+                         "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " + api_path);
     }
     if (query) {
         auto q = form_decode(*query);

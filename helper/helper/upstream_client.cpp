@@ -15,10 +15,14 @@ namespace roomkey::helper {
 
 std::string_view to_string(UpstreamError error) {
     switch (error) {
-        case UpstreamError::invalid_url: return "invalid_url";
-        case UpstreamError::connect_failed: return "connect_failed";
-        case UpstreamError::tls_failed: return "tls_failed";
-        case UpstreamError::io_failed: return "io_failed";
+        case UpstreamError::invalid_url:
+            return "invalid_url";
+        case UpstreamError::connect_failed:
+            return "connect_failed";
+        case UpstreamError::tls_failed:
+            return "tls_failed";
+        case UpstreamError::io_failed:
+            return "io_failed";
     }
     return "unknown";
 }
@@ -54,11 +58,14 @@ UpstreamError classify(httplib::Error error) {
     switch (error) {
         case httplib::Error::Connection:
         case httplib::Error::BindIPAddress:
-        case httplib::Error::ConnectionTimeout: return UpstreamError::connect_failed;
+        case httplib::Error::ConnectionTimeout:
+            return UpstreamError::connect_failed;
         case httplib::Error::SSLConnection:
         case httplib::Error::SSLLoadingCerts:
-        case httplib::Error::SSLServerVerification: return UpstreamError::tls_failed;
-        default: return UpstreamError::io_failed;
+        case httplib::Error::SSLServerVerification:
+            return UpstreamError::tls_failed;
+        default:
+            return UpstreamError::io_failed;
     }
 }
 
@@ -146,10 +153,14 @@ Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& requ
     }
     auto call = [&](httplib::SSLClient& client) {
         switch (request.method) {
-            case Method::Get: return client.Get(target.c_str(), headers);
-            case Method::Post: return client.Post(target.c_str(), headers, request.body, content_type.c_str());
-            case Method::Put: return client.Put(target.c_str(), headers, request.body, content_type.c_str());
-            case Method::Delete: return client.Delete(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Get:
+                return client.Get(target.c_str(), headers);
+            case Method::Post:
+                return client.Post(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Put:
+                return client.Put(target.c_str(), headers, request.body, content_type.c_str());
+            case Method::Delete:
+                return client.Delete(target.c_str(), headers, request.body, content_type.c_str());
         }
         return httplib::Result{nullptr, httplib::Error::Unknown};
     };

@@ -22,10 +22,10 @@
 namespace roomkey::helper {
 
 enum class UpstreamError {
-    invalid_url,      // not an absolute https:// URL
-    connect_failed,   // refused, unreachable, timed out
-    tls_failed,       // handshake or certificate verification failed
-    io_failed,        // the connection broke while sending or reading
+    invalid_url,     // not an absolute https:// URL
+    connect_failed,  // refused, unreachable, timed out
+    tls_failed,      // handshake or certificate verification failed
+    io_failed,       // the connection broke while sending or reading
 };
 std::string_view to_string(UpstreamError error);
 
