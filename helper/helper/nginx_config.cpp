@@ -414,6 +414,7 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("gzip_vary on;");
     if (inputs.brotli) w.line("brotli_static on;");
     security_header_lines(w);
+    w.line("add_header Cache-Control " + nq(cache_control(RouteClass::refusal)) + " always;");
     // The policy's order (refusal_for()): 414, 400 (target), 403 (Host).
     // The header-section total (431) has no nginx twin: see docs/deploy.md.
     w.line("if ($request_uri ~ \"^.{" + std::to_string(config.max_uri_bytes + 1) + "}\") { return 414; }");
@@ -421,6 +422,8 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("if ($request_uri ~ \"^//\") { return 400; }");
     w.line("if ($request_uri ~* \"^[^?]*/(\\.|%2e){1,2}(/|\\?|$)\") { return 400; }");
     w.line("if ($roomkey_host_allowed = 0) { return 403; }");
+    // The helper routes no other method (405, without any CORS header).
+    w.line("if ($request_method !~ \"^(GET|HEAD|POST|PUT|DELETE)$\") { return 405; }");
     // Bodies come with Content-Length, uncompressed (harden_server()).
     w.line("if ($http_transfer_encoding) { return 411; }");
     w.line("if ($http_content_encoding) { return 415; }");
