@@ -119,7 +119,9 @@ std::vector<ApiLocation> api_locations() {
         const std::string tpl(path_template(e));
         auto it = std::find_if(out.begin(), out.end(), [&](const ApiLocation& l) { return l.path_template == tpl; });
         if (it == out.end()) {
-            out.push_back(ApiLocation{tpl, "^" + std::string(kApiPrefix) + "(" + template_regex(tpl) + ")$", {}});
+            // A named group: the `if` regexes in the location overwrite $1.
+            out.push_back(ApiLocation{
+                tpl, "^" + std::string(kApiPrefix) + "(?<roomkey_api_path>" + template_regex(tpl) + ")$", {}});
             it = out.end() - 1;
         }
         it->methods.push_back(method_of(e));
@@ -515,7 +517,7 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
             w.line("proxy_set_header " + up.token_header + " " + header_variable(up.token_header) + ";");
             w.line("proxy_set_header Accept $http_accept;");
             w.line("proxy_set_header Content-Type $content_type;");
-            w.line("proxy_pass https://roomkey_api" + api_target->path + "$1$is_args$args;");
+            w.line("proxy_pass https://roomkey_api" + api_target->path + "$roomkey_api_path$is_args$args;");
         }
         w.close();
     }

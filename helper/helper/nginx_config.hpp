@@ -15,7 +15,8 @@
 namespace roomkey::helper {
 
 // One allowlisted API path: a PCRE anchored on the whole request path
-// ("^/api(/rooms/[1-9][0-9]{0,19}/messages)$", group 1 = the upstream path)
+// ("^/api(?<roomkey_api_path>/rooms/[1-9][0-9]{0,19}/messages)$", the group
+// is the upstream path)
 // and the methods shared/'s endpoint table offers on it.
 struct ApiLocation {
     std::string path_template;  // "/rooms/{room_id}/messages"

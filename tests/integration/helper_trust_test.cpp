@@ -32,12 +32,12 @@ std::string nss_listing(const std::string& db) {
     return out;
 }
 
-struct Run {
+struct CliRun {
     int code;
     std::string err;
 };
 
-Run run(const TempDir& home, const std::string& command) {
+CliRun run(const TempDir& home, const std::string& command) {
     Child child({helper_binary(), command, "--state-dir", home / "state"}, ChildOptions{{{"HOME", home.path()}}});
     const int code = child.wait_exit(30000);
     return {code, child.stderr_text()};
@@ -46,7 +46,7 @@ Run run(const TempDir& home, const std::string& command) {
 TEST(HelperTrust, TrustCreatesChromiumsDatabaseInAFreshHomeAndSaysWhatItCovered) {
     TempDir home;
     ASSERT_FALSE(exists(home / ".pki"));
-    const Run trusted = run(home, "trust");
+    const CliRun trusted = run(home, "trust");
     ASSERT_EQ(trusted.code, 0) << trusted.err;
     const std::string db = home / ".pki/nssdb";
     EXPECT_TRUE(exists(db + "/cert9.db")) << "the database Chromium reads was created";
@@ -64,15 +64,15 @@ TEST(HelperTrust, TrustCreatesChromiumsDatabaseInAFreshHomeAndSaysWhatItCovered)
 
 TEST(HelperTrust, UntrustIsIdempotentAndCreatesNothing) {
     TempDir home;
-    const Run nothing = run(home, "untrust");
+    const CliRun nothing = run(home, "untrust");
     EXPECT_EQ(nothing.code, 0) << nothing.err;
     EXPECT_FALSE(exists(home / ".pki")) << "untrust never creates a database";
 
     ASSERT_EQ(run(home, "trust").code, 0);
-    const Run removed = run(home, "untrust");
+    const CliRun removed = run(home, "untrust");
     EXPECT_EQ(removed.code, 0) << removed.err;
     EXPECT_EQ(nss_listing(home / ".pki/nssdb").find("roomkey local CA"), std::string::npos);
-    const Run again = run(home, "untrust");
+    const CliRun again = run(home, "untrust");
     EXPECT_EQ(again.code, 0) << again.err;
     EXPECT_NE(again.err.find("nothing to remove"), std::string::npos) << again.err;
 }
