@@ -268,9 +268,21 @@ void security_header_lines(Writer& w) {
     for (const auto& [name, value] : security_headers()) w.line("add_header " + name + " " + nq(value) + " always;");
 }
 
+// The web build's classes cache only what was found; an error (404, 405)
+// is a refusal, never stored, as the helper answers it.
+constexpr RouteClass kStaticRoutes[] = {RouteClass::page, RouteClass::hashed_asset, RouteClass::asset};
+
+std::string cache_variable(RouteClass route) {
+    return route == RouteClass::page           ? "$roomkey_cache_page"
+           : route == RouteClass::hashed_asset ? "$roomkey_cache_hashed"
+                                               : "$roomkey_cache_asset";
+}
+
 void location_headers(Writer& w, RouteClass route) {
     security_header_lines(w);
-    w.line("add_header Cache-Control " + nq(cache_control(route)) + " always;");
+    const bool is_static =
+        std::find(std::begin(kStaticRoutes), std::end(kStaticRoutes), route) != std::end(kStaticRoutes);
+    w.line("add_header Cache-Control " + (is_static ? cache_variable(route) : nq(cache_control(route))) + " always;");
 }
 
 // The CSRF rule of proxy_request_allowed() (policy.hpp), for /oauth/token and
@@ -341,6 +353,12 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line(nq("~*^[^|]*\\|https://" + origin_hosts.substr(1, origin_hosts.size() - 2) + "\\|[^|]*$") + " 1;");
     w.line("\"~^[^|]*\\|\\|1$\" 1;");
     w.close();
+    for (RouteClass route : kStaticRoutes) {
+        w.open("map $status " + cache_variable(route));
+        w.line("default " + nq(cache_control(RouteClass::refusal)) + ";");
+        w.line("\"~^[23]\" " + nq(cache_control(route)) + ";");
+        w.close();
+    }
     // Only a Bearer Authorization goes upstream (proxy.cpp).
     w.open("map $http_authorization $roomkey_bearer");
     w.line("default \"\";");
@@ -461,7 +479,9 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     location_headers(w, RouteClass::token);
     w.line("add_header Pragma \"no-cache\" always;");
     proxy_checks(w);
-    w.line("if ($request_method !~ \"^(POST)$\") { return 405; }");
+    // The helper routes only POST here; a GET finds no file (404).
+    w.line("if ($request_method ~ \"^(GET|HEAD)$\") { return 404; }");
+    w.line("if ($request_method != POST) { return 405; }");
     if (!auth_target) {
         w.line("return 503;");
     } else {
