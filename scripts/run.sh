@@ -2,14 +2,17 @@
 # run.sh: set up what is missing, build, and start roomkey on this machine:
 # roomkey-sandbox (the local stand-in for the chat service) and roomkey-helper
 # (serves the app over HTTPS on 127.0.0.1, is its redirect URI, proxies token
-# and API calls to the sandbox). Prints, once ready:
+# and API calls to the sandbox), or nginx configured by `roomkey-helper
+# nginx-config` in its place. Both servers are release builds (the
+# native-release preset). Prints, once ready:
 #   roomkey: app at https://127.0.0.1:PORT/
 # and runs until Ctrl-C.
 #
-#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--no-build]
+#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--front F] [--no-build]
 #     --port N          the app's port (default 8443; 0 = any free port)
 #     --sandbox-port N  the sandbox's port (default 0 = any free port)
 #     --state-dir DIR   certificates and local CA (default ~/.local/state/roomkey)
+#     --front F         helper (default) or nginx (unprivileged, files in STATE_DIR/nginx)
 #     --no-build        start what is already built
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,27 +21,31 @@ port=8443
 sandbox_port=0
 state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/roomkey"
 build=1
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+front=helper
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port="${2:?--port needs a number}"; shift 2 ;;
     --sandbox-port) sandbox_port="${2:?--sandbox-port needs a number}"; shift 2 ;;
     --state-dir) state_dir="${2:?--state-dir needs a folder}"; shift 2 ;;
+    --front) front="${2:?--front needs helper or nginx}"; shift 2 ;;
     --no-build) build=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
 done
 case "$port" in ''|*[!0-9]*) echo "run.sh: --port must be a number 0-65535, not '$port'" >&2; exit 2 ;; esac
+case "$front" in helper|nginx) ;; *) echo "run.sh: --front must be helper or nginx, not '$front'" >&2; exit 2 ;; esac
 
 if [ "$build" = 1 ]; then
   ./scripts/setup.sh --check >/dev/null 2>&1 || ./scripts/setup.sh
-  echo "run: building (wasm: web app; native: helper + sandbox)" >&2
+  echo "run: building (wasm: web app; native-release: helper + sandbox)" >&2
   { cmake --preset wasm && cmake --build --preset wasm --target roomkey_web_dist &&
-    cmake --preset native && cmake --build --preset native --target roomkey-helper roomkey-sandbox; } >build-run.log 2>&1 \
+    cmake --preset native-release && cmake --build --preset native-release --target roomkey-helper roomkey-sandbox; } >build-run.log 2>&1 \
     || { tail -30 build-run.log >&2; echo "run.sh: the build failed (full log: build-run.log)" >&2; exit 1; }
 fi
-bin=build/native/bin
+# Users run the optimized servers; the Debug/asan/fuzz presets are for tests.
+bin=build/native-release/bin
 web=build/wasm/web/dist
 
 # The sandbox registers the app's redirect URI, so the app's port must be known
@@ -85,10 +92,16 @@ auth_url=$(sed -E 's/.*auth_url=([^ ]+).*/\1/' <<<"$ready_line")
 consent_url=$(sed -E 's/.*consent_url=([^ ]+).*/\1/' <<<"$ready_line")
 echo "run: sandbox at ${base_url%/v2}/ (demo users and clients: docs/sandbox.md)" >&2
 
-start_and_wait helper '^roomkey: app at ' \
-  "$bin/roomkey-helper" serve --port "$port" --state-dir "$state_dir" --web-root "$web" \
-  --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url" \
-  --client-id roomkey-web --client-type public
+front_args=(--port "$port" --state-dir "$state_dir" --web-root "$web"
+  --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url"
+  --client-id roomkey-web --client-type public)
+if [ "$front" = nginx ]; then
+  # The same flags; nginx-front.sh generates the configuration from them.
+  start_and_wait helper '^roomkey: app at ' \
+    env ROOMKEY_HELPER="$bin/roomkey-helper" ./scripts/nginx-front.sh "${front_args[@]}"
+else
+  start_and_wait helper '^roomkey: app at ' "$bin/roomkey-helper" serve "${front_args[@]}"
+fi
 # The helper's full ready output (the app line, and how to trust the local CA
 # when the browser does not yet) is the one thing on stdout.
 cat "$fifo_dir/helper.out"
@@ -97,7 +110,10 @@ cat "$fifo_dir/helper.err" >&2
 echo "run: press Ctrl-C to stop" >&2
 # The servers' logs (method, path, status, time; secrets redacted) go on
 # stderr so that stdout holds only the ready lines.
-tail -q -n 0 -f "$fifo_dir/sandbox.out" "$fifo_dir/sandbox.err" "$fifo_dir/helper.out" "$fifo_dir/helper.err" >&2 &
+logs=("$fifo_dir/sandbox.out" "$fifo_dir/sandbox.err" "$fifo_dir/helper.out" "$fifo_dir/helper.err")
+# nginx writes its access log (redacted like the helper's) to a file.
+[ "$front" = nginx ] && logs+=("$state_dir/nginx/access.log")
+tail -q -n 0 -F "${logs[@]}" 2>/dev/null >&2 &
 # Until Ctrl-C (the trap stops both) or until either server stops on its own,
 # which stops the other: a helper without its sandbox is of no use.
 status=0

@@ -40,6 +40,9 @@ packages=(
   "dpkg-dev:/usr/bin/dpkg-source"
   "curl:/usr/bin/curl"
   "wrk:/usr/bin/wrk"
+  # ./scripts/run.sh --front nginx and its tests (roomkey-helper nginx-config)
+  "nginx-light:/usr/sbin/nginx"
+  "libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"
 )
 missing=()
 for entry in "${packages[@]}"; do

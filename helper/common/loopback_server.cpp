@@ -23,9 +23,12 @@ namespace roomkey::native {
 
 std::string_view to_string(BindError error) {
     switch (error) {
-        case BindError::port_in_use: return "port_in_use";
-        case BindError::permission_denied: return "permission_denied";
-        case BindError::failed: return "failed";
+        case BindError::port_in_use:
+            return "port_in_use";
+        case BindError::permission_denied:
+            return "permission_denied";
+        case BindError::failed:
+            return "failed";
     }
     return "unknown";
 }
@@ -157,7 +160,16 @@ bool loopback_host_allowed(std::string_view host, int port, bool listening_on_ip
     const std::string suffix = ":" + std::to_string(port);
     if (host.size() <= suffix.size() || host.substr(host.size() - suffix.size()) != suffix) return false;
     const std::string_view name = host.substr(0, host.size() - suffix.size());
-    return name == "127.0.0.1" || iequals(name, "localhost") || (listening_on_ipv6 && name == "[::1]");
+    for (const auto& allowed : loopback_host_names(listening_on_ipv6)) {
+        if (iequals(name, allowed)) return true;
+    }
+    return false;
+}
+
+std::vector<std::string> loopback_host_names(bool listening_on_ipv6) {
+    std::vector<std::string> names = {"127.0.0.1", "localhost"};
+    if (listening_on_ipv6) names.emplace_back("[::1]");
+    return names;
 }
 
 // [SECTION] harden_server -----------------------------------------------------
@@ -181,11 +193,11 @@ void harden_server(httplib::Server& server, const ServerLimits& limits, PreRouti
         });
     auto* tls = dynamic_cast<httplib::SSLServer*>(&server);
     if (tls != nullptr) SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
-    server.set_post_routing_handler([post_routing = std::move(post_routing), tls](const httplib::Request& req,
-                                                                                  httplib::Response& res) {
-        if (post_routing) post_routing(req, res);
-        if (tls != nullptr) close_if_bytes_left_unread(req, res);  // last: it may end the connection
-    });
+    server.set_post_routing_handler(
+        [post_routing = std::move(post_routing), tls](const httplib::Request& req, httplib::Response& res) {
+            if (post_routing) post_routing(req, res);
+            if (tls != nullptr) close_if_bytes_left_unread(req, res);  // last: it may end the connection
+        });
 }
 
 // [SECTION] bind --------------------------------------------------------------

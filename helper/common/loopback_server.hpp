@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "roomkey/result.hpp"
 
@@ -95,6 +96,11 @@ void close_connection_after_response(const httplib::Request& request, httplib::R
 // only when the server also listens on [::1]. A page on evil.example that
 // resolved to 127.0.0.1 sends its own name and is refused.
 bool loopback_host_allowed(std::string_view host, int port, bool listening_on_ipv6);
+
+// The host names loopback_host_allowed() accepts before ":PORT" (localhost
+// in any case): 127.0.0.1, localhost, and [::1] when listening there. The
+// nginx configuration generator writes its Host rule from this list.
+std::vector<std::string> loopback_host_names(bool listening_on_ipv6);
 
 // Only SO_REUSEADDR: restart after a crash without waiting for TIME_WAIT.
 void loopback_socket_options(int socket);

@@ -14,6 +14,7 @@
 #include "helper/certificate_renewal.hpp"
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
+#include "helper/route_policy.hpp"
 #include "helper/upstream_client.hpp"
 
 namespace roomkey::helper {
@@ -49,7 +50,7 @@ StartFailure failure(StartError code, std::string message) {
 void send_text(httplib::Response& res, int status, const std::string& text) {
     res.status = status;
     res.set_content(text + "\n", "text/plain; charset=utf-8");
-    res.set_header("Cache-Control", "no-store");
+    res.set_header("Cache-Control", std::string(cache_control(RouteClass::refusal)));
 }
 
 }  // namespace
@@ -100,8 +101,7 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
         if (tls) local_ca = tls->ca_cert_path;
     }
 
-    std::vector<std::string> cas = c.upstream.extra_ca_files;
-    if (!local_ca.empty()) cas.push_back(local_ca);
+    const std::vector<std::string> cas = upstream_ca_files(c.upstream, local_ca);
     auto upstream = std::make_shared<UpstreamClient>(cas, c.upstream.timeouts);
     if (auto ok = upstream->check_ca_files(); !ok) return Err{failure(StartError::upstream_invalid, ok.error())};
     self->proxy_ =
@@ -216,23 +216,24 @@ void HelperServer::register_routes(httplib::Server& s) {
         std::string origin = app_url();
         origin.pop_back();  // no trailing '/'
         res.set_content(proxy_->public_config_json(origin), "application/json");
-        res.set_header("Cache-Control", "no-store");
+        res.set_header("Cache-Control", std::string(cache_control(RouteClass::config_json)));
     };
-    route(On::get, "/config.json", config_json);
+    route(On::get, std::string(kConfigPath).c_str(), config_json);
 
     auto token = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
     };
-    route(On::post, "/oauth/token", token);
+    route(On::post, std::string(kTokenPath).c_str(), token);
 
     auto api = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->api(*request), res);
     };
-    for (On method : {On::get, On::post, On::put, On::del}) route(method, "/api/.*", api);
+    const std::string api_pattern = std::string(kApiPrefix) + "/.*";
+    for (On method : {On::get, On::post, On::put, On::del}) route(method, api_pattern.c_str(), api);
 
     auto site = [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); };
     route(On::get, ".*", site);

@@ -11,6 +11,7 @@
 #include "common/log_writer.hpp"
 #include "common/stop_signals.hpp"
 #include "helper/helper_server.hpp"
+#include "helper/nginx_config.hpp"
 #include "helper/options.hpp"
 #include "helper/trust.hpp"
 
@@ -84,6 +85,15 @@ int main(int argc, char** argv) {
             return helper::run_trust(command->trust, false);
         case helper::Subcommand::serve:
             return serve(command->serve);
+        case helper::Subcommand::nginx_config: {
+            auto file = helper::write_nginx_config(command->serve, command->nginx);
+            if (!file) {
+                std::cerr << "roomkey-helper: nginx-config: " << file.error() << '\n';
+                return 2;
+            }
+            std::cout << *file << '\n';
+            return 0;
+        }
     }
     return 2;
 }

@@ -80,6 +80,36 @@ Transfer-Encoding gets 411, Content-Encoding 415. The generated certificate
 is checked hourly while serving and renewed 30 days before it expires.
 )";
     }
+    if (subcommand == "nginx-config") {
+        return R"(Usage: roomkey-helper nginx-config [serve's options] [--out DIR] [--server-name NAME]
+                                   [--access-log FILE] [--standalone] [--brotli auto|on|off]
+
+Writes an nginx configuration that serves the app with the helper's own
+guarantees (security headers, caching, limits, Host and Origin checks, the
+API allowlist of shared/'s endpoint table, upstream TLS against the same
+CAs, logs without queries or credentials), generated from the code the
+helper runs on. Takes serve's flags, environment and config file (see
+`roomkey-helper serve --help`); --port is the port nginx listens on.
+
+Files written to DIR (default: state dir/nginx):
+  roomkey.conf        maps + upstreams + the server block; include it in http {}
+  upstream-ca.pem     the CAs trusted for the upstream (system + --upstream-ca + local CA)
+  client-secret.conf  confidential clients only, mode 0600: the Basic header
+                      roomkey.conf includes (the secret is in no other file)
+  nginx.conf          with --standalone: a whole nginx.conf for
+                      `nginx -p DIR -c DIR/nginx.conf` (pid, logs, temp under DIR)
+
+  --out DIR           where the files go
+  --server-name NAME  the public host name (Host and Origin must name it;
+                      listens on all addresses; needs --cert/--key). Default:
+                      127.0.0.1/localhost on 127.0.0.1, as the helper
+  --access-log FILE   default DIR/access.log
+  --standalone        also write DIR/nginx.conf (./scripts/run.sh --front nginx)
+  --brotli MODE       brotli_static: auto (when the module is installed), on, off
+  -h, --help          this text
+Step by step: docs/deploy.md.
+)";
+    }
     if (subcommand == "trust") {
         return R"(Usage: roomkey-helper trust [--state-dir DIR] [--nssdb DIR]
 
@@ -110,6 +140,8 @@ The HTTPS loopback dev server for the roomkey web app.
 
 Commands:
   serve      serve the web build and proxy token + API calls (the default)
+  nginx-config
+             write an nginx configuration with the same guarantees (docs/deploy.md)
   trust      make Chromium/Firefox trust the local CA (needs certutil)
   untrust    remove the local CA again
   help       this text; `roomkey-helper COMMAND --help` for a command's options
@@ -197,11 +229,11 @@ struct EnvName {
     const char* key;
 };
 const EnvName kEnvNames[] = {
-    {"ROOMKEY_BASE_URL", "base_url"},       {"ROOMKEY_AUTH_URL", "auth_url"},
-    {"ROOMKEY_CONSENT_URL", "consent_url"}, {"ROOMKEY_CLIENT_ID", "client_id"},
-    {"ROOMKEY_CLIENT_TYPE", "client_type"}, {"ROOMKEY_CLIENT_SECRET_FILE", "client_secret_file"},
+    {"ROOMKEY_BASE_URL", "base_url"},         {"ROOMKEY_AUTH_URL", "auth_url"},
+    {"ROOMKEY_CONSENT_URL", "consent_url"},   {"ROOMKEY_CLIENT_ID", "client_id"},
+    {"ROOMKEY_CLIENT_TYPE", "client_type"},   {"ROOMKEY_CLIENT_SECRET_FILE", "client_secret_file"},
     {"ROOMKEY_TOKEN_HEADER", "token_header"}, {"ROOMKEY_SCOPE", "scope"},
-    {"ROOMKEY_WEB_ROOT", "web_root"},       {"ROOMKEY_STATE_DIR", "state_dir"},
+    {"ROOMKEY_WEB_ROOT", "web_root"},         {"ROOMKEY_STATE_DIR", "state_dir"},
 };
 
 struct FlagName {
@@ -237,7 +269,9 @@ bool is_token(const std::string& s) {
     return true;
 }
 
-bool is_https_url(const std::string& s) { return s.rfind("https://", 0) == 0 && s.size() > 8; }
+bool is_https_url(const std::string& s) {
+    return s.rfind("https://", 0) == 0 && s.size() > 8;
+}
 
 Result<Command, std::string> resolve_serve(const Settings& flags, const std::vector<std::string>& flag_cas,
                                            const EnvLookup& env) {
@@ -381,8 +415,12 @@ Result<Command, std::string> parse_command_line(const std::vector<std::string>& 
     }
     if (sub == "trust") return parse_trust(Subcommand::trust, args, i, env);
     if (sub == "untrust") return parse_trust(Subcommand::untrust, args, i, env);
-    if (sub != "serve") return Err{"unknown command " + sub + " (commands: serve, trust, untrust, help)"};
+    if (sub != "serve" && sub != "nginx-config") {
+        return Err{"unknown command " + sub + " (commands: serve, nginx-config, trust, untrust, help)"};
+    }
+    const bool nginx = sub == "nginx-config";
 
+    NginxOptions nginx_options;
     Settings flags;
     std::vector<std::string> cas;
     for (; i < args.size(); ++i) {
@@ -395,18 +433,37 @@ Result<Command, std::string> parse_command_line(const std::vector<std::string>& 
         if (a == "-h" || a == "--help") {
             Command cmd;
             cmd.subcommand = Subcommand::help;
-            cmd.help_text = usage("serve");
+            cmd.help_text = usage(sub);
             return cmd;
         }
         if (a == "--client-secret") {
-            return Err{"--client-secret is refused: a flag shows in `ps` and shell history. Use "
-                       "--client-secret-file FILE or $ROOMKEY_CLIENT_SECRET"};
+            return Err{
+                "--client-secret is refused: a flag shows in `ps` and shell history. Use "
+                "--client-secret-file FILE or $ROOMKEY_CLIENT_SECRET"};
         }
         auto take_value = [&]() -> std::optional<std::string> {
             if (inline_value) return inline_value;
             if (i + 1 < args.size()) return args[++i];
             return std::nullopt;
         };
+        // nginx-config's own options (the rest are serve's).
+        if (nginx && a == "--standalone") {
+            if (inline_value) return Err{"--standalone takes no value"};
+            nginx_options.standalone = true;
+            continue;
+        }
+        if (nginx && (a == "--out" || a == "--server-name" || a == "--access-log" || a == "--brotli")) {
+            auto v = take_value();
+            if (!v || v->empty()) return Err{a + " needs a value"};
+            if (a == "--out") nginx_options.out_dir = *v;
+            if (a == "--server-name") nginx_options.server_name = *v;
+            if (a == "--access-log") nginx_options.access_log = *v;
+            if (a == "--brotli") {
+                if (*v != "auto" && *v != "on" && *v != "off") return Err{"--brotli: auto, on or off, not " + *v};
+                nginx_options.brotli = *v;
+            }
+            continue;
+        }
         if (a == "--ipv6") {
             if (inline_value) return Err{"--ipv6 takes no value"};
             flags["ipv6"] = "true";
@@ -422,12 +479,21 @@ Result<Command, std::string> parse_command_line(const std::vector<std::string>& 
         for (const auto& f : kServeFlags) {
             if (a == f.flag) key = f.key;
         }
-        if (key == nullptr) return Err{"unknown option " + a + " (see roomkey-helper serve --help)"};
+        if (key == nullptr) return Err{"unknown option " + a + " (see roomkey-helper " + sub + " --help)"};
         auto v = take_value();
         if (!v) return Err{a + " needs a value"};
         flags[key] = *v;
     }
-    return resolve_serve(flags, cas, env);
+    auto cmd = resolve_serve(flags, cas, env);
+    if (!cmd || !nginx) return cmd;
+    const std::string& name = nginx_options.server_name;
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") !=
+        std::string::npos) {
+        return Err{"--server-name: a host name (letters, digits, '.', '-'), not " + name};
+    }
+    cmd->subcommand = Subcommand::nginx_config;
+    cmd->nginx = nginx_options;
+    return cmd;
 }
 
 }  // namespace roomkey::helper

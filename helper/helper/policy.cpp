@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/loopback_server.hpp"
+#include "helper/route_policy.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey::helper {
@@ -38,7 +39,9 @@ bool proxy_request_allowed(const httplib::Request& request, const Listening& at)
 }
 
 bool is_proxy_path(std::string_view path) {
-    return path == "/oauth/token" || path == "/api" || path.rfind("/api/", 0) == 0;
+    return path == kTokenPath || path == kApiPrefix ||
+           (path.size() > kApiPrefix.size() && path.substr(0, kApiPrefix.size()) == kApiPrefix &&
+            path[kApiPrefix.size()] == '/');
 }
 
 namespace {
@@ -91,8 +94,7 @@ std::optional<Refusal> refusal_for(const httplib::Request& request, const Listen
     return std::nullopt;
 }
 
-std::string log_line(std::string_view method, std::string_view target, int status,
-                     std::optional<double> milliseconds) {
+std::string log_line(std::string_view method, std::string_view target, int status, std::optional<double> milliseconds) {
     const bool known_method = method == "GET" || method == "HEAD" || method == "POST" || method == "PUT" ||
                               method == "DELETE" || method == "OPTIONS" || method == "PATCH";
     std::string line;

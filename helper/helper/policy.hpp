@@ -80,7 +80,6 @@ std::optional<Refusal> refusal_for(const httplib::Request& request, const Listen
 // DELETE, OPTIONS, PATCH, or a target not starting with '/') is "- - 400":
 // httplib fills method and target from whatever line it tried, which may be
 // a header line carrying a token.
-std::string log_line(std::string_view method, std::string_view target, int status,
-                     std::optional<double> milliseconds);
+std::string log_line(std::string_view method, std::string_view target, int status, std::optional<double> milliseconds);
 
 }  // namespace roomkey::helper

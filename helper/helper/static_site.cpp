@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <regex>
 #include <sstream>
 
+#include "helper/route_policy.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey::helper {
@@ -27,8 +29,6 @@ std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
     return s;
 }
-
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 struct FileInfo {
     bool exists = false;
@@ -93,30 +93,16 @@ std::string content_type_for(std::string_view path) {
     const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
     const auto dot = name.rfind('.');
     const std::string ext = dot == std::string_view::npos ? std::string() : lower(name.substr(dot + 1));
-    if (ext == "html" || ext == "htm") return "text/html; charset=utf-8";
-    if (ext == "js" || ext == "mjs") return "text/javascript; charset=utf-8";
-    if (ext == "wasm") return "application/wasm";  // required by WebAssembly.instantiateStreaming
-    if (ext == "css") return "text/css; charset=utf-8";
-    if (ext == "json" || ext == "map") return "application/json";
-    if (ext == "webmanifest") return "application/manifest+json";
-    if (ext == "svg") return "image/svg+xml";
-    if (ext == "png") return "image/png";
-    if (ext == "ico") return "image/x-icon";
-    if (ext == "txt") return "text/plain; charset=utf-8";
-    if (ext == "woff2") return "font/woff2";
-    if (ext == "ttf") return "font/ttf";
-    return "application/octet-stream";
+    for (const auto& entry : kContentTypes) {
+        if (entry.extension == ext) return std::string(entry.type);
+    }
+    return std::string(kDefaultContentType);
 }
 
 bool is_hashed_asset(std::string_view name) {
-    // Look for [.-]<8+ hex>. anywhere before the extension.
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        if (name[i] != '.' && name[i] != '-') continue;
-        std::size_t j = i + 1;
-        while (j < name.size() && is_hex(name[j])) ++j;
-        if (j - i - 1 >= 8 && j < name.size() && name[j] == '.') return true;
-    }
-    return false;
+    // The pattern nginx's location uses too (route_policy.hpp).
+    static const std::regex hashed{std::string(kHashedAssetPattern)};
+    return std::regex_search(name.begin(), name.end(), hashed);
 }
 
 bool accepts_encoding(std::string_view accept_encoding, std::string_view coding) {
@@ -164,12 +150,13 @@ Result<StaticSite, std::string> StaticSite::open(const std::string& web_root) {
 
 void StaticSite::serve(const httplib::Request& request, httplib::Response& response) const {
     std::string path = request.path;
-    const bool page = path == "/" || path == "/index.html" || path == "/callback";
-    if (page) path = "/index.html";
+    bool page = false;
+    for (std::string_view p : kPagePaths) page = page || path == p;
+    if (page) path = std::string(kPageFile);
     auto not_found = [&] {
         response.status = 404;
         response.set_content("not found\n", "text/plain; charset=utf-8");
-        response.set_header("Cache-Control", "no-store");
+        response.set_header("Cache-Control", std::string(cache_control(RouteClass::refusal)));
     };
     if (!safe_relative_path(path)) return not_found();
     const std::string file = root_ + path;
@@ -199,16 +186,14 @@ void StaticSite::serve(const httplib::Request& request, httplib::Response& respo
         }
     }
 
-    const std::string etag = "\"" + hex(body_info.size) + "-" + hex(body_info.mtime_ns) +
-                             (encoding.empty() ? "" : "-" + encoding) + "\"";
+    const std::string etag =
+        "\"" + hex(body_info.size) + "-" + hex(body_info.mtime_ns) + (encoding.empty() ? "" : "-" + encoding) + "\"";
     const auto slash = path.rfind('/');
     const std::string name = path.substr(slash + 1);
-    // The page must be revalidated every time (a rebuild changes which assets
-    // it loads); hashed assets never change; the rest revalidates via ETag.
-    const char* cache = page ? "no-cache"
-                        : is_hashed_asset(name) ? "public, max-age=31536000, immutable"
-                                                : "no-cache";
-    response.set_header("Cache-Control", cache);
+    const RouteClass route = page                    ? RouteClass::page
+                             : is_hashed_asset(name) ? RouteClass::hashed_asset
+                                                     : RouteClass::asset;
+    response.set_header("Cache-Control", std::string(cache_control(route)));
     response.set_header("ETag", etag);
     if (has_variant) response.set_header("Vary", "Accept-Encoding");
     if (etag_matches(request.get_header_value("If-None-Match"), etag)) {

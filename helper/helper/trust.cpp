@@ -67,6 +67,26 @@ bool exists(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0;
 }
 
+// mkdir -p with mode 0700 for the missing components (~/.pki and ~/.pki/nssdb
+// are private, as Chromium makes them).
+bool make_private_dirs(const std::string& path) {
+    for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+        const std::string prefix = path.substr(0, slash);
+        if (!exists(prefix) && ::mkdir(prefix.c_str(), 0700) != 0) return false;
+        if (slash == std::string::npos) return true;
+    }
+}
+
+// Which browser reads a database, for the user: Chromium's shared one, or
+// the Firefox profile it sits in.
+std::string browser_of(const std::string& db, const TrustOptions& options) {
+    if (!options.nssdb.empty()) return "the NSS database " + db;
+    if (db.size() >= 11 && db.compare(db.size() - 11, 11, "/.pki/nssdb") == 0) {
+        return "Chromium/Chrome (" + db + ")";
+    }
+    return "Firefox profile " + db.substr(db.rfind('/') + 1) + " (" + db + ")";
+}
+
 std::string home(const TrustOptions& options) {
     if (!options.home.empty()) return options.home;
     const char* h = std::getenv("HOME");
@@ -172,12 +192,22 @@ int run_trust(const TrustOptions& options, bool add) {
         ca_path = tls->ca_cert_path;
     }
     int failures = 0;
+    std::vector<std::string> covered;
     for (const auto& db : nss_databases(options)) {
         if (add) {
             if (!exists(db + "/cert9.db")) {
-                // Chromium creates ~/.pki/nssdb on first start; make it now if needed.
-                ::mkdir(db.c_str(), 0700);
-                run_process({"certutil", "-d", "sql:" + db, "-N", "--empty-password"});
+                // Chromium creates ~/.pki/nssdb on its first start; before
+                // that (a new user following the README) make it the same way.
+                const ProcessResult made = make_private_dirs(db)
+                                               ? run_process({"certutil", "-d", "sql:" + db, "-N", "--empty-password"})
+                                               : ProcessResult{};
+                if (made.exit_code != 0) {
+                    ++failures;
+                    std::cerr << "roomkey-helper: could not create the NSS database " << db << ": "
+                              << (made.started ? made.output : "cannot create the directory\n");
+                    continue;
+                }
+                std::cerr << "roomkey-helper: created the NSS database " << db << '\n';
             }
             // Replace older roomkey CAs (a renewed CA has another nickname).
             for (const auto& old : our_nicknames(db)) run_process({"certutil", "-d", "sql:" + db, "-D", "-n", old});
@@ -187,9 +217,16 @@ int run_trust(const TrustOptions& options, bool add) {
                 ++failures;
                 std::cerr << "roomkey-helper: could not add the CA to " << db << ": " << r.output;
             } else {
+                covered.push_back(browser_of(db, options));
                 std::cerr << "roomkey-helper: trusted " << ca_path << " in " << db << '\n';
             }
         } else {
+            // Nothing was ever added to a database that does not exist:
+            // untrust is idempotent and never creates one.
+            if (!exists(db + "/cert9.db")) {
+                std::cerr << "roomkey-helper: nothing to remove in " << db << " (no NSS database there)\n";
+                continue;
+            }
             const auto names = our_nicknames(db);
             for (const auto& name : names) {
                 const ProcessResult r = run_process({"certutil", "-d", "sql:" + db, "-D", "-n", name});
@@ -203,7 +240,15 @@ int run_trust(const TrustOptions& options, bool add) {
             if (names.empty()) std::cerr << "roomkey-helper: nothing to remove in " << db << '\n';
         }
     }
-    if (add && failures == 0) std::cerr << "roomkey-helper: restart the browser to pick up the change\n";
+    if (add) {
+        std::cerr << "roomkey-helper: browsers covered:";
+        for (const auto& browser : covered) std::cerr << (&browser == &covered.front() ? " " : "; ") << browser;
+        std::cerr << (covered.empty() ? " none\n" : "\n");
+        if (failures == 0) {
+            std::cerr << "roomkey-helper: restart the browser to pick up the change (a Firefox profile created later "
+                         "needs `roomkey-helper trust` again)\n";
+        }
+    }
     return failures == 0 ? 0 : 1;
 }
 

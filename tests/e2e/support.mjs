@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { createServer } from 'node:net';
 import { request as httpsRequest } from 'node:https';
@@ -23,10 +24,10 @@ function required(name) {
 
 // Starts `program args...` and resolves with {process, line} once a stdout
 // line matches `ready`. Rejects with the program's output if it exits first.
-export function startProgram(program, args, ready, { timeoutMs = 20000 } = {}) {
+export function startProgram(program, args, ready, { timeoutMs = 20000, env = process.env } = {}) {
   if (!existsSync(program)) throw new Error(`${program} is missing: build the native preset first`);
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${program} not ready after ${timeoutMs} ms:\n${out}`)); }, timeoutMs);
     const onData = (chunk) => {
@@ -53,11 +54,24 @@ export function freshStateDir() {
   return mkdtempSync(join(tmpdir(), 'roomkey-e2e-'));
 }
 
-// The helper alone, serving the web build (no upstream needed).
+// The front the app is served through: roomkey-helper (default) or nginx
+// configured by `roomkey-helper nginx-config` (scripts/nginx-front.sh, as
+// ./scripts/run.sh --front nginx runs it). ctest registers each e2e file
+// for both (e2e.<name> and e2e.<name>.nginx).
+export const front = process.env.ROOMKEY_E2E_FRONT || 'helper';
+if (front !== 'helper' && front !== 'nginx') throw new Error(`ROOMKEY_E2E_FRONT must be helper or nginx, not ${front}`);
+export const nginxFrontScript = fileURLToPath(new URL('../../scripts/nginx-front.sh', import.meta.url));
+
+// The front alone, serving the web build (no upstream needed); serve's flags.
+// Both print the same ready line.
 export async function startHelper(stateDir, extraArgs = [], port = 0) {
-  const started = await startProgram(join(binDir, 'roomkey-helper'),
-    ['serve', '--port', String(port), '--state-dir', stateDir, '--web-root', webDist, ...extraArgs],
-    /^roomkey: app at (https:\/\/127\.0\.0\.1:\d+\/)$/);
+  const helper = join(binDir, 'roomkey-helper');
+  const args = ['--state-dir', stateDir, '--web-root', webDist, ...extraArgs];
+  const ready = /^roomkey: app at (https:\/\/127\.0\.0\.1:\d+\/)$/;
+  const started = front === 'nginx'
+    ? await startProgram(nginxFrontScript, ['--port', String(port || await freePort()), ...args], ready,
+      { env: { ...process.env, ROOMKEY_HELPER: helper } })
+    : await startProgram(helper, ['serve', '--port', String(port), ...args], ready);
   return { ...started, url: started.match[1] };
 }
 

@@ -1,0 +1,65 @@
+// route_policy.hpp: what each route class of roomkey-helper answers with
+// (Cache-Control, content types, which paths are the page, which file names
+// are hashed, where the proxies live), as data. The helper's handlers and the
+// nginx configuration generator (nginx_config.hpp) both read it, so the two
+// fronts cannot drift apart.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "helper/options.hpp"
+
+namespace roomkey::helper {
+
+enum class RouteClass {
+    page,          // "/", "/index.html", "/callback": the app page
+    hashed_asset,  // "roomkey.3f2a9c1b.wasm": content never changes under that name
+    asset,         // any other file of the web build
+    config_json,   // GET /config.json
+    token,         // POST /oauth/token
+    api,           // /api/... (allowlisted endpoints)
+    refusal,       // answers of the policy (403, 404, 414, ...)
+};
+
+// The Cache-Control value of a route class's answers.
+std::string_view cache_control(RouteClass route);
+
+// The paths that serve the app page (index.html): "/", "/index.html" and the
+// OAuth redirect URI "/callback".
+inline constexpr std::string_view kPagePaths[] = {"/", "/index.html", "/callback"};
+inline constexpr std::string_view kPageFile = "/index.html";
+
+inline constexpr std::string_view kConfigPath = "/config.json";
+inline constexpr std::string_view kTokenPath = "/oauth/token";
+inline constexpr std::string_view kApiPrefix = "/api";  // /api/<path> -> {base_url}/<path>
+
+// A hashed file name (ECMAScript and PCRE alike, matched against the last
+// path segment): [.-] then 8+ hex digits then '.', e.g. "app-8c1f0d2e9a.js".
+inline constexpr std::string_view kHashedAssetPattern = "[.-][0-9A-Fa-f]{8,}\\.[^/]*$";
+
+// The web build's content types by lowercase extension ("wasm" ->
+// "application/wasm"); anything else is kDefaultContentType.
+struct ContentTypeEntry {
+    std::string_view extension;
+    std::string_view type;
+};
+extern const std::vector<ContentTypeEntry> kContentTypes;
+inline constexpr std::string_view kDefaultContentType = "application/octet-stream";
+
+// Query parameter names the API proxy refuses (spec 5.1: credentials never in
+// a URL), compared case-insensitively: the API-token header's name,
+// "access_token" and "token".
+std::vector<std::string> credential_query_names(const UpstreamConfig& upstream);
+
+// Response headers that come from the helper, never from the upstream: the
+// security headers, caching, and any CORS or cookie header (the app is
+// same-origin only and keeps no cookies).
+std::vector<std::string> upstream_headers_never_relayed();
+
+// The CA files the helper trusts for upstream TLS besides the system store:
+// --upstream-ca files, then the local CA (`local_ca`, empty when none).
+std::vector<std::string> upstream_ca_files(const UpstreamConfig& upstream, const std::string& local_ca);
+
+}  // namespace roomkey::helper

@@ -1,0 +1,262 @@
+// nginx_config_test.cpp: `roomkey-helper nginx-config` (issue 14): the nginx
+// allowlist is shared/'s endpoint table, walked here endpoint by endpoint,
+// both in the generated text and through a running nginx in front of the
+// sandbox; the confidential client's secret is only in its 0600 include.
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "helper/nginx_config.hpp"
+#include "helper/policy.hpp"
+#include "roomkey/endpoints.hpp"
+#include "roomkey/token.hpp"
+#include "support/child_process.hpp"
+#include "support/sandbox_fixture.hpp"
+#include "support/temp_dir.hpp"
+
+namespace roomkey::integration {
+namespace {
+
+using helper::api_locations;
+using helper::ApiLocation;
+
+// The location's PCRE as std::regex (ECMAScript has no named groups).
+std::regex ecma(const std::string& pcre) {
+    return std::regex(std::regex_replace(pcre, std::regex("\\?<[a-z_]+>"), ""));
+}
+
+// "/rooms/{room_id}/messages/{message_id}" -> "/rooms/<id>/messages/<id>".
+std::string instantiate(const std::string& path_template, const std::string& id) {
+    return std::regex_replace(path_template, std::regex("\\{[a-z_]+\\}"), id);
+}
+
+const std::vector<Method> kMethods = {Method::Get, Method::Post, Method::Put, Method::Delete};
+
+std::string read(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST(NginxAllowlist, EveryEndpointOfSharedsTableHasExactlyOneLocationWithItsMethod) {
+    const auto locations = api_locations();
+    for (Endpoint e : kAllEndpoints) {
+        int found = 0;
+        for (const ApiLocation& l : locations) {
+            const std::string path = instantiate(l.path_template, "42");
+            const auto match = match_endpoint(method_of(e), path);
+            if (!match || match->endpoint != e) continue;
+            ++found;
+            EXPECT_NE(std::find(l.methods.begin(), l.methods.end(), method_of(e)), l.methods.end()) << to_string(e);
+            EXPECT_TRUE(std::regex_match("/api" + path, ecma(l.regex))) << l.regex;
+        }
+        EXPECT_EQ(found, 1) << to_string(e);
+    }
+}
+
+TEST(NginxAllowlist, EveryLocationAllowsOnlyWhatTheTableAllows) {
+    std::size_t pairs = 0;
+    for (const ApiLocation& l : api_locations()) {
+        const std::regex re = ecma(l.regex);
+        for (const std::string id : {"1", "42", "12345678901234567890"}) {
+            const std::string path = instantiate(l.path_template, id);
+            EXPECT_TRUE(std::regex_match("/api" + path, re)) << l.regex << " " << path;
+            for (Method m : kMethods) {
+                const bool listed = std::find(l.methods.begin(), l.methods.end(), m) != l.methods.end();
+                EXPECT_EQ(match_endpoint(m, path).has_value(), listed) << to_string(m) << " " << path;
+            }
+        }
+        pairs += l.methods.size();
+        // Ids the table refuses (is_resource_id) are refused by the regex too.
+        if (l.path_template.find('{') != std::string::npos) {
+            for (const std::string id : {"0", "01", "123456789012345678901", "abc", "1a", ""}) {
+                const std::string path = instantiate(l.path_template, id);
+                EXPECT_FALSE(std::regex_match("/api" + path, re)) << l.regex << " " << path;
+                EXPECT_FALSE(is_resource_id(id)) << id;
+            }
+        }
+        // Nothing below or beside an endpoint.
+        EXPECT_FALSE(std::regex_match("/api" + instantiate(l.path_template, "1") + "/x", re));
+        EXPECT_FALSE(std::regex_match("/api" + instantiate(l.path_template, "1") + "/", re));
+    }
+    EXPECT_EQ(pairs, std::size(kAllEndpoints)) << "one (path, method) pair per endpoint";
+}
+
+// A port nobody listens on now (nginx cannot report a port 0 choice).
+int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+const std::string kRefusedBody = "{\"errors\":[\"not an allowed API endpoint\"]}";
+
+class NginxFrontTest : public sandbox::testing::SandboxTest {
+protected:
+    void start_nginx(helper::ClientType type) {
+        std::ofstream(web_ / "index.html") << "<!doctype html><title>roomkey</title>\n";
+        config_.port = free_port();
+        ca_ = sandbox().ca_cert_path();
+        config_.state_dir = sandbox::testing::shared_state_dir();
+        config_.web_root = web_.path();
+        config_.upstream.base_url = sandbox().base_url();
+        config_.upstream.auth_url = sandbox().auth_url();
+        config_.upstream.consent_url = sandbox().consent_url();
+        config_.upstream.client_type = type;
+        if (type == helper::ClientType::confidential) {
+            config_.upstream.client_id = sandbox::testing::kConfidentialId;
+            config_.upstream.client_secret = sandbox::testing::kConfidentialSecret;
+        } else {
+            config_.upstream.client_id = "roomkey-web";
+        }
+        helper::NginxOptions options;
+        options.out_dir = out_.path();
+        options.standalone = true;
+        auto file = helper::write_nginx_config(config_, options);
+        ASSERT_TRUE(file) << file.error();
+        nginx_ = std::make_unique<Child>(
+            std::vector<std::string>{"/usr/sbin/nginx", "-p", out_.path(), "-c", *file, "-e", out_ / "error.log"});
+        // Ready once it answers.
+        for (int i = 0; i < 400; ++i) {
+            if (client()->Get("/config.json")) return;
+            ASSERT_FALSE(nginx_->ended_within(0)) << read(out_ / "error.log") << nginx_->stderr_text();
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+        FAIL() << "nginx did not answer: " << read(out_ / "error.log");
+    }
+    void TearDown() override {
+        if (nginx_) {
+            nginx_->signal(SIGQUIT);
+            nginx_->wait_exit(10000);
+        }
+        SandboxTest::TearDown();
+    }
+    std::unique_ptr<httplib::SSLClient> client() const {
+        auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", config_.port);
+        c->enable_server_certificate_verification(true);
+        c->set_ca_cert_path(ca_.c_str());
+        c->set_read_timeout(10, 0);
+        return c;
+    }
+    httplib::Result send(Method m, const std::string& path, const httplib::Headers& headers) const {
+        auto c = client();
+        switch (m) {
+            case Method::Get:
+                return c->Get(path.c_str(), headers);
+            case Method::Post:
+                return c->Post(path.c_str(), headers, "body=x", "application/x-www-form-urlencoded");
+            case Method::Put:
+                return c->Put(path.c_str(), headers, "body=x", "application/x-www-form-urlencoded");
+            case Method::Delete:
+                return c->Delete(path.c_str(), headers);
+            default:
+                return c->Get(path.c_str(), headers);
+        }
+    }
+
+    TempDir web_;
+    TempDir out_;
+    helper::HelperConfig config_;
+    std::string ca_;
+    std::unique_ptr<Child> nginx_;
+};
+
+TEST_F(NginxFrontTest, ARunningNginxProxiesEveryEndpointOfTheTableAndRefusesEverythingElse) {
+    start_nginx(helper::ClientType::public_client);
+    const httplib::Headers app = {{"X-Roomkey-Request", "1"}, {"x-servicetoken", sandbox::testing::kAliceToken}};
+    for (const ApiLocation& l : api_locations()) {
+        const std::string path = "/api" + instantiate(l.path_template, "1");
+        for (Method m : kMethods) {
+            const bool listed = std::find(l.methods.begin(), l.methods.end(), m) != l.methods.end();
+            auto res = send(m, path, app);
+            ASSERT_TRUE(res) << path;
+            if (listed) {
+                // The sandbox answered (its own status), not nginx's refusal.
+                EXPECT_NE(res->body, kRefusedBody) << to_string(m) << " " << path;
+                EXPECT_NE(res->status, 403) << to_string(m) << " " << path << " " << res->body;
+            } else {
+                EXPECT_EQ(res->status, 404) << to_string(m) << " " << path;
+                EXPECT_EQ(res->body, kRefusedBody) << to_string(m) << " " << path;
+            }
+        }
+        auto below = send(Method::Get, path + "/x", app);
+        ASSERT_TRUE(below);
+        EXPECT_EQ(below->status, 404);
+        EXPECT_EQ(below->body, kRefusedBody) << path << "/x";
+    }
+    // A real answer through nginx: the sandbox's /me for alice.
+    auto me = send(Method::Get, "/api/me", app);
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200) << me->body;
+    EXPECT_NE(me->body.find("account_id"), std::string::npos) << me->body;
+}
+
+TEST_F(NginxFrontTest, AConfidentialClientsSecretIsOnlyInTheSecretFileAndTheCodeExchangeUsesIt) {
+    start_nginx(helper::ClientType::confidential);
+    const std::string secret = sandbox::testing::kConfidentialSecret;
+    const std::string basic = basic_authorization(
+        ConfidentialClient{sandbox::testing::kConfidentialId, sandbox::testing::kConfidentialSecret});
+    const std::string include = out_ / "client-secret.conf";
+    struct stat st {};
+    ASSERT_EQ(::stat(include.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    EXPECT_NE(read(include).find(basic), std::string::npos);
+    for (const char* name : {"roomkey.conf", "nginx.conf", "upstream-ca.pem"}) {
+        const std::string text = read(out_ / name);
+        EXPECT_EQ(text.find(secret), std::string::npos) << name;
+        EXPECT_EQ(text.find(basic.substr(6)), std::string::npos) << name;
+    }
+    // The page's view: /config.json names the client, never the secret.
+    auto config = client()->Get("/config.json");
+    ASSERT_TRUE(config);
+    EXPECT_NE(config->body.find("\"client_type\":\"confidential\""), std::string::npos) << config->body;
+    EXPECT_EQ(config->body.find(secret), std::string::npos);
+
+    // The page sends client_id as a public client would; nginx takes it out
+    // and authenticates with Basic: the sandbox then judges the code itself
+    // (invalid_grant), not the client (invalid_client / invalid_request).
+    auto token = client()->Post("/oauth/token?unused", {{"X-Roomkey-Request", "1"}},
+                                "grant_type=authorization_code&code=not-a-code&redirect_uri=" +
+                                    percent_encode(sandbox::testing::kConfidentialRedirect) + "&client_id=" +
+                                    sandbox::testing::kConfidentialId + "&code_verifier=" + std::string(64, 'a'),
+                                "application/x-www-form-urlencoded");
+    ASSERT_TRUE(token);
+    EXPECT_EQ(token->status, 400) << "only client_id may be in the query: " << token->body;
+    token = client()->Post("/oauth/token", {{"X-Roomkey-Request", "1"}},
+                           "grant_type=authorization_code&code=not-a-code&redirect_uri=" +
+                               percent_encode(sandbox::testing::kConfidentialRedirect) + "&client_id=" +
+                               sandbox::testing::kConfidentialId + "&code_verifier=" + std::string(64, 'a'),
+                           "application/x-www-form-urlencoded");
+    ASSERT_TRUE(token);
+    EXPECT_NE(token->body.find("invalid_grant"), std::string::npos) << token->status << " " << token->body;
+    EXPECT_EQ(token->get_header_value("Cache-Control"), "no-store");
+
+    // Nothing of it in nginx's logs.
+    nginx_->signal(SIGQUIT);
+    nginx_->wait_exit(10000);
+    nginx_.reset();
+    for (const char* log : {"access.log", "error.log"}) {
+        const std::string text = read(out_ / log);
+        EXPECT_EQ(text.find(secret), std::string::npos) << log;
+        EXPECT_EQ(text.find(basic.substr(6)), std::string::npos) << log;
+        EXPECT_EQ(text.find("not-a-code"), std::string::npos) << log;
+    }
+    EXPECT_NE(read(out_ / "access.log").find("\"POST /oauth/token?[redacted]\" 400"), std::string::npos)
+        << read(out_ / "access.log");
+}
+
+}  // namespace
+}  // namespace roomkey::integration
