@@ -45,8 +45,22 @@ test('a burst of 30 posts to one room: all delivered, no 429, at the speed the l
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   await waitForState(page, (s) => s.account && !s.loading, 'the account');
   await recordMirror(page);
+  // How late this page's timers fire on this machine during the burst (a
+  // 100 ms probe): the app waits out the window with timers too, so on a
+  // loaded machine (parallel tests, a build) each of its waits may end that
+  // much later without any fault of its own. Measured in the same run.
+  await page.evaluate(() => {
+    window.__timerLate = 0;
+    let last = performance.now();
+    window.__timerProbe = setInterval(() => {
+      const now = performance.now();
+      window.__timerLate = Math.max(window.__timerLate, now - last - 100);
+      last = now;
+    }, 100);
+  });
   await act(page, { type: 'post_message', room_id: ROOM, body: 'paced burst', count: 30 });
   const state = await waitForState(page, (s) => s.queue.delivered + s.queue.failed >= 30, 'the 30 posts', 90000);
+  const timerLate = Math.round(await page.evaluate(() => { clearInterval(window.__timerProbe); return window.__timerLate; }));
 
   assert.equal(state.queue.delivered, 30, 'all 30 delivered');
   assert.equal(state.queue.failed, 0);
@@ -54,14 +68,17 @@ test('a burst of 30 posts to one room: all delivered, no 429, at the speed the l
   assert.equal(state.counters.responses_429, 0);
   assert.equal(statuses.length, 30, 'each post sent once');
   // 10 go at once, 10 after 10 s, 10 after 20 s: the limit allows 20 s plus
-  // one round trip for the last answer.
+  // one round trip for the last answer, plus, for each of the two waits and
+  // the last answer, the timer lateness this machine showed meanwhile (0 on
+  // an idle machine; seen: 2-4 s at load 30, which failed this test when
+  // the bound ignored it).
   const took = answered[29] - sent[0];
   const rtts = answered.map((t, i) => t - sent[i]);
   const maxRtt = Math.max(...rtts);
-  const bound = 1.1 * (LIMIT_MS + maxRtt);
+  const bound = 1.1 * (LIMIT_MS + maxRtt) + 3 * timerLate;
   const median = [...rtts].sort((a, b) => a - b)[15];
   console.log(`burst of 30: ${took} ms; bound ${bound.toFixed(0)} ms = 1.1 x (${LIMIT_MS} + max round trip ` +
-              `${maxRtt} ms); median round trip ${median} ms`);
+              `${maxRtt} ms) + 3 x timer lateness ${timerLate} ms; median round trip ${median} ms`);
   assert.ok(took >= LIMIT_MS, `not faster than the limit allows (${took} ms)`);
   assert.ok(took <= bound, `within 10% of what the limit allows (${took} ms vs ${bound.toFixed(0)} ms)`);
   const mirror = await page.locator('#mirror').textContent();
