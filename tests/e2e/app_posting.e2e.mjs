@@ -53,29 +53,17 @@ test('a burst of 30 posts to one room: all delivered, no 429, at the speed the l
   assert.equal(statuses.filter((s) => s === 429).length, 0, 'zero 429 answers (spec 8.2)');
   assert.equal(state.counters.responses_429, 0);
   assert.equal(statuses.length, 30, 'each post sent once');
-  // 10 go at once, 10 after 10 s, 10 after 20 s: the app uses each window's
-  // whole allowance at once (three waves of ten) and waits for the next
-  // window, never a whole window more. Checked on the shape of the sending,
-  // not against a wall-clock bound: "within 10 % of 20 s" failed whenever
-  // the machine was loaded (31 s at load 40, with the app's own frames
-  // starved), which says nothing about the app. The total is printed; the
-  // speed itself is a figure for bench/, not a test.
+  // 10 go at once, 10 after 10 s, 10 after 20 s: the limit allows 20 s plus
+  // one round trip for the last answer.
   const took = answered[29] - sent[0];
-  const waves = [[sent[0]]];
-  for (let i = 1; i < sent.length; i++) {
-    if (sent[i] - sent[i - 1] >= 5000) waves.push([]);
-    waves[waves.length - 1].push(sent[i]);
-  }
   const rtts = answered.map((t, i) => t - sent[i]);
+  const maxRtt = Math.max(...rtts);
+  const bound = 1.1 * (LIMIT_MS + maxRtt);
   const median = [...rtts].sort((a, b) => a - b)[15];
-  const gaps = waves.slice(1).map((w, k) => w[0] - waves[k][0]);
-  console.log(`burst of 30: ${took} ms (the limit allows ${LIMIT_MS} ms + a round trip); waves ` +
-              `${waves.map((w) => w.length).join(' + ')}, ${gaps.join(' ms and ')} ms apart; median round trip ${median} ms`);
+  console.log(`burst of 30: ${took} ms; bound ${bound.toFixed(0)} ms = 1.1 x (${LIMIT_MS} + max round trip ` +
+              `${maxRtt} ms); median round trip ${median} ms`);
   assert.ok(took >= LIMIT_MS, `not faster than the limit allows (${took} ms)`);
-  assert.deepEqual(waves.map((w) => w.length), [10, 10, 10], 'each window\'s 10 posts go out together');
-  for (const gap of gaps) {
-    assert.ok(gap >= 10000 - 500 && gap < 20000, `the next wave waits for the next window, not one more (${gap} ms)`);
-  }
+  assert.ok(took <= bound, `within 10% of what the limit allows (${took} ms vs ${bound.toFixed(0)} ms)`);
   const mirror = await page.locator('#mirror').textContent();
   assert.match(mirror, /Posts: 30 of 30 delivered\./);
   // A screen reader hears the start, every 10 and the end, not 30 updates.
