@@ -5,8 +5,15 @@ include(/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake)
 
 # emcc's JS optimizer needs 'acorn', which Debian installs in /usr/share/nodejs
 # where NodeSource's node does not look: pass NODE_PATH to every compile and link.
-set(CMAKE_C_COMPILER_LAUNCHER env NODE_PATH=/usr/share/nodejs)
-set(CMAKE_CXX_COMPILER_LAUNCHER env NODE_PATH=/usr/share/nodejs)
+# Setting the launcher here replaces the one a developer asked for (e.g.
+# CMAKE_CXX_COMPILER_LAUNCHER=ccache from the environment): keep ccache when
+# asked, it works with em++ and saves minutes on every fresh tree.
+set(ROOMKEY_EM_LAUNCHER env NODE_PATH=/usr/share/nodejs)
+if("$ENV{CMAKE_CXX_COMPILER_LAUNCHER}" MATCHES "ccache")
+    list(APPEND ROOMKEY_EM_LAUNCHER "$ENV{CMAKE_CXX_COMPILER_LAUNCHER}")
+endif()
+set(CMAKE_C_COMPILER_LAUNCHER ${ROOMKEY_EM_LAUNCHER})
+set(CMAKE_CXX_COMPILER_LAUNCHER ${ROOMKEY_EM_LAUNCHER})
 # The closure compiler Debian ships fails; the npm one (scripts/setup.sh) works
 # when emcc finds it through EM_CLOSURE_COMPILER.
 get_filename_component(ROOMKEY_CLOSURE "${CMAKE_CURRENT_LIST_DIR}/../node_modules/.bin/google-closure-compiler" ABSOLUTE)

@@ -26,13 +26,16 @@ async function canvasSize(page) {
   });
 }
 
+// The deadlines here only guard against a hang: 30 s like support.mjs's
+// waits (10 s ran out at load 35 with two Chromiums side by side, while
+// the app was still starting).
 async function waitForBackingStore(page) {
   await page.waitForFunction(() => {
     const c = document.getElementById('canvas');
     const r = c.getBoundingClientRect();
     return Math.abs(c.width - Math.round(r.width * devicePixelRatio)) <= 1 &&
       Math.abs(c.height - Math.round(r.height * devicePixelRatio)) <= 1;
-  }, null, { timeout: 10000 });
+  }, null, { timeout: 30000 });
 }
 
 // Device metrics over CDP: a persistent context cannot change its scale factor.
@@ -68,7 +71,7 @@ test('HiDPI: the canvas is drawn at device pixels and follows a resize', async (
 test('scope explanations are in the page for assistive technology', async () => {
   const page = await browser.context.newPage();
   await openApp(page, stack.url);
-  await page.waitForFunction(() => window.roomkey.scopeHelp().length > 0, null, { timeout: 10000 });
+  await page.waitForFunction(() => window.roomkey.scopeHelp().length > 0, null, { timeout: 30000 });
   const help = await page.evaluate(() => window.roomkey.scopeHelp());
   const offline = help.find((s) => s.name === 'offline_access');
   assert.equal(offline.available, false, 'greyed out for a public client (spec 5.4.3)');

@@ -139,7 +139,11 @@ TEST_F(HelperServing, SymlinkOutOfTheWebRootIsNotFollowed) {
 
 TEST_F(HelperServing, KeepAliveRequestsAreNotDelayedByNagle) {
     // issue 2 item 6: set_tcp_nodelay(true). Without it, each request after
-    // the first on a keep-alive connection waits ~40 ms for a delayed ACK.
+    // the first on a keep-alive connection waits ~40 ms for a delayed ACK:
+    // every one of them, so even the fastest request shows it. The fastest is
+    // what is checked, not the median: on a loaded machine (other tests, a
+    // parallel build) any number of requests can be slow for want of a core,
+    // which says nothing about Nagle (seen: a failing median at load 30).
     ASSERT_TRUE(client_->Get("/roomkey.wasm"));
     std::vector<double> ms;
     for (int i = 0; i < 15; ++i) {
@@ -149,7 +153,8 @@ TEST_F(HelperServing, KeepAliveRequestsAreNotDelayedByNagle) {
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(ms.begin(), ms.end());
-    EXPECT_LT(ms[ms.size() / 2], 30.0) << "median keep-alive request time suggests Nagle's delay";
+    EXPECT_LT(ms.front(), 30.0) << "even the fastest keep-alive request took " << ms.front()
+                                << " ms: Nagle's delay (TCP_NODELAY not set?)";
 }
 
 TEST(HelperServingStart, MissingWebRootNamesTheBuildCommand) {
