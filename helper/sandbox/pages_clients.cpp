@@ -9,6 +9,7 @@
 #include "roomkey/pkce.hpp"
 #include "roomkey/registration.hpp"
 #include "sandbox/app.hpp"
+#include "sandbox/client_form.hpp"
 #include "sandbox/html.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -20,26 +21,13 @@ HttpResponse login_first(std::string_view next) {
     return redirect_response("/login?" + form_encode({{"next", std::string(next)}}));
 }
 
-std::string client_path(std::string_view id) { return "/clients/" + percent_encode(id); }
+std::string client_path(std::string_view id) {
+    return "/clients/" + percent_encode(id);
+}
 
 // Owner 0 marks a start-up client: no screen user owns it.
 bool owns(const RegisteredClient& client, const LoginSession& session) {
     return client.owner != 0 && client.owner == session.account;
-}
-
-std::vector<std::string> split_lines(std::string_view text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
-        while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-        if (!line.empty()) out.emplace_back(line);
-        start = end + 1;
-    }
-    return out;
 }
 
 std::string list_items(const std::vector<std::string>& items) {
@@ -80,8 +68,9 @@ HttpResponse SandboxApp::client_form(int status, const LoginSession& session, co
                 (checked ? " checked" : "") + "> <code>" + html_escape(scope.name) + "</code> " +
                 html_escape(scope.allows) + "<br>";
     }
-    body += "<p><code>offline_access</code> only for confidential clients, and never alone.</p>"
-            "<button type=\"submit\">Register</button></form><p><a href=\"/clients\">Back to the list</a></p>";
+    body +=
+        "<p><code>offline_access</code> only for confidential clients, and never alone.</p>"
+        "<button type=\"submit\">Register</button></form><p><a href=\"/clients\">Back to the list</a></p>";
     return html_response(status, html_page("Register a client", body));
 }
 
@@ -89,8 +78,9 @@ HttpResponse SandboxApp::clients_list(const RequestContext& ctx) {
     std::lock_guard<std::mutex> lock(mutex_);
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients");
-    std::string body = "<h1>OAuth clients</h1><p><a href=\"/clients/new\">Register a new client</a></p>"
-                       "<table id=\"clients\"><tr><th>name</th><th>client ID</th><th>type</th><th>redirect URIs</th></tr>";
+    std::string body =
+        "<h1>OAuth clients</h1><p><a href=\"/clients/new\">Register a new client</a></p>"
+        "<table id=\"clients\"><tr><th>name</th><th>client ID</th><th>type</th><th>redirect URIs</th></tr>";
     for (const RegisteredClient* c : oauth_.clients()) {
         body += "<tr><td><a href=\"" + html_escape(client_path(c->config.client_id)) + "\">" + html_escape(c->name) +
                 "</a></td><td><code>" + html_escape(c->config.client_id) + "</code></td><td>" +
@@ -116,22 +106,13 @@ HttpResponse SandboxApp::clients_create(const RequestContext& ctx) {
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients/new");
     if (!constant_time_equals(form_get(*form, "csrf").value_or(""), session->csrf)) {
-        return html_response(403, html_page("Form expired", "<h1>Form expired</h1><p><a href=\"/clients/new\">Open "
-                                                            "the form again</a>.</p>"));
+        return html_response(403, html_page("Form expired",
+                                            "<h1>Form expired</h1><p><a href=\"/clients/new\">Open "
+                                            "the form again</a>.</p>"));
     }
-    ClientRegistration reg;
-    reg.name = form_get(*form, "name").value_or("");
-    std::vector<std::string> problems;
-    const auto type = parse_client_type(form_get(*form, "type").value_or(""));
-    if (type) {
-        reg.type = *type;
-    } else {
-        problems.emplace_back("Choose the client type: public or confidential.");
-    }
-    reg.redirect_uris = split_lines(form_get(*form, "redirect_uris").value_or(""));
-    for (const auto& [name, value] : *form) {
-        if (name == "scope" && !value.empty()) reg.scopes.push_back(value);
-    }
+    ClientForm read = read_client_form(*form);
+    ClientRegistration& reg = read.registration;
+    std::vector<std::string>& problems = read.problems;
     if (problems.empty()) {
         auto registered = oauth_.register_client(reg, {}, {}, session->account, ctx.now);
         if (registered) return redirect_response(client_path(registered.value()->config.client_id));
@@ -151,13 +132,19 @@ HttpResponse SandboxApp::clients_item(const RequestContext& ctx) {
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients");
     const RegisteredClient* c = id ? oauth_.client(*id) : nullptr;
-    if (!c) return html_response(404, html_page("No such client", "<h1>No such client</h1><p><a href=\"/clients\">"
-                                                                   "Back to the list</a></p>"));
+    if (!c)
+        return html_response(404, html_page("No such client",
+                                            "<h1>No such client</h1><p><a href=\"/clients\">"
+                                            "Back to the list</a></p>"));
     std::string scopes;
     for (const auto& s : c->config.scopes) scopes += "<code>" + html_escape(s) + "</code> ";
-    std::string body = "<h1>" + html_escape(c->name) + "</h1><table><tr><th>client ID</th><td class=\"secret\" "
-                       "id=\"client-id\">" + html_escape(c->config.client_id) + "</td></tr><tr><th>client type</th>"
-                       "<td id=\"client-type\">" + html_escape(to_string(c->config.type)) + "</td></tr>";
+    std::string body = "<h1>" + html_escape(c->name) +
+                       "</h1><table><tr><th>client ID</th><td class=\"secret\" "
+                       "id=\"client-id\">" +
+                       html_escape(c->config.client_id) +
+                       "</td></tr><tr><th>client type</th>"
+                       "<td id=\"client-type\">" +
+                       html_escape(to_string(c->config.type)) + "</td></tr>";
     const bool owner = owns(*c, *session);
     if (c->config.type == ClientType::confidential) {
         body += owner ? "<tr><th>client secret</th><td class=\"secret\" id=\"client-secret\">" +
@@ -166,14 +153,18 @@ HttpResponse SandboxApp::clients_item(const RequestContext& ctx) {
                             "<tr><th>client secret</th><td id=\"client-secret-hidden\">shown only to the "
                             "user who registered this client</td></tr>");
     }
-    body += "<tr><th>redirect URIs</th><td>" + list_items(c->config.redirect_uris) + "</td></tr><tr><th>scopes</th>"
-            "<td>" + scopes + "</td></tr></table>";
+    body += "<tr><th>redirect URIs</th><td>" + list_items(c->config.redirect_uris) +
+            "</td></tr><tr><th>scopes</th>"
+            "<td>" +
+            scopes + "</td></tr></table>";
     if (c->config.type == ClientType::confidential) {
-        body += "<p>Use the secret as the Basic authentication password at the token endpoint. Keep it on the "
-                "server; never put it in a browser app.</p>";
+        body +=
+            "<p>Use the secret as the Basic authentication password at the token endpoint. Keep it on the "
+            "server; never put it in a browser app.</p>";
     } else {
-        body += "<p>A public client has no secret: it sends <code>client_id</code> to the token endpoint and must "
-                "use PKCE (S256).</p>";
+        body +=
+            "<p>A public client has no secret: it sends <code>client_id</code> to the token endpoint and must "
+            "use PKCE (S256).</p>";
     }
     if (owner) {
         body += "<form method=\"post\" action=\"" + html_escape(client_path(c->config.client_id)) + "/delete\">" +
