@@ -21,9 +21,7 @@ HttpResponse login_first(std::string_view next) {
     return redirect_response("/login?" + form_encode({{"next", std::string(next)}}));
 }
 
-std::string client_path(std::string_view id) {
-    return "/clients/" + percent_encode(id);
-}
+std::string client_path(std::string_view id) { return "/clients/" + percent_encode(id); }
 
 // Owner 0 marks a start-up client: no screen user owns it.
 bool owns(const RegisteredClient& client, const LoginSession& session) {
@@ -68,9 +66,8 @@ HttpResponse SandboxApp::client_form(int status, const LoginSession& session, co
                 (checked ? " checked" : "") + "> <code>" + html_escape(scope.name) + "</code> " +
                 html_escape(scope.allows) + "<br>";
     }
-    body +=
-        "<p><code>offline_access</code> only for confidential clients, and never alone.</p>"
-        "<button type=\"submit\">Register</button></form><p><a href=\"/clients\">Back to the list</a></p>";
+    body += "<p><code>offline_access</code> only for confidential clients, and never alone.</p>"
+            "<button type=\"submit\">Register</button></form><p><a href=\"/clients\">Back to the list</a></p>";
     return html_response(status, html_page("Register a client", body));
 }
 
@@ -78,9 +75,8 @@ HttpResponse SandboxApp::clients_list(const RequestContext& ctx) {
     std::lock_guard<std::mutex> lock(mutex_);
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients");
-    std::string body =
-        "<h1>OAuth clients</h1><p><a href=\"/clients/new\">Register a new client</a></p>"
-        "<table id=\"clients\"><tr><th>name</th><th>client ID</th><th>type</th><th>redirect URIs</th></tr>";
+    std::string body = "<h1>OAuth clients</h1><p><a href=\"/clients/new\">Register a new client</a></p>"
+                       "<table id=\"clients\"><tr><th>name</th><th>client ID</th><th>type</th><th>redirect URIs</th></tr>";
     for (const RegisteredClient* c : oauth_.clients()) {
         body += "<tr><td><a href=\"" + html_escape(client_path(c->config.client_id)) + "\">" + html_escape(c->name) +
                 "</a></td><td><code>" + html_escape(c->config.client_id) + "</code></td><td>" +
@@ -106,9 +102,8 @@ HttpResponse SandboxApp::clients_create(const RequestContext& ctx) {
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients/new");
     if (!constant_time_equals(form_get(*form, "csrf").value_or(""), session->csrf)) {
-        return html_response(403, html_page("Form expired",
-                                            "<h1>Form expired</h1><p><a href=\"/clients/new\">Open "
-                                            "the form again</a>.</p>"));
+        return html_response(403, html_page("Form expired", "<h1>Form expired</h1><p><a href=\"/clients/new\">Open "
+                                                            "the form again</a>.</p>"));
     }
     ClientForm read = read_client_form(*form);
     ClientRegistration& reg = read.registration;
@@ -132,19 +127,13 @@ HttpResponse SandboxApp::clients_item(const RequestContext& ctx) {
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients");
     const RegisteredClient* c = id ? oauth_.client(*id) : nullptr;
-    if (!c)
-        return html_response(404, html_page("No such client",
-                                            "<h1>No such client</h1><p><a href=\"/clients\">"
-                                            "Back to the list</a></p>"));
+    if (!c) return html_response(404, html_page("No such client", "<h1>No such client</h1><p><a href=\"/clients\">"
+                                                                   "Back to the list</a></p>"));
     std::string scopes;
     for (const auto& s : c->config.scopes) scopes += "<code>" + html_escape(s) + "</code> ";
-    std::string body = "<h1>" + html_escape(c->name) +
-                       "</h1><table><tr><th>client ID</th><td class=\"secret\" "
-                       "id=\"client-id\">" +
-                       html_escape(c->config.client_id) +
-                       "</td></tr><tr><th>client type</th>"
-                       "<td id=\"client-type\">" +
-                       html_escape(to_string(c->config.type)) + "</td></tr>";
+    std::string body = "<h1>" + html_escape(c->name) + "</h1><table><tr><th>client ID</th><td class=\"secret\" "
+                       "id=\"client-id\">" + html_escape(c->config.client_id) + "</td></tr><tr><th>client type</th>"
+                       "<td id=\"client-type\">" + html_escape(to_string(c->config.type)) + "</td></tr>";
     const bool owner = owns(*c, *session);
     if (c->config.type == ClientType::confidential) {
         body += owner ? "<tr><th>client secret</th><td class=\"secret\" id=\"client-secret\">" +
@@ -153,18 +142,14 @@ HttpResponse SandboxApp::clients_item(const RequestContext& ctx) {
                             "<tr><th>client secret</th><td id=\"client-secret-hidden\">shown only to the "
                             "user who registered this client</td></tr>");
     }
-    body += "<tr><th>redirect URIs</th><td>" + list_items(c->config.redirect_uris) +
-            "</td></tr><tr><th>scopes</th>"
-            "<td>" +
-            scopes + "</td></tr></table>";
+    body += "<tr><th>redirect URIs</th><td>" + list_items(c->config.redirect_uris) + "</td></tr><tr><th>scopes</th>"
+            "<td>" + scopes + "</td></tr></table>";
     if (c->config.type == ClientType::confidential) {
-        body +=
-            "<p>Use the secret as the Basic authentication password at the token endpoint. Keep it on the "
-            "server; never put it in a browser app.</p>";
+        body += "<p>Use the secret as the Basic authentication password at the token endpoint. Keep it on the "
+                "server; never put it in a browser app.</p>";
     } else {
-        body +=
-            "<p>A public client has no secret: it sends <code>client_id</code> to the token endpoint and must "
-            "use PKCE (S256).</p>";
+        body += "<p>A public client has no secret: it sends <code>client_id</code> to the token endpoint and must "
+                "use PKCE (S256).</p>";
     }
     if (owner) {
         body += "<form method=\"post\" action=\"" + html_escape(client_path(c->config.client_id)) + "/delete\">" +
