@@ -6,14 +6,14 @@
 //   which reads error bodies of any status);
 // - every id a reader returns passes is_resource_id, every count is >= 0;
 // - what a reader accepts, written back as the service would send it
-//   (api_json.hpp), reads again to the same record (nothing is invented,
+//   (record_writers.hpp), reads again to the same record (nothing is invented,
 //   dropped or re-spelled on the way in).
 // Input layout: byte 0 picks the reader, byte 1 the status, the rest is the body.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
-#include "api_json.hpp"
+#include "record_writers.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/endpoints.hpp"
 
