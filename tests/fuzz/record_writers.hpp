@@ -118,6 +118,10 @@ inline json brief_json(const AccountBrief& a) {
 inline bool same(const AccountBrief& x, const AccountBrief& y) {
     return x.account_id == y.account_id && x.name == y.name && x.avatar_image_url == y.avatar_image_url;
 }
+inline bool same(const TaskRoomBrief& x, const TaskRoomBrief& y) {
+    return x.room_id == y.room_id && x.name == y.name;
+}
+// Declared after every record `same` it is used with (two-phase lookup).
 template <class T>
 bool same(const std::optional<T>& x, const std::optional<T>& y) {
     return x.has_value() == y.has_value() && (!x || same(*x, *y));
@@ -136,8 +140,6 @@ inline bool same(const ChatMessage& x, const ChatMessage& y) {
     return x.message_id == y.message_id && same(x.account, y.account) && x.body == y.body &&
            x.send_time == y.send_time && x.update_time == y.update_time;
 }
-
-inline bool same(const TaskRoomBrief& x, const TaskRoomBrief& y) { return x.room_id == y.room_id && x.name == y.name; }
 
 inline json record_json(const ChatTask& t) {
     json o = json::object();
@@ -200,8 +202,7 @@ inline json record_json(const Contact& c) {
 }
 inline bool same(const Contact& x, const Contact& y) {
     return x.account_id == y.account_id && x.room_id == y.room_id && x.name == y.name &&
-           x.chatwork_id == y.chatwork_id && x.organization_name == y.organization_name &&
-           x.department == y.department;
+           x.chatwork_id == y.chatwork_id && x.organization_name == y.organization_name && x.department == y.department;
 }
 
 inline json record_json(const ContactRequest& r) {
@@ -214,11 +215,13 @@ inline json record_json(const ContactRequest& r) {
     return o;
 }
 inline bool same(const ContactRequest& x, const ContactRequest& y) {
-    return x.request_id == y.request_id && x.account_id == y.account_id && x.name == y.name &&
-           x.message == y.message && x.organization_name == y.organization_name;
+    return x.request_id == y.request_id && x.account_id == y.account_id && x.name == y.name && x.message == y.message &&
+           x.organization_name == y.organization_name;
 }
 
-inline json record_json(const UnreadCounts& c) { return json{{"unread_num", c.unread_num}, {"mention_num", c.mention_num}}; }
+inline json record_json(const UnreadCounts& c) {
+    return json{{"unread_num", c.unread_num}, {"mention_num", c.mention_num}};
+}
 inline bool same(const UnreadCounts& x, const UnreadCounts& y) {
     return x.unread_num == y.unread_num && x.mention_num == y.mention_num;
 }
