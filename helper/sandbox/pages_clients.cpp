@@ -9,6 +9,7 @@
 #include "roomkey/pkce.hpp"
 #include "roomkey/registration.hpp"
 #include "sandbox/app.hpp"
+#include "sandbox/client_form.hpp"
 #include "sandbox/html.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -25,21 +26,6 @@ std::string client_path(std::string_view id) { return "/clients/" + percent_enco
 // Owner 0 marks a start-up client: no screen user owns it.
 bool owns(const RegisteredClient& client, const LoginSession& session) {
     return client.owner != 0 && client.owner == session.account;
-}
-
-std::vector<std::string> split_lines(std::string_view text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
-        while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-        if (!line.empty()) out.emplace_back(line);
-        start = end + 1;
-    }
-    return out;
 }
 
 std::string list_items(const std::vector<std::string>& items) {
@@ -119,19 +105,9 @@ HttpResponse SandboxApp::clients_create(const RequestContext& ctx) {
         return html_response(403, html_page("Form expired", "<h1>Form expired</h1><p><a href=\"/clients/new\">Open "
                                                             "the form again</a>.</p>"));
     }
-    ClientRegistration reg;
-    reg.name = form_get(*form, "name").value_or("");
-    std::vector<std::string> problems;
-    const auto type = parse_client_type(form_get(*form, "type").value_or(""));
-    if (type) {
-        reg.type = *type;
-    } else {
-        problems.emplace_back("Choose the client type: public or confidential.");
-    }
-    reg.redirect_uris = split_lines(form_get(*form, "redirect_uris").value_or(""));
-    for (const auto& [name, value] : *form) {
-        if (name == "scope" && !value.empty()) reg.scopes.push_back(value);
-    }
+    ClientForm read = read_client_form(*form);
+    ClientRegistration& reg = read.registration;
+    std::vector<std::string>& problems = read.problems;
     if (problems.empty()) {
         auto registered = oauth_.register_client(reg, {}, {}, session->account, ctx.now);
         if (registered) return redirect_response(client_path(registered.value()->config.client_id));

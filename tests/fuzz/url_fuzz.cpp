@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (url) {
         const std::string text = roomkey::to_string(*url);
         auto again = roomkey::parse_url(text);
-        if (!again || *again != *url) std::abort();       // round trip
+        if (!again || *again != *url) std::abort();            // round trip
         if (roomkey::to_string(*again) != text) std::abort();  // serialising is stable
         (void)roomkey::origin_of(*url);
     }

@@ -1,0 +1,164 @@
+// page_actions_fuzz.cpp. Property (invariants + round trip) of parse_action
+// and parse_actions, the app's reader of the JSON actions any script on the
+// page can hand to window.roomkey:
+// - no crash on any bytes; a refusal says what is wrong (non-empty text);
+// - the page API can never reveal secrets: no SetReveal intent, and a
+//   CopyCurl from it is always masked (may_reveal false);
+// - a post_message count is 1 to kMaxBurst; ids are non-empty;
+// - nothing is dropped silently: every element of an action array becomes
+//   either an intent or an error, in order;
+// - an accepted action, written back as the page would send it, reads back
+//   to the same intent.
+// Input: one action, also read as an action array.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+#include "app/intents.hpp"
+#include "roomkey/scopes.hpp"
+
+namespace {
+
+using namespace roomkey;
+using namespace roomkey::app;
+using json = nlohmann::json;
+
+const char* limit_type_name(TaskLimitType t) {
+    switch (t) {
+        case TaskLimitType::none:
+            return "none";
+        case TaskLimitType::date:
+            return "date";
+        case TaskLimitType::time:
+            return "time";
+    }
+    return "?";
+}
+
+// The action as a page script would write it.
+json write(const Intent& intent) {
+    return std::visit(
+        [](const auto& i) -> json {
+            using T = std::decay_t<decltype(i)>;
+            if constexpr (std::is_same_v<T, intent::SignIn>) {
+                return {{"type", "sign_in"}, {"scope", format_scope_list(i.scopes)}};
+            } else if constexpr (std::is_same_v<T, intent::SignOut>) {
+                return {{"type", "sign_out"}};
+            } else if constexpr (std::is_same_v<T, intent::TryAgain>) {
+                return {{"type", "try_again"}};
+            } else if constexpr (std::is_same_v<T, intent::RefreshNow>) {
+                return {{"type", "refresh_now"}};
+            } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
+                return {{"type", "set_auto_refresh"}, {"on", i.on}};
+            } else if constexpr (std::is_same_v<T, intent::UseApiToken>) {
+                return {{"type", "use_api_token"}, {"token", i.token}};
+            } else if constexpr (std::is_same_v<T, intent::ReloadAccount>) {
+                return {{"type", "reload_account"}};
+            } else if constexpr (std::is_same_v<T, intent::ReloadRooms>) {
+                return {{"type", "reload_rooms"}};
+            } else if constexpr (std::is_same_v<T, intent::SelectRoom>) {
+                return {{"type", "select_room"}, {"room_id", i.room_id}};
+            } else if constexpr (std::is_same_v<T, intent::QueueMessage>) {
+                return {{"type", "post_message"}, {"room_id", i.room_id}, {"body", i.body}, {"count", i.count}};
+            } else if constexpr (std::is_same_v<T, intent::QueueTask>) {
+                json j = {{"type", "post_task"},
+                          {"room_id", i.room_id},
+                          {"body", i.body},
+                          {"to_ids", i.to_ids},
+                          {"limit_type", limit_type_name(i.limit_type)}};
+                if (i.limit) j["limit"] = *i.limit;
+                return j;
+            } else if constexpr (std::is_same_v<T, intent::CancelQueued>) {
+                return {{"type", "cancel_queued"}};
+            } else if constexpr (std::is_same_v<T, intent::ClearFinishedPosts>) {
+                return {{"type", "clear_finished_posts"}};
+            } else if constexpr (std::is_same_v<T, intent::SetReveal>) {
+                std::abort();  // never from the page API
+            } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
+                return {{"type", "copy_curl"}, {"entry", i.entry_id}};
+            } else {
+                static_assert(std::is_same_v<T, intent::ClearLog>, "a new intent: teach this target to write it");
+                return {{"type", "clear_log"}};
+            }
+        },
+        intent);
+}
+
+bool same(const Intent& x, const Intent& y) {
+    if (x.index() != y.index()) return false;
+    return std::visit(
+        [&y](const auto& a) -> bool {
+            using T = std::decay_t<decltype(a)>;
+            const T& b = std::get<T>(y);
+            if constexpr (std::is_same_v<T, intent::SignIn>) return a.scopes == b.scopes;
+            if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) return a.on == b.on;
+            if constexpr (std::is_same_v<T, intent::UseApiToken>) return a.token == b.token;
+            if constexpr (std::is_same_v<T, intent::SelectRoom>) return a.room_id == b.room_id;
+            if constexpr (std::is_same_v<T, intent::QueueMessage>) {
+                return a.room_id == b.room_id && a.body == b.body && a.count == b.count;
+            }
+            if constexpr (std::is_same_v<T, intent::QueueTask>) {
+                return a.room_id == b.room_id && a.body == b.body && a.to_ids == b.to_ids && a.limit == b.limit &&
+                       a.limit_type == b.limit_type;
+            }
+            if constexpr (std::is_same_v<T, intent::CopyCurl>) {
+                return a.entry_id == b.entry_id && a.may_reveal == b.may_reveal;
+            }
+            return true;
+        },
+        x);
+}
+
+void check(const Intent& intent) {
+    if (std::holds_alternative<intent::SetReveal>(intent)) std::abort();
+    if (const auto* copy = std::get_if<intent::CopyCurl>(&intent); copy && copy->may_reveal) std::abort();
+    if (const auto* m = std::get_if<intent::QueueMessage>(&intent)) {
+        if (m->count < 1 || m->count > kMaxBurst || m->room_id.empty()) std::abort();
+    }
+    if (const auto* t = std::get_if<intent::QueueTask>(&intent)) {
+        if (t->room_id.empty()) std::abort();
+        for (const auto& id : t->to_ids) {
+            if (id.empty()) std::abort();
+        }
+    }
+    if (const auto* r = std::get_if<intent::SelectRoom>(&intent); r && r->room_id.empty()) std::abort();
+    if (const auto* s = std::get_if<intent::SignIn>(&intent)) {
+        for (const auto& scope : s->scopes) {
+            if (!is_known_scope(scope)) std::abort();
+        }
+    }
+    if (const auto* t = std::get_if<intent::UseApiToken>(&intent); t && t->token.empty()) std::abort();
+
+    auto again = parse_action(write(intent).dump());
+    if (!again || !same(*again, intent)) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view input(reinterpret_cast<const char*>(data), size);
+    auto one = parse_action(input);
+    if (one) {
+        check(*one);
+    } else if (one.error().empty()) {
+        std::abort();
+    }
+
+    std::vector<std::string> errors;
+    const std::vector<Intent> intents = parse_actions(input, errors);
+    for (const auto& e : errors) {
+        if (e.empty()) std::abort();
+    }
+    for (const auto& i : intents) check(i);
+    const json array = json::parse(input, nullptr, false);
+    if (!array.is_discarded() && array.is_array()) {
+        if (intents.size() + errors.size() != array.size()) std::abort();
+    } else if (!intents.empty() || errors.size() != 1) {
+        std::abort();
+    }
+    return 0;
+}

@@ -1,0 +1,86 @@
+// public_config_fuzz.cpp. Property (invariants + round trip) of
+// parse_public_config, the app's reader of the helper's GET /config.json:
+// - no crash on any bytes; a refusal says what is wrong (non-empty text);
+// - an accepted config has a known client type, default scopes that are all
+//   in the catalog, never offline_access for a public client, and
+//   "configured" as sent (or, when absent, exactly when a consent URL is set);
+// - an accepted config, written back the way the helper writes it
+//   (Proxy::public_config_json's members), reads back to the same config.
+// Input: the response body.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "app/public_config.hpp"
+#include "roomkey/scopes.hpp"
+
+namespace {
+
+using namespace roomkey;
+
+bool same(const app::PublicConfig& x, const app::PublicConfig& y) {
+    return x.configured == y.configured && x.client_id == y.client_id && x.client_type == y.client_type &&
+           x.consent_url == y.consent_url && x.redirect_uri == y.redirect_uri && x.token_endpoint == y.token_endpoint &&
+           x.api_base == y.api_base && x.token_header == y.token_header && x.request_header == y.request_header &&
+           x.default_scopes == y.default_scopes && x.upstream_base_url == y.upstream_base_url &&
+           x.upstream_auth_url == y.upstream_auth_url;
+}
+
+std::string write(const app::PublicConfig& c) {
+    const nlohmann::json j = {
+        {"configured", c.configured},
+        {"client_id", c.client_id},
+        {"client_type", std::string(to_string(c.client_type))},
+        {"consent_url", c.consent_url},
+        {"redirect_uri", c.redirect_uri},
+        {"token_endpoint", c.token_endpoint},
+        {"api_base", c.api_base},
+        {"token_header", c.token_header},
+        {"request_header", c.request_header},
+        {"scope", format_scope_list(c.default_scopes)},
+        {"upstream_base_url", c.upstream_base_url},
+        {"upstream_auth_url", c.upstream_auth_url},
+    };
+    return j.dump();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view input(reinterpret_cast<const char*>(data), size);
+    auto config = app::parse_public_config(input);
+    if (!config) {
+        if (config.error().empty()) std::abort();
+        return 0;
+    }
+    const app::PublicConfig& c = *config;
+    if (!parse_client_type(to_string(c.client_type))) std::abort();
+    for (const auto& s : c.default_scopes) {
+        if (!is_known_scope(s)) std::abort();
+    }
+    if (c.client_type == ClientType::public_client && c.default_scopes.count(std::string(kOfflineAccessScope))) {
+        std::abort();
+    }
+    const auto root = nlohmann::json::parse(input, nullptr, false);
+    if (root.is_discarded() || !root.is_object()) std::abort();  // accepted, so it was a JSON object
+    if (!root.contains("configured") && c.configured != !c.consent_url.empty()) std::abort();
+    const ClientConfig client = c.client();
+    if (client.client_id != c.client_id || client.type != c.client_type) std::abort();
+
+    // The helper's way of writing it reads back the same. An empty scope set
+    // (a public client configured with "offline_access" only) is written as
+    // "", which means "the fallback": compare the rest then.
+    auto again = app::parse_public_config(write(c));
+    if (!again) std::abort();
+    if (c.default_scopes.empty()) {
+        app::PublicConfig expected = c;
+        expected.default_scopes = again->default_scopes;
+        if (!same(*again, expected)) std::abort();
+    } else if (!same(*again, c)) {
+        std::abort();
+    }
+    return 0;
+}
