@@ -124,6 +124,7 @@ struct PostJob {
     int attempts = 0;      // automatic retries after a certain "not acted on"
     std::optional<Instant> retry_at;  // stage retrying: when it goes again
     int checks = 0;                   // stage checking: reads of the room so far
+    std::string why;                  // stage checking/unknown: what made the outcome unknown
     std::string note;      // "message_id 123", the error, or why it waits
     Instant queued_at;
     std::optional<Instant> sent_at;

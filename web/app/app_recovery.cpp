@@ -65,6 +65,7 @@ void App::on_post_failed(const ApiCall& call, PostJob& job, const std::optional<
             if (job.kind == PostKind::message && account_.value) {
                 job.stage = PostStage::checking;
                 job.checks = 0;
+                job.why = outcome.why;
                 job.retry_at = now + kFirstCheckDelay;
                 job.note = outcome.why + "; looking for it in the room's latest messages";
                 calls_[hold.id] = hold;
@@ -125,7 +126,7 @@ void App::on_settle_answer(const ApiCall& call, const std::optional<HttpResponse
     if (found == Settlement::found) {
         job->stage = PostStage::delivered;
         job->done_at = now;
-        job->note = "delivered: its answer was lost, and it was found in the room";
+        job->note = "delivered: " + job->why + ", and it was found in the room";
         ++batch_.delivered;
         batch_.last_done = now;
         posting_error_.clear();
@@ -135,9 +136,9 @@ void App::on_settle_answer(const ApiCall& call, const std::optional<HttpResponse
     }
     if (found == Settlement::not_found) {
         job->stage = PostStage::unknown;
-        job->note =
-            "its answer was lost, and it is not among the room's latest messages, so it was most likely not "
-            "delivered. Retry sends it again; Discard drops it";
+        job->note = job->why +
+                    "; it is not among the room's latest messages, so it was most likely not delivered. Retry "
+                    "sends it again; Discard drops it";
         release();
         post_decided(*job, now);
         return;
@@ -152,13 +153,12 @@ void App::on_settle_answer(const ApiCall& call, const std::optional<HttpResponse
     if (job->checks < kMaxSettleChecks) {
         const Millis wait = retry_backoff(job->checks + 1);
         job->retry_at = now + wait;
-        job->note = "its answer was lost; " + why + "; looking again in " + seconds_text(wait);
+        job->note = job->why + "; " + why + "; looking again in " + seconds_text(wait);
         return;
     }
     job->stage = PostStage::unknown;
-    job->note = "its answer was lost and " + why +
-                ", so roomkey cannot tell whether it was delivered. Retry "
-                "(it may arrive twice) or Discard";
+    job->note = job->why + "; " + why +
+                ", so roomkey cannot tell whether it was delivered. Retry (it may arrive twice) or Discard";
     release();
     post_decided(*job, now);
 }
