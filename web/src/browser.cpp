@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 
 #include "page_bridge.hpp"
@@ -62,7 +63,9 @@ EM_JS(void, roomkey_js_navigate, (const char* url), {
 // read a stale buffer (issue 11: Ctrl+V reached ImGui before Chromium fired
 // `paste`, which it may do a task later). The closure holding them is
 // reachable by no script.
-EM_JS(void, roomkey_js_install_paste, (char* buffer, int capacity, int* length, void (*on_paste)()), {
+// `on_paste` is the wasm table index of a void() function (EM_JS cannot
+// name a function-pointer parameter).
+EM_JS(void, roomkey_js_install_paste, (char* buffer, int capacity, int* length, int on_paste), {
     document.addEventListener('paste', function (event) {
         if (!event.clipboardData) return;
         var text = event.clipboardData.getData('text/plain') || "";
@@ -141,7 +144,9 @@ void navigate(const std::string& url) { roomkey_js_navigate(url.c_str()); }
 
 void install_paste_listener(void (*listener)()) {
     g_paste_listener = listener;
-    roomkey_js_install_paste(g_paste.text.data(), static_cast<int>(g_paste.text.size()), &g_paste.length, on_paste);
+    void (*callback)() = on_paste;
+    roomkey_js_install_paste(g_paste.text.data(), static_cast<int>(g_paste.text.size()), &g_paste.length,
+                             static_cast<int>(reinterpret_cast<std::intptr_t>(callback)));
 }
 
 void copy_to_clipboard(const std::string& text) { roomkey_js_write_clipboard(text.c_str(), 0); }
