@@ -128,7 +128,25 @@
                    (q.failed ? ', ' + q.failed + ' failed' : '') + '.');
       }
     }
+    if (s.connection && s.connection.helper === 'unreachable') {
+      parts.push('roomkey-helper does not answer; posts wait and roomkey keeps trying.');
+    }
+    // Posts the user has to act on, and posts waiting to be sent again.
+    (s.posts || []).forEach(function (p) {
+      if (p.stage === 'unknown' || p.stage === 'refused' || p.stage === 'retrying' || p.stage === 'checking') {
+        parts.push('Post "' + p.body + '" ' + p.stage + ': ' + p.note + '.');
+      }
+    });
+    if (s.sign_out_confirm) {
+      parts.push('Sign out? ' + s.sign_out_confirm.posts + ' queued post(s) would be discarded. Confirm or stay signed in.');
+    }
     if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
+    // Each view's own error, as the panel shows it.
+    var views = { config: 'Configuration', account: 'Account', status: 'Status', rooms: 'Rooms', posting: 'Posting',
+      form: 'Form' };
+    Object.keys(views).forEach(function (key) {
+      if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
+    });
     if (s.last_error) {
       parts.push('Last error: ' + s.last_error.title + (s.last_error.code ? ' (' + s.last_error.code + ')' : '') +
                  '. ' + s.last_error.message + (s.last_error.remedy ? ' ' + s.last_error.remedy : ''));

@@ -66,6 +66,10 @@ public:
     void set_listening_on_ipv6(bool yes) { listening_on_ipv6_ = yes; }
 
     HttpResponse handle(const HttpRequest& request);
+    // True once after handle() took a drop_answer fault on this thread: the
+    // server then cuts the connection after the status line and headers,
+    // before the body (the request was acted on; the caller never learns it).
+    static bool take_dropped_answer();
     // For methods shared/'s HttpRequest cannot carry (PATCH, OPTIONS, HEAD,
     // ...): 405 with the same policy. No CORS preflight is ever granted.
     HttpResponse unsupported_method(std::string_view target, const Headers& request_headers);

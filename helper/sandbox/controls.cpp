@@ -39,7 +39,18 @@ std::optional<std::string> param(const RequestContext& ctx, std::string_view nam
     return std::nullopt;
 }
 
+// Handlers run synchronously on one cpp-httplib worker thread, so the flag
+// set while handling a request is read by the same thread before it writes
+// the answer (server.cpp).
+thread_local bool t_drop_answer = false;
+
 }  // namespace
+
+bool SandboxApp::take_dropped_answer() {
+    const bool drop = t_drop_answer;
+    t_drop_answer = false;
+    return drop;
+}
 
 HttpResponse SandboxApp::control_clock_get(const RequestContext&) { return json_response(200, clock_json(clock_)); }
 
@@ -83,6 +94,10 @@ std::optional<HttpResponse> SandboxApp::injected_fault(FaultTarget target) {
     if (!fault) return std::nullopt;
     const bool token = target == FaultTarget::token;
     switch (fault->kind) {
+        case FaultKind::drop_answer:
+            // The request goes on and is acted on; only its answer is lost.
+            t_drop_answer = true;
+            return std::nullopt;
         case FaultKind::delay:
             // Outside every lock: a slow answer must not stall other requests.
             std::this_thread::sleep_for(fault->delay);

@@ -12,13 +12,14 @@ std::string_view to_string(FaultKind kind) {
         case FaultKind::invalid_token: return "invalid_token";
         case FaultKind::malformed_json: return "malformed_json";
         case FaultKind::delay: return "delay";
+        case FaultKind::drop_answer: return "drop_answer";
     }
     return "unknown";
 }
 
 std::optional<FaultKind> parse_fault_kind(std::string_view text) {
     for (FaultKind k : {FaultKind::status5xx, FaultKind::rate_limited, FaultKind::invalid_token,
-                        FaultKind::malformed_json, FaultKind::delay}) {
+                        FaultKind::malformed_json, FaultKind::delay, FaultKind::drop_answer}) {
         if (to_string(k) == text) return k;
     }
     if (text == "rate_limited") return FaultKind::rate_limited;
@@ -50,7 +51,9 @@ Result<FaultRequest, std::string> parse_fault_request(std::string_view json_body
         return Err{std::string("\"kind\" (string) is required")};
     }
     const auto kind = parse_fault_kind(doc["kind"].get<std::string>());
-    if (!kind) return Err{std::string("unknown \"kind\" (status5xx, 429, invalid_token, malformed_json, delay)")};
+    if (!kind) {
+        return Err{std::string("unknown \"kind\" (status5xx, 429, invalid_token, malformed_json, delay, drop_answer)")};
+    }
     out.fault.kind = *kind;
     if (doc.contains("count")) {
         if (!doc["count"].is_number_integer()) return Err{std::string("\"count\" must be an integer")};

@@ -1,6 +1,7 @@
 // faults.hpp: fault injection for tests (off unless --enable-test-controls):
 // the next N requests to the API and/or the token endpoint fail in a chosen
-// way (5xx, 429, invalid_token, malformed JSON, delay). Thread-safe.
+// way (5xx, 429, invalid_token, malformed JSON, delay, an answer cut off
+// after the request was acted on). Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +22,11 @@ enum class FaultKind {
     invalid_token,   // API: 401 Bearer invalid_token; token endpoint: 400 invalid_grant
     malformed_json,  // 200 with a body that is not JSON
     delay,           // wait delay_ms, then answer normally
+    drop_answer,     // act on the request, then close the connection without the answer's body
 };
 std::string_view to_string(FaultKind kind);
-// The wire names: "status5xx", "429", "invalid_token", "malformed_json", "delay".
+// The wire names: "status5xx", "429", "invalid_token", "malformed_json", "delay",
+// "drop_answer".
 std::optional<FaultKind> parse_fault_kind(std::string_view text);
 
 // Which requests a fault applies to.

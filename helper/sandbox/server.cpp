@@ -70,12 +70,24 @@ Result<Unit, std::string> Sandbox::start() {
         const auto started = std::chrono::steady_clock::now();
         auto request = native::from_httplib_request(in);
         HttpResponse response;
+        SandboxApp::take_dropped_answer();  // nothing left over from an earlier request
         if (request) {
             response = app_->handle(*request);
         } else {
             response = app_->unsupported_method(in.target, native::from_httplib_headers(in.headers));
         }
         native::to_httplib_response(response, out);
+        if (SandboxApp::take_dropped_answer()) {
+            // drop_answer fault: the status line and headers (Content-Length
+            // included) go out, then the body provider fails, which makes
+            // cpp-httplib close the connection: the client sees a truncated
+            // answer to a request that was acted on.
+            const std::size_t length = out.body.size() + 1;
+            const std::string type = out.get_header_value("Content-Type");
+            out.body.clear();
+            out.set_content_provider(length, type.empty() ? "application/json" : type.c_str(),
+                                     [](std::size_t, std::size_t, httplib::DataSink&) { return false; });
+        }
         if (log) {
             // Never the query string: it may hold a code or a state value.
             const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);

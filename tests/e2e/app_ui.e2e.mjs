@@ -1,6 +1,7 @@
 // app_ui.e2e.mjs: the real ImGui controls driven with the mouse and keyboard:
 // click Sign in, pass the sandbox's forms, type into the message field and
-// paste with Ctrl+V, click Queue message, sign out. The page API only says
+// paste with Ctrl+V (20 rounds: the paste is deterministic, issue 11), click
+// Queue message, sign out. The page API only says
 // where the controls were drawn (window.roomkey.widget).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,15 +39,25 @@ test('sign in, type, paste and post with the real controls', async () => {
     'the dashboard');
   assert.equal(state.account.account_id, demoUsers.bob.accountId);
 
-  await click(page, 'message');
-  await page.keyboard.type('typed, ');
-  await page.evaluate(() => navigator.clipboard.writeText('and pasted'));
-  await page.keyboard.press('Control+V');
-  await click(page, 'queue_message');
-  await waitForState(page, (s) => s.queue.delivered === 1, 'the delivered message');
-  assert.equal(posted.length, 1);
-  assert.equal(new URLSearchParams(posted[0]).get('body'), 'typed, and pasted',
-    'keyboard input and the pasted text reached the API (spec 4.6)');
+  // Issue 11: the paste must land every time, never the previous clipboard
+  // or nothing: 20 rounds in a row, each with a different clipboard text.
+  const ROUNDS = 20;
+  for (let i = 1; i <= ROUNDS; i++) {
+    await click(page, 'message');
+    await page.keyboard.press('Control+A');  // the field keeps the last text: start empty
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(`typed ${i}, `);
+    await page.evaluate((text) => navigator.clipboard.writeText(text), `and pasted ${i}`);
+    await page.keyboard.press('Control+V');
+    await click(page, 'queue_message');
+    const deadline = Date.now() + 60000;
+    while (posted.length < i && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitForState(page, (s) => s.queue.waiting + s.queue.sending === 0 && s.queue.delivered >= 1,
+      `the delivered message ${i}`, 60000);
+    assert.equal(posted.length, i, `round ${i}: one post per click`);
+    assert.equal(new URLSearchParams(posted[i - 1]).get('body'), `typed ${i}, and pasted ${i}`,
+      `round ${i}: keyboard input and the pasted text reached the API (spec 4.6)`);
+  }
 
   await click(page, 'sign_out');
   await waitForState(page, (s) => s.session === 'signed out' && !s.account, 'sign-out');

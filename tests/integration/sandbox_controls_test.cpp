@@ -1,6 +1,7 @@
 // sandbox_controls_test.cpp: roomkey-sandbox's test controls (issue 9): off
 // unless enabled, guarded by a header, moving the clock and injecting faults
-// (5xx, 429, invalid_token, malformed JSON, delay) on the next N requests.
+// (5xx, 429, invalid_token, malformed JSON, delay, an answer dropped after
+// the request was acted on) on the next N requests.
 #include <chrono>
 
 #include "support/sandbox_fixture.hpp"
@@ -79,6 +80,20 @@ TEST_F(SandboxControls, DelayFault) {
     ASSERT_TRUE(res);
     EXPECT_EQ(res->status, 200);
     EXPECT_GE(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(), 300);
+}
+
+// The "sent, no answer" case of issue 11: the post is stored, the caller
+// gets a cut-off answer and cannot know it.
+TEST_F(SandboxControls, DropAnswerFaultActsThenCutsTheConnection) {
+    inject_fault(R"({"kind":"drop_answer"})");
+    const std::string body = "dropped answer, stored message";
+    auto res = post_form("/v2/rooms/2100/messages", {{"body", body}}, {{"x-servicetoken", std::string(kAliceToken)}});
+    EXPECT_FALSE(res) << "no complete answer may arrive; got HTTP " << (res ? res->status : 0);
+    auto list = api_get("/rooms/2100/messages?force=1");
+    ASSERT_TRUE(list);
+    ASSERT_EQ(list->status, 200);
+    EXPECT_NE(list->body.find(body), std::string::npos) << "the request was acted on before the answer was cut";
+    EXPECT_EQ(api_get("/me")->status, 200) << "only one request is hit";
 }
 
 TEST_F(SandboxControls, TokenEndpointFaultsAreTargeted) {

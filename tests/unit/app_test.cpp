@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -86,6 +87,25 @@ public:
     long per_room_429 = 0;
     long next_message_id = 1000;
     bool answer_config = true;
+    // Issue 11: the next request whose URL contains `match` gets this fault
+    // instead of its answer: a status (with `body`), or no answer at all;
+    // with `act_first` the fake service acts on it before the answer is lost.
+    struct Fault {
+        std::string match;
+        int status = 0;
+        std::string body;
+        std::optional<TransportFailure> failure;
+        bool act_first = false;
+    };
+    std::deque<Fault> faults;
+    static Fault status_fault(std::string match, int status, std::string body) {
+        return Fault{std::move(match), status, std::move(body), std::nullopt, false};
+    }
+    static Fault no_answer(std::string match, TransportFailure failure, bool act_first = false) {
+        return Fault{std::move(match), 0, {}, failure, act_first};
+    }
+    // What each room holds, for GET /rooms/{id}/messages.
+    std::map<std::string, std::vector<std::string>> room_bodies;
     bool reject_api_token = false;
     // The next this-many GET /me answers are 429 with the overall limit used
     // up until `reset_after` from now (spec 8.1, 7.3).
@@ -129,7 +149,20 @@ public:
         while (!outstanding.empty()) {
             const effect::Send send = outstanding.front();
             outstanding.pop_front();
-            app->on_response(send.id, answer(send.request), now);
+            auto fault = std::find_if(faults.begin(), faults.end(),
+                                      [&](const Fault& f) { return contains_text(send.request.url, f.match); });
+            if (fault == faults.end()) {
+                app->on_response(send.id, answer(send.request), now);
+            } else {
+                const Fault f = *fault;
+                faults.erase(fault);
+                if (f.act_first) (void)answer(send.request);
+                if (f.failure) {
+                    app->on_transport_error(send.id, *f.failure, "injected", now);
+                } else {
+                    app->on_response(send.id, json(f.status, f.body), now);
+                }
+            }
             drain();
         }
     }
@@ -197,13 +230,13 @@ public:
         return HttpResponse{404, {}, ""};
     }
 
-private:
     static HttpResponse json(int status, std::string body) {
         HttpResponse r{status, {{"content-type", "application/json"}}, std::move(body)};
         write_rate_limit(r.headers, RateLimit{300, 250, t0 + Seconds(300)});
         return r;
     }
 
+private:
     HttpResponse api_token_answer(const HttpRequest& request, const std::string& path) {
         if (reject_api_token || request.headers.get("x-servicetoken") != std::string(kApiToken)) {
             return json(401, R"({"errors":["Invalid API token"]})");
@@ -222,10 +255,24 @@ private:
         return rooms_answer(request, path);
     }
 
+    static bool contains_text(std::string_view haystack, std::string_view needle) {
+        return haystack.find(needle) != std::string_view::npos;
+    }
+
     HttpResponse rooms_answer(const HttpRequest& request, const std::string& path) {
         if (path == "/rooms") return json(200, R"([{"room_id":7,"name":"Team"},{"room_id":8,"name":"Ops"}])");
         const auto second_slash = path.find('/', 7);
         const std::string room = path.substr(7, second_slash - 7);
+        if (request.method == Method::Get && contains_text(path, "/messages")) {
+            // The latest messages (spec 4.8), all from this harness's account.
+            std::string list = "[";
+            for (const std::string& body : room_bodies[room]) {
+                if (list.size() > 1) list += ",";
+                list += R"({"message_id":"1","account":{"account_id":4242,"name":"Demo User"},"body":")" + body +
+                        R"(","send_time":)" + std::to_string(unix_seconds(now)) + "}";
+            }
+            return json(200, list + "]");
+        }
         auto& window = room_posts[room];
         while (!window.empty() && window.front() <= now - Seconds(10)) window.pop_front();
         post_arrivals.push_back(now);
@@ -236,6 +283,9 @@ private:
         window.push_back(now);
         if (request.method != Method::Post) return json(405, R"({"errors":["POST only"]})");
         if (path.find("/tasks") != std::string::npos) return json(200, R"({"task_ids":[55]})");
+        if (auto fields = form_decode(request.body)) {
+            if (auto body = form_get(*fields, "body")) room_bodies[room].push_back(*body);
+        }
         return json(200, "{\"message_id\":\"" + std::to_string(next_message_id++) + "\"}");
     }
 };
@@ -878,15 +928,231 @@ TEST(App, CancelQueuedDropsWaitingPostsOnly) {
     EXPECT_EQ(h.app->batch().total, 10);
 }
 
-TEST(App, SignOutCancelsWaitingPosts) {
+// Issue 11: signing out with posts still queued asks first; only the
+// user's "discard them" drops them.
+TEST(App, SignOutWithWaitingPostsAsksThenCancelsThem) {
     AppHarness h;
     h.start();
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
     h.apply(intent::QueueMessage{"7", "burst", 12});
     h.apply(intent::SignOut{});
+    ASSERT_TRUE(h.app->sign_out_confirm()) << "two posts still wait: the user is asked";
+    EXPECT_EQ(*h.app->sign_out_confirm(), 2);
+    EXPECT_EQ(h.app->mode(), Mode::api_token) << "still signed in until the user confirms";
+    h.apply(intent::CancelSignOut{});
+    EXPECT_FALSE(h.app->sign_out_confirm());
+    h.apply(intent::SignOut{});
+    h.apply(intent::SignOut{true});
     h.run_for(Seconds(12));
     EXPECT_EQ(h.post_arrivals.size(), 10u);
     EXPECT_EQ(h.app->mode(), Mode::none);
+    EXPECT_FALSE(h.app->sign_out_confirm());
+}
+
+// ---------------------------------------------------------------------------
+// Issue 11: posts survive faults; every error reaches state()
+// ---------------------------------------------------------------------------
+
+AppHarness& signed_in_with_api_token(AppHarness& h) {
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    return h;
+}
+
+const PostJob& only_post(const AppHarness& h) {
+    EXPECT_EQ(h.app->posts().size(), 1u);
+    return h.app->posts().back();
+}
+
+std::size_t posts_sent(const AppHarness& h) {
+    std::size_t n = 0;
+    for (const HttpRequest& r : h.sent_to("/api/rooms/7/messages")) n += r.method == Method::Post ? 1 : 0;
+    return n;
+}
+
+// 503: the service did not act. Again by itself after 1 s, then 2 s.
+TEST(App, PostAfter503GoesAgainByItselfWithBackoff) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/messages", 503, R"({"errors":["maintenance"]})"));
+    h.faults.push_back(AppHarness::status_fault("/messages", 503, R"({"errors":["maintenance"]})"));
+    h.apply(intent::QueueMessage{"7", "hello", 1});
+    EXPECT_EQ(only_post(h).stage, PostStage::retrying);
+    EXPECT_TRUE(contains(only_post(h).note, "503")) << only_post(h).note;
+    ASSERT_TRUE(h.app->next_wake_at(h.now)) << "the platform's timer wakes the app for the retry";
+    EXPECT_EQ(*h.app->next_wake_at(h.now), h.now + Seconds(1));
+    h.run_for(Millis(900));
+    EXPECT_EQ(posts_sent(h), 1u) << "not before the backoff";
+    h.run_for(Millis(200));
+    EXPECT_EQ(posts_sent(h), 2u) << "again after 1 s";
+    EXPECT_EQ(only_post(h).stage, PostStage::retrying);
+    h.run_for(Millis(1800));
+    EXPECT_EQ(posts_sent(h), 2u) << "the second wait is 2 s";
+    h.run_for(Millis(300));
+    EXPECT_EQ(posts_sent(h), 3u);
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+    EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"hello"});
+}
+
+// The helper's 502 "could not reach the service" is not sent either.
+TEST(App, PostTheHelperCouldNotForwardGoesAgainByItself) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(
+        AppHarness::status_fault("/messages", 502, R"({"errors":["the API could not be reached: connect_failed"]})"));
+    h.apply(intent::QueueMessage{"7", "hello", 1});
+    EXPECT_EQ(only_post(h).stage, PostStage::retrying);
+    h.run_for(Millis(1100));
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+}
+
+// Retries keep the room's order: the next post waits behind the retrying one.
+TEST(App, ARetryingPostKeepsItsPlaceInTheRoom) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/messages", 503, "{}"));
+    h.apply(intent::QueueMessage{"7", "first", 1});
+    h.apply(intent::QueueMessage{"7", "second", 1});
+    EXPECT_TRUE(h.room_bodies["7"].empty()) << "the second does not overtake the first";
+    h.run_for(Millis(1100));
+    EXPECT_EQ(h.room_bodies["7"], (std::vector<std::string>{"first", "second"}));
+}
+
+// The answer was lost after the service stored the post: it is found in the
+// room and counted delivered, never sent twice.
+TEST(App, UnknownPostFoundInTheRoomIsDeliveredNotResent) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::no_answer("/messages", TransportFailure::network_error, true));
+    h.apply(intent::QueueMessage{"7", "stored, answer lost", 1});
+    EXPECT_EQ(only_post(h).stage, PostStage::checking);
+    h.run_for(Seconds(3));
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered) << only_post(h).note;
+    EXPECT_EQ(posts_sent(h), 1u) << "never resent by itself";
+    EXPECT_EQ(h.room_bodies["7"].size(), 1u);
+}
+
+// A 500: maybe acted on. Looked up, not there: the user decides, with why.
+TEST(App, UnknownPostNotFoundWaitsForTheUserThenRetries) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/messages", 500, R"({"errors":["boom"]})"));
+    h.apply(intent::QueueMessage{"7", "maybe", 1});
+    h.run_for(Seconds(60));
+    const PostJob& job = only_post(h);
+    EXPECT_EQ(job.stage, PostStage::unknown);
+    EXPECT_TRUE(contains(job.note, "not among the room's latest messages")) << job.note;
+    EXPECT_EQ(posts_sent(h), 1u) << "a minute later: still never resent by itself";
+    ASSERT_TRUE(h.app->last_error()) << "the user is told";
+    EXPECT_FALSE(h.app->posting_error().empty());
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("stage":"unknown")"));
+    h.apply(intent::RetryPost{job.id});
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+    EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"maybe"});
+    EXPECT_FALSE(h.app->last_error()) << "the error clears once the post went through";
+    EXPECT_TRUE(h.app->posting_error().empty());
+}
+
+// A timeout is unknown too; a task cannot be looked up: the user decides at once.
+TEST(App, TaskWithUnknownOutcomeIsLeftToTheUser) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::no_answer("/tasks", TransportFailure::timeout));
+    h.apply(intent::QueueTask{"7", "do it", {"4242"}, std::nullopt, TaskLimitType::none});
+    EXPECT_EQ(only_post(h).stage, PostStage::unknown);
+    h.run_for(Seconds(40));
+    EXPECT_EQ(h.sent_to("/api/rooms/7/tasks").size(), 1u);
+    h.apply(intent::DiscardPost{only_post(h).id});
+    EXPECT_EQ(only_post(h).stage, PostStage::cancelled);
+    EXPECT_FALSE(h.app->last_error());
+}
+
+// A 4xx keeps the text; the user can change it and send it again, or drop it.
+TEST(App, RefusedPostKeepsItsTextForEditRetryOrDiscard) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/messages", 400, R"({"errors":["body is too long."]})"));
+    h.apply(intent::QueueMessage{"7", "a very long text", 1});
+    const PostJob& job = only_post(h);
+    EXPECT_EQ(job.stage, PostStage::refused);
+    EXPECT_EQ(job.body, "a very long text");
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "HTTP 400");
+    EXPECT_TRUE(contains(job.note, "body is too long.")) << job.note;
+    h.apply(intent::EditPost{job.id, "short"});
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+    EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"short"});
+    EXPECT_FALSE(h.app->last_error());
+}
+
+// No answer at all from the helper: requests wait while it is probed; posts
+// queued meanwhile go by themselves once it answers.
+TEST(App, HelperUnreachableHoldsRequestsAndProbesUntilItAnswers) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    // The helper is gone: both reads of the account get no connection.
+    h.faults.push_back(AppHarness::no_answer("/api/me", TransportFailure::network_error));
+    h.faults.push_back(AppHarness::no_answer("/api/my/status", TransportFailure::network_error));
+    h.apply(intent::ReloadAccount{});
+    EXPECT_TRUE(h.app->helper_unreachable());
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_TRUE(contains(h.app->last_error()->message, "roomkey-helper")) << h.app->last_error()->message;
+    EXPECT_FALSE(h.app->account().error.empty());
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("helper":"unreachable")"));
+    h.faults.push_back(AppHarness::no_answer("/config.json", TransportFailure::network_error));
+    h.apply(intent::QueueMessage{"7", "while away", 1});
+    EXPECT_EQ(posts_sent(h), 0u) << "nothing is handed to a helper that does not answer";
+    h.run_for(Millis(1100));
+    EXPECT_TRUE(h.app->helper_unreachable()) << "the first probe failed too";
+    EXPECT_EQ(posts_sent(h), 0u);
+    h.run_for(Millis(2100));
+    EXPECT_FALSE(h.app->helper_unreachable()) << "the second probe (after 2 s) got an answer";
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+    h.apply(intent::ReloadAccount{});
+    EXPECT_FALSE(h.app->last_error()) << "the account error clears once the account is read";
+    EXPECT_TRUE(h.app->account().error.empty());
+}
+
+// A 2xx whose JSON is cut off is an error on screen, in state() and the
+// mirror's source, with the old value kept; the next good read clears it.
+TEST(App, UnreadableAnswerIsReportedAndClearedByTheNextSuccess) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    ASSERT_TRUE(h.app->account().value);
+    h.faults.push_back(AppHarness::status_fault("/api/me", 200, R"({"account_id": 42)"));
+    h.apply(intent::ReloadAccount{});
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "unreadable answer");
+    EXPECT_FALSE(h.app->account().error.empty());
+    EXPECT_EQ(h.app->account().value->account_id, "4242") << "the last good account stays";
+    const std::string state = page_state_json(*h.app, h.now);
+    EXPECT_TRUE(contains(state, R"("code":"unreadable answer")")) << state;
+    EXPECT_TRUE(contains(state, R"("account":"The answer could not be read)")) << state;
+    h.apply(intent::ReloadAccount{});
+    EXPECT_FALSE(h.app->last_error());
+    EXPECT_TRUE(h.app->account().error.empty());
+}
+
+// Another view's success does not clear an error it did not cause.
+TEST(App, AnErrorClearsOnlyWhenTheSameActionSucceeds) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/api/me", 500, R"({"errors":["boom"]})"));
+    h.apply(intent::ReloadAccount{});  // /me fails, /my/status succeeds
+    ASSERT_TRUE(h.app->last_error());
+    h.apply(intent::ReloadRooms{});
+    EXPECT_TRUE(h.app->last_error()) << "the room list's success says nothing about the account";
+    h.apply(intent::ReloadAccount{});
+    EXPECT_FALSE(h.app->last_error());
+}
+
+TEST(App, FormErrorsAreInTheState) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.apply(intent::FormError{"Due date: a real date as YYYY-MM-DD."});
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("form":"Due date: a real date as YYYY-MM-DD.")"));
+    h.apply(intent::FormError{""});
+    EXPECT_TRUE(h.app->form_error().empty());
 }
 
 // ---------------------------------------------------------------------------

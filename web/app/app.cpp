@@ -30,8 +30,25 @@ std::string_view to_string(PostStage stage) {
             return "failed";
         case PostStage::cancelled:
             return "cancelled";
+        case PostStage::retrying:
+            return "retrying";
+        case PostStage::checking:
+            return "checking";
+        case PostStage::unknown:
+            return "unknown";
+        case PostStage::refused:
+            return "refused";
     }
     return "unknown";
+}
+
+bool is_open(PostStage stage) {
+    return stage != PostStage::delivered && stage != PostStage::failed && stage != PostStage::cancelled;
+}
+
+long App::open_posts() const {
+    return static_cast<long>(
+        std::count_if(posts_.begin(), posts_.end(), [](const PostJob& job) { return is_open(job.stage); }));
 }
 
 // ===========================================================================
@@ -80,8 +97,27 @@ void App::apply(const Intent& intent, Instant now) {
             if constexpr (std::is_same_v<T, intent::SignIn>) {
                 sign_in(i.scopes, now);
             } else if constexpr (std::is_same_v<T, intent::SignOut>) {
+                const long open = open_posts();
+                if (open > 0 && !i.discard_posts) {
+                    // Issue 11: posts still open are the user's text: ask first.
+                    sign_out_confirm_ = open;
+                    return;
+                }
+                sign_out_confirm_.reset();
                 sign_out(now);
-                notice_ = "Signed out: every token was forgotten.";
+                notice_ = open > 0 ? "Signed out: every token was forgotten, and " + std::to_string(open) +
+                                         " open post(s) discarded as you asked."
+                                   : "Signed out: every token was forgotten.";
+            } else if constexpr (std::is_same_v<T, intent::CancelSignOut>) {
+                sign_out_confirm_.reset();
+            } else if constexpr (std::is_same_v<T, intent::RetryPost>) {
+                retry_post(i.id, std::nullopt, now);
+            } else if constexpr (std::is_same_v<T, intent::EditPost>) {
+                retry_post(i.id, i.body, now);
+            } else if constexpr (std::is_same_v<T, intent::DiscardPost>) {
+                discard_post(i.id, now);
+            } else if constexpr (std::is_same_v<T, intent::FormError>) {
+                form_error_ = i.message;
             } else if constexpr (std::is_same_v<T, intent::TryAgain>) {
                 last_error_.reset();
                 notice_.clear();
@@ -120,10 +156,7 @@ void App::apply(const Intent& intent, Instant now) {
                 cancel_queued(now);
             } else if constexpr (std::is_same_v<T, intent::ClearFinishedPosts>) {
                 posts_.erase(std::remove_if(posts_.begin(), posts_.end(),
-                                            [](const PostJob& job) {
-                                                return job.stage != PostStage::waiting &&
-                                                       job.stage != PostStage::sending;
-                                            }),
+                                            [](const PostJob& job) { return !is_open(job.stage); }),
                              posts_.end());
             } else if constexpr (std::is_same_v<T, intent::SetReveal>) {
                 reveal_ = i.on;
@@ -142,6 +175,7 @@ void App::tick(Instant now) {
         refresh_tick_at_.reset();
         run_session(session_event::Tick{now}, now);
     }
+    run_post_timers(now);
     pump(now);
 }
 
@@ -151,6 +185,14 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
     if (refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
         wake = wake ? std::min(*wake, *refresh_tick_at_) : *refresh_tick_at_;
     }
+    // Automatic retries and room checks (issue 11), and the helper probe.
+    auto earliest = [&](std::optional<Instant> at) {
+        if (at) wake = wake ? std::min(*wake, *at) : *at;
+    };
+    for (const PostJob& job : posts_) {
+        if (job.stage == PostStage::retrying || job.stage == PostStage::checking) earliest(job.retry_at);
+    }
+    if (helper_down_ && !helper_probe_in_flight_) earliest(helper_probe_at_);
     return wake;
 }
 

@@ -45,6 +45,7 @@
 
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
+#include "app/post_outcome.hpp"
 #include "app/public_config.hpp"
 #include "app/user_errors.hpp"
 #include "roomkey/api.hpp"
@@ -98,8 +99,16 @@ struct Loadable {
 };
 
 enum class PostKind { message, task };
-enum class PostStage { waiting, sending, delivered, failed, cancelled };
+// waiting -> sending -> delivered, or after a fault (issue 11, post_outcome.hpp):
+//   retrying  certainly not acted on: goes again by itself after a backoff;
+//   checking  outcome unknown: the room's latest messages are being read;
+//   unknown   still unknown after that: the user retries or discards;
+//   refused   the service said no (4xx): the user edits, retries or discards.
+// cancelled: dropped before it was sent (or discarded by the user).
+enum class PostStage { waiting, sending, delivered, failed, cancelled, retrying, checking, unknown, refused };
 std::string_view to_string(PostStage stage);
+// Not yet delivered, cancelled or discarded: the post is still the user's to lose.
+bool is_open(PostStage stage);
 
 // One queued POST /rooms/{room_id}/messages or /tasks (spec 4.6, 4.7).
 struct PostJob {
@@ -112,6 +121,10 @@ struct PostJob {
     TaskLimitType limit_type = TaskLimitType::none;
     PostStage stage = PostStage::waiting;
     int rate_limited = 0;  // 429 answers it got (spec 7.3)
+    int attempts = 0;      // automatic retries after a certain "not acted on"
+    std::optional<Instant> retry_at;  // stage retrying: when it goes again
+    int checks = 0;                   // stage checking: reads of the room so far
+    std::string why;                  // stage checking/unknown: what made the outcome unknown
     std::string note;      // "message_id 123", the error, or why it waits
     Instant queued_at;
     std::optional<Instant> sent_at;
@@ -163,6 +176,9 @@ public:
     void apply(const Intent& intent, Instant now);
     void on_response(std::uint64_t id, const HttpResponse& response, Instant now);
     void on_transport_error(std::uint64_t id, const std::string& reason, Instant now);
+    // The same, typed: only a post whose failure says "not sent" may go again
+    // by itself (post_outcome.hpp); the string overload means network_error.
+    void on_transport_error(std::uint64_t id, TransportFailure failure, const std::string& reason, Instant now);
     // Call often (every frame): delivers refresh ticks and sends paced requests.
     void tick(Instant now);
     // When tick() next has work (a paced request may go, a refresh is due):
@@ -205,11 +221,23 @@ public:
     const std::string& origin() const { return origin_; }
 
     const std::optional<UserError>& last_error() const { return last_error_; }
+    // Each view's own error, as the panel shows it ("" when none).
+    const std::string& posting_error() const { return posting_error_; }
+    const std::string& form_error() const { return form_error_; }
+    // roomkey-helper gave no answer at all: REST calls wait while the app
+    // probes it (GET /config.json) with backoff.
+    bool helper_unreachable() const { return helper_down_; }
+    std::optional<Instant> helper_probe_at() const { return helper_probe_at_; }
+    // Sign-out was asked while posts are still open: how many would be lost.
+    std::optional<long> sign_out_confirm() const { return sign_out_confirm_; }
+    // Posts not delivered, discarded or cancelled: waiting, sending,
+    // retrying, checking, unknown or refused.
+    long open_posts() const;
     const std::string& notice() const { return notice_; }
     const Counters& counters() const { return counters_; }
 
 private:
-    enum class CallKind { me, my_status, rooms, post };
+    enum class CallKind { me, my_status, rooms, post, settle };
     struct ApiCall {
         RequestId id = 0;
         CallKind kind = CallKind::me;
@@ -218,7 +246,12 @@ private:
         bool retried = false;          // its one retry after 401 was used
         bool in_flight = false;
         int rate_limited = 0;  // 429 answers (GETs; posts count on their PostJob)
+        RequestId settles = 0;                    // CallKind::settle: the post whose room it reads
+        std::string room;                         // CallKind::settle: that room
+        std::optional<TransportFailure> failure;  // why no answer came, when none did
     };
+    // What set last_error_, so the same action's success clears it (issue 11).
+    enum class ErrorSource { other, config, account, status, rooms, posting, helper };
     struct ConfigFetch {};
     struct TokenCall {
         TokenRequestId id = 0;
@@ -226,7 +259,8 @@ private:
     struct RestCall {
         RequestId id = 0;
     };
-    using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall>;
+    struct HelperProbe {};
+    using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall, HelperProbe>;
 
     // intents
     void sign_in(const ScopeSet& scopes, Instant now);
@@ -271,7 +305,27 @@ private:
     void record_rate(const HttpResponse& response, Instant now);
     void reset_account_data();
 
-    void set_error(UserError error) { last_error_ = std::move(error); }
+    void set_error(UserError error, ErrorSource source = ErrorSource::other) {
+        last_error_ = std::move(error);
+        last_error_source_ = source;
+    }
+    // The action `source` stands for succeeded: its error, if shown, goes.
+    void clear_error(ErrorSource source) {
+        if (last_error_ && last_error_source_ == source) last_error_.reset();
+    }
+
+    // post recovery (app_recovery.cpp, issue 11)
+    void on_post_failed(const ApiCall& call, PostJob& job, const std::optional<HttpResponse>& response,
+                        const std::string& reason, Instant now);
+    void start_settle(ApiCall call, PostJob& job, const std::string& why, Instant now);
+    void on_settle_answer(const ApiCall& call, const std::optional<HttpResponse>& response, Instant now);
+    void post_decided(PostJob& job, Instant now);
+    void retry_post(RequestId id, std::optional<std::string> body, Instant now);
+    void discard_post(RequestId id, Instant now);
+    void run_post_timers(Instant now);
+    void on_helper_unreachable(Instant now, bool probe_failed = false);
+    void on_helper_answer(Instant now);
+    void probe_helper(Instant now);
     void add_secret(const std::string& secret);
 
     RandomSource random_;
@@ -314,6 +368,14 @@ private:
     bool reveal_ = false;
     bool last_copy_revealed_ = false;  // the last CopyText held unmasked secrets
     std::optional<UserError> last_error_;
+    ErrorSource last_error_source_ = ErrorSource::other;
+    std::string posting_error_;
+    std::string form_error_;
+    bool helper_down_ = false;
+    int helper_probes_ = 0;
+    bool helper_probe_in_flight_ = false;
+    std::optional<Instant> helper_probe_at_;
+    std::optional<long> sign_out_confirm_;
     std::string notice_;
     Counters counters_;
 };

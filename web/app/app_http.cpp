@@ -70,6 +70,8 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
     const HttpPurpose purpose = it->second;
     http_.erase(it);
     log_.complete(id, response, now);
+    // Any HTTP answer, whatever its status, means roomkey-helper is there.
+    on_helper_answer(now);
     std::visit(
         [&](const auto& p) {
             using T = std::decay_t<decltype(p)>;
@@ -85,7 +87,7 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
                 }
             } else if constexpr (std::is_same_v<T, TokenCall>) {
                 on_token_answer(p.id, response, {}, now);
-            } else {
+            } else if constexpr (std::is_same_v<T, RestCall>) {
                 on_api_answer(p.id, response, {}, now);
             }
         },
@@ -94,11 +96,20 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
 }
 
 void App::on_transport_error(std::uint64_t id, const std::string& reason, Instant now) {
+    on_transport_error(id, TransportFailure::network_error, reason, now);
+}
+
+void App::on_transport_error(std::uint64_t id, TransportFailure failure, const std::string& reason, Instant now) {
     auto it = http_.find(id);
     if (it == http_.end()) return;
     const HttpPurpose purpose = it->second;
     http_.erase(it);
     log_.fail(id, reason, now);
+    // No connection at all: hold REST calls and probe the helper with
+    // backoff (a timeout says the helper is there but slow: no probe).
+    if (failure == TransportFailure::network_error || std::holds_alternative<HelperProbe>(purpose)) {
+        on_helper_unreachable(now, std::holds_alternative<HelperProbe>(purpose));
+    }
     std::visit(
         [&](const auto& p) {
             using T = std::decay_t<decltype(p)>;
@@ -111,9 +122,10 @@ void App::on_transport_error(std::uint64_t id, const std::string& reason, Instan
                 }
             } else if constexpr (std::is_same_v<T, TokenCall>) {
                 on_token_answer(p.id, std::nullopt, reason, now);
-            } else {
+            } else if constexpr (std::is_same_v<T, RestCall>) {
+                if (auto call = calls_.find(p.id); call != calls_.end()) call->second.failure = failure;
                 on_api_answer(p.id, std::nullopt, reason, now);
-            }
+            }  // HelperProbe: on_helper_unreachable set the next probe
         },
         purpose);
     pump(now);

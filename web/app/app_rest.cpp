@@ -73,6 +73,7 @@ void App::enqueue(CallKind kind, std::optional<std::string> room_for_post, Insta
             rooms_.loading = true;
             break;
         case CallKind::post:
+        case CallKind::settle:
             break;
     }
     if (kind == CallKind::post && room_for_post) {
@@ -92,6 +93,10 @@ void App::enqueue(CallKind kind, std::optional<std::string> room_for_post, Insta
 }
 
 void App::pump(Instant now) {
+    // roomkey-helper gave no answer at all: nothing goes until it answers a
+    // probe (issue 11: "the helper is unreachable" retries by itself, and a
+    // post that was never handed to the browser was certainly not sent).
+    if (helper_down_) return;
     while (can_send()) {
         auto next = queue_.pop_ready(now, scheduler_);
         if (!next) break;
@@ -127,6 +132,11 @@ void App::send_call(RequestId id, bool retry, Instant now) {
             request = get_rooms(config, creds);
             label = "room list (spec 4.8)";
             break;
+        case CallKind::settle:
+            // Settling a post whose outcome is unknown: is it in the room?
+            request = api_request(config, creds, Method::Get, "/rooms/" + call.room + "/messages", {{"force", "1"}});
+            label = "room messages (spec 4.8), looking for a post whose answer was lost";
+            break;
         case CallKind::post:
             if (!job) {
                 calls_.erase(it);
@@ -148,6 +158,7 @@ void App::send_call(RequestId id, bool retry, Instant now) {
     if (retry) label += ", retry after refresh";
     call.generation = session_.token_generation();
     call.in_flight = true;
+    call.failure.reset();
     if (retry) call.retried = true;
     scheduler_.on_sent(now, call.room_for_post);
     ++counters_.requests_sent;
@@ -217,6 +228,7 @@ void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& respons
                     notice_ = "Reading the room list: " + note;
                     break;
                 case CallKind::post:
+                case CallKind::settle:
                     break;
             }
             queue_.push(PendingRequest{id, std::nullopt});
@@ -241,13 +253,17 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
     calls_.erase(it);
     const bool ok = response && is_success(response->status);
 
-    auto fill = [&](auto& loadable, auto read, std::string_view what, Endpoint endpoint) {
+    // Every failure of a view's read is in the view (loadable.error) and in
+    // last_error_ (state() and the mirror); the view's next success clears both.
+    auto fill = [&](auto& loadable, auto read, std::string_view what, Endpoint endpoint, ErrorSource source) {
         loadable.loading = false;
         loadable.note.clear();
         if (!response) {
             loadable.error = reason;
             if (reason.rfind(kNoAnswer, 0) == 0) {
-                set_error(transport_error(what, reason.substr(kNoAnswer.size())));
+                UserError error = transport_error(what, reason.substr(kNoAnswer.size()));
+                loadable.error = error.message;
+                set_error(std::move(error), source);
             } else {
                 // The session gave the request up (e.g. still 401 after the
                 // one refresh and retry, spec 5.2.2).
@@ -256,35 +272,40 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
                 error.message = "The request was not completed (" + reason + ").";
                 error.remedy = "Sign in again.";
                 error.offers_try_again = true;
-                set_error(std::move(error));
+                set_error(std::move(error), source);
             }
             return;
         }
         if (!ok) {
             UserError error = api_error(what, *response, endpoint);
             loadable.error = error.code + ": " + error.message;
-            set_error(std::move(error));
+            set_error(std::move(error), source);
             return;
         }
         auto value = read(*response);
         if (!value) {
-            loadable.error = "unexpected answer: " + to_string(value.error());
+            // A 2xx whose body cannot be read (cut off, not JSON, wrong
+            // types): the last good value stays on screen, marked by this.
+            UserError error = unreadable_answer_error(what, to_string(value.error()));
+            loadable.error = error.message;
+            set_error(std::move(error), source);
             return;
         }
         loadable.value = std::move(*value);
         loadable.error.clear();
         loadable.loaded_at = now;
+        clear_error(source);
     };
 
     switch (call.kind) {
         case CallKind::me:
-            fill(account_, read_account, "Reading your account", Endpoint::me);
+            fill(account_, read_account, "Reading your account", Endpoint::me, ErrorSource::account);
             break;
         case CallKind::my_status:
-            fill(status_, read_status, "Reading your status", Endpoint::my_status);
+            fill(status_, read_status, "Reading your status", Endpoint::my_status, ErrorSource::status);
             break;
         case CallKind::rooms:
-            fill(rooms_, read_rooms, "Reading the room list", Endpoint::rooms_list);
+            fill(rooms_, read_rooms, "Reading the room list", Endpoint::rooms_list, ErrorSource::rooms);
             if (rooms_.value && !rooms_.value->empty()) {
                 const auto& list = *rooms_.value;
                 const bool known = std::any_of(list.begin(), list.end(),
@@ -292,9 +313,16 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
                 if (!known) selected_room_ = list.front().room_id;
             }
             break;
+        case CallKind::settle:
+            on_settle_answer(call, response, now);
+            break;
         case CallKind::post: {
             PostJob* job = find_post(id);
-            if (job) {
+            if (job && !ok) {
+                // Issue 11: retry by itself, look it up, or let the user decide.
+                on_post_failed(call, *job, response, reason, now);
+                if (job->stage == PostStage::retrying || job->stage == PostStage::checking) break;  // holds its room
+            } else if (job) {
                 job->done_at = now;
                 if (ok) {
                     job->stage = PostStage::delivered;
@@ -306,18 +334,8 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
                         job->note = posted ? std::to_string(posted->size()) + " task(s)" : "delivered";
                     }
                     ++batch_.delivered;
-                } else {
-                    job->stage = PostStage::failed;
-                    if (response) {
-                        UserError error = api_error(
-                            job->kind == PostKind::message ? "Posting a message" : "Adding a task", *response,
-                            job->kind == PostKind::message ? Endpoint::room_messages_post : Endpoint::room_tasks_post);
-                        job->note = error.code + ": " + error.message;
-                        set_error(std::move(error));
-                    } else {
-                        job->note = reason;
-                    }
-                    ++batch_.failed;
+                    posting_error_.clear();
+                    clear_error(ErrorSource::posting);
                 }
                 batch_.last_done = now;
             }
@@ -338,9 +356,10 @@ void App::drop_all_calls(const std::string& reason, Instant now) {
     calls_.clear();
     room_fifo_.clear();
     for (PostJob& job : posts_) {
-        if (job.stage == PostStage::waiting || job.stage == PostStage::sending) {
+        if (is_open(job.stage)) {
             job.stage = PostStage::cancelled;
             job.note = reason;
+            job.retry_at.reset();
         }
     }
     account_.loading = status_.loading = rooms_.loading = false;

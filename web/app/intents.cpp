@@ -56,7 +56,23 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!scopes) return Err{"action sign_in: \"scope\" is not a list of known scopes: " + scope};
         return Intent{intent::SignIn{std::move(*scopes)}};
     }
-    if (type == "sign_out") return Intent{intent::SignOut{}};
+    if (type == "sign_out") {
+        bool discard = false;
+        if (action.contains("discard_posts") && !read_flag(action, "discard_posts", discard)) {
+            return missing(type, "discard_posts");
+        }
+        return Intent{intent::SignOut{discard}};
+    }
+    if (type == "cancel_sign_out") return Intent{intent::CancelSignOut{}};
+    if (type == "retry_post" || type == "discard_post" || type == "edit_post") {
+        if (!action.contains("id") || !action["id"].is_number_unsigned()) return missing(type, "id");
+        const auto id = action["id"].get<std::uint64_t>();
+        if (type == "retry_post") return Intent{intent::RetryPost{id}};
+        if (type == "discard_post") return Intent{intent::DiscardPost{id}};
+        std::string body;
+        if (!read_text(action, "body", body) || body.empty()) return missing(type, "body");
+        return Intent{intent::EditPost{id, std::move(body)}};
+    }
     if (type == "try_again") return Intent{intent::TryAgain{}};
     if (type == "refresh_now") return Intent{intent::RefreshNow{}};
     if (type == "set_auto_refresh") {

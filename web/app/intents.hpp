@@ -19,7 +19,31 @@ namespace roomkey::app {
 namespace intent {
 // Start the authorization-code + PKCE flow with these scopes (spec 4.2).
 struct SignIn { ScopeSet scopes; };
-struct SignOut {};
+// With posts still open the app asks first (App::sign_out_confirm);
+// `discard_posts` is the user's "yes, discard them".
+struct SignOut {
+    bool discard_posts = false;
+};
+// The user stays signed in after that question.
+struct CancelSignOut {};
+// A post held as unknown or refused (or waiting to retry) goes again now;
+// EditPost replaces its text first (issue 11).
+struct RetryPost {
+    std::uint64_t id = 0;
+};
+struct EditPost {
+    std::uint64_t id = 0;
+    std::string body;
+};
+// The user drops a post that was not delivered.
+struct DiscardPost {
+    std::uint64_t id = 0;
+};
+// A view's own input check failed ("" clears it): shown in state() and the
+// mirror like every other error on screen.
+struct FormError {
+    std::string message;
+};
 // Leave an error screen for a fresh start (the "try again" action).
 struct TryAgain {};
 struct RefreshNow {};
@@ -56,10 +80,12 @@ struct CopyCurl {
 struct ClearLog {};
 }  // namespace intent
 
-using Intent = std::variant<intent::SignIn, intent::SignOut, intent::TryAgain, intent::RefreshNow,
-                            intent::SetAutoRefresh, intent::UseApiToken, intent::ReloadAccount, intent::ReloadRooms,
-                            intent::SelectRoom, intent::QueueMessage, intent::QueueTask, intent::CancelQueued,
-                            intent::ClearFinishedPosts, intent::SetReveal, intent::CopyCurl, intent::ClearLog>;
+using Intent =
+    std::variant<intent::SignIn, intent::SignOut, intent::TryAgain, intent::RefreshNow, intent::SetAutoRefresh,
+                 intent::UseApiToken, intent::ReloadAccount, intent::ReloadRooms, intent::SelectRoom,
+                 intent::QueueMessage, intent::QueueTask, intent::CancelQueued, intent::ClearFinishedPosts,
+                 intent::SetReveal, intent::CopyCurl, intent::ClearLog, intent::CancelSignOut, intent::RetryPost,
+                 intent::EditPost, intent::DiscardPost, intent::FormError>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -71,6 +97,8 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"sign_out"} {"type":"refresh_now"} {"type":"reload_account"} {"type":"reload_rooms"}
 //   {"type":"select_room","room_id":"1"} {"type":"set_auto_refresh","on":false} {"type":"try_again"}
 //   {"type":"cancel_queued"} {"type":"copy_curl","entry":3} (always masked)
+//   {"type":"sign_out","discard_posts":true} {"type":"cancel_sign_out"}
+//   {"type":"retry_post","id":7} {"type":"edit_post","id":7,"body":"new text"} {"type":"discard_post","id":7}
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

@@ -1,6 +1,8 @@
 // page_state.cpp: the published JSON snapshot of the app.
 #include "app/page_state.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace roomkey::app {
@@ -79,13 +81,40 @@ std::string page_state_json(const App& app, Instant now) {
 
     long waiting = 0;
     long sending = 0;
+    long retrying = 0;
+    long checking = 0;
+    long unknown = 0;
+    long refused = 0;
+    // The open posts (not delivered, cancelled or discarded), with what the
+    // queue shows of each: the user's own text, its stage and why.
+    json posts = json::array();
     for (const PostJob& job : app.posts()) {
         if (job.stage == PostStage::waiting) ++waiting;
         if (job.stage == PostStage::sending) ++sending;
+        if (job.stage == PostStage::retrying) ++retrying;
+        if (job.stage == PostStage::checking) ++checking;
+        if (job.stage == PostStage::unknown) ++unknown;
+        if (job.stage == PostStage::refused) ++refused;
+        if (!is_open(job.stage)) continue;
+        json post = {{"id", job.id},
+                     {"kind", job.kind == PostKind::message ? "message" : "task"},
+                     {"room_id", job.room_id},
+                     {"body", job.body},
+                     {"stage", std::string(to_string(job.stage))},
+                     {"attempts", job.attempts},
+                     {"note", job.note}};
+        post["retry_in_ms"] =
+            job.retry_at ? json(std::max<std::int64_t>(0, (*job.retry_at - now).count())) : json(nullptr);
+        posts.push_back(std::move(post));
     }
+    state["posts"] = std::move(posts);
     const PostBatch& batch = app.batch();
     state["queue"] = {{"waiting", waiting},
                       {"sending", sending},
+                      {"retrying", retrying},
+                      {"checking", checking},
+                      {"unknown", unknown},
+                      {"refused", refused},
                       {"total", batch.total},
                       {"delivered", batch.delivered},
                       {"failed", batch.failed},
@@ -114,6 +143,20 @@ std::string page_state_json(const App& app, Instant now) {
         state["last_error"] = nullptr;
     }
     state["notice"] = app.notice();
+    // Each view's own error, as its panel shows it ("" when none): with
+    // last_error, everything the screen shows as an error (issue 11).
+    state["errors"] = {{"config", app.config_error()}, {"account", app.account().error}, {"status", app.status().error},
+                       {"rooms", app.rooms().error},   {"posting", app.posting_error()}, {"form", app.form_error()}};
+    json connection = {{"helper", app.helper_unreachable() ? "unreachable" : "reachable"}};
+    if (auto at = app.helper_probe_at()) {
+        connection["retry_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());
+    }
+    state["connection"] = std::move(connection);
+    if (auto open = app.sign_out_confirm()) {
+        state["sign_out_confirm"] = {{"posts", *open}};
+    } else {
+        state["sign_out_confirm"] = nullptr;
+    }
 
     json log = json::array();
     const auto& entries = app.log().entries();

@@ -152,4 +152,15 @@ UserError transport_error(std::string_view what, std::string_view reason) {
     return out;
 }
 
+UserError unreadable_answer_error(std::string_view what, std::string_view detail) {
+    UserError out;
+    out.title = std::string(what) + " failed";
+    out.code = "unreadable answer";
+    out.message = "The answer could not be read: it was cut off or is not what the service sends (" +
+                  std::string(detail) + "). What is shown may be out of date.";
+    out.remedy = "Try again; if it keeps happening, the service or roomkey-helper is misbehaving.";
+    out.offers_try_again = true;
+    return out;
+}
+
 }  // namespace roomkey::app

@@ -41,5 +41,8 @@ UserError api_error(std::string_view what, const HttpResponse& response, std::op
 UserError code_expired_error(Millis waited);
 // No HTTP answer at all.
 UserError transport_error(std::string_view what, std::string_view reason);
+// A 2xx whose body could not be read (cut off, not JSON, a field of the
+// wrong type): `detail` is shared/'s ApiReadError text.
+UserError unreadable_answer_error(std::string_view what, std::string_view detail);
 
 }  // namespace roomkey::app

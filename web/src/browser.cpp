@@ -3,9 +3,11 @@
 #include "browser.hpp"
 
 #include <emscripten.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 
 #include "page_bridge.hpp"
@@ -56,12 +58,21 @@ EM_JS(void, roomkey_js_navigate, (const char* url), {
 });
 
 // The listener writes the pasted text into `buffer` (wasm memory) and its
-// length into *length; the closure holding them is reachable by no script.
-EM_JS(void, roomkey_js_install_paste, (char* buffer, int capacity, int* length), {
+// length into *length, then calls `on_paste` at once, in the same event: the
+// text goes into the focused field from that event, so no later frame can
+// read a stale buffer (issue 11: Ctrl+V reached ImGui before Chromium fired
+// `paste`, which it may do a task later). The closure holding them is
+// reachable by no script.
+// `on_paste` is the wasm table index of a void() function (EM_JS cannot
+// name a function-pointer parameter).
+EM_JS(void, roomkey_js_install_paste, (char* buffer, int capacity, int* length, int on_paste), {
     document.addEventListener('paste', function (event) {
         if (!event.clipboardData) return;
         var text = event.clipboardData.getData('text/plain') || "";
+        if (!text) return;
+        event.preventDefault();
         HEAP32[length >> 2] = stringToUTF8(text, buffer, capacity);
+        wasmTable.get(on_paste)();
     });
 });
 
@@ -96,6 +107,21 @@ struct PasteBuffer {
     int length = 0;
 };
 PasteBuffer g_paste;
+void (*g_paste_listener)() = nullptr;
+
+// The DOM paste event's text, typed into the focused ImGui text field (none
+// focused: dropped, as a paste into nothing). ImGui's own Ctrl+V reads an
+// empty clipboard (clipboard_text), so the text arrives once, in order after
+// the keys typed before it.
+void on_paste() {
+    const auto size =
+        static_cast<std::size_t>(std::clamp(g_paste.length, 0, static_cast<int>(g_paste.text.size() - 1)));
+    const std::string text(g_paste.text.data(), size);
+    std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
+    g_paste.length = 0;
+    if (ImGui::GetCurrentContext()) ImGui::GetIO().AddInputCharactersUTF8(text.c_str());
+    if (g_paste_listener) g_paste_listener();
+}
 
 }  // namespace
 
@@ -116,22 +142,16 @@ void store_pending_authorization(const std::string& record) { roomkey_js_store(k
 
 void navigate(const std::string& url) { roomkey_js_navigate(url.c_str()); }
 
-void install_paste_listener() {
-    roomkey_js_install_paste(g_paste.text.data(), static_cast<int>(g_paste.text.size()), &g_paste.length);
+void install_paste_listener(void (*listener)()) {
+    g_paste_listener = listener;
+    void (*callback)() = on_paste;
+    roomkey_js_install_paste(g_paste.text.data(), static_cast<int>(g_paste.text.size()), &g_paste.length,
+                             static_cast<int>(reinterpret_cast<std::intptr_t>(callback)));
 }
 
-void copy_to_clipboard(const std::string& text) {
-    const std::size_t size = std::min(text.size(), g_paste.text.size() - 1);
-    std::memcpy(g_paste.text.data(), text.data(), size);
-    g_paste.text[size] = '\0';
-    g_paste.length = static_cast<int>(size);
-    roomkey_js_write_clipboard(text.c_str(), 0);
-}
+void copy_to_clipboard(const std::string& text) { roomkey_js_write_clipboard(text.c_str(), 0); }
 
-std::string clipboard_text() {
-    const auto size = static_cast<std::size_t>(std::clamp(g_paste.length, 0, static_cast<int>(g_paste.text.size())));
-    return std::string(g_paste.text.data(), size);
-}
+std::string clipboard_text() { return {}; }
 
 void forget_clipboard(bool system) {
     std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');

@@ -37,13 +37,17 @@ void store_pending_authorization(const std::string& record);
 // location.assign(url): leaves the app (for the consent screen).
 void navigate(const std::string& url);
 
-// Listens for paste events. The pasted text goes straight into the app's
-// paste buffer in wasm memory: no page object keeps it (the page API is open
-// to every script on the page). Call once, at start.
-void install_paste_listener();
-// Writes to the system clipboard and to the app's paste buffer.
+// Listens for paste events. The pasted text goes from the event straight
+// into the focused ImGui text field (io.AddInputCharactersUTF8), through wasm
+// memory only: no page object keeps it (the page API is open to every script
+// on the page). `listener` (may be null) is called after each paste, so the
+// platform can ask for a frame. Call once, at start, after ImGui's context
+// exists or before (a paste before it is dropped).
+void install_paste_listener(void (*listener)() = nullptr);
+// Writes to the system clipboard; Ctrl+V brings it back through the paste event.
 void copy_to_clipboard(const std::string& text);
-// The text of the last paste event (or the last copy), for ImGui's Ctrl+V.
+// Always empty: ImGui's own Ctrl+V must not paste (the paste event does, at
+// once, with the text of that very paste). Kept for ImGui's clipboard hook.
 std::string clipboard_text();
 // Empties the paste buffer; with `system` also overwrites the system
 // clipboard (best effort: the browser may refuse without focus).

@@ -1,6 +1,7 @@
 // fetch_transport.cpp: HttpRequest -> emscripten_fetch -> HttpResponse.
 #include "fetch_transport.hpp"
 
+#include <emscripten/emscripten.h>
 #include <emscripten/fetch.h>
 
 #include <cstring>
@@ -13,6 +14,8 @@ namespace {
 // Kept alive until the fetch ends: emscripten_fetch reads these pointers.
 struct InFlight {
     std::uint64_t id = 0;
+    double started_ms = 0;  // emscripten_get_now() when sent
+    unsigned timeout_ms = 0;
     std::string url;
     std::string body;
     std::vector<std::string> header_text;
@@ -31,8 +34,13 @@ void finish(emscripten_fetch_t* fetch) {
     FetchOutcome outcome;
     outcome.id = in_flight->id;
     if (fetch->status == 0) {
-        // No HTTP answer: network failure, refused connection or timeout.
-        outcome.error = fetch->readyState == 4 ? "network error" : "no answer (timeout or connection lost)";
+        // No HTTP answer. XHR ends a timeout and a network error the same way
+        // (readyState 4, status 0; emscripten_fetch hands over no event), so
+        // the time it took tells them apart: a timeout fires at timeout_ms.
+        const double took = emscripten_get_now() - in_flight->started_ms;
+        const bool timed_out = in_flight->timeout_ms > 0 && took + 50.0 >= in_flight->timeout_ms;
+        outcome.failure = timed_out ? app::TransportFailure::timeout : app::TransportFailure::network_error;
+        outcome.error = app::describe(*outcome.failure);
     } else {
         HttpResponse response;
         response.status = fetch->status;
@@ -76,6 +84,7 @@ Headers parse_raw_headers(const std::string& raw) {
 void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_ms) {
     auto in_flight = std::make_unique<InFlight>();
     in_flight->id = id;
+    in_flight->timeout_ms = timeout_ms;
     in_flight->url = request.url;
     in_flight->body = request.body;
     for (const auto& [name, value] : request.headers.fields()) {
@@ -104,6 +113,7 @@ void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_
     attr.onerror = finish;
     attr.userData = in_flight.get();
     const std::string url = in_flight->url;
+    in_flight->started_ms = emscripten_get_now();
     in_flight.release();  // owned by the fetch until finish()
     emscripten_fetch(&attr, url.c_str());
 }

@@ -12,14 +12,24 @@
 #include <string>
 #include <vector>
 
+#include "app/post_outcome.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey::web {
 
+// Exactly one of `response` and `failure` is set.
+//
+// What the browser can and cannot tell when no answer came: XMLHttpRequest
+// reports status 0 with one "error" event both when the connection was
+// refused (nothing sent: the helper is down) and when it broke after the
+// request went out (the helper may have forwarded it). So `network_error`
+// never proves "not sent"; the app treats a post that ends so as unknown.
+// A timeout is told apart by the time it took (XHR fires it at timeout_ms).
 struct FetchOutcome {
     std::uint64_t id = 0;
-    std::optional<HttpResponse> response;  // any HTTP status, 4xx/5xx included
-    std::string error;                     // set when no HTTP answer arrived
+    std::optional<HttpResponse> response;          // any HTTP status, 4xx/5xx included
+    std::optional<app::TransportFailure> failure;  // set when no HTTP answer arrived
+    std::string error;                             // failure in plain words, for the log
 };
 
 // 30 s: a hung request must end in an error the user can see.

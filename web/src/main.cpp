@@ -202,7 +202,9 @@ bool feed_app(Platform& p, roomkey::Instant now) {
         if (outcome.response) {
             p.app->on_response(outcome.id, *outcome.response, now);
         } else {
-            p.app->on_transport_error(outcome.id, outcome.error, now);
+            p.app->on_transport_error(outcome.id,
+                                      outcome.failure.value_or(roomkey::app::TransportFailure::network_error),
+                                      outcome.error, now);
         }
     }
     const std::string actions = roomkey::web::take_actions();
@@ -228,7 +230,9 @@ void on_fetch_outcome() {
         if (outcome.response) {
             p.app->on_response(outcome.id, *outcome.response, now);
         } else {
-            p.app->on_transport_error(outcome.id, outcome.error, now);
+            p.app->on_transport_error(outcome.id,
+                                      outcome.failure.value_or(roomkey::app::TransportFailure::network_error),
+                                      outcome.error, now);
         }
     }
     p.app->tick(now);

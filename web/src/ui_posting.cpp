@@ -68,6 +68,8 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
                     out.push_back(app::intent::QueueTask{room, std::string(ui.task_body.data()), *ids, limit,
                                                          limit ? TaskLimitType::date : TaskLimitType::none});
                 }
+                // The form's own error goes to state() and the mirror too ("" clears it).
+                out.push_back(app::intent::FormError{ui.form_error});
             }
             if (!ui.form_error.empty()) ImGui::TextColored(kBad, "%s", ui.form_error.c_str());
             ImGui::TreePop();
@@ -102,6 +104,8 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         if (job.stage == app::PostStage::failed) colour = kBad;
         if (job.stage == app::PostStage::sending) colour = kAccent;
         if (job.stage == app::PostStage::waiting && job.rate_limited > 0) colour = kWarn;
+        if (job.stage == app::PostStage::retrying || job.stage == app::PostStage::checking) colour = kWarn;
+        if (job.stage == app::PostStage::unknown || job.stage == app::PostStage::refused) colour = kBad;
         ImGui::TextColored(colour, "%-9s", std::string(to_string(job.stage)).c_str());
         ImGui::SameLine();
         ImGui::Text("%s %s: %s", job.kind == app::PostKind::message ? "msg " : "task",
@@ -110,6 +114,25 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             ImGui::SameLine();
             text_dim(job.note);
         }
+        // Issue 11: the user decides where the outcome is unknown or refused.
+        ImGui::PushID(static_cast<int>(job.id));
+        const bool decide = job.stage == app::PostStage::unknown || job.stage == app::PostStage::refused;
+        if (decide || job.stage == app::PostStage::retrying) {
+            ImGui::Indent();
+            if (ImGui::SmallButton(decide ? "Retry" : "Send now")) out.push_back(app::intent::RetryPost{job.id});
+            if (decide && job.kind == app::PostKind::message) {
+                ImGui::SameLine();
+                if (ImGui::SmallButton("Edit")) {
+                    // Back into the message field to change it; the queued copy goes.
+                    std::snprintf(ui.message.data(), ui.message.size(), "%s", job.body.c_str());
+                    out.push_back(app::intent::DiscardPost{job.id});
+                }
+            }
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Discard")) out.push_back(app::intent::DiscardPost{job.id});
+            ImGui::Unindent();
+        }
+        ImGui::PopID();
     }
     ImGui::EndChild();
 }

@@ -130,10 +130,21 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
 }
 
+// Issue 11: signing out with posts still open asks before they are lost.
+void sign_out_question(const App& app, Intents& out) {
+    const auto open = app.sign_out_confirm();
+    if (!open) return;
+    ImGui::TextColored(kWarn, "Sign out? %ld post(s) not yet delivered would be discarded.", *open);
+    if (ImGui::Button("Sign out and discard them")) out.push_back(app::intent::SignOut{true});
+    ImGui::SameLine();
+    if (ImGui::Button("Stay signed in")) out.push_back(app::intent::CancelSignOut{});
+}
+
 void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (!ImGui::CollapsingHeader("Session", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const std::string label = app.session_label();
     ImGui::TextColored(session_colour(label), "%s", label.c_str());
+    sign_out_question(app, out);
     if (app.mode() == app::Mode::api_token) {
         label_value("API token:", app.masked_api_token());
         text_dim("No expiry, full access (spec 5.1.3). Kept in memory only.");

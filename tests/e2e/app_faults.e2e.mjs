@@ -1,0 +1,313 @@
+// app_faults.e2e.mjs: issue 11 item 6: faults injected in Chromium through the
+// real helper and sandbox (docs/sandbox.md "Control time and inject faults"),
+// and the real processes stopped and restarted on the same ports. After each
+// fault the app still draws and answers the real controls, says what happened
+// in plain words (state() and the aria-live mirror), loses no queued post,
+// sends none twice, and recovers without a reload.
+//
+// Posts whose fate is unknown (the answer was cut off after the request went
+// out) are never resent by the app itself: it looks for them in the room,
+// and only the user (here: the test, through act) may send them again.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { request as httpsRequest } from 'node:https';
+import { launchBrowser, startStack, stopStack, openApp, act, appState, waitForState, demoUsers, passConsent,
+  startProgram, stopProgram, binDir, webDist } from './support.mjs';
+
+const ROOM = '2100';  // "Roomkey project" (docs/sandbox.md demo data); Alice and Bob are members
+let stack; let browser;
+
+before(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  await stopStack(stack);
+});
+
+// ---------------------------------------------------------------------------
+// Helpers: faults, restarts on the same port, the room's messages, the UI
+// ---------------------------------------------------------------------------
+
+function sandboxRequest(method, path, { body, headers = {} } = {}) {
+  const url = new URL(path, stack.sandbox.origin);
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, { method, rejectUnauthorized: false, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk) => { text += chunk; });
+      response.on('end', () => resolve({ status: response.statusCode, body: text }));
+    });
+    request.on('error', reject);
+    if (body) request.write(body);
+    request.end();
+  });
+}
+
+async function injectFault(fault) {
+  const answer = await sandboxRequest('POST', '/_sandbox/faults', { body: JSON.stringify(fault),
+    headers: { 'X-Roomkey-Sandbox-Control': '1', 'Content-Type': 'application/json' } });
+  assert.equal(answer.status, 200, `fault ${JSON.stringify(fault)} refused: ${answer.body}`);
+}
+
+async function clearFaults() {
+  await sandboxRequest('DELETE', '/_sandbox/faults', { headers: { 'X-Roomkey-Sandbox-Control': '1' } });
+}
+
+// The room's messages as the sandbox has them (straight to the sandbox, not
+// through the app), to count how often each body arrived.
+async function roomBodies() {
+  const answer = await sandboxRequest('GET', `/v2/rooms/${ROOM}/messages?force=1`,
+    { headers: { 'x-servicetoken': demoUsers.alice.apiToken } });
+  if (answer.status === 204) return [];
+  assert.equal(answer.status, 200, answer.body);
+  return JSON.parse(answer.body).map((m) => m.body);
+}
+
+function countOf(list, body) { return list.filter((b) => b === body).length; }
+
+// The sandbox again on the same port (its state is in memory: the demo API
+// tokens are the same after a restart, OAuth grants are not).
+async function restartSandbox() {
+  const port = new URL(stack.sandbox.origin).port;
+  const webPort = new URL(stack.origin).port;
+  const started = await startProgram(join(binDir, 'roomkey-sandbox'),
+    ['--port', port, '--state-dir', stack.stateDir, '--web-port', webPort, '--enable-test-controls', '--quiet'],
+    /^roomkey-sandbox: ready base_url=(\S+)/);
+  stack.sandbox = { ...stack.sandbox, ...started };
+}
+
+async function restartHelper() {
+  const port = new URL(stack.origin).port;
+  const started = await startProgram(join(binDir, 'roomkey-helper'),
+    ['serve', '--port', port, '--state-dir', stack.stateDir, '--web-root', webDist,
+      '--base-url', stack.sandbox.baseUrl, '--auth-url', stack.sandbox.authUrl,
+      '--consent-url', stack.sandbox.consentUrl, '--client-id', 'roomkey-web', '--client-type', 'public'],
+    /^roomkey: app at (https:\/\/127\.0\.0\.1:\d+\/)$/);
+  stack.helper = { ...started, url: started.match[1] };
+}
+
+async function signInWithApiToken(page) {
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  return waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
+}
+
+async function click(page, name) {
+  const handle = await page.waitForFunction((n) => window.roomkey.widget(n), name, { timeout: 30000 });
+  const r = await handle.jsonValue();
+  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+}
+
+// The app still draws frames and takes input: type into the real message
+// field, press the real Queue button, and see the post delivered.
+async function postWithTheControls(page, body) {
+  const before = countOf(await roomBodies(), body);
+  await click(page, 'message');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(body);
+  await click(page, 'queue_message');
+  await waitForState(page, (s) => s.queue.delivered > 0 && s.posts.every((p) => p.body !== body),
+    `"${body}" delivered through the real controls`);
+  const deadline = Date.now() + 10000;
+  while (countOf(await roomBodies(), body) === before) {
+    assert.ok(Date.now() < deadline, `"${body}" typed and queued with the real controls reached the room`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const mirror = (page) => page.evaluate(() => window.roomkey.mirrorText());
+
+// Waits for every listed post to be delivered; a post the app holds as
+// "unknown" is checked against the room first (it must not be there), and
+// only then retried, as a user would after reading why.
+async function deliverAll(page, bodies, what) {
+  const deadline = Date.now() + 90000;
+  for (;;) {
+    const s = await appState(page);
+    const open = s.posts.filter((p) => bodies.includes(p.body));
+    if (open.length === 0) break;
+    for (const p of open.filter((x) => x.stage === 'unknown')) {
+      assert.ok(p.note, 'an unknown post says why the user must decide');
+      assert.equal(countOf(await roomBodies(), p.body), 0, `"${p.body}" is held as unknown only if not delivered`);
+      await act(page, { type: 'retry_post', id: p.id });
+    }
+    assert.ok(Date.now() < deadline, `timed out delivering ${what}: ${JSON.stringify(open)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The faults
+// ---------------------------------------------------------------------------
+
+test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as unknown, then settled', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+
+  // 503: the service certainly did not act; the app retries by itself (1 s, 2 s).
+  await injectFault({ kind: 'status5xx', status: 503, count: 2 });
+  await act(page, { type: 'post_message', room_id: ROOM, body: 'after two 503s' });
+  const retrying = await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying'), 'a post waiting to retry');
+  const post = retrying.posts.find((p) => p.stage === 'retrying');
+  assert.match(post.note, /503/, 'the queue says why the post waits');
+  assert.ok(post.retry_in_ms > 0 && post.retry_in_ms <= 2000, `backoff starts at 1 s (got ${post.retry_in_ms} ms)`);
+  await waitForState(page, (s) => s.posts.length === 0 && s.queue.delivered >= 1, 'the 503 post delivered', 30000);
+  assert.equal(countOf(await roomBodies(), 'after two 503s'), 1, 'delivered exactly once');
+
+  // 500: the service may have acted. The app never resends by itself: it looks
+  // for the post in the room (not there: the fault answered before acting) and
+  // asks the user, saying why.
+  await injectFault({ kind: 'status5xx', status: 500 });
+  await act(page, { type: 'post_message', room_id: ROOM, body: 'after a 500' });
+  const held = await waitForState(page, (s) => s.posts.some((p) => p.stage === 'unknown'), 'the 500 post held');
+  const unknown = held.posts.find((p) => p.stage === 'unknown');
+  assert.equal(unknown.body, 'after a 500', 'the text is kept');
+  assert.match(unknown.note, /not found|Retry/i, 'it says the room was checked and what the user can do');
+  assert.match(await mirror(page), /unknown|decide|Retry/i, 'the mirror tells it too');
+  await new Promise((r) => setTimeout(r, 2500));
+  assert.equal(countOf(await roomBodies(), 'after a 500'), 0, 'not resent by itself');
+  await act(page, { type: 'retry_post', id: unknown.id });
+  await waitForState(page, (s) => s.posts.length === 0, 'the retried post delivered');
+  assert.equal(countOf(await roomBodies(), 'after a 500'), 1);
+
+  // A 5xx on a read is an error in state() and the mirror, gone after the same read succeeds.
+  await injectFault({ kind: 'status5xx', status: 500 });
+  await act(page, { type: 'reload_account' });
+  const failed = await waitForState(page, (s) => s.last_error && s.errors.account, 'the account error');
+  assert.match(failed.last_error.code, /500/);
+  assert.match(await mirror(page), /Last error: .*500/);
+  await act(page, { type: 'reload_account' });
+  await waitForState(page, (s) => !s.last_error && !s.errors.account && !s.loading, 'the error cleared by success');
+  assert.doesNotMatch(await mirror(page), /Last error/);
+  await postWithTheControls(page, 'drawn after 5xx');
+  await page.close();
+});
+
+test('a post whose answer was cut off after it was stored is settled as delivered, not sent twice', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  // The sandbox stores the post and cuts the connection: the helper answers
+  // 502 "sent, no answer", the app looks in the room and finds it.
+  await injectFault({ kind: 'drop_answer' });
+  await act(page, { type: 'post_message', room_id: ROOM, body: 'stored, answer lost' });
+  await waitForState(page, (s) => s.posts.length === 0 && s.queue.delivered >= 1, 'the post settled as delivered');
+  assert.equal(countOf(await roomBodies(), 'stored, answer lost'), 1, 'exactly once: never resent');
+  await page.close();
+});
+
+test('a truncated JSON answer is an error in state() and the mirror, and clears when the read succeeds', async () => {
+  const page = await browser.context.newPage();
+  const before = await signInWithApiToken(page);
+  await injectFault({ kind: 'malformed_json' });
+  await act(page, { type: 'reload_account' });
+  const s = await waitForState(page, (x) => x.last_error && x.errors.account, 'the unreadable answer reported');
+  assert.match(s.last_error.message, /could not be read|unreadable|not valid JSON|cut off/i, s.last_error.message);
+  assert.equal(s.account.account_id, before.account.account_id, 'the last good account stays, marked by the error');
+  assert.match(await mirror(page), /Last error:/);
+  await act(page, { type: 'reload_account' });
+  await waitForState(page, (x) => !x.last_error && !x.errors.account && !x.loading, 'cleared by the next success');
+  await page.close();
+});
+
+test('an 8 s delay: the app stays interactive while the answer is pending', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  await injectFault({ kind: 'delay', delay_ms: 8000 });
+  const started = Date.now();
+  await act(page, { type: 'reload_rooms' });
+  await waitForState(page, (s) => s.loading, 'the slow read under way');
+  // While it waits: the real controls answer and a post goes through.
+  await postWithTheControls(page, 'typed during a slow read');
+  const during = await appState(page);
+  assert.ok(Date.now() - started < 8000, 'the post went through before the slow answer came');
+  assert.ok(during.loading, 'the slow read is still pending');
+  await waitForState(page, (s) => !s.loading && s.room_count > 0, 'the slow read done', 20000);
+  await page.close();
+});
+
+test('401 invalid_token on a valid token: refreshed once, retried once, nothing shown as failed', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await act(page, { type: 'sign_in', scope: 'users.all:read rooms.all:read_write' });
+  await passConsent(page, stack, demoUsers.alice, 'allow');
+  await waitForState(page, (s) => s.session === 'signed in' && s.account && !s.loading, 'the OAuth dashboard');
+  await injectFault({ kind: 'invalid_token' });
+  await act(page, { type: 'reload_account' });
+  const s = await waitForState(page, (x) => x.counters.retries_after_401 === 1 && !x.loading, 'the retry after 401');
+  assert.equal(s.counters.token_refreshes, 1, 'one refresh (spec 5.2.2)');
+  assert.equal(s.last_error, null, 'recovered without an error');
+  assert.equal(s.session, 'signed in');
+  await act(page, { type: 'sign_out' });
+  await waitForState(page, (x) => x.session === 'signed out', 'signed out');
+  await page.close();
+});
+
+test('the sandbox stopped and restarted on the same port while posts are queued: all delivered once', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  await stopProgram(stack.sandbox);
+  const bodies = ['outage 1', 'outage 2', 'outage 3'];
+  for (const body of bodies) await act(page, { type: 'post_message', room_id: ROOM, body });
+  const waiting = await waitForState(page, (s) => s.posts.filter((p) => bodies.includes(p.body))
+    .every((p) => p.stage === 'retrying' || p.stage === 'waiting' || p.stage === 'unknown'), 'the posts held');
+  assert.equal(waiting.posts.filter((p) => bodies.includes(p.body)).length, 3, 'no post dropped');
+  await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying' && /could not reach|not sent/i.test(p.note)),
+    'the queue says the service could not be reached');
+  assert.match(await mirror(page), /retry|waiting|could not reach/i, 'the mirror tells the user');
+
+  await restartSandbox();
+  await deliverAll(page, bodies, 'the outage posts');
+  const room = await roomBodies();
+  for (const body of bodies) assert.equal(countOf(room, body), 1, `"${body}" delivered exactly once`);
+  await postWithTheControls(page, 'drawn after the sandbox restart');
+  await page.close();
+});
+
+test('the helper restarted while the page is open: reads report it, posts wait, all recover without a reload', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  let loads = 0;
+  page.on('load', () => { loads += 1; });
+
+  await stopProgram(stack.helper);
+  await act(page, { type: 'reload_account' });
+  const down = await waitForState(page, (s) => s.last_error && s.errors.account, 'the helper unreachable');
+  assert.match(down.last_error.message, /roomkey-helper/, 'plain words: the helper did not answer');
+  assert.match(await mirror(page), /Last error: .*roomkey-helper/);
+  const bodies = ['while the helper was away 1', 'while the helper was away 2'];
+  for (const body of bodies) await act(page, { type: 'post_message', room_id: ROOM, body });
+  await waitForState(page, (s) => s.posts.filter((p) => bodies.includes(p.body)).length === 2, 'both posts queued');
+
+  await restartHelper();
+  await deliverAll(page, bodies, 'the posts queued while the helper was away');
+  const room = await roomBodies();
+  for (const body of bodies) assert.equal(countOf(room, body), 1, `"${body}" delivered exactly once`);
+  await act(page, { type: 'reload_account' });
+  await waitForState(page, (s) => !s.last_error && !s.errors.account && !s.loading, 'the error cleared');
+  await postWithTheControls(page, 'drawn after the helper restart');
+  assert.equal(loads, 0, 'no reload');
+  await page.close();
+});
+
+test('signing out with posts still queued asks first, and keeps them when the user stays', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  await injectFault({ kind: 'status5xx', status: 503, count: 3 });
+  await act(page, { type: 'post_message', room_id: ROOM, body: 'queued at sign-out' });
+  await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying'), 'a post retrying');
+  await act(page, { type: 'sign_out' });
+  const asked = await waitForState(page, (s) => s.sign_out_confirm, 'the sign-out question');
+  assert.equal(asked.sign_out_confirm.posts, 1);
+  assert.equal(asked.session, 'api token', 'still signed in until the user confirms');
+  assert.match(await mirror(page), /sign out|discard/i);
+  await act(page, { type: 'cancel_sign_out' });
+  await waitForState(page, (s) => !s.sign_out_confirm && s.posts.length === 0, 'kept and delivered', 30000);
+  await clearFaults();
+  await act(page, { type: 'sign_out' });
+  await waitForState(page, (s) => s.mode === 'none', 'signed out at once with nothing queued');
+  await page.close();
+});

@@ -1,0 +1,169 @@
+// post_outcome.cpp: classifying a post's answer (see post_outcome.hpp).
+#include "app/post_outcome.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace roomkey::app {
+
+namespace {
+
+// The helper's API 502 today (helper/helper/proxy.cpp): {"errors":["the API
+// could not be reached: <UpstreamError>"]}. connect_failed and tls_failed
+// end before any request byte reaches the upstream; io_failed may come after.
+constexpr std::string_view kGatewayPrefix = "the API could not be reached: ";
+// Its token endpoint twin: {"error":"upstream_unavailable", ...}.
+constexpr std::string_view kTokenGatewayError = "upstream_unavailable";
+
+std::optional<GatewayFailure> from_upstream_error(std::string_view name) {
+    if (name == "connect_failed" || name == "tls_failed" || name == "invalid_url") return GatewayFailure::not_sent;
+    if (name == "io_failed") return GatewayFailure::sent_no_answer;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view to_string(TransportFailure failure) {
+    switch (failure) {
+        case TransportFailure::network_error:
+            return "network_error";
+        case TransportFailure::timeout:
+            return "timeout";
+    }
+    return "network_error";
+}
+
+std::string describe(TransportFailure failure) {
+    switch (failure) {
+        case TransportFailure::network_error:
+            return "the connection to roomkey-helper failed (refused, or broken before an answer)";
+        case TransportFailure::timeout:
+            return "roomkey-helper did not answer in time";
+    }
+    return "no answer";
+}
+
+std::optional<GatewayFailure> read_gateway_failure(const HttpResponse& response) {
+    if (response.status != 502) return std::nullopt;
+    // The helper's explicit say, when it gives one (header, then body).
+    if (auto outcome = response.headers.get("x-roomkey-upstream")) {
+        if (*outcome == "not-sent") return GatewayFailure::not_sent;
+        if (*outcome == "sent-no-answer") return GatewayFailure::sent_no_answer;
+    }
+    const auto doc = nlohmann::json::parse(response.body, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return std::nullopt;
+    if (auto errors = doc.find("errors"); errors != doc.end() && errors->is_array()) {
+        for (const auto& item : *errors) {
+            if (!item.is_string()) continue;
+            const std::string text = item.get<std::string>();
+            if (text.rfind(kGatewayPrefix, 0) == 0) return from_upstream_error(text.substr(kGatewayPrefix.size()));
+        }
+    }
+    if (auto error = doc.find("error"); error != doc.end() && error->is_string() && *error == kTokenGatewayError) {
+        if (auto description = doc.find("error_description"); description != doc.end() && description->is_string()) {
+            const std::string text = description->get<std::string>();
+            const auto colon = text.rfind(": ");
+            if (colon != std::string::npos) return from_upstream_error(std::string_view(text).substr(colon + 2));
+        }
+    }
+    return std::nullopt;
+}
+
+std::string_view to_string(PostVerdict verdict) {
+    switch (verdict) {
+        case PostVerdict::delivered:
+            return "delivered";
+        case PostVerdict::retry_automatically:
+            return "retry_automatically";
+        case PostVerdict::rate_limited:
+            return "rate_limited";
+        case PostVerdict::unknown:
+            return "unknown";
+        case PostVerdict::refused:
+            return "refused";
+    }
+    return "unknown";
+}
+
+PostOutcome classify_post(const HttpResponse& response) {
+    const int status = response.status;
+    if (status >= 200 && status < 300) return {PostVerdict::delivered, {}};
+    if (status == 429) return {PostVerdict::rate_limited, "429: the rate limit is reached (spec 7.3, 8.1)"};
+    if (status == 503) {
+        return {PostVerdict::retry_automatically, "503: the service is unavailable and did not take the post"};
+    }
+    if (status == 502) {
+        switch (read_gateway_failure(response).value_or(GatewayFailure::sent_no_answer)) {
+            case GatewayFailure::not_sent:
+                return {PostVerdict::retry_automatically, "roomkey-helper could not reach the service: not sent"};
+            case GatewayFailure::sent_no_answer:
+                return {PostVerdict::unknown, "502: the service got the post but no answer came back"};
+        }
+    }
+    if (status >= 500) {
+        return {PostVerdict::unknown,
+                "HTTP " + std::to_string(status) + ": the service failed while handling the post"};
+    }
+    if (status >= 400) return {PostVerdict::refused, "HTTP " + std::to_string(status) + ": the service refused it"};
+    // 1xx/3xx never end a fetch normally: treat as unknown, never resend.
+    return {PostVerdict::unknown, "unexpected HTTP " + std::to_string(status)};
+}
+
+PostOutcome classify_post_failure(TransportFailure failure) {
+    switch (failure) {
+        case TransportFailure::network_error:
+            return {PostVerdict::unknown, describe(failure) + "; the browser cannot tell whether the post was sent"};
+        case TransportFailure::timeout:
+            return {PostVerdict::unknown, describe(failure) + "; the post may have been delivered"};
+    }
+    return {PostVerdict::unknown, "no answer"};
+}
+
+Millis retry_backoff(int attempt) {
+    if (attempt < 1) attempt = 1;
+    // 1 s << 5 = 32 s already passes the cap: no overflow past attempt 6.
+    const int shift = std::min(attempt - 1, 5);
+    return std::min(Millis(1000LL << shift), kMaxRetryBackoff);
+}
+
+std::string_view to_string(Settlement settlement) {
+    switch (settlement) {
+        case Settlement::found:
+            return "found";
+        case Settlement::not_found:
+            return "not_found";
+        case Settlement::unreadable:
+            return "unreadable";
+    }
+    return "unreadable";
+}
+
+Settlement find_posted_message(const HttpResponse& messages, std::string_view account_id, std::string_view body,
+                               Instant not_before) {
+    if (messages.status == 204) return Settlement::not_found;  // an empty room (the service's 204)
+    if (messages.status < 200 || messages.status >= 300) return Settlement::unreadable;
+    const auto doc = nlohmann::json::parse(messages.body, nullptr, false);
+    if (doc.is_discarded() || !doc.is_array()) return Settlement::unreadable;
+    // send_time is whole Unix seconds: a post queued at 12.7 s may carry 12.
+    const std::int64_t earliest = unix_seconds(not_before) - 1;
+    for (const auto& message : doc) {
+        if (!message.is_object()) return Settlement::unreadable;
+        const auto text = message.find("body");
+        const auto account = message.find("account");
+        if (text == message.end() || !text->is_string() || account == message.end() || !account->is_object()) {
+            return Settlement::unreadable;
+        }
+        const auto id = account->find("account_id");
+        std::string sender;
+        if (id != account->end() && id->is_string()) sender = id->get<std::string>();
+        if (id != account->end() && id->is_number_integer()) sender = std::to_string(id->get<std::int64_t>());
+        if (sender != account_id || text->get<std::string>() != body) continue;
+        const auto sent = message.find("send_time");
+        if (sent != message.end() && sent->is_number_integer() && sent->get<std::int64_t>() < earliest) continue;
+        return Settlement::found;
+    }
+    return Settlement::not_found;
+}
+
+}  // namespace roomkey::app
