@@ -40,6 +40,10 @@ packages=(
   "dpkg-dev:/usr/bin/dpkg-source"
   "curl:/usr/bin/curl"
   "wrk:/usr/bin/wrk"
+  # A CJK and a colour emoji font: the app rasterizes glyphs with the
+  # browser's fonts, so the e2e tests see real Japanese, Cyrillic and emoji.
+  "fonts-noto-cjk:/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+  "fonts-noto-color-emoji:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 )
 missing=()
 for entry in "${packages[@]}"; do
