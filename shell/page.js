@@ -66,6 +66,8 @@
     CALLBACK_PARAMS.forEach(function (name) {
       if (url.searchParams.has(name)) { url.searchParams.delete(name); changed = true; }
     });
+    // The callback's own path goes too: after sign-in the address is `/`.
+    if (url.pathname === '/callback') { url.pathname = '/'; changed = true; }
     if (changed) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
   })();
 

@@ -310,6 +310,14 @@ void publish(float scale) {
     for (const A11yNode& node : t.published) t.last_roles[node.id] = node.role;
 }
 
+void focus(unsigned int id) {
+    focus_item(id);
+}
+
+bool text_pending() {
+    return !tree().text.empty();
+}
+
 bool dom_text_focused() {
     return roomkey_js_a11y_text_focused() != 0;
 }

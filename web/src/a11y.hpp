@@ -21,6 +21,13 @@ void install();
 // applied (the frame must be drawn).
 bool apply_dom_requests();
 
+// Moves keyboard focus and the focus ring to the widget `id` (a text
+// field also starts editing). Call between frames.
+void focus(unsigned int id);
+
+// DOM text is still waiting for its field to become active.
+bool text_pending();
+
 // Names the next widget's keyboard shortcut for assistive technology
 // (aria-keyshortcuts, e.g. "Control+Enter"); call just before the widget.
 void shortcut_next(const char* keys);

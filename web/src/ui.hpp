@@ -4,9 +4,9 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <string>
-#include <cstdint>
 #include <vector>
 
 #include "app/app.hpp"
