@@ -39,10 +39,19 @@ if(EMSCRIPTEN)
         "${ROOMKEY_IMGUI_DIR}/imgui_tables.cpp"
         "${ROOMKEY_IMGUI_DIR}/imgui_widgets.cpp"
         "${ROOMKEY_IMGUI_DIR}/backends/imgui_impl_glfw.cpp"
-        "${ROOMKEY_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp")
+        "${ROOMKEY_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp"
+        "${PROJECT_SOURCE_DIR}/web/imgui_hooks/imgui_hooks.cpp")
     target_include_directories(roomkey_imgui SYSTEM PUBLIC "${ROOMKEY_IMGUI_DIR}" "${ROOMKEY_IMGUI_DIR}/backends")
+    target_include_directories(roomkey_imgui PUBLIC "${PROJECT_SOURCE_DIR}/web/imgui_hooks")
     # No demo window in the shipped build, and no file I/O (imgui.ini).
-    target_compile_definitions(roomkey_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS)
+    # 32-bit ImWchar: emoji and the other planes beyond the BMP. The item
+    # hooks (IMGUI_ENABLE_TEST_ENGINE) feed the accessibility tree; see
+    # web/imgui_hooks/imgui_hooks.hpp, which also wraps ImGui's UTF-8 decoder:
+    # imgui.cpp defines it under another name, the wrapper calls it.
+    target_compile_definitions(roomkey_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS
+                               IMGUI_USE_WCHAR32 IMGUI_ENABLE_TEST_ENGINE)
+    set_source_files_properties("${ROOMKEY_IMGUI_DIR}/imgui.cpp" PROPERTIES
+        COMPILE_DEFINITIONS "ImTextCharFromUtf8=roomkey_imgui_ImTextCharFromUtf8")
     add_library(roomkey::imgui ALIAS roomkey_imgui)
 else()
     find_package(nlohmann_json 3.10 REQUIRED)

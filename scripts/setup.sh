@@ -43,6 +43,10 @@ packages=(
   # ./scripts/run.sh --front nginx and its tests (roomkey-helper nginx-config)
   "nginx-light:/usr/sbin/nginx"
   "libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"
+  # A CJK and a colour emoji font: the app rasterizes glyphs with the
+  # browser's fonts, so the e2e tests see real Japanese, Cyrillic and emoji.
+  "fonts-noto-cjk:/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+  "fonts-noto-color-emoji:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 )
 missing=()
 for entry in "${packages[@]}"; do

@@ -14,6 +14,11 @@
 //                                    copy_curl, log_latest), or null
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
+//   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph
+//                                    atlas (web/src/browser_font.hpp); missing counts
+//                                    codepoints drawn that the atlas does not hold
+// The app's controls are also published as an accessibility tree (#a11y,
+// shell/a11y.js), which Playwright's role queries and screen readers see.
 // The same state is written as text into #mirror (aria-live) for assistive
 // technology, and the scope explanations into #scope-help. The app publishes
 // through roomkey._publish* and reads what the page holds for it through the
@@ -61,6 +66,8 @@
     CALLBACK_PARAMS.forEach(function (name) {
       if (url.searchParams.has(name)) { url.searchParams.delete(name); changed = true; }
     });
+    // The callback's own path goes too: after sign-in the address is `/`.
+    if (url.pathname === '/callback') { url.pathname = '/'; changed = true; }
     if (changed) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
   })();
 
@@ -84,6 +91,7 @@
   var firstFrameAt = null;
   var widgets = {};
   var scopeHelp = [];
+  var fontStats = null;
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
@@ -206,6 +214,8 @@
       if (state.ready) overlay(null);
       updateMirror();
     },
+    'fontStats': function () { return fontStats ? JSON.parse(JSON.stringify(fontStats)) : null; },
+    '_publishFont': function (stats) { fontStats = stats; },
     'scopeHelp': function () { return JSON.parse(JSON.stringify(scopeHelp)); },
     '_publishScopeHelp': function (json) {
       try { scopeHelp = JSON.parse(json); } catch (e) { return; }

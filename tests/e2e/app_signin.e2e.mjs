@@ -93,7 +93,7 @@ test('full sign-in: consent forms, /me and /my/status shown, tokens only in memo
   }
   assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending authorization was used up');
   assert.ok(!/[?&](code|state)=/.test(url), `code and state were removed from the address bar (${url})`);
-  assert.equal(new URL(url).pathname, '/callback');
+  assert.equal(new URL(url).pathname, '/', 'after the callback the address is / (issue 13)');
 
   await page.waitForTimeout(300);  // a frame with everything loaded
   const shot = await page.screenshot({ path: join(artifacts, 'dashboard.png') });

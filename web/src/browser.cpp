@@ -22,6 +22,7 @@ EM_JS(void, roomkey_js_strip_callback_params, (), {
     names.forEach(function (name) {
         if (url.searchParams.has(name)) { url.searchParams.delete(name); changed = true; }
     });
+    if (url.pathname === '/callback') { url.pathname = '/'; changed = true; }
     if (changed) window.history.replaceState(null, "", url.pathname + url.search + url.hash);
 });
 
@@ -127,9 +128,13 @@ void on_paste() {
 
 namespace roomkey::web {
 
-void strip_callback_params() { roomkey_js_strip_callback_params(); }
+void strip_callback_params() {
+    roomkey_js_strip_callback_params();
+}
 
-std::string take_launch_url() { return detail::read_staged(roomkey_js_stage_launch_url()); }
+std::string take_launch_url() {
+    return detail::read_staged(roomkey_js_stage_launch_url());
+}
 
 std::optional<std::string> take_pending_authorization() {
     const int length = roomkey_js_stage_pending(kPendingKey);
@@ -138,9 +143,13 @@ std::optional<std::string> take_pending_authorization() {
     return text;
 }
 
-void store_pending_authorization(const std::string& record) { roomkey_js_store(kPendingKey, record.c_str()); }
+void store_pending_authorization(const std::string& record) {
+    roomkey_js_store(kPendingKey, record.c_str());
+}
 
-void navigate(const std::string& url) { roomkey_js_navigate(url.c_str()); }
+void navigate(const std::string& url) {
+    roomkey_js_navigate(url.c_str());
+}
 
 void install_paste_listener(void (*listener)()) {
     g_paste_listener = listener;
@@ -160,12 +169,16 @@ void forget_clipboard(bool system) {
 }
 
 Seconds local_utc_offset(const app::CivilDate& date) {
-    return Seconds(60LL * roomkey_js_utc_offset_minutes(date.year, static_cast<int>(date.month),
-                                                         static_cast<int>(date.day)));
+    return Seconds(60LL *
+                   roomkey_js_utc_offset_minutes(date.year, static_cast<int>(date.month), static_cast<int>(date.day)));
 }
 
-std::string page_origin() { return detail::read_staged(roomkey_js_stage_origin()); }
+std::string page_origin() {
+    return detail::read_staged(roomkey_js_stage_origin());
+}
 
-Instant now() { return instant_from_unix_ms(static_cast<std::int64_t>(roomkey_js_now())); }
+Instant now() {
+    return instant_from_unix_ms(static_cast<std::int64_t>(roomkey_js_now()));
+}
 
 }  // namespace roomkey::web

@@ -20,7 +20,8 @@ namespace roomkey::web {
 // it too: it takes the record out of storage before anything else loads).
 inline constexpr const char* kPendingKey = "roomkey.pending_authorization";
 
-// Removes code, state, error, ... from the address bar and the current
+// Removes code, state, error, ... from the address bar (and /callback
+// becomes /) in the current
 // history entry (history.replaceState). shell/page.js does it before the
 // wasm loads; doing it again here keeps the guarantee if the page changes.
 void strip_callback_params();

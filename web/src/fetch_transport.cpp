@@ -118,7 +118,9 @@ void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_
     emscripten_fetch(&attr, url.c_str());
 }
 
-void set_fetch_listener(void (*listener)()) { g_listener = listener; }
+void set_fetch_listener(void (*listener)()) {
+    g_listener = listener;
+}
 
 std::vector<FetchOutcome> take_fetch_outcomes() {
     std::vector<FetchOutcome> taken;

@@ -31,6 +31,7 @@
 #include "fetch_transport.hpp"
 #include "page_bridge.hpp"
 #include "ui.hpp"
+#include "ux_frame.hpp"
 
 namespace {
 
@@ -75,7 +76,9 @@ struct Platform {
 Platform g_platform;
 
 const char* get_clipboard(void*) {
-    g_platform.clipboard = roomkey::web::clipboard_text();
+    // In a DOM text field the paste event brings the text (once, from the
+    // event itself): ImGui's own Ctrl+V must not paste it a second time.
+    g_platform.clipboard = roomkey::web::ux::imgui_may_paste() ? roomkey::web::clipboard_text() : std::string();
     return g_platform.clipboard.c_str();
 }
 
@@ -98,7 +101,7 @@ void fit_canvas(Platform& p) {
         p.width = width;
         p.height = height;
     }
-    if (ratio != p.scale || p.ui.text_size != p.text_size) {
+    if (ratio != p.scale || p.ui.text_size != p.text_size || roomkey::web::ux::atlas_stale()) {
         p.scale = ratio;
         p.text_size = p.ui.text_size;
         // Only the font texture is replaced: ImGui 1.86's DestroyDeviceObjects
@@ -252,6 +255,8 @@ void frame() {
         p.clock.on_event(now);
     }
     if (feed_app(p, now)) p.clock.on_event(now);
+    // Activation, focus and text from the accessibility tree's DOM controls.
+    if (roomkey::web::ux::apply_dom_requests()) p.clock.on_event(now);
     if (!p.clock.due(now) && p.frame > 0) {
         // Nothing arrived and nothing is due: only what tick() started goes
         // out (then a frame shows it); the state snapshot is not rebuilt.
@@ -273,10 +278,12 @@ void frame() {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(static_cast<float>(p.width), static_cast<float>(p.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    roomkey::web::ux::before_new_frame();
     ImGui::NewFrame();
     for (const roomkey::app::Intent& intent : roomkey::web::draw_ui(*p.app, p.ui, now, p.scale)) {
         p.app->apply(intent, now);
     }
+    roomkey::web::ux::after_draw();
     ImGui::Render();
 
     glViewport(0, 0, p.width, p.height);
@@ -292,6 +299,9 @@ void frame() {
     // The app's own next_wake_at() reaches the clock through the wake timer
     // (on_wake), which ticks the app first.
     p.clock.request_at(p.ui.redraw_at);
+    // Glyphs this frame drew that the atlas lacks (rebuilt before the next
+    // frame), or DOM text still on its way to its field: one more frame.
+    if (roomkey::web::ux::after_render(p.scale)) p.clock.request_at(now);
     std::string widgets = widgets_json(p);
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);
@@ -343,6 +353,7 @@ int main() {
     // one is drawn once.
     io.ConfigInputTextCursorBlink = false;
     ImGui_ImplGlfw_InitForOpenGL(p.window, true);
+    roomkey::web::ux::init();
     ImGui_ImplOpenGL3_Init("#version 300 es");
     ImGui_ImplOpenGL3_CreateDeviceObjects();  // now, so fit_canvas replaces (not leaks) the font texture
     // After the GLFW backend: it installs its own (empty, in Emscripten) clipboard.

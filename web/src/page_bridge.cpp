@@ -48,7 +48,9 @@ EM_JS(void, roomkey_js_console_warn, (const char* text), {
 
 namespace roomkey::web {
 
-void publish_state(const std::string& json) { roomkey_js_publish(json.c_str()); }
+void publish_state(const std::string& json) {
+    roomkey_js_publish(json.c_str());
+}
 
 std::string detail::read_staged(int length) {
     if (length <= 0) {
@@ -61,13 +63,21 @@ std::string detail::read_staged(int length) {
     return text;
 }
 
-void publish_widgets(const std::string& json) { roomkey_js_publish_widgets(json.c_str()); }
+void publish_widgets(const std::string& json) {
+    roomkey_js_publish_widgets(json.c_str());
+}
 
-void publish_scope_help(const std::string& json) { roomkey_js_publish_scope_help(json.c_str()); }
+void publish_scope_help(const std::string& json) {
+    roomkey_js_publish_scope_help(json.c_str());
+}
 
-std::string take_actions() { return detail::read_staged(roomkey_js_stage_actions()); }
+std::string take_actions() {
+    return detail::read_staged(roomkey_js_stage_actions());
+}
 
-void browser_random(unsigned char* out, std::size_t size) { roomkey_js_random(out, static_cast<int>(size)); }
+void browser_random(unsigned char* out, std::size_t size) {
+    roomkey_js_random(out, static_cast<int>(size));
+}
 
 CanvasSize canvas_size() {
     CanvasSize size;
@@ -80,6 +90,8 @@ CanvasSize canvas_size() {
     return size;
 }
 
-void console_warn(const std::string& text) { roomkey_js_console_warn(text.c_str()); }
+void console_warn(const std::string& text) {
+    roomkey_js_console_warn(text.c_str());
+}
 
 }  // namespace roomkey::web

@@ -42,6 +42,8 @@ void apply_theme(float scale) {
     c[ImGuiCol_PlotLines] = kAccent;
     c[ImGuiCol_PlotHistogram] = kAccent;
     c[ImGuiCol_TableHeaderBg] = ImVec4(0.17f, 0.19f, 0.23f, 1.0f);
+    // The keyboard focus ring: a colour nothing else uses, clearly visible.
+    c[ImGuiCol_NavHighlight] = ImVec4(1.00f, 0.78f, 0.20f, 1.0f);
     style.ScaleAllSizes(scale);
     ImGui::GetStyle() = style;
 }

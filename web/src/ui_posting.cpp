@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <string>
 
+#include "a11y.hpp"
 #include "app/format.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
+#include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
 
@@ -29,19 +31,25 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         text_dim("Choose a room to post messages and tasks (spec 4.6, 4.7).");
     } else {
         label_value("Room:", room_name(app, room));
-        ImGui::InputTextMultiline("##message", ui.message.data(), ui.message.size(),
-                                  ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f));
+        // Enter starts a new line; Ctrl+Enter queues the message.
+        const bool ctrl_enter = ImGui::InputTextMultiline("##message", ui.message.data(), ui.message.size(),
+                                                          ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
+                                                          ImGuiInputTextFlags_EnterReturnsTrue);
         note_widget(ui, "message");
+        ux::main_action();  // signed in: the first Tab lands in the message
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
         ImGui::SliderInt("copies", &ui.repeat, 1, app::kMaxBurst);
         help_marker("Queue several numbered copies to see the pacing: at most 10 posts per 10 s per room (spec 8.2).");
         ImGui::SameLine();
         ImGui::BeginDisabled(ui.message[0] == '\0');
-        if (primary_button("Queue message")) {
+        a11y::shortcut_next("Control+Enter");
+        if (primary_button("Queue message") || (ctrl_enter && ui.message[0] != '\0')) {
             out.push_back(app::intent::QueueMessage{room, std::string(ui.message.data()), ui.repeat});
         }
         ImGui::EndDisabled();
         note_widget(ui, "queue_message");
+        ImGui::SameLine();
+        text_dim("Ctrl+Enter");
 
         if (ImGui::TreeNode("Add a task")) {
             ImGui::InputTextWithHint("##task_body", "what to do", ui.task_body.data(), ui.task_body.size());

@@ -11,6 +11,7 @@
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
+#include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
 
@@ -109,6 +110,7 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     ImGui::EndDisabled();
     note_widget(ui, "sign_in");
+    if (state != "signed in") ux::main_action();  // the first Tab lands here
     ImGui::SameLine();
     text_dim("authorization code + PKCE (S256)");
 

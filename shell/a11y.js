@@ -1,0 +1,238 @@
+// a11y.js: the accessibility tree beside the canvas (web/src/a11y.cpp is its
+// other half), the way Flutter's semantics layer or AccessKit do it.
+//   - The app sends operations (add/update/move/remove, web/app/a11y_tree.hpp)
+//     that keep a visually hidden DOM subtree (#a11y) in step with its
+//     widgets: buttons, checkboxes, text fields, headings. Each element sits
+//     over its widget (CSS px), so screen magnifiers follow the focus.
+//   - Activating an element (a click, a screen reader's "press") asks the
+//     app to activate the same widget; focus moves both ways.
+//   - Text reaches the app through the real DOM input of the focused field:
+//     typed keys, IME composition (compositionstart/update/end), paste and
+//     mobile keyboards, one path. GLFW's own key-char handler is kept away
+//     from these inputs so nothing arrives twice.
+// Loaded after page.js, before roomkey.js: its window listeners run first.
+'use strict';
+(function () {
+  var api = window['roomkey'];
+  var root = null;
+  var nodes = {};      // id -> {el (outer), target (focusable), role}
+  var requests = [];   // for the app: [{type, id, ...}]
+  var syncing = false; // focus moved by the app: no echo
+  var keyActivation = false;  // Enter/Space went to the app already
+  var composing = false;
+
+  function container() {
+    if (!root) root = document.getElementById('a11y');
+    return root;
+  }
+
+  function place(node, rect) {
+    var s = node.el.style;
+    s.left = rect[0] + 'px';
+    s.top = rect[1] + 'px';
+    s.width = Math.max(1, rect[2]) + 'px';
+    s.height = Math.max(1, rect[3]) + 'px';
+  }
+
+  function isText(role) { return role === 'textbox' || role === 'textarea'; }
+
+  function create(op) {
+    var el, target;
+    if (op.role === 'heading') {
+      el = document.createElement('h' + (op.value || '2'));
+      target = document.createElement('button');
+      target.type = 'button';
+      el.appendChild(target);
+    } else if (op.role === 'checkbox') {
+      el = target = document.createElement('div');
+      el.setAttribute('role', 'checkbox');
+      el.tabIndex = -1;
+    } else if (op.role === 'textbox' || op.role === 'textarea') {
+      el = target = document.createElement(op.role === 'textarea' ? 'textarea' : 'input');
+      if (op.role === 'textbox') el.type = 'text';
+      el.autocomplete = 'off';
+      el.spellcheck = false;
+      wireText(el, op.id);
+    } else if (op.role === 'list' || op.role === 'listitem') {
+      el = target = document.createElement(op.role === 'list' ? 'ul' : 'li');
+    } else if (op.role === 'group') {
+      el = target = document.createElement('div');
+      el.setAttribute('role', 'group');
+    } else {
+      el = target = document.createElement('button');
+      el.type = 'button';
+    }
+    el.className = 'a11y-node';
+    el.dataset.id = op.id;
+    var node = { el: el, target: target, role: op.role, id: op.id };
+    target.addEventListener('click', function (event) {
+      event.preventDefault();
+      // Enter/Space on a focused element already reached the app as keys.
+      if (keyActivation) return;
+      requests.push({ type: 'activate', id: op.id });
+    });
+    target.addEventListener('focus', function () {
+      if (!syncing) requests.push({ type: 'focus', id: op.id });
+    });
+    return node;
+  }
+
+  function update(node, op) {
+    var t = node.target;
+    var state = op.state || 0;
+    node.value = op.value;
+    if (isText(node.role)) {
+      t.setAttribute('aria-label', op.name);
+      if (op.value !== undefined && !composing && t.value !== op.value) t.value = op.value;
+      if (node.role === 'textbox') t.type = state & 16 ? 'password' : 'text';
+      t.readOnly = !!(state & 32);
+    } else {
+      t.textContent = op.name;
+    }
+    if (node.role === 'checkbox') t.setAttribute('aria-checked', state & 1 ? 'true' : 'false');
+    if (state & 2) t.setAttribute('aria-expanded', state & 4 ? 'true' : 'false'); else t.removeAttribute('aria-expanded');
+    if (state & 8) t.setAttribute('aria-disabled', 'true'); else t.removeAttribute('aria-disabled');
+    if (op.shortcut) t.setAttribute('aria-keyshortcuts', op.shortcut); else t.removeAttribute('aria-keyshortcuts');
+    place(node, op.rect || [0, 0, 1, 1]);
+  }
+
+  function insert(node, parentId, afterId) {
+    var parent = parentId ? (nodes[parentId] && nodes[parentId].el) : container();
+    if (!parent) parent = container();
+    var after = afterId ? nodes[afterId] : null;
+    var before = after ? after.el.nextSibling : parent.firstChild;
+    parent.insertBefore(node.el, before);
+  }
+
+  function apply(json) {
+    var ops;
+    try { ops = JSON.parse(json); } catch (e) { return; }
+    if (!container()) return;
+    ops.forEach(function (op) {
+      var node = nodes[op.id];
+      if (op.op === 'remove') {
+        if (!node) return;
+        node.el.remove();
+        delete nodes[op.id];
+        Array.prototype.forEach.call(node.el.querySelectorAll('[data-id]'), function (child) {
+          delete nodes[child.dataset.id];
+        });
+      } else if (op.op === 'add') {
+        node = nodes[op.id] = create(op);
+        update(node, op);
+        insert(node, op.parent, op.after);
+      } else if (op.op === 'move' && node) {
+        insert(node, op.parent, op.after);
+      } else if (op.op === 'update' && node) {
+        update(node, op);
+      }
+    });
+  }
+
+  function focus(id) {
+    var node = nodes[id];
+    var active = document.activeElement;
+    var inTree = active && container() && container().contains(active);
+    syncing = true;
+    try {
+      if (node) {
+        node.target.focus({ preventScroll: true });
+      } else if (inTree) {
+        // The app's focus left the tree's controls: keys go to the canvas.
+        var canvas = document.getElementById('canvas');
+        if (canvas) canvas.focus({ preventScroll: true });
+      }
+    } finally {
+      syncing = false;
+    }
+  }
+
+  // The focused field's input sits at its caret: an IME's candidate window
+  // opens there.
+  function caret(id, x, y, height) {
+    var node = nodes[id];
+    if (!node || !isText(node.role)) return;
+    var s = node.el.style;
+    s.left = x + 'px';
+    s.top = y + 'px';
+    s.height = Math.max(1, height) + 'px';
+  }
+
+  function selectedAll(el) {
+    return el.value.length > 0 && el.selectionStart === 0 && el.selectionEnd === el.value.length;
+  }
+
+  // Text of the field's DOM input goes to the app, which owns the text: the
+  // input's own value is put back from the app's next update.
+  function wireText(el, id) {
+    el.addEventListener('beforeinput', function (event) {
+      var type = event.inputType || '';
+      if (type === 'insertCompositionText' || event.isComposing) return;  // not cancelable; see compositionend
+      var text = null;
+      if (type === 'insertText' || type === 'insertReplacementText') {
+        text = event.data;
+        if (text === null && event.dataTransfer) text = event.dataTransfer.getData('text/plain');
+      } else if (type === 'insertFromPaste' || type === 'insertFromDrop' || type === 'insertFromYank') {
+        text = event.dataTransfer ? event.dataTransfer.getData('text/plain') : event.data;
+      } else if (type === 'insertLineBreak' || type === 'insertParagraph') {
+        // Enter: the keydown reached the app through GLFW.
+        event.preventDefault();
+        return;
+      } else {
+        return;  // deletions, history: the keys reached the app already
+      }
+      event.preventDefault();
+      if (text) requests.push({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
+    });
+    el.addEventListener('compositionstart', function () {
+      composing = true;
+      requests.push({ type: 'compose', id: id, text: '' });
+    });
+    el.addEventListener('compositionupdate', function (event) {
+      requests.push({ type: 'compose', id: id, text: event.data || '' });
+    });
+    el.addEventListener('compositionend', function (event) {
+      composing = false;
+      requests.push({ type: 'compose', id: id, text: '' });
+      if (event.data) requests.push({ type: 'text', id: id, text: event.data, replace: false });
+      // The composed text is the app's now; the input shows the app's value.
+      var node = nodes[id];
+      if (node) node.target.value = node.value || '';
+    });
+  }
+
+  function inTextInput(target) {
+    return target && container() && container().contains(target) &&
+           (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA');
+  }
+
+  // Before GLFW's listeners (roomkey.js loads after this file): characters
+  // typed into a field's input come through beforeinput, not keypress.
+  window.addEventListener('keypress', function (event) {
+    if (inTextInput(event.target)) event.stopImmediatePropagation();
+  }, true);
+  window.addEventListener('keydown', function (event) {
+    var inTree = container() && container().contains(event.target);
+    if (inTree && (event.key === 'Enter' || event.key === ' ')) {
+      keyActivation = true;
+      setTimeout(function () { keyActivation = false; }, 0);
+    }
+  }, true);
+  window.addEventListener('keyup', function (event) {
+    if (event.key === ' ' && container() && container().contains(event.target)) {
+      keyActivation = true;
+      setTimeout(function () { keyActivation = false; }, 0);
+    }
+  }, true);
+
+  api['_a11yApply'] = apply;
+  api['_a11yFocus'] = focus;
+  api['_a11yCaret'] = caret;
+  api['_a11yTake'] = function () {
+    var list = requests;
+    requests = [];
+    return list.length ? JSON.stringify(list) : '';
+  };
+  api['_a11yPending'] = function () { return requests.length > 0; };
+  api['_a11yTextFocused'] = function () { return inTextInput(document.activeElement); };
+})();

@@ -1,0 +1,171 @@
+// app_unicode_a11y.e2e.mjs: every script, every keyboard, every user (issue
+// 13), in Chromium with the CJK and emoji fonts scripts/setup.sh installs:
+// - a room named in Japanese, emoji and Cyrillic is drawn with real glyphs
+//   (the atlas grows on demand: no glyph the text needs is missing, and the
+//   emoji glyph is in colour);
+// - the accessibility tree beside the canvas: Playwright's role queries find
+//   "Sign in" and the message field, and acting on them signs in and posts;
+// - the whole sign-in through posting with the keyboard alone, a visible
+//   focus ring, the first Tab on "Sign in";
+// - Japanese typed through IME composition (CDP Input.imeSetComposition and
+//   Input.insertText) is posted exactly as composed;
+// - after sign-in the address is `/`.
+// Screenshots: e2e-artifacts/room_list_scripts.png, focus_ring.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { request as httpsRequest } from 'node:https';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, decodePng, artifacts }
+  from './support.mjs';
+
+const ROOM_NAME = '開発チーム 🚀 Привет';
+const COMPOSED = '日本語の入力';
+let stack; let browser; let roomId;
+
+// A call to the sandbox's API as alice (x-servicetoken, docs/sandbox.md).
+function api(method, path, form) {
+  const url = new URL(stack.sandbox.baseUrl + path);
+  const body = form ? new URLSearchParams(form).toString() : '';
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, { method, rejectUnauthorized: false, headers: {
+      'x-servicetoken': demoUsers.alice.apiToken, 'content-type': 'application/x-www-form-urlencoded',
+      'content-length': Buffer.byteLength(body) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk) => { text += chunk; });
+      response.on('end', () => (response.statusCode >= 300
+        ? reject(new Error(`${method} ${path} -> ${response.statusCode}: ${text}`)) : resolve(JSON.parse(text))));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+before(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+  ({ room_id: roomId } = await api('POST', '/rooms', { name: ROOM_NAME, members_admin_ids: demoUsers.alice.accountId }));
+  roomId = String(roomId);
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  await stopStack(stack);
+});
+
+const fontStats = (page) => page.evaluate(() => window.roomkey.fontStats());
+
+// The DOM element that has focus, as the accessibility tree names it.
+const focused = (page) => page.evaluate(() => {
+  const el = document.activeElement;
+  return el ? { tag: el.tagName, name: el.getAttribute('aria-label') || el.textContent, inTree: !!el.closest('#a11y') } : null;
+});
+
+test('a room named in Japanese, emoji and Cyrillic is drawn with real glyphs', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.room_count > 0 && !s.loading, 'the room list');
+  // The atlas catches up between frames: nothing the screen draws is missing.
+  await page.waitForFunction(() => { const f = window.roomkey.fontStats(); return f && f.missing === 0 && f.rebuilds > 1; },
+    null, { timeout: 20000 });
+  const stats = await fontStats(page);
+  assert.equal(stats.missing, 0, 'no glyph the text needs is missing from the atlas');
+  assert.ok(stats.colored >= 1, `the emoji is a colour glyph (${JSON.stringify(stats)})`);
+  // The room's name reaches assistive technology whole.
+  const room = page.getByRole('button', { name: ROOM_NAME });
+  assert.equal(await room.count(), 1, 'the room is a control in the accessibility tree, named in its three scripts');
+  const box = await room.boundingBox();
+  await page.waitForTimeout(200);
+  const shot = await page.screenshot({ path: join(artifacts, 'room_list_scripts.png'),
+    clip: { x: 0, y: Math.max(0, box.y - 80), width: 900, height: 200 } });
+  // Colour emoji: some pixel of the row is strongly saturated (text is grey/white on dark).
+  const png = decodePng(await page.screenshot({ clip: { x: box.x, y: box.y, width: Math.max(1, box.width), height: Math.max(1, box.height) } }));
+  let saturated = 0;
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    const [r, g, b] = [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]];
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 80) saturated += 1;
+  }
+  assert.ok(saturated > 10, 'the rocket emoji is drawn in colour in the room row');
+  assert.ok(shot.length > 0);
+  await page.close();
+});
+
+test('keyboard alone and role queries: sign in, choose the room, compose Japanese with an IME, post', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  // The first Tab lands on the main action, with a visible focus ring.
+  await page.locator('#canvas').focus();
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y'), null, { timeout: 5000 });
+  assert.deepEqual(await focused(page), { tag: 'BUTTON', name: 'Sign in', inTree: true }, 'the first Tab is on "Sign in"');
+  const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
+  const ring = await signIn.boundingBox();
+  await page.waitForTimeout(200);
+  const ringShot = decodePng(await page.screenshot({ path: join(artifacts, 'focus_ring.png'),
+    clip: { x: Math.max(0, ring.x - 6), y: Math.max(0, ring.y - 6), width: ring.width + 12, height: ring.height + 12 } }));
+  let amber = 0;  // the focus ring's colour (web/src/ui.cpp apply_theme: NavHighlight)
+  for (let i = 0; i < ringShot.pixels.length; i += ringShot.channels) {
+    if (ringShot.pixels[i] > 200 && ringShot.pixels[i + 1] > 150 && ringShot.pixels[i + 2] < 110) amber += 1;
+  }
+  assert.ok(amber > 20, `a focus ring is drawn around "Sign in" (${amber} ring pixels)`);
+
+  // Enter on the focused button signs in (the consent screen is the
+  // sandbox's HTML form, used with the keyboard too).
+  await page.keyboard.press('Enter');
+  await page.waitForURL((u) => u.origin === stack.sandbox.origin, { timeout: 30000 });
+  await page.locator('#login').focus();
+  await page.keyboard.type(demoUsers.alice.login);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(demoUsers.alice.password);
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  await page.locator('#allow').focus();
+  await Promise.all([page.waitForURL((u) => u.origin === stack.origin, { timeout: 30000 }), page.keyboard.press('Enter')]);
+  await waitForState(page, (s) => s.session === 'signed in' && s.room_count > 0, 'signed in with the rooms');
+  assert.equal(new URL(page.url()).pathname, '/', 'after the callback the address is /');
+
+  // The room, found by its name in the tree, chosen with Enter.
+  const room = page.getByRole('button', { name: ROOM_NAME });
+  await room.focus();
+  await page.keyboard.press('Enter');
+  const field = page.getByRole('textbox', { name: 'Message' });
+  await field.waitFor({ timeout: 10000 });
+  await field.focus();
+  await page.waitForFunction(() => document.activeElement && document.activeElement.getAttribute('aria-label') === 'Message');
+
+  // IME: composition in progress, then the commit.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.imeSetComposition', { text: 'にほんご', selectionStart: 4, selectionEnd: 4 });
+  await cdp.send('Input.imeSetComposition', { text: 'にほんごの', selectionStart: 5, selectionEnd: 5 });
+  await cdp.send('Input.insertText', { text: COMPOSED });
+  await page.waitForFunction((text) => document.activeElement && document.activeElement.value === text, COMPOSED,
+    { timeout: 10000 });
+  // Ctrl+Enter queues the message (the shortcut is published on the button).
+  assert.equal(await page.getByRole('button', { name: 'Queue message' }).getAttribute('aria-keyshortcuts'), 'Control+Enter');
+  await page.keyboard.press('Control+Enter');
+  const state = await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
+  assert.equal(state.queue.failed, 0);
+  const messages = await api('GET', `/rooms/${roomId}/messages?force=1`);
+  assert.ok(messages.some((m) => m.body === COMPOSED), `the composed text was posted exactly: ${JSON.stringify(messages.map((m) => m.body))}`);
+  await page.close();
+});
+
+test('role queries act like clicks: the Sign in button signs in, the message field posts', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
+  await Promise.all([page.waitForURL((u) => u.origin === stack.sandbox.origin, { timeout: 30000 }),
+    signIn.dispatchEvent('click')]);
+  await page.goBack();  // back to the app; the pending sign-in is abandoned
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.room_count > 0, 'the rooms');
+  await page.getByRole('button', { name: ROOM_NAME }).dispatchEvent('click');
+  const field = page.getByRole('textbox', { name: 'Message' });
+  await field.fill('Привет 🚀 from the tree');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.value === 'Привет 🚀 from the tree');
+  await page.getByRole('button', { name: 'Queue message' }).dispatchEvent('click');
+  await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
+  const messages = await api('GET', `/rooms/${roomId}/messages?force=1`);
+  assert.ok(messages.some((m) => m.body === 'Привет 🚀 from the tree'), 'the text filled into the DOM field was posted');
+  await page.close();
+});

@@ -1,0 +1,189 @@
+// The accessibility tree's diff: only what changed reaches the DOM
+// (web/app/a11y_tree.hpp).
+#include "app/a11y_tree.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace roomkey::app {
+
+// Readable failures (found by GoogleTest through ADL).
+void PrintTo(const A11yNode& n, std::ostream* out) {
+    *out << "{" << n.id << " " << to_string(n.role) << " '" << n.name << "' parent " << n.parent << "}";
+}
+
+namespace {
+
+A11yNode node(std::uint32_t id, A11yRole role, std::string name, std::uint32_t parent = 0) {
+    A11yNode n;
+    n.id = id;
+    n.role = role;
+    n.name = std::move(name);
+    n.parent = parent;
+    n.rect = {10, static_cast<int>(id) * 20, 100, 18};
+    return n;
+}
+
+// Applies ops to a model of the DOM: per parent, an ordered list of nodes.
+// The diff is right when applying it to `before` yields `after` exactly.
+std::vector<A11yNode> apply_ops(std::vector<A11yNode> tree, const std::vector<A11yOp>& ops) {
+    const auto find = [&](std::uint32_t id) {
+        return std::find_if(tree.begin(), tree.end(), [&](const A11yNode& n) { return n.id == id; });
+    };
+    const auto remove_subtree = [&](std::uint32_t id) {
+        std::vector<std::uint32_t> doomed{id};
+        for (std::size_t i = 0; i < doomed.size(); ++i) {
+            for (const A11yNode& n : tree) {
+                if (n.parent == doomed[i]) doomed.push_back(n.id);
+            }
+        }
+        for (std::uint32_t d : doomed) tree.erase(find(d));
+    };
+    const auto insert = [&](A11yNode n, std::uint32_t after_id) {
+        // Right after `after_id` and its descendants, or first under the parent.
+        auto position = tree.begin();
+        if (after_id != 0) {
+            position = find(after_id);
+            EXPECT_NE(position, tree.end()) << "after " << after_id << " is not in the tree";
+            if (position == tree.end()) return;
+            ++position;
+            while (position != tree.end() && position->parent == after_id) ++position;  // its children
+        } else {
+            position = n.parent == 0 ? tree.begin() : find(n.parent) + 1;
+        }
+        tree.insert(position, std::move(n));
+    };
+    for (const A11yOp& op : ops) {
+        switch (op.kind) {
+            case A11yOp::Kind::Remove:
+                remove_subtree(op.node.id);
+                break;
+            case A11yOp::Kind::Add:
+                insert(op.node, op.after);
+                break;
+            case A11yOp::Kind::Update:
+                *find(op.node.id) = op.node;
+                break;
+            case A11yOp::Kind::Move: {
+                A11yNode moved = *find(op.node.id);
+                tree.erase(find(op.node.id));
+                insert(moved, op.after);
+                break;
+            }
+        }
+    }
+    return tree;
+}
+
+TEST(A11yTree, AnUnchangedTreeNeedsNoOperation) {
+    const std::vector<A11yNode> tree = {node(1, A11yRole::Heading, "roomkey"), node(2, A11yRole::Button, "Sign in")};
+    EXPECT_TRUE(diff_a11y_tree(tree, tree).empty());
+}
+
+TEST(A11yTree, TheFirstFrameAddsEveryNodeInOrder) {
+    const std::vector<A11yNode> tree = {node(1, A11yRole::Heading, "roomkey"), node(2, A11yRole::Button, "Sign in"),
+                                        node(3, A11yRole::Checkbox, "rooms.all:read")};
+    const std::vector<A11yOp> ops = diff_a11y_tree({}, tree);
+    ASSERT_EQ(ops.size(), 3u);
+    EXPECT_EQ(ops[0].after, 0u);
+    EXPECT_EQ(ops[1].after, 1u);
+    EXPECT_EQ(ops[2].after, 2u);
+    EXPECT_EQ(apply_ops({}, ops), tree);
+}
+
+TEST(A11yTree, OnlyTheChangedControlIsUpdated) {
+    std::vector<A11yNode> before = {node(1, A11yRole::Button, "Sign in"), node(2, A11yRole::Checkbox, "users"),
+                                    node(3, A11yRole::TextField, "Message")};
+    std::vector<A11yNode> after = before;
+    after[1].state |= kA11yChecked;
+    after[2].value = "hello";
+    const std::vector<A11yOp> ops = diff_a11y_tree(before, after);
+    ASSERT_EQ(ops.size(), 2u);
+    EXPECT_EQ(ops[0].kind, A11yOp::Kind::Update);
+    EXPECT_EQ(ops[0].node.id, 2u);
+    EXPECT_EQ(ops[1].kind, A11yOp::Kind::Update);
+    EXPECT_EQ(ops[1].node.value, "hello");
+    EXPECT_EQ(apply_ops(before, ops), after);
+}
+
+TEST(A11yTree, SignInToSignedInRemovesAndAddsOnlyTheDifference) {
+    const std::vector<A11yNode> before = {node(1, A11yRole::Heading, "roomkey"), node(2, A11yRole::Button, "Sign in"),
+                                          node(9, A11yRole::Button, "Text size")};
+    const std::vector<A11yNode> after = {node(1, A11yRole::Heading, "roomkey"), node(5, A11yRole::Button, "Sign out"),
+                                         node(6, A11yRole::TextField, "Message"),
+                                         node(9, A11yRole::Button, "Text size")};
+    const std::vector<A11yOp> ops = diff_a11y_tree(before, after);
+    ASSERT_EQ(ops.size(), 3u);
+    EXPECT_EQ(ops[0].kind, A11yOp::Kind::Remove);
+    EXPECT_EQ(ops[0].node.id, 2u);
+    EXPECT_EQ(ops[1].kind, A11yOp::Kind::Add);
+    EXPECT_EQ(ops[1].after, 1u);
+    EXPECT_EQ(ops[2].kind, A11yOp::Kind::Add);
+    EXPECT_EQ(ops[2].after, 5u);
+    EXPECT_EQ(apply_ops(before, ops), after);
+}
+
+TEST(A11yTree, AReorderMovesTheFewestNodes) {
+    std::vector<A11yNode> before;
+    for (std::uint32_t id = 1; id <= 6; ++id) before.push_back(node(id, A11yRole::ListItem, "room", 0));
+    std::vector<A11yNode> after = before;
+    std::rotate(after.begin(), after.begin() + 5, after.end());  // 6 1 2 3 4 5
+    const std::vector<A11yOp> ops = diff_a11y_tree(before, after);
+    ASSERT_EQ(ops.size(), 1u) << "one node moved; five kept their order";
+    EXPECT_EQ(ops[0].kind, A11yOp::Kind::Move);
+    EXPECT_EQ(ops[0].node.id, 6u);
+    EXPECT_EQ(ops[0].after, 0u);
+    EXPECT_EQ(apply_ops(before, ops), after);
+}
+
+TEST(A11yTree, ListsKeepTheirItemsAndARemovedListTakesThemAlong) {
+    const std::vector<A11yNode> before = {node(1, A11yRole::List, "Rooms"), node(2, A11yRole::ListItem, "開発", 1),
+                                          node(3, A11yRole::ListItem, "Привет", 1),
+                                          node(4, A11yRole::Button, "Sign out")};
+    std::vector<A11yNode> after = before;
+    after.insert(after.begin() + 3, node(7, A11yRole::ListItem, "🚀", 1));
+    std::vector<A11yOp> ops = diff_a11y_tree(before, after);
+    ASSERT_EQ(ops.size(), 1u);
+    EXPECT_EQ(ops[0].kind, A11yOp::Kind::Add);
+    EXPECT_EQ(ops[0].node.parent, 1u);
+    EXPECT_EQ(ops[0].after, 3u);
+    EXPECT_EQ(apply_ops(before, ops), after);
+
+    const std::vector<A11yNode> gone = {node(4, A11yRole::Button, "Sign out")};
+    ops = diff_a11y_tree(after, gone);
+    ASSERT_EQ(ops.size(), 1u) << "the list's removal removes its items";
+    EXPECT_EQ(ops[0].node.id, 1u);
+    EXPECT_EQ(apply_ops(after, ops), gone);
+}
+
+TEST(A11yTree, ARoleChangeReplacesTheElement) {
+    const std::vector<A11yNode> before = {node(1, A11yRole::Button, "x")};
+    const std::vector<A11yNode> after = {node(1, A11yRole::Checkbox, "x")};
+    const std::vector<A11yOp> ops = diff_a11y_tree(before, after);
+    ASSERT_EQ(ops.size(), 2u);
+    EXPECT_EQ(ops[0].kind, A11yOp::Kind::Remove);
+    EXPECT_EQ(ops[1].kind, A11yOp::Kind::Add);
+    EXPECT_EQ(apply_ops(before, ops), after);
+}
+
+TEST(A11yTree, JsonCarriesNamesStatesAndNeverAPasswordValue) {
+    A11yNode field = node(3, A11yRole::TextField, "API token");
+    field.state = kA11yPassword;
+    field.value = "secret-token";
+    A11yNode send = node(4, A11yRole::Button, "Queue message");
+    send.shortcut = "Control+Enter";
+    const std::string json = a11y_ops_json(diff_a11y_tree({}, {field, send}));
+    EXPECT_EQ(json.find("secret-token"), std::string::npos);
+    const nlohmann::json parsed = nlohmann::json::parse(json);
+    ASSERT_EQ(parsed.size(), 2u);
+    EXPECT_EQ(parsed[0]["op"], "add");
+    EXPECT_EQ(parsed[0]["role"], "textbox");
+    EXPECT_EQ(parsed[0]["name"], "API token");
+    EXPECT_EQ(parsed[1]["shortcut"], "Control+Enter");
+    EXPECT_EQ(parsed[1]["after"], 3);
+    EXPECT_EQ(parsed[1]["rect"][1], 80);
+}
+
+}  // namespace
+}  // namespace roomkey::app

@@ -1,0 +1,325 @@
+// a11y.cpp: the accessibility tree's collection and the DOM text path (see
+// a11y.hpp); shell/a11y.js is its other half.
+#include "a11y.hpp"
+
+#include <emscripten.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <cmath>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "app/a11y_tree.hpp"
+#include "imgui_hooks.hpp"
+#include "page_bridge.hpp"
+
+namespace {
+
+// clang-format off
+EM_JS(void, roomkey_js_a11y_apply, (const char* ops), {
+    window['roomkey']['_a11yApply'](UTF8ToString(ops));
+});
+
+// id 0: no control of the tree has focus (the canvas keeps it).
+EM_JS(void, roomkey_js_a11y_focus, (unsigned int id), {
+    window['roomkey']['_a11yFocus'](id >>> 0);
+});
+
+EM_JS(void, roomkey_js_a11y_caret, (unsigned int id, int x, int y, int height), {
+    window['roomkey']['_a11yCaret'](id >>> 0, x, y, height);
+});
+
+EM_JS(int, roomkey_js_a11y_stage_requests, (), {
+    return lengthBytesUTF8(window['roomkey']['_stageText'](window['roomkey']['_a11yTake']()));
+});
+
+EM_JS(int, roomkey_js_a11y_text_focused, (), {
+    return window['roomkey']['_a11yTextFocused']() ? 1 : 0;
+});
+// clang-format on
+
+using roomkey::app::A11yNode;
+using roomkey::app::A11yRole;
+
+struct PendingText {
+    ImGuiID id = 0;
+    std::string text;
+    bool replace = false;
+    bool asked = false;  // activation of the field was requested
+    int frames = 0;
+};
+
+struct Tree {
+    std::vector<A11yNode> nodes;  // this frame, in submission order
+    std::unordered_map<ImGuiID, std::size_t> index;
+    std::unordered_map<ImGuiID, ImRect> boxes;          // this frame's ItemAdd boxes
+    std::unordered_map<ImGuiID, ImGuiWindow*> windows;  // this frame's
+    std::unordered_map<ImGuiID, ImGuiWindow*> last_windows;
+    std::unordered_map<ImGuiID, A11yRole> last_roles;
+    std::vector<A11yNode> published;
+    std::string next_shortcut;
+    ImGuiID focus_published = 0;
+    std::array<int, 4> caret_published{};
+    std::deque<PendingText> text;
+    ImGuiID compose_id = 0;
+    std::string compose_text;
+};
+
+Tree& tree() {
+    static Tree instance;
+    return instance;
+}
+
+// "Reload##rooms" -> "Reload"; "##message" -> "Message"; "###x" -> "X".
+std::string accessible_name(const char* label) {
+    if (!label) return {};
+    std::string text(label);
+    const std::size_t hidden = text.find("##");
+    std::string visible = text.substr(0, hidden);
+    if (!visible.empty() || hidden == std::string::npos) return visible;
+    std::string id = text.substr(hidden);
+    id.erase(0, id.find_first_not_of('#'));
+    for (char& c : id) {
+        if (c == '_') c = ' ';
+    }
+    if (!id.empty() && id[0] >= 'a' && id[0] <= 'z') id[0] = static_cast<char>(id[0] - 'a' + 'A');
+    return id;
+}
+
+void on_item_add(ImGuiContext& g, const ImRect& bb, ImGuiID id) {
+    Tree& t = tree();
+    t.boxes[id] = bb;
+    t.windows[id] = g.CurrentWindow;
+}
+
+void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatusFlags flags) {
+    Tree& t = tree();
+    A11yNode node;
+    node.id = id;
+    if (flags & ImGuiItemStatusFlags_Checkable) {
+        node.role = A11yRole::Checkbox;
+        if (flags & ImGuiItemStatusFlags_Checked) node.state |= roomkey::app::kA11yChecked;
+    } else if (flags & ImGuiItemStatusFlags_Openable) {
+        node.role = A11yRole::Heading;
+        node.value = "2";
+        node.state |= roomkey::app::kA11yExpandable;
+        if (flags & ImGuiItemStatusFlags_Opened) node.state |= roomkey::app::kA11yExpanded;
+    } else if (g.LastItemData.InFlags & ImGuiItemFlags_Inputable) {
+        node.role = A11yRole::TextField;
+        const ImGuiInputTextState& state = g.InputTextState;
+        if (state.ID == id) {
+            if (state.Flags & ImGuiInputTextFlags_Password) {
+                node.state |= roomkey::app::kA11yPassword;
+            } else if (state.TextA.Data) {
+                node.value.assign(state.TextA.Data, static_cast<std::size_t>(state.CurLenA));
+            }
+            if (state.Flags & ImGuiInputTextFlags_Multiline) node.role = A11yRole::MultilineTextField;
+        }
+    } else {
+        node.role = A11yRole::Button;
+    }
+    if (g.LastItemData.InFlags & ImGuiItemFlags_Disabled) node.state |= roomkey::app::kA11yDisabled;
+    node.name = accessible_name(label);
+    node.shortcut = std::move(t.next_shortcut);
+    t.next_shortcut.clear();
+    auto box = t.boxes.find(id);
+    if (box != t.boxes.end()) {
+        const ImRect& r = box->second;
+        node.rect = {static_cast<int>(r.Min.x), static_cast<int>(r.Min.y), static_cast<int>(r.GetWidth()),
+                     static_cast<int>(r.GetHeight())};
+    }
+    auto existing = t.index.find(id);
+    if (existing != t.index.end()) {
+        t.nodes[existing->second] = std::move(node);
+    } else {
+        t.index[id] = t.nodes.size();
+        t.nodes.push_back(std::move(node));
+    }
+}
+
+bool is_text_field(ImGuiID id) {
+    auto it = tree().last_roles.find(id);
+    return it != tree().last_roles.end() &&
+           (it->second == A11yRole::TextField || it->second == A11yRole::MultilineTextField);
+}
+
+ImGuiWindow* window_of(ImGuiID id) {
+    auto it = tree().last_windows.find(id);
+    return it == tree().last_windows.end() ? nullptr : it->second;
+}
+
+// Moves keyboard focus (and the visible focus ring) to `id`; a text field
+// also starts editing, so the next typed or composed text lands in it.
+void focus_item(ImGuiID id) {
+    ImGuiContext& g = *GImGui;
+    ImGuiWindow* window = window_of(id);
+    if (!window) return;
+    ImGui::FocusWindow(window);
+    ImGui::SetFocusID(id, window);
+    g.NavDisableHighlight = false;
+    g.NavDisableMouseHover = true;
+    if (is_text_field(id) && g.ActiveId != id) {
+        g.NavNextActivateId = id;
+        g.NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
+    }
+}
+
+void activate_item(ImGuiID id) {
+    ImGuiContext& g = *GImGui;
+    if (!window_of(id)) return;
+    focus_item(id);
+    if (!is_text_field(id)) {
+        g.NavNextActivateId = id;
+        g.NavNextActivateFlags = ImGuiActivateFlags_None;
+    }
+}
+
+// Feeds the oldest pending text once its field is the one being edited.
+bool feed_text() {
+    Tree& t = tree();
+    if (t.text.empty()) return false;
+    ImGuiContext& g = *GImGui;
+    PendingText& next = t.text.front();
+    if (g.ActiveId == next.id && g.InputTextState.ID == next.id) {
+        if (next.replace) g.InputTextState.SelectAll();
+        ImGui::GetIO().AddInputCharactersUTF8(next.text.c_str());
+        t.text.pop_front();
+        return true;
+    }
+    if (!next.asked) {
+        focus_item(next.id);
+        next.asked = true;
+    }
+    // The field went away (another view): the text has nowhere to go. Say so
+    // rather than drop it silently.
+    if (++next.frames > 30) {
+        roomkey::web::console_warn("roomkey: typed text could not reach its field (it is no longer on screen)");
+        t.text.pop_front();
+    }
+    return true;
+}
+
+}  // namespace
+
+namespace roomkey::web::a11y {
+
+void install() {
+    imgui_hooks::hooks().item_add = on_item_add;
+    imgui_hooks::hooks().item_info = on_item_info;
+    GImGui->TestEngineHookItems = true;
+}
+
+void shortcut_next(const char* keys) {
+    tree().next_shortcut = keys ? keys : "";
+}
+
+bool apply_dom_requests() {
+    Tree& t = tree();
+    bool changed = false;
+    const std::string staged = detail::read_staged(roomkey_js_a11y_stage_requests());
+    if (!staged.empty()) {
+        const nlohmann::json requests = nlohmann::json::parse(staged, nullptr, false);
+        if (requests.is_array()) {
+            for (const nlohmann::json& r : requests) {
+                if (!r.is_object() || !r.contains("id") || !r["id"].is_number_unsigned()) continue;
+                const auto id = r["id"].get<ImGuiID>();
+                const std::string type = r.value("type", "");
+                changed = true;
+                if (type == "activate") {
+                    activate_item(id);
+                } else if (type == "focus") {
+                    focus_item(id);
+                } else if (type == "text") {
+                    PendingText text;
+                    text.id = id;
+                    text.text = r.value("text", "");
+                    text.replace = r.value("replace", false);
+                    if (!text.text.empty() || text.replace) t.text.push_back(std::move(text));
+                } else if (type == "compose") {
+                    t.compose_id = id;
+                    t.compose_text = r.value("text", "");
+                }
+            }
+        }
+    }
+    return feed_text() || changed;
+}
+
+void draw_composition() {
+    Tree& t = tree();
+    ImGuiContext& g = *GImGui;
+    if (t.compose_text.empty() || g.ActiveId != t.compose_id) return;
+    const ImVec2 pos = g.PlatformImePos;
+    if (pos.x == FLT_MAX || (pos.x == 1.0f && pos.y == 1.0f)) return;
+    ImDrawList* draw = ImGui::GetForegroundDrawList();
+    const ImVec2 at(pos.x + 1.0f, pos.y + g.FontSize);  // PlatformImePos is one line above the caret's top
+    const ImVec2 size = ImGui::CalcTextSize(t.compose_text.c_str());
+    draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBgActive));
+    draw->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), t.compose_text.c_str());
+    const float underline = std::max(1.0f, std::round(g.FontSize / 14.0f));
+    draw->AddLine(ImVec2(at.x, at.y + size.y - underline), ImVec2(at.x + size.x, at.y + size.y - underline),
+                  ImGui::GetColorU32(ImGuiCol_Text), underline);
+}
+
+void publish(float scale) {
+    Tree& t = tree();
+    ImGuiContext& g = *GImGui;
+    const float s = scale > 0 ? scale : 1.0f;
+    for (A11yNode& node : t.nodes) {
+        for (int& v : node.rect) v = static_cast<int>(std::lround(static_cast<float>(v) / s));
+    }
+    const std::vector<app::A11yOp> ops = app::diff_a11y_tree(t.published, t.nodes);
+    if (!ops.empty()) roomkey_js_a11y_apply(app::a11y_ops_json(ops).c_str());
+
+    // Focus: the field being edited, else the item the keyboard ring is on.
+    ImGuiID focus = 0;
+    if (g.ActiveId != 0 && t.index.count(g.ActiveId) && g.InputTextState.ID == g.ActiveId) {
+        focus = g.ActiveId;
+    } else if (g.NavId != 0 && !g.NavDisableHighlight && t.index.count(g.NavId)) {
+        focus = g.NavId;
+    }
+    if (focus != t.focus_published) {
+        roomkey_js_a11y_focus(focus);
+        t.focus_published = focus;
+    }
+    // The DOM input follows the caret, so an IME's candidate window opens
+    // next to the text being composed.
+    std::array<int, 4> caret{};
+    const ImVec2 pos = g.PlatformImePos;
+    if (focus != 0 && focus == g.ActiveId && pos.x != FLT_MAX && !(pos.x == 1.0f && pos.y == 1.0f)) {
+        caret = {static_cast<int>(focus), static_cast<int>(std::lround(pos.x / s)),
+                 static_cast<int>(std::lround((pos.y + g.FontSize) / s)),
+                 static_cast<int>(std::lround(g.FontSize / s))};
+    }
+    if (caret != t.caret_published) {
+        if (caret[0] != 0) roomkey_js_a11y_caret(static_cast<unsigned int>(caret[0]), caret[1], caret[2], caret[3]);
+        t.caret_published = caret;
+    }
+
+    t.published = std::move(t.nodes);
+    t.nodes.clear();
+    t.index.clear();
+    t.last_windows = std::move(t.windows);
+    t.windows.clear();
+    t.boxes.clear();
+    t.last_roles.clear();
+    for (const A11yNode& node : t.published) t.last_roles[node.id] = node.role;
+}
+
+void focus(unsigned int id) {
+    focus_item(id);
+}
+
+bool text_pending() {
+    return !tree().text.empty();
+}
+
+bool dom_text_focused() {
+    return roomkey_js_a11y_text_focused() != 0;
+}
+
+}  // namespace roomkey::web::a11y

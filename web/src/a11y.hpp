@@ -1,0 +1,47 @@
+// a11y.hpp: the accessibility tree beside the canvas and the DOM text path.
+// Each frame the app's widgets are collected from ImGui's item hooks
+// (web/imgui_hooks), diffed against the last frame (web/app/a11y_tree.hpp)
+// and applied by shell/a11y.js to a visually hidden DOM subtree positioned
+// over the canvas. Back from the DOM come: activation (a click or a screen
+// reader's "press") as ImGui::ActivateItem, focus (both ways), and text:
+// typed, pasted, composed by an IME or a mobile keyboard, all through the
+// real DOM text input of the focused field, which follows its caret.
+// Emscripten-only.
+#pragma once
+
+#include <string>
+
+namespace roomkey::web::a11y {
+
+// Turns the item hooks on. Call once, after ImGui::CreateContext.
+void install();
+
+// Between frames, before ImGui::NewFrame: applies what the DOM asked for
+// (activation, focus, text, composition). Returns true when anything was
+// applied (the frame must be drawn).
+bool apply_dom_requests();
+
+// Moves keyboard focus and the focus ring to the widget `id` (a text
+// field also starts editing). Call between frames.
+void focus(unsigned int id);
+
+// DOM text is still waiting for its field to become active.
+bool text_pending();
+
+// Names the next widget's keyboard shortcut for assistive technology
+// (aria-keyshortcuts, e.g. "Control+Enter"); call just before the widget.
+void shortcut_next(const char* keys);
+
+// After the UI is drawn, before ImGui::Render: draws the IME composition in
+// progress underlined at the caret of the field being edited.
+void draw_composition();
+
+// After ImGui::Render: publishes the operations that bring the DOM tree up
+// to date, the focus and the caret. `scale`: device pixels per CSS pixel.
+void publish(float scale);
+
+// True when a DOM text input has focus: ImGui's own Ctrl+V must not paste
+// then (the paste event brings the text through the DOM path, once).
+bool dom_text_focused();
+
+}  // namespace roomkey::web::a11y
