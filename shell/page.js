@@ -92,6 +92,7 @@
   var widgets = {};
   var scopeHelp = [];
   var fontStats = null;
+  var onAct = null;  // the app, told of each queued action (web/src/main.cpp)
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
@@ -207,7 +208,9 @@
     'act': function (action) {
       if (!action || typeof action !== 'object') throw new TypeError('roomkey.act expects an object');
       actions.push(action);
+      if (onAct) onAct();
     },
+    '_setActListener': function (listener) { onAct = listener; },
     '_publish': function (json) {
       try { state = JSON.parse(json); } catch (e) { return; }
       if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();

@@ -5,9 +5,12 @@
 
 namespace roomkey::app {
 
-void FrameClock::on_event(Instant now) {
-    const Instant until = now + tail_;
-    if (!dirty_until_ || *dirty_until_ < until) dirty_until_ = until;
+void FrameClock::on_change() {
+    owed_ = std::max(owed_, 1);
+}
+
+void FrameClock::on_input() {
+    owed_ = std::max(owed_, kInputFrames);
 }
 
 void FrameClock::request_at(std::optional<Instant> at) {
@@ -16,16 +19,21 @@ void FrameClock::request_at(std::optional<Instant> at) {
 }
 
 bool FrameClock::due(Instant now) const {
-    return (dirty_until_ && now <= *dirty_until_) || (wake_at_ && *wake_at_ <= now);
+    return owed_ > 0 || unsettled_ || (wake_at_ && *wake_at_ <= now);
 }
 
-void FrameClock::on_frame(Instant now) {
-    if (dirty_until_ && *dirty_until_ < now) dirty_until_.reset();
+void FrameClock::on_frame(Instant now, const FramePicture& picture) {
+    if (owed_ > 0) --owed_;
     if (wake_at_ && *wake_at_ <= now) wake_at_.reset();
+    // The first frame ever has nothing to compare with: one more shows
+    // whether it was final.
+    const bool changed = !last_digest_ || *last_digest_ != picture.digest;
+    last_digest_ = picture.digest;
+    unsettled_ = changed || picture.settling || picture.held;
 }
 
 std::optional<Instant> FrameClock::next_at(Instant now) const {
-    if (dirty_until_ && now <= *dirty_until_) return now;
+    if (owed_ > 0 || unsettled_) return now;
     return wake_at_;
 }
 

@@ -1,8 +1,18 @@
 // main.cpp: the browser platform layer: GLFW + WebGL2 setup, HiDPI and
-// resizes, the frame loop (draw on change: app/frame_clock.hpp), and the hand-off between the app (web/app), the
-// UI (ui.cpp), the transport (fetch_transport.cpp), the browser glue
-// (browser.cpp) and the page (page_bridge.cpp). Everything browser-specific
-// stays in web/src.
+// resizes, the frame runner (draw on change: app/frame_clock.hpp), and the
+// hand-off between the app (web/app), the UI (ui.cpp), the transport
+// (fetch_transport.cpp), the browser glue (browser.cpp) and the page
+// (page_bridge.cpp). Everything browser-specific stays in web/src.
+//
+// There is no permanent frame loop. Everything that can change something
+// calls in: input and resizes (roomkey_js_listen), fetch answers
+// (on_fetch_outcome), page API actions (on_page_event), the app's own timer
+// (on_wake). Each hands the app what arrived, publishes the new state at
+// once, and asks for one animation frame only when the frame clock says a
+// frame is due; the frame asks for the next one only while the picture has
+// not settled. An idle page therefore runs no code at all, and one timer
+// wakes it for the next thing that is due (a countdown's next second, a
+// paced post, the token refresh).
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
@@ -29,26 +39,52 @@
 #include "browser.hpp"
 #include "browser_font.hpp"
 #include "fetch_transport.hpp"
+#include "frame_picture.hpp"
 #include "page_bridge.hpp"
 #include "ui.hpp"
 #include "ux_frame.hpp"
 
 namespace {
 
-// Counts the page's input events (and resizes, paste, focus, the tab becoming
-// visible) in wasm memory: the frame runner compares it on each animation
-// frame without a call into JS. Listeners on window in the capture phase, so
-// the ImGui backend's own (GLFW's) listeners still get every event.
-EM_JS(void, roomkey_js_count_input, (int* counter), {
-    var bump = function() {
-        HEAP32[counter >> 2] = (HEAP32[counter >> 2] + 1) | 0;
-    };
+// Why the page called in (roomkey_js_listen).
+enum PageEvent : int {
+    kInput = 0,    // mouse, keys, wheel, touch, paste, focus
+    kResize = 1,   // the window's size or the devicePixelRatio changed
+    kVisible = 2,  // the tab came to the front
+    kAction = 3,   // window.roomkey.act() queued an action
+};
+
+// The page's events call `notify(kind)` in wasm. Listeners on window in the
+// capture phase, so the ImGui backend's own (GLFW's) listeners still get
+// every event, and they have by the time the animation frame runs. A
+// devicePixelRatio change without a resize (browser zoom, a move to another
+// display) is seen through a media query on the current ratio, renewed at
+// each change.
+using PageListener = void (*)(int);
+// clang-format off
+EM_JS(void, roomkey_js_listen, (PageListener notify), {
+    var call = function(kind) { wasmTable.get(notify)(kind); };
+    var input = function() { call(0); };
     [
         'mousemove', 'mousedown', 'mouseup', 'wheel', 'keydown', 'keyup', 'keypress', 'paste', 'focus', 'blur',
-        'touchstart', 'touchmove', 'touchend', 'resize', 'visibilitychange'
-    ]
-        .forEach(function(type) { window.addEventListener(type, bump, {capture : true, passive : true}); });
+        'touchstart', 'touchmove', 'touchend', 'touchcancel', 'click', 'input', 'focusin', 'compositionstart',
+        'compositionupdate', 'compositionend'
+    ].forEach(function(type) { window.addEventListener(type, input, {capture : true, passive : true}); });
+    window.addEventListener('resize', function() { call(1); }, {capture : true, passive : true});
+    var watchRatio = function() {
+        var query = window.matchMedia('(resolution: ' + window.devicePixelRatio + 'dppx)');
+        var changed = function() {
+            query.removeEventListener('change', changed);
+            call(1);
+            watchRatio();
+        };
+        query.addEventListener('change', changed);
+    };
+    watchRatio();
+    document.addEventListener('visibilitychange', function() { if (!document.hidden) call(2); });
+    window['roomkey']['_setActListener'](function() { call(3); });
 });
+// clang-format on
 
 struct Platform {
     GLFWwindow* window = nullptr;
@@ -63,14 +99,15 @@ struct Platform {
     std::string last_widgets;
     bool scope_help_published = false;
     std::string clipboard;  // keeps the pointer ImGui gets alive
-    // The timer that runs App::tick when frames stop (a background tab).
+    // Draw on change: whether a frame is due and when (app/frame_clock.hpp).
+    roomkey::app::FrameClock clock;
+    // The animation frame asked for and not yet run (0: none). A hidden tab
+    // runs none until it is shown again.
+    long frame_request = 0;
+    // The one timer: the app's next_wake_at() and, while no animation frame
+    // is pending, the clock's next frame (a countdown's next second).
     long wake_timer = 0;
     std::optional<roomkey::Instant> wake_at;
-    // Draw on change: whether an animation frame draws (input_events is
-    // bumped by the page's listeners, roomkey_js_count_input).
-    roomkey::app::FrameClock clock;
-    int input_events = 0;
-    int input_seen = 0;
 };
 
 Platform g_platform;
@@ -152,8 +189,11 @@ void perform(Platform& p, std::vector<roomkey::app::Effect> effects) {
 }
 
 // The page's state, its aria mirror and its scope description change only
-// when the snapshot does.
+// when the snapshot does. Called after everything that can change the app,
+// frame or no frame: page API callers see an action's result at once, and a
+// hidden tab's page state stays current.
 void publish(Platform& p, roomkey::Instant now) {
+    if (p.frame == 0) return;  // ready() means drawn: the first frame publishes first
     std::string state = roomkey::app::page_state_json(*p.app, now);
     if (state != p.last_published) {
         roomkey::web::publish_state(state);
@@ -165,27 +205,24 @@ void publish(Platform& p, roomkey::Instant now) {
     }
 }
 
-void schedule_wake(Platform& p, roomkey::Instant now);
+EM_BOOL frame(double, void*);
+void on_wake(void*);
 
-// Frames stop in a background tab (requestAnimationFrame), and fetch
-// completions stop once nothing is in flight: this timer keeps paced posts
-// and the automatic refresh going (browsers may delay it to about 1 s there).
-void on_wake(void*) {
-    Platform& p = g_platform;
-    p.wake_timer = 0;
-    p.wake_at.reset();
-    if (!p.app) return;
-    const roomkey::Instant now = roomkey::web::now();
-    p.app->tick(now);
-    perform(p, p.app->take_effects());
-    publish(p, now);
-    schedule_wake(p, now);
-    // One frame shows it: the next animation frame, which a hidden tab does not get.
-    p.clock.request_at(now);
+void request_frame(Platform& p) {
+    if (p.frame_request == 0) p.frame_request = emscripten_request_animation_frame(frame, nullptr);
 }
 
-void schedule_wake(Platform& p, roomkey::Instant now) {
-    const std::optional<roomkey::Instant> due = p.app->next_wake_at(now);
+// Asks for what is due next: an animation frame now, and the timer for the
+// app's next wake-up or the clock's next frame. While a frame is pending
+// the clock's times wait for it: a hidden tab that runs no frames is then
+// woken only for the app's own work (paced posts, the refresh).
+void schedule(Platform& p, roomkey::Instant now) {
+    if (p.clock.due(now)) request_frame(p);
+    std::optional<roomkey::Instant> due = p.app->next_wake_at(now);
+    if (p.frame_request == 0) {
+        const std::optional<roomkey::Instant> frame_at = p.clock.next_at(now);
+        if (frame_at && (!due || *frame_at < *due)) due = frame_at;
+    }
     if (due == p.wake_at && (p.wake_timer != 0 || !due)) return;
     if (p.wake_timer != 0) emscripten_clear_timeout(p.wake_timer);
     p.wake_timer = 0;
@@ -196,35 +233,28 @@ void schedule_wake(Platform& p, roomkey::Instant now) {
     p.wake_timer = emscripten_set_timeout(on_wake, static_cast<double>(std::max<long long>(delay, 1)), nullptr);
 }
 
-// Hands the app what arrived since the last animation frame; true when
-// anything did (a fetch outcome or a page API action).
-bool feed_app(Platform& p, roomkey::Instant now) {
-    bool changed = false;
-    for (roomkey::web::FetchOutcome& outcome : roomkey::web::take_fetch_outcomes()) {
-        changed = true;
-        if (outcome.response) {
-            p.app->on_response(outcome.id, *outcome.response, now);
-        } else {
-            p.app->on_transport_error(outcome.id,
-                                      outcome.failure.value_or(roomkey::app::TransportFailure::network_error),
-                                      outcome.error, now);
-        }
-    }
-    const std::string actions = roomkey::web::take_actions();
-    if (!actions.empty()) {
-        changed = true;
-        std::vector<std::string> errors;
-        for (const roomkey::app::Intent& intent : roomkey::app::parse_actions(actions, errors)) {
-            p.app->apply(intent, now);
-        }
-        for (const std::string& error : errors) roomkey::web::console_warn("roomkey.act: " + error);
-    }
+// After the app changed (or may have): its effects go out, its state is
+// published, and a frame shows it.
+void settle_app(Platform& p, roomkey::Instant now) {
     p.app->tick(now);
-    return changed;
+    perform(p, p.app->take_effects());
+    publish(p, now);
+    p.clock.on_change();
+    schedule(p, now);
 }
 
-// An HTTP answer arrived between frames: let the app react now (the next
-// paced post goes out without waiting for a frame); drawing waits.
+// The timer: the app's next wake-up (paced posts, the refresh; browsers
+// may delay it to about 1 s in a background tab) or the clock's next frame.
+void on_wake(void*) {
+    Platform& p = g_platform;
+    p.wake_timer = 0;
+    p.wake_at.reset();
+    if (!p.app) return;
+    settle_app(p, roomkey::web::now());
+}
+
+// An HTTP answer arrived: the app reacts now (the next paced post goes out
+// without waiting for a frame), and one frame shows it.
 void on_fetch_outcome() {
     Platform& p = g_platform;
     if (!p.app) return;
@@ -238,35 +268,61 @@ void on_fetch_outcome() {
                                       outcome.error, now);
         }
     }
-    p.app->tick(now);
-    perform(p, p.app->take_effects());
-    publish(p, now);
-    schedule_wake(p, now);
-    p.clock.request_at(now);
+    settle_app(p, now);
 }
 
-// Called on every animation frame (requestAnimationFrame: none in a hidden
-// tab). Draws only when the frame clock says a frame is due.
-void frame() {
-    Platform& p = g_platform;
-    const roomkey::Instant now = roomkey::web::now();
-    if (p.input_events != p.input_seen) {
-        p.input_seen = p.input_events;
-        p.clock.on_event(now);
+// Page API actions (window.roomkey.act) are applied as they come, so the
+// next state() already shows them.
+void take_actions(Platform& p, roomkey::Instant now) {
+    const std::string actions = roomkey::web::take_actions();
+    if (actions.empty()) return;
+    std::vector<std::string> errors;
+    for (const roomkey::app::Intent& intent : roomkey::app::parse_actions(actions, errors)) {
+        p.app->apply(intent, now);
     }
-    if (feed_app(p, now)) p.clock.on_event(now);
-    // Activation, focus and text from the accessibility tree's DOM controls.
-    if (roomkey::web::ux::apply_dom_requests()) p.clock.on_event(now);
-    if (!p.clock.due(now) && p.frame > 0) {
-        // Nothing arrived and nothing is due: only what tick() started goes
-        // out (then a frame shows it); the state snapshot is not rebuilt.
-        std::vector<roomkey::app::Effect> effects = p.app->take_effects();
-        if (effects.empty()) return;
-        perform(p, std::move(effects));
-        publish(p, now);
-        schedule_wake(p, now);
-        p.clock.on_event(now);
-        return;
+    for (const std::string& error : errors) roomkey::web::console_warn("roomkey.act: " + error);
+}
+
+void on_page_event(int kind) {
+    Platform& p = g_platform;
+    if (!p.app) return;
+    const roomkey::Instant now = roomkey::web::now();
+    switch (kind) {
+        case kInput:
+            p.clock.on_input();
+            break;
+        case kResize:
+            p.clock.on_change();
+            break;
+        case kVisible:
+            // A frame asked for while hidden may never have run (a page that
+            // stopped requestAnimationFrame): ask again.
+            if (p.frame_request != 0) emscripten_cancel_animation_frame(p.frame_request);
+            p.frame_request = 0;
+            settle_app(p, now);
+            return;
+        case kAction:
+            take_actions(p, now);
+            settle_app(p, now);
+            return;
+        default:
+            return;
+    }
+    schedule(p, now);
+}
+
+// An animation frame asked for by request_frame: draws when the frame clock
+// says a frame is due, then asks for the next only if one is.
+EM_BOOL frame(double, void*) {
+    Platform& p = g_platform;
+    p.frame_request = 0;
+    const roomkey::Instant now = roomkey::web::now();
+    // Activation, focus and text from the accessibility tree's DOM controls
+    // (their DOM events asked for this frame).
+    if (roomkey::web::ux::apply_dom_requests()) p.clock.on_input();
+    if (!p.clock.due(now)) {
+        schedule(p, now);
+        return EM_FALSE;
     }
     fit_canvas(p);
 
@@ -280,9 +336,8 @@ void frame() {
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     roomkey::web::ux::before_new_frame();
     ImGui::NewFrame();
-    for (const roomkey::app::Intent& intent : roomkey::web::draw_ui(*p.app, p.ui, now, p.scale)) {
-        p.app->apply(intent, now);
-    }
+    const std::vector<roomkey::app::Intent> intents = roomkey::web::draw_ui(*p.app, p.ui, now, p.scale);
+    for (const roomkey::app::Intent& intent : intents) p.app->apply(intent, now);
     roomkey::web::ux::after_draw();
     ImGui::Render();
 
@@ -290,23 +345,26 @@ void frame() {
     glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-
-    perform(p, p.app->take_effects());
     ++p.frame;
-    publish(p, now);
-    schedule_wake(p, now);
-    p.clock.on_frame(now);
-    // The app's own next_wake_at() reaches the clock through the wake timer
-    // (on_wake), which ticks the app first.
-    p.clock.request_at(p.ui.redraw_at);
     // Glyphs this frame drew that the atlas lacks (rebuilt before the next
     // frame), or DOM text still on its way to its field: one more frame.
-    if (roomkey::web::ux::after_render(p.scale)) p.clock.request_at(now);
+    const bool ux_needs_frame = roomkey::web::ux::after_render(p.scale);
+
     std::string widgets = widgets_json(p);
+    p.clock.on_frame(now, roomkey::web::frame_picture(*ImGui::GetDrawData(), widgets));
+    p.clock.request_at(p.ui.redraw_at);
+    if (ux_needs_frame) p.clock.on_change();
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);
         p.last_widgets = std::move(widgets);
     }
+    if (intents.empty()) {
+        publish(p, now);  // the first frame's, and what only time changed (expires_in)
+        schedule(p, now);
+    } else {
+        settle_app(p, now);
+    }
+    return EM_FALSE;
 }
 
 }  // namespace
@@ -326,7 +384,6 @@ int main() {
     p.app->start(launch_url, pending, roomkey::web::now());
     launch_url.clear();
     perform(p, p.app->take_effects());
-    roomkey::web::set_fetch_listener(on_fetch_outcome);
 
     if (!glfwInit()) {
         std::fprintf(stderr, "roomkey: could not initialise GLFW\n");
@@ -361,8 +418,11 @@ int main() {
     io.SetClipboardTextFn = set_clipboard;
     io.ClipboardUserData = nullptr;
     fit_canvas(p);
-    roomkey_js_count_input(&p.input_events);
 
-    emscripten_set_main_loop(frame, 0, false);
+    // From now on the page calls in; the first frame draws what start() set up.
+    roomkey::web::set_fetch_listener(on_fetch_outcome);
+    roomkey_js_listen(on_page_event);
+    take_actions(p, roomkey::web::now());  // any queued before the app started
+    settle_app(p, roomkey::web::now());
     return 0;
 }
