@@ -10,6 +10,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "api_json.hpp"
 #include "roomkey/endpoints.hpp"
 
 namespace roomkey {
@@ -20,28 +21,44 @@ using json = nlohmann::json;
 
 std::string_view to_string(ApiRequestError error) {
     switch (error) {
-        case ApiRequestError::invalid_base_url: return "api_request.invalid_base_url";
-        case ApiRequestError::invalid_token: return "api_request.invalid_token";
-        case ApiRequestError::invalid_token_header: return "api_request.invalid_token_header";
-        case ApiRequestError::unknown_endpoint: return "api_request.unknown_endpoint";
-        case ApiRequestError::invalid_room_id: return "api_request.invalid_room_id";
-        case ApiRequestError::empty_body: return "api_request.empty_body";
-        case ApiRequestError::no_assignee: return "api_request.no_assignee";
-        case ApiRequestError::invalid_account_id: return "api_request.invalid_account_id";
-        case ApiRequestError::invalid_limit: return "api_request.invalid_limit";
+        case ApiRequestError::invalid_base_url:
+            return "api_request.invalid_base_url";
+        case ApiRequestError::invalid_token:
+            return "api_request.invalid_token";
+        case ApiRequestError::invalid_token_header:
+            return "api_request.invalid_token_header";
+        case ApiRequestError::unknown_endpoint:
+            return "api_request.unknown_endpoint";
+        case ApiRequestError::invalid_room_id:
+            return "api_request.invalid_room_id";
+        case ApiRequestError::empty_body:
+            return "api_request.empty_body";
+        case ApiRequestError::no_assignee:
+            return "api_request.no_assignee";
+        case ApiRequestError::invalid_account_id:
+            return "api_request.invalid_account_id";
+        case ApiRequestError::invalid_limit:
+            return "api_request.invalid_limit";
     }
     return "api_request.unknown";
 }
 
 std::string_view to_string(ApiReadErrorKind kind) {
     switch (kind) {
-        case ApiReadErrorKind::http_status: return "api.http_status";
-        case ApiReadErrorKind::not_json: return "api.not_json";
-        case ApiReadErrorKind::not_object: return "api.not_object";
-        case ApiReadErrorKind::not_array: return "api.not_array";
-        case ApiReadErrorKind::missing_field: return "api.missing_field";
-        case ApiReadErrorKind::wrong_type: return "api.wrong_type";
-        case ApiReadErrorKind::invalid_value: return "api.invalid_value";
+        case ApiReadErrorKind::http_status:
+            return "api.http_status";
+        case ApiReadErrorKind::not_json:
+            return "api.not_json";
+        case ApiReadErrorKind::not_object:
+            return "api.not_object";
+        case ApiReadErrorKind::not_array:
+            return "api.not_array";
+        case ApiReadErrorKind::missing_field:
+            return "api.missing_field";
+        case ApiReadErrorKind::wrong_type:
+            return "api.wrong_type";
+        case ApiReadErrorKind::invalid_value:
+            return "api.invalid_value";
     }
     return "api.unknown";
 }
@@ -57,9 +74,12 @@ std::string to_string(const ApiReadError& error) {
 
 std::string_view to_string(TaskLimitType type) {
     switch (type) {
-        case TaskLimitType::none: return "none";
-        case TaskLimitType::date: return "date";
-        case TaskLimitType::time: return "time";
+        case TaskLimitType::none:
+            return "none";
+        case TaskLimitType::date:
+            return "date";
+        case TaskLimitType::time:
+            return "time";
     }
     return "none";
 }
@@ -135,8 +155,8 @@ std::string api_version(const ApiConfig& config) {
 
 // [SECTION] request builders
 
-Result<HttpRequest, ApiRequestError> api_request(const ApiConfig& config, const Credentials& credentials,
-                                                 Method method, std::string_view path, const FormFields& params) {
+Result<HttpRequest, ApiRequestError> api_request(const ApiConfig& config, const Credentials& credentials, Method method,
+                                                 std::string_view path, const FormFields& params) {
     const auto base = detail::checked_base(config.base_url);
     if (!base) return Err{ApiRequestError::invalid_base_url};
     if (!match_endpoint(method, path)) return Err{ApiRequestError::unknown_endpoint};
@@ -169,8 +189,7 @@ Result<HttpRequest, ApiRequestError> get_rooms(const ApiConfig& config, const Cr
 }
 
 Result<HttpRequest, ApiRequestError> post_message(const ApiConfig& config, const Credentials& credentials,
-                                                  std::string_view room_id, std::string_view body,
-                                                  bool self_unread) {
+                                                  std::string_view room_id, std::string_view body, bool self_unread) {
     if (!is_resource_id(room_id)) return Err{ApiRequestError::invalid_room_id};
     if (body.empty()) return Err{ApiRequestError::empty_body};
     const std::string path = "/rooms/" + std::string(room_id) + "/messages";
@@ -207,7 +226,9 @@ Result<HttpRequest, ApiRequestError> post_task(const ApiConfig& config, const Cr
 
 namespace detail {
 
-ApiReadError read_error(ApiReadErrorKind kind, std::string field) { return ApiReadError{kind, std::move(field)}; }
+ApiReadError read_error(ApiReadErrorKind kind, std::string field) {
+    return ApiReadError{kind, std::move(field)};
+}
 
 std::string join_field(std::string_view prefix, std::string_view name) {
     if (prefix.empty()) return std::string(name);
@@ -301,25 +322,6 @@ Result<std::optional<bool>, ApiReadError> optional_bool(const json& object, cons
     if (!value) return std::optional<bool>{};
     if (!value->is_boolean()) return Err{read_error(ApiReadErrorKind::wrong_type, join_field(prefix, name))};
     return std::optional<bool>{value->get<bool>()};
-}
-
-// Assigns a reader's value to `out`, or keeps the first error in `error`.
-template <class T>
-void take(Result<T, ApiReadError> result, T& out, std::optional<ApiReadError>& error) {
-    if (error) return;
-    if (!result) {
-        error = result.error();
-        return;
-    }
-    out = std::move(result).value();
-}
-
-// For fields the spec does not show (2.6): a value of an unexpected type is
-// read as absent rather than failing the whole record; only the fields the
-// spec promises (account_id) may refuse a response.
-template <class T>
-void take_if_valid(Result<std::optional<T>, ApiReadError> result, std::optional<T>& out) {
-    out = result ? std::move(result).value() : std::nullopt;
 }
 
 Result<Room, ApiReadError> room_value(const json& object, const std::string& prefix) {
@@ -445,12 +447,16 @@ Result<ApiErrorBody, ApiReadError> read_api_error(const HttpResponse& response) 
     auto body = read_api_error_body(response.body);
     if (body) return std::move(body).value();
     switch (body.error()) {
-        case ErrorBodyError::not_json: return Err{detail::read_error(ApiReadErrorKind::not_json, "")};
-        case ErrorBodyError::errors_missing: return Err{detail::read_error(ApiReadErrorKind::missing_field, "errors")};
-        case ErrorBodyError::errors_not_array: return Err{detail::read_error(ApiReadErrorKind::not_array, "errors")};
+        case ErrorBodyError::not_json:
+            return Err{detail::read_error(ApiReadErrorKind::not_json, "")};
+        case ErrorBodyError::errors_missing:
+            return Err{detail::read_error(ApiReadErrorKind::missing_field, "errors")};
+        case ErrorBodyError::errors_not_array:
+            return Err{detail::read_error(ApiReadErrorKind::not_array, "errors")};
         case ErrorBodyError::errors_item_not_string:
             return Err{detail::read_error(ApiReadErrorKind::wrong_type, "errors[]")};
-        default: return Err{detail::read_error(ApiReadErrorKind::not_object, "")};
+        default:
+            return Err{detail::read_error(ApiReadErrorKind::not_object, "")};
     }
 }
 

@@ -3,18 +3,22 @@
 
 #include <algorithm>
 
+#include "roomkey/endpoint_catalog.hpp"
+
 namespace roomkey {
 
 const std::vector<ScopeInfo>& scope_catalog() {
     // Spec 5.5, row by row, in the spec's order (format_scope_list relies on it).
     static const std::vector<ScopeInfo> catalog = {
         {"offline_access", {}, "Permanent API access (see 5.4)."},
-        {"users.all:read", {"users.profile.me:read", "users.status.me:read", "users.tasks.me:read"},
+        {"users.all:read",
+         {"users.profile.me:read", "users.status.me:read", "users.tasks.me:read"},
          "Read information tied to the own account."},
         {"users.profile.me:read", {}, "Read own profile."},
         {"users.status.me:read", {}, "Read own unread/read counts."},
         {"users.tasks.me:read", {}, "Read own task list."},
-        {"rooms.all:read_write", {"rooms.all:read", "rooms.all:write"},
+        {"rooms.all:read_write",
+         {"rooms.all:read", "rooms.all:write"},
          "Read and operate messages, tasks, files, description and member information of chat rooms."},
         {"rooms.all:read",
          {"rooms.info:read", "rooms.members:read", "rooms.messages:read", "rooms.tasks:read", "rooms.files:read"},
@@ -34,7 +38,8 @@ const std::vector<ScopeInfo>& scope_catalog() {
         {"rooms.tasks:write", {}, "Create tasks in joined rooms."},
         {"rooms.files:read", {}, "Read information of files uploaded to joined rooms."},
         {"rooms.files:write", {}, "Upload files to joined rooms."},
-        {"contacts.all:read_write", {"contacts.all:read", "contacts.all:write"},
+        {"contacts.all:read_write",
+         {"contacts.all:read", "contacts.all:write"},
          "Read and operate own contacts and pending contact approval requests."},
         {"contacts.all:read", {}, "Read own contacts and pending contact approval requests."},
         {"contacts.all:write", {}, "Operate approval requests addressed to the caller."},
@@ -49,19 +54,22 @@ const ScopeInfo* find_scope(std::string_view name) {
     return nullptr;
 }
 
-bool is_known_scope(std::string_view name) { return find_scope(name) != nullptr; }
+bool is_known_scope(std::string_view name) {
+    return find_scope(name) != nullptr;
+}
 
 std::string_view to_string(ScopeError error) {
     switch (error) {
-        case ScopeError::empty: return "empty";
-        case ScopeError::unknown: return "unknown";
+        case ScopeError::empty:
+            return "empty";
+        case ScopeError::unknown:
+            return "unknown";
     }
     return "unknown";
 }
 
 AuthorizationErrorCode to_authorization_error(ScopeError error) {
-    return error == ScopeError::empty ? AuthorizationErrorCode::scope_missing
-                                      : AuthorizationErrorCode::scope_unknown;
+    return error == ScopeError::empty ? AuthorizationErrorCode::scope_missing : AuthorizationErrorCode::scope_unknown;
 }
 
 namespace {
@@ -209,42 +217,10 @@ bool gives_api_access(const ScopeSet& scopes) {
 }
 
 std::optional<std::string_view> required_scope(Endpoint endpoint) {
-    switch (endpoint) {
-        case Endpoint::me: return "users.profile.me:read";
-        case Endpoint::my_status: return "users.status.me:read";
-        case Endpoint::my_tasks: return "users.tasks.me:read";
-        case Endpoint::contacts:
-        case Endpoint::incoming_requests_get: return "contacts.all:read";
-        case Endpoint::incoming_requests_put:
-        case Endpoint::incoming_requests_delete: return "contacts.all:write";
-        case Endpoint::rooms_list:
-        case Endpoint::room_get:
-        case Endpoint::room_link_get: return "rooms.info:read";
-        case Endpoint::rooms_create:
-        case Endpoint::room_delete: return "rooms:write";
-        case Endpoint::room_update:
-        case Endpoint::room_link_post:
-        case Endpoint::room_link_put:
-        case Endpoint::room_link_delete: return "rooms.info:write";
-        case Endpoint::room_members_get: return "rooms.members:read";
-        case Endpoint::room_members_put: return "rooms.members:write";
-        // Marking messages read/unread changes only the caller's own view.
-        case Endpoint::room_messages_get:
-        case Endpoint::room_message_get:
-        case Endpoint::room_messages_read_put:
-        case Endpoint::room_messages_unread_put: return "rooms.messages:read";
-        case Endpoint::room_messages_post:
-        case Endpoint::room_message_put:
-        case Endpoint::room_message_delete: return "rooms.messages:write";
-        case Endpoint::room_tasks_get:
-        case Endpoint::room_task_get: return "rooms.tasks:read";
-        case Endpoint::room_tasks_post:
-        case Endpoint::room_task_status_put: return "rooms.tasks:write";
-        case Endpoint::room_files_get:
-        case Endpoint::room_file_get: return "rooms.files:read";
-        case Endpoint::room_files_post: return "rooms.files:write";
-    }
-    return std::nullopt;
+    // The endpoint catalog holds each endpoint's scope (one table for all rules).
+    const std::string_view scope = endpoint_info(endpoint).scope;
+    if (scope.empty()) return std::nullopt;
+    return scope;
 }
 
 bool grant_allows(const ScopeSet& granted, Endpoint endpoint) {

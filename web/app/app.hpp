@@ -10,6 +10,28 @@
 // Tokens live here, in memory only; the only thing that leaves for storage is
 // the single-use PendingAuthorization (state + code_verifier) while the
 // browser is at the consent screen. A reload therefore asks to sign in again.
+//
+// Where the App's code lives (one file per feature, all members of App):
+//   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects, read-only views
+//   app_http.cpp     send() through the helper, answer routing, /roomkey/config, copy as curl
+//   app_session.cpp  sign-in/out, API token, the session state machine, secrets to mask
+//   app_rest.cpp     REST calls: queue, pacing, 401 retry, 429 waits, answers; the dashboard
+//   app_posting.cpp  the post queue (messages, tasks, cancel, per-room order)
+//   app_detail.hpp   constants and helpers those files share (internal)
+//
+// How a new view is added (room_view, console, contacts, ...), so that
+// several people can work in parallel without editing the same lines:
+//   1. web/app/<view>.{hpp,cpp}: a class with the view's own state, its
+//      intents (apply), what it needs sent (requests it hands to the App's
+//      REST queue) and its answers (on_answer). Pure C++, no ImGui, no
+//      emscripten; tested natively in tests/unit/<view>_test.cpp.
+//   2. App owns one instance as a member and delegates: one line in apply()
+//      for its intents, one case in the answer routing, one accessor for the
+//      UI and the page state. Its logic does not grow app*.cpp.
+//   3. web/src/ui_<view>.cpp draws it from the read-only App and returns
+//      intents; ui.cpp places the panel in the layout (one line).
+//   4. Its page API names go in page_state.cpp / intents.cpp exactly as the
+//      issue spells them.
 #pragma once
 
 #include <cstdint>
@@ -38,20 +60,31 @@ namespace roomkey::app {
 // ---- Effects: what the platform layer (web/src) must do ----
 namespace effect {
 // Send through the transport; answer with App::on_response / on_transport_error.
-struct Send { std::uint64_t id = 0; HttpRequest request; };
+struct Send {
+    std::uint64_t id = 0;
+    HttpRequest request;
+};
 // Keep the pending authorization in sessionStorage (read back once, at start).
-struct StorePending { std::string record; };
+struct StorePending {
+    std::string record;
+};
 // Leave the page for the consent screen (spec 4.2).
-struct Navigate { std::string url; };
+struct Navigate {
+    std::string url;
+};
 // Put the text on the system clipboard and in the app's own paste buffer.
 // Neither is reachable through the page API (shell/page.js).
-struct CopyText { std::string text; };
+struct CopyText {
+    std::string text;
+};
 // Sign-out: empty the app's paste buffer; when `system` is set the app's last
 // copy held revealed secrets, so the system clipboard is overwritten too.
-struct ForgetClipboard { bool system = false; };
+struct ForgetClipboard {
+    bool system = false;
+};
 }  // namespace effect
-using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
-                            effect::ForgetClipboard>;
+using Effect =
+    std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText, effect::ForgetClipboard>;
 
 enum class Mode { none, oauth, api_token };
 
@@ -94,10 +127,10 @@ struct RateSample {
 
 // Counters the page API exposes (tests read them) and the UI shows.
 struct Counters {
-    long requests_sent = 0;     // REST requests handed to the transport
-    long responses_429 = 0;     // REST answers with status 429
-    long token_refreshes = 0;   // successful refreshes
-    long retries_after_401 = 0; // REST requests retried after invalid_token (spec 5.2.2)
+    long requests_sent = 0;      // REST requests handed to the transport
+    long responses_429 = 0;      // REST answers with status 429
+    long token_refreshes = 0;    // successful refreshes
+    long retries_after_401 = 0;  // REST requests retried after invalid_token (spec 5.2.2)
 };
 
 // The posts since the queue was last empty (progress and duration).
@@ -184,11 +217,15 @@ private:
         std::uint64_t generation = 0;  // token_generation() it was sent with
         bool retried = false;          // its one retry after 401 was used
         bool in_flight = false;
-        int rate_limited = 0;          // 429 answers (GETs; posts count on their PostJob)
+        int rate_limited = 0;  // 429 answers (GETs; posts count on their PostJob)
     };
     struct ConfigFetch {};
-    struct TokenCall { TokenRequestId id = 0; };
-    struct RestCall { RequestId id = 0; };
+    struct TokenCall {
+        TokenRequestId id = 0;
+    };
+    struct RestCall {
+        RequestId id = 0;
+    };
     using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall>;
 
     // intents
@@ -225,8 +262,7 @@ private:
     void send_call(RequestId id, bool retry, Instant now);
     void on_api_answer(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                        Instant now);
-    void finish_call(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
-                     Instant now);
+    void finish_call(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason, Instant now);
     void fail_call(RequestId id, const std::string& reason, Instant now);
     void release_room(const std::string& room_id);
     PostJob* find_post(RequestId id);

@@ -1,5 +1,5 @@
 // main.cpp: the browser platform layer: GLFW + WebGL2 setup, HiDPI and
-// resizes, the frame loop, and the hand-off between the app (web/app), the
+// resizes, the frame loop (draw on change: app/frame_clock.hpp), and the hand-off between the app (web/app), the
 // UI (ui.cpp), the transport (fetch_transport.cpp), the browser glue
 // (browser.cpp) and the page (page_bridge.cpp). Everything browser-specific
 // stays in web/src.
@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "app/app.hpp"
+#include "app/frame_clock.hpp"
 #include "app/intents.hpp"
 #include "app/page_state.hpp"
 #include "app/scope_help.hpp"
@@ -33,14 +34,29 @@
 
 namespace {
 
+// Counts the page's input events (and resizes, paste, focus, the tab becoming
+// visible) in wasm memory: the frame runner compares it on each animation
+// frame without a call into JS. Listeners on window in the capture phase, so
+// the ImGui backend's own (GLFW's) listeners still get every event.
+EM_JS(void, roomkey_js_count_input, (int* counter), {
+    var bump = function() {
+        HEAP32[counter >> 2] = (HEAP32[counter >> 2] + 1) | 0;
+    };
+    [
+        'mousemove', 'mousedown', 'mouseup', 'wheel', 'keydown', 'keyup', 'keypress', 'paste', 'focus', 'blur',
+        'touchstart', 'touchmove', 'touchend', 'resize', 'visibilitychange'
+    ]
+        .forEach(function(type) { window.addEventListener(type, bump, {capture : true, passive : true}); });
+});
+
 struct Platform {
     GLFWwindow* window = nullptr;
     std::unique_ptr<roomkey::app::App> app;
     roomkey::web::UiState ui;
-    int width = 0;         // canvas backing store, device pixels
+    int width = 0;  // canvas backing store, device pixels
     int height = 0;
-    float scale = 0.0f;    // device-pixel ratio the fonts and style were built for
-    int text_size = -1;    // ui.text_size the fonts were built for
+    float scale = 0.0f;  // device-pixel ratio the fonts and style were built for
+    int text_size = -1;  // ui.text_size the fonts were built for
     long frame = 0;
     std::string last_published;
     std::string last_widgets;
@@ -49,6 +65,11 @@ struct Platform {
     // The timer that runs App::tick when frames stop (a background tab).
     long wake_timer = 0;
     std::optional<roomkey::Instant> wake_at;
+    // Draw on change: whether an animation frame draws (input_events is
+    // bumped by the page's listeners, roomkey_js_count_input).
+    roomkey::app::FrameClock clock;
+    int input_events = 0;
+    int input_seen = 0;
 };
 
 Platform g_platform;
@@ -58,7 +79,9 @@ const char* get_clipboard(void*) {
     return g_platform.clipboard.c_str();
 }
 
-void set_clipboard(void*, const char* text) { roomkey::web::copy_to_clipboard(text ? text : ""); }
+void set_clipboard(void*, const char* text) {
+    roomkey::web::copy_to_clipboard(text ? text : "");
+}
 
 // The canvas backing store follows its CSS size times the device-pixel ratio,
 // so text is drawn at the display's own resolution; the fonts and the style
@@ -154,6 +177,8 @@ void on_wake(void*) {
     perform(p, p.app->take_effects());
     publish(p, now);
     schedule_wake(p, now);
+    // One frame shows it: the next animation frame, which a hidden tab does not get.
+    p.clock.request_at(now);
 }
 
 void schedule_wake(Platform& p, roomkey::Instant now) {
@@ -168,8 +193,12 @@ void schedule_wake(Platform& p, roomkey::Instant now) {
     p.wake_timer = emscripten_set_timeout(on_wake, static_cast<double>(std::max<long long>(delay, 1)), nullptr);
 }
 
-void feed_app(Platform& p, roomkey::Instant now) {
+// Hands the app what arrived since the last animation frame; true when
+// anything did (a fetch outcome or a page API action).
+bool feed_app(Platform& p, roomkey::Instant now) {
+    bool changed = false;
     for (roomkey::web::FetchOutcome& outcome : roomkey::web::take_fetch_outcomes()) {
+        changed = true;
         if (outcome.response) {
             p.app->on_response(outcome.id, *outcome.response, now);
         } else {
@@ -178,6 +207,7 @@ void feed_app(Platform& p, roomkey::Instant now) {
     }
     const std::string actions = roomkey::web::take_actions();
     if (!actions.empty()) {
+        changed = true;
         std::vector<std::string> errors;
         for (const roomkey::app::Intent& intent : roomkey::app::parse_actions(actions, errors)) {
             p.app->apply(intent, now);
@@ -185,6 +215,7 @@ void feed_app(Platform& p, roomkey::Instant now) {
         for (const std::string& error : errors) roomkey::web::console_warn("roomkey.act: " + error);
     }
     p.app->tick(now);
+    return changed;
 }
 
 // An HTTP answer arrived between frames: let the app react now (the next
@@ -204,12 +235,30 @@ void on_fetch_outcome() {
     perform(p, p.app->take_effects());
     publish(p, now);
     schedule_wake(p, now);
+    p.clock.request_at(now);
 }
 
+// Called on every animation frame (requestAnimationFrame: none in a hidden
+// tab). Draws only when the frame clock says a frame is due.
 void frame() {
     Platform& p = g_platform;
     const roomkey::Instant now = roomkey::web::now();
-    feed_app(p, now);
+    if (p.input_events != p.input_seen) {
+        p.input_seen = p.input_events;
+        p.clock.on_event(now);
+    }
+    if (feed_app(p, now)) p.clock.on_event(now);
+    if (!p.clock.due(now) && p.frame > 0) {
+        // Nothing arrived and nothing is due: only what tick() started goes
+        // out (then a frame shows it); the state snapshot is not rebuilt.
+        std::vector<roomkey::app::Effect> effects = p.app->take_effects();
+        if (effects.empty()) return;
+        perform(p, std::move(effects));
+        publish(p, now);
+        schedule_wake(p, now);
+        p.clock.on_event(now);
+        return;
+    }
     fit_canvas(p);
 
     glfwPollEvents();
@@ -235,6 +284,10 @@ void frame() {
     ++p.frame;
     publish(p, now);
     schedule_wake(p, now);
+    p.clock.on_frame(now);
+    // The app's own next_wake_at() reaches the clock through the wake timer
+    // (on_wake), which ticks the app first.
+    p.clock.request_at(p.ui.redraw_at);
     std::string widgets = widgets_json(p);
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);
@@ -282,6 +335,9 @@ int main() {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // nothing is written to storage
     io.LogFilename = nullptr;
+    // Draw on change: a blinking cursor would need frames forever; a steady
+    // one is drawn once.
+    io.ConfigInputTextCursorBlink = false;
     ImGui_ImplGlfw_InitForOpenGL(p.window, true);
     ImGui_ImplOpenGL3_Init("#version 300 es");
     ImGui_ImplOpenGL3_CreateDeviceObjects();  // now, so fit_canvas replaces (not leaks) the font texture
@@ -290,6 +346,7 @@ int main() {
     io.SetClipboardTextFn = set_clipboard;
     io.ClipboardUserData = nullptr;
     fit_canvas(p);
+    roomkey_js_count_input(&p.input_events);
 
     emscripten_set_main_loop(frame, 0, false);
     return 0;

@@ -4,9 +4,10 @@
 #pragma once
 
 #include <array>
-#include <map>
-#include <string>
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "app/app.hpp"
@@ -47,6 +48,10 @@ struct UiState {
     // Where the main controls were drawn this frame (device pixels: x, y, w, h),
     // for the page API (tests click the real buttons through it).
     std::map<std::string, std::array<float, 4>> widgets;
+    // Draw on change: when the picture next changes by itself (a countdown's
+    // next second, the next step of a "Loading" animation); nullopt when it
+    // stays as drawn until something happens.
+    std::optional<Instant> redraw_at;
 };
 
 // `scale` is the device-pixel ratio: sizes in the UI are multiplied by it.

@@ -1,6 +1,8 @@
 // endpoints.hpp: the allowlist of REST API endpoints (spec 4.4-4.8, Chatwork-style
 // API v2), shared by the helper's API proxy and the sandbox's router: a path
-// that match_endpoint() does not recognise is never forwarded or served.
+// that match_endpoint() does not recognise is never forwarded or served. The
+// paths, methods, parameters and scopes live in one table,
+// endpoint_catalog.hpp; the functions here read it.
 #pragma once
 
 #include <optional>
@@ -77,7 +79,7 @@ struct EndpointMatch {
 bool is_resource_id(std::string_view text);
 
 // Recognises `path`, relative to {base_url} ("/rooms/123/messages"; no query,
-// no fragment). IDs must pass is_resource_id (per-room limits cannot be
+// no fragment), by the endpoint catalog's path templates. IDs must pass is_resource_id (per-room limits cannot be
 // dodged with "0123", nor the allowlist with "..", "%2e"). Refused: empty segments ("//", trailing '/'), '.' or '..' segments,
 // percent escapes, unknown paths, and methods the path does not offer.
 std::optional<EndpointMatch> match_endpoint(Method method, std::string_view path);

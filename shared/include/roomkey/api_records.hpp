@@ -1,0 +1,110 @@
+// api_records.hpp: readers for the room, task and contact endpoints (spec
+// 4.8, Chatwork-style API v2): messages, tasks, members, files, contacts,
+// incoming contact requests, my tasks, and the answers of mark-read and task
+// status. Ids stay exact strings of digits (message ids exceed 2^53). An empty
+// list may come as 204 No Content; it reads as an empty list.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roomkey/api.hpp"
+
+namespace roomkey {
+
+// The "account" object inside messages, tasks and files.
+struct AccountBrief {
+    std::string account_id;
+    std::string name;  // "" when absent
+    std::optional<std::string> avatar_image_url;
+};
+
+// One element of GET /rooms/{room_id}/messages, or GET .../messages/{message_id}.
+struct ChatMessage {
+    std::string message_id;
+    AccountBrief account;
+    std::string body;
+    std::int64_t send_time = 0;  // Unix seconds
+    std::optional<std::int64_t> update_time;
+};
+
+// One element of GET /rooms/{room_id}/tasks (with `account`, the assignee) or
+// of GET /my/tasks (with `room`).
+struct TaskRoomBrief {
+    std::string room_id;
+    std::string name;
+};
+struct ChatTask {
+    std::string task_id;
+    std::optional<AccountBrief> account;  // the assignee (room tasks)
+    std::optional<TaskRoomBrief> room;    // the room (my tasks)
+    std::optional<AccountBrief> assigned_by_account;
+    std::optional<std::string> message_id;
+    std::string body;
+    std::optional<std::int64_t> limit_time;
+    std::string status;  // "open" | "done"
+    std::optional<std::string> limit_type;
+};
+
+// One element of GET /rooms/{room_id}/members.
+struct RoomMember {
+    std::string account_id;
+    std::string name;
+    std::string role;  // "admin" | "member" | "readonly"
+    std::optional<std::string> chatwork_id;
+    std::optional<std::string> organization_name;
+    std::optional<std::string> department;
+};
+
+// One element of GET /rooms/{room_id}/files (file metadata only).
+struct ChatFile {
+    std::string file_id;
+    std::optional<AccountBrief> account;
+    std::optional<std::string> message_id;
+    std::string filename;
+    std::int64_t filesize = 0;
+    std::optional<std::int64_t> upload_time;
+};
+
+// One element of GET /contacts.
+struct Contact {
+    std::string account_id;
+    std::optional<std::string> room_id;  // the direct chat with that contact
+    std::string name;
+    std::optional<std::string> chatwork_id;
+    std::optional<std::string> organization_name;
+    std::optional<std::string> department;
+};
+
+// One element of GET /incoming_requests.
+struct ContactRequest {
+    std::string request_id;
+    std::string account_id;
+    std::string name;
+    std::optional<std::string> message;
+    std::optional<std::string> organization_name;
+};
+
+// PUT /rooms/{room_id}/messages/read (and /unread): the room's counts after it.
+struct UnreadCounts {
+    std::int64_t unread_num = 0;
+    std::int64_t mention_num = 0;
+};
+
+Result<std::vector<ChatMessage>, ApiReadError> read_messages(const HttpResponse& response);
+Result<ChatMessage, ApiReadError> read_message(const HttpResponse& response);
+// GET /rooms/{room_id}/tasks and GET /my/tasks.
+Result<std::vector<ChatTask>, ApiReadError> read_tasks(const HttpResponse& response);
+Result<std::vector<RoomMember>, ApiReadError> read_members(const HttpResponse& response);
+Result<std::vector<ChatFile>, ApiReadError> read_files(const HttpResponse& response);
+Result<std::vector<Contact>, ApiReadError> read_contacts(const HttpResponse& response);
+Result<std::vector<ContactRequest>, ApiReadError> read_incoming_requests(const HttpResponse& response);
+// PUT /incoming_requests/{request_id}: the new contact.
+Result<Contact, ApiReadError> read_accepted_request(const HttpResponse& response);
+Result<UnreadCounts, ApiReadError> read_unread_counts(const HttpResponse& response);
+// PUT /rooms/{room_id}/tasks/{task_id}/status: {"task_id": ...}.
+Result<std::string, ApiReadError> read_task_status_answer(const HttpResponse& response);
+
+}  // namespace roomkey

@@ -1,0 +1,105 @@
+// endpoint_catalog.hpp: one table of every REST endpoint shared/ knows
+// (Chatwork-style API v2; spec 4.4-4.8, 5.5, 8.2): method, path template,
+// parameters, the scope it needs, whether it counts toward the per-room posting
+// limit and whether it destroys data. match_endpoint() reads the templates of
+// this table, required_scope() its scopes and is_room_post() its flags, so the
+// allowlist, the scope checks, the pacer and the API console cannot disagree.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "roomkey/endpoints.hpp"
+#include "roomkey/http.hpp"
+
+namespace roomkey {
+
+// Where a parameter travels: a path segment ({room_id}), the query string
+// (GET, DELETE) or the application/x-www-form-urlencoded body (POST, PUT).
+enum class ParamWhere { path, query, form };
+
+enum class ParamType {
+    id,         // is_resource_id(): 1-20 digits, no leading zero
+    id_list,    // comma-separated ids ("101,102"), as members_admin_ids and to_ids
+    text,       // any UTF-8 text (message body, room name, ...)
+    choice,     // one of EndpointParam::allowed ("0|1", "open|done")
+    unix_time,  // seconds since 1970, digits ("0" allowed)
+    file,       // a multipart file part (POST /rooms/{room_id}/files); not a form field
+};
+
+std::string_view to_string(ParamWhere where);
+std::string_view to_string(ParamType type);
+
+struct EndpointParam {
+    std::string_view name;
+    ParamWhere where;
+    ParamType type;
+    bool required;
+    std::string_view allowed;  // choice only: the values, '|'-separated ("open|done"); "" otherwise
+};
+
+// A constexpr view of a parameter array (C++17 has no std::span).
+struct EndpointParams {
+    const EndpointParam* first = nullptr;
+    std::size_t count = 0;
+    constexpr const EndpointParam* begin() const { return first; }
+    constexpr const EndpointParam* end() const { return first + count; }
+    constexpr std::size_t size() const { return count; }
+    constexpr bool empty() const { return count == 0; }
+};
+
+struct EndpointInfo {
+    Endpoint endpoint;
+    Method method;
+    // Relative to {base_url}; "{name}" segments are ids named like their
+    // path parameters: {room_id} and at most one item id after it.
+    std::string_view path;
+    EndpointParams params;   // path parameters first, in path order
+    std::string_view scope;  // the spec 5.5 leaf scope it needs (aggregates grant it via scopes.hpp)
+    bool room_post;          // counted by the per-room posting limit (spec 8.2)
+    bool destructive;        // deletes, or replaces in full, data the API cannot give back
+};
+
+// Every endpoint, in the order of kAllEndpoints (one entry each).
+struct EndpointCatalog {
+    const EndpointInfo* first = nullptr;
+    std::size_t count = 0;
+    constexpr const EndpointInfo* begin() const { return first; }
+    constexpr const EndpointInfo* end() const { return first + count; }
+    constexpr std::size_t size() const { return count; }
+};
+EndpointCatalog endpoint_catalog();
+
+// The entry of an endpoint (never null for a valid Endpoint value).
+const EndpointInfo& endpoint_info(Endpoint endpoint);
+
+// The entry with this method and template ("GET", "/rooms/{room_id}"); nullptr if none.
+const EndpointInfo* find_endpoint(Method method, std::string_view path_template);
+
+// The parameter of that name, nullptr if the endpoint takes none by that name.
+const EndpointParam* find_param(const EndpointInfo& info, std::string_view name);
+
+// True when `value` is one of a choice parameter's allowed values.
+bool is_allowed_value(const EndpointParam& param, std::string_view value);
+
+// The ids a concrete path fills a template with.
+struct TemplateIds {
+    std::string room_id;  // for {room_id}
+    std::string item_id;  // for the other {..._id}, if any
+};
+
+// Matches a concrete path ("/rooms/12/tasks/3/status") against one template:
+// literal segments compare exactly, each "{name}" segment must pass
+// is_resource_id. Anything else ("//", a trailing '/', "..", "%2e", a query)
+// fails. The one path rule match_endpoint() uses.
+std::optional<TemplateIds> match_path_template(std::string_view path_template, std::string_view path);
+
+// Replaces each "{name}" of a template with value(name) (values are not
+// checked here; the console checks them against the catalog first).
+std::string fill_path_template(std::string_view path_template,
+                               const std::function<std::string(std::string_view name)>& value);
+
+}  // namespace roomkey

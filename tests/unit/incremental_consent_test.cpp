@@ -1,0 +1,53 @@
+// incremental_consent_test.cpp: "sign in again adding <scope>" asks for the
+// union of the grant and the scope, and never offline_access for the public client.
+#include "roomkey/incremental_consent.hpp"
+
+#include <gtest/gtest.h>
+
+namespace roomkey {
+namespace {
+
+TEST(ScopesAdding, IsTheUnionOfTheGrantAndTheScope) {
+    const ScopeSet granted{"users.profile.me:read", "rooms.info:read"};
+    const auto r = scopes_adding(granted, "rooms.messages:read", ClientType::public_client);
+    ASSERT_TRUE(r) << to_string(r.error());
+    EXPECT_EQ(format_scope_list(*r), "users.profile.me:read rooms.info:read rooms.messages:read");
+}
+
+TEST(ScopesAdding, CompactsToAggregatesWhenTheyAreComplete) {
+    const ScopeSet granted{"users.profile.me:read", "users.status.me:read"};
+    const auto r = scopes_adding(granted, "users.tasks.me:read", ClientType::public_client);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(format_scope_list(*r), "users.all:read");
+    const auto rooms = scopes_adding({"rooms.all:read"}, "rooms.all:write", ClientType::public_client);
+    ASSERT_TRUE(rooms);
+    EXPECT_EQ(format_scope_list(*rooms), "rooms.all:read_write");
+}
+
+TEST(ScopesAdding, OfflineAccessStaysRefusedForThePublicClient) {
+    const ScopeSet granted{"rooms.all:read"};
+    const auto r = scopes_adding(granted, "offline_access", ClientType::public_client);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error(), AddScopeError::offline_access_public_client);
+    EXPECT_NE(describe(r.error(), "offline_access").find("confidential"), std::string::npos);
+    // A grant that somehow named it does not carry it into the new request.
+    const auto dropped =
+        scopes_adding({"offline_access", "rooms.all:read"}, "contacts.all:read", ClientType::public_client);
+    ASSERT_TRUE(dropped);
+    EXPECT_EQ(dropped->count("offline_access"), 0u);
+    // A confidential client may add it.
+    const auto conf = scopes_adding(granted, "offline_access", ClientType::confidential);
+    ASSERT_TRUE(conf);
+    EXPECT_EQ(conf->count("offline_access"), 1u);
+}
+
+TEST(ScopesAdding, RefusesUnknownAndAlreadyGranted) {
+    EXPECT_EQ(scopes_adding({}, "rooms.everything", ClientType::public_client).error(), AddScopeError::unknown_scope);
+    EXPECT_EQ(scopes_adding({"rooms.all:read"}, "rooms.tasks:read", ClientType::public_client).error(),
+              AddScopeError::already_granted)
+        << "the aggregate already grants the leaf";
+    EXPECT_NE(describe(AddScopeError::unknown_scope, "rooms.everything").find("rooms.everything"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roomkey

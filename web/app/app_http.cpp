@@ -1,0 +1,147 @@
+// app_http.cpp: HTTP through the helper: every request the App sends gets a
+// purpose, a log entry and an id; answers are routed back by that purpose.
+// Also the helper's configuration (/roomkey/config) and "copy as curl".
+#include <algorithm>
+#include <type_traits>
+
+#include "app/app.hpp"
+#include "app/app_detail.hpp"
+#include "app/format.hpp"
+#include "roomkey/authorization.hpp"
+#include "roomkey/errors.hpp"
+#include "roomkey/pkce.hpp"
+#include "roomkey/rate_limit_headers.hpp"
+#include "roomkey/scopes.hpp"
+#include "roomkey/url.hpp"
+#include "roomkey/www_authenticate.hpp"
+
+namespace roomkey::app {
+
+using namespace detail;
+
+void App::fetch_config(Instant now) {
+    config_loading_ = true;
+    config_error_.clear();
+    HttpRequest request;
+    request.method = Method::Get;
+    request.url = std::string(kConfigPath);
+    send(ConfigFetch{}, "helper configuration", std::move(request), now);
+}
+
+void App::on_config(const HttpResponse& response) {
+    config_loading_ = false;
+    if (!is_success(response.status)) {
+        config_error_ = "roomkey-helper answered " + std::to_string(response.status) + " for /config.json";
+    } else if (auto parsed = parse_public_config(response.body)) {
+        config_ = std::move(*parsed);
+        if (!config_->configured) config_error_ = "roomkey-helper has no upstream service configured";
+    } else {
+        config_error_ = parsed.error();
+    }
+}
+
+void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
+    const LogEntry* entry = log_.find(entry_id);
+    if (!entry) return;
+    const bool revealed = reveal_ && may_reveal;
+    effects_.push_back(effect::CopyText{copy_as_curl(entry->request, origin_, redaction(), revealed)});
+    last_copy_revealed_ = revealed;
+    notice_ = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
+}
+
+// ===========================================================================
+// [SECTION] HTTP through the helper
+// ===========================================================================
+
+std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now) {
+    const std::uint64_t id = next_http_id_++;
+    // The helper refuses state-changing requests without its custom header
+    // (or a same-origin Origin): a cross-site page cannot add it.
+    request.headers.set(config_ ? config_->request_header : std::string(kDefaultRequestHeader), "1");
+    http_[id] = std::move(purpose);
+    log_.begin(id, std::move(label), request, now);
+    effects_.push_back(effect::Send{id, std::move(request)});
+    return id;
+}
+
+void App::on_response(std::uint64_t id, const HttpResponse& response, Instant now) {
+    auto it = http_.find(id);
+    if (it == http_.end()) return;
+    const HttpPurpose purpose = it->second;
+    http_.erase(it);
+    log_.complete(id, response, now);
+    std::visit(
+        [&](const auto& p) {
+            using T = std::decay_t<decltype(p)>;
+            if constexpr (std::is_same_v<T, ConfigFetch>) {
+                on_config(response);
+                if (callback_) {
+                    if (config_) {
+                        process_callback(now);
+                    } else {
+                        callback_.reset();
+                        set_error(transport_error("Completing sign-in", config_error_));
+                    }
+                }
+            } else if constexpr (std::is_same_v<T, TokenCall>) {
+                on_token_answer(p.id, response, {}, now);
+            } else {
+                on_api_answer(p.id, response, {}, now);
+            }
+        },
+        purpose);
+    pump(now);
+}
+
+void App::on_transport_error(std::uint64_t id, const std::string& reason, Instant now) {
+    auto it = http_.find(id);
+    if (it == http_.end()) return;
+    const HttpPurpose purpose = it->second;
+    http_.erase(it);
+    log_.fail(id, reason, now);
+    std::visit(
+        [&](const auto& p) {
+            using T = std::decay_t<decltype(p)>;
+            if constexpr (std::is_same_v<T, ConfigFetch>) {
+                config_loading_ = false;
+                config_error_ = "roomkey-helper did not answer /config.json (" + reason + ")";
+                if (callback_) {
+                    callback_.reset();
+                    set_error(transport_error("Completing sign-in", reason));
+                }
+            } else if constexpr (std::is_same_v<T, TokenCall>) {
+                on_token_answer(p.id, std::nullopt, reason, now);
+            } else {
+                on_api_answer(p.id, std::nullopt, reason, now);
+            }
+        },
+        purpose);
+    pump(now);
+}
+
+void App::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
+                          Instant now) {
+    const SessionState before = session_.state();
+    const std::uint64_t generation = session_.token_generation();
+    if (response) {
+        run_session(session_event::TokenResponse{id, *response, now}, now);
+    } else {
+        run_session(session_event::TokenRequestFailed{id, reason, now}, now);
+    }
+    const SessionState after = session_.state();
+    if (session_.token_generation() != generation) {
+        remember_tokens();
+        if (before == SessionState::exchanging) {
+            on_signed_in(now);
+        } else {
+            ++counters_.token_refreshes;
+            notice_ = "The access token was refreshed.";
+        }
+    } else if ((after == SessionState::failed || after == SessionState::expired) && session_.ended()) {
+        set_error(session_end_error(*session_.ended(), response));
+        if (!response) last_error_->message += " (" + reason + ")";
+        reset_account_data();
+    }
+}
+
+}  // namespace roomkey::app

@@ -1,0 +1,360 @@
+// app_rest.cpp: REST calls: the queue of calls, pacing (shared/pacing.hpp),
+// sending with the current credentials, the 401 retry and 429 waits, and
+// where each answer lands; plus the dashboard (/me, /my/status, /rooms).
+#include <algorithm>
+#include <type_traits>
+
+#include "app/app.hpp"
+#include "app/app_detail.hpp"
+#include "app/format.hpp"
+#include "roomkey/authorization.hpp"
+#include "roomkey/errors.hpp"
+#include "roomkey/pkce.hpp"
+#include "roomkey/rate_limit_headers.hpp"
+#include "roomkey/scopes.hpp"
+#include "roomkey/url.hpp"
+#include "roomkey/www_authenticate.hpp"
+
+namespace roomkey::app {
+
+using namespace detail;
+
+// ===========================================================================
+// [SECTION] REST calls: queue, pacing, answers
+// ===========================================================================
+
+bool App::can_send() const {
+    if (mode_ == Mode::api_token) return true;
+    return mode_ == Mode::oauth && session_.state() == SessionState::signed_in;
+}
+
+Credentials App::credentials() const {
+    if (mode_ == Mode::api_token) return ApiToken{api_token_};
+    const auto& tokens = session_.tokens();
+    return BearerToken{tokens ? tokens->access_token : std::string()};
+}
+
+ApiConfig App::api_config() const {
+    ApiConfig config;
+    if (config_) {
+        config.base_url = config_->api_base;
+        config.token_header = config_->token_header;
+    } else {
+        config.base_url = "/api";
+    }
+    return config;
+}
+
+void App::load_dashboard(Instant now) {
+    if (!has_pending(CallKind::me)) enqueue(CallKind::me, std::nullopt, now);
+    if (!has_pending(CallKind::my_status)) enqueue(CallKind::my_status, std::nullopt, now);
+    if (!has_pending(CallKind::rooms)) enqueue(CallKind::rooms, std::nullopt, now);
+}
+
+bool App::has_pending(CallKind kind) const {
+    return std::any_of(calls_.begin(), calls_.end(), [&](const auto& entry) { return entry.second.kind == kind; });
+}
+
+void App::enqueue(CallKind kind, std::optional<std::string> room_for_post, Instant now, RequestId id) {
+    (void)now;
+    ApiCall call;
+    call.id = id != 0 ? id : next_call_id_++;
+    call.kind = kind;
+    call.room_for_post = room_for_post;
+    calls_[call.id] = call;
+    switch (kind) {
+        case CallKind::me:
+            account_.loading = true;
+            break;
+        case CallKind::my_status:
+            status_.loading = true;
+            break;
+        case CallKind::rooms:
+            rooms_.loading = true;
+            break;
+        case CallKind::post:
+            break;
+    }
+    if (kind == CallKind::post && room_for_post) {
+        // A new batch starts when nothing else is waiting or sending.
+        const bool idle = std::none_of(posts_.begin(), posts_.end(), [&](const PostJob& job) {
+            return job.id != call.id && (job.stage == PostStage::waiting || job.stage == PostStage::sending);
+        });
+        if (idle) batch_ = PostBatch{};
+        ++batch_.total;
+        // One post per room at a time, so they arrive in order; the head of
+        // each room is the only one the pacing queue sees.
+        auto& fifo = room_fifo_[*room_for_post];
+        fifo.push_back(call.id);
+        if (fifo.size() > 1) return;
+    }
+    queue_.push(PendingRequest{call.id, room_for_post});
+}
+
+void App::pump(Instant now) {
+    while (can_send()) {
+        auto next = queue_.pop_ready(now, scheduler_);
+        if (!next) break;
+        if (calls_.find(next->id) == calls_.end()) continue;
+        if (mode_ == Mode::oauth) {
+            // The session decides: send now, or wait for a refresh first.
+            run_session(session_event::ApiRequest{next->id, now}, now);
+        } else {
+            send_call(next->id, false, now);
+        }
+    }
+}
+
+void App::send_call(RequestId id, bool retry, Instant now) {
+    auto it = calls_.find(id);
+    if (it == calls_.end()) return;
+    ApiCall& call = it->second;
+    const ApiConfig config = api_config();
+    const Credentials creds = credentials();
+    std::string label;
+    Result<HttpRequest, ApiRequestError> request = Err{ApiRequestError::unknown_endpoint};
+    PostJob* job = find_post(id);
+    switch (call.kind) {
+        case CallKind::me:
+            request = get_me(config, creds);
+            label = "account (spec 4.4)";
+            break;
+        case CallKind::my_status:
+            request = get_my_status(config, creds);
+            label = "status (spec 4.5)";
+            break;
+        case CallKind::rooms:
+            request = get_rooms(config, creds);
+            label = "room list (spec 4.8)";
+            break;
+        case CallKind::post:
+            if (!job) {
+                calls_.erase(it);
+                return;
+            }
+            if (job->kind == PostKind::message) {
+                request = post_message(config, creds, job->room_id, job->body);
+                label = "message (spec 4.6)";
+            } else {
+                request = post_task(config, creds, job->room_id, job->body, job->to_ids, job->limit, job->limit_type);
+                label = "task (spec 4.7)";
+            }
+            break;
+    }
+    if (!request) {
+        fail_call(id, "the request could not be built: " + std::string(to_string(request.error())), now);
+        return;
+    }
+    if (retry) label += ", retry after refresh";
+    call.generation = session_.token_generation();
+    call.in_flight = true;
+    if (retry) call.retried = true;
+    scheduler_.on_sent(now, call.room_for_post);
+    ++counters_.requests_sent;
+    if (job) {
+        job->stage = PostStage::sending;
+        job->sent_at = now;
+        if (!batch_.first_sent) batch_.first_sent = now;
+    }
+    send(RestCall{id}, std::move(label), std::move(*request), now);
+}
+
+void App::record_rate(const HttpResponse& response, Instant now) {
+    auto read = read_rate_limit(response.headers);
+    if (!read || !*read) return;
+    rate_samples_.push_back(RateSample{now, (*read)->remaining, (*read)->limit});
+    while (rate_samples_.size() > kMaxRateSamples) rate_samples_.pop_front();
+}
+
+void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
+                        Instant now) {
+    auto it = calls_.find(id);
+    const std::optional<std::string> room = it != calls_.end() ? it->second.room_for_post : std::nullopt;
+    if (!response) {
+        scheduler_.on_response(now, room, 0, nullptr, false);
+        if (it != calls_.end()) fail_call(id, std::string(kNoAnswer) + reason, now);
+        return;
+    }
+    auto rate = read_rate_limit(response->headers);
+    const RateLimit* headers = (rate && *rate) ? &**rate : nullptr;
+    const bool per_room = response->status == 429 && is_per_room_rate_limit(*response);
+    scheduler_.on_response(now, room, response->status, headers, per_room);
+    record_rate(*response, now);
+    if (response->status == 429) ++counters_.responses_429;
+    if (it == calls_.end()) return;  // dropped (signed out) while in flight
+    ApiCall& call = it->second;
+    call.in_flight = false;
+
+    if (response->status == 429) {
+        // Spec 7.3: wait (about 10 s for the per-room limit, until the reset
+        // for the overall one: the scheduler knows which) and try again.
+        if (PostJob* job = find_post(id)) {
+            if (++job->rate_limited <= kMaxRateLimitedRetries) {
+                job->stage = PostStage::waiting;
+                job->note = per_room ? "429: per-room posting limit; waiting about 10 s (spec 7.3)"
+                                     : "429: rate limit; waiting for the reset (spec 8.1)";
+                queue_.push(PendingRequest{id, call.room_for_post});
+                return;
+            }
+        } else if (call.kind != CallKind::post && ++call.rate_limited <= kMaxRateLimitedGetRetries) {
+            // A GET (spec 8.1): the scheduler now holds every request until
+            // x-ratelimit-reset; this one goes again then, once, and says so.
+            const Millis wait = std::chrono::duration_cast<Millis>(scheduler_.earliest_send(now, std::nullopt) - now);
+            const std::string note = "429: the rate limit is used up; retrying once in " +
+                                     format_countdown(std::max(wait, Millis(0))) +
+                                     ", when x-ratelimit-reset passes (spec 8.1)";
+            switch (call.kind) {
+                case CallKind::me:
+                    account_.note = note;
+                    notice_ = "Reading your account: " + note;
+                    break;
+                case CallKind::my_status:
+                    status_.note = note;
+                    notice_ = "Reading your status: " + note;
+                    break;
+                case CallKind::rooms:
+                    rooms_.note = note;
+                    notice_ = "Reading the room list: " + note;
+                    break;
+                case CallKind::post:
+                    break;
+            }
+            queue_.push(PendingRequest{id, std::nullopt});
+            return;
+        }
+        finish_call(id, response, {}, now);
+        return;
+    }
+    if (mode_ == Mode::oauth && is_invalid_token(*response)) {
+        // Spec 5.2.2: the session decides (one refresh, one retry).
+        run_session(session_event::ApiUnauthorized{id, call.generation, call.retried, now}, now);
+        return;
+    }
+    finish_call(id, response, {}, now);
+}
+
+void App::finish_call(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
+                      Instant now) {
+    auto it = calls_.find(id);
+    if (it == calls_.end()) return;
+    const ApiCall call = it->second;
+    calls_.erase(it);
+    const bool ok = response && is_success(response->status);
+
+    auto fill = [&](auto& loadable, auto read, std::string_view what, Endpoint endpoint) {
+        loadable.loading = false;
+        loadable.note.clear();
+        if (!response) {
+            loadable.error = reason;
+            if (reason.rfind(kNoAnswer, 0) == 0) {
+                set_error(transport_error(what, reason.substr(kNoAnswer.size())));
+            } else {
+                // The session gave the request up (e.g. still 401 after the
+                // one refresh and retry, spec 5.2.2).
+                UserError error;
+                error.title = std::string(what) + " failed";
+                error.message = "The request was not completed (" + reason + ").";
+                error.remedy = "Sign in again.";
+                error.offers_try_again = true;
+                set_error(std::move(error));
+            }
+            return;
+        }
+        if (!ok) {
+            UserError error = api_error(what, *response, endpoint);
+            loadable.error = error.code + ": " + error.message;
+            set_error(std::move(error));
+            return;
+        }
+        auto value = read(*response);
+        if (!value) {
+            loadable.error = "unexpected answer: " + to_string(value.error());
+            return;
+        }
+        loadable.value = std::move(*value);
+        loadable.error.clear();
+        loadable.loaded_at = now;
+    };
+
+    switch (call.kind) {
+        case CallKind::me:
+            fill(account_, read_account, "Reading your account", Endpoint::me);
+            break;
+        case CallKind::my_status:
+            fill(status_, read_status, "Reading your status", Endpoint::my_status);
+            break;
+        case CallKind::rooms:
+            fill(rooms_, read_rooms, "Reading the room list", Endpoint::rooms_list);
+            if (rooms_.value && !rooms_.value->empty()) {
+                const auto& list = *rooms_.value;
+                const bool known = std::any_of(list.begin(), list.end(),
+                                               [&](const Room& room) { return room.room_id == selected_room_; });
+                if (!known) selected_room_ = list.front().room_id;
+            }
+            break;
+        case CallKind::post: {
+            PostJob* job = find_post(id);
+            if (job) {
+                job->done_at = now;
+                if (ok) {
+                    job->stage = PostStage::delivered;
+                    if (job->kind == PostKind::message) {
+                        auto posted = read_posted_message(*response);
+                        job->note = posted ? "message_id " + *posted : "delivered";
+                    } else {
+                        auto posted = read_posted_tasks(*response);
+                        job->note = posted ? std::to_string(posted->size()) + " task(s)" : "delivered";
+                    }
+                    ++batch_.delivered;
+                } else {
+                    job->stage = PostStage::failed;
+                    if (response) {
+                        UserError error = api_error(
+                            job->kind == PostKind::message ? "Posting a message" : "Adding a task", *response,
+                            job->kind == PostKind::message ? Endpoint::room_messages_post : Endpoint::room_tasks_post);
+                        job->note = error.code + ": " + error.message;
+                        set_error(std::move(error));
+                    } else {
+                        job->note = reason;
+                    }
+                    ++batch_.failed;
+                }
+                batch_.last_done = now;
+            }
+            if (call.room_for_post) release_room(*call.room_for_post);
+            prune_posts();
+            break;
+        }
+    }
+}
+
+void App::fail_call(RequestId id, const std::string& reason, Instant now) {
+    finish_call(id, std::nullopt, reason, now);
+}
+
+void App::drop_all_calls(const std::string& reason, Instant now) {
+    (void)now;
+    for (const auto& [id, call] : calls_) queue_.remove(id);
+    calls_.clear();
+    room_fifo_.clear();
+    for (PostJob& job : posts_) {
+        if (job.stage == PostStage::waiting || job.stage == PostStage::sending) {
+            job.stage = PostStage::cancelled;
+            job.note = reason;
+        }
+    }
+    account_.loading = status_.loading = rooms_.loading = false;
+    account_.note.clear();
+    status_.note.clear();
+    rooms_.note.clear();
+    batch_ = PostBatch{};
+}
+
+void App::reset_account_data() {
+    account_ = {};
+    status_ = {};
+    rooms_ = {};
+    selected_room_.clear();
+}
+
+}  // namespace roomkey::app

@@ -1,0 +1,203 @@
+// app_session.cpp: sign-in, sign-out and the API token, and the bridge to
+// shared/'s session state machine (authorization callback, token exchange,
+// refresh, the secrets to mask in the log).
+#include <algorithm>
+#include <type_traits>
+
+#include "app/app.hpp"
+#include "app/app_detail.hpp"
+#include "app/format.hpp"
+#include "roomkey/authorization.hpp"
+#include "roomkey/errors.hpp"
+#include "roomkey/pkce.hpp"
+#include "roomkey/rate_limit_headers.hpp"
+#include "roomkey/scopes.hpp"
+#include "roomkey/url.hpp"
+#include "roomkey/www_authenticate.hpp"
+
+namespace roomkey::app {
+
+using namespace detail;
+
+// ===========================================================================
+// [SECTION] Sign-in, sign-out, API token
+// ===========================================================================
+
+void App::sign_in(const ScopeSet& scopes, Instant now) {
+    if (!config_ || !config_->configured) {
+        UserError error;
+        error.title = "Sign-in cannot start";
+        error.message = config_ ? "roomkey-helper has no upstream service configured."
+                                : "roomkey-helper's configuration is not loaded (" +
+                                      (config_error_.empty() ? std::string("still loading") : config_error_) + ").";
+        error.remedy = "Start roomkey with ./scripts/run.sh, then try again.";
+        error.offers_try_again = true;
+        set_error(std::move(error));
+        return;
+    }
+    if (mode_ == Mode::api_token || session_.state() != SessionState::signed_out) sign_out(now);
+
+    AuthorizationRequest request;
+    request.redirect_uri = config_->redirect_uri;
+    request.scopes = scopes;
+    request.state = make_state(random_);
+    request.pkce = make_pkce(random_);  // mandatory for public clients (spec 5.4.1), used always
+    const ClientConfig client = config_->client();
+    auto url = build_authorization_url(config_->consent_url, client, request);
+    if (!url) {
+        set_error(authorization_request_error(url.error()));
+        return;
+    }
+    session_ = Session(session_config(client.client_id));
+    mode_ = Mode::oauth;
+    requested_scopes_ = scopes;
+    last_error_.reset();
+    notice_ = "Opening the consent screen...";
+    pending_to_store_ = serialize(make_pending(client, request, now));
+    run_session(session_event::SignInStarted{std::move(*url)}, now);
+}
+
+void App::sign_out(Instant now) {
+    if (session_.state() != SessionState::signed_out) run_session(session_event::SignOut{}, now);
+    drop_all_calls("signed out", now);
+    // The log keeps its entries, but rewritten masked: the secrets of this
+    // session exist nowhere any more.
+    log_.forget_secrets(redaction());
+    secrets_.clear();
+    api_token_.clear();
+    callback_.reset();
+    pending_to_store_.reset();
+    refresh_tick_at_.reset();
+    reset_account_data();
+    requested_scopes_.clear();
+    mode_ = Mode::none;
+    last_error_.reset();
+    notice_.clear();
+    // Everything else that belonged to the session: the reveal switch, what
+    // was copied, the posts (their texts) and the session's counters. The
+    // pacing scheduler and its samples stay: the service still counts those
+    // sends in its windows, whoever signs in next (spec 8.1, 8.2).
+    reveal_ = false;
+    effects_.push_back(effect::ForgetClipboard{last_copy_revealed_});
+    last_copy_revealed_ = false;
+    posts_.clear();
+    batch_ = PostBatch{};
+    counters_ = Counters{};
+}
+
+void App::use_api_token(std::string token, Instant now) {
+    token = trim(token);
+    // shared/ decides what a usable token is (no control bytes, not empty).
+    if (auto probe = get_me(api_config(), ApiToken{token}); !probe) {
+        UserError error;
+        error.title = "This API token cannot be used";
+        error.message =
+            "It is empty or holds characters a header cannot carry (" + std::string(to_string(probe.error())) + ").";
+        error.remedy = "Copy the token again from the service's settings page.";
+        set_error(std::move(error));
+        return;
+    }
+    if (mode_ != Mode::none || session_.state() != SessionState::signed_out) sign_out(now);
+    api_token_ = std::move(token);
+    add_secret(api_token_);
+    mode_ = Mode::api_token;
+    last_error_.reset();
+    notice_ = "Using an API token (spec 5.1): it is sent only in the " +
+              (config_ ? config_->token_header : std::string("x-servicetoken")) + " header.";
+    load_dashboard(now);
+}
+
+// ===========================================================================
+// [SECTION] The session state machine
+// ===========================================================================
+
+SessionConfig App::session_config(const std::string& client_id) const {
+    SessionConfig config = default_session_config();
+    if (config_) config.token_url = config_->token_endpoint;
+    // Through the helper the browser is always a public client: in BFF mode
+    // (a confidential client) the helper adds the secret (spec 4.3).
+    config.credentials = PublicClient{client_id};
+    return config;
+}
+
+void App::run_session(const SessionEvent& event, Instant now) {
+    auto result = session_.handle(event);
+    if (!result) {
+        // The table has no row for this: a bug in this adapter, shown, not hidden.
+        notice_ = "internal: " + describe(result.error());
+        return;
+    }
+    for (const SessionEffect& effect : *result) {
+        std::visit(
+            [&](const auto& e) {
+                using T = std::decay_t<decltype(e)>;
+                if constexpr (std::is_same_v<T, session_effect::NavigateToConsent>) {
+                    if (pending_to_store_) {
+                        effects_.push_back(effect::StorePending{std::move(*pending_to_store_)});
+                        pending_to_store_.reset();
+                    }
+                    effects_.push_back(effect::Navigate{e.url});
+                } else if constexpr (std::is_same_v<T, session_effect::SendCodeExchange>) {
+                    send(TokenCall{e.id}, "code exchange (spec 4.3)", e.request, now);
+                } else if constexpr (std::is_same_v<T, session_effect::SendRefresh>) {
+                    send(TokenCall{e.id}, "token refresh (spec 4.3)", e.request, now);
+                } else if constexpr (std::is_same_v<T, session_effect::SendApiRequest>) {
+                    send_call(e.id, false, now);
+                } else if constexpr (std::is_same_v<T, session_effect::RetryApiRequest>) {
+                    ++counters_.retries_after_401;
+                    send_call(e.id, true, now);
+                } else if constexpr (std::is_same_v<T, session_effect::FailApiRequest>) {
+                    fail_call(e.id, "not sent: " + std::string(to_string(e.reason)), now);
+                } else if constexpr (std::is_same_v<T, session_effect::ScheduleRefreshAt>) {
+                    refresh_tick_at_ = e.at;
+                } else if constexpr (std::is_same_v<T, session_effect::ForgetTokens>) {
+                    log_.forget_secrets(redaction());
+                }
+            },
+            effect);
+    }
+}
+
+void App::process_callback(Instant now) {
+    ValidatedCallback callback = std::move(*callback_);
+    callback_.reset();
+    const Millis waited = std::chrono::duration_cast<Millis>(now - callback_received_at_);
+    if (waited > kAuthorizationCodeLifetime) {
+        // Spec 2.2 / 8.3: the code is valid 1 minute from when it was issued,
+        // which was before this page loaded: exchanging it now can only fail.
+        session_ = Session(session_config(callback.client_id()));
+        mode_ = Mode::none;
+        requested_scopes_.clear();
+        notice_.clear();
+        set_error(code_expired_error(waited));
+        return;
+    }
+    session_ = Session(session_config(callback.client_id()));
+    mode_ = Mode::oauth;
+    notice_ = "Exchanging the authorization code...";
+    run_session(session_event::CallbackValidated{std::move(callback)}, now);
+}
+
+void App::on_signed_in(Instant now) {
+    mode_ = Mode::oauth;
+    last_error_.reset();
+    notice_ = "Signed in.";
+    load_dashboard(now);
+}
+
+void App::remember_tokens() {
+    if (const auto& tokens = session_.tokens()) {
+        add_secret(tokens->access_token);
+        add_secret(tokens->refresh_token);
+    }
+}
+
+void App::add_secret(const std::string& secret) {
+    if (secret.empty()) return;
+    if (std::find(secrets_.begin(), secrets_.end(), secret) != secrets_.end()) return;
+    secrets_.push_back(secret);
+    // Old tokens stay in old log entries; keep masking the recent ones.
+    if (secrets_.size() > kMaxSecrets) secrets_.erase(secrets_.begin());
+}
+
+}  // namespace roomkey::app

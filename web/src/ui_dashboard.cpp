@@ -1,0 +1,94 @@
+// ui_dashboard.cpp: the account and status panel, and the rooms panel.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/format.hpp"
+#include "app/scope_help.hpp"
+#include "roomkey/registration.hpp"
+#include "ui_parts.hpp"
+
+namespace roomkey::web::parts {
+
+void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
+    if (!ImGui::CollapsingHeader("Account and status", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (app.mode() == app::Mode::none || app.session_label() == "signing in" || app.session_label() == "exchanging") {
+        text_dim("Sign in or use an API token to see your account (GET /me, GET /my/status).");
+        return;
+    }
+    if (ImGui::Button("Reload##account")) out.push_back(app::intent::ReloadAccount{});
+    ImGui::SameLine();
+    if (app.account().loading || app.status().loading) loading_text(ui, "Loading", now);
+    for (const std::string* note : {&app.account().note, &app.status().note}) {
+        if (!note->empty()) ImGui::TextColored(kWarn, "%s", note->c_str());
+    }
+    if (const auto& account = app.account().value) {
+        label_value("account_id:", account->account_id);
+        label_value("name:", field(account->name));
+        label_value("chatwork_id:", field(account->chatwork_id));
+        label_value("organization:", field(account->organization_name));
+        label_value("mail:", field(account->mail));
+    } else if (!app.account().error.empty()) {
+        ImGui::TextColored(kBad, "%s", app.account().error.c_str());
+    }
+    if (const auto& status = app.status().value) {
+        if (ImGui::BeginTable("status", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) {
+            ImGui::TableSetupColumn("");
+            ImGui::TableSetupColumn("messages");
+            ImGui::TableSetupColumn("rooms");
+            ImGui::TableHeadersRow();
+            auto row = [](const char* name, std::int64_t count, std::int64_t rooms) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(name);
+                ImGui::TableNextColumn();
+                ImGui::Text("%lld", static_cast<long long>(count));
+                ImGui::TableNextColumn();
+                ImGui::Text("%lld", static_cast<long long>(rooms));
+            };
+            row("unread", status->unread_num, status->unread_room_num);
+            row("mentions", status->mention_num, status->mention_room_num);
+            row("my tasks", status->mytask_num, status->mytask_room_num);
+            ImGui::EndTable();
+        }
+    } else if (!app.status().error.empty()) {
+        ImGui::TextColored(kBad, "%s", app.status().error.c_str());
+    }
+}
+
+void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
+    if (!ImGui::CollapsingHeader("Rooms", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (app.mode() == app::Mode::none) {
+        text_dim("Your rooms appear here once you are signed in (GET /rooms).");
+        return;
+    }
+    if (ImGui::Button("Reload##rooms")) out.push_back(app::intent::ReloadRooms{});
+    ImGui::SameLine();
+    if (app.rooms().loading) loading_text(ui, "Loading", now);
+    if (!app.rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.rooms().note.c_str());
+    const auto& rooms = app.rooms().value;
+    if (!rooms) {
+        if (!app.rooms().error.empty()) ImGui::TextColored(kBad, "%s", app.rooms().error.c_str());
+        return;
+    }
+    if (rooms->empty()) {
+        text_dim("You are not a member of any room.");
+        return;
+    }
+    const float height =
+        std::min(static_cast<float>(rooms->size()) + 0.5f, 8.5f) * ImGui::GetTextLineHeightWithSpacing();
+    ImGui::BeginChild("room_list", ImVec2(0, height), true);
+    for (const Room& room : *rooms) {
+        std::string text = room.name + "  #" + room.room_id;
+        if (room.unread_num && *room.unread_num > 0) text += "  (" + std::to_string(*room.unread_num) + " unread)";
+        if (ImGui::Selectable(text.c_str(), room.room_id == app.selected_room())) {
+            out.push_back(app::intent::SelectRoom{room.room_id});
+        }
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace roomkey::web::parts

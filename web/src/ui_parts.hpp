@@ -1,0 +1,55 @@
+// ui_parts.hpp: what the panel files (ui_*.cpp) share: the theme's colours,
+// small widgets (ui_widgets.cpp) and each panel's entry point. Internal to
+// web/src: ui.cpp places the panels; nothing else includes this.
+#pragma once
+
+#include <imgui.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ui.hpp"
+
+namespace roomkey::web::parts {
+
+using app::App;
+using app::Intent;
+using Intents = std::vector<Intent>;
+
+inline const ImVec4 kAccent{0.36f, 0.62f, 0.98f, 1.0f};
+inline const ImVec4 kGood{0.40f, 0.80f, 0.50f, 1.0f};
+inline const ImVec4 kWarn{0.98f, 0.76f, 0.30f, 1.0f};
+inline const ImVec4 kBad{1.00f, 0.45f, 0.42f, 1.0f};
+inline const ImVec4 kDim{0.62f, 0.65f, 0.70f, 1.0f};
+
+// ---- ui_widgets.cpp ----
+void text_dim(const std::string& text);
+void label_value(const char* label, const std::string& value);
+void help_marker(const std::string& text);
+// Remembers where the last item was drawn, under `name`.
+void note_widget(UiState& ui, const char* name);
+bool primary_button(const char* label);
+// "Loading" with dots that move, so a wait is visibly alive (asks for the
+// frame of the next step: UiState::redraw_at).
+void loading_text(UiState& ui, const char* what, Instant now);
+// The text of a countdown; asks for a frame when it next changes.
+std::string countdown_to(UiState& ui, Instant at, Instant now);
+// A frame is wanted at `at` (draw on change: the picture changes by itself).
+void redraw_at(UiState& ui, std::optional<Instant> at);
+ImVec4 session_colour(const std::string& label);
+const std::string& field(const std::optional<std::string>& value);
+// The room's name when the rooms are loaded, else its id.
+std::string room_name(const App& app, const std::string& room_id);
+
+// ---- one panel per file ----
+void header(const App& app, UiState& ui, Instant now, Intents& out);            // ui_header.cpp
+void connection_panel(const App& app, UiState& ui, Instant now, Intents& out);  // ui_sign_in.cpp
+void session_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_sign_in.cpp
+void account_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_dashboard.cpp
+void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out);       // ui_dashboard.cpp
+void posting_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_posting.cpp
+void rate_panel(const App& app, UiState& ui, Instant now);                      // ui_rate.cpp
+void log_panel(const App& app, UiState& ui, Intents& out);                      // ui_http_log.cpp
+
+}  // namespace roomkey::web::parts

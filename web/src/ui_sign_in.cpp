@@ -1,0 +1,185 @@
+// ui_sign_in.cpp: the connection panel (upstream, scope picker, sign in, API
+// token) and the session panel (scopes, expiry countdown, refresh, sign out).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/format.hpp"
+#include "app/scope_help.hpp"
+#include "roomkey/registration.hpp"
+#include "ui_parts.hpp"
+
+namespace roomkey::web::parts {
+
+namespace {
+
+void scope_row(const ScopeInfo& info, bool offline_allowed, UiState& ui) {
+    const std::string name(info.name);
+    const bool chosen = ui.chosen_scopes.count(name) > 0;
+    const bool granted = grants(ui.chosen_scopes, name);
+    const bool implied = granted && !chosen;
+    const bool offline = info.name == kOfflineAccessScope;
+    // Aggregates fold open to show what they include; leaves line up with them.
+    bool open = false;
+    if (info.aggregate()) {
+        open = ImGui::TreeNodeEx(("##" + name).c_str(), ImGuiTreeNodeFlags_AllowItemOverlap);
+    } else {
+        ImGui::Dummy(ImVec2(ImGui::GetTreeNodeToLabelSpacing() - ImGui::GetStyle().ItemSpacing.x, 0));
+    }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(implied || (offline && !offline_allowed));
+    bool value = granted;
+    if (ImGui::Checkbox(name.c_str(), &value)) {
+        if (value) {
+            ui.chosen_scopes.insert(name);
+        } else {
+            ui.chosen_scopes.erase(name);
+        }
+        ui.chosen_scopes = compact(ui.chosen_scopes);
+    }
+    ImGui::EndDisabled();
+    const std::string help = app::scope_explanation(info, offline_allowed, implied);
+    help_marker(help);
+    // The explanation also stands under the checkbox, in words a keyboard or
+    // touch user can read without hovering; it lines up with the label.
+    const float indent =
+        ImGui::GetTreeNodeToLabelSpacing() + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::Indent(indent);
+    text_dim(help);
+    ImGui::Unindent(indent);
+    if (open) {
+        for (std::string_view part : info.includes) {
+            if (const ScopeInfo* child = find_scope(part)) scope_row(*child, offline_allowed, ui);
+        }
+        ImGui::TreePop();
+    }
+}
+
+}  // namespace
+
+void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
+    if (!ImGui::CollapsingHeader("Connection", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    const auto& config = app.config();
+    if (!config) {
+        if (app.config_loading()) {
+            loading_text(ui, "Reading the helper's configuration", now);
+        } else {
+            ImGui::TextColored(kBad, "No configuration: %s", app.config_error().c_str());
+        }
+        return;
+    }
+    label_value("Service API:", config->upstream_base_url.empty() ? "-" : config->upstream_base_url);
+    label_value("Consent screen:", config->consent_url.empty() ? "-" : config->consent_url);
+    label_value("Client ID:", config->client_id);
+    label_value("Client type:", std::string(to_string(config->client_type)) +
+                                    (config->client_type == ClientType::public_client ? " (PKCE required)" : " (BFF)"));
+    label_value("Redirect URI:", config->redirect_uri);
+    if (!app.config_error().empty()) ImGui::TextColored(kWarn, "%s", app.config_error().c_str());
+
+    const bool signed_in = app.mode() != app::Mode::none;
+    if (!ui.scopes_initialised) {
+        ui.chosen_scopes = config->default_scopes;
+        ui.scopes_initialised = true;
+    }
+    ImGui::Spacing();
+    if (ImGui::TreeNodeEx("Scopes to request (spec 5.5)", signed_in ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
+        const bool offline_allowed = offline_access_allowed(config->client_type);
+        // Top-level rows: scopes no aggregate includes.
+        for (const ScopeInfo& info : scope_catalog()) {
+            const bool included = std::any_of(scope_catalog().begin(), scope_catalog().end(), [&](const ScopeInfo& o) {
+                return std::find(o.includes.begin(), o.includes.end(), info.name) != o.includes.end();
+            });
+            if (!included) scope_row(info, offline_allowed, ui);
+        }
+        ImGui::TreePop();
+    }
+    const std::string requested = format_scope_list(ui.chosen_scopes);
+    ImGui::TextWrapped("scope=%s", requested.empty() ? "(none)" : requested.c_str());
+    const bool usable = gives_api_access(ui.chosen_scopes);
+    if (!usable) ImGui::TextColored(kWarn, "Pick at least one scope that gives API access (spec 5.4.4).");
+
+    const std::string state = app.session_label();
+    const bool busy = state == "signing in" || state == "exchanging";
+    ImGui::BeginDisabled(!usable || !config->configured || busy);
+    if (primary_button(app.mode() == app::Mode::oauth && state == "signed in" ? "Sign in again" : "Sign in")) {
+        out.push_back(app::intent::SignIn{ui.chosen_scopes});
+    }
+    ImGui::EndDisabled();
+    note_widget(ui, "sign_in");
+    ImGui::SameLine();
+    text_dim("authorization code + PKCE (S256)");
+
+    ImGui::Spacing();
+    if (ImGui::TreeNode("Or use an API token (spec 5.1)")) {
+        ImGui::TextWrapped("It is sent only in the %s header, through the helper, never in a URL, and kept in memory.",
+                           config->token_header.c_str());
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        const bool entered =
+            ImGui::InputTextWithHint("##api_token", "paste the API token", ui.api_token.data(), ui.api_token.size(),
+                                     ImGuiInputTextFlags_Password | ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::BeginDisabled(ui.api_token[0] == '\0');
+        if (ImGui::Button("Use this token") || (entered && ui.api_token[0] != '\0')) {
+            out.push_back(app::intent::UseApiToken{std::string(ui.api_token.data())});
+            ui.api_token.fill('\0');  // the app holds it now; the field forgets it
+        }
+        ImGui::EndDisabled();
+        ImGui::TreePop();
+    }
+}
+
+void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
+    if (!ImGui::CollapsingHeader("Session", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    const std::string label = app.session_label();
+    ImGui::TextColored(session_colour(label), "%s", label.c_str());
+    if (app.mode() == app::Mode::api_token) {
+        label_value("API token:", app.masked_api_token());
+        text_dim("No expiry, full access (spec 5.1.3). Kept in memory only.");
+        if (ImGui::Button("Sign out")) out.push_back(app::intent::SignOut{});
+        return;
+    }
+    const auto& tokens = app.session().tokens();
+    if (!tokens) {
+        if (label == "signed out")
+            text_dim("Not signed in. Tokens are kept in memory only: a reload asks to sign in again.");
+        if (label == "signing in") loading_text(ui, "Waiting for the consent screen", now);
+        if (label == "exchanging") loading_text(ui, "Exchanging the authorization code", now);
+        return;
+    }
+    label_value("Requested:", format_scope_list(app.requested_scopes()));
+    label_value("Granted:  ", format_scope_list(tokens->scope));
+    if (app.scopes_differ()) {
+        ImGui::TextColored(kWarn, "The granted scopes differ from the requested ones: some panels may get 403.");
+    }
+    const Millis left = std::chrono::duration_cast<Millis>(tokens->access_expires_at - now);
+    const float lifetime = static_cast<float>(std::max<std::int64_t>(1, tokens->expires_in) * 1000);
+    const float fraction = std::clamp(static_cast<float>(left.count()) / lifetime, 0.0f, 1.0f);
+    const std::string overlay = "access token expires in " + countdown_to(ui, tokens->access_expires_at, now);
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, fraction > 0.1f ? kAccent : kWarn);
+    ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), overlay.c_str());
+    ImGui::PopStyleColor();
+    if (tokens->refresh_expires_at) {
+        label_value("Refresh token:",
+                    "valid " + countdown_to(ui, *tokens->refresh_expires_at, now) + " more (14 days, spec 2.3)");
+    } else {
+        label_value("Refresh token:", "no expiry (offline_access, spec 5.4.3)");
+    }
+    if (const auto due = app.session().refresh_due_at(); due && app.auto_refresh()) {
+        label_value("Next refresh:", "in " + countdown_to(ui, *due, now));
+    }
+    bool automatic = app.auto_refresh();
+    if (ImGui::Checkbox("Refresh automatically", &automatic)) out.push_back(app::intent::SetAutoRefresh{automatic});
+    ImGui::SameLine();
+    ImGui::BeginDisabled(label == "refreshing");
+    if (ImGui::Button("Refresh now")) out.push_back(app::intent::RefreshNow{});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Sign out")) out.push_back(app::intent::SignOut{});
+    note_widget(ui, "sign_out");
+    text_dim("Refreshes: " + std::to_string(app.counters().token_refreshes) +
+             ", retries after 401: " + std::to_string(app.counters().retries_after_401));
+}
+
+}  // namespace roomkey::web::parts

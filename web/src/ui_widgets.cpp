@@ -1,0 +1,86 @@
+// ui_widgets.cpp: small widgets every panel uses (see ui_parts.hpp).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/format.hpp"
+#include "app/frame_clock.hpp"
+#include "app/scope_help.hpp"
+#include "roomkey/registration.hpp"
+#include "ui_parts.hpp"
+
+namespace roomkey::web::parts {
+
+void text_dim(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+void label_value(const char* label, const std::string& value) {
+    ImGui::TextColored(kDim, "%s", label);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(value.c_str());
+}
+
+void help_marker(const std::string& text) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+// Remembers where the last item was drawn, under `name`.
+void note_widget(UiState& ui, const char* name) {
+    const ImVec2 min = ImGui::GetItemRectMin();
+    const ImVec2 max = ImGui::GetItemRectMax();
+    ui.widgets[name] = {min.x, min.y, max.x - min.x, max.y - min.y};
+}
+
+bool primary_button(const char* label) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.20f, 0.45f, 0.85f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.28f, 0.53f, 0.92f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.16f, 0.38f, 0.75f, 1.0f));
+    const bool pressed = ImGui::Button(label);
+    ImGui::PopStyleColor(3);
+    return pressed;
+}
+
+void redraw_at(UiState& ui, std::optional<Instant> at) {
+    if (at && (!ui.redraw_at || *at < *ui.redraw_at)) ui.redraw_at = at;
+}
+
+void loading_text(UiState& ui, const char* what, Instant now) {
+    static const char* kDots[] = {"", ".", "..", "..."};
+    constexpr std::int64_t kStepMs = 400;
+    const auto phase = static_cast<std::size_t>((unix_ms(now) / kStepMs) % 4);
+    ImGui::TextColored(kDim, "%s%s", what, kDots[phase]);
+    redraw_at(ui, instant_from_unix_ms((unix_ms(now) / kStepMs + 1) * kStepMs));
+}
+
+std::string countdown_to(UiState& ui, Instant at, Instant now) {
+    redraw_at(ui, app::next_countdown_change(at, now));
+    return app::format_countdown(std::chrono::duration_cast<Millis>(at - now));
+}
+
+ImVec4 session_colour(const std::string& label) {
+    if (label == "signed in" || label == "api token") return kGood;
+    if (label == "failed" || label == "expired") return kBad;
+    if (label == "signed out") return kDim;
+    return kWarn;
+}
+
+const std::string& field(const std::optional<std::string>& value) {
+    static const std::string kNone = "-";
+    return value ? *value : kNone;
+}
+
+}  // namespace roomkey::web::parts
