@@ -1,6 +1,9 @@
 // page.js: boots the wasm app and is the page-level JS API around it.
 //   window.roomkey.ready()        -> true once the app has drawn its first frame
-//   window.roomkey.state()        -> the app's last published state (object, no secrets)
+//   window.roomkey.state()        -> the app's last published state (object, no secrets);
+//                                    state().catalog lists every REST endpoint as
+//                                    [{method, path, scope, room_post, destructive}]
+//                                    (shared/include/roomkey/endpoint_catalog.hpp)
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.

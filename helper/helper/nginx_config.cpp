@@ -23,7 +23,7 @@
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
 #include "helper/route_policy.hpp"
-#include "roomkey/endpoints.hpp"
+#include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
 
@@ -32,67 +32,6 @@ namespace roomkey::helper {
 // [SECTION] the API allowlist from shared/'s endpoint table -------------------
 
 namespace {
-
-// The path template of each endpoint, as endpoints.hpp documents it.
-// TODO(catalog): read it from shared/'s endpoint catalog once it lands there
-// (issue 10); until then nginx_config_test proves every template matches its
-// endpoint through match_endpoint() and nothing else does.
-std::string_view path_template(Endpoint e) {
-    switch (e) {
-        case Endpoint::me:
-            return "/me";
-        case Endpoint::my_status:
-            return "/my/status";
-        case Endpoint::my_tasks:
-            return "/my/tasks";
-        case Endpoint::contacts:
-            return "/contacts";
-        case Endpoint::incoming_requests_get:
-            return "/incoming_requests";
-        case Endpoint::incoming_requests_put:
-        case Endpoint::incoming_requests_delete:
-            return "/incoming_requests/{request_id}";
-        case Endpoint::rooms_list:
-        case Endpoint::rooms_create:
-            return "/rooms";
-        case Endpoint::room_get:
-        case Endpoint::room_update:
-        case Endpoint::room_delete:
-            return "/rooms/{room_id}";
-        case Endpoint::room_members_get:
-        case Endpoint::room_members_put:
-            return "/rooms/{room_id}/members";
-        case Endpoint::room_messages_get:
-        case Endpoint::room_messages_post:
-            return "/rooms/{room_id}/messages";
-        case Endpoint::room_messages_read_put:
-            return "/rooms/{room_id}/messages/read";
-        case Endpoint::room_messages_unread_put:
-            return "/rooms/{room_id}/messages/unread";
-        case Endpoint::room_message_get:
-        case Endpoint::room_message_put:
-        case Endpoint::room_message_delete:
-            return "/rooms/{room_id}/messages/{message_id}";
-        case Endpoint::room_tasks_get:
-        case Endpoint::room_tasks_post:
-            return "/rooms/{room_id}/tasks";
-        case Endpoint::room_task_get:
-            return "/rooms/{room_id}/tasks/{task_id}";
-        case Endpoint::room_task_status_put:
-            return "/rooms/{room_id}/tasks/{task_id}/status";
-        case Endpoint::room_files_get:
-        case Endpoint::room_files_post:
-            return "/rooms/{room_id}/files";
-        case Endpoint::room_file_get:
-            return "/rooms/{room_id}/files/{file_id}";
-        case Endpoint::room_link_get:
-        case Endpoint::room_link_post:
-        case Endpoint::room_link_put:
-        case Endpoint::room_link_delete:
-            return "/rooms/{room_id}/link";
-    }
-    return "";
-}
 
 // "/rooms/{room_id}/messages" -> "/rooms/[1-9][0-9]{0,19}/messages"; other
 // segments are letters, digits and '_' only, so they need no escaping.
@@ -115,8 +54,9 @@ std::string template_regex(std::string_view path_template) {
 
 std::vector<ApiLocation> api_locations() {
     std::vector<ApiLocation> out;
-    for (Endpoint e : kAllEndpoints) {
-        const std::string tpl(path_template(e));
+    // shared/'s endpoint catalog: every endpoint's method and path template.
+    for (const EndpointInfo& info : endpoint_catalog()) {
+        const std::string tpl(info.path);
         auto it = std::find_if(out.begin(), out.end(), [&](const ApiLocation& l) { return l.path_template == tpl; });
         if (it == out.end()) {
             // A named group: the `if` regexes in the location overwrite $1.
@@ -124,7 +64,7 @@ std::vector<ApiLocation> api_locations() {
                 tpl, "^" + std::string(kApiPrefix) + "(?<roomkey_api_path>" + template_regex(tpl) + ")$", {}});
             it = out.end() - 1;
         }
-        it->methods.push_back(method_of(e));
+        it->methods.push_back(info.method);
     }
     return out;
 }

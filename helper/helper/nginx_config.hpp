@@ -24,7 +24,8 @@ struct ApiLocation {
     std::vector<Method> methods;
 };
 
-// Every endpoint of shared/'s table, grouped by path template, in table order.
+// Every endpoint of shared/'s endpoint catalog, grouped by path template, in
+// catalog order.
 std::vector<ApiLocation> api_locations();
 
 // The PCRE an id segment of a template becomes: exactly is_resource_id().

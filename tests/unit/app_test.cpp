@@ -19,10 +19,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include "app/app.hpp"
 #include "app/page_state.hpp"
 #include "fake_service.hpp"
+
 #include "roomkey/authorization.hpp"
+#include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/rate_limit_headers.hpp"
@@ -453,8 +456,7 @@ TEST(App, ConsentScreenErrorShowsTheSpecCode) {
     auto pending = parse_pending(h.stored.at(0));
     ASSERT_TRUE(pending);
     h.reload();
-    h.start(std::string(kRedirectUri) + "?error=invalid_scope&error_code=5003&state=" + pending->state,
-            h.stored.at(0));
+    h.start(std::string(kRedirectUri) + "?error=invalid_scope&error_code=5003&state=" + pending->state, h.stored.at(0));
     EXPECT_TRUE(h.sent_to("/oauth/token").empty());
     ASSERT_TRUE(h.app->last_error());
     EXPECT_EQ(h.app->last_error()->code, "5003 scope_unregistered");
@@ -757,7 +759,9 @@ TEST(App, ApiTokenWithControlCharactersIsRefusedBeforeSending) {
     AppHarness h;
     h.start();
     const std::size_t before = h.sent.size();
-    h.apply(intent::UseApiToken{"abc\x01" "def"});
+    h.apply(
+        intent::UseApiToken{"abc\x01"
+                            "def"});
     EXPECT_EQ(h.sent.size(), before) << "shared/'s builder refuses it: nothing is sent";
     EXPECT_EQ(h.app->mode(), Mode::none);
     ASSERT_TRUE(h.app->last_error());
@@ -1276,6 +1280,30 @@ TEST(AppPageState, SnapshotHoldsNoSecretAndNamesTheAccount) {
     EXPECT_TRUE(contains(json, R"("account_id":"4242")")) << json;
     EXPECT_TRUE(contains(json, R"("unread_num":12)")) << json;
     EXPECT_TRUE(contains(json, R"("responses_429":0)")) << json;
+}
+
+// Issue 10 item 6: `catalog` lists every endpoint with the page API's field names.
+TEST(AppPageState, CatalogListsEveryEndpointWithItsScope) {
+    AppHarness h;
+    const auto state = nlohmann::json::parse(page_state_json(*h.app, h.now));
+    ASSERT_TRUE(state["catalog"].is_array());
+    EXPECT_EQ(state["catalog"].size(), endpoint_catalog().size());
+    bool saw_task_status = false;
+    for (const auto& entry : state["catalog"]) {
+        for (const char* field : {"method", "path", "scope", "room_post", "destructive"}) {
+            EXPECT_TRUE(entry.contains(field)) << entry.dump();
+        }
+        if (entry["path"] == "/rooms/{room_id}/tasks/{task_id}/status") {
+            saw_task_status = true;
+            EXPECT_EQ(entry["method"], "PUT");
+            EXPECT_EQ(entry["scope"], "rooms.tasks:write");
+            EXPECT_EQ(entry["room_post"], false);
+        }
+        if (entry["path"] == "/rooms/{room_id}/messages" && entry["method"] == "POST") {
+            EXPECT_EQ(entry["room_post"], true);
+        }
+    }
+    EXPECT_TRUE(saw_task_status);
 }
 
 TEST(AppPageState, FreshAppIsSignedOut) {

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roomkey/endpoint_catalog.hpp"
+
 namespace roomkey::app {
 
 namespace {
@@ -17,9 +19,12 @@ json optional_ms(const std::optional<Instant>& at) {
 
 std::string_view mode_name(Mode mode) {
     switch (mode) {
-        case Mode::none: return "none";
-        case Mode::oauth: return "oauth";
-        case Mode::api_token: return "api_token";
+        case Mode::none:
+            return "none";
+        case Mode::oauth:
+            return "oauth";
+        case Mode::api_token:
+            return "api_token";
     }
     return "none";
 }
@@ -49,9 +54,9 @@ std::string page_state_json(const App& app, Instant now) {
         state["account"] = nullptr;
     }
     if (const auto& status = app.status().value) {
-        state["status"] = {{"unread_room_num", status->unread_room_num},   {"mention_room_num", status->mention_room_num},
-                           {"mytask_room_num", status->mytask_room_num},   {"unread_num", status->unread_num},
-                           {"mention_num", status->mention_num},           {"mytask_num", status->mytask_num}};
+        state["status"] = {{"unread_room_num", status->unread_room_num}, {"mention_room_num", status->mention_room_num},
+                           {"mytask_room_num", status->mytask_room_num}, {"unread_num", status->unread_num},
+                           {"mention_num", status->mention_num},         {"mytask_num", status->mytask_num}};
     } else {
         state["status"] = nullptr;
     }
@@ -166,6 +171,17 @@ std::string page_state_json(const App& app, Instant now) {
         log.push_back({{"id", entries[i].id}, {"title", entry_title(entries[i])}});
     }
     state["log"] = std::move(log);
+
+    // The endpoint catalog (shared/endpoint_catalog.hpp), for scripts driving the console.
+    json catalog = json::array();
+    for (const EndpointInfo& info : endpoint_catalog()) {
+        catalog.push_back({{"method", std::string(to_string(info.method))},
+                           {"path", std::string(info.path)},
+                           {"scope", std::string(info.scope)},
+                           {"room_post", info.room_post},
+                           {"destructive", info.destructive}});
+    }
+    state["catalog"] = std::move(catalog);
     return state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
