@@ -34,6 +34,8 @@ after(async () => {
 
 function sandboxRequest(method, path, { body, headers = {} } = {}) {
   const url = new URL(path, stack.sandbox.origin);
+  // The sandbox refuses chunked bodies (docs/sandbox.md "Request framing").
+  if (body) headers = { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
     const request = httpsRequest(url, { method, rejectUnauthorized: false, headers }, (response) => {
       let text = '';
