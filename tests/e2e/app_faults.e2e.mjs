@@ -106,6 +106,8 @@ async function click(page, name) {
 // The app still draws frames and takes input: type into the real message
 // field, press the real Queue button, and see the post delivered.
 async function postWithTheControls(page, body) {
+  await act(page, { type: 'select_room', room_id: ROOM });  // the controls post to the selected room
+  await waitForState(page, (s) => s.selected_room === ROOM, 'the room selected');
   const before = countOf(await roomBodies(), body);
   await click(page, 'message');
   await page.keyboard.press('Control+A');
