@@ -177,8 +177,8 @@ void on_wake(void*) {
     perform(p, p.app->take_effects());
     publish(p, now);
     schedule_wake(p, now);
-    // Drawn by the next animation frame, which a hidden tab does not get.
-    p.clock.on_event(now);
+    // One frame shows it: the next animation frame, which a hidden tab does not get.
+    p.clock.request_at(now);
 }
 
 void schedule_wake(Platform& p, roomkey::Instant now) {
@@ -239,7 +239,7 @@ void on_fetch_outcome() {
     perform(p, p.app->take_effects());
     publish(p, now);
     schedule_wake(p, now);
-    p.clock.on_event(now);
+    p.clock.request_at(now);
 }
 
 // Called on every animation frame (requestAnimationFrame: none in a hidden
@@ -252,12 +252,15 @@ void frame() {
         p.clock.on_event(now);
     }
     if (feed_app(p, now)) p.clock.on_event(now);
-    // Effects of actions go out (and state is published) even when no frame
-    // is drawn; publish() only sends a snapshot that changed.
     if (!p.clock.due(now) && p.frame > 0) {
-        perform(p, p.app->take_effects());
+        // Nothing arrived and nothing is due: only what tick() started goes
+        // out (then a frame shows it); the state snapshot is not rebuilt.
+        std::vector<roomkey::app::Effect> effects = p.app->take_effects();
+        if (effects.empty()) return;
+        perform(p, std::move(effects));
         publish(p, now);
         schedule_wake(p, now);
+        p.clock.on_event(now);
         return;
     }
     fit_canvas(p);
@@ -286,8 +289,9 @@ void frame() {
     publish(p, now);
     schedule_wake(p, now);
     p.clock.on_frame(now);
+    // The app's own next_wake_at() reaches the clock through the wake timer
+    // (on_wake), which ticks the app first.
     p.clock.request_at(p.ui.redraw_at);
-    p.clock.request_at(p.app->next_wake_at(now));
     std::string widgets = widgets_json(p);
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// idle.mjs: what an idle page costs the browser's main thread (issue 12 item 1,
+// draw on change): busy % = growth of CDP Performance.getMetrics TaskDuration
+// over a quiet window / the window's wall time, in headless Chromium (the
+// e2e flags: SwiftShader, no GPU). Cases, each beside its goal:
+//   - roomkey signed out (the first screen);
+//   - roomkey signed in (API-token mode through helper + sandbox, the
+//     dashboard loaded, the rate-limit "resets in" countdown visible);
+//   - roomkey signed in, in a hidden tab (its window minimized);
+//   - the bare Dear ImGui + fetch build (web/bench/bare_main.cpp), which draws
+//     every animation frame: the reference for "always drawing".
+//
+//   cmake --preset wasm && cmake --build --preset wasm --target roomkey_web_dist roomkey_web_bare
+//   cmake --preset native && cmake --build --preset native --target roomkey-helper roomkey-sandbox
+//   node bench/idle.mjs [--seconds 10] [--json]
+import { createServer } from 'node:http';
+import { existsSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, extname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
+};
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 16).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
+const seconds = Number(option('--seconds', '10'));
+const asJson = args.includes('--json');
+const wasmDir = resolve(option('--wasm-build', 'build/wasm'));
+const binDir = resolve(option('--native-build', 'build/native'), 'bin');
+const bareDir = join(wasmDir, 'web/bare');
+for (const file of [join(wasmDir, 'web/dist/index.html'), join(bareDir, 'bare.html'), join(binDir, 'roomkey-helper'),
+  join(binDir, 'roomkey-sandbox')]) {
+  if (!existsSync(file)) {
+    console.error(`idle.mjs: ${file} is missing. Build it first (see --help).`);
+    process.exit(2);
+  }
+}
+// The e2e helpers (tests/e2e/support.mjs) start the stack and Chromium the way the tests do.
+const artifacts = mkdtempSync(join(tmpdir(), 'roomkey-idle-'));
+Object.assign(process.env, { ROOMKEY_BIN_DIR: binDir, ROOMKEY_WEB_DIST: join(wasmDir, 'web/dist'),
+  ROOMKEY_ARTIFACTS: artifacts });
+const { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers } =
+  await import('../tests/e2e/support.mjs');
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+function serveBare() {
+  return new Promise((done) => {
+    const server = createServer((req, res) => {
+      const name = new URL(req.url, 'http://127.0.0.1').pathname.slice(1) || 'bare.html';
+      const file = join(bareDir, name);
+      if (!file.startsWith(bareDir) || !existsSync(file)) { res.writeHead(404).end(); return; }
+      res.writeHead(200, { 'content-type': types[extname(file)] || 'application/octet-stream' });
+      res.end(readFileSync(file));
+    });
+    server.listen(0, '127.0.0.1', () => done(server));
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Busy % of `page`'s main thread over the next `seconds`.
+async function busy(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  const t0 = await task(); const w0 = performance.now();
+  await sleep(seconds * 1000);
+  const t1 = await task(); const w1 = performance.now();
+  await cdp.detach();
+  return (100 * (t1 - t0)) / ((w1 - w0) / 1000);
+}
+
+const rows = [];
+const stack = await startStack();
+const bare = await serveBare();
+const browser = await launchBrowser();
+try {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await sleep(1000);  // past the first frames' tail
+  rows.push({ case: 'roomkey signed out', busy: await busy(page), goal: null });
+
+  await act(page, { type: 'use_api_token', token: demoUsers.bob.apiToken });
+  await waitForState(page, (s) => s.account && s.status && s.rooms && !s.loading, 'the dashboard');
+  await sleep(1000);
+  rows.push({ case: 'roomkey signed in (countdown visible)', busy: await busy(page), goal: 5 });
+
+  // Headless Chromium keeps a tab behind another one "visible"; a minimized
+  // window is hidden (requestAnimationFrame stops, visibilitychange fires).
+  const cdp = await page.context().newCDPSession(page);
+  const { windowId } = await cdp.send('Browser.getWindowForTarget');
+  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'minimized' } });
+  const visibility = await page.evaluate(() => document.visibilityState);
+  if (visibility === 'hidden') {
+    await sleep(1000);
+    rows.push({ case: 'roomkey signed in, hidden tab', busy: await busy(page), goal: 1 });
+  } else {
+    // Not faked (a frozen page would read 0 % for the wrong reason): said plainly.
+    rows.push({ case: `roomkey signed in, hidden tab: not measurable, this Chromium keeps a minimized headless page ${visibility}`,
+      busy: NaN, goal: 1 });
+  }
+  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'normal' } });
+  await cdp.detach();
+  await page.close();
+
+  const barePage = await browser.context.newPage();
+  await barePage.goto(`http://127.0.0.1:${bare.address().port}/`);
+  await barePage.waitForFunction(() => window.bareFirstFrameAt, null, { timeout: 60000 });
+  await sleep(1000);
+  rows.push({ case: 'bare ImGui build (draws every frame)', busy: await busy(barePage), goal: null });
+} finally {
+  await browser.close();
+  bare.close();
+  await stopStack(stack);
+  rmSync(artifacts, { recursive: true, force: true });
+}
+
+if (asJson) {
+  console.log(JSON.stringify({ seconds, rows }, null, 2));
+} else {
+  console.log(`Main-thread busy over ${seconds} s (CDP TaskDuration / wall), headless Chromium, SwiftShader`);
+  console.log('| case | busy | goal | met |');
+  console.log('|---|---|---|---|');
+  for (const r of rows) {
+    const goal = r.goal === null ? '-' : `<= ${r.goal} %`;
+    const met = r.goal === null || Number.isNaN(r.busy) ? '-' : r.busy <= r.goal ? 'yes' : 'NO';
+    console.log(`| ${r.case} | ${Number.isNaN(r.busy) ? 'n/a' : `${r.busy.toFixed(2)} %`} | ${goal} | ${met} |`);
+  }
+}
