@@ -1,0 +1,85 @@
+// room_view_test.cpp: the open room's state (web/app/room_view.hpp): merging
+// polls by exact message_id, newest at the bottom, the page API's `room`
+// names, the mirror's line, and errors clearing when a load succeeds.
+#include "app/room_view.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace roomkey::app {
+namespace {
+
+ChatMessage msg(std::string id, std::string name, std::string body, std::int64_t at) {
+    ChatMessage m;
+    m.message_id = std::move(id);
+    m.account.account_id = "201";
+    m.account.name = std::move(name);
+    m.body = std::move(body);
+    m.send_time = at;
+    return m;
+}
+
+TEST(RoomView, PollsMergeByExactMessageIdNewestAtTheBottom) {
+    RoomView view;
+    view.open("2100", "Launch");
+    auto first =
+        view.merge_messages({msg("9007199254740993", "Bob", "one", 100), msg("9007199254740994", "Bob", "two", 101)});
+    EXPECT_EQ(first.size(), 2u);
+    // The next poll repeats the last message and adds one; ids differing only above 2^53 stay apart.
+    auto second = view.merge_messages(
+        {msg("9007199254740994", "Bob", "two", 101), msg("9007199254740995", "Carol", "three", 102)});
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_EQ(second[0].message_id, "9007199254740995");
+    ASSERT_EQ(view.messages().size(), 3u);
+    EXPECT_EQ(view.messages().back().body, "three");
+    EXPECT_EQ(announce_new_messages(view, second), "1 new message in Launch: Carol: three");
+    EXPECT_EQ(announce_new_messages(view, {}), "");
+}
+
+TEST(RoomView, RoomJsonUsesThePageApiNames) {
+    RoomView view;
+    EXPECT_EQ(room_json(view), "null");
+    view.open("2100", "Launch");
+    view.merge_messages({msg("9007199254740993", "Bob", "hi", 100)});
+    ChatTask task;
+    task.task_id = "31";
+    task.body = "Review";
+    task.status = "open";
+    task.account = AccountBrief{"101", "Alice", std::nullopt};
+    view.set_tasks({task});
+    view.set_task_status("31", "done");
+    view.set_members({RoomMember{"101", "Alice", "admin", std::nullopt, std::nullopt, std::nullopt}});
+    const auto room = nlohmann::json::parse(room_json(view));
+    EXPECT_EQ(room["room_id"], "2100");
+    EXPECT_EQ(room["name"], "Launch");
+    EXPECT_EQ(room["messages"][0]["message_id"], "9007199254740993") << "a string, not a rounded number";
+    EXPECT_EQ(room["messages"][0]["account_id"], "201");
+    EXPECT_EQ(room["messages"][0]["name"], "Bob");
+    EXPECT_EQ(room["messages"][0]["body"], "hi");
+    EXPECT_EQ(room["messages"][0]["send_time"], 100);
+    EXPECT_EQ(room["tasks"][0]["status"], "done");
+    EXPECT_EQ(room["tasks"][0]["account_id"], "101");
+    EXPECT_EQ(room["members"][0]["role"], "admin");
+    EXPECT_TRUE(room["files"].is_array());
+    EXPECT_EQ(room["loading"], false);
+    EXPECT_EQ(room["error"], "");
+}
+
+TEST(RoomView, ErrorClearsWhenTheLoadLaterSucceedsAndOtherRoomsStartEmpty) {
+    RoomView view;
+    view.open("2100", "Launch");
+    view.set_error("403: the grant lacks rooms.messages:read");
+    EXPECT_NE(room_json(view).find("rooms.messages:read"), std::string::npos);
+    view.merge_messages({msg("5", "Bob", "hi", 1)});
+    EXPECT_EQ(view.error(), "");
+    view.open("2100", "Launch (renamed)");
+    EXPECT_EQ(view.messages().size(), 1u) << "the same room keeps its messages";
+    view.open("2200", "Other");
+    EXPECT_TRUE(view.messages().empty());
+    view.close();
+    EXPECT_FALSE(view.is_open());
+}
+
+}  // namespace
+}  // namespace roomkey::app

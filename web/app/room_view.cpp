@@ -1,0 +1,111 @@
+// room_view.cpp: the open room's state (see room_view.hpp).
+#include "app/room_view.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace roomkey::app {
+
+void RoomView::open(const std::string& room_id, const std::string& name) {
+    if (room_id != room_id_) {
+        *this = RoomView{};
+        room_id_ = room_id;
+    }
+    name_ = name;
+}
+
+void RoomView::close() {
+    *this = RoomView{};
+}
+
+std::vector<ChatMessage> RoomView::merge_messages(const std::vector<ChatMessage>& answer) {
+    std::set<std::string> shown;
+    for (const ChatMessage& m : messages_) shown.insert(m.message_id);
+    std::vector<ChatMessage> fresh;
+    for (const ChatMessage& m : answer) {
+        if (shown.insert(m.message_id).second) fresh.push_back(m);
+    }
+    messages_.insert(messages_.end(), fresh.begin(), fresh.end());
+    // Newest at the bottom: by send time, arrival order within one second.
+    std::stable_sort(messages_.begin(), messages_.end(),
+                     [](const ChatMessage& a, const ChatMessage& b) { return a.send_time < b.send_time; });
+    if (messages_.size() > kMaxRoomMessages) {
+        messages_.erase(messages_.begin(), messages_.begin() + static_cast<std::ptrdiff_t>(messages_.size() - kMaxRoomMessages));
+    }
+    error_.clear();
+    return fresh;
+}
+
+void RoomView::set_tasks(std::vector<ChatTask> tasks) {
+    tasks_ = std::move(tasks);
+    error_.clear();
+}
+
+void RoomView::set_task_status(const std::string& task_id, const std::string& status) {
+    for (ChatTask& t : tasks_) {
+        if (t.task_id == task_id) t.status = status;
+    }
+    error_.clear();
+}
+
+void RoomView::set_members(std::vector<RoomMember> members) {
+    members_ = std::move(members);
+    error_.clear();
+}
+
+void RoomView::set_files(std::vector<ChatFile> files) {
+    files_ = std::move(files);
+    error_.clear();
+}
+
+std::string room_json(const RoomView& view) {
+    using json = nlohmann::json;
+    if (!view.is_open()) return "null";
+    json messages = json::array();
+    for (const ChatMessage& m : view.messages()) {
+        messages.push_back({{"message_id", m.message_id},
+                            {"account_id", m.account.account_id},
+                            {"name", m.account.name},
+                            {"body", m.body},
+                            {"send_time", m.send_time}});
+    }
+    json tasks = json::array();
+    for (const ChatTask& t : view.tasks()) {
+        tasks.push_back({{"task_id", t.task_id},
+                         {"body", t.body},
+                         {"status", t.status},
+                         {"account_id", t.account ? t.account->account_id : std::string()}});
+    }
+    json members = json::array();
+    for (const RoomMember& m : view.members()) {
+        members.push_back({{"account_id", m.account_id}, {"name", m.name}, {"role", m.role}});
+    }
+    json files = json::array();
+    for (const ChatFile& f : view.files()) {
+        files.push_back({{"file_id", f.file_id},
+                         {"filename", f.filename},
+                         {"filesize", f.filesize},
+                         {"account_id", f.account ? f.account->account_id : std::string()},
+                         {"upload_time", f.upload_time ? json(*f.upload_time) : json(nullptr)}});
+    }
+    const json room{{"room_id", view.room_id()}, {"name", view.name()},           {"messages", std::move(messages)},
+                    {"tasks", std::move(tasks)}, {"members", std::move(members)}, {"files", std::move(files)},
+                    {"loading", view.loading()}, {"error", view.error()}};
+    return room.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string announce_new_messages(const RoomView& view, const std::vector<ChatMessage>& fresh) {
+    if (fresh.empty()) return {};
+    std::string out = std::to_string(fresh.size()) + (fresh.size() == 1 ? " new message" : " new messages") + " in " +
+                      (view.name().empty() ? "room " + view.room_id() : view.name()) + ": ";
+    for (std::size_t i = 0; i < fresh.size(); ++i) {
+        if (i > 0) out += "; ";
+        out += (fresh[i].account.name.empty() ? fresh[i].account.account_id : fresh[i].account.name) + ": " +
+               fresh[i].body;
+    }
+    return out;
+}
+
+}  // namespace roomkey::app

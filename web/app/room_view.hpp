@@ -1,0 +1,71 @@
+// room_view.hpp: the state of the open room (issue 10 item 2): its messages
+// (oldest first, merged by message_id across polls), tasks, members and
+// files, whether a load is running and the last error. Pure: App feeds it the
+// records shared/'s readers produced; room_json() is the page API's `room`.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "roomkey/api_records.hpp"
+
+namespace roomkey::app {
+
+// Messages kept per room: the service returns at most 100 per call; a long
+// session keeps a few calls' worth.
+inline constexpr std::size_t kMaxRoomMessages = 500;
+
+class RoomView {
+public:
+    // Opens `room_id`; opening another room forgets the previous one's records.
+    void open(const std::string& room_id, const std::string& name);
+    void close();
+    bool is_open() const { return !room_id_.empty(); }
+    const std::string& room_id() const { return room_id_; }
+    const std::string& name() const { return name_; }
+
+    // Adds the messages of a GET /rooms/{room_id}/messages answer that are not
+    // shown yet (by message_id, exact strings) and returns those, oldest first,
+    // for the text mirror. Clears the error: the same load now succeeded.
+    std::vector<ChatMessage> merge_messages(const std::vector<ChatMessage>& answer);
+    void set_tasks(std::vector<ChatTask> tasks);
+    // After PUT .../tasks/{task_id}/status answered: the task shows `status`.
+    void set_task_status(const std::string& task_id, const std::string& status);
+    void set_members(std::vector<RoomMember> members);
+    void set_files(std::vector<ChatFile> files);
+
+    void set_loading(bool loading) { loading_ = loading; }
+    void set_error(std::string error) { error_ = std::move(error); }
+    void clear_error() { error_.clear(); }
+
+    const std::vector<ChatMessage>& messages() const { return messages_; }
+    const std::vector<ChatTask>& tasks() const { return tasks_; }
+    const std::vector<RoomMember>& members() const { return members_; }
+    const std::vector<ChatFile>& files() const { return files_; }
+    bool loading() const { return loading_; }
+    const std::string& error() const { return error_; }
+
+private:
+    std::string room_id_;
+    std::string name_;
+    std::vector<ChatMessage> messages_;
+    std::vector<ChatTask> tasks_;
+    std::vector<RoomMember> members_;
+    std::vector<ChatFile> files_;
+    bool loading_ = false;
+    std::string error_;
+};
+
+// The page API's `room` object (issue 10 item 6): {room_id, name,
+// messages:[{message_id, account_id, name, body, send_time}], tasks:[{task_id,
+// body, status, account_id}], members:[{account_id, name, role}],
+// files:[{file_id, filename, filesize, account_id, upload_time}], loading,
+// error}; "null" when no room is open.
+std::string room_json(const RoomView& view);
+
+// The mirror's line for new messages in the open room ("" for none):
+// "2 new messages in Launch: Bob: hello; Carol: done".
+std::string announce_new_messages(const RoomView& view, const std::vector<ChatMessage>& fresh);
+
+}  // namespace roomkey::app
