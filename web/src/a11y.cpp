@@ -108,7 +108,9 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
         node.value = "2";
         node.state |= roomkey::app::kA11yExpandable;
         if (flags & ImGuiItemStatusFlags_Opened) node.state |= roomkey::app::kA11yExpanded;
-    } else if (g.LastItemData.InFlags & ImGuiItemFlags_Inputable) {
+    } else if ((g.LastItemData.InFlags & ImGuiItemFlags_Inputable) || g.InputTextState.ID == id) {
+        // (A multiline field being edited reports its child window's item
+        // data here: the text state tells it is this field.)
         node.role = A11yRole::TextField;
         const ImGuiInputTextState& state = g.InputTextState;
         if (state.ID == id) {
@@ -117,7 +119,8 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
             } else if (state.TextA.Data) {
                 node.value.assign(state.TextA.Data, static_cast<std::size_t>(state.CurLenA));
             }
-            if (state.Flags & ImGuiInputTextFlags_Multiline) node.role = A11yRole::MultilineTextField;
+            // One element for the field whatever its state: a role change
+            // would replace the DOM input and lose its focus mid-typing.
         }
     } else {
         node.role = A11yRole::Button;
