@@ -3,26 +3,9 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
+#include "roomkey/proxy_outcome.hpp"
 
 namespace roomkey::app {
-
-namespace {
-
-// The helper's API 502 today (helper/helper/proxy.cpp): {"errors":["the API
-// could not be reached: <UpstreamError>"]}. connect_failed and tls_failed
-// end before any request byte reaches the upstream; io_failed may come after.
-constexpr std::string_view kGatewayPrefix = "the API could not be reached: ";
-// Its token endpoint twin: {"error":"upstream_unavailable", ...}.
-constexpr std::string_view kTokenGatewayError = "upstream_unavailable";
-
-std::optional<GatewayFailure> from_upstream_error(std::string_view name) {
-    if (name == "connect_failed" || name == "tls_failed" || name == "invalid_url") return GatewayFailure::not_sent;
-    if (name == "io_failed") return GatewayFailure::sent_no_answer;
-    return std::nullopt;
-}
-
-}  // namespace
 
 std::string_view to_string(TransportFailure failure) {
     switch (failure) {
@@ -45,27 +28,14 @@ std::string describe(TransportFailure failure) {
 }
 
 std::optional<GatewayFailure> read_gateway_failure(const HttpResponse& response) {
-    if (response.status != 502) return std::nullopt;
-    // The helper's explicit say, when it gives one (header, then body).
-    if (auto outcome = response.headers.get("x-roomkey-upstream")) {
-        if (*outcome == "not-sent") return GatewayFailure::not_sent;
-        if (*outcome == "sent-no-answer") return GatewayFailure::sent_no_answer;
-    }
-    const auto doc = nlohmann::json::parse(response.body, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return std::nullopt;
-    if (auto errors = doc.find("errors"); errors != doc.end() && errors->is_array()) {
-        for (const auto& item : *errors) {
-            if (!item.is_string()) continue;
-            const std::string text = item.get<std::string>();
-            if (text.rfind(kGatewayPrefix, 0) == 0) return from_upstream_error(text.substr(kGatewayPrefix.size()));
-        }
-    }
-    if (auto error = doc.find("error"); error != doc.end() && error->is_string() && *error == kTokenGatewayError) {
-        if (auto description = doc.find("error_description"); description != doc.end() && description->is_string()) {
-            const std::string text = description->get<std::string>();
-            const auto colon = text.rfind(": ");
-            if (colon != std::string::npos) return from_upstream_error(std::string_view(text).substr(colon + 2));
-        }
+    // One definition with the helper (shared/'s proxy_outcome.hpp): only a
+    // 502/504 carrying X-Roomkey-Upstream is the helper's own word.
+    switch (read_upstream_outcome(response).value_or(UpstreamOutcome::no_answer)) {
+        case UpstreamOutcome::not_sent:
+            return GatewayFailure::not_sent;
+        case UpstreamOutcome::no_answer:
+            if (!read_upstream_outcome(response)) return std::nullopt;
+            return GatewayFailure::sent_no_answer;
     }
     return std::nullopt;
 }
