@@ -63,7 +63,16 @@ struct HelperConfig {
     std::function<std::time_t()> clock;  // "now" for that check (tests); the system clock when empty
 };
 
-enum class Subcommand { serve, trust, untrust, help };
+enum class Subcommand { serve, nginx_config, trust, untrust, help };
+
+// `roomkey-helper nginx-config`: what nginx needs beyond serve's settings.
+struct NginxOptions {
+    std::string out_dir;          // default: <state dir>/nginx
+    std::string server_name;      // public host name; empty = the loopback names, as the helper
+    std::string access_log;       // default: <out_dir>/access.log
+    bool standalone = false;      // also write nginx.conf for `nginx -p OUT -c OUT/nginx.conf`
+    std::string brotli = "auto";  // auto (module installed?), on, off
+};
 
 struct TrustOptions {
     std::string state_dir;
@@ -74,7 +83,8 @@ struct TrustOptions {
 struct Command {
     Subcommand subcommand = Subcommand::serve;
     std::string help_text;  // for Subcommand::help: what to print
-    HelperConfig serve;
+    HelperConfig serve;     // also for nginx_config
+    NginxOptions nginx;
     TrustOptions trust;
 };
 

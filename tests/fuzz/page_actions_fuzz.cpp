@@ -47,7 +47,17 @@ json write(const Intent& intent) {
             if constexpr (std::is_same_v<T, intent::SignIn>) {
                 return {{"type", "sign_in"}, {"scope", format_scope_list(i.scopes)}};
             } else if constexpr (std::is_same_v<T, intent::SignOut>) {
-                return {{"type", "sign_out"}};
+                return {{"type", "sign_out"}, {"discard_posts", i.discard_posts}};
+            } else if constexpr (std::is_same_v<T, intent::CancelSignOut>) {
+                return {{"type", "cancel_sign_out"}};
+            } else if constexpr (std::is_same_v<T, intent::RetryPost>) {
+                return {{"type", "retry_post"}, {"id", i.id}};
+            } else if constexpr (std::is_same_v<T, intent::EditPost>) {
+                return {{"type", "edit_post"}, {"id", i.id}, {"body", i.body}};
+            } else if constexpr (std::is_same_v<T, intent::DiscardPost>) {
+                return {{"type", "discard_post"}, {"id", i.id}};
+            } else if constexpr (std::is_same_v<T, intent::FormError>) {
+                std::abort();  // the UI's own, never from the page API
             } else if constexpr (std::is_same_v<T, intent::TryAgain>) {
                 return {{"type", "try_again"}};
             } else if constexpr (std::is_same_v<T, intent::RefreshNow>) {
@@ -98,6 +108,11 @@ bool same(const Intent& x, const Intent& y) {
             if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) return a.on == b.on;
             if constexpr (std::is_same_v<T, intent::UseApiToken>) return a.token == b.token;
             if constexpr (std::is_same_v<T, intent::SelectRoom>) return a.room_id == b.room_id;
+            if constexpr (std::is_same_v<T, intent::SignOut>) return a.discard_posts == b.discard_posts;
+            if constexpr (std::is_same_v<T, intent::RetryPost> || std::is_same_v<T, intent::DiscardPost>) {
+                return a.id == b.id;
+            }
+            if constexpr (std::is_same_v<T, intent::EditPost>) return a.id == b.id && a.body == b.body;
             if constexpr (std::is_same_v<T, intent::QueueMessage>) {
                 return a.room_id == b.room_id && a.body == b.body && a.count == b.count;
             }
@@ -115,6 +130,8 @@ bool same(const Intent& x, const Intent& y) {
 
 void check(const Intent& intent) {
     if (std::holds_alternative<intent::SetReveal>(intent)) std::abort();
+    if (std::holds_alternative<intent::FormError>(intent)) std::abort();  // never from the page
+    if (const auto* e = std::get_if<intent::EditPost>(&intent); e && e->body.empty()) std::abort();
     if (const auto* copy = std::get_if<intent::CopyCurl>(&intent); copy && copy->may_reveal) std::abort();
     if (const auto* m = std::get_if<intent::QueueMessage>(&intent)) {
         if (m->count < 1 || m->count > kMaxBurst || m->room_id.empty()) std::abort();

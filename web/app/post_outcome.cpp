@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "roomkey/proxy_outcome.hpp"
 
 namespace roomkey::app {

@@ -39,6 +39,7 @@
 #include "browser.hpp"
 #include "browser_font.hpp"
 #include "fetch_transport.hpp"
+#include "key_latch.hpp"
 #include "frame_picture.hpp"
 #include "page_bridge.hpp"
 #include "ui.hpp"
@@ -336,6 +337,7 @@ EM_BOOL frame(double, void*) {
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     roomkey::web::ux::before_new_frame();
     ImGui::NewFrame();
+    roomkey::web::key_latch::frame_saw_keys();
     const std::vector<roomkey::app::Intent> intents = roomkey::web::draw_ui(*p.app, p.ui, now, p.scale);
     for (const roomkey::app::Intent& intent : intents) p.app->apply(intent, now);
     roomkey::web::ux::after_draw();
@@ -354,6 +356,8 @@ EM_BOOL frame(double, void*) {
     p.clock.on_frame(now, roomkey::web::frame_picture(*ImGui::GetDrawData(), widgets));
     p.clock.request_at(p.ui.redraw_at);
     if (ux_needs_frame) p.clock.on_change();
+    // A quick key tap's release, held until this frame saw the press.
+    if (roomkey::web::key_latch::release_held_keys()) p.clock.on_input();
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);
         p.last_widgets = std::move(widgets);
@@ -410,6 +414,7 @@ int main() {
     // one is drawn once.
     io.ConfigInputTextCursorBlink = false;
     ImGui_ImplGlfw_InitForOpenGL(p.window, true);
+    roomkey::web::key_latch::install(p.window);
     roomkey::web::ux::init();
     ImGui_ImplOpenGL3_Init("#version 300 es");
     ImGui_ImplOpenGL3_CreateDeviceObjects();  // now, so fit_canvas replaces (not leaks) the font texture
