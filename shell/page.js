@@ -95,7 +95,6 @@
   var widgets = {};
   var scopeHelp = [];
   var fontStats = null;
-  var onAct = null;  // the app, told of each queued action (web/src/main.cpp)
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
@@ -211,9 +210,10 @@
     'act': function (action) {
       if (!action || typeof action !== 'object') throw new TypeError('roomkey.act expects an object');
       actions.push(action);
-      if (onAct) onAct();
+      // Wakes the app (web/src/main.cpp listens): an event, not a callback
+      // member, so no caller of this API can replace or break the wake-up.
+      window.dispatchEvent(new Event('roomkey:act'));
     },
-    '_setActListener': function (listener) { onAct = listener; },
     '_publish': function (json) {
       try { state = JSON.parse(json); } catch (e) { return; }
       if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();

@@ -23,6 +23,7 @@
 #include "app/app.hpp"
 #include "app/page_state.hpp"
 #include "fake_service.hpp"
+#include "roomkey/proxy_outcome.hpp"
 
 #include "roomkey/authorization.hpp"
 #include "roomkey/endpoint_catalog.hpp"
@@ -99,13 +100,24 @@ public:
         std::string body;
         std::optional<TransportFailure> failure;
         bool act_first = false;
+        std::string upstream_outcome;  // X-Roomkey-Upstream of a helper 502/504 ("" = none)
     };
     std::deque<Fault> faults;
     static Fault status_fault(std::string match, int status, std::string body) {
-        return Fault{std::move(match), status, std::move(body), std::nullopt, false};
+        return Fault{std::move(match), status, std::move(body), std::nullopt, false, {}};
+    }
+    // The helper's own 502 (shared/'s proxy_outcome.hpp), header and body.
+    static Fault helper_gateway_fault(std::string match, UpstreamOutcome outcome) {
+        const std::string token(to_string(outcome));
+        return Fault{std::move(match),
+                     502,
+                     R"({"errors":["the API could not be reached"],"roomkey_upstream":")" + token + "\"}",
+                     std::nullopt,
+                     false,
+                     token};
     }
     static Fault no_answer(std::string match, TransportFailure failure, bool act_first = false) {
-        return Fault{std::move(match), 0, {}, failure, act_first};
+        return Fault{std::move(match), 0, {}, failure, act_first, {}};
     }
     // What each room holds, for GET /rooms/{id}/messages.
     std::map<std::string, std::vector<std::string>> room_bodies;
@@ -163,7 +175,11 @@ public:
                 if (f.failure) {
                     app->on_transport_error(send.id, *f.failure, "injected", now);
                 } else {
-                    app->on_response(send.id, json(f.status, f.body), now);
+                    HttpResponse response = json(f.status, f.body);
+                    if (!f.upstream_outcome.empty()) {
+                        response.headers.set(std::string(kUpstreamOutcomeHeader), f.upstream_outcome);
+                    }
+                    app->on_response(send.id, response, now);
                 }
             }
             drain();
@@ -1002,8 +1018,7 @@ TEST(App, PostAfter503GoesAgainByItselfWithBackoff) {
 TEST(App, PostTheHelperCouldNotForwardGoesAgainByItself) {
     AppHarness h;
     signed_in_with_api_token(h);
-    h.faults.push_back(
-        AppHarness::status_fault("/messages", 502, R"({"errors":["the API could not be reached: connect_failed"]})"));
+    h.faults.push_back(AppHarness::helper_gateway_fault("/messages", UpstreamOutcome::not_sent));
     h.apply(intent::QueueMessage{"7", "hello", 1});
     EXPECT_EQ(only_post(h).stage, PostStage::retrying);
     h.run_for(Millis(1100));

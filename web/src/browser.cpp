@@ -69,6 +69,11 @@ EM_JS(void, roomkey_js_navigate, (const char* url), {
 EM_JS(void, roomkey_js_install_paste, (char* buffer, int capacity, int* length, int on_paste), {
     document.addEventListener('paste', function (event) {
         if (!event.clipboardData) return;
+        // A paste into the accessibility tree's text input (shell/a11y.js)
+        // reaches the field through that input's beforeinput, from this same
+        // event: taking it here as well would drop or double it.
+        var target = event.target;
+        if (target && target.closest && target.closest('#a11y')) return;
         var text = event.clipboardData.getData('text/plain') || "";
         if (!text) return;
         event.preventDefault();

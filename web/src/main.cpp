@@ -83,7 +83,7 @@ EM_JS(void, roomkey_js_listen, (PageListener notify), {
     };
     watchRatio();
     document.addEventListener('visibilitychange', function() { if (!document.hidden) call(2); });
-    window['roomkey']['_setActListener'](function() { call(3); });
+    window.addEventListener('roomkey:act', function() { call(3); });
 });
 // clang-format on
 
