@@ -184,6 +184,14 @@
       event.preventDefault();
       if (text) requests.push({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
     });
+    // A paste brings its text in the event itself (clipboardData): taken
+    // here, at once, so no later frame can read a stale clipboard (issue 11).
+    // beforeinput's insertFromPaste gives no text for an <input> in Chromium.
+    el.addEventListener('paste', function (event) {
+      var text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
+      event.preventDefault();
+      if (text) requests.push({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
+    });
     el.addEventListener('compositionstart', function () {
       composing = true;
       requests.push({ type: 'compose', id: id, text: '' });
