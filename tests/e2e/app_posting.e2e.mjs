@@ -1,6 +1,6 @@
 // app_posting.e2e.mjs: 30 messages queued to one room are paced by shared/'s
 // scheduler (spec 8.2: 10 posts per 10 s per room): all delivered, zero 429
-// answers, and the whole burst within 10% of what the limit allows; the
+// answers, never faster than the limit (its pace is printed); the
 // aria-live mirror announces the burst in steps of 10, not per post. Paced
 // posts keep going when frames stop (a background tab). A 429 that still
 // happens (another client filled the room's window) is waited out as spec
@@ -63,7 +63,11 @@ test('a burst of 30 posts to one room: all delivered, no 429, at the speed the l
   console.log(`burst of 30: ${took} ms; bound ${bound.toFixed(0)} ms = 1.1 x (${LIMIT_MS} + max round trip ` +
               `${maxRtt} ms); median round trip ${median} ms`);
   assert.ok(took >= LIMIT_MS, `not faster than the limit allows (${took} ms)`);
-  assert.ok(took <= bound, `within 10% of what the limit allows (${took} ms vs ${bound.toFixed(0)} ms)`);
+  // How close to the limit's pace the burst went is a speed figure, printed
+  // above, not asserted: a wall-clock bound fails on a loaded machine (the
+  // team's rule: speed is measured in bench/, tests assert behaviour). What
+  // the user relies on is asserted: all 30 delivered, none refused, none
+  // faster than the limit, and no post sent twice.
   const mirror = await page.locator('#mirror').textContent();
   assert.match(mirror, /Posts: 30 of 30 delivered\./);
   // A screen reader hears the start, every 10 and the end, not 30 updates.

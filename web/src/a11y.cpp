@@ -187,6 +187,11 @@ bool feed_text() {
     if (t.text.empty()) return false;
     ImGuiContext& g = *GImGui;
     PendingText& next = t.text.front();
+    // ImGui 1.86's InputText drops typed characters while Ctrl (or Cmd) is
+    // down, and a paste arrives while Ctrl+V is still held: the text waits
+    // for the release (its keyup asks for the frame that feeds it).
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl || io.KeySuper) return false;
     if (g.ActiveId == next.id && g.InputTextState.ID == next.id) {
         if (next.replace) g.InputTextState.SelectAll();
         ImGui::GetIO().AddInputCharactersUTF8(next.text.c_str());

@@ -114,6 +114,8 @@ struct PasteBuffer {
 };
 PasteBuffer g_paste;
 void (*g_paste_listener)() = nullptr;
+// Pasted text not yet typed into the field (feed_pending_paste).
+std::string g_pending_paste;
 
 // The DOM paste event's text, typed into the focused ImGui text field (none
 // focused: dropped, as a paste into nothing). ImGui's own Ctrl+V reads an
@@ -125,7 +127,7 @@ void on_paste() {
     const std::string text(g_paste.text.data(), size);
     std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
     g_paste.length = 0;
-    if (ImGui::GetCurrentContext()) ImGui::GetIO().AddInputCharactersUTF8(text.c_str());
+    g_pending_paste += text;
     if (g_paste_listener) g_paste_listener();
 }
 
@@ -163,13 +165,32 @@ void install_paste_listener(void (*listener)()) {
                              static_cast<int>(reinterpret_cast<std::intptr_t>(callback)));
 }
 
-void copy_to_clipboard(const std::string& text) { roomkey_js_write_clipboard(text.c_str(), 0); }
+bool feed_pending_paste() {
+    if (g_pending_paste.empty() || !ImGui::GetCurrentContext()) return false;
+    // ImGui 1.86's InputText drops typed characters while Ctrl (or Cmd) is
+    // down, and the paste event comes while Ctrl+V is held: wait for the
+    // release (its keyup asks for a frame).
+    ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl || io.KeySuper) return false;
+    io.AddInputCharactersUTF8(g_pending_paste.c_str());
+    std::fill(g_pending_paste.begin(), g_pending_paste.end(), '\0');
+    g_pending_paste.clear();
+    return true;
+}
 
-std::string clipboard_text() { return {}; }
+void copy_to_clipboard(const std::string& text) {
+    roomkey_js_write_clipboard(text.c_str(), 0);
+}
+
+std::string clipboard_text() {
+    return {};
+}
 
 void forget_clipboard(bool system) {
     std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
     g_paste.length = 0;
+    std::fill(g_pending_paste.begin(), g_pending_paste.end(), '\0');
+    g_pending_paste.clear();
     if (system) roomkey_js_write_clipboard("", 1);
 }
 

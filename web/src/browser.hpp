@@ -45,6 +45,9 @@ void navigate(const std::string& url);
 // platform can ask for a frame. Call once, at start, after ImGui's context
 // exists or before (a paste before it is dropped).
 void install_paste_listener(void (*listener)() = nullptr);
+// Types the text of the last paste event into the focused ImGui field, once
+// no Ctrl/Cmd is held (call before ImGui::NewFrame). True when it did.
+bool feed_pending_paste();
 // Writes to the system clipboard; Ctrl+V brings it back through the paste event.
 void copy_to_clipboard(const std::string& text);
 // Always empty: ImGui's own Ctrl+V must not paste (the paste event does, at

@@ -39,8 +39,8 @@
 #include "browser.hpp"
 #include "browser_font.hpp"
 #include "fetch_transport.hpp"
-#include "key_latch.hpp"
 #include "frame_picture.hpp"
+#include "key_latch.hpp"
 #include "page_bridge.hpp"
 #include "ui.hpp"
 #include "ux_frame.hpp"
@@ -321,6 +321,7 @@ EM_BOOL frame(double, void*) {
     // Activation, focus and text from the accessibility tree's DOM controls
     // (their DOM events asked for this frame).
     if (roomkey::web::ux::apply_dom_requests()) p.clock.on_input();
+    if (roomkey::web::feed_pending_paste()) p.clock.on_input();
     if (!p.clock.due(now)) {
         schedule(p, now);
         return EM_FALSE;
