@@ -179,9 +179,12 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   assert.equal(countOf(await roomBodies(), 'after a 500'), 1);
 
   // A 5xx on a read is an error in state() and the mirror, gone after the same read succeeds.
-  await injectFault({ kind: 'status5xx', status: 500 });
+  // "Reload account" reads /me and /my/status together, and either may reach
+  // the sandbox first: both get the 500, so the test does not race them.
+  await injectFault({ kind: 'status5xx', status: 500, count: 2 });
   await act(page, { type: 'reload_account' });
-  const failed = await waitForState(page, (s) => s.last_error && s.errors.account, 'the account error');
+  const failed = await waitForState(page, (s) => s.last_error && s.errors.account && s.errors.status,
+    'the account and status errors');
   assert.match(failed.last_error.code, /500/);
   assert.match(await mirror(page), /Last error: .*500/);
   await act(page, { type: 'reload_account' });
@@ -206,9 +209,12 @@ test('a post whose answer was cut off after it was stored is settled as delivere
 test('a truncated JSON answer is an error in state() and the mirror, and clears when the read succeeds', async () => {
   const page = await browser.context.newPage();
   const before = await signInWithApiToken(page);
-  await injectFault({ kind: 'malformed_json' });
+  // Both reads of "reload account" (/me, /my/status) get the cut-off body:
+  // whichever reaches the sandbox first, the account's is among them.
+  await injectFault({ kind: 'malformed_json', count: 2 });
   await act(page, { type: 'reload_account' });
-  const s = await waitForState(page, (x) => x.last_error && x.errors.account, 'the unreadable answer reported');
+  const s = await waitForState(page, (x) => x.last_error && x.errors.account && x.errors.status,
+    'the unreadable answers reported');
   assert.match(s.last_error.message, /could not be read|unreadable|not valid JSON|cut off/i, s.last_error.message);
   assert.equal(s.account.account_id, before.account.account_id, 'the last good account stays, marked by the error');
   assert.match(await mirror(page), /Last error:/);

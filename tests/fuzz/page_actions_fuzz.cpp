@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/intents.hpp"
+#include "roomkey/api.hpp"
 #include "roomkey/scopes.hpp"
 
 namespace {
@@ -26,18 +27,6 @@ namespace {
 using namespace roomkey;
 using namespace roomkey::app;
 using json = nlohmann::json;
-
-const char* limit_type_name(TaskLimitType t) {
-    switch (t) {
-        case TaskLimitType::none:
-            return "none";
-        case TaskLimitType::date:
-            return "date";
-        case TaskLimitType::time:
-            return "time";
-    }
-    return "?";
-}
 
 // The action as a page script would write it.
 json write(const Intent& intent) {
@@ -79,7 +68,7 @@ json write(const Intent& intent) {
                           {"room_id", i.room_id},
                           {"body", i.body},
                           {"to_ids", i.to_ids},
-                          {"limit_type", limit_type_name(i.limit_type)}};
+                          {"limit_type", std::string(to_string(i.limit_type))}};
                 if (i.limit) j["limit"] = *i.limit;
                 return j;
             } else if constexpr (std::is_same_v<T, intent::CancelQueued>) {

@@ -27,7 +27,9 @@ bool in_range(int key) {
 
 void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
     if (action == GLFW_PRESS && in_range(key)) g_unseen[key] = true;
-    if (action == GLFW_RELEASE && in_range(key) && g_unseen[key]) {
+    // Held too once any release waits, so releases keep their order: for
+    // Ctrl+A the frame must see A while Ctrl is still down.
+    if (action == GLFW_RELEASE && in_range(key) && (g_unseen[key] || !g_held.empty())) {
         g_held.push_back({key, scancode, mods});
         return;
     }
