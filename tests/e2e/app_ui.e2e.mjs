@@ -44,6 +44,13 @@ test('sign in, type, paste and post with the real controls', async () => {
   const ROUNDS = 20;
   for (let i = 1; i <= ROUNDS; i++) {
     await click(page, 'message');
+    // As a user waits for the caret: the field is being edited, and its
+    // accessible input (shell/a11y.js) has the focus, before keys are sent.
+    // Keys sent while the focus moves to it can be cleared by the blur.
+    await page.waitForFunction(() => {
+      const el = document.activeElement;
+      return el && el.tagName === 'INPUT' && el.closest('#a11y') !== null;
+    }, null, { timeout: 30000 });
     await page.keyboard.press('Control+A');  // the field keeps the last text: start empty
     await page.keyboard.press('Backspace');
     await page.keyboard.type(`typed ${i}, `);

@@ -5,35 +5,43 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 
-#include <vector>
+#include <deque>
 
 namespace roomkey::web::key_latch {
 
 namespace {
 
-struct HeldRelease {
+struct KeyEvent {
     int key;
     int scancode;
+    int action;
     int mods;
 };
 
 GLFWwindow* g_window = nullptr;
-bool g_unseen[512] = {};  // pressed since the last NewFrame (GLFW key codes < 512)
-std::vector<HeldRelease> g_held;
+bool g_unseen[512] = {};  // pressed, and no NewFrame since (GLFW key codes < 512)
+// Events held back, in the order they came: once one waits, every later one
+// waits behind it, so Ctrl+A is seen with Ctrl down and a key pressed twice
+// is seen twice.
+std::deque<KeyEvent> g_queue;
 
 bool in_range(int key) {
     return key >= 0 && key < static_cast<int>(sizeof g_unseen / sizeof g_unseen[0]);
 }
 
-void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
-    if (action == GLFW_PRESS && in_range(key)) g_unseen[key] = true;
-    // Held too once any release waits, so releases keep their order: for
-    // Ctrl+A the frame must see A while Ctrl is still down.
-    if (action == GLFW_RELEASE && in_range(key) && (g_unseen[key] || !g_held.empty())) {
-        g_held.push_back({key, scancode, mods});
+void forward(const KeyEvent& e) {
+    if (e.action == GLFW_PRESS && in_range(e.key)) g_unseen[e.key] = true;
+    ImGui_ImplGlfw_KeyCallback(g_window, e.key, e.scancode, e.action, e.mods);
+}
+
+void on_key(GLFWwindow*, int key, int scancode, int action, int mods) {
+    const KeyEvent e{key, scancode, action, mods};
+    const bool release_unseen = action == GLFW_RELEASE && in_range(key) && g_unseen[key];
+    if (!g_queue.empty() || release_unseen) {
+        g_queue.push_back(e);
         return;
     }
-    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+    forward(e);
 }
 
 }  // namespace
@@ -41,7 +49,7 @@ void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
 void install(GLFWwindow* window) {
     g_window = window;
     // Replaces the backend's callback (it was installed with the window);
-    // on_key hands every event on to it, releases maybe one frame later.
+    // every event still goes to it, in order, perhaps a frame later.
     glfwSetKeyCallback(window, on_key);
 }
 
@@ -50,10 +58,15 @@ void frame_saw_keys() {
 }
 
 bool release_held_keys() {
-    if (g_held.empty()) return false;
-    std::vector<HeldRelease> held;
-    held.swap(g_held);
-    for (const HeldRelease& r : held) ImGui_ImplGlfw_KeyCallback(g_window, r.key, r.scancode, GLFW_RELEASE, r.mods);
+    if (g_queue.empty()) return false;
+    // The frame just drawn saw every key down: replay what waited, up to a
+    // release whose press no frame has seen yet (the next frame will).
+    while (!g_queue.empty()) {
+        const KeyEvent e = g_queue.front();
+        if (e.action == GLFW_RELEASE && in_range(e.key) && g_unseen[e.key]) break;
+        g_queue.pop_front();
+        forward(e);
+    }
     return true;
 }
 

@@ -4,8 +4,10 @@
 // draw on change (main.cpp) frames come only on demand, so a quick tap (or a
 // script's keyboard.press) can go down and up between two frames and never
 // be seen: Enter on a focused button then does nothing. This latch holds a
-// release back until a frame has seen the press, the way the backend
-// already latches mouse buttons (MouseJustPressed). Emscripten-only.
+// release back until a frame has seen the press, and every key event after
+// a held one waits behind it, so order is kept (Ctrl+A, a key pressed
+// twice): the way the backend already latches mouse buttons
+// (MouseJustPressed), and what ImGui 1.87's input queue does. Emscripten-only.
 #pragma once
 
 struct GLFWwindow;
@@ -19,8 +21,9 @@ void install(GLFWwindow* window);
 // Right after ImGui::NewFrame: every key down now has been seen.
 void frame_saw_keys();
 
-// After the frame: the releases held back go to ImGui now. True when there
-// were any (a frame must show them).
+// After the frame: the key events held back go to ImGui now, in order, up
+// to a release whose press no frame has seen. True when any waited (a frame
+// must follow).
 bool release_held_keys();
 
 }  // namespace roomkey::web::key_latch
