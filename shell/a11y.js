@@ -21,6 +21,14 @@
   var keyActivation = false;  // Enter/Space went to the app already
   var composing = false;
 
+  // A request for the app, taken at once (web/src/main.cpp listens for
+  // "roomkey:a11y"): it joins the app's input queue behind the keys that
+  // came before it, so typed text, a paste and a click keep their order.
+  function ask(request) {
+    requests.push(request);
+    window.dispatchEvent(new Event('roomkey:a11y'));
+  }
+
   function container() {
     if (!root) root = document.getElementById('a11y');
     return root;
@@ -69,10 +77,10 @@
       event.preventDefault();
       // Enter/Space on a focused element already reached the app as keys.
       if (keyActivation) return;
-      requests.push({ type: 'activate', id: op.id });
+      ask({ type: 'activate', id: op.id });
     });
     target.addEventListener('focus', function () {
-      if (!syncing) requests.push({ type: 'focus', id: op.id });
+      if (!syncing) ask({ type: 'focus', id: op.id });
     });
     return node;
   }
@@ -182,7 +190,7 @@
         return;  // deletions, history: the keys reached the app already
       }
       event.preventDefault();
-      if (text) requests.push({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
+      if (text) ask({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
     });
     // A paste brings its text in the event itself (clipboardData): taken
     // here, at once, so no later frame can read a stale clipboard (issue 11).
@@ -190,19 +198,19 @@
     el.addEventListener('paste', function (event) {
       var text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
       event.preventDefault();
-      if (text) requests.push({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
+      if (text) ask({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
     });
     el.addEventListener('compositionstart', function () {
       composing = true;
-      requests.push({ type: 'compose', id: id, text: '' });
+      ask({ type: 'compose', id: id, text: '' });
     });
     el.addEventListener('compositionupdate', function (event) {
-      requests.push({ type: 'compose', id: id, text: event.data || '' });
+      ask({ type: 'compose', id: id, text: event.data || '' });
     });
     el.addEventListener('compositionend', function (event) {
       composing = false;
-      requests.push({ type: 'compose', id: id, text: '' });
-      if (event.data) requests.push({ type: 'text', id: id, text: event.data, replace: false });
+      ask({ type: 'compose', id: id, text: '' });
+      if (event.data) ask({ type: 'text', id: id, text: event.data, replace: false });
       // The composed text is the app's now; the input shows the app's value.
       var node = nodes[id];
       if (node) node.target.value = node.value || '';
@@ -241,6 +249,5 @@
     requests = [];
     return list.length ? JSON.stringify(list) : '';
   };
-  api['_a11yPending'] = function () { return requests.length > 0; };
   api['_a11yTextFocused'] = function () { return inTextInput(document.activeElement); };
 })();

@@ -7,7 +7,6 @@
 #include <imgui_internal.h>
 
 #include <cmath>
-#include <deque>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
@@ -15,6 +14,7 @@
 
 #include "app/a11y_tree.hpp"
 #include "imgui_hooks.hpp"
+#include "input_queue.hpp"
 #include "page_bridge.hpp"
 
 namespace {
@@ -45,14 +45,6 @@ EM_JS(int, roomkey_js_a11y_text_focused, (), {
 using roomkey::app::A11yNode;
 using roomkey::app::A11yRole;
 
-struct PendingText {
-    ImGuiID id = 0;
-    std::string text;
-    bool replace = false;
-    bool asked = false;  // activation of the field was requested
-    int frames = 0;
-};
-
 struct Tree {
     std::vector<A11yNode> nodes;  // this frame, in submission order
     std::unordered_map<ImGuiID, std::size_t> index;
@@ -64,7 +56,6 @@ struct Tree {
     std::string next_shortcut;
     ImGuiID focus_published = 0;
     std::array<int, 4> caret_published{};
-    std::deque<PendingText> text;
     ImGuiID compose_id = 0;
     std::string compose_text;
 };
@@ -181,36 +172,6 @@ void activate_item(ImGuiID id) {
     }
 }
 
-// Feeds the oldest pending text once its field is the one being edited.
-bool feed_text() {
-    Tree& t = tree();
-    if (t.text.empty()) return false;
-    ImGuiContext& g = *GImGui;
-    PendingText& next = t.text.front();
-    // ImGui 1.86's InputText drops typed characters while Ctrl (or Cmd) is
-    // down, and a paste arrives while Ctrl+V is still held: the text waits
-    // for the release (its keyup asks for the frame that feeds it).
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl || io.KeySuper) return false;
-    if (g.ActiveId == next.id && g.InputTextState.ID == next.id) {
-        if (next.replace) g.InputTextState.SelectAll();
-        ImGui::GetIO().AddInputCharactersUTF8(next.text.c_str());
-        t.text.pop_front();
-        return true;
-    }
-    if (!next.asked) {
-        focus_item(next.id);
-        next.asked = true;
-    }
-    // The field went away (another view): the text has nowhere to go. Say so
-    // rather than drop it silently.
-    if (++next.frames > 30) {
-        roomkey::web::console_warn("roomkey: typed text could not reach its field (it is no longer on screen)");
-        t.text.pop_front();
-    }
-    return true;
-}
-
 }  // namespace
 
 namespace roomkey::web::a11y {
@@ -225,36 +186,33 @@ void shortcut_next(const char* keys) {
     tree().next_shortcut = keys ? keys : "";
 }
 
-bool apply_dom_requests() {
+bool take_dom_requests() {
     Tree& t = tree();
-    bool changed = false;
     const std::string staged = detail::read_staged(roomkey_js_a11y_stage_requests());
-    if (!staged.empty()) {
-        const nlohmann::json requests = nlohmann::json::parse(staged, nullptr, false);
-        if (requests.is_array()) {
-            for (const nlohmann::json& r : requests) {
-                if (!r.is_object() || !r.contains("id") || !r["id"].is_number_unsigned()) continue;
-                const auto id = r["id"].get<ImGuiID>();
-                const std::string type = r.value("type", "");
-                changed = true;
-                if (type == "activate") {
-                    activate_item(id);
-                } else if (type == "focus") {
-                    focus_item(id);
-                } else if (type == "text") {
-                    PendingText text;
-                    text.id = id;
-                    text.text = r.value("text", "");
-                    text.replace = r.value("replace", false);
-                    if (!text.text.empty() || text.replace) t.text.push_back(std::move(text));
-                } else if (type == "compose") {
-                    t.compose_id = id;
-                    t.compose_text = r.value("text", "");
-                }
-            }
+    if (staged.empty()) return false;
+    const nlohmann::json requests = nlohmann::json::parse(staged, nullptr, false);
+    if (!requests.is_array()) return false;
+    bool taken = false;
+    for (const nlohmann::json& r : requests) {
+        if (!r.is_object() || !r.contains("id") || !r["id"].is_number_unsigned()) continue;
+        const auto id = r["id"].get<ImGuiID>();
+        const std::string type = r.value("type", "");
+        taken = true;
+        // Activation, focus and text take the one road keys take, in the
+        // order the DOM delivered them (input_queue.hpp).
+        if (type == "activate") {
+            input_queue::push_activate(id);
+        } else if (type == "focus") {
+            input_queue::push_focus(id);
+        } else if (type == "text") {
+            input_queue::push_text(r.value("text", ""), id, r.value("replace", false));
+        } else if (type == "compose") {
+            // The composition in progress is only drawn, never typed.
+            t.compose_id = id;
+            t.compose_text = r.value("text", "");
         }
     }
-    return feed_text() || changed;
+    return taken;
 }
 
 void draw_composition() {
@@ -322,8 +280,23 @@ void focus(unsigned int id) {
     focus_item(id);
 }
 
-bool text_pending() {
-    return !tree().text.empty();
+void activate(unsigned int id) {
+    activate_item(id);
+}
+
+bool text_field_ready(unsigned int id) {
+    const ImGuiContext& g = *GImGui;
+    return g.ActiveId == id && g.InputTextState.ID == id;
+}
+
+void select_all(unsigned int id) {
+    ImGuiContext& g = *GImGui;
+    if (g.InputTextState.ID == id) g.InputTextState.SelectAll();
+}
+
+void text_field_gone() {
+    // Say so rather than drop it silently.
+    roomkey::web::console_warn("roomkey: typed text could not reach its field (it is no longer on screen)");
 }
 
 bool dom_text_focused() {

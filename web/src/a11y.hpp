@@ -16,17 +16,27 @@ namespace roomkey::web::a11y {
 // Turns the item hooks on. Call once, after ImGui::CreateContext.
 void install();
 
-// Between frames, before ImGui::NewFrame: applies what the DOM asked for
-// (activation, focus, text, composition). Returns true when anything was
-// applied (the frame must be drawn).
-bool apply_dom_requests();
+// Takes what the DOM asked for (activation, focus, text, composition) the
+// moment it is asked (shell/a11y.js dispatches "roomkey:a11y"): activation,
+// focus and text join the input queue (input_queue.hpp) behind the keys
+// that came before them. True when anything was taken.
+bool take_dom_requests();
 
 // Moves keyboard focus and the focus ring to the widget `id` (a text
 // field also starts editing). Call between frames.
 void focus(unsigned int id);
 
-// DOM text is still waiting for its field to become active.
-bool text_pending();
+// Activates the widget `id` as a click would. Call between frames.
+void activate(unsigned int id);
+
+// The text field `id` is being edited: text for it can go in now.
+bool text_field_ready(unsigned int id);
+
+// Selects all of the field `id`'s text (the next text replaces it).
+void select_all(unsigned int id);
+
+// Text waited for a field that never became editable: says so.
+void text_field_gone();
 
 // Names the next widget's keyboard shortcut for assistive technology
 // (aria-keyshortcuts, e.g. "Control+Enter"); call just before the widget.

@@ -3,13 +3,14 @@
 #include "browser.hpp"
 
 #include <emscripten.h>
-#include <imgui.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
+#include "input_queue.hpp"
 #include "page_bridge.hpp"
 
 namespace {
@@ -113,22 +114,18 @@ struct PasteBuffer {
     int length = 0;
 };
 PasteBuffer g_paste;
-void (*g_paste_listener)() = nullptr;
-// Pasted text not yet typed into the field (feed_pending_paste).
-std::string g_pending_paste;
 
-// The DOM paste event's text, typed into the focused ImGui text field (none
+// The DOM paste event's text, for the focused ImGui text field (none
 // focused: dropped, as a paste into nothing). ImGui's own Ctrl+V reads an
 // empty clipboard (clipboard_text), so the text arrives once, in order after
 // the keys typed before it.
 void on_paste() {
     const auto size =
         static_cast<std::size_t>(std::clamp(g_paste.length, 0, static_cast<int>(g_paste.text.size() - 1)));
-    const std::string text(g_paste.text.data(), size);
+    std::string text(g_paste.text.data(), size);
     std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
     g_paste.length = 0;
-    g_pending_paste += text;
-    if (g_paste_listener) g_paste_listener();
+    roomkey::web::input_queue::push_text(std::move(text));
 }
 
 }  // namespace
@@ -158,24 +155,10 @@ void navigate(const std::string& url) {
     roomkey_js_navigate(url.c_str());
 }
 
-void install_paste_listener(void (*listener)()) {
-    g_paste_listener = listener;
+void install_paste_listener() {
     void (*callback)() = on_paste;
     roomkey_js_install_paste(g_paste.text.data(), static_cast<int>(g_paste.text.size()), &g_paste.length,
                              static_cast<int>(reinterpret_cast<std::intptr_t>(callback)));
-}
-
-bool feed_pending_paste() {
-    if (g_pending_paste.empty() || !ImGui::GetCurrentContext()) return false;
-    // ImGui 1.86's InputText drops typed characters while Ctrl (or Cmd) is
-    // down, and the paste event comes while Ctrl+V is held: wait for the
-    // release (its keyup asks for a frame).
-    ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl || io.KeySuper) return false;
-    io.AddInputCharactersUTF8(g_pending_paste.c_str());
-    std::fill(g_pending_paste.begin(), g_pending_paste.end(), '\0');
-    g_pending_paste.clear();
-    return true;
 }
 
 void copy_to_clipboard(const std::string& text) {
@@ -189,8 +172,7 @@ std::string clipboard_text() {
 void forget_clipboard(bool system) {
     std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
     g_paste.length = 0;
-    std::fill(g_pending_paste.begin(), g_pending_paste.end(), '\0');
-    g_pending_paste.clear();
+    input_queue::forget_text();
     if (system) roomkey_js_write_clipboard("", 1);
 }
 

@@ -38,16 +38,11 @@ void store_pending_authorization(const std::string& record);
 // location.assign(url): leaves the app (for the consent screen).
 void navigate(const std::string& url);
 
-// Listens for paste events. The pasted text goes from the event straight
-// into the focused ImGui text field (io.AddInputCharactersUTF8), through wasm
-// memory only: no page object keeps it (the page API is open to every script
-// on the page). `listener` (may be null) is called after each paste, so the
-// platform can ask for a frame. Call once, at start, after ImGui's context
-// exists or before (a paste before it is dropped).
-void install_paste_listener(void (*listener)() = nullptr);
-// Types the text of the last paste event into the focused ImGui field, once
-// no Ctrl/Cmd is held (call before ImGui::NewFrame). True when it did.
-bool feed_pending_paste();
+// Listens for paste events on the canvas. The pasted text joins the input
+// queue from the event itself (input_queue.hpp), behind the keys typed
+// before it, through wasm memory only: no page object keeps it (the page
+// API is open to every script on the page). Call once, at start.
+void install_paste_listener();
 // Writes to the system clipboard; Ctrl+V brings it back through the paste event.
 void copy_to_clipboard(const std::string& text);
 // Always empty: ImGui's own Ctrl+V must not paste (the paste event does, at

@@ -40,7 +40,7 @@
 #include "browser_font.hpp"
 #include "fetch_transport.hpp"
 #include "frame_picture.hpp"
-#include "key_latch.hpp"
+#include "input_queue.hpp"
 #include "page_bridge.hpp"
 #include "ui.hpp"
 #include "ux_frame.hpp"
@@ -53,6 +53,7 @@ enum PageEvent : int {
     kResize = 1,   // the window's size or the devicePixelRatio changed
     kVisible = 2,  // the tab came to the front
     kAction = 3,   // window.roomkey.act() queued an action
+    kDomInput = 4, // the accessibility tree's DOM controls asked for something
 };
 
 // The page's events call `notify(kind)` in wasm. Listeners on window in the
@@ -84,6 +85,7 @@ EM_JS(void, roomkey_js_listen, (PageListener notify), {
     watchRatio();
     document.addEventListener('visibilitychange', function() { if (!document.hidden) call(2); });
     window.addEventListener('roomkey:act', function() { call(3); });
+    window.addEventListener('roomkey:a11y', function() { call(4); });
 });
 // clang-format on
 
@@ -292,6 +294,12 @@ void on_page_event(int kind) {
         case kInput:
             p.clock.on_input();
             break;
+        case kDomInput:
+            // Taken now, not at the next frame: behind the keys before it
+            // and ahead of those after it (input_queue.hpp).
+            roomkey::web::ux::take_dom_requests();
+            p.clock.on_input();
+            break;
         case kResize:
             p.clock.on_change();
             break;
@@ -318,10 +326,6 @@ EM_BOOL frame(double, void*) {
     Platform& p = g_platform;
     p.frame_request = 0;
     const roomkey::Instant now = roomkey::web::now();
-    // Activation, focus and text from the accessibility tree's DOM controls
-    // (their DOM events asked for this frame).
-    if (roomkey::web::ux::apply_dom_requests()) p.clock.on_input();
-    if (roomkey::web::feed_pending_paste()) p.clock.on_input();
     if (!p.clock.due(now)) {
         schedule(p, now);
         return EM_FALSE;
@@ -336,9 +340,10 @@ EM_BOOL frame(double, void*) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(static_cast<float>(p.width), static_cast<float>(p.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    roomkey::web::input_queue::before_new_frame();
     roomkey::web::ux::before_new_frame();
     ImGui::NewFrame();
-    roomkey::web::key_latch::frame_saw_keys();
+    roomkey::web::input_queue::frame_began();
     const std::vector<roomkey::app::Intent> intents = roomkey::web::draw_ui(*p.app, p.ui, now, p.scale);
     for (const roomkey::app::Intent& intent : intents) p.app->apply(intent, now);
     roomkey::web::ux::after_draw();
@@ -357,8 +362,9 @@ EM_BOOL frame(double, void*) {
     p.clock.on_frame(now, roomkey::web::frame_picture(*ImGui::GetDrawData(), widgets));
     p.clock.request_at(p.ui.redraw_at);
     if (ux_needs_frame) p.clock.on_change();
-    // A quick key tap's release, held until this frame saw the press.
-    if (roomkey::web::key_latch::release_held_keys()) p.clock.on_input();
+    // Input that waited for this frame (a quick tap's release, text behind
+    // a key press) goes on now; what still waits asks for the next frame.
+    if (roomkey::web::input_queue::after_frame()) p.clock.on_input();
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);
         p.last_widgets = std::move(widgets);
@@ -415,7 +421,7 @@ int main() {
     // one is drawn once.
     io.ConfigInputTextCursorBlink = false;
     ImGui_ImplGlfw_InitForOpenGL(p.window, true);
-    roomkey::web::key_latch::install(p.window);
+    roomkey::web::input_queue::install(p.window);
     roomkey::web::ux::init();
     ImGui_ImplOpenGL3_Init("#version 300 es");
     ImGui_ImplOpenGL3_CreateDeviceObjects();  // now, so fit_canvas replaces (not leaks) the font texture

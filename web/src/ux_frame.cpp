@@ -32,8 +32,8 @@ void init() {
     a11y::install();
 }
 
-bool apply_dom_requests() {
-    return a11y::apply_dom_requests();
+bool take_dom_requests() {
+    return a11y::take_dom_requests();
 }
 
 bool atlas_stale() {
@@ -80,7 +80,7 @@ bool after_render(float scale) {
     }
     const bool stale = font_atlas_stale();
     font_frame_done();
-    return stale || a11y::text_pending();
+    return stale;
 }
 
 bool imgui_may_paste() {

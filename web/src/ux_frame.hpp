@@ -11,9 +11,9 @@ namespace roomkey::web::ux {
 // After ImGui::CreateContext and the backends' init.
 void init();
 
-// Between frames: applies what the DOM asked for (activation, focus, typed,
-// pasted or composed text). True when a frame must be drawn for it.
-bool apply_dom_requests();
+// When the DOM asks (activation, focus, typed, pasted or composed text):
+// takes it into the input queue at once. True when a frame must be drawn.
+bool take_dom_requests();
 
 // The glyph atlas lacks glyphs the last frame drew: rebuild it before the
 // next one (fit_canvas does, between frames).
@@ -33,7 +33,7 @@ void after_draw();
 
 // After ImGui::Render: publishes the accessibility tree, the focus, the
 // caret and the atlas figures. True when another frame is needed (glyphs
-// to add, DOM text still on its way to its field).
+// to add).
 bool after_render(float scale);
 
 // ImGui's Ctrl+V reads the clipboard only when no DOM text input has focus:
