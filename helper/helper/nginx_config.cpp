@@ -223,6 +223,7 @@ void location_headers(Writer& w, RouteClass route) {
     const bool is_static =
         std::find(std::begin(kStaticRoutes), std::end(kStaticRoutes), route) != std::end(kStaticRoutes);
     w.line("add_header Cache-Control " + (is_static ? cache_variable(route) : nq(cache_control(route))) + " always;");
+    if (!pragma(route).empty()) w.line("add_header Pragma " + nq(pragma(route)) + " always;");
 }
 
 // The CSRF rule of proxy_request_allowed() (policy.hpp), for /oauth/token and
@@ -417,7 +418,6 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     // The token proxy: POST {auth_url}/token.
     w.open("location = " + std::string(kTokenPath));
     location_headers(w, RouteClass::token);
-    w.line("add_header Pragma \"no-cache\" always;");
     proxy_checks(w);
     // The helper routes only POST here; a GET finds no file (404).
     w.line("if ($request_method ~ \"^(GET|HEAD)$\") { return 404; }");

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "helper/policy.hpp"
+#include "helper/route_policy.hpp"
 #include "roomkey/encoding.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/proxy_outcome.hpp"
@@ -22,26 +23,31 @@ bool is_form(const std::optional<std::string>& content_type) {
            (v.size() == kFormType.size() || v[kFormType.size()] == ';' || v[kFormType.size()] == ' ');
 }
 
-HttpResponse json_response(int status, const nlohmann::json& body) {
+// The caching headers of `route` (route_policy.hpp, which nginx's
+// configuration reads too).
+void set_route_headers(HttpResponse& out, RouteClass route) {
+    out.headers.set("Cache-Control", std::string(cache_control(route)));
+    if (!pragma(route).empty()) out.headers.set("Pragma", std::string(pragma(route)));
+}
+
+HttpResponse json_response(int status, const nlohmann::json& body, RouteClass route) {
     HttpResponse out;
     out.status = status;
     out.headers.set("Content-Type", "application/json");
-    out.headers.set("Cache-Control", "no-store");
+    set_route_headers(out, route);
     out.body = body.dump();
     return out;
 }
 
 // Token endpoint errors have the shape of spec 2.4.
 HttpResponse token_error(int status, const char* error, const std::string& description) {
-    HttpResponse out =
-        json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}});
-    out.headers.set("Pragma", "no-cache");
-    return out;
+    return json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}},
+                         RouteClass::token);
 }
 
 // API errors have the shape of spec 2.7.
 HttpResponse api_error(int status, const std::string& message) {
-    return json_response(status, {{"errors", nlohmann::json::array({message})}});
+    return json_response(status, {{"errors", nlohmann::json::array({message})}}, RouteClass::api);
 }
 
 // What the app is told when the upstream could not be used: 502 (or 504 on a
@@ -167,12 +173,12 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
     auto answer = transport_(up);
     if (!answer) {
         const auto failure = upstream_failure(answer.error(), "the token endpoint", config_.timeouts);
-        HttpResponse out =
-            json_response(failure.status, {{"error", "upstream_unavailable"},
-                                           {"error_description", failure.words},
-                                           {"error_uri", nullptr},
-                                           {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}});
-        out.headers.set("Pragma", "no-cache");
+        HttpResponse out = json_response(failure.status,
+                                         {{"error", "upstream_unavailable"},
+                                          {"error_description", failure.words},
+                                          {"error_uri", nullptr},
+                                          {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}},
+                                         RouteClass::token);
         mark(out, failure.outcome);
         return out;
     }
@@ -180,8 +186,7 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
     out.status = answer->status;
     if (auto ct = answer->headers.get("content-type")) out.headers.set("Content-Type", *ct);
     if (auto wa = answer->headers.get("www-authenticate")) out.headers.set("WWW-Authenticate", *wa);
-    out.headers.set("Cache-Control", "no-store");
-    out.headers.set("Pragma", "no-cache");
+    set_route_headers(out, RouteClass::token);
     out.body = std::move(answer->body);
     return out;
 }
@@ -193,9 +198,8 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     std::string path;
     std::optional<std::string> query;
     split_target(from_app.url, path, query);
-    const std::string_view prefix = "/api";
-    if (path.rfind(prefix, 0) != 0) return api_error(404, "not an API path");
-    const std::string api_path = path.substr(prefix.size());
+    if (path.rfind(kApiPrefix, 0) != 0) return api_error(404, "not an API path");
+    const std::string api_path = path.substr(kApiPrefix.size());
     if (!match_endpoint(from_app.method, api_path)) {
         return api_error(404,
                          "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " + api_path);
@@ -204,9 +208,10 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
         auto q = form_decode(*query);
         if (!q) return api_error(400, "malformed query");
         // Spec 5.1: the API token must never be sent in the URL.
+        const std::vector<std::string> refused = credential_query_names(config_);
         for (const auto& [name, value] : *q) {
-            if (iequals(name, config_.token_header) || iequals(name, "access_token") || iequals(name, "token")) {
-                return api_error(400, "credentials do not belong in the URL (spec 5.1)");
+            for (const std::string& credential : refused) {
+                if (iequals(name, credential)) return api_error(400, "credentials do not belong in the URL (spec 5.1)");
             }
         }
     }
@@ -227,9 +232,10 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     auto answer = transport_(up);
     if (!answer) {
         const auto failure = upstream_failure(answer.error(), "the API", config_.timeouts);
-        HttpResponse out =
-            json_response(failure.status, {{"errors", nlohmann::json::array({failure.words})},
-                                           {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}});
+        HttpResponse out = json_response(failure.status,
+                                         {{"errors", nlohmann::json::array({failure.words})},
+                                          {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}},
+                                         RouteClass::api);
         mark(out, failure.outcome);
         return out;
     }
@@ -241,7 +247,7 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
                            (name.size() > 12 && iequals(std::string_view(name).substr(0, 12), "x-ratelimit-"));
         if (relay) out.headers.add(name, value);
     }
-    out.headers.set("Cache-Control", "no-store");
+    set_route_headers(out, RouteClass::api);
     out.body = std::move(answer->body);
     return out;
 }
@@ -253,8 +259,8 @@ std::string Proxy::public_config_json(const std::string& app_origin) const {
         {"client_type", std::string(to_string(config_.client_type))},
         {"consent_url", config_.consent_url},
         {"redirect_uri", app_origin + "/callback"},
-        {"token_endpoint", "/oauth/token"},
-        {"api_base", "/api"},
+        {"token_endpoint", std::string(kTokenPath)},
+        {"api_base", std::string(kApiPrefix)},
         {"token_header", config_.token_header},
         {"request_header", std::string(kAppRequestHeader)},
         {"scope", config_.scope},

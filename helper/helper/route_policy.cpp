@@ -24,6 +24,10 @@ std::string_view cache_control(RouteClass route) {
     return "no-store";
 }
 
+std::string_view pragma(RouteClass route) {
+    return route == RouteClass::token ? "no-cache" : "";
+}
+
 const std::vector<ContentTypeEntry> kContentTypes = {
     {"html", "text/html; charset=utf-8"},
     {"htm", "text/html; charset=utf-8"},

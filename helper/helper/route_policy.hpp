@@ -26,6 +26,10 @@ enum class RouteClass {
 // The Cache-Control value of a route class's answers.
 std::string_view cache_control(RouteClass route);
 
+// The Pragma value of a route class's answers, empty for none: the token
+// endpoint's answers carry "Pragma: no-cache" (RFC 6749 5.1, spec 2.3).
+std::string_view pragma(RouteClass route);
+
 // The paths that serve the app page (index.html): "/", "/index.html" and the
 // OAuth redirect URI "/callback".
 inline constexpr std::string_view kPagePaths[] = {"/", "/index.html", "/callback"};

@@ -75,13 +75,17 @@ export async function startHelper(stateDir, extraArgs = [], port = 0) {
   return { ...started, url: started.match[1] };
 }
 
-export async function launchBrowser() {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'roomkey-chromium-'));
+// `home`: the HOME Chromium runs with, and `trustedOnly`: certificate errors
+// are errors, as for a user (trust.e2e.mjs). By default the test's
+// certificate is throwaway (fresh state dir), so it is not trusted, and
+// Chromium is told to accept it.
+export async function launchBrowser({ home = null, trustedOnly = false } = {}) {
+  const userDataDir = mkdtempSync(join(home || tmpdir(), 'roomkey-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    // The test's certificate is throwaway (fresh state dir), so it is not trusted.
-    ignoreHTTPSErrors: true,
+    ignoreHTTPSErrors: !trustedOnly,
+    env: home ? { ...process.env, HOME: home } : process.env,
     viewport: { width: 1280, height: 800 },
     args: ['--no-sandbox', '--disable-gpu', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
       '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -172,8 +176,9 @@ export async function startSandbox(stateDir, webPort, extraArgs = []) {
 }
 
 // Sandbox + helper; `stack.url` is the app. Stop with stopStack.
-export async function startStack({ sandboxArgs = [], helperArgs = [] } = {}) {
-  const stateDir = freshStateDir();
+// `stateDir`: one already made (its local CA trusted, say); stopStack
+// removes it.
+export async function startStack({ sandboxArgs = [], helperArgs = [], stateDir = freshStateDir() } = {}) {
   const port = await freePort();
   const sandbox = await startSandbox(stateDir, port, sandboxArgs);
   let helper;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "reader_checks.hpp"
 #include "record_writers.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/endpoints.hpp"
@@ -23,47 +24,10 @@ using namespace roomkey;
 
 constexpr int kStatuses[] = {200, 201, 204, 299, 199, 300, 400, 401, 403, 404, 429, 500, 503, 0};
 
-HttpResponse with_body(int status, std::string body) {
-    HttpResponse response;
-    response.status = status;
-    response.headers.set("Content-Type", "application/json");
-    response.body = std::move(body);
-    return response;
-}
-
-void check_id(const std::string& id) {
-    if (!is_resource_id(id)) std::abort();
-}
-void check_id(const std::optional<std::string>& id) {
-    if (id) check_id(*id);
-}
-void check_count(std::int64_t n) {
-    if (n < 0) std::abort();
-}
-void check_count(const std::optional<std::int64_t>& n) {
-    if (n) check_count(*n);
-}
-
-// The refusal of a non-2xx response names the status, never a field.
-template <class T>
-void check_status_rule(const Result<T, ApiReadError>& result, int status) {
-    const bool ok_status = status >= 200 && status <= 299;
-    if (!ok_status) {
-        if (result || result.error().kind != ApiReadErrorKind::http_status) std::abort();
-    } else if (!result && result.error().kind == ApiReadErrorKind::http_status) {
-        std::abort();
-    }
-    // Field-level errors name the field.
-    if (!result) {
-        const auto& e = result.error();
-        if ((e.kind == ApiReadErrorKind::missing_field || e.kind == ApiReadErrorKind::wrong_type ||
-             e.kind == ApiReadErrorKind::invalid_value) &&
-            e.field.empty()) {
-            std::abort();
-        }
-        if (to_string(e).empty()) std::abort();
-    }
-}
+using fuzz::check_count;
+using fuzz::check_id;
+using fuzz::check_status_rule;
+using fuzz::with_body;
 
 void fuzz_account(const HttpResponse& response) {
     auto account = read_account(response);

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "reader_checks.hpp"
 #include "record_writers.hpp"
 #include "roomkey/api_records.hpp"
 #include "roomkey/endpoints.hpp"
@@ -25,27 +26,24 @@ using namespace roomkey;
 
 constexpr int kStatuses[] = {200, 204, 201, 299, 199, 300, 400, 401, 403, 404, 429, 500, 503, 0};
 
-HttpResponse with_body(int status, std::string body) {
-    HttpResponse response;
-    response.status = status;
-    response.headers.set("Content-Type", "application/json");
-    response.body = std::move(body);
-    return response;
-}
+using fuzz::with_body;
 
+// Short names: the checks below are one line a field.
 void id(const std::string& text) {
-    if (!is_resource_id(text)) std::abort();
+    fuzz::check_id(text);
 }
 void id(const std::optional<std::string>& text) {
-    if (text) id(*text);
+    fuzz::check_id(text);
 }
 void count(std::int64_t n) {
-    if (n < 0) std::abort();
+    fuzz::check_count(n);
 }
 void count(const std::optional<std::int64_t>& n) {
-    if (n) count(*n);
+    fuzz::check_count(n);
 }
-void brief(const AccountBrief& a) { id(a.account_id); }
+void brief(const AccountBrief& a) {
+    id(a.account_id);
+}
 void brief(const std::optional<AccountBrief>& a) {
     if (a) brief(*a);
 }
@@ -65,7 +63,9 @@ void check(const ChatTask& t) {
     count(t.limit_time);
     if (t.status != "open" && t.status != "done") std::abort();
 }
-void check(const RoomMember& m) { id(m.account_id); }
+void check(const RoomMember& m) {
+    id(m.account_id);
+}
 void check(const ChatFile& f) {
     id(f.file_id);
     brief(f.account);
@@ -86,19 +86,10 @@ void check(const UnreadCounts& c) {
     count(c.mention_num);
 }
 
-template <class T>
-void status_rule(const Result<T, ApiReadError>& result, int status) {
-    const bool ok_status = status >= 200 && status <= 299;
-    if (!ok_status && (result || result.error().kind != ApiReadErrorKind::http_status)) std::abort();
-    if (ok_status && !result && result.error().kind == ApiReadErrorKind::http_status) std::abort();
-    if (!result && to_string(result.error()).empty()) std::abort();
-}
-
 template <class Record>
-void list(const HttpResponse& response,
-          Result<std::vector<Record>, ApiReadError> (*reader)(const HttpResponse&)) {
+void list(const HttpResponse& response, Result<std::vector<Record>, ApiReadError> (*reader)(const HttpResponse&)) {
     auto records = reader(response);
-    status_rule(records, response.status);
+    fuzz::check_status_rule(records, response.status);
     if (response.status == 204 && (!records || !records->empty())) std::abort();
     if (!records) return;
     for (const auto& r : *records) check(r);
@@ -112,7 +103,7 @@ void list(const HttpResponse& response,
 template <class Record>
 void one(const HttpResponse& response, Result<Record, ApiReadError> (*reader)(const HttpResponse&)) {
     auto record = reader(response);
-    status_rule(record, response.status);
+    fuzz::check_status_rule(record, response.status);
     if (!record) return;
     check(*record);
     auto again = reader(with_body(200, fuzz::dump(fuzz::record_json(*record))));
@@ -121,7 +112,7 @@ void one(const HttpResponse& response, Result<Record, ApiReadError> (*reader)(co
 
 void task_status(const HttpResponse& response) {
     auto task = read_task_status_answer(response);
-    status_rule(task, response.status);
+    fuzz::check_status_rule(task, response.status);
     if (!task) return;
     id(*task);
     auto again = read_task_status_answer(with_body(200, fuzz::dump(fuzz::json{{"task_id", *task}})));
@@ -135,16 +126,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const int status = kStatuses[data[1] % (sizeof kStatuses / sizeof kStatuses[0])];
     const HttpResponse response = with_body(status, std::string(reinterpret_cast<const char*>(data + 2), size - 2));
     switch (data[0] % 10) {
-        case 0: list(response, read_messages); break;
-        case 1: one(response, read_message); break;
-        case 2: list(response, read_tasks); break;
-        case 3: list(response, read_members); break;
-        case 4: list(response, read_files); break;
-        case 5: list(response, read_contacts); break;
-        case 6: list(response, read_incoming_requests); break;
-        case 7: one(response, read_accepted_request); break;
-        case 8: one(response, read_unread_counts); break;
-        default: task_status(response); break;
+        case 0:
+            list(response, read_messages);
+            break;
+        case 1:
+            one(response, read_message);
+            break;
+        case 2:
+            list(response, read_tasks);
+            break;
+        case 3:
+            list(response, read_members);
+            break;
+        case 4:
+            list(response, read_files);
+            break;
+        case 5:
+            list(response, read_contacts);
+            break;
+        case 6:
+            list(response, read_incoming_requests);
+            break;
+        case 7:
+            one(response, read_accepted_request);
+            break;
+        case 8:
+            one(response, read_unread_counts);
+            break;
+        default:
+            task_status(response);
+            break;
     }
     return 0;
 }

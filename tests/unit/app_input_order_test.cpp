@@ -70,17 +70,13 @@ using Frames = std::vector<std::vector<std::string>>;
 TEST(InputOrder, TextTypedAfterKeysIsSeenAfterThem) {
     InputOrder<Event> order;
     Sink sink;
-    for (Event e : {press(kCtrl, "ctrl"), press(kA, "a"), release(kA, "a up"), release(kCtrl, "ctrl up"),
-                    press(kBackspace, "bs"), release(kBackspace, "bs up"), press(kT, "t key"), text("t"),
-                    release(kT, "t up")}) {
+    for (Event e :
+         {press(kCtrl, "ctrl"), press(kA, "a"), release(kA, "a up"), release(kCtrl, "ctrl up"), press(kBackspace, "bs"),
+          release(kBackspace, "bs up"), press(kT, "t key"), text("t"), release(kT, "t up")}) {
         order.push(e, sink);
     }
     run_frames(order, sink);
-    EXPECT_EQ(sink.frames, (Frames{{"ctrl", "a"},
-                                   {"a up", "ctrl up", "bs"},
-                                   {"bs up", "t key"},
-                                   {"t"},
-                                   {"t up"}}));
+    EXPECT_EQ(sink.frames, (Frames{{"ctrl", "a"}, {"a up", "ctrl up", "bs"}, {"bs up", "t key"}, {"t"}, {"t up"}}));
     EXPECT_FALSE(order.pending());
 }
 

@@ -1,0 +1,57 @@
+// trust.e2e.mjs: a first run as a new user makes it (issue 14): a fresh,
+// empty HOME in which no browser has ever started, `roomkey-helper trust`,
+// then a Chromium with no certificate overrides loads the app. The same
+// Chromium in a HOME that was not trusted refuses the certificate, which is
+// what makes the first half mean something.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { binDir, freshStateDir, launchBrowser, startStack, stopStack, openApp } from './support.mjs';
+
+const homes = [];
+let stack;
+
+function freshHome() {
+  const home = mkdtempSync(join(tmpdir(), 'roomkey-home-'));
+  homes.push(home);
+  return home;
+}
+
+after(async () => {
+  await stopStack(stack);
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
+test('after `roomkey-helper trust` in a fresh HOME, Chromium loads the app with no certificate override', async () => {
+  const stateDir = freshStateDir();
+  const home = freshHome();
+  const trust = spawnSync(join(binDir, 'roomkey-helper'), ['trust', '--state-dir', stateDir],
+    { env: { ...process.env, HOME: home }, encoding: 'utf8', timeout: 60000 });
+  assert.equal(trust.status, 0, `trust failed:\n${trust.stderr}`);
+  assert.match(trust.stderr, /browsers covered: Chromium/, 'trust says which browsers it covered');
+
+  stack = await startStack({ stateDir });
+
+  const untrusted = await launchBrowser({ home: freshHome(), trustedOnly: true });
+  try {
+    const page = await untrusted.context.newPage();
+    await assert.rejects(page.goto(stack.url), /ERR_CERT_AUTHORITY_INVALID/,
+      'without trust the local CA is unknown to Chromium');
+  } finally {
+    await untrusted.close();
+  }
+
+  const trusted = await launchBrowser({ home, trustedOnly: true });
+  try {
+    const page = await trusted.context.newPage();
+    const response = await page.goto(stack.url);
+    assert.equal(response.status(), 200);
+    await openApp(page, stack.url);
+    assert.equal(await page.evaluate(() => window.roomkey.state().session), 'signed out');
+  } finally {
+    await trusted.close();
+  }
+});
