@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -23,6 +24,7 @@
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
 #include "helper/route_policy.hpp"
+#include "helper/static_site.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
@@ -543,10 +545,24 @@ std::string system_ca_bundle() {
 
 }  // namespace
 
-Result<std::string, std::string> write_nginx_config(const HelperConfig& config, const NginxOptions& given) {
+Result<std::string, std::string> write_nginx_config(const HelperConfig& given_config, const NginxOptions& given) {
+    // nginx reads a relative path against its own prefix, not the directory
+    // the command ran in: every path it is given is made absolute here, the
+    // way the helper resolves the same flags.
+    HelperConfig config = given_config;
+    for (std::string* path : {&config.web_root, &config.state_dir, &config.cert_file, &config.key_file}) {
+        if (!path->empty()) *path = std::filesystem::absolute(*path).lexically_normal().string();
+    }
     NginxOptions options = given;
     if (options.out_dir.empty()) options.out_dir = config.state_dir + "/nginx";
     if (options.access_log.empty()) options.access_log = options.out_dir + "/access.log";
+    options.out_dir = std::filesystem::absolute(options.out_dir).lexically_normal().string();
+    if (options.access_log != "off" && options.access_log.rfind("syslog:", 0) != 0) {
+        options.access_log = std::filesystem::absolute(options.access_log).lexically_normal().string();
+    }
+    // The same check as `serve`, with the same words: nginx would start and
+    // answer 404 for the page.
+    if (auto site = StaticSite::open(config.web_root); !site) return Err{site.error()};
     if (!options.server_name.empty() && config.cert_file.empty()) {
         return Err{"--server-name " + options.server_name +
                    " needs that name's certificate: --cert FILE --key FILE (see docs/deploy.md)"};

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -111,12 +112,17 @@ const std::string kRefusedBody = "{\"errors\":[\"not an allowed API endpoint\"]}
 
 class NginxFrontTest : public sandbox::testing::SandboxTest {
 protected:
-    void start_nginx(helper::ClientType type) {
+    // `web_root`: as the user typed it (default: the test's web build, absolute).
+    void start_nginx(helper::ClientType type, const std::string& web_root = {}) {
         std::ofstream(web_ / "index.html") << "<!doctype html><title>roomkey</title>\n";
+        // Readable by nginx's workers (nobody, when the tests run as root),
+        // as a real web root is; mkdtemp made it 0700.
+        ::chmod(web_.path().c_str(), 0755);
+        ::chmod((web_ / "index.html").c_str(), 0644);
         config_.port = free_port();
         ca_ = sandbox().ca_cert_path();
         config_.state_dir = sandbox::testing::shared_state_dir();
-        config_.web_root = web_.path();
+        config_.web_root = web_root.empty() ? web_.path() : web_root;
         config_.upstream.base_url = sandbox().base_url();
         config_.upstream.auth_url = sandbox().auth_url();
         config_.upstream.consent_url = sandbox().consent_url();
@@ -178,6 +184,40 @@ protected:
     std::string ca_;
     std::unique_ptr<Child> nginx_;
 };
+
+// `./scripts/run.sh --front nginx` passes --web-root build/wasm/web/dist:
+// nginx reads a relative root against its prefix, so the generator must
+// resolve it as the helper does, or every page answer is 404.
+TEST_F(NginxFrontTest, ARelativeWebRootIsTheOneBesideTheCommandNotInsideNginxsPrefix) {
+    // As run.sh does it: the command runs beside the build, with a relative
+    // --web-root; nginx's prefix (out_) is elsewhere.
+    const std::filesystem::path before = std::filesystem::current_path();
+    std::filesystem::current_path(web_.path());
+    std::filesystem::create_directory("dist");
+    std::ofstream("dist/index.html") << "<!doctype html><title>roomkey dist</title>\n";
+    ::chmod("dist", 0755);
+    ::chmod("dist/index.html", 0644);
+    start_nginx(helper::ClientType::public_client, "dist");
+    std::filesystem::current_path(before);
+    auto page = client()->Get("/");
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->status, 200);
+    EXPECT_NE(page->body.find("<title>roomkey dist</title>"), std::string::npos) << page->body;
+}
+
+TEST(NginxConfig, AWebRootWithoutTheBuildIsRefusedWithServesWords) {
+    TempDir empty;
+    TempDir out;
+    helper::HelperConfig config;
+    config.port = 8443;
+    config.state_dir = sandbox::testing::shared_state_dir();
+    config.web_root = empty.path();
+    helper::NginxOptions options;
+    options.out_dir = out.path();
+    auto file = helper::write_nginx_config(config, options);
+    ASSERT_FALSE(file);
+    EXPECT_NE(file.error().find("has no index.html"), std::string::npos) << file.error();
+}
 
 TEST_F(NginxFrontTest, ARunningNginxProxiesEveryEndpointOfTheTableAndRefusesEverythingElse) {
     start_nginx(helper::ClientType::public_client);
