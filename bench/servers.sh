@@ -7,9 +7,12 @@
 #     sandbox  GET /v2/my/status     roomkey-sandbox (API token, rate limit raised)
 #     nginx    GET /api/my/status    nginx proxy_pass https:// -> the sandbox (the reference)
 #     helper   GET /api/my/status    roomkey-helper's API proxy -> the sandbox
+#     front    GET /api/my/status    nginx as `roomkey-helper nginx-config` writes it
+#                                    (./scripts/run.sh --front nginx): the
+#                                    helper's checks, allowlist and access log
 #   latency p50/p99, 1 keep-alive connection (wrk -t1 -c1 --latency):
-#     sandbox direct vs through nginx vs through the helper; the difference
-#     is what each proxy adds
+#     sandbox direct vs through each front; the difference is what each
+#     proxy adds
 #
 # Each figure is the median of --rounds rounds, the servers taken in turn in
 # every round so that all see the same machine load; quote the ratios.
@@ -143,15 +146,24 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 
+# The generated front, started as run.sh starts it.
+front_port=$(free_port)
+ROOMKEY_HELPER="$build/bin/roomkey-helper" scripts/nginx-front.sh --port "$front_port" --state-dir "$state" \
+  --web-root "$work/web" --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url" \
+  --client-id bench >"$work/front.out" 2>"$work/front.err" &
+pids+=($!)
+wait_for_line "$work/front.out" '^roomkey: app at '
+
 urls_nginx="https://127.0.0.1:$nginx_port/api/my/status"
+urls_front="https://127.0.0.1:$front_port/api/my/status"
 urls_sandbox="$base_url/my/status"
 urls_helper="https://127.0.0.1:$helper_port/api/my/status"
 # Every target must answer 200 before it is measured: a fast 429 or 403 would
 # be a meaningless figure.
-for url in "$urls_nginx" "$urls_sandbox" "$urls_helper"; do
+for url in "$urls_nginx" "$urls_sandbox" "$urls_helper" "$urls_front"; do
   code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$state/ca-cert.pem" \
     -H "x-servicetoken: $token" -H 'X-Roomkey-Request: 1' "$url")
-  [ "$code" = 200 ] || { echo "bench: $url answered $code, not 200" >&2; cat "$work/nginx.err" >&2; exit 1; }
+  [ "$code" = 200 ] || { echo "bench: $url answered $code, not 200" >&2; cat "$work/nginx.err" "$work/front.err" >&2; exit 1; }
 done
 
 # wrk runs; prints "rps p50_ms p99_ms non2xx".
@@ -171,13 +183,13 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 declare -A rps lat50 lat99
 for round in $(seq 1 "$rounds"); do
   printf 'bench: round %d/%d\r' "$round" "$rounds" >&2
-  for name in sandbox nginx helper; do
+  for name in sandbox nginx helper front; do
     var=urls_$name
     read -r r _ _ bad < <(measure "${!var}" 8 2)
     [ "$bad" = 0 ] || { echo "bench: $name gave $bad non-2xx answers" >&2; exit 1; }
     rps[$name]+="$r "
   done
-  for name in sandbox nginx helper; do
+  for name in sandbox nginx helper front; do
     var=urls_$name
     read -r _ p50 p99 bad < <(measure "${!var}" 1 1)
     [ "$bad" = 0 ] || { echo "bench: $name gave $bad non-2xx answers" >&2; exit 1; }
@@ -193,12 +205,14 @@ n_rps=$(med "${rps[nginx]}"); s_rps=$(med "${rps[sandbox]}"); h_rps=$(med "${rps
 s50=$(med "${lat50[sandbox]}"); s99=$(med "${lat99[sandbox]}")
 n50=$(med "${lat50[nginx]}"); n99=$(med "${lat99[nginx]}")
 h50=$(med "${lat50[helper]}"); h99=$(med "${lat99[helper]}")
+f_rps=$(med "${rps[front]}"); f50=$(med "${lat50[front]}"); f99=$(med "${lat99[front]}")
 echo "machine: $(nproc) cores; $rounds rounds of ${seconds} s per figure; medians"
 echo
 printf '%-40s %10s %10s\n' "requests/s, 8 keep-alive conns" "req/s" "vs nginx"
 printf '%-40s %10.0f %10s\n' "sandbox GET /v2/my/status (direct)" "$s_rps" "-"
 printf '%-40s %10.0f %10s\n' "nginx proxy GET /api/my/status (ref)" "$n_rps" "1.00"
 printf '%-40s %10.0f %10.2f\n' "helper GET /api/my/status" "$h_rps" "$(calc "$h_rps / $n_rps")"
+printf '%-40s %10.0f %10.2f\n' "generated nginx front GET /api/my/status" "$f_rps" "$(calc "$f_rps / $n_rps")"
 echo
 printf '%-40s %10s %10s %10s %10s\n' "latency, 1 keep-alive conn" "p50 ms" "p99 ms" "+p50 ms" "+p99 ms"
 printf '%-40s %10.3f %10.3f %10s %10s\n' "sandbox direct" "$s50" "$s99" "-" "-"
@@ -206,6 +220,8 @@ printf '%-40s %10.3f %10.3f %10.3f %10.3f\n' "through nginx proxy (ref)" "$n50" 
   "$(calc "$n50 - $s50")" "$(calc "$n99 - $s99")"
 printf '%-40s %10.3f %10.3f %10.3f %10.3f\n' "through the helper" "$h50" "$h99" \
   "$(calc "$h50 - $s50")" "$(calc "$h99 - $s99")"
+printf '%-40s %10.3f %10.3f %10.3f %10.3f\n' "through the generated nginx front" "$f50" "$f99" \
+  "$(calc "$f50 - $s50")" "$(calc "$f99 - $s99")"
 echo
 echo "goals: helper/nginx req/s $(calc "$h_rps / $n_rps") (>= 1.00);" \
   "added p99 helper $(calc "$h99 - $s99") ms vs nginx $(calc "$n99 - $s99") ms (<=)"
