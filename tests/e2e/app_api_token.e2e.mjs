@@ -4,21 +4,12 @@
 // Revealing secrets works from the UI only: no script on the page can read an
 // unmasked token through window.roomkey, whatever the user revealed, copied
 // or pasted, and sign-out clears a revealed copy from the clipboard.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers } from './support.mjs';
+import { openApp, act, waitForState, demoUsers, withStackAndBrowser, clickWidget } from './support.mjs';
 
 let stack; let browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  await stopStack(stack);
-});
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
 test('API-token mode: header only, never in a URL or storage, masked when copied', async () => {
   const page = await browser.context.newPage();
@@ -61,12 +52,6 @@ test('API-token mode: header only, never in a URL or storage, masked when copied
   assert.equal(out.account, null, 'sign out forgets everything');
   await page.close();
 });
-
-async function click(page, name) {
-  const handle = await page.waitForFunction((n) => window.roomkey.widget(n), name, { timeout: 30000 });
-  const r = await handle.jsonValue();
-  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
-}
 
 // Calls every function of window.roomkey a script could call (with no
 // arguments, then with a few likely ones) and returns all it got back.
@@ -111,7 +96,7 @@ test('the page API cannot obtain an unmasked token; reveal and revealed copies a
   assert.ok(!(await page.evaluate(() => navigator.clipboard.readText())).includes(secret), 'still masked');
 
   // The user reveals in the UI; a script's copy is still masked.
-  await click(page, 'reveal');
+  await clickWidget(page, 'reveal');
   await page.evaluate(() => navigator.clipboard.writeText('before'));
   await act(page, { type: 'copy_curl', entry: entry.id });
   await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t !== 'before'), null, { timeout: 10000 });
@@ -119,8 +104,8 @@ test('the page API cannot obtain an unmasked token; reveal and revealed copies a
   assert.match(scripted, /x-servicetoken: \*{8}/i, 'a page API copy is masked even with reveal on');
 
   // The user's own copy button gives the revealed command (that is the point of it).
-  await click(page, 'log_latest');
-  await click(page, 'copy_curl');
+  await clickWidget(page, 'log_latest');
+  await clickWidget(page, 'copy_curl');
   await page.waitForFunction((t) => navigator.clipboard.readText().then((c) => c.includes(t)), secret, { timeout: 10000 });
   // A paste of the token into the app, as Ctrl+V delivers it.
   await page.evaluate((t) => {

@@ -4,26 +4,12 @@
 // before the next is typed (a screenshot causes no app frame), and the text
 // that reaches the API is exactly what was typed. Then, with nothing
 // happening, the field's pixels stay as they are.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers } from './support.mjs';
+import { openApp, act, waitForState, demoUsers, withStackAndBrowser, widgetRect } from './support.mjs';
 
 let stack; let browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  await stopStack(stack);
-});
-
-async function widget(page, name) {
-  const handle = await page.waitForFunction((n) => window.roomkey.widget(n), name, { timeout: 30000 });
-  return handle.jsonValue();
-}
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
 async function fieldPixels(page, r) {
   return page.screenshot({ clip: { x: r.x, y: r.y, width: r.width, height: r.height } });
@@ -39,7 +25,7 @@ test('each typed key is drawn, and an idle page keeps its picture', async () => 
   await act(page, { type: 'use_api_token', token: demoUsers.bob.apiToken });
   await waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
 
-  const field = await widget(page, 'message');
+  const field = await widgetRect(page, 'message');
   await page.mouse.click(field.x + field.width / 2, field.y + field.height / 2);
   const text = 'draw each key';
   let before = await fieldPixels(page, field);
@@ -62,7 +48,7 @@ test('each typed key is drawn, and an idle page keeps its picture', async () => 
   await new Promise((r) => setTimeout(r, 500));
   assert.ok(settled.equals(await fieldPixels(page, field)), 'an idle field keeps its picture');
 
-  const queue = await widget(page, 'queue_message');
+  const queue = await widgetRect(page, 'queue_message');
   await page.mouse.click(queue.x + queue.width / 2, queue.y + queue.height / 2);
   await waitForState(page, (s) => s.queue.delivered === 1, 'the delivered message');
   assert.equal(posted.length, 1);

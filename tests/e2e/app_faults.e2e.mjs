@@ -8,25 +8,16 @@
 // Posts whose fate is unknown (the answer was cut off after the request went
 // out) are never resent by the app itself: it looks for them in the room,
 // and only the user (here: the test, through act) may send them again.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
-import { launchBrowser, startStack, stopStack, openApp, act, appState, waitForState, demoUsers, passConsent,
-  startProgram, stopProgram, binDir, webDist } from './support.mjs';
+import { openApp, act, appState, waitForState, demoUsers, passConsent, startProgram, stopProgram, binDir,
+  webDist, withStackAndBrowser, clickWidget } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" (docs/sandbox.md demo data); Alice and Bob are members
 let stack; let browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  await stopStack(stack);
-});
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
 // ---------------------------------------------------------------------------
 // Helpers: faults, restarts on the same port, the room's messages, the UI
@@ -97,23 +88,17 @@ async function signInWithApiToken(page) {
   return waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
 }
 
-async function click(page, name) {
-  const handle = await page.waitForFunction((n) => window.roomkey.widget(n), name, { timeout: 30000 });
-  const r = await handle.jsonValue();
-  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
-}
-
 // The app still draws frames and takes input: type into the real message
 // field, press the real Queue button, and see the post delivered.
 async function postWithTheControls(page, body) {
   await act(page, { type: 'select_room', room_id: ROOM });  // the controls post to the selected room
   await waitForState(page, (s) => s.selected_room === ROOM, 'the room selected');
   const before = countOf(await roomBodies(), body);
-  await click(page, 'message');
+  await clickWidget(page, 'message');
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Backspace');
   await page.keyboard.type(body);
-  await click(page, 'queue_message');
+  await clickWidget(page, 'queue_message');
   await waitForState(page, (s) => s.queue.delivered > 0 && s.posts.every((p) => p.body !== body),
     `"${body}" delivered through the real controls`);
   const deadline = Date.now() + 10000;

@@ -1,22 +1,13 @@
 // app_layout.e2e.mjs: the app fills the window, draws at the display's
 // resolution on HiDPI screens (device-pixel ratio 2), follows resizes, and
 // shows the signed-out start screen without console errors.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launchBrowser, startStack, stopStack, openApp, decodePng, distinctColours, artifacts } from './support.mjs';
+import { openApp, decodePng, distinctColours, artifacts, withStackAndBrowser } from './support.mjs';
 
 let stack; let browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  await stopStack(stack);
-});
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
 async function canvasSize(page) {
   return page.evaluate(() => {

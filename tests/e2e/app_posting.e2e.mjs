@@ -5,24 +5,14 @@
 // posts keep going when frames stop (a background tab). A 429 that still
 // happens (another client filled the room's window) is waited out as spec
 // 7.3 says, and a task with assignees and a due date is added (4.7).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, recordMirror,
-  mirrorLog } from './support.mjs';
+import { openApp, act, waitForState, demoUsers, recordMirror, mirrorLog, withStackAndBrowser } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sandbox.md)
 let stack; let browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  await stopStack(stack);
-});
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
 // What the 10-per-10-s limit allows for 30 posts: the first 10 at t = 0, the
 // next 10 at 10 s, the last 10 at 20 s, plus one round trip for the last

@@ -6,24 +6,15 @@
 // the signed-in dashboard, and the shell's own part of the callback: code and
 // state leave the address bar, and the pending record leaves sessionStorage,
 // before any other resource loads, even when the app never starts.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, sandboxControl,
-  demoUsers, decodePng, distinctColours, artifacts, trackNetwork } from './support.mjs';
+import { openApp, act, waitForState, passConsent, sandboxControl, demoUsers, decodePng, distinctColours,
+  artifacts, trackNetwork, withStackAndBrowser } from './support.mjs';
 
 const SCOPE = 'users.all:read rooms.all:read_write';
 let stack; let browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  await stopStack(stack);
-});
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
 // Records what the page sends to the helper's token route, and its answers.
 function watchTokenRoute(page) {

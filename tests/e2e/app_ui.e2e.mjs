@@ -3,27 +3,12 @@
 // paste with Ctrl+V (20 rounds: the paste is deterministic, issue 11), click
 // Queue message, sign out. The page API only says
 // where the controls were drawn (window.roomkey.widget).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startStack, stopStack, openApp, waitForState, passConsent, demoUsers } from './support.mjs';
+import { openApp, waitForState, passConsent, demoUsers, withStackAndBrowser, clickWidget } from './support.mjs';
 
 let stack; let browser;
-
-before(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  await stopStack(stack);
-});
-
-async function click(page, name) {
-  const handle = await page.waitForFunction((n) => window.roomkey.widget(n), name, { timeout: 30000 });
-  const r = await handle.jsonValue();
-  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
-}
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
 test('sign in, type, paste and post with the real controls', async () => {
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
@@ -33,7 +18,7 @@ test('sign in, type, paste and post with the real controls', async () => {
     if (r.method() === 'POST' && /\/api\/rooms\/\d+\/messages$/.test(new URL(r.url()).pathname)) posted.push(r.postData());
   });
   await openApp(page, stack.url);
-  await click(page, 'sign_in');
+  await clickWidget(page, 'sign_in');
   await passConsent(page, stack, demoUsers.bob, 'allow');
   const state = await waitForState(page, (s) => s.session === 'signed in' && s.account && !s.loading && s.selected_room,
     'the dashboard');
@@ -43,7 +28,7 @@ test('sign in, type, paste and post with the real controls', async () => {
   // or nothing: 20 rounds in a row, each with a different clipboard text.
   const ROUNDS = 20;
   for (let i = 1; i <= ROUNDS; i++) {
-    await click(page, 'message');
+    await clickWidget(page, 'message');
     // As a user waits for the caret: the field is being edited, and its
     // accessible input (shell/a11y.js) has the focus, before keys are sent.
     // Keys sent while the focus moves to it can be cleared by the blur.
@@ -56,7 +41,7 @@ test('sign in, type, paste and post with the real controls', async () => {
     await page.keyboard.type(`typed ${i}, `);
     await page.evaluate((text) => navigator.clipboard.writeText(text), `and pasted ${i}`);
     await page.keyboard.press('Control+V');
-    await click(page, 'queue_message');
+    await clickWidget(page, 'queue_message');
     const deadline = Date.now() + 60000;
     while (posted.length < i && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await waitForState(page, (s) => s.queue.waiting + s.queue.sending === 0 && s.queue.delivered >= 1,
@@ -66,7 +51,7 @@ test('sign in, type, paste and post with the real controls', async () => {
       `round ${i}: keyboard input and the pasted text reached the API (spec 4.6)`);
   }
 
-  await click(page, 'sign_out');
+  await clickWidget(page, 'sign_out');
   await waitForState(page, (s) => s.session === 'signed out' && !s.account, 'sign-out');
   await page.close();
 });

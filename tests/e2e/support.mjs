@@ -1,6 +1,7 @@
 // support.mjs: what every e2e test needs: start roomkey-helper (and the
 // sandbox) on free ports with a throwaway state directory, launch Debian's
 // Chromium through playwright-core, and read pixels from a screenshot.
+import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -307,4 +308,33 @@ export async function recordMirror(page) {
 
 export function mirrorLog(page) {
   return page.evaluate(() => window.__mirrorLog.slice());
+}
+
+// One stack (sandbox + front) and one Chromium for a whole test file,
+// started in node:test's before() and stopped in after(); `use(stack,
+// browser)` receives them once they run. `options` go to startStack.
+export function withStackAndBrowser(use, options = {}) {
+  let stack = null;
+  let browser = null;
+  before(async () => {
+    stack = await startStack(options);
+    browser = await launchBrowser();
+    use(stack, browser);
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    await stopStack(stack);
+  });
+}
+
+// Where the app drew the widget `name` (CSS px), once it has.
+export async function widgetRect(page, name) {
+  const handle = await page.waitForFunction((n) => window.roomkey.widget(n), name, { timeout: 30000 });
+  return handle.jsonValue();
+}
+
+// Clicks the middle of the widget `name` with the mouse, as a user would.
+export async function clickWidget(page, name) {
+  const r = await widgetRect(page, name);
+  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
 }
