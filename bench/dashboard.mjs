@@ -16,20 +16,12 @@
 // same page (with the sandbox's demo API token), one after another: the
 // fill can be no faster than the slowest of them, so the ratio is against
 // that slowest single round trip, and against their median too.
-import { readFileSync } from 'node:fs';
+import { commandLine } from './cli.mjs';
 import { resolve } from 'node:path';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
-};
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 19).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-  process.exit(0);
-}
+const { option, flag } = commandLine(import.meta.url);
 const rounds = Number(option('--rounds', '7'));
-const asJson = args.includes('--json');
+const asJson = flag('--json');
 process.env.ROOMKEY_BIN_DIR ||= resolve(option('--bin', 'build/native/bin'));
 process.env.ROOMKEY_WEB_DIST ||= resolve(option('--web', 'build/wasm/web/dist'));
 process.env.ROOMKEY_ARTIFACTS ||= resolve('build/bench-artifacts');

@@ -13,22 +13,15 @@
 //   cmake --preset wasm && cmake --build --preset wasm --target roomkey_web_dist roomkey_web_bare
 //   cmake --preset native && cmake --build --preset native --target roomkey-helper roomkey-sandbox
 //   node bench/idle.mjs [--seconds 10] [--json]
+import { commandLine } from './cli.mjs';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, extname, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
-};
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 16).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-  process.exit(0);
-}
+const { option, flag } = commandLine(import.meta.url);
 const seconds = Number(option('--seconds', '10'));
-const asJson = args.includes('--json');
+const asJson = flag('--json');
 const wasmDir = resolve(option('--wasm-build', 'build/wasm'));
 const binDir = resolve(option('--native-build', 'build/native'), 'bin');
 const bareDir = join(wasmDir, 'web/bare');

@@ -23,23 +23,22 @@
 # build (made when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 rounds=5
 seconds=5
 build=build/native-release
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="${2:?--rounds needs a number}"; shift 2 ;;
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --build) build="${2:?--build needs a folder}"; shift 2 ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "servers.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    -h|--help) bench_usage; exit 0 ;;
+    *) bench_unknown_option "$1" ;;
   esac
 done
-for n in "$rounds" "$seconds"; do
-  case "$n" in ''|*[!0-9]*|0) echo "servers.sh: --rounds and --seconds take a positive number, not '$n'" >&2; exit 2 ;; esac
-done
+bench_positive --rounds "$rounds"
+bench_positive --seconds "$seconds"
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 need=()
@@ -49,27 +48,9 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "bench: installing ${need[*]}" >&2
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-if [ ! -x "$build/bin/roomkey-sandbox" ] || [ ! -x "$build/bin/roomkey-helper" ]; then
-  echo "bench: building the native-release preset" >&2
-  cmake --preset native-release >/dev/null
-  cmake --build --preset native-release --target roomkey-sandbox roomkey-helper >/dev/null
-fi
+bench_release_build "$build" bin/roomkey-sandbox bin/roomkey-helper roomkey-sandbox roomkey-helper
 
-work=$(mktemp -d)
-chmod 755 "$work"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
-wait_for_line() {  # file pattern
-  for _ in $(seq 1 100); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-  echo "bench: no ready line in $1:" >&2; cat "$1" >&2; exit 1
-}
+chmod 755 "$work"  # nginx's workers read the web root in it
 
 token=sandbox-api-token-alice-1001
 state=$work/state
@@ -78,7 +59,7 @@ state=$work/state
 # requests/s would use it up.
 "$build/bin/roomkey-sandbox" --port 0 --state-dir "$state" --no-web-client --quiet \
   --rate-limit 1000000 --rate-window 10 >"$work/sandbox.out" 2>"$work/sandbox.err" &
-pids+=($!)
+bench_started $!
 wait_for_line "$work/sandbox.out" '^roomkey-sandbox: ready '
 base_url=$(sed -E 's/.*base_url=([^ ]+).*/\1/' "$work/sandbox.out")
 auth_url=$(sed -E 's/.*auth_url=([^ ]+).*/\1/' "$work/sandbox.out")
@@ -89,7 +70,7 @@ mkdir -p "$work/web" && echo '<!doctype html><title>bench</title>' >"$work/web/i
 "$build/bin/roomkey-helper" serve --port "$helper_port" --state-dir "$state" --web-root "$work/web" \
   --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url" --client-id bench \
   >"$work/helper.out" 2>"$work/helper.err" &
-pids+=($!)
+bench_started $!
 wait_for_line "$work/helper.out" '^roomkey: app at '
 
 # nginx as an HTTPS reverse proxy to the sandbox: the peer a user would put
@@ -139,7 +120,7 @@ http {
 }
 EOF
 /usr/sbin/nginx -c "$work/nginx/nginx.conf" -e stderr 2>"$work/nginx.err" &
-pids+=($!)
+bench_started $!
 for _ in $(seq 1 50); do
   curl -sf -o /dev/null --cacert "$state/ca-cert.pem" -H "x-servicetoken: $token" \
     "https://127.0.0.1:$nginx_port/api/my/status" && break
@@ -151,7 +132,7 @@ front_port=$(free_port)
 ROOMKEY_HELPER="$build/bin/roomkey-helper" scripts/nginx-front.sh --port "$front_port" --state-dir "$state" \
   --web-root "$work/web" --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url" \
   --client-id bench >"$work/front.out" 2>"$work/front.err" &
-pids+=($!)
+bench_started $!
 wait_for_line "$work/front.out" '^roomkey: app at '
 
 urls_nginx="https://127.0.0.1:$nginx_port/api/my/status"

@@ -20,47 +20,29 @@
 #   ./bench/soak.sh [--seconds 60] [--requests 200000] [--warmup 30] [--build build/native-release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 seconds=60
 requests=200000
 warmup=30
 build=build/native-release
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --requests) requests="${2:?--requests needs a number}"; shift 2 ;;
     --warmup) warmup="${2:?--warmup needs a number}"; shift 2 ;;
     --build) build="${2:?--build needs a folder}"; shift 2 ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "soak.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    -h|--help) bench_usage; exit 0 ;;
+    *) bench_unknown_option "$1" ;;
   esac
 done
-for n in "$seconds" "$requests" "$warmup"; do
-  case "$n" in ''|*[!0-9]*|0) echo "soak.sh: --seconds, --requests and --warmup take a positive number, not '$n'" >&2; exit 2 ;; esac
-done
+bench_positive --seconds "$seconds"
+bench_positive --requests "$requests"
+bench_positive --warmup "$warmup"
 
 load=$build/bench/roomkey-soak-load
-if [ ! -x "$build/bin/roomkey-sandbox" ] || [ ! -x "$build/bin/roomkey-helper" ] || [ ! -x "$load" ]; then
-  echo "soak: building the native-release preset" >&2
-  cmake --preset native-release >/dev/null
-  cmake --build --preset native-release --target roomkey-sandbox roomkey-helper roomkey-soak-load >/dev/null
-fi
-
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
-wait_for_line() {  # file pattern
-  for _ in $(seq 1 100); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-  echo "soak: no ready line in $1:" >&2; cat "$1" >&2; exit 1
-}
+bench_release_build "$build" bin/roomkey-sandbox bin/roomkey-helper bench/roomkey-soak-load \
+  roomkey-sandbox roomkey-helper roomkey-soak-load
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
 helper_port=$(free_port)
@@ -70,7 +52,7 @@ state=$work/state
 "$build/bin/roomkey-sandbox" --port 0 --state-dir "$state" --web-port "$helper_port" --quiet \
   --rate-limit 1000000 --rate-window 1 >"$work/sandbox.out" 2>"$work/sandbox.err" &
 sandbox_pid=$!
-pids+=("$sandbox_pid")
+bench_started "$sandbox_pid"
 wait_for_line "$work/sandbox.out" '^roomkey-sandbox: ready '
 base_url=$(sed -E 's/.*base_url=([^ ]+).*/\1/' "$work/sandbox.out")
 auth_url=$(sed -E 's/.*auth_url=([^ ]+).*/\1/' "$work/sandbox.out")
@@ -83,7 +65,7 @@ mkdir -p "$work/web" && echo '<!doctype html><title>soak</title>' >"$work/web/in
   --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url" --client-id roomkey-web \
   >"$work/helper.out" 2>"$work/helper.err" &
 helper_pid=$!
-pids+=("$helper_pid")
+bench_started "$helper_pid"
 wait_for_line "$work/helper.out" '^roomkey: app at '
 
 h_start=$(rss_kb "$helper_pid"); s_start=$(rss_kb "$sandbox_pid")

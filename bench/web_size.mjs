@@ -20,6 +20,7 @@
 // The pages are served by a plain loopback HTTP server in this script, the
 // same way for both builds (no helper, no upstream: roomkey draws its signed-out
 // first frame).
+import { commandLine } from './cli.mjs';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, extname, resolve } from 'node:path';
@@ -27,20 +28,12 @@ import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { attribute, origins, sections } from './wasm_origins.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
-};
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 22).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-  process.exit(0);
-}
+const { option, flag } = commandLine(import.meta.url);
 const buildDir = resolve(option('--build', 'build/wasm'));
 const runs = Number(option('--runs', '7'));
 const top = Number(option('--top', '8'));
-const asJson = args.includes('--json');
-const checkOnly = args.includes('--check');
+const asJson = flag('--json');
+const checkOnly = flag('--check');
 const builds = {
   roomkey: { dir: join(buildDir, 'web/dist'), page: 'index.html', files: ['roomkey.wasm', 'roomkey.js'],
     profile: join(buildDir, 'web/profile/roomkey.wasm') },
