@@ -18,6 +18,7 @@
 #include "roomkey/pkce.hpp"
 #include "roomkey/url.hpp"
 #include "sandbox/server.hpp"
+#include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
 
 namespace roomkey::helper {
@@ -30,20 +31,6 @@ const std::string kConfidentialId = "helper-bff-client";
 const std::string kConfidentialSecret = "helper-bff-secret-0123456789abcdef0123";
 
 void random_source(unsigned char* out, std::size_t size) { RAND_bytes(out, static_cast<int>(size)); }
-
-// A port that was free a moment ago: the sandbox must register the helper's
-// redirect URI before the helper (which needs the sandbox's URLs) starts.
-int free_port() {
-    const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    ::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(sock, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(sock);
-    return ntohs(addr.sin_port);
-}
 
 FormFields query_of(const std::string& url) {
     const auto q = url.find('?');
@@ -68,7 +55,7 @@ class HelperWithSandbox : public ::testing::Test {
 protected:
     // Starts the sandbox, then the helper pointing at it, both with the same state dir.
     void start(bool confidential) {
-        web_port_ = free_port();
+        web_port_ = integration::free_port();  // registered with the sandbox before the helper starts
         sandbox::SandboxOptions so;
         so.port = 0;
         so.state_dir = dir_ / "state";

@@ -17,6 +17,7 @@
 
 #include "common/tls.hpp"
 #include "roomkey/proxy_outcome.hpp"
+#include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
 
 namespace roomkey::helper {
@@ -126,19 +127,6 @@ HelperConfig config_for(const TempDir& dir, const std::string& origin) {
     return config;
 }
 
-// A port on 127.0.0.1 that nothing listens on (bound, then closed).
-int closed_port() {
-    const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    ::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(sock, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(sock);
-    return ntohs(addr.sin_port);
-}
-
 // The outcome as the app reads it, after checking the body says the same.
 std::optional<UpstreamOutcome> outcome_of_answer(const httplib::Result& res) {
     HttpResponse r;
@@ -162,7 +150,7 @@ httplib::Headers post_headers(const RunningHelper& helper) {
 
 TEST(HelperUpstreamOutcome, RefusedConnectionIsNotSent) {
     TempDir dir;
-    RunningHelper helper(config_for(dir, "https://127.0.0.1:" + std::to_string(closed_port())));
+    RunningHelper helper(config_for(dir, "https://127.0.0.1:" + std::to_string(integration::free_port())));
     ASSERT_TRUE(helper.ok()) << helper.error();
     auto client = helper.client();
 

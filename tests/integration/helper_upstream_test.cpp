@@ -13,6 +13,7 @@
 #include "common/loopback_server.hpp"
 #include "common/tls.hpp"
 #include "roomkey/encoding.hpp"
+#include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
 
 namespace roomkey::helper {
@@ -212,19 +213,8 @@ TEST(HelperUpstream, ExtraUpstreamCaMakesAForeignCertificateTrusted) {
 TEST(HelperUpstream, UnreachableUpstreamIs502) {
     TempDir dir;
     HelperConfig config = testing::test_config(dir);
-    // A port nobody listens on: bind one, note it, close it.
-    int port = 0;
-    {
-        const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-        ASSERT_EQ(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-        socklen_t len = sizeof addr;
-        ::getsockname(sock, reinterpret_cast<sockaddr*>(&addr), &len);
-        port = ntohs(addr.sin_port);
-        ::close(sock);
-    }
+    const int port = integration::free_port();  // nobody listens there
+    ASSERT_NE(port, 0);
     config.upstream.base_url = "https://127.0.0.1:" + std::to_string(port) + "/v2";
     config.upstream.auth_url = "https://127.0.0.1:" + std::to_string(port) + "/oauth";
     RunningHelper helper(config);

@@ -19,6 +19,7 @@
 #include "roomkey/endpoints.hpp"
 #include "roomkey/token.hpp"
 #include "support/child_process.hpp"
+#include "support/free_port.hpp"
 #include "support/sandbox_fixture.hpp"
 #include "support/temp_dir.hpp"
 
@@ -93,19 +94,6 @@ TEST(NginxAllowlist, EveryLocationAllowsOnlyWhatTheTableAllows) {
     }
     EXPECT_EQ(pairs, endpoint_catalog().size()) << "one (path, method) pair per endpoint";
     EXPECT_EQ(pairs, std::size(kAllEndpoints));
-}
-
-// A port nobody listens on now (nginx cannot report a port 0 choice).
-int free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    return ntohs(addr.sin_port);
 }
 
 const std::string kRefusedBody = "{\"errors\":[\"not an allowed API endpoint\"]}";
