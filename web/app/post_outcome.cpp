@@ -3,8 +3,7 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
-
+#include "roomkey/api_records.hpp"
 #include "roomkey/proxy_outcome.hpp"
 
 namespace roomkey::app {
@@ -113,27 +112,17 @@ std::string_view to_string(Settlement settlement) {
 
 Settlement find_posted_message(const HttpResponse& messages, std::string_view account_id, std::string_view body,
                                Instant not_before) {
-    if (messages.status == 204) return Settlement::not_found;  // an empty room (the service's 204)
-    if (messages.status < 200 || messages.status >= 300) return Settlement::unreadable;
-    const auto doc = nlohmann::json::parse(messages.body, nullptr, false);
-    if (doc.is_discarded() || !doc.is_array()) return Settlement::unreadable;
+    // The one reader of the room's messages (shared/api_records.hpp): an
+    // empty room's 204 is the empty list, a non-2xx or a malformed list is
+    // unreadable (the post's fate stays unknown).
+    const auto read = read_messages(messages);
+    if (!read) return Settlement::unreadable;
     // send_time is whole Unix seconds: a post queued at 12.7 s may carry 12.
     const std::int64_t earliest = unix_seconds(not_before) - 1;
-    for (const auto& message : doc) {
-        if (!message.is_object()) return Settlement::unreadable;
-        const auto text = message.find("body");
-        const auto account = message.find("account");
-        if (text == message.end() || !text->is_string() || account == message.end() || !account->is_object()) {
-            return Settlement::unreadable;
+    for (const ChatMessage& message : *read) {
+        if (message.account.account_id == account_id && message.body == body && message.send_time >= earliest) {
+            return Settlement::found;
         }
-        const auto id = account->find("account_id");
-        std::string sender;
-        if (id != account->end() && id->is_string()) sender = id->get<std::string>();
-        if (id != account->end() && id->is_number_integer()) sender = std::to_string(id->get<std::int64_t>());
-        if (sender != account_id || text->get<std::string>() != body) continue;
-        const auto sent = message.find("send_time");
-        if (sent != message.end() && sent->is_number_integer() && sent->get<std::int64_t>() < earliest) continue;
-        return Settlement::found;
     }
     return Settlement::not_found;
 }
