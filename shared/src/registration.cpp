@@ -2,6 +2,8 @@
 #include "roomkey/registration.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 #include "roomkey/http.hpp"
 #include "roomkey/scopes.hpp"
@@ -19,31 +21,48 @@ std::optional<ClientType> parse_client_type(std::string_view text) {
     return std::nullopt;
 }
 
-bool offline_access_allowed(ClientType type) { return type == ClientType::confidential; }
+bool offline_access_allowed(ClientType type) {
+    return type == ClientType::confidential;
+}
 
-bool pkce_required(ClientType type) { return type == ClientType::public_client; }
+bool pkce_required(ClientType type) {
+    return type == ClientType::public_client;
+}
 
 std::string_view to_string(RegistrationViolation violation) {
     switch (violation) {
-        case RegistrationViolation::name_missing: return "name_missing";
-        case RegistrationViolation::redirect_uri_count: return "redirect_uri_count";
-        case RegistrationViolation::redirect_uri_malformed: return "redirect_uri_malformed";
-        case RegistrationViolation::redirect_uri_not_https: return "redirect_uri_not_https";
-        case RegistrationViolation::redirect_uri_http: return "redirect_uri_http";
-        case RegistrationViolation::redirect_uri_fragment: return "redirect_uri_fragment";
-        case RegistrationViolation::redirect_uri_duplicate: return "redirect_uri_duplicate";
-        case RegistrationViolation::scope_missing: return "scope_missing";
-        case RegistrationViolation::scope_unknown: return "scope_unknown";
-        case RegistrationViolation::offline_access_public: return "offline_access_public";
-        case RegistrationViolation::offline_access_alone: return "offline_access_alone";
+        case RegistrationViolation::name_missing:
+            return "name_missing";
+        case RegistrationViolation::redirect_uri_count:
+            return "redirect_uri_count";
+        case RegistrationViolation::redirect_uri_malformed:
+            return "redirect_uri_malformed";
+        case RegistrationViolation::redirect_uri_not_https:
+            return "redirect_uri_not_https";
+        case RegistrationViolation::redirect_uri_http:
+            return "redirect_uri_http";
+        case RegistrationViolation::redirect_uri_fragment:
+            return "redirect_uri_fragment";
+        case RegistrationViolation::redirect_uri_duplicate:
+            return "redirect_uri_duplicate";
+        case RegistrationViolation::scope_missing:
+            return "scope_missing";
+        case RegistrationViolation::scope_unknown:
+            return "scope_unknown";
+        case RegistrationViolation::offline_access_public:
+            return "offline_access_public";
+        case RegistrationViolation::offline_access_alone:
+            return "offline_access_alone";
     }
     return "unknown";
 }
 
 std::string_view user_message(RegistrationViolation violation) {
     switch (violation) {
-        case RegistrationViolation::name_missing: return "Enter a client name.";
-        case RegistrationViolation::redirect_uri_count: return "Register between 1 and 5 redirect URIs.";
+        case RegistrationViolation::name_missing:
+            return "Enter a client name.";
+        case RegistrationViolation::redirect_uri_count:
+            return "Register between 1 and 5 redirect URIs.";
         case RegistrationViolation::redirect_uri_malformed:
             return "A redirect URI is not an absolute URI (scheme:...).";
         case RegistrationViolation::redirect_uri_not_https:
@@ -52,9 +71,12 @@ std::string_view user_message(RegistrationViolation violation) {
             return "A public client's redirect URIs must not use http://; use https:// or an app's own scheme.";
         case RegistrationViolation::redirect_uri_fragment:
             return "A redirect URI must not contain a #fragment.";
-        case RegistrationViolation::redirect_uri_duplicate: return "A redirect URI is listed twice.";
-        case RegistrationViolation::scope_missing: return "Select at least one scope.";
-        case RegistrationViolation::scope_unknown: return "A scope is not in the scope list.";
+        case RegistrationViolation::redirect_uri_duplicate:
+            return "A redirect URI is listed twice.";
+        case RegistrationViolation::scope_missing:
+            return "Select at least one scope.";
+        case RegistrationViolation::scope_unknown:
+            return "A scope is not in the scope list.";
         case RegistrationViolation::offline_access_public:
             return "offline_access can be registered only by a confidential client.";
         case RegistrationViolation::offline_access_alone:
@@ -79,7 +101,8 @@ std::vector<RegistrationViolation> redirect_uri_violations(ClientType type, std:
 }
 
 bool is_blank(std::string_view text) {
-    return std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
 }
 
 }  // namespace
@@ -98,12 +121,13 @@ std::vector<Violation> check_registration(const ClientRegistration& registration
     if (uris.size() < kMinRedirectUris || uris.size() > kMaxRedirectUris) {
         out.push_back({RegistrationViolation::redirect_uri_count, std::to_string(uris.size())});
     }
-    for (std::size_t i = 0; i < uris.size(); ++i) {
-        for (auto kind : redirect_uri_violations(registration.type, uris[i])) out.push_back({kind, uris[i]});
-        if (std::find(uris.begin(), uris.begin() + static_cast<std::ptrdiff_t>(i), uris[i]) !=
-            uris.begin() + static_cast<std::ptrdiff_t>(i)) {
-            out.push_back({RegistrationViolation::redirect_uri_duplicate, uris[i]});
-        }
+    // A set, not a scan of the URIs before each one: a form may carry
+    // thousands of them, and the check must stay linear (fuzzing found the
+    // quadratic scan).
+    std::unordered_set<std::string_view> seen;
+    for (const std::string& uri : uris) {
+        for (auto kind : redirect_uri_violations(registration.type, uri)) out.push_back({kind, uri});
+        if (!seen.insert(uri).second) out.push_back({RegistrationViolation::redirect_uri_duplicate, uri});
     }
 
     const auto& scopes = registration.scopes;

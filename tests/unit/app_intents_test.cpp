@@ -41,6 +41,20 @@ TEST(AppIntents, BurstIsBounded) {
     EXPECT_FALSE(parse_action(R"({"type":"post_message","room_id":-1,"body":"x"})"));
 }
 
+// Any script on the page can call act(): an id that is not the service's
+// (digits) is refused with the field named, before a path is built from it.
+TEST(AppIntents, IdsMustBeTheServicesIds) {
+    for (const char* room : {R"("../me")", R"("7/messages")", R"("007")", R"("")", R"("1e3")", "1.5", "true"}) {
+        const auto parsed = parse_action(std::string(R"({"type":"post_message","body":"x","room_id":)") + room + "}");
+        ASSERT_FALSE(parsed) << room;
+        EXPECT_NE(parsed.error().find("\"room_id\" must be an id"), std::string::npos) << parsed.error();
+    }
+    const auto task = parse_action(R"({"type":"post_task","room_id":"7","body":"do","to_ids":["1","x"]})");
+    ASSERT_FALSE(task);
+    EXPECT_NE(task.error().find("to_ids"), std::string::npos) << task.error();
+    EXPECT_TRUE(parse_action(R"({"type":"post_message","room_id":"18446744073709551615","body":"x"})"));
+}
+
 TEST(AppIntents, PostTaskReadsAssigneesAndDueDate) {
     auto a = parse_action(
         R"({"type":"post_task","room_id":"7","body":"do","to_ids":["1",2],"limit":1700000000,"limit_type":"time"})");

@@ -18,19 +18,22 @@ std::string kinds_of(const std::vector<Violation>& violations) {
 }
 
 bool has(const std::vector<Violation>& violations, RegistrationViolation kind, std::string_view detail = {}) {
-    return std::any_of(violations.begin(), violations.end(), [&](const Violation& v) {
-        return v.kind == kind && (detail.empty() || v.detail == detail);
-    });
+    return std::any_of(violations.begin(), violations.end(),
+                       [&](const Violation& v) { return v.kind == kind && (detail.empty() || v.detail == detail); });
 }
 
 ClientRegistration confidential_client() {
-    return {"Report bot", ClientType::confidential, {"https://bot.example.com/callback"},
+    return {"Report bot",
+            ClientType::confidential,
+            {"https://bot.example.com/callback"},
             {"rooms.all:read", "offline_access"}};
 }
 
 ClientRegistration public_client() {
-    return {"Roomkey", ClientType::public_client,
-            {"https://127.0.0.1:8443/callback", "com.example.app:/oauth2redirect"}, {"users.all:read"}};
+    return {"Roomkey",
+            ClientType::public_client,
+            {"https://127.0.0.1:8443/callback", "com.example.app:/oauth2redirect"},
+            {"users.all:read"}};
 }
 
 // spec 2.1: client type spelled "confidential" / "public".
@@ -102,6 +105,19 @@ TEST(Registration, MalformedFragmentAndDuplicateUris) {
     EXPECT_TRUE(has(v, RegistrationViolation::redirect_uri_fragment, "https://a.example/cb#frag")) << kinds_of(v);
     EXPECT_TRUE(has(v, RegistrationViolation::redirect_uri_duplicate, "https://a.example/x")) << kinds_of(v);
     EXPECT_EQ(v.size(), 4u) << kinds_of(v);
+}
+
+// Each extra copy of a URI is one violation, and a form with thousands of
+// URIs (the sandbox reads what a client posts) is still checked in one pass.
+TEST(Registration, EveryExtraCopyOfAUriIsReportedOnceEvenInAHugeForm) {
+    auto reg = public_client();
+    reg.redirect_uris.assign(3, "https://a.example/x");
+    for (int i = 0; i < 50000; ++i) reg.redirect_uris.push_back("https://a.example/cb" + std::to_string(i));
+    const auto v = check_registration(reg);
+    std::size_t duplicates = 0;
+    for (const auto& violation : v) duplicates += violation.kind == RegistrationViolation::redirect_uri_duplicate;
+    EXPECT_EQ(duplicates, 2u) << kinds_of(v);
+    EXPECT_TRUE(has(v, RegistrationViolation::redirect_uri_count, "50003")) << kinds_of(v);
 }
 
 // spec 8.3 (at least one scope), 5.5 (known names), 2.1 (offline_access), 5.4.4 (not alone).

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roomkey/endpoints.hpp"
+
 namespace roomkey::app {
 
 namespace {
@@ -10,22 +12,22 @@ namespace {
 using json = nlohmann::json;
 
 // Ids arrive as strings or as integers; both become the digits as text.
+// An id of the service (a room, an account): a string or a number, and
+// either way what is_resource_id accepts, so no script can make the app
+// build a path out of "../me" or "-1".
 bool read_id(const json& object, const char* name, std::string& out) {
     if (!object.contains(name)) return false;
     const json& value = object[name];
     if (value.is_string()) {
         out = value.get<std::string>();
-        return !out.empty();
-    }
-    if (value.is_number_unsigned()) {
+    } else if (value.is_number_unsigned()) {
         out = std::to_string(value.get<std::uint64_t>());
-        return true;
-    }
-    if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
+    } else if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
         out = std::to_string(value.get<std::int64_t>());
-        return true;
+    } else {
+        return false;
     }
-    return false;
+    return is_resource_id(out);
 }
 
 bool read_text(const json& object, const char* name, std::string& out) {
@@ -42,6 +44,11 @@ bool read_flag(const json& object, const char* name, bool& out) {
 
 Result<Intent, std::string> missing(const std::string& type, const char* field) {
     return Err{"action " + type + ": \"" + field + "\" is missing or of the wrong type"};
+}
+
+Result<Intent, std::string> bad_id(const std::string& type, const char* field) {
+    return Err{"action " + type + ": \"" + field +
+               "\" must be an id of the service (1 to 20 digits, as a string or a number)"};
 }
 
 Result<Intent, std::string> parse_object(const json& action) {
@@ -89,12 +96,12 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "reload_rooms") return Intent{intent::ReloadRooms{}};
     if (type == "select_room") {
         std::string room;
-        if (!read_id(action, "room_id", room)) return missing(type, "room_id");
+        if (!read_id(action, "room_id", room)) return bad_id(type, "room_id");
         return Intent{intent::SelectRoom{std::move(room)}};
     }
     if (type == "post_message") {
         intent::QueueMessage message;
-        if (!read_id(action, "room_id", message.room_id)) return missing(type, "room_id");
+        if (!read_id(action, "room_id", message.room_id)) return bad_id(type, "room_id");
         if (!read_text(action, "body", message.body)) return missing(type, "body");
         if (action.contains("count")) {
             if (!action["count"].is_number_integer()) return missing(type, "count");
@@ -108,13 +115,13 @@ Result<Intent, std::string> parse_object(const json& action) {
     }
     if (type == "post_task") {
         intent::QueueTask task;
-        if (!read_id(action, "room_id", task.room_id)) return missing(type, "room_id");
+        if (!read_id(action, "room_id", task.room_id)) return bad_id(type, "room_id");
         if (!read_text(action, "body", task.body)) return missing(type, "body");
         if (!action.contains("to_ids") || !action["to_ids"].is_array()) return missing(type, "to_ids");
         for (const json& id : action["to_ids"]) {
             json holder = {{"id", id}};
             std::string text;
-            if (!read_id(holder, "id", text)) return missing(type, "to_ids");
+            if (!read_id(holder, "id", text)) return bad_id(type, "to_ids");
             task.to_ids.push_back(std::move(text));
         }
         if (action.contains("limit") && !action["limit"].is_null()) {
