@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -98,6 +99,9 @@ struct Platform {
     float scale = 0.0f;  // device-pixel ratio the fonts and style were built for
     int text_size = -1;  // ui.text_size the fonts were built for
     long frame = 0;
+    // The digest of the picture the canvas shows (frame_picture.hpp); none
+    // after the canvas was resized or the font texture replaced.
+    std::optional<std::uint64_t> on_screen;
     std::string last_published;
     std::string last_widgets;
     bool scope_help_published = false;
@@ -140,6 +144,7 @@ void fit_canvas(Platform& p) {
         emscripten_set_canvas_element_size("#canvas", width, height);
         p.width = width;
         p.height = height;
+        p.on_screen.reset();  // a resized canvas is blank
     }
     if (ratio != p.scale || p.ui.text_size != p.text_size || roomkey::web::ux::atlas_stale()) {
         p.scale = ratio;
@@ -150,6 +155,7 @@ void fit_canvas(Platform& p) {
         roomkey::web::build_font_atlas(std::round(roomkey::web::kTextSizes[p.text_size] * ratio));
         ImGui_ImplOpenGL3_CreateFontsTexture();
         roomkey::web::apply_theme(ratio);
+        p.on_screen.reset();
     }
 }
 
@@ -349,17 +355,24 @@ EM_BOOL frame(double, void*) {
     roomkey::web::ux::after_draw();
     ImGui::Render();
 
-    glViewport(0, 0, p.width, p.height);
-    glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    std::string widgets = widgets_json(p);
+    const roomkey::app::FramePicture picture = roomkey::web::frame_picture(*ImGui::GetDrawData(), widgets);
+    // The canvas already shows this picture (a frame that only confirms the
+    // last one settled, or a tick that changed nothing visible): no GL work,
+    // and the browser keeps showing what is there.
+    if (p.on_screen != picture.digest) {
+        glViewport(0, 0, p.width, p.height);
+        glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        p.on_screen = picture.digest;
+    }
     ++p.frame;
     // Glyphs this frame drew that the atlas lacks (rebuilt before the next
-    // frame), or DOM text still on its way to its field: one more frame.
+    // frame): one more frame.
     const bool ux_needs_frame = roomkey::web::ux::after_render(p.scale);
 
-    std::string widgets = widgets_json(p);
-    p.clock.on_frame(now, roomkey::web::frame_picture(*ImGui::GetDrawData(), widgets));
+    p.clock.on_frame(now, picture);
     p.clock.request_at(p.ui.redraw_at);
     if (ux_needs_frame) p.clock.on_change();
     // Input that waited for this frame (a quick tap's release, text behind
