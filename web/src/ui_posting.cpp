@@ -15,6 +15,25 @@
 
 namespace roomkey::web::parts {
 
+namespace {
+
+// "copies: 3 [fewer] [more]" (held, the buttons repeat). Not ImGui's
+// SliderInt: its Ctrl+click text entry links sscanf and float parsing into
+// the download (11 KB of code, bench/web_size.mjs), and two named buttons
+// read better to a screen reader than a slider's bare number.
+void copies_stepper(int& copies) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("copies: %d", copies);
+    ImGui::SameLine();
+    ImGui::PushButtonRepeat(true);
+    if (ImGui::SmallButton("fewer##copies") && copies > 1) --copies;
+    ImGui::SameLine();
+    if (ImGui::SmallButton("more##copies") && copies < app::kMaxBurst) ++copies;
+    ImGui::PopButtonRepeat();
+}
+
+}  // namespace
+
 std::string room_name(const App& app, const std::string& room_id) {
     if (const auto& rooms = app.rooms().value) {
         for (const Room& room : *rooms) {
@@ -37,8 +56,7 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
                                                           ImGuiInputTextFlags_EnterReturnsTrue);
         note_widget(ui, "message");
         ux::main_action();  // signed in: the first Tab lands in the message
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-        ImGui::SliderInt("copies", &ui.repeat, 1, app::kMaxBurst);
+        copies_stepper(ui.repeat);
         help_marker("Queue several numbered copies to see the pacing: at most 10 posts per 10 s per room (spec 8.2).");
         ImGui::SameLine();
         ImGui::BeginDisabled(ui.message[0] == '\0');
