@@ -12,6 +12,7 @@
 
 #include "api_json.hpp"
 #include "roomkey/endpoints.hpp"
+#include "roomkey/json_text.hpp"
 
 namespace roomkey {
 
@@ -238,7 +239,7 @@ std::string join_field(std::string_view prefix, std::string_view name) {
 // Parses a 2xx body as JSON.
 Result<json, ApiReadError> parse_body(const HttpResponse& response) {
     if (response.status < 200 || response.status > 299) return Err{read_error(ApiReadErrorKind::http_status, "")};
-    json value = json::parse(response.body, nullptr, false);
+    json value = parse_json_text(response.body);
     if (value.is_discarded()) return Err{read_error(ApiReadErrorKind::not_json, "")};
     return value;
 }

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "roomkey/encoding.hpp"
+#include "roomkey/json_text.hpp"
 
 namespace roomkey {
 
@@ -214,7 +215,7 @@ std::string serialize(const PendingAuthorization& pending) {
 }
 
 Result<PendingAuthorization, PendingError> parse_pending(std::string_view text) {
-    const auto j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    const auto j = parse_json_text(text);
     if (j.is_discarded()) return Err{PendingError::not_json};
     if (!j.is_object()) return Err{PendingError::not_object};
     const auto version = j.find("v");

@@ -4,6 +4,7 @@
 // [SECTION] Token endpoint errors (spec 2.4, 7.2)
 // [SECTION] REST API error bodies (spec 2.7, 7.3)
 #include "roomkey/errors.hpp"
+#include "roomkey/json_text.hpp"
 #include "roomkey/www_authenticate.hpp"
 
 #include <nlohmann/json.hpp>
@@ -192,7 +193,7 @@ std::string_view to_string(ErrorBodyError error) {
 namespace {
 
 Result<json, ErrorBodyError> parse_object(std::string_view body) {
-    json parsed = json::parse(body.begin(), body.end(), nullptr, false);
+    json parsed = parse_json_text(body);
     if (parsed.is_discarded()) return Err{ErrorBodyError::not_json};
     if (!parsed.is_object()) return Err{ErrorBodyError::not_object};
     return parsed;

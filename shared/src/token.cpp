@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "roomkey/encoding.hpp"
+#include "roomkey/json_text.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/url.hpp"
 
@@ -117,7 +118,7 @@ Result<TokenSet, TokenResponseError> read_token_response(const HttpResponse& res
         return Err{TokenResponseError{K::error_response, status, {}, std::move(error).value()}};
     }
 
-    const auto j = nlohmann::json::parse(response.body, nullptr, false);
+    const auto j = parse_json_text(response.body);
     if (j.is_discarded()) return Err{field_error(K::not_json, status, {})};
     if (!j.is_object()) return Err{field_error(K::not_object, status, {})};
 

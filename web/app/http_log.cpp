@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "roomkey/json_text.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::app {
@@ -128,7 +129,7 @@ std::string mask_form(std::string_view form, const RedactionRules& rules) {
 }
 
 std::optional<std::string> pretty_json(std::string_view text, bool mask) {
-    json value = json::parse(text.begin(), text.end(), nullptr, false);
+    json value = roomkey::parse_json_text(text);
     if (value.is_discarded() || !(value.is_object() || value.is_array())) return std::nullopt;
     if (mask) mask_json(value);
     // replace: invalid UTF-8 in a body must not abort (JSON_NOEXCEPTION).

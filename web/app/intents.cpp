@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roomkey/endpoints.hpp"
+#include "roomkey/json_text.hpp"
 
 namespace roomkey::app {
 
@@ -164,14 +165,14 @@ Result<Intent, std::string> parse_object(const json& action) {
 }  // namespace
 
 Result<Intent, std::string> parse_action(std::string_view json_text) {
-    const json action = json::parse(json_text.begin(), json_text.end(), nullptr, false);
+    const json action = roomkey::parse_json_text(json_text);
     if (action.is_discarded()) return Err{std::string("the action is not JSON")};
     return parse_object(action);
 }
 
 std::vector<Intent> parse_actions(std::string_view json_array, std::vector<std::string>& errors) {
     std::vector<Intent> intents;
-    const json actions = json::parse(json_array.begin(), json_array.end(), nullptr, false);
+    const json actions = roomkey::parse_json_text(json_array);
     if (actions.is_discarded() || !actions.is_array()) {
         errors.emplace_back("the action list is not a JSON array");
         return intents;

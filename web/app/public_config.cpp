@@ -2,6 +2,7 @@
 #include "app/public_config.hpp"
 
 #include <nlohmann/json.hpp>
+#include "roomkey/json_text.hpp"
 
 namespace roomkey::app {
 
@@ -35,7 +36,7 @@ ScopeSet fallback_default_scopes() {
 }
 
 Result<PublicConfig, std::string> parse_public_config(std::string_view json_text) {
-    const json root = json::parse(json_text.begin(), json_text.end(), nullptr, false);
+    const json root = roomkey::parse_json_text(json_text);
     if (root.is_discarded()) return Err{std::string("config.json is not JSON")};
     if (!root.is_object()) return Err{std::string("config.json is not a JSON object")};
 

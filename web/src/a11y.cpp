@@ -16,6 +16,7 @@
 #include "imgui_hooks.hpp"
 #include "input_queue.hpp"
 #include "page_bridge.hpp"
+#include "roomkey/json_text.hpp"
 
 namespace {
 
@@ -190,7 +191,7 @@ bool take_dom_requests() {
     Tree& t = tree();
     const std::string staged = detail::read_staged(roomkey_js_a11y_stage_requests());
     if (staged.empty()) return false;
-    const nlohmann::json requests = nlohmann::json::parse(staged, nullptr, false);
+    const nlohmann::json requests = roomkey::parse_json_text(staged);
     if (!requests.is_array()) return false;
     bool taken = false;
     for (const nlohmann::json& r : requests) {
