@@ -229,6 +229,15 @@
   }, true);
   window.addEventListener('keydown', function (event) {
     var inTree = container() && container().contains(event.target);
+    // Ctrl+A (Cmd+A) selects in the app's field, which gets the keys: the
+    // input must not also select its own, possibly older, copy of the text,
+    // or the next typed character would be sent as "replace everything"
+    // (issue 11: "typed 14, " lost to a select-all the app had already
+    // acted on). A selection made another way (a script's fill(), assistive
+    // technology) still replaces.
+    if (inTextInput(event.target) && (event.ctrlKey || event.metaKey) && (event.key === 'a' || event.key === 'A')) {
+      event.preventDefault();
+    }
     if (inTree && (event.key === 'Enter' || event.key === ' ')) {
       keyActivation = true;
       setTimeout(function () { keyActivation = false; }, 0);
