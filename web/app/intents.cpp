@@ -151,6 +151,25 @@ Result<Intent, std::string> parse_object(const json& action) {
         return Intent{intent::CopyCurl{action["entry"].get<std::uint64_t>(), false}};
     }
     if (type == "clear_log") return Intent{intent::ClearLog{}};
+    // Issue 10: the room view, my tasks and contacts.
+    if (type == "open_room" || type == "load_messages" || type == "mark_read" || type == "complete_task") {
+        std::string room;
+        if (!read_id(action, "room_id", room)) return missing(type, "room_id");
+        if (type == "open_room") return Intent{intent::OpenRoom{std::move(room)}};
+        if (type == "load_messages") return Intent{intent::LoadMessages{std::move(room)}};
+        if (type == "mark_read") return Intent{intent::MarkRead{std::move(room)}};
+        std::string task;
+        if (!read_id(action, "task_id", task)) return missing(type, "task_id");
+        return Intent{intent::CompleteTask{std::move(room), std::move(task)}};
+    }
+    if (type == "load_my_tasks") return Intent{intent::LoadMyTasks{}};
+    if (type == "load_contacts") return Intent{intent::LoadContacts{}};
+    if (type == "accept_request" || type == "decline_request") {
+        std::string request;
+        if (!read_id(action, "request_id", request)) return missing(type, "request_id");
+        if (type == "accept_request") return Intent{intent::AcceptRequest{std::move(request)}};
+        return Intent{intent::DeclineRequest{std::move(request)}};
+    }
     return Err{"unknown action type \"" + type + "\""};
 }
 

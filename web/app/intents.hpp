@@ -78,6 +78,26 @@ struct CopyCurl {
     bool may_reveal = false;
 };
 struct ClearLog {};
+
+// ---- Issue 10: the room view, my tasks and contacts (App::apply_view, app_rooms.cpp) ----
+// Opens the room: GET its messages (force=1), tasks, members and files, then
+// polls its messages while the page is visible.
+struct OpenRoom { std::string room_id; };
+// GET /rooms/{room_id}/messages?force=1 now.
+struct LoadMessages { std::string room_id; };
+// PUT /rooms/{room_id}/messages/read; then the room's unread and /my/status.
+struct MarkRead { std::string room_id; };
+// PUT /rooms/{room_id}/tasks/{task_id}/status with body=done.
+struct CompleteTask { std::string room_id; std::string task_id; };
+struct LoadMyTasks {};
+// GET /contacts and GET /incoming_requests.
+struct LoadContacts {};
+// PUT / DELETE /incoming_requests/{request_id}.
+struct AcceptRequest { std::string request_id; };
+struct DeclineRequest { std::string request_id; };
+// The platform: the tab was hidden or shown (polling pauses while hidden).
+// Not a page API action.
+struct SetPageVisible { bool visible = true; };
 }  // namespace intent
 
 using Intent =
@@ -85,7 +105,9 @@ using Intent =
                  intent::UseApiToken, intent::ReloadAccount, intent::ReloadRooms, intent::SelectRoom,
                  intent::QueueMessage, intent::QueueTask, intent::CancelQueued, intent::ClearFinishedPosts,
                  intent::SetReveal, intent::CopyCurl, intent::ClearLog, intent::CancelSignOut, intent::RetryPost,
-                 intent::EditPost, intent::DiscardPost, intent::FormError>;
+                 intent::EditPost, intent::DiscardPost, intent::FormError, intent::OpenRoom, intent::LoadMessages,
+                 intent::MarkRead, intent::CompleteTask, intent::LoadMyTasks, intent::LoadContacts,
+                 intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -99,6 +121,10 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"cancel_queued"} {"type":"copy_curl","entry":3} (always masked)
 //   {"type":"sign_out","discard_posts":true} {"type":"cancel_sign_out"}
 //   {"type":"retry_post","id":7} {"type":"edit_post","id":7,"body":"new text"} {"type":"discard_post","id":7}
+//   {"type":"open_room","room_id":"2100"} {"type":"load_messages","room_id":"2100"}
+//   {"type":"mark_read","room_id":"2100"} {"type":"complete_task","room_id":"2100","task_id":"5"}
+//   {"type":"load_my_tasks"} {"type":"load_contacts"}
+//   {"type":"accept_request","request_id":"9"} {"type":"decline_request","request_id":"9"}
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);
