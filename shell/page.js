@@ -148,13 +148,20 @@
         parts.push('Post "' + p.body + '" ' + p.stage + ': ' + p.note + '.');
       }
     });
+    // Issue 10: the open room, its newest messages as they arrive.
+    if (s.room) {
+      parts.push('Room ' + (s.room.name || s.room.room_id) + ' open: ' + s.room.messages.length + ' messages, ' +
+                 s.room.tasks.length + ' tasks.');
+    }
+    if (s.announce && s.announce.room) parts.push(s.announce.room + '.');
+    if (s.announce && s.announce.console) parts.push(s.announce.console);
     if (s.sign_out_confirm) {
       parts.push('Sign out? ' + s.sign_out_confirm.posts + ' queued post(s) would be discarded. Confirm or stay signed in.');
     }
     if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
     // Each view's own error, as the panel shows it.
     var views = { config: 'Configuration', account: 'Account', status: 'Status', rooms: 'Rooms', posting: 'Posting',
-      form: 'Form' };
+      form: 'Form', room: 'Room', my_tasks: 'My tasks', contacts: 'Contacts', console: 'Console' };
     Object.keys(views).forEach(function (key) {
       if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
     });

@@ -87,6 +87,8 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
         }
         account_panel(app, ui, now, out);
         rooms_panel(app, ui, now, out);
+        room_panel(app, ui, now, out);  // issue 10 (ui_room.cpp)
+        contacts_panel(app, ui, now, out);
         if (columns == 2) {
             ImGui::EndChild();
             column("col2");
