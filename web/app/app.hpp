@@ -18,6 +18,7 @@
 //   app_rest.cpp     REST calls: queue, pacing, 401 retry, 429 waits, answers; the dashboard
 //   app_posting.cpp  the post queue (messages, tasks, cancel, per-room order)
 //   app_rooms.cpp    issue 10: the open room (load, poll, mark read, task done), my tasks, contacts
+//   app_console.cpp  issue 10: the API console (checks, scopes, confirmation) and add_scopes
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
 // How a new view is added (room_view, console, contacts, ...), so that
@@ -44,6 +45,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/console.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
@@ -123,12 +125,12 @@ struct PostJob {
     std::optional<std::int64_t> limit;
     TaskLimitType limit_type = TaskLimitType::none;
     PostStage stage = PostStage::waiting;
-    int rate_limited = 0;  // 429 answers it got (spec 7.3)
-    int attempts = 0;      // automatic retries after a certain "not acted on"
+    int rate_limited = 0;             // 429 answers it got (spec 7.3)
+    int attempts = 0;                 // automatic retries after a certain "not acted on"
     std::optional<Instant> retry_at;  // stage retrying: when it goes again
     int checks = 0;                   // stage checking: reads of the room so far
     std::string why;                  // stage checking/unknown: what made the outcome unknown
-    std::string note;      // "message_id 123", the error, or why it waits
+    std::string note;                 // "message_id 123", the error, or why it waits
     Instant queued_at;
     std::optional<Instant> sent_at;
     std::optional<Instant> done_at;
@@ -249,6 +251,7 @@ public:
     const Loadable<std::vector<ChatTask>>& my_tasks() const { return my_tasks_; }
     const Loadable<std::vector<Contact>>& contacts() const { return contacts_; }
     const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return incoming_; }
+    const Console& console() const { return console_; }
 
 private:
     enum class CallKind { me, my_status, rooms, post, settle, view };
@@ -266,6 +269,7 @@ private:
         incoming_requests,
         accept_request,
         decline_request,
+        console,
     };
     struct ApiCall {
         RequestId id = 0;
@@ -274,7 +278,7 @@ private:
         std::uint64_t generation = 0;  // token_generation() it was sent with
         bool retried = false;          // its one retry after 401 was used
         bool in_flight = false;
-        int rate_limited = 0;  // 429 answers (GETs; posts count on their PostJob)
+        int rate_limited = 0;                     // 429 answers (GETs; posts count on their PostJob)
         RequestId settles = 0;                    // CallKind::settle: the post whose room it reads
         std::string room;                         // CallKind::settle: that room
         std::optional<TransportFailure> failure;  // why no answer came, when none did
@@ -373,9 +377,17 @@ private:
     void apply_view(const intent::AcceptRequest& i, Instant now);
     void apply_view(const intent::DeclineRequest& i, Instant now);
     void apply_view(const intent::SetPageVisible& i, Instant now);
-    // Queues a view's REST call (same queue, pacer and session as the rest).
+    // the API console (app_console.cpp)
+    void apply_view(const intent::ConsoleCall& i, Instant now);
+    void apply_view(const intent::ConfirmConsoleCall& i, Instant now);
+    void apply_view(const intent::CancelConsoleCall& i, Instant now);
+    void apply_view(const intent::AddScopes& i, Instant now);
+    void send_console(const ConsolePending& call, Instant now);
+    void on_console_answer(const std::optional<HttpResponse>& response, const std::string& reason);
+    // Queues a view's REST call (same queue, pacer and session as the rest);
+    // `post_room` puts a room post under the per-room limit (spec 8.2).
     void enqueue_view(ViewCall view, Method method, std::string path, FormFields params, std::string subject,
-                      Instant now);
+                      Instant now, std::optional<std::string> post_room = std::nullopt);
     bool has_pending_view(ViewCall view, const std::string& subject) const;
     std::string view_label(const ApiCall& call) const;
     void on_view_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
@@ -441,6 +453,7 @@ private:
     Loadable<std::vector<ChatTask>> my_tasks_;
     Loadable<std::vector<Contact>> contacts_;
     Loadable<std::vector<ContactRequest>> incoming_;
+    Console console_;
 };
 
 }  // namespace roomkey::app

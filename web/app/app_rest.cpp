@@ -141,6 +141,7 @@ void App::send_call(RequestId id, bool retry, Instant now) {
         case CallKind::view:
             request = api_request(config, creds, call.method, call.path, call.params);
             label = view_label(call);
+            if (call.view == ViewCall::console && request) console_.on_sent();
             break;
         case CallKind::post:
             if (!job) {

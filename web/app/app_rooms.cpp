@@ -116,7 +116,7 @@ void App::apply_view(const intent::SetPageVisible& i, Instant now) {
 // ---------------------------------------------------------------------------
 
 void App::enqueue_view(ViewCall view, Method method, std::string path, FormFields params, std::string subject,
-                       Instant now) {
+                       Instant now, std::optional<std::string> post_room) {
     (void)now;
     ApiCall call;
     call.id = next_call_id_++;
@@ -126,16 +126,17 @@ void App::enqueue_view(ViewCall view, Method method, std::string path, FormField
     call.path = std::move(path);
     call.params = std::move(params);
     call.subject = std::move(subject);
+    call.room_for_post = post_room;
     calls_[call.id] = call;
-    queue_.push(PendingRequest{call.id, std::nullopt});
+    queue_.push(PendingRequest{call.id, std::move(post_room)});
 }
 
 bool App::has_pending_view(ViewCall view, const std::string& subject) const {
     return std::any_of(calls_.begin(), calls_.end(), [&](const auto& entry) {
         const ApiCall& call = entry.second;
-        const bool same_view =
-            call.view == view || (view == ViewCall::room_messages && call.view == ViewCall::room_poll) ||
-            (view == ViewCall::room_poll && call.view == ViewCall::room_messages);
+        const bool same_view = call.view == view ||
+                               (view == ViewCall::room_messages && call.view == ViewCall::room_poll) ||
+                               (view == ViewCall::room_poll && call.view == ViewCall::room_messages);
         return call.kind == CallKind::view && same_view && call.subject == subject;
     });
 }
@@ -180,6 +181,8 @@ std::string App::view_label(const ApiCall& call) const {
             return "accept contact request";
         case ViewCall::decline_request:
             return "decline contact request";
+        case ViewCall::console:
+            return "API console: " + std::string(to_string(call.method)) + " " + call.path;
     }
     return "view";
 }
@@ -190,15 +193,19 @@ std::string App::view_label(const ApiCall& call) const {
 
 void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
                          Instant now) {
+    if (call.view == ViewCall::console) {
+        on_console_answer(response, reason);  // the console shows its own result
+        return;
+    }
     const bool ok = response && is_success(response->status);
     const bool room_call = call.view == ViewCall::room_messages || call.view == ViewCall::room_poll ||
                            call.view == ViewCall::room_tasks || call.view == ViewCall::room_members ||
                            call.view == ViewCall::room_files || call.view == ViewCall::mark_read ||
                            call.view == ViewCall::complete_task;
     const bool for_open_room = room_.is_open() && call.subject == room_.room_id();
-    const ErrorSource source = room_call                                ? ErrorSource::room
-                               : call.view == ViewCall::my_tasks        ? ErrorSource::my_tasks
-                                                                        : ErrorSource::contacts;
+    const ErrorSource source = room_call                         ? ErrorSource::room
+                               : call.view == ViewCall::my_tasks ? ErrorSource::my_tasks
+                                                                 : ErrorSource::contacts;
     const std::string what = "Reading " + view_label(call);
     if (call.view == ViewCall::room_messages || call.view == ViewCall::room_poll) {
         if (for_open_room) room_.set_loading(false);
@@ -223,8 +230,7 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
         }
     } else if (!ok) {
         const auto match = match_endpoint(call.method, call.path);
-        UserError error =
-            api_error(what, *response, match ? std::optional<Endpoint>(match->endpoint) : std::nullopt);
+        UserError error = api_error(what, *response, match ? std::optional<Endpoint>(match->endpoint) : std::nullopt);
         failure = error.code.empty() ? error.message : error.code + ": " + error.message;
         set_error(std::move(error), source);
     }
@@ -377,6 +383,8 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
                 }
             }
             contacts_.error = failure;
+            break;
+        case ViewCall::console:
             break;
     }
     if (room_call && for_open_room) {

@@ -170,6 +170,45 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (type == "accept_request") return Intent{intent::AcceptRequest{std::move(request)}};
         return Intent{intent::DeclineRequest{std::move(request)}};
     }
+    if (type == "api_call") {
+        intent::ConsoleCall call;
+        std::string method;
+        if (!read_text(action, "method", method)) return missing(type, "method");
+        if (method == "GET") {
+            call.method = Method::Get;
+        } else if (method == "POST") {
+            call.method = Method::Post;
+        } else if (method == "PUT") {
+            call.method = Method::Put;
+        } else if (method == "DELETE") {
+            call.method = Method::Delete;
+        } else {
+            return Err{"action api_call: \"method\" must be GET, POST, PUT or DELETE"};
+        }
+        if (!read_text(action, "path", call.path) || call.path.empty()) return missing(type, "path");
+        if (action.contains("params")) {
+            if (!action["params"].is_object()) return missing(type, "params");
+            for (const auto& [name, value] : action["params"].items()) {
+                json holder = {{"v", value}};
+                std::string text;
+                if (!read_text(holder, "v", text) && !read_id(holder, "v", text)) {
+                    return Err{"action api_call: parameter \"" + name + "\" must be a string or a whole number"};
+                }
+                call.params.emplace_back(name, std::move(text));
+            }
+        }
+        if (action.contains("confirmed") && !read_flag(action, "confirmed", call.confirmed)) {
+            return missing(type, "confirmed");
+        }
+        return Intent{std::move(call)};
+    }
+    if (type == "confirm_api_call") return Intent{intent::ConfirmConsoleCall{}};
+    if (type == "cancel_api_call") return Intent{intent::CancelConsoleCall{}};
+    if (type == "add_scopes") {
+        std::string scope;
+        if (!read_text(action, "scope", scope) || scope.empty()) return missing(type, "scope");
+        return Intent{intent::AddScopes{std::move(scope)}};
+    }
     return Err{"unknown action type \"" + type + "\""};
 }
 

@@ -13,12 +13,15 @@
 #include "roomkey/api.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/scopes.hpp"
+#include "roomkey/url.hpp"
 
 namespace roomkey::app {
 
 namespace intent {
 // Start the authorization-code + PKCE flow with these scopes (spec 4.2).
-struct SignIn { ScopeSet scopes; };
+struct SignIn {
+    ScopeSet scopes;
+};
 // With posts still open the app asks first (App::sign_out_confirm);
 // `discard_posts` is the user's "yes, discard them".
 struct SignOut {
@@ -47,16 +50,26 @@ struct FormError {
 // Leave an error screen for a fresh start (the "try again" action).
 struct TryAgain {};
 struct RefreshNow {};
-struct SetAutoRefresh { bool on = true; };
+struct SetAutoRefresh {
+    bool on = true;
+};
 // Spec 5.1: use an API token instead of OAuth.
-struct UseApiToken { std::string token; };
+struct UseApiToken {
+    std::string token;
+};
 // GET /me and GET /my/status (spec 4.4, 4.5).
 struct ReloadAccount {};
 // GET /rooms (spec 4.8).
 struct ReloadRooms {};
-struct SelectRoom { std::string room_id; };
+struct SelectRoom {
+    std::string room_id;
+};
 // Spec 4.6: `count` > 1 queues numbered copies ("text (3/30)").
-struct QueueMessage { std::string room_id; std::string body; int count = 1; };
+struct QueueMessage {
+    std::string room_id;
+    std::string body;
+    int count = 1;
+};
 // Spec 4.7.
 struct QueueTask {
     std::string room_id;
@@ -70,7 +83,9 @@ struct CancelQueued {};
 struct ClearFinishedPosts {};
 // Shows secrets in the HTTP log on screen. The UI only: the page API refuses
 // it, so no script can turn secrets into text it can read.
-struct SetReveal { bool on = false; };
+struct SetReveal {
+    bool on = false;
+};
 // Copies the logged request as a curl command, masked unless revealed and
 // `may_reveal` (set by the UI; a copy asked for by the page API is masked).
 struct CopyCurl {
@@ -82,22 +97,54 @@ struct ClearLog {};
 // ---- Issue 10: the room view, my tasks and contacts (App::apply_view, app_rooms.cpp) ----
 // Opens the room: GET its messages (force=1), tasks, members and files, then
 // polls its messages while the page is visible.
-struct OpenRoom { std::string room_id; };
+struct OpenRoom {
+    std::string room_id;
+};
 // GET /rooms/{room_id}/messages?force=1 now.
-struct LoadMessages { std::string room_id; };
+struct LoadMessages {
+    std::string room_id;
+};
 // PUT /rooms/{room_id}/messages/read; then the room's unread and /my/status.
-struct MarkRead { std::string room_id; };
+struct MarkRead {
+    std::string room_id;
+};
 // PUT /rooms/{room_id}/tasks/{task_id}/status with body=done.
-struct CompleteTask { std::string room_id; std::string task_id; };
+struct CompleteTask {
+    std::string room_id;
+    std::string task_id;
+};
 struct LoadMyTasks {};
 // GET /contacts and GET /incoming_requests.
 struct LoadContacts {};
 // PUT / DELETE /incoming_requests/{request_id}.
-struct AcceptRequest { std::string request_id; };
-struct DeclineRequest { std::string request_id; };
+struct AcceptRequest {
+    std::string request_id;
+};
+struct DeclineRequest {
+    std::string request_id;
+};
 // The platform: the tab was hidden or shown (polling pauses while hidden).
 // Not a page API action.
-struct SetPageVisible { bool visible = true; };
+struct SetPageVisible {
+    bool visible = true;
+};
+// The API console (console.hpp, app_console.cpp): one catalog endpoint,
+// `path` a template or concrete; `params` go to the query for GET and
+// DELETE, to the form body for POST and PUT. `confirmed` skips the question
+// a destructive call asks.
+struct ConsoleCall {
+    Method method = Method::Get;
+    std::string path;
+    FormFields params;
+    bool confirmed = false;
+};
+struct ConfirmConsoleCall {};
+struct CancelConsoleCall {};
+// "Sign in again adding <scope>": a new authorization request for the union
+// of the granted scopes and this one (incremental consent).
+struct AddScopes {
+    std::string scope;
+};
 }  // namespace intent
 
 using Intent =
@@ -107,7 +154,8 @@ using Intent =
                  intent::SetReveal, intent::CopyCurl, intent::ClearLog, intent::CancelSignOut, intent::RetryPost,
                  intent::EditPost, intent::DiscardPost, intent::FormError, intent::OpenRoom, intent::LoadMessages,
                  intent::MarkRead, intent::CompleteTask, intent::LoadMyTasks, intent::LoadContacts,
-                 intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible>;
+                 intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,
+                 intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -125,6 +173,8 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"mark_read","room_id":"2100"} {"type":"complete_task","room_id":"2100","task_id":"5"}
 //   {"type":"load_my_tasks"} {"type":"load_contacts"}
 //   {"type":"accept_request","request_id":"9"} {"type":"decline_request","request_id":"9"}
+//   {"type":"api_call","method":"GET","path":"/rooms/{room_id}/messages","params":{"room_id":"2100","force":1}}
+//   {"type":"confirm_api_call"} {"type":"cancel_api_call"} {"type":"add_scopes","scope":"contacts.all:read"}
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

@@ -61,7 +61,10 @@ void add_views_state(const App& app, Instant now, json& state) {
     state["views_loading"] = {{"my_tasks", app.my_tasks().loading},
                               {"contacts", app.contacts().loading},
                               {"incoming_requests", app.incoming_requests().loading}};
-    state["announce"] = {{"room", app.room_announcement()}};
+    json console = json::parse(console_json(app.console()), nullptr, false);
+    state["announce"] = {{"room", app.room_announcement()}, {"console", console["announce"]}};
+    console.erase("announce");
+    state["console"] = std::move(console);
 }
 
 }  // namespace roomkey::app

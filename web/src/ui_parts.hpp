@@ -53,5 +53,6 @@ void rate_panel(const App& app, UiState& ui, Instant now);                      
 void log_panel(const App& app, UiState& ui, Intents& out);                      // ui_http_log.cpp
 void room_panel(const App& app, UiState& ui, Instant now, Intents& out);        // ui_room.cpp
 void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out);    // ui_room.cpp
+void console_panel(const App& app, UiState& ui, Intents& out);                  // ui_console.cpp
 
 }  // namespace roomkey::web::parts

@@ -140,8 +140,7 @@ void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         if (tasks->empty()) text_dim("No tasks assigned to you.");
         for (const ChatTask& t : *tasks) {
             ImGui::PushID(("my" + t.task_id).c_str());
-            ImGui::TextWrapped("[%s] %s  (%s)", t.status.c_str(), t.body.c_str(),
-                               t.room ? t.room->name.c_str() : "");
+            ImGui::TextWrapped("[%s] %s  (%s)", t.status.c_str(), t.body.c_str(), t.room ? t.room->name.c_str() : "");
             if (t.status != "done" && t.room) {
                 ImGui::SameLine();
                 if (ImGui::SmallButton("Done")) out.push_back(app::intent::CompleteTask{t.room->room_id, t.task_id});
