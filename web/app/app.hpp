@@ -125,12 +125,12 @@ struct PostJob {
     std::optional<std::int64_t> limit;
     TaskLimitType limit_type = TaskLimitType::none;
     PostStage stage = PostStage::waiting;
-    int rate_limited = 0;             // 429 answers it got (spec 7.3)
-    int attempts = 0;                 // automatic retries after a certain "not acted on"
+    int rate_limited = 0;  // 429 answers it got (spec 7.3)
+    int attempts = 0;      // automatic retries after a certain "not acted on"
     std::optional<Instant> retry_at;  // stage retrying: when it goes again
     int checks = 0;                   // stage checking: reads of the room so far
     std::string why;                  // stage checking/unknown: what made the outcome unknown
-    std::string note;                 // "message_id 123", the error, or why it waits
+    std::string note;      // "message_id 123", the error, or why it waits
     Instant queued_at;
     std::optional<Instant> sent_at;
     std::optional<Instant> done_at;
@@ -278,7 +278,7 @@ private:
         std::uint64_t generation = 0;  // token_generation() it was sent with
         bool retried = false;          // its one retry after 401 was used
         bool in_flight = false;
-        int rate_limited = 0;                     // 429 answers (GETs; posts count on their PostJob)
+        int rate_limited = 0;  // 429 answers (GETs; posts count on their PostJob)
         RequestId settles = 0;                    // CallKind::settle: the post whose room it reads
         std::string room;                         // CallKind::settle: that room
         std::optional<TransportFailure> failure;  // why no answer came, when none did
@@ -393,7 +393,6 @@ private:
     void on_view_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
                         Instant now);
     void run_room_poll(Instant now);
-
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;

@@ -19,9 +19,7 @@ namespace roomkey::app {
 
 namespace intent {
 // Start the authorization-code + PKCE flow with these scopes (spec 4.2).
-struct SignIn {
-    ScopeSet scopes;
-};
+struct SignIn { ScopeSet scopes; };
 // With posts still open the app asks first (App::sign_out_confirm);
 // `discard_posts` is the user's "yes, discard them".
 struct SignOut {
@@ -50,26 +48,16 @@ struct FormError {
 // Leave an error screen for a fresh start (the "try again" action).
 struct TryAgain {};
 struct RefreshNow {};
-struct SetAutoRefresh {
-    bool on = true;
-};
+struct SetAutoRefresh { bool on = true; };
 // Spec 5.1: use an API token instead of OAuth.
-struct UseApiToken {
-    std::string token;
-};
+struct UseApiToken { std::string token; };
 // GET /me and GET /my/status (spec 4.4, 4.5).
 struct ReloadAccount {};
 // GET /rooms (spec 4.8).
 struct ReloadRooms {};
-struct SelectRoom {
-    std::string room_id;
-};
+struct SelectRoom { std::string room_id; };
 // Spec 4.6: `count` > 1 queues numbered copies ("text (3/30)").
-struct QueueMessage {
-    std::string room_id;
-    std::string body;
-    int count = 1;
-};
+struct QueueMessage { std::string room_id; std::string body; int count = 1; };
 // Spec 4.7.
 struct QueueTask {
     std::string room_id;
@@ -83,9 +71,7 @@ struct CancelQueued {};
 struct ClearFinishedPosts {};
 // Shows secrets in the HTTP log on screen. The UI only: the page API refuses
 // it, so no script can turn secrets into text it can read.
-struct SetReveal {
-    bool on = false;
-};
+struct SetReveal { bool on = false; };
 // Copies the logged request as a curl command, masked unless revealed and
 // `may_reveal` (set by the UI; a copy asked for by the page API is masked).
 struct CopyCurl {

@@ -49,12 +49,12 @@ namespace {
 
 // Why the page called in (roomkey_js_listen).
 enum PageEvent : int {
-    kInput = 0,     // mouse, keys, wheel, touch, paste, focus
-    kResize = 1,    // the window's size or the devicePixelRatio changed
-    kVisible = 2,   // the tab came to the front
-    kAction = 3,    // window.roomkey.act() queued an action
-    kDomInput = 4,  // the accessibility tree's DOM controls asked for something
-    kHidden = 5,    // the tab went to the background (the open room stops polling)
+    kInput = 0,    // mouse, keys, wheel, touch, paste, focus
+    kResize = 1,   // the window's size or the devicePixelRatio changed
+    kVisible = 2,  // the tab came to the front
+    kAction = 3,   // window.roomkey.act() queued an action
+    kDomInput = 4, // the accessibility tree's DOM controls asked for something
+    kHidden = 5,   // the tab went to the background (the open room stops polling)
 };
 
 // The page's events call `notify(kind)` in wasm. Listeners on window in the
