@@ -11,6 +11,7 @@
 #include "app/app_detail.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/polling.hpp"
+#include "roomkey/www_authenticate.hpp"
 
 namespace roomkey::app {
 
@@ -232,6 +233,13 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
         const auto match = match_endpoint(call.method, call.path);
         UserError error = api_error(what, *response, match ? std::optional<Endpoint>(match->endpoint) : std::nullopt);
         failure = error.code.empty() ? error.message : error.code + ": " + error.message;
+        // Spec 5.2.2: a 403 insufficient_scope names the scope the call
+        // needed; the view says it, and "sign in again adding" it is offered.
+        const auto challenge = find_bearer_challenge(response->headers);
+        if (response->status == 403 && challenge && challenge->error == "insufficient_scope" && challenge->scope) {
+            failure += " This needs the scope " + *challenge->scope + ": sign in again adding it.";
+            console_.offer_scope(*challenge->scope);
+        }
         set_error(std::move(error), source);
     }
 

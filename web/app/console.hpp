@@ -59,6 +59,8 @@ public:
     void on_sent();
     void on_answer(const HttpResponse& response);
     void on_failure(const std::string& reason);
+    // Another view got 403 insufficient_scope naming `scope`: offer it too.
+    void offer_scope(std::string scope) { missing_scope_ = std::move(scope); }
 
     const std::optional<ConsoleLast>& last() const { return last_; }
     const std::vector<CallProblem>& problems() const { return problems_; }
