@@ -202,7 +202,7 @@ test('a console call lacking its scope is stopped, add_scopes asks for it, then 
     assert.equal(state.console.last.status, 200, state.console.last.error);
     assert.equal(state.console.last.error, '');
     assert.equal(state.console.missing_scope, '');
-    assert.match(state.console.last.json, /"account_id": "1002"/, 'Bob is in the formatted answer');
+    assert.match(state.console.last.json, /"account_id": 1002,\n\s*"avatar_image_url"/, 'Bob is in the formatted (indented) answer');
     await page.close();
   });
 
