@@ -3,7 +3,14 @@
 //   window.roomkey.state()        -> the app's last published state (object, no secrets);
 //                                    state().catalog lists every REST endpoint as
 //                                    [{method, path, scope, room_post, destructive}]
-//                                    (shared/include/roomkey/endpoint_catalog.hpp)
+//                                    (shared/include/roomkey/endpoint_catalog.hpp);
+//                                    issue 10: room {room_id, name, messages, tasks,
+//                                    members, files, loading, error, poll_in_ms},
+//                                    my_tasks, contacts, incoming_requests, room_unread,
+//                                    console {last:{method, path, status, json,
+//                                    scope_needed, scope_granted, rate, error, sent},
+//                                    problems, missing_scope, confirm, sending}
+//                                    (web/app/views_state.cpp, web/app/console.hpp)
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.
@@ -14,7 +21,8 @@
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
 //                                    drawn in the canvas (sign_in, message,
 //                                    queue_message, sign_out, reveal,
-//                                    copy_curl, log_latest), or null
+//                                    copy_curl, log_latest, open_room, mark_read,
+//                                    console_endpoint, console_send, add_scopes), or null
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 //   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph
