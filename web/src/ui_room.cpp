@@ -29,7 +29,8 @@ void messages_child(const app::RoomView& room) {
         const std::string who = m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
         ImGui::TextColored(kAccent, "%s", who.c_str());
         ImGui::SameLine();
-        text_dim(format_time(m.send_time) + "  #" + m.message_id);
+        text_dim(format_time(m.send_time));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("message_id %s", m.message_id.c_str());
         ImGui::TextWrapped("%s", m.body.c_str());
         ImGui::Spacing();
     }
@@ -38,19 +39,19 @@ void messages_child(const app::RoomView& room) {
     ImGui::EndChild();
 }
 
-void tasks_tab(const App& app, const app::RoomView& room, Intents& out) {
+void tasks_tab(const app::RoomView& room, Intents& out) {
     if (room.tasks().empty()) text_dim("No tasks in this room.");
     for (const ChatTask& t : room.tasks()) {
         ImGui::PushID(t.task_id.c_str());
+        // The button first, so a long task body never pushes it out of view.
+        if (t.status != "done") {
+            if (ImGui::SmallButton("Done")) out.push_back(app::intent::CompleteTask{room.room_id(), t.task_id});
+            ImGui::SameLine();
+        }
         const std::string who = t.account ? (t.account->name.empty() ? t.account->account_id : t.account->name) : "";
         ImGui::TextWrapped("[%s] %s%s%s", t.status.c_str(), t.body.c_str(), who.empty() ? "" : "  -> ", who.c_str());
-        if (t.status != "done") {
-            ImGui::SameLine();
-            if (ImGui::SmallButton("Done")) out.push_back(app::intent::CompleteTask{room.room_id(), t.task_id});
-        }
         ImGui::PopID();
     }
-    (void)app;
 }
 
 void members_tab(const app::RoomView& room) {
@@ -104,7 +105,7 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (ImGui::BeginTabBar("room_tabs")) {
         const std::string tasks = "Tasks (" + std::to_string(room.tasks().size()) + ")###tasks";
         if (ImGui::BeginTabItem(tasks.c_str())) {
-            tasks_tab(app, room, out);
+            tasks_tab(room, out);
             ImGui::EndTabItem();
         }
         const std::string members = "Members (" + std::to_string(room.members().size()) + ")###members";
