@@ -240,7 +240,7 @@ void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& respons
                 case CallKind::settle:
                     break;
             }
-            queue_.push(PendingRequest{id, std::nullopt});
+            queue_.push(PendingRequest{id, call.room_for_post});  // a console room post keeps its room
             return;
         }
         finish_call(id, response, {}, now);
