@@ -325,5 +325,18 @@ TEST(AppRooms, ADestructiveConsoleCallWaitsForConfirmation) {
     EXPECT_EQ(h.state()["console"]["last"]["status"], 204);
 }
 
+TEST(AppRooms, SignOutForgetsTheRoomTheListsAndTheConsolesLastAnswer) {
+    RoomsHarness h;
+    h.apply(intent::OpenRoom{"2100"});
+    h.apply(intent::ConsoleCall{Method::Get, "/rooms/2100/members", {}});
+    ASSERT_FALSE(h.state()["console"]["last"].is_null());
+    h.apply(intent::SignOut{});
+    const auto state = h.state();
+    EXPECT_TRUE(state["room"].is_null());
+    EXPECT_TRUE(state["console"]["last"].is_null()) << "the previous account's answer is gone";
+    EXPECT_EQ(state["contacts"].size(), 0u);
+    EXPECT_FALSE(h.app->room_poll_at()) << "no more polls";
+}
+
 }  // namespace
 }  // namespace roomkey::app

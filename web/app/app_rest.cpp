@@ -394,6 +394,7 @@ void App::reset_account_data() {
     my_tasks_ = {};
     contacts_ = {};
     incoming_ = {};
+    console_ = Console{};  // the last answer was the previous account's
 }
 
 }  // namespace roomkey::app
