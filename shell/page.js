@@ -3,7 +3,14 @@
 //   window.roomkey.state()        -> the app's last published state (object, no secrets);
 //                                    state().catalog lists every REST endpoint as
 //                                    [{method, path, scope, room_post, destructive}]
-//                                    (shared/include/roomkey/endpoint_catalog.hpp)
+//                                    (shared/include/roomkey/endpoint_catalog.hpp);
+//                                    issue 10: room {room_id, name, messages, tasks,
+//                                    members, files, loading, error, poll_in_ms},
+//                                    my_tasks, contacts, incoming_requests, room_unread,
+//                                    console {last:{method, path, status, json,
+//                                    scope_needed, scope_granted, rate, error, sent},
+//                                    problems, missing_scope, confirm, sending}
+//                                    (web/app/views_state.cpp, web/app/console.hpp)
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.
@@ -14,7 +21,8 @@
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
 //                                    drawn in the canvas (sign_in, message,
 //                                    queue_message, sign_out, reveal,
-//                                    copy_curl, log_latest), or null
+//                                    copy_curl, log_latest, open_room, mark_read,
+//                                    console_endpoint, console_send, add_scopes), or null
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 //   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph
@@ -148,13 +156,20 @@
         parts.push('Post "' + p.body + '" ' + p.stage + ': ' + p.note + '.');
       }
     });
+    // Issue 10: the open room, its newest messages as they arrive.
+    if (s.room) {
+      parts.push('Room ' + (s.room.name || s.room.room_id) + ' open: ' + s.room.messages.length + ' messages, ' +
+                 s.room.tasks.length + ' tasks.');
+    }
+    if (s.announce && s.announce.room) parts.push(s.announce.room + '.');
+    if (s.announce && s.announce.console) parts.push(s.announce.console);
     if (s.sign_out_confirm) {
       parts.push('Sign out? ' + s.sign_out_confirm.posts + ' queued post(s) would be discarded. Confirm or stay signed in.');
     }
     if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
     // Each view's own error, as the panel shows it.
     var views = { config: 'Configuration', account: 'Account', status: 'Status', rooms: 'Rooms', posting: 'Posting',
-      form: 'Form' };
+      form: 'Form', room: 'Room', my_tasks: 'My tasks', contacts: 'Contacts', console: 'Console' };
     Object.keys(views).forEach(function (key) {
       if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
     });

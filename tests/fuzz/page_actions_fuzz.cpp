@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "app/intents.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/scopes.hpp"
@@ -79,6 +81,38 @@ json write(const Intent& intent) {
                 std::abort();  // never from the page API
             } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
                 return {{"type", "copy_curl"}, {"entry", i.entry_id}};
+            } else if constexpr (std::is_same_v<T, intent::OpenRoom>) {  // issue 10
+                return {{"type", "open_room"}, {"room_id", i.room_id}};
+            } else if constexpr (std::is_same_v<T, intent::LoadMessages>) {
+                return {{"type", "load_messages"}, {"room_id", i.room_id}};
+            } else if constexpr (std::is_same_v<T, intent::MarkRead>) {
+                return {{"type", "mark_read"}, {"room_id", i.room_id}};
+            } else if constexpr (std::is_same_v<T, intent::CompleteTask>) {
+                return {{"type", "complete_task"}, {"room_id", i.room_id}, {"task_id", i.task_id}};
+            } else if constexpr (std::is_same_v<T, intent::LoadMyTasks>) {
+                return {{"type", "load_my_tasks"}};
+            } else if constexpr (std::is_same_v<T, intent::LoadContacts>) {
+                return {{"type", "load_contacts"}};
+            } else if constexpr (std::is_same_v<T, intent::AcceptRequest>) {
+                return {{"type", "accept_request"}, {"request_id", i.request_id}};
+            } else if constexpr (std::is_same_v<T, intent::DeclineRequest>) {
+                return {{"type", "decline_request"}, {"request_id", i.request_id}};
+            } else if constexpr (std::is_same_v<T, intent::SetPageVisible>) {
+                std::abort();  // the platform's, never from the page API
+            } else if constexpr (std::is_same_v<T, intent::ConsoleCall>) {
+                json params = json::object();
+                for (const auto& [name, value] : i.params) params[name] = value;
+                return {{"type", "api_call"},
+                        {"method", std::string(to_string(i.method))},
+                        {"path", i.path},
+                        {"params", params},
+                        {"confirmed", i.confirmed}};
+            } else if constexpr (std::is_same_v<T, intent::ConfirmConsoleCall>) {
+                return {{"type", "confirm_api_call"}};
+            } else if constexpr (std::is_same_v<T, intent::CancelConsoleCall>) {
+                return {{"type", "cancel_api_call"}};
+            } else if constexpr (std::is_same_v<T, intent::AddScopes>) {
+                return {{"type", "add_scopes"}, {"scope", i.scope}};
             } else {
                 static_assert(std::is_same_v<T, intent::ClearLog>, "a new intent: teach this target to write it");
                 return {{"type", "clear_log"}};
@@ -112,6 +146,26 @@ bool same(const Intent& x, const Intent& y) {
             if constexpr (std::is_same_v<T, intent::CopyCurl>) {
                 return a.entry_id == b.entry_id && a.may_reveal == b.may_reveal;
             }
+            if constexpr (std::is_same_v<T, intent::OpenRoom> || std::is_same_v<T, intent::LoadMessages> ||
+                          std::is_same_v<T, intent::MarkRead>) {
+                return a.room_id == b.room_id;
+            }
+            if constexpr (std::is_same_v<T, intent::CompleteTask>) {
+                return a.room_id == b.room_id && a.task_id == b.task_id;
+            }
+            if constexpr (std::is_same_v<T, intent::AcceptRequest> || std::is_same_v<T, intent::DeclineRequest>) {
+                return a.request_id == b.request_id;
+            }
+            if constexpr (std::is_same_v<T, intent::ConsoleCall>) {
+                // Parameters come back in the JSON object's (sorted) order.
+                auto sorted = [](FormFields f) {
+                    std::sort(f.begin(), f.end());
+                    return f;
+                };
+                return a.method == b.method && a.path == b.path && sorted(a.params) == sorted(b.params) &&
+                       a.confirmed == b.confirmed;
+            }
+            if constexpr (std::is_same_v<T, intent::AddScopes>) return a.scope == b.scope;
             return true;
         },
         x);
@@ -120,6 +174,7 @@ bool same(const Intent& x, const Intent& y) {
 void check(const Intent& intent) {
     if (std::holds_alternative<intent::SetReveal>(intent)) std::abort();
     if (std::holds_alternative<intent::FormError>(intent)) std::abort();  // never from the page
+    if (std::holds_alternative<intent::SetPageVisible>(intent)) std::abort();  // the platform's only
     if (const auto* e = std::get_if<intent::EditPost>(&intent); e && e->body.empty()) std::abort();
     if (const auto* copy = std::get_if<intent::CopyCurl>(&intent); copy && copy->may_reveal) std::abort();
     if (const auto* m = std::get_if<intent::QueueMessage>(&intent)) {

@@ -164,6 +164,8 @@ void App::apply(const Intent& intent, Instant now) {
                 copy_curl(i.entry_id, i.may_reveal);
             } else if constexpr (std::is_same_v<T, intent::ClearLog>) {
                 log_.clear();
+            } else {
+                apply_view(i, now);  // issue 10's views (app_rooms.cpp)
             }
         },
         intent);
@@ -176,6 +178,7 @@ void App::tick(Instant now) {
         run_session(session_event::Tick{now}, now);
     }
     run_post_timers(now);
+    run_room_poll(now);
     pump(now);
 }
 
@@ -193,6 +196,7 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
         if (job.stage == PostStage::retrying || job.stage == PostStage::checking) earliest(job.retry_at);
     }
     if (helper_down_ && !helper_probe_in_flight_) earliest(helper_probe_at_);
+    earliest(room_poll_at());
     return wake;
 }
 

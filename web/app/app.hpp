@@ -17,6 +17,8 @@
 //   app_session.cpp  sign-in/out, API token, the session state machine, secrets to mask
 //   app_rest.cpp     REST calls: queue, pacing, 401 retry, 429 waits, answers; the dashboard
 //   app_posting.cpp  the post queue (messages, tasks, cancel, per-room order)
+//   app_rooms.cpp    issue 10: the open room (load, poll, mark read, task done), my tasks, contacts
+//   app_console.cpp  issue 10: the API console (checks, scopes, confirmation) and add_scopes
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
 // How a new view is added (room_view, console, contacts, ...), so that
@@ -43,12 +45,15 @@
 #include <variant>
 #include <vector>
 
+#include "app/console.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
 #include "app/public_config.hpp"
+#include "app/room_view.hpp"
 #include "app/user_errors.hpp"
 #include "roomkey/api.hpp"
+#include "roomkey/api_records.hpp"
 #include "roomkey/callback.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/pacing.hpp"
@@ -236,8 +241,36 @@ public:
     const std::string& notice() const { return notice_; }
     const Counters& counters() const { return counters_; }
 
+    // ---- issue 10 (app_rooms.cpp) ----
+    const RoomView& room() const { return room_; }
+    // When the open room is next polled (nullopt: not polling, e.g. hidden tab).
+    std::optional<Instant> room_poll_at() const;
+    bool page_visible() const { return page_visible_; }
+    // The mirror's last line about new messages in the open room.
+    const std::string& room_announcement() const { return room_announcement_; }
+    const Loadable<std::vector<ChatTask>>& my_tasks() const { return my_tasks_; }
+    const Loadable<std::vector<Contact>>& contacts() const { return contacts_; }
+    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return incoming_; }
+    const Console& console() const { return console_; }
+
 private:
-    enum class CallKind { me, my_status, rooms, post, settle };
+    enum class CallKind { me, my_status, rooms, post, settle, view };
+    // CallKind::view (issue 10): which view asked, so its answer lands there.
+    enum class ViewCall {
+        room_messages,
+        room_poll,
+        room_tasks,
+        room_members,
+        room_files,
+        mark_read,
+        complete_task,
+        my_tasks,
+        contacts,
+        incoming_requests,
+        accept_request,
+        decline_request,
+        console,
+    };
     struct ApiCall {
         RequestId id = 0;
         CallKind kind = CallKind::me;
@@ -249,9 +282,15 @@ private:
         RequestId settles = 0;                    // CallKind::settle: the post whose room it reads
         std::string room;                         // CallKind::settle: that room
         std::optional<TransportFailure> failure;  // why no answer came, when none did
+        // CallKind::view: the request, and what it is about (room, task or request id).
+        ViewCall view = ViewCall::room_messages;
+        Method method = Method::Get;
+        std::string path;
+        FormFields params;
+        std::string subject;
     };
     // What set last_error_, so the same action's success clears it (issue 11).
-    enum class ErrorSource { other, config, account, status, rooms, posting, helper };
+    enum class ErrorSource { other, config, account, status, rooms, posting, helper, room, my_tasks, contacts };
     struct ConfigFetch {};
     struct TokenCall {
         TokenRequestId id = 0;
@@ -328,6 +367,32 @@ private:
     void probe_helper(Instant now);
     void add_secret(const std::string& secret);
 
+    // issue 10 views (app_rooms.cpp)
+    void apply_view(const intent::OpenRoom& i, Instant now);
+    void apply_view(const intent::LoadMessages& i, Instant now);
+    void apply_view(const intent::MarkRead& i, Instant now);
+    void apply_view(const intent::CompleteTask& i, Instant now);
+    void apply_view(const intent::LoadMyTasks& i, Instant now);
+    void apply_view(const intent::LoadContacts& i, Instant now);
+    void apply_view(const intent::AcceptRequest& i, Instant now);
+    void apply_view(const intent::DeclineRequest& i, Instant now);
+    void apply_view(const intent::SetPageVisible& i, Instant now);
+    // the API console (app_console.cpp)
+    void apply_view(const intent::ConsoleCall& i, Instant now);
+    void apply_view(const intent::ConfirmConsoleCall& i, Instant now);
+    void apply_view(const intent::CancelConsoleCall& i, Instant now);
+    void apply_view(const intent::AddScopes& i, Instant now);
+    void send_console(const ConsolePending& call, Instant now);
+    void on_console_answer(const std::optional<HttpResponse>& response, const std::string& reason);
+    // Queues a view's REST call (same queue, pacer and session as the rest);
+    // `post_room` puts a room post under the per-room limit (spec 8.2).
+    void enqueue_view(ViewCall view, Method method, std::string path, FormFields params, std::string subject,
+                      Instant now, std::optional<std::string> post_room = std::nullopt);
+    bool has_pending_view(ViewCall view, const std::string& subject) const;
+    std::string view_label(const ApiCall& call) const;
+    void on_view_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
+                        Instant now);
+    void run_room_poll(Instant now);
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;
@@ -378,6 +443,16 @@ private:
     std::optional<long> sign_out_confirm_;
     std::string notice_;
     Counters counters_;
+
+    // issue 10
+    RoomView room_;
+    std::optional<Instant> room_poll_at_;  // the open room's next poll, once its first load answered
+    bool page_visible_ = true;
+    std::string room_announcement_;
+    Loadable<std::vector<ChatTask>> my_tasks_;
+    Loadable<std::vector<Contact>> contacts_;
+    Loadable<std::vector<ContactRequest>> incoming_;
+    Console console_;
 };
 
 }  // namespace roomkey::app

@@ -74,6 +74,7 @@ void App::enqueue(CallKind kind, std::optional<std::string> room_for_post, Insta
             break;
         case CallKind::post:
         case CallKind::settle:
+        case CallKind::view:
             break;
     }
     if (kind == CallKind::post && room_for_post) {
@@ -136,6 +137,11 @@ void App::send_call(RequestId id, bool retry, Instant now) {
             // Settling a post whose outcome is unknown: is it in the room?
             request = api_request(config, creds, Method::Get, "/rooms/" + call.room + "/messages", {{"force", "1"}});
             label = "room messages (spec 4.8), looking for a post whose answer was lost";
+            break;
+        case CallKind::view:
+            request = api_request(config, creds, call.method, call.path, call.params);
+            label = view_label(call);
+            if (call.view == ViewCall::console && request) console_.on_sent();
             break;
         case CallKind::post:
             if (!job) {
@@ -227,11 +233,14 @@ void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& respons
                     rooms_.note = note;
                     notice_ = "Reading the room list: " + note;
                     break;
+                case CallKind::view:
+                    notice_ = view_label(call) + ": " + note;
+                    break;
                 case CallKind::post:
                 case CallKind::settle:
                     break;
             }
-            queue_.push(PendingRequest{id, std::nullopt});
+            queue_.push(PendingRequest{id, call.room_for_post});  // a console room post keeps its room
             return;
         }
         finish_call(id, response, {}, now);
@@ -316,6 +325,9 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
         case CallKind::settle:
             on_settle_answer(call, response, now);
             break;
+        case CallKind::view:
+            on_view_answer(call, response, reason, now);
+            break;
         case CallKind::post: {
             PostJob* job = find_post(id);
             if (job && !ok) {
@@ -367,6 +379,8 @@ void App::drop_all_calls(const std::string& reason, Instant now) {
     status_.note.clear();
     rooms_.note.clear();
     batch_ = PostBatch{};
+    room_.set_loading(false);
+    my_tasks_.loading = contacts_.loading = incoming_.loading = false;
 }
 
 void App::reset_account_data() {
@@ -374,6 +388,13 @@ void App::reset_account_data() {
     status_ = {};
     rooms_ = {};
     selected_room_.clear();
+    room_.close();
+    room_poll_at_.reset();
+    room_announcement_.clear();
+    my_tasks_ = {};
+    contacts_ = {};
+    incoming_ = {};
+    console_ = Console{};  // the last answer was the previous account's
 }
 
 }  // namespace roomkey::app

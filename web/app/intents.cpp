@@ -159,6 +159,64 @@ Result<Intent, std::string> parse_object(const json& action) {
         return Intent{intent::CopyCurl{action["entry"].get<std::uint64_t>(), false}};
     }
     if (type == "clear_log") return Intent{intent::ClearLog{}};
+    // Issue 10: the room view, my tasks and contacts.
+    if (type == "open_room" || type == "load_messages" || type == "mark_read" || type == "complete_task") {
+        std::string room;
+        if (!read_id(action, "room_id", room)) return missing(type, "room_id");
+        if (type == "open_room") return Intent{intent::OpenRoom{std::move(room)}};
+        if (type == "load_messages") return Intent{intent::LoadMessages{std::move(room)}};
+        if (type == "mark_read") return Intent{intent::MarkRead{std::move(room)}};
+        std::string task;
+        if (!read_id(action, "task_id", task)) return missing(type, "task_id");
+        return Intent{intent::CompleteTask{std::move(room), std::move(task)}};
+    }
+    if (type == "load_my_tasks") return Intent{intent::LoadMyTasks{}};
+    if (type == "load_contacts") return Intent{intent::LoadContacts{}};
+    if (type == "accept_request" || type == "decline_request") {
+        std::string request;
+        if (!read_id(action, "request_id", request)) return missing(type, "request_id");
+        if (type == "accept_request") return Intent{intent::AcceptRequest{std::move(request)}};
+        return Intent{intent::DeclineRequest{std::move(request)}};
+    }
+    if (type == "api_call") {
+        intent::ConsoleCall call;
+        std::string method;
+        if (!read_text(action, "method", method)) return missing(type, "method");
+        if (method == "GET") {
+            call.method = Method::Get;
+        } else if (method == "POST") {
+            call.method = Method::Post;
+        } else if (method == "PUT") {
+            call.method = Method::Put;
+        } else if (method == "DELETE") {
+            call.method = Method::Delete;
+        } else {
+            return Err{"action api_call: \"method\" must be GET, POST, PUT or DELETE"};
+        }
+        if (!read_text(action, "path", call.path) || call.path.empty()) return missing(type, "path");
+        if (action.contains("params")) {
+            if (!action["params"].is_object()) return missing(type, "params");
+            for (const auto& [name, value] : action["params"].items()) {
+                json holder = {{"v", value}};
+                std::string text;
+                if (!read_text(holder, "v", text) && !read_id(holder, "v", text)) {
+                    return Err{"action api_call: parameter \"" + name + "\" must be a string or a whole number"};
+                }
+                call.params.emplace_back(name, std::move(text));
+            }
+        }
+        if (action.contains("confirmed") && !read_flag(action, "confirmed", call.confirmed)) {
+            return missing(type, "confirmed");
+        }
+        return Intent{std::move(call)};
+    }
+    if (type == "confirm_api_call") return Intent{intent::ConfirmConsoleCall{}};
+    if (type == "cancel_api_call") return Intent{intent::CancelConsoleCall{}};
+    if (type == "add_scopes") {
+        std::string scope;
+        if (!read_text(action, "scope", scope) || scope.empty()) return missing(type, "scope");
+        return Intent{intent::AddScopes{std::move(scope)}};
+    }
     return Err{"unknown action type \"" + type + "\""};
 }
 

@@ -13,6 +13,7 @@
 #include "roomkey/api.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/scopes.hpp"
+#include "roomkey/url.hpp"
 
 namespace roomkey::app {
 
@@ -78,6 +79,58 @@ struct CopyCurl {
     bool may_reveal = false;
 };
 struct ClearLog {};
+
+// ---- Issue 10: the room view, my tasks and contacts (App::apply_view, app_rooms.cpp) ----
+// Opens the room: GET its messages (force=1), tasks, members and files, then
+// polls its messages while the page is visible.
+struct OpenRoom {
+    std::string room_id;
+};
+// GET /rooms/{room_id}/messages?force=1 now.
+struct LoadMessages {
+    std::string room_id;
+};
+// PUT /rooms/{room_id}/messages/read; then the room's unread and /my/status.
+struct MarkRead {
+    std::string room_id;
+};
+// PUT /rooms/{room_id}/tasks/{task_id}/status with body=done.
+struct CompleteTask {
+    std::string room_id;
+    std::string task_id;
+};
+struct LoadMyTasks {};
+// GET /contacts and GET /incoming_requests.
+struct LoadContacts {};
+// PUT / DELETE /incoming_requests/{request_id}.
+struct AcceptRequest {
+    std::string request_id;
+};
+struct DeclineRequest {
+    std::string request_id;
+};
+// The platform: the tab was hidden or shown (polling pauses while hidden).
+// Not a page API action.
+struct SetPageVisible {
+    bool visible = true;
+};
+// The API console (console.hpp, app_console.cpp): one catalog endpoint,
+// `path` a template or concrete; `params` go to the query for GET and
+// DELETE, to the form body for POST and PUT. `confirmed` skips the question
+// a destructive call asks.
+struct ConsoleCall {
+    Method method = Method::Get;
+    std::string path;
+    FormFields params;
+    bool confirmed = false;
+};
+struct ConfirmConsoleCall {};
+struct CancelConsoleCall {};
+// "Sign in again adding <scope>": a new authorization request for the union
+// of the granted scopes and this one (incremental consent).
+struct AddScopes {
+    std::string scope;
+};
 }  // namespace intent
 
 using Intent =
@@ -85,7 +138,10 @@ using Intent =
                  intent::UseApiToken, intent::ReloadAccount, intent::ReloadRooms, intent::SelectRoom,
                  intent::QueueMessage, intent::QueueTask, intent::CancelQueued, intent::ClearFinishedPosts,
                  intent::SetReveal, intent::CopyCurl, intent::ClearLog, intent::CancelSignOut, intent::RetryPost,
-                 intent::EditPost, intent::DiscardPost, intent::FormError>;
+                 intent::EditPost, intent::DiscardPost, intent::FormError, intent::OpenRoom, intent::LoadMessages,
+                 intent::MarkRead, intent::CompleteTask, intent::LoadMyTasks, intent::LoadContacts,
+                 intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,
+                 intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -99,6 +155,12 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"cancel_queued"} {"type":"copy_curl","entry":3} (always masked)
 //   {"type":"sign_out","discard_posts":true} {"type":"cancel_sign_out"}
 //   {"type":"retry_post","id":7} {"type":"edit_post","id":7,"body":"new text"} {"type":"discard_post","id":7}
+//   {"type":"open_room","room_id":"2100"} {"type":"load_messages","room_id":"2100"}
+//   {"type":"mark_read","room_id":"2100"} {"type":"complete_task","room_id":"2100","task_id":"5"}
+//   {"type":"load_my_tasks"} {"type":"load_contacts"}
+//   {"type":"accept_request","request_id":"9"} {"type":"decline_request","request_id":"9"}
+//   {"type":"api_call","method":"GET","path":"/rooms/{room_id}/messages","params":{"room_id":"2100","force":1}}
+//   {"type":"confirm_api_call"} {"type":"cancel_api_call"} {"type":"add_scopes","scope":"contacts.all:read"}
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

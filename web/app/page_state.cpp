@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/views_state.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 
 namespace roomkey::app {
@@ -150,8 +151,10 @@ std::string page_state_json(const App& app, Instant now) {
     state["notice"] = app.notice();
     // Each view's own error, as its panel shows it ("" when none): with
     // last_error, everything the screen shows as an error (issue 11).
-    state["errors"] = {{"config", app.config_error()}, {"account", app.account().error}, {"status", app.status().error},
-                       {"rooms", app.rooms().error},   {"posting", app.posting_error()}, {"form", app.form_error()}};
+    state["errors"] = {
+        {"config", app.config_error()}, {"account", app.account().error},   {"status", app.status().error},
+        {"rooms", app.rooms().error},   {"posting", app.posting_error()},   {"form", app.form_error()},
+        {"room", app.room().error()},   {"my_tasks", app.my_tasks().error}, {"contacts", app.contacts().error}};
     json connection = {{"helper", app.helper_unreachable() ? "unreachable" : "reachable"}};
     if (auto at = app.helper_probe_at()) {
         connection["retry_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());
@@ -182,6 +185,7 @@ std::string page_state_json(const App& app, Instant now) {
                            {"destructive", info.destructive}});
     }
     state["catalog"] = std::move(catalog);
+    add_views_state(app, now, state);  // issue 10: room, my_tasks, contacts, ...
     return state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -55,6 +55,7 @@ enum PageEvent : int {
     kVisible = 2,   // the tab came to the front
     kAction = 3,    // window.roomkey.act() queued an action
     kDomInput = 4,  // the accessibility tree's DOM controls asked for something
+    kHidden = 5,    // the tab went to the background (the open room stops polling)
 };
 
 // The page's events call `notify(kind)` in wasm. Listeners on window in the
@@ -84,7 +85,7 @@ EM_JS(void, roomkey_js_listen, (PageListener notify), {
         query.addEventListener('change', changed);
     };
     watchRatio();
-    document.addEventListener('visibilitychange', function() { if (!document.hidden) call(2); });
+    document.addEventListener('visibilitychange', function() { call(document.hidden ? 5 : 2); });
     window.addEventListener('roomkey:act', function() { call(3); });
     window.addEventListener('roomkey:a11y', function() { call(4); });
 });
@@ -314,6 +315,11 @@ void on_page_event(int kind) {
             // stopped requestAnimationFrame): ask again.
             if (p.frame_request != 0) emscripten_cancel_animation_frame(p.frame_request);
             p.frame_request = 0;
+            p.app->apply(roomkey::app::intent::SetPageVisible{true}, now);
+            settle_app(p, now);
+            return;
+        case kHidden:
+            p.app->apply(roomkey::app::intent::SetPageVisible{false}, now);
             settle_app(p, now);
             return;
         case kAction:

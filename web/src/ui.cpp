@@ -87,6 +87,8 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
         }
         account_panel(app, ui, now, out);
         rooms_panel(app, ui, now, out);
+        room_panel(app, ui, now, out);  // issue 10 (ui_room.cpp)
+        contacts_panel(app, ui, now, out);
         if (columns == 2) {
             ImGui::EndChild();
             column("col2");
@@ -97,6 +99,7 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
             column("col3");
         }
         rate_panel(app, ui, now);
+        console_panel(app, ui, out);  // issue 10 (ui_console.cpp)
         log_panel(app, ui, out);
         ImGui::EndChild();
         ImGui::EndTable();

@@ -40,6 +40,10 @@ struct UiState {
     std::string form_error;
     // HTTP log: the entry whose details are shown.
     std::uint64_t selected_log = 0;
+    // API console (ui_console.cpp): the chosen catalog entry and its
+    // parameters as typed, by name.
+    int console_endpoint = 0;
+    std::map<std::string, std::array<char, 512>> console_params;
     // View.
     int text_size = 1;
     // The app's mode last frame: on sign-out what was typed for the session

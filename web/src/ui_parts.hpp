@@ -51,5 +51,8 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out);       
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_posting.cpp
 void rate_panel(const App& app, UiState& ui, Instant now);                      // ui_rate.cpp
 void log_panel(const App& app, UiState& ui, Intents& out);                      // ui_http_log.cpp
+void room_panel(const App& app, UiState& ui, Instant now, Intents& out);        // ui_room.cpp
+void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out);    // ui_room.cpp
+void console_panel(const App& app, UiState& ui, Intents& out);                  // ui_console.cpp
 
 }  // namespace roomkey::web::parts

@@ -1,0 +1,98 @@
+// app_console_test.cpp: web/app's Console (console.hpp): a call whose scope
+// the grant lacks is stopped before sending with the scope named (an
+// aggregate grant covers it; an API token is left to the service); bad
+// parameters are listed; destructive calls wait for confirmation; answers
+// show formatted JSON and the scope a 403 insufficient_scope names.
+#include <gtest/gtest.h>
+
+#include "app/console.hpp"
+
+namespace roomkey::app {
+namespace {
+
+ScopeSet scopes(std::string_view text) {
+    return *parse_scope_list(text);
+}
+
+TEST(Console, AMissingScopeStopsTheCallAndNamesIt) {
+    Console console;
+    const auto decision =
+        console.prepare(Method::Get, "/contacts", {}, scopes("users.all:read rooms.all:read_write"), false);
+    EXPECT_EQ(decision.verdict, Console::Verdict::missing_scope);
+    EXPECT_EQ(console.missing_scope(), "contacts.all:read");
+    ASSERT_TRUE(console.last());
+    EXPECT_FALSE(console.last()->sent);
+    EXPECT_EQ(console.last()->scope_needed, "contacts.all:read");
+    EXPECT_EQ(console.last()->scope_granted, "users.all:read rooms.all:read_write");
+    EXPECT_NE(console.last()->error.find("Sign in again adding contacts.all:read"), std::string::npos);
+}
+
+TEST(Console, AnAggregateGrantCoversTheLeafAndAnApiTokenIsLeftToTheService) {
+    Console console;
+    auto decision = console.prepare(Method::Get, "/rooms/{room_id}/messages", {{"room_id", "2100"}, {"force", "1"}},
+                                    scopes("rooms.all:read_write"), false);
+    ASSERT_EQ(decision.verdict, Console::Verdict::send);
+    EXPECT_EQ(decision.call.path, "/rooms/2100/messages");
+    EXPECT_EQ(decision.call.params, (FormFields{{"force", "1"}}));
+    EXPECT_EQ(console.missing_scope(), "");
+    decision = console.prepare(Method::Get, "/contacts", {}, std::nullopt, false);
+    EXPECT_EQ(decision.verdict, Console::Verdict::send);
+}
+
+TEST(Console, RoomPostsCarryTheirRoomForThePerRoomLimit) {
+    Console console;
+    const auto decision = console.prepare(Method::Post, "/rooms/2100/messages", {{"body", "hi"}}, std::nullopt, false);
+    ASSERT_EQ(decision.verdict, Console::Verdict::send);
+    EXPECT_TRUE(decision.call.room_post);
+    EXPECT_EQ(decision.call.room_id, "2100");
+}
+
+TEST(Console, BadParametersAreListedAndNothingIsSent) {
+    Console console;
+    const auto decision =
+        console.prepare(Method::Get, "/rooms/{room_id}/messages", {{"force", "yes"}}, std::nullopt, false);
+    EXPECT_EQ(decision.verdict, Console::Verdict::problems);
+    ASSERT_GE(console.problems().size(), 2u) << "room_id missing and force invalid, both at once";
+    EXPECT_NE(console.last()->error.find("Not sent"), std::string::npos);
+}
+
+TEST(Console, DestructiveCallsWaitForConfirmation) {
+    Console console;
+    auto decision = console.prepare(Method::Delete, "/rooms/{room_id}/messages/{message_id}",
+                                    {{"room_id", "2100"}, {"message_id", "9007199254740993"}}, std::nullopt, false);
+    EXPECT_EQ(decision.verdict, Console::Verdict::confirm);
+    ASSERT_TRUE(console.pending());
+    auto call = console.confirm();
+    ASSERT_TRUE(call);
+    EXPECT_EQ(call->path, "/rooms/2100/messages/9007199254740993");
+    EXPECT_FALSE(console.pending());
+    decision = console.prepare(Method::Delete, "/rooms/{room_id}/messages/{message_id}",
+                               {{"room_id", "2100"}, {"message_id", "9007199254740993"}}, std::nullopt, true);
+    EXPECT_EQ(decision.verdict, Console::Verdict::send) << "confirmed up front";
+}
+
+TEST(Console, A403InsufficientScopeNamesTheScopeFromWwwAuthenticate) {
+    Console console;
+    (void)console.prepare(Method::Get, "/contacts", {}, std::nullopt, false);
+    console.on_sent();
+    HttpResponse response;
+    response.status = 403;
+    response.headers.set("WWW-Authenticate", R"(Bearer error="insufficient_scope", scope="contacts.all:read")");
+    response.body = R"({"errors":["insufficient scope"]})";
+    console.on_answer(response);
+    EXPECT_EQ(console.missing_scope(), "contacts.all:read");
+    EXPECT_EQ(console.last()->status, 403);
+    EXPECT_NE(console.last()->error.find("contacts.all:read"), std::string::npos);
+    EXPECT_EQ(console.last()->json, "{\n  \"errors\": [\n    \"insufficient scope\"\n  ]\n}");
+    EXPECT_EQ(console.announcement().rfind("Console: GET /contacts answered 403", 0), 0u);
+
+    response.status = 200;
+    response.headers = {};
+    response.body = R"([{"account_id":1002}])";
+    console.on_answer(response);
+    EXPECT_EQ(console.missing_scope(), "") << "the same call succeeding clears the offer";
+    EXPECT_EQ(console.last()->error, "");
+}
+
+}  // namespace
+}  // namespace roomkey::app

@@ -1,0 +1,172 @@
+// console.cpp: the API console's decisions and results (see console.hpp).
+#include "app/console.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "roomkey/endpoints.hpp"
+#include "roomkey/rate_limit_headers.hpp"
+#include "roomkey/www_authenticate.hpp"
+
+namespace roomkey::app {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string call_name(Method method, const std::string& path) {
+    return std::string(to_string(method)) + " " + path;
+}
+
+// Pretty JSON keeps every number as sent (message_id above 2^53 included:
+// nlohmann reads integers into 64 bits); a body that is not JSON is shown as is.
+std::string format_body(const std::string& body) {
+    if (body.empty()) return {};
+    const json parsed = json::parse(body, nullptr, false);
+    if (parsed.is_discarded()) return body;
+    return parsed.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+Console::Decision Console::prepare(Method method, const std::string& path, const FormFields& params,
+                                   const std::optional<ScopeSet>& granted, bool confirmed) {
+    Decision decision;
+    problems_.clear();
+    pending_.reset();
+    ConsoleLast last;
+    last.method = std::string(to_string(method));
+    last.path = path;
+    last.scope_granted = granted ? format_scope_list(*granted) : std::string();
+    auto checked = check_call(method, path, params);
+    if (!checked) {
+        problems_ = checked.error();
+        last.error = "Not sent: " + describe(problems_);
+        last_ = std::move(last);
+        missing_scope_.clear();
+        decision.verdict = Verdict::problems;
+        return decision;
+    }
+    const EndpointInfo& endpoint = *checked->endpoint;
+    last.scope_needed = std::string(endpoint.scope);
+    if (granted && !grants(*granted, endpoint.scope)) {
+        missing_scope_ = std::string(endpoint.scope);
+        last.error = "Not sent: " + call_name(method, checked->path) + " needs the scope " + missing_scope_ +
+                     ", which this sign-in did not grant. Sign in again adding " + missing_scope_ + ".";
+        last_ = std::move(last);
+        decision.verdict = Verdict::missing_scope;
+        return decision;
+    }
+    ConsolePending call;
+    call.method = method;
+    call.path = checked->path;
+    call.params = checked->params;
+    call.room_post = endpoint.room_post;
+    if (auto match = match_endpoint(method, checked->path)) call.room_id = match->room_id;
+    last_ = std::move(last);
+    if (endpoint.destructive && !confirmed) {
+        last_->error = "Waiting for confirmation: " + call_name(method, call.path) + " cannot be undone.";
+        pending_ = call;
+        decision.verdict = Verdict::confirm;
+        return decision;
+    }
+    decision.verdict = Verdict::send;
+    decision.call = std::move(call);
+    return decision;
+}
+
+std::optional<ConsolePending> Console::confirm() {
+    std::optional<ConsolePending> call = std::move(pending_);
+    pending_.reset();
+    if (call && last_) last_->error.clear();
+    return call;
+}
+
+void Console::cancel() {
+    if (pending_ && last_) last_->error = "Cancelled: not sent.";
+    pending_.reset();
+}
+
+void Console::on_sent() {
+    sending_ = true;
+    if (last_) {
+        last_->sent = true;
+        last_->error.clear();
+    }
+}
+
+void Console::on_answer(const HttpResponse& response) {
+    sending_ = false;
+    if (!last_) last_.emplace();
+    ConsoleLast& last = *last_;
+    last.status = response.status;
+    last.json = format_body(response.body);
+    last.rate.clear();
+    if (auto rate = read_rate_limit(response.headers); rate && *rate) {
+        last.rate = "x-ratelimit-limit " + std::to_string((*rate)->limit) + ", remaining " +
+                    std::to_string((*rate)->remaining) + ", reset " +
+                    std::to_string(std::chrono::duration_cast<Seconds>((*rate)->reset.time_since_epoch()).count());
+    }
+    if (response.status >= 200 && response.status < 300) {
+        last.error.clear();
+        missing_scope_.clear();
+        return;
+    }
+    last.error = "HTTP " + std::to_string(response.status);
+    const auto challenge = find_bearer_challenge(response.headers);
+    if (response.status == 403 && challenge && challenge->error == "insufficient_scope") {
+        // Spec 5.2.2: the service names the scope the call needed.
+        missing_scope_ = challenge->scope ? *challenge->scope : last.scope_needed;
+        last.error += ": insufficient_scope: this call needs the scope " + missing_scope_ + ". Sign in again adding " +
+                      missing_scope_ + ".";
+    }
+}
+
+void Console::on_failure(const std::string& reason) {
+    sending_ = false;
+    if (!last_) last_.emplace();
+    last_->status.reset();
+    last_->json.clear();
+    last_->error = "No answer: " + reason;
+}
+
+std::string Console::announcement() const {
+    if (!last_) return {};
+    const ConsoleLast& last = *last_;
+    std::string out = "Console: " + last.method + " " + last.path;
+    if (last.status) out += " answered " + std::to_string(*last.status);
+    if (!last.error.empty()) out += (last.status ? ". " : ": ") + last.error;
+    if (!last.error.empty() && last.error.back() != '.') out += ".";
+    if (last.error.empty()) out += ".";
+    return out;
+}
+
+std::string console_json(const Console& console) {
+    json out = json::object();
+    if (const auto& last = console.last()) {
+        out["last"] = {{"method", last->method},
+                       {"path", last->path},
+                       {"status", last->status ? json(*last->status) : json(nullptr)},
+                       {"json", last->json},
+                       {"scope_needed", last->scope_needed},
+                       {"scope_granted", last->scope_granted},
+                       {"rate", last->rate},
+                       {"error", last->error},
+                       {"sent", last->sent}};
+    } else {
+        out["last"] = nullptr;
+    }
+    json problems = json::array();
+    for (const CallProblem& p : console.problems()) problems.push_back({{"param", p.param}, {"message", p.message}});
+    out["problems"] = std::move(problems);
+    out["missing_scope"] = console.missing_scope();
+    if (const auto& pending = console.pending()) {
+        out["confirm"] = {{"method", std::string(to_string(pending->method))}, {"path", pending->path}};
+    } else {
+        out["confirm"] = nullptr;
+    }
+    out["sending"] = console.sending();
+    out["announce"] = console.announcement();
+    return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace roomkey::app

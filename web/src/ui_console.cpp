@@ -1,0 +1,106 @@
+// ui_console.cpp: the API console (issue 10 item 4): pick any catalog
+// endpoint, fill its parameters, see the scope it needs next to the granted
+// ones (and "Sign in again adding <scope>" when missing), confirm destructive
+// calls, and read the answer as formatted JSON with status and rate limits.
+// The checks themselves are web/app's (console.hpp); this only draws.
+#include <string>
+
+#include "roomkey/endpoint_catalog.hpp"
+#include "ui_parts.hpp"
+
+namespace roomkey::web::parts {
+
+namespace {
+
+std::string entry_label(const EndpointInfo& info) {
+    return std::string(to_string(info.method)) + " " + std::string(info.path);
+}
+
+}  // namespace
+
+void console_panel(const App& app, UiState& ui, Intents& out) {
+    if (!ImGui::CollapsingHeader("API console")) return;
+    const EndpointCatalog catalog = endpoint_catalog();
+    if (catalog.size() == 0) return;
+    if (ui.console_endpoint < 0 || static_cast<std::size_t>(ui.console_endpoint) >= catalog.size()) {
+        ui.console_endpoint = 0;
+    }
+    const EndpointInfo& info = *(catalog.begin() + ui.console_endpoint);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::BeginCombo("##endpoint", entry_label(info).c_str())) {
+        int index = 0;
+        for (const EndpointInfo& entry : catalog) {
+            if (ImGui::Selectable(entry_label(entry).c_str(), index == ui.console_endpoint)) {
+                ui.console_endpoint = index;
+            }
+            ++index;
+        }
+        ImGui::EndCombo();
+    }
+    note_widget(ui, "console_endpoint");
+
+    // The scope it needs, next to what was granted.
+    const auto& tokens = app.session().tokens();
+    const std::string granted = app.mode() == app::Mode::api_token ? std::string("(API token: decided by the service)")
+                                : tokens                           ? format_scope_list(tokens->scope)
+                                                                   : std::string("(not signed in)");
+    const bool has_scope = app.mode() != app::Mode::oauth || (tokens && grants(tokens->scope, info.scope));
+    ImGui::Text("Needs:");
+    ImGui::SameLine();
+    ImGui::TextColored(has_scope ? kGood : kWarn, "%s", std::string(info.scope).c_str());
+    label_value("Granted:", granted);
+    if (info.destructive) ImGui::TextColored(kWarn, "Destructive: asks for confirmation before sending.");
+
+    app::intent::ConsoleCall call;
+    call.method = info.method;
+    call.path = std::string(info.path);
+    for (const EndpointParam& param : info.params) {
+        const std::string name(param.name);
+        auto& buffer = ui.console_params[name];
+        std::string label = name + (param.required ? " *" : "") + " (" + std::string(to_string(param.where)) + ")";
+        if (!param.allowed.empty()) label += " " + std::string(param.allowed);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+        ImGui::InputText(("##p_" + name).c_str(), buffer.data(), buffer.size());
+        ImGui::SameLine();
+        ImGui::TextUnformatted(label.c_str());
+        const std::string value(buffer.data());
+        if (!value.empty()) call.params.emplace_back(name, value);
+    }
+    if (ImGui::Button("Send##console")) out.push_back(call);
+    note_widget(ui, "console_send");
+
+    const app::Console& console = app.console();
+    if (const auto& pending = console.pending()) {
+        ImGui::TextColored(kWarn, "%s %s cannot be undone. Send it?", std::string(to_string(pending->method)).c_str(),
+                           pending->path.c_str());
+        if (ImGui::Button("Yes, send")) out.push_back(app::intent::ConfirmConsoleCall{});
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel##console")) out.push_back(app::intent::CancelConsoleCall{});
+    }
+    if (!console.missing_scope().empty() && app.mode() == app::Mode::oauth) {
+        const std::string label = "Sign in again adding " + console.missing_scope();
+        if (ImGui::Button(label.c_str())) out.push_back(app::intent::AddScopes{console.missing_scope()});
+        note_widget(ui, "add_scopes");
+    }
+    for (const CallProblem& problem : console.problems()) {
+        ImGui::TextColored(kBad, "%s%s%s", problem.param.c_str(), problem.param.empty() ? "" : ": ",
+                           problem.message.c_str());
+    }
+    if (const auto& last = console.last()) {
+        ImGui::Separator();
+        std::string head = last->method + " " + last->path;
+        if (last->status) head += "  ->  " + std::to_string(*last->status);
+        if (console.sending()) head += "  (sending)";
+        ImGui::TextUnformatted(head.c_str());
+        if (!last->rate.empty()) text_dim(last->rate);
+        if (!last->error.empty()) ImGui::TextColored(kBad, "%s", last->error.c_str());
+        if (!last->json.empty()) {
+            ImGui::BeginChild("console_json", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 10.0f), true,
+                              ImGuiWindowFlags_HorizontalScrollbar);
+            ImGui::TextUnformatted(last->json.c_str());
+            ImGui::EndChild();
+        }
+    }
+}
+
+}  // namespace roomkey::web::parts

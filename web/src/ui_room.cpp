@@ -1,0 +1,179 @@
+// ui_room.cpp: the open room (issue 10): messages (oldest first, newest at
+// the bottom, each with sender and time), Mark as read, and tabs for its
+// tasks (with Done), members and files; plus my tasks, contacts and contact
+// requests. Draws from the read-only App; every action is an intent.
+#include <cstdio>
+#include <ctime>
+
+#include "ui_parts.hpp"
+
+namespace roomkey::web::parts {
+
+namespace {
+
+// "2024-02-29 13:05 UTC": the message's send time (UTC, as the service gives it).
+std::string format_time(std::int64_t unix_seconds) {
+    const std::time_t t = static_cast<std::time_t>(unix_seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
+    return text;
+}
+
+void messages_child(const app::RoomView& room) {
+    const float height = ImGui::GetTextLineHeightWithSpacing() * 12.0f;
+    ImGui::BeginChild("room_messages", ImVec2(0, height), true);
+    if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room.");
+    for (const ChatMessage& m : room.messages()) {
+        const std::string who = m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
+        ImGui::TextColored(kAccent, "%s", who.c_str());
+        ImGui::SameLine();
+        text_dim(format_time(m.send_time));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("message_id %s", m.message_id.c_str());
+        ImGui::TextWrapped("%s", m.body.c_str());
+        ImGui::Spacing();
+    }
+    // Newest at the bottom, and the view stays there while it is followed.
+    if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
+    ImGui::EndChild();
+}
+
+void tasks_tab(const app::RoomView& room, Intents& out) {
+    if (room.tasks().empty()) text_dim("No tasks in this room.");
+    for (const ChatTask& t : room.tasks()) {
+        ImGui::PushID(t.task_id.c_str());
+        // The button first, so a long task body never pushes it out of view.
+        if (t.status != "done") {
+            if (ImGui::SmallButton("Done")) out.push_back(app::intent::CompleteTask{room.room_id(), t.task_id});
+            ImGui::SameLine();
+        }
+        const std::string who = t.account ? (t.account->name.empty() ? t.account->account_id : t.account->name) : "";
+        ImGui::TextWrapped("[%s] %s%s%s", t.status.c_str(), t.body.c_str(), who.empty() ? "" : "  -> ", who.c_str());
+        ImGui::PopID();
+    }
+}
+
+void members_tab(const app::RoomView& room) {
+    if (room.members().empty()) text_dim("No members read yet.");
+    for (const RoomMember& m : room.members()) {
+        ImGui::Text("%s", m.name.c_str());
+        ImGui::SameLine();
+        text_dim("#" + m.account_id + "  " + m.role);
+    }
+}
+
+void files_tab(const app::RoomView& room) {
+    if (room.files().empty()) text_dim("No files in this room.");
+    for (const ChatFile& f : room.files()) {
+        ImGui::Text("%s", f.filename.c_str());
+        ImGui::SameLine();
+        text_dim(std::to_string(f.filesize) + " bytes" + (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
+    }
+}
+
+}  // namespace
+
+void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
+    if (app.mode() == app::Mode::none) return;
+    const app::RoomView& room = app.room();
+    const std::string& selected = app.selected_room();
+    if (!room.is_open() || room.room_id() != selected) {
+        if (selected.empty()) return;
+        if (!ImGui::CollapsingHeader("Room", ImGuiTreeNodeFlags_DefaultOpen)) return;
+        const std::string label = "Open " + room_name(app, selected) + "##open_room";
+        if (ImGui::Button(label.c_str())) out.push_back(app::intent::OpenRoom{selected});
+        note_widget(ui, "open_room");
+        return;
+    }
+    const std::string title = "Room: " + (room.name().empty() ? "#" + room.room_id() : room.name()) + "###room";
+    if (!ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (ImGui::Button("Reload##room")) out.push_back(app::intent::LoadMessages{room.room_id()});
+    ImGui::SameLine();
+    if (ImGui::Button("Mark as read")) out.push_back(app::intent::MarkRead{room.room_id()});
+    note_widget(ui, "mark_read");
+    ImGui::SameLine();
+    if (room.loading()) {
+        loading_text(ui, "Loading", now);
+    } else if (auto at = app.room_poll_at()) {
+        text_dim("next check in " + countdown_to(ui, *at, now));
+    } else if (!app.page_visible()) {
+        text_dim("paused while the tab is hidden");
+    }
+    if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
+    messages_child(room);
+    if (ImGui::BeginTabBar("room_tabs")) {
+        const std::string tasks = "Tasks (" + std::to_string(room.tasks().size()) + ")###tasks";
+        if (ImGui::BeginTabItem(tasks.c_str())) {
+            tasks_tab(room, out);
+            ImGui::EndTabItem();
+        }
+        const std::string members = "Members (" + std::to_string(room.members().size()) + ")###members";
+        if (ImGui::BeginTabItem(members.c_str())) {
+            members_tab(room);
+            ImGui::EndTabItem();
+        }
+        const std::string files = "Files (" + std::to_string(room.files().size()) + ")###files";
+        if (ImGui::BeginTabItem(files.c_str())) {
+            files_tab(room);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+}
+
+void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
+    if (app.mode() == app::Mode::none) return;
+    if (!ImGui::CollapsingHeader("My tasks and contacts")) return;
+    if (ImGui::Button("Load my tasks")) out.push_back(app::intent::LoadMyTasks{});
+    ImGui::SameLine();
+    if (ImGui::Button("Load contacts")) out.push_back(app::intent::LoadContacts{});
+    ImGui::SameLine();
+    if (app.my_tasks().loading || app.contacts().loading || app.incoming_requests().loading) {
+        loading_text(ui, "Loading", now);
+    }
+    for (const std::string* error : {&app.my_tasks().error, &app.contacts().error, &app.incoming_requests().error}) {
+        if (!error->empty()) ImGui::TextColored(kBad, "%s", error->c_str());
+    }
+    if (const auto& tasks = app.my_tasks().value) {
+        ImGui::Separator();
+        ImGui::TextColored(kAccent, "My tasks");
+        if (tasks->empty()) text_dim("No tasks assigned to you.");
+        for (const ChatTask& t : *tasks) {
+            ImGui::PushID(("my" + t.task_id).c_str());
+            ImGui::TextWrapped("[%s] %s  (%s)", t.status.c_str(), t.body.c_str(), t.room ? t.room->name.c_str() : "");
+            if (t.status != "done" && t.room) {
+                ImGui::SameLine();
+                if (ImGui::SmallButton("Done")) out.push_back(app::intent::CompleteTask{t.room->room_id, t.task_id});
+            }
+            ImGui::PopID();
+        }
+    }
+    if (const auto& requests = app.incoming_requests().value) {
+        ImGui::Separator();
+        ImGui::TextColored(kAccent, "Contact requests");
+        if (requests->empty()) text_dim("No contact requests.");
+        for (const ContactRequest& r : *requests) {
+            ImGui::PushID(("req" + r.request_id).c_str());
+            ImGui::Text("%s", r.name.c_str());
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Accept")) out.push_back(app::intent::AcceptRequest{r.request_id});
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Decline")) out.push_back(app::intent::DeclineRequest{r.request_id});
+            if (r.message && !r.message->empty()) text_dim(*r.message);
+            ImGui::PopID();
+        }
+    }
+    if (const auto& contacts = app.contacts().value) {
+        ImGui::Separator();
+        ImGui::TextColored(kAccent, "Contacts");
+        if (contacts->empty()) text_dim("No contacts yet.");
+        for (const Contact& c : *contacts) {
+            ImGui::Text("%s", c.name.c_str());
+            ImGui::SameLine();
+            text_dim("#" + c.account_id);
+        }
+    }
+}
+
+}  // namespace roomkey::web::parts
