@@ -9,6 +9,10 @@
 //                                    intents the UI produces, e.g.
 //                                    {type:'sign_in', scope:'users.all:read rooms.all:read_write'}
 //                                    {type:'post_message', room_id:'7', body:'hi', count:30}
+//                                    {type:'refresh_scopes', scope:'users.all:read'} (a subset of
+//                                    state().scopes.granted, spec 4.3; the outcome in
+//                                    state().scope_refresh {pending, requested,
+//                                    granted_before, granted})
 //                                    (list: web/app/intents.hpp)
 //   window.roomkey.mirrorText()   -> the text of the aria-live mirror
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
@@ -151,10 +155,13 @@
     if (s.sign_out_confirm) {
       parts.push('Sign out? ' + s.sign_out_confirm.posts + ' queued post(s) would be discarded. Confirm or stay signed in.');
     }
+    if (s.scope_refresh && s.scope_refresh.granted !== null) {
+      parts.push('Refreshed with fewer scopes: granted ' + (s.scope_refresh.granted || 'none') + '.');
+    }
     if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
     // Each view's own error, as the panel shows it.
     var views = { config: 'Configuration', account: 'Account', status: 'Status', rooms: 'Rooms', posting: 'Posting',
-      form: 'Form' };
+      form: 'Form', scope_refresh: 'Refresh with fewer scopes' };
     Object.keys(views).forEach(function (key) {
       if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
     });

@@ -47,6 +47,10 @@ struct FormError {
 // Leave an error screen for a fresh start (the "try again" action).
 struct TryAgain {};
 struct RefreshNow {};
+// Refresh with fewer scopes: a subset of the grant (spec 4.3, issue 13).
+struct RefreshScopes {
+    ScopeSet scopes;
+};
 struct SetAutoRefresh { bool on = true; };
 // Spec 5.1: use an API token instead of OAuth.
 struct UseApiToken { std::string token; };
@@ -85,7 +89,7 @@ using Intent =
                  intent::UseApiToken, intent::ReloadAccount, intent::ReloadRooms, intent::SelectRoom,
                  intent::QueueMessage, intent::QueueTask, intent::CancelQueued, intent::ClearFinishedPosts,
                  intent::SetReveal, intent::CopyCurl, intent::ClearLog, intent::CancelSignOut, intent::RetryPost,
-                 intent::EditPost, intent::DiscardPost, intent::FormError>;
+                 intent::EditPost, intent::DiscardPost, intent::FormError, intent::RefreshScopes>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -99,6 +103,7 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"cancel_queued"} {"type":"copy_curl","entry":3} (always masked)
 //   {"type":"sign_out","discard_posts":true} {"type":"cancel_sign_out"}
 //   {"type":"retry_post","id":7} {"type":"edit_post","id":7,"body":"new text"} {"type":"discard_post","id":7}
+//   {"type":"refresh_scopes","scope":"users.all:read"} (a subset of the granted scopes, spec 4.3)
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

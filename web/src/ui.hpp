@@ -27,6 +27,10 @@ struct UiState {
     bool scopes_initialised = false;
     ScopeSet chosen_scopes;
     std::array<char, 512> api_token{};
+    // Session: the scopes kept for "refresh with fewer scopes", picked from
+    // the grant `narrow_of` (a new grant starts the choice afresh).
+    ScopeSet narrow_scopes;
+    std::string narrow_of;
     // Posting.
     std::array<char, 2048> message{};
     int repeat = 1;

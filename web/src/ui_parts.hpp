@@ -49,6 +49,8 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out);     
 void account_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_dashboard.cpp
 void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out);       // ui_dashboard.cpp
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_posting.cpp
+// "Refresh with fewer scopes", inside the session panel (ui_scope_refresh.cpp).
+void scope_refresh_controls(const App& app, UiState& ui, Intents& out);
 void rate_panel(const App& app, UiState& ui, Instant now);                      // ui_rate.cpp
 void log_panel(const App& app, UiState& ui, Intents& out);                      // ui_http_log.cpp
 

@@ -193,6 +193,7 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     note_widget(ui, "sign_out");
     text_dim("Refreshes: " + std::to_string(app.counters().token_refreshes) +
              ", retries after 401: " + std::to_string(app.counters().retries_after_401));
+    scope_refresh_controls(app, ui, out);
 }
 
 }  // namespace roomkey::web::parts
