@@ -18,7 +18,8 @@
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
 //                                    drawn in the canvas (sign_in, message,
 //                                    queue_message, sign_out, reveal,
-//                                    copy_curl, log_latest), or null
+//                                    copy_curl, log_latest, rate_plot,
+//                                    refresh_scopes), or null
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 //   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph

@@ -61,7 +61,8 @@ struct UiState {
 // `scale` is the device-pixel ratio: sizes in the UI are multiplied by it.
 std::vector<app::Intent> draw_ui(const app::App& app, UiState& ui, Instant now, float scale);
 
-// The clean default theme, sized for `scale`.
-void apply_theme(float scale);
+// The theme, sized for `scale`: dark or light as the browser prefers
+// (prefers-color-scheme, followed live by main.cpp).
+void apply_theme(float scale, bool dark);
 
 }  // namespace roomkey::web

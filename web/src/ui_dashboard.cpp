@@ -10,6 +10,7 @@
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
+#include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
 
@@ -80,6 +81,7 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     const float height =
         std::min(static_cast<float>(rooms->size()) + 0.5f, 8.5f) * ImGui::GetTextLineHeightWithSpacing();
+    ux::begin_list("Rooms");  // a list of rooms for assistive technology too
     ImGui::BeginChild("room_list", ImVec2(0, height), true);
     for (const Room& room : *rooms) {
         std::string text = room.name + "  #" + room.room_id;
@@ -89,6 +91,7 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         }
     }
     ImGui::EndChild();
+    ux::end_list();
 }
 
 }  // namespace roomkey::web::parts
