@@ -219,7 +219,8 @@ test('the rooms are a list of list items, named in Japanese, Cyrillic and emoji'
   const bottom = await rows.last().boundingBox();
   const heading = await page.getByRole('heading', { name: 'Rooms' }).boundingBox();
   const y = Math.max(0, Math.min(heading.y, top.y) - 8);
+  const x = Math.max(0, Math.min(heading.x, top.x) - 8);
   await page.screenshot({ path: join(artifacts, 'room_list_three_scripts.png'),
-    clip: { x: Math.max(0, top.x - 16), y, width: top.width + 32, height: bottom.y + bottom.height + 16 - y } });
+    clip: { x, y, width: top.x + top.width + 16 - x, height: bottom.y + bottom.height + 16 - y } });
   await page.close();
 });

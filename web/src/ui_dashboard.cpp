@@ -67,8 +67,10 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         return;
     }
     if (ImGui::Button("Reload##rooms")) out.push_back(app::intent::ReloadRooms{});
-    ImGui::SameLine();
-    if (app.rooms().loading) loading_text(ui, "Loading", now);
+    if (app.rooms().loading) {
+        ImGui::SameLine();  // only then: the list goes under the button, not beside it
+        loading_text(ui, "Loading", now);
+    }
     if (!app.rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.rooms().note.c_str());
     const auto& rooms = app.rooms().value;
     if (!rooms) {

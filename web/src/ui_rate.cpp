@@ -36,8 +36,9 @@ void rate_plot(UiState& ui, const std::deque<app::RateSample>& samples, long lim
     for (const app::RateSample& sample : samples) lowest = std::min(lowest, sample.remaining);
     // The value axis starts a little below the lowest reading, so a few calls show as a slope.
     const double low = static_cast<double>(std::max(0L, lowest - std::max(10L, limit / 10)));
-    const double high = static_cast<double>(std::max(1L, limit));
-    const std::vector<app::AxisTick> values = app::value_ticks(low, high, 3);
+    // Headroom above the limit, so readings just under it show below its line.
+    const double high = static_cast<double>(std::max(1L, limit)) + (static_cast<double>(limit) - low) * 0.1;
+    const std::vector<app::AxisTick> values = app::value_ticks(low, static_cast<double>(limit), 3);
     float label_width = 0;
     for (const app::AxisTick& tick : values)
         label_width = std::max(label_width, ImGui::CalcTextSize(tick.label.c_str()).x);
@@ -68,7 +69,7 @@ void rate_plot(UiState& ui, const std::deque<app::RateSample>& samples, long lim
         draw->AddText(ImVec2(area.Min.x - font * 0.3f - label.x, y - label.y * 0.5f), dim, tick.label.c_str());
     }
     // The limit: a line of its own colour with its label above it.
-    const float limit_y = std::round(y_of(high));
+    const float limit_y = std::round(y_of(static_cast<double>(limit)));
     const ImU32 warn = ImGui::ColorConvertFloat4ToU32(kWarn);
     draw->AddLine(ImVec2(area.Min.x, limit_y), ImVec2(area.Max.x, limit_y), warn, thin * 2);
     const std::string limit_label = "limit " + std::to_string(limit) + " per 5 min";
