@@ -2,7 +2,8 @@
 // other half), the way Flutter's semantics layer or AccessKit do it.
 //   - The app sends operations (add/update/move/remove, web/app/a11y_tree.hpp)
 //     that keep a visually hidden DOM subtree (#a11y) in step with its
-//     widgets: buttons, checkboxes, text fields, headings. Each element sits
+//     widgets: buttons, checkboxes, text fields, headings, lists of items
+//     (the rooms) and described drawings (the rate plot). Each element sits
 //     over its widget (CSS px), so screen magnifiers follow the focus.
 //   - Activating an element (a click, a screen reader's "press") asks the
 //     app to activate the same widget; focus moves both ways.
@@ -43,6 +44,9 @@
   }
 
   function isText(role) { return role === 'textbox' || role === 'textarea'; }
+  // Elements that hold others: named by aria-label, never by their text,
+  // and not positioned, so their children sit over the canvas like the rest.
+  function isContainer(role) { return role === 'list' || role === 'listitem' || role === 'group'; }
 
   function create(op) {
     var el, target;
@@ -63,9 +67,9 @@
       wireText(el, op.id);
     } else if (op.role === 'list' || op.role === 'listitem') {
       el = target = document.createElement(op.role === 'list' ? 'ul' : 'li');
-    } else if (op.role === 'group') {
+    } else if (op.role === 'group' || op.role === 'img') {
       el = target = document.createElement('div');
-      el.setAttribute('role', 'group');
+      el.setAttribute('role', op.role);
     } else {
       el = target = document.createElement('button');
       el.type = 'button';
@@ -73,6 +77,7 @@
     el.className = 'a11y-node';
     el.dataset.id = op.id;
     var node = { el: el, target: target, role: op.role, id: op.id };
+    if (isContainer(op.role) || op.role === 'img') return node;  // nothing to activate or focus
     target.addEventListener('click', function (event) {
       event.preventDefault();
       // Enter/Space on a focused element already reached the app as keys.
@@ -94,6 +99,9 @@
       if (op.value !== undefined && !composing && t.value !== op.value) t.value = op.value;
       if (node.role === 'textbox') t.type = state & 16 ? 'password' : 'text';
       t.readOnly = !!(state & 32);
+    } else if (isContainer(node.role) || node.role === 'img') {
+      if (op.name) t.setAttribute('aria-label', op.name); else t.removeAttribute('aria-label');
+      if (node.role !== 'img') return;
     } else {
       t.textContent = op.name;
     }

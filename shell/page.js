@@ -16,13 +16,18 @@
 //                                    intents the UI produces, e.g.
 //                                    {type:'sign_in', scope:'users.all:read rooms.all:read_write'}
 //                                    {type:'post_message', room_id:'7', body:'hi', count:30}
+//                                    {type:'refresh_scopes', scope:'users.all:read'} (a subset of
+//                                    state().scopes.granted, spec 4.3; the outcome in
+//                                    state().scope_refresh {pending, requested,
+//                                    granted_before, granted})
 //                                    (list: web/app/intents.hpp)
 //   window.roomkey.mirrorText()   -> the text of the aria-live mirror
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
 //                                    drawn in the canvas (sign_in, message,
 //                                    queue_message, sign_out, reveal,
 //                                    copy_curl, log_latest, open_room, mark_read,
-//                                    console_endpoint, console_send, add_scopes), or null
+//                                    console_endpoint, console_send, add_scopes,
+//                                    rate_plot, refresh_scopes), or null
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 //   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph
@@ -166,10 +171,14 @@
     if (s.sign_out_confirm) {
       parts.push('Sign out? ' + s.sign_out_confirm.posts + ' queued post(s) would be discarded. Confirm or stay signed in.');
     }
+    if (s.scope_refresh && s.scope_refresh.granted !== null) {
+      parts.push('Refreshed with fewer scopes: granted ' + (s.scope_refresh.granted || 'none') + '.');
+    }
     if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
     // Each view's own error, as the panel shows it.
     var views = { config: 'Configuration', account: 'Account', status: 'Status', rooms: 'Rooms', posting: 'Posting',
-      form: 'Form', room: 'Room', my_tasks: 'My tasks', contacts: 'Contacts', console: 'Console' };
+      form: 'Form', room: 'Room', my_tasks: 'My tasks', contacts: 'Contacts', console: 'Console',
+      scope_refresh: 'Refresh with fewer scopes' };
     Object.keys(views).forEach(function (key) {
       if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
     });

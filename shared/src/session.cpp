@@ -175,10 +175,11 @@ void release_waiting(SessionData& d, Effects& effects, std::optional<RequestFail
     d.waiting.clear();
 }
 
-Transition start_refresh(SessionData& d, const SessionConfig& c) {
+// `narrower`: the scopes the user asked for instead of the grant (spec 4.3).
+Transition start_refresh(SessionData& d, const SessionConfig& c, std::optional<ScopeSet> narrower = std::nullopt) {
     d.retry_refresh_at.reset();
-    std::optional<ScopeSet> scope;
-    if (c.send_scope_on_refresh) scope = d.tokens->scope;
+    std::optional<ScopeSet> scope = std::move(narrower);
+    if (!scope && c.send_scope_on_refresh) scope = d.tokens->scope;
     const TokenRequestId id = next_token_request(d);
     return {SessionState::refreshing,
             {session_effect::SendRefresh{
@@ -387,7 +388,9 @@ Outcome unauthorized_refused(SessionData& d, const SessionConfig&, const Session
                                                       RequestFailure::not_signed_in}}};
 }
 
-Outcome refresh_requested(SessionData& d, const SessionConfig& c, const SessionEvent&) { return start_refresh(d, c); }
+Outcome refresh_requested(SessionData& d, const SessionConfig& c, const SessionEvent& e) {
+    return start_refresh(d, c, std::get<session_event::RefreshRequested>(e).scope);
+}
 
 Outcome sign_out(SessionData& d, const SessionConfig&, const SessionEvent&) {
     Transition t =

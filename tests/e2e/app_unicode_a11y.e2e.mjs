@@ -92,6 +92,8 @@ test('a room named in Japanese, emoji and Cyrillic is drawn with real glyphs', a
 
 test('keyboard alone and role queries: sign in, choose the room, compose Japanese with an IME, post', async () => {
   const page = await browser.context.newPage();
+  // The ring's colour checked below is the dark theme's (app_theme checks the light one).
+  await page.emulateMedia({ colorScheme: 'dark' });
   await openApp(page, stack.url);
   // The first Tab lands on the main action, with a visible focus ring.
   await page.locator('#canvas').focus();

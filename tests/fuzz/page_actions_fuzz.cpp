@@ -53,6 +53,8 @@ json write(const Intent& intent) {
                 return {{"type", "try_again"}};
             } else if constexpr (std::is_same_v<T, intent::RefreshNow>) {
                 return {{"type", "refresh_now"}};
+            } else if constexpr (std::is_same_v<T, intent::RefreshScopes>) {
+                return {{"type", "refresh_scopes"}, {"scope", format_scope_list(i.scopes)}};
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
                 return {{"type", "set_auto_refresh"}, {"on", i.on}};
             } else if constexpr (std::is_same_v<T, intent::UseApiToken>) {
@@ -128,6 +130,7 @@ bool same(const Intent& x, const Intent& y) {
             using T = std::decay_t<decltype(a)>;
             const T& b = std::get<T>(y);
             if constexpr (std::is_same_v<T, intent::SignIn>) return a.scopes == b.scopes;
+            if constexpr (std::is_same_v<T, intent::RefreshScopes>) return a.scopes == b.scopes;
             if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) return a.on == b.on;
             if constexpr (std::is_same_v<T, intent::UseApiToken>) return a.token == b.token;
             if constexpr (std::is_same_v<T, intent::SelectRoom>) return a.room_id == b.room_id;

@@ -1329,5 +1329,42 @@ TEST(AppPageState, FreshAppIsSignedOut) {
     EXPECT_TRUE(contains(json, R"("last_error":null)")) << json;
 }
 
+// ---------------------------------------------------------------------------
+// Refresh with fewer scopes (spec 4.3, issue 13)
+// ---------------------------------------------------------------------------
+
+TEST(App, RefreshWithFewerScopesSendsThemAndShowsTheNarrowerGrant) {
+    AppHarness h;
+    h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
+    ASSERT_EQ(h.app->session_label(), "signed in");
+    const std::size_t before = h.sent_to("/oauth/token").size();
+    h.apply(intent::RefreshScopes{ScopeSet{"users.all:read"}});
+    const auto token_requests = h.sent_to("/oauth/token");
+    ASSERT_EQ(token_requests.size(), before + 1) << "one refresh";
+    EXPECT_EQ(form_value(token_requests.back().body, "grant_type"), "refresh_token");
+    EXPECT_EQ(form_value(token_requests.back().body, "scope"), "users.all:read");
+    ASSERT_TRUE(h.app->session().tokens());
+    EXPECT_EQ(h.app->session().tokens()->scope, ScopeSet{"users.all:read"}) << "the fake service granted the subset";
+    const ScopeRefresh& narrow = h.app->scope_refresh();
+    EXPECT_FALSE(narrow.pending());
+    ASSERT_TRUE(narrow.granted_after());
+    EXPECT_EQ(*narrow.granted_after(), ScopeSet{"users.all:read"});
+    EXPECT_EQ(narrow.granted_before(), (ScopeSet{"users.all:read", "rooms.all:read_write"}));
+    EXPECT_FALSE(h.app->scopes_differ()) << "what was asked last is what was granted: no warning";
+    EXPECT_EQ(h.app->counters().token_refreshes, 1);
+}
+
+TEST(App, RefreshWithMoreScopesIsRefusedBeforeAnythingIsSent) {
+    AppHarness h;
+    h.sign_in(ScopeSet{"users.all:read"});
+    const std::size_t before = h.sent.size();
+    h.apply(intent::RefreshScopes{ScopeSet{"users.all:read", "rooms.all:read"}});
+    EXPECT_EQ(h.sent.size(), before) << "nothing sent: the service would refuse a wider scope";
+    EXPECT_NE(h.app->scope_refresh().error().find("only narrow"), std::string::npos) << h.app->scope_refresh().error();
+    EXPECT_EQ(h.app->session_label(), "signed in") << "the session is untouched";
+    h.apply(intent::SignOut{});
+    EXPECT_EQ(h.app->scope_refresh().error(), "") << "sign-out forgets it";
+}
+
 }  // namespace
 }  // namespace roomkey::app

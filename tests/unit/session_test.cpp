@@ -375,6 +375,26 @@ TEST(Session, RefreshReplacesTheTokens) {
     EXPECT_EQ(effects_of<fx::ScheduleRefreshAt>(effects)[0].at, due + Seconds(30 * 60 - 60));
 }
 
+// spec 4.3: a refresh the user narrows sends the scopes asked for, and the
+// narrower grant it brings back is what the next refresh asks for.
+TEST(Session, RefreshRequestedWithFewerScopesSendsThemAndKeepsTheNarrowerGrant) {
+    Session s = signed_in();
+    const ScopeSet fewer{"users.profile.me:read"};
+    const auto sent = must(s, ev::RefreshRequested{t0, fewer});
+    ASSERT_EQ(count_of<fx::SendRefresh>(sent), 1u);
+    const auto form = form_decode(effects_of<fx::SendRefresh>(sent)[0].request.body);
+    ASSERT_TRUE(form);
+    EXPECT_EQ(form_get(*form, "scope"), "users.profile.me:read");
+    must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-2", "rt-2", 1800, fewer), t0});
+    ASSERT_TRUE(s.tokens());
+    EXPECT_EQ(s.tokens()->scope, fewer);
+    const auto again = must(s, ev::RefreshRequested{t0, std::nullopt});
+    ASSERT_EQ(count_of<fx::SendRefresh>(again), 1u);
+    const auto next = form_decode(effects_of<fx::SendRefresh>(again)[0].request.body);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(form_get(*next, "scope"), "users.profile.me:read") << "the later refresh keeps the narrower grant";
+}
+
 TEST(Session, RefreshRequestedWhileRefreshingSharesTheRefresh) {
     Session s = in_state(SessionState::refreshing);
     EXPECT_EQ(count_of<fx::SendRefresh>(must(s, ev::RefreshRequested{t0})), 0u);

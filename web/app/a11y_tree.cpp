@@ -26,6 +26,8 @@ const char* to_string(A11yRole role) {
             return "listitem";
         case A11yRole::Group:
             return "group";
+        case A11yRole::Image:
+            return "img";
     }
     return "group";
 }

@@ -13,7 +13,8 @@
 
 namespace roomkey::app {
 
-enum class A11yRole { Button, Checkbox, TextField, MultilineTextField, Heading, List, ListItem, Group };
+// Image: a drawing described by its name (the rate plot: its axes' labels).
+enum class A11yRole { Button, Checkbox, TextField, MultilineTextField, Heading, List, ListItem, Group, Image };
 
 const char* to_string(A11yRole role);
 

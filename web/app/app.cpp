@@ -135,6 +135,8 @@ void App::apply(const Intent& intent, Instant now) {
                 if (mode_ == Mode::oauth && (state == SessionState::signed_in || state == SessionState::refreshing)) {
                     run_session(session_event::RefreshRequested{now}, now);
                 }
+            } else if constexpr (std::is_same_v<T, intent::RefreshScopes>) {
+                refresh_with_scopes(i.scopes, now);
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
                 auto_refresh_ = i.on;
                 // Catch up at once on anything that came due while it was off.

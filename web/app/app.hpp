@@ -51,6 +51,7 @@
 #include "app/post_outcome.hpp"
 #include "app/public_config.hpp"
 #include "app/room_view.hpp"
+#include "app/scope_refresh.hpp"
 #include "app/user_errors.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/api_records.hpp"
@@ -202,6 +203,8 @@ public:
     // "expired", "failed" or "api token".
     std::string session_label() const;
     const ScopeSet& requested_scopes() const { return requested_scopes_; }
+    // "Refresh with fewer scopes" (intent::RefreshScopes): asked, granted, why not.
+    const ScopeRefresh& scope_refresh() const { return scope_refresh_; }
     // Granted scopes differ from the requested ones (after expansion).
     bool scopes_differ() const;
     bool auto_refresh() const { return auto_refresh_; }
@@ -304,6 +307,7 @@ private:
     // intents
     void sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
+    void refresh_with_scopes(const ScopeSet& scopes, Instant now);
     void use_api_token(std::string token, Instant now);
     void queue_message(const intent::QueueMessage& message, Instant now);
     void queue_task(const intent::QueueTask& task, Instant now);
@@ -407,6 +411,7 @@ private:
     Instant callback_received_at_;               // when the page loaded with it (spec 2.2: code valid 1 minute)
     std::optional<std::string> pending_to_store_;
     ScopeSet requested_scopes_;
+    ScopeRefresh scope_refresh_;
     bool auto_refresh_ = true;
     std::optional<Instant> refresh_tick_at_;
     std::string api_token_;

@@ -141,6 +141,19 @@ void App::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& 
         run_session(session_event::TokenRequestFailed{id, reason, now}, now);
     }
     const SessionState after = session_.state();
+    if (scope_refresh_.pending() && after != SessionState::refreshing) {
+        // The narrower refresh ended: what was asked is now what is requested.
+        if (session_.token_generation() != generation && session_.tokens()) {
+            requested_scopes_ = scope_refresh_.requested();
+            scope_refresh_.granted(session_.tokens()->scope);
+        } else if (after == SessionState::failed || after == SessionState::expired) {
+            scope_refresh_.failed("The refresh with fewer scopes was refused and the session ended: sign in again.");
+        } else {
+            scope_refresh_.failed("The refresh with fewer scopes did not go through (" +
+                                  (response ? "HTTP " + std::to_string(response->status) : reason) +
+                                  "): the scopes granted before still apply.");
+        }
+    }
     if (session_.token_generation() != generation) {
         remember_tokens();
         if (before == SessionState::exchanging) {

@@ -70,6 +70,7 @@ void App::sign_out(Instant now) {
     refresh_tick_at_.reset();
     reset_account_data();
     requested_scopes_.clear();
+    scope_refresh_.reset();
     mode_ = Mode::none;
     last_error_.reset();
     notice_.clear();
@@ -118,6 +119,24 @@ SessionConfig App::session_config(const std::string& client_id) const {
     // (a confidential client) the helper adds the secret (spec 4.3).
     config.credentials = PublicClient{client_id};
     return config;
+}
+
+// Spec 4.3: a refresh may ask for fewer scopes than were granted; the new
+// tokens then grant only those (and so does every later refresh).
+void App::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
+    const auto& tokens = session_.tokens();
+    if (mode_ != Mode::oauth || !tokens) {
+        scope_refresh_.refuse(
+            "Sign in with OAuth first: only an OAuth grant can be narrowed (an API token has no scopes).");
+        return;
+    }
+    const bool busy = session_.state() == SessionState::refreshing;
+    if (auto why = ScopeRefresh::refusal(scopes, tokens->scope, busy)) {
+        scope_refresh_.refuse(std::move(*why));
+        return;
+    }
+    scope_refresh_.start(scopes, tokens->scope);
+    run_session(session_event::RefreshRequested{now, scopes}, now);
 }
 
 void App::run_session(const SessionEvent& event, Instant now) {

@@ -83,6 +83,13 @@ Result<Intent, std::string> parse_object(const json& action) {
     }
     if (type == "try_again") return Intent{intent::TryAgain{}};
     if (type == "refresh_now") return Intent{intent::RefreshNow{}};
+    if (type == "refresh_scopes") {
+        std::string scope;
+        if (!read_text(action, "scope", scope)) return missing(type, "scope");
+        auto scopes = parse_scope_list(scope);
+        if (!scopes) return Err{"action refresh_scopes: \"scope\" is not a list of known scopes: " + scope};
+        return Intent{intent::RefreshScopes{std::move(*scopes)}};
+    }
     if (type == "set_auto_refresh") {
         bool on = true;
         if (!read_flag(action, "on", on)) return missing(type, "on");

@@ -48,6 +48,10 @@ struct FormError {
 // Leave an error screen for a fresh start (the "try again" action).
 struct TryAgain {};
 struct RefreshNow {};
+// Refresh with fewer scopes: a subset of the grant (spec 4.3, issue 13).
+struct RefreshScopes {
+    ScopeSet scopes;
+};
 struct SetAutoRefresh { bool on = true; };
 // Spec 5.1: use an API token instead of OAuth.
 struct UseApiToken { std::string token; };
@@ -141,7 +145,7 @@ using Intent =
                  intent::EditPost, intent::DiscardPost, intent::FormError, intent::OpenRoom, intent::LoadMessages,
                  intent::MarkRead, intent::CompleteTask, intent::LoadMyTasks, intent::LoadContacts,
                  intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,
-                 intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes>;
+                 intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes, intent::RefreshScopes>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -161,6 +165,7 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"accept_request","request_id":"9"} {"type":"decline_request","request_id":"9"}
 //   {"type":"api_call","method":"GET","path":"/rooms/{room_id}/messages","params":{"room_id":"2100","force":1}}
 //   {"type":"confirm_api_call"} {"type":"cancel_api_call"} {"type":"add_scopes","scope":"contacts.all:read"}
+//   {"type":"refresh_scopes","scope":"users.all:read"} (a subset of the granted scopes, spec 4.3)
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

@@ -78,6 +78,13 @@ std::string page_state_json(const App& app, Instant now) {
     scopes["granted"] = tokens ? format_scope_list(tokens->scope) : std::string();
     scopes["differ"] = app.scopes_differ();
     state["scopes"] = std::move(scopes);
+    // "Refresh with fewer scopes" (issue 13): what was asked and what came back.
+    const ScopeRefresh& narrow = app.scope_refresh();
+    state["scope_refresh"] = {
+        {"pending", narrow.pending()},
+        {"requested", format_scope_list(narrow.requested())},
+        {"granted_before", format_scope_list(narrow.granted_before())},
+        {"granted", narrow.granted_after() ? json(format_scope_list(*narrow.granted_after())) : json(nullptr)}};
     if (auto expires = app.access_expires_at()) {
         state["access_expires_in"] = std::chrono::duration_cast<Seconds>(*expires - now).count();
     } else {
@@ -151,10 +158,16 @@ std::string page_state_json(const App& app, Instant now) {
     state["notice"] = app.notice();
     // Each view's own error, as its panel shows it ("" when none): with
     // last_error, everything the screen shows as an error (issue 11).
-    state["errors"] = {
-        {"config", app.config_error()}, {"account", app.account().error},   {"status", app.status().error},
-        {"rooms", app.rooms().error},   {"posting", app.posting_error()},   {"form", app.form_error()},
-        {"room", app.room().error()},   {"my_tasks", app.my_tasks().error}, {"contacts", app.contacts().error}};
+    state["errors"] = {{"config", app.config_error()},
+                       {"account", app.account().error},
+                       {"status", app.status().error},
+                       {"rooms", app.rooms().error},
+                       {"posting", app.posting_error()},
+                       {"form", app.form_error()},
+                       {"room", app.room().error()},
+                       {"my_tasks", app.my_tasks().error},
+                       {"contacts", app.contacts().error},
+                       {"scope_refresh", app.scope_refresh().error()}};
     json connection = {{"helper", app.helper_unreachable() ? "unreachable" : "reachable"}};
     if (auto at = app.helper_probe_at()) {
         connection["retry_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());

@@ -59,6 +59,7 @@ struct Tree {
     std::array<int, 4> caret_published{};
     ImGuiID compose_id = 0;
     std::string compose_text;
+    ImGuiID list = 0;  // the list open now (begin_list): its items become list items
 };
 
 Tree& tree() {
@@ -129,11 +130,31 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
     }
     auto existing = t.index.find(id);
     if (existing != t.index.end()) {
+        node.parent = t.nodes[existing->second].parent;
         t.nodes[existing->second] = std::move(node);
-    } else {
-        t.index[id] = t.nodes.size();
-        t.nodes.push_back(std::move(node));
+        return;
     }
+    if (t.list != 0) {
+        // Inside a list each control is one list item (ul > li > button).
+        A11yNode item;
+        item.id = ImHashData(&id, sizeof(id), t.list);
+        if (item.id == 0) item.id = 1;
+        item.parent = t.list;
+        item.role = A11yRole::ListItem;
+        item.rect = node.rect;
+        node.parent = item.id;
+        t.nodes.push_back(std::move(item));
+    }
+    t.index[id] = t.nodes.size();
+    t.nodes.push_back(std::move(node));
+}
+
+// A node the UI declares itself (a list, a figure), not an ImGui item.
+void add_declared(A11yNode node) {
+    Tree& t = tree();
+    if (t.index.count(node.id)) return;
+    t.index[node.id] = t.nodes.size();
+    t.nodes.push_back(std::move(node));
 }
 
 bool is_text_field(ImGuiID id) {
@@ -185,6 +206,32 @@ void install() {
 
 void shortcut_next(const char* keys) {
     tree().next_shortcut = keys ? keys : "";
+}
+
+void begin_list(const char* name) {
+    A11yNode node;
+    node.id = ImGui::GetID((std::string("##a11y_list:") + name).c_str());
+    node.role = A11yRole::List;
+    node.name = name;
+    add_declared(node);
+    tree().list = node.id;
+}
+
+void end_list() {
+    tree().list = 0;
+}
+
+void describe_last_item(const char* id, const std::string& description) {
+    A11yNode node;
+    node.id = ImGui::GetID((std::string("##a11y_image:") + id).c_str());
+    node.role = A11yRole::Image;
+    node.name = description;
+    node.parent = tree().list;
+    const ImVec2 min = ImGui::GetItemRectMin();
+    const ImVec2 max = ImGui::GetItemRectMax();
+    node.rect = {static_cast<int>(min.x), static_cast<int>(min.y), static_cast<int>(max.x - min.x),
+                 static_cast<int>(max.y - min.y)};
+    add_declared(std::move(node));
 }
 
 bool take_dom_requests() {
@@ -269,6 +316,7 @@ void publish(float scale) {
 
     t.published = std::move(t.nodes);
     t.nodes.clear();
+    t.list = 0;
     t.index.clear();
     t.last_windows = std::move(t.windows);
     t.windows.clear();

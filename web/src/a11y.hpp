@@ -42,6 +42,15 @@ void text_field_gone();
 // (aria-keyshortcuts, e.g. "Control+Enter"); call just before the widget.
 void shortcut_next(const char* keys);
 
+// The controls drawn between begin_list and end_list are the items of a
+// list named `name` (ul > li > control), e.g. the rooms.
+void begin_list(const char* name);
+void end_list();
+
+// The item just drawn (a plot) is an image described by `description` (its
+// axes, values and labels as words); `id` names it uniquely in the window.
+void describe_last_item(const char* id, const std::string& description);
+
 // After the UI is drawn, before ImGui::Render: draws the IME composition in
 // progress underlined at the caret of the field being edited.
 void draw_composition();

@@ -45,6 +45,7 @@
 #include "page_bridge.hpp"
 #include "ui.hpp"
 #include "ux_frame.hpp"
+#include "view_prefs.hpp"
 
 namespace {
 
@@ -56,6 +57,7 @@ enum PageEvent : int {
     kAction = 3,    // window.roomkey.act() queued an action
     kDomInput = 4,  // the accessibility tree's DOM controls asked for something
     kHidden = 5,    // the tab went to the background (the open room stops polling)
+    kScheme = 6,    // prefers-color-scheme changed (dark <-> light)
 };
 
 // The page's events call `notify(kind)` in wasm. Listeners on window in the
@@ -88,6 +90,9 @@ EM_JS(void, roomkey_js_listen, (PageListener notify), {
     document.addEventListener('visibilitychange', function() { call(document.hidden ? 5 : 2); });
     window.addEventListener('roomkey:act', function() { call(3); });
     window.addEventListener('roomkey:a11y', function() { call(4); });
+    if (window.matchMedia) {
+        window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function() { call(6); });
+    }
 });
 // clang-format on
 
@@ -99,6 +104,7 @@ struct Platform {
     int height = 0;
     float scale = 0.0f;  // device-pixel ratio the fonts and style were built for
     int text_size = -1;  // ui.text_size the fonts were built for
+    int dark = -1;       // the theme the style was built for (1 dark, 0 light)
     long frame = 0;
     // The digest of the picture the canvas shows (frame_picture.hpp); none
     // after the canvas was resized or the font texture replaced.
@@ -149,14 +155,21 @@ void fit_canvas(Platform& p) {
     }
     if (ratio != p.scale || p.ui.text_size != p.text_size || roomkey::web::ux::atlas_stale()) {
         p.scale = ratio;
+        // The user changed the text size: it lasts for the session.
+        if (p.text_size >= 0 && p.ui.text_size != p.text_size) roomkey::web::store_text_size(p.ui.text_size);
         p.text_size = p.ui.text_size;
         // Only the font texture is replaced: ImGui 1.86's DestroyDeviceObjects
         // keeps its old buffer sizes, and the next draw would overflow them.
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         roomkey::web::build_font_atlas(std::round(roomkey::web::kTextSizes[p.text_size] * ratio));
         ImGui_ImplOpenGL3_CreateFontsTexture();
-        roomkey::web::apply_theme(ratio);
-        p.on_screen.reset();
+        p.dark = -1;  // the style is sized for the ratio too
+    }
+    const int dark = roomkey::web::prefers_dark_scheme() ? 1 : 0;
+    if (dark != p.dark) {
+        p.dark = dark;
+        roomkey::web::apply_theme(ratio, dark == 1);
+        p.on_screen.reset();  // the background (the clear colour) changed
     }
 }
 
@@ -308,7 +321,8 @@ void on_page_event(int kind) {
             p.clock.on_input();
             break;
         case kResize:
-            p.clock.on_change();
+        case kScheme:
+            p.clock.on_change();  // fit_canvas picks up the new ratio or theme
             break;
         case kVisible:
             // A frame asked for while hidden may never have run (a page that
@@ -368,7 +382,8 @@ EM_BOOL frame(double, void*) {
     // and the browser keeps showing what is there.
     if (p.on_screen != picture.digest) {
         glViewport(0, 0, p.width, p.height);
-        glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
+        const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        glClearColor(background.x, background.y, background.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         p.on_screen = picture.digest;
@@ -410,6 +425,8 @@ int main() {
 
     Platform& p = g_platform;
     p.ui.utc_offset = roomkey::web::local_utc_offset;
+    // The text size this session chose survives a reload (view_prefs.hpp).
+    if (const auto size = roomkey::web::stored_text_size()) p.ui.text_size = *size;
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
     p.app->start(launch_url, pending, roomkey::web::now());
     launch_url.clear();

@@ -15,9 +15,8 @@ using app::App;
 using app::Intent;
 using namespace parts;
 
-void apply_theme(float scale) {
+void apply_theme(float scale, bool dark) {
     ImGuiStyle style;
-    ImGui::StyleColorsDark(&style);
     style.WindowPadding = ImVec2(12, 10);
     style.FramePadding = ImVec2(8, 4);
     style.ItemSpacing = ImVec2(8, 6);
@@ -30,20 +29,51 @@ void apply_theme(float scale) {
     style.WindowRounding = 0;
     style.WindowBorderSize = 0;
     ImVec4* c = style.Colors;
-    c[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
-    c[ImGuiCol_ChildBg] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
-    c[ImGuiCol_Header] = ImVec4(0.20f, 0.24f, 0.30f, 1.0f);
-    c[ImGuiCol_HeaderHovered] = ImVec4(0.25f, 0.32f, 0.42f, 1.0f);
-    c[ImGuiCol_HeaderActive] = ImVec4(0.28f, 0.38f, 0.52f, 1.0f);
-    c[ImGuiCol_FrameBg] = ImVec4(0.18f, 0.20f, 0.24f, 1.0f);
-    c[ImGuiCol_Button] = ImVec4(0.22f, 0.26f, 0.32f, 1.0f);
-    c[ImGuiCol_ButtonHovered] = ImVec4(0.28f, 0.34f, 0.42f, 1.0f);
+    if (dark) {
+        ImGui::StyleColorsDark(&style);
+        kAccent = ImVec4(0.36f, 0.62f, 0.98f, 1.0f);
+        kGood = ImVec4(0.40f, 0.80f, 0.50f, 1.0f);
+        kWarn = ImVec4(0.98f, 0.76f, 0.30f, 1.0f);
+        kBad = ImVec4(1.00f, 0.45f, 0.42f, 1.0f);
+        kDim = ImVec4(0.62f, 0.65f, 0.70f, 1.0f);
+        kErrorBg = ImVec4(0.35f, 0.12f, 0.12f, 1.0f);
+        c[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
+        c[ImGuiCol_ChildBg] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
+        c[ImGuiCol_Header] = ImVec4(0.20f, 0.24f, 0.30f, 1.0f);
+        c[ImGuiCol_HeaderHovered] = ImVec4(0.25f, 0.32f, 0.42f, 1.0f);
+        c[ImGuiCol_HeaderActive] = ImVec4(0.28f, 0.38f, 0.52f, 1.0f);
+        c[ImGuiCol_FrameBg] = ImVec4(0.18f, 0.20f, 0.24f, 1.0f);
+        c[ImGuiCol_Button] = ImVec4(0.22f, 0.26f, 0.32f, 1.0f);
+        c[ImGuiCol_ButtonHovered] = ImVec4(0.28f, 0.34f, 0.42f, 1.0f);
+        c[ImGuiCol_TableHeaderBg] = ImVec4(0.17f, 0.19f, 0.23f, 1.0f);
+        // The keyboard focus ring: a colour nothing else uses, clearly visible.
+        c[ImGuiCol_NavHighlight] = ImVec4(1.00f, 0.78f, 0.20f, 1.0f);
+    } else {
+        // Light: every text colour keeps at least 4.5:1 against the
+        // background (WCAG 1.4.3), the ring 3:1 (1.4.11).
+        ImGui::StyleColorsLight(&style);
+        kAccent = ImVec4(0.10f, 0.36f, 0.78f, 1.0f);
+        kGood = ImVec4(0.06f, 0.45f, 0.20f, 1.0f);
+        kWarn = ImVec4(0.62f, 0.36f, 0.00f, 1.0f);
+        kBad = ImVec4(0.72f, 0.10f, 0.10f, 1.0f);
+        kDim = ImVec4(0.33f, 0.35f, 0.40f, 1.0f);
+        kErrorBg = ImVec4(1.00f, 0.90f, 0.89f, 1.0f);
+        c[ImGuiCol_Text] = ImVec4(0.08f, 0.09f, 0.11f, 1.0f);
+        c[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.98f, 1.0f);
+        c[ImGuiCol_ChildBg] = ImVec4(0.93f, 0.94f, 0.96f, 1.0f);
+        c[ImGuiCol_Header] = ImVec4(0.82f, 0.87f, 0.94f, 1.0f);
+        c[ImGuiCol_HeaderHovered] = ImVec4(0.74f, 0.82f, 0.93f, 1.0f);
+        c[ImGuiCol_HeaderActive] = ImVec4(0.64f, 0.75f, 0.91f, 1.0f);
+        c[ImGuiCol_FrameBg] = ImVec4(0.88f, 0.89f, 0.92f, 1.0f);
+        c[ImGuiCol_Button] = ImVec4(0.84f, 0.87f, 0.92f, 1.0f);
+        c[ImGuiCol_ButtonHovered] = ImVec4(0.75f, 0.80f, 0.89f, 1.0f);
+        c[ImGuiCol_TableHeaderBg] = ImVec4(0.88f, 0.90f, 0.93f, 1.0f);
+        c[ImGuiCol_NavHighlight] = ImVec4(0.80f, 0.36f, 0.00f, 1.0f);
+    }
     c[ImGuiCol_CheckMark] = kAccent;
     c[ImGuiCol_PlotLines] = kAccent;
-    c[ImGuiCol_PlotHistogram] = kAccent;
-    c[ImGuiCol_TableHeaderBg] = ImVec4(0.17f, 0.19f, 0.23f, 1.0f);
-    // The keyboard focus ring: a colour nothing else uses, clearly visible.
-    c[ImGuiCol_NavHighlight] = ImVec4(1.00f, 0.78f, 0.20f, 1.0f);
+    kDarkTheme = dark;
+    c[ImGuiCol_PlotHistogram] = bar_fill(kAccent);
     style.ScaleAllSizes(scale);
     ImGui::GetStyle() = style;
 }

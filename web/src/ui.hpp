@@ -27,6 +27,10 @@ struct UiState {
     bool scopes_initialised = false;
     ScopeSet chosen_scopes;
     std::array<char, 512> api_token{};
+    // Session: the scopes kept for "refresh with fewer scopes", picked from
+    // the grant `narrow_of` (a new grant starts the choice afresh).
+    ScopeSet narrow_scopes;
+    std::string narrow_of;
     // Posting.
     std::array<char, 2048> message{};
     int repeat = 1;
@@ -61,7 +65,8 @@ struct UiState {
 // `scale` is the device-pixel ratio: sizes in the UI are multiplied by it.
 std::vector<app::Intent> draw_ui(const app::App& app, UiState& ui, Instant now, float scale);
 
-// The clean default theme, sized for `scale`.
-void apply_theme(float scale);
+// The theme, sized for `scale`: dark or light as the browser prefers
+// (prefers-color-scheme, followed live by main.cpp).
+void apply_theme(float scale, bool dark);
 
 }  // namespace roomkey::web

@@ -10,6 +10,7 @@
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
+#include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
 
@@ -66,8 +67,10 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         return;
     }
     if (ImGui::Button("Reload##rooms")) out.push_back(app::intent::ReloadRooms{});
-    ImGui::SameLine();
-    if (app.rooms().loading) loading_text(ui, "Loading", now);
+    if (app.rooms().loading) {
+        ImGui::SameLine();  // only then: the list goes under the button, not beside it
+        loading_text(ui, "Loading", now);
+    }
     if (!app.rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.rooms().note.c_str());
     const auto& rooms = app.rooms().value;
     if (!rooms) {
@@ -80,6 +83,7 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     const float height =
         std::min(static_cast<float>(rooms->size()) + 0.5f, 8.5f) * ImGui::GetTextLineHeightWithSpacing();
+    ux::begin_list("Rooms");  // a list of rooms for assistive technology too
     ImGui::BeginChild("room_list", ImVec2(0, height), true);
     for (const Room& room : *rooms) {
         std::string text = room.name + "  #" + room.room_id;
@@ -90,6 +94,7 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         }
     }
     ImGui::EndChild();
+    ux::end_list();
 }
 
 }  // namespace roomkey::web::parts

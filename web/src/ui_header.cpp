@@ -39,7 +39,7 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
 
     if (!app.notice().empty()) text_dim(app.notice());
     if (const auto& error = app.last_error()) {
-        ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.35f, 0.12f, 0.12f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_ChildBg, kErrorBg);
         const float lines = 3.2f + (error->remedy.empty() ? 0.0f : 1.0f);
         ImGui::BeginChild("error", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * lines), true);
         ImGui::TextColored(kBad, "%s%s%s%s", error->title.c_str(), error->code.empty() ? "" : " (", error->code.c_str(),

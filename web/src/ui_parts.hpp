@@ -17,11 +17,21 @@ using app::App;
 using app::Intent;
 using Intents = std::vector<Intent>;
 
-inline const ImVec4 kAccent{0.36f, 0.62f, 0.98f, 1.0f};
-inline const ImVec4 kGood{0.40f, 0.80f, 0.50f, 1.0f};
-inline const ImVec4 kWarn{0.98f, 0.76f, 0.30f, 1.0f};
-inline const ImVec4 kBad{1.00f, 0.45f, 0.42f, 1.0f};
-inline const ImVec4 kDim{0.62f, 0.65f, 0.70f, 1.0f};
+// The palette of the current theme (dark or light, prefers-color-scheme):
+// apply_theme (ui.cpp) sets these, between frames only.
+inline ImVec4 kAccent{0.36f, 0.62f, 0.98f, 1.0f};
+inline ImVec4 kGood{0.40f, 0.80f, 0.50f, 1.0f};
+inline ImVec4 kWarn{0.98f, 0.76f, 0.30f, 1.0f};
+inline ImVec4 kBad{1.00f, 0.45f, 0.42f, 1.0f};
+inline ImVec4 kDim{0.62f, 0.65f, 0.70f, 1.0f};
+inline ImVec4 kErrorBg{0.35f, 0.12f, 0.12f, 1.0f};
+inline bool kDarkTheme = true;
+// A progress bar's fill for `colour`: the colour itself on the dark theme, a
+// pale tint of it on the light one, so the bar's text stays readable on it.
+inline ImVec4 bar_fill(const ImVec4& colour) {
+    if (kDarkTheme) return colour;
+    return ImVec4(colour.x * 0.45f + 0.55f, colour.y * 0.45f + 0.55f, colour.z * 0.45f + 0.55f, 1.0f);
+}
 
 // ---- ui_widgets.cpp ----
 void text_dim(const std::string& text);
@@ -49,6 +59,8 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out);     
 void account_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_dashboard.cpp
 void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out);       // ui_dashboard.cpp
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_posting.cpp
+// "Refresh with fewer scopes", inside the session panel (ui_scope_refresh.cpp).
+void scope_refresh_controls(const App& app, UiState& ui, Intents& out);
 void rate_panel(const App& app, UiState& ui, Instant now);                      // ui_rate.cpp
 void log_panel(const App& app, UiState& ui, Intents& out);                      // ui_http_log.cpp
 void room_panel(const App& app, UiState& ui, Instant now, Intents& out);        // ui_room.cpp

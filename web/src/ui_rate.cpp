@@ -1,23 +1,121 @@
 // ui_rate.cpp: rate limits: gauge, plot of x-ratelimit-remaining, per-room budgets.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/format.hpp"
+#include "app/plot_axes.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
+#include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
 
 namespace {
 
-float sample_remaining(void* data, int index) {
-    const auto* samples = static_cast<const std::deque<app::RateSample>*>(data);
-    return static_cast<float>((*samples)[static_cast<std::size_t>(index)].remaining);
+float seconds_between(Instant from, Instant to) {
+    return std::chrono::duration<float>(to - from).count();
+}
+
+// The plot of x-ratelimit-remaining: a value axis of calls with round
+// ticks, the limit as a line, and a time axis ending at the latest reading
+// (app/plot_axes.hpp). Every size follows the font, which follows the
+// device-pixel ratio, so it reads the same at 100 % and 200 % zoom. The
+// same labels, in words, describe it to assistive technology.
+void rate_plot(UiState& ui, const std::deque<app::RateSample>& samples, long limit) {
+    const float font = ImGui::GetFontSize();
+    const float thin = std::max(1.0f, std::round(font / 14.0f));
+    long lowest = limit;
+    for (const app::RateSample& sample : samples) lowest = std::min(lowest, sample.remaining);
+    // The value axis starts a little below the lowest reading, so a few calls show as a slope.
+    const double low = static_cast<double>(std::max(0L, lowest - std::max(10L, limit / 10)));
+    // Headroom above the limit, so readings just under it show below its line.
+    const double high = static_cast<double>(std::max(1L, limit)) + (static_cast<double>(limit) - low) * 0.1;
+    const std::vector<app::AxisTick> values = app::value_ticks(low, static_cast<double>(limit), 3);
+    float label_width = 0;
+    for (const app::AxisTick& tick : values)
+        label_width = std::max(label_width, ImGui::CalcTextSize(tick.label.c_str()).x);
+
+    const ImVec2 size(ImGui::GetContentRegionAvail().x, font * 7.5f);
+    ImGui::Dummy(size);
+    note_widget(ui, "rate_plot");
+    const ImVec2 min = ImGui::GetItemRectMin();
+    const ImVec2 max = ImGui::GetItemRectMax();
+    const ImRect area(ImVec2(min.x + label_width + font * 0.6f, min.y + font * 1.4f),
+                      ImVec2(max.x - font * 1.2f, max.y - font * 1.6f));
+    if (area.GetWidth() < font * 4 || area.GetHeight() < font) return;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Text, 0.18f);
+    const ImU32 dim = ImGui::ColorConvertFloat4ToU32(kDim);
+    draw->AddRectFilled(area.Min, area.Max, ImGui::GetColorU32(ImGuiCol_FrameBg));
+
+    auto y_of = [&](double value) {
+        const double t = (std::clamp(value, low, high) - low) / std::max(1e-9, high - low);
+        return area.Max.y - static_cast<float>(t) * area.GetHeight();
+    };
+    // Value axis: grid lines and their labels, right-aligned to the axis.
+    for (const app::AxisTick& tick : values) {
+        const float y = std::round(y_of(tick.at));
+        draw->AddLine(ImVec2(area.Min.x, y), ImVec2(area.Max.x, y), grid, thin);
+        const ImVec2 label = ImGui::CalcTextSize(tick.label.c_str());
+        draw->AddText(ImVec2(area.Min.x - font * 0.3f - label.x, y - label.y * 0.5f), dim, tick.label.c_str());
+    }
+    // The limit: a line of its own colour with its label above it.
+    const float limit_y = std::round(y_of(static_cast<double>(limit)));
+    const ImU32 warn = ImGui::ColorConvertFloat4ToU32(kWarn);
+    draw->AddLine(ImVec2(area.Min.x, limit_y), ImVec2(area.Max.x, limit_y), warn, thin * 2);
+    const std::string limit_label = "limit " + std::to_string(limit) + " per 5 min";
+    const ImVec2 limit_size = ImGui::CalcTextSize(limit_label.c_str());
+    draw->AddText(ImVec2(area.Max.x - limit_size.x, limit_y - limit_size.y - thin * 2), warn, limit_label.c_str());
+
+    // Time axis: ticks back from the latest reading.
+    const Instant last = samples.back().at;
+    // At least half a minute wide: readings a moment apart are drawn as the
+    // moment they are, not stretched over the whole width.
+    const float span = std::max(30.0f, seconds_between(samples.front().at, last));
+    const int max_ticks = std::max(2, static_cast<int>(area.GetWidth() / (font * 5.0f)));
+    const std::vector<app::AxisTick> times = app::time_ticks(span, max_ticks);
+    auto x_of = [&](float before_last) {
+        if (span <= 0) return area.Max.x;
+        return area.Max.x - before_last / span * area.GetWidth();
+    };
+    for (const app::AxisTick& tick : times) {
+        const float x = std::round(x_of(static_cast<float>(tick.at)));
+        draw->AddLine(ImVec2(x, area.Max.y), ImVec2(x, area.Max.y + font * 0.3f), text, thin);
+        const ImVec2 label = ImGui::CalcTextSize(tick.label.c_str());
+        const float left = std::clamp(x - label.x * 0.5f, min.x, max.x - label.x);
+        draw->AddText(ImVec2(left, area.Max.y + font * 0.35f), dim, tick.label.c_str());
+    }
+    // The axes themselves.
+    draw->AddLine(ImVec2(area.Min.x, area.Min.y), ImVec2(area.Min.x, area.Max.y), text, thin);
+    draw->AddLine(ImVec2(area.Min.x, area.Max.y), ImVec2(area.Max.x, area.Max.y), text, thin);
+
+    // The readings.
+    std::vector<ImVec2> points;
+    points.reserve(samples.size());
+    for (const app::RateSample& sample : samples) {
+        points.emplace_back(x_of(seconds_between(sample.at, last)), y_of(static_cast<double>(sample.remaining)));
+    }
+    const ImU32 accent = ImGui::ColorConvertFloat4ToU32(kAccent);
+    draw->AddPolyline(points.data(), static_cast<int>(points.size()), accent, ImDrawFlags_None, thin * 2);
+    draw->AddCircleFilled(points.back(), thin * 3, accent);
+
+    // The same picture in words, for screen readers (an image in the tree).
+    std::string words = "Remaining calls over time: " + std::to_string(samples.back().remaining) + " of " +
+                        std::to_string(limit) + " left at the latest reading, lowest " + std::to_string(lowest) + "; " +
+                        limit_label + "; calls axis";
+    for (const app::AxisTick& tick : values) words += " " + tick.label;
+    words += "; time axis";
+    for (auto it = times.rbegin(); it != times.rend(); ++it) words += " " + it->label;
+    ux::describe_last_item("rate_plot", words);
 }
 
 }  // namespace
@@ -30,21 +128,15 @@ void rate_panel(const App& app, UiState& ui, Instant now) {
     std::string overlay = std::to_string(overall.remaining) + " / " + std::to_string(overall.limit) + " left";
     if (overall.reset) overlay += ", resets in " + countdown_to(ui, *overall.reset, now);
     if (!overall.from_headers) overlay += " (estimate)";
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, fraction > 0.2f ? kGood : kWarn);
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.2f ? kGood : kWarn));
     ImGui::ProgressBar(std::clamp(fraction, 0.0f, 1.0f), ImVec2(-FLT_MIN, 0), overlay.c_str());
     ImGui::PopStyleColor();
     text_dim("300 requests per 5 minutes (x-ratelimit-*); 429 answers: " +
              std::to_string(app.counters().responses_429));
     const auto& samples = app.rate_samples();
     if (samples.size() >= 2) {
-        // The y axis starts near the lowest reading, so a few calls show as a slope.
-        long lowest = overall.limit;
-        for (const app::RateSample& sample : samples) lowest = std::min(lowest, sample.remaining);
-        const float floor_value = static_cast<float>(std::max(0L, lowest - std::max(10L, overall.limit / 10)));
-        ImGui::PlotLines("##remaining", sample_remaining, const_cast<std::deque<app::RateSample>*>(&samples),
-                         static_cast<int>(samples.size()), 0, "remaining calls over time", floor_value,
-                         static_cast<float>(std::max(1L, overall.limit)),
-                         ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f));
+        text_dim("Remaining calls over time (x-ratelimit-remaining):");
+        rate_plot(ui, samples, std::max(1L, overall.limit));
     } else {
         text_dim("The plot fills in as API answers arrive.");
     }

@@ -170,7 +170,7 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     const float lifetime = static_cast<float>(std::max<std::int64_t>(1, tokens->expires_in) * 1000);
     const float fraction = std::clamp(static_cast<float>(left.count()) / lifetime, 0.0f, 1.0f);
     const std::string overlay = "access token expires in " + countdown_to(ui, tokens->access_expires_at, now);
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, fraction > 0.1f ? kAccent : kWarn);
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.1f ? kAccent : kWarn));
     ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), overlay.c_str());
     ImGui::PopStyleColor();
     if (tokens->refresh_expires_at) {
@@ -193,6 +193,7 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     note_widget(ui, "sign_out");
     text_dim("Refreshes: " + std::to_string(app.counters().token_refreshes) +
              ", retries after 401: " + std::to_string(app.counters().retries_after_401));
+    scope_refresh_controls(app, ui, out);
 }
 
 }  // namespace roomkey::web::parts

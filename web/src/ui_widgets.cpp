@@ -49,8 +49,9 @@ bool primary_button(const char* label) {
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.20f, 0.45f, 0.85f, 1.0f));
     ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.28f, 0.53f, 0.92f, 1.0f));
     ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.16f, 0.38f, 0.75f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 1.0f, 1.0f, 1.0f));  // on blue, in either theme
     const bool pressed = ImGui::Button(label);
-    ImGui::PopStyleColor(3);
+    ImGui::PopStyleColor(4);
     return pressed;
 }
 

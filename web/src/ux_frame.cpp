@@ -64,6 +64,18 @@ void main_action() {
     g_keys.main_action = ImGui::GetItemID();
 }
 
+void begin_list(const char* name) {
+    a11y::begin_list(name);
+}
+
+void end_list() {
+    a11y::end_list();
+}
+
+void describe_last_item(const char* id, const std::string& description) {
+    a11y::describe_last_item(id, description);
+}
+
 void after_draw() {
     a11y::draw_composition();
 }

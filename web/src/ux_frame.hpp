@@ -6,6 +6,8 @@
 // main.cpp calls these at fixed points of its frame. Emscripten-only.
 #pragma once
 
+#include <string>
+
 namespace roomkey::web::ux {
 
 // After ImGui::CreateContext and the backends' init.
@@ -27,6 +29,13 @@ void before_new_frame();
 // Marks the item just drawn as the main action of the current screen
 // ("Sign in" when signed out, the message field when signed in).
 void main_action();
+
+// For the accessibility tree (a11y.hpp): the controls between begin_list
+// and end_list form a list named `name`; describe_last_item makes the item
+// just drawn (a plot) an image with that description.
+void begin_list(const char* name);
+void end_list();
+void describe_last_item(const char* id, const std::string& description);
 
 // After the UI is drawn, before ImGui::Render.
 void after_draw();

@@ -131,9 +131,14 @@ struct ApiUnauthorized {
     bool was_retry = false;
     Instant now;
 };
-// The user (or the app) wants fresh tokens now.
+// The user (or the app) wants fresh tokens now. `scope`: ask for these
+// scopes instead of the granted ones (spec 4.3: a refresh may narrow the
+// grant); the caller checks them first with is_subset_grant (scopes.hpp),
+// since the service refuses a wider set. Ignored when a refresh is already
+// under way (it is shared).
 struct RefreshRequested {
     Instant now;
+    std::optional<ScopeSet> scope = std::nullopt;
 };
 struct SignOut {};
 }  // namespace session_event

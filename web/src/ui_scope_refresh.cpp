@@ -1,0 +1,53 @@
+// ui_scope_refresh.cpp: "refresh with fewer scopes" in the session panel
+// (spec 4.3, issue 13): one checkbox per granted leaf scope, the refresh,
+// and what was asked and granted (app/scope_refresh.hpp).
+#include <imgui.h>
+
+#include <string>
+
+#include "ui_parts.hpp"
+
+namespace roomkey::web::parts {
+
+void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
+    const auto& tokens = app.session().tokens();
+    if (!tokens || app.mode() != app::Mode::oauth) return;
+    const std::string grant = format_scope_list(tokens->scope);
+    if (ui.narrow_of != grant) {
+        ui.narrow_scopes = leaf_scopes(tokens->scope);
+        ui.narrow_of = grant;
+    }
+    const app::ScopeRefresh& narrow = app.scope_refresh();
+    if (!ImGui::TreeNode("Refresh with fewer scopes (spec 4.3)")) {
+        if (!narrow.error().empty()) ImGui::TextColored(kBad, "%s", narrow.error().c_str());
+        return;
+    }
+    text_dim("Untick what this session no longer needs; the new token grants only the rest.");
+    for (const std::string& scope : leaf_scopes(tokens->scope)) {
+        bool kept = ui.narrow_scopes.count(scope) > 0;
+        if (ImGui::Checkbox((scope + "##narrow").c_str(), &kept)) {
+            if (kept) {
+                ui.narrow_scopes.insert(scope);
+            } else {
+                ui.narrow_scopes.erase(scope);
+            }
+        }
+    }
+    const ScopeSet asked = compact(ui.narrow_scopes);
+    const bool refreshing = app.session_label() == "refreshing";
+    ImGui::BeginDisabled(refreshing || asked.empty());
+    if (ImGui::Button("Refresh with these scopes")) out.push_back(app::intent::RefreshScopes{asked});
+    ImGui::EndDisabled();
+    note_widget(ui, "refresh_scopes");
+    ImGui::TextWrapped("scope=%s", asked.empty() ? "(none)" : format_scope_list(asked).c_str());
+    if (narrow.pending()) text_dim("Refreshing with " + format_scope_list(narrow.requested()) + "...");
+    if (const auto& after = narrow.granted_after()) {
+        label_value("Asked for:", format_scope_list(narrow.requested()));
+        label_value("Granted:", after->empty() ? "(none)" : format_scope_list(*after));
+        label_value("Before:", format_scope_list(narrow.granted_before()));
+    }
+    if (!narrow.error().empty()) ImGui::TextColored(kBad, "%s", narrow.error().c_str());
+    ImGui::TreePop();
+}
+
+}  // namespace roomkey::web::parts
