@@ -117,13 +117,16 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
         }
         account_panel(app, ui, now, out);
         rooms_panel(app, ui, now, out);
+        // The message field right under the room list, where the open
+        // room's messages cannot push it out of view (and out of the
+        // accessibility tree, which only holds what ImGui drew).
+        posting_panel(app, ui, now, out);
         room_panel(app, ui, now, out);  // issue 10 (ui_room.cpp)
         contacts_panel(app, ui, now, out);
         if (columns == 2) {
             ImGui::EndChild();
             column("col2");
         }
-        posting_panel(app, ui, now, out);
         if (columns == 3) {
             ImGui::EndChild();
             column("col3");
