@@ -9,7 +9,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, demoUsers } from './support.mjs';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, demoUsers }
+  from './support.mjs';
 
 const FULL = 'users.all:read rooms.all:read_write contacts.all:read_write';
 const NO_CONTACTS = 'users.all:read rooms.all:read_write';
@@ -202,7 +203,8 @@ test('a console call lacking its scope is stopped, add_scopes asks for it, then 
     assert.equal(state.console.last.status, 200, state.console.last.error);
     assert.equal(state.console.last.error, '');
     assert.equal(state.console.missing_scope, '');
-    assert.match(state.console.last.json, /"account_id": 1002,\n\s*"avatar_image_url"/, 'Bob is in the formatted (indented) answer');
+    assert.match(state.console.last.json, /"account_id": 1002,\n\s*"avatar_image_url"/,
+      'Bob is in the formatted (indented) answer');
     await page.close();
   });
 
