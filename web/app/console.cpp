@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roomkey/endpoints.hpp"
+#include "roomkey/json_text.hpp"
 #include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/www_authenticate.hpp"
 
@@ -21,7 +22,7 @@ std::string call_name(Method method, const std::string& path) {
 // nlohmann reads integers into 64 bits); a body that is not JSON is shown as is.
 std::string format_body(const std::string& body) {
     if (body.empty()) return {};
-    const json parsed = json::parse(body, nullptr, false);
+    const json parsed = roomkey::parse_json_text(body);
     if (parsed.is_discarded()) return body;
     return parsed.dump(2, ' ', false, json::error_handler_t::replace);
 }

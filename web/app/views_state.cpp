@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "roomkey/json_text.hpp"
+
 namespace roomkey::app {
 
 namespace {
@@ -26,7 +28,7 @@ json loadable_list(const Loadable<std::vector<T>>& loadable, Each each) {
 }  // namespace
 
 void add_views_state(const App& app, Instant now, json& state) {
-    state["room"] = json::parse(room_json(app.room()), nullptr, false);
+    state["room"] = roomkey::parse_json_text(room_json(app.room()));
     if (auto at = app.room_poll_at()) {
         state["room"]["poll_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());
     } else if (state["room"].is_object()) {
@@ -61,7 +63,7 @@ void add_views_state(const App& app, Instant now, json& state) {
     state["views_loading"] = {{"my_tasks", app.my_tasks().loading},
                               {"contacts", app.contacts().loading},
                               {"incoming_requests", app.incoming_requests().loading}};
-    json console = json::parse(console_json(app.console()), nullptr, false);
+    json console = roomkey::parse_json_text(console_json(app.console()));
     state["announce"] = {{"room", app.room_announcement()}, {"console", console["announce"]}};
     console.erase("announce");
     state["console"] = std::move(console);
