@@ -17,7 +17,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, decodePng, artifacts,
+import { launchBrowser, startStack, stopStack, openApp, widgetRect, act, waitForState, demoUsers, decodePng, artifacts,
   passConsent } from './support.mjs';
 
 const ROOMS = ['開発チーム', 'Привет, команда', '🚀 Запуск 🎉'];
@@ -52,7 +52,7 @@ after(async () => {
   await stopStack(stack);
 });
 
-const widget = (page, name) => page.evaluate((n) => window.roomkey.widget(n), name);
+const widget = widgetRect;  // drawn and settled (support.mjs)
 
 // The median luminance (0-255) of a patch of the page: the background,
 // whatever small text may cross it.

@@ -327,10 +327,26 @@ export function withStackAndBrowser(use, options = {}) {
   });
 }
 
-// Where the app drew the widget `name` (CSS px), once it has.
-export async function widgetRect(page, name) {
-  const handle = await page.waitForFunction((n) => window.roomkey.widget(n), name, { timeout: 30000 });
-  return handle.jsonValue();
+// Where the app drew the widget `name` (CSS px), once it is drawn and has
+// stayed put for `stableMs`: in the first frames the glyph atlas is rebuilt
+// with the browser's fonts and ImGui sizes new windows, and widgets move.
+// A user aims at a control that holds still; so does a test.
+export async function widgetRect(page, name, { stableMs = 150, timeoutMs = 30000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = null;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const r = await page.evaluate((n) => window.roomkey.widget(n), name);
+    const same = r && last && r.x === last.x && r.y === last.y && r.width === last.width && r.height === last.height;
+    if (!same) {
+      last = r;
+      since = Date.now();
+    } else if (Date.now() - since >= stableMs) {
+      return r;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the widget "${name}" was not drawn, or kept moving, for ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
 }
 
 // Clicks the middle of the widget `name` with the mouse, as a user would.
