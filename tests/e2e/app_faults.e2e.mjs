@@ -215,7 +215,7 @@ test('a truncated JSON answer is an error in state() and the mirror, and clears 
   await page.close();
 });
 
-test('an 8 s delay: the app stays interactive while the answer is pending', async () => {
+test('a 20 s delay: the app stays interactive while the answer is pending', async () => {
   const page = await browser.context.newPage();
   await signInWithApiToken(page);
   // Which answered first: the slow read or the post made meanwhile (the order
@@ -225,12 +225,15 @@ test('an 8 s delay: the app stays interactive while the answer is pending', asyn
     const path = new URL(r.url()).pathname;
     if (path === '/api/rooms' || path === `/api/rooms/${ROOM}/messages`) answers.push(`${r.request().method()} ${path}`);
   });
-  await injectFault({ kind: 'delay', delay_ms: 8000 });
+  // 20 s: long enough for the post below on a loaded machine (typing goes
+  // one character per frame or two), short of the helper's and the app's
+  // 30 s timeouts. An 8 s delay was too short for the full suite's load.
+  await injectFault({ kind: 'delay', delay_ms: 20000 });
   await act(page, { type: 'reload_rooms' });
   await waitForState(page, (s) => s.loading, 'the slow read under way');
   // While it waits: the real controls answer and a post goes through.
   await postWithTheControls(page, 'typed during a slow read');
-  await waitForState(page, (s) => !s.loading && s.room_count > 0, 'the slow read done', 20000);
+  await waitForState(page, (s) => !s.loading && s.room_count > 0, 'the slow read done', 40000);
   const post = answers.indexOf(`POST /api/rooms/${ROOM}/messages`);
   const slow = answers.indexOf('GET /api/rooms');
   assert.ok(post >= 0 && slow > post, `the post was answered while the slow read was pending: ${answers.join(', ')}`);
