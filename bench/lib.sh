@@ -41,7 +41,8 @@ bench_cleanup() {
 }
 trap bench_cleanup EXIT
 
-free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+# free_port: a port nothing listens on, outside the ephemeral range (tests/support/free_port.mjs).
+free_port() { node --input-type=module -e "import { freePort } from '$PWD/tests/support/free_port.mjs'; console.log(await freePort());"; }
 
 # wait_for_line FILE PATTERN: until a server printed its ready line (10 s).
 wait_for_line() {

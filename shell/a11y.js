@@ -9,7 +9,7 @@
 //     app to activate the same widget; focus moves both ways.
 //   - Text reaches the app through the real DOM input of the focused field:
 //     typed keys, IME composition (compositionstart/update/end), paste and
-//     mobile keyboards, one path. GLFW's own key-char handler is kept away
+//     mobile keyboards (their deletions too), one path. GLFW's own key-char handler is kept away
 //     from these inputs so nothing arrives twice.
 // Loaded after page.js, before roomkey.js: its window listeners run first.
 'use strict';
@@ -21,6 +21,7 @@
   var syncing = false; // focus moved by the app: no echo
   var keyActivation = false;  // Enter/Space went to the app already
   var composing = false;
+  var keyDeletion = false;    // Backspace/Delete went to the app as a key already
 
   // A request for the app, taken at once (web/src/main.cpp listens for
   // "roomkey:a11y"): it joins the app's input queue behind the keys that
@@ -194,8 +195,19 @@
         // Enter: the keydown reached the app through GLFW.
         event.preventDefault();
         return;
+      } else if (type.indexOf('delete') === 0) {
+        event.preventDefault();
+        // A desktop Backspace or Delete reached the app as a key. A mobile
+        // keyboard sends no such key (keydown says "Unidentified"): its
+        // deletion comes only as this event, and goes to the app from here.
+        if (!keyDeletion) {
+          ask({ type: 'delete', id: id, forward: type.indexOf('Forward') > 0,
+            span: type.indexOf('Word') > 0 ? 'word' : type.indexOf('Line') > 0 ? 'line' : 'char',
+            replace: selectedAll(el) });
+        }
+        return;
       } else {
-        return;  // deletions, history: the keys reached the app already
+        return;  // history (undo, redo): not the app's to take from the DOM
       }
       event.preventDefault();
       if (text) ask({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
@@ -245,6 +257,10 @@
     // technology) still replaces.
     if (inTextInput(event.target) && (event.ctrlKey || event.metaKey) && (event.key === 'a' || event.key === 'A')) {
       event.preventDefault();
+    }
+    if (inTextInput(event.target) && (event.key === 'Backspace' || event.key === 'Delete')) {
+      keyDeletion = true;
+      setTimeout(function () { keyDeletion = false; }, 0);
     }
     if (inTree && (event.key === 'Enter' || event.key === ' ')) {
       keyActivation = true;

@@ -11,9 +11,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { request as httpsRequest } from 'node:https';
 import { openApp, act, appState, waitForState, demoUsers, passConsent, startProgram, stopProgram, binDir,
-  webDist, withStackAndBrowser, clickWidget } from './support.mjs';
+  webDist, withStackAndBrowser, clickWidget, sandboxRequest } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" (docs/sandbox.md demo data); Alice and Bob are members
 let stack; let browser;
@@ -23,40 +22,24 @@ withStackAndBrowser((s, b) => { stack = s; browser = b; });
 // Helpers: faults, restarts on the same port, the room's messages, the UI
 // ---------------------------------------------------------------------------
 
-function sandboxRequest(method, path, { body, headers = {} } = {}) {
-  const url = new URL(path, stack.sandbox.origin);
-  // The sandbox refuses chunked bodies (docs/sandbox.md "Request framing").
-  if (body) headers = { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(url, { method, rejectUnauthorized: false, headers }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk) => { text += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode, body: text }));
-    });
-    request.on('error', reject);
-    if (body) request.write(body);
-    request.end();
-  });
-}
-
 async function injectFault(fault) {
-  const answer = await sandboxRequest('POST', '/_sandbox/faults', { body: JSON.stringify(fault),
+  const answer = await sandboxRequest(stack, 'POST', '/_sandbox/faults', { body: JSON.stringify(fault),
     headers: { 'X-Roomkey-Sandbox-Control': '1', 'Content-Type': 'application/json' } });
-  assert.equal(answer.status, 200, `fault ${JSON.stringify(fault)} refused: ${answer.body}`);
+  assert.equal(answer.status, 200, `fault ${JSON.stringify(fault)} refused: ${answer.text}`);
 }
 
 async function clearFaults() {
-  await sandboxRequest('DELETE', '/_sandbox/faults', { headers: { 'X-Roomkey-Sandbox-Control': '1' } });
+  await sandboxRequest(stack, 'DELETE', '/_sandbox/faults', { headers: { 'X-Roomkey-Sandbox-Control': '1' } });
 }
 
 // The room's messages as the sandbox has them (straight to the sandbox, not
 // through the app), to count how often each body arrived.
 async function roomBodies() {
-  const answer = await sandboxRequest('GET', `/v2/rooms/${ROOM}/messages?force=1`,
+  const answer = await sandboxRequest(stack, 'GET', `/v2/rooms/${ROOM}/messages?force=1`,
     { headers: { 'x-servicetoken': demoUsers.alice.apiToken } });
   if (answer.status === 204) return [];
-  assert.equal(answer.status, 200, answer.body);
-  return JSON.parse(answer.body).map((m) => m.body);
+  assert.equal(answer.status, 200, answer.text);
+  return JSON.parse(answer.text).map((m) => m.body);
 }
 
 function countOf(list, body) { return list.filter((b) => b === body).length; }

@@ -7,8 +7,7 @@
 // 7.3 says, and a task with assignees and a due date is added (4.7).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpsRequest } from 'node:https';
-import { openApp, act, waitForState, demoUsers, recordMirror, mirrorLog, withStackAndBrowser } from './support.mjs';
+import { openApp, act, waitForState, demoUsers, recordMirror, mirrorLog, withStackAndBrowser, sandboxApi } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sandbox.md)
 let stack; let browser;
@@ -92,21 +91,6 @@ test('paced posts keep going with no animation frames (a background tab)', async
   await page.close();
 });
 
-// Another client posting straight to the sandbox (not through the app).
-function postAsOtherClient(path, form, token) {
-  const url = new URL(stack.sandbox.baseUrl + path);
-  const body = new URLSearchParams(form).toString();
-  return new Promise((resolve, reject) => {
-    const r = httpsRequest(url, { method: 'POST', rejectUnauthorized: false, headers: {
-      'content-type': 'application/x-www-form-urlencoded', 'x-servicetoken': token } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
-
 test('a per-room 429 (another client filled the window) is waited out, about 10 s, and shown', async () => {
   const page = await browser.context.newPage();
   const statuses = [];
@@ -115,7 +99,7 @@ test('a per-room 429 (another client filled the window) is waited out, about 10 
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   await waitForState(page, (s) => s.account && !s.loading, 'the account');
   for (let i = 0; i < 10; i++) {
-    assert.equal(await postAsOtherClient('/rooms/2101/messages', { body: `bob ${i}` }, demoUsers.bob.apiToken), 200);
+    assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', '/rooms/2101/messages', { body: `bob ${i}` })).status, 200);
   }
   const started = Date.now();
   await act(page, { type: 'post_message', room_id: '2101', body: 'after the wait' });

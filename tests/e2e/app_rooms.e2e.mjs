@@ -8,9 +8,8 @@
 // then succeeds; a 403 from the service names the needed scope.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpsRequest } from 'node:https';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, demoUsers }
-  from './support.mjs';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, demoUsers,
+  sandboxApi } from './support.mjs';
 
 const FULL = 'users.all:read rooms.all:read_write contacts.all:read_write';
 const NO_CONTACTS = 'users.all:read rooms.all:read_write';
@@ -27,23 +26,6 @@ after(async () => {
   if (browser) await browser.close();
   await stopStack(stack);
 });
-
-// A call to the sandbox's REST API as a demo user's API token (not through the app).
-function sandboxApi(user, method, path, form = null) {
-  const url = new URL(stack.sandbox.baseUrl + path);
-  const body = form ? new URLSearchParams(form).toString() : '';
-  return new Promise((resolve, reject) => {
-    const headers = { 'x-servicetoken': user.apiToken };
-    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const r = httpsRequest(url, { method, rejectUnauthorized: false, headers }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk) => { text += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode, text }));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
 
 async function signIn(page, scope) {
   await act(page, { type: 'sign_in', scope });
@@ -72,7 +54,7 @@ test('the open room, live updates, mark as read, a task done, contacts and the c
   // poll (the first GET of the room's messages sent after the post) carries
   // it, and the screen shows it with its exact message_id.
   const body = `Hello Alice from Bob ${Date.now()}`;
-  const posted = await sandboxApi(demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body });
+  const posted = await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body });
   assert.equal(posted.status, 200, posted.text);
   const messageId = /"message_id"\s*:\s*"(\d+)"/.exec(posted.text)[1];
   assert.ok(BigInt(messageId) > 2n ** 53n, 'the sandbox gives ids above 2^53');
@@ -107,7 +89,7 @@ test('the open room, live updates, mark as read, a task done, contacts and the c
   await act(page, { type: 'complete_task', room_id: ROOM, task_id: task.task_id });
   state = await waitForState(page, (s) => s.room.tasks.find((t) => t.task_id === task.task_id).status === 'done',
     'the task done on screen');
-  const atSandbox = await sandboxApi(demoUsers.alice, 'GET', `/rooms/${ROOM}/tasks/${task.task_id}`);
+  const atSandbox = await sandboxApi(stack, demoUsers.alice, 'GET', `/rooms/${ROOM}/tasks/${task.task_id}`);
   assert.equal(atSandbox.status, 200);
   assert.equal(JSON.parse(atSandbox.text).status, 'done');
 

@@ -41,7 +41,12 @@ async function blockTokenRequests(page) {
 async function onConsentRedirect(page, change) {
   await page.route((u) => u.origin === stack.sandbox.origin && u.pathname === '/consent', async (route) => {
     if (route.request().method() !== 'POST') return route.continue();
-    const response = await route.fetch({ maxRedirects: 0 });
+    // Connection: close: Playwright's request context pools keep-alive
+    // sockets with no idle limit, and the sandbox closes them after 5 s,
+    // so a pooled socket could be reused just as it closes (ECONNRESET,
+    // seen once in this file's expired-code test).
+    const response = await route.fetch({ maxRedirects: 0,
+      headers: { ...route.request().headers(), connection: 'close' } });
     const location = response.headers().location;
     if (response.status() < 300 || response.status() > 399 || !location || !location.includes('/callback?')) return route.fulfill({ response });
     return route.fulfill({ status: response.status(), headers: { location: await change(location) } });

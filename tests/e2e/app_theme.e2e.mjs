@@ -16,35 +16,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { request as httpsRequest } from 'node:https';
 import { launchBrowser, startStack, stopStack, openApp, widgetRect, act, waitForState, demoUsers, decodePng, artifacts,
-  passConsent } from './support.mjs';
+  passConsent, sandboxApiJson } from './support.mjs';
 
 const ROOMS = ['開発チーム', 'Привет, команда', '🚀 Запуск 🎉'];
 let stack; let browser;
 
-// A call to the sandbox's API as alice (x-servicetoken, docs/sandbox.md).
-function api(method, path, form) {
-  const url = new URL(stack.sandbox.baseUrl + path);
-  const body = form ? new URLSearchParams(form).toString() : '';
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(url, { method, rejectUnauthorized: false, headers: {
-      'x-servicetoken': demoUsers.alice.apiToken, 'content-type': 'application/x-www-form-urlencoded',
-      'content-length': Buffer.byteLength(body) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk) => { text += chunk; });
-      response.on('end', () => (response.statusCode >= 300
-        ? reject(new Error(`${method} ${path} -> ${response.statusCode}: ${text}`)) : resolve(JSON.parse(text))));
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
 before(async () => {
   stack = await startStack();
   browser = await launchBrowser();
-  for (const name of ROOMS) await api('POST', '/rooms', { name, members_admin_ids: demoUsers.alice.accountId });
+  for (const name of ROOMS) await sandboxApiJson(stack, demoUsers.alice, 'POST', '/rooms', { name, members_admin_ids: demoUsers.alice.accountId });
 });
 
 after(async () => {

@@ -14,36 +14,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { request as httpsRequest } from 'node:https';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, decodePng, artifacts }
-  from './support.mjs';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, decodePng, artifacts,
+  sandboxApiJson } from './support.mjs';
 
 const ROOM_NAME = '開発チーム 🚀 Привет';
 const COMPOSED = '日本語の入力';
 let stack; let browser; let roomId;
 
-// A call to the sandbox's API as alice (x-servicetoken, docs/sandbox.md).
-function api(method, path, form) {
-  const url = new URL(stack.sandbox.baseUrl + path);
-  const body = form ? new URLSearchParams(form).toString() : '';
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(url, { method, rejectUnauthorized: false, headers: {
-      'x-servicetoken': demoUsers.alice.apiToken, 'content-type': 'application/x-www-form-urlencoded',
-      'content-length': Buffer.byteLength(body) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk) => { text += chunk; });
-      response.on('end', () => (response.statusCode >= 300
-        ? reject(new Error(`${method} ${path} -> ${response.statusCode}: ${text}`)) : resolve(JSON.parse(text))));
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
 before(async () => {
   stack = await startStack();
   browser = await launchBrowser();
-  ({ room_id: roomId } = await api('POST', '/rooms', { name: ROOM_NAME, members_admin_ids: demoUsers.alice.accountId }));
+  ({ room_id: roomId } = await sandboxApiJson(stack, demoUsers.alice, 'POST', '/rooms', { name: ROOM_NAME, members_admin_ids: demoUsers.alice.accountId }));
   roomId = String(roomId);
 });
 
@@ -146,7 +127,7 @@ test('keyboard alone and role queries: sign in, choose the room, compose Japanes
   await page.keyboard.press('Control+Enter');
   const state = await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
   assert.equal(state.queue.failed, 0);
-  const messages = await api('GET', `/rooms/${roomId}/messages?force=1`);
+  const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${roomId}/messages?force=1`);
   assert.ok(messages.some((m) => m.body === COMPOSED), `the composed text was posted exactly: ${JSON.stringify(messages.map((m) => m.body))}`);
   await page.close();
 });
@@ -167,7 +148,43 @@ test('role queries act like clicks: the Sign in button signs in, the message fie
   await page.waitForFunction(() => document.activeElement && document.activeElement.value === 'Привет 🚀 from the tree');
   await page.getByRole('button', { name: 'Queue message' }).dispatchEvent('click');
   await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
-  const messages = await api('GET', `/rooms/${roomId}/messages?force=1`);
+  const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${roomId}/messages?force=1`);
   assert.ok(messages.some((m) => m.body === 'Привет 🚀 from the tree'), 'the text filled into the DOM field was posted');
+  await page.close();
+});
+
+// A mobile keyboard (Android's Gboard, iOS) sends no Backspace key: keydown
+// says "Unidentified" (keyCode 229), and the deletion comes only as a
+// beforeinput event. This is what such a keyboard dispatches.
+const mobileDelete = (page, inputType) => page.evaluate((type) => {
+  const el = document.activeElement;
+  el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Unidentified', keyCode: 229, bubbles: true, cancelable: true }));
+  el.dispatchEvent(new InputEvent('beforeinput', { inputType: type, bubbles: true, cancelable: true }));
+  el.dispatchEvent(new KeyboardEvent('keyup', { key: 'Unidentified', keyCode: 229, bubbles: true, cancelable: true }));
+}, inputType);
+const fieldValue = (page, text) => page.waitForFunction((t) => document.activeElement && document.activeElement.value === t,
+  text, { timeout: 10000 });
+
+test("a mobile keyboard's deletions (beforeinput, no key) edit the field, and the edited text is posted", async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.room_count > 0, 'the rooms');
+  await page.getByRole('button', { name: ROOM_NAME }).dispatchEvent('click');
+  const field = page.getByRole('textbox', { name: 'Message' });
+  await field.fill('Привет mobile words');
+  await fieldValue(page, 'Привет mobile words');
+  await mobileDelete(page, 'deleteContentBackward');
+  await mobileDelete(page, 'deleteContentBackward');
+  await fieldValue(page, 'Привет mobile wor');
+  await mobileDelete(page, 'deleteWordBackward');
+  await fieldValue(page, 'Привет mobile ');
+  await mobileDelete(page, 'deleteContentBackward');
+  await page.keyboard.type('!');
+  await fieldValue(page, 'Привет mobile!');
+  await page.getByRole('button', { name: 'Queue message' }).dispatchEvent('click');
+  await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
+  const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${roomId}/messages?force=1`);
+  assert.ok(messages.some((m) => m.body === 'Привет mobile!'), `the edited text was posted: ${JSON.stringify(messages.map((m) => m.body))}`);
   await page.close();
 });

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
-import { createServer } from 'node:net';
 import { request as httpsRequest } from 'node:https';
 import { chromium } from 'playwright-core';
 
@@ -154,18 +153,12 @@ export function distinctColours(png) {
 // front of it, as ./scripts/run.sh starts them, on free ports.
 // ---------------------------------------------------------------------------
 
-// A free TCP port on 127.0.0.1 (the sandbox must know the app's port before
-// the helper starts: it registers https://127.0.0.1:PORT/callback).
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+// freePort(): a port for a server that must be named before it starts
+// (the sandbox registers https://127.0.0.1:PORT/callback before the helper
+// listens), outside the ephemeral range: see free_port.mjs.
+import { freePort } from '../support/free_port.mjs';
+
+export { freePort };
 
 export async function startSandbox(stateDir, webPort, extraArgs = []) {
   const started = await startProgram(join(binDir, 'roomkey-sandbox'),
@@ -201,25 +194,53 @@ export async function stopStack(stack) {
   rmSync(stack.stateDir, { recursive: true, force: true });
 }
 
+// One HTTPS request straight to the sandbox (not through the app): `path`
+// on its origin, or a whole URL. Answers { status, text }. Each request has a connection of its own (agent: false):
+// the sandbox closes a keep-alive connection after 5 s idle, and a client
+// that pools sockets may send on one just as that close lands, which ends
+// in ECONNRESET or "socket hang up" for a request the sandbox never read.
+// The sandbox's certificate comes from this test's throwaway local CA.
+export function sandboxRequest(stack, method, path, { body = '', headers = {} } = {}) {
+  const url = new URL(path, stack.sandbox.origin);
+  // The sandbox refuses chunked bodies (docs/sandbox.md "Request framing").
+  const allHeaders = { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, { method, agent: false, rejectUnauthorized: false, headers: allHeaders },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk) => { text += chunk; });
+        response.on('end', () => resolve({ status: response.statusCode, text }));
+      });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+// A call to the sandbox's REST API (stack.sandbox.baseUrl) as `user`, with
+// its API token (x-servicetoken, docs/sandbox.md); `form` is sent
+// form-encoded. Answers { status, text }.
+export function sandboxApi(stack, user, method, path, form = null) {
+  const headers = { 'x-servicetoken': user.apiToken };
+  if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+  return sandboxRequest(stack, method, stack.sandbox.baseUrl + path, { body: form ? new URLSearchParams(form).toString() : '', headers });
+}
+
+// The same, for a call that must succeed: its JSON answer, or an error
+// that names the call and the sandbox's answer.
+export async function sandboxApiJson(stack, user, method, path, form = null) {
+  const answer = await sandboxApi(stack, user, method, path, form);
+  if (answer.status >= 300) throw new Error(`${method} ${path} -> ${answer.status}: ${answer.text}`);
+  return JSON.parse(answer.text);
+}
+
 // POSTs to one of the sandbox's /_sandbox/* test controls (docs/sandbox.md),
 // e.g. sandboxControl(stack, '/_sandbox/clock/advance', { seconds: 1860 }).
-export function sandboxControl(stack, path, params = {}, method = 'POST') {
+export async function sandboxControl(stack, path, params = {}, method = 'POST') {
   const url = new URL(path, stack.sandbox.origin);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value));
-  return new Promise((resolve, reject) => {
-    // The sandbox's certificate comes from this test's throwaway local CA.
-    const request = httpsRequest(url, { method, rejectUnauthorized: false,
-      headers: { 'X-Roomkey-Sandbox-Control': '1' } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8').on('data', (chunk) => { body += chunk; });
-      response.on('end', () => {
-        if (response.statusCode >= 300) reject(new Error(`${method} ${path} -> ${response.statusCode}: ${body}`));
-        else resolve(body ? JSON.parse(body) : null);
-      });
-    });
-    request.on('error', reject);
-    request.end();
-  });
+  const answer = await sandboxRequest(stack, method, url.href, { headers: { 'X-Roomkey-Sandbox-Control': '1' } });
+  if (answer.status >= 300) throw new Error(`${method} ${path} -> ${answer.status}: ${answer.text}`);
+  return answer.text ? JSON.parse(answer.text) : null;
 }
 
 // The sandbox's demo users (docs/sandbox.md).

@@ -14,7 +14,9 @@
 //
 // The rule, per batch (what one frame will see):
 //   - presses (a key, a mouse button) go through at once, many per batch;
-//   - a release waits until a frame has seen its press;
+//   - a release waits until a frame has seen its press, and a press until
+//     a frame has seen the key's last release (a second tap of Backspace
+//     given while the first is still seen down is no press to ImGui 1.86);
 //   - a discrete event (text, an activation) needs a batch of its own: it
 //     waits until nothing was pressed since the last frame, and nothing else
 //     goes through after it until the next frame;
@@ -62,6 +64,7 @@ public:
     // the next batch begins.
     void frame_began() {
         unseen_.reset();
+        released_unseen_.reset();
         pressed_in_batch_ = false;
         batch_closed_ = false;
     }
@@ -73,11 +76,19 @@ public:
             Event& next = queue_.front();
             switch (next.kind()) {
                 case InputKind::Press:
-                    if (tracked(next.key())) unseen_.set(static_cast<std::size_t>(next.key()));
+                    if (tracked(next.key())) {
+                        const auto key = static_cast<std::size_t>(next.key());
+                        if (released_unseen_.test(key)) return;
+                        unseen_.set(key);
+                    }
                     pressed_in_batch_ = true;
                     break;
                 case InputKind::Release:
-                    if (tracked(next.key()) && unseen_.test(static_cast<std::size_t>(next.key()))) return;
+                    if (tracked(next.key())) {
+                        const auto key = static_cast<std::size_t>(next.key());
+                        if (unseen_.test(key)) return;
+                        released_unseen_.set(key);
+                    }
                     break;
                 case InputKind::Discrete: {
                     if (pressed_in_batch_) return;
@@ -113,7 +124,8 @@ private:
     static bool tracked(int key) { return key >= 0 && key < kTrackedKeys; }
 
     std::deque<Event> queue_;
-    std::bitset<kTrackedKeys> unseen_;  // pressed, and no frame since
+    std::bitset<kTrackedKeys> unseen_;           // pressed, and no frame since
+    std::bitset<kTrackedKeys> released_unseen_;  // released, and no frame since
     bool pressed_in_batch_ = false;
     bool batch_closed_ = false;
 };

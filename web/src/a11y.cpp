@@ -246,7 +246,7 @@ bool take_dom_requests() {
         const auto id = r["id"].get<ImGuiID>();
         const std::string type = r.value("type", "");
         taken = true;
-        // Activation, focus and text take the one road keys take, in the
+        // Activation, focus, text and deletions take the one road keys take, in the
         // order the DOM delivered them (input_queue.hpp).
         if (type == "activate") {
             input_queue::push_activate(id);
@@ -254,6 +254,13 @@ bool take_dom_requests() {
             input_queue::push_focus(id);
         } else if (type == "text") {
             input_queue::push_text(r.value("text", ""), id, r.value("replace", false));
+        } else if (type == "delete") {
+            const std::string span = r.value("span", "char");
+            input_queue::push_deletion(id, r.value("forward", false),
+                                       span == "word"   ? input_queue::DeletionSpan::Word
+                                       : span == "line" ? input_queue::DeletionSpan::Line
+                                                        : input_queue::DeletionSpan::Character,
+                                       r.value("replace", false));
         } else if (type == "compose") {
             // The composition in progress is only drawn, never typed.
             t.compose_id = id;
@@ -341,6 +348,14 @@ bool text_field_ready(unsigned int id) {
 void select_all(unsigned int id) {
     ImGuiContext& g = *GImGui;
     if (g.InputTextState.ID == id) g.InputTextState.SelectAll();
+}
+
+void select_to_edge(unsigned int id, bool forward) {
+    ImGuiContext& g = *GImGui;
+    if (g.InputTextState.ID != id) return;
+    ImGuiInputTextState& field = g.InputTextState;
+    field.Stb.select_start = field.Stb.cursor;
+    field.Stb.select_end = forward ? field.CurLenW : 0;
 }
 
 void text_field_gone() {

@@ -35,6 +35,10 @@ bool text_field_ready(unsigned int id);
 // Selects all of the field `id`'s text (the next text replaces it).
 void select_all(unsigned int id);
 
+// Selects from the caret of the field `id` to the start of its text, or
+// to the end when `forward` (the next Backspace or Delete removes it).
+void select_to_edge(unsigned int id, bool forward);
+
 // Text waited for a field that never became editable: says so.
 void text_field_gone();
 

@@ -21,15 +21,17 @@ using app::InputKind;
 using app::Readiness;
 
 struct Event {
-    enum class Type { Key, MouseButton, Text, Activate, Focus };
+    enum class Type { Key, MouseButton, Text, Deletion, Activate, Focus };
     Type type = Type::Key;
     int code = -1;  // GLFW key or mouse button
     int scancode = 0;
     int action = 0;
     int mods = 0;
     std::string text;
-    unsigned int field = 0;  // Text: the tree's field (0: the one being edited); Activate/Focus: the widget
+    unsigned int field = 0;  // Text, Deletion: the tree's field (0: the one being edited); Activate/Focus: the widget
     bool replace = false;
+    bool forward = false;  // Deletion: Delete rather than Backspace
+    DeletionSpan span = DeletionSpan::Character;
     long first_wait_frame = -1;  // Text for a tree field: the frame it began to wait for it
 
     InputKind kind() const {
@@ -68,9 +70,21 @@ bool mouse_button_in_range(int button) {
     return button >= 0 && button < static_cast<int>(g_mouse_presses_waiting.size());
 }
 
+// A deletion's first part, once its field is being edited: selects what a
+// whole-text or line deletion takes. The keys that follow it in the queue
+// (push_deletion) do the deleting, with ImGui's own editing.
+void select_for_deletion(const Event& e) {
+    if (e.replace) {
+        a11y::select_all(e.field);
+    } else if (e.span == DeletionSpan::Line) {
+        a11y::select_to_edge(e.field, e.forward);
+    }
+}
+
 struct Sink {
     Readiness ready(Event& e) {
-        if (e.type != Event::Type::Text || e.field == 0) return Readiness::Ready;
+        const bool for_a_field = e.type == Event::Type::Text || e.type == Event::Type::Deletion;
+        if (!for_a_field || e.field == 0) return Readiness::Ready;
         if (a11y::text_field_ready(e.field)) return Readiness::Ready;
         if (e.first_wait_frame < 0) {
             e.first_wait_frame = g_frame;
@@ -96,6 +110,9 @@ struct Sink {
                 if (e.field != 0 && e.replace) a11y::select_all(e.field);
                 ImGui::GetIO().AddInputCharactersUTF8(e.text.c_str());
                 g_mask_modifiers = true;
+                break;
+            case Event::Type::Deletion:
+                select_for_deletion(e);
                 break;
             case Event::Type::Activate:
                 a11y::activate(e.field);
@@ -158,6 +175,24 @@ void push_text(std::string text, unsigned int field, bool replace) {
     e.field = field;
     e.replace = replace;
     push(std::move(e));
+}
+
+void push_deletion(unsigned int field, bool forward, DeletionSpan span, bool replace) {
+    Event e;
+    e.type = Event::Type::Deletion;
+    e.field = field;
+    e.forward = forward;
+    e.span = span;
+    e.replace = replace;
+    push(std::move(e));
+    // Then a tap of Backspace or Delete (with Ctrl for a word), which the
+    // queue's rule gives frames of their own.
+    const bool word = span == DeletionSpan::Word && !replace;
+    const int key = forward ? GLFW_KEY_DELETE : GLFW_KEY_BACKSPACE;
+    if (word) on_key(g_window, GLFW_KEY_LEFT_CONTROL, 0, GLFW_PRESS, GLFW_MOD_CONTROL);
+    on_key(g_window, key, 0, GLFW_PRESS, word ? GLFW_MOD_CONTROL : 0);
+    on_key(g_window, key, 0, GLFW_RELEASE, word ? GLFW_MOD_CONTROL : 0);
+    if (word) on_key(g_window, GLFW_KEY_LEFT_CONTROL, 0, GLFW_RELEASE, 0);
 }
 
 void push_activate(unsigned int id) {

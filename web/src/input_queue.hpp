@@ -23,6 +23,13 @@ void install(GLFWwindow* window);
 // `replace`: the text replaces the field's content.
 void push_text(std::string text, unsigned int field = 0, bool replace = false);
 
+// A deletion in the accessibility tree's field `field` that came with no
+// key (a mobile keyboard's beforeinput "deleteContentBackward" and kin):
+// Backspace, or Delete when `forward`, of a character, of a word (as with
+// Ctrl), or up to the edge of the text. `replace`: the whole text goes.
+enum class DeletionSpan { Character, Word, Line };
+void push_deletion(unsigned int field, bool forward, DeletionSpan span, bool replace);
+
 // The accessibility tree's activation or focus of the widget `id`.
 void push_activate(unsigned int id);
 void push_focus(unsigned int id);
