@@ -28,6 +28,7 @@ packages=(
   "libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
   "pkg-config:/usr/bin/pkg-config"
   "libssl-dev:/usr/include/openssl/ssl.h"
+  "libjemalloc-dev:/usr/include/jemalloc/jemalloc.h"
   "libcpp-httplib-dev:/usr/include/httplib.h"
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
   "googletest:/usr/src/googletest/CMakeLists.txt"

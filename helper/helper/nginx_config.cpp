@@ -319,7 +319,7 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
         for (const auto& [name, t] : {std::pair{"roomkey_api", *api_target}, std::pair{"roomkey_auth", *auth_target}}) {
             w.open(std::string("upstream ") + name);
             w.line("server " + t.authority() + (t.port == 443 ? ":443" : "") + ";");
-            w.line("keepalive 16;");
+            w.line("keepalive " + std::to_string(kUpstreamIdleConnections) + ";");
             w.close();
         }
         if (confidential) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "common/httplib_adapter.hpp"
+#include "helper/route_policy.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::helper {
@@ -44,7 +45,6 @@ UpstreamOutcome outcome_of(UpstreamError error) {
 
 namespace {
 
-constexpr std::size_t kMaxIdlePerOrigin = 8;
 // Servers close idle keep-alive connections after a few seconds (httplib: 5 s);
 // a connection idle this long is dropped rather than risked.
 constexpr std::chrono::milliseconds kMaxIdleTime{2000};
@@ -156,7 +156,7 @@ void UpstreamClient::put_idle(const std::string& key, std::unique_ptr<httplib::S
     auto& idle = idle_[key];
     const auto now = std::chrono::steady_clock::now();
     prune(idle, now);
-    if (idle.size() < kMaxIdlePerOrigin) idle.push_back(Idle{std::move(client), now});
+    if (idle.size() < kUpstreamIdleConnections) idle.push_back(Idle{std::move(client), now});
 }
 
 Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& request) {
