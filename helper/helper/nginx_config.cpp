@@ -320,6 +320,7 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
             w.open(std::string("upstream ") + name);
             w.line("server " + t.authority() + (t.port == 443 ? ":443" : "") + ";");
             w.line("keepalive " + std::to_string(kUpstreamIdleConnections) + ";");
+            w.line("keepalive_timeout " + std::to_string(kUpstreamIdleSeconds) + "s;");
             w.close();
         }
         if (confidential) {

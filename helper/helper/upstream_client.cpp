@@ -45,9 +45,8 @@ UpstreamOutcome outcome_of(UpstreamError error) {
 
 namespace {
 
-// Servers close idle keep-alive connections after a few seconds (httplib: 5 s);
-// a connection idle this long is dropped rather than risked.
-constexpr std::chrono::milliseconds kMaxIdleTime{2000};
+// A connection idle this long is dropped rather than risked (route_policy.hpp).
+constexpr std::chrono::seconds kMaxIdleTime{kUpstreamIdleSeconds};
 
 // The system CA directory (hashed names, looked up lazily). Using the
 // directory rather than the bundle file matters: loading the bundle parses

@@ -15,6 +15,8 @@
 
 #include "helper/nginx_config.hpp"
 #include "helper/policy.hpp"
+#include "helper/route_policy.hpp"
+#include "common/loopback_server.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/token.hpp"
@@ -205,6 +207,42 @@ TEST(NginxConfig, AWebRootWithoutTheBuildIsRefusedWithServesWords) {
     auto file = helper::write_nginx_config(config, options);
     ASSERT_FALSE(file);
     EXPECT_NE(file.error().find("has no index.html"), std::string::npos) << file.error();
+}
+
+// A request nginx sends on an idle upstream connection just as the server
+// closes it breaks after it was sent; for a POST nobody can tell whether the
+// service acted, so the post comes back 502 "sent, no answer". nginx must
+// close its idle connections first, after the same time as the helper.
+TEST(NginxConfig, IdleUpstreamConnectionsAreClosedBeforeTheServerClosesThem) {
+    TempDir web;
+    TempDir out;
+    std::ofstream(web / "index.html") << "<!doctype html>\n";
+    helper::HelperConfig config;
+    config.port = 8443;
+    config.state_dir = sandbox::testing::shared_state_dir();
+    config.web_root = web.path();
+    config.upstream.base_url = "https://127.0.0.1:9444/v2";
+    config.upstream.auth_url = "https://127.0.0.1:9444/oauth/token";
+    config.upstream.consent_url = "https://127.0.0.1:9444/consent";
+    config.upstream.client_id = "roomkey-web";
+    helper::NginxOptions options;
+    options.out_dir = out.path();
+    auto file = helper::write_nginx_config(config, options);
+    ASSERT_TRUE(file) << file.error();
+    const std::string text = read(*file);
+    const std::regex upstream_block("upstream (roomkey_[a-z]+) \\{([^}]*)\\}");
+    int blocks = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), upstream_block); it != std::sregex_iterator(); ++it) {
+        ++blocks;
+        const std::string body = (*it)[2];
+        EXPECT_NE(body.find("keepalive_timeout " + std::to_string(helper::kUpstreamIdleSeconds) + "s;"),
+                  std::string::npos)
+            << (*it)[1] << ":" << body;
+    }
+    EXPECT_EQ(blocks, 2) << text;
+    // The sandbox (and any cpp-httplib server) closes idle connections after
+    // keep_alive_timeout_seconds; ours go well before.
+    EXPECT_LT(helper::kUpstreamIdleSeconds, native::ServerLimits{}.keep_alive_timeout_seconds);
 }
 
 TEST_F(NginxFrontTest, ARunningNginxProxiesEveryEndpointOfTheTableAndRefusesEverythingElse) {

@@ -13,7 +13,6 @@
 // not settled. An idle page therefore runs no code at all, and one timer
 // wakes it for the next thing that is due (a countdown's next second, a
 // paced post, the token refresh).
-#include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/eventloop.h>
@@ -39,6 +38,7 @@
 #include "app/scope_help.hpp"
 #include "browser.hpp"
 #include "browser_font.hpp"
+#include "canvas_painter.hpp"
 #include "fetch_transport.hpp"
 #include "frame_picture.hpp"
 #include "input_queue.hpp"
@@ -109,6 +109,7 @@ struct Platform {
     // The digest of the picture the canvas shows (frame_picture.hpp); none
     // after the canvas was resized or the font texture replaced.
     std::optional<std::uint64_t> on_screen;
+    roomkey::web::CanvasPainter painter;
     std::string last_published;
     std::string last_widgets;
     bool scope_help_published = false;
@@ -380,12 +381,10 @@ EM_BOOL frame(double, void*) {
     // The canvas already shows this picture (a frame that only confirms the
     // last one settled, or a tick that changed nothing visible): no GL work,
     // and the browser keeps showing what is there.
+    // Otherwise only the part that changed is painted again (a countdown's
+    // digit, the caret's line), unless the canvas was blanked.
     if (p.on_screen != picture.digest) {
-        glViewport(0, 0, p.width, p.height);
-        const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-        glClearColor(background.x, background.y, background.z, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        p.painter.paint(*ImGui::GetDrawData(), ImGui::GetStyle().Colors[ImGuiCol_WindowBg], p.on_screen.has_value());
         p.on_screen = picture.digest;
     }
     ++p.frame;
@@ -436,17 +435,17 @@ int main() {
         std::fprintf(stderr, "roomkey: could not initialise GLFW\n");
         return 1;
     }
-    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    // GLFW brings the window's input; the WebGL2 context is made here, with
+    // the attributes partial repaints need (canvas_painter.hpp), which
+    // Emscripten's GLFW cannot ask for.
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
     const roomkey::web::CanvasSize size = roomkey::web::canvas_size();
     p.window = glfwCreateWindow(size.css_width > 0 ? size.css_width : 1280, size.css_height > 0 ? size.css_height : 720,
                                 "roomkey", nullptr, nullptr);
-    if (!p.window) {
+    if (!p.window || !roomkey::web::create_canvas_context()) {
         std::fprintf(stderr, "roomkey: could not create a WebGL2 context\n");
         return 1;
     }
-    glfwMakeContextCurrent(p.window);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
