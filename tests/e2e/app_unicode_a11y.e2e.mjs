@@ -135,6 +135,11 @@ test('keyboard alone and role queries: sign in, choose the room, compose Japanes
 test('role queries act like clicks: the Sign in button signs in, the message field posts', async () => {
   const page = await browser.context.newPage();
   await openApp(page, stack.url);
+  // A scope's expander draws no text: it is named for what it shows, with
+  // the scope written as the service writes it.
+  const expander = page.getByRole('button', { name: 'What rooms.all:read_write includes', exact: true });
+  await expander.waitFor({ timeout: 30000 });
+  assert.equal(await expander.getAttribute('aria-expanded'), 'false');
   const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
   await Promise.all([page.waitForURL((u) => u.origin === stack.sandbox.origin, { timeout: 30000 }),
     signIn.dispatchEvent('click')]);

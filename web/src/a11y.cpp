@@ -55,6 +55,7 @@ struct Tree {
     std::unordered_map<ImGuiID, A11yRole> last_roles;
     std::vector<A11yNode> published;
     std::string next_shortcut;
+    std::string next_name;
     ImGuiID focus_published = 0;
     std::array<int, 4> caret_published{};
     ImGuiID compose_id = 0;
@@ -119,7 +120,8 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
         node.role = A11yRole::Button;
     }
     if (g.LastItemData.InFlags & ImGuiItemFlags_Disabled) node.state |= roomkey::app::kA11yDisabled;
-    node.name = accessible_name(label);
+    node.name = t.next_name.empty() ? accessible_name(label) : std::move(t.next_name);
+    t.next_name.clear();
     node.shortcut = std::move(t.next_shortcut);
     t.next_shortcut.clear();
     auto box = t.boxes.find(id);
@@ -202,6 +204,10 @@ void install() {
     imgui_hooks::hooks().item_add = on_item_add;
     imgui_hooks::hooks().item_info = on_item_info;
     GImGui->TestEngineHookItems = true;
+}
+
+void name_next(std::string name) {
+    tree().next_name = std::move(name);
 }
 
 void shortcut_next(const char* keys) {

@@ -46,6 +46,10 @@ void text_field_gone();
 // (aria-keyshortcuts, e.g. "Control+Enter"); call just before the widget.
 void shortcut_next(const char* keys);
 
+// Names the next widget for assistive technology when its label draws no
+// text (an expander arrow "##id"): said instead of the id made into words.
+void name_next(std::string name);
+
 // The controls drawn between begin_list and end_list are the items of a
 // list named `name` (ul > li > control), e.g. the rooms.
 void begin_list(const char* name);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "a11y.hpp"
 #include "app/format.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
@@ -26,6 +27,7 @@ void scope_row(const ScopeInfo& info, bool offline_allowed, UiState& ui) {
     // Aggregates fold open to show what they include; leaves line up with them.
     bool open = false;
     if (info.aggregate()) {
+        a11y::name_next("What " + name + " includes");
         open = ImGui::TreeNodeEx(("##" + name).c_str(), ImGuiTreeNodeFlags_AllowItemOverlap);
     } else {
         ImGui::Dummy(ImVec2(ImGui::GetTreeNodeToLabelSpacing() - ImGui::GetStyle().ItemSpacing.x, 0));
