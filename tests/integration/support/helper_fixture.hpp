@@ -347,8 +347,14 @@ inline void use_upstream(HelperConfig& config, const StubUpstream& up) {
 }
 
 // The local addresses in LISTEN state on `port`, as the kernel reports them
-// (/proc/net/tcp and tcp6): "127.0.0.1", "::1", "0.0.0.0", "::", ...
-inline std::vector<std::string> listening_addresses(int port) {
+// (/proc/net/tcp and tcp6): "127.0.0.1", "::1", "0.0.0.0", "::", ...; sorted,
+// each once.
+//
+// The kernel writes these files a page per read and finds its place again by
+// counting sockets: while other tests open and close sockets, one listing can
+// show a socket twice or skip one (a CI run saw {127.0.0.1, ::1, ::1}). So the
+// files are read until two listings in a row agree.
+inline std::vector<std::string> listening_addresses_once(int port) {
     std::vector<std::string> out;
     for (const char* file : {"/proc/net/tcp", "/proc/net/tcp6"}) {
         std::ifstream in(file);
@@ -375,7 +381,19 @@ inline std::vector<std::string> listening_addresses(int port) {
             out.emplace_back(text);
         }
     }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
+}
+
+inline std::vector<std::string> listening_addresses(int port) {
+    std::vector<std::string> last = listening_addresses_once(port);
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        std::vector<std::string> again = listening_addresses_once(port);
+        if (again == last) return again;
+        last = std::move(again);
+    }
+    return last;
 }
 
 }  // namespace roomkey::helper::testing
