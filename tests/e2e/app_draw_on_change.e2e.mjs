@@ -6,7 +6,7 @@
 // happening, the field's pixels stay as they are.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, demoUsers, withStackAndBrowser, widgetRect } from './support.mjs';
+import { openApp, act, waitForState, demoUsers, withStackAndBrowser, widgetRect, clickWidget, passConsent } from './support.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
@@ -125,5 +125,36 @@ test('painting only what changed leaves the picture a full repaint draws', async
   assert.ok(clearsAfter.some((c) => !c.box || c.box[2] * c.box[3] === c.canvas[0] * c.canvas[1]),
     'the resized canvas was painted whole');
   assert.ok(repainted.equals(painted), 'the partly repainted picture is the one a whole repaint draws');
+  await page.close();
+});
+
+// Signed in through the authorization code, the dashboard shows countdowns
+// (the access token's bar, the refresh token, the next refresh, the rate
+// limit's reset). Idle, it draws when one of them ticks, about once a
+// second each, and not in between: a bar drawn from the exact milliseconds
+// kept the page drawing every animation frame (issue 12).
+test('signed in with a token that expires, an idle dashboard draws only when a countdown ticks', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    window.roomkeyTestFrames = 0;
+    const request = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => request((t) => { window.roomkeyTestFrames++; callback(t); });
+  });
+  await openApp(page, stack.url);
+  await clickWidget(page, 'sign_in');
+  await passConsent(page, stack, demoUsers.bob, 'allow');
+  const state = await waitForState(page, (s) => s.session === 'signed in' && s.account && !s.loading && s.selected_room,
+    'the dashboard');
+  assert.ok(state.access_expires_in > 0, 'an access token that expires, and its countdown on the screen');
+  await new Promise((r) => setTimeout(r, 1500));  // past the sign-in's own frames
+
+  const seconds = 3;
+  const before = await page.evaluate(() => window.roomkeyTestFrames);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const frames = await page.evaluate(() => window.roomkeyTestFrames) - before;
+  // At most four countdowns, each ticking once a second: a frame for the
+  // tick and one that finds the picture settled.
+  assert.ok(frames <= 8 * seconds,
+    `${frames} animation frames in ${seconds} s of an idle dashboard (drawing every frame would be about ${60 * seconds})`);
   await page.close();
 });

@@ -1,6 +1,7 @@
 // app_format_test.cpp: the UI's countdowns, due dates and id lists
 // (web/app/format.hpp).
 #include "app/format.hpp"
+#include "app/frame_clock.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,35 @@ TEST(AppFormat, Countdowns) {
     EXPECT_EQ(format_countdown(Seconds(3600 + 120)), "1h 02m");
     EXPECT_EQ(format_countdown(Seconds(14 * 86400 - 1)), "13d 23h") << "spec 2.3: refresh token, 14 days";
     EXPECT_EQ(format_countdown(Millis(-1)), "expired");
+}
+
+// The access token's bar (spec 5.2.3: 30 minutes) shrinks with the
+// countdown beside it, a whole second at a time, and holds still between
+// the countdown's changes: the frame that shows one tick can settle.
+TEST(AppFormat, CountdownFractionMovesOnlyWhenTheCountdownDoes) {
+    const Instant issued = instant_from_unix_ms(1'700'000'000'250);
+    const Millis lifetime = Seconds(30 * 60);
+    const Instant expires = issued + lifetime;
+    EXPECT_EQ(countdown_fraction(expires, lifetime, issued), 1.0f);
+    EXPECT_EQ(countdown_fraction(expires, lifetime, issued + Seconds(15 * 60)), 0.5f);
+    EXPECT_EQ(countdown_fraction(expires, lifetime, expires), 0.0f);
+    EXPECT_EQ(countdown_fraction(expires, lifetime, expires + Seconds(5)), 0.0f) << "expired: an empty bar";
+    EXPECT_EQ(countdown_fraction(expires, lifetime, issued - Seconds(5)), 1.0f) << "a clock behind: never over full";
+
+    Instant now = issued + Millis(3'456);
+    for (int tick = 0; tick < 5; ++tick) {
+        const float shown = countdown_fraction(expires, lifetime, now);
+        const std::optional<Instant> change = next_countdown_change(expires, now);
+        ASSERT_TRUE(change);
+        for (Instant t = now; t < *change; t += Millis(16)) {
+            EXPECT_EQ(countdown_fraction(expires, lifetime, t), shown) << "frames 16 ms apart, before the tick";
+        }
+        EXPECT_LT(countdown_fraction(expires, lifetime, *change), shown) << "the bar shrinks at the tick";
+        EXPECT_EQ(format_countdown(std::chrono::duration_cast<Millis>(expires - *change)),
+                  format_countdown(std::chrono::duration_cast<Millis>(expires - now) - Seconds(1)));
+        now = *change;
+    }
+    EXPECT_EQ(countdown_fraction(expires, Millis(0), issued), 1.0f) << "a zero lifetime divides by nothing";
 }
 
 Seconds utc(const CivilDate&) {

@@ -1,6 +1,8 @@
 // format.cpp: countdowns, dates and id lists for the UI.
 #include "app/format.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace roomkey::app {
@@ -39,6 +41,14 @@ std::string format_countdown(Millis remaining) {
                       static_cast<long long>(seconds));
     }
     return text;
+}
+
+float countdown_fraction(Instant at, Millis lifetime, Instant now) {
+    const std::int64_t left_seconds = std::chrono::duration_cast<Millis>(at - now).count() / 1000;
+    const std::int64_t lifetime_seconds = std::max<std::int64_t>(1, lifetime.count() / 1000);
+    if (left_seconds <= 0) return 0.0f;
+    if (left_seconds >= lifetime_seconds) return 1.0f;
+    return static_cast<float>(left_seconds) / static_cast<float>(lifetime_seconds);
 }
 
 std::optional<CivilDate> parse_civil_date(std::string_view text) {

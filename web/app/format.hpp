@@ -15,6 +15,13 @@ namespace roomkey::app {
 // "0:09", "29:41", "1h 02m", "13d 23h"; "expired" for a negative span.
 std::string format_countdown(Millis remaining);
 
+// How much of `lifetime` is left before `at`, seen at `now`, from 0 to 1, in
+// the whole seconds format_countdown counts: it changes only when a
+// countdown's text could, so a bar drawn from it needs no frames of its own.
+// (Drawn from the exact milliseconds, a bar's edge moves by a fraction of a
+// pixel every frame, the picture never settles and the page draws at 60 Hz.)
+float countdown_fraction(Instant at, Millis lifetime, Instant now);
+
 struct CivilDate {
     int year = 1970;
     unsigned month = 1;  // 1-12

@@ -3,7 +3,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -168,9 +167,9 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (app.scopes_differ()) {
         ImGui::TextColored(kWarn, "The granted scopes differ from the requested ones: some panels may get 403.");
     }
-    const Millis left = std::chrono::duration_cast<Millis>(tokens->access_expires_at - now);
-    const float lifetime = static_cast<float>(std::max<std::int64_t>(1, tokens->expires_in) * 1000);
-    const float fraction = std::clamp(static_cast<float>(left.count()) / lifetime, 0.0f, 1.0f);
+    // In the countdown's whole seconds: the bar moves when its text does,
+    // and an idle page draws nothing in between.
+    const float fraction = app::countdown_fraction(tokens->access_expires_at, Seconds(tokens->expires_in), now);
     const std::string overlay = "access token expires in " + countdown_to(ui, tokens->access_expires_at, now);
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.1f ? kAccent : kWarn));
     ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), overlay.c_str());
