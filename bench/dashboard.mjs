@@ -87,7 +87,7 @@ async function round(browser, stack) {
 }
 
 const stack = await startStack({ sandboxArgs: ['--rate-limit', '100000'] });
-const browser = await launchBrowser();
+const browser = await launchBrowser({ testFlags: false });  // Chromium as users run it
 const results = [];
 try {
   await round(browser, stack);  // warm-up: login page, caches, TLS to the upstream

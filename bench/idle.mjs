@@ -99,7 +99,7 @@ async function busy(page) {
 const rows = [];
 const stack = await startStack();
 const bare = await serveBare();
-const browser = await launchBrowser();
+const browser = await launchBrowser({ testFlags: false });  // Chromium as users run it
 try {
   const page = await browser.context.newPage();
   await openApp(page, stack.url);

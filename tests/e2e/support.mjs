@@ -82,7 +82,7 @@ export async function startHelper(stateDir, extraArgs = [], port = 0) {
 // lets V8 reuse the module compiled for the first page, and keeping to
 // Liftoff skips a top tier that never pays off in a page this short. The
 // app behaves the same; only its speed differs (bench/ measures speed with
-// Chromium's defaults). Measured with 3 page opens in one browser: 2.7 s of
+// Chromium's defaults: launchBrowser({ testFlags: false })). Measured with 3 page opens in one browser: 2.7 s of
 // CPU per open before, 1.3 s with both flags, 2.1-2.3 s with either alone.
 const PAGE_OPEN_FLAGS = ['--renderer-process-limit=1', '--js-flags=--liftoff-only'];
 
@@ -90,7 +90,8 @@ const PAGE_OPEN_FLAGS = ['--renderer-process-limit=1', '--js-flags=--liftoff-onl
 // are errors, as for a user (trust.e2e.mjs). By default the test's
 // certificate is throwaway (fresh state dir), so it is not trusted, and
 // Chromium is told to accept it.
-export async function launchBrowser({ home = null, trustedOnly = false } = {}) {
+// `testFlags`: false for bench/, which measures the app as users run it.
+export async function launchBrowser({ home = null, trustedOnly = false, testFlags = true } = {}) {
   const userDataDir = mkdtempSync(join(home || tmpdir(), 'roomkey-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
@@ -100,7 +101,7 @@ export async function launchBrowser({ home = null, trustedOnly = false } = {}) {
     viewport: { width: 1280, height: 800 },
     args: ['--no-sandbox', '--disable-gpu', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
       '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', ...PAGE_OPEN_FLAGS],
+      '--disable-component-update', '--disable-sync', ...(testFlags ? PAGE_OPEN_FLAGS : [])],
   });
   const close = async () => { await context.close(); rmSync(userDataDir, { recursive: true, force: true }); };
   return { context, close };
