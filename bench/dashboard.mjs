@@ -5,7 +5,12 @@
 //
 //   cmake --preset wasm && cmake --build --preset wasm --target roomkey_web_dist
 //   cmake --preset native && cmake --build --preset native --target roomkey-helper roomkey-sandbox
-//   node bench/dashboard.mjs [--rounds 7] [--json]
+//   node bench/dashboard.mjs [--rounds 7] [--json] [--trace]
+//
+// --trace: the last round also records a Chrome trace and prints when each
+// request left and finished on the network, and the page's main-thread
+// tasks of 10 ms or more around the token (a fetch answer that arrives
+// during a long frame is handled after it).
 //
 // Each round signs in with OAuth through the real helper and sandbox in
 // headless Chromium (a fresh page; the sandbox's login is kept, so only the
@@ -18,10 +23,12 @@
 // that slowest single round trip, and against their median too.
 import { commandLine } from './cli.mjs';
 import { resolve } from 'node:path';
+import { traceMainThread, describeMainThread } from './main_thread_trace.mjs';
 
 const { option, flag } = commandLine(import.meta.url);
 const rounds = Number(option('--rounds', '7'));
 const asJson = flag('--json');
+const withTrace = flag('--trace');
 process.env.ROOMKEY_BIN_DIR ||= resolve(option('--bin', 'build/native/bin'));
 process.env.ROOMKEY_WEB_DIST ||= resolve(option('--web', 'build/wasm/web/dist'));
 process.env.ROOMKEY_ARTIFACTS ||= resolve('build/bench-artifacts');
@@ -55,14 +62,17 @@ function markFilled() {
   });
 }
 
-async function round(browser, stack) {
+async function round(browser, stack, trace = false) {
   const page = await browser.context.newPage();
   await page.addInitScript(markFilled);
   await openApp(page, stack.url);
   await act(page, { type: 'sign_in', scope: 'users.all:read rooms.all:read_write' });
-  await passConsent(page, stack, demoUsers.alice, 'allow');
-  await waitForState(page, (s) => s.session === 'signed in' && s.account && s.status && s.room_count > 0 && !s.loading,
-    'the dashboard');
+  const signIn = async () => {
+    await passConsent(page, stack, demoUsers.alice, 'allow');
+    await waitForState(page, (s) => s.session === 'signed in' && s.account && s.status && s.room_count > 0 && !s.loading,
+      'the dashboard');
+  };
+  const traceEvents = trace ? await traceMainThread(browser.context, page, signIn) : (await signIn(), null);
   const result = await page.evaluate(async (token) => {
     const tokenEntry = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === '/oauth/token');
     const fill = window.__filledAt - tokenEntry.responseEnd;
@@ -83,6 +93,7 @@ async function round(browser, stack) {
   }, demoUsers.alice.apiToken);
   await act(page, { type: 'sign_out' });
   await page.close();
+  if (traceEvents) result.trace = describeMainThread(traceEvents, '/oauth/token');
   return result;
 }
 
@@ -91,7 +102,7 @@ const browser = await launchBrowser({ testFlags: false });  // Chromium as users
 const results = [];
 try {
   await round(browser, stack);  // warm-up: login page, caches, TLS to the upstream
-  for (let i = 0; i < rounds; i++) results.push(await round(browser, stack));
+  for (let i = 0; i < rounds; i++) results.push(await round(browser, stack, withTrace && i === rounds - 1));
 } finally {
   await browser.close();
   await stopStack(stack);
@@ -123,4 +134,5 @@ if (asJson) {
     `trip, ${summary.ratio_to_median.toFixed(2)}x the median one (goal <= 1.3x)`);
   console.log('last round, the dashboard requests (ms after the token):');
   for (const r of summary.dashboard_requests_last_round) console.log(`  ${r.path}: ${f(r.start)} -> ${f(r.end)}`);
+  if (withTrace) console.log(`last round, traced:\n${results[results.length - 1].trace.join('\n')}`);
 }
