@@ -82,8 +82,9 @@ export async function startHelper(stateDir, extraArgs = [], port = 0) {
 // lets V8 reuse the module compiled for the first page, and keeping to
 // Liftoff skips a top tier that never pays off in a page this short. The
 // app behaves the same; only its speed differs (bench/ measures speed with
-// Chromium's defaults: launchBrowser({ testFlags: false })). Measured with 3 page opens in one browser: 2.7 s of
-// CPU per open before, 1.3 s with both flags, 2.1-2.3 s with either alone.
+// Chromium's defaults: launchBrowser({ testFlags: false })). Measured with
+// 3 page opens in one browser: 2.7 s of CPU per open before, 1.3 s with
+// both flags, 2.1-2.3 s with either alone.
 const PAGE_OPEN_FLAGS = ['--renderer-process-limit=1', '--js-flags=--liftoff-only'];
 
 // `home`: the HOME Chromium runs with, and `trustedOnly`: certificate errors
