@@ -288,7 +288,7 @@ export async function waitForState(page, predicate, what, timeoutMs = 30000) {
   // it sent to this call (window.__polled): a full state() crossing the
   // DevTools protocol ten times a second cost ~10 ms of CPU each, most of
   // it for an unchanged copy, while tests mostly wait.
-  const call = ++waitCalls;
+  let call = ++waitCalls;
   while (Date.now() < deadline) {
     const text = await page.evaluate((id) => {
       if (!window.roomkey) return null;
@@ -297,8 +297,12 @@ export async function waitForState(page, predicate, what, timeoutMs = 30000) {
       window.__polled = { id, text: now };
       return now;
     }, call).catch(() => null);
-    if (text === null) state = undefined;  // no app (yet), or a navigation in between
-    else if (text !== '') state = JSON.parse(text);
+    if (text === null) {  // no app (yet), a navigation in between, or a failed call:
+      state = undefined;  // start afresh, so the next answer is the whole state
+      call = ++waitCalls;
+    } else if (text !== '') {
+      state = JSON.parse(text);
+    }
     if (state && predicate(state)) return state;
     await new Promise((r) => setTimeout(r, 100));
   }
