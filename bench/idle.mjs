@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // idle.mjs: what an idle page costs (issue 12 item 1, draw on change), in
-// headless Chromium with the e2e flags (SwiftShader, no GPU), two figures:
+// headless Chromium started as the e2e tests start it (SwiftShader, no GPU)
+// but without the tests' page-open flags, two figures:
 //   - main thread busy % = growth of CDP Performance.getMetrics TaskDuration
 //     over a quiet window / the window's wall time (the goal's measure);
 //   - browser CPU % = CPU time of every Chromium process (GPU process,

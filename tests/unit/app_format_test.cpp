@@ -16,6 +16,8 @@ TEST(AppFormat, Countdowns) {
     EXPECT_EQ(format_countdown(Seconds(3600 + 120)), "1h 02m");
     EXPECT_EQ(format_countdown(Seconds(14 * 86400 - 1)), "13d 23h") << "spec 2.3: refresh token, 14 days";
     EXPECT_EQ(format_countdown(Millis(-1)), "expired");
+    EXPECT_EQ(countdown_seconds(Millis(999)), 0) << "shown as 0:00 until the last millisecond";
+    EXPECT_EQ(countdown_seconds(Millis(61'000)), 61);
 }
 
 // The access token's bar (spec 5.2.3: 30 minutes) shrinks with the

@@ -23,9 +23,13 @@ bool is_leap(std::int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 ==
 
 }  // namespace
 
+std::int64_t countdown_seconds(Millis remaining) {
+    return remaining.count() / 1000;
+}
+
 std::string format_countdown(Millis remaining) {
     if (remaining.count() < 0) return "expired";
-    const std::int64_t total = remaining.count() / 1000;
+    const std::int64_t total = countdown_seconds(remaining);
     const std::int64_t days = total / 86400;
     const std::int64_t hours = (total % 86400) / 3600;
     const std::int64_t minutes = (total % 3600) / 60;
@@ -44,8 +48,8 @@ std::string format_countdown(Millis remaining) {
 }
 
 float countdown_fraction(Instant at, Millis lifetime, Instant now) {
-    const std::int64_t left_seconds = std::chrono::duration_cast<Millis>(at - now).count() / 1000;
-    const std::int64_t lifetime_seconds = std::max<std::int64_t>(1, lifetime.count() / 1000);
+    const std::int64_t left_seconds = countdown_seconds(std::chrono::duration_cast<Millis>(at - now));
+    const std::int64_t lifetime_seconds = std::max<std::int64_t>(1, countdown_seconds(lifetime));
     if (left_seconds <= 0) return 0.0f;
     if (left_seconds >= lifetime_seconds) return 1.0f;
     return static_cast<float>(left_seconds) / static_cast<float>(lifetime_seconds);

@@ -15,6 +15,12 @@ namespace roomkey::app {
 // "0:09", "29:41", "1h 02m", "13d 23h"; "expired" for a negative span.
 std::string format_countdown(Millis remaining);
 
+// The whole seconds a countdown shows for `remaining` (999 ms shows 0:00).
+// The one rounding rule for everything drawn from a countdown: its text,
+// its bar (countdown_fraction) and the frame that shows its next tick
+// (frame_clock.hpp next_countdown_change).
+std::int64_t countdown_seconds(Millis remaining);
+
 // How much of `lifetime` is left before `at`, seen at `now`, from 0 to 1, in
 // the whole seconds format_countdown counts: it changes only when a
 // countdown's text could, so a bar drawn from it needs no frames of its own.

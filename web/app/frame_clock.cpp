@@ -1,6 +1,8 @@
 // frame_clock.cpp: see frame_clock.hpp.
 #include "app/frame_clock.hpp"
 
+#include "app/format.hpp"
+
 #include <algorithm>
 
 namespace roomkey::app {
@@ -40,9 +42,10 @@ std::optional<Instant> FrameClock::next_at(Instant now) const {
 std::optional<Instant> next_countdown_change(Instant at, Instant now) {
     const auto left = std::chrono::duration_cast<Millis>(at - now).count();
     if (left < 0) return std::nullopt;
-    // format_countdown shows left / 1000 whole seconds: it changes when
-    // `left` drops below the current multiple of 1000.
-    return now + Millis(left % 1000 + 1);
+    // The countdown shows countdown_seconds(left): it changes 1 ms after
+    // `left` has used up the milliseconds above those whole seconds.
+    const std::int64_t above_whole_seconds = left - countdown_seconds(Millis(left)) * 1000;
+    return now + Millis(above_whole_seconds + 1);
 }
 
 }  // namespace roomkey::app
