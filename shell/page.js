@@ -52,7 +52,8 @@
 //
 // This file is the first resource of the page, loaded blocking in <head>
 // (shell/index.html); it strips the address bar (step 1) and only then adds
-// the stylesheet (step 2), so no other request happens before the strip.
+// the stylesheet (step 2) and asks for the app's files (step 3), so no other
+// request happens before the strip.
 'use strict';
 (function () {
   // The app's files. The build (cmake/PackageWebDist.cmake) rewrites this line
@@ -97,6 +98,37 @@
     link.href = 'style.css';
     link.setAttribute('blocking', 'render');
     (document.head || document.documentElement).appendChild(link);
+  })();
+
+  // 3. The app's files are asked for now, not when boot() adds roomkey.js and
+  // that script asks for roomkey.wasm: the download and the compilation of the
+  // wasm run while the rest of the page is parsed and boot() runs, instead of
+  // one after another (bench/web_size.mjs: first frame). roomkey.js is
+  // preloaded for the same reason; boot() still runs it. Both are requested
+  // after the strip (step 1). The compiled module reaches roomkey.js through
+  // Module.instantiateWasm (boot()).
+  (function preloadScript() {
+    var link = document.createElement('link');
+    link.rel = 'preload';
+    link.as = 'script';
+    link.href = ASSETS.js;
+    (document.head || document.documentElement).appendChild(link);
+  })();
+  var appModule = (function compileApp() {
+    if (typeof WebAssembly !== 'object' || typeof fetch !== 'function') return null;  // boot() says so
+    var request = function () { return fetch(ASSETS.wasm, { credentials: 'same-origin' }); };
+    var fromBytes = function () {
+      return request().then(function (response) {
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        return response.arrayBuffer();
+      }).then(function (bytes) { return WebAssembly.compile(bytes); });
+    };
+    // Streaming needs the application/wasm type; a server that sends another
+    // one still gets the app started, from the bytes.
+    var compiled = typeof WebAssembly.compileStreaming === 'function' ?
+      WebAssembly.compileStreaming(request()).catch(fromBytes) : fromBytes();
+    compiled.catch(function () {});  // a failure is reported when the app asks for the module
+    return compiled;
   })();
 
   var state = { ready: false };
@@ -283,6 +315,17 @@
       'onAbort': function (what) { fail('the app stopped unexpectedly (' + what + '). Reload the page to start again.'); },
       'locateFile': function (path) { return path === 'roomkey.wasm' ? ASSETS.wasm : path; }
     };
+    // The module compiled since step 3; roomkey.js gets its instance.
+    if (appModule) {
+      window['Module']['instantiateWasm'] = function (imports, receiveInstance) {
+        appModule.then(function (module) { return WebAssembly.instantiate(module, imports); })
+          .then(function (instance) { receiveInstance(instance); }, function (error) {
+            fail('roomkey.wasm could not be loaded or started (' + error + '). Is the build complete? ' +
+                 'Run ./scripts/run.sh again.');
+          });
+        return {};  // the exports arrive through receiveInstance
+      };
+    }
     var script = document.createElement('script');
     script.src = ASSETS.js;
     script.onerror = function () {

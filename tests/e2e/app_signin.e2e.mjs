@@ -205,8 +205,13 @@ test('the shell strips code and state before any other resource, and drops the p
   const page = await browser.context.newPage();
   await openApp(page, stack.url);
   await page.evaluate(() => sessionStorage.setItem('roomkey.pending_authorization', '{"state":"left-behind"}'));
-  // The app never starts: its script does not load.
-  await page.route((u) => /\/roomkey(\.[0-9a-f]+)?\.(js|wasm)$/.test(u.pathname), (route) => route.abort());
+  // The app never starts: its script does not load. page.js asks for its
+  // files early (step 3): where the address bar was then.
+  const urlsAtAppFiles = [];
+  await page.route((u) => /\/roomkey(\.[0-9a-f]+)?\.(js|wasm)$/.test(u.pathname), async (route) => {
+    urlsAtAppFiles.push(await page.evaluate(() => window.location.href));
+    return route.abort();
+  });
   // Where the address bar was when the stylesheet was asked for.
   let urlAtStylesheet = null;
   await page.route((u) => u.pathname.endsWith('/style.css'), async (route) => {
@@ -218,6 +223,8 @@ test('the shell strips code and state before any other resource, and drops the p
   assert.match(await page.evaluate(() => window.roomkey.error()), /could not be loaded/, 'the app did not start');
   assert.ok(urlAtStylesheet, 'the stylesheet was requested');
   assert.doesNotMatch(urlAtStylesheet, /code=|state=/, `stripped before the stylesheet was requested (${urlAtStylesheet})`);
+  assert.ok(urlsAtAppFiles.length >= 2, 'roomkey.js and roomkey.wasm were requested');
+  for (const url of urlsAtAppFiles) assert.doesNotMatch(url, /code=|state=/, `stripped before the app's files were requested (${url})`);
   assert.doesNotMatch(page.url(), /code=|state=/, 'not in the address bar');
   assert.equal(await page.evaluate(() => history.length > 0 && location.search), '', 'nor in the history entry');
   assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending record is gone (single use)');

@@ -72,6 +72,44 @@ test('the wasm the page loads is application/wasm, brotli-compressed and immutab
   assert.equal(plain.headers()['content-type'], 'application/wasm');
 });
 
+test('the page asks for the wasm at once, beside roomkey.js, and fetches each app file once', async () => {
+  const page = await browser.context.newPage();
+  const requested = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  // Which files the page had fetched when boot() set up Module, just before
+  // it adds roomkey.js (what roomkey.js fetches itself comes after).
+  await page.addInitScript(() => {
+    window.__fetchedBeforeBoot = [];
+    const fetchOriginal = window.fetch;
+    window.fetch = function (input, ...rest) {
+      if (!window.Module) window.__fetchedBeforeBoot.push(new URL(String(input), location.href).pathname);
+      return fetchOriginal.call(this, input, ...rest);
+    };
+  });
+  await page.goto(helper.url);
+  await page.waitForFunction(() => window.roomkey && window.roomkey.ready(), null, { timeout: 60000 });
+  const isWasm = (path) => /^\/roomkey\.[0-9a-f]{16}\.wasm$/.test(path);
+  const isJs = (path) => /^\/roomkey\.[0-9a-f]{16}\.js$/.test(path);
+  assert.equal(requested.filter(isWasm).length, 1, `the wasm is fetched once (requests: ${requested.join(', ')})`);
+  assert.equal(requested.filter(isJs).length, 1, `roomkey.js is fetched once (requests: ${requested.join(', ')})`);
+  // The wasm is on its way before roomkey.js runs (page.js step 3), not
+  // asked for by roomkey.js once it has loaded.
+  const beforeBoot = await page.evaluate(() => window.__fetchedBeforeBoot);
+  assert.ok(beforeBoot.some(isWasm), `the wasm was fetched before boot() (then: ${beforeBoot.join(', ') || 'nothing'})`);
+  await page.close();
+});
+
+test('a wasm that cannot be loaded gives a readable error, not a page that loads forever', async () => {
+  const page = await browser.context.newPage();
+  await page.route((u) => /\/roomkey(\.[0-9a-f]+)?\.wasm$/.test(u.pathname), (route) => route.fulfill({ status: 404, body: '' }));
+  await page.goto(helper.url);
+  await page.waitForFunction(() => window.roomkey && window.roomkey.error() !== null, null, { timeout: 30000 });
+  assert.match(await page.evaluate(() => window.roomkey.error()), /roomkey\.wasm could not be loaded or started \(.*404/);
+  assert.match(await page.locator('#overlay-text').textContent(), /roomkey\.wasm could not be loaded/);
+  assert.match(await page.locator('#mirror').textContent(), /failed to start/);
+  await page.close();
+});
+
 test('a browser without WebGL 2 gets a readable error, not a blank page', async () => {
   const page = await browser.context.newPage();
   await page.addInitScript(() => {
