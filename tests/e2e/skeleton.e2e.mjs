@@ -110,7 +110,9 @@ test('a wasm that cannot be loaded gives a readable error, not a page that loads
   await page.close();
 });
 
-test('a browser without WebGL 2 gets a readable error, not a blank page', async () => {
+test('a browser that gives no WebGL 2 context gets a readable error, not a blank page', async () => {
+  // WebGL 2 exists but no context comes (hardware acceleration off, a
+  // blocklisted GPU): the app finds out and says so through the page.
   const page = await browser.context.newPage();
   await page.addInitScript(() => {
     const original = HTMLCanvasElement.prototype.getContext;
@@ -123,4 +125,15 @@ test('a browser without WebGL 2 gets a readable error, not a blank page', async 
   const overlay = await page.locator('#overlay-text').textContent();
   assert.match(overlay, /WebGL 2 is not available/);
   assert.match(await page.locator('#mirror').textContent(), /failed to start/);
+  await page.close();
+});
+
+test('a browser without WebGL 2 at all is told so before the app loads', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => { delete window.WebGL2RenderingContext; });
+  await page.goto(helper.url);
+  await page.waitForFunction(() => window.roomkey && window.roomkey.error() !== null, null, { timeout: 30000 });
+  assert.match(await page.evaluate(() => window.roomkey.error()), /WebGL 2 is not available/);
+  assert.equal(await page.evaluate(() => typeof window.Module), 'undefined', 'the app is not started for nothing');
+  await page.close();
 });

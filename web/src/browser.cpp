@@ -102,6 +102,10 @@ EM_JS(int, roomkey_js_stage_origin, (), {
     return lengthBytesUTF8(window['roomkey']['_stageText'](window.location.origin));
 });
 
+EM_JS(void, roomkey_js_cannot_draw, (), {
+    window['roomkey']['_cannotDraw']();
+});
+
 EM_JS(double, roomkey_js_now, (), {
     return Date.now();
 });
@@ -187,6 +191,10 @@ std::string page_origin() {
 
 Instant now() {
     return instant_from_unix_ms(static_cast<std::int64_t>(roomkey_js_now()));
+}
+
+void report_cannot_draw() {
+    roomkey_js_cannot_draw();
 }
 
 }  // namespace roomkey::web

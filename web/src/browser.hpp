@@ -62,4 +62,9 @@ std::string page_origin();
 // Date.now(): the wall clock the token expiries are measured against.
 Instant now();
 
+// The page shows that the app cannot draw (no WebGL 2 context: hardware
+// acceleration off, WebGL disabled or blocklisted), in its overlay, in
+// window.roomkey.error() and in the text mirror. shell/page.js words it.
+void report_cannot_draw();
+
 }  // namespace roomkey::web

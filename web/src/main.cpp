@@ -444,6 +444,7 @@ int main() {
                                 "roomkey", nullptr, nullptr);
     if (!p.window || !roomkey::web::create_canvas_context()) {
         std::fprintf(stderr, "roomkey: could not create a WebGL2 context\n");
+        roomkey::web::report_cannot_draw();  // not a page that loads forever
         return 1;
     }
 
