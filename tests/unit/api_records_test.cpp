@@ -4,21 +4,22 @@
 
 #include <gtest/gtest.h>
 
+#include "json_answer.hpp"
+
 #include <string>
 
 namespace roomkey {
 namespace {
 
-HttpResponse ok(std::string body) {
-    return HttpResponse{200, {{"content-type", "application/json"}}, std::move(body)};
-}
+using testing::json_answer;
+
 HttpResponse no_content() {
     return HttpResponse{204, {}, ""};
 }
 
 TEST(ReadMessages, KeepsMessageIdsExactAboveTwoToThe53) {
     // 2^53 + 1 as a JSON number would round to 2^53 in a double; as a string it is text.
-    const auto r = read_messages(ok(R"([
+    const auto r = read_messages(json_answer(R"([
         {"message_id":"9007199254740993","account":{"account_id":201,"name":"Bob","avatar_image_url":"https://a/b.png"},
          "body":"hello","send_time":1700000000,"update_time":0},
         {"message_id":9007199254740995,"account":{"account_id":"202","name":"Carol"},"body":"[info]x[/info]",
@@ -42,20 +43,20 @@ TEST(ReadMessages, NoContentIsAnEmptyList) {
 
 TEST(ReadMessages, RefusesWhatWouldShowWrong) {
     EXPECT_EQ(
-        read_messages(ok(R"([{"message_id":1.5,"account":{"account_id":1},"body":"x","send_time":1}])")).error().field,
+        read_messages(json_answer(R"([{"message_id":1.5,"account":{"account_id":1},"body":"x","send_time":1}])")).error().field,
         "[0].message_id");
-    EXPECT_EQ(read_messages(ok(R"([{"message_id":"5","body":"x","send_time":1}])")).error().kind,
+    EXPECT_EQ(read_messages(json_answer(R"([{"message_id":"5","body":"x","send_time":1}])")).error().kind,
               ApiReadErrorKind::missing_field);
-    EXPECT_EQ(read_messages(ok(R"([{"message_id":"5","account":{"account_id":"01"},"body":"x","send_time":1}])"))
+    EXPECT_EQ(read_messages(json_answer(R"([{"message_id":"5","account":{"account_id":"01"},"body":"x","send_time":1}])"))
                   .error()
                   .field,
               "[0].account.account_id");
-    EXPECT_EQ(read_messages(ok(R"({"message_id":"5"})")).error().kind, ApiReadErrorKind::not_array);
+    EXPECT_EQ(read_messages(json_answer(R"({"message_id":"5"})")).error().kind, ApiReadErrorKind::not_array);
     EXPECT_EQ(read_messages(HttpResponse{403, {}, R"({"errors":["x"]})"}).error().kind, ApiReadErrorKind::http_status);
 }
 
 TEST(ReadTasks, RoomTasksAndMyTasks) {
-    const auto room = read_tasks(ok(R"([{"task_id":31,"account":{"account_id":101,"name":"Alice"},
+    const auto room = read_tasks(json_answer(R"([{"task_id":31,"account":{"account_id":101,"name":"Alice"},
         "assigned_by_account":{"account_id":201,"name":"Bob"},"message_id":"77","body":"Review",
         "limit_time":0,"status":"open","limit_type":"none"}])"));
     ASSERT_TRUE(room) << to_string(room.error());
@@ -67,7 +68,7 @@ TEST(ReadTasks, RoomTasksAndMyTasks) {
     EXPECT_EQ((*room)[0].message_id, "77");
     EXPECT_FALSE((*room)[0].room);
 
-    const auto mine = read_tasks(ok(R"([{"task_id":"32","room":{"room_id":2100,"name":"Launch"},"body":"Ship",
+    const auto mine = read_tasks(json_answer(R"([{"task_id":"32","room":{"room_id":2100,"name":"Launch"},"body":"Ship",
         "status":"done"}])"));
     ASSERT_TRUE(mine) << to_string(mine.error());
     ASSERT_TRUE((*mine)[0].room);
@@ -75,21 +76,21 @@ TEST(ReadTasks, RoomTasksAndMyTasks) {
     EXPECT_EQ((*mine)[0].room->name, "Launch");
     EXPECT_EQ((*mine)[0].status, "done");
 
-    EXPECT_EQ(read_tasks(ok(R"([{"task_id":"32","body":"x","status":"finished"}])")).error().kind,
+    EXPECT_EQ(read_tasks(json_answer(R"([{"task_id":"32","body":"x","status":"finished"}])")).error().kind,
               ApiReadErrorKind::invalid_value)
         << "a status we cannot show as open or done";
 }
 
 TEST(ReadMembersFilesContacts, ReadTheSandboxShapes) {
-    const auto members = read_members(ok(R"([{"account_id":101,"room_id":1,"name":"Alice","chatwork_id":"alice",
+    const auto members = read_members(json_answer(R"([{"account_id":101,"room_id":1,"name":"Alice","chatwork_id":"alice",
         "organization_id":101,"role":"admin"},{"account_id":201,"name":"Bob","role":"readonly"}])"));
     ASSERT_TRUE(members) << to_string(members.error());
     ASSERT_EQ(members->size(), 2u);
     EXPECT_EQ((*members)[0].role, "admin");
     EXPECT_EQ((*members)[1].name, "Bob");
-    EXPECT_EQ(read_members(ok(R"([{"account_id":1,"name":"A"}])")).error().field, "[0].role");
+    EXPECT_EQ(read_members(json_answer(R"([{"account_id":1,"name":"A"}])")).error().field, "[0].role");
 
-    const auto files = read_files(ok(R"([{"file_id":5,"account":{"account_id":101,"name":"Alice"},
+    const auto files = read_files(json_answer(R"([{"file_id":5,"account":{"account_id":101,"name":"Alice"},
         "message_id":"9","filename":"plan.pdf","filesize":1024,"upload_time":1700000000}])"));
     ASSERT_TRUE(files) << to_string(files.error());
     EXPECT_EQ((*files)[0].file_id, "5");
@@ -97,36 +98,36 @@ TEST(ReadMembersFilesContacts, ReadTheSandboxShapes) {
     EXPECT_EQ((*files)[0].filesize, 1024);
     EXPECT_TRUE(read_files(no_content())->empty());
 
-    const auto contacts = read_contacts(ok(R"([{"account_id":301,"room_id":3001,"name":"Carol"}])"));
+    const auto contacts = read_contacts(json_answer(R"([{"account_id":301,"room_id":3001,"name":"Carol"}])"));
     ASSERT_TRUE(contacts) << to_string(contacts.error());
     EXPECT_EQ((*contacts)[0].account_id, "301");
     EXPECT_EQ((*contacts)[0].room_id, "3001");
 
     const auto requests = read_incoming_requests(
-        ok(R"([{"request_id":7,"account_id":401,"name":"Dave","message":"Hi, add me","organization_name":"X"}])"));
+        json_answer(R"([{"request_id":7,"account_id":401,"name":"Dave","message":"Hi, add me","organization_name":"X"}])"));
     ASSERT_TRUE(requests) << to_string(requests.error());
     EXPECT_EQ((*requests)[0].request_id, "7");
     EXPECT_EQ((*requests)[0].name, "Dave");
     EXPECT_EQ((*requests)[0].message, "Hi, add me");
-    EXPECT_EQ(read_incoming_requests(ok(R"([{"account_id":401,"name":"Dave"}])")).error().field, "[0].request_id");
+    EXPECT_EQ(read_incoming_requests(json_answer(R"([{"account_id":401,"name":"Dave"}])")).error().field, "[0].request_id");
 
-    const auto accepted = read_accepted_request(ok(R"({"account_id":401,"name":"Dave"})"));
+    const auto accepted = read_accepted_request(json_answer(R"({"account_id":401,"name":"Dave"})"));
     ASSERT_TRUE(accepted);
     EXPECT_EQ(accepted->name, "Dave");
 }
 
 TEST(ReadAnswers, MarkReadAndTaskStatus) {
-    const auto counts = read_unread_counts(ok(R"({"unread_num":0,"mention_num":0})"));
+    const auto counts = read_unread_counts(json_answer(R"({"unread_num":0,"mention_num":0})"));
     ASSERT_TRUE(counts);
     EXPECT_EQ(counts->unread_num, 0);
-    EXPECT_EQ(read_unread_counts(ok(R"({"unread_num":-1,"mention_num":0})")).error().kind,
+    EXPECT_EQ(read_unread_counts(json_answer(R"({"unread_num":-1,"mention_num":0})")).error().kind,
               ApiReadErrorKind::invalid_value);
-    EXPECT_EQ(read_unread_counts(ok(R"({"mention_num":0})")).error().field, "unread_num");
+    EXPECT_EQ(read_unread_counts(json_answer(R"({"mention_num":0})")).error().field, "unread_num");
 
-    const auto task = read_task_status_answer(ok(R"({"task_id":31})"));
+    const auto task = read_task_status_answer(json_answer(R"({"task_id":31})"));
     ASSERT_TRUE(task);
     EXPECT_EQ(*task, "31");
-    EXPECT_FALSE(read_task_status_answer(ok("{}")));
+    EXPECT_FALSE(read_task_status_answer(json_answer("{}")));
 }
 
 }  // namespace

@@ -4,12 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include "json_answer.hpp"
+
 #include <string>
 
 #include "roomkey/url.hpp"
 
 namespace roomkey {
 namespace {
+
+using testing::json_answer;
 
 const ApiConfig kDirect{"https://api.example.com/v2"};
 const Credentials kBearer = BearerToken{"access-abc.123"};
@@ -25,8 +29,6 @@ FormFields body_of(const HttpRequest& request) {
     EXPECT_TRUE(fields) << request.body;
     return fields ? *fields : FormFields{};
 }
-
-HttpResponse ok(std::string body) { return HttpResponse{200, {{"content-type", "application/json"}}, std::move(body)}; }
 
 // ---------------------------------------------------------------- builders
 
@@ -189,14 +191,14 @@ TEST(ApiVersion, Spec91IsTheLastSegmentOfBaseUrl) {
 // ---------------------------------------------------------------- readers
 
 TEST(ReadAccount, Spec26NeedsOnlyAccountIdAndToleratesUnknownFields) {
-    auto a = read_account(ok(R"({"account_id":123,"surprise":{"x":[1,2]}})"));
+    auto a = read_account(json_answer(R"({"account_id":123,"surprise":{"x":[1,2]}})"));
     ASSERT_TRUE(a) << to_string(a.error());
     EXPECT_EQ(a->account_id, "123");
     EXPECT_FALSE(a->name.has_value());
 }
 
 TEST(ReadAccount, ReadsTheUsualFields) {
-    auto a = read_account(ok(R"({"account_id":"1001","room_id":55,"name":"Alice","chatwork_id":"alice",
+    auto a = read_account(json_answer(R"({"account_id":"1001","room_id":55,"name":"Alice","chatwork_id":"alice",
         "organization_id":9,"organization_name":"Org","department":"Dev","title":null,
         "avatar_image_url":"https://h/a.png","login_mail":"a@example.com"})"));
     ASSERT_TRUE(a) << to_string(a.error());
@@ -214,13 +216,13 @@ TEST(ReadAccount, ReadsTheUsualFields) {
 
 // 2^53 + 1 and a 20-digit id: a double would round both.
 TEST(ReadAccount, KeepsBigIdsExactly) {
-    auto big = read_account(ok(R"({"account_id":9007199254740993})"));
+    auto big = read_account(json_answer(R"({"account_id":9007199254740993})"));
     ASSERT_TRUE(big) << to_string(big.error());
     EXPECT_EQ(big->account_id, "9007199254740993");
-    auto max = read_account(ok(R"({"account_id":18446744073709551615})"));
+    auto max = read_account(json_answer(R"({"account_id":18446744073709551615})"));
     ASSERT_TRUE(max) << to_string(max.error());
     EXPECT_EQ(max->account_id, "18446744073709551615");
-    auto text = read_account(ok(R"({"account_id":"12345678901234567890"})"));
+    auto text = read_account(json_answer(R"({"account_id":"12345678901234567890"})"));
     ASSERT_TRUE(text) << to_string(text.error());
     EXPECT_EQ(text->account_id, "12345678901234567890");
 }
@@ -239,7 +241,7 @@ TEST(ReadAccount, RefusesIdsThatAreNotExactIntegers) {
                           Case{R"({"account_id":true})", ApiReadErrorKind::wrong_type},
                           Case{R"({"account_id":null})", ApiReadErrorKind::missing_field},
                           Case{R"({"name":"x"})", ApiReadErrorKind::missing_field}}) {
-        auto a = read_account(ok(c.body));
+        auto a = read_account(json_answer(c.body));
         ASSERT_FALSE(a) << c.body << " should be refused";
         EXPECT_EQ(a.error().kind, c.kind) << c.body << ": " << to_string(a.error());
         EXPECT_EQ(a.error().field, "account_id") << c.body;
@@ -249,7 +251,7 @@ TEST(ReadAccount, RefusesIdsThatAreNotExactIntegers) {
 // Spec 2.6: only account_id is promised; a field beyond it with a type we
 // did not expect is read as absent, never a reason to refuse GET /me.
 TEST(ReadAccount, Spec26ToleratesUnshownFieldsOfAnotherType) {
-    auto a = read_account(ok(R"({"account_id":1,"name":5,"organization_id":"org-x","mail":"a@b.example"})"));
+    auto a = read_account(json_answer(R"({"account_id":1,"name":5,"organization_id":"org-x","mail":"a@b.example"})"));
     ASSERT_TRUE(a) << to_string(a.error());
     EXPECT_EQ(a->account_id, "1");
     EXPECT_FALSE(a->name);
@@ -261,13 +263,13 @@ TEST(ApiReaders, Spec414RefuseNon2xxAndNonJson) {
     auto status = read_account(HttpResponse{401, {}, R"({"errors":["Invalid API token"]})"});
     ASSERT_FALSE(status);
     EXPECT_EQ(status.error().kind, ApiReadErrorKind::http_status) << "success is decided by the status code";
-    auto text = read_account(ok("<html>"));
+    auto text = read_account(json_answer("<html>"));
     ASSERT_FALSE(text);
     EXPECT_EQ(text.error().kind, ApiReadErrorKind::not_json);
-    auto array = read_account(ok("[1]"));
+    auto array = read_account(json_answer("[1]"));
     ASSERT_FALSE(array);
     EXPECT_EQ(array.error().kind, ApiReadErrorKind::not_object);
-    auto empty = read_status(ok(""));
+    auto empty = read_status(json_answer(""));
     ASSERT_FALSE(empty);
     EXPECT_EQ(empty.error().kind, ApiReadErrorKind::not_json);
 }
@@ -276,7 +278,7 @@ constexpr const char* kStatusBody =
     R"({"unread_room_num":2,"mention_room_num":1,"mytask_room_num":3,"unread_num":12,"mention_num":1,"mytask_num":8})";
 
 TEST(ReadStatus, Spec25ReadsTheSixCounts) {
-    auto s = read_status(ok(kStatusBody));
+    auto s = read_status(json_answer(kStatusBody));
     ASSERT_TRUE(s) << to_string(s.error());
     EXPECT_EQ(s->unread_room_num, 2);
     EXPECT_EQ(s->mention_room_num, 1);
@@ -303,14 +305,14 @@ TEST(ReadStatus, Spec25EveryCountIsARequiredNonNegativeInteger) {
         for (const Case& c : {Case{"-1", ApiReadErrorKind::invalid_value}, Case{"1.5", ApiReadErrorKind::wrong_type},
                               Case{"\"3\"", ApiReadErrorKind::wrong_type}, Case{"null", ApiReadErrorKind::missing_field},
                               Case{"9223372036854775808", ApiReadErrorKind::invalid_value}}) {
-            auto s = read_status(ok(before + c.value + after));
+            auto s = read_status(json_answer(before + c.value + after));
             ASSERT_FALSE(s) << field << " = " << c.value << " should be refused";
             EXPECT_EQ(s.error().kind, c.kind) << field << " = " << c.value << ": " << to_string(s.error());
             EXPECT_EQ(s.error().field, field);
         }
         std::string missing = kStatusBody;
         missing.replace(at, key.size(), std::string("\"x") + field + "\":");
-        auto m = read_status(ok(missing));
+        auto m = read_status(json_answer(missing));
         ASSERT_FALSE(m) << field << " missing should be refused";
         EXPECT_EQ(m.error().kind, ApiReadErrorKind::missing_field);
         EXPECT_EQ(m.error().field, field);
@@ -318,7 +320,7 @@ TEST(ReadStatus, Spec25EveryCountIsARequiredNonNegativeInteger) {
 }
 
 TEST(ReadRooms, NeedsOnlyRoomIdAndName) {
-    auto rooms = read_rooms(ok(R"([{"room_id":123,"name":"Group chat","type":"group","role":"admin","sticky":false,
+    auto rooms = read_rooms(json_answer(R"([{"room_id":123,"name":"Group chat","type":"group","role":"admin","sticky":false,
         "unread_num":10,"mention_num":1,"mytask_num":0,"message_num":122,"file_num":10,"task_num":17,
         "icon_path":"https://h/i.png","last_update_time":1298905200},{"room_id":"124","name":"Bare"}])"));
     ASSERT_TRUE(rooms) << to_string(rooms.error());
@@ -342,7 +344,7 @@ TEST(ReadRooms, NeedsOnlyRoomIdAndName) {
     EXPECT_FALSE(bare.unread_num.has_value());
     EXPECT_FALSE(bare.sticky.has_value());
 
-    auto none = read_rooms(ok("[]"));
+    auto none = read_rooms(json_answer("[]"));
     ASSERT_TRUE(none) << to_string(none.error());
     EXPECT_TRUE(none->empty());
 }
@@ -360,7 +362,7 @@ TEST(ReadRooms, NamesTheElementAndFieldThatIsWrong) {
                           Case{R"([{"room_id":1,"name":2}])", ApiReadErrorKind::wrong_type, "[0].name"},
                           Case{R"([{"room_id":1.5,"name":"a"}])", ApiReadErrorKind::wrong_type, "[0].room_id"},
                           Case{R"([7])", ApiReadErrorKind::not_object, "[0]"}}) {
-        auto rooms = read_rooms(ok(c.body));
+        auto rooms = read_rooms(json_answer(c.body));
         ASSERT_FALSE(rooms) << c.body << " should be refused";
         EXPECT_EQ(rooms.error().kind, c.kind) << c.body << ": " << to_string(rooms.error());
         EXPECT_EQ(rooms.error().field, c.field) << c.body;
@@ -370,7 +372,7 @@ TEST(ReadRooms, NamesTheElementAndFieldThatIsWrong) {
 // Spec 2.6: room fields are "not shown"; beyond the id and name to list a
 // room by, an odd value is read as absent instead of hiding every room.
 TEST(ReadRooms, Spec48ToleratesOddUnshownFields) {
-    auto rooms = read_rooms(ok(R"([{"room_id":1,"name":"a","unread_num":-1,"sticky":"yes","role":"member"}])"));
+    auto rooms = read_rooms(json_answer(R"([{"room_id":1,"name":"a","unread_num":-1,"sticky":"yes","role":"member"}])"));
     ASSERT_TRUE(rooms) << to_string(rooms.error());
     ASSERT_EQ(rooms->size(), 1u);
     EXPECT_FALSE((*rooms)[0].unread_num);
@@ -379,31 +381,31 @@ TEST(ReadRooms, Spec48ToleratesOddUnshownFields) {
 }
 
 TEST(ReadPostedMessage, Spec46KeepsTheMessageIdAsAString) {
-    auto id = read_posted_message(ok(R"({"message_id":"1234567890123456789"})"));
+    auto id = read_posted_message(json_answer(R"({"message_id":"1234567890123456789"})"));
     ASSERT_TRUE(id) << to_string(id.error());
     EXPECT_EQ(*id, "1234567890123456789");
-    auto number = read_posted_message(ok(R"({"message_id":1234567890123456789})"));
+    auto number = read_posted_message(json_answer(R"({"message_id":1234567890123456789})"));
     ASSERT_TRUE(number) << to_string(number.error());
     EXPECT_EQ(*number, "1234567890123456789") << "no rounding through a double";
-    auto flt = read_posted_message(ok(R"({"message_id":1.2e18})"));
+    auto flt = read_posted_message(json_answer(R"({"message_id":1.2e18})"));
     ASSERT_FALSE(flt);
     EXPECT_EQ(flt.error().kind, ApiReadErrorKind::wrong_type);
-    auto missing = read_posted_message(ok("{}"));
+    auto missing = read_posted_message(json_answer("{}"));
     ASSERT_FALSE(missing);
     EXPECT_EQ(to_string(missing.error()), "api.missing_field: message_id");
 }
 
 TEST(ReadPostedTasks, Spec47ReadsTaskIds) {
-    auto ids = read_posted_tasks(ok(R"({"task_ids":[123,"124"]})"));
+    auto ids = read_posted_tasks(json_answer(R"({"task_ids":[123,"124"]})"));
     ASSERT_TRUE(ids) << to_string(ids.error());
     EXPECT_EQ(*ids, (std::vector<std::string>{"123", "124"}));
-    auto bad = read_posted_tasks(ok(R"({"task_ids":[1,2.5]})"));
+    auto bad = read_posted_tasks(json_answer(R"({"task_ids":[1,2.5]})"));
     ASSERT_FALSE(bad);
     EXPECT_EQ(to_string(bad.error()), "api.wrong_type: task_ids[1]");
-    auto not_array = read_posted_tasks(ok(R"({"task_ids":5})"));
+    auto not_array = read_posted_tasks(json_answer(R"({"task_ids":5})"));
     ASSERT_FALSE(not_array);
     EXPECT_EQ(not_array.error().kind, ApiReadErrorKind::not_array);
-    auto missing = read_posted_tasks(ok("{}"));
+    auto missing = read_posted_tasks(json_answer("{}"));
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().kind, ApiReadErrorKind::missing_field);
 }

@@ -24,10 +24,10 @@
 namespace roomkey::app {
 namespace {
 
-const Instant t0 = instant_from_unix_seconds(1'700'000'000);
+const Instant t_start = instant_from_unix_seconds(1'700'000'000);
 constexpr std::string_view kBigId = "9007199254740993";  // 2^53 + 1: a double would lose it
 
-std::string config_json() {
+std::string rooms_config_json() {
     return R"({"configured":true,"client_id":"roomkey-web","client_type":"public",)"
            R"("consent_url":"https://auth.example.test/consent","redirect_uri":"https://127.0.0.1:8443/callback",)"
            R"("token_endpoint":"/oauth/token","api_base":"/api","token_header":"x-servicetoken",)"
@@ -60,7 +60,7 @@ std::string path_of(const HttpRequest& request) {
 
 class RoomsHarness {
 public:
-    Instant now = t0;
+    Instant now = t_start;
     std::unique_ptr<App> app = std::make_unique<App>(
         [](unsigned char* out, std::size_t n) {
             for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<unsigned char>(i);
@@ -115,7 +115,7 @@ public:
                 any = true;
                 sent.push_back(send->request);
                 if (send->request.url.find("config.json") != std::string::npos) {
-                    app->on_response(send->id, answer(200, config_json()), now);
+                    app->on_response(send->id, answer(200, rooms_config_json()), now);
                     continue;
                 }
                 const std::string key = std::string(to_string(send->request.method)) + " " + path_of(send->request);

@@ -8,7 +8,7 @@
 namespace roomkey {
 namespace {
 
-constexpr const char* kCallback = "https://127.0.0.1:8443/callback";
+constexpr const char* kCallbackUrl = "https://127.0.0.1:8443/callback";
 constexpr const char* kState = "state-abc_123";
 
 PendingAuthorization pending(std::string redirect_uri_sent = "") {
@@ -22,15 +22,15 @@ PendingAuthorization pending(std::string redirect_uri_sent = "") {
     return p;
 }
 
-std::string landed(const FormFields& params) { return append_query(kCallback, params); }
+std::string landed(const FormFields& params) { return append_query(kCallbackUrl, params); }
 
 TEST(Callback, CodeWithMatchingStateYieldsValidatedCallback) {  // spec 4.2 allow outcome
-    std::optional<PendingAuthorization> slot = pending(kCallback);
+    std::optional<PendingAuthorization> slot = pending(kCallbackUrl);
     auto cb = validate_callback(landed({{"code", "abc"}, {"state", kState}}), slot);
     ASSERT_TRUE(cb) << to_string(cb.error().kind);
     EXPECT_EQ(cb->code(), "abc");
     EXPECT_EQ(cb->code_verifier(), std::string(43, 'v'));
-    EXPECT_EQ(cb->redirect_uri_sent(), kCallback);
+    EXPECT_EQ(cb->redirect_uri_sent(), kCallbackUrl);
     EXPECT_EQ(cb->client_id(), "pub-client");
     EXPECT_EQ(cb->scopes(), ScopeSet{"rooms.all:read"});
     EXPECT_FALSE(slot.has_value()) << "the pending record is single use";
@@ -133,7 +133,7 @@ TEST(Callback, RepeatedParametersAreRefused) {
 }
 
 TEST(Callback, MustLandOnTheRedirectUriThatWasSent) {
-    std::optional<PendingAuthorization> slot = pending(kCallback);
+    std::optional<PendingAuthorization> slot = pending(kCallbackUrl);
     auto cb = validate_callback(append_query("https://127.0.0.1:8443/elsewhere", {{"code", "a"}, {"state", kState}}), slot);
     ASSERT_FALSE(cb);
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::redirect_mismatch);
@@ -162,7 +162,7 @@ TEST(Callback, NoPendingAuthorization) {
 TEST(Callback, SandboxAllowRedirectIsAcceptedEndToEnd) {  // spec 4.2, both sides
     ValidatedAuthorization authz;
     authz.client_id = "pub-client";
-    authz.redirect_uri = kCallback;
+    authz.redirect_uri = kCallbackUrl;
     authz.state = kState;
     std::optional<PendingAuthorization> slot = pending();
     auto cb = validate_callback(allow_redirect(authz, "c0de+/="), slot);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "json_answer.hpp"
+
 #include <map>
 #include <string>
 
@@ -11,6 +13,8 @@
 
 namespace roomkey {
 namespace {
+
+using testing::json_answer;
 
 constexpr const char* kTokenUrl = "https://auth.test/token";
 constexpr const char* kCallback = "https://127.0.0.1:8443/callback";
@@ -110,13 +114,11 @@ TEST(TokenRequestBuilder, RefreshRequest) {  // spec 4.3 re-issue
 // Reading the response
 // ---------------------------------------------------------------------------
 
-HttpResponse ok(std::string body) { return HttpResponse{200, {{"Content-Type", "application/json"}}, std::move(body)}; }
-
 const char* kGoodBody =
     R"({"access_token":"at","refresh_token":"rt","token_type":"Bearer","expires_in":1800,"scope":"rooms.all:read users.profile.me:read"})";
 
 TEST(TokenResponse, ReadsTheTokenSet) {  // spec 2.3, 5.4.2
-    auto set = read_token_response(ok(kGoodBody), kNow);
+    auto set = read_token_response(json_answer(kGoodBody), kNow);
     ASSERT_TRUE(set) << to_string(set.error().kind) << " " << set.error().field;
     EXPECT_EQ(set->access_token, "at");
     EXPECT_EQ(set->refresh_token, "rt");
@@ -130,7 +132,7 @@ TEST(TokenResponse, ReadsTheTokenSet) {  // spec 2.3, 5.4.2
 
 TEST(TokenResponse, OfflineAccessRefreshTokenHasNoExpiry) {  // spec 2.3, 5.4.3
     auto set = read_token_response(
-        ok(R"({"access_token":"at","refresh_token":"rt","token_type":"Bearer","expires_in":1800,"scope":"offline_access rooms.all:read"})"),
+        json_answer(R"({"access_token":"at","refresh_token":"rt","token_type":"Bearer","expires_in":1800,"scope":"offline_access rooms.all:read"})"),
         kNow);
     ASSERT_TRUE(set) << to_string(set.error().kind);
     EXPECT_FALSE(set->refresh_expires_at.has_value());
@@ -138,12 +140,12 @@ TEST(TokenResponse, OfflineAccessRefreshTokenHasNoExpiry) {  // spec 2.3, 5.4.3
 
 TEST(TokenResponse, TokenTypeIsCaseInsensitiveBearer) {  // spec 2.3, RFC 6749 5.1
     auto set = read_token_response(
-        ok(R"({"access_token":"at","refresh_token":"rt","token_type":"bEARER","expires_in":60,"scope":"rooms.all:read"})"),
+        json_answer(R"({"access_token":"at","refresh_token":"rt","token_type":"bEARER","expires_in":60,"scope":"rooms.all:read"})"),
         kNow);
     ASSERT_TRUE(set) << to_string(set.error().kind);
     EXPECT_EQ(set->token_type, "Bearer");
     auto mac = read_token_response(
-        ok(R"({"access_token":"at","refresh_token":"rt","token_type":"mac","expires_in":60,"scope":"rooms.all:read"})"),
+        json_answer(R"({"access_token":"at","refresh_token":"rt","token_type":"mac","expires_in":60,"scope":"rooms.all:read"})"),
         kNow);
     ASSERT_FALSE(mac);
     EXPECT_EQ(mac.error().kind, TokenResponseErrorKind::token_type_unsupported);
@@ -198,7 +200,7 @@ TEST(TokenResponse, MalformedSuccessBodiesNameTheField) {  // spec 2.3 field typ
         {R"({"error":"invalid_grant"})", K::field_missing, "access_token"},
     };
     for (const auto& c : cases) {
-        auto set = read_token_response(ok(c.body), kNow);
+        auto set = read_token_response(json_answer(c.body), kNow);
         ASSERT_FALSE(set) << c.body;
         EXPECT_EQ(set.error().kind, c.kind) << c.body << " -> " << to_string(set.error().kind);
         EXPECT_EQ(set.error().field, c.field) << c.body;
@@ -444,7 +446,7 @@ TEST(TokenRequestBuilder, ClientIdWithAColonCannotUseBasic_spec4_3) {
 // grow) is kept, not a reason to refuse the whole token set.
 TEST(TokenResponseReader, KeepsGrantedScopesNewerThanTheCatalog_spec2_3) {
     auto set = read_token_response(
-        ok(R"({"access_token":"at","refresh_token":"rt","token_type":"Bearer","expires_in":1800,)"
+        json_answer(R"({"access_token":"at","refresh_token":"rt","token_type":"Bearer","expires_in":1800,)"
            R"("scope":"rooms.all:read  rooms.pins:read"})"),
         kNow);
     ASSERT_TRUE(set) << to_string(set.error().kind);

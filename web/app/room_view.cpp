@@ -60,8 +60,11 @@ void RoomView::set_files(std::vector<ChatFile> files) {
     error_.clear();
 }
 
+namespace {
+using json = nlohmann::json;
+}  // namespace
+
 std::string room_json(const RoomView& view) {
-    using json = nlohmann::json;
     if (!view.is_open()) return "null";
     json messages = json::array();
     for (const ChatMessage& m : view.messages()) {
