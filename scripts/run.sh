@@ -38,6 +38,7 @@ case "$port" in ''|*[!0-9]*) echo "run.sh: --port must be a number 0-65535, not 
 case "$front" in helper|nginx) ;; *) echo "run.sh: --front must be helper or nginx, not '$front'" >&2; exit 2 ;; esac
 
 if [ "$build" = 1 ]; then
+  . scripts/build_jobs.sh
   ./scripts/setup.sh --check >/dev/null 2>&1 || ./scripts/setup.sh
   echo "run: building (wasm: web app; native-release: helper + sandbox)" >&2
   { cmake --preset wasm && cmake --build --preset wasm --target roomkey_web_dist &&

@@ -16,6 +16,7 @@ esac
 
 ./scripts/setup.sh --check >/dev/null 2>&1 || ./scripts/setup.sh
 
+. scripts/build_jobs.sh
 start=$(date +%s)
 step() { printf '\n== [%3d s] %s\n' "$(( $(date +%s) - start ))" "$*"; }
 
