@@ -1,11 +1,13 @@
 # roomkey_first_party(target): how every first-party target builds.
 # - The warning set, and -Werror with ROOMKEY_WERROR.
-# - Unity batches (CMake's UNITY_BUILD, up to 8 sources per compiler run)
-#   with ROOMKEY_UNITY_BUILD, on by default. Most of a file's compile time
-#   here is parsing the same big headers (GoogleTest, cpp-httplib,
-#   nlohmann_json: 4-7 s each on this 2-core machine), so a batch parses them
-#   once. A clean native build took 317 s without and 160 s with (-j 2, same
-#   session; the note of 2026-11-25 has the figures).
+# - Unity batches (CMake's UNITY_BUILD, 4 sources per compiler run) with
+#   ROOMKEY_UNITY_BUILD, on by default. Most of a file's compile time here
+#   is parsing the same big headers (GoogleTest, cpp-httplib, nlohmann_json:
+#   4-7 s each on this 2-core machine), so a batch parses them once.
+#   Clean native build at -j 2, one clone, one session (2026-11-25): 317 s
+#   without batches, 180 s with 4 files, 156 s with 8. Touching one file then
+#   rebuilt in 10-17 s without, 13-20 s with 4, 27 s with 8: 4 keeps the edit
+#   loop about as fast as before.
 #   A file's anonymous-namespace names and file-scope `using` are then seen by
 #   the files after it in its batch: give file-local helpers names that say
 #   what they are, and include what a file uses. For a tight edit loop on one
@@ -23,5 +25,5 @@ function(roomkey_first_party target)
             target_compile_options(${target} PRIVATE -Werror)
         endif()
     endif()
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ${ROOMKEY_UNITY_BUILD})
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ${ROOMKEY_UNITY_BUILD} UNITY_BUILD_BATCH_SIZE 4)
 endfunction()
