@@ -16,11 +16,15 @@
 // headless Chromium (a fresh page; the sandbox's login is kept, so only the
 // consent is clicked). t0 is the token response's responseEnd (Resource
 // Timing), t1 the first state the app publishes with all three filled
-// (window.roomkey._publish, wrapped before the page loads). The reference is
-// a plain fetch() of each of GET /api/me, /api/my/status, /api/rooms from the
-// same page (with the sandbox's demo API token), one after another: the
-// fill can be no faster than the slowest of them, so the ratio is against
-// that slowest single round trip, and against their median too.
+// (window.roomkey._publish, wrapped before the page loads), and "drawn" the
+// end of the first animation frame after t1 that drew with WebGL (the
+// picture handed to the compositor; on screen with its next commit). The
+// reference is a plain fetch() of each of GET /api/me, /api/my/status,
+// /api/rooms from the same page (with the sandbox's demo API token), one
+// after another, once the page has drawn nothing for 300 ms: a reference
+// measured while the app still paints would be slowed by it. The fill can be
+// no faster than the slowest of them, so the ratio is against that slowest
+// single round trip, and against their median too.
 import { commandLine } from './cli.mjs';
 import { resolve } from 'node:path';
 import { traceMainThread, describeMainThread } from './main_thread_trace.mjs';
@@ -41,8 +45,23 @@ const median = (list) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-// Wraps window.roomkey._publish as soon as shell/page.js defines the API.
+// Wraps window.roomkey._publish as soon as shell/page.js defines the API,
+// and notes which animation frames drew (any WebGL draw call).
 function markFilled() {
+  window.__lastDrawAt = 0;
+  let drew = false;
+  for (const name of ['drawElements', 'drawArrays']) {
+    const draw = WebGL2RenderingContext.prototype[name];
+    WebGL2RenderingContext.prototype[name] = function (...args) { drew = true; return draw.apply(this, args); };
+  }
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => raf((time) => {
+    drew = false;
+    callback(time);
+    if (!drew) return;
+    window.__lastDrawAt = performance.now();
+    if (window.__filledAt && !window.__drawnAt) window.__drawnAt = window.__lastDrawAt;
+  });
   let api;
   Object.defineProperty(window, 'roomkey', {
     configurable: true,
@@ -76,6 +95,12 @@ async function round(browser, stack, trace = false) {
   const result = await page.evaluate(async (token) => {
     const tokenEntry = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === '/oauth/token');
     const fill = window.__filledAt - tokenEntry.responseEnd;
+    const quietSince = Date.now();
+    while (!window.__drawnAt || performance.now() - window.__lastDrawAt < 300) {
+      if (Date.now() - quietSince > 10000) throw new Error('the page never stopped drawing for 300 ms');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const drawn = window.__drawnAt - tokenEntry.responseEnd;
     const single = {};
     for (const path of ['/api/me', '/api/my/status', '/api/rooms']) {
       const start = performance.now();
@@ -89,7 +114,7 @@ async function round(browser, stack, trace = false) {
         e.startTime >= tokenEntry.responseEnd && e.startTime < window.__filledAt)
       .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime - tokenEntry.responseEnd,
         end: e.responseEnd - tokenEntry.responseEnd }));
-    return { fill, single, dashboard };
+    return { fill, drawn, single, dashboard };
   }, demoUsers.alice.apiToken);
   await act(page, { type: 'sign_out' });
   await page.close();
@@ -109,6 +134,7 @@ try {
 }
 
 const fills = results.map((r) => r.fill);
+const drawns = results.map((r) => r.drawn);
 const slowest = results.map((r) => Math.max(...Object.values(r.single)));
 const medians = results.map((r) => median(Object.values(r.single)));
 const ratiosSlowest = results.map((r, i) => r.fill / slowest[i]);
@@ -116,10 +142,12 @@ const ratiosMedian = results.map((r, i) => r.fill / medians[i]);
 const summary = {
   rounds,
   fill_ms: median(fills),
+  drawn_ms: median(drawns),
   single_round_trip_slowest_ms: median(slowest),
   single_round_trip_median_ms: median(medians),
   ratio_to_slowest: median(ratiosSlowest),
   ratio_to_median: median(ratiosMedian),
+  drawn_ratio_to_slowest: median(results.map((r, i) => r.drawn / slowest[i])),
   goal: 1.3,
   dashboard_requests_last_round: results[results.length - 1].dashboard,
 };
@@ -127,11 +155,13 @@ if (asJson) {
   console.log(JSON.stringify(summary, null, 2));
 } else {
   const f = (x) => x.toFixed(1);
-  console.log(`dashboard fill after the token (median of ${rounds}): ${f(summary.fill_ms)} ms`);
+  console.log(`dashboard fill after the token (median of ${rounds}): ${f(summary.fill_ms)} ms in the state, ` +
+    `${f(summary.drawn_ms)} ms drawn`);
   console.log(`one API round trip in the same page: slowest of 3 ${f(summary.single_round_trip_slowest_ms)} ms, ` +
     `median ${f(summary.single_round_trip_median_ms)} ms`);
   console.log(`ratio (median of per-round ratios): ${summary.ratio_to_slowest.toFixed(2)}x the slowest single round ` +
-    `trip, ${summary.ratio_to_median.toFixed(2)}x the median one (goal <= 1.3x)`);
+    `trip, ${summary.ratio_to_median.toFixed(2)}x the median one (goal <= 1.3x); ` +
+    `drawn ${summary.drawn_ratio_to_slowest.toFixed(2)}x the slowest`);
   console.log('last round, the dashboard requests (ms after the token):');
   for (const r of summary.dashboard_requests_last_round) console.log(`  ${r.path}: ${f(r.start)} -> ${f(r.end)}`);
   if (withTrace) console.log(`last round, traced:\n${results[results.length - 1].trace.join('\n')}`);

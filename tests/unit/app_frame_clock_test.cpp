@@ -135,6 +135,82 @@ TEST(FrameClock, ARequestStillAheadSurvivesAFrame) {
     EXPECT_EQ(clock.next_at(t0 + Seconds(1)), t0 + Seconds(2));
 }
 
+// The sign-in's chain: the code exchange's answer sends /me, /my/status and
+// /rooms. Their step ("signed in, loading") is not drawn when they are
+// answered within kFollowUpWait: one frame shows the filled dashboard, and no
+// slow frame stands between the answers and their handling.
+TEST(FrameClock, AnAnswerThatSentRequestsIsDrawnWithTheirAnswers) {
+    FrameClock clock;
+    Instant now = t0;
+    settle(clock, now, 1);
+    clock.on_answers({1}, {2, 3, 4}, now);
+    EXPECT_FALSE(clock.due(now));
+    EXPECT_EQ(clock.next_at(now), now + kFollowUpWait);
+    now += Millis(10);
+    clock.on_answers({2}, {}, now);
+    clock.on_answers({4}, {}, now);
+    EXPECT_FALSE(clock.due(now)) << "/my/status is still out";
+    now += Millis(5);
+    clock.on_answers({3}, {}, now);
+    EXPECT_TRUE(clock.due(now)) << "all three answered: the dashboard is drawn now";
+    EXPECT_EQ(draw_while_due(clock, now, [](int) { return shows(2); }), 2);
+    EXPECT_FALSE(clock.next_at(now));
+}
+
+TEST(FrameClock, AnAnswerWithoutFollowUpsIsDrawnAtOnce) {
+    FrameClock clock;
+    Instant now = t0;
+    settle(clock, now, 1);
+    clock.on_answers({7}, {}, now);
+    EXPECT_TRUE(clock.due(now));
+}
+
+// A slow service: the step is drawn kFollowUpWait after the first answer
+// that waited, however long the chain, and the later answers as they come.
+TEST(FrameClock, AChangeWaitsNoLongerThanTheFollowUpWait) {
+    FrameClock clock;
+    Instant now = t0;
+    settle(clock, now, 1);
+    const Instant first = now;
+    clock.on_answers({1}, {2}, now);
+    now += Millis(60);
+    clock.on_answers({2}, {3}, now);  // a chain: the wait is not renewed
+    EXPECT_EQ(clock.next_at(now), first + kFollowUpWait);
+    EXPECT_FALSE(clock.due(first + kFollowUpWait - Millis(1)));
+    now = first + kFollowUpWait;
+    EXPECT_TRUE(clock.due(now));
+    EXPECT_EQ(draw_while_due(clock, now, [](int) { return shows(2); }), 2);
+    EXPECT_FALSE(clock.due(now + Seconds(5))) << "nothing waits once the step is drawn";
+    clock.on_answers({3}, {}, now);
+    EXPECT_TRUE(clock.due(now)) << "the late answer is drawn as it comes";
+}
+
+TEST(FrameClock, FramesThatSettleTheLastPictureWaitWithTheChange) {
+    FrameClock clock;
+    Instant now = t0;
+    settle(clock, now, 1);
+    clock.on_change();
+    clock.on_frame(now, shows(2));  // changed: one more frame would confirm it
+    clock.request_at(now + Millis(20));  // a countdown's next second
+    ASSERT_TRUE(clock.due(now));
+    clock.on_answers({1}, {2}, now);
+    EXPECT_FALSE(clock.due(now + Millis(20)));
+    EXPECT_EQ(clock.next_at(now), now + kFollowUpWait);
+    clock.on_answers({2}, {}, now + Millis(30));
+    EXPECT_TRUE(clock.due(now + Millis(30)));
+}
+
+TEST(FrameClock, InputIsNotHeldBackByAWaitingChange) {
+    FrameClock clock;
+    Instant now = t0;
+    settle(clock, now, 1);
+    clock.on_answers({1}, {2}, now);
+    clock.on_input();
+    EXPECT_TRUE(clock.due(now));
+    EXPECT_EQ(draw_while_due(clock, now, [](int) { return shows(2); }), kInputFrames);
+    EXPECT_FALSE(clock.due(now + kFollowUpWait)) << "the waiting change was drawn with the input";
+}
+
 // The next change of a countdown is exactly when its text changes.
 TEST(FrameClock, CountdownChangesOncePerSecond) {
     const Instant expiry = t0 + Millis(30 * 60 * 1000 + 250);

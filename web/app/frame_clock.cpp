@@ -11,6 +11,20 @@ void FrameClock::on_change() {
     owed_ = std::max(owed_, 1);
 }
 
+void FrameClock::on_answers(const std::vector<std::uint64_t>& answered, const std::vector<std::uint64_t>& sent,
+                            Instant now) {
+    for (const std::uint64_t id : answered) {
+        follow_ups_.erase(std::remove(follow_ups_.begin(), follow_ups_.end(), id), follow_ups_.end());
+    }
+    follow_ups_.insert(follow_ups_.end(), sent.begin(), sent.end());
+    if (follow_ups_.empty()) {
+        waiting_until_.reset();
+        on_change();
+        return;
+    }
+    if (!waiting_until_) waiting_until_ = now + kFollowUpWait;
+}
+
 void FrameClock::on_input() {
     owed_ = std::max(owed_, kInputFrames);
 }
@@ -21,12 +35,19 @@ void FrameClock::request_at(std::optional<Instant> at) {
 }
 
 bool FrameClock::due(Instant now) const {
-    return owed_ > 0 || unsettled_ || (wake_at_ && *wake_at_ <= now);
+    if (owed_ > 0) return true;
+    // While a change waits, so do the frames that would settle the last
+    // picture or tick a countdown: each could cost the answers a slow frame.
+    if (waiting_until_) return *waiting_until_ <= now;
+    return unsettled_ || (wake_at_ && *wake_at_ <= now);
 }
 
 void FrameClock::on_frame(Instant now, const FramePicture& picture) {
     if (owed_ > 0) --owed_;
     if (wake_at_ && *wake_at_ <= now) wake_at_.reset();
+    // Whatever waited is on screen now; later answers are drawn as they come.
+    waiting_until_.reset();
+    follow_ups_.clear();
     // The first frame ever has nothing to compare with: one more shows
     // whether it was final.
     const bool changed = !last_digest_ || *last_digest_ != picture.digest;
@@ -35,7 +56,9 @@ void FrameClock::on_frame(Instant now, const FramePicture& picture) {
 }
 
 std::optional<Instant> FrameClock::next_at(Instant now) const {
-    if (owed_ > 0 || unsettled_) return now;
+    if (owed_ > 0) return now;
+    if (waiting_until_) return std::max(*waiting_until_, now);
+    if (unsettled_) return now;
     return wake_at_;
 }
 

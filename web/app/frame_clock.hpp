@@ -18,10 +18,20 @@
 //     mouse button is held (drags, repeat buttons), one more frame;
 //   - a time something asked for: the app's next_wake_at(), the next second
 //     of a visible countdown, the next step of an animation (UiState::redraw_at).
+//
+// One change waits: an answer whose handling sent more requests (the code
+// exchange's answer sends the dashboard's three) is drawn when those are
+// answered too, or kFollowUpWait after the wait began, whichever is first;
+// the frames that would settle the last picture or tick a countdown wait
+// with it. A frame in between would show only a step ("Signed in,
+// loading"), and where drawing is slow (software WebGL: 60-170 ms a frame
+// here) the answers that arrive meanwhile wait behind it. Input and other
+// changes are never held back: they are drawn at once, with what waited.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "roomkey/time.hpp"
 
@@ -29,6 +39,11 @@ namespace roomkey::app {
 
 // Frames drawn after the last input event, whatever they show.
 inline constexpr int kInputFrames = 2;
+
+// The longest a change waits for the answers to the requests it sent: under
+// a tenth of a second still reads as at once, and a slow service's step is
+// shown soon after.
+inline constexpr Millis kFollowUpWait{100};
 
 // What a drawn frame showed, for the settle rule.
 struct FramePicture {
@@ -41,6 +56,12 @@ class FrameClock {
 public:
     // A change from outside the picture: a frame is due now.
     void on_change();
+    // Fetch answers changed the app (`answered`: their request ids), and
+    // handling them sent `sent` (may be empty). A frame is due now, unless
+    // requests sent by earlier answers, or these, are still unanswered:
+    // then it waits for them, up to kFollowUpWait from the first.
+    void on_answers(const std::vector<std::uint64_t>& answered, const std::vector<std::uint64_t>& sent,
+                    Instant now);
     // Input: frames are due for the next kInputFrames frames.
     void on_input();
     // A frame is due at `at` (kept: the earliest of every request since the
@@ -61,6 +82,9 @@ private:
     bool unsettled_ = false;  // the last frame differed from the one before
     std::optional<std::uint64_t> last_digest_;
     std::optional<Instant> wake_at_;  // one frame at or after this instant
+    // A change waiting for the answers to `follow_ups_`, drawn at the latest then.
+    std::optional<Instant> waiting_until_;
+    std::vector<std::uint64_t> follow_ups_;
 };
 
 // When the text of a countdown to `at` (app::format_countdown, whole seconds)

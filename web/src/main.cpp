@@ -30,6 +30,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "app/app.hpp"
 #include "app/frame_clock.hpp"
@@ -189,14 +190,17 @@ std::string widgets_json(const Platform& p) {
     return json + "}";
 }
 
-void perform(Platform& p, std::vector<roomkey::app::Effect> effects) {
+// Carries out the app's effects; returns the ids of the requests sent.
+std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
     namespace effect = roomkey::app::effect;
+    std::vector<std::uint64_t> sent;
     for (auto& e : effects) {
         std::visit(
             [&](auto& item) {
                 using T = std::decay_t<decltype(item)>;
                 if constexpr (std::is_same_v<T, effect::Send>) {
                     roomkey::web::fetch_start(item.id, item.request);
+                    sent.push_back(item.id);
                 } else if constexpr (std::is_same_v<T, effect::StorePending>) {
                     roomkey::web::store_pending_authorization(item.record);
                 } else if constexpr (std::is_same_v<T, effect::Navigate>) {
@@ -209,7 +213,7 @@ void perform(Platform& p, std::vector<roomkey::app::Effect> effects) {
             },
             e);
     }
-    (void)p;
+    return sent;
 }
 
 // The page's state, its aria mirror and its scope description change only
@@ -257,12 +261,18 @@ void schedule(Platform& p, roomkey::Instant now) {
     p.wake_timer = emscripten_set_timeout(on_wake, static_cast<double>(std::max<long long>(delay, 1)), nullptr);
 }
 
-// After the app changed (or may have): its effects go out, its state is
-// published, and a frame shows it.
-void settle_app(Platform& p, roomkey::Instant now) {
+// After the app changed (or may have): its effects go out and its state is
+// published. Returns the ids of the requests sent.
+std::vector<std::uint64_t> run_effects(Platform& p, roomkey::Instant now) {
     p.app->tick(now);
-    perform(p, p.app->take_effects());
+    std::vector<std::uint64_t> sent = perform(p.app->take_effects());
     publish(p, now);
+    return sent;
+}
+
+// ... and a frame shows it.
+void settle_app(Platform& p, roomkey::Instant now) {
+    run_effects(p, now);
     p.clock.on_change();
     schedule(p, now);
 }
@@ -278,12 +288,15 @@ void on_wake(void*) {
 }
 
 // An HTTP answer arrived: the app reacts now (the next paced post goes out
-// without waiting for a frame), and one frame shows it.
+// without waiting for a frame), and a frame shows it: at once, or, when the
+// answer sent requests of its own, once those are answered too (frame_clock.hpp).
 void on_fetch_outcome() {
     Platform& p = g_platform;
     if (!p.app) return;
     const roomkey::Instant now = roomkey::web::now();
+    std::vector<std::uint64_t> answered;
     for (roomkey::web::FetchOutcome& outcome : roomkey::web::take_fetch_outcomes()) {
+        answered.push_back(outcome.id);
         if (outcome.response) {
             p.app->on_response(outcome.id, *outcome.response, now);
         } else {
@@ -292,7 +305,9 @@ void on_fetch_outcome() {
                                       outcome.error, now);
         }
     }
-    settle_app(p, now);
+    const std::vector<std::uint64_t> sent = run_effects(p, now);
+    p.clock.on_answers(answered, sent, now);
+    schedule(p, now);
 }
 
 // Page API actions (window.roomkey.act) are applied as they come, so the
@@ -429,7 +444,7 @@ int main() {
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
     p.app->start(launch_url, pending, roomkey::web::now());
     launch_url.clear();
-    perform(p, p.app->take_effects());
+    perform(p.app->take_effects());
 
     if (!glfwInit()) {
         std::fprintf(stderr, "roomkey: could not initialise GLFW\n");
