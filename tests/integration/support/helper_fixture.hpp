@@ -86,6 +86,13 @@ public:
         server_ = std::move(*started);
         server_->run_in_background();
     }
+    // The server first: its worker threads write their access-log lines into
+    // log_ until they end, and members are destroyed after the body, in
+    // reverse order, which would free log_ and mutex_ while a worker still
+    // appended (a heap use-after-free, found by ASan under a loaded ctest).
+    ~RunningHelper() { server_.reset(); }
+    RunningHelper(const RunningHelper&) = delete;
+    RunningHelper& operator=(const RunningHelper&) = delete;
     bool ok() const { return server_ != nullptr; }
     const std::string& error() const { return error_; }
     HelperServer& server() { return *server_; }
