@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "common/httplib_adapter.hpp"
+#include "common/tls_client.hpp"
 #include "helper/route_policy.hpp"
 #include "roomkey/url.hpp"
 
@@ -120,10 +121,8 @@ std::unique_ptr<httplib::SSLClient> UpstreamClient::make_client(const std::strin
     client->set_connection_timeout(timeouts_.connect);
     client->set_read_timeout(timeouts_.read);
     client->set_write_timeout(timeouts_.write);
-    client->enable_server_certificate_verification(true);
-    client->set_ca_cert_store(make_store(ca_files_, nullptr));
-    // Without a path httplib would load the whole default bundle again.
-    client->set_ca_cert_path("", system_ca_dir().c_str());
+    // OpenSSL checks the chain and the name in the handshake (tls_client.hpp).
+    native::verify_in_handshake(*client, host, make_store(ca_files_, nullptr));
     return client;
 }
 

@@ -1,7 +1,8 @@
 // upstream_client.hpp: sends shared/'s HttpRequest to an https:// upstream with
 // cpp-httplib (the native twin of web/'s fetch transport), over pooled
 // keep-alive connections, with the server certificate verified against the
-// system CAs plus the local CA. Never follows redirects; retries only a GET
+// system CAs plus the local CA, and against the upstream's host name or IP
+// address (common/tls_client.hpp). Never follows redirects; retries only a GET
 // whose reused keep-alive connection turned out to be closed (never a POST:
 // an authorization code is single use).
 #pragma once

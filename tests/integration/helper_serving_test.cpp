@@ -246,8 +246,7 @@ TEST(HelperServingStart, Ipv6IsAnAdditionOnTheSamePortAndTheRedirectUriStaysOn12
     EXPECT_EQ(helper.server().app_url(), "https://127.0.0.1:" + port + "/");
 
     httplib::SSLClient v6("::1", helper.port());
-    v6.enable_server_certificate_verification(true);
-    v6.set_ca_cert_path(helper.server().tls()->ca_cert_path.c_str());
+    testing::trust_only(v6, "::1", helper.server().tls()->ca_cert_path);
     auto page = v6.Get("/", {{"Host", "[::1]:" + port}});
     ASSERT_TRUE(page) << httplib::to_string(page.error());
     EXPECT_EQ(page->status, 200);

@@ -195,6 +195,59 @@ TEST(HelperUpstream, UpstreamWithAForeignCertificateIsRefused) {
     EXPECT_EQ(up.token_calls.load(), 0) << "no request may reach an unverified upstream";
 }
 
+// A trusted CA is not enough: the certificate must name the address or host
+// the helper connects to. The local CA's server certificate names 127.0.0.1,
+// ::1 and localhost, so the same certificate served from 127.0.0.2 (loopback
+// on Linux) is refused before a byte of the request is sent.
+TEST(HelperUpstream, UpstreamWhoseCertificateNamesAnotherAddressIsRefused) {
+    TempDir dir;
+    auto tls = native::ensure_tls_material(dir / "state");
+    ASSERT_TRUE(tls) << tls.error().detail;
+    testing::StubUpstream up(tls->server_cert_path, tls->server_key_path, {}, "127.0.0.2");
+    ASSERT_TRUE(up.ok()) << "cannot listen on 127.0.0.2";
+    HelperConfig config = testing::test_config(dir);
+    testing::use_upstream(config, up);
+    RunningHelper helper(config);
+    ASSERT_TRUE(helper.ok()) << helper.error();
+
+    auto res = helper.client()->Get("/api/me", helper.app_headers());
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 502) << res->body;
+    EXPECT_NE(res->body.find("tls_failed"), std::string::npos) << res->body;
+    EXPECT_TRUE(up.targets().empty()) << "no request may reach an upstream whose certificate names another host";
+}
+
+// The names the certificate does carry are accepted: an IP address (IPv4,
+// IPv6) is matched against its IP entries, a host name against its DNS ones.
+// (httplib 0.11.4's own check read past the 4-byte IPv4 entry when it
+// compared an IPv6 address: the helper leaves that check to OpenSSL.)
+TEST(HelperUpstream, UpstreamIsVerifiedAgainstTheAddressOrNameItIsReachedBy) {
+    TempDir dir;
+    auto tls = native::ensure_tls_material(dir / "state");
+    ASSERT_TRUE(tls) << tls.error().detail;
+    testing::StubUpstream v4(tls->server_cert_path, tls->server_key_path);
+    testing::StubUpstream v6(tls->server_cert_path, tls->server_key_path, {}, "::1");
+    ASSERT_TRUE(v4.ok());
+    const std::string by_name = "https://localhost:" + v4.origin().substr(v4.origin().rfind(':') + 1);
+    std::vector<std::string> origins = {v4.origin(), by_name};
+    if (v6.ok()) origins.push_back(v6.origin());  // a machine without IPv6 loopback skips this one
+    for (const std::string& origin : origins) {
+        HelperConfig config = testing::test_config(dir);
+        config.upstream.base_url = origin + "/v2";
+        config.upstream.auth_url = origin + "/oauth";
+        config.upstream.consent_url = origin + "/consent";
+        config.upstream.client_id = "web-client";
+        RunningHelper helper(config);
+        ASSERT_TRUE(helper.ok()) << helper.error();
+        auto res = helper.client()->Get("/api/me", helper.app_headers());
+        ASSERT_TRUE(res) << origin;
+        EXPECT_EQ(res->status, 200) << origin << ": " << res->body;
+    }
+    if (v6.ok()) {
+        EXPECT_EQ(v6.targets(), std::vector<std::string>{"GET /v2/me"});
+    }
+}
+
 TEST(HelperUpstream, ExtraUpstreamCaMakesAForeignCertificateTrusted) {
     TempDir dir;
     auto foreign = native::ensure_tls_material(dir / "foreign");

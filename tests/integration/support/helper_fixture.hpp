@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "common/loopback_server.hpp"
+#include "common/tls_client.hpp"
 #include "helper/helper_server.hpp"
 #include "helper/options.hpp"
 #include "support/temp_dir.hpp"
@@ -69,6 +70,14 @@ inline void make_web_root(const std::string& dir) {
     write_file(dir + "/roomkey.wasm", kWasmBytes);
     write_file(dir + "/app.0123abcd.js", "console.log('hashed');\n");
     write_file(dir + "/.secret", "hidden");
+}
+
+// `client` trusts only `ca_file` and checks that the certificate names `host`
+// (common/tls_client.hpp: OpenSSL's check, not httplib 0.11.4's).
+inline void trust_only(httplib::SSLClient& client, const std::string& host, const std::string& ca_file) {
+    X509_STORE* store = X509_STORE_new();
+    X509_STORE_load_file(store, ca_file.c_str());
+    native::verify_in_handshake(client, host, store);
 }
 
 // A helper running in this process on 127.0.0.1:<free port>.
@@ -122,8 +131,7 @@ public:
     // An HTTPS client that trusts only the helper's local CA.
     std::unique_ptr<httplib::SSLClient> client() const {
         auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", server_->port());
-        c->enable_server_certificate_verification(true);
-        c->set_ca_cert_path(server_->tls()->ca_cert_path.c_str());
+        trust_only(*c, "127.0.0.1", server_->tls()->ca_cert_path);
         c->set_tcp_nodelay(true);
         c->set_read_timeout(10, 0);
         c->set_decompress(false);
@@ -299,12 +307,14 @@ private:
     std::string buffer_;
 };
 
-// An HTTPS upstream on 127.0.0.1 that answers every request with 200, a JSON
-// body and `extra_headers`, and records what reached it.
+// An HTTPS upstream on 127.0.0.1 (or another loopback address `ip`) that
+// answers every request with 200, a JSON body and `extra_headers`, and
+// records what reached it.
 class StubUpstream {
 public:
-    StubUpstream(const std::string& cert, const std::string& key, httplib::Headers extra_headers = {})
-        : server_(cert.c_str(), key.c_str()), extra_(std::move(extra_headers)) {
+    StubUpstream(const std::string& cert, const std::string& key, httplib::Headers extra_headers = {},
+                 std::string ip = "127.0.0.1")
+        : server_(cert.c_str(), key.c_str()), extra_(std::move(extra_headers)), ip_(std::move(ip)) {
         native::harden_server(server_);
         auto answer = [this](const httplib::Request& req, httplib::Response& res) {
             {
@@ -318,18 +328,24 @@ public:
         server_.Post(".*", answer);
         server_.Put(".*", answer);
         server_.Delete(".*", answer);
-        if (auto port = native::bind_loopback(server_, "127.0.0.1", 0)) port_ = *port;
+        if (auto port = native::bind_loopback(server_, ip_, 0)) port_ = *port;
+        if (port_ <= 0) return;  // ok() says so
         thread_ = std::thread([this] { server_.listen_after_bind(); });
         while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     ~StubUpstream() {
+        if (!thread_.joinable()) return;
         server_.stop();
         thread_.join();
     }
     StubUpstream(const StubUpstream&) = delete;
     StubUpstream& operator=(const StubUpstream&) = delete;
 
-    std::string origin() const { return "https://127.0.0.1:" + std::to_string(port_); }
+    bool ok() const { return port_ > 0; }
+    std::string origin() const {
+        const bool v6 = ip_.find(':') != std::string::npos;
+        return "https://" + (v6 ? "[" + ip_ + "]" : ip_) + ":" + std::to_string(port_);
+    }
     // "METHOD target" of every request that reached it.
     std::vector<std::string> targets() const {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -339,6 +355,7 @@ public:
 private:
     httplib::SSLServer server_;
     httplib::Headers extra_;
+    std::string ip_;
     int port_ = 0;
     std::thread thread_;
     mutable std::mutex mutex_;
