@@ -97,7 +97,10 @@ async function round(browser, stack, trace = false) {
     const fill = window.__filledAt - tokenEntry.responseEnd;
     const quietSince = Date.now();
     while (!window.__drawnAt || performance.now() - window.__lastDrawAt < 300) {
-      if (Date.now() - quietSince > 10000) throw new Error('the page never stopped drawing for 300 ms');
+      if (Date.now() - quietSince > 10000) {
+        throw new Error(window.__drawnAt ? 'the page never stopped drawing for 300 ms'
+          : 'no frame drew the filled dashboard within 10 s');
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const drawn = window.__drawnAt - tokenEntry.responseEnd;

@@ -8,17 +8,25 @@
 
 namespace roomkey::native {
 
-void verify_in_handshake(httplib::SSLClient& client, const std::string& host, X509_STORE* store) {
+bool verify_in_handshake(httplib::SSLClient& client, const std::string& host, X509_STORE* store) {
     client.enable_server_certificate_verification(false);
-    client.set_ca_cert_store(store);
     SSL_CTX* context = client.ssl_context();
+    if (context == nullptr) {
+        X509_STORE_free(store);
+        return false;
+    }
+    client.set_ca_cert_store(store);
     SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
+    // An empty name would clear the check and pass; a name with a NUL in it
+    // is refused by OpenSSL.
+    if (host.empty() || host.find('\0') != std::string::npos) return false;
     X509_VERIFY_PARAM* param = SSL_CTX_get0_param(context);
     X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-    if (X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str()) != 1) {  // not an IP literal
-        ERR_clear_error();
-        X509_VERIFY_PARAM_set1_host(param, host.c_str(), host.size());
-    }
+    if (X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str()) == 1) return true;  // an IP literal
+    ERR_clear_error();
+    const bool named = X509_VERIFY_PARAM_set1_host(param, host.c_str(), host.size()) == 1;
+    ERR_clear_error();
+    return named;
 }
 
 }  // namespace roomkey::native

@@ -15,12 +15,14 @@ namespace roomkey::native {
 // the certificate names `host`: an IP literal ("127.0.0.1", "::1", without
 // brackets) against its IP entries, a host name against its DNS entries.
 // A failure ends the handshake: httplib reports Error::SSLConnection.
+// False when the check could not be set up (no SSL context, an empty host or
+// one OpenSSL refuses): the client must not be used, it would not check the name.
 //
 // httplib's own check is switched off: 0.11.4's
 // verify_host_with_subject_alt_name memcmp()s an IP entry over the length of
 // the address asked for, so for an IPv6 host it reads past a 4-byte IPv4
 // entry (ASan: heap-buffer-overflow), and for an IPv4 host it compares
 // uninitialised bytes (valgrind).
-void verify_in_handshake(httplib::SSLClient& client, const std::string& host, X509_STORE* store);
+[[nodiscard]] bool verify_in_handshake(httplib::SSLClient& client, const std::string& host, X509_STORE* store);
 
 }  // namespace roomkey::native

@@ -121,8 +121,9 @@ std::unique_ptr<httplib::SSLClient> UpstreamClient::make_client(const std::strin
     client->set_connection_timeout(timeouts_.connect);
     client->set_read_timeout(timeouts_.read);
     client->set_write_timeout(timeouts_.write);
-    // OpenSSL checks the chain and the name in the handshake (tls_client.hpp).
-    native::verify_in_handshake(*client, host, make_store(ca_files_, nullptr));
+    // OpenSSL checks the chain and the name in the handshake (tls_client.hpp);
+    // a client that could not be set up to check the name is not used.
+    if (!native::verify_in_handshake(*client, host, make_store(ca_files_, nullptr))) return nullptr;
     return client;
 }
 
@@ -192,12 +193,17 @@ Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& requ
     std::unique_ptr<httplib::SSLClient> client = take_idle(key);
     const bool reused = client != nullptr;
     if (!client) client = make_client(url->host, port);
+    if (!client) return Err{UpstreamError::tls_failed};
     auto started = std::chrono::steady_clock::now();
     httplib::Result result = call(*client);
-    if (!result && reused && request.method == Method::Get && result.error() != httplib::Error::SSLServerVerification) {
+    // A handshake that failed (a certificate refused in it) fails again.
+    const bool handshake_failed = !result && (result.error() == httplib::Error::SSLConnection ||
+                                              result.error() == httplib::Error::SSLServerVerification);
+    if (!result && reused && request.method == Method::Get && !handshake_failed) {
         // The upstream closed the idle connection as we reused it. A GET is
         // safe to repeat once, on a fresh connection.
         client = make_client(url->host, port);
+        if (!client) return Err{UpstreamError::tls_failed};
         started = std::chrono::steady_clock::now();
         result = call(*client);
     }

@@ -56,6 +56,7 @@ private:
         std::unique_ptr<httplib::SSLClient> client;
         std::chrono::steady_clock::time_point since;
     };
+    // Null when the client cannot be made to check the certificate's name.
     std::unique_ptr<httplib::SSLClient> make_client(const std::string& host, int port) const;
     // An idle connection to `key` that the upstream has not yet timed out, or null.
     std::unique_ptr<httplib::SSLClient> take_idle(const std::string& key);

@@ -15,6 +15,7 @@
 
 #include "support/child_process.hpp"
 #include "support/helper_fixture.hpp"
+#include "support/trust_only.hpp"
 
 namespace roomkey::helper {
 namespace {
@@ -57,8 +58,7 @@ void expect_clean_stop(int sig) {
     ASSERT_NE(port, 0) << "ready line expected, got \"" << ready << "\"; stderr: " << child.stderr_text();
 
     httplib::SSLClient client("127.0.0.1", port);
-    client.enable_server_certificate_verification(true);
-    client.set_ca_cert_path((dir / "state/ca-cert.pem").c_str());
+    ASSERT_TRUE(integration::trust_only(client, "127.0.0.1", dir / "state/ca-cert.pem"));
     auto res = client.Get("/roomkey.wasm");
     ASSERT_TRUE(res) << "the program serves as soon as it printed the line";
     EXPECT_EQ(res->get_header_value("Content-Type"), "application/wasm");

@@ -20,6 +20,7 @@
 #include "sandbox/server.hpp"
 #include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
+#include "support/trust_only.hpp"
 
 namespace roomkey::helper {
 namespace {
@@ -98,8 +99,7 @@ protected:
     // A browser on the sandbox's screens (trusts the shared local CA).
     std::unique_ptr<httplib::SSLClient> browser_to_sandbox() const {
         auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", sandbox_->port());
-        c->enable_server_certificate_verification(true);
-        c->set_ca_cert_path((dir_ / "state/ca-cert.pem").c_str());
+        integration::trust_only(*c, "127.0.0.1", dir_ / "state/ca-cert.pem");
         c->set_url_encode(false);  // a browser sends the form-encoded query as is
         return c;
     }

@@ -35,8 +35,7 @@ TEST_F(HelperServing, PageIsServedOverHttpsVerifiedByTheLocalCa) {
 
 TEST_F(HelperServing, LocalhostNameVerifiesToo) {
     httplib::SSLClient c("localhost", helper_->port());
-    c.enable_server_certificate_verification(true);
-    c.set_ca_cert_path(helper_->server().tls()->ca_cert_path.c_str());
+    ASSERT_TRUE(integration::trust_only(c, "localhost", helper_->server().tls()->ca_cert_path));
     auto res = c.Get("/");
     ASSERT_TRUE(res) << httplib::to_string(res.error());
     EXPECT_EQ(res->status, 200);
@@ -189,15 +188,13 @@ TEST(HelperServingStart, UserSuppliedCertificateReplacesTheGeneratedOne) {
     ASSERT_TRUE(helper.ok()) << helper.error();
 
     httplib::SSLClient with_own_ca("127.0.0.1", helper.port());
-    with_own_ca.enable_server_certificate_verification(true);
-    with_own_ca.set_ca_cert_path(own->ca_cert_path.c_str());
+    ASSERT_TRUE(integration::trust_only(with_own_ca, "127.0.0.1", own->ca_cert_path));
     auto res = with_own_ca.Get("/");
     ASSERT_TRUE(res) << "the user's certificate must be served: " << httplib::to_string(res.error());
     EXPECT_EQ(res->status, 200);
 
     httplib::SSLClient with_state_ca("127.0.0.1", helper.port());
-    with_state_ca.enable_server_certificate_verification(true);
-    with_state_ca.set_ca_cert_path((dir / "state/ca-cert.pem").c_str());
+    ASSERT_TRUE(integration::trust_only(with_state_ca, "127.0.0.1", dir / "state/ca-cert.pem"));
     EXPECT_FALSE(with_state_ca.Get("/")) << "the generated certificate must not be the one served";
 }
 
@@ -246,7 +243,7 @@ TEST(HelperServingStart, Ipv6IsAnAdditionOnTheSamePortAndTheRedirectUriStaysOn12
     EXPECT_EQ(helper.server().app_url(), "https://127.0.0.1:" + port + "/");
 
     httplib::SSLClient v6("::1", helper.port());
-    testing::trust_only(v6, "::1", helper.server().tls()->ca_cert_path);
+    ASSERT_TRUE(integration::trust_only(v6, "::1", helper.server().tls()->ca_cert_path));
     auto page = v6.Get("/", {{"Host", "[::1]:" + port}});
     ASSERT_TRUE(page) << httplib::to_string(page.error());
     EXPECT_EQ(page->status, 200);

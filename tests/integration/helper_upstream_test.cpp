@@ -6,9 +6,13 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <memory>
 
 #include "common/loopback_server.hpp"
 #include "common/tls.hpp"
@@ -18,6 +22,38 @@
 
 namespace roomkey::helper {
 namespace {
+
+// A server certificate for `san` ("DNS:elsewhere.example"), signed by the CA
+// in `ca_cert_path`/`ca_key_path`, written as PEM to `cert_path`/`key_path`.
+bool issue_server_certificate(const std::string& ca_cert_path, const std::string& ca_key_path, const char* san,
+                              const std::string& cert_path, const std::string& key_path) {
+    auto read_pem = [](const std::string& path, auto reader) {
+        std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_file(path.c_str(), "r"), BIO_free);
+        return bio ? reader(bio.get(), nullptr, nullptr, nullptr) : nullptr;
+    };
+    std::unique_ptr<X509, decltype(&X509_free)> ca(read_pem(ca_cert_path, PEM_read_bio_X509), X509_free);
+    std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> ca_key(read_pem(ca_key_path, PEM_read_bio_PrivateKey),
+                                                              EVP_PKEY_free);
+    std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(EVP_EC_gen("P-256"), EVP_PKEY_free);
+    std::unique_ptr<X509, decltype(&X509_free)> cert(X509_new(), X509_free);
+    if (!ca || !ca_key || !key || !cert) return false;
+    X509V3_CTX ext_ctx;
+    X509V3_set_ctx(&ext_ctx, ca.get(), cert.get(), nullptr, nullptr, 0);
+    X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ext_ctx, NID_subject_alt_name, san);
+    const bool built = X509_set_version(cert.get(), 2) == 1 &&
+                       ASN1_INTEGER_set(X509_get_serialNumber(cert.get()), 4242) == 1 &&
+                       X509_gmtime_adj(X509_getm_notBefore(cert.get()), -60) != nullptr &&
+                       X509_gmtime_adj(X509_getm_notAfter(cert.get()), 3600) != nullptr &&
+                       X509_set_pubkey(cert.get(), key.get()) == 1 &&
+                       X509_set_issuer_name(cert.get(), X509_get_subject_name(ca.get())) == 1 && ext != nullptr &&
+                       X509_add_ext(cert.get(), ext, -1) == 1 && X509_sign(cert.get(), ca_key.get(), EVP_sha256()) > 0;
+    X509_EXTENSION_free(ext);
+    if (!built) return false;
+    std::unique_ptr<BIO, decltype(&BIO_free)> cert_out(BIO_new_file(cert_path.c_str(), "w"), BIO_free);
+    std::unique_ptr<BIO, decltype(&BIO_free)> key_out(BIO_new_file(key_path.c_str(), "w"), BIO_free);
+    return cert_out && key_out && PEM_write_bio_X509(cert_out.get(), cert.get()) == 1 &&
+           PEM_write_bio_PrivateKey(key_out.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) == 1;
+}
 
 using testing::RunningHelper;
 using testing::TempDir;
@@ -217,6 +253,30 @@ TEST(HelperUpstream, UpstreamWhoseCertificateNamesAnotherAddressIsRefused) {
     EXPECT_TRUE(up.targets().empty()) << "no request may reach an upstream whose certificate names another host";
 }
 
+// The same for a host name: a certificate from the trusted CA for
+// elsewhere.example does not serve localhost (nor 127.0.0.1).
+TEST(HelperUpstream, UpstreamWhoseCertificateNamesAnotherHostIsRefused) {
+    TempDir dir;
+    auto tls = native::ensure_tls_material(dir / "state");
+    ASSERT_TRUE(tls) << tls.error().detail;
+    ASSERT_TRUE(issue_server_certificate(tls->ca_cert_path, tls->ca_key_path, "DNS:elsewhere.example",
+                                         dir / "elsewhere-cert.pem", dir / "elsewhere-key.pem"));
+    testing::StubUpstream up(dir / "elsewhere-cert.pem", dir / "elsewhere-key.pem");
+    ASSERT_TRUE(up.ok());
+    const std::string port = up.origin().substr(up.origin().rfind(':') + 1);
+    for (const std::string host : {"localhost", "127.0.0.1"}) {
+        HelperConfig config = testing::test_config(dir);
+        testing::use_upstream_origin(config, "https://" + host + ":" + port);
+        RunningHelper helper(config);
+        ASSERT_TRUE(helper.ok()) << helper.error();
+        auto res = helper.client()->Get("/api/me", helper.app_headers());
+        ASSERT_TRUE(res) << host;
+        EXPECT_EQ(res->status, 502) << host << ": " << res->body;
+        EXPECT_NE(res->body.find("tls_failed"), std::string::npos) << host << ": " << res->body;
+    }
+    EXPECT_TRUE(up.targets().empty()) << "no request may reach an upstream whose certificate names another host";
+}
+
 // The names the certificate does carry are accepted: an IP address (IPv4,
 // IPv6) is matched against its IP entries, a host name against its DNS ones.
 // (httplib 0.11.4's own check read past the 4-byte IPv4 entry when it
@@ -233,10 +293,7 @@ TEST(HelperUpstream, UpstreamIsVerifiedAgainstTheAddressOrNameItIsReachedBy) {
     if (v6.ok()) origins.push_back(v6.origin());  // a machine without IPv6 loopback skips this one
     for (const std::string& origin : origins) {
         HelperConfig config = testing::test_config(dir);
-        config.upstream.base_url = origin + "/v2";
-        config.upstream.auth_url = origin + "/oauth";
-        config.upstream.consent_url = origin + "/consent";
-        config.upstream.client_id = "web-client";
+        testing::use_upstream_origin(config, origin);
         RunningHelper helper(config);
         ASSERT_TRUE(helper.ok()) << helper.error();
         auto res = helper.client()->Get("/api/me", helper.app_headers());

@@ -24,6 +24,7 @@
 #include "support/free_port.hpp"
 #include "support/sandbox_fixture.hpp"
 #include "support/temp_dir.hpp"
+#include "support/trust_only.hpp"
 
 namespace roomkey::integration {
 namespace {
@@ -147,8 +148,7 @@ protected:
     }
     std::unique_ptr<httplib::SSLClient> client() const {
         auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", config_.port);
-        c->enable_server_certificate_verification(true);
-        c->set_ca_cert_path(ca_.c_str());
+        trust_only(*c, "127.0.0.1", ca_);
         c->set_read_timeout(10, 0);
         return c;
     }

@@ -14,6 +14,7 @@
 #include "support/child_process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/trust_only.hpp"
 
 namespace roomkey::sandbox::testing {
 namespace {
@@ -77,8 +78,7 @@ TEST_F(SandboxCli, StartsOnPortZeroAndPrintsTheReadyLine_spec4_1) {
     EXPECT_EQ(m[3].str(), m[1].str());
 
     httplib::SSLClient client("127.0.0.1", port);
-    client.enable_server_certificate_verification(true);
-    client.set_ca_cert_path((dir / "ca-cert.pem").c_str());
+    ASSERT_TRUE(integration::trust_only(client, "127.0.0.1", dir / "ca-cert.pem"));
     auto res = client.Get("/v2/me", httplib::Headers{{"x-servicetoken", kAliceToken}});
     ASSERT_TRUE(res) << httplib::to_string(res.error());
     EXPECT_EQ(res->status, 200);

@@ -181,8 +181,27 @@ TEST(FrameClock, AChangeWaitsNoLongerThanTheFollowUpWait) {
     EXPECT_TRUE(clock.due(now));
     EXPECT_EQ(draw_while_due(clock, now, [](int) { return shows(2); }), 2);
     EXPECT_FALSE(clock.due(now + Seconds(5))) << "nothing waits once the step is drawn";
+    clock.on_answers({9}, {}, now);
+    EXPECT_TRUE(clock.due(now)) << "an answer after the drawn step is drawn as it comes";
+    draw_while_due(clock, now, [](int) { return shows(3); });
     clock.on_answers({3}, {}, now);
-    EXPECT_TRUE(clock.due(now)) << "the late answer is drawn as it comes";
+    EXPECT_TRUE(clock.due(now)) << "so is the late answer the step waited for";
+}
+
+// Answers nobody waits for arrive during a wait: they are drawn with it, not
+// held longer, and not before it.
+TEST(FrameClock, AnUnrelatedAnswerDuringAWaitIsDrawnWithIt) {
+    FrameClock clock;
+    Instant now = t0;
+    settle(clock, now, 1);
+    const Instant first = now;
+    clock.on_answers({1}, {2}, now);
+    now += Millis(30);
+    clock.on_answers({7}, {}, now);  // a room poll's answer, say
+    EXPECT_FALSE(clock.due(now));
+    EXPECT_EQ(clock.next_at(now), first + kFollowUpWait) << "the wait is not renewed";
+    clock.on_answers({2}, {}, now + Millis(5));
+    EXPECT_TRUE(clock.due(now + Millis(5)));
 }
 
 TEST(FrameClock, FramesThatSettleTheLastPictureWaitWithTheChange) {

@@ -32,10 +32,10 @@
 #include <vector>
 
 #include "common/loopback_server.hpp"
-#include "common/tls_client.hpp"
 #include "helper/helper_server.hpp"
 #include "helper/options.hpp"
 #include "support/temp_dir.hpp"
+#include "support/trust_only.hpp"
 
 namespace roomkey::helper::testing {
 
@@ -70,14 +70,6 @@ inline void make_web_root(const std::string& dir) {
     write_file(dir + "/roomkey.wasm", kWasmBytes);
     write_file(dir + "/app.0123abcd.js", "console.log('hashed');\n");
     write_file(dir + "/.secret", "hidden");
-}
-
-// `client` trusts only `ca_file` and checks that the certificate names `host`
-// (common/tls_client.hpp: OpenSSL's check, not httplib 0.11.4's).
-inline void trust_only(httplib::SSLClient& client, const std::string& host, const std::string& ca_file) {
-    X509_STORE* store = X509_STORE_new();
-    X509_STORE_load_file(store, ca_file.c_str());
-    native::verify_in_handshake(client, host, store);
 }
 
 // A helper running in this process on 127.0.0.1:<free port>.
@@ -131,7 +123,7 @@ public:
     // An HTTPS client that trusts only the helper's local CA.
     std::unique_ptr<httplib::SSLClient> client() const {
         auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", server_->port());
-        trust_only(*c, "127.0.0.1", server_->tls()->ca_cert_path);
+        integration::trust_only(*c, "127.0.0.1", server_->tls()->ca_cert_path);
         c->set_tcp_nodelay(true);
         c->set_read_timeout(10, 0);
         c->set_decompress(false);
@@ -362,12 +354,18 @@ private:
     std::vector<std::string> targets_;
 };
 
-// Points `config` at `up` as a public client "web-client".
-inline void use_upstream(HelperConfig& config, const StubUpstream& up) {
-    config.upstream.base_url = up.origin() + "/v2";
-    config.upstream.auth_url = up.origin() + "/oauth";
-    config.upstream.consent_url = up.origin() + "/consent";
+// Points `config` at the upstream at `origin` ("https://host:port") as a
+// public client "web-client".
+inline void use_upstream_origin(HelperConfig& config, const std::string& origin) {
+    config.upstream.base_url = origin + "/v2";
+    config.upstream.auth_url = origin + "/oauth";
+    config.upstream.consent_url = origin + "/consent";
     config.upstream.client_id = "web-client";
+}
+
+// ... at `up`.
+inline void use_upstream(HelperConfig& config, const StubUpstream& up) {
+    use_upstream_origin(config, up.origin());
 }
 
 // The local addresses in LISTEN state on `port`, as the kernel reports them

@@ -32,6 +32,7 @@
 #include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/url.hpp"
 #include "sandbox/server.hpp"
+#include "support/trust_only.hpp"
 
 namespace roomkey::sandbox::testing {
 
@@ -204,8 +205,7 @@ protected:
     // An HTTPS client that trusts only the sandbox's local CA.
     std::unique_ptr<httplib::SSLClient> client() const {
         auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", sandbox_->port());
-        c->enable_server_certificate_verification(true);
-        c->set_ca_cert_path(sandbox_->ca_cert_path().c_str());
+        integration::trust_only(*c, "127.0.0.1", sandbox_->ca_cert_path());
         c->set_tcp_nodelay(true);
         c->set_read_timeout(10, 0);
         // Paths are sent exactly as form_encode made them (httplib would turn '+' into %2B).
