@@ -128,10 +128,11 @@ function gtestCases(file) {
   });
 }
 
-// node:test files: each test('title', ...) with its body.
+// node:test files: each test('title', ...) with its body, also inside a
+// describe() and as appOnlyTest (tests/e2e/support.mjs).
 function nodeTestCases(file) {
   const text = readFileSync(file, 'utf8');
-  const marks = [...text.matchAll(/^test\((['"`])(.*?)\1/gm)];
+  const marks = [...text.matchAll(/^\s*(?:test|appOnlyTest)\((['"`])(.*?)\1/gm)];
   const label = basename(file).replace(/\.e2e\.mjs$/, '');
   return marks.map((m, k) => {
     const end = k + 1 < marks.length ? marks[k + 1].index : text.length;

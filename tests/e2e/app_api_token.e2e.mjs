@@ -6,7 +6,7 @@
 // or pasted, and sign-out clears a revealed copy from the clipboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, demoUsers, withStackAndBrowser, clickWidget } from './support.mjs';
+import { openApp, act, waitForState, demoUsers, withStackAndBrowser, clickWidget, appOnlyTest } from './support.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
@@ -72,7 +72,7 @@ function everythingThePageApiGives(page) {
   });
 }
 
-test('the page API cannot obtain an unmasked token; reveal and revealed copies are UI-only', async () => {
+appOnlyTest('the page API cannot obtain an unmasked token; reveal and revealed copies are UI-only', async () => {
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1500, height: 1400 });  // the log panel fully on screen

@@ -1,116 +1,24 @@
-// app_faults.e2e.mjs: issue 11 item 6: faults injected in Chromium through the
-// real helper and sandbox (docs/sandbox.md "Control time and inject faults"),
-// and the real processes stopped and restarted on the same ports. After each
-// fault the app still draws and answers the real controls, says what happened
-// in plain words (state() and the aria-live mirror), loses no queued post,
-// sends none twice, and recovers without a reload.
+// app_faults.e2e.mjs: issue 11 item 6: faults in the service's answers,
+// injected in Chromium through the real helper and sandbox (docs/sandbox.md
+// "Control time and inject faults"): 5xx, an answer cut off after the post
+// was stored, a truncated JSON body, a 20 s delay, a 401 on a valid token.
+// After each fault the app still draws and answers the real controls, says
+// what happened in plain words (state() and the aria-live mirror), loses no
+// queued post, sends none twice, and recovers without a reload. The helper
+// and sandbox stopped and restarted, and sign-out with posts queued, are in
+// app_outages.e2e.mjs (faults_support.mjs holds what both use).
 //
 // Posts whose fate is unknown (the answer was cut off after the request went
 // out) are never resent by the app itself: it looks for them in the room,
 // and only the user (here: the test, through act) may send them again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { openApp, act, appState, waitForState, demoUsers, passConsent, startProgram, stopProgram, binDir,
-  webDist, withStackAndBrowser, clickWidget, sandboxRequest } from './support.mjs';
+import { act, waitForState, demoUsers, passConsent, openApp, withStackAndBrowser } from './support.mjs';
+import { faultKit, countOf, mirror, ROOM } from './faults_support.mjs';
 
-const ROOM = '2100';  // "Roomkey project" (docs/sandbox.md demo data); Alice and Bob are members
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
-
-// ---------------------------------------------------------------------------
-// Helpers: faults, restarts on the same port, the room's messages, the UI
-// ---------------------------------------------------------------------------
-
-async function injectFault(fault) {
-  const answer = await sandboxRequest(stack, 'POST', '/_sandbox/faults', { body: JSON.stringify(fault),
-    headers: { 'X-Roomkey-Sandbox-Control': '1', 'Content-Type': 'application/json' } });
-  assert.equal(answer.status, 200, `fault ${JSON.stringify(fault)} refused: ${answer.text}`);
-}
-
-async function clearFaults() {
-  await sandboxRequest(stack, 'DELETE', '/_sandbox/faults', { headers: { 'X-Roomkey-Sandbox-Control': '1' } });
-}
-
-// The room's messages as the sandbox has them (straight to the sandbox, not
-// through the app), to count how often each body arrived.
-async function roomBodies() {
-  const answer = await sandboxRequest(stack, 'GET', `/v2/rooms/${ROOM}/messages?force=1`,
-    { headers: { 'x-servicetoken': demoUsers.alice.apiToken } });
-  if (answer.status === 204) return [];
-  assert.equal(answer.status, 200, answer.text);
-  return JSON.parse(answer.text).map((m) => m.body);
-}
-
-function countOf(list, body) { return list.filter((b) => b === body).length; }
-
-// The sandbox again on the same port (its state is in memory: the demo API
-// tokens are the same after a restart, OAuth grants are not).
-async function restartSandbox() {
-  const port = new URL(stack.sandbox.origin).port;
-  const webPort = new URL(stack.origin).port;
-  const started = await startProgram(join(binDir, 'roomkey-sandbox'),
-    ['--port', port, '--state-dir', stack.stateDir, '--web-port', webPort, '--enable-test-controls', '--quiet'],
-    /^roomkey-sandbox: ready base_url=(\S+)/);
-  stack.sandbox = { ...stack.sandbox, ...started };
-}
-
-async function restartHelper() {
-  const port = new URL(stack.origin).port;
-  const started = await startProgram(join(binDir, 'roomkey-helper'),
-    ['serve', '--port', port, '--state-dir', stack.stateDir, '--web-root', webDist,
-      '--base-url', stack.sandbox.baseUrl, '--auth-url', stack.sandbox.authUrl,
-      '--consent-url', stack.sandbox.consentUrl, '--client-id', 'roomkey-web', '--client-type', 'public'],
-    /^roomkey: app at (https:\/\/127\.0\.0\.1:\d+\/)$/);
-  stack.helper = { ...started, url: started.match[1] };
-}
-
-async function signInWithApiToken(page) {
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  return waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
-}
-
-// The app still draws frames and takes input: type into the real message
-// field, press the real Queue button, and see the post delivered.
-async function postWithTheControls(page, body) {
-  await act(page, { type: 'select_room', room_id: ROOM });  // the controls post to the selected room
-  await waitForState(page, (s) => s.selected_room === ROOM, 'the room selected');
-  const before = countOf(await roomBodies(), body);
-  await clickWidget(page, 'message');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type(body);
-  await clickWidget(page, 'queue_message');
-  await waitForState(page, (s) => s.queue.delivered > 0 && s.posts.every((p) => p.body !== body),
-    `"${body}" delivered through the real controls`);
-  const deadline = Date.now() + 10000;
-  while (countOf(await roomBodies(), body) === before) {
-    assert.ok(Date.now() < deadline, `"${body}" typed and queued with the real controls reached the room`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const mirror = (page) => page.evaluate(() => window.roomkey.mirrorText());
-
-// Waits for every listed post to be delivered; a post the app holds as
-// "unknown" is checked against the room first (it must not be there), and
-// only then retried, as a user would after reading why.
-async function deliverAll(page, bodies, what) {
-  const deadline = Date.now() + 90000;
-  for (;;) {
-    const s = await appState(page);
-    const open = s.posts.filter((p) => bodies.includes(p.body));
-    if (open.length === 0) break;
-    for (const p of open.filter((x) => x.stage === 'unknown')) {
-      assert.ok(p.note, 'an unknown post says why the user must decide');
-      assert.equal(countOf(await roomBodies(), p.body), 0, `"${p.body}" is held as unknown only if not delivered`);
-      await act(page, { type: 'retry_post', id: p.id });
-    }
-    assert.ok(Date.now() < deadline, `timed out delivering ${what}: ${JSON.stringify(open)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const { injectFault, roomBodies, signInWithApiToken, postWithTheControls } = faultKit(() => stack);
 
 // ---------------------------------------------------------------------------
 // The faults
@@ -237,71 +145,5 @@ test('401 invalid_token on a valid token: refreshed once, retried once, nothing 
   assert.equal(s.session, 'signed in');
   await act(page, { type: 'sign_out' });
   await waitForState(page, (x) => x.session === 'signed out', 'signed out');
-  await page.close();
-});
-
-test('the sandbox stopped and restarted on the same port while posts are queued: all delivered once', async () => {
-  const page = await browser.context.newPage();
-  await signInWithApiToken(page);
-  await stopProgram(stack.sandbox);
-  const bodies = ['outage 1', 'outage 2', 'outage 3'];
-  for (const body of bodies) await act(page, { type: 'post_message', room_id: ROOM, body });
-  const waiting = await waitForState(page, (s) => s.posts.filter((p) => bodies.includes(p.body))
-    .every((p) => p.stage === 'retrying' || p.stage === 'waiting' || p.stage === 'unknown'), 'the posts held');
-  assert.equal(waiting.posts.filter((p) => bodies.includes(p.body)).length, 3, 'no post dropped');
-  await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying' && /could not reach|not sent/i.test(p.note)),
-    'the queue says the service could not be reached');
-  assert.match(await mirror(page), /retry|waiting|could not reach/i, 'the mirror tells the user');
-
-  await restartSandbox();
-  await deliverAll(page, bodies, 'the outage posts');
-  const room = await roomBodies();
-  for (const body of bodies) assert.equal(countOf(room, body), 1, `"${body}" delivered exactly once`);
-  await postWithTheControls(page, 'drawn after the sandbox restart');
-  await page.close();
-});
-
-test('the helper restarted while the page is open: reads report it, posts wait, all recover without a reload', async () => {
-  const page = await browser.context.newPage();
-  await signInWithApiToken(page);
-  let loads = 0;
-  page.on('load', () => { loads += 1; });
-
-  await stopProgram(stack.helper);
-  await act(page, { type: 'reload_account' });
-  const down = await waitForState(page, (s) => s.last_error && s.errors.account, 'the helper unreachable');
-  assert.match(down.last_error.message, /roomkey-helper/, 'plain words: the helper did not answer');
-  assert.match(await mirror(page), /Last error: .*roomkey-helper/);
-  const bodies = ['while the helper was away 1', 'while the helper was away 2'];
-  for (const body of bodies) await act(page, { type: 'post_message', room_id: ROOM, body });
-  await waitForState(page, (s) => s.posts.filter((p) => bodies.includes(p.body)).length === 2, 'both posts queued');
-
-  await restartHelper();
-  await deliverAll(page, bodies, 'the posts queued while the helper was away');
-  const room = await roomBodies();
-  for (const body of bodies) assert.equal(countOf(room, body), 1, `"${body}" delivered exactly once`);
-  await act(page, { type: 'reload_account' });
-  await waitForState(page, (s) => !s.last_error && !s.errors.account && !s.loading, 'the error cleared');
-  await postWithTheControls(page, 'drawn after the helper restart');
-  assert.equal(loads, 0, 'no reload');
-  await page.close();
-});
-
-test('signing out with posts still queued asks first, and keeps them when the user stays', async () => {
-  const page = await browser.context.newPage();
-  await signInWithApiToken(page);
-  await injectFault({ kind: 'status5xx', status: 503, count: 3 });
-  await act(page, { type: 'post_message', room_id: ROOM, body: 'queued at sign-out' });
-  await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying'), 'a post retrying');
-  await act(page, { type: 'sign_out' });
-  const asked = await waitForState(page, (s) => s.sign_out_confirm, 'the sign-out question');
-  assert.equal(asked.sign_out_confirm.posts, 1);
-  assert.equal(asked.session, 'api token', 'still signed in until the user confirms');
-  assert.match(await mirror(page), /sign out|discard/i);
-  await act(page, { type: 'cancel_sign_out' });
-  await waitForState(page, (s) => !s.sign_out_confirm && s.posts.length === 0, 'kept and delivered', 30000);
-  await clearFaults();
-  await act(page, { type: 'sign_out' });
-  await waitForState(page, (s) => s.mode === 'none', 'signed out at once with nothing queued');
   await page.close();
 });

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHelper, stopProgram, freshStateDir, launchBrowser, decodePng, distinctColours, artifacts } from './support.mjs';
+import { startHelper, stopProgram, freshStateDir, launchBrowser, decodePng, distinctColours, artifacts, appOnlyTest } from './support.mjs';
 
 let helper; let browser; let stateDir;
 
@@ -99,7 +99,7 @@ test('the page asks for the wasm at once, beside roomkey.js, and fetches each ap
   await page.close();
 });
 
-test('a wasm that cannot be loaded gives a readable error, not a page that loads forever', async () => {
+appOnlyTest('a wasm that cannot be loaded gives a readable error, not a page that loads forever', async () => {
   const page = await browser.context.newPage();
   await page.route((u) => /\/roomkey(\.[0-9a-f]+)?\.wasm$/.test(u.pathname), (route) => route.fulfill({ status: 404, body: '' }));
   await page.goto(helper.url);
@@ -110,7 +110,7 @@ test('a wasm that cannot be loaded gives a readable error, not a page that loads
   await page.close();
 });
 
-test('a browser that gives no WebGL 2 context gets a readable error, not a blank page', async () => {
+appOnlyTest('a browser that gives no WebGL 2 context gets a readable error, not a blank page', async () => {
   // WebGL 2 exists but no context comes (hardware acceleration off, a
   // blocklisted GPU): the app finds out and says so through the page.
   const page = await browser.context.newPage();
@@ -128,7 +128,7 @@ test('a browser that gives no WebGL 2 context gets a readable error, not a blank
   await page.close();
 });
 
-test('a browser without WebGL 2 at all is told so before the app loads', async () => {
+appOnlyTest('a browser without WebGL 2 at all is told so before the app loads', async () => {
   const page = await browser.context.newPage();
   await page.addInitScript(() => { delete window.WebGL2RenderingContext; });
   await page.goto(helper.url);

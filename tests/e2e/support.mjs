@@ -1,7 +1,7 @@
 // support.mjs: what every e2e test needs: start roomkey-helper (and the
 // sandbox) on free ports with a throwaway state directory, launch Debian's
 // Chromium through playwright-core, and read pixels from a screenshot.
-import { before, after } from 'node:test';
+import { before, after, test } from 'node:test';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,6 +60,16 @@ export function freshStateDir() {
 // for both (e2e.<name> and e2e.<name>.nginx).
 export const front = process.env.ROOMKEY_E2E_FRONT || 'helper';
 if (front !== 'helper' && front !== 'nginx') throw new Error(`ROOMKEY_E2E_FRONT must be helper or nginx, not ${front}`);
+// A test about the app itself (what it draws, how it takes input, what its
+// page API gives out), not about what passes through the front. The nginx
+// twin of its file skips it: the requests it sends are ones the file's other
+// tests already send through nginx, and each such test cost the twin a page
+// and seconds of CPU. What the front itself decides (routes, headers,
+// refusals) is compared request by request in fronts.parity.
+export function appOnlyTest(name, fn) {
+  const skip = front === 'nginx' && 'about the app, not the front: run through the helper by the file\'s own e2e test';
+  return test(name, { skip }, fn);
+}
 export const nginxFrontScript = fileURLToPath(new URL('../../scripts/nginx-front.sh', import.meta.url));
 
 // The front alone, serving the web build (no upstream needed); serve's flags.

@@ -1,0 +1,86 @@
+// app_outages.e2e.mjs: issue 11 item 6: the real sandbox and helper stopped
+// and restarted on the same ports while the page stays open with posts
+// queued, and sign-out with posts still queued. Every post is delivered
+// exactly once, none is dropped, the app says what happened in plain words
+// (state() and the aria-live mirror) and recovers without a reload. Faults in
+// the service's answers are in app_faults.e2e.mjs; faults_support.mjs holds
+// what both use.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { act, waitForState, stopProgram, withStackAndBrowser } from './support.mjs';
+import { faultKit, countOf, mirror, ROOM } from './faults_support.mjs';
+
+let stack; let browser;
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
+const { injectFault, clearFaults, roomBodies, restartSandbox, restartHelper, signInWithApiToken, postWithTheControls,
+  deliverAll } = faultKit(() => stack);
+
+// ---------------------------------------------------------------------------
+// The outages
+// ---------------------------------------------------------------------------
+
+test('the sandbox stopped and restarted on the same port while posts are queued: all delivered once', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  await stopProgram(stack.sandbox);
+  const bodies = ['outage 1', 'outage 2', 'outage 3'];
+  for (const body of bodies) await act(page, { type: 'post_message', room_id: ROOM, body });
+  const waiting = await waitForState(page, (s) => s.posts.filter((p) => bodies.includes(p.body))
+    .every((p) => p.stage === 'retrying' || p.stage === 'waiting' || p.stage === 'unknown'), 'the posts held');
+  assert.equal(waiting.posts.filter((p) => bodies.includes(p.body)).length, 3, 'no post dropped');
+  await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying' && /could not reach|not sent/i.test(p.note)),
+    'the queue says the service could not be reached');
+  assert.match(await mirror(page), /retry|waiting|could not reach/i, 'the mirror tells the user');
+
+  await restartSandbox();
+  await deliverAll(page, bodies, 'the outage posts');
+  const room = await roomBodies();
+  for (const body of bodies) assert.equal(countOf(room, body), 1, `"${body}" delivered exactly once`);
+  await postWithTheControls(page, 'drawn after the sandbox restart');
+  await page.close();
+});
+
+test('the helper restarted while the page is open: reads report it, posts wait, all recover without a reload', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  let loads = 0;
+  page.on('load', () => { loads += 1; });
+
+  await stopProgram(stack.helper);
+  await act(page, { type: 'reload_account' });
+  const down = await waitForState(page, (s) => s.last_error && s.errors.account, 'the helper unreachable');
+  assert.match(down.last_error.message, /roomkey-helper/, 'plain words: the helper did not answer');
+  assert.match(await mirror(page), /Last error: .*roomkey-helper/);
+  const bodies = ['while the helper was away 1', 'while the helper was away 2'];
+  for (const body of bodies) await act(page, { type: 'post_message', room_id: ROOM, body });
+  await waitForState(page, (s) => s.posts.filter((p) => bodies.includes(p.body)).length === 2, 'both posts queued');
+
+  await restartHelper();
+  await deliverAll(page, bodies, 'the posts queued while the helper was away');
+  const room = await roomBodies();
+  for (const body of bodies) assert.equal(countOf(room, body), 1, `"${body}" delivered exactly once`);
+  await act(page, { type: 'reload_account' });
+  await waitForState(page, (s) => !s.last_error && !s.errors.account && !s.loading, 'the error cleared');
+  await postWithTheControls(page, 'drawn after the helper restart');
+  assert.equal(loads, 0, 'no reload');
+  await page.close();
+});
+
+test('signing out with posts still queued asks first, and keeps them when the user stays', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  await injectFault({ kind: 'status5xx', status: 503, count: 3 });
+  await act(page, { type: 'post_message', room_id: ROOM, body: 'queued at sign-out' });
+  await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying'), 'a post retrying');
+  await act(page, { type: 'sign_out' });
+  const asked = await waitForState(page, (s) => s.sign_out_confirm, 'the sign-out question');
+  assert.equal(asked.sign_out_confirm.posts, 1);
+  assert.equal(asked.session, 'api token', 'still signed in until the user confirms');
+  assert.match(await mirror(page), /sign out|discard/i);
+  await act(page, { type: 'cancel_sign_out' });
+  await waitForState(page, (s) => !s.sign_out_confirm && s.posts.length === 0, 'kept and delivered', 30000);
+  await clearFaults();
+  await act(page, { type: 'sign_out' });
+  await waitForState(page, (s) => s.mode === 'none', 'signed out at once with nothing queued');
+  await page.close();
+});
