@@ -41,19 +41,24 @@ status=0
 # The Node suite is one process on one core: it runs beside the native tests
 # (which ctest spreads over the rest), and its output is shown after them.
 # -V: its own summary line ("N tests from M test suites ran", "PASSED") shows
-# what ran under Node.
+# what ran under Node. The size budget only reads the built files, so it
+# runs beside them too.
 wasm_log=build/wasm/test-wasm.log
-step "tests: wasm (Node), in the background"
+size_log=build/wasm/size-budget.log
+step "tests: wasm (Node) and the web build's size budget (bench/web_size.mjs --check), in the background"
 ctest --preset wasm -V "$@" >"$wasm_log" 2>&1 &
 wasm_pid=$!
+node bench/web_size.mjs --check >"$size_log" 2>&1 &
+size_pid=$!
 step "tests: native (unit, integration, fuzz corpora, e2e in Chromium)"
 ctest --preset native "$@" || status=1
 step "tests: wasm (Node) output"
 if wait "$wasm_pid"; then grep -E '^(\[==========\]|\[  PASSED  \]|[0-9]+% tests passed|Total Test time)' "$wasm_log" || true
 else cat "$wasm_log"; status=1; fi
 
-step "size budget: wasm build against the bare build (bench/web_size.mjs --check)"
-node bench/web_size.mjs --check || status=1
+step "size budget: wasm build against the bare build"
+wait "$size_pid" || status=1
+cat "$size_log"
 
 step "done: $([ $status = 0 ] && echo 'all tests passed' || echo 'FAILURES above')"
 exit $status
