@@ -27,7 +27,9 @@
 //                                    queue_message, sign_out, reveal,
 //                                    copy_curl, log_latest, open_room, mark_read,
 //                                    console_endpoint, console_send, add_scopes,
-//                                    rate_plot, refresh_scopes), or null
+//                                    rate_plot, refresh_scopes): the part of it
+//                                    on screen, or null when it is not drawn or
+//                                    is scrolled out of its panel's view
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 //   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph

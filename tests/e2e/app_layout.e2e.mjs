@@ -1,10 +1,11 @@
 // app_layout.e2e.mjs: the app fills the window, draws at the display's
 // resolution on HiDPI screens (device-pixel ratio 2), follows resizes, and
-// shows the signed-out start screen without console errors.
+// shows the signed-out start screen without console errors; a control
+// scrolled out of its panel's view has no position in the page API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openApp, decodePng, distinctColours, artifacts, withStackAndBrowser } from './support.mjs';
+import { openApp, act, waitForState, widgetRect, demoUsers, decodePng, distinctColours, artifacts, withStackAndBrowser } from './support.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
@@ -72,5 +73,46 @@ test('scope explanations are in the page for assistive technology', async () => 
   assert.match(text, /offline_access \(not available to this app\)/);
   assert.equal(await page.locator('#canvas').getAttribute('aria-describedby'), 'scope-help');
   assert.equal(await page.locator('#scope-help').getAttribute('aria-live'), null, 'not a live region');
+  await page.close();
+});
+
+// widget(name) says where a script or assistive technology can click the
+// control. In a window too low for the whole dashboard the message field
+// sits below the fold of its scrolling panel: it has no position until the
+// panel is scrolled to it, and then its position is inside the page. The
+// mouse wheel scrolls the panel under the pointer the way the wheel turns:
+// one notch down (Chromium: 100 px) moves its content up by a few lines.
+test('the wheel scrolls a panel down a few lines a notch; a control out of view has no position', async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1024, height: 640 });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
+  const widget = (name) => page.evaluate((n) => window.roomkey.widget(n), name);
+  // The dashboard's layout has settled: its right column is drawn and the
+  // left panel's controls hold still.
+  await widgetRect(page, 'rate_plot');
+  const before = await widgetRect(page, 'sign_in');  // in the message field's panel
+  assert.equal(await widget('message'), null, 'below the fold: no position (it was a place below the page)');
+
+  await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2);
+  await page.mouse.wheel(0, 100);
+  await page.waitForFunction((y) => { const r = window.roomkey.widget('sign_in'); return !r || r.y !== y; }, before.y,
+    { timeout: 30000 });
+  const after = await widgetRect(page, 'sign_in');
+  const moved = before.y - after.y;
+  // ImGui scrolls 5 lines of text a notch: about 80 px at this size.
+  assert.ok(moved > 20 && moved < 200, `one notch down moved the panel's content up a few lines: ${moved} px`);
+
+  const deadline = Date.now() + 30000;
+  let seen = null;
+  while (!seen) {
+    assert.ok(Date.now() < deadline, 'the message field came into view by scrolling its panel');
+    await page.mouse.wheel(0, 100);
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await widget('message');
+  }
+  assert.ok(seen.x >= 0 && seen.y >= 0 && seen.x + seen.width <= 1024 && seen.y + seen.height <= 640,
+    `on the page: ${JSON.stringify(seen)}`);
   await page.close();
 });

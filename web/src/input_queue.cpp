@@ -2,6 +2,7 @@
 #include "input_queue.hpp"
 
 #include <GLFW/glfw3.h>
+#include <emscripten/html5.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_internal.h>
@@ -12,6 +13,7 @@
 
 #include "a11y.hpp"
 #include "app/input_order.hpp"
+#include "app/wheel_steps.hpp"
 
 namespace roomkey::web::input_queue {
 
@@ -156,6 +158,17 @@ void on_char(GLFWwindow*, unsigned int codepoint) {
     push_text(ImTextCharToUtf8(utf8, codepoint));
 }
 
+// The wheel over the canvas, in ImGui's steps (app/wheel_steps.hpp). ImGui
+// sums the wheel over a frame, so it needs no place in the queue. Handled:
+// the page itself does not scroll.
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void*) {
+    const app::WheelSteps steps = app::wheel_steps(event->deltaX, event->deltaY, static_cast<int>(event->deltaMode));
+    ImGuiIO& io = ImGui::GetIO();
+    io.MouseWheelH += steps.x;
+    io.MouseWheel += steps.y;
+    return EM_TRUE;
+}
+
 }  // namespace
 
 void install(GLFWwindow* window) {
@@ -165,6 +178,10 @@ void install(GLFWwindow* window) {
     glfwSetKeyCallback(window, on_key);
     glfwSetMouseButtonCallback(window, on_mouse_button);
     glfwSetCharCallback(window, on_char);
+    // Emscripten's GLFW gives the wheel as the browser's pixels, upside
+    // down; the DOM's wheel event, with its delta mode, is taken instead.
+    glfwSetScrollCallback(window, nullptr);
+    emscripten_set_wheel_callback("#canvas", nullptr, EM_FALSE, on_wheel);
 }
 
 void push_text(std::string text, unsigned int field, bool replace) {

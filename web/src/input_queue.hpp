@@ -15,7 +15,8 @@ namespace roomkey::web::input_queue {
 
 // After ImGui_ImplGlfw_InitForOpenGL(window, true): the queue takes the
 // key, character and mouse-button callbacks, and passes every event on to
-// the backend's, in order, perhaps a frame later.
+// the backend's, in order, perhaps a frame later. The mouse wheel goes to
+// ImGui from the DOM's wheel event (app/wheel_steps.hpp), not from GLFW.
 void install(GLFWwindow* window);
 
 // Text for the field being edited (`field` 0), or for the accessibility

@@ -38,11 +38,22 @@ void help_marker(const std::string& text) {
     }
 }
 
-// Remembers where the last item was drawn, under `name`.
+// Remembers where the last item can be seen, under `name`: its rectangle
+// clipped to what its panel shows. An item scrolled out of its panel's view
+// is not remembered, so the page API's widget(name) is null rather than a
+// place where a click would land on some other control, or off the page.
 void note_widget(UiState& ui, const char* name) {
-    const ImVec2 min = ImGui::GetItemRectMin();
-    const ImVec2 max = ImGui::GetItemRectMax();
-    ui.widgets[name] = {min.x, min.y, max.x - min.x, max.y - min.y};
+    const ImVec2 item_min = ImGui::GetItemRectMin();
+    const ImVec2 item_max = ImGui::GetItemRectMax();
+    const ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 clip_min = draw->GetClipRectMin();
+    const ImVec2 clip_max = draw->GetClipRectMax();
+    const float left = std::max(item_min.x, clip_min.x);
+    const float top = std::max(item_min.y, clip_min.y);
+    const float right = std::min(item_max.x, clip_max.x);
+    const float bottom = std::min(item_max.y, clip_max.y);
+    if (right <= left || bottom <= top) return;
+    ui.widgets[name] = {left, top, right - left, bottom - top};
 }
 
 bool primary_button(const char* label) {

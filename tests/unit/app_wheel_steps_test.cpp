@@ -1,0 +1,69 @@
+// app_wheel_steps_test.cpp: a DOM wheel event as ImGui's wheel steps
+// (web/app/wheel_steps.hpp): one notch of a mouse wheel is one step in every
+// delta mode, the browser's "down" is ImGui's negative, a touchpad's small
+// deltas are fractions of a step, and no input moves a panel without bound.
+#include "app/wheel_steps.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace roomkey::app {
+namespace {
+
+constexpr int kPixelMode = static_cast<int>(WheelDeltaMode::pixel);
+constexpr int kLineMode = static_cast<int>(WheelDeltaMode::line);
+constexpr int kPageMode = static_cast<int>(WheelDeltaMode::page);
+
+TEST(WheelSteps, OneNotchDownInChromiumIsOneStepDown) {
+    const WheelSteps s = wheel_steps(0.0, 100.0, kPixelMode);  // Chromium, Safari: 100 px a notch
+    EXPECT_FLOAT_EQ(s.y, -1.0f);
+    EXPECT_FLOAT_EQ(s.x, 0.0f);
+}
+
+TEST(WheelSteps, OneNotchUpInFirefoxIsOneStepUp) {
+    EXPECT_FLOAT_EQ(wheel_steps(0.0, -3.0, kLineMode).y, 1.0f);  // Firefox: 3 lines a notch
+}
+
+TEST(WheelSteps, RightIsImGuisNegativeHorizontalStep) {
+    const WheelSteps s = wheel_steps(200.0, 0.0, kPixelMode);
+    EXPECT_FLOAT_EQ(s.x, -2.0f);
+    EXPECT_FLOAT_EQ(s.y, 0.0f);
+}
+
+TEST(WheelSteps, ATouchpadsSmallDeltaIsAFractionOfAStep) {
+    EXPECT_FLOAT_EQ(wheel_steps(0.0, 4.0, kPixelMode).y, -0.04f);
+}
+
+TEST(WheelSteps, APageIsTenSteps) {
+    EXPECT_FLOAT_EQ(wheel_steps(0.0, 1.0, kPageMode).y, -10.0f);
+}
+
+TEST(WheelSteps, AnUnknownModeCountsAsPixels) {
+    EXPECT_FLOAT_EQ(wheel_steps(0.0, 100.0, 7).y, -1.0f);
+    EXPECT_FLOAT_EQ(wheel_steps(0.0, 100.0, -1).y, -1.0f);
+}
+
+TEST(WheelSteps, NoMovementIsNoStep) {
+    const WheelSteps s = wheel_steps(0.0, 0.0, kPixelMode);
+    EXPECT_FLOAT_EQ(s.x, 0.0f);
+    EXPECT_FLOAT_EQ(s.y, 0.0f);
+}
+
+TEST(WheelSteps, ANonFiniteDeltaMovesNothing) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_FLOAT_EQ(wheel_steps(nan, inf, kPixelMode).x, 0.0f);
+    EXPECT_FLOAT_EQ(wheel_steps(nan, inf, kPixelMode).y, 0.0f);
+    EXPECT_FLOAT_EQ(wheel_steps(0.0, -inf, kLineMode).y, 0.0f);
+}
+
+TEST(WheelSteps, AHugeDeltaIsHeldToAThousandSteps) {
+    EXPECT_FLOAT_EQ(wheel_steps(0.0, 1e300, kPageMode).y, -1000.0f);
+    EXPECT_FLOAT_EQ(wheel_steps(-1e300, 0.0, kPixelMode).x, 1000.0f);
+    EXPECT_TRUE(std::isfinite(wheel_steps(0.0, -1e300, kPageMode).y));
+}
+
+}  // namespace
+}  // namespace roomkey::app
