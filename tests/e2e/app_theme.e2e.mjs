@@ -99,7 +99,11 @@ test('the theme follows prefers-color-scheme, live, and the focus ring stands ou
 });
 
 test('the text size lasts for the session: a reload keeps it, a new tab starts at the default', async () => {
+  // Tall pages: widget() gives the part of "Sign in" on screen, and the
+  // larger text must not push it past its panel's view.
+  const tall = { width: 1280, height: 1400 };
   const page = await browser.context.newPage();
+  await page.setViewportSize(tall);
   await openApp(page, stack.url);
   const before = (await widget(page, 'sign_in')).height;
   await page.getByRole('button', { name: 'A+', exact: true }).dispatchEvent('click');
@@ -112,6 +116,7 @@ test('the text size lasts for the session: a reload keeps it, a new tab starts a
     { timeout: 10000 }).catch(() => {});
   assert.equal((await widget(page, 'sign_in')).height, larger, `the larger text survived the reload (default ${before})`);
   const other = await browser.context.newPage();
+  await other.setViewportSize(tall);
   await openApp(other, stack.url);
   assert.equal((await widget(other, 'sign_in')).height, before, 'a new tab (a new session) starts at the default size');
   await other.close();

@@ -1,7 +1,9 @@
 // app_wheel_steps_test.cpp: a DOM wheel event as ImGui's wheel steps
 // (web/app/wheel_steps.hpp): one notch of a mouse wheel is one step in every
 // delta mode, the browser's "down" is ImGui's negative, a touchpad's small
-// deltas are fractions of a step, and no input moves a panel without bound.
+// deltas are fractions of a step, and no input moves a panel without bound;
+// small steps are held back until they are worth a few pixels, and none is
+// lost (WheelAccumulator).
 #include "app/wheel_steps.hpp"
 
 #include <gtest/gtest.h>
@@ -63,6 +65,48 @@ TEST(WheelSteps, AHugeDeltaIsHeldToAThousandSteps) {
     EXPECT_FLOAT_EQ(wheel_steps(0.0, 1e300, kPageMode).y, -1000.0f);
     EXPECT_FLOAT_EQ(wheel_steps(-1e300, 0.0, kPixelMode).x, 1000.0f);
     EXPECT_TRUE(std::isfinite(wheel_steps(0.0, -1e300, kPageMode).y));
+}
+
+TEST(WheelAccumulator, ANotchIsHandedOverAtOnce) {
+    WheelAccumulator wheel;
+    const WheelSteps now = wheel.add(wheel_steps(0.0, 100.0, kPixelMode));
+    EXPECT_FLOAT_EQ(now.y, -1.0f);
+    EXPECT_FLOAT_EQ(now.x, 0.0f);
+}
+
+// A slow touchpad: 1 px at a time, down. Each of these alone is under a
+// pixel of scrolling, which ImGui drops; together they are one notch.
+TEST(WheelAccumulator, ManyOnePixelPushesDownAddUpToANotchAndEachHandOverIsWorthPixels) {
+    WheelAccumulator wheel;
+    float total = 0.0f;
+    int hand_overs = 0;
+    for (int i = 0; i < 100; ++i) {
+        const float now = wheel.add(wheel_steps(0.0, 1.0, kPixelMode)).y;
+        if (now != 0.0f) {
+            EXPECT_LE(now, -kLeastStep + 1e-6f) << "push " << i;
+            ++hand_overs;
+        }
+        total += now;
+    }
+    EXPECT_NEAR(total, -1.0f, 0.051f);  // all but what is still held
+    EXPECT_GE(hand_overs, 15);          // moving along, not all at the end
+}
+
+TEST(WheelAccumulator, UpAndDownCancelWhileHeld) {
+    WheelAccumulator wheel;
+    EXPECT_FLOAT_EQ(wheel.add(wheel_steps(0.0, 3.0, kPixelMode)).y, 0.0f);
+    EXPECT_FLOAT_EQ(wheel.add(wheel_steps(0.0, -3.0, kPixelMode)).y, 0.0f);
+    // Nothing left over: 4 px down is still under the least step, 6 px is not.
+    EXPECT_FLOAT_EQ(wheel.add(wheel_steps(0.0, 4.0, kPixelMode)).y, 0.0f);
+    EXPECT_NEAR(wheel.add(wheel_steps(0.0, 2.0, kPixelMode)).y, -0.06f, 1e-6f);
+}
+
+TEST(WheelAccumulator, TheAxesAreHeldApart) {
+    WheelAccumulator wheel;
+    const WheelSteps now = wheel.add(wheel_steps(2.0, 100.0, kPixelMode));
+    EXPECT_FLOAT_EQ(now.x, 0.0f);
+    EXPECT_FLOAT_EQ(now.y, -1.0f);
+    EXPECT_NEAR(wheel.add(wheel_steps(4.0, 0.0, kPixelMode)).x, -0.06f, 1e-6f);
 }
 
 }  // namespace

@@ -35,4 +35,21 @@ WheelSteps wheel_steps(double delta_x, double delta_y, int delta_mode) {
     return WheelSteps{wheel_delta_to_steps(delta_x, per_unit), wheel_delta_to_steps(delta_y, per_unit)};
 }
 
+namespace {
+
+// Adds `more` to what is held on one axis; hands it all over once it is worth it.
+float hand_over(float& held, float more) {
+    held += more;
+    if (std::fabs(held) < kLeastStep) return 0.0f;
+    const float now = held;
+    held = 0.0f;
+    return now;
+}
+
+}  // namespace
+
+WheelSteps WheelAccumulator::add(WheelSteps steps) {
+    return WheelSteps{hand_over(held_.x, steps.x), hand_over(held_.y, steps.y)};
+}
+
 }  // namespace roomkey::app

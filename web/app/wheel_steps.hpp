@@ -31,4 +31,20 @@ struct WheelSteps {
 // notches is held to 1000 (a panel is never that long).
 WheelSteps wheel_steps(double delta_x, double delta_y, int delta_mode);
 
+// ImGui moves a panel by steps times five lines of text and drops the
+// fraction of a pixel: a slow touchpad's 1 px deltas (0.01 step, under a
+// pixel each) moved a panel up but never down. This holds steps back until
+// they add up to kLeastStep (about 4 px) either way, and hands them over
+// then, so many small pushes move a panel as far as one big one.
+constexpr float kLeastStep = 0.05f;
+
+class WheelAccumulator {
+public:
+    // The steps to hand to ImGui now (zero on an axis still held back).
+    WheelSteps add(WheelSteps steps);
+
+private:
+    WheelSteps held_;
+};
+
 }  // namespace roomkey::app

@@ -158,14 +158,23 @@ void on_char(GLFWwindow*, unsigned int codepoint) {
     push_text(ImTextCharToUtf8(utf8, codepoint));
 }
 
+app::WheelAccumulator g_wheel;
+
 // The wheel over the canvas, in ImGui's steps (app/wheel_steps.hpp). ImGui
 // sums the wheel over a frame, so it needs no place in the queue. Handled:
 // the page itself does not scroll.
 EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void*) {
-    const app::WheelSteps steps = app::wheel_steps(event->deltaX, event->deltaY, static_cast<int>(event->deltaMode));
+    const app::WheelSteps steps = g_wheel.add(
+        app::wheel_steps(event->deltaX, event->deltaY, static_cast<int>(event->deltaMode)));
     ImGuiIO& io = ImGui::GetIO();
-    io.MouseWheelH += steps.x;
-    io.MouseWheel += steps.y;
+    if (event->mouse.shiftKey) {
+        // With Shift, ImGui scrolls sideways by MouseWheel; browsers give
+        // Shift+wheel as deltaX on some systems and as deltaY on others.
+        io.MouseWheel += steps.x + steps.y;
+    } else {
+        io.MouseWheelH += steps.x;
+        io.MouseWheel += steps.y;
+    }
     return EM_TRUE;
 }
 
@@ -180,8 +189,9 @@ void install(GLFWwindow* window) {
     glfwSetCharCallback(window, on_char);
     // Emscripten's GLFW gives the wheel as the browser's pixels, upside
     // down; the DOM's wheel event, with its delta mode, is taken instead.
-    glfwSetScrollCallback(window, nullptr);
-    emscripten_set_wheel_callback("#canvas", nullptr, EM_FALSE, on_wheel);
+    if (emscripten_set_wheel_callback("#canvas", nullptr, EM_FALSE, on_wheel) == EMSCRIPTEN_RESULT_SUCCESS) {
+        glfwSetScrollCallback(window, nullptr);
+    }
 }
 
 void push_text(std::string text, unsigned int field, bool replace) {
