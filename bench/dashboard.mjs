@@ -26,6 +26,14 @@
 // no faster than the slowest of them, so the ratio is against that slowest
 // single round trip, and against their median too.
 //
+// Side by side in the same run: rounds alternate between the helper as users
+// run it, which opens its upstream connections when the sign-in comes back
+// to /callback (preconnect), and the helper with --no-preconnect, restarted
+// on the same port before each round. Beside the fill after the token: how
+// long the token exchange took (its Resource Timing), and the time from the
+// consent's Allow (the /callback page's time origin: the navigation that the
+// consent form started) to the filled dashboard, which is what a user waits.
+//
 // Where the time goes: for each of the last round's three requests, whether
 // the page opened a new connection for it and how long it waited for the
 // first byte; then the same three reads sent from Node straight to the
@@ -45,8 +53,11 @@ const withTrace = flag('--trace');
 process.env.ROOMKEY_BIN_DIR ||= resolve(option('--bin', 'build/native/bin'));
 process.env.ROOMKEY_WEB_DIST ||= resolve(option('--web', 'build/wasm/web/dist'));
 process.env.ROOMKEY_ARTIFACTS ||= resolve('build/bench-artifacts');
-const { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, demoUsers } =
+const { launchBrowser, startStack, stopStack, restartHelper, openApp, act, waitForState, passConsent, demoUsers } =
   await import('../tests/e2e/support.mjs');
+
+// The two helpers compared, by the arguments they get beyond the stack's.
+const variants = [{ name: 'preconnect', args: [] }, { name: 'no_preconnect', args: ['--no-preconnect'] }];
 
 const median = (list) => {
   const sorted = [...list].sort((a, b) => a - b);
@@ -104,6 +115,8 @@ async function round(browser, stack, trace = false) {
   const result = await page.evaluate(async (token) => {
     const tokenEntry = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === '/oauth/token');
     const fill = window.__filledAt - tokenEntry.responseEnd;
+    const tokenExchange = tokenEntry.responseEnd - tokenEntry.startTime;
+    const fromAllow = window.__filledAt;  // this document's time origin: the consent form's navigation
     const quietSince = Date.now();
     while (!window.__drawnAt || performance.now() - window.__lastDrawAt < 300) {
       if (Date.now() - quietSince > 10000) {
@@ -127,7 +140,7 @@ async function round(browser, stack, trace = false) {
       .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime - tokenEntry.responseEnd,
         end: e.responseEnd - tokenEntry.responseEnd, new_connection: e.connectEnd > e.connectStart,
         first_byte_wait: e.responseStart - e.requestStart }));
-    return { fill, drawn, single, dashboard };
+    return { fill, drawn, single, dashboard, tokenExchange, fromAllow };
   }, demoUsers.alice.apiToken);
   await act(page, { type: 'sign_out' });
   await page.close();
@@ -184,33 +197,46 @@ async function serverSideReads(stack, rounds, quietMs) {
 const quietMs = upstreamIdleMs() + 200;
 const stack = await startStack({ sandboxArgs: ['--rate-limit', '100000'] });
 const browser = await launchBrowser({ testFlags: false });  // Chromium as users run it
-const results = [];
+const byVariant = Object.fromEntries(variants.map((v) => [v.name, []]));
 let serverSide;
 try {
-  await round(browser, stack);  // warm-up: login page, caches, TLS to the upstream
-  for (let i = 0; i < rounds; i++) results.push(await round(browser, stack, withTrace && i === rounds - 1));
+  await round(browser, stack);  // warm-up: login page, caches
+  for (let i = 0; i < rounds; i++) {
+    for (const variant of variants) {
+      await restartHelper(stack, variant.args);  // each round starts with no upstream connection
+      byVariant[variant.name].push(await round(browser, stack, withTrace && i === rounds - 1 && variant === variants[0]));
+    }
+  }
+  await restartHelper(stack);
   serverSide = await serverSideReads(stack, rounds, quietMs);
 } finally {
   await browser.close();
   await stopStack(stack);
 }
 
-const fills = results.map((r) => r.fill);
-const drawns = results.map((r) => r.drawn);
-const slowest = results.map((r) => Math.max(...Object.values(r.single)));
-const medians = results.map((r) => median(Object.values(r.single)));
-const ratiosSlowest = results.map((r, i) => r.fill / slowest[i]);
-const ratiosMedian = results.map((r, i) => r.fill / medians[i]);
+function summarise(results) {
+  const slowest = results.map((r) => Math.max(...Object.values(r.single)));
+  const medians = results.map((r) => median(Object.values(r.single)));
+  return {
+    fill_ms: median(results.map((r) => r.fill)),
+    drawn_ms: median(results.map((r) => r.drawn)),
+    token_exchange_ms: median(results.map((r) => r.tokenExchange)),
+    allow_to_filled_ms: median(results.map((r) => r.fromAllow)),
+    single_round_trip_slowest_ms: median(slowest),
+    single_round_trip_median_ms: median(medians),
+    ratio_to_slowest: median(results.map((r, i) => r.fill / slowest[i])),
+    ratio_to_median: median(results.map((r, i) => r.fill / medians[i])),
+    drawn_ratio_to_slowest: median(results.map((r, i) => r.drawn / slowest[i])),
+  };
+}
+
+const results = byVariant.preconnect;
 const summary = {
   rounds,
-  fill_ms: median(fills),
-  drawn_ms: median(drawns),
-  single_round_trip_slowest_ms: median(slowest),
-  single_round_trip_median_ms: median(medians),
-  ratio_to_slowest: median(ratiosSlowest),
-  ratio_to_median: median(ratiosMedian),
-  drawn_ratio_to_slowest: median(results.map((r, i) => r.drawn / slowest[i])),
+  ...summarise(results),
   goal: 1.3,
+  // The same figures with the helper started with --no-preconnect, in the same rounds.
+  without_preconnect: summarise(byVariant.no_preconnect),
   dashboard_requests_last_round: results[results.length - 1].dashboard,
   // The slowest of the three reads, median over the rounds (ms); the cold
   // ones after quiet_ms without a request.
@@ -220,14 +246,20 @@ if (asJson) {
   console.log(JSON.stringify(summary, null, 2));
 } else {
   const f = (x) => x.toFixed(1);
-  console.log(`dashboard fill after the token (median of ${rounds}): ${f(summary.fill_ms)} ms in the state, ` +
-    `${f(summary.drawn_ms)} ms drawn`);
-  console.log(`one API round trip in the same page: slowest of 3 ${f(summary.single_round_trip_slowest_ms)} ms, ` +
-    `median ${f(summary.single_round_trip_median_ms)} ms`);
-  console.log(`ratio (median of per-round ratios): ${summary.ratio_to_slowest.toFixed(2)}x the slowest single round ` +
-    `trip, ${summary.ratio_to_median.toFixed(2)}x the median one (goal <= 1.3x); ` +
-    `drawn ${summary.drawn_ratio_to_slowest.toFixed(2)}x the slowest`);
-  console.log('last round, the dashboard requests (ms after the token):');
+  const off = summary.without_preconnect;
+  const row = (label, on, without, unit = ' ms') => console.log(`  ${label.padEnd(44)} ${(on + unit).padStart(10)} ${(without + unit).padStart(12)}`);
+  console.log(`medians of ${rounds} rounds each, the two helpers taking turns:`);
+  console.log(`  ${''.padEnd(44)} ${'preconnect'.padStart(10)} ${'--no-preconn'.padStart(12)}`);
+  row('token exchange', f(summary.token_exchange_ms), f(off.token_exchange_ms));
+  row('dashboard filled after the token', f(summary.fill_ms), f(off.fill_ms));
+  row('  and drawn', f(summary.drawn_ms), f(off.drawn_ms));
+  row('from Allow (consent) to the filled dashboard', f(summary.allow_to_filled_ms), f(off.allow_to_filled_ms));
+  row('one API round trip from the page, slowest of 3', f(summary.single_round_trip_slowest_ms), f(off.single_round_trip_slowest_ms));
+  row('  median of 3', f(summary.single_round_trip_median_ms), f(off.single_round_trip_median_ms));
+  row('fill / slowest round trip (goal <= 1.3x)', summary.ratio_to_slowest.toFixed(2), off.ratio_to_slowest.toFixed(2), 'x');
+  row('fill / median round trip', summary.ratio_to_median.toFixed(2), off.ratio_to_median.toFixed(2), 'x');
+  row('drawn / slowest round trip', summary.drawn_ratio_to_slowest.toFixed(2), off.drawn_ratio_to_slowest.toFixed(2), 'x');
+  console.log('last round with preconnect, the dashboard requests (ms after the token):');
   for (const r of summary.dashboard_requests_last_round) {
     console.log(`  ${r.path}: ${f(r.start)} -> ${f(r.end)} (${r.new_connection ? 'new' : 'kept-alive'} connection ` +
       `from the page, first byte after ${f(r.first_byte_wait)} ms)`);
@@ -237,5 +269,5 @@ if (asJson) {
     `one after another ${f(side.one_after_another)} ms; all at once ${f(side.together_warm)} ms with the helper's ` +
     `upstream connections warm, ${f(side.together_cold)} ms after ${(quietMs / 1000).toFixed(1)} s of quiet ` +
     '(new upstream TLS connections)');
-  if (withTrace) console.log(`last round, traced:\n${results[results.length - 1].trace.join('\n')}`);
+  if (withTrace) console.log(`last round with preconnect, traced:\n${results[results.length - 1].trace.join('\n')}`);
 }

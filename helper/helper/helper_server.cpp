@@ -104,8 +104,14 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
     const std::vector<std::string> cas = upstream_ca_files(c.upstream, local_ca);
     auto upstream = std::make_shared<UpstreamClient>(cas, c.upstream.timeouts);
     if (auto ok = upstream->check_ca_files(); !ok) return Err{failure(StartError::upstream_invalid, ok.error())};
-    self->proxy_ =
-        std::make_unique<Proxy>(c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); });
+    UpstreamPreconnect preconnect;  // none with --no-preconnect
+    if (c.preconnect) {
+        preconnect = [upstream](const std::string& url, std::size_t connections) {
+            upstream->preconnect(url, connections);
+        };
+    }
+    self->proxy_ = std::make_unique<Proxy>(
+        c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); }, std::move(preconnect));
 
     // 127.0.0.1 first (port 0 picks the port), then [::1] on the same port.
     if (auto ok = self->add_listener("127.0.0.1", cert_file, key_file); !ok) return Err{ok.error()};
@@ -235,7 +241,13 @@ void HelperServer::register_routes(httplib::Server& s) {
     const std::string api_pattern = std::string(kApiPrefix) + "/.*";
     for (On method : {On::get, On::post, On::put, On::del}) route(method, api_pattern.c_str(), api);
 
-    auto site = [this](const httplib::Request& req, httplib::Response& res) { site_.serve(req, res); };
+    auto site = [this](const httplib::Request& req, httplib::Response& res) {
+        site_.serve(req, res);
+        if (req.path == kCallbackPath && (res.status == 200 || res.status == 304)) {
+            const auto q = req.target.find('?');
+            if (q != std::string::npos) proxy_->callback_arrived(req.target.substr(q + 1));
+        }
+    };
     route(On::get, ".*", site);
 
     // No CORS anywhere: a preflight is answered without any Access-Control-* header.

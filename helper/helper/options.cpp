@@ -71,6 +71,10 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
   --scope SCOPES        scopes the app asks for by default  ($ROOMKEY_SCOPE)
   --upstream-ca FILE    another CA to trust for the upstream (repeatable); the
                         system CAs and the local CA are always trusted
+  --no-preconnect       do not open upstream connections ahead of need (by
+                        default a sign-in's return to /callback with a code
+                        opens the connections its token request and its
+                        dashboard reads will use, closed unused after 2 s)
   -h, --help            this text
 
 Limits (fixed): request body 1 MiB (413), request-target 4 KiB (414), header
@@ -314,6 +318,7 @@ Result<Command, std::string> resolve_serve(const Settings& flags, const std::vec
     if (!get("ipv6").empty() && get("ipv6") != "true" && get("ipv6") != "false") {
         return Err{"ipv6: true or false, not " + get("ipv6")};
     }
+    c.preconnect = get("preconnect") != "false";
     c.web_root = get("web_root").empty() ? default_web_root() : get("web_root");
     c.state_dir = get("state_dir").empty() ? native::default_state_dir() : get("state_dir");
     c.cert_file = get("cert_file");
@@ -467,6 +472,11 @@ Result<Command, std::string> parse_command_line(const std::vector<std::string>& 
         if (a == "--ipv6") {
             if (inline_value) return Err{"--ipv6 takes no value"};
             flags["ipv6"] = "true";
+            continue;
+        }
+        if (a == "--no-preconnect") {
+            if (inline_value) return Err{"--no-preconnect takes no value"};
+            flags["preconnect"] = "false";
             continue;
         }
         if (a == "--upstream-ca") {

@@ -53,6 +53,9 @@ struct HelperConfig {
     std::string cert_file;           // user-supplied certificate chain (with key_file)
     std::string key_file;
     UpstreamConfig upstream;
+    // Open upstream connections when a sign-in returns to /callback, before
+    // its token request and dashboard reads need them (Proxy::callback_arrived).
+    bool preconnect = true;
     native::ServerLimits limits;
     std::size_t max_uri_bytes = 4096;      // longer request-targets get 414
     std::size_t max_header_bytes = 16384;  // larger header sections get 431

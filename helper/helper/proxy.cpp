@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <iterator>
+
 #include "helper/policy.hpp"
 #include "helper/route_policy.hpp"
 #include "roomkey/encoding.hpp"
@@ -122,8 +125,20 @@ Result<Unit, std::string> Proxy::bff_client_id(const FormFields& body, const std
     return Unit{};
 }
 
-Proxy::Proxy(UpstreamConfig config, UpstreamTransport transport)
-    : config_(std::move(config)), transport_(std::move(transport)) {}
+Proxy::Proxy(UpstreamConfig config, UpstreamTransport transport, UpstreamPreconnect preconnect)
+    : config_(std::move(config)), transport_(std::move(transport)), preconnect_(std::move(preconnect)) {}
+
+void Proxy::callback_arrived(const std::string& query) const {
+    if (!preconnect_ || !config_.configured()) return;
+    const auto fields = form_decode(query);
+    if (!fields) return;
+    const bool has_code = std::any_of(fields->begin(), fields->end(), [](const auto& f) { return f.first == "code"; });
+    if (!has_code) return;
+    // The token request first (its origin may be the API's: then it takes
+    // one of these and gives it back before the reads go out).
+    preconnect_(config_.auth_url, 1);
+    preconnect_(config_.base_url, std::size(kDashboardReads));
+}
 
 HttpResponse Proxy::token(const HttpRequest& from_app) const {
     if (!config_.configured()) {
@@ -258,7 +273,7 @@ std::string Proxy::public_config_json(const std::string& app_origin) const {
         {"client_id", config_.client_id},
         {"client_type", std::string(to_string(config_.client_type))},
         {"consent_url", config_.consent_url},
-        {"redirect_uri", app_origin + "/callback"},
+        {"redirect_uri", app_origin + std::string(kCallbackPath)},
         {"token_endpoint", std::string(kTokenPath)},
         {"api_base", std::string(kApiPrefix)},
         {"token_header", config_.token_header},

@@ -16,10 +16,22 @@ namespace roomkey::helper {
 
 // Sends one request (absolute https URL) upstream.
 using UpstreamTransport = std::function<Result<HttpResponse, UpstreamError>(const HttpRequest&)>;
+// Opens `connections` connections to the origin of an absolute https URL
+// ahead of the requests that will use them (UpstreamClient::preconnect).
+using UpstreamPreconnect = std::function<void(const std::string& url, std::size_t connections)>;
 
 class Proxy {
 public:
-    Proxy(UpstreamConfig config, UpstreamTransport transport);
+    Proxy(UpstreamConfig config, UpstreamTransport transport, UpstreamPreconnect preconnect = {});
+
+    // The service sent the browser back to the redirect URI (GET /callback,
+    // `query` its query string). With a code in it, the page is about to
+    // exchange it at the token endpoint and then send its dashboard reads all
+    // at once (shared/'s kDashboardReads): the connections those requests
+    // will need are opened now, while the page loads, so that none of them
+    // waits for a TLS handshake with the service. A denial (error=...) opens
+    // nothing.
+    void callback_arrived(const std::string& query) const;
 
     // POST /oauth/token[?client_id=...] from the app. Public client: the form
     // goes on unchanged. Confidential client (BFF mode): Basic authentication
@@ -47,6 +59,7 @@ private:
 
     UpstreamConfig config_;
     UpstreamTransport transport_;
+    UpstreamPreconnect preconnect_;
 };
 
 }  // namespace roomkey::helper

@@ -31,9 +31,12 @@ std::string_view cache_control(RouteClass route);
 // endpoint's answers carry "Pragma: no-cache" (RFC 6749 5.1, spec 2.3).
 std::string_view pragma(RouteClass route);
 
+// The OAuth redirect URI's path: the helper's redirect URI is
+// https://127.0.0.1:PORT/callback.
+inline constexpr std::string_view kCallbackPath = "/callback";
 // The paths that serve the app page (index.html): "/", "/index.html" and the
-// OAuth redirect URI "/callback".
-inline constexpr std::string_view kPagePaths[] = {"/", "/index.html", "/callback"};
+// redirect URI.
+inline constexpr std::string_view kPagePaths[] = {"/", "/index.html", kCallbackPath};
 inline constexpr std::string_view kPageFile = "/index.html";
 
 inline constexpr std::string_view kConfigPath = "/config.json";

@@ -98,7 +98,14 @@ UpstreamError classify(httplib::Error error, std::chrono::steady_clock::duration
 
 UpstreamClient::UpstreamClient(std::vector<std::string> ca_files, UpstreamTimeouts timeouts)
     : ca_files_(std::move(ca_files)), timeouts_(timeouts) {}
-UpstreamClient::~UpstreamClient() = default;
+UpstreamClient::~UpstreamClient() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+    }
+    wake_opener_.notify_all();
+    if (opener_.joinable()) opener_.join();  // at most one handshake's connection timeout
+}
 
 Result<Unit, std::string> UpstreamClient::check_ca_files() const {
     for (const auto& file : ca_files_) {
@@ -110,8 +117,8 @@ Result<Unit, std::string> UpstreamClient::check_ca_files() const {
     return Unit{};
 }
 
-std::unique_ptr<httplib::SSLClient> UpstreamClient::make_client(const std::string& host, int port) const {
-    auto client = std::make_unique<httplib::SSLClient>(host, port);
+std::unique_ptr<UpstreamClient::Client> UpstreamClient::make_client(const std::string& host, int port) const {
+    auto client = std::make_unique<Client>(host, port);
     client->set_tcp_nodelay(true);
     client->set_keep_alive(true);
     client->set_follow_location(false);  // a redirect must not carry credentials elsewhere
@@ -140,7 +147,7 @@ void prune(std::vector<Idle>& idle, std::chrono::steady_clock::time_point now) {
 
 }  // namespace
 
-std::unique_ptr<httplib::SSLClient> UpstreamClient::take_idle(const std::string& key) {
+std::unique_ptr<UpstreamClient::Client> UpstreamClient::take_idle(const std::string& key) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto& idle = idle_[key];
     prune(idle, std::chrono::steady_clock::now());
@@ -150,7 +157,7 @@ std::unique_ptr<httplib::SSLClient> UpstreamClient::take_idle(const std::string&
     return client;
 }
 
-void UpstreamClient::put_idle(const std::string& key, std::unique_ptr<httplib::SSLClient> client) {
+void UpstreamClient::put_idle(const std::string& key, std::unique_ptr<Client> client) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto& idle = idle_[key];
     const auto now = std::chrono::steady_clock::now();
@@ -158,12 +165,69 @@ void UpstreamClient::put_idle(const std::string& key, std::unique_ptr<httplib::S
     if (idle.size() < kUpstreamIdleConnections) idle.push_back(Idle{std::move(client), now});
 }
 
+std::optional<UpstreamClient::Origin> UpstreamClient::origin_of(const std::string& url) {
+    auto parsed = parse_url(url);
+    if (!parsed || parsed->scheme != "https" || parsed->host.empty()) return std::nullopt;
+    // httplib wants an IPv6 literal without brackets; parse_url gives it so.
+    return Origin{parsed->host, parsed->port ? static_cast<int>(*parsed->port) : 443};
+}
+
+void UpstreamClient::preconnect(const std::string& url, std::size_t connections) {
+    const auto origin = origin_of(url);
+    if (!origin) return;
+    const std::string key = origin->key();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stopping_) return;
+        auto& idle = idle_[key];
+        prune(idle, std::chrono::steady_clock::now());
+        std::size_t& opening = opening_[key];
+        const std::size_t have = idle.size() + opening;
+        const std::size_t target = std::min(connections, kUpstreamIdleConnections);
+        if (have >= target) return;
+        const std::size_t wanted = target - have;
+        opening += wanted;
+        for (std::size_t i = 0; i < wanted; ++i) to_open_.push_back(*origin);
+        if (!opener_.joinable()) opener_ = std::thread([this] { open_ahead(); });
+    }
+    wake_opener_.notify_one();
+}
+
+void UpstreamClient::open_ahead() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        wake_opener_.wait(lock, [this] { return stopping_ || !to_open_.empty(); });
+        if (stopping_) return;
+        const Origin origin = to_open_.front();
+        to_open_.pop_front();
+        lock.unlock();
+        std::unique_ptr<Client> client = make_client(origin.host, origin.port);
+        const bool opened = client && client->open();
+        lock.lock();
+        --opening_[origin.key()];
+        if (opened) {
+            auto& idle = idle_[origin.key()];
+            if (idle.size() < kUpstreamIdleConnections) {
+                idle.push_back(Idle{std::move(client), std::chrono::steady_clock::now()});
+            }
+        }
+    }
+}
+
+std::size_t UpstreamClient::idle_connections(const std::string& url) {
+    const auto origin = origin_of(url);
+    if (!origin) return 0;
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& idle = idle_[origin->key()];
+    prune(idle, std::chrono::steady_clock::now());
+    return idle.size();
+}
+
 Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& request) {
     auto url = parse_url(request.url);
-    if (!url || url->scheme != "https" || url->host.empty()) return Err{UpstreamError::invalid_url};
-    const int port = url->port ? static_cast<int>(*url->port) : 443;
-    // httplib wants an IPv6 literal without brackets; parse_url gives it so.
-    const std::string key = url->host + ":" + std::to_string(port);
+    const auto origin = origin_of(request.url);
+    if (!url || !origin) return Err{UpstreamError::invalid_url};
+    const std::string key = origin->key();
     std::string target = url->path.empty() ? "/" : url->path;
     if (url->query) target += "?" + *url->query;
 
@@ -190,9 +254,9 @@ Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& requ
         return httplib::Result{nullptr, httplib::Error::Unknown};
     };
 
-    std::unique_ptr<httplib::SSLClient> client = take_idle(key);
+    std::unique_ptr<Client> client = take_idle(key);
     const bool reused = client != nullptr;
-    if (!client) client = make_client(url->host, port);
+    if (!client) client = make_client(origin->host, origin->port);
     if (!client) return Err{UpstreamError::tls_failed};
     auto started = std::chrono::steady_clock::now();
     httplib::Result result = call(*client);
@@ -202,7 +266,7 @@ Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& requ
     if (!result && reused && request.method == Method::Get && !handshake_failed) {
         // The upstream closed the idle connection as we reused it. A GET is
         // safe to repeat once, on a fresh connection.
-        client = make_client(url->host, port);
+        client = make_client(origin->host, origin->port);
         if (!client) return Err{UpstreamError::tls_failed};
         started = std::chrono::steady_clock::now();
         result = call(*client);

@@ -4,19 +4,25 @@
 // system CAs plus the local CA, and against the upstream's host name or IP
 // address (common/tls_client.hpp). Never follows redirects; retries only a GET
 // whose reused keep-alive connection turned out to be closed (never a POST:
-// an authorization code is single use).
+// an authorization code is single use). Connections can be opened ahead of
+// the requests that will need them (preconnect), as a browser does.
 #pragma once
 
 #include <httplib.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
+#include "common/openable_client.hpp"
 #include "helper/options.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/proxy_outcome.hpp"
@@ -51,22 +57,49 @@ public:
     // `request.url` is absolute. Thread-safe; concurrent calls use separate connections.
     Result<HttpResponse, UpstreamError> send(const HttpRequest& request);
 
+    // Opens connections to the origin of `url` (absolute https://) in the
+    // background until `connections` of them are idle or being opened, so
+    // that as many requests sent at once soon after find them ready; returns
+    // at once. They are closed unused after kUpstreamIdleSeconds like any
+    // idle one, and one that fails to open is dropped silently (the request
+    // that would have used it opens its own and reports its own error).
+    // Ignored for a URL send() would refuse.
+    void preconnect(const std::string& url, std::size_t connections);
+
+    // How many connections to the origin of `url` are idle now (tests, bench).
+    std::size_t idle_connections(const std::string& url);
+
 private:
+    using Client = native::OpenableClient;
     struct Idle {
-        std::unique_ptr<httplib::SSLClient> client;
+        std::unique_ptr<Client> client;
         std::chrono::steady_clock::time_point since;
     };
+    struct Origin {
+        std::string host;  // an IPv6 literal without brackets, as httplib wants it
+        int port = 443;
+        std::string key() const { return host + ":" + std::to_string(port); }
+    };
+    static std::optional<Origin> origin_of(const std::string& url);
     // Null when the client cannot be made to check the certificate's name.
-    std::unique_ptr<httplib::SSLClient> make_client(const std::string& host, int port) const;
+    std::unique_ptr<Client> make_client(const std::string& host, int port) const;
     // An idle connection to `key` that the upstream has not yet timed out, or null.
-    std::unique_ptr<httplib::SSLClient> take_idle(const std::string& key);
-    void put_idle(const std::string& key, std::unique_ptr<httplib::SSLClient> client);
+    std::unique_ptr<Client> take_idle(const std::string& key);
+    void put_idle(const std::string& key, std::unique_ptr<Client> client);
+    void open_ahead();  // the opener thread: preconnect()'s work, one connection at a time
 
     std::vector<std::string> ca_files_;
     UpstreamTimeouts timeouts_;
     std::mutex mutex_;
     // Idle connections per "host:port", most recently used last.
     std::map<std::string, std::vector<Idle>> idle_;
+    // preconnect(): connections asked for and not yet opened, per "host:port",
+    // and the origins to open them to, in order.
+    std::map<std::string, std::size_t> opening_;
+    std::deque<Origin> to_open_;
+    std::condition_variable wake_opener_;
+    bool stopping_ = false;
+    std::thread opener_;  // started by the first preconnect()
 };
 
 }  // namespace roomkey::helper

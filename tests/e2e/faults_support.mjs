@@ -6,8 +6,8 @@
 // run at the same time.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openApp, act, appState, waitForState, demoUsers, startProgram, binDir, webDist, clickWidget,
-  sandboxRequest } from './support.mjs';
+import { openApp, act, appState, waitForState, demoUsers, startProgram, binDir, clickWidget,
+  sandboxRequest, restartHelper as restartStackHelper } from './support.mjs';
 
 export const ROOM = '2100';  // "Roomkey project" (docs/sandbox.md demo data); Alice and Bob are members
 
@@ -47,14 +47,7 @@ export function faultKit(stackOf) {
   }
 
   async function restartHelper() {
-    const stack = stackOf();
-    const port = new URL(stack.origin).port;
-    const started = await startProgram(join(binDir, 'roomkey-helper'),
-      ['serve', '--port', port, '--state-dir', stack.stateDir, '--web-root', webDist,
-        '--base-url', stack.sandbox.baseUrl, '--auth-url', stack.sandbox.authUrl,
-        '--consent-url', stack.sandbox.consentUrl, '--client-id', 'roomkey-web', '--client-type', 'public'],
-      /^roomkey: app at (https:\/\/127\.0\.0\.1:\d+\/)$/);
-    stack.helper = { ...started, url: started.match[1] };
+    await restartStackHelper(stackOf());
   }
 
   async function signInWithApiToken(page) {

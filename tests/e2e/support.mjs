@@ -195,19 +195,31 @@ export async function startSandbox(stateDir, webPort, extraArgs = []) {
 // Sandbox + helper; `stack.url` is the app. Stop with stopStack.
 // `stateDir`: one already made (its local CA trusted, say); stopStack
 // removes it.
+// The helper's upstream arguments for `sandbox` (as startStack starts it).
+function upstreamArgs(sandbox) {
+  return ['--base-url', sandbox.baseUrl, '--auth-url', sandbox.authUrl, '--consent-url', sandbox.consentUrl,
+    '--client-id', 'roomkey-web', '--client-type', 'public'];
+}
+
 export async function startStack({ sandboxArgs = [], helperArgs = [], stateDir = freshStateDir() } = {}) {
   const port = await freePort();
   const sandbox = await startSandbox(stateDir, port, sandboxArgs);
   let helper;
   try {
-    helper = await startHelper(stateDir, ['--base-url', sandbox.baseUrl, '--auth-url', sandbox.authUrl,
-      '--consent-url', sandbox.consentUrl, '--client-id', 'roomkey-web', '--client-type', 'public',
-      ...helperArgs], port);
+    helper = await startHelper(stateDir, [...upstreamArgs(sandbox), ...helperArgs], port);
   } catch (error) {
     await stopProgram(sandbox);
     throw error;
   }
   return { stateDir, sandbox, helper, url: helper.url, origin: new URL(helper.url).origin };
+}
+
+// Starts the stack's helper again on its port, with the sandbox's current
+// addresses and `helperArgs` (stopping the running one first, if any).
+export async function restartHelper(stack, helperArgs = []) {
+  await stopProgram(stack.helper);
+  const port = Number(new URL(stack.origin).port);
+  stack.helper = await startHelper(stack.stateDir, [...upstreamArgs(stack.sandbox), ...helperArgs], port);
 }
 
 export async function stopStack(stack) {

@@ -201,6 +201,19 @@ TEST(HelperOptions, Ipv6IsAnAdditionNeverAReplacement) {
     EXPECT_FALSE(parse_command_line({"--ipv6=1", "--web-root", "/w"}, env_of({})));
 }
 
+TEST(HelperOptions, PreconnectIsOnUnlessTurnedOff) {
+    auto plain = parse_command_line({"serve", "--web-root", "/w"}, env_of({}));
+    ASSERT_TRUE(plain) << plain.error();
+    EXPECT_TRUE(plain->serve.preconnect);
+    auto off = parse_command_line({"serve", "--no-preconnect", "--web-root", "/w"}, env_of({}));
+    ASSERT_TRUE(off) << off.error();
+    EXPECT_FALSE(off->serve.preconnect);
+    auto valued = parse_command_line({"serve", "--no-preconnect=yes", "--web-root", "/w"}, env_of({}));
+    ASSERT_FALSE(valued);
+    EXPECT_EQ(valued.error(), "--no-preconnect takes no value");
+    EXPECT_NE(usage("serve").find("--no-preconnect"), std::string::npos);
+}
+
 TEST(HelperOptions, ServeHelpDocumentsTheLimits) {
     const std::string help = usage("serve");
     EXPECT_NE(help.find("--ipv6"), std::string::npos);

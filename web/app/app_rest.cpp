@@ -45,10 +45,26 @@ ApiConfig App::api_config() const {
     return config;
 }
 
+// shared/'s kDashboardReads, all at once: the helper opens as many upstream
+// connections when a sign-in comes back to it.
 void App::load_dashboard(Instant now) {
-    if (!has_pending(CallKind::me)) enqueue(CallKind::me, std::nullopt, now);
-    if (!has_pending(CallKind::my_status)) enqueue(CallKind::my_status, std::nullopt, now);
-    if (!has_pending(CallKind::rooms)) enqueue(CallKind::rooms, std::nullopt, now);
+    for (const Endpoint read : kDashboardReads) {
+        CallKind kind = CallKind::rooms;
+        switch (read) {
+            case Endpoint::me:
+                kind = CallKind::me;
+                break;
+            case Endpoint::my_status:
+                kind = CallKind::my_status;
+                break;
+            case Endpoint::rooms_list:
+                kind = CallKind::rooms;
+                break;
+            default:
+                continue;  // no panel of the dashboard shows it
+        }
+        if (!has_pending(kind)) enqueue(kind, std::nullopt, now);
+    }
 }
 
 bool App::has_pending(CallKind kind) const {

@@ -67,6 +67,12 @@ inline constexpr Endpoint kAllEndpoints[] = {
     Endpoint::room_link_delete,
 };
 
+// What the app reads as soon as a session starts, all at once: its
+// dashboard (the account, the unread/mention/task counts, the room list).
+// The app sends these (web/app, App::load_dashboard); the helper opens as many
+// upstream connections when a sign-in comes back to it (Proxy::callback_arrived).
+inline constexpr Endpoint kDashboardReads[] = {Endpoint::me, Endpoint::my_status, Endpoint::rooms_list};
+
 struct EndpointMatch {
     Endpoint endpoint;
     std::string room_id;  // digits, for /rooms/{room_id}/...; empty otherwise
