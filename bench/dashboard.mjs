@@ -26,10 +26,11 @@
 // no faster than the slowest of them, so the ratio is against that slowest
 // single round trip, and against their median too.
 //
-// Side by side in the same run: rounds alternate between the helper as users
-// run it, which opens its upstream connections when the sign-in comes back
-// to /callback (preconnect), and the helper with --no-preconnect, restarted
-// on the same port before each round. Beside the fill after the token: how
+// Side by side in the same run: --rounds rounds of each of the helper as
+// users run it, which opens its upstream connections when the sign-in comes
+// back to /callback (preconnect), and the helper with --no-preconnect, taking
+// turns (each goes first in every other pair) and restarted on the same port
+// before each round. Beside the fill after the token: how
 // long the token exchange took (its Resource Timing), and the time from the
 // consent's Allow (the /callback page's time origin: the navigation that the
 // consent form started) to the filled dashboard, which is what a user waits.
@@ -202,7 +203,8 @@ let serverSide;
 try {
   await round(browser, stack);  // warm-up: login page, caches
   for (let i = 0; i < rounds; i++) {
-    for (const variant of variants) {
+    // Each goes first in every other round, so neither always follows the other.
+    for (const variant of i % 2 ? [...variants].reverse() : variants) {
       await restartHelper(stack, variant.args);  // each round starts with no upstream connection
       byVariant[variant.name].push(await round(browser, stack, withTrace && i === rounds - 1 && variant === variants[0]));
     }
@@ -248,7 +250,7 @@ if (asJson) {
   const f = (x) => x.toFixed(1);
   const off = summary.without_preconnect;
   const row = (label, on, without, unit = ' ms') => console.log(`  ${label.padEnd(44)} ${(on + unit).padStart(10)} ${(without + unit).padStart(12)}`);
-  console.log(`medians of ${rounds} rounds each, the two helpers taking turns:`);
+  console.log(`medians of ${rounds} rounds of each, the two helpers taking turns:`);
   console.log(`  ${''.padEnd(44)} ${'preconnect'.padStart(10)} ${'--no-preconn'.padStart(12)}`);
   row('token exchange', f(summary.token_exchange_ms), f(off.token_exchange_ms));
   row('dashboard filled after the token', f(summary.fill_ms), f(off.fill_ms));

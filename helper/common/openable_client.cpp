@@ -2,6 +2,7 @@
 #include "common/openable_client.hpp"
 
 #include <fcntl.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <poll.h>
 
@@ -75,6 +76,24 @@ bool OpenableClient::open() {
     }
     socket_.ssl = ssl;
     return true;
+}
+
+bool OpenableClient::still_open() {
+    std::lock_guard<std::mutex> guard(socket_mutex_);
+    if (!socket_.is_open() || socket_.ssl == nullptr) return false;
+    const int fd = static_cast<int>(socket_.sock);
+    pollfd waiting{fd, POLLIN, 0};
+    const int ready = poll(&waiting, 1, 0);
+    if (ready == 0) return SSL_has_pending(socket_.ssl) == 0;  // quiet: open, nothing unasked
+    if (ready < 0 || !set_nonblocking(fd, true)) return false;
+    char byte = 0;
+    const int peeked = SSL_peek(socket_.ssl, &byte, 1);
+    const int error = SSL_get_error(socket_.ssl, peeked);
+    ERR_clear_error();
+    const bool restored = set_nonblocking(fd, false);
+    // Nothing to read yet is the one good answer: a close (ZERO_RETURN,
+    // SYSCALL) or bytes of an answer nobody asked for both end it.
+    return restored && peeked <= 0 && error == SSL_ERROR_WANT_READ;
 }
 
 }  // namespace roomkey::native

@@ -20,11 +20,18 @@ public:
     using httplib::SSLClient::SSLClient;
 
     // Opens the TCP connection and completes the TLS handshake, with the
-    // certificate checks the SSL context holds (tls_client.hpp), each within
+    // certificate checks the SSL context holds (tls_client.hpp), both within
     // the client's connection timeout. False, with nothing left open, when
     // either fails. True at once when a connection is already open.
     // (is_socket_open() tells whether one is.)
     bool open();
+
+    // Whether the open connection can take a request: the server has neither
+    // closed it nor sent anything unasked. Reads, without waiting, what TLS
+    // sent after the handshake (TLS 1.3 session tickets), which httplib's own
+    // check would take for a sign of life even with the server's close
+    // behind it. False when no connection is open.
+    bool still_open();
 };
 
 }  // namespace roomkey::native

@@ -103,6 +103,7 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
 
     const std::vector<std::string> cas = upstream_ca_files(c.upstream, local_ca);
     auto upstream = std::make_shared<UpstreamClient>(cas, c.upstream.timeouts);
+    self->upstream_ = upstream;
     if (auto ok = upstream->check_ca_files(); !ok) return Err{failure(StartError::upstream_invalid, ok.error())};
     UpstreamPreconnect preconnect;  // none with --no-preconnect
     if (c.preconnect) {
@@ -243,7 +244,11 @@ void HelperServer::register_routes(httplib::Server& s) {
 
     auto site = [this](const httplib::Request& req, httplib::Response& res) {
         site_.serve(req, res);
-        if (req.path == kCallbackPath && (res.status == 200 || res.status == 304)) {
+        // Only the browser's navigation to the redirect URI: not a HEAD, nor
+        // a page elsewhere loading it as an image or a script.
+        const std::string dest = req.get_header_value("Sec-Fetch-Dest");
+        const bool navigation = req.method == "GET" && (dest.empty() || dest == "document");
+        if (req.path == kCallbackPath && navigation && (res.status == 200 || res.status == 304)) {
             const auto q = req.target.find('?');
             if (q != std::string::npos) proxy_->callback_arrived(req.target.substr(q + 1));
         }

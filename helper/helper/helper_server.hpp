@@ -26,6 +26,7 @@ namespace roomkey::helper {
 
 class CertificateRenewal;
 class Proxy;
+class UpstreamClient;
 
 enum class StartError {
     web_root_missing,  // no web build where --web-root points
@@ -62,6 +63,8 @@ public:
     // The generated TLS files; empty when --cert/--key were given.
     const std::optional<native::TlsMaterial>& tls() const { return tls_; }
     const HelperConfig& config() const { return config_; }
+    // The connections to the service (tests: what was opened ahead).
+    UpstreamClient& upstream() { return *upstream_; }
 
     // Serves until stop(); returns false when listening failed.
     bool run();
@@ -97,6 +100,7 @@ private:
     std::unique_ptr<CertificateRenewal> renewal_;  // generated certificates only; outlives the servers
     std::vector<std::unique_ptr<Listener>> listeners_;
     std::unique_ptr<Proxy> proxy_;
+    std::shared_ptr<UpstreamClient> upstream_;  // the proxy's too
     int port_ = 0;
     std::thread thread_;
     std::atomic<bool> stop_requested_{false};

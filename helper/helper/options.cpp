@@ -72,9 +72,9 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
   --upstream-ca FILE    another CA to trust for the upstream (repeatable); the
                         system CAs and the local CA are always trusted
   --no-preconnect       do not open upstream connections ahead of need (by
-                        default a sign-in's return to /callback with a code
-                        opens the connections its token request and its
-                        dashboard reads will use, closed unused after 2 s)
+                        default the browser's return to /callback with a
+                        code opens the connections its token request and the
+                        dashboard's reads will use; unused ones close after 2 s)
   -h, --help            this text
 
 Limits (fixed): request body 1 MiB (413), request-target 4 KiB (414), header

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <system_error>
 
 #include "common/httplib_adapter.hpp"
 #include "common/tls_client.hpp"
@@ -104,7 +105,9 @@ UpstreamClient::~UpstreamClient() {
         stopping_ = true;
     }
     wake_opener_.notify_all();
-    if (opener_.joinable()) opener_.join();  // at most one handshake's connection timeout
+    // Each waits for the handshake it has under way, if any: up to the
+    // connect timeout, plus a slow name lookup (getaddrinfo has none).
+    for (std::thread& opener : openers_) opener.join();
 }
 
 Result<Unit, std::string> UpstreamClient::check_ca_files() const {
@@ -151,10 +154,16 @@ std::unique_ptr<UpstreamClient::Client> UpstreamClient::take_idle(const std::str
     std::lock_guard<std::mutex> lock(mutex_);
     auto& idle = idle_[key];
     prune(idle, std::chrono::steady_clock::now());
-    if (idle.empty()) return nullptr;
-    auto client = std::move(idle.back().client);  // most recently used: least likely to be closed
-    idle.pop_back();
-    return client;
+    while (!idle.empty()) {
+        Idle last = std::move(idle.back());  // most recently used: least likely to be closed
+        idle.pop_back();
+        // httplib's own check before reuse takes any waiting byte for a sign
+        // of life, and a connection opened ahead and not used yet has the
+        // service's session tickets waiting: one the service closed would
+        // pass it. (A used one read them with its answer.)
+        if (!last.opened_ahead || last.client->still_open()) return std::move(last.client);
+    }
+    return nullptr;
 }
 
 void UpstreamClient::put_idle(const std::string& key, std::unique_ptr<Client> client) {
@@ -179,39 +188,79 @@ void UpstreamClient::preconnect(const std::string& url, std::size_t connections)
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (stopping_) return;
+        if (openers_.empty()) {
+            try {
+                for (std::size_t i = 0; i < kOpeners; ++i) openers_.emplace_back([this] { open_ahead(); });
+            } catch (const std::system_error&) {
+                if (openers_.empty()) return;  // no thread to open them: the requests open their own
+            }
+        }
+        const auto now = std::chrono::steady_clock::now();
         auto& idle = idle_[key];
-        prune(idle, std::chrono::steady_clock::now());
+        prune(idle, now);
+        // One about to be closed does not count: the requests come after
+        // the page has loaded, maybe a second from now.
+        const auto fresh = static_cast<std::size_t>(
+            std::count_if(idle.begin(), idle.end(), [now](const Idle& i) { return now - i.since < kMaxIdleTime / 2; }));
         std::size_t& opening = opening_[key];
-        const std::size_t have = idle.size() + opening;
+        const std::size_t have = fresh + opening;
         const std::size_t target = std::min(connections, kUpstreamIdleConnections);
         if (have >= target) return;
         const std::size_t wanted = target - have;
         opening += wanted;
         for (std::size_t i = 0; i < wanted; ++i) to_open_.push_back(*origin);
-        if (!opener_.joinable()) opener_ = std::thread([this] { open_ahead(); });
     }
-    wake_opener_.notify_one();
+    wake_opener_.notify_all();
 }
 
 void UpstreamClient::open_ahead() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-        wake_opener_.wait(lock, [this] { return stopping_ || !to_open_.empty(); });
+        // Idle connections are closed when they expire, not only when the
+        // next request to their origin comes: each holds one of the
+        // service's worker threads.
+        auto expiry = std::chrono::steady_clock::time_point::max();
+        for (const auto& [key, idle] : idle_) {
+            for (const Idle& i : idle) expiry = std::min(expiry, i.since + kMaxIdleTime);
+        }
+        const auto work = [this] { return stopping_ || !to_open_.empty(); };
+        if (expiry == std::chrono::steady_clock::time_point::max()) {
+            wake_opener_.wait(lock, work);
+        } else {
+            wake_opener_.wait_until(lock, expiry, work);
+        }
         if (stopping_) return;
+        if (to_open_.empty()) {
+            const auto now = std::chrono::steady_clock::now();
+            for (auto& [key, idle] : idle_) prune(idle, now);
+            continue;
+        }
         const Origin origin = to_open_.front();
         to_open_.pop_front();
         lock.unlock();
         std::unique_ptr<Client> client = make_client(origin.host, origin.port);
         const bool opened = client && client->open();
         lock.lock();
-        --opening_[origin.key()];
         if (opened) {
             auto& idle = idle_[origin.key()];
             if (idle.size() < kUpstreamIdleConnections) {
-                idle.push_back(Idle{std::move(client), std::chrono::steady_clock::now()});
+                idle.push_back(Idle{std::move(client), std::chrono::steady_clock::now(), true});
             }
         }
+        --opening_[origin.key()];
+        opened_.notify_all();
+        lock.unlock();
+        client.reset();  // one not kept is closed outside the lock
+        lock.lock();
     }
+}
+
+void UpstreamClient::wait_for_preconnects() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    opened_.wait(lock, [this] {
+        return to_open_.empty() &&
+               std::all_of(opening_.begin(), opening_.end(), [](const auto& entry) { return entry.second == 0; });
+    });
 }
 
 std::size_t UpstreamClient::idle_connections(const std::string& url) {

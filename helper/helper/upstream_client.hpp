@@ -58,13 +58,18 @@ public:
     Result<HttpResponse, UpstreamError> send(const HttpRequest& request);
 
     // Opens connections to the origin of `url` (absolute https://) in the
-    // background until `connections` of them are idle or being opened, so
-    // that as many requests sent at once soon after find them ready; returns
-    // at once. They are closed unused after kUpstreamIdleSeconds like any
-    // idle one, and one that fails to open is dropped silently (the request
-    // that would have used it opens its own and reports its own error).
-    // Ignored for a URL send() would refuse.
+    // background, several at once, until `connections` of them are idle or
+    // being opened, so that as many requests sent at once soon after find
+    // them ready; returns at once. An idle one that will soon expire does not
+    // count. They are closed unused once kUpstreamIdleSeconds have passed,
+    // like any idle one, and one that fails to open is dropped silently (the
+    // request that would have used it opens its own and reports its own
+    // error). Ignored for a URL send() would refuse.
     void preconnect(const std::string& url, std::size_t connections);
+
+    // Until every connection preconnect() asked for is open or has failed
+    // (tests, bench).
+    void wait_for_preconnects();
 
     // How many connections to the origin of `url` are idle now (tests, bench).
     std::size_t idle_connections(const std::string& url);
@@ -74,6 +79,7 @@ private:
     struct Idle {
         std::unique_ptr<Client> client;
         std::chrono::steady_clock::time_point since;
+        bool opened_ahead = false;  // by preconnect(), no request sent on it yet
     };
     struct Origin {
         std::string host;  // an IPv6 literal without brackets, as httplib wants it
@@ -86,7 +92,12 @@ private:
     // An idle connection to `key` that the upstream has not yet timed out, or null.
     std::unique_ptr<Client> take_idle(const std::string& key);
     void put_idle(const std::string& key, std::unique_ptr<Client> client);
-    void open_ahead();  // the opener thread: preconnect()'s work, one connection at a time
+    // An opener thread: preconnect()'s work, one connection at a time, and
+    // closing idle connections as they expire.
+    void open_ahead();
+    // Openers, so that a sign-in's connections open side by side (its token
+    // exchange and dashboard reads: 1 + 3).
+    static constexpr std::size_t kOpeners = 4;
 
     std::vector<std::string> ca_files_;
     UpstreamTimeouts timeouts_;
@@ -98,8 +109,9 @@ private:
     std::map<std::string, std::size_t> opening_;
     std::deque<Origin> to_open_;
     std::condition_variable wake_opener_;
+    std::condition_variable opened_;  // a preconnect() connection opened or failed
     bool stopping_ = false;
-    std::thread opener_;  // started by the first preconnect()
+    std::vector<std::thread> openers_;  // started by the first preconnect()
 };
 
 }  // namespace roomkey::helper

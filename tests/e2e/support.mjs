@@ -44,7 +44,8 @@ export function startProgram(program, args, ready, { timeoutMs = 20000, env = pr
 }
 
 export async function stopProgram(started) {
-  if (!started || started.process.exitCode !== null) return;
+  // Gone already: it exited, or a signal ended it (exitCode stays null then).
+  if (!started || started.process.exitCode !== null || started.process.signalCode !== null) return;
   const exited = new Promise((resolve) => started.process.once('exit', resolve));
   started.process.kill('SIGTERM');
   await exited;

@@ -5,8 +5,12 @@
 // then use, no more are opened than asked for, an upstream that fails the
 // certificate check gets none, and only a redirect that carries a code
 // opens any.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <openssl/ssl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -17,6 +21,7 @@
 
 #include "common/loopback_server.hpp"
 #include "common/tls.hpp"
+#include "helper/route_policy.hpp"
 #include "helper/upstream_client.hpp"
 #include "roomkey/endpoints.hpp"
 #include "support/free_port.hpp"
@@ -32,47 +37,66 @@ using testing::TempDir;
 // TLS connections it completed.
 class CountingUpstream {
 public:
-    CountingUpstream(const std::string& cert, const std::string& key) : server_(cert.c_str(), key.c_str()) {
+    // `keep_alive_seconds`: how long it keeps a connection with no request on it.
+    CountingUpstream(const std::string& cert, const std::string& key, time_t keep_alive_seconds = 5)
+        : server_(cert.c_str(), key.c_str()) {
         native::harden_server(server_);
+        server_.set_keep_alive_timeout(keep_alive_seconds);
         SSL_CTX_set_app_data(server_.ssl_context(), this);
         SSL_CTX_set_info_callback(server_.ssl_context(), &CountingUpstream::on_tls_event);
-        auto answer = [this](const httplib::Request& req, httplib::Response& res) {
+        auto answer = [this](const httplib::Request&, httplib::Response& res) {
             ++requests_;
-            (void)req;
             res.set_content(R"({"access_token":"AT","token_type":"Bearer","expires_in":1800})", "application/json");
         };
         server_.Get(".*", answer);
         server_.Post(".*", answer);
         if (auto port = native::bind_loopback(server_, "127.0.0.1", 0)) port_ = *port;
+        if (port_ <= 0) return;  // ok() says so
         thread_ = std::thread([this] { server_.listen_after_bind(); });
-        while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        for (int i = 0; i < 5000 && !server_.is_running(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     ~CountingUpstream() {
+        if (!thread_.joinable()) return;
         server_.stop();
         thread_.join();
     }
     CountingUpstream(const CountingUpstream&) = delete;
     CountingUpstream& operator=(const CountingUpstream&) = delete;
 
+    bool ok() const { return port_ > 0 && server_.is_running(); }
     std::string origin() const { return "https://127.0.0.1:" + std::to_string(port_); }
+    // TLS connections that began a handshake, and that completed one.
+    std::size_t attempts() const { return attempts_.load(); }
     std::size_t handshakes() const { return handshakes_.load(); }
+    std::size_t closed_by_client() const { return closed_by_client_.load(); }
     int requests() const { return requests_.load(); }
 
 private:
-    // Each connection is counted once, when its handshake is done (marked on
-    // the SSL object: OpenSSL may report a TLS 1.3 handshake done again
-    // around its session tickets).
-    static void on_tls_event(const SSL* ssl, int where, int) {
-        if ((where & SSL_CB_HANDSHAKE_DONE) == 0 || SSL_get_app_data(ssl) != nullptr) return;
+    // Each connection counts once per stage, marked on its SSL object
+    // (OpenSSL may report a TLS 1.3 handshake's start and end again around
+    // its session tickets).
+    static void on_tls_event(const SSL* ssl, int where, int value) {
         auto* self = static_cast<CountingUpstream*>(SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)));
-        SSL_set_app_data(const_cast<SSL*>(ssl), self);
-        ++self->handshakes_;
+        void* stage = SSL_get_app_data(ssl);
+        if ((where & SSL_CB_HANDSHAKE_START) != 0 && stage == nullptr) {
+            SSL_set_app_data(const_cast<SSL*>(ssl), &self->attempts_);
+            ++self->attempts_;
+        }
+        if ((where & SSL_CB_HANDSHAKE_DONE) != 0 && stage != &self->handshakes_) {
+            SSL_set_app_data(const_cast<SSL*>(ssl), &self->handshakes_);
+            ++self->handshakes_;
+        }
+        // The client's close_notify: it closed the connection.
+        if ((where & SSL_CB_READ_ALERT) != 0 && (value & 0xff) == SSL_AD_CLOSE_NOTIFY) ++self->closed_by_client_;
     }
 
     httplib::SSLServer server_;
     int port_ = 0;
     std::thread thread_;
+    std::atomic<std::size_t> attempts_{0};
     std::atomic<std::size_t> handshakes_{0};
+    std::atomic<std::size_t> closed_by_client_{0};
     std::atomic<int> requests_{0};
 };
 
@@ -120,12 +144,15 @@ TEST(UpstreamPreconnect, ConnectionsOpenedAheadAreTheOnesTheNextRequestsUse) {
     Fixture f;
     ASSERT_TRUE(f.tls);
     CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
+    ASSERT_TRUE(up.ok());
     UpstreamClient client({f.tls->ca_cert_path});
 
     client.preconnect(up.origin() + "/v2", 3);
-    ASSERT_TRUE(eventually([&] { return client.idle_connections(up.origin()) == 3; }))
-        << "idle: " << client.idle_connections(up.origin());
-    EXPECT_EQ(up.handshakes(), 3u);
+    client.wait_for_preconnects();
+    EXPECT_EQ(client.idle_connections(up.origin()), 3u);
+    // The server counts a handshake when it reads the client's last message,
+    // a moment after the client is done with it.
+    EXPECT_TRUE(eventually([&] { return up.handshakes() == 3; })) << up.handshakes();
     EXPECT_EQ(up.requests(), 0) << "opening a connection sends no request";
 
     EXPECT_EQ(three_at_once(client, up.origin() + "/v2"), (std::vector<int>{200, 200, 200}));
@@ -137,16 +164,63 @@ TEST(UpstreamPreconnect, OpensOnlyWhatIsMissing) {
     Fixture f;
     ASSERT_TRUE(f.tls);
     CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
+    ASSERT_TRUE(up.ok());
     UpstreamClient client({f.tls->ca_cert_path});
 
     ASSERT_TRUE(client.send(get(up.origin() + "/v2/me")));  // leaves one idle connection
     client.preconnect(up.origin() + "/oauth", 1);           // already there: nothing
     client.preconnect(up.origin() + "/v2", 3);              // two more
-    client.preconnect(up.origin() + "/v2", 2);              // asked for while they open: nothing
-    ASSERT_TRUE(eventually([&] { return client.idle_connections(up.origin()) == 3; }));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    EXPECT_EQ(up.handshakes(), 3u);
+    client.preconnect(up.origin() + "/v2", 2);              // open or opening already: nothing
+    client.wait_for_preconnects();
     EXPECT_EQ(client.idle_connections(up.origin()), 3u);
+    EXPECT_TRUE(eventually([&] { return up.handshakes() == 3; })) << up.handshakes();
+    EXPECT_EQ(up.attempts(), 3u);
+}
+
+// A connection opened ahead has the service's TLS 1.3 session tickets
+// waiting unread; httplib's check before reuse takes them for a sign of life
+// even when the service has closed the connection behind them. Sent there, a
+// POST (a single-use code) would fail after it was sent: no answer, and no
+// safe way to resend it.
+TEST(UpstreamPreconnect, AConnectionTheServiceClosedBeforeItsFirstRequestIsNotUsed) {
+    Fixture f;
+    ASSERT_TRUE(f.tls);
+    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path, /*keep_alive_seconds=*/1);
+    ASSERT_TRUE(up.ok());
+    UpstreamClient client({f.tls->ca_cert_path});
+    client.preconnect(up.origin() + "/oauth", 1);
+    client.wait_for_preconnects();
+    ASSERT_EQ(client.idle_connections(up.origin()), 1u);
+    // The service gives up on it after 1 s; the helper keeps idle ones 2 s.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ASSERT_EQ(client.idle_connections(up.origin()), 1u);
+
+    HttpRequest post;
+    post.method = Method::Post;
+    post.url = up.origin() + "/oauth/token";
+    post.headers.set("Content-Type", "application/x-www-form-urlencoded");
+    post.body = "grant_type=authorization_code&code=c0de";
+    auto answer = client.send(post);
+    ASSERT_TRUE(answer) << "the closed connection was used: " << to_string(answer.error());
+    EXPECT_EQ(answer->status, 200);
+    EXPECT_EQ(up.requests(), 1);
+    EXPECT_EQ(up.handshakes(), 2u) << "a new connection carried it";
+}
+
+// Unused, they are closed when they expire, with no request to that origin
+// to prune them: each holds one of the service's worker threads.
+TEST(UpstreamPreconnect, UnusedConnectionsAreClosedWhenTheyExpire) {
+    Fixture f;
+    ASSERT_TRUE(f.tls);
+    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
+    ASSERT_TRUE(up.ok());
+    UpstreamClient client({f.tls->ca_cert_path});
+    client.preconnect(up.origin() + "/v2", 3);
+    client.wait_for_preconnects();
+    EXPECT_TRUE(eventually([&] { return up.handshakes() == 3; }));
+    EXPECT_EQ(up.closed_by_client(), 0u);
+    std::this_thread::sleep_for(std::chrono::seconds(kUpstreamIdleSeconds));
+    EXPECT_TRUE(eventually([&] { return up.closed_by_client() == 3; })) << up.closed_by_client();
 }
 
 TEST(UpstreamPreconnect, AnUpstreamWhoseCertificateFailsGetsNoConnection) {
@@ -155,12 +229,14 @@ TEST(UpstreamPreconnect, AnUpstreamWhoseCertificateFailsGetsNoConnection) {
     auto foreign = native::ensure_tls_material(f.dir / "foreign");  // another CA, not trusted
     ASSERT_TRUE(foreign);
     CountingUpstream up(foreign->server_cert_path, foreign->server_key_path);
+    ASSERT_TRUE(up.ok());
     UpstreamClient client({f.tls->ca_cert_path});
 
     client.preconnect(up.origin() + "/v2", 3);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    client.wait_for_preconnects();
     EXPECT_EQ(client.idle_connections(up.origin()), 0u);
-    EXPECT_EQ(up.handshakes(), 0u) << "the handshake fails on the client's side, before it is done";
+    EXPECT_TRUE(eventually([&] { return up.attempts() == 3; })) << "all three were tried: " << up.attempts();
+    EXPECT_EQ(up.handshakes(), 0u) << "the client refuses the certificate before the handshake is done";
     auto answer = client.send(get(up.origin() + "/v2/me"));
     ASSERT_FALSE(answer);
     EXPECT_EQ(answer.error(), UpstreamError::tls_failed) << "the request still reports its own failure";
@@ -175,7 +251,7 @@ TEST(UpstreamPreconnect, NothingListeningAndBadUrlsAreIgnored) {
     client.preconnect(closed, 3);
     client.preconnect("http://127.0.0.1:1/v2", 3);  // not https: send() refuses it too
     client.preconnect("not a url", 3);
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    client.wait_for_preconnects();
     EXPECT_EQ(client.idle_connections(closed), 0u);
     auto answer = client.send(get(closed + "/me"));
     ASSERT_FALSE(answer);
@@ -190,6 +266,7 @@ TEST(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAnd
     auto tls = native::ensure_tls_material(dir / "state");
     ASSERT_TRUE(tls) << tls.error().detail;
     CountingUpstream up(tls->server_cert_path, tls->server_key_path);
+    ASSERT_TRUE(up.ok());
     HelperConfig config = testing::test_config(dir);
     testing::use_upstream_origin(config, up.origin());
     RunningHelper helper(config);
@@ -226,25 +303,39 @@ TEST(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAnd
     EXPECT_EQ(up.handshakes(), std::size(kDashboardReads)) << "the exchange and the reads used the open connections";
 }
 
-TEST(HelperPreconnect, ADeniedSignInOrNoPreconnectOpensNothing) {
+TEST(HelperPreconnect, OnlyANavigationWithACodeOpensConnectionsAndNotWithNoPreconnect) {
     TempDir dir;
     auto tls = native::ensure_tls_material(dir / "state");
     ASSERT_TRUE(tls) << tls.error().detail;
     CountingUpstream up(tls->server_cert_path, tls->server_key_path);
-
+    ASSERT_TRUE(up.ok());
     HelperConfig config = testing::test_config(dir);
     testing::use_upstream_origin(config, up.origin());
     {
         RunningHelper helper(config);
         ASSERT_TRUE(helper.ok()) << helper.error();
-        auto page = helper.client()->Get("/callback?error=access_denied&state=st4te");
-        ASSERT_TRUE(page);
-        EXPECT_EQ(page->status, 200) << "the app page still shows the error";
-        auto plain = helper.client()->Get("/callback");
+        auto browser = helper.client();
+        auto denied = browser->Get("/callback?error=access_denied&state=st4te");
+        ASSERT_TRUE(denied);
+        EXPECT_EQ(denied->status, 200) << "the app page still shows the error";
+        auto plain = browser->Get("/callback");
         ASSERT_TRUE(plain);
         EXPECT_EQ(plain->status, 200);
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // what would have opened has
+        // Another page loading the redirect URI as an image, and a HEAD.
+        auto image = browser->Get("/callback?code=c0de&state=st4te", {{"Sec-Fetch-Dest", "image"}});
+        ASSERT_TRUE(image);
+        auto head = browser->Head("/callback?code=c0de&state=st4te");
+        ASSERT_TRUE(head);
+        helper.server().upstream().wait_for_preconnects();
+        EXPECT_EQ(helper.server().upstream().idle_connections(up.origin()), 0u);
+
+        // The control: the browser's navigation (Sec-Fetch-Dest: document).
+        auto page = browser->Get("/callback?code=c0de&state=st4te", {{"Sec-Fetch-Dest", "document"}});
+        ASSERT_TRUE(page);
+        helper.server().upstream().wait_for_preconnects();
+        EXPECT_EQ(helper.server().upstream().idle_connections(up.origin()), std::size(kDashboardReads));
     }
+    const std::size_t opened = up.attempts();
     config.preconnect = false;
     {
         RunningHelper helper(config);
@@ -252,9 +343,41 @@ TEST(HelperPreconnect, ADeniedSignInOrNoPreconnectOpensNothing) {
         auto page = helper.client()->Get("/callback?code=c0de&state=st4te");
         ASSERT_TRUE(page);
         EXPECT_EQ(page->status, 200);
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        helper.server().upstream().wait_for_preconnects();
+        EXPECT_EQ(helper.server().upstream().idle_connections(up.origin()), 0u);
     }
-    EXPECT_EQ(up.handshakes(), 0u);
+    EXPECT_EQ(up.attempts(), opened) << "--no-preconnect: no connection was opened";
+}
+
+// A handshake the service never answers ends at the connect timeout, and a
+// helper stopping meanwhile waits for no more than that.
+TEST(UpstreamPreconnect, AStalledHandshakeGivesUpAtTheConnectTimeout) {
+    Fixture f;
+    ASSERT_TRUE(f.tls);
+    // Accepts TCP connections (the kernel does, into the backlog) and never speaks TLS.
+    const int silent = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(silent, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    ASSERT_EQ(bind(silent, reinterpret_cast<sockaddr*>(&address), length), 0);
+    ASSERT_EQ(listen(silent, 8), 0);
+    ASSERT_EQ(getsockname(silent, reinterpret_cast<sockaddr*>(&address), &length), 0);
+    const std::string origin = "https://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+
+    UpstreamTimeouts timeouts;
+    timeouts.connect = std::chrono::milliseconds(300);
+    const auto started = std::chrono::steady_clock::now();
+    {
+        UpstreamClient client({f.tls->ca_cert_path}, timeouts);
+        client.preconnect(origin + "/v2", 3);
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the handshakes are under way
+    }
+    const auto waited = std::chrono::steady_clock::now() - started;
+    close(silent);
+    // Unbounded, it would wait for the read timeout (30 s) or forever.
+    EXPECT_LT(waited, std::chrono::seconds(5));
 }
 
 }  // namespace

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
 #include "helper/proxy.hpp"
 #include "roomkey/encoding.hpp"
+#include "roomkey/endpoints.hpp"
 #include "roomkey/url.hpp"
 #include "support/helper_fixture.hpp"
 
@@ -54,6 +56,36 @@ HttpRequest form_post(std::string url, std::string body) {
 const char* const kCodeForm =
     "grant_type=authorization_code&code=AUTHCODE&redirect_uri=https%3A%2F%2F127.0.0.1%3A8443%2Fcallback"
     "&code_verifier=VERIFIER-0123456789-0123456789-0123456789-abc&client_id=web-client";
+
+// Proxy::callback_arrived: which connections a return to /callback asks for.
+TEST(HelperCallbackPreconnect, ACodeOpensTheTokenRequestsAndTheDashboardReadsConnections) {
+    RecordingUpstream up;
+    std::vector<std::pair<std::string, std::size_t>> asked;
+    Proxy proxy(public_upstream(), up.transport(),
+                [&](const std::string& url, std::size_t n) { asked.emplace_back(url, n); });
+    proxy.callback_arrived("code=c0de&state=st4te");
+    const std::vector<std::pair<std::string, std::size_t>> expected = {
+        {"https://auth.example/oauth", 1}, {"https://api.example/v2", std::size(kDashboardReads)}};
+    EXPECT_EQ(asked, expected);
+    EXPECT_EQ(std::size(kDashboardReads), 3u) << "/me, /my/status and /rooms";
+    EXPECT_TRUE(up.seen.empty()) << "no request is sent";
+}
+
+TEST(HelperCallbackPreconnect, NoCodeNoUpstreamOrABadQueryOpensNothing) {
+    RecordingUpstream up;
+    std::size_t calls = 0;
+    auto count = [&](const std::string&, std::size_t) { ++calls; };
+    Proxy proxy(public_upstream(), up.transport(), count);
+    proxy.callback_arrived("error=access_denied&state=st4te");  // a denial (spec 4.2)
+    proxy.callback_arrived("");
+    proxy.callback_arrived("state=st4te&codes=x&xcode=y");
+    proxy.callback_arrived("code=%zz");  // not a valid form
+    Proxy unconfigured(UpstreamConfig{}, up.transport(), count);
+    unconfigured.callback_arrived("code=c0de&state=st4te");
+    Proxy without(public_upstream(), up.transport());  // --no-preconnect: none given
+    without.callback_arrived("code=c0de&state=st4te");
+    EXPECT_EQ(calls, 0u);
+}
 
 TEST(HelperTokenProxy, PublicClientFormIsForwardedUnchangedToAuthUrlToken) {
     // spec 4.3: a public client sends client_id and no Basic authentication.
