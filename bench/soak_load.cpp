@@ -183,7 +183,7 @@ std::optional<Tokens> read_tokens(const httplib::Result& res, const char* what) 
     return Tokens{j["access_token"].get<std::string>(), j["refresh_token"].get<std::string>()};
 }
 
-// Consent screen -> login -> Allow -> the code -> tokens through the helper.
+// Consent screen -> login -> Allow -> the redirect to /callback -> tokens through the helper.
 std::optional<Tokens> sign_in(const Options& o, httplib::SSLClient& app) {
     const PkcePair pkce = make_pkce(random_source);
     const std::string redirect = "https://127.0.0.1:" + std::to_string(o.helper_port) + "/callback";
@@ -221,6 +221,11 @@ std::optional<Tokens> sign_in(const Options& o, httplib::SSLClient& app) {
     const std::string back = allow->get_header_value("Location");
     const auto fields = form_decode(back.substr(back.find('?') + 1));
     const std::string code = fields ? form_get(*fields, "code").value_or("") : "";
+    // The browser follows the redirect to the helper's /callback (where the
+    // helper opens its upstream connections ahead), then the page exchanges.
+    auto page = app.Get(back.substr(back.find("/callback")).c_str(), {{"Sec-Fetch-Dest", "document"}});
+    if (!page || page->status != 200)
+        return error("callback page: " + (page ? std::to_string(page->status) : "no answer")), std::nullopt;
     auto token = app.Post("/oauth/token", {{"X-Roomkey-Request", "1"}},
                           form_encode({{"grant_type", "authorization_code"},
                                        {"code", code},
