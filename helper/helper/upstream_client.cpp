@@ -105,6 +105,7 @@ UpstreamClient::~UpstreamClient() {
         stopping_ = true;
     }
     wake_opener_.notify_all();
+    opened_.notify_all();  // a request waiting for a connection opened ahead
     // Each waits for the handshake it has under way, if any: up to the
     // connect timeout, plus a slow name lookup (getaddrinfo has none).
     for (std::thread& opener : openers_) opener.join();
@@ -150,8 +151,7 @@ void prune(std::vector<Idle>& idle, std::chrono::steady_clock::time_point now) {
 
 }  // namespace
 
-std::unique_ptr<UpstreamClient::Client> UpstreamClient::take_idle(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mutex_);
+std::unique_ptr<UpstreamClient::Client> UpstreamClient::take_idle_locked(const std::string& key) {
     auto& idle = idle_[key];
     prune(idle, std::chrono::steady_clock::now());
     while (!idle.empty()) {
@@ -162,6 +162,20 @@ std::unique_ptr<UpstreamClient::Client> UpstreamClient::take_idle(const std::str
         // service's session tickets waiting: one the service closed would
         // pass it. (A used one read them with its answer.)
         if (!last.opened_ahead || last.client->still_open()) return std::move(last.client);
+    }
+    return nullptr;
+}
+
+std::unique_ptr<UpstreamClient::Client> UpstreamClient::take_idle(const std::string& key) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (auto client = take_idle_locked(key)) return client;
+    // A connection preconnect() is opening to this origin is further along
+    // than a new one would be: wait for it (a request that came sooner than
+    // the handshakes ahead of it could finish), as long as a new one may take.
+    const auto deadline = std::chrono::steady_clock::now() + timeouts_.connect;
+    while (opening_[key] > 0 && !stopping_) {
+        if (opened_.wait_until(lock, deadline) == std::cv_status::timeout) break;
+        if (auto client = take_idle_locked(key)) return client;
     }
     return nullptr;
 }

@@ -61,10 +61,12 @@ public:
     // background, several at once, until `connections` of them are idle or
     // being opened, so that as many requests sent at once soon after find
     // them ready; returns at once. An idle one that will soon expire does not
-    // count. They are closed unused once kUpstreamIdleSeconds have passed,
-    // like any idle one, and one that fails to open is dropped silently (the
-    // request that would have used it opens its own and reports its own
-    // error). Ignored for a URL send() would refuse.
+    // count. A request to that origin that finds none idle while some are
+    // being opened waits for one (up to the connect timeout) instead of
+    // opening its own. They are closed unused once kUpstreamIdleSeconds have
+    // passed, like any idle one, and one that fails to open is dropped
+    // silently (the request that would have used it opens its own and
+    // reports its own error). Ignored for a URL send() would refuse.
     void preconnect(const std::string& url, std::size_t connections);
 
     // Until every connection preconnect() asked for is open or has failed
@@ -89,8 +91,10 @@ private:
     static std::optional<Origin> origin_of(const std::string& url);
     // Null when the client cannot be made to check the certificate's name.
     std::unique_ptr<Client> make_client(const std::string& host, int port) const;
-    // An idle connection to `key` that the upstream has not yet timed out, or null.
+    // An idle connection to `key` that the upstream has not yet timed out, or
+    // the next one preconnect() finishes opening to it; null when there is neither.
     std::unique_ptr<Client> take_idle(const std::string& key);
+    std::unique_ptr<Client> take_idle_locked(const std::string& key);  // mutex_ held; never waits
     void put_idle(const std::string& key, std::unique_ptr<Client> client);
     // An opener thread: preconnect()'s work, one connection at a time, and
     // closing idle connections as they expire.

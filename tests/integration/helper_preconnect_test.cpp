@@ -40,8 +40,10 @@ using testing::TempDir;
 class CountingUpstream {
 public:
     // `keep_alive_seconds`: how long it keeps a connection with no request on it.
-    CountingUpstream(const std::string& cert, const std::string& key, time_t keep_alive_seconds = 5)
-        : server_(cert.c_str(), key.c_str()) {
+    // `handshake_delay`: how long each TLS handshake waits before this server answers it.
+    CountingUpstream(const std::string& cert, const std::string& key, time_t keep_alive_seconds = 5,
+                     std::chrono::milliseconds handshake_delay = {})
+        : server_(cert.c_str(), key.c_str()), handshake_delay_(handshake_delay) {
         native::harden_server(server_);
         server_.set_keep_alive_timeout(keep_alive_seconds);
         SSL_CTX_set_app_data(server_.ssl_context(), this);
@@ -85,6 +87,7 @@ private:
         if ((where & SSL_CB_HANDSHAKE_START) != 0 && stage == nullptr) {
             SSL_set_app_data(const_cast<SSL*>(ssl), &self->attempts_);
             ++self->attempts_;
+            std::this_thread::sleep_for(self->handshake_delay_);  // a far-away service
         }
         if ((where & SSL_CB_HANDSHAKE_DONE) != 0 && stage != &self->handshakes_) {
             SSL_set_app_data(const_cast<SSL*>(ssl), &self->handshakes_);
@@ -95,6 +98,7 @@ private:
     }
 
     httplib::SSLServer server_;
+    std::chrono::milliseconds handshake_delay_;
     int port_ = 0;
     std::thread thread_;
     std::atomic<std::size_t> attempts_{0};
@@ -196,6 +200,24 @@ TEST(UpstreamPreconnect, OpensOnlyWhatIsMissing) {
     EXPECT_EQ(client.idle_connections(up.origin()), 3u);
     EXPECT_TRUE(eventually([&] { return up.handshakes() == 3; })) << up.handshakes();
     EXPECT_EQ(up.attempts(), 3u);
+}
+
+// A request that comes while the connection opened for it is still
+// handshaking (a far-away service, a page that loaded fast) waits for that
+// one rather than starting a handshake of its own.
+TEST(UpstreamPreconnect, ARequestWaitsForTheConnectionBeingOpenedForIt) {
+    Fixture f;
+    ASSERT_TRUE(f.tls);
+    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path, 5, std::chrono::milliseconds(300));
+    ASSERT_TRUE(up.ok());
+    UpstreamClient client({f.tls->ca_cert_path});
+    client.preconnect(up.origin() + "/v2", 1);
+    ASSERT_TRUE(eventually([&] { return up.attempts() == 1; }));  // under way
+    auto answer = client.send(get(up.origin() + "/v2/me"));
+    ASSERT_TRUE(answer) << to_string(answer.error());
+    EXPECT_EQ(answer->status, 200);
+    EXPECT_EQ(up.attempts(), 1u) << "the request took the connection being opened";
+    EXPECT_EQ(up.requests(), 1);
 }
 
 // A connection opened ahead has the service's TLS 1.3 session tickets
