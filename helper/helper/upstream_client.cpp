@@ -188,11 +188,15 @@ void UpstreamClient::put_idle(const std::string& key, std::unique_ptr<Client> cl
     if (idle.size() < kUpstreamIdleConnections) idle.push_back(Idle{std::move(client), now});
 }
 
+std::optional<UpstreamClient::Origin> UpstreamClient::origin_of(const Url& url) {
+    if (url.scheme != "https" || url.host.empty()) return std::nullopt;
+    // httplib wants an IPv6 literal without brackets; parse_url gives it so.
+    return Origin{url.host, url.port ? static_cast<int>(*url.port) : 443};
+}
+
 std::optional<UpstreamClient::Origin> UpstreamClient::origin_of(const std::string& url) {
     auto parsed = parse_url(url);
-    if (!parsed || parsed->scheme != "https" || parsed->host.empty()) return std::nullopt;
-    // httplib wants an IPv6 literal without brackets; parse_url gives it so.
-    return Origin{parsed->host, parsed->port ? static_cast<int>(*parsed->port) : 443};
+    return parsed ? origin_of(*parsed) : std::nullopt;
 }
 
 void UpstreamClient::preconnect(const std::string& url, std::size_t connections) {
@@ -288,8 +292,8 @@ std::size_t UpstreamClient::idle_connections(const std::string& url) {
 
 Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& request) {
     auto url = parse_url(request.url);
-    const auto origin = origin_of(request.url);
-    if (!url || !origin) return Err{UpstreamError::invalid_url};
+    const auto origin = url ? origin_of(*url) : std::nullopt;
+    if (!origin) return Err{UpstreamError::invalid_url};
     const std::string key = origin->key();
     std::string target = url->path.empty() ? "/" : url->path;
     if (url->query) target += "?" + *url->query;

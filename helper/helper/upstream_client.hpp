@@ -27,6 +27,7 @@
 #include "roomkey/http.hpp"
 #include "roomkey/proxy_outcome.hpp"
 #include "roomkey/result.hpp"
+#include "roomkey/url.hpp"
 
 namespace roomkey::helper {
 
@@ -88,6 +89,7 @@ private:
         int port = 443;
         std::string key() const { return host + ":" + std::to_string(port); }
     };
+    static std::optional<Origin> origin_of(const Url& url);  // null unless https:// with a host
     static std::optional<Origin> origin_of(const std::string& url);
     // Null when the client cannot be made to check the certificate's name.
     std::unique_ptr<Client> make_client(const std::string& host, int port) const;

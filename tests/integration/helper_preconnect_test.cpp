@@ -12,16 +12,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <functional>
 #include <iterator>
-#include <sstream>
 #include <thread>
 #include <vector>
 
-#include "common/loopback_server.hpp"
 #include "common/tls.hpp"
 #include "helper/route_policy.hpp"
 #include "helper/upstream_client.hpp"
@@ -35,47 +33,29 @@ namespace {
 using testing::RunningHelper;
 using testing::TempDir;
 
-// An HTTPS upstream that answers every GET and POST with 200 and counts the
-// TLS connections it completed.
+// testing::StubUpstream (200 to everything) that also counts the TLS
+// connections begun and completed, and the client's closes.
 class CountingUpstream {
 public:
     // `keep_alive_seconds`: how long it keeps a connection with no request on it.
     // `handshake_delay`: how long each TLS handshake waits before this server answers it.
     CountingUpstream(const std::string& cert, const std::string& key, time_t keep_alive_seconds = 5,
                      std::chrono::milliseconds handshake_delay = {})
-        : server_(cert.c_str(), key.c_str()), handshake_delay_(handshake_delay) {
-        native::harden_server(server_);
-        server_.set_keep_alive_timeout(keep_alive_seconds);
-        SSL_CTX_set_app_data(server_.ssl_context(), this);
-        SSL_CTX_set_info_callback(server_.ssl_context(), &CountingUpstream::on_tls_event);
-        auto answer = [this](const httplib::Request&, httplib::Response& res) {
-            ++requests_;
-            res.set_content(R"({"access_token":"AT","token_type":"Bearer","expires_in":1800})", "application/json");
-        };
-        server_.Get(".*", answer);
-        server_.Post(".*", answer);
-        if (auto port = native::bind_loopback(server_, "127.0.0.1", 0)) port_ = *port;
-        if (port_ <= 0) return;  // ok() says so
-        thread_ = std::thread([this] { server_.listen_after_bind(); });
-        for (int i = 0; i < 5000 && !server_.is_running(); ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    ~CountingUpstream() {
-        if (!thread_.joinable()) return;
-        server_.stop();
-        thread_.join();
-    }
-    CountingUpstream(const CountingUpstream&) = delete;
-    CountingUpstream& operator=(const CountingUpstream&) = delete;
+        : handshake_delay_(handshake_delay),
+          stub_(cert, key, {}, "127.0.0.1", [this, keep_alive_seconds](httplib::SSLServer& server) {
+              server.set_keep_alive_timeout(keep_alive_seconds);
+              SSL_CTX_set_app_data(server.ssl_context(), this);
+              SSL_CTX_set_info_callback(server.ssl_context(), &CountingUpstream::on_tls_event);
+          }) {}
 
-    bool ok() const { return port_ > 0 && server_.is_running(); }
-    std::string origin() const { return "https://127.0.0.1:" + std::to_string(port_); }
+    bool ok() const { return stub_.ok(); }
+    std::string origin() const { return stub_.origin(); }
+    int port() const { return stub_.port(); }
     // TLS connections that began a handshake, and that completed one.
     std::size_t attempts() const { return attempts_.load(); }
     std::size_t handshakes() const { return handshakes_.load(); }
     std::size_t closed_by_client() const { return closed_by_client_.load(); }
-    int port() const { return port_; }
-    int requests() const { return requests_.load(); }
+    std::size_t requests() const { return stub_.targets().size(); }
 
 private:
     // Each connection counts once per stage, marked on its SSL object
@@ -97,14 +77,12 @@ private:
         if ((where & SSL_CB_READ_ALERT) != 0 && (value & 0xff) == SSL_AD_CLOSE_NOTIFY) ++self->closed_by_client_;
     }
 
-    httplib::SSLServer server_;
+    // Before the server: its threads use these until it has stopped.
     std::chrono::milliseconds handshake_delay_;
-    int port_ = 0;
-    std::thread thread_;
     std::atomic<std::size_t> attempts_{0};
     std::atomic<std::size_t> handshakes_{0};
     std::atomic<std::size_t> closed_by_client_{0};
-    std::atomic<int> requests_{0};
+    testing::StubUpstream stub_;
 };
 
 // Waits up to 5 s for `done`.
@@ -116,22 +94,13 @@ bool eventually(const std::function<bool()>& done) {
     return done();
 }
 
-// How many TCP connections to 127.0.0.1:`port` the server has closed and
-// this process has not (CLOSE_WAIT in /proc/net/tcp).
+// How many TCP connections to `port` the server has closed and this
+// process has not (CLOSE_WAIT).
 std::size_t closing_connections_to(int port) {
-    std::ifstream table("/proc/net/tcp");
-    std::string line;
-    std::getline(table, line);  // the header
-    std::size_t count = 0;
-    while (std::getline(table, line)) {
-        std::istringstream fields(line);
-        std::string slot, local, remote, state;
-        fields >> slot >> local >> remote >> state;
-        const auto colon = remote.find(':');
-        if (colon == std::string::npos || state != "08") continue;  // 08: CLOSE_WAIT
-        if (std::stoi(remote.substr(colon + 1), nullptr, 16) == port) ++count;
-    }
-    return count;
+    const auto rows = testing::tcp_rows();
+    return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [port](const testing::TcpRow& row) {
+        return row.state == "08" && testing::tcp_row_port(row.remote) == port;
+    }));
 }
 
 HttpRequest get(const std::string& url) {
@@ -141,27 +110,33 @@ HttpRequest get(const std::string& url) {
     return request;
 }
 
-// Three GETs at once, as the app sends its dashboard reads; their statuses.
-std::vector<int> three_at_once(UpstreamClient& client, const std::string& base) {
-    std::vector<int> statuses(3, 0);
+// The dashboard's reads sent at once, as the app sends them (`status_of` the
+// API path, e.g. "/me"); their statuses, in order.
+std::vector<int> dashboard_reads_at_once(const std::function<int(const std::string& path)>& status_of) {
+    const std::vector<std::string> paths = {"/me", "/my/status", "/rooms"};
+    std::vector<int> statuses(paths.size(), 0);
     std::vector<std::thread> threads;
-    const char* const paths[] = {"/me", "/my/status", "/rooms"};
-    for (int i = 0; i < 3; ++i) {
-        threads.emplace_back([&, i] {
-            auto answer = client.send(get(base + paths[i]));
-            statuses[static_cast<std::size_t>(i)] = answer ? answer->status : -1;
-        });
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        threads.emplace_back([&, i] { statuses[i] = status_of(paths[i]); });
     }
     for (auto& t : threads) t.join();
     return statuses;
 }
 
+// A state dir with the local CA and its server certificate, which the
+// upstream serves and the helper trusts (as with the sandbox).
 struct Fixture {
     TempDir dir;
     std::optional<native::TlsMaterial> tls;
     Fixture() {
         auto made = native::ensure_tls_material(dir / "state");
         if (made) tls = *made;
+    }
+    // A helper in this dir with `up` as its upstream.
+    HelperConfig helper_config(const CountingUpstream& up) const {
+        HelperConfig config = testing::test_config(dir);
+        testing::use_upstream_origin(config, up.origin());
+        return config;
     }
 };
 
@@ -178,11 +153,15 @@ TEST(UpstreamPreconnect, ConnectionsOpenedAheadAreTheOnesTheNextRequestsUse) {
     // The server counts a handshake when it reads the client's last message,
     // a moment after the client is done with it.
     EXPECT_TRUE(eventually([&] { return up.handshakes() == 3; })) << up.handshakes();
-    EXPECT_EQ(up.requests(), 0) << "opening a connection sends no request";
+    EXPECT_EQ(up.requests(), 0u) << "opening a connection sends no request";
 
-    EXPECT_EQ(three_at_once(client, up.origin() + "/v2"), (std::vector<int>{200, 200, 200}));
+    const auto statuses = dashboard_reads_at_once([&](const std::string& path) {
+        auto answer = client.send(get(up.origin() + "/v2" + path));
+        return answer ? answer->status : -1;
+    });
+    EXPECT_EQ(statuses, (std::vector<int>{200, 200, 200}));
     EXPECT_EQ(up.handshakes(), 3u) << "the three requests went over the connections opened ahead";
-    EXPECT_EQ(up.requests(), 3);
+    EXPECT_EQ(up.requests(), 3u);
 }
 
 TEST(UpstreamPreconnect, OpensOnlyWhatIsMissing) {
@@ -217,7 +196,7 @@ TEST(UpstreamPreconnect, ARequestWaitsForTheConnectionBeingOpenedForIt) {
     ASSERT_TRUE(answer) << to_string(answer.error());
     EXPECT_EQ(answer->status, 200);
     EXPECT_EQ(up.attempts(), 1u) << "the request took the connection being opened";
-    EXPECT_EQ(up.requests(), 1);
+    EXPECT_EQ(up.requests(), 1u);
 }
 
 // A connection opened ahead has the service's TLS 1.3 session tickets
@@ -247,7 +226,7 @@ TEST(UpstreamPreconnect, AConnectionTheServiceClosedBeforeItsFirstRequestIsNotUs
     auto answer = client.send(post);
     ASSERT_TRUE(answer) << "the closed connection was used: " << to_string(answer.error());
     EXPECT_EQ(answer->status, 200);
-    EXPECT_EQ(up.requests(), 1);
+    EXPECT_EQ(up.requests(), 1u);
     EXPECT_EQ(up.handshakes(), 2u) << "a new connection carried it";
 }
 
@@ -284,7 +263,7 @@ TEST(UpstreamPreconnect, AnUpstreamWhoseCertificateFailsGetsNoConnection) {
     auto answer = client.send(get(up.origin() + "/v2/me"));
     ASSERT_FALSE(answer);
     EXPECT_EQ(answer.error(), UpstreamError::tls_failed) << "the request still reports its own failure";
-    EXPECT_EQ(up.requests(), 0);
+    EXPECT_EQ(up.requests(), 0u);
 }
 
 TEST(UpstreamPreconnect, NothingListeningAndBadUrlsAreIgnored) {
@@ -306,14 +285,11 @@ TEST(UpstreamPreconnect, NothingListeningAndBadUrlsAreIgnored) {
 // token request's connection and the dashboard reads' ones; the exchange and
 // the reads then open none.
 TEST(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAndTheDashboard) {
-    TempDir dir;
-    auto tls = native::ensure_tls_material(dir / "state");
-    ASSERT_TRUE(tls) << tls.error().detail;
-    CountingUpstream up(tls->server_cert_path, tls->server_key_path);
+    Fixture f;
+    ASSERT_TRUE(f.tls);
+    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
     ASSERT_TRUE(up.ok());
-    HelperConfig config = testing::test_config(dir);
-    testing::use_upstream_origin(config, up.origin());
-    RunningHelper helper(config);
+    RunningHelper helper(f.helper_config(up));
     ASSERT_TRUE(helper.ok()) << helper.error();
     auto browser = helper.client();
 
@@ -324,7 +300,7 @@ TEST(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAnd
     // connection for the exchange, which it hands back for the reads.
     ASSERT_TRUE(eventually([&] { return up.handshakes() == std::size(kDashboardReads); }))
         << "handshakes: " << up.handshakes();
-    EXPECT_EQ(up.requests(), 0);
+    EXPECT_EQ(up.requests(), 0u);
 
     auto token =
         browser->Post("/oauth/token", helper.app_headers(),
@@ -332,29 +308,21 @@ TEST(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAnd
                       "application/x-www-form-urlencoded");
     ASSERT_TRUE(token);
     EXPECT_EQ(token->status, 200);
-    std::vector<std::thread> reads;
-    std::vector<int> statuses(3, 0);
-    const char* const paths[] = {"/api/me", "/api/my/status", "/api/rooms"};
-    for (int i = 0; i < 3; ++i) {
-        reads.emplace_back([&, i] {
-            auto own = helper.client();  // a connection of its own, as the page's three fetches
-            auto answer = own->Get(paths[i], {{"X-Roomkey-Request", "1"}, {"Authorization", "Bearer AT"}});
-            statuses[static_cast<std::size_t>(i)] = answer ? answer->status : -1;
-        });
-    }
-    for (auto& t : reads) t.join();
+    const auto statuses = dashboard_reads_at_once([&](const std::string& path) {
+        auto own = helper.client();  // a connection of its own, as the page's three fetches
+        auto answer = own->Get(("/api" + path).c_str(), {{"X-Roomkey-Request", "1"}, {"Authorization", "Bearer AT"}});
+        return answer ? answer->status : -1;
+    });
     EXPECT_EQ(statuses, (std::vector<int>{200, 200, 200}));
     EXPECT_EQ(up.handshakes(), std::size(kDashboardReads)) << "the exchange and the reads used the open connections";
 }
 
 TEST(HelperPreconnect, OnlyANavigationWithACodeOpensConnectionsAndNotWithNoPreconnect) {
-    TempDir dir;
-    auto tls = native::ensure_tls_material(dir / "state");
-    ASSERT_TRUE(tls) << tls.error().detail;
-    CountingUpstream up(tls->server_cert_path, tls->server_key_path);
+    Fixture f;
+    ASSERT_TRUE(f.tls);
+    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
     ASSERT_TRUE(up.ok());
-    HelperConfig config = testing::test_config(dir);
-    testing::use_upstream_origin(config, up.origin());
+    HelperConfig config = f.helper_config(up);
     {
         RunningHelper helper(config);
         ASSERT_TRUE(helper.ok()) << helper.error();

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -131,9 +132,7 @@ public:
         return c;
     }
     // The headers a same-origin fetch() from the app page carries.
-    httplib::Headers app_headers() const {
-        return {{"X-Roomkey-Request", "1"}};
-    }
+    httplib::Headers app_headers() const { return {{"X-Roomkey-Request", "1"}}; }
 
 private:
     std::unique_ptr<HelperServer> server_;
@@ -304,10 +303,13 @@ private:
 // records what reached it.
 class StubUpstream {
 public:
+    // `configure`: called with the server before it listens (TLS callbacks, keep-alive).
+    using Configure = std::function<void(httplib::SSLServer&)>;
     StubUpstream(const std::string& cert, const std::string& key, httplib::Headers extra_headers = {},
-                 std::string ip = "127.0.0.1")
+                 std::string ip = "127.0.0.1", const Configure& configure = {})
         : server_(cert.c_str(), key.c_str()), extra_(std::move(extra_headers)), ip_(std::move(ip)) {
         native::harden_server(server_);
+        if (configure) configure(server_);
         auto answer = [this](const httplib::Request& req, httplib::Response& res) {
             {
                 std::lock_guard<std::mutex> lock(mutex_);
@@ -334,6 +336,7 @@ public:
     StubUpstream& operator=(const StubUpstream&) = delete;
 
     bool ok() const { return port_ > 0; }
+    int port() const { return port_; }
     std::string origin() const {
         const bool v6 = ip_.find(':') != std::string::npos;
         return "https://" + (v6 ? "[" + ip_ + "]" : ip_) + ":" + std::to_string(port_);
@@ -368,6 +371,35 @@ inline void use_upstream(HelperConfig& config, const StubUpstream& up) {
     use_upstream_origin(config, up.origin());
 }
 
+// The rows of /proc/net/tcp and tcp6: local and remote address as the kernel
+// prints them ("HEXADDR:HEXPORT") and the state ("0A" LISTEN, "08" CLOSE_WAIT, ...).
+struct TcpRow {
+    std::string local;
+    std::string remote;
+    std::string state;
+};
+inline std::vector<TcpRow> tcp_rows() {
+    std::vector<TcpRow> rows;
+    for (const char* file : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        std::ifstream in(file);
+        std::string line;
+        std::getline(in, line);  // header
+        while (std::getline(in, line)) {
+            std::istringstream fields(line);
+            std::string slot;
+            TcpRow row;
+            fields >> slot >> row.local >> row.remote >> row.state;
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+// The port of such an address; -1 for a malformed one.
+inline int tcp_row_port(const std::string& address) {
+    const auto colon = address.find(':');
+    return colon == std::string::npos ? -1 : std::stoi(address.substr(colon + 1), nullptr, 16);
+}
+
 // The local addresses in LISTEN state on `port`, as the kernel reports them
 // (/proc/net/tcp and tcp6): "127.0.0.1", "::1", "0.0.0.0", "::", ...; sorted,
 // each once.
@@ -378,30 +410,20 @@ inline void use_upstream(HelperConfig& config, const StubUpstream& up) {
 // files are read until two listings in a row agree.
 inline std::vector<std::string> listening_addresses_once(int port) {
     std::vector<std::string> out;
-    for (const char* file : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        std::ifstream in(file);
-        std::string line;
-        std::getline(in, line);  // header
-        while (std::getline(in, line)) {
-            std::istringstream fields(line);
-            std::string slot, local, remote, state;
-            fields >> slot >> local >> remote >> state;
-            const auto colon = local.find(':');
-            if (state != "0A" || colon == std::string::npos) continue;  // 0A = LISTEN
-            if (std::stoi(local.substr(colon + 1), nullptr, 16) != port) continue;
-            const std::string hex = local.substr(0, colon);
-            // The kernel prints each 32-bit word in host (little-endian) order.
-            unsigned char bytes[16] = {};
-            const std::size_t n = hex.size() / 2;
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::size_t word = i / 4;
-                const std::size_t in_word = 3 - i % 4;
-                bytes[word * 4 + in_word] = static_cast<unsigned char>(std::stoi(hex.substr(i * 2, 2), nullptr, 16));
-            }
-            char text[INET6_ADDRSTRLEN] = {};
-            ::inet_ntop(n == 4 ? AF_INET : AF_INET6, bytes, text, sizeof text);
-            out.emplace_back(text);
+    for (const TcpRow& row : tcp_rows()) {
+        if (row.state != "0A" || tcp_row_port(row.local) != port) continue;  // 0A = LISTEN
+        const std::string hex = row.local.substr(0, row.local.find(':'));
+        // The kernel prints each 32-bit word in host (little-endian) order.
+        unsigned char bytes[16] = {};
+        const std::size_t n = hex.size() / 2;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t word = i / 4;
+            const std::size_t in_word = 3 - i % 4;
+            bytes[word * 4 + in_word] = static_cast<unsigned char>(std::stoi(hex.substr(i * 2, 2), nullptr, 16));
         }
+        char text[INET6_ADDRSTRLEN] = {};
+        ::inet_ntop(n == 4 ? AF_INET : AF_INET6, bytes, text, sizeof text);
+        out.emplace_back(text);
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
