@@ -57,6 +57,9 @@ process.env.ROOMKEY_ARTIFACTS ||= resolve('build/bench-artifacts');
 const { launchBrowser, startStack, stopStack, restartHelper, openApp, act, waitForState, passConsent, demoUsers } =
   await import('../tests/e2e/support.mjs');
 
+// The dashboard's reads (shared/'s kDashboardReads), as the page asks the helper for them.
+const DASHBOARD_PATHS = ['/api/me', '/api/my/status', '/api/rooms'];
+
 // The two helpers compared, by the arguments they get beyond the stack's.
 const variants = [{ name: 'preconnect', args: [] }, { name: 'no_preconnect', args: ['--no-preconnect'] }];
 
@@ -113,7 +116,7 @@ async function round(browser, stack, trace = false) {
       'the dashboard');
   };
   const traceEvents = trace ? await traceMainThread(browser.context, page, signIn) : (await signIn(), null);
-  const result = await page.evaluate(async (token) => {
+  const result = await page.evaluate(async ({ token, paths }) => {
     const tokenEntry = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === '/oauth/token');
     const fill = window.__filledAt - tokenEntry.responseEnd;
     const tokenExchange = tokenEntry.responseEnd - tokenEntry.startTime;
@@ -128,7 +131,7 @@ async function round(browser, stack, trace = false) {
     }
     const drawn = window.__drawnAt - tokenEntry.responseEnd;
     const single = {};
-    for (const path of ['/api/me', '/api/my/status', '/api/rooms']) {
+    for (const path of paths) {
       const start = performance.now();
       const response = await fetch(path, { headers: { 'x-servicetoken': token, 'X-Roomkey-Request': '1' }, cache: 'no-store' });
       await response.text();
@@ -136,13 +139,13 @@ async function round(browser, stack, trace = false) {
       single[path] = performance.now() - start;
     }
     const dashboard = performance.getEntriesByType('resource')
-      .filter((e) => ['/api/me', '/api/my/status', '/api/rooms'].includes(new URL(e.name).pathname) &&
+      .filter((e) => paths.includes(new URL(e.name).pathname) &&
         e.startTime >= tokenEntry.responseEnd && e.startTime < window.__filledAt)
       .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime - tokenEntry.responseEnd,
         end: e.responseEnd - tokenEntry.responseEnd, new_connection: e.connectEnd > e.connectStart,
         first_byte_wait: e.responseStart - e.requestStart }));
     return { fill, drawn, single, dashboard, tokenExchange, fromAllow };
-  }, demoUsers.alice.apiToken);
+  }, { token: demoUsers.alice.apiToken, paths: DASHBOARD_PATHS });
   await act(page, { type: 'sign_out' });
   await page.close();
   if (traceEvents) result.trace = describeMainThread(traceEvents, '/oauth/token');
@@ -177,19 +180,18 @@ async function serverSideReads(stack, rounds, quietMs) {
           : reject(new Error(`${path}: ${response.statusCode}`))));
       }).on('error', reject);
   });
-  const paths = ['/api/me', '/api/my/status', '/api/rooms'];
   const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const rows = { one_after_another: [], together_warm: [], together_cold: [] };
-  await Promise.all(paths.map(read));  // three connections to the helper
+  await Promise.all(DASHBOARD_PATHS.map(read));  // three connections to the helper
   for (let i = 0; i < rounds; i++) {
     await pause(300);
     const each = [];
-    for (const path of paths) each.push(await read(path));
+    for (const path of DASHBOARD_PATHS) each.push(await read(path));
     rows.one_after_another.push(Math.max(...each));
     await pause(300);
-    rows.together_warm.push(Math.max(...await Promise.all(paths.map(read))));
+    rows.together_warm.push(Math.max(...await Promise.all(DASHBOARD_PATHS.map(read))));
     await pause(quietMs);
-    rows.together_cold.push(Math.max(...await Promise.all(paths.map(read))));
+    rows.together_cold.push(Math.max(...await Promise.all(DASHBOARD_PATHS.map(read))));
   }
   agent.destroy();
   return Object.fromEntries(Object.entries(rows).map(([name, list]) => [name, median(list)]));
