@@ -106,6 +106,7 @@ struct Platform {
     float scale = 0.0f;  // device-pixel ratio the fonts and style were built for
     int text_size = -1;  // ui.text_size the fonts were built for
     int dark = -1;       // the theme the style was built for (1 dark, 0 light)
+    bool device_objects = false;  // ImGui's GL shaders, buffers and font texture exist
     long frame = 0;
     // The digest of the picture the canvas shows (frame_picture.hpp); none
     // after the canvas was resized or the font texture replaced.
@@ -164,7 +165,15 @@ void fit_canvas(Platform& p) {
         // keeps its old buffer sizes, and the next draw would overflow them.
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         roomkey::web::build_font_atlas(std::round(roomkey::web::kTextSizes[p.text_size] * ratio));
-        ImGui_ImplOpenGL3_CreateFontsTexture();
+        if (p.device_objects) {
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        } else {
+            // The first build: the device objects are made now, with the
+            // texture of this atlas. Made before it, they would upload an
+            // atlas ImGui builds of its own font, only to be replaced here.
+            ImGui_ImplOpenGL3_CreateDeviceObjects();
+            p.device_objects = true;
+        }
         p.dark = -1;  // the style is sized for the ratio too
     }
     const int dark = roomkey::web::prefers_dark_scheme() ? 1 : 0;
@@ -475,12 +484,11 @@ int main() {
     roomkey::web::input_queue::install(p.window);
     roomkey::web::ux::init();
     ImGui_ImplOpenGL3_Init("#version 300 es");
-    ImGui_ImplOpenGL3_CreateDeviceObjects();  // now, so fit_canvas replaces (not leaks) the font texture
     // After the GLFW backend: it installs its own (empty, in Emscripten) clipboard.
     io.GetClipboardTextFn = get_clipboard;
     io.SetClipboardTextFn = set_clipboard;
     io.ClipboardUserData = nullptr;
-    fit_canvas(p);
+    fit_canvas(p);  // also makes ImGui's device objects, with the first font atlas
 
     // From now on the page calls in; the first frame draws what start() set up.
     roomkey::web::set_fetch_listener(on_fetch_outcome);
