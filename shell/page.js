@@ -31,6 +31,9 @@
 //                                    on screen, or null when it is not drawn or
 //                                    is scrolled out of its panel's view
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
+//   'roomkey:state' event on window -> fired each time the app publishes a
+//                                    changed state, once state() returns it: a
+//                                    script waits for it instead of polling
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 //   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph
 //                                    atlas (web/src/browser_font.hpp); missing counts
@@ -277,6 +280,7 @@
       if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();
       if (state.ready) overlay(null);
       updateMirror();
+      window.dispatchEvent(new Event('roomkey:state'));
     },
     '_cannotDraw': function () { fail(NO_WEBGL2); },
     'fontStats': function () { return fontStats ? JSON.parse(JSON.stringify(fontStats)) : null; },

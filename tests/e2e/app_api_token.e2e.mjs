@@ -135,3 +135,32 @@ test('a wrong API token is reported plainly', async () => {
   assert.match(state.last_error.title, /API token was refused/);
   await page.close();
 });
+
+appOnlyTest('the page announces each change of state() with a roomkey:state event, and nothing while nothing changes', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await page.evaluate(() => {
+    window.__announced = [];
+    window.addEventListener('roomkey:state', () => window.__announced.push(JSON.stringify(window.roomkey.state())));
+  });
+  await page.waitForTimeout(1000);
+  assert.deepEqual(await page.evaluate(() => window.__announced), [], 'a signed-out page with nothing going on announces nothing');
+
+  // Listens before acting, and waits on the events alone (no polling): the
+  // promise settles only if an event announces the signed-in dashboard.
+  const announced = await page.evaluate((token) => new Promise((resolve, reject) => {
+    window.addEventListener('roomkey:state', () => {
+      const s = window.roomkey.state();
+      if (s.account && s.status && !s.loading) resolve(window.__announced);
+    });
+    setTimeout(() => reject(new Error(`no event announced the dashboard; states announced: ${window.__announced.length}`)), 20000);
+    window.roomkey.act({ type: 'use_api_token', token });
+  }), demoUsers.bob.apiToken);
+  assert.ok(announced.length >= 2, `the sign-in's steps were announced (${announced.length})`);
+  for (let i = 1; i < announced.length; i++) assert.notEqual(announced[i], announced[i - 1], 'an event means a change');
+  assert.equal(announced.at(-1), JSON.stringify(await page.evaluate(() => window.roomkey.state())),
+    'the event comes once state() returns the new state');
+  await act(page, { type: 'sign_out' });
+  await waitForState(page, (s) => s.session === 'signed out', 'sign-out');
+  await page.close();
+});
