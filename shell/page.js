@@ -31,9 +31,11 @@
 //                                    on screen, or null when it is not drawn or
 //                                    is scrolled out of its panel's view
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
-//   'roomkey:state' event on window -> fired each time the app publishes a
-//                                    changed state, once state() returns it: a
-//                                    script waits for it instead of polling
+//   'roomkey:state' event on window -> fired after the app publishes a changed
+//                                    state (once per turn of the event loop
+//                                    for one or more changes; state() returns
+//                                    the latest): a script waits for it instead
+//                                    of polling. None for a load failure (error())
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
 //   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph
 //                                    atlas (web/src/browser_font.hpp); missing counts
@@ -145,6 +147,19 @@
   var widgets = {};
   var scopeHelp = [];
   var fontStats = null;
+
+  // The 'roomkey:state' event goes out once the app's own call has returned
+  // (a microtask), never inside it: a listener that calls act() would
+  // otherwise re-enter the app halfway through its publishing.
+  var stateAnnounced = true;
+  function announceState() {
+    if (!stateAnnounced) return;
+    stateAnnounced = false;
+    queueMicrotask(function () {
+      stateAnnounced = true;
+      window.dispatchEvent(new Event('roomkey:state'));
+    });
+  }
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
@@ -280,7 +295,7 @@
       if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();
       if (state.ready) overlay(null);
       updateMirror();
-      window.dispatchEvent(new Event('roomkey:state'));
+      announceState();
     },
     '_cannotDraw': function () { fail(NO_WEBGL2); },
     'fontStats': function () { return fontStats ? JSON.parse(JSON.stringify(fontStats)) : null; },

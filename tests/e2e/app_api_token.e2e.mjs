@@ -149,11 +149,19 @@ appOnlyTest('the page announces each change of state() with a roomkey:state even
   // Listens before acting, and waits on the events alone (no polling): the
   // promise settles only if an event announces the signed-in dashboard.
   const announced = await page.evaluate((token) => new Promise((resolve, reject) => {
-    window.addEventListener('roomkey:state', () => {
+    let timer = 0;
+    const onState = () => {
       const s = window.roomkey.state();
-      if (s.account && s.status && !s.loading) resolve(window.__announced);
-    });
-    setTimeout(() => reject(new Error(`no event announced the dashboard; states announced: ${window.__announced.length}`)), 20000);
+      if (!(s.account && s.status && !s.loading)) return;
+      window.removeEventListener('roomkey:state', onState);
+      clearTimeout(timer);
+      resolve(window.__announced);
+    };
+    window.addEventListener('roomkey:state', onState);
+    timer = setTimeout(() => {
+      window.removeEventListener('roomkey:state', onState);
+      reject(new Error(`no event announced the dashboard; states announced: ${window.__announced.length}`));
+    }, 30000);
     window.roomkey.act({ type: 'use_api_token', token });
   }), demoUsers.bob.apiToken);
   assert.ok(announced.length >= 2, `the sign-in's steps were announced (${announced.length})`);

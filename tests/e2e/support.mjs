@@ -313,7 +313,8 @@ export async function waitForState(page, predicate, what, timeoutMs = 30000) {
   // 'roomkey:state' event (shell/page.js) when it does not, up to a second
   // so the deadline is kept. Polling ten times a second instead cost about
   // 3 ms of CPU a call, most of it while nothing changed, and found a change
-  // 50 ms late on average.
+  // 50 ms late on average. One wait per page at a time, as every caller
+  // does: two at once would take each other's window.__polled.
   let call = ++waitCalls;
   while (Date.now() < deadline) {
     const text = await page.evaluate(({ id, waitMs }) => new Promise((resolve) => {
