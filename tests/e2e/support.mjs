@@ -193,15 +193,15 @@ export async function startSandbox(stateDir, webPort, extraArgs = []) {
   return { ...started, baseUrl, authUrl, consentUrl, origin: new URL(baseUrl).origin };
 }
 
-// Sandbox + helper; `stack.url` is the app. Stop with stopStack.
-// `stateDir`: one already made (its local CA trusted, say); stopStack
-// removes it.
 // The helper's upstream arguments for `sandbox` (as startStack starts it).
 function upstreamArgs(sandbox) {
   return ['--base-url', sandbox.baseUrl, '--auth-url', sandbox.authUrl, '--consent-url', sandbox.consentUrl,
     '--client-id', 'roomkey-web', '--client-type', 'public'];
 }
 
+// Sandbox + helper; `stack.url` is the app. Stop with stopStack.
+// `stateDir`: one already made (its local CA trusted, say); stopStack
+// removes it.
 export async function startStack({ sandboxArgs = [], helperArgs = [], stateDir = freshStateDir() } = {}) {
   const port = await freePort();
   const sandbox = await startSandbox(stateDir, port, sandboxArgs);

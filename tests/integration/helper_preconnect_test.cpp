@@ -23,11 +23,14 @@
 #include "common/tls.hpp"
 #include "helper/route_policy.hpp"
 #include "helper/upstream_client.hpp"
+#include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/endpoints.hpp"
 #include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
 
-namespace roomkey::helper {
+// A namespace of its own: the fixture's name, UpstreamPreconnect, is also
+// helper/proxy.hpp's callback type, and the test files build as one unit.
+namespace roomkey::helper::preconnect_tests {
 namespace {
 
 using testing::RunningHelper;
@@ -110,14 +113,14 @@ HttpRequest get(const std::string& url) {
     return request;
 }
 
-// The dashboard's reads sent at once, as the app sends them (`status_of` the
-// API path, e.g. "/me"); their statuses, in order.
+// The dashboard's reads (shared/'s kDashboardReads) sent at once, as the app
+// sends them (`status_of` the API path, e.g. "/me"); their statuses, in order.
 std::vector<int> dashboard_reads_at_once(const std::function<int(const std::string& path)>& status_of) {
-    const std::vector<std::string> paths = {"/me", "/my/status", "/rooms"};
-    std::vector<int> statuses(paths.size(), 0);
+    std::vector<int> statuses(std::size(kDashboardReads), 0);
     std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-        threads.emplace_back([&, i] { statuses[i] = status_of(paths[i]); });
+    for (std::size_t i = 0; i < statuses.size(); ++i) {
+        const std::string path(endpoint_info(kDashboardReads[i]).path);
+        threads.emplace_back([&statuses, &status_of, i, path] { statuses[i] = status_of(path); });
     }
     for (auto& t : threads) t.join();
     return statuses;
@@ -125,12 +128,12 @@ std::vector<int> dashboard_reads_at_once(const std::function<int(const std::stri
 
 // A state dir with the local CA and its server certificate, which the
 // upstream serves and the helper trusts (as with the sandbox).
-struct Fixture {
-    TempDir dir;
-    std::optional<native::TlsMaterial> tls;
-    Fixture() {
+class UpstreamPreconnect : public ::testing::Test {
+protected:
+    void SetUp() override {
         auto made = native::ensure_tls_material(dir / "state");
-        if (made) tls = *made;
+        ASSERT_TRUE(made);
+        tls = *made;
     }
     // A helper in this dir with `up` as its upstream.
     HelperConfig helper_config(const CountingUpstream& up) const {
@@ -138,17 +141,26 @@ struct Fixture {
         testing::use_upstream_origin(config, up.origin());
         return config;
     }
+
+    TempDir dir;
+    std::optional<native::TlsMaterial> tls;
 };
+// The same, through a running helper.
+class HelperPreconnect : public UpstreamPreconnect {};
 
-TEST(UpstreamPreconnect, ConnectionsOpenedAheadAreTheOnesTheNextRequestsUse) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
-    ASSERT_TRUE(up.ok());
-    UpstreamClient client({f.tls->ca_cert_path});
-
-    client.preconnect(up.origin() + "/v2", 3);
+// Asks `client` for `connections` to the origin of `url` and waits until
+// they are open or have failed.
+void open_ahead(UpstreamClient& client, const std::string& url, std::size_t connections) {
+    client.preconnect(url, connections);
     client.wait_for_preconnects();
+}
+
+TEST_F(UpstreamPreconnect, ConnectionsOpenedAheadAreTheOnesTheNextRequestsUse) {
+    CountingUpstream up(tls->server_cert_path, tls->server_key_path);
+    ASSERT_TRUE(up.ok());
+    UpstreamClient client({tls->ca_cert_path});
+
+    open_ahead(client, up.origin() + "/v2", 3);
     EXPECT_EQ(client.idle_connections(up.origin()), 3u);
     // The server counts a handshake when it reads the client's last message,
     // a moment after the client is done with it.
@@ -164,12 +176,10 @@ TEST(UpstreamPreconnect, ConnectionsOpenedAheadAreTheOnesTheNextRequestsUse) {
     EXPECT_EQ(up.requests(), 3u);
 }
 
-TEST(UpstreamPreconnect, OpensOnlyWhatIsMissing) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
+TEST_F(UpstreamPreconnect, OpensOnlyWhatIsMissing) {
+    CountingUpstream up(tls->server_cert_path, tls->server_key_path);
     ASSERT_TRUE(up.ok());
-    UpstreamClient client({f.tls->ca_cert_path});
+    UpstreamClient client({tls->ca_cert_path});
 
     ASSERT_TRUE(client.send(get(up.origin() + "/v2/me")));  // leaves one idle connection
     client.preconnect(up.origin() + "/oauth", 1);           // already there: nothing
@@ -184,12 +194,10 @@ TEST(UpstreamPreconnect, OpensOnlyWhatIsMissing) {
 // A request that comes while the connection opened for it is still
 // handshaking (a far-away service, a page that loaded fast) waits for that
 // one rather than starting a handshake of its own.
-TEST(UpstreamPreconnect, ARequestWaitsForTheConnectionBeingOpenedForIt) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path, 5, std::chrono::milliseconds(300));
+TEST_F(UpstreamPreconnect, ARequestWaitsForTheConnectionBeingOpenedForIt) {
+    CountingUpstream up(tls->server_cert_path, tls->server_key_path, 5, std::chrono::milliseconds(300));
     ASSERT_TRUE(up.ok());
-    UpstreamClient client({f.tls->ca_cert_path});
+    UpstreamClient client({tls->ca_cert_path});
     client.preconnect(up.origin() + "/v2", 1);
     ASSERT_TRUE(eventually([&] { return up.attempts() == 1; }));  // under way
     auto answer = client.send(get(up.origin() + "/v2/me"));
@@ -204,14 +212,11 @@ TEST(UpstreamPreconnect, ARequestWaitsForTheConnectionBeingOpenedForIt) {
 // even when the service has closed the connection behind them. Sent there, a
 // POST (a single-use code) would fail after it was sent: no answer, and no
 // safe way to resend it.
-TEST(UpstreamPreconnect, AConnectionTheServiceClosedBeforeItsFirstRequestIsNotUsed) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path, /*keep_alive_seconds=*/1);
+TEST_F(UpstreamPreconnect, AConnectionTheServiceClosedBeforeItsFirstRequestIsNotUsed) {
+    CountingUpstream up(tls->server_cert_path, tls->server_key_path, /*keep_alive_seconds=*/1);
     ASSERT_TRUE(up.ok());
-    UpstreamClient client({f.tls->ca_cert_path});
-    client.preconnect(up.origin() + "/oauth", 1);
-    client.wait_for_preconnects();
+    UpstreamClient client({tls->ca_cert_path});
+    open_ahead(client, up.origin() + "/oauth", 1);
     ASSERT_EQ(client.idle_connections(up.origin()), 1u);
     // The service gives up on it after 1 s (it closes without a TLS
     // close_notify: the helper's end sees only the FIN); the helper keeps idle ones 2 s.
@@ -232,31 +237,25 @@ TEST(UpstreamPreconnect, AConnectionTheServiceClosedBeforeItsFirstRequestIsNotUs
 
 // Unused, they are closed when they expire, with no request to that origin
 // to prune them: each holds one of the service's worker threads.
-TEST(UpstreamPreconnect, UnusedConnectionsAreClosedWhenTheyExpire) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
+TEST_F(UpstreamPreconnect, UnusedConnectionsAreClosedWhenTheyExpire) {
+    CountingUpstream up(tls->server_cert_path, tls->server_key_path);
     ASSERT_TRUE(up.ok());
-    UpstreamClient client({f.tls->ca_cert_path});
-    client.preconnect(up.origin() + "/v2", 3);
-    client.wait_for_preconnects();
+    UpstreamClient client({tls->ca_cert_path});
+    open_ahead(client, up.origin() + "/v2", 3);
     EXPECT_TRUE(eventually([&] { return up.handshakes() == 3; }));
     EXPECT_EQ(up.closed_by_client(), 0u);
     std::this_thread::sleep_for(std::chrono::seconds(kUpstreamIdleSeconds));
     EXPECT_TRUE(eventually([&] { return up.closed_by_client() == 3; })) << up.closed_by_client();
 }
 
-TEST(UpstreamPreconnect, AnUpstreamWhoseCertificateFailsGetsNoConnection) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    auto foreign = native::ensure_tls_material(f.dir / "foreign");  // another CA, not trusted
+TEST_F(UpstreamPreconnect, AnUpstreamWhoseCertificateFailsGetsNoConnection) {
+    auto foreign = native::ensure_tls_material(dir / "foreign");  // another CA, not trusted
     ASSERT_TRUE(foreign);
     CountingUpstream up(foreign->server_cert_path, foreign->server_key_path);
     ASSERT_TRUE(up.ok());
-    UpstreamClient client({f.tls->ca_cert_path});
+    UpstreamClient client({tls->ca_cert_path});
 
-    client.preconnect(up.origin() + "/v2", 3);
-    client.wait_for_preconnects();
+    open_ahead(client, up.origin() + "/v2", 3);
     EXPECT_EQ(client.idle_connections(up.origin()), 0u);
     EXPECT_TRUE(eventually([&] { return up.attempts() == 3; })) << "all three were tried: " << up.attempts();
     EXPECT_EQ(up.handshakes(), 0u) << "the client refuses the certificate before the handshake is done";
@@ -266,10 +265,8 @@ TEST(UpstreamPreconnect, AnUpstreamWhoseCertificateFailsGetsNoConnection) {
     EXPECT_EQ(up.requests(), 0u);
 }
 
-TEST(UpstreamPreconnect, NothingListeningAndBadUrlsAreIgnored) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    UpstreamClient client({f.tls->ca_cert_path});
+TEST_F(UpstreamPreconnect, NothingListeningAndBadUrlsAreIgnored) {
+    UpstreamClient client({tls->ca_cert_path});
     const std::string closed = "https://127.0.0.1:" + std::to_string(integration::free_port()) + "/v2";
     client.preconnect(closed, 3);
     client.preconnect("http://127.0.0.1:1/v2", 3);  // not https: send() refuses it too
@@ -284,12 +281,10 @@ TEST(UpstreamPreconnect, NothingListeningAndBadUrlsAreIgnored) {
 // The helper: a sign-in that comes back to /callback with a code opens the
 // token request's connection and the dashboard reads' ones; the exchange and
 // the reads then open none.
-TEST(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAndTheDashboard) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
+TEST_F(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAndTheDashboard) {
+    CountingUpstream up(tls->server_cert_path, tls->server_key_path);
     ASSERT_TRUE(up.ok());
-    RunningHelper helper(f.helper_config(up));
+    RunningHelper helper(helper_config(up));
     ASSERT_TRUE(helper.ok()) << helper.error();
     auto browser = helper.client();
 
@@ -317,12 +312,10 @@ TEST(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAnd
     EXPECT_EQ(up.handshakes(), std::size(kDashboardReads)) << "the exchange and the reads used the open connections";
 }
 
-TEST(HelperPreconnect, OnlyANavigationWithACodeOpensConnectionsAndNotWithNoPreconnect) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
-    CountingUpstream up(f.tls->server_cert_path, f.tls->server_key_path);
+TEST_F(HelperPreconnect, OnlyANavigationWithACodeOpensConnectionsAndNotWithNoPreconnect) {
+    CountingUpstream up(tls->server_cert_path, tls->server_key_path);
     ASSERT_TRUE(up.ok());
-    HelperConfig config = f.helper_config(up);
+    HelperConfig config = helper_config(up);
     {
         RunningHelper helper(config);
         ASSERT_TRUE(helper.ok()) << helper.error();
@@ -363,9 +356,7 @@ TEST(HelperPreconnect, OnlyANavigationWithACodeOpensConnectionsAndNotWithNoPreco
 
 // A handshake the service never answers ends at the connect timeout, and a
 // helper stopping meanwhile waits for no more than that.
-TEST(UpstreamPreconnect, AStalledHandshakeGivesUpAtTheConnectTimeout) {
-    Fixture f;
-    ASSERT_TRUE(f.tls);
+TEST_F(UpstreamPreconnect, AStalledHandshakeGivesUpAtTheConnectTimeout) {
     // Accepts TCP connections (the kernel does, into the backlog) and never speaks TLS.
     const int silent = socket(AF_INET, SOCK_STREAM, 0);
     ASSERT_GE(silent, 0);
@@ -382,7 +373,7 @@ TEST(UpstreamPreconnect, AStalledHandshakeGivesUpAtTheConnectTimeout) {
     timeouts.connect = std::chrono::milliseconds(300);
     const auto started = std::chrono::steady_clock::now();
     {
-        UpstreamClient client({f.tls->ca_cert_path}, timeouts);
+        UpstreamClient client({tls->ca_cert_path}, timeouts);
         client.preconnect(origin + "/v2", 3);
         std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the handshakes are under way
     }
@@ -393,4 +384,4 @@ TEST(UpstreamPreconnect, AStalledHandshakeGivesUpAtTheConnectTimeout) {
 }
 
 }  // namespace
-}  // namespace roomkey::helper
+}  // namespace roomkey::helper::preconnect_tests
