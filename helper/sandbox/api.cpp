@@ -3,13 +3,16 @@
 //   1. an injected fault (tests only)
 //   2. credentials: never in the query; API token header or Bearer, not both
 //   3. the overall rate limit per credential
-//   4. the endpoint allowlist (shared/'s match_endpoint)
+//   4. the endpoint allowlist (shared/'s match_endpoint) -> 400 "Invalid Endpoint or HTTP method"
 //   5. scopes for Bearer tokens (shared/'s grant_allows) -> 403 insufficient_scope
 //   6. form-urlencoded bodies for POST/PUT
+//   7. every parameter given against the catalog's value rule (allowed
+//      values, lengths, codes: shared/'s param_value_problem) -> 400
 // Then api_handlers.cpp answers the endpoint (and applies the per-room
 // posting limit of 8.2 once membership and role allow the post).
 // The x-ratelimit-* headers go on every /v2 answer, counted or not, from
 // write_rate_limit_headers, which SandboxApp::finish calls.
+#include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/scopes.hpp"
@@ -30,6 +33,34 @@ HttpResponse unauthorized(std::string_view message, std::string challenge) {
     HttpResponse r = api_error(401, message);
     r.headers.set("WWW-Authenticate", std::move(challenge));
     return r;
+}
+
+// Spec 5.2.2 and the live service (chatwork-ruby issue #42, fixed by PR #43):
+// an expired or invalid access token is a 401 whose error is only in
+// WWW-Authenticate; the body is empty. A client that reads the body to learn
+// why passes against a sandbox that adds JSON and breaks live, so this one
+// does not.
+HttpResponse invalid_access_token(std::string challenge) {
+    HttpResponse r;
+    r.status = 401;
+    r.headers.set("WWW-Authenticate", std::move(challenge));
+    return r;
+}
+
+// Step 7: the first parameter whose value breaks the catalog's rule (a
+// parameter travels in the query for GET and DELETE and in the form body
+// otherwise, but DELETE /rooms/{room_id} has its action_type in the body:
+// both are looked at). Unknown parameters are ignored, as the service does.
+std::optional<HttpResponse> parameter_problem(const EndpointInfo& info, const FormFields& query, const FormFields& form) {
+    for (const FormFields* fields : {&query, &form}) {
+        for (const auto& [name, value] : *fields) {
+            const EndpointParam* param = find_param(info, name);
+            if (!param || param->where == ParamWhere::path) continue;
+            const std::string problem = param_value_problem(*param, value);
+            if (!problem.empty()) return api_error(400, problem);
+        }
+    }
+    return std::nullopt;
 }
 
 std::string realm_challenge() {
@@ -154,8 +185,7 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
             if (is_bearer_scheme(*authorization)) {
                 // Spec 5.2.2: an invalid access token (here: not even a
                 // b64token) gets the invalid_token challenge.
-                return unauthorized(kMalformedBearerDescription,
-                                    challenge("invalid_token", kMalformedBearerDescription));
+                return invalid_access_token(challenge("invalid_token", kMalformedBearerDescription));
             }
             // Another scheme (Basic, ...): no Bearer credential at all.
             return unauthorized("Use Authorization: Bearer <access token> or the " + options_.api_token_header +
@@ -165,12 +195,10 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
         const AccessCheck check = oauth_.check_access_token(*token, ctx.now);
         if (check.status == AccessCheck::Status::expired) {
             // Spec 5.2.2: the description says that the access token expired.
-            return unauthorized(kAccessTokenExpiredDescription,
-                                challenge("invalid_token", kAccessTokenExpiredDescription));
+            return invalid_access_token(challenge("invalid_token", kAccessTokenExpiredDescription));
         }
         if (check.status != AccessCheck::Status::valid) {
-            return unauthorized(kAccessTokenInvalidDescription,
-                                challenge("invalid_token", kAccessTokenInvalidDescription));
+            return invalid_access_token(challenge("invalid_token", kAccessTokenInvalidDescription));
         }
         caller.account = check.account;
         caller.oauth = true;
@@ -190,7 +218,7 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
     // 4. Spec 4.4-4.8: only the endpoints shared/ knows.
     const std::string_view api_path = std::string_view(ctx.path).substr(3);  // after "/v2"
     const auto match = match_endpoint(ctx.request.method, api_path);
-    if (!match) return api_error(404, "Resource not found");
+    if (!match) return api_error(400, kInvalidEndpointMessage);
 
     // 5. Spec 5.5: an OAuth grant reaches only what its scopes allow.
     if (caller.oauth && !grant_allows(caller.scopes, match->endpoint)) {
@@ -216,6 +244,9 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
     } else if (!ctx.request.body.empty()) {
         return api_error(400, "GET requests carry no body.");
     }
+
+    // 7. The catalog's value rules (RAML: enums, minLength/maxLength, patterns).
+    if (auto problem = parameter_problem(endpoint_info(match->endpoint), ctx.query, form)) return *problem;
 
     return api_endpoint(ctx, caller, *match, form);
 }

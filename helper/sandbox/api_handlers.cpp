@@ -10,6 +10,7 @@
 
 #include "roomkey/errors.hpp"
 #include "sandbox/app.hpp"
+#include "sandbox/service_messages.hpp"
 #include "sandbox/http_util.hpp"
 
 namespace roomkey::sandbox {
@@ -123,6 +124,16 @@ ordered_json file_json(const ChatModel& chat, const FileRecord& f) {
                         {"filename", f.filename},
                         {"filesize", f.filesize},
                         {"upload_time", f.upload_time}};
+}
+
+// chatwork/api PR #7: {"public":false} without a link; with one, its URL,
+// whether joining needs an admin's acceptance, and its description.
+ordered_json link_json(const std::optional<InviteLink>& link, const std::string& url_prefix) {
+    if (!link) return ordered_json{{"public", false}};
+    return ordered_json{{"public", true},
+                        {"url", url_prefix + link->code},
+                        {"need_acceptance", link->need_acceptance},
+                        {"description", link->description}};
 }
 
 HttpResponse list_or_no_content(ordered_json list) {
@@ -260,8 +271,9 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
         }
 
         case Endpoint::rooms_create: {
+            // Lengths and allowed values were checked against the catalog (api.cpp).
             const std::string name = field("name").value_or("");
-            if (name.empty() || name.size() > 255) return bad_param("name", "is required (1-255 characters).");
+            if (name.empty()) return bad_param("name", "is required (1-255 characters).");
             std::map<AccountId, RoomRole> members;
             for (auto [key, role] : {std::pair{"members_admin_ids", RoomRole::admin},
                                      std::pair{"members_member_ids", RoomRole::member},
@@ -274,9 +286,16 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
                 }
             }
             if (!field("members_admin_ids")) return bad_param("members_admin_ids", "is required.");
+            std::optional<InviteLink> link;
+            if (field("link").value_or("0") == "1") {
+                auto made = new_link(field("link_code"), "", field("link_need_acceptance").value_or("1") == "1");
+                if (!made) return made.error();
+                link = std::move(made).value();
+            }
             const auto id = chat_.create_room(caller.account, name, field("description").value_or(""),
                                               field("icon_preset").value_or("group"), members, now);
             if (!id) return api_error(400, "The sandbox holds too many rooms.");
+            if (link) chat_.room(*id)->link = std::move(link);
             return json_response(200, ordered_json{{"room_id", *id}});
         }
 
@@ -285,10 +304,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
 
         case Endpoint::room_update: {
             if (!admin) return forbidden();
-            if (auto v = field("name")) {
-                if (v->empty() || v->size() > 255) return bad_param("name", "must be 1-255 characters.");
-                room->name = *v;
-            }
+            if (auto v = field("name")) room->name = *v;  // 1-255 characters: checked against the catalog
             if (auto v = field("description")) room->description = *v;
             if (auto v = field("icon_preset")) room->icon_preset = *v;
             room->last_update_time = now;
@@ -338,12 +354,21 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             for (const auto& [id, role] : roles) has_admin = has_admin || role == RoomRole::admin;
             if (!has_admin) return bad_param("members_admin_ids", "must name at least one account.");
             std::map<AccountId, Membership> next;
+            std::vector<AccountId> added;
+            std::vector<AccountId> removed;
             for (const auto& [id, role] : roles) {
+                if (!room->members.count(id)) added.push_back(id);
                 Membership m = room->members.count(id) ? room->members[id] : Membership{};
                 m.role = role;
                 next[id] = m;
             }
+            for (const auto& [id, m] : room->members) {
+                if (!roles.count(id)) removed.push_back(id);
+            }
             room->members = std::move(next);
+            // The service announces who joined and who left in the room.
+            const std::string announcement = members_changed_message(added, removed);
+            if (!announcement.empty()) chat_.post_message(*room, caller.account, announcement, false, now);
             ordered_json out{{"admin", ordered_json::array()}, {"member", ordered_json::array()},
                              {"readonly", ordered_json::array()}};
             for (const auto& [id, m] : room->members) out[std::string(to_string(m.role))].push_back(id);
@@ -351,13 +376,14 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
         }
 
         case Endpoint::room_messages_get: {
-            if (auto force = query("force"); force && *force != "0" && *force != "1") {
-                return bad_param("force", "must be 0 or 1.");
-            }
+            // RAML: without force (or force=0) only what the previous call did
+            // not return, 204 when nothing is new; force=1: the latest 100.
+            const bool force = query("force").value_or("0") == "1";
+            const std::string cursor_key =
+                kMessageCursorPerAccount ? "account:" + std::to_string(caller.account) : caller.rate_key;
             ordered_json list = ordered_json::array();
-            const std::size_t first = room->messages.size() > 100 ? room->messages.size() - 100 : 0;
-            for (std::size_t i = first; i < room->messages.size(); ++i) {
-                list.push_back(message_json(chat_, room->messages[i]));
+            for (const Message* m : ChatModel::read_messages(*room, cursor_key, force)) {
+                list.push_back(message_json(chat_, *m));
             }
             return list_or_no_content(std::move(list));
         }
@@ -366,33 +392,28 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             if (!can_write) return forbidden();
             if (room_posts_exhausted()) return api_error(429, kPerRoomRateLimitMessage);
             const std::string body = field("body").value_or("");
-            if (body.empty()) return bad_param("body", "is required.");
-            if (body.size() > kMaxBodyChars) return bad_param("body", "is too long.");
+            if (body.empty()) return bad_param("body", "is required.");  // its length: checked against the catalog
             const std::string self_unread = field("self_unread").value_or("0");
-            if (self_unread != "0" && self_unread != "1") return bad_param("self_unread", "must be 0 or 1.");
             const Message& m = chat_.post_message(*room, caller.account, body, self_unread == "1", now);
             return json_response(200, ordered_json{{"message_id", m.message_id}});
         }
 
         case Endpoint::room_messages_read_put:
         case Endpoint::room_messages_unread_put: {
-            auto it = room->members.find(caller.account);
+            // RAML: read takes an optional message_id (read up to it) and is a
+            // 400 when already read that far; unread requires message_id.
+            ReadMark mark = ReadMark::done;
             if (match.endpoint == Endpoint::room_messages_read_put) {
-                ChatModel::mark_read(*room, caller.account);
+                mark = ChatModel::mark_read_up_to(*room, caller.account, field("message_id"));
             } else {
                 const auto id = field("message_id");
                 if (!id) return bad_param("message_id", "is required.");
-                std::int64_t unread = -1;
-                for (std::size_t i = 0; i < room->messages.size(); ++i) {
-                    if (room->messages[i].message_id == *id) {
-                        unread = static_cast<std::int64_t>(room->messages.size() - i);
-                    }
-                }
-                if (unread < 0) return api_error(404, "The message does not exist.");
-                it->second.unread = unread;
+                mark = ChatModel::mark_unread_from(*room, caller.account, *id);
             }
-            return json_response(200, ordered_json{{"unread_num", it->second.unread},
-                                                   {"mention_num", it->second.mention}});
+            if (mark == ReadMark::no_such_message) return api_error(404, "The message does not exist.");
+            if (mark == ReadMark::nothing_unread) return api_error(400, kAlreadyReadMessage);
+            const Membership& m = room->members.at(caller.account);
+            return json_response(200, ordered_json{{"unread_num", m.unread}, {"mention_num", m.mention}});
         }
 
         case Endpoint::room_message_get: {
@@ -405,14 +426,13 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
         case Endpoint::room_message_delete: {
             Message* m = ChatModel::find_message(*room, match.item_id);
             if (!m) return api_error(404, "The message does not exist.");
-            if (m->account_id != caller.account) return api_error(403, "Only the sender can change a message.");
+            if (m->account_id != caller.account) return api_error(kOthersMessageStatus, "Only the sender can change a message.");
             const std::string id = m->message_id;
             if (match.endpoint == Endpoint::room_message_delete) {
                 chat_.delete_message(*room, id);
             } else {
                 const std::string body = field("body").value_or("");
-                if (body.empty()) return bad_param("body", "is required.");
-                if (body.size() > kMaxBodyChars) return bad_param("body", "is too long.");
+                if (body.empty()) return bad_param("body", "is required.");  // its length: checked against the catalog
                 m->body = body;
                 m->update_time = now;
             }
@@ -444,8 +464,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             if (!can_write) return forbidden();
             if (room_posts_exhausted()) return api_error(429, kPerRoomRateLimitMessage);
             const std::string body = field("body").value_or("");
-            if (body.empty()) return bad_param("body", "is required.");
-            if (body.size() > kMaxBodyChars) return bad_param("body", "is too long.");
+            if (body.empty()) return bad_param("body", "is required.");  // its length: checked against the catalog
             const auto to = parse_id_list(field("to_ids").value_or(""));
             if (!to || to->empty()) return bad_param("to_ids", "is required: comma-separated account IDs.");
             for (auto id : *to) {
@@ -505,11 +524,41 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             return api_error(404, "The file does not exist.");
         }
 
-        case Endpoint::room_files_post:
         case Endpoint::room_link_get:
+            return json_response(200, link_json(room->link, link_url_prefix()));
+
         case Endpoint::room_link_post:
         case Endpoint::room_link_put:
-        case Endpoint::room_link_delete:
+        case Endpoint::room_link_delete: {
+            if (!admin) return api_error(403, "Only an administrator of the room can change its invitation link.");
+            if (match.endpoint == Endpoint::room_link_delete) {
+                room->link.reset();  // already none: the same answer (DELETE is idempotent)
+                return json_response(200, link_json(room->link, link_url_prefix()));
+            }
+            const bool creating = match.endpoint == Endpoint::room_link_post;
+            if (creating && room->link) {
+                return api_error(400, "The room already has an invitation link; change it with PUT or remove it with DELETE.");
+            }
+            if (!creating && !room->link) {
+                return api_error(400, "The room has no invitation link; create one with POST.");
+            }
+            if (creating) {
+                auto made = new_link(field("code"), field("description").value_or(""),
+                                     field("need_acceptance").value_or("1") == "1");
+                if (!made) return made.error();
+                room->link = std::move(made).value();
+            } else {
+                if (auto code = field("code"); code && *code != room->link->code) {
+                    if (chat_.room_with_link_code(*code)) return bad_param("code", "is already used by another room.");
+                    room->link->code = *code;
+                }
+                if (auto v = field("description")) room->link->description = *v;
+                if (auto v = field("need_acceptance")) room->link->need_acceptance = *v == "1";
+            }
+            return json_response(200, link_json(room->link, link_url_prefix()));
+        }
+
+        case Endpoint::room_files_post:
             break;
     }
     return api_error(501, "The sandbox does not implement " + std::string(to_string(match.endpoint)) + ".");

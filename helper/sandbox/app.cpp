@@ -16,6 +16,7 @@ SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjecto
     : options_(std::move(options)),
       clock_(clock),
       faults_(faults),
+      random_(random),
       chat_(ChatModel::demo(unix_seconds(clock.now()))),
       oauth_(random, options_.caps),
       rate_limiter_(options_.rate_limit, std::chrono::duration_cast<Millis>(options_.rate_window)),
@@ -68,6 +69,8 @@ void SandboxApp::register_routes() {
     add(M::Get, "/login", K::page, &SandboxApp::login_get);
     add(M::Post, "/login", K::page, &SandboxApp::login_post);
     add(M::Post, "/logout", K::page, &SandboxApp::logout_post);
+    // The page an invitation link (GET /v2/rooms/{room_id}/link) opens.
+    add(M::Get, "/g/", K::page, &SandboxApp::invitation_page);
     // Spec 2.1: client creation and management screens.
     add(M::Get, "/clients", K::page, &SandboxApp::clients_list);
     add(M::Post, "/clients", K::page, &SandboxApp::clients_create);
@@ -112,7 +115,20 @@ HttpResponse not_found(RouteKind kind) {
         return html_response(404, html_page("Not found", "<h1>Not found</h1><p>The sandbox serves no such page. "
                                                          "Start at <a href=\"/\">the index</a>.</p>"));
     }
+    // The service's answer to a path or method its API does not have.
+    if (kind == RouteKind::api) return api_error(400, kInvalidEndpointMessage);
     return api_error(404, "Resource not found");
+}
+
+// A method the route does not take: 405 with Allow, but under /v2 the
+// service's 400 (hubot-chatwork issue #6), which carries no Allow.
+HttpResponse method_not_allowed(RouteKind kind, const std::string& allowed) {
+    if (kind == RouteKind::api) return api_error(400, kInvalidEndpointMessage);
+    HttpResponse response = kind == RouteKind::page
+                                ? html_response(405, html_page("Method not allowed", "<h1>Method not allowed</h1>"))
+                                : api_error(405, "Method not allowed");
+    response.headers.set("Allow", allowed);
+    return response;
 }
 
 }  // namespace
@@ -157,11 +173,7 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
     }
     if (!route) {
         if (allowed.empty()) return early(guessed, not_found(guessed));
-        response = guessed == RouteKind::page
-                       ? html_response(405, html_page("Method not allowed", "<h1>Method not allowed</h1>"))
-                       : api_error(405, "Method not allowed");
-        response.headers.set("Allow", allowed);
-        return early(guessed, std::move(response));
+        return early(guessed, method_not_allowed(guessed, allowed));
     }
     auto query = decode_form(target.query);
     if (!query) {
@@ -187,10 +199,7 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
 
 HttpResponse SandboxApp::unsupported_method(std::string_view target, const Headers& request_headers) {
     const RouteKind kind = kind_for_path(split_target(target).path);
-    HttpResponse response = kind == RouteKind::page
-                                ? html_response(405, html_page("Method not allowed", "<h1>Method not allowed</h1>"))
-                                : api_error(405, "Method not allowed");
-    response.headers.set("Allow", "GET, POST, PUT, DELETE");
+    HttpResponse response = method_not_allowed(kind, "GET, POST, PUT, DELETE");
     finish(kind, request_headers, std::nullopt, response);
     return response;
 }

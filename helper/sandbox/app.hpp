@@ -34,6 +34,21 @@ namespace roomkey::sandbox {
 inline constexpr std::string_view kSessionCookie = "__Host-roomkey-sandbox";
 inline constexpr std::string_view kControlHeader = "X-Roomkey-Sandbox-Control";
 
+// [choices] How the service answers where its documents say nothing: the
+// sandbox chooses, docs/sandbox.md says so, and each choice is one constant.
+// (Cursor choices of GET /messages: chat_model.hpp.)
+// PUT or DELETE of a message someone else sent.
+inline constexpr int kOthersMessageStatus = 403;
+// PUT /messages/read when nothing is unread (the status, 400, is the RAML's;
+// its words are not published).
+inline constexpr std::string_view kAlreadyReadMessage = "The messages of this room are already read.";
+// Published (hubot-chatwork issue #6): an endpoint or method the API does not
+// have is a 400 with these words, not a 404 or 405.
+inline constexpr std::string_view kInvalidEndpointMessage = "Invalid Endpoint or HTTP method";
+// An invitation link's URL is this sandbox's /g/<code>; its code, when none
+// is given, is this many characters of [a-z0-9] (the service's look alike).
+inline constexpr std::size_t kLinkCodeLength = 14;
+
 // What a handler sees of a request, parsed once.
 struct RequestContext {
     const HttpRequest& request;
@@ -141,6 +156,13 @@ private:
     };
     HttpResponse api_endpoint(const RequestContext& ctx, const Caller& caller, const EndpointMatch& match,
                               const FormFields& form);
+    // A new invitation link: the given code (400 if another room uses it)
+    // or a random unused one. Caller holds mutex_.
+    Result<InviteLink, HttpResponse> new_link(const std::optional<std::string>& code, std::string description,
+                                              bool need_acceptance);
+    std::string link_url_prefix() const;  // "https://127.0.0.1:PORT/g/"
+    // GET /g/<code>: the page an invitation link opens.
+    HttpResponse invitation_page(const RequestContext& ctx);
     // Spec 8.1 on a response: the counted decision, or else the state of the
     // presented credential's window without counting (see rate_key_of).
     void write_rate_limit_headers(const Headers& request_headers, const std::optional<RateDecision>& counted,
@@ -161,6 +183,7 @@ private:
     SandboxOptions options_;
     SandboxClock& clock_;
     FaultInjector& faults_;
+    RandomSource random_;
     int port_ = 0;
     bool listening_on_ipv6_ = false;
     std::vector<Route> routes_;

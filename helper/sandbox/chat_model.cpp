@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "roomkey/message_tags.hpp"
 #include "roomkey/pkce.hpp"  // constant_time_equals
+#include "sandbox/service_messages.hpp"
 
 namespace roomkey::sandbox {
 
@@ -128,9 +130,22 @@ std::optional<RoomId> ChatModel::create_room(AccountId creator, std::string name
         if (account(id)) r.members[id] = Membership{role, 0, 0};
     }
     r.members[creator] = Membership{RoomRole::admin, 0, 0};
+    std::vector<AccountId> others;
+    for (const auto& [member, m] : r.members) {
+        if (member != creator) others.push_back(member);
+    }
+    const std::string announcement = room_created_message(r.name, others);
     const RoomId id = r.room_id;
-    rooms_.emplace(id, std::move(r));
+    Room& created = rooms_.emplace(id, std::move(r)).first->second;
+    post_message(created, creator, announcement, false, now);
     return id;
+}
+
+const Room* ChatModel::room_with_link_code(std::string_view code) const {
+    for (const auto& [id, room] : rooms_) {
+        if (room.link && room.link->code == code) return &room;
+    }
+    return nullptr;
 }
 
 void ChatModel::leave_room(RoomId id, AccountId account_id) {
@@ -159,12 +174,10 @@ const Message& ChatModel::post_message(Room& room, AccountId from, std::string b
     m.account_id = from;
     m.send_time = now;
     m.update_time = 0;
-    const bool to_all = body.find("[toall]") != std::string::npos;
     for (auto& [id, membership] : room.members) {
         if (id == from && !self_unread) continue;
         ++membership.unread;
-        const std::string to_tag = "[To:" + std::to_string(id) + "]";
-        if (id != from && (to_all || body.find(to_tag) != std::string::npos)) ++membership.mention;
+        if (id != from && mentions_account(body, std::to_string(id))) ++membership.mention;
     }
     m.body = std::move(body);
     room.last_update_time = now;
@@ -202,6 +215,79 @@ void ChatModel::mark_read(Room& room, AccountId id) {
     it->second.mention = 0;
 }
 
+namespace {
+
+// Message ids are decimal strings: a shorter one is smaller.
+bool id_less(const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
+std::optional<std::size_t> index_of(const Room& room, const std::string& message_id) {
+    for (std::size_t i = 0; i < room.messages.size(); ++i) {
+        if (room.messages[i].message_id == message_id) return i;
+    }
+    return std::nullopt;
+}
+
+// The counts of a member who has read everything before `first_unread`.
+void count_unread_from(const Room& room, Membership& m, AccountId id, std::size_t first_unread) {
+    m.unread = 0;
+    m.mention = 0;
+    const std::string account = std::to_string(id);
+    for (std::size_t i = first_unread; i < room.messages.size(); ++i) {
+        if (room.messages[i].account_id == id) continue;  // one's own messages are read
+        ++m.unread;
+        if (room.messages[i].account_id != id && mentions_account(room.messages[i].body, account)) ++m.mention;
+    }
+}
+
+}  // namespace
+
+std::vector<const Message*> ChatModel::read_messages(Room& room, const std::string& cursor_key, bool force) {
+    std::size_t first = room.messages.size() > kMessagesPerRead ? room.messages.size() - kMessagesPerRead : 0;
+    auto cursor = room.message_cursors.find(cursor_key);
+    if (!force && cursor != room.message_cursors.end()) {
+        // Deleted messages leave no gap: compare ids, not positions.
+        std::size_t after = 0;
+        while (after < room.messages.size() && !id_less(cursor->second, room.messages[after].message_id)) ++after;
+        first = std::max(first, after);
+    }
+    std::vector<const Message*> out;
+    for (std::size_t i = first; i < room.messages.size(); ++i) out.push_back(&room.messages[i]);
+    if (!out.empty() && (!force || kForcedReadMovesCursor)) {
+        if (cursor == room.message_cursors.end() && room.message_cursors.size() >= kMaxCursorsPerRoom) {
+            room.message_cursors.erase(room.message_cursors.begin());
+        }
+        room.message_cursors[cursor_key] = out.back()->message_id;
+    }
+    return out;
+}
+
+ReadMark ChatModel::mark_read_up_to(Room& room, AccountId id, const std::optional<std::string>& message_id) {
+    auto it = room.members.find(id);
+    if (it == room.members.end()) return ReadMark::no_such_message;
+    Membership& m = it->second;
+    const std::size_t total = room.messages.size();
+    const std::size_t first_unread = total - std::min<std::size_t>(total, static_cast<std::size_t>(m.unread));
+    std::size_t read_to = total;  // one past the last message read
+    if (message_id) {
+        const auto i = index_of(room, *message_id);
+        if (!i) return ReadMark::no_such_message;
+        read_to = *i + 1;
+    }
+    if (m.unread <= 0 || read_to <= first_unread) return ReadMark::nothing_unread;
+    count_unread_from(room, m, id, read_to);
+    return ReadMark::done;
+}
+
+ReadMark ChatModel::mark_unread_from(Room& room, AccountId id, const std::string& message_id) {
+    auto it = room.members.find(id);
+    const auto i = index_of(room, message_id);
+    if (it == room.members.end() || !i) return ReadMark::no_such_message;
+    count_unread_from(room, it->second, id, *i);
+    return ReadMark::done;
+}
+
 // ---------------------------------------------------------------------------
 // tasks
 // ---------------------------------------------------------------------------
@@ -209,8 +295,9 @@ std::vector<std::int64_t> ChatModel::add_tasks(Room& room, AccountId by, const s
                                                const std::string& body, std::int64_t limit_time,
                                                const std::string& limit_type, std::int64_t now) {
     std::vector<std::int64_t> ids;
-    // A task is announced in the room as a message, as the service does.
-    const Message& announcement = post_message(room, by, "[task]" + body + "[/task]", false, now);
+    // A task is announced in the room by the service's own message.
+    const Message& announcement = post_message(room, by, task_added_message(to, body, limit_time, limit_type), false,
+                                               now);
     const std::string message_id = announcement.message_id;
     for (AccountId assignee : to) {
         Task t;

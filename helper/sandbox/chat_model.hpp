@@ -73,6 +73,29 @@ struct Membership {
     std::int64_t mention = 0;
 };
 
+// A room's invitation link (GET/POST/PUT/DELETE /rooms/{room_id}/link,
+// chatwork/api PR #7); a room without one answers {"public":false}.
+struct InviteLink {
+    std::string code;  // the URL's last segment, unique across rooms
+    std::string description;
+    bool need_acceptance = true;  // RAML: default true
+};
+
+// Not published: whether the cursor of GET /rooms/{room_id}/messages without
+// force (or force=0: "only what the previous call did not return") is kept
+// per account or per access token. The sandbox keeps it per account, so a
+// new sign-in of the same person continues where the last one stopped; false
+// keeps it per grant (an API token counts as its account's). docs/sandbox.md.
+inline constexpr bool kMessageCursorPerAccount = true;
+// Not published either: whether a call with force=1 moves that cursor. The
+// sandbox says yes: what it returned has been returned.
+inline constexpr bool kForcedReadMovesCursor = true;
+// Cursors kept per room; past this the oldest key is dropped (a long-running
+// sandbox's memory stays flat whatever the number of grants).
+inline constexpr std::size_t kMaxCursorsPerRoom = 1000;
+// GET /rooms/{room_id}/messages answers at most this many (RAML: 最大100件).
+inline constexpr std::size_t kMessagesPerRead = 100;
+
 struct Room {
     RoomId room_id = 0;
     std::string name;
@@ -84,6 +107,9 @@ struct Room {
     std::vector<Message> messages;
     std::vector<FileRecord> files;
     std::int64_t last_update_time = 0;
+    std::optional<InviteLink> link;
+    // Cursor key (kMessageCursorPerAccount) -> the newest message_id returned.
+    std::map<std::string, std::string> message_cursors;
 };
 
 struct IncomingRequest {
@@ -107,7 +133,9 @@ struct StatusCounts {
 inline constexpr std::size_t kMaxMessagesPerRoom = 5000;
 inline constexpr std::size_t kMaxRooms = 2000;
 inline constexpr std::size_t kMaxTasks = 50000;
-inline constexpr std::size_t kMaxBodyChars = 65535;
+
+// What PUT /messages/read and /messages/unread found.
+enum class ReadMark { done, nothing_unread, no_such_message };
 
 class ChatModel {
 public:
@@ -128,23 +156,39 @@ public:
     Room* room(RoomId id);
     const Room* room(RoomId id) const;
     static const Membership* membership(const Room& room, AccountId id);
+    // Posts the service's own "room created" message (service_messages.hpp).
     std::optional<RoomId> create_room(AccountId creator, std::string name, std::string description,
                                       std::string icon_preset, const std::map<AccountId, RoomRole>& members,
                                       std::int64_t now);
+    // The invitation link with this code, in any room; nullptr if none.
+    const Room* room_with_link_code(std::string_view code) const;
     // The caller leaves the room; an admin deleting removes it for everyone.
     void leave_room(RoomId id, AccountId account);
     void delete_room(RoomId id);
 
     // --- messages ---
     // Appends a message; other members get an unread (and a mention when the
-    // body holds "[To:<their id>]" or "[toall]"); the poster too with self_unread.
+    // body mentions them as shared/'s mentions_account reads it: [To:id],
+    // a reply [rp aid=id ...] / [返信 aid=id ...], or [toall]); the poster
+    // too with self_unread.
     const Message& post_message(Room& room, AccountId from, std::string body, bool self_unread, std::int64_t now);
+    // GET /messages: with force, the latest kMessagesPerRead; without, those
+    // newer than what this cursor key was last given (at most as many). The
+    // cursor moves to the newest returned (with force too, if
+    // kForcedReadMovesCursor).
+    static std::vector<const Message*> read_messages(Room& room, const std::string& cursor_key, bool force);
     static const Message* find_message(const Room& room, std::string_view message_id);
     static Message* find_message(Room& room, std::string_view message_id);
     bool delete_message(Room& room, std::string_view message_id);
     static void mark_read(Room& room, AccountId id);
+    // PUT /messages/read: everything, or up to and with message_id; nothing
+    // newly read (already read that far) is nothing_unread (RAML: 400).
+    static ReadMark mark_read_up_to(Room& room, AccountId id, const std::optional<std::string>& message_id);
+    // PUT /messages/unread: message_id and everything after it unread again.
+    static ReadMark mark_unread_from(Room& room, AccountId id, const std::string& message_id);
 
     // --- tasks ---
+    // Posts the service's own "task added" message, one [task] per assignee.
     std::vector<std::int64_t> add_tasks(Room& room, AccountId by, const std::vector<AccountId>& to,
                                         const std::string& body, std::int64_t limit_time,
                                         const std::string& limit_type, std::int64_t now);

@@ -121,7 +121,10 @@ std::optional<HttpResponse> SandboxApp::injected_fault(FaultTarget target) {
                 return make_token_error_response(
                     TokenError{std::string(token_error::invalid_grant), "Injected fault: the grant is invalid."});
             }
-            HttpResponse r = api_error(401, kAccessTokenInvalidDescription);
+            // As the service answers it: the error only in WWW-Authenticate,
+            // the body empty (api.cpp, invalid_access_token).
+            HttpResponse r;
+            r.status = 401;
             r.headers.set("WWW-Authenticate", format_bearer_challenge("invalid_token", kAccessTokenInvalidDescription));
             return r;
         }

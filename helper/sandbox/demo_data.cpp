@@ -86,7 +86,7 @@ ChatModel ChatModel::demo(std::int64_t now) {
     random.name = "Random";
     random.type = RoomType::group;
     random.description = "Anything goes.";
-    random.icon_preset = "cafe";
+    random.icon_preset = "magcup";  // one of the RAML's 17 presets (there is no "cafe")
     random.members[1001] = Membership{RoomRole::member, 0, 0};
     random.members[1002] = Membership{RoomRole::admin, 0, 0};
     Room& r = m.add_room(std::move(random));

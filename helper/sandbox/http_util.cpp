@@ -62,11 +62,75 @@ std::string dump_json(const nlohmann::ordered_json& value) {
     return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+namespace {
+
+void append_u_escape(std::string& out, unsigned unit) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xF];
+}
+
+// The code point of the UTF-8 sequence at text[i] and its length; length 0
+// when the bytes there are not a valid, shortest-form sequence.
+std::pair<unsigned, std::size_t> decode_utf8(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned lead = byte(i);
+    std::size_t length = 0;
+    unsigned cp = 0;
+    if (lead >= 0xC2 && lead <= 0xDF) { length = 2; cp = lead & 0x1F; }
+    else if (lead >= 0xE0 && lead <= 0xEF) { length = 3; cp = lead & 0x0F; }
+    else if (lead >= 0xF0 && lead <= 0xF4) { length = 4; cp = lead & 0x07; }
+    else return {0, 0};
+    if (i + length > text.size()) return {0, 0};
+    for (std::size_t k = 1; k < length; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80) return {0, 0};
+        cp = (cp << 6) | (byte(i + k) & 0x3F);
+    }
+    const bool overlong = (length == 3 && cp < 0x800) || (length == 4 && cp < 0x10000);
+    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {0, 0};
+    return {cp, length};
+}
+
+}  // namespace
+
+std::string service_json_text(std::string_view json) {
+    std::string out;
+    out.reserve(json.size() + json.size() / 8);
+    for (std::size_t i = 0; i < json.size();) {
+        const char c = json[i];
+        if (c == '/') {
+            out += "\\/";
+            ++i;
+            continue;
+        }
+        if (static_cast<unsigned char>(c) < 0x80) {
+            out += c;
+            ++i;
+            continue;
+        }
+        const auto [cp, length] = decode_utf8(json, i);
+        if (length == 0) {
+            append_u_escape(out, 0xFFFD);
+            ++i;
+            continue;
+        }
+        if (cp >= 0x10000) {
+            const unsigned v = cp - 0x10000;
+            append_u_escape(out, 0xD800 + (v >> 10));
+            append_u_escape(out, 0xDC00 + (v & 0x3FF));
+        } else {
+            append_u_escape(out, cp);
+        }
+        i += length;
+    }
+    return out;
+}
+
 HttpResponse json_response(int status, const nlohmann::ordered_json& body) {
     HttpResponse r;
     r.status = status;
     r.headers.set("Content-Type", "application/json; charset=utf-8");
-    r.body = dump_json(body);
+    r.body = service_json_text(dump_json(body));
     return r;
 }
 
@@ -74,7 +138,7 @@ HttpResponse api_error(int status, std::string_view message) {
     HttpResponse r;
     r.status = status;
     r.headers.set("Content-Type", "application/json; charset=utf-8");
-    r.body = to_json(ApiErrorBody{{std::string(message)}});
+    r.body = service_json_text(to_json(ApiErrorBody{{std::string(message)}}));
     return r;
 }
 

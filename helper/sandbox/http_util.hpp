@@ -34,6 +34,16 @@ std::optional<FormFields> decode_form(std::string_view text);
 // json.dump() that cannot abort on invalid UTF-8 (JSON_NOEXCEPTION is on).
 std::string dump_json(const nlohmann::ordered_json& value);
 
+// JSON text as the service writes it (PHP's json_encode defaults): every
+// non-ASCII character as \uXXXX (outside the BMP as a surrogate pair) and
+// '/' as \/, so the bytes on the wire are ASCII. The official MCP server had
+// to undo this (chatwork/chatwork-mcp-server, commit bc8075c); a client that
+// only ever saw raw UTF-8 would not notice until it met the service. Both are
+// only found inside JSON strings, so the text is rewritten byte by byte;
+// invalid UTF-8 becomes \ufffd.
+std::string service_json_text(std::string_view json);
+
+// The body is service_json_text: every JSON answer of the sandbox is.
 HttpResponse json_response(int status, const nlohmann::ordered_json& body);
 // {"errors":[message]} (spec 2.7) with content-type application/json.
 HttpResponse api_error(int status, std::string_view message);

@@ -115,6 +115,10 @@ Result<Unit, std::string> Sandbox::start() {
     server_->set_error_handler(
         httplib::Server::HandlerWithResponse([log](const httplib::Request& req, httplib::Response& res) {
             if (res.content_provider_) return httplib::Server::HandlerResponse::Unhandled;
+            // An answer of SandboxApp's own (it carries the policy headers
+            // already) keeps its body, empty or not: the service's 401 for an
+            // access token has none (api.cpp, invalid_access_token).
+            if (res.has_header("X-Frame-Options")) return httplib::Server::HandlerResponse::Unhandled;
             std::string text;
             if (res.body.empty()) {
                 text = "The request was refused (HTTP status " + std::to_string(res.status) + ").";

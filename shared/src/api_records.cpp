@@ -220,6 +220,15 @@ Result<UnreadCounts, ApiReadError> read_unread_counts(const HttpResponse& respon
     return counts;
 }
 
+bool is_already_read_answer(const HttpResponse& response) {
+    return response.status == 400;
+}
+
+Result<UnreadCounts, ApiReadError> read_mark_read_answer(const HttpResponse& response) {
+    if (is_already_read_answer(response)) return UnreadCounts{};
+    return read_unread_counts(response);
+}
+
 Result<std::string, ApiReadError> read_task_status_answer(const HttpResponse& response) {
     auto parsed = parse_object(response);
     if (!parsed) return Err{parsed.error()};

@@ -7,33 +7,6 @@ namespace roomkey {
 
 namespace {
 
-bool all_digits(std::string_view text) {
-    if (text.empty() || text.size() > 19) return false;  // fits int64 seconds
-    for (char c : text) {
-        if (c < '0' || c > '9') return false;
-    }
-    return true;
-}
-
-bool is_id_list(std::string_view text) {
-    if (text.empty()) return false;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t comma = text.find(',', start);
-        if (!is_resource_id(text.substr(start, comma == std::string_view::npos ? comma : comma - start))) {
-            return false;
-        }
-        if (comma == std::string_view::npos) return true;
-        start = comma + 1;
-    }
-}
-
-std::string allowed_list(std::string_view allowed) {
-    std::string out;
-    for (char c : allowed) out += c == '|' ? std::string(", ") : std::string(1, c);
-    return out;
-}
-
 std::string param_names(const EndpointInfo& info) {
     std::string out;
     for (const EndpointParam& p : info.params) {
@@ -45,26 +18,10 @@ std::string param_names(const EndpointInfo& info) {
 
 // Empty when the value fits the parameter; else what to enter.
 std::string value_problem(const EndpointParam& p, std::string_view value) {
-    const std::string name(p.name);
-    switch (p.type) {
-        case ParamType::id:
-            if (!is_resource_id(value)) return name + " must be an id: 1 to 20 digits without a leading zero.";
-            break;
-        case ParamType::id_list:
-            if (!is_id_list(value)) return name + " must be ids separated by commas, e.g. 101,102.";
-            break;
-        case ParamType::choice:
-            if (!is_allowed_value(p, value)) return name + " must be one of: " + allowed_list(p.allowed) + ".";
-            break;
-        case ParamType::unix_time:
-            if (!all_digits(value)) return name + " must be a Unix time in seconds (digits only).";
-            break;
-        case ParamType::file:
-            return name + " is a file upload, which the console does not send; use the service's own client.";
-        case ParamType::text:
-            break;
+    if (p.type == ParamType::file) {
+        return std::string(p.name) + " is a file upload, which the console does not send; use the service's own client.";
     }
-    return {};
+    return param_value_problem(p, value);  // the catalog's one value rule
 }
 
 const std::string* value_of(const FormFields& params, std::string_view name) {

@@ -1,7 +1,10 @@
 // endpoint_catalog.cpp: the endpoint table (see endpoint_catalog.hpp).
-// Parameters are those the service's API v2 takes and the sandbox
-// (helper/sandbox/api_handlers.cpp) reads; scopes are spec 5.5's "Allows"
-// column; room_post is spec 4.6/4.7/8.2.
+// Parameters, allowed values and lengths are those of the service's
+// published API description (chatwork/api, RAML/api-ja.raml), which the
+// sandbox (helper/sandbox/api_handlers.cpp) reads; scopes are the RAML's
+// securedBy leaf scope (tests/unit/endpoint_catalog_raml_test.cpp holds them
+// to it), which agrees with spec 5.5's "Allows" column; room_post is spec
+// 4.6/4.7/8.2.
 #include "roomkey/endpoint_catalog.hpp"
 
 namespace roomkey {
@@ -24,20 +27,33 @@ constexpr EndpointParam kMyTasks[] = {
     {"status", W::query, T::choice, false, "open|done"},
 };
 constexpr EndpointParam kRequest[] = {{"request_id", W::path, T::id, true, ""}};
+// RAML trait room_icon: the 17 icon presets; anything else is a 400.
+constexpr std::string_view kIconPresets =
+    "group|check|document|meeting|event|project|business|study|security|star|idea|heart|magcup|beer|music|sports|"
+    "travel";
+// RAML: a room name is 1-255 characters, a message or task body 1-65,535,
+// an invitation link's code 1-50 of [A-Za-z0-9_-].
+constexpr std::size_t kMaxRoomName = 255;
+constexpr std::size_t kMaxBody = 65535;
+constexpr std::size_t kMaxLinkCode = 50;
 constexpr EndpointParam kRoomsCreate[] = {
-    {"name", W::form, T::text, true, ""},
+    {"name", W::form, T::text, true, "", 1, kMaxRoomName},
     {"description", W::form, T::text, false, ""},
-    {"icon_preset", W::form, T::text, false, ""},
+    {"icon_preset", W::form, T::choice, false, kIconPresets},
     {"members_admin_ids", W::form, T::id_list, true, ""},
     {"members_member_ids", W::form, T::id_list, false, ""},
     {"members_readonly_ids", W::form, T::id_list, false, ""},
+    // chatwork/api PR #7: an invitation link made with the room.
+    {"link", W::form, T::choice, false, "0|1"},
+    {"link_code", W::form, T::url_code, false, "", 1, kMaxLinkCode},
+    {"link_need_acceptance", W::form, T::choice, false, "0|1"},
 };
 constexpr EndpointParam kRoom[] = {kRoomId};
 constexpr EndpointParam kRoomUpdate[] = {
     kRoomId,
-    {"name", W::form, T::text, false, ""},
+    {"name", W::form, T::text, false, "", 1, kMaxRoomName},
     {"description", W::form, T::text, false, ""},
-    {"icon_preset", W::form, T::text, false, ""},
+    {"icon_preset", W::form, T::choice, false, kIconPresets},
 };
 constexpr EndpointParam kRoomDelete[] = {
     kRoomId,
@@ -55,8 +71,13 @@ constexpr EndpointParam kMessagesGet[] = {
 };
 constexpr EndpointParam kMessagesPost[] = {
     kRoomId,
-    {"body", W::form, T::text, true, ""},
+    {"body", W::form, T::text, true, "", 1, kMaxBody},
     {"self_unread", W::form, T::choice, false, "0|1"},
+};
+// RAML: read up to message_id (optional: everything); unread from it on (required).
+constexpr EndpointParam kMessagesRead[] = {
+    kRoomId,
+    {"message_id", W::form, T::id, false, ""},
 };
 constexpr EndpointParam kMessagesUnread[] = {
     kRoomId,
@@ -66,7 +87,7 @@ constexpr EndpointParam kMessage[] = {kRoomId, {"message_id", W::path, T::id, tr
 constexpr EndpointParam kMessagePut[] = {
     kRoomId,
     {"message_id", W::path, T::id, true, ""},
-    {"body", W::form, T::text, true, ""},
+    {"body", W::form, T::text, true, "", 1, kMaxBody},
 };
 constexpr EndpointParam kTasksGet[] = {
     kRoomId,
@@ -76,7 +97,7 @@ constexpr EndpointParam kTasksGet[] = {
 };
 constexpr EndpointParam kTasksPost[] = {
     kRoomId,
-    {"body", W::form, T::text, true, ""},
+    {"body", W::form, T::text, true, "", 1, kMaxBody},
     {"to_ids", W::form, T::id_list, true, ""},
     {"limit", W::form, T::unix_time, false, ""},
     {"limit_type", W::form, T::choice, false, "none|date|time"},
@@ -91,10 +112,12 @@ constexpr EndpointParam kFilesGet[] = {
     kRoomId,
     {"account_id", W::query, T::id, false, ""},
 };
+// A multipart body (EndpointInfo::multipart): the file part, up to
+// kMaxUploadFileBytes (upload_limits.hpp), and an optional message.
 constexpr EndpointParam kFilesPost[] = {
     kRoomId,
     {"file", W::form, T::file, true, ""},
-    {"message", W::form, T::text, false, ""},
+    {"message", W::form, T::text, false, "", 0, kMaxBody},
 };
 constexpr EndpointParam kFile[] = {
     kRoomId,
@@ -103,7 +126,7 @@ constexpr EndpointParam kFile[] = {
 };
 constexpr EndpointParam kLinkWrite[] = {
     kRoomId,
-    {"code", W::form, T::text, false, ""},
+    {"code", W::form, T::url_code, false, "", 1, kMaxLinkCode},
     {"description", W::form, T::text, false, ""},
     {"need_acceptance", W::form, T::choice, false, "0|1"},
 };
@@ -137,11 +160,12 @@ constexpr EndpointInfo kCatalog[] = {
      false},
     {E::room_messages_post, M::Post, "/rooms/{room_id}/messages", params(kMessagesPost), "rooms.messages:write", true,
      false},
-    // Marking read/unread changes only the caller's own view: a read scope.
-    {E::room_messages_read_put, M::Put, "/rooms/{room_id}/messages/read", params(kRoom), "rooms.messages:read", false,
-     false},
+    // RAML securedBy: marking read or unread needs rooms.messages:write
+    // (a read-only grant cannot), though it changes only the caller's view.
+    {E::room_messages_read_put, M::Put, "/rooms/{room_id}/messages/read", params(kMessagesRead),
+     "rooms.messages:write", false, false},
     {E::room_messages_unread_put, M::Put, "/rooms/{room_id}/messages/unread", params(kMessagesUnread),
-     "rooms.messages:read", false, false},
+     "rooms.messages:write", false, false},
     {E::room_message_get, M::Get, "/rooms/{room_id}/messages/{message_id}", params(kMessage), "rooms.messages:read",
      false, false},
     {E::room_message_put, M::Put, "/rooms/{room_id}/messages/{message_id}", params(kMessagePut), "rooms.messages:write",
@@ -154,7 +178,8 @@ constexpr EndpointInfo kCatalog[] = {
     {E::room_task_status_put, M::Put, "/rooms/{room_id}/tasks/{task_id}/status", params(kTaskStatus),
      "rooms.tasks:write", false, false},
     {E::room_files_get, M::Get, "/rooms/{room_id}/files", params(kFilesGet), "rooms.files:read", false, false},
-    {E::room_files_post, M::Post, "/rooms/{room_id}/files", params(kFilesPost), "rooms.files:write", false, false},
+    {E::room_files_post, M::Post, "/rooms/{room_id}/files", params(kFilesPost), "rooms.files:write", false, false,
+     true},
     {E::room_file_get, M::Get, "/rooms/{room_id}/files/{file_id}", params(kFile), "rooms.files:read", false, false},
     {E::room_link_get, M::Get, "/rooms/{room_id}/link", params(kRoom), "rooms.info:read", false, false},
     {E::room_link_post, M::Post, "/rooms/{room_id}/link", params(kLinkWrite), "rooms.info:write", false, false},
@@ -221,6 +246,8 @@ std::string_view to_string(ParamType type) {
             return "unix_time";
         case ParamType::file:
             return "file";
+        case ParamType::url_code:
+            return "url_code";
     }
     return "unknown";
 }
@@ -257,6 +284,91 @@ bool is_allowed_value(const EndpointParam& param, std::string_view value) {
         rest.remove_prefix(bar + 1);
     }
     return false;
+}
+
+std::size_t utf8_length(std::string_view text) {
+    std::size_t count = 0;
+    for (char c : text) {
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++count;
+    }
+    return count;
+}
+
+namespace {
+
+bool all_digits(std::string_view text) {
+    if (text.empty() || text.size() > 19) return false;  // fits int64 seconds
+    for (char c : text) {
+        if (c < '0' || c > '9') return false;
+    }
+    return true;
+}
+
+bool is_id_list(std::string_view text) {
+    if (text.empty()) return false;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        if (!is_resource_id(text.substr(start, comma == std::string_view::npos ? comma : comma - start))) {
+            return false;
+        }
+        if (comma == std::string_view::npos) return true;
+        start = comma + 1;
+    }
+}
+
+bool is_url_code(std::string_view text) {
+    for (char c : text) {
+        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '-';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+std::string allowed_list(std::string_view allowed) {
+    std::string out;
+    for (char c : allowed) out += c == '|' ? std::string(", ") : std::string(1, c);
+    return out;
+}
+
+std::string length_problem(const EndpointParam& p, std::string_view value) {
+    if (p.min_chars == 0 && p.max_chars == 0) return {};
+    const std::size_t length = utf8_length(value);
+    if (length >= p.min_chars && (p.max_chars == 0 || length <= p.max_chars)) return {};
+    const std::string name(p.name);
+    if (p.max_chars == 0) return name + " must be at least " + std::to_string(p.min_chars) + " characters.";
+    if (p.min_chars == 0) return name + " must be at most " + std::to_string(p.max_chars) + " characters.";
+    return name + " must be " + std::to_string(p.min_chars) + " to " + std::to_string(p.max_chars) +
+           " characters (it has " + std::to_string(length) + ").";
+}
+
+}  // namespace
+
+std::string param_value_problem(const EndpointParam& p, std::string_view value) {
+    const std::string name(p.name);
+    switch (p.type) {
+        case ParamType::id:
+            if (!is_resource_id(value)) return name + " must be an id: 1 to 20 digits without a leading zero.";
+            return {};
+        case ParamType::id_list:
+            if (!is_id_list(value)) return name + " must be ids separated by commas, e.g. 101,102.";
+            return {};
+        case ParamType::choice:
+            if (!is_allowed_value(p, value)) return name + " must be one of: " + allowed_list(p.allowed) + ".";
+            return {};
+        case ParamType::unix_time:
+            if (!all_digits(value)) return name + " must be a Unix time in seconds (digits only).";
+            return {};
+        case ParamType::file:
+            return {};  // a file part's bytes: only its size is ruled (upload_limits.hpp)
+        case ParamType::url_code:
+            if (!is_url_code(value)) return name + " may hold only letters A-Z and a-z, digits, '_' and '-'.";
+            return length_problem(p, value);
+        case ParamType::text:
+            return length_problem(p, value);
+    }
+    return {};
 }
 
 std::optional<TemplateIds> match_path_template(std::string_view path_template, std::string_view path) {

@@ -204,7 +204,7 @@ TEST_F(SandboxApi, EveryResponseCarriesRateLimitHeaders_spec8_1) {
     };
     std::vector<Case> cases;
     cases.push_back({"200", 200, api_get("/me")});
-    cases.push_back({"unknown endpoint", 404, api_get("/no/such/endpoint")});
+    cases.push_back({"unknown endpoint", 400, api_get("/no/such/endpoint")});  // hubot-chatwork #6
     cases.push_back({"bad parameter", 400, post_message("2100", "")});
     cases.push_back({"wrong API token", 401, api_get("/me", "not-a-token")});
     cases.push_back({"no credential", 401, get("/v2/me")});
@@ -215,9 +215,9 @@ TEST_F(SandboxApi, EveryResponseCarriesRateLimitHeaders_spec8_1) {
                      get("/v2/me", {{"x-servicetoken", kAliceToken}, {"Authorization", "Bearer " + scoped}})});
     cases.push_back({"insufficient scope", 403, bearer_get("/rooms", scoped)});
     cases.push_back({"room not joined", 404, api_get("/rooms/2100", "sandbox-api-token-dave-1004")});
-    cases.push_back({"no /v2 endpoint", 404, get("/v2", {{"x-servicetoken", kAliceToken}})});
+    cases.push_back({"no /v2 endpoint", 400, get("/v2", {{"x-servicetoken", kAliceToken}})});
     cases.push_back({"bad query encoding", 400, get("/v2/me?x=%zz", {{"x-servicetoken", kAliceToken}})});
-    cases.push_back({"unsupported method", 405,
+    cases.push_back({"unsupported method", 400,
                      client()->Patch("/v2/me", httplib::Headers{{"x-servicetoken", kAliceToken}}, "x", "text/plain")});
     for (int i = 0; i < 10; ++i) ASSERT_EQ(post_message("2101", "budget " + std::to_string(i))->status, 200);
     cases.push_back({"per-room limit", 429, post_message("2101", "one too many")});

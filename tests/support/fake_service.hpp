@@ -161,12 +161,16 @@ private:
         return HttpResponse{status, {{"content-type", "application/json"}}, std::move(body)};
     }
 
-    // spec 5.2.2: 401 with the Bearer invalid_token challenge.
+public:
+    // spec 5.2.2: 401 with the Bearer invalid_token challenge and, as the live
+    // service answers it (chatwork-ruby issue #42, PR #43), an empty body.
     static HttpResponse invalid_token(std::string_view description) {
-        HttpResponse r = json(401, R"({"errors":["Invalid access token"]})");
+        HttpResponse r{401, {}, {}};
         r.headers.set("WWW-Authenticate", format_bearer_challenge("invalid_token", description));
         return r;
     }
+
+private:
 
     HttpResponse api(const HttpRequest& request, const std::string& path) {
         ++api_calls;
@@ -179,7 +183,7 @@ private:
             return invalid_token(kAccessTokenInvalidDescription);
         if (now >= it->second.expires_at) return invalid_token(kAccessTokenExpiredDescription);
         const auto match = match_endpoint(request.method, path);
-        if (!match) return json(404, R"({"errors":["Not Found"]})");
+        if (!match) return json(400, R"({"errors":["Invalid Endpoint or HTTP method"]})");  // hubot-chatwork #6
         if (!grant_allows(it->second.scopes, match->endpoint))
             return json(403, R"({"errors":["The scope does not allow this endpoint"]})");
         switch (match->endpoint) {

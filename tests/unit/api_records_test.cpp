@@ -41,6 +41,37 @@ TEST(ReadMessages, NoContentIsAnEmptyList) {
     EXPECT_TRUE(r->empty());
 }
 
+// chatwork-mcp-server commit bc8075c: the service's JSON text escapes every
+// non-ASCII character (emoji as surrogate pairs) and '/'. The reader gives the
+// text back as UTF-8.
+TEST(ReadMessages, UnicodeEscapesAndEscapedSlashesAreReadAsText_mcp) {
+    const auto read = read_messages(json_answer(
+        R"([{"message_id":"1600000000000000001","account":{"account_id":1002,"name":"\u30dc\u30d6",)"
+        R"("avatar_image_url":"https:\/\/example.com\/a.png"},"body":"\u4f1a\u8b70 14:00\/15:00 \ud83d\ude00",)"
+        R"("send_time":1700000000,"update_time":0}])"));
+    ASSERT_TRUE(read) << to_string(read.error());
+    ASSERT_EQ(read->size(), 1u);
+    EXPECT_EQ((*read)[0].body, "\xE4\xBC\x9A\xE8\xAD\xB0 14:00/15:00 \xF0\x9F\x98\x80");
+    EXPECT_EQ((*read)[0].account.name, "\xE3\x83\x9C\xE3\x83\x96");
+}
+
+// RAML: PUT /messages/read is a 400 when nothing is unread; the room is read.
+TEST(ReadAnswers, MarkReadOnAReadRoomIsZeroCounts_RAML) {
+    HttpResponse already = json_answer(R"({"errors":["already read"]})");
+    already.status = 400;
+    EXPECT_TRUE(is_already_read_answer(already));
+    const auto counts = read_mark_read_answer(already);
+    ASSERT_TRUE(counts);
+    EXPECT_EQ(counts->unread_num, 0);
+    EXPECT_EQ(counts->mention_num, 0);
+    const auto fresh = read_mark_read_answer(json_answer(R"({"unread_num":3,"mention_num":1})"));
+    ASSERT_TRUE(fresh);
+    EXPECT_EQ(fresh->unread_num, 3);
+    HttpResponse denied = json_answer(R"({"errors":["no"]})");
+    denied.status = 403;
+    EXPECT_FALSE(read_mark_read_answer(denied));
+}
+
 TEST(ReadMessages, RefusesWhatWouldShowWrong) {
     EXPECT_EQ(
         read_messages(json_answer(R"([{"message_id":1.5,"account":{"account_id":1},"body":"x","send_time":1}])")).error().field,

@@ -224,6 +224,23 @@ TEST(AppRooms, MarkReadZeroesTheRoomAndReadsStatusAgain) {
     EXPECT_EQ(state["status"]["unread_num"], 0);
 }
 
+// RAML: PUT /messages/read answers 400 when nothing is unread. The room is
+// read all the same: no error for the user, the counts are zero.
+TEST(AppRooms, MarkReadOnAReadRoomIsNoError_RAML) {
+    RoomsHarness h;
+    h.routes["PUT /rooms/2100/messages/read"] = [&h](const HttpRequest&) {
+        h.unread = 0;
+        return answer(400, R"({"errors":["The messages of this room are already read."]})");
+    };
+    h.apply(intent::OpenRoom{"2100"});
+    h.apply(intent::MarkRead{"2100"});
+    EXPECT_EQ(h.count("PUT /rooms/2100/messages/read"), 1);
+    EXPECT_FALSE(h.app->last_error()) << h.app->last_error()->message;
+    const auto state = h.state();
+    EXPECT_EQ(state["room_unread"]["2100"], 0);
+    EXPECT_TRUE(state["room"]["error"].is_null() || state["room"]["error"] == "") << state["room"].dump();
+}
+
 TEST(AppRooms, CompleteTaskSendsDoneAndShowsIt) {
     RoomsHarness h;
     std::string body;

@@ -618,6 +618,23 @@ TEST(App, ExpiredAccessTokenIsRefreshedAndTheCallRetried) {
     EXPECT_FALSE(h.app->last_error());
 }
 
+// chatwork-ruby issue #42 (PR #43): the live service's 401 for an expired
+// token has an empty body; the error is only in WWW-Authenticate. The app
+// refreshes once and retries once, reading the header alone.
+TEST(App, EmptyBodied401IsRefreshedAndRetriedOnce_ruby42) {
+    ASSERT_EQ(roomkey::testing::FakeService::invalid_token(kAccessTokenExpiredDescription).body, "")
+        << "the fake answers as the service";
+    AppHarness h;
+    h.sign_in();
+    h.service.expire_access_tokens();
+    const std::size_t before = h.sent_to("/api/me").size();
+    h.apply(intent::ReloadAccount{});
+    EXPECT_EQ(h.app->counters().token_refreshes, 1);
+    EXPECT_EQ(h.sent_to("/api/me").size() - before, 2u) << "the refused call and its one retry";
+    EXPECT_TRUE(h.app->account().error.empty()) << h.app->account().error;
+    EXPECT_FALSE(h.app->last_error());
+}
+
 // spec 5.2.2: exactly one refresh and one retry; a second 401 gives up plainly.
 TEST(App, StillUnauthorizedAfterTheRetryGivesUp) {
     AppHarness h;

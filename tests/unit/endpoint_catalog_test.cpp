@@ -207,5 +207,65 @@ TEST(MatchPathTemplate, RefusesWhatTheAllowlistRefuses) {
     EXPECT_EQ(ids->item_id, "8");
 }
 
+// The one value rule (console and sandbox): the RAML's enums and lengths.
+TEST(ParamValueProblem, IconPresetIsOneOfTheRamlsSeventeen) {
+    const EndpointParam* icon = find_param(endpoint_info(Endpoint::rooms_create), "icon_preset");
+    ASSERT_NE(icon, nullptr);
+    for (const char* preset : {"group", "check", "document", "meeting", "event", "project", "business", "study",
+                               "security", "star", "idea", "heart", "magcup", "beer", "music", "sports", "travel"}) {
+        EXPECT_EQ(param_value_problem(*icon, preset), "") << preset;
+    }
+    EXPECT_NE(param_value_problem(*icon, "cafe"), "");
+    EXPECT_EQ(endpoint_info(Endpoint::room_update).params.size(), 4u);
+    EXPECT_NE(param_value_problem(*find_param(endpoint_info(Endpoint::room_update), "icon_preset"), "cafe"), "");
+}
+
+TEST(ParamValueProblem, LengthsCountCharactersNotBytes) {
+    const EndpointParam* name = find_param(endpoint_info(Endpoint::rooms_create), "name");
+    ASSERT_NE(name, nullptr);
+    std::string japanese;
+    for (int i = 0; i < 255; ++i) japanese += "\xE4\xBC\x9A";  // 会: 3 bytes, 1 character
+    EXPECT_EQ(param_value_problem(*name, japanese), "");
+    EXPECT_EQ(param_value_problem(*name, japanese + "x"), "name must be 1 to 255 characters (it has 256).");
+    EXPECT_NE(param_value_problem(*name, ""), "");
+    const EndpointParam* body = find_param(endpoint_info(Endpoint::room_messages_post), "body");
+    ASSERT_NE(body, nullptr);
+    EXPECT_EQ(param_value_problem(*body, std::string(65535, 'a')), "");
+    EXPECT_NE(param_value_problem(*body, std::string(65536, 'a')), "");
+    EXPECT_EQ(utf8_length("\xF0\x9F\x98\x80" "a"), 2u);
+}
+
+TEST(ParamValueProblem, LinkCodesAreUpTo50OfLettersDigitsUnderscoreAndDash) {
+    const EndpointParam* code = find_param(endpoint_info(Endpoint::rooms_create), "link_code");
+    ASSERT_NE(code, nullptr);
+    EXPECT_EQ(code->type, ParamType::url_code);
+    EXPECT_EQ(param_value_problem(*code, "Team_room-2"), "");
+    EXPECT_NE(param_value_problem(*code, "no spaces"), "");
+    EXPECT_NE(param_value_problem(*code, "sl/ash"), "");
+    EXPECT_EQ(param_value_problem(*code, std::string(50, 'a')), "");
+    EXPECT_NE(param_value_problem(*code, std::string(51, 'a')), "");
+    EXPECT_NE(param_value_problem(*code, ""), "");
+    EXPECT_NE(find_param(endpoint_info(Endpoint::room_link_put), "code"), nullptr);
+}
+
+TEST(EndpointCatalog, MarkReadTakesAnOptionalMessageIdAndUnreadARequiredOne) {
+    const EndpointParam* read = find_param(endpoint_info(Endpoint::room_messages_read_put), "message_id");
+    ASSERT_NE(read, nullptr);
+    EXPECT_FALSE(read->required);
+    const EndpointParam* unread = find_param(endpoint_info(Endpoint::room_messages_unread_put), "message_id");
+    ASSERT_NE(unread, nullptr);
+    EXPECT_TRUE(unread->required);
+}
+
+TEST(EndpointCatalog, OnlyTheUploadIsMultipart) {
+    for (const EndpointInfo& info : endpoint_catalog()) {
+        EXPECT_EQ(info.multipart, info.endpoint == Endpoint::room_files_post) << to_string(info.endpoint);
+    }
+    const EndpointParam* file = find_param(endpoint_info(Endpoint::room_files_post), "file");
+    ASSERT_NE(file, nullptr);
+    EXPECT_EQ(file->type, ParamType::file);
+    EXPECT_TRUE(file->required);
+}
+
 }  // namespace
 }  // namespace roomkey

@@ -20,6 +20,9 @@
 #include <deque>
 
 namespace roomkey {
+// Its own namespace: unity batches put this file beside session_test.cpp,
+// whose helpers have the same names.
+namespace sign_in_flow_test {
 namespace {
 
 using testing::FakeService;
@@ -414,4 +417,5 @@ TEST(SignInFlow, RateLimitHeadersFeedThePacingScheduler) {
 }
 
 }  // namespace
+}  // namespace sign_in_flow_test
 }  // namespace roomkey

@@ -198,7 +198,10 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
         on_console_answer(response, reason);  // the console shows its own result
         return;
     }
-    const bool ok = response && is_success(response->status);
+    // Marking a room read that has nothing unread is a 400 at the service
+    // (RAML); the room is read all the same, so that is no failure.
+    const bool already_read = call.view == ViewCall::mark_read && response && is_already_read_answer(*response);
+    const bool ok = response && (is_success(response->status) || already_read);
     const bool room_call = call.view == ViewCall::room_messages || call.view == ViewCall::room_poll ||
                            call.view == ViewCall::room_tasks || call.view == ViewCall::room_members ||
                            call.view == ViewCall::room_files || call.view == ViewCall::mark_read ||
@@ -289,7 +292,7 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
             break;
         case ViewCall::mark_read:
             if (failure.empty()) {
-                auto counts = read_unread_counts(*response);
+                auto counts = read_mark_read_answer(*response);
                 if (!counts) {
                     unreadable(to_string(counts.error()));
                 } else {
@@ -303,7 +306,8 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
                     }
                     // The totals changed at the service: read them again.
                     if (!has_pending(CallKind::my_status)) enqueue(CallKind::my_status, std::nullopt, now);
-                    notice_ = "Room " + call.subject + " marked as read.";
+                    notice_ = already_read ? "Room " + call.subject + " was already read."
+                                           : "Room " + call.subject + " marked as read.";
                 }
             }
             break;

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "roomkey/message_tags.hpp"
+
 namespace roomkey::app {
 
 void RoomView::open(const std::string& room_id, const std::string& name) {
@@ -72,7 +74,9 @@ std::string room_json(const RoomView& view) {
                             {"account_id", m.account.account_id},
                             {"name", m.account.name},
                             {"body", m.body},
-                            {"send_time", m.send_time}});
+                            {"send_time", m.send_time},
+                            // Written by the service itself ([dtext:...] info box).
+                            {"system", service_event_key(m.body).has_value()}});
     }
     json tasks = json::array();
     for (const ChatTask& t : view.tasks()) {

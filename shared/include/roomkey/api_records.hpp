@@ -104,6 +104,13 @@ Result<std::vector<ContactRequest>, ApiReadError> read_incoming_requests(const H
 // PUT /incoming_requests/{request_id}: the new contact.
 Result<Contact, ApiReadError> read_accepted_request(const HttpResponse& response);
 Result<UnreadCounts, ApiReadError> read_unread_counts(const HttpResponse& response);
+// The answer to PUT /rooms/{room_id}/messages/read sent without message_id.
+// The service answers 400 when nothing was unread (RAML: "すでに既読済みの場合は
+// エラー(400)"): the room is read all the same, so that is counts 0 and 0,
+// not an error. Any other non-2xx is http_status.
+Result<UnreadCounts, ApiReadError> read_mark_read_answer(const HttpResponse& response);
+// True for that 400: the room was already read.
+bool is_already_read_answer(const HttpResponse& response);
 // PUT /rooms/{room_id}/tasks/{task_id}/status: {"task_id": ...}.
 Result<std::string, ApiReadError> read_task_status_answer(const HttpResponse& response);
 

@@ -28,6 +28,7 @@ enum class ParamType {
     choice,     // one of EndpointParam::allowed ("0|1", "open|done")
     unix_time,  // seconds since 1970, digits ("0" allowed)
     file,       // a multipart file part (POST /rooms/{room_id}/files); not a form field
+    url_code,   // an invitation link's path part: [A-Za-z0-9_-] only (RAML: link_code, code)
 };
 
 std::string_view to_string(ParamWhere where);
@@ -39,6 +40,10 @@ struct EndpointParam {
     ParamType type;
     bool required;
     std::string_view allowed;  // choice only: the values, '|'-separated ("open|done"); "" otherwise
+    // Length in characters (Unicode code points) for text and url_code; 0 =
+    // no bound. From the service's RAML (minLength / maxLength).
+    std::size_t min_chars = 0;
+    std::size_t max_chars = 0;
 };
 
 // A constexpr view of a parameter array (C++17 has no std::span).
@@ -61,6 +66,10 @@ struct EndpointInfo {
     std::string_view scope;  // the spec 5.5 leaf scope it needs (aggregates grant it via scopes.hpp)
     bool room_post;          // counted by the per-room posting limit (spec 8.2)
     bool destructive;        // deletes, or replaces in full, data the API cannot give back
+    // The body is multipart/form-data (POST /rooms/{room_id}/files, RAML
+    // "multipart/form-data: formParameters"); every other POST and PUT body
+    // is application/x-www-form-urlencoded (spec 4.1.3).
+    bool multipart = false;
 };
 
 // Every endpoint, in the order of kAllEndpoints (one entry each).
@@ -84,6 +93,16 @@ const EndpointParam* find_param(const EndpointInfo& info, std::string_view name)
 
 // True when `value` is one of a choice parameter's allowed values.
 bool is_allowed_value(const EndpointParam& param, std::string_view value);
+
+// Empty when `value` fits the parameter's type, allowed values and length;
+// else what is wrong and what to enter ("name must be 1 to 255 characters.").
+// The one value rule: the API console checks a call with it before sending,
+// and the sandbox refuses what it refuses (400), as the service does.
+std::string param_value_problem(const EndpointParam& param, std::string_view value);
+
+// The number of Unicode code points of UTF-8 text (continuation bytes are
+// not counted; invalid bytes count as one each).
+std::size_t utf8_length(std::string_view text);
 
 // The ids a concrete path fills a template with.
 struct TemplateIds {
