@@ -32,6 +32,17 @@ EnvLookup process_environment() {
 
 // [SECTION] usage texts -------------------------------------------------------
 
+namespace {
+
+// "1 MiB (1048576 bytes)", "5550080 bytes": for the limits in --help.
+std::string describe_bytes(std::size_t bytes) {
+    const std::string exact = std::to_string(bytes) + " bytes";
+    if (bytes % (1024 * 1024) == 0) return std::to_string(bytes / (1024 * 1024)) + " MiB (" + exact + ")";
+    return exact;
+}
+
+}  // namespace
+
 std::string usage(std::string_view subcommand) {
     if (subcommand == "serve") {
         std::string text = R"(Usage: roomkey-helper [serve] [options]
@@ -82,14 +93,25 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
                         dashboard's reads will use; unused ones close after 2 s)
   -h, --help            this text
 
-Limits (fixed): request body 1 MiB (413), request-target 4 KiB (414), header
-section 16 KiB (431); a single header line over 8 KiB is refused with 400
-(cpp-httplib's compiled limit). Bodies must come with Content-Length:
-Transfer-Encoding gets 411, Content-Encoding 415. The generated certificate
-is checked hourly while serving and renewed 30 days before it expires.
+Limits (fixed): request body @BODY_LIMIT@ (413),
+except the file upload, POST /api/rooms/{room_id}/files: @UPLOAD_LIMIT@
+(the file and its multipart envelope), as multipart/form-data with a
+boundary (415 otherwise); no other route takes multipart/form-data (415).
+A body over its route's limit is refused from its Content-Length before it
+is read, and the connection ends.
+Request-target 4 KiB (414), header section 16 KiB (431); a single header
+line over 8 KiB is refused with 400 (cpp-httplib's compiled limit). Bodies
+must come with Content-Length: Transfer-Encoding gets 411, Content-Encoding
+415. The generated certificate is checked hourly while serving and renewed
+30 days before it expires.
 )";
-        const std::string placeholder = "@SERVICE_PRESETS@";
-        text.replace(text.find(placeholder), placeholder.size(), service_presets_help(24));
+        // The values live in service_presets.cpp and upload_limits.hpp.
+        const auto fill = [&text](const std::string& placeholder, const std::string& value) {
+            text.replace(text.find(placeholder), placeholder.size(), value);
+        };
+        fill("@SERVICE_PRESETS@", service_presets_help(24));
+        fill("@BODY_LIMIT@", describe_bytes(kMaxRequestBodyBytes));
+        fill("@UPLOAD_LIMIT@", describe_bytes(kMaxUploadRequestBytes));
         return text;
     }
     if (subcommand == "nginx-config") {
