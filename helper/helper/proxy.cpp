@@ -39,7 +39,10 @@ HttpResponse json_response(int status, const nlohmann::json& body, RouteClass ro
     out.status = status;
     out.headers.set("Content-Type", "application/json");
     set_route_headers(out, route);
-    out.body = body.dump();
+    // Error texts may quote the request (its path), whose bytes need not be
+    // UTF-8: the strict dump() would throw, which under JSON_NOEXCEPTION
+    // aborts the helper. Such bytes become U+FFFD instead.
+    out.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return out;
 }
 
@@ -239,9 +242,10 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
         const std::string content_type = from_app.headers.get("content-type").value_or("");
         const EndpointInfo& info = endpoint_info(endpoint->endpoint);
         if (takes_file_part(info) && !has_multipart_boundary(content_type)) {
+            // (The value itself is not echoed: it may not be UTF-8, which JSON cannot carry.)
             return api_error(415, std::string(to_string(info.method)) + " " + std::string(info.path) +
-                                      " takes a multipart/form-data body with a boundary parameter, not '" +
-                                      content_type.substr(0, 100) + "'");
+                                      " takes a multipart/form-data body with a boundary parameter (the file "
+                                      "and an optional message)");
         }
         if (!takes_file_part(info) && is_multipart_form_data(content_type)) {
             return api_error(415, "multipart/form-data is for the file upload only; " +
