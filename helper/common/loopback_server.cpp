@@ -125,6 +125,17 @@ bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& r
     return false;
 }
 
+bool refuse_body_over(const httplib::Request& request, httplib::Response& response, std::size_t max_bytes) {
+    std::uint64_t length = 0;
+    if (framing_problem(request, length) || length <= max_bytes) return false;
+    response.status = 413;
+    response.set_content("request body too large: this route takes at most " + std::to_string(max_bytes) + " bytes\n",
+                         "text/plain; charset=utf-8");
+    // The body is never read: its bytes must not be parsed as a request.
+    close_connection_after_response(request, response);
+    return true;
+}
+
 void close_connection_after_response(const httplib::Request& request, httplib::Response& response) {
     SSL* ssl = connection_of(request);
     if (ssl == nullptr) return;

@@ -15,11 +15,14 @@
 #include <vector>
 
 #include "roomkey/result.hpp"
+#include "roomkey/upload_limits.hpp"
 
 namespace roomkey::native {
 
 struct ServerLimits {
-    std::size_t max_body_bytes = 1 << 20;  // larger bodies get 413 (httplib checks Content-Length)
+    // Larger bodies get 413 (httplib checks Content-Length, reads and drops
+    // the body); refuse_body_over() gives a route a smaller limit.
+    std::size_t max_body_bytes = kMaxRequestBodyBytes;
     std::time_t read_timeout_seconds = 10;
     std::time_t write_timeout_seconds = 10;
     std::time_t keep_alive_timeout_seconds = 5;
@@ -83,6 +86,13 @@ bool body_follows(const httplib::Request& request);
 // Transfer-Encoding gets "Content-Length: 0" (RFC 9112 6.3: it has no body),
 // so httplib does not wait for the peer to close. Returns true when it answered.
 bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& response);
+
+// For a pre-routing handler, after refuse_unsafe_framing(): answers 413, and
+// ends the connection after, a request whose Content-Length is over
+// `max_bytes`, before httplib reads the body. The server-wide payload limit
+// (ServerLimits::max_body_bytes) is then only the ceiling; this is a route's
+// own, smaller limit. Returns true when it answered.
+bool refuse_body_over(const httplib::Request& request, httplib::Response& response, std::size_t max_bytes);
 
 // Ends the TLS connection that carries `request` once `response` is written:
 // later reads see end of stream (bytes already received included), so httplib

@@ -7,13 +7,16 @@
 
 #include <openssl/ssl.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
+#include "common/raw_body.hpp"
 #include "helper/certificate_renewal.hpp"
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
+#include "helper/request_body_rules.hpp"
 #include "helper/route_policy.hpp"
 #include "helper/upstream_client.hpp"
 
@@ -184,8 +187,25 @@ void HelperServer::register_routes(httplib::Server& s) {
     // the same policy in the route, after the body is read (within the
     // payload limit). harden_server() puts its request-framing guard around
     // this handler (never set one on the server directly).
-    native::harden_server(s, config_.limits, [this](const httplib::Request& req, httplib::Response& res) {
+    //
+    // Body limits: httplib's payload limit is server-wide, so it is the
+    // largest route's (the upload's), and every other route's smaller limit
+    // is enforced here from Content-Length, before the body is read
+    // (request_body_rules.hpp). Form and multipart bodies are read as bytes,
+    // not by httplib's rules for their types (raw_body.hpp: no upload
+    // emptied, no form over 8 KiB refused); route() gives their
+    // Content-Type back.
+    native::ServerLimits limits = config_.limits;
+    limits.max_body_bytes = std::max(config_.limits.max_body_bytes, config_.max_upload_body_bytes);
+    native::harden_server(s, limits, [this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
+        const std::size_t max_body =
+            body_limit(req.method, req.path, config_.limits.max_body_bytes, config_.max_upload_body_bytes);
+        if (native::refuse_body_over(req, res, max_body)) {
+            res.set_header("Cache-Control", std::string(cache_control(RouteClass::refusal)));
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        native::keep_body_raw(req);
         if (!native::body_follows(req) && refuse(req, res)) return httplib::Server::HandlerResponse::Handled;
         return httplib::Server::HandlerResponse::Unhandled;
     });
@@ -194,6 +214,7 @@ void HelperServer::register_routes(httplib::Server& s) {
     enum class On { get, post, put, del, patch, options };
     auto route = [this, &s](On method, const char* pattern, Handler handler) {
         Handler guarded = [this, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
+            native::restore_content_type(req);
             if (native::body_follows(req) && refuse(req, res)) return;
             handler(req, res);
         };

@@ -23,6 +23,7 @@
 #include "common/tls.hpp"
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
+#include "helper/request_body_rules.hpp"
 #include "helper/route_policy.hpp"
 #include "helper/static_site.hpp"
 #include "roomkey/endpoint_catalog.hpp"
@@ -63,10 +64,11 @@ std::vector<ApiLocation> api_locations() {
         if (it == out.end()) {
             // A named group: the `if` regexes in the location overwrite $1.
             out.push_back(ApiLocation{
-                tpl, "^" + std::string(kApiPrefix) + "(?<roomkey_api_path>" + template_regex(tpl) + ")$", {}});
+                tpl, "^" + std::string(kApiPrefix) + "(?<roomkey_api_path>" + template_regex(tpl) + ")$", {}, {}});
             it = out.end() - 1;
         }
         it->methods.push_back(info.method);
+        if (takes_file_part(info)) it->upload_methods.push_back(info.method);
     }
     return out;
 }
@@ -307,6 +309,31 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("default \"\";");
     w.line("\"~^Bearer \" $http_authorization;");
     w.close();
+    // A body on GET/HEAD: 400, as the helper's framing guard answers
+    // (refuse_unsafe_framing()); it also keeps the upload location's larger
+    // body limit to the upload's own method.
+    w.open("map \"$request_method|$http_content_length\" $roomkey_body_not_allowed");
+    w.line("default 0;");
+    w.line("\"~^(GET|HEAD)\\|0*[1-9]\" 1;");
+    w.close();
+    // Bodies by route (request_body_rules.hpp, Proxy::api): the methods whose
+    // body the API proxy forwards (POST, PUT) never carry multipart/form-data,
+    // except the upload, which must, with a boundary.
+    w.open("map \"$request_method|$content_type\" $roomkey_multipart_body");
+    w.line("default 0;");
+    w.line(nq("~*^(POST|PUT)\\|" + std::string(kMultipartTypePattern.substr(1))) + " 1;");
+    w.close();
+    std::vector<Method> upload_methods;
+    for (const EndpointInfo* info : upload_endpoints()) upload_methods.push_back(info->method);
+    if (!upload_methods.empty()) {
+        const std::string methods = methods_regex(upload_methods);  // "^(POST)$"
+        const std::string method_part = methods.substr(0, methods.size() - 1);  // "^(POST)"
+        w.open("map \"$request_method|$content_type\" $roomkey_upload_body_refused");
+        w.line("default 0;");
+        w.line(nq("~*" + method_part + "\\|" + std::string(kMultipartWithBoundaryPattern.substr(1))) + " 0;");
+        w.line(nq("~" + method_part + "\\|") + " 1;");
+        w.close();
+    }
     std::optional<Target> api_target;
     std::optional<Target> auth_target;
     if (up.configured()) {
@@ -357,7 +384,10 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     // "//x" is refused, never merged (target_allowed()).
     w.line("merge_slashes off;");
     // Limits (ServerLimits, HelperConfig): body, then one header line (8 KiB,
-    // the helper's httplib limit); the request-target is checked below.
+    // the helper's httplib limit); the request-target is checked below. The
+    // upload's location has its own body limit. Bodies stay in memory (the
+    // buffer is as large as the limit), never in a temp file: a token
+    // request's body holds a code or a refresh token.
     w.line("client_max_body_size " + std::to_string(config.limits.max_body_bytes) + ";");
     w.line("client_body_buffer_size " + std::to_string(config.limits.max_body_bytes) + ";");
     w.line("large_client_header_buffers 4 8k;");
@@ -390,6 +420,7 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("if ($request_method !~ \"^(GET|HEAD|POST|PUT|DELETE)$\") { return 405; }");
     // Bodies come with Content-Length, uncompressed (harden_server()).
     w.line("if ($http_transfer_encoding) { return 411; }");
+    w.line("if ($roomkey_body_not_allowed) { return 400; }");
     w.line("if ($http_content_encoding) { return 415; }");
     w.line("");
 
@@ -464,7 +495,15 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
         credential_names += regex_escape(name);
     }
     for (const auto& location : api_locations()) {
+        const bool upload = !location.upload_methods.empty();
         w.open("location ~ " + nq(location.regex));
+        if (upload) {
+            // The upload (request_body_rules.hpp): its body limit, checked
+            // before the `if`s below run; the GET beside it has no body
+            // ($roomkey_body_not_allowed).
+            w.line("client_max_body_size " + std::to_string(config.max_upload_body_bytes) + ";");
+            w.line("client_body_buffer_size " + std::to_string(config.max_upload_body_bytes) + ";");
+        }
         location_headers(w, RouteClass::api);
         w.line("default_type application/json;");
         proxy_checks(w);
@@ -475,6 +514,14 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
             // Spec 5.1: the API token must never be sent in the URL.
             w.line("if ($args ~* \"(^|&)(" + credential_names + ")=\") { " +
                    json_error(400, "credentials do not belong in the URL (spec 5.1)") + " }");
+            if (upload) {
+                w.line("if ($roomkey_upload_body_refused) { " +
+                       json_error(415, "the file upload takes a multipart/form-data body with a boundary parameter") +
+                       " }");
+            } else {
+                w.line("if ($roomkey_multipart_body) { " +
+                       json_error(415, "multipart/form-data is for the file upload only") + " }");
+            }
             upstream_proxy_lines(w, *api_target, inputs);
             w.line("proxy_set_header Authorization $roomkey_bearer;");
             w.line("proxy_set_header " + up.token_header + " " + header_variable(up.token_header) + ";");

@@ -22,6 +22,10 @@ struct ApiLocation {
     std::string path_template;  // "/rooms/{room_id}/messages"
     std::string regex;
     std::vector<Method> methods;
+    // The methods of the template's endpoints that take a file part
+    // (request_body_rules.hpp): their location takes the upload's body limit
+    // and multipart/form-data. Empty for every other template.
+    std::vector<Method> upload_methods;
 };
 
 // Every endpoint of shared/'s endpoint catalog, grouped by path template, in

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/state_dir.hpp"
+#include "helper/service_presets.hpp"
 #include "roomkey/token.hpp"
 
 namespace roomkey::helper {
@@ -31,9 +32,20 @@ EnvLookup process_environment() {
 
 // [SECTION] usage texts -------------------------------------------------------
 
+namespace {
+
+// "1 MiB (1048576 bytes)", "5550080 bytes": for the limits in --help.
+std::string describe_bytes(std::size_t bytes) {
+    const std::string exact = std::to_string(bytes) + " bytes";
+    if (bytes % (1024 * 1024) == 0) return std::to_string(bytes / (1024 * 1024)) + " MiB (" + exact + ")";
+    return exact;
+}
+
+}  // namespace
+
 std::string usage(std::string_view subcommand) {
     if (subcommand == "serve") {
-        return R"(Usage: roomkey-helper [serve] [options]
+        std::string text = R"(Usage: roomkey-helper [serve] [options]
 
 Serves the web build over HTTPS on 127.0.0.1, is the OAuth redirect URI
 (/callback), and forwards token requests (POST /oauth/token) and API calls
@@ -54,11 +66,15 @@ Server:
                         serve this certificate chain and key instead of the
                         generated ones
 Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
-  --config FILE         JSON file with any of: base_url, auth_url, consent_url,
-                        client_id, client_type, client_secret_file, token_header,
-                        scope, upstream_ca_file, port, host, web_root, state_dir,
-                        cert_file, key_file (default: $ROOMKEY_CONFIG)
-  --base-url URL        REST API base, ends in /v2           ($ROOMKEY_BASE_URL)
+  --config FILE         JSON file with any of: service, base_url, auth_url,
+                        consent_url, client_id, client_type, client_secret_file,
+                        token_header, scope, upstream_ca_file, port, host,
+                        web_root, state_dir, cert_file, key_file
+                        (default: $ROOMKEY_CONFIG)
+  --service NAME        fill in a known service's published addresses and
+                        API-token header; any of them given as a flag,
+                        variable or config key still wins ($ROOMKEY_SERVICE):
+@SERVICE_PRESETS@  --base-url URL        REST API base, ends in /v2           ($ROOMKEY_BASE_URL)
   --auth-url URL        token endpoint host ({auth_url}/token) ($ROOMKEY_AUTH_URL)
   --consent-url URL     consent screen address               ($ROOMKEY_CONSENT_URL)
   --client-id ID        OAuth client ID                      ($ROOMKEY_CLIENT_ID)
@@ -77,12 +93,26 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
                         dashboard's reads will use; unused ones close after 2 s)
   -h, --help            this text
 
-Limits (fixed): request body 1 MiB (413), request-target 4 KiB (414), header
-section 16 KiB (431); a single header line over 8 KiB is refused with 400
-(cpp-httplib's compiled limit). Bodies must come with Content-Length:
-Transfer-Encoding gets 411, Content-Encoding 415. The generated certificate
-is checked hourly while serving and renewed 30 days before it expires.
+Limits (fixed): request body @BODY_LIMIT@ (413),
+except the file upload, POST /api/rooms/{room_id}/files: @UPLOAD_LIMIT@
+(the file and its multipart envelope), as multipart/form-data with a
+boundary (415 otherwise); no other route takes multipart/form-data (415).
+A body over its route's limit is refused from its Content-Length before it
+is read, and the connection ends.
+Request-target 4 KiB (414), header section 16 KiB (431); a single header
+line over 8 KiB is refused with 400 (cpp-httplib's compiled limit). Bodies
+must come with Content-Length: Transfer-Encoding gets 411, Content-Encoding
+415. The generated certificate is checked hourly while serving and renewed
+30 days before it expires.
 )";
+        // The values live in service_presets.cpp and upload_limits.hpp.
+        const auto fill = [&text](const std::string& placeholder, const std::string& value) {
+            text.replace(text.find(placeholder), placeholder.size(), value);
+        };
+        fill("@SERVICE_PRESETS@", service_presets_help(24));
+        fill("@BODY_LIMIT@", describe_bytes(kMaxRequestBodyBytes));
+        fill("@UPLOAD_LIMIT@", describe_bytes(kMaxUploadRequestBytes));
+        return text;
     }
     if (subcommand == "nginx-config") {
         return R"(Usage: roomkey-helper nginx-config [serve's options] [--out DIR] [--server-name NAME]
@@ -199,7 +229,7 @@ using Settings = std::map<std::string, std::string>;
 const char* const kFileKeys[] = {
     "base_url",     "auth_url",  "consent_url",      "client_id", "client_type", "client_secret_file",
     "token_header", "scope",     "upstream_ca_file", "port",      "host",        "web_root",
-    "state_dir",    "cert_file", "key_file",         "ipv6"};
+    "state_dir",    "cert_file", "key_file",         "ipv6",      "service"};
 
 Result<Unit, std::string> read_config_file(const std::string& path, Settings& out) {
     auto text = native::read_whole_file(path);
@@ -238,6 +268,7 @@ const EnvName kEnvNames[] = {
     {"ROOMKEY_CLIENT_TYPE", "client_type"},   {"ROOMKEY_CLIENT_SECRET_FILE", "client_secret_file"},
     {"ROOMKEY_TOKEN_HEADER", "token_header"}, {"ROOMKEY_SCOPE", "scope"},
     {"ROOMKEY_WEB_ROOT", "web_root"},         {"ROOMKEY_STATE_DIR", "state_dir"},
+    {"ROOMKEY_SERVICE", "service"},
 };
 
 struct FlagName {
@@ -252,6 +283,7 @@ const FlagName kServeFlags[] = {
     {"--cert", "cert_file"},
     {"--key", "key_file"},
     {"--config", "config"},
+    {"--service", "service"},
     {"--base-url", "base_url"},
     {"--auth-url", "auth_url"},
     {"--consent-url", "consent_url"},
@@ -298,6 +330,20 @@ Result<Command, std::string> resolve_serve(const Settings& flags, const std::vec
         auto it = s.find(key);
         return it == s.end() ? std::string() : it->second;
     };
+    // A named service fills in only what no flag, variable or config key
+    // gave, so one address can still be pointed elsewhere (a proxy, a mirror).
+    if (!get("service").empty()) {
+        const ServicePreset* preset = find_service_preset(get("service"));
+        if (preset == nullptr) {
+            return Err{"service: unknown service \"" + get("service") + "\"; use one of: " + service_preset_names() +
+                       " (or give the addresses yourself: --base-url, --auth-url, --consent-url)"};
+        }
+        for (const auto& [key, value] : {std::pair{"base_url", preset->base_url}, std::pair{"auth_url", preset->auth_url},
+                                         std::pair{"consent_url", preset->consent_url},
+                                         std::pair{"token_header", preset->token_header}}) {
+            if (!value.empty() && get(key).empty()) s[key] = std::string(value);
+        }
+    }
 
     Command cmd;
     cmd.subcommand = Subcommand::serve;

@@ -12,6 +12,7 @@
 
 #include "common/loopback_server.hpp"
 #include "roomkey/result.hpp"
+#include "roomkey/upload_limits.hpp"
 
 namespace roomkey::helper {
 
@@ -56,7 +57,12 @@ struct HelperConfig {
     // Open upstream connections when a sign-in returns to /callback, before
     // its token request and dashboard reads need them (Proxy::callback_arrived).
     bool preconnect = true;
+    // limits.max_body_bytes is the body limit of every route but the upload
+    // route (request_body_rules.hpp), which takes max_upload_body_bytes; the
+    // defaults are upload_limits.hpp's kMaxRequestBodyBytes and
+    // kMaxUploadRequestBytes, and nginx-config writes the same two.
     native::ServerLimits limits;
+    std::size_t max_upload_body_bytes = kMaxUploadRequestBytes;
     std::size_t max_uri_bytes = 4096;      // longer request-targets get 414
     std::size_t max_header_bytes = 16384;  // larger header sections get 431
                                            // (one field line over 8 KB: 400, httplib's compiled limit)

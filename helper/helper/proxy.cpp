@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "helper/policy.hpp"
+#include "helper/request_body_rules.hpp"
 #include "helper/route_policy.hpp"
 #include "roomkey/encoding.hpp"
 #include "roomkey/endpoints.hpp"
@@ -38,7 +39,10 @@ HttpResponse json_response(int status, const nlohmann::json& body, RouteClass ro
     out.status = status;
     out.headers.set("Content-Type", "application/json");
     set_route_headers(out, route);
-    out.body = body.dump();
+    // Error texts may quote the request (its path), whose bytes need not be
+    // UTF-8: the strict dump() would throw, which under JSON_NOEXCEPTION
+    // aborts the helper. Such bytes become U+FFFD instead.
+    out.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return out;
 }
 
@@ -215,7 +219,8 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     split_target(from_app.url, path, query);
     if (path.rfind(kApiPrefix, 0) != 0) return api_error(404, "not an API path");
     const std::string api_path = path.substr(kApiPrefix.size());
-    if (!match_endpoint(from_app.method, api_path)) {
+    const auto endpoint = match_endpoint(from_app.method, api_path);
+    if (!endpoint) {
         return api_error(404,
                          "not an allowed API endpoint: " + std::string(to_string(from_app.method)) + " " + api_path);
     }
@@ -228,6 +233,24 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
             for (const std::string& credential : refused) {
                 if (iequals(name, credential)) return api_error(400, "credentials do not belong in the URL (spec 5.1)");
             }
+        }
+    }
+
+    // The upload takes multipart/form-data, forwarded as it came (its
+    // boundary names the parts); no other endpoint does (request_body_rules.hpp).
+    if (from_app.method == Method::Post || from_app.method == Method::Put) {
+        const std::string content_type = from_app.headers.get("content-type").value_or("");
+        const EndpointInfo& info = endpoint_info(endpoint->endpoint);
+        if (takes_file_part(info) && !has_multipart_boundary(content_type)) {
+            // (The value itself is not echoed: it may not be UTF-8, which JSON cannot carry.)
+            return api_error(415, std::string(to_string(info.method)) + " " + std::string(info.path) +
+                                      " takes a multipart/form-data body with a boundary parameter (the file "
+                                      "and an optional message)");
+        }
+        if (!takes_file_part(info) && is_multipart_form_data(content_type)) {
+            return api_error(415, "multipart/form-data is for the file upload only; " +
+                                      std::string(to_string(info.method)) + " " + std::string(info.path) +
+                                      " takes application/x-www-form-urlencoded (spec 4.1.3)");
         }
     }
 

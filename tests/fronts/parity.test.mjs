@@ -85,10 +85,21 @@ const cases = [
   { name: 'own Origin', path: '/api/me', headers: { 'x-servicetoken': aliceToken }, ownOrigin: true, expect: 200 },
   { name: 'foreign Host', path: '/', headers: { Host: 'evil.example' }, expect: 403 },
   { name: 'foreign Host with our port', path: '/', foreignHostPort: true, expect: 403 },
-  // httplib answers a 413 before any handler runs, so the helper's has no
-  // Cache-Control (nginx's says no-store): not compared.
+  // Body limits (shared/include/roomkey/upload_limits.hpp): 1 MiB, and the
+  // file upload's 5 MiB + 300 KiB envelope (5,550,080 bytes) on its route only.
   { name: 'oversized body', method: 'POST', path: '/api/rooms/1/messages', headers: app, declaredLength: (1 << 20) + 1,
-    expect: 413, notCompared: ['cache-control'] },
+    expect: 413 },
+  { name: 'oversized upload', method: 'POST', path: '/api/rooms/1/files',
+    headers: { ...app, 'Content-Type': 'multipart/form-data; boundary=x' }, declaredLength: 5550080 + 1, expect: 413 },
+  { name: 'multipart body to a route other than the upload', method: 'POST', path: '/api/rooms/1/messages',
+    headers: { ...app, 'Content-Type': 'multipart/form-data; boundary=x' }, body: '--x--\r\n', expect: 415 },
+  { name: 'upload without a boundary', method: 'POST', path: '/api/rooms/1/files',
+    headers: { ...app, 'Content-Type': 'multipart/form-data' }, body: '--x--\r\n', expect: 415 },
+  // The helper's framing guard (loopback_server.cpp, shared with the
+  // sandbox) answers before its policy and sets no Cache-Control; nginx's
+  // says no-store: not compared.
+  { name: 'GET with a body', path: '/api/rooms/1/files', headers: app, body: 'x', expect: 400,
+    notCompared: ['cache-control'] },
   { name: 'over-long target', path: '/?' + 'q'.repeat(4095), expect: 414 },
   { name: 'longest target accepted', path: '/?' + 'q'.repeat(4094), expect: 200 },
   { name: 'percent-encoded API path', path: '/%61pi/me', headers: app, expect: 400 },

@@ -308,6 +308,23 @@ TEST(HelperApiProxy, PathsOutsideTheAllowlistAreRefusedWithoutContactingTheUpstr
     EXPECT_TRUE(up.seen.empty()) << "nothing outside the allowlist may reach the upstream";
 }
 
+// An error text quoting a path that is not UTF-8 made nlohmann::json's
+// dump() throw, which under JSON_NOEXCEPTION aborted the helper: one raw
+// request ("GET /api/\xff") stopped it for everyone.
+TEST(HelperApiProxy, AnApiPathThatIsNotUtf8IsRefusedWithoutAborting) {
+    RecordingUpstream up;
+    Proxy proxy(public_upstream(), up.transport());
+    HttpRequest in;
+    in.method = Method::Get;
+    in.url = "/api/\xff\xfe";
+    const HttpResponse out = proxy.api(in);
+    EXPECT_EQ(out.status, 404);
+    const auto j = nlohmann::json::parse(out.body, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << out.body;
+    EXPECT_NE(j["errors"][0].get<std::string>().find("\xef\xbf\xbd"), std::string::npos) << out.body;
+    EXPECT_TRUE(up.seen.empty());
+}
+
 TEST(HelperApiProxy, CredentialsInTheQueryAreRefused) {
     // spec 5.1.2: the API token is never sent in the URL.
     RecordingUpstream up;

@@ -17,9 +17,13 @@
 #include "helper/policy.hpp"
 #include "helper/route_policy.hpp"
 #include "common/loopback_server.hpp"
+#include "common/tls.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/endpoints.hpp"
+#include "helper/request_body_rules.hpp"
 #include "roomkey/token.hpp"
+#include "roomkey/upload_limits.hpp"
+#include "support/body_recording_upstream.hpp"
 #include "support/child_process.hpp"
 #include "support/free_port.hpp"
 #include "support/sandbox_fixture.hpp"
@@ -329,5 +333,203 @@ TEST_F(NginxFrontTest, AConfidentialClientsSecretIsOnlyInTheSecretFileAndTheCode
         << read(out_ / "access.log");
 }
 
+
+// [the upload route] ----------------------------------------------------------
+// issue 26: POST /api/rooms/{room_id}/files takes multipart/form-data up to
+// kMaxUploadRequestBytes; every other route keeps kMaxRequestBodyBytes and
+// never takes multipart/form-data, through nginx as through the helper
+// (helper_request_body_rules_test.cpp).
+
+// The text of the block whose head starts at `at`, up to its closing brace
+// (the head's own braces, as in a regex's "{0,19}", are not the block's).
+std::string block_at(const std::string& text, std::size_t at) {
+    int depth = 0;
+    for (std::size_t i = text.find(" {\n", at) + 1; i < text.size(); ++i) {
+        if (text[i] == '{') ++depth;
+        if (text[i] == '}' && --depth == 0) return text.substr(at, i + 1 - at);
+    }
+    return text.substr(at);
+}
+
+TEST(NginxConfig, TheUploadsLocationHasTheUploadLimitAndEveryOtherBodyThe1MiBLimit) {
+    TempDir web;
+    TempDir out;
+    std::ofstream(web / "index.html") << "<!doctype html>\n";
+    helper::HelperConfig config;
+    config.port = 8443;
+    config.state_dir = sandbox::testing::shared_state_dir();
+    config.web_root = web.path();
+    config.upstream.base_url = "https://127.0.0.1:9444/v2";
+    config.upstream.auth_url = "https://127.0.0.1:9444/oauth";
+    config.upstream.consent_url = "https://127.0.0.1:9444/consent";
+    config.upstream.client_id = "roomkey-web";
+    helper::NginxOptions options;
+    options.out_dir = out.path();
+    auto file = helper::write_nginx_config(config, options);
+    ASSERT_TRUE(file) << file.error();
+    const std::string text = read(*file);
+    const std::string upload_limit = "client_max_body_size " + std::to_string(kMaxUploadRequestBytes) + ";";
+    const std::string other_limit = "client_max_body_size " + std::to_string(kMaxRequestBodyBytes) + ";";
+    // The server block's limit, once.
+    const std::size_t server = text.find("\nserver {");
+    ASSERT_NE(server, std::string::npos);
+    EXPECT_NE(text.find("    " + other_limit, server), std::string::npos) << text;
+    // One location per template: the upload's has the upload limit, the others none of their own.
+    std::size_t uploads = 0;
+    for (const ApiLocation& l : api_locations()) {
+        const std::size_t at = text.find("location ~ \"" + l.regex + "\"");
+        ASSERT_NE(at, std::string::npos) << l.regex;
+        const std::string block = block_at(text, at);
+        const bool upload = l.path_template == endpoint_info(Endpoint::room_files_post).path;
+        EXPECT_EQ(l.upload_methods.empty(), !upload) << l.path_template;
+        if (upload) {
+            ++uploads;
+            EXPECT_EQ(l.upload_methods, std::vector<Method>{Method::Post});
+            EXPECT_NE(block.find(upload_limit), std::string::npos) << block;
+            EXPECT_NE(block.find("client_body_buffer_size " + std::to_string(kMaxUploadRequestBytes) + ";"),
+                      std::string::npos)
+                << "kept in memory, as every body: " << block;
+            EXPECT_NE(block.find("if ($roomkey_upload_body_refused) { return 415"), std::string::npos) << block;
+        } else {
+            EXPECT_EQ(block.find("client_max_body_size"), std::string::npos) << block;
+            EXPECT_NE(block.find("if ($roomkey_multipart_body) { return 415"), std::string::npos) << block;
+        }
+    }
+    EXPECT_EQ(uploads, 1u);
+    std::size_t limits = 0;
+    for (auto at = text.find("client_max_body_size"); at != std::string::npos;
+         at = text.find("client_max_body_size", at + 1)) {
+        ++limits;
+    }
+    EXPECT_EQ(limits, 2u) << "the server's and the upload's, no other";
+    // The content-type rules are the helper's own patterns (request_body_rules.hpp).
+    EXPECT_NE(text.find("\"~*^(POST|PUT)\\\\|multipart/form-data[ \\\\t]*(;|$)\" 1;"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"~*^(POST)\\\\|(?=.{0,512}$)multipart/form-data"), std::string::npos) << text;
+}
+
+// nginx in front of an upstream that records the bytes it receives.
+class NginxUploadTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        auto tls = native::ensure_tls_material(state_.path());
+        ASSERT_TRUE(tls) << tls.error().detail;
+        ca_ = tls->ca_cert_path;
+        upstream_ = std::make_unique<BodyRecordingUpstream>(tls->server_cert_path, tls->server_key_path);
+        ASSERT_TRUE(upstream_->ok());
+        std::ofstream(web_ / "index.html") << "<!doctype html><title>roomkey</title>\n";
+        ::chmod(web_.path().c_str(), 0755);
+        ::chmod((web_ / "index.html").c_str(), 0644);
+        helper::HelperConfig config;
+        config.port = free_port();
+        config.state_dir = state_.path();
+        config.web_root = web_.path();
+        config.upstream.base_url = upstream_->origin() + "/v2";
+        config.upstream.auth_url = upstream_->origin() + "/oauth";
+        config.upstream.consent_url = upstream_->origin() + "/consent";
+        config.upstream.client_id = "roomkey-web";
+        port_ = config.port;
+        helper::NginxOptions options;
+        options.out_dir = out_.path();
+        options.standalone = true;
+        auto file = helper::write_nginx_config(config, options);
+        ASSERT_TRUE(file) << file.error();
+        nginx_ = std::make_unique<Child>(
+            std::vector<std::string>{"/usr/sbin/nginx", "-p", out_.path(), "-c", *file, "-e", out_ / "error.log"});
+        for (int i = 0; i < 400; ++i) {
+            if (client()->Get("/config.json")) return;
+            ASSERT_FALSE(nginx_->ended_within(0)) << read(out_ / "error.log") << nginx_->stderr_text();
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+        FAIL() << "nginx did not answer: " << read(out_ / "error.log");
+    }
+    void TearDown() override {
+        if (nginx_) {
+            nginx_->signal(SIGQUIT);
+            nginx_->wait_exit(10000);
+        }
+    }
+    std::unique_ptr<httplib::SSLClient> client() const {
+        auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", port_);
+        trust_only(*c, "127.0.0.1", ca_);
+        c->set_read_timeout(10, 0);
+        return c;
+    }
+    const httplib::Headers app_ = {{"X-Roomkey-Request", "1"}, {"x-servicetoken", "API-TOKEN"}};
+
+    // The status of a request with a body of `length` bytes of `type` (for a
+    // GET only the Content-Length that announces it). nginx answers a
+    // refusal as soon as it has the head and reads the rest away, so the
+    // client can finish sending.
+    int status_of(const std::string& method, const std::string& target, const std::string& type,
+                  std::size_t length) const {
+        auto c = client();
+        auto res = method == "GET" ? c->Get(target.c_str(), {{"X-Roomkey-Request", "1"},
+                                                              {"Content-Length", std::to_string(length)}})
+                                   : c->Post(target.c_str(), app_, std::string(length, 'x'), type.c_str());
+        return res ? res->status : -1;
+    }
+
+    TempDir state_;
+    TempDir web_;
+    TempDir out_;
+    std::string ca_;
+    int port_ = 0;
+    std::unique_ptr<BodyRecordingUpstream> upstream_;
+    std::unique_ptr<Child> nginx_;
+};
+
+TEST_F(NginxUploadTest, A2MiBMultipartUploadReachesTheUpstreamByteForByteWithItsBoundary) {
+    const std::string body = multipart_body(2 * 1024 * 1024);
+    auto res = client()->Post("/api/rooms/5/files", app_, body, kMultipartType.c_str());
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200) << res->body << read(out_ / "error.log");
+    const auto received = upstream_->received();
+    ASSERT_EQ(received.size(), 1u);
+    EXPECT_EQ(received[0].method_target, "POST /v2/rooms/5/files");
+    EXPECT_EQ(received[0].content_type, kMultipartType);
+    EXPECT_EQ(received[0].body.size(), body.size());
+    EXPECT_TRUE(received[0].body == body) << "the bytes differ";
+}
+
+TEST_F(NginxUploadTest, TheUploadTakesExactlyItsLimitAndEveryOtherRoute1MiB) {
+    const std::string at_limit = multipart_body(kMaxUploadRequestBytes);
+    auto res = client()->Post("/api/rooms/5/files", app_, at_limit, kMultipartType.c_str());
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200) << res->body;
+    ASSERT_EQ(upstream_->received().size(), 1u);
+    EXPECT_TRUE(upstream_->received()[0].body == at_limit);
+
+    EXPECT_EQ(status_of("POST", "/api/rooms/5/files", kMultipartType, kMaxUploadRequestBytes + 1), 413);
+    for (const char* target : {"/api/rooms/5/messages", "/oauth/token", "/api/rooms/5/files/6"}) {
+        EXPECT_EQ(status_of("POST", target, "application/x-www-form-urlencoded", 2 * 1024 * 1024), 413)
+            << target;
+    }
+    // A GET carries no body, also beside the upload (the helper: 400).
+    EXPECT_EQ(status_of("GET", "/api/rooms/5/files", "", 2 * 1024 * 1024), 400);
+    EXPECT_EQ(upstream_->received().size(), 1u) << "a refused body reached the upstream";
+}
+
+TEST_F(NginxUploadTest, MultipartElsewhereAndAnUploadWithoutItAre415) {
+    const std::string body = multipart_body(4096);
+    for (const char* target : {"/api/rooms/5/messages", "/api/rooms/5/tasks"}) {
+        auto res = client()->Post(target, app_, body, kMultipartType.c_str());
+        ASSERT_TRUE(res) << target;
+        EXPECT_EQ(res->status, 415) << target << ": " << res->body;
+    }
+    for (const char* type : {"application/x-www-form-urlencoded", "multipart/form-data"}) {
+        auto res = client()->Post("/api/rooms/5/files", app_, "file=x", type);
+        ASSERT_TRUE(res) << type;
+        EXPECT_EQ(res->status, 415) << type << ": " << res->body;
+    }
+    EXPECT_TRUE(upstream_->received().empty()) << upstream_->received().front().method_target;
+    // What passes: a form post elsewhere, the GET beside the upload.
+    auto post = client()->Post("/api/rooms/5/messages", app_, "body=hi", "application/x-www-form-urlencoded");
+    ASSERT_TRUE(post);
+    EXPECT_EQ(post->status, 200) << post->body;
+    auto list = client()->Get("/api/rooms/5/files", app_);
+    ASSERT_TRUE(list);
+    EXPECT_EQ(list->status, 200) << list->body;
+    EXPECT_EQ(upstream_->received().size(), 2u);
+}
 }  // namespace
 }  // namespace roomkey::integration
