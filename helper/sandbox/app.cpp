@@ -6,6 +6,7 @@
 #include "sandbox/app.hpp"
 
 #include "common/loopback_server.hpp"
+#include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/errors.hpp"
 #include "sandbox/html.hpp"
 #include "sandbox/http_util.hpp"
@@ -110,6 +111,15 @@ RouteKind kind_for_path(const std::string& path) {
     return RouteKind::page;
 }
 
+// POST /v2/rooms/{room_id}/files: the catalog's multipart endpoint, whose
+// body may be kMaxUploadRequestBytes.
+bool is_upload(Method method, const std::string& path) {
+    constexpr std::string_view kApi = "/v2";
+    if (method != Method::Post || path.compare(0, kApi.size(), kApi) != 0) return false;
+    const auto match = match_endpoint(method, std::string_view(path).substr(kApi.size()));
+    return match && endpoint_info(match->endpoint).multipart;
+}
+
 HttpResponse not_found(RouteKind kind) {
     if (kind == RouteKind::page) {
         return html_response(404, html_page("Not found", "<h1>Not found</h1><p>The sandbox serves no such page. "
@@ -156,6 +166,13 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
     // The Host check lives here, after cpp-httplib has read the whole body:
     // a refusal before the body is read would leave it on a keep-alive
     // connection to be parsed as the next request (request smuggling).
+    // Only the upload may be larger than max_body_bytes (server.cpp lets
+    // httplib read up to kMaxUploadRequestBytes).
+    if (request.body.size() > options_.max_body_bytes && !is_upload(request.method, target.path)) {
+        return early(guessed, api_error(413, "The request body is larger than " +
+                                                 std::to_string(options_.max_body_bytes) +
+                                                 " bytes; only a file upload may be larger."));
+    }
     if (!host_allowed(request.headers)) {
         return early(guessed,
                      api_error(403, "The Host header must name 127.0.0.1 or localhost with the sandbox's port."));

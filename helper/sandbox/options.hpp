@@ -2,6 +2,8 @@
 // pre-registered from flags or a JSON file (spec 2.1 rules still apply).
 #pragma once
 
+#include "roomkey/upload_limits.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -55,7 +57,11 @@ struct SandboxOptions {
     Seconds room_post_window{10};
     std::string api_token_header = "x-servicetoken";  // spec 5.1 (the brand word is a setting)
     bool log_requests = true;        // method, path (never the query), status, time
-    std::size_t max_body_bytes = 64 * 1024;
+    // Request bodies beyond this get 413; the upload (POST
+    // /v2/rooms/{room_id}/files) may be kMaxUploadRequestBytes. 1 MiB holds
+    // a message or task body of 65,535 characters (RAML) of up to 4 bytes
+    // each, percent-encoded (upload_limits.hpp).
+    std::size_t max_body_bytes = kMaxRequestBodyBytes;
     MemoryCaps caps;
     ClockSources clock_sources;  // real time; tests replace it
 };

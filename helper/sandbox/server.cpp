@@ -11,7 +11,9 @@
 
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
+#include "common/raw_body.hpp"
 #include "common/state_dir.hpp"
+#include "roomkey/upload_limits.hpp"
 #include "common/tls.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/http_util.hpp"
@@ -63,10 +65,14 @@ Result<Unit, std::string> Sandbox::start() {
     // idle connection holds a thread until its timeout, so fewer threads let
     // a handful of idle connections stall the sandbox.
     native::ServerLimits limits;
-    limits.max_body_bytes = options_.max_body_bytes;
+    // The ceiling is the upload's; SandboxApp::handle holds every other
+    // route to max_body_bytes once the body is read (a refusal before it
+    // would reset a client still sending, instead of answering 413).
+    limits.max_body_bytes = std::max(options_.max_body_bytes, kMaxUploadRequestBytes);
 
     const bool log = options_.log_requests;
     auto dispatch = [this, log](const httplib::Request& in, httplib::Response& out) {
+        native::restore_content_type(in);  // hidden while httplib read the body (below)
         const auto started = std::chrono::steady_clock::now();
         auto request = native::from_httplib_request(in);
         HttpResponse response;
@@ -154,7 +160,14 @@ Result<Unit, std::string> Sandbox::start() {
     };
     // The hardened defaults and the request-framing guard, wrapped around the
     // policy above (never set a pre/post-routing handler on the server itself).
-    native::harden_server(*server_, limits, {}, apply_policy);
+    // Bodies are read as the bytes that came, not by httplib's rules for
+    // their types (raw_body.hpp): a form over 8 KiB (a long message) is not
+    // refused, an upload's multipart body is not emptied.
+    auto keep_raw = [](const httplib::Request& req, httplib::Response&) {
+        native::keep_body_raw(req);
+        return httplib::Server::HandlerResponse::Unhandled;
+    };
+    native::harden_server(*server_, limits, keep_raw, apply_policy);
 
     auto bound = native::bind_loopback(*server_, options_.host, options_.port);
     if (!bound) {

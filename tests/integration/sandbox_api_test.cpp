@@ -3,6 +3,7 @@
 // (7.3), posted data showing up in reads and counts (4.4-4.7, 2.5), and the
 // rate limits (8.1, 8.2).
 #include "roomkey/errors.hpp"
+#include "roomkey/upload_limits.hpp"
 #include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/www_authenticate.hpp"
 #include "support/sandbox_fixture.hpp"
@@ -227,7 +228,8 @@ TEST_F(SandboxApi, EveryResponseCarriesRateLimitHeaders_spec8_1) {
     cases.push_back({"injected invalid_token", 401, api_get("/me")});
     cases.push_back({"HTTP-level 413", 413,
                      client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
-                                    "body=" + std::string(100 * 1024, 'a'), "application/x-www-form-urlencoded")});
+                                    "body=" + std::string(kMaxRequestBodyBytes, 'a'),
+                                    "application/x-www-form-urlencoded")});
     for (const auto& c : cases) {
         ASSERT_TRUE(c.res) << c.what;
         EXPECT_EQ(c.res->status, c.status) << c.what << ": " << c.res->body;

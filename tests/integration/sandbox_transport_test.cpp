@@ -12,6 +12,7 @@
 #include <chrono>
 #include <regex>
 
+#include "roomkey/upload_limits.hpp"
 #include "support/sandbox_fixture.hpp"
 
 namespace roomkey::sandbox::testing {
@@ -121,7 +122,7 @@ TEST_F(SandboxTransport, ForeignHostHeaderIsRefused) {
 
 // issue 10: bounded request sizes.
 TEST_F(SandboxTransport, OversizedBodyIsRefused) {
-    const std::string big(200 * 1024, 'a');
+    const std::string big(kMaxRequestBodyBytes, 'a');
     auto res = client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
                               "body=" + big, "application/x-www-form-urlencoded");
     ASSERT_TRUE(res);
@@ -133,7 +134,7 @@ TEST_F(SandboxTransport, OversizedBodyIsRefused) {
 // app's: no framing, no CORS, and a spec 2.7 error body.
 TEST_F(SandboxTransport, HttpLayerErrorsCarryTheSecurityHeaders_spec4_2) {
     auto too_large = client()->Post("/consent", httplib::Headers{{"Origin", "https://evil.example"}},
-                                    "request=" + std::string(100 * 1024, 'a'), "application/x-www-form-urlencoded");
+                                    "request=" + std::string(kMaxRequestBodyBytes, 'a'), "application/x-www-form-urlencoded");
     auto too_long = get("/v2/" + std::string(10000, 'a'), {{"Origin", "https://evil.example"}});
     for (const auto* res : {&too_large, &too_long}) {
         ASSERT_TRUE(*res);
