@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
@@ -45,6 +46,9 @@ using Clock = std::chrono::steady_clock;
 // The start of the request this connection thread is handling (httplib runs
 // one request at a time per thread, from the pre-routing handler to the logger).
 thread_local Clock::time_point t_request_start{};
+// Set when this thread's answer came from the service (token or API proxy),
+// so the error handler leaves its body alone; reset for every request.
+thread_local bool t_relayed_answer = false;
 
 StartFailure failure(StartError code, std::string message) {
     return StartFailure{code, std::move(message)};
@@ -199,6 +203,7 @@ void HelperServer::register_routes(httplib::Server& s) {
     limits.max_body_bytes = std::max(config_.limits.max_body_bytes, config_.max_upload_body_bytes);
     native::harden_server(s, limits, [this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
+        t_relayed_answer = false;
         const std::size_t max_body =
             body_limit(req.method, req.path, config_.limits.max_body_bytes, config_.max_upload_body_bytes);
         if (native::refuse_body_over(req, res, max_body)) {
@@ -252,6 +257,7 @@ void HelperServer::register_routes(httplib::Server& s) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
+        t_relayed_answer = true;
     };
     route(On::post, std::string(kTokenPath).c_str(), token);
 
@@ -259,6 +265,7 @@ void HelperServer::register_routes(httplib::Server& s) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->api(*request), res);
+        t_relayed_answer = true;  // the service's body, empty or not (see the error handler)
     };
     const std::string api_pattern = std::string(kApiPrefix) + "/.*";
     for (On method : {On::get, On::post, On::put, On::del}) route(method, api_pattern.c_str(), api);
@@ -283,8 +290,12 @@ void HelperServer::register_routes(httplib::Server& s) {
     };
     for (On method : {On::options, On::post, On::put, On::del, On::patch}) route(method, ".*", not_allowed);
 
+    // Answers httplib makes itself get their status as text. An answer the
+    // service gave keeps its body as it came: its 401 for an expired access
+    // token is empty (chatwork-ruby issue #42), and the page must see that.
     s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-        if (res.body.empty() && !res.content_provider_) {
+        const bool relayed = std::exchange(t_relayed_answer, false);
+        if (!relayed && res.body.empty() && !res.content_provider_) {
             res.set_content(std::to_string(res.status) + "\n", "text/plain; charset=utf-8");
         }
     });

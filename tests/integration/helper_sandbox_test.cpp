@@ -155,6 +155,23 @@ protected:
     std::unique_ptr<httplib::SSLClient> app_;
 };
 
+// chatwork-ruby issue #42 (PR #43): the service's 401 for an invalid or
+// expired access token has an empty body; the helper relays it as it came
+// (it used to fill empty error bodies with "401\n"), WWW-Authenticate included.
+TEST_F(HelperWithSandbox, AnEmptyBodied401IsRelayedEmpty_ruby42) {
+    start(false);
+    auto res = api_via_helper("/me", "never-issued-token");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 401);
+    EXPECT_EQ(res->body, "");
+    EXPECT_NE(res->get_header_value("WWW-Authenticate").find("invalid_token"), std::string::npos);
+    // The helper's own refusals still say their status.
+    auto refused = app_->Get("/api/me", {{"Authorization", "Bearer x"}});  // no X-Roomkey-Request
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 403);
+    EXPECT_FALSE(refused->body.empty());
+}
+
 TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
     start(false);
     // 1. The page learns the upstream from the helper.
