@@ -20,6 +20,9 @@
 #include <deque>
 
 namespace roomkey {
+// A namespace of its own: in a unity batch with session_test.cpp, their
+// anonymous namespaces (t0, kScopes, ...) would be one.
+namespace sign_in_flow_test {
 namespace {
 
 using testing::FakeService;
@@ -414,4 +417,5 @@ TEST(SignInFlow, RateLimitHeadersFeedThePacingScheduler) {
 }
 
 }  // namespace
+}  // namespace sign_in_flow_test
 }  // namespace roomkey
