@@ -1,6 +1,8 @@
 // httplib_adapter.cpp: field-by-field copies between cpp-httplib and shared/.
 #include "common/httplib_adapter.hpp"
 
+#include "common/loopback_server.hpp"
+
 namespace roomkey::native {
 namespace {
 
@@ -44,6 +46,12 @@ std::optional<HttpRequest> from_httplib_request(const httplib::Request& request)
     out.headers.remove("REMOTE_PORT");
     out.headers.remove("LOCAL_ADDR");
     out.headers.remove("LOCAL_PORT");
+    // A multipart Content-Type set aside so that httplib kept the raw body
+    // (loopback_server.hpp, kStashedContentTypeHeader).
+    if (auto stashed = out.headers.get(kStashedContentTypeHeader)) {
+        out.headers.set("Content-Type", *stashed);
+        out.headers.remove(kStashedContentTypeHeader);
+    }
     out.body = request.body;
     return out;
 }

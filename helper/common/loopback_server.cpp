@@ -116,6 +116,14 @@ bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& r
         close_connection_after_response(request, response);
         return true;
     }
+    auto& mutable_request = const_cast<httplib::Request&>(request);  // see below: httplib's own Request
+    mutable_request.headers.erase(kStashedContentTypeHeader);
+    const std::string type = request.get_header_value("Content-Type");
+    if (type.size() >= 10 && iequals(std::string_view(type).substr(0, 10), "multipart/")) {
+        mutable_request.headers.erase("Content-Type");
+        mutable_request.set_header("Content-Type", "application/octet-stream");
+        mutable_request.set_header(kStashedContentTypeHeader, type);
+    }
     if (reads_body(request.method) && request.method != "DELETE" && !request.has_header("Content-Length")) {
         // httplib hands the pre-routing handler its own, non-const Request:
         // the one place roomkey changes a request. Without it httplib reads

@@ -84,6 +84,16 @@ bool body_follows(const httplib::Request& request);
 // so httplib does not wait for the peer to close. Returns true when it answered.
 bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& response);
 
+// httplib 0.11.4 parses a multipart/* body into Request::files and leaves
+// Request::body empty (and answers a bare 400 for what its parser does not
+// take). roomkey's servers want the bytes as sent: the sandbox reads the
+// upload with shared/'s reader, the helper forwards it unchanged. So
+// refuse_unsafe_framing(), which runs before the body is read, moves such a
+// Content-Type to this header (dropping any the peer sent itself) and leaves
+// application/octet-stream in its place; from_httplib_request()
+// (httplib_adapter.hpp) puts it back.
+inline constexpr const char* kStashedContentTypeHeader = "X-Roomkey-Multipart-Content-Type";
+
 // Ends the TLS connection that carries `request` once `response` is written:
 // later reads see end of stream (bytes already received included), so httplib
 // closes it as soon as the peer sends anything more, or after the keep-alive

@@ -5,6 +5,7 @@
 #include <httplib.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "common/loopback_server.hpp"
 #include "common/state_dir.hpp"
 #include "common/tls.hpp"
+#include "roomkey/upload_limits.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -63,7 +65,9 @@ Result<Unit, std::string> Sandbox::start() {
     // idle connection holds a thread until its timeout, so fewer threads let
     // a handful of idle connections stall the sandbox.
     native::ServerLimits limits;
-    limits.max_body_bytes = options_.max_body_bytes;
+    // The upload route takes a 5 MB file; SandboxApp::handle keeps every
+    // other route at options_.max_body_bytes (413) once the body is read.
+    limits.max_body_bytes = std::max(options_.max_body_bytes, kMaxUploadRequestBytes);
 
     const bool log = options_.log_requests;
     auto dispatch = [this, log](const httplib::Request& in, httplib::Response& out) {
