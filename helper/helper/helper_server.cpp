@@ -7,6 +7,7 @@
 
 #include <openssl/ssl.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "common/httplib_adapter.hpp"
@@ -16,6 +17,8 @@
 #include "helper/proxy.hpp"
 #include "helper/route_policy.hpp"
 #include "helper/upstream_client.hpp"
+#include "roomkey/endpoints.hpp"
+#include "roomkey/upload_limits.hpp"
 
 namespace roomkey::helper {
 
@@ -45,6 +48,16 @@ thread_local Clock::time_point t_request_start{};
 
 StartFailure failure(StartError code, std::string message) {
     return StartFailure{code, std::move(message)};
+}
+
+// Interim (h3-files, until the helper's own upload limit lands): POST
+// /api/rooms/{room_id}/files takes kMaxUploadRequestBytes; httplib reads
+// every body up to that, and route() refuses the others above
+// limits.max_body_bytes with 413 once read.
+bool is_upload_route(const httplib::Request& req) {
+    if (req.method != "POST" || req.path.rfind("/api/", 0) != 0) return false;
+    const auto match = match_endpoint(Method::Post, std::string_view(req.path).substr(4));
+    return match && match->endpoint == Endpoint::room_files_post;
 }
 
 void send_text(httplib::Response& res, int status, const std::string& text) {
@@ -184,7 +197,9 @@ void HelperServer::register_routes(httplib::Server& s) {
     // the same policy in the route, after the body is read (within the
     // payload limit). harden_server() puts its request-framing guard around
     // this handler (never set one on the server directly).
-    native::harden_server(s, config_.limits, [this](const httplib::Request& req, httplib::Response& res) {
+    native::ServerLimits limits = config_.limits;
+    limits.max_body_bytes = std::max(limits.max_body_bytes, kMaxUploadRequestBytes);
+    native::harden_server(s, limits, [this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
         if (!native::body_follows(req) && refuse(req, res)) return httplib::Server::HandlerResponse::Handled;
         return httplib::Server::HandlerResponse::Unhandled;
@@ -194,6 +209,11 @@ void HelperServer::register_routes(httplib::Server& s) {
     enum class On { get, post, put, del, patch, options };
     auto route = [this, &s](On method, const char* pattern, Handler handler) {
         Handler guarded = [this, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
+            if (req.body.size() > config_.limits.max_body_bytes && !is_upload_route(req)) {
+                // As httplib's own 413 did: answer first, then end the connection.
+                send_text(res, 413, "request body too large");
+                return native::close_connection_after_response(req, res);
+            }
             if (native::body_follows(req) && refuse(req, res)) return;
             handler(req, res);
         };
