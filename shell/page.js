@@ -10,12 +10,18 @@
 //                                    console {last:{method, path, status, json,
 //                                    scope_needed, scope_granted, rate, error, sent},
 //                                    problems, missing_scope, confirm, sending}
-//                                    (web/app/views_state.cpp, web/app/console.hpp)
+//                                    (web/app/views_state.cpp, web/app/console.hpp);
+//                                    issue 26: room.files[] {file_id, filename, filesize,
+//                                    account_id, upload_time}, room.upload {name, sent,
+//                                    total, status, file_id, error}, room.download
+//                                    {file_id, url, expires_at} (web/app/room_view.hpp)
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.
 //                                    {type:'sign_in', scope:'users.all:read rooms.all:read_write'}
 //                                    {type:'post_message', room_id:'7', body:'hi', count:30}
+//                                    {type:'upload_file', room_id, name, mime, data_base64, message}
+//                                    {type:'open_file', room_id, file_id}
 //                                    {type:'refresh_scopes', scope:'users.all:read'} (a subset of
 //                                    state().scopes.granted, spec 4.3; the outcome in
 //                                    state().scope_refresh {pending, requested,
@@ -27,7 +33,8 @@
 //                                    queue_message, sign_out, reveal,
 //                                    copy_curl, log_latest, open_room, mark_read,
 //                                    console_endpoint, console_send, add_scopes,
-//                                    rate_plot, refresh_scopes): the part of it
+//                                    rate_plot, refresh_scopes, files_tab,
+//                                    upload_file): the part of it
 //                                    on screen, or null when it is not drawn or
 //                                    is scrolled out of its panel's view
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)

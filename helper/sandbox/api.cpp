@@ -5,7 +5,8 @@
 //   3. the overall rate limit per credential
 //   4. the endpoint allowlist (shared/'s match_endpoint) -> 400 "Invalid Endpoint or HTTP method"
 //   5. scopes for Bearer tokens (shared/'s grant_allows) -> 403 insufficient_scope
-//   6. form-urlencoded bodies for POST/PUT
+//   6. form-urlencoded bodies for POST/PUT (the upload's multipart body is
+//      read by api_files.cpp)
 //   7. every parameter given against the catalog's value rule (allowed
 //      values, lengths, codes: shared/'s param_value_problem) -> 400
 // Then api_handlers.cpp answers the endpoint (and applies the per-room
@@ -232,7 +233,9 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
     // 6. Spec 4.1.3: POST and PUT bodies are application/x-www-form-urlencoded
     //    (DELETE /rooms/{room_id} carries action_type the same way).
     FormFields form;
-    if (ctx.request.method != Method::Get) {
+    if (match->endpoint == Endpoint::room_files_post) {
+        // multipart/form-data, read (and refused with 400) in api_files.cpp.
+    } else if (ctx.request.method != Method::Get) {
         if (!ctx.request.body.empty() || ctx.request.headers.has("Content-Type")) {
             if (!is_form_content(ctx.request.headers)) {
                 return api_error(400, "The request body must be application/x-www-form-urlencoded.");

@@ -519,10 +519,13 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
         case Endpoint::room_file_get: {
             const auto id = parse_id(match.item_id);
             for (const FileRecord& f : room->files) {
-                if (id && f.file_id == *id) return json_response(200, file_json(chat_, f));
+                if (id && f.file_id == *id) return file_answer(ctx, f, file_json(chat_, f));  // api_files.cpp
             }
             return api_error(404, "The file does not exist.");
         }
+
+        case Endpoint::room_files_post:
+            return upload_file(ctx, caller.account, *room, can_write);  // api_files.cpp
 
         case Endpoint::room_link_get:
             return json_response(200, link_json(room->link, link_url_prefix()));
@@ -558,8 +561,6 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             return json_response(200, link_json(room->link, link_url_prefix()));
         }
 
-        case Endpoint::room_files_post:
-            break;
     }
     return api_error(501, "The sandbox does not implement " + std::string(to_string(match.endpoint)) + ".");
 }

@@ -8,6 +8,7 @@
 #include "common/loopback_server.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/errors.hpp"
+#include "roomkey/upload_limits.hpp"
 #include "sandbox/html.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -21,8 +22,10 @@ SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjecto
       chat_(ChatModel::demo(unix_seconds(clock.now()))),
       oauth_(random, options_.caps),
       rate_limiter_(options_.rate_limit, std::chrono::duration_cast<Millis>(options_.rate_window)),
-      room_limiter_(options_.room_post_limit, std::chrono::duration_cast<Millis>(options_.room_post_window)) {
+      room_limiter_(options_.room_post_limit, std::chrono::duration_cast<Millis>(options_.room_post_window)),
+      download_signer_(random) {
     register_routes();
+    seed_demo_files();
 }
 
 Result<std::vector<std::string>, std::string> SandboxApp::register_start_up_clients() {
@@ -82,6 +85,8 @@ void SandboxApp::register_routes() {
     add(M::Post, "/oauth/token", K::token, &SandboxApp::token);
     // Spec 4.1-4.8: the REST API under {base_url} = /v2.
     for (M m : {M::Get, M::Post, M::Put, M::Delete}) add(m, "/v2/", K::api, &SandboxApp::api);
+    // The signed, expiring links of GET /v2/rooms/{room_id}/files/{file_id}?create_download_url=1.
+    add(M::Get, std::string(kDownloadPath), K::download, &SandboxApp::download);
     // Tests only: time and faults.
     if (options_.test_controls) {
         add(M::Get, "/_sandbox/clock", K::control, &SandboxApp::control_clock_get);
@@ -108,16 +113,8 @@ RouteKind kind_for_path(const std::string& path) {
     if (path.rfind("/v2/", 0) == 0 || path == "/v2") return RouteKind::api;
     if (path.rfind("/oauth/", 0) == 0) return RouteKind::token;
     if (path.rfind("/_sandbox/", 0) == 0) return RouteKind::control;
+    if (path.rfind(kDownloadPath, 0) == 0) return RouteKind::download;
     return RouteKind::page;
-}
-
-// POST /v2/rooms/{room_id}/files: the catalog's multipart endpoint, whose
-// body may be kMaxUploadRequestBytes.
-bool is_upload(Method method, const std::string& path) {
-    constexpr std::string_view kApi = "/v2";
-    if (method != Method::Post || path.compare(0, kApi.size(), kApi) != 0) return false;
-    const auto match = match_endpoint(method, std::string_view(path).substr(kApi.size()));
-    return match && endpoint_info(match->endpoint).multipart;
 }
 
 HttpResponse not_found(RouteKind kind) {
@@ -143,6 +140,14 @@ HttpResponse method_not_allowed(RouteKind kind, const std::string& allowed) {
 
 }  // namespace
 
+std::size_t SandboxApp::body_limit(Method method, std::string_view path) const {
+    if (path.rfind("/v2/", 0) == 0) {
+        const auto match = match_endpoint(method, path.substr(3));
+        if (match && match->endpoint == Endpoint::room_files_post) return kMaxUploadRequestBytes;
+    }
+    return options_.max_body_bytes;
+}
+
 bool SandboxApp::host_allowed(const Headers& headers) const {
     // DNS rebinding: a page on evil.example resolved to 127.0.0.1 would send
     // its own name in Host. Only loopback names with our port pass.
@@ -166,13 +171,6 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
     // The Host check lives here, after cpp-httplib has read the whole body:
     // a refusal before the body is read would leave it on a keep-alive
     // connection to be parsed as the next request (request smuggling).
-    // Only the upload may be larger than max_body_bytes (server.cpp lets
-    // httplib read up to kMaxUploadRequestBytes).
-    if (request.body.size() > options_.max_body_bytes && !is_upload(request.method, target.path)) {
-        return early(guessed, api_error(413, "The request body is larger than " +
-                                                 std::to_string(options_.max_body_bytes) +
-                                                 " bytes; only a file upload may be larger."));
-    }
     if (!host_allowed(request.headers)) {
         return early(guessed,
                      api_error(403, "The Host header must name 127.0.0.1 or localhost with the sandbox's port."));
@@ -191,6 +189,13 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
     if (!route) {
         if (allowed.empty()) return early(guessed, not_found(guessed));
         return early(guessed, method_not_allowed(guessed, allowed));
+    }
+    // httplib reads bodies up to the upload route's limit; every other route
+    // keeps the small one (docs/sandbox.md, Limits).
+    if (request.body.size() > body_limit(request.method, target.path)) {
+        return early(route->kind, api_error(413, "The request body is larger than this route accepts (" +
+                                                     std::to_string(body_limit(request.method, target.path)) +
+                                                     " bytes)."));
     }
     auto query = decode_form(target.query);
     if (!query) {

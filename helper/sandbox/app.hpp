@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "roomkey/endpoints.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/random.hpp"
@@ -23,6 +25,7 @@
 #include "sandbox/chat_model.hpp"
 #include "sandbox/clock.hpp"
 #include "sandbox/faults.hpp"
+#include "sandbox/file_store.hpp"
 #include "sandbox/oauth_state.hpp"
 #include "sandbox/options.hpp"
 #include "sandbox/rate_limiter.hpp"
@@ -62,7 +65,8 @@ struct RequestContext {
     mutable std::optional<RateDecision> counted;
 };
 
-enum class RouteKind { page, token, api, control };
+// download: the signed file links (api_files.cpp), outside /v2 and its policy.
+enum class RouteKind { page, token, api, control, download };
 
 class SandboxApp {
 public:
@@ -104,6 +108,8 @@ private:
     void register_routes();
     void add(Method method, std::string path, RouteKind kind, Handler handler);
     bool host_allowed(const Headers& headers) const;
+    // The largest body a route takes: kMaxUploadRequestBytes for the upload, else max_body_bytes.
+    std::size_t body_limit(Method method, std::string_view path) const;
     // Every response leaves through here: the x-ratelimit-* headers for API
     // responses (spec 8.1: every one), then the security headers.
     void finish(RouteKind kind, const Headers& request_headers, const std::optional<RateDecision>& counted,
@@ -171,6 +177,14 @@ private:
     // it is valid, else a digest of what was presented, else "anonymous".
     std::string rate_key_of(const Headers& request_headers, Instant now) const;  // caller holds mutex_
 
+    // --- files (api_files.cpp); the first two run under mutex_ from api_endpoint ---
+    HttpResponse upload_file(const RequestContext& ctx, AccountId account, Room& room, bool can_write);
+    // GET /rooms/{room_id}/files/{file_id}: `record`, plus a download_url
+    // when create_download_url=1.
+    HttpResponse file_answer(const RequestContext& ctx, const FileRecord& file, nlohmann::ordered_json record);
+    HttpResponse download(const RequestContext& ctx);  // GET /downloads/<file_id>; takes mutex_
+    void seed_demo_files();                            // at construction
+
     // --- test controls (controls.cpp) ---
     HttpResponse control_clock_get(const RequestContext& ctx);
     HttpResponse control_clock_advance(const RequestContext& ctx);
@@ -193,6 +207,8 @@ private:
     OAuthState oauth_;
     WindowLimiter rate_limiter_;
     SlidingLimiter room_limiter_;
+    FileStore file_store_;
+    DownloadSigner download_signer_;
 };
 
 }  // namespace roomkey::sandbox

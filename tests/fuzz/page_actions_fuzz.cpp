@@ -22,6 +22,7 @@
 
 #include "app/intents.hpp"
 #include "roomkey/api.hpp"
+#include "roomkey/encoding.hpp"
 #include "roomkey/scopes.hpp"
 
 namespace {
@@ -115,6 +116,14 @@ json write(const Intent& intent) {
                 return {{"type", "cancel_api_call"}};
             } else if constexpr (std::is_same_v<T, intent::AddScopes>) {
                 return {{"type", "add_scopes"}, {"scope", i.scope}};
+            } else if constexpr (std::is_same_v<T, intent::UploadFile>) {  // issue 26
+                return {{"type", "upload_file"},   {"room_id", i.room_id},
+                        {"name", i.name},          {"mime", i.mime},
+                        {"data_base64", roomkey::base64_encode(i.data)}, {"message", i.message}};
+            } else if constexpr (std::is_same_v<T, intent::OpenFile>) {
+                return {{"type", "open_file"}, {"room_id", i.room_id}, {"file_id", i.file_id}};
+            } else if constexpr (std::is_same_v<T, intent::PickFile>) {
+                std::abort();  // the UI's, never from the page API
             } else {
                 static_assert(std::is_same_v<T, intent::ClearLog>, "a new intent: teach this target to write it");
                 return {{"type", "clear_log"}};
@@ -169,6 +178,11 @@ bool same(const Intent& x, const Intent& y) {
                        a.confirmed == b.confirmed;
             }
             if constexpr (std::is_same_v<T, intent::AddScopes>) return a.scope == b.scope;
+            if constexpr (std::is_same_v<T, intent::UploadFile>) {
+                return a.room_id == b.room_id && a.name == b.name && a.mime == b.mime && a.data == b.data &&
+                       a.message == b.message && a.size == b.size;
+            }
+            if constexpr (std::is_same_v<T, intent::OpenFile>) return a.room_id == b.room_id && a.file_id == b.file_id;
             return true;
         },
         x);

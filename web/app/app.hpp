@@ -19,6 +19,7 @@
 //   app_posting.cpp  the post queue (messages, tasks, cancel, per-room order)
 //   app_rooms.cpp    issue 10: the open room (load, poll, mark read, task done), my tasks, contacts
 //   app_console.cpp  issue 10: the API console (checks, scopes, confirmation) and add_scopes
+//   app_files.cpp    issue 26: files both ways (upload with progress, download links)
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
 // How a new view is added (room_view, console, contacts, ...), so that
@@ -39,6 +40,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +58,7 @@
 #include "roomkey/api.hpp"
 #include "roomkey/api_records.hpp"
 #include "roomkey/callback.hpp"
+#include "roomkey/file_upload.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/pacing.hpp"
 #include "roomkey/random.hpp"
@@ -70,6 +73,19 @@ namespace effect {
 struct Send {
     std::uint64_t id = 0;
     HttpRequest request;
+    // A file upload: the platform reports the body's progress
+    // (App::on_upload_progress), which emscripten_fetch cannot.
+    bool upload_progress = false;
+};
+// Open the browser's file picker for a room's upload; the chosen file comes
+// back as intent::UploadFile with this room and message.
+struct PickFile {
+    std::string room_id;
+    std::string message;
+};
+// Open a download_url (an attachment: the browser saves it, the page stays).
+struct OpenUrl {
+    std::string url;
 };
 // Keep the pending authorization in sessionStorage (read back once, at start).
 struct StorePending {
@@ -90,8 +106,8 @@ struct ForgetClipboard {
     bool system = false;
 };
 }  // namespace effect
-using Effect =
-    std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText, effect::ForgetClipboard>;
+using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
+                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl>;
 
 enum class Mode { none, oauth, api_token };
 
@@ -185,6 +201,10 @@ public:
     // The same, typed: only a post whose failure says "not sent" may go again
     // by itself (post_outcome.hpp); the string overload means network_error.
     void on_transport_error(std::uint64_t id, TransportFailure failure, const std::string& reason, Instant now);
+    // An upload's request body went out up to `sent` of `total` bytes (the
+    // platform's XMLHttpRequest upload progress, for an effect::Send with
+    // upload_progress); room.upload shows it.
+    void on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total);
     // Call often (every frame): delivers refresh ticks and sends paced requests.
     void tick(Instant now);
     // When tick() next has work (a paced request may go, a refresh is due):
@@ -273,6 +293,8 @@ private:
         accept_request,
         decline_request,
         console,
+        upload_file,  // app_files.cpp
+        open_file,
     };
     struct ApiCall {
         RequestId id = 0;
@@ -291,6 +313,8 @@ private:
         std::string path;
         FormFields params;
         std::string subject;
+        // ViewCall::upload_file: the file (shared: ApiCall is copied).
+        std::shared_ptr<const FileToUpload> upload;
     };
     // What set last_error_, so the same action's success clears it (issue 11).
     enum class ErrorSource { other, config, account, status, rooms, posting, helper, room, my_tasks, contacts };
@@ -381,6 +405,12 @@ private:
     void apply_view(const intent::AcceptRequest& i, Instant now);
     void apply_view(const intent::DeclineRequest& i, Instant now);
     void apply_view(const intent::SetPageVisible& i, Instant now);
+    // files both ways (app_files.cpp)
+    void apply_view(const intent::UploadFile& i, Instant now);
+    void apply_view(const intent::PickFile& i, Instant now);
+    void apply_view(const intent::OpenFile& i, Instant now);
+    void on_file_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
+                        Instant now);
     // the API console (app_console.cpp)
     void apply_view(const intent::ConsoleCall& i, Instant now);
     void apply_view(const intent::ConfirmConsoleCall& i, Instant now);

@@ -59,7 +59,15 @@ std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest requ
     // (or a same-origin Origin): a cross-site page cannot add it.
     request.headers.set(config_ ? config_->request_header : std::string(kDefaultRequestHeader), "1");
     http_[id] = std::move(purpose);
-    log_.begin(id, std::move(label), request, now);
+    const auto type = request.headers.get("content-type");
+    if (type && type->rfind("multipart/", 0) == 0) {
+        // A file upload: the log keeps what was sent, not megabytes of it.
+        HttpRequest shown = request;
+        shown.body = "[multipart/form-data body, " + std::to_string(request.body.size()) + " bytes]";
+        log_.begin(id, std::move(label), shown, now);
+    } else {
+        log_.begin(id, std::move(label), request, now);
+    }
     effects_.push_back(effect::Send{id, std::move(request)});
     return id;
 }

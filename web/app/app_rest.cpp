@@ -155,6 +155,17 @@ void App::send_call(RequestId id, bool retry, Instant now) {
             label = "room messages (spec 4.8), looking for a post whose answer was lost";
             break;
         case CallKind::view:
+            if (call.upload) {
+                // multipart/form-data (shared/file_upload.hpp); random_ draws the boundary.
+                auto built = upload_file_request(config, creds, call.subject, *call.upload, random_);
+                if (!built) {
+                    fail_call(id, "the upload could not be built: " + std::string(to_string(built.error())), now);
+                    return;
+                }
+                request = std::move(*built);
+                label = view_label(call);
+                break;
+            }
             request = api_request(config, creds, call.method, call.path, call.params);
             label = view_label(call);
             if (call.view == ViewCall::console && request) console_.on_sent();
@@ -189,7 +200,9 @@ void App::send_call(RequestId id, bool retry, Instant now) {
         job->sent_at = now;
         if (!batch_.first_sent) batch_.first_sent = now;
     }
+    const bool upload = call.upload != nullptr;
     send(RestCall{id}, std::move(label), std::move(*request), now);
+    if (upload) std::get<effect::Send>(effects_.back()).upload_progress = true;
 }
 
 void App::record_rate(const HttpResponse& response, Instant now) {

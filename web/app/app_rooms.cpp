@@ -184,6 +184,10 @@ std::string App::view_label(const ApiCall& call) const {
             return "decline contact request";
         case ViewCall::console:
             return "API console: " + std::string(to_string(call.method)) + " " + call.path;
+        case ViewCall::upload_file:
+            return "file upload (" + (call.upload ? call.upload->name : std::string()) + ")";
+        case ViewCall::open_file:
+            return "file download link";
     }
     return "view";
 }
@@ -196,6 +200,10 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
                          Instant now) {
     if (call.view == ViewCall::console) {
         on_console_answer(response, reason);  // the console shows its own result
+        return;
+    }
+    if (call.view == ViewCall::upload_file || call.view == ViewCall::open_file) {
+        on_file_answer(call, response, reason, now);  // app_files.cpp
         return;
     }
     // Marking a room read that has nothing unread is a 400 at the service
@@ -397,6 +405,8 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
             contacts_.error = failure;
             break;
         case ViewCall::console:
+        case ViewCall::upload_file:
+        case ViewCall::open_file:
             break;
     }
     if (room_call && for_open_room) {

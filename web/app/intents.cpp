@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roomkey/encoding.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/json_text.hpp"
 
@@ -219,6 +220,29 @@ Result<Intent, std::string> parse_object(const json& action) {
     }
     if (type == "confirm_api_call") return Intent{intent::ConfirmConsoleCall{}};
     if (type == "cancel_api_call") return Intent{intent::CancelConsoleCall{}};
+    if (type == "upload_file") {
+        intent::UploadFile upload;
+        if (!read_id(action, "room_id", upload.room_id)) return bad_id(type, "room_id");
+        if (!read_text(action, "name", upload.name) || upload.name.empty()) return missing(type, "name");
+        if (action.contains("mime") && !action["mime"].is_null() && !read_text(action, "mime", upload.mime)) {
+            return missing(type, "mime");
+        }
+        std::string base64;
+        if (!read_text(action, "data_base64", base64)) return missing(type, "data_base64");
+        auto data = base64_decode(base64);
+        if (!data) return Err{"action upload_file: \"data_base64\" is not base64 (" + std::string(to_string(data.error())) + ")"};
+        upload.data = std::move(*data);
+        if (action.contains("message") && !action["message"].is_null() && !read_text(action, "message", upload.message)) {
+            return missing(type, "message");
+        }
+        return Intent{std::move(upload)};
+    }
+    if (type == "open_file") {
+        intent::OpenFile open;
+        if (!read_id(action, "room_id", open.room_id)) return bad_id(type, "room_id");
+        if (!read_id(action, "file_id", open.file_id)) return bad_id(type, "file_id");
+        return Intent{std::move(open)};
+    }
     if (type == "add_scopes") {
         std::string scope;
         if (!read_text(action, "scope", scope) || scope.empty()) return missing(type, "scope");

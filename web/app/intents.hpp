@@ -130,6 +130,30 @@ struct ConsoleCall {
 };
 struct ConfirmConsoleCall {};
 struct CancelConsoleCall {};
+// ---- Issue 26 point 4: files both ways (app_files.cpp) ----
+// Upload a file to a room (POST /rooms/{room_id}/files, multipart). `size`
+// is the file's size when the platform did not read a file over the limit
+// (data then empty); otherwise data.size(). Progress is room.upload.
+struct UploadFile {
+    std::string room_id;
+    std::string name;
+    std::string mime;
+    std::string data;
+    std::string message;
+    std::optional<std::int64_t> size;
+};
+// The user asked to choose a file for the room (the Files tab's button):
+// the platform opens the browser's file picker (effect::PickFile). Not a
+// page API action (a script uploads with upload_file).
+struct PickFile {
+    std::string room_id;
+    std::string message;
+};
+// Ask for a download_url now (create_download_url=1, valid 30 s) and open it.
+struct OpenFile {
+    std::string room_id;
+    std::string file_id;
+};
 // "Sign in again adding <scope>": a new authorization request for the union
 // of the granted scopes and this one (incremental consent).
 struct AddScopes {
@@ -145,7 +169,8 @@ using Intent =
                  intent::EditPost, intent::DiscardPost, intent::FormError, intent::OpenRoom, intent::LoadMessages,
                  intent::MarkRead, intent::CompleteTask, intent::LoadMyTasks, intent::LoadContacts,
                  intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,
-                 intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes, intent::RefreshScopes>;
+                 intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes, intent::RefreshScopes,
+                 intent::UploadFile, intent::PickFile, intent::OpenFile>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -166,6 +191,8 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"api_call","method":"GET","path":"/rooms/{room_id}/messages","params":{"room_id":"2100","force":1}}
 //   {"type":"confirm_api_call"} {"type":"cancel_api_call"} {"type":"add_scopes","scope":"contacts.all:read"}
 //   {"type":"refresh_scopes","scope":"users.all:read"} (a subset of the granted scopes, spec 4.3)
+//   {"type":"upload_file","room_id":"2100","name":"a.pdf","mime":"application/pdf","data_base64":"...",
+//    "message":"optional"} {"type":"open_file","room_id":"2100","file_id":"9001"}
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

@@ -97,9 +97,20 @@ std::string room_json(const RoomView& view) {
                          {"account_id", f.account ? f.account->account_id : std::string()},
                          {"upload_time", f.upload_time ? json(*f.upload_time) : json(nullptr)}});
     }
-    const json room{{"room_id", view.room_id()}, {"name", view.name()},           {"messages", std::move(messages)},
-                    {"tasks", std::move(tasks)}, {"members", std::move(members)}, {"files", std::move(files)},
-                    {"loading", view.loading()}, {"error", view.error()}};
+    json room{{"room_id", view.room_id()}, {"name", view.name()},           {"messages", std::move(messages)},
+              {"tasks", std::move(tasks)}, {"members", std::move(members)}, {"files", std::move(files)},
+              {"loading", view.loading()}, {"error", view.error()}};
+    const FileUploadState& up = view.upload();
+    room["upload"] = up.status.empty() ? json(nullptr)
+                                       : json{{"name", up.name},     {"sent", up.sent},
+                                              {"total", up.total},   {"status", up.status},
+                                              {"file_id", up.file_id}, {"error", up.error}};
+    const FileDownloadState& down = view.download();
+    room["download"] = down.file_id.empty() ? json(nullptr)
+                                            : json{{"file_id", down.file_id},
+                                                   {"url", down.url},
+                                                   {"expires_at", down.expires_at},
+                                                   {"error", down.error}};
     return room.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

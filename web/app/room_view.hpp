@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,27 @@ namespace roomkey::app {
 // Messages kept per room: the service returns at most 100 per call; a long
 // session keeps a few calls' worth.
 inline constexpr std::size_t kMaxRoomMessages = 500;
+
+// The room's last upload (issue 26 point 4): page API `room.upload`.
+// status: "sending" (sent/total bytes of the request body so far), "done"
+// (file_id set), "failed" (error says why; "too large" before anything was
+// sent). total 0 until the request is built.
+struct FileUploadState {
+    std::string name;
+    std::int64_t sent = 0;
+    std::int64_t total = 0;
+    std::string status;
+    std::string file_id;
+    std::string error;
+};
+// The last download link asked for: page API `room.download`. Valid until
+// expires_at (Unix ms; the service's links live 30 s).
+struct FileDownloadState {
+    std::string file_id;
+    std::string url;
+    std::int64_t expires_at = 0;
+    std::string error;
+};
 
 class RoomView {
 public:
@@ -34,6 +56,12 @@ public:
     void set_task_status(const std::string& task_id, const std::string& status);
     void set_members(std::vector<RoomMember> members);
     void set_files(std::vector<ChatFile> files);
+
+    void set_upload(FileUploadState upload) { upload_ = std::move(upload); }
+    FileUploadState& upload() { return upload_; }
+    const FileUploadState& upload() const { return upload_; }
+    void set_download(FileDownloadState download) { download_ = std::move(download); }
+    const FileDownloadState& download() const { return download_; }
 
     void set_loading(bool loading) { loading_ = loading; }
     void set_error(std::string error) { error_ = std::move(error); }
@@ -55,13 +83,16 @@ private:
     std::vector<ChatFile> files_;
     bool loading_ = false;
     std::string error_;
+    FileUploadState upload_;
+    FileDownloadState download_;
 };
 
 // The page API's `room` object (issue 10 item 6): {room_id, name,
 // messages:[{message_id, account_id, name, body, send_time}], tasks:[{task_id,
 // body, status, account_id}], members:[{account_id, name, role}],
 // files:[{file_id, filename, filesize, account_id, upload_time}], loading,
-// error}; "null" when no room is open.
+// error, upload:{name, sent, total, status, file_id, error} or null,
+// download:{file_id, url, expires_at} or null}; "null" when no room is open.
 std::string room_json(const RoomView& view);
 
 // The mirror's line for new messages in the open room ("" for none):

@@ -118,6 +118,11 @@ void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_
     emscripten_fetch(&attr, url.c_str());
 }
 
+void deliver_fetch_outcome(FetchOutcome outcome) {
+    outcomes().push_back(std::move(outcome));
+    if (g_listener) g_listener();
+}
+
 void set_fetch_listener(void (*listener)()) {
     g_listener = listener;
 }

@@ -46,6 +46,10 @@ std::vector<FetchOutcome> take_fetch_outcomes();
 // then follows its predecessor without waiting up to a frame.
 void set_fetch_listener(void (*listener)());
 
+// Hands an outcome from another transport (file_transfer.cpp's upload) to
+// the same queue and listener.
+void deliver_fetch_outcome(FetchOutcome outcome);
+
 // "name: value\r\n..." (XMLHttpRequest.getAllResponseHeaders) into Headers.
 Headers parse_raw_headers(const std::string& raw);
 

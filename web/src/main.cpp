@@ -37,10 +37,12 @@
 #include "app/intents.hpp"
 #include "app/page_state.hpp"
 #include "app/scope_help.hpp"
+#include "roomkey/upload_limits.hpp"
 #include "browser.hpp"
 #include "browser_font.hpp"
 #include "canvas_painter.hpp"
 #include "fetch_transport.hpp"
+#include "file_transfer.hpp"
 #include "frame_picture.hpp"
 #include "input_queue.hpp"
 #include "page_bridge.hpp"
@@ -125,6 +127,9 @@ struct Platform {
     // is pending, the clock's next frame (a countdown's next second).
     long wake_timer = 0;
     std::optional<roomkey::Instant> wake_at;
+    // The room and message of the file picker last opened (effect::PickFile):
+    // the chosen file is uploaded there.
+    roomkey::app::effect::PickFile pick;
 };
 
 Platform g_platform;
@@ -208,8 +213,17 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
             [&](auto& item) {
                 using T = std::decay_t<decltype(item)>;
                 if constexpr (std::is_same_v<T, effect::Send>) {
-                    roomkey::web::fetch_start(item.id, item.request);
+                    if (item.upload_progress) {
+                        roomkey::web::upload_start(item.id, item.request, roomkey::web::kFetchTimeoutMs * 4);
+                    } else {
+                        roomkey::web::fetch_start(item.id, item.request);
+                    }
                     sent.push_back(item.id);
+                } else if constexpr (std::is_same_v<T, effect::PickFile>) {
+                    g_platform.pick = item;
+                    roomkey::web::open_file_picker();
+                } else if constexpr (std::is_same_v<T, effect::OpenUrl>) {
+                    roomkey::web::open_download(item.url);
                 } else if constexpr (std::is_same_v<T, effect::StorePending>) {
                     roomkey::web::store_pending_authorization(item.record);
                 } else if constexpr (std::is_same_v<T, effect::Navigate>) {
@@ -317,6 +331,38 @@ void on_fetch_outcome() {
     const std::vector<std::uint64_t> sent = run_effects(p, now);
     p.clock.on_answers(answered, sent, now);
     schedule(p, now);
+}
+
+// An upload's body went further: room.upload shows it at once (a
+// progress event is a change: it publishes and asks for a frame).
+void on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total) {
+    Platform& p = g_platform;
+    if (!p.app) return;
+    p.app->on_upload_progress(id, sent, total);
+    settle_app(p, roomkey::web::now());
+}
+
+// A file chosen in the picker goes to the room the picker was opened for;
+// a file dropped on the canvas to the open room (no message).
+void on_file_chosen(roomkey::web::ChosenFile file) {
+    Platform& p = g_platform;
+    if (!p.app) return;
+    roomkey::app::intent::UploadFile upload;
+    if (file.dropped) {
+        if (!p.app->room().is_open()) return;  // nowhere to put it
+        upload.room_id = p.app->room().room_id();
+    } else {
+        upload.room_id = p.pick.room_id;
+        upload.message = p.pick.message;
+    }
+    if (upload.room_id.empty()) return;
+    upload.name = std::move(file.name);
+    upload.mime = std::move(file.mime);
+    upload.data = std::move(file.data);
+    upload.size = file.size;
+    const roomkey::Instant now = roomkey::web::now();
+    p.app->apply(upload, now);
+    settle_app(p, now);
 }
 
 // Page API actions (window.roomkey.act) are applied as they come, so the
@@ -492,6 +538,8 @@ int main() {
 
     // From now on the page calls in; the first frame draws what start() set up.
     roomkey::web::set_fetch_listener(on_fetch_outcome);
+    roomkey::web::set_upload_progress_listener(on_upload_progress);
+    roomkey::web::install_file_input(static_cast<std::int64_t>(roomkey::kMaxUploadFileBytes), on_file_chosen);
     roomkey_js_listen(on_page_event);
     take_actions(p, roomkey::web::now());  // any queued before the app started
     settle_app(p, roomkey::web::now());

@@ -37,6 +37,8 @@ struct UiState {
     std::array<char, 1024> task_body{};
     std::array<char, 256> task_assignees{};
     std::array<char, 16> task_due{};
+    // Files tab: the message sent with the next upload (ui_room.cpp).
+    std::array<char, 1024> upload_message{};
     int task_limit_type = 0;  // 0 none, 1 date
     // How far local time is ahead of UTC on a date (the platform sets it): a
     // due date means the end of that day in the user's local time.

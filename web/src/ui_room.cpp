@@ -63,12 +63,42 @@ void members_tab(const app::RoomView& room) {
     }
 }
 
-void files_tab(const app::RoomView& room) {
+// Issue 26 point 4: upload (the browser's file picker, or a file dropped on
+// the page) with an optional message and its progress; a file's name opens
+// it (a download link asked for at that moment: it lives 30 s).
+void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+    ImGui::InputTextWithHint("##upload_message", "message with the file (optional)", ui.upload_message.data(),
+                             ui.upload_message.size());
+    ImGui::SameLine();
+    if (ImGui::Button("Upload a file...")) {
+        out.push_back(app::intent::PickFile{room.room_id(), ui.upload_message.data()});
+        ui.upload_message[0] = '\0';
+    }
+    note_widget(ui, "upload_file");
+    text_dim("or drop a file on the page; up to 5 MB");
+    const app::FileUploadState& up = room.upload();
+    if (up.status == "sending") {
+        const float done = up.total > 0 ? static_cast<float>(up.sent) / static_cast<float>(up.total) : 0.0f;
+        const std::string label = std::to_string(up.sent) + " / " + std::to_string(up.total) + " bytes";
+        ImGui::ProgressBar(done, ImVec2(ImGui::GetFontSize() * 16.0f, 0), label.c_str());
+        ImGui::SameLine();
+        text_dim("sending " + up.name);
+    } else if (up.status == "done") {
+        ImGui::TextColored(kGood, "Uploaded %s (file %s).", up.name.c_str(), up.file_id.c_str());
+    } else if (up.status == "failed") {
+        ImGui::TextColored(kBad, "%s", up.error.c_str());
+    }
+    if (!room.download().error.empty()) ImGui::TextColored(kBad, "%s", room.download().error.c_str());
+    ImGui::Separator();
     if (room.files().empty()) text_dim("No files in this room.");
     for (const ChatFile& f : room.files()) {
-        ImGui::Text("%s", f.filename.c_str());
+        ImGui::PushID(f.file_id.c_str());
+        if (ImGui::SmallButton(f.filename.c_str())) out.push_back(app::intent::OpenFile{room.room_id(), f.file_id});
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open (download) file %s", f.file_id.c_str());
         ImGui::SameLine();
         text_dim(std::to_string(f.filesize) + " bytes" + (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
+        ImGui::PopID();
     }
 }
 
@@ -114,8 +144,10 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             ImGui::EndTabItem();
         }
         const std::string files = "Files (" + std::to_string(room.files().size()) + ")###files";
-        if (ImGui::BeginTabItem(files.c_str())) {
-            files_tab(room);
+        const bool files_open = ImGui::BeginTabItem(files.c_str());
+        note_widget(ui, "files_tab");
+        if (files_open) {
+            files_tab(room, ui, out);
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
