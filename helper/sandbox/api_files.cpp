@@ -15,6 +15,7 @@
 
 #include "roomkey/multipart.hpp"
 #include "roomkey/upload_limits.hpp"
+#include "roomkey/endpoint_catalog.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -85,7 +86,10 @@ HttpResponse SandboxApp::upload_file(const RequestContext& ctx, AccountId accoun
     }
     std::string text;
     if (const MultipartPart* message = find_part(*parts, "message")) {
-        if (message->data.size() > kMaxBodyChars) return bad_file_param("message", "is too long.");
+        // The catalog's rule for the message (RAML: at most 65,535 characters).
+        const EndpointParam* rule = find_param(endpoint_info(Endpoint::room_files_post), "message");
+        const std::string problem = rule ? param_value_problem(*rule, message->data) : std::string();
+        if (!problem.empty()) return api_error(400, problem);
         text = message->data;
     }
 

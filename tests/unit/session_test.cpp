@@ -13,6 +13,9 @@
 #include <set>
 
 namespace roomkey {
+// A namespace of its own: unity batches put test files together, and
+// several define helpers of the same names (t0, kScopes, kTokenUrl, ...).
+namespace session_test {
 namespace {
 
 namespace ev = session_event;
@@ -616,4 +619,5 @@ TEST(Session, OtherRefreshErrorsEndTheSession) {
 }
 
 }  // namespace
+}  // namespace session_test
 }  // namespace roomkey

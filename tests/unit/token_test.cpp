@@ -12,6 +12,9 @@
 #include "roomkey/encoding.hpp"
 
 namespace roomkey {
+// A namespace of its own: unity batches put test files together, and
+// several define helpers of the same names (t0, kScopes, kTokenUrl, ...).
+namespace token_test {
 namespace {
 
 using testing::json_answer;
@@ -453,4 +456,5 @@ TEST(TokenResponseReader, KeepsGrantedScopesNewerThanTheCatalog_spec2_3) {
     EXPECT_EQ(set->scope, (ScopeSet{"rooms.all:read", "rooms.pins:read"}));
 }
 
+}  // namespace token_test
 }  // namespace roomkey
