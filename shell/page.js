@@ -24,7 +24,7 @@
 //   window.roomkey.mirrorText()   -> the text of the aria-live mirror
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
 //                                    drawn in the canvas (sign_in, message,
-//                                    queue_message, sign_out, reveal,
+//                                    queue_message, queue_hint, sign_out, reveal,
 //                                    copy_curl, log_latest, open_room, mark_read,
 //                                    console_endpoint, console_send, add_scopes,
 //                                    rate_plot, refresh_scopes): the part of it
@@ -37,9 +37,13 @@
 //                                    the latest): a script waits for it instead
 //                                    of polling. None for a load failure (error())
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
-//   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph
-//                                    atlas (web/src/browser_font.hpp); missing counts
-//                                    codepoints drawn that the atlas does not hold
+//   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored, builtin,
+//                                    notice, missing_scripts}: the glyph atlas
+//                                    (web/src/browser_font.hpp); missing counts
+//                                    codepoints drawn that the atlas does not hold;
+//                                    builtin: canvas read-back is noise (issue 28),
+//                                    so the built-in Latin font draws, notice says
+//                                    why (the mirror too), missing_scripts what it lacks
 // The app's controls are also published as an accessibility tree (#a11y,
 // shell/a11y.js), which Playwright's role queries and screen readers see.
 // The same state is written as text into #mirror (aria-live) for assistive
@@ -234,6 +238,8 @@
     Object.keys(views).forEach(function (key) {
       if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
     });
+    // Issue 28: text drawn with the built-in font (canvas read-back is noise).
+    if (fontStats && fontStats.notice) parts.push(fontStats.notice);
     if (s.last_error) {
       parts.push('Last error: ' + s.last_error.title + (s.last_error.code ? ' (' + s.last_error.code + ')' : '') +
                  '. ' + s.last_error.message + (s.last_error.remedy ? ' ' + s.last_error.remedy : ''));
@@ -299,7 +305,11 @@
     },
     '_cannotDraw': function () { fail(NO_WEBGL2); },
     'fontStats': function () { return fontStats ? JSON.parse(JSON.stringify(fontStats)) : null; },
-    '_publishFont': function (stats) { fontStats = stats; },
+    '_publishFont': function (stats) {
+      var notice = fontStats && fontStats.notice;
+      fontStats = stats;
+      if ((stats && stats.notice) !== notice) updateMirror();
+    },
     'scopeHelp': function () { return JSON.parse(JSON.stringify(scopeHelp)); },
     '_publishScopeHelp': function (json) {
       try { scopeHelp = JSON.parse(json); } catch (e) { return; }

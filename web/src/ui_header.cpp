@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/format.hpp"
+#include "browser_font.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
@@ -38,6 +39,12 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::EndDisabled();
 
     if (!app.notice().empty()) text_dim(app.notice());
+    // Issue 28: the browser's fonts could not be used (browser_font.hpp).
+    if (const std::string font = font_notice(); !font.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        ImGui::TextWrapped("%s", font.c_str());
+        ImGui::PopStyleColor();
+    }
     if (const auto& error = app.last_error()) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, kErrorBg);
         const float lines = 3.2f + (error->remedy.empty() ? 0.0f : 1.0f);
