@@ -10,7 +10,9 @@
 //                                    console {last:{method, path, status, json,
 //                                    scope_needed, scope_granted, rate, error, sent},
 //                                    problems, missing_scope, confirm, sending}
-//                                    (web/app/views_state.cpp, web/app/console.hpp)
+//                                    (web/app/views_state.cpp, web/app/console.hpp);
+//                                    clipboard_notice: sign-out's clipboard clear waits
+//                                    for a click or key press (issue 28), else null
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.
@@ -238,8 +240,10 @@
     Object.keys(views).forEach(function (key) {
       if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
     });
-    // Issue 28: text drawn with the built-in font (canvas read-back is noise).
+    // Issue 28: text drawn with the built-in font (canvas read-back is noise);
+    // a clipboard clear that waits for the next click or key press.
     if (fontStats && fontStats.notice) parts.push(fontStats.notice);
+    if (s.clipboard_notice) parts.push(s.clipboard_notice);
     if (s.last_error) {
       parts.push('Last error: ' + s.last_error.title + (s.last_error.code ? ' (' + s.last_error.code + ')' : '') +
                  '. ' + s.last_error.message + (s.last_error.remedy ? ' ' + s.last_error.remedy : ''));

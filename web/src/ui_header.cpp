@@ -39,10 +39,12 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::EndDisabled();
 
     if (!app.notice().empty()) text_dim(app.notice());
-    // Issue 28: the browser's fonts could not be used (browser_font.hpp).
-    if (const std::string font = font_notice(); !font.empty()) {
+    // Issue 28: the browser's fonts could not be used (browser_font.hpp);
+    // sign-out's clipboard clear waits for a click or key press.
+    for (const std::string& warning : {font_notice(), app.clipboard_notice()}) {
+        if (warning.empty()) continue;
         ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
-        ImGui::TextWrapped("%s", font.c_str());
+        ImGui::TextWrapped("%s", warning.c_str());
         ImGui::PopStyleColor();
     }
     if (const auto& error = app.last_error()) {
