@@ -9,15 +9,15 @@ namespace {
 
 TEST(BuiltinFont, DrawsBasicLatinAndLatin1Only) {
     EXPECT_TRUE(builtin_font_draws(U'A'));
-    EXPECT_TRUE(builtin_font_draws(U'\u00E9'));  // é
+    EXPECT_TRUE(builtin_font_draws(U'\u00E9'));   // é
     EXPECT_FALSE(builtin_font_draws(U'\u0141'));  // Ł
     EXPECT_FALSE(builtin_font_draws(U'\u65E5'));  // 日
 }
 
 TEST(BuiltinFont, NamesTheScriptsAUserKnows) {
-    EXPECT_EQ(script_name(U'\u3042'), "Japanese");          // あ
-    EXPECT_EQ(script_name(U'\u958B'), "Chinese/Japanese");  // 開
-    EXPECT_EQ(script_name(U'\u041F'), "Cyrillic");          // П
+    EXPECT_EQ(script_name(U'\u3042'), "Japanese");           // あ
+    EXPECT_EQ(script_name(U'\u958B'), "Chinese/Japanese");   // 開
+    EXPECT_EQ(script_name(U'\u041F'), "Cyrillic");           // П
     EXPECT_EQ(script_name(U'\U0001F680'), "emoji");          // 🚀
     EXPECT_EQ(script_name(U'\u2705'), "emoji");              // ✅ among the dingbats
     EXPECT_EQ(script_name(U'\uD55C'), "Korean");             // 한

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "app/format.hpp"
-#include "browser_font.hpp"
 #include "app/scope_help.hpp"
+#include "browser_font.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
 
