@@ -26,9 +26,58 @@
   // A request for the app, taken at once (web/src/main.cpp listens for
   // "roomkey:a11y"): it joins the app's input queue behind the keys that
   // came before it, so typed text, a paste and a click keep their order.
+  // Text goes through askText, so a held half (below) goes first.
   function ask(request) {
+    if (heldHigh && request.type !== 'text') flushHeld();
     requests.push(request);
     window.dispatchEvent(new Event('roomkey:a11y'));
+  }
+
+  // Issue 28: Firefox's WebDriver BiDi types a character beyond U+FFFF (an
+  // emoji) as two input events, one UTF-16 half each. A lone half is no
+  // text: it has no UTF-8 form, and the app's JSON reader refuses the whole
+  // request. So a high half at the end of an input waits here for the low
+  // half that starts the next one. When anything else comes first (other
+  // text, a deletion, a composition, a focus move, an editing key), the
+  // held half goes as U+FFFD, the replacement character, where it was
+  // typed: the loss shows, and nothing after it is lost or reordered. A
+  // lone half anywhere else becomes U+FFFD too. No timer: a half waits
+  // only for the next event.
+  var heldHigh = null;  // {id, half, replace}: the field, the high half, the replace flag it came with
+  function isHigh(code) { return code >= 0xD800 && code <= 0xDBFF; }
+  function isLow(code) { return code >= 0xDC00 && code <= 0xDFFF; }
+  function flushHeld() {
+    var held = heldHigh;
+    heldHigh = null;
+    if (held) ask({ type: 'text', id: held.id, text: '\uFFFD', replace: held.replace });
+  }
+  function wellFormed(text) {
+    var out = '';
+    for (var i = 0; i < text.length; i++) {
+      var code = text.charCodeAt(i);
+      if (isHigh(code) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) {
+        out += text.substr(i, 2);
+        i += 1;
+      } else {
+        out += isHigh(code) || isLow(code) ? '\uFFFD' : text.charAt(i);
+      }
+    }
+    return out;
+  }
+  function askText(id, text, replace) {
+    if (heldHigh && heldHigh.id === id && isLow(text.charCodeAt(0))) {
+      text = heldHigh.half + text;
+      replace = heldHigh.replace;  // the pair replaces what its first half would have
+      heldHigh = null;
+    } else {
+      flushHeld();
+    }
+    if (isHigh(text.charCodeAt(text.length - 1))) {
+      var before = text.slice(0, -1);
+      heldHigh = { id: id, half: text.slice(-1), replace: replace && before === '' };
+      text = before;
+    }
+    if (text) ask({ type: 'text', id: id, text: wellFormed(text), replace: replace });
   }
 
   function container() {
@@ -210,7 +259,7 @@
         return;  // history (undo, redo): not the app's to take from the DOM
       }
       event.preventDefault();
-      if (text) ask({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
+      if (text) askText(id, String(text), selectedAll(el));
     });
     // A paste brings its text in the event itself (clipboardData): taken
     // here, at once, so no later frame can read a stale clipboard (issue 11).
@@ -218,7 +267,7 @@
     el.addEventListener('paste', function (event) {
       var text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
       event.preventDefault();
-      if (text) ask({ type: 'text', id: id, text: String(text), replace: selectedAll(el) });
+      if (text) askText(id, String(text), selectedAll(el));
     });
     el.addEventListener('compositionstart', function () {
       composing = true;
@@ -230,7 +279,7 @@
     el.addEventListener('compositionend', function (event) {
       composing = false;
       ask({ type: 'compose', id: id, text: '' });
-      if (event.data) ask({ type: 'text', id: id, text: event.data, replace: false });
+      if (event.data) askText(id, event.data, false);
       // The composed text is the app's now; the input shows the app's value.
       var node = nodes[id];
       if (node) node.target.value = node.value || '';
@@ -247,8 +296,15 @@
   window.addEventListener('keypress', function (event) {
     if (inTextInput(event.target)) event.stopImmediatePropagation();
   }, true);
+  // Keys that are not characters (Backspace, arrows, Enter, shortcuts) reach
+  // the app through GLFW, not through ask(): a held half goes before them.
+  var NOT_EDITING = ['Unidentified', 'Process', 'Dead', 'Shift', 'Control', 'Alt', 'AltGraph', 'Meta', 'CapsLock'];
   window.addEventListener('keydown', function (event) {
     var inTree = container() && container().contains(event.target);
+    if (heldHigh && ((event.key || '').length > 1 && NOT_EDITING.indexOf(event.key) < 0 ||
+                     event.ctrlKey || event.metaKey || event.altKey)) {
+      flushHeld();
+    }
     // Ctrl+A (Cmd+A) selects in the app's field, which gets the keys: the
     // input must not also select its own, possibly older, copy of the text,
     // or the next typed character would be sent as "replace everything"

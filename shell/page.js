@@ -15,6 +15,8 @@
 //                                    account_id, upload_time}, room.upload {name, sent,
 //                                    total, status, file_id, error}, room.download
 //                                    {file_id, url, expires_at} (web/app/room_view.hpp)
+//                                    clipboard_notice: sign-out's clipboard clear waits
+//                                    for a click or key press (issue 28), else null
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.
@@ -30,7 +32,7 @@
 //   window.roomkey.mirrorText()   -> the text of the aria-live mirror
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
 //                                    drawn in the canvas (sign_in, message,
-//                                    queue_message, sign_out, reveal,
+//                                    queue_message, queue_hint, sign_out, reveal,
 //                                    copy_curl, log_latest, open_room, mark_read,
 //                                    console_endpoint, console_send, add_scopes,
 //                                    rate_plot, refresh_scopes, files_tab,
@@ -44,9 +46,13 @@
 //                                    the latest): a script waits for it instead
 //                                    of polling. None for a load failure (error())
 //   window.roomkey.scopeHelp()    -> [{name, explanation, includes, available}] for the scope picker
-//   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored}: the glyph
-//                                    atlas (web/src/browser_font.hpp); missing counts
-//                                    codepoints drawn that the atlas does not hold
+//   window.roomkey.fontStats()    -> {resident, missing, capacity, rebuilds, colored, builtin,
+//                                    notice, missing_scripts}: the glyph atlas
+//                                    (web/src/browser_font.hpp); missing counts
+//                                    codepoints drawn that the atlas does not hold;
+//                                    builtin: canvas read-back is noise (issue 28),
+//                                    so the built-in Latin font draws, notice says
+//                                    why (the mirror too), missing_scripts what it lacks
 // The app's controls are also published as an accessibility tree (#a11y,
 // shell/a11y.js), which Playwright's role queries and screen readers see.
 // The same state is written as text into #mirror (aria-live) for assistive
@@ -241,6 +247,10 @@
     Object.keys(views).forEach(function (key) {
       if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
     });
+    // Issue 28: text drawn with the built-in font (canvas read-back is noise);
+    // a clipboard clear that waits for the next click or key press.
+    if (fontStats && fontStats.notice) parts.push(fontStats.notice);
+    if (s.clipboard_notice) parts.push(s.clipboard_notice);
     if (s.last_error) {
       parts.push('Last error: ' + s.last_error.title + (s.last_error.code ? ' (' + s.last_error.code + ')' : '') +
                  '. ' + s.last_error.message + (s.last_error.remedy ? ' ' + s.last_error.remedy : ''));
@@ -306,7 +316,11 @@
     },
     '_cannotDraw': function () { fail(NO_WEBGL2); },
     'fontStats': function () { return fontStats ? JSON.parse(JSON.stringify(fontStats)) : null; },
-    '_publishFont': function (stats) { fontStats = stats; },
+    '_publishFont': function (stats) {
+      var notice = fontStats && fontStats.notice;
+      fontStats = stats;
+      if ((stats && stats.notice) !== notice) updateMirror();
+    },
     'scopeHelp': function () { return JSON.parse(JSON.stringify(scopeHelp)); },
     '_publishScopeHelp': function (json) {
       try { scopeHelp = JSON.parse(json); } catch (e) { return; }

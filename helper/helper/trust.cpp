@@ -77,6 +77,35 @@ bool make_private_dirs(const std::string& path) {
     }
 }
 
+std::string home(const TrustOptions& options) {
+    if (!options.home.empty()) return options.home;
+    const char* h = std::getenv("HOME");
+    return h != nullptr ? h : "";
+}
+
+// Where each Firefox keeps its profiles, and what to call it for the user.
+// ESR 153 and later follow the XDG base directories; ESR 140 and older
+// releases use ~/.mozilla; the snap package keeps its own copy of the
+// latter. A user upgrading from 140 to 153 keeps the old folder's profiles
+// in use, so all of them are looked at.
+struct FirefoxRoot {
+    std::string path;
+    std::string label;
+};
+
+std::vector<FirefoxRoot> firefox_roots(const std::string& h, const TrustOptions& options) {
+    // $XDG_CONFIG_HOME is the user's, not a test's: with --home the
+    // default under that home is used.
+    std::string config = h + "/.config";
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    if (options.home.empty() && xdg != nullptr && xdg[0] == '/') config = xdg;
+    return {
+        {config + "/mozilla/firefox", "Firefox ESR 153+"},
+        {h + "/.mozilla/firefox", "Firefox"},
+        {h + "/snap/firefox/common/.mozilla/firefox", "Firefox (snap)"},
+    };
+}
+
 // Which browser reads a database, for the user: Chromium's shared one, or
 // the Firefox profile it sits in.
 std::string browser_of(const std::string& db, const TrustOptions& options) {
@@ -84,13 +113,11 @@ std::string browser_of(const std::string& db, const TrustOptions& options) {
     if (db.size() >= 11 && db.compare(db.size() - 11, 11, "/.pki/nssdb") == 0) {
         return "Chromium/Chrome (" + db + ")";
     }
-    return "Firefox profile " + db.substr(db.rfind('/') + 1) + " (" + db + ")";
-}
-
-std::string home(const TrustOptions& options) {
-    if (!options.home.empty()) return options.home;
-    const char* h = std::getenv("HOME");
-    return h != nullptr ? h : "";
+    std::string label = "Firefox";
+    for (const FirefoxRoot& root : firefox_roots(home(options), options)) {
+        if (db.rfind(root.path + "/", 0) == 0) label = root.label;
+    }
+    return label + " profile " + db.substr(db.rfind('/') + 1) + " (" + db + ")";
 }
 
 bool certutil_available() {
@@ -147,7 +174,8 @@ std::vector<std::string> nss_databases(const TrustOptions& options) {
     const std::string h = home(options);
     if (h.empty()) return dbs;
     dbs.push_back(h + "/.pki/nssdb");
-    for (const std::string& root : {h + "/.mozilla/firefox", h + "/snap/firefox/common/.mozilla/firefox"}) {
+    for (const FirefoxRoot& firefox : firefox_roots(h, options)) {
+        const std::string& root = firefox.path;
         DIR* dir = ::opendir(root.c_str());
         if (dir == nullptr) continue;
         while (dirent* entry = ::readdir(dir)) {
@@ -244,6 +272,15 @@ int run_trust(const TrustOptions& options, bool add) {
         std::cerr << "roomkey-helper: browsers covered:";
         for (const auto& browser : covered) std::cerr << (&browser == &covered.front() ? " " : "; ") << browser;
         std::cerr << (covered.empty() ? " none\n" : "\n");
+        const bool any_firefox = std::any_of(covered.begin(), covered.end(), [](const std::string& browser) {
+            return browser.rfind("Firefox", 0) == 0;
+        });
+        if (options.nssdb.empty() && !any_firefox) {
+            // A profile appears only once Firefox has started with it.
+            std::cerr << "roomkey-helper: no Firefox profile found (looked in";
+            for (const FirefoxRoot& root : firefox_roots(home(options), options)) std::cerr << ' ' << root.path;
+            std::cerr << "); after Firefox's first start run `roomkey-helper trust` again\n";
+        }
         if (failures == 0) {
             std::cerr << "roomkey-helper: restart the browser to pick up the change (a Firefox profile created later "
                          "needs `roomkey-helper trust` again)\n";

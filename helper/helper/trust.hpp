@@ -1,6 +1,7 @@
 // trust.hpp: `roomkey-helper trust` / `untrust`: add or remove the local CA
 // in the NSS databases Chromium (~/.pki/nssdb) and Firefox profiles read,
-// with certutil from libnss3-tools (what mkcert does on Linux).
+// with certutil from libnss3-tools (what mkcert does on Linux). WebKit
+// (Safari, Epiphany, MiniBrowser) reads the system store instead: README.
 #pragma once
 
 #include <string>
@@ -15,7 +16,9 @@ namespace roomkey::helper {
 std::string nss_nickname(const std::string& ca_cert_path);
 
 // The NSS databases to touch: --nssdb, else ~/.pki/nssdb plus each Firefox
-// profile that has a cert9.db.
+// profile that has a cert9.db, under ~/.config/mozilla/firefox (ESR 153+,
+// $XDG_CONFIG_HOME when set), ~/.mozilla/firefox (ESR 140 and older) and
+// ~/snap/firefox/common/.mozilla/firefox (the snap).
 std::vector<std::string> nss_databases(const TrustOptions& options);
 
 // Those of nss_databases(options) that do not hold this CA yet (a missing

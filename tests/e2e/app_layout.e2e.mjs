@@ -119,3 +119,29 @@ test('the wheel scrolls a panel down a few lines a notch; a control out of view 
     `on the page: ${JSON.stringify(seen)}`);
   await page.close();
 });
+
+// Issue 28: the "Ctrl+Enter" hint beside "Queue message" wrapped into a
+// column, one letter a line, at 1280 px. At any width it is one line, beside
+// the button or under it, or (narrower than the hint) not drawn at all: the
+// shortcut is on the button for assistive technology either way.
+test('the Ctrl+Enter hint never wraps into a column, at any width', async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1280, height: 2400 });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
+  assert.equal(await page.getByRole('button', { name: 'Queue message' }).getAttribute('aria-keyshortcuts'), 'Control+Enter');
+  for (const width of [1280, 1200, 1100, 1024, 900, 800, 700, 600, 480, 360, 320]) {
+    await page.setViewportSize({ width, height: 2400 });
+    await waitForBackingStore(page);
+    const button = await widgetRect(page, 'queue_message');
+    const hint = await page.evaluate(() => window.roomkey.widget('queue_hint'));
+    if (width >= 1024) assert.ok(hint, `the hint is drawn at ${width} px`);
+    if (!hint) continue;
+    assert.ok(hint.height < button.height, `one line at ${width} px: ${JSON.stringify(hint)} beside the button ${JSON.stringify(button)}`);
+    assert.ok(hint.width > 3 * hint.height, `a word, not a column, at ${width} px: ${JSON.stringify(hint)}`);
+    assert.ok(hint.x + hint.width <= width, `on the page at ${width} px`);
+  }
+  await page.screenshot({ path: join(artifacts, 'queue_hint_320.png') });
+  await page.close();
+});

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, passConsent, sandboxControl, demoUsers, decodePng, distinctColours,
-  artifacts, trackNetwork, withStackAndBrowser } from './support.mjs';
+  artifacts, trackNetwork, withStackAndBrowser, launchBrowser, appOnlyTest } from './support.mjs';
 
 const SCOPE = 'users.all:read rooms.all:read_write';
 let stack; let browser;
@@ -229,4 +229,69 @@ test('the shell strips code and state before any other resource, and drops the p
   assert.equal(await page.evaluate(() => history.length > 0 && location.search), '', 'nor in the history entry');
   assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending record is gone (single use)');
   await page.close();
+});
+
+// Issue 28: Back from the consent screen. Browsers keep the page in their
+// back/forward cache and show it again as it was, "signing in" with Sign
+// in greyed out, and only a reload got out of it. The page must come back
+// usable, and the abandoned authorization must stay unusable: a callback
+// carrying its state (Forward to the consent screen, then Allow) is refused.
+// Playwright turns Chromium's back/forward cache off; this test's own
+// Chromium has it, and the test fails if the page was not restored from it
+// (a page loaded afresh would pass without the fix).
+appOnlyTest('Back from the consent screen: the page restored from the back/forward cache works, and its authorization is not usable', async () => {
+  const cached = await launchBrowser({ backForwardCache: true });
+  try {
+    const page = await cached.context.newPage();
+    const token = watchTokenRoute(page);
+    const cdp = await page.context().newCDPSession(page);
+    const notCached = [];
+    cdp.on('Page.backForwardCacheNotUsed', (event) => notCached.push(JSON.stringify(event.notRestoredExplanations)));
+    await cdp.send('Page.enable');
+    await openApp(page, stack.url);
+    // A mark only this document carries, and every pageshow it sees.
+    await page.evaluate(() => {
+      window.__thisDocument = true;
+      window.__pageshows = [];
+      window.addEventListener('pageshow', (event) => window.__pageshows.push(event.persisted));
+    });
+    await act(page, { type: 'sign_in', scope: SCOPE });
+    await page.waitForURL((u) => u.origin === stack.sandbox.origin, { timeout: 30000 });
+    const consentPage = page.url();
+
+    // A page restored from the cache fires no load event: wait for the commit.
+    await page.goBack({ waitUntil: 'commit' });
+    await page.waitForURL((u) => u.origin === stack.origin, { timeout: 30000, waitUntil: 'commit' });
+    const restored = await page.evaluate(() => ({ same: window.__thisDocument === true, shows: window.__pageshows }));
+    assert.ok(restored.same && restored.shows.includes(true),
+      `the page came back from the back/forward cache (pageshow persisted: ${JSON.stringify(restored.shows)}; ` +
+      `not restored because: ${notCached.join('; ') || 'the same document was not shown'})`);
+
+    const state = await waitForState(page, (s) => s.session === 'signed out', 'a usable page after Back');
+    assert.match(state.notice, /came back from the consent screen/);
+    assert.equal(state.last_error, null);
+    assert.equal(await page.getByRole('button', { name: 'Sign in', exact: true }).getAttribute('aria-disabled'), null,
+      'Sign in is not greyed out');
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the abandoned authorization left storage');
+
+    // Back at the consent screen (its address again: Playwright's
+    // goForward waits for a load a restored page never fires) and Allow:
+    // the callback carries the abandoned state, and nothing in this tab
+    // can accept it any more.
+    await page.goto(consentPage);
+    await passConsent(page, stack, demoUsers.alice, 'allow');
+    const refused = await waitForState(page, (s) => s.ready && s.last_error, 'the refused callback');
+    assert.notEqual(refused.session, 'signed in');
+    assert.equal(token.requests, 0, 'the abandoned authorization\'s code is never exchanged');
+
+    // And a new sign-in from here works.
+    await act(page, { type: 'try_again' });
+    await act(page, { type: 'sign_in', scope: SCOPE });
+    await passConsent(page, stack, demoUsers.alice, 'allow');
+    await waitForState(page, (s) => s.session === 'signed in' && s.account, 'signed in after all');
+    assert.equal(token.requests, 1);
+    await page.close();
+  } finally {
+    await cached.close();
+  }
 });

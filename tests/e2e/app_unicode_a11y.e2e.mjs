@@ -9,8 +9,11 @@
 //   focus ring, the first Tab on "Sign in";
 // - Japanese typed through IME composition (CDP Input.imeSetComposition and
 //   Input.insertText) is posted exactly as composed;
-// - after sign-in the address is `/`.
-// Screenshots: e2e-artifacts/room_list_scripts.png, focus_ring.png.
+// - after sign-in the address is `/`;
+// - issue 28: an emoji typed as two UTF-16 halves (Firefox's WebDriver
+//   BiDi) arrives whole; a canvas whose read-back is noise
+//   (privacy.resistFingerprinting) is met with the built-in font and a notice.
+// Screenshots: e2e-artifacts/room_list_scripts.png, focus_ring.png, builtin_font.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -191,5 +194,117 @@ test("a mobile keyboard's deletions (beforeinput, no key) edit the field, and th
   await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
   const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${roomId}/messages?force=1`);
   assert.ok(messages.some((m) => m.body === 'Привет mobile!'), `the edited text was posted: ${JSON.stringify(messages.map((m) => m.body))}`);
+  await page.close();
+});
+
+// Firefox's WebDriver BiDi types a character beyond U+FFFF as two input
+// events, one UTF-16 half each (issue 28). Each array is one beforeinput
+// event's data, as code units (a lone half cannot cross Playwright's
+// protocol as text); each event is dispatched in its own turn, as a
+// driver's actions arrive.
+const typeUnits = async (page, events) => {
+  for (const units of events) {
+    await page.evaluate((codes) => {
+      const data = String.fromCharCode(...codes);
+      document.activeElement.dispatchEvent(new InputEvent('beforeinput',
+        { inputType: 'insertText', data, bubbles: true, cancelable: true }));
+    }, units);
+  }
+};
+
+test('an emoji typed as two UTF-16 halves arrives whole; a half left alone becomes U+FFFD', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.room_count > 0, 'the rooms');
+  await page.getByRole('button', { name: ROOM_NAME }).dispatchEvent('click');
+  const field = page.getByRole('textbox', { name: 'Message' });
+  await field.waitFor({ timeout: 10000 });
+  await field.focus();
+  await page.waitForFunction(() => document.activeElement && document.activeElement.getAttribute('aria-label') === 'Message');
+  // 🚀 is U+1F680: D83D DE80.
+  await typeUnits(page, [[0x41], [0xD83D], [0xDE80], [0x42]]);
+  await fieldValue(page, 'A🚀B');
+  // A high half followed by other text: the half was a character lost on
+  // the way, shown as the replacement character, and the text after it stays.
+  await typeUnits(page, [[0xD83D], [0x43]]);
+  await fieldValue(page, 'A🚀B\uFFFDC');
+  await page.keyboard.press('Control+Enter');
+  await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
+  const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${roomId}/messages?force=1`);
+  assert.ok(messages.some((m) => m.body === 'A🚀B\uFFFDC'), `the text was posted exactly: ${JSON.stringify(messages.map((m) => m.body))}`);
+  await page.close();
+});
+
+// privacy.resistFingerprinting (Firefox; LibreWolf, Tor Browser and Mullvad
+// Browser turn it on) answers a canvas read-back with noise, and every
+// glyph of the atlas became a striped block (issue 28). Chromium does the
+// same here through an init script that adds noise to every getImageData.
+// The app must notice at start-up, draw with its built-in font and say
+// which scripts it cannot show and why.
+// Text of one colour on one background, antialiased, has every pixel on
+// the line between the two colours; a glyph of noise has pixels anywhere.
+// Returns how far the farthest pixel of `rect` is from that line, and how
+// far the text's colour is from the background's (ink at all).
+async function offTheTextLine(page, rect) {
+  const png = decodePng(await page.screenshot({ clip: rect }));
+  const colours = [];
+  const counts = new Map();
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    const c = [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]];
+    colours.push(c);
+    const key = c.join();
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  const bg = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
+  const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  const fg = colours.reduce((far, c) => (dist(c, bg) > dist(far, bg) ? c : far), bg);
+  const span = dist(fg, bg);
+  let worst = 0;
+  for (const c of colours) {
+    // Distance from c to the segment bg..fg.
+    const t = span === 0 ? 0 : Math.max(0, Math.min(1,
+      ((c[0] - bg[0]) * (fg[0] - bg[0]) + (c[1] - bg[1]) * (fg[1] - bg[1]) + (c[2] - bg[2]) * (fg[2] - bg[2])) / (span * span)));
+    const p = [bg[0] + t * (fg[0] - bg[0]), bg[1] + t * (fg[1] - bg[1]), bg[2] + t * (fg[2] - bg[2])];
+    worst = Math.max(worst, dist(c, p));
+  }
+  return { worst, ink: span };
+}
+
+test('a canvas whose read-back is noise: the built-in font draws, and the app says which scripts are missing and why', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    const read = CanvasRenderingContext2D.prototype.getImageData;
+    CanvasRenderingContext2D.prototype.getImageData = function (...args) {
+      const image = read.apply(this, args);
+      for (let i = 0; i < image.data.length; i++) image.data[i] = (image.data[i] + Math.floor(Math.random() * 256)) & 255;
+      return image;
+    };
+  });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.room_count > 0 && !s.loading, 'the room list');
+  // The room named in Japanese, emoji and Cyrillic is drawn: its scripts
+  // are named as missing once it has been.
+  const stats = await page.waitForFunction(() => {
+    const f = window.roomkey.fontStats();
+    return f && ['Japanese', 'emoji', 'Cyrillic'].every((n) => f.missing_scripts.includes(n)) && f;
+  }, null, { timeout: 20000 }).then((handle) => handle.jsonValue());
+  assert.equal(stats.builtin, true, 'the built-in font draws');
+  assert.match(stats.notice, /built-in font, which has Latin letters only/);
+  assert.match(stats.notice, /a blank canvas read back as noise/);
+  assert.match(stats.notice, /Not shown: .*Japanese/);
+  await page.waitForFunction((n) => window.roomkey.mirrorText().includes(n), stats.notice, { timeout: 10000 });
+
+  // Text still renders: a button's label is drawn in its own colour (a
+  // noisy atlas drew blocks of random colours).
+  const reload = await page.getByRole('button', { name: 'Reload', exact: true }).first().boundingBox();
+  assert.ok(reload, 'the Reload button is in the accessibility tree');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const label = await offTheTextLine(page,
+    { x: reload.x + 4, y: reload.y + 3, width: reload.width - 8, height: reload.height - 6 });
+  assert.ok(label.ink > 80, `the label has ink (${JSON.stringify(label)})`);
+  assert.ok(label.worst < 24, `the label is text of one colour, not noise (${JSON.stringify(label)})`);
+  await page.screenshot({ path: join(artifacts, 'builtin_font.png'), clip: { x: 0, y: 0, width: 1280, height: 200 } });
   await page.close();
 });

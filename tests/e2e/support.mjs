@@ -103,11 +103,16 @@ const PAGE_OPEN_FLAGS = ['--renderer-process-limit=1', '--js-flags=--liftoff-onl
 // certificate is throwaway (fresh state dir), so it is not trusted, and
 // Chromium is told to accept it.
 // `testFlags`: false for bench/, which measures the app as users run it.
-export async function launchBrowser({ home = null, trustedOnly = false, testFlags = true } = {}) {
+// `backForwardCache`: Playwright launches Chromium with
+// --disable-back-forward-cache (so its goBack() waits for a load); users'
+// browsers keep pages in it, and a test of what a restored page does asks
+// for it back (issue 28).
+export async function launchBrowser({ home = null, trustedOnly = false, testFlags = true, backForwardCache = false } = {}) {
   const userDataDir = mkdtempSync(join(home || tmpdir(), 'roomkey-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
+    ...(backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
     ignoreHTTPSErrors: !trustedOnly,
     env: home ? { ...process.env, HOME: home } : process.env,
     viewport: { width: 1280, height: 800 },

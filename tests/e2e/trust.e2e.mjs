@@ -2,11 +2,12 @@
 // empty HOME in which no browser has ever started, `roomkey-helper trust`,
 // then a Chromium with no certificate overrides loads the app. The same
 // Chromium in a HOME that was not trusted refuses the certificate, which is
-// what makes the first half mean something.
+// what makes the first half mean something. Firefox ESR 153's profile
+// folder (~/.config/mozilla/firefox) is covered as well (issue 28).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binDir, freshStateDir, launchBrowser, startStack, stopStack, openApp } from './support.mjs';
@@ -28,10 +29,22 @@ after(async () => {
 test('after `roomkey-helper trust` in a fresh HOME, Chromium loads the app with no certificate override', async () => {
   const stateDir = freshStateDir();
   const home = freshHome();
+  // A Firefox ESR 153 profile that has started once (issue 28): its NSS
+  // database under ~/.config/mozilla/firefox, where ESR 153 keeps profiles.
+  // That Firefox loads the app is for the cross-engine harness; here, that
+  // trust wrote the CA where that Firefox reads it.
+  const esr153 = join(home, '.config/mozilla/firefox/k3m9x2aa.default-esr');
+  mkdirSync(esr153, { recursive: true });
+  const made = spawnSync('certutil', ['-d', `sql:${esr153}`, '-N', '--empty-password'], { encoding: 'utf8' });
+  assert.equal(made.status, 0, `certutil -N failed:\n${made.stderr}`);
   const trust = spawnSync(join(binDir, 'roomkey-helper'), ['trust', '--state-dir', stateDir],
-    { env: { ...process.env, HOME: home }, encoding: 'utf8', timeout: 60000 });
+    { env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '' }, encoding: 'utf8', timeout: 60000 });
   assert.equal(trust.status, 0, `trust failed:\n${trust.stderr}`);
   assert.match(trust.stderr, /browsers covered: Chromium/, 'trust says which browsers it covered');
+  assert.match(trust.stderr, /browsers covered: .*Firefox ESR 153\+ profile k3m9x2aa\.default-esr/,
+    'trust names the Firefox ESR 153 profile it covered');
+  const listing = spawnSync('certutil', ['-d', `sql:${esr153}`, '-L'], { encoding: 'utf8' });
+  assert.match(listing.stdout, /roomkey local CA/, 'the CA is in the ESR 153 profile');
 
   stack = await startStack({ stateDir });
 

@@ -100,7 +100,8 @@ json write(const Intent& intent) {
                 return {{"type", "accept_request"}, {"request_id", i.request_id}};
             } else if constexpr (std::is_same_v<T, intent::DeclineRequest>) {
                 return {{"type", "decline_request"}, {"request_id", i.request_id}};
-            } else if constexpr (std::is_same_v<T, intent::SetPageVisible>) {
+            } else if constexpr (std::is_same_v<T, intent::SetPageVisible> || std::is_same_v<T, intent::PageRestored> ||
+                                 std::is_same_v<T, intent::ClipboardCleared>) {
                 std::abort();  // the platform's, never from the page API
             } else if constexpr (std::is_same_v<T, intent::ConsoleCall>) {
                 json params = json::object();
@@ -192,6 +193,8 @@ void check(const Intent& intent) {
     if (std::holds_alternative<intent::SetReveal>(intent)) std::abort();
     if (std::holds_alternative<intent::FormError>(intent)) std::abort();  // never from the page
     if (std::holds_alternative<intent::SetPageVisible>(intent)) std::abort();  // the platform's only
+    if (std::holds_alternative<intent::PageRestored>(intent)) std::abort();
+    if (std::holds_alternative<intent::ClipboardCleared>(intent)) std::abort();
     if (const auto* e = std::get_if<intent::EditPost>(&intent); e && e->body.empty()) std::abort();
     if (const auto* copy = std::get_if<intent::CopyCurl>(&intent); copy && copy->may_reveal) std::abort();
     if (const auto* m = std::get_if<intent::QueueMessage>(&intent)) {

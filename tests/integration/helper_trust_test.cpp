@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "support/child_process.hpp"
@@ -37,8 +38,16 @@ struct CliRun {
     std::string err;
 };
 
+// An NSS database where a browser would have made one (a Firefox profile
+// gets its cert9.db at the profile's first start).
+bool make_database(const std::string& db) {
+    return std::system(("mkdir -p '" + db + "' && certutil -d 'sql:" + db + "' -N --empty-password").c_str()) == 0;
+}
+
 CliRun run(const TempDir& home, const std::string& command) {
-    Child child({helper_binary(), command, "--state-dir", home / "state"}, ChildOptions{{{"HOME", home.path()}}});
+    // An XDG_CONFIG_HOME of the machine's would lead trust out of this home.
+    Child child({helper_binary(), command, "--state-dir", home / "state"},
+                ChildOptions{{{"HOME", home.path()}, {"XDG_CONFIG_HOME", ""}}});
     const int code = child.wait_exit(30000);
     return {code, child.stderr_text()};
 }
@@ -75,6 +84,50 @@ TEST(HelperTrust, UntrustIsIdempotentAndCreatesNothing) {
     const CliRun again = run(home, "untrust");
     EXPECT_EQ(again.code, 0) << again.err;
     EXPECT_NE(again.err.find("nothing to remove"), std::string::npos) << again.err;
+}
+
+// Issue 28: Firefox ESR 153 keeps new profiles in ~/.config/mozilla/firefox
+// (XDG), ESR 140 in ~/.mozilla/firefox, the snap in its own home; trust
+// covered the last two only, so ESR 153 kept warning.
+TEST(HelperTrust, TrustCoversFirefoxProfilesOfEsr153Esr140AndTheSnap) {
+    TempDir home;
+    const std::string esr153 = home / ".config/mozilla/firefox/k3m9x2aa.default-esr";
+    const std::string esr140 = home / ".mozilla/firefox/p0q1r2s3.default-esr";
+    const std::string snap = home / "snap/firefox/common/.mozilla/firefox/z9y8x7w6.default";
+    for (const std::string& db : {esr153, esr140, snap}) ASSERT_TRUE(make_database(db)) << db;
+
+    const CliRun trusted = run(home, "trust");
+    ASSERT_EQ(trusted.code, 0) << trusted.err;
+    for (const std::string& db : {esr153, esr140, snap}) {
+        EXPECT_NE(nss_listing(db).find("roomkey local CA"), std::string::npos) << db << ":\n" << nss_listing(db);
+    }
+    // It says which profiles it covered, by the Firefox that reads each.
+    const auto covered = trusted.err.find("browsers covered:");
+    ASSERT_NE(covered, std::string::npos) << trusted.err;
+    const std::string line = trusted.err.substr(covered, trusted.err.find('\n', covered) - covered);
+    EXPECT_NE(line.find("Firefox ESR 153+ profile k3m9x2aa.default-esr (" + esr153 + ")"), std::string::npos) << line;
+    EXPECT_NE(line.find("Firefox profile p0q1r2s3.default-esr (" + esr140 + ")"), std::string::npos) << line;
+    EXPECT_NE(line.find("Firefox (snap) profile z9y8x7w6.default (" + snap + ")"), std::string::npos) << line;
+    EXPECT_EQ(trusted.err.find("no Firefox profile found"), std::string::npos) << trusted.err;
+
+    const CliRun removed = run(home, "untrust");
+    ASSERT_EQ(removed.code, 0) << removed.err;
+    for (const std::string& db : {esr153, esr140, snap}) {
+        EXPECT_EQ(nss_listing(db).find("roomkey local CA"), std::string::npos) << db;
+    }
+}
+
+TEST(HelperTrust, TrustSaysWhereItLookedWhenNoFirefoxProfileExists) {
+    TempDir home;
+    const CliRun trusted = run(home, "trust");
+    ASSERT_EQ(trusted.code, 0) << trusted.err;
+    const auto at = trusted.err.find("no Firefox profile found");
+    ASSERT_NE(at, std::string::npos) << trusted.err;
+    const std::string line = trusted.err.substr(at, trusted.err.find('\n', at) - at);
+    for (const std::string& root :
+         {home / ".config/mozilla/firefox", home / ".mozilla/firefox", home / "snap/firefox/common/.mozilla/firefox"}) {
+        EXPECT_NE(line.find(root), std::string::npos) << line;
+    }
 }
 
 }  // namespace

@@ -83,6 +83,7 @@ public:
     std::vector<std::string> navigations;
     std::vector<std::string> copied;
     std::vector<effect::ForgetClipboard> forgot_clipboard;
+    int forgot_pending = 0;  // effect::ForgetPending
     std::deque<effect::Send> outstanding;
 
     // The fake posting side (spec 8.2): per-room sliding window of 10 s.
@@ -154,6 +155,8 @@ public:
                 copied.push_back(copy->text);
             } else if (auto* forget = std::get_if<effect::ForgetClipboard>(&e)) {
                 forgot_clipboard.push_back(*forget);
+            } else if (std::holds_alternative<effect::ForgetPending>(e)) {
+                ++forgot_pending;
             }
         }
     }
@@ -1263,7 +1266,7 @@ TEST(App, PageApiCannotObtainAnUnmaskedToken) {
 }
 
 // Sign-out resets everything that belonged to the session: reveal, the
-// clipboard (system too when the last copy was revealed), posts, counters.
+// clipboard (the system's too when the session copied to it), posts, counters.
 TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
     AppHarness h;
     h.start();
@@ -1277,7 +1280,7 @@ TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
 
     EXPECT_FALSE(h.app->reveal()) << "reveal does not outlive the session";
     ASSERT_EQ(h.forgot_clipboard.size(), 1u) << "the paste buffer is emptied";
-    EXPECT_TRUE(h.forgot_clipboard[0].system) << "the revealed copy is overwritten on the system clipboard";
+    EXPECT_TRUE(h.forgot_clipboard[0].system) << "the copy is overwritten on the system clipboard";
     EXPECT_TRUE(h.app->posts().empty()) << "the session's post texts are gone";
     EXPECT_EQ(h.app->batch().total, 0);
     EXPECT_EQ(h.app->counters().requests_sent, 0);
@@ -1286,12 +1289,104 @@ TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
     EXPECT_FALSE(h.app->account().value);
     EXPECT_TRUE(h.app->selected_room().empty());
 
-    // A masked last copy leaves the system clipboard alone.
+    // Issue 28: a masked copy is overwritten too: it holds the session's
+    // URLs and bodies (a message's text).
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
     h.apply(intent::CopyCurl{h.app->log().entries().back().id, true});
     h.apply(intent::SignOut{});
     ASSERT_EQ(h.forgot_clipboard.size(), 2u);
+    EXPECT_TRUE(h.forgot_clipboard.back().system);
+
+    // A session that copied nothing leaves the system clipboard alone.
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::SignOut{});
+    ASSERT_EQ(h.forgot_clipboard.size(), 3u);
     EXPECT_FALSE(h.forgot_clipboard.back().system);
+}
+
+// Issue 28: Firefox and WebKit refuse a clipboard write without a recent
+// click or key press. The platform says so (ClipboardCleared{false}), the
+// app tells the user, and the platform clears at the next gesture.
+TEST(App, AClipboardClearTheBrowserRefusedIsShownUntilItIsDone) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::CopyCurl{h.app->log().entries().back().id, false});
+    h.apply(intent::SignOut{});
+    ASSERT_TRUE(h.forgot_clipboard.back().system);
+    EXPECT_EQ(h.app->clipboard_notice(), "");
+
+    h.apply(intent::ClipboardCleared{false});
+    EXPECT_NE(h.app->clipboard_notice().find("next click or key press"), std::string::npos)
+        << h.app->clipboard_notice();
+    EXPECT_NE(page_state_json(*h.app, h.now).find(R"("clipboard_notice":"The clipboard still holds)"),
+              std::string::npos);
+    h.apply(intent::ClipboardCleared{true});
+    EXPECT_EQ(h.app->clipboard_notice(), "");
+    EXPECT_NE(page_state_json(*h.app, h.now).find(R"("clipboard_notice":null)"), std::string::npos);
+
+    // A new copy while a clear waits is the user's: the wait ends.
+    h.apply(intent::ClipboardCleared{false});
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::CopyCurl{h.app->log().entries().back().id, false});
+    EXPECT_EQ(h.app->clipboard_notice(), "");
+}
+
+// Issue 28: Back from the consent screen restores the page from the
+// back/forward cache as it was, "signing in". The sign-in is abandoned:
+// signed out, Sign in usable, the pending authorization removed from
+// storage, so a callback with its state is refused afterwards.
+TEST(App, APageRestoredWhileSigningInAbandonsTheSignIn) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::SignIn{kScopes});
+    ASSERT_EQ(h.app->session_label(), "signing in");
+    ASSERT_EQ(h.stored.size(), 1u);
+    const std::string abandoned = h.navigations.back();
+
+    h.apply(intent::PageRestored{});
+    EXPECT_EQ(h.app->session_label(), "signed out");
+    EXPECT_EQ(h.app->mode(), Mode::none);
+    EXPECT_EQ(h.forgot_pending, 1) << "the pending authorization leaves sessionStorage";
+    EXPECT_NE(h.app->notice().find("came back from the consent screen"), std::string::npos) << h.app->notice();
+    EXPECT_FALSE(h.app->last_error());
+
+    // The consent screen reached again (Forward) and allowed: the callback
+    // loads a new page, and storage holds no record for it any more.
+    auto redirect = h.service.consent(abandoned);
+    ASSERT_TRUE(redirect);
+    AppHarness callback_page;
+    callback_page.start(*redirect, std::nullopt);
+    EXPECT_NE(callback_page.app->session_label(), "exchanging");
+    EXPECT_TRUE(callback_page.app->last_error()) << "a callback for an abandoned sign-in is refused";
+    EXPECT_TRUE(callback_page.sent_to("/oauth/token").empty()) << "its code is never exchanged";
+
+    // The restored page signs in again, with a new state; the abandoned
+    // callback does not match the record that sign-in keeps either.
+    h.apply(intent::SignIn{kScopes});
+    EXPECT_EQ(h.app->session_label(), "signing in");
+    ASSERT_EQ(h.stored.size(), 2u);
+    EXPECT_NE(query_value(h.navigations.back(), "state"), query_value(abandoned, "state"));
+    AppHarness mismatched;
+    mismatched.start(*redirect, h.stored.back());
+    EXPECT_TRUE(mismatched.app->last_error());
+    EXPECT_TRUE(mismatched.sent_to("/oauth/token").empty());
+}
+
+TEST(App, APageRestoredInAnyOtherStateIsLeftAsItWas) {
+    AppHarness h;
+    h.sign_in();
+    ASSERT_EQ(h.app->session_label(), "signed in");
+    h.apply(intent::PageRestored{});
+    EXPECT_EQ(h.app->session_label(), "signed in");
+    EXPECT_EQ(h.forgot_pending, 0);
+
+    AppHarness signed_out;
+    signed_out.start();
+    signed_out.apply(intent::PageRestored{});
+    EXPECT_EQ(signed_out.app->session_label(), "signed out");
+    EXPECT_EQ(signed_out.forgot_pending, 0);
+    EXPECT_EQ(signed_out.app->notice(), "");
 }
 
 // ---------------------------------------------------------------------------

@@ -166,6 +166,10 @@ void App::apply(const Intent& intent, Instant now) {
                 copy_curl(i.entry_id, i.may_reveal);
             } else if constexpr (std::is_same_v<T, intent::ClearLog>) {
                 log_.clear();
+            } else if constexpr (std::is_same_v<T, intent::PageRestored>) {
+                page_restored(now);
+            } else if constexpr (std::is_same_v<T, intent::ClipboardCleared>) {
+                clipboard_clear_refused_ = !i.cleared;
             } else {
                 apply_view(i, now);  // issue 10's views (app_rooms.cpp)
             }

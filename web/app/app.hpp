@@ -100,14 +100,20 @@ struct Navigate {
 struct CopyText {
     std::string text;
 };
-// Sign-out: empty the app's paste buffer; when `system` is set the app's last
-// copy held revealed secrets, so the system clipboard is overwritten too.
+// Sign-out: empty the app's paste buffer; when `system` is set the app put
+// text on the system clipboard in this session (a curl command holds the
+// session's URLs and bodies, its secrets when revealed), so the system
+// clipboard is overwritten too. The platform answers with
+// intent::ClipboardCleared.
 struct ForgetClipboard {
     bool system = false;
 };
+// Remove the pending authorization from sessionStorage (issue 28: the page
+// was shown again from the back/forward cache; that sign-in is abandoned).
+struct ForgetPending {};
 }  // namespace effect
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
-                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl>;
+                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
 
 enum class Mode { none, oauth, api_token };
 
@@ -262,6 +268,10 @@ public:
     // retrying, checking, unknown or refused.
     long open_posts() const;
     const std::string& notice() const { return notice_; }
+    // Issue 28: sign-out could not overwrite the system clipboard (the
+    // engine wants a recent click or key press): what to tell the user, ""
+    // when nothing waits.
+    std::string clipboard_notice() const;
     const Counters& counters() const { return counters_; }
 
     // ---- issue 10 (app_rooms.cpp) ----
@@ -331,6 +341,7 @@ private:
     // intents
     void sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
+    void page_restored(Instant now);
     void refresh_with_scopes(const ScopeSet& scopes, Instant now);
     void use_api_token(std::string token, Instant now);
     void queue_message(const intent::QueueMessage& message, Instant now);
@@ -466,7 +477,8 @@ private:
 
     HttpLog log_;
     bool reveal_ = false;
-    bool last_copy_revealed_ = false;  // the last CopyText held unmasked secrets
+    bool session_copied_ = false;           // this session put text on the system clipboard
+    bool clipboard_clear_refused_ = false;  // sign-out's overwrite waits for a click or key press
     std::optional<UserError> last_error_;
     ErrorSource last_error_source_ = ErrorSource::other;
     std::string posting_error_;

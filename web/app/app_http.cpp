@@ -45,7 +45,9 @@ void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
     if (!entry) return;
     const bool revealed = reveal_ && may_reveal;
     effects_.push_back(effect::CopyText{copy_as_curl(entry->request, origin_, redaction(), revealed)});
-    last_copy_revealed_ = revealed;
+    session_copied_ = true;
+    // The new copy is the user's now: a clear still waiting must not wipe it.
+    clipboard_clear_refused_ = false;
     notice_ = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
 }
 

@@ -79,11 +79,35 @@ void App::sign_out(Instant now) {
     // pacing scheduler and its samples stay: the service still counts those
     // sends in its windows, whoever signs in next (spec 8.1, 8.2).
     reveal_ = false;
-    effects_.push_back(effect::ForgetClipboard{last_copy_revealed_});
-    last_copy_revealed_ = false;
+    effects_.push_back(effect::ForgetClipboard{session_copied_});
+    session_copied_ = false;
     posts_.clear();
     batch_ = PostBatch{};
     counters_ = Counters{};
+}
+
+// Issue 28: Back from the consent screen, and the browser showed this page
+// again from its back/forward cache, with the state it had when it left
+// (signing in, Sign in greyed out). That sign-in is abandoned: the session
+// goes back to signed out, and its pending authorization leaves
+// sessionStorage, so a callback carrying its state (the consent screen
+// reached again by Forward, say) is refused like any unknown one: it stays
+// single use. A page restored in any other state is as it was.
+void App::page_restored(Instant now) {
+    if (mode_ != Mode::oauth || session_.state() != SessionState::authorizing || callback_) return;
+    run_session(session_event::SignOut{}, now);
+    effects_.push_back(effect::ForgetPending{});
+    pending_to_store_.reset();
+    requested_scopes_.clear();
+    mode_ = Mode::none;
+    last_error_.reset();
+    notice_ = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.";
+}
+
+std::string App::clipboard_notice() const {
+    if (!clipboard_clear_refused_) return {};
+    return "The clipboard still holds what roomkey copied: this browser lets a page change the clipboard only "
+           "right after a click or key press, so roomkey clears it at your next click or key press.";
 }
 
 void App::use_api_token(std::string token, Instant now) {

@@ -118,6 +118,16 @@ struct DeclineRequest {
 struct SetPageVisible {
     bool visible = true;
 };
+// Issue 28, the platform's too (not page API actions). The browser showed
+// the page again from its back/forward cache (`pageshow` with `persisted`):
+// a sign-in that left it for the consent screen was abandoned.
+struct PageRestored {};
+// What became of overwriting the system clipboard at sign-out: done, or
+// refused because the engine allows a write only right after a click or
+// key press (the platform then tries again at the next one).
+struct ClipboardCleared {
+    bool cleared = true;
+};
 // The API console (console.hpp, app_console.cpp): one catalog endpoint,
 // `path` a template or concrete; `params` go to the query for GET and
 // DELETE, to the form body for POST and PUT. `confirmed` skips the question
@@ -170,7 +180,8 @@ using Intent =
                  intent::MarkRead, intent::CompleteTask, intent::LoadMyTasks, intent::LoadContacts,
                  intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,
                  intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes, intent::RefreshScopes,
-                 intent::UploadFile, intent::PickFile, intent::OpenFile>;
+                 intent::UploadFile, intent::PickFile, intent::OpenFile, intent::PageRestored,
+                 intent::ClipboardCleared>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;

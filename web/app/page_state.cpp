@@ -156,6 +156,8 @@ std::string page_state_json(const App& app, Instant now) {
         state["last_error"] = nullptr;
     }
     state["notice"] = app.notice();
+    const std::string clipboard = app.clipboard_notice();
+    state["clipboard_notice"] = clipboard.empty() ? json(nullptr) : json(clipboard);
     // Each view's own error, as its panel shows it ("" when none): with
     // last_error, everything the screen shows as an error (issue 11).
     state["errors"] = {{"config", app.config_error()},

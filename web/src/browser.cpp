@@ -83,15 +83,68 @@ EM_JS(void, roomkey_js_install_paste, (char* buffer, int capacity, int* length, 
     });
 });
 
-EM_JS(void, roomkey_js_write_clipboard, (const char* text, int quiet), {
-    var value = UTF8ToString(text);
-    if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(value).catch(function () {
+EM_JS(void, roomkey_js_forget_pending, (const char* key), {
+    try {
+        window.sessionStorage.removeItem(UTF8ToString(key));
+    } catch (e) {
+    }
+});
+
+// The system clipboard. A copy replaces it; sign-out's clear writes "".
+// Firefox and WebKit allow a write only with a recent user activation (a
+// click or key press), so a clear after a scripted sign-out, or one long
+// after the last click, is refused: it then waits, and runs again inside
+// the next click or key press, where the engine allows it. `on_outcome(1)`
+// says it was cleared, `on_outcome(0)` that it waits. A new copy ends the
+// wait (the clipboard is the user's new text then). Listeners only while
+// a clear waits: nothing runs otherwise.
+EM_JS(void, roomkey_js_install_clipboard, (int on_outcome), {
+    var GESTURES = ['keydown', 'mousedown', 'pointerup', 'touchend', 'click'];
+    var waiting = false;
+    var writing = false;
+    var report = function(cleared) { wasmTable.get(on_outcome)(cleared ? 1 : 0); };
+    var stopWaiting = function() {
+        if (!waiting) return;
+        waiting = false;
+        GESTURES.forEach(function(type) { window.removeEventListener(type, onGesture, true); });
+    };
+    var clear = function() {
+        if (!navigator.clipboard || !navigator.clipboard.writeText) return;  // nothing could have been copied
+        writing = true;
+        navigator.clipboard.writeText("").then(function() {
+            writing = false;
+            stopWaiting();
+            report(true);
+        }, function() {
+            writing = false;
+            if (waiting) return;
+            waiting = true;
+            GESTURES.forEach(function(type) { window.addEventListener(type, onGesture, true); });
+            report(false);
+        });
+    };
+    // In the gesture's own handler: that is where the engine allows the write.
+    var onGesture = function(event) {
+        if (event.isTrusted && !writing) clear();
+    };
+    var write = function(value, quiet) {
+        stopWaiting();
+        if (!navigator.clipboard || !navigator.clipboard.writeText) return;
+        navigator.clipboard.writeText(value).catch(function() {
             if (!quiet) {
                 console.warn('roomkey: the browser refused clipboard access; the text stays available for pasting inside the app');
             }
         });
-    }
+    };
+    Module['roomkeyClipboard'] = {'clear': clear, 'write': write};
+});
+
+EM_JS(void, roomkey_js_write_clipboard, (const char* text), {
+    Module['roomkeyClipboard']['write'](UTF8ToString(text), false);
+});
+
+EM_JS(void, roomkey_js_clear_clipboard, (), {
+    Module['roomkeyClipboard']['clear']();
 });
 
 EM_JS(int, roomkey_js_utc_offset_minutes, (int year, int month, int day), {
@@ -165,8 +218,16 @@ void install_paste_listener() {
                              static_cast<int>(reinterpret_cast<std::intptr_t>(callback)));
 }
 
+void forget_pending_authorization() {
+    roomkey_js_forget_pending(kPendingKey);
+}
+
+void install_clipboard(void (*on_outcome)(int cleared)) {
+    roomkey_js_install_clipboard(static_cast<int>(reinterpret_cast<std::intptr_t>(on_outcome)));
+}
+
 void copy_to_clipboard(const std::string& text) {
-    roomkey_js_write_clipboard(text.c_str(), 0);
+    roomkey_js_write_clipboard(text.c_str());
 }
 
 std::string clipboard_text() {
@@ -177,7 +238,7 @@ void forget_clipboard(bool system) {
     std::fill(g_paste.text.begin(), g_paste.text.end(), '\0');
     g_paste.length = 0;
     input_queue::forget_text();
-    if (system) roomkey_js_write_clipboard("", 1);
+    if (system) roomkey_js_clear_clipboard();
 }
 
 Seconds local_utc_offset(const app::CivilDate& date) {

@@ -34,6 +34,8 @@ std::string take_launch_url();
 // in storage is read and removed here as well.
 std::optional<std::string> take_pending_authorization();
 void store_pending_authorization(const std::string& record);
+// Removes it from sessionStorage (the sign-in it belonged to was abandoned).
+void forget_pending_authorization();
 
 // location.assign(url): leaves the app (for the consent screen).
 void navigate(const std::string& url);
@@ -43,13 +45,19 @@ void navigate(const std::string& url);
 // before it, through wasm memory only: no page object keeps it (the page
 // API is open to every script on the page). Call once, at start.
 void install_paste_listener();
+// Sets up the system clipboard's glue; `on_outcome` hears what became of
+// each clear (1: cleared, 0: refused, waiting for the next click or key
+// press, where it is tried again). Call once, at start.
+void install_clipboard(void (*on_outcome)(int cleared));
 // Writes to the system clipboard; Ctrl+V brings it back through the paste event.
 void copy_to_clipboard(const std::string& text);
 // Always empty: ImGui's own Ctrl+V must not paste (the paste event does, at
 // once, with the text of that very paste). Kept for ImGui's clipboard hook.
 std::string clipboard_text();
 // Empties the paste buffer; with `system` also overwrites the system
-// clipboard (best effort: the browser may refuse without focus).
+// clipboard. The engine may refuse without a recent click or key press
+// (Firefox, WebKit) or without focus: the clear then waits for the next
+// one (install_clipboard).
 void forget_clipboard(bool system);
 
 // How far local time is ahead of UTC at the end of `date` (Date's

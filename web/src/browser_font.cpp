@@ -6,14 +6,49 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "app/builtin_font.hpp"
+#include "app/canvas_readback.hpp"
 #include "imgui_hooks.hpp"
 
 namespace {
 
 // clang-format off
+// Issue 28: the read-back probe (app/canvas_readback.hpp), on a canvas of
+// its own made as the atlas's is. Writes four RGBA images of size x size
+// into `out`, one after the other: the blank canvas, a white square at
+// (square, square) of `square` pixels, then a letter drawn once and read
+// twice. 0 when there is no Canvas 2D at all.
+EM_JS(int, roomkey_js_readback_probe, (unsigned char* out, int size, int square), {
+    var canvas = document.createElement('canvas');
+    canvas.width = size;
+    canvas.height = size;
+    var ctx = canvas.getContext('2d', {'willReadFrequently': true});
+    if (!ctx) return 0;
+    var bytes = size * size * 4;
+    var read = function(index) {
+        HEAPU8.set(ctx.getImageData(0, 0, size, size).data.subarray(0, bytes), out + index * bytes);
+    };
+    try {
+        read(0);
+        ctx.fillStyle = '#fff';
+        ctx.fillRect(square, square, square, square);
+        read(1);
+        ctx.clearRect(0, 0, size, size);
+        ctx.font = Math.round(size * 0.75) + 'px sans-serif';
+        ctx.textBaseline = 'alphabetic';
+        ctx.fillText('H', 1, Math.round(size * 0.8));
+        read(2);
+        read(3);
+    } catch (e) {
+        return 0;  // read-back refused outright (a tainted canvas, a blocked API)
+    }
+    return 1;
+});
+
 // Measures the font; keeps one canvas for all glyphs. out: ascent, descent.
 // The stack ends with the platforms' colour emoji fonts so emoji come in
 // colour; every other script falls back through the browser's own fonts.
@@ -98,9 +133,15 @@ EM_JS(void, roomkey_js_font_close, (), {
     delete window['roomkey']['_font'];
 });
 
-EM_JS(void, roomkey_js_publish_font_stats, (int resident, int missing, int capacity, int rebuilds, int colored), {
+// builtin: 1 when the built-in font draws (issue 28); notice: what the UI
+// says about it; scripts: the missing scripts, one a line.
+EM_JS(void, roomkey_js_publish_font_stats, (int resident, int missing, int capacity, int rebuilds, int colored,
+                                            int builtin, const char* notice, const char* scripts), {
+    var names = UTF8ToString(scripts);
     window['roomkey']['_publishFont']({'resident': resident, 'missing': missing, 'capacity': capacity,
-                                       'rebuilds': rebuilds, 'colored': colored});
+                                       'rebuilds': rebuilds, 'colored': colored, 'builtin': !!builtin,
+                                       'notice': UTF8ToString(notice) || null,
+                                       'missing_scripts': names ? names.split('\n') : []});
 });
 // clang-format on
 
@@ -115,6 +156,15 @@ struct FontState {
     roomkey::app::GlyphCache cache{roomkey::app::default_pinned_codepoints(), roomkey::web::kGlyphCapacity};
     int rebuilds = 0;
     int colored = 0;
+    // Issue 28: read-back is probed once, at the first build. Untrustworthy,
+    // the built-in font draws from then on, and the scripts it lacks are
+    // collected for the notice (which then needs a frame to show them).
+    bool probed = false;
+    roomkey::app::ReadbackVerdict readback;
+    roomkey::app::MissingScripts missing_scripts;
+    bool notice_changed = false;
+
+    bool builtin() const { return probed && !readback.trustworthy; }
 };
 
 FontState& font_state() {
@@ -123,7 +173,46 @@ FontState& font_state() {
 }
 
 void on_codepoint(unsigned int codepoint) {
-    font_state().cache.note(static_cast<char32_t>(codepoint));
+    FontState& state = font_state();
+    if (state.builtin()) {
+        if (state.missing_scripts.note(static_cast<char32_t>(codepoint))) state.notice_changed = true;
+        return;
+    }
+    state.cache.note(static_cast<char32_t>(codepoint));
+}
+
+// Side and square of the probe: big enough for a letter with some ink.
+constexpr int kProbeSize = 16;
+constexpr int kProbeSquare = 4;
+
+roomkey::app::ReadbackVerdict probe_readback() {
+    roomkey::app::ReadbackProbe probe;
+    probe.width = kProbeSize;
+    probe.height = kProbeSize;
+    probe.rect_x = kProbeSquare;
+    probe.rect_y = kProbeSquare;
+    probe.rect_size = kProbeSquare;
+    const std::size_t bytes = static_cast<std::size_t>(kProbeSize * kProbeSize * 4);
+    std::vector<std::uint8_t> images(bytes * 4, 0);
+    if (!roomkey_js_readback_probe(images.data(), kProbeSize, kProbeSquare)) {
+        return {false, "the canvas cannot be read back"};
+    }
+    const auto image = [&](std::size_t index) {
+        return std::vector<std::uint8_t>(images.begin() + static_cast<std::ptrdiff_t>(index * bytes),
+                                         images.begin() + static_cast<std::ptrdiff_t>((index + 1) * bytes));
+    };
+    probe.blank = image(0);
+    probe.rect = image(1);
+    probe.glyph_first = image(2);
+    probe.glyph_second = image(3);
+    return roomkey::app::judge_readback(probe);
+}
+
+// The built-in font alone, at the text size (it needs no read-back).
+void build_builtin_atlas(float pixel_size) {
+    ImFontConfig config;
+    config.SizePixels = std::round(pixel_size);
+    ImGui::GetIO().Fonts->AddFontDefault(&config);
 }
 
 }  // namespace
@@ -139,7 +228,27 @@ const app::GlyphCache& glyph_cache() {
 }
 
 bool font_atlas_stale() {
-    return font_state().cache.needs_rebuild();
+    // The built-in font holds what it holds: no rebuild adds a glyph.
+    return !font_state().builtin() && font_state().cache.needs_rebuild();
+}
+
+bool take_font_notice_changed() {
+    FontState& state = font_state();
+    const bool changed = state.notice_changed;
+    state.notice_changed = false;
+    return changed;
+}
+
+std::string font_notice() {
+    const FontState& state = font_state();
+    if (!state.builtin()) return {};
+    std::string text = "Text is drawn with roomkey's built-in font, which has Latin letters only: in this browser " +
+                       state.readback.why +
+                       " (privacy.resistFingerprinting and similar protections do that), so its own fonts cannot be "
+                       "used.";
+    const std::string missing = state.missing_scripts.sentence();
+    if (!missing.empty()) text += " Not shown: " + missing + ".";
+    return text;
 }
 
 void font_frame_done() {
@@ -148,21 +257,31 @@ void font_frame_done() {
 
 void publish_font_stats() {
     const FontState& s = font_state();
+    std::string scripts;
+    for (const std::string& name : s.missing_scripts.names()) scripts += (scripts.empty() ? "" : "\n") + name;
     roomkey_js_publish_font_stats(static_cast<int>(s.cache.size()), static_cast<int>(s.cache.missing()),
-                                  static_cast<int>(s.cache.capacity()), s.rebuilds, s.colored);
+                                  static_cast<int>(s.cache.capacity()), s.rebuilds, s.colored, s.builtin() ? 1 : 0,
+                                  font_notice().c_str(), scripts.c_str());
 }
 
 bool build_font_atlas(float pixel_size) {
     FontState& state = font_state();
-    const std::vector<char32_t> codepoints = state.cache.rebuild();
+    if (!state.probed) {
+        state.readback = probe_readback();
+        state.probed = true;
+        state.notice_changed = !state.readback.trustworthy;
+    }
     ++state.rebuilds;
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
+    if (state.builtin()) {
+        build_builtin_atlas(pixel_size);
+        return false;
+    }
+    const std::vector<char32_t> codepoints = state.cache.rebuild();
     float metrics[3] = {0, 0, 0};
     if (!roomkey_js_font_open(pixel_size, metrics)) {
-        ImFontConfig config;
-        config.SizePixels = std::round(pixel_size);
-        io.Fonts->AddFontDefault(&config);
+        build_builtin_atlas(pixel_size);
         return false;
     }
     const float ascent = std::ceil(metrics[0]);

@@ -5,9 +5,14 @@
 // on demand: ImGui's UTF-8 decoder reports each codepoint text needs
 // (web/imgui_hooks), the glyph cache (web/app/glyph_cache.hpp) decides what
 // the atlas holds, and a rebuild between frames brings new glyphs in. Falls
-// back to Dear ImGui's built-in ProggyClean when Canvas 2D cannot help.
+// back to Dear ImGui's built-in ProggyClean when Canvas 2D cannot help:
+// when its read-back is noise (issue 28: privacy.resistFingerprinting; a
+// probe at the first build, web/app/canvas_readback.hpp), and then says so
+// (font_notice) and which scripts it cannot show (web/app/builtin_font.hpp).
 // Emscripten-only; call between frames (it rebuilds io.Fonts).
 #pragma once
+
+#include <string>
 
 #include "app/glyph_cache.hpp"
 
@@ -25,8 +30,16 @@ void install_glyph_hook();
 bool build_font_atlas(float pixel_size);
 
 // Text drawn since the last rebuild needs glyphs the atlas lacks and a
-// rebuild can add (see GlyphCache::needs_rebuild).
+// rebuild can add (see GlyphCache::needs_rebuild). Never with the built-in font.
 bool font_atlas_stale();
+
+// With the built-in font: why, and which scripts the text drawn so far
+// needed that it lacks ("" with the browser's fonts). For the UI, the
+// page's fontStats() and the text mirror.
+std::string font_notice();
+// The notice changed since the last call (a script newly missing): the
+// frame that drew that text drew the notice before it, so one more frame.
+bool take_font_notice_changed();
 
 // Marks the end of a drawn frame: glyphs noted from now on count as used in
 // the next one (eviction keeps what the current frame drew).
@@ -34,7 +47,8 @@ void font_frame_done();
 
 const app::GlyphCache& glyph_cache();
 
-// {"resident":N,"missing":N,"capacity":N,"rebuilds":N,"colored":N} for
+// {"resident":N,"missing":N,"capacity":N,"rebuilds":N,"colored":N,
+// "builtin":bool,"notice":text|null,"missing_scripts":[...]} for
 // window.roomkey.fontStats() (tests count glyphs missing from the atlas).
 void publish_font_stats();
 

@@ -61,6 +61,7 @@ enum PageEvent : int {
     kDomInput = 4,  // the accessibility tree's DOM controls asked for something
     kHidden = 5,    // the tab went to the background (the open room stops polling)
     kScheme = 6,    // prefers-color-scheme changed (dark <-> light)
+    kRestored = 7,  // shown again from the back/forward cache (pageshow, persisted)
 };
 
 // The page's events call `notify(kind)` in wasm. Listeners on window in the
@@ -93,6 +94,9 @@ EM_JS(void, roomkey_js_listen, (PageListener notify), {
     document.addEventListener('visibilitychange', function() { call(document.hidden ? 5 : 2); });
     window.addEventListener('roomkey:act', function() { call(3); });
     window.addEventListener('roomkey:a11y', function() { call(4); });
+    // Issue 28: Back (or Forward) to this page from the back/forward cache
+    // runs no start-up: the page resumes as it was when it was left.
+    window.addEventListener('pageshow', function(event) { if (event.persisted) call(7); });
     if (window.matchMedia) {
         window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function() { call(6); });
     }
@@ -232,6 +236,8 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
                     roomkey::web::copy_to_clipboard(item.text);
                 } else if constexpr (std::is_same_v<T, effect::ForgetClipboard>) {
                     roomkey::web::forget_clipboard(item.system);
+                } else if constexpr (std::is_same_v<T, effect::ForgetPending>) {
+                    roomkey::web::forget_pending_authorization();
                 }
             },
             e);
@@ -377,6 +383,15 @@ void take_actions(Platform& p, roomkey::Instant now) {
     for (const std::string& error : errors) roomkey::web::console_warn("roomkey.act: " + error);
 }
 
+// What became of clearing the system clipboard (browser.hpp install_clipboard).
+void on_clipboard_outcome(int cleared) {
+    Platform& p = g_platform;
+    if (!p.app) return;
+    const roomkey::Instant now = roomkey::web::now();
+    p.app->apply(roomkey::app::intent::ClipboardCleared{cleared != 0}, now);
+    settle_app(p, now);
+}
+
 void on_page_event(int kind) {
     Platform& p = g_platform;
     if (!p.app) return;
@@ -405,6 +420,15 @@ void on_page_event(int kind) {
             return;
         case kHidden:
             p.app->apply(roomkey::app::intent::SetPageVisible{false}, now);
+            settle_app(p, now);
+            return;
+        case kRestored:
+            // As for kVisible: a frame asked for before the page was frozen
+            // may never run; and the whole canvas is painted again.
+            if (p.frame_request != 0) emscripten_cancel_animation_frame(p.frame_request);
+            p.frame_request = 0;
+            p.on_screen.reset();
+            p.app->apply(roomkey::app::intent::PageRestored{}, now);
             settle_app(p, now);
             return;
         case kAction:
@@ -491,6 +515,7 @@ int main() {
     roomkey::web::strip_callback_params();
     const std::optional<std::string> pending = roomkey::web::take_pending_authorization();
     roomkey::web::install_paste_listener();
+    roomkey::web::install_clipboard(on_clipboard_outcome);
 
     Platform& p = g_platform;
     p.ui.utc_offset = roomkey::web::local_utc_offset;

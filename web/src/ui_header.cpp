@@ -8,6 +8,7 @@
 
 #include "app/format.hpp"
 #include "app/scope_help.hpp"
+#include "browser_font.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
 
@@ -38,6 +39,14 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::EndDisabled();
 
     if (!app.notice().empty()) text_dim(app.notice());
+    // Issue 28: the browser's fonts could not be used (browser_font.hpp);
+    // sign-out's clipboard clear waits for a click or key press.
+    for (const std::string& warning : {font_notice(), app.clipboard_notice()}) {
+        if (warning.empty()) continue;
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        ImGui::TextWrapped("%s", warning.c_str());
+        ImGui::PopStyleColor();
+    }
     if (const auto& error = app.last_error()) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, kErrorBg);
         const float lines = 3.2f + (error->remedy.empty() ? 0.0f : 1.0f);

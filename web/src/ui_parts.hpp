@@ -35,6 +35,10 @@ inline ImVec4 bar_fill(const ImVec4& colour) {
 
 // ---- ui_widgets.cpp ----
 void text_dim(const std::string& text);
+// A short dim hint ("Ctrl+Enter") after the last item, never wrapped: beside
+// it when the line has room, else on a line of its own, else (a panel
+// narrower than the hint) not drawn. Returns whether it was drawn.
+bool short_hint(const char* text);
 void label_value(const char* label, const std::string& value);
 void help_marker(const std::string& text);
 // Remembers where the last item was drawn, under `name`.

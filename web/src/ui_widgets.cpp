@@ -20,6 +20,19 @@ void text_dim(const std::string& text) {
     ImGui::PopStyleColor();
 }
 
+bool short_hint(const char* text) {
+    // Issue 28: text_dim after SameLine wrapped at the little room left on
+    // the line, one letter a line. A hint is one word: it moves, whole.
+    const float width = ImGui::CalcTextSize(text).x;
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) {
+        ImGui::NewLine();
+        if (ImGui::GetContentRegionAvail().x < width) return false;
+    }
+    ImGui::TextColored(kDim, "%s", text);
+    return true;
+}
+
 void label_value(const char* label, const std::string& value) {
     ImGui::TextColored(kDim, "%s", label);
     ImGui::SameLine();

@@ -85,12 +85,13 @@ bool after_render(float scale) {
     g_keys.last_main_action = g_keys.main_action;
     g_keys.main_action = 0;
     const app::GlyphCache& cache = glyph_cache();
-    if (cache.missing() != g_keys.published_missing || cache.size() != g_keys.published_size) {
+    const bool notice_changed = take_font_notice_changed();
+    if (notice_changed || cache.missing() != g_keys.published_missing || cache.size() != g_keys.published_size) {
         publish_font_stats();
         g_keys.published_missing = cache.missing();
         g_keys.published_size = cache.size();
     }
-    const bool stale = font_atlas_stale();
+    const bool stale = font_atlas_stale() || notice_changed;
     font_frame_done();
     return stale;
 }
