@@ -19,18 +19,18 @@ using notation::TaskState;
 
 // Parts cover `range` exactly, in order, and so do every container's children
 // its inner range; a part's inner range lies within its source.
-testing::AssertionResult covers(const std::vector<Part>& parts, Span range) {
+::testing::AssertionResult covers(const std::vector<Part>& parts, Span range) {
     std::size_t cursor = range.begin;
     for (const Part& part : parts) {
         if (part.source.begin != cursor) {
-            return testing::AssertionFailure() << to_string(part.kind) << " starts at " << part.source.begin
+            return ::testing::AssertionFailure() << to_string(part.kind) << " starts at " << part.source.begin
                                                << ", expected " << cursor;
         }
         if (part.source.end <= part.source.begin) {
-            return testing::AssertionFailure() << "empty " << to_string(part.kind) << " at " << cursor;
+            return ::testing::AssertionFailure() << "empty " << to_string(part.kind) << " at " << cursor;
         }
         if (part.inner.begin < part.source.begin || part.inner.end > part.source.end) {
-            return testing::AssertionFailure() << to_string(part.kind) << "'s inner range leaves its source";
+            return ::testing::AssertionFailure() << to_string(part.kind) << "'s inner range leaves its source";
         }
         if (!part.children.empty() || part.kind == PartKind::quote || part.kind == PartKind::info ||
             part.kind == PartKind::service_event || part.kind == PartKind::task) {
@@ -39,8 +39,8 @@ testing::AssertionResult covers(const std::vector<Part>& parts, Span range) {
         }
         cursor = part.source.end;
     }
-    if (cursor != range.end) return testing::AssertionFailure() << "parts end at " << cursor << ", not " << range.end;
-    return testing::AssertionSuccess();
+    if (cursor != range.end) return ::testing::AssertionFailure() << "parts end at " << cursor << ", not " << range.end;
+    return ::testing::AssertionSuccess();
 }
 
 std::vector<Part> parse_checked(std::string_view body) {
