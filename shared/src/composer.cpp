@@ -28,7 +28,7 @@ std::string one_line(std::string_view name) {
 
 // The first part of `written`, when it is of `kind` and its inner range holds exactly `inner`.
 const notation::Part* first_part_holding(const std::vector<notation::Part>& parts, std::string_view written,
-                                          notation::PartKind kind, std::string_view inner) {
+                                         notation::PartKind kind, std::string_view inner) {
     if (parts.empty() || parts[0].kind != kind || parts[0].inner.of(written) != inner) return nullptr;
     return &parts[0];
 }
@@ -51,8 +51,8 @@ std::optional<std::string> reply(std::string_view account_id, std::string_view r
 
 std::optional<std::string> quote(std::string_view account_id, std::int64_t time, std::string_view text) {
     if (!composer_detail::digits_only(account_id) || time < 0) return std::nullopt;
-    std::string written =
-        "[qt][qtmeta aid=" + std::string(account_id) + " time=" + std::to_string(time) + "]" + std::string(text) + "[/qt]";
+    std::string written = "[qt][qtmeta aid=" + std::string(account_id) + " time=" + std::to_string(time) + "]" +
+                          std::string(text) + "[/qt]";
     const auto parts = notation::parse_parts(written);
     const notation::Part* part = composer_detail::first_part_holding(parts, written, notation::PartKind::quote, text);
     if (!part || part->source.end != written.size()) return std::nullopt;

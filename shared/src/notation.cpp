@@ -369,9 +369,12 @@ PartKind closing_kind(PartKind kind) {
 
 std::size_t kind_slot(PartKind kind) {
     switch (closing_kind(kind)) {
-        case PartKind::quote: return 0;
-        case PartKind::info: return 1;
-        default: return 2;  // task
+        case PartKind::quote:
+            return 0;
+        case PartKind::info:
+            return 1;
+        default:
+            return 2;  // task
     }
 }
 
@@ -459,21 +462,36 @@ private:
 
 std::string_view to_string(PartKind kind) {
     switch (kind) {
-        case PartKind::text: return "text";
-        case PartKind::mention: return "mention";
-        case PartKind::to_all: return "to_all";
-        case PartKind::reply: return "reply";
-        case PartKind::quote: return "quote";
-        case PartKind::info: return "info";
-        case PartKind::service_event: return "service_event";
-        case PartKind::code: return "code";
-        case PartKind::rule: return "rule";
-        case PartKind::picon: return "picon";
-        case PartKind::piconname: return "piconname";
-        case PartKind::dtext: return "dtext";
-        case PartKind::task: return "task";
-        case PartKind::preview: return "preview";
-        case PartKind::download: return "download";
+        case PartKind::text:
+            return "text";
+        case PartKind::mention:
+            return "mention";
+        case PartKind::to_all:
+            return "to_all";
+        case PartKind::reply:
+            return "reply";
+        case PartKind::quote:
+            return "quote";
+        case PartKind::info:
+            return "info";
+        case PartKind::service_event:
+            return "service_event";
+        case PartKind::code:
+            return "code";
+        case PartKind::rule:
+            return "rule";
+        case PartKind::picon:
+            return "picon";
+        case PartKind::piconname:
+            return "piconname";
+        case PartKind::dtext:
+            return "dtext";
+        case PartKind::task:
+            return "task";
+        case PartKind::preview:
+            return "preview";
+        case PartKind::download:
+            return "download";
     }
     return "unknown";
 }

@@ -27,8 +27,8 @@ public:
         if (s.empty()) return;
         if (after_block_ && s.front() != '\n') out_ += '\n';
         // "[toall]lunch" reads "To all lunch"; "[piconname:1]さん" or "Bob, " keep their own spacing.
-        if ((last_chip_ == Chip::picture || last_chip_ == Chip::everyone) && !after_block_ && s.front() != ' ' && s.front() != '\n' &&
-            std::string_view(".,:;!?)").find(s.front()) == std::string_view::npos &&
+        if ((last_chip_ == Chip::picture || last_chip_ == Chip::everyone) && !after_block_ && s.front() != ' ' &&
+            s.front() != '\n' && std::string_view(".,:;!?)").find(s.front()) == std::string_view::npos &&
             static_cast<unsigned char>(s.front()) < 0x80) {
             out_ += ' ';
         }
@@ -131,18 +131,40 @@ private:
 
     void write(Writer& w, const Part& part) const {
         switch (part.kind) {
-            case PartKind::text: w.text(part.source.of(body_)); return;
-            case PartKind::mention: addressed(w, "To ", part); return;
-            case PartKind::reply: addressed(w, "Re ", part); return;
-            case PartKind::to_all: w.chip("To all", Writer::Chip::everyone); return;
+            case PartKind::text:
+                w.text(part.source.of(body_));
+                return;
+            case PartKind::mention:
+                addressed(w, "To ", part);
+                return;
+            case PartKind::reply:
+                addressed(w, "Re ", part);
+                return;
+            case PartKind::to_all:
+                w.chip("To all", Writer::Chip::everyone);
+                return;
             case PartKind::picon:
-            case PartKind::piconname: w.chip(name_of(part.account_id), Writer::Chip::picture); return;
-            case PartKind::dtext: w.text(dtext_words(part.key.of(body_))); return;
-            case PartKind::quote: w.block(quoted(part)); return;
-            case PartKind::info: w.block(titled(part.name.of(body_), part)); return;
-            case PartKind::service_event: w.block(titled(dtext_words(part.key.of(body_)), part)); return;
-            case PartKind::code: w.block(trim_newlines(part.inner.of(body_))); return;
-            case PartKind::rule: w.block("----"); return;
+            case PartKind::piconname:
+                w.chip(name_of(part.account_id), Writer::Chip::picture);
+                return;
+            case PartKind::dtext:
+                w.text(dtext_words(part.key.of(body_)));
+                return;
+            case PartKind::quote:
+                w.block(quoted(part));
+                return;
+            case PartKind::info:
+                w.block(titled(part.name.of(body_), part));
+                return;
+            case PartKind::service_event:
+                w.block(titled(dtext_words(part.key.of(body_)), part));
+                return;
+            case PartKind::code:
+                w.block(trim_newlines(part.inner.of(body_)));
+                return;
+            case PartKind::rule:
+                w.block("----");
+                return;
             case PartKind::task: {
                 std::string line = part.account_id.empty() ? "Task: " : "Task for " + name_of(part.account_id) + ": ";
                 const std::string inside = of(part.children);
@@ -151,8 +173,11 @@ private:
                 w.block(line);
                 return;
             }
-            case PartKind::download: w.text(part.inner.of(body_)); return;
-            case PartKind::preview: return;
+            case PartKind::download:
+                w.text(part.inner.of(body_));
+                return;
+            case PartKind::preview:
+                return;
         }
     }
 

@@ -34,8 +34,8 @@ void check(const std::vector<Part>& parts, Span range, int level) {
     std::size_t cursor = range.begin;
     for (const Part& part : parts) {
         if (part.source.begin != cursor || part.source.end <= part.source.begin) std::abort();
-        for (const Span* field : {&part.inner, &part.account_id, &part.name, &part.room_id, &part.message_id,
-                                  &part.key, &part.file_id, &part.size}) {
+        for (const Span* field : {&part.inner, &part.account_id, &part.name, &part.room_id, &part.message_id, &part.key,
+                                  &part.file_id, &part.size}) {
             if (!within(*field, part.source)) std::abort();
         }
         if (is_container(part.kind)) {
@@ -65,12 +65,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<Part> parts = notation::parse_parts(body);
     check(parts, Span{0, body.size()}, 0);
     if (notation::depth(parts) > notation::kMaxDepth) std::abort();
-    (void)notation::plain_text(body, parts, [](std::string_view id) { return id.size() % 2 ? std::string("Al") : std::string(); });
+    (void)notation::plain_text(body, parts,
+                               [](std::string_view id) { return id.size() % 2 ? std::string("Al") : std::string(); });
 
     // The mention rule is one source: the sandbox's count and the drawn chips agree.
     for (std::string_view account : {"1001", "1"}) {
-        const bool drawn = any_of_kind(body, parts, PartKind::mention, account) ||
-                           any_of_kind(body, parts, PartKind::reply, account);
+        const bool drawn =
+            any_of_kind(body, parts, PartKind::mention, account) || any_of_kind(body, parts, PartKind::reply, account);
         if (addresses_account(body, account) != drawn) std::abort();
     }
     if (addresses_everyone(body) != any_of_kind(body, parts, PartKind::to_all, {})) std::abort();

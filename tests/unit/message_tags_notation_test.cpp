@@ -98,8 +98,7 @@ TEST(MessageTagsNotation, MentionsAreWhatTheConversationDraws) {
         for (const char* account : {"1001", "1002", "1003", "9999"}) {
             EXPECT_EQ(addresses_account(body, account), drawn_as_addressed(body, parts, account))
                 << account << " in " << body;
-            EXPECT_EQ(mentions_account(body, account),
-                      drawn_to_all(parts) || drawn_as_addressed(body, parts, account))
+            EXPECT_EQ(mentions_account(body, account), drawn_to_all(parts) || drawn_as_addressed(body, parts, account))
                 << account << " in " << body;
         }
         EXPECT_EQ(addresses_everyone(body), drawn_to_all(parts)) << body;

@@ -23,8 +23,8 @@ using notation::TaskState;
     std::size_t cursor = range.begin;
     for (const Part& part : parts) {
         if (part.source.begin != cursor) {
-            return ::testing::AssertionFailure() << to_string(part.kind) << " starts at " << part.source.begin
-                                               << ", expected " << cursor;
+            return ::testing::AssertionFailure()
+                   << to_string(part.kind) << " starts at " << part.source.begin << ", expected " << cursor;
         }
         if (part.source.end <= part.source.begin) {
             return ::testing::AssertionFailure() << "empty " << to_string(part.kind) << " at " << cursor;
@@ -111,7 +111,8 @@ TEST(Notation, RepliesInBothSpellings) {
     EXPECT_EQ(parts[0].message_id.of(body), "1600000000000000007");
     EXPECT_EQ(parts[0].name.of(body), "Bob");
 
-    const std::string japanese = "[\xE8\xBF\x94\xE4\xBF\xA1 aid=1003 to=2100-5]Carol\xE3\x81\x95\xE3\x82\x93";  // [返信 ...]Carolさん
+    const std::string japanese =
+        "[\xE8\xBF\x94\xE4\xBF\xA1 aid=1003 to=2100-5]Carol\xE3\x81\x95\xE3\x82\x93";  // [返信 ...]Carolさん
     const auto jp = parse_checked(japanese);
     EXPECT_EQ(kinds(jp), "reply");
     EXPECT_EQ(jp[0].account_id.of(japanese), "1003");
@@ -197,7 +198,8 @@ TEST(Notation, CodeIsVerbatim) {
 }
 
 TEST(Notation, TasksWithAndWithoutAttributes) {
-    const std::string body = "[task]Review the consent screen wording[/task][task aid=1002 st=done lt=0 ltype=none]x[/task]";
+    const std::string body =
+        "[task]Review the consent screen wording[/task][task aid=1002 st=done lt=0 ltype=none]x[/task]";
     const auto parts = parse_checked(body);
     ASSERT_EQ(kinds(parts), "task(text) task(text)");
     EXPECT_TRUE(parts[0].account_id.empty());
@@ -259,8 +261,17 @@ TEST(Notation, DepthIsBounded) {
 // 65,535 characters, the service's longest body, of each hostile shape: the
 // parse must stay linear (a quadratic one takes seconds here, even optimised).
 TEST(Notation, HostileBodiesParseInLinearTime) {
-    const char* units[] = {"[qt]", "[/qt]", "[qt][qtmeta aid=1 time=2]", "[code]", "[info][title]", "[",
-                           "[To:1", "[To:1]", "[download:1]", "[task aid=1 st=open lt=1 ltype=date]", "[info]",
+    const char* units[] = {"[qt]",
+                           "[/qt]",
+                           "[qt][qtmeta aid=1 time=2]",
+                           "[code]",
+                           "[info][title]",
+                           "[",
+                           "[To:1",
+                           "[To:1]",
+                           "[download:1]",
+                           "[task aid=1 st=open lt=1 ltype=date]",
+                           "[info]",
                            "[qt][info][task]"};
     for (const char* unit : units) {
         std::string body;

@@ -32,9 +32,9 @@ std::string names_in_order(const std::vector<Room>& rooms, std::string_view filt
 
 TEST(RoomOrder, StickyThenMentionsThenUnreadThenMostRecent) {
     const std::vector<Room> rooms = {
-        room("1", "old quiet", false, 0, 0, 100),  room("2", "recent quiet", false, 0, 0, 900),
-        room("3", "unread", false, 0, 4, 50),      room("4", "mentioned", false, 1, 1, 10),
-        room("5", "sticky quiet", true, 0, 0, 1),  room("6", "sticky unread", true, 0, 2, 1),
+        room("1", "old quiet", false, 0, 0, 100), room("2", "recent quiet", false, 0, 0, 900),
+        room("3", "unread", false, 0, 4, 50),     room("4", "mentioned", false, 1, 1, 10),
+        room("5", "sticky quiet", true, 0, 0, 1), room("6", "sticky unread", true, 0, 2, 1),
     };
     EXPECT_EQ(names_in_order(rooms), "sticky unread,sticky quiet,mentioned,unread,recent quiet,old quiet");
 }
@@ -62,11 +62,12 @@ TEST(RoomOrder, FilterIsASubstringCaseInsensitiveForAscii) {
     const std::vector<Room> rooms = {
         room("1", "Design Review", false, 0, 0, 3),
         room("2", "\xE9\x96\x8B\xE7\x99\xBA\xE3\x83\x81\xE3\x83\xBC\xE3\x83\xA0", false, 0, 0, 2),  // 開発チーム
-        room("3", "API \xE9\x96\x8B\xE7\x99\xBA", false, 0, 0, 1),                                   // API 開発
+        room("3", "API \xE9\x96\x8B\xE7\x99\xBA", false, 0, 0, 1),                                  // API 開発
     };
     EXPECT_EQ(names_in_order(rooms, "review"), "Design Review");
     EXPECT_EQ(names_in_order(rooms, "  DESIGN "), "Design Review");
-    EXPECT_EQ(names_in_order(rooms, "\xE9\x96\x8B\xE7\x99\xBA"), "\xE9\x96\x8B\xE7\x99\xBA\xE3\x83\x81\xE3\x83\xBC\xE3\x83\xA0,API \xE9\x96\x8B\xE7\x99\xBA");
+    EXPECT_EQ(names_in_order(rooms, "\xE9\x96\x8B\xE7\x99\xBA"),
+              "\xE9\x96\x8B\xE7\x99\xBA\xE3\x83\x81\xE3\x83\xBC\xE3\x83\xA0,API \xE9\x96\x8B\xE7\x99\xBA");
     EXPECT_EQ(names_in_order(rooms, "api"), "API \xE9\x96\x8B\xE7\x99\xBA");
     EXPECT_EQ(names_in_order(rooms, "nothing"), "");
     EXPECT_EQ(room_order(rooms, "").size(), 3u);

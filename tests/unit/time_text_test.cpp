@@ -11,11 +11,11 @@ const UtcOffsetAt kJapan = fixed_utc_offset(540);
 const UtcOffsetAt kUtc = fixed_utc_offset(0);
 const UtcOffsetAt kNewYorkWinter = fixed_utc_offset(-300);
 
-constexpr std::int64_t kSent = 1700000000;            // 2023-11-14 22:13:20 UTC, 2023-11-15 07:13:20 in Japan
-constexpr std::int64_t kUtcMidnight = 1700006400;     // 2023-11-15 00:00 UTC, 09:00 in Japan
-constexpr std::int64_t kJapanMidnight = 1699974000;   // 2023-11-15 00:00 in Japan
-constexpr std::int64_t kJapanEndOfDay = 1700060399;   // 2023-11-15 23:59:59 in Japan
-constexpr std::int64_t kJapanSixPm = 1700038800;      // 2023-11-15 18:00 in Japan
+constexpr std::int64_t kSent = 1700000000;           // 2023-11-14 22:13:20 UTC, 2023-11-15 07:13:20 in Japan
+constexpr std::int64_t kUtcMidnight = 1700006400;    // 2023-11-15 00:00 UTC, 09:00 in Japan
+constexpr std::int64_t kJapanMidnight = 1699974000;  // 2023-11-15 00:00 in Japan
+constexpr std::int64_t kJapanEndOfDay = 1700060399;  // 2023-11-15 23:59:59 in Japan
+constexpr std::int64_t kJapanSixPm = 1700038800;     // 2023-11-15 18:00 in Japan
 
 TEST(TimeText, LocalTimeAppliesTheOffset) {
     const LocalTime japan = local_time(kSent, kJapan);

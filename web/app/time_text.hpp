@@ -20,11 +20,11 @@ UtcOffsetAt fixed_utc_offset(int minutes);
 
 struct LocalTime {
     std::int64_t year = 1970;
-    unsigned month = 1;    // 1-12
-    unsigned day = 1;      // 1-31
-    unsigned hour = 0;     // 0-23
-    unsigned minute = 0;   // 0-59
-    unsigned weekday = 4;  // 0 = Sunday (1970-01-01 was a Thursday)
+    unsigned month = 1;           // 1-12
+    unsigned day = 1;             // 1-31
+    unsigned hour = 0;            // 0-23
+    unsigned minute = 0;          // 0-59
+    unsigned weekday = 4;         // 0 = Sunday (1970-01-01 was a Thursday)
     std::int64_t day_number = 0;  // local days since 1970-01-01, to compare days
 };
 LocalTime local_time(std::int64_t unix_seconds, const UtcOffsetAt& offset);

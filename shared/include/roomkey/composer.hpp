@@ -1,9 +1,9 @@
-// composer.hpp: the service's notation written for the composer: a mention, a reply, a quote, an info box, a code block.
-// Each builder checks its output by reading it back with notation.hpp, so what the
-// composer inserts is drawn as the part it means; nullopt when it would not be:
-// an id that is not digits, or contents that would close the tag early
-// ("[/code]" inside a code block, an unbalanced "[/qt]" inside a quote). The
-// service's notation has no escape, so such contents cannot be wrapped.
+// composer.hpp: the notation the composer inserts: a mention, a reply, a quote, an info box, a code block.
+// Each builder reads its output back with notation.hpp, so what it inserts is
+// drawn as the part it means; nullopt when it would not be: an id that is not
+// digits, or contents that would close the tag early ("[/code]" inside a code
+// block, an unbalanced "[/qt]" inside a quote). The service's notation has no
+// escape, so such contents cannot be wrapped.
 #pragma once
 
 #include <cstdint>

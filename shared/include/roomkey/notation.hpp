@@ -88,11 +88,11 @@ struct Part {
     // it (the service's pickers put the account's name there: "[To:1001]Alice").
     // info: the title's text. download: the file's name.
     Span name;
-    Span room_id;     // reply: to=ROOM-...
-    Span message_id;  // reply: to=...-MESSAGE
-    Span key;         // service_event (its title's dtext), dtext
-    Span file_id;     // preview, download
-    Span size;        // download: the text in the last parentheses of its contents ("12.5 KB")
+    Span room_id;                      // reply: to=ROOM-...
+    Span message_id;                   // reply: to=...-MESSAGE
+    Span key;                          // service_event (its title's dtext), dtext
+    Span file_id;                      // preview, download
+    Span size;                         // download: the text in the last parentheses of its contents ("12.5 KB")
     std::optional<std::int64_t> time;  // quote: qtmeta time=; task: lt= (Unix seconds)
     TaskState task_state = TaskState::unknown;
     LimitType limit_type = LimitType::unknown;
