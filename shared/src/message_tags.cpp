@@ -1,10 +1,33 @@
-// message_tags.cpp: reading who a message is for (see message_tags.hpp).
-// A tag that does not close, or whose id is not digits, is not a tag.
+// message_tags.cpp: reading who a message is for (see message_tags.hpp), from
+// the parts notation.hpp reads, so the sandbox's mention_num, the app's
+// mentions_me and the conversation's highlight are one rule:
+// - a [To:id] or reply tag counts wherever a reader sees it as a tag: at the
+//   top, in quotes, info boxes and tasks; inside [code] (verbatim), an info's
+//   title or a download's name it is text and does not;
+// - a tag that does not close, or whose id is not digits, is not a tag;
+// - the reply a message is, is its first reply tag at the top level (one in a
+//   quote belongs to the quoted message).
 #include "roomkey/message_tags.hpp"
+
+#include <vector>
+
+#include "roomkey/notation.hpp"
 
 namespace roomkey {
 
+namespace message_tags_walk {
 namespace {
+
+using notation::Part;
+using notation::PartKind;
+
+template <typename Found>
+bool any_part(const std::vector<Part>& parts, const Found& found) {
+    for (const Part& part : parts) {
+        if (found(part) || any_part(part.children, found)) return true;
+    }
+    return false;
+}
 
 bool is_digits(std::string_view text) {
     if (text.empty()) return false;
@@ -14,93 +37,46 @@ bool is_digits(std::string_view text) {
     return true;
 }
 
-// The value of `name=` among the space-separated attributes of a tag's inside
-// ("aid=1001 to=2100-5"); empty when absent.
-std::string_view attribute(std::string_view inside, std::string_view name) {
-    std::size_t pos = 0;
-    while (pos < inside.size()) {
-        const std::size_t space = inside.find(' ', pos);
-        const std::string_view item = inside.substr(pos, space == std::string_view::npos ? space : space - pos);
-        if (item.size() > name.size() && item.substr(0, name.size()) == name && item[name.size()] == '=') {
-            return item.substr(name.size() + 1);
-        }
-        if (space == std::string_view::npos) break;
-        pos = space + 1;
-    }
-    return {};
-}
-
-constexpr std::string_view kReplyOpeners[] = {"[rp ", "[\xE8\xBF\x94\xE4\xBF\xA1 "};  // "[rp ", "[返信 "
-
-// Calls visit(inside) for the inside of every reply tag, until it returns true.
-template <typename Visit>
-bool any_reply_tag(std::string_view body, Visit visit) {
-    for (std::string_view opener : kReplyOpeners) {
-        std::size_t pos = 0;
-        while ((pos = body.find(opener, pos)) != std::string_view::npos) {
-            const std::size_t start = pos + opener.size();
-            const std::size_t close = body.find(']', start);
-            if (close == std::string_view::npos) break;
-            if (visit(body.substr(start, close - start))) return true;
-            pos = start;
-        }
-    }
-    return false;
-}
-
 }  // namespace
+}  // namespace message_tags_walk
 
 bool addresses_account(std::string_view body, std::string_view account_id) {
+    using namespace message_tags_walk;
     if (!is_digits(account_id)) return false;
-    constexpr std::string_view kTo = "[To:";
-    std::size_t pos = 0;
-    while ((pos = body.find(kTo, pos)) != std::string_view::npos) {
-        const std::size_t start = pos + kTo.size();
-        if (body.substr(start, account_id.size()) == account_id && start + account_id.size() < body.size() &&
-            body[start + account_id.size()] == ']') {
-            return true;
-        }
-        pos = start;
-    }
-    return any_reply_tag(body, [&](std::string_view inside) { return attribute(inside, "aid") == account_id; });
+    return any_part(notation::parse_parts(body), [&](const Part& part) {
+        return (part.kind == PartKind::mention || part.kind == PartKind::reply) &&
+               part.account_id.of(body) == account_id;
+    });
 }
 
 bool addresses_everyone(std::string_view body) {
-    return body.find("[toall]") != std::string_view::npos;
+    using namespace message_tags_walk;
+    return any_part(notation::parse_parts(body), [](const Part& part) { return part.kind == PartKind::to_all; });
 }
 
 bool mentions_account(std::string_view body, std::string_view account_id) {
-    return addresses_everyone(body) || addresses_account(body, account_id);
+    using namespace message_tags_walk;
+    const bool valid_id = is_digits(account_id);
+    return any_part(notation::parse_parts(body), [&](const Part& part) {
+        if (part.kind == PartKind::to_all) return true;
+        return valid_id && (part.kind == PartKind::mention || part.kind == PartKind::reply) &&
+               part.account_id.of(body) == account_id;
+    });
 }
 
 std::optional<ReplyTarget> reply_target(std::string_view body) {
-    std::optional<ReplyTarget> found;
-    any_reply_tag(body, [&](std::string_view inside) {
-        const std::string_view aid = attribute(inside, "aid");
-        const std::string_view to = attribute(inside, "to");
-        const std::size_t dash = to.find('-');
-        if (!is_digits(aid) || dash == std::string_view::npos) return false;
-        const std::string_view room = to.substr(0, dash);
-        const std::string_view message = to.substr(dash + 1);
-        if (!is_digits(room) || !is_digits(message)) return false;
-        found = ReplyTarget{aid, room, message};
-        return true;
-    });
-    return found;
+    for (const notation::Part& part : notation::parse_parts(body)) {
+        if (part.kind == notation::PartKind::reply && !part.message_id.empty()) {
+            return ReplyTarget{part.account_id.of(body), part.room_id.of(body), part.message_id.of(body)};
+        }
+    }
+    return std::nullopt;
 }
 
 std::optional<std::string_view> service_event_key(std::string_view body) {
-    constexpr std::string_view kOpen = "[info][title][dtext:";
-    if (body.substr(0, kOpen.size()) != kOpen) return std::nullopt;
-    const std::size_t end = body.find(']', kOpen.size());
-    if (end == std::string_view::npos || end == kOpen.size()) return std::nullopt;
-    const std::string_view key = body.substr(kOpen.size(), end - kOpen.size());
-    if (body.substr(end, 9) != "][/title]") return std::nullopt;
-    for (char c : key) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-        if (!ok) return std::nullopt;
-    }
-    return key;
+    const std::vector<notation::Part> parts = notation::parse_parts(body);
+    if (parts.empty() || parts.front().kind != notation::PartKind::service_event) return std::nullopt;
+    return parts.front().key.of(body);
 }
 
 }  // namespace roomkey

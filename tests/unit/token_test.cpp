@@ -19,7 +19,7 @@ namespace {
 
 using testing::json_answer;
 
-constexpr const char* kTokenUrl = "https://auth.test/token";
+constexpr const char* kTokenTestUrl = "https://auth.test/token";
 constexpr const char* kCallback = "https://127.0.0.1:8443/callback";
 const Instant kNow = instant_from_unix_seconds(1'700'000'000);
 
@@ -52,9 +52,9 @@ const std::string kVerifier(43, 'v');
 // ---------------------------------------------------------------------------
 
 TEST(TokenRequestBuilder, PublicCodeExchange) {  // spec 4.3, 5.3 public client
-    const HttpRequest r = build_code_exchange(kTokenUrl, callback(kCallback, kVerifier), PublicClient{"pub-client"});
+    const HttpRequest r = build_code_exchange(kTokenTestUrl, callback(kCallback, kVerifier), PublicClient{"pub-client"});
     EXPECT_EQ(r.method, Method::Post);
-    EXPECT_EQ(r.url, kTokenUrl) << "nothing secret goes into the URL";
+    EXPECT_EQ(r.url, kTokenTestUrl) << "nothing secret goes into the URL";
     EXPECT_EQ(r.headers.get("content-type"), "application/x-www-form-urlencoded");
     EXPECT_FALSE(r.headers.has("Authorization")) << "public clients send no Basic authentication";
     const auto body = body_of(r);
@@ -67,7 +67,7 @@ TEST(TokenRequestBuilder, PublicCodeExchange) {  // spec 4.3, 5.3 public client
 }
 
 TEST(TokenRequestBuilder, RedirectUriAndVerifierOnlyWhenUsed) {  // spec 4.3 redirect_uri / code_verifier rules
-    const HttpRequest r = build_code_exchange(kTokenUrl, callback("", ""), PublicClient{"pub-client"});
+    const HttpRequest r = build_code_exchange(kTokenTestUrl, callback("", ""), PublicClient{"pub-client"});
     const auto body = body_of(r);
     EXPECT_EQ(body.count("redirect_uri"), 0u) << "redirect_uri was not sent on the consent request";
     EXPECT_EQ(body.count("code_verifier"), 0u) << "PKCE was not used";
@@ -75,7 +75,7 @@ TEST(TokenRequestBuilder, RedirectUriAndVerifierOnlyWhenUsed) {  // spec 4.3 red
 
 TEST(TokenRequestBuilder, ConfidentialUsesBasicAndNoClientId) {  // spec 4.3, 5.3, RFC 6749 2.3.1
     const HttpRequest r =
-        build_code_exchange(kTokenUrl, callback("", ""), ConfidentialClient{"conf-client", "s3cret"});
+        build_code_exchange(kTokenTestUrl, callback("", ""), ConfidentialClient{"conf-client", "s3cret"});
     EXPECT_EQ(r.headers.get("Authorization"), "Basic " + base64_encode("conf-client:s3cret"));
     EXPECT_EQ(body_of(r).count("client_id"), 0u);
     EXPECT_EQ(r.body.find("s3cret"), std::string::npos) << "the secret travels only in the header";
@@ -85,7 +85,7 @@ TEST(TokenRequestBuilder, ConfidentialUsesBasicAndNoClientId) {  // spec 4.3, 5.
 // byte for byte: a secret with '+', '/', '=' or ':' is not form-encoded first.
 TEST(TokenRequestBuilder, BasicCredentialsAreIdColonSecretAsSpec43Words) {
     const HttpRequest r =
-        build_code_exchange(kTokenUrl, callback("", ""), ConfidentialClient{"conf-client", "p@ss:w/rd+=="});
+        build_code_exchange(kTokenTestUrl, callback("", ""), ConfidentialClient{"conf-client", "p@ss:w/rd+=="});
     const std::string header = r.headers.get("Authorization").value_or("");
     ASSERT_EQ(header.rfind("Basic ", 0), 0u);
     auto decoded = base64_decode(header.substr(6));
@@ -99,13 +99,13 @@ TEST(TokenRequestBuilder, BasicCredentialsAreIdColonSecretAsSpec43Words) {
 
 
 TEST(TokenRequestBuilder, RefreshRequest) {  // spec 4.3 re-issue
-    const HttpRequest plain = build_refresh_request(kTokenUrl, "rt-1", std::nullopt, PublicClient{"pub-client"});
+    const HttpRequest plain = build_refresh_request(kTokenTestUrl, "rt-1", std::nullopt, PublicClient{"pub-client"});
     auto body = body_of(plain);
     EXPECT_EQ(body.at("grant_type"), "refresh_token");
     EXPECT_EQ(body.at("refresh_token"), "rt-1");
     EXPECT_EQ(body.at("client_id"), "pub-client");
     EXPECT_EQ(body.count("scope"), 0u);
-    const HttpRequest scoped = build_refresh_request(kTokenUrl, "rt-1", ScopeSet{"rooms.all:read", "users.all:read"},
+    const HttpRequest scoped = build_refresh_request(kTokenTestUrl, "rt-1", ScopeSet{"rooms.all:read", "users.all:read"},
                                                      ConfidentialClient{"c", "s"});
     body = body_of(scoped);
     EXPECT_EQ(body.at("scope"), "users.all:read rooms.all:read") << "space-delimited, catalog order (spec 4.3, 5.5)";
@@ -272,7 +272,7 @@ HttpRequest form_post(std::string body, Headers headers = {}) {
 std::string basic(const std::string& id_secret) { return "Basic " + base64_encode(id_secret); }
 
 TEST(TokenEndpoint, ParsesTheClientsOwnCodeExchange) {  // spec 4.3 (both sides)
-    auto parsed = parse_token_request(build_code_exchange(kTokenUrl, callback(kCallback, kVerifier), PublicClient{"pub-client"}));
+    auto parsed = parse_token_request(build_code_exchange(kTokenTestUrl, callback(kCallback, kVerifier), PublicClient{"pub-client"}));
     ASSERT_TRUE(parsed) << parsed.error().error << ": " << parsed.error().description;
     EXPECT_EQ(parsed->grant_type, GrantType::authorization_code);
     EXPECT_EQ(parsed->client_id, "pub-client");
@@ -284,7 +284,7 @@ TEST(TokenEndpoint, ParsesTheClientsOwnCodeExchange) {  // spec 4.3 (both sides)
 
 TEST(TokenEndpoint, ParsesTheClientsOwnRefresh) {  // spec 4.3 re-issue
     auto parsed = parse_token_request(
-        build_refresh_request(kTokenUrl, "rt", ScopeSet{"rooms.all:read"}, ConfidentialClient{"conf", "sec"}));
+        build_refresh_request(kTokenTestUrl, "rt", ScopeSet{"rooms.all:read"}, ConfidentialClient{"conf", "sec"}));
     ASSERT_TRUE(parsed) << parsed.error().description;
     EXPECT_EQ(parsed->grant_type, GrantType::refresh_token);
     EXPECT_EQ(parsed->client_id, "conf");

@@ -7,6 +7,8 @@
 //   [toall]                           addressed to every member
 //   [info][title][dtext:KEY][/title]  written by the service itself (a task
 //                                     added, a file uploaded, a room created, ...)
+// All of it is read from notation.hpp's parts: a tag inside [code] is text,
+// one in a quote counts (message_tags.cpp gives the rules and why).
 // Sources: the service's notation guide; wlg-shinya/chatwork-converter
 // (chatwork-tag-converter.ts); nnabeyang/unofficial-chatwork-parser.
 #pragma once

@@ -1,0 +1,129 @@
+// workspace_layout_test.cpp: panes chosen by width at each breakpoint (web/app/workspace_layout.hpp).
+#include "app/workspace_layout.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace roomkey::app {
+namespace workspace_layout_test {
+namespace {
+
+const Navigation kList{false, false};
+const Navigation kRoom{true, false};
+const Navigation kDetails{true, true};
+
+std::string panes_of(const WorkspaceLayout& layout) {
+    std::string out;
+    for (const PaneBox& box : layout.panes) {
+        if (!out.empty()) out += "|";
+        out += box.pane == Pane::room_list ? "list" : box.pane == Pane::conversation ? "conversation" : "details";
+    }
+    if (layout.drawer) out += "+drawer";
+    if (layout.back) out += "+back";
+    return out;
+}
+
+// Panes start at 0, touch, do not overlap, have room, and fill the canvas; a
+// drawer lies over the conversation; the conversation is the widest pane.
+::testing::AssertionResult tiles(const WorkspaceLayout& layout, float width) {
+    float x = 0.0f;
+    const PaneBox* conversation = nullptr;
+    for (const PaneBox& box : layout.panes) {
+        if (box.x != x) return ::testing::AssertionFailure() << "a pane at " << box.x << ", expected " << x;
+        if (box.width <= 0.0f) return ::testing::AssertionFailure() << "a pane " << box.width << " wide";
+        if (box.pane == Pane::conversation) conversation = &box;
+        x += box.width;
+    }
+    if (x != width) return ::testing::AssertionFailure() << "panes end at " << x << " of " << width;
+    if (conversation) {
+        for (const PaneBox& box : layout.panes) {
+            if (box.width > conversation->width) return ::testing::AssertionFailure() << "a side pane is wider";
+        }
+    }
+    if (layout.drawer) {
+        if (!conversation) return ::testing::AssertionFailure() << "a drawer with no conversation under it";
+        const float end = layout.drawer->x + layout.drawer->width;
+        if (layout.drawer->x < conversation->x || end != conversation->x + conversation->width) {
+            return ::testing::AssertionFailure() << "the drawer leaves the conversation's right edge";
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+TEST(WorkspaceLayout, PhonesShowOnePaneAtATimeWithBack) {
+    for (float width : {360.0f, 390.0f, 799.0f}) {
+        SCOPED_TRACE(width);
+        const auto list = workspace_layout(width, 1.0f, kList);
+        EXPECT_EQ(list.width_class, WidthClass::compact);
+        EXPECT_EQ(panes_of(list), "list");
+        EXPECT_TRUE(tiles(list, width));
+        EXPECT_EQ(panes_of(workspace_layout(width, 1.0f, kRoom)), "conversation+back");
+        EXPECT_EQ(panes_of(workspace_layout(width, 1.0f, kDetails)), "details+back");
+        EXPECT_TRUE(tiles(workspace_layout(width, 1.0f, kDetails), width));
+    }
+}
+
+TEST(WorkspaceLayout, MediumShowsListAndConversationWithDetailsAsADrawer) {
+    for (float width : {800.0f, 1000.0f, 1199.0f}) {
+        SCOPED_TRACE(width);
+        const auto room = workspace_layout(width, 1.0f, kRoom);
+        EXPECT_EQ(room.width_class, WidthClass::medium);
+        EXPECT_EQ(panes_of(room), "list|conversation");
+        EXPECT_TRUE(tiles(room, width));
+        const auto details = workspace_layout(width, 1.0f, kDetails);
+        EXPECT_EQ(panes_of(details), "list|conversation+drawer");
+        EXPECT_TRUE(tiles(details, width));
+        EXPECT_EQ(panes_of(workspace_layout(width, 1.0f, kList)), "list|conversation")
+            << "the conversation pane stays, asking to pick a room";
+    }
+    const auto at_1000 = workspace_layout(1000.0f, 1.0f, kDetails);
+    EXPECT_EQ(at_1000.panes[0].width, 240.0f);
+    EXPECT_EQ(at_1000.drawer->width, 280.0f);
+}
+
+TEST(WorkspaceLayout, ExpandedShowsThreePanesWhileDetailsAreOpen) {
+    for (float width : {1200.0f, 1366.0f, 1920.0f, 3840.0f}) {
+        SCOPED_TRACE(width);
+        const auto details = workspace_layout(width, 1.0f, kDetails);
+        EXPECT_EQ(details.width_class, WidthClass::expanded);
+        EXPECT_EQ(panes_of(details), "list|conversation|details");
+        EXPECT_TRUE(tiles(details, width));
+        EXPECT_EQ(panes_of(workspace_layout(width, 1.0f, kRoom)), "list|conversation");
+        EXPECT_TRUE(tiles(workspace_layout(width, 1.0f, kRoom), width));
+    }
+    const auto at_1366 = workspace_layout(1366.0f, 1.0f, kDetails);
+    EXPECT_EQ(at_1366.panes[0].width, 301.0f);  // 22 % of 1366, rounded
+    EXPECT_EQ(at_1366.panes[2].width, 328.0f);  // 24 %
+    EXPECT_EQ(at_1366.panes[1].width, 737.0f);
+}
+
+TEST(WorkspaceLayout, TheUiScaleCountsAsANarrowerWindow) {
+    EXPECT_EQ(width_class(1366.0f, 1.0f), WidthClass::expanded);
+    EXPECT_EQ(width_class(1366.0f, 1.5f), WidthClass::medium);
+    EXPECT_EQ(width_class(1366.0f, 2.0f), WidthClass::compact);
+    EXPECT_EQ(width_class(1366.0f, 0.0f), WidthClass::expanded) << "no scale counts as 100 %";
+    const auto scaled = workspace_layout(1366.0f, 1.5f, kDetails);
+    EXPECT_EQ(panes_of(scaled), "list|conversation+drawer");
+    EXPECT_EQ(scaled.panes[0].width, 360.0f) << "240 layout px at 150 %";
+    EXPECT_TRUE(tiles(scaled, 1366.0f));
+    for (float scale : {0.75f, 1.0f, 1.25f, 1.5f, 2.0f, 3.0f}) {
+        for (float width = 360.0f; width <= 2600.0f; width += 7.0f) {
+            EXPECT_TRUE(tiles(workspace_layout(width, scale, kDetails), width)) << width << " at " << scale;
+            EXPECT_TRUE(tiles(workspace_layout(width, scale, kRoom), width)) << width << " at " << scale;
+        }
+    }
+}
+
+TEST(WorkspaceLayout, BackGoesDetailsConversationList) {
+    const Navigation from_details = navigate_back(kDetails);
+    EXPECT_TRUE(from_details.room_open);
+    EXPECT_FALSE(from_details.details_open);
+    const Navigation from_room = navigate_back(from_details);
+    EXPECT_FALSE(from_room.room_open);
+    EXPECT_EQ(panes_of(workspace_layout(390.0f, 1.0f, from_room)), "list");
+}
+
+}  // namespace
+}  // namespace workspace_layout_test
+}  // namespace roomkey::app

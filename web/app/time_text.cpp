@@ -1,0 +1,100 @@
+// time_text.cpp: local times and dates for the conversation and tasks (see time_text.hpp).
+#include "app/time_text.hpp"
+
+#include <cstdio>
+
+namespace roomkey::app {
+
+namespace time_text_detail {
+namespace {
+
+// Floor division: days before 1970 and negative offsets round down, not toward zero.
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    const std::int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// Civil date of a day count since 1970-01-01 (H. Hinnant's algorithm).
+void civil_from_days(std::int64_t days, std::int64_t& year, unsigned& month, unsigned& day) {
+    days += 719468;
+    const std::int64_t era = floor_div(days, 146097);
+    const auto doe = static_cast<unsigned>(days - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    day = doy - (153 * mp + 2) / 5 + 1;
+    month = mp < 10 ? mp + 3 : mp - 9;
+    year = static_cast<std::int64_t>(yoe) + era * 400 + (month <= 2 ? 1 : 0);
+}
+
+std::string date_text(const LocalTime& t) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%04lld-%02u-%02u", static_cast<long long>(t.year), t.month, t.day);
+    return text;
+}
+
+std::string clock_text(const LocalTime& t) {
+    char text[8];
+    std::snprintf(text, sizeof text, "%02u:%02u", t.hour, t.minute);
+    return text;
+}
+
+constexpr const char* kWeekdays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+
+}  // namespace
+}  // namespace time_text_detail
+
+UtcOffsetAt fixed_utc_offset(int minutes) {
+    return [minutes](std::int64_t) { return minutes; };
+}
+
+LocalTime local_time(std::int64_t unix_seconds, const UtcOffsetAt& offset) {
+    using namespace time_text_detail;
+    const std::int64_t local = unix_seconds + static_cast<std::int64_t>(offset ? offset(unix_seconds) : 0) * 60;
+    LocalTime t;
+    t.day_number = floor_div(local, 86400);
+    const std::int64_t second_of_day = local - t.day_number * 86400;
+    t.hour = static_cast<unsigned>(second_of_day / 3600);
+    t.minute = static_cast<unsigned>((second_of_day % 3600) / 60);
+    t.weekday = static_cast<unsigned>(((t.day_number % 7) + 7 + 4) % 7);
+    civil_from_days(t.day_number, t.year, t.month, t.day);
+    return t;
+}
+
+std::string message_time_text(std::int64_t sent, std::int64_t now, const UtcOffsetAt& offset) {
+    using namespace time_text_detail;
+    const LocalTime t = local_time(sent, offset);
+    if (t.day_number == local_time(now, offset).day_number) return clock_text(t);
+    return date_text(t) + " " + clock_text(t);
+}
+
+bool same_local_day(std::int64_t a, std::int64_t b, const UtcOffsetAt& offset) {
+    return local_time(a, offset).day_number == local_time(b, offset).day_number;
+}
+
+std::string date_separator_text(std::int64_t day, std::int64_t now, const UtcOffsetAt& offset) {
+    using namespace time_text_detail;
+    const LocalTime t = local_time(day, offset);
+    const std::int64_t today = local_time(now, offset).day_number;
+    if (t.day_number == today) return "Today";
+    if (t.day_number == today - 1) return "Yesterday";
+    return date_text(t) + " (" + kWeekdays[t.weekday] + ")";
+}
+
+DeadlineText deadline_text(std::int64_t limit_time, std::string_view limit_type, bool done, std::int64_t now,
+                           const UtcOffsetAt& offset) {
+    using namespace time_text_detail;
+    DeadlineText out;
+    if (limit_time <= 0 || (limit_type != "date" && limit_type != "time")) return out;
+    const LocalTime t = local_time(limit_time, offset);
+    if (limit_type == "date") {
+        out.text = date_text(t);
+        out.overdue = !done && local_time(now, offset).day_number > t.day_number;
+    } else {
+        out.text = date_text(t) + " " + clock_text(t);
+        out.overdue = !done && now > limit_time;
+    }
+    return out;
+}
+
+}  // namespace roomkey::app

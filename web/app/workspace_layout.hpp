@@ -1,0 +1,53 @@
+// workspace_layout.hpp: which panes of the workspace are shown at a canvas width, and where: the one place
+// that decides it (Material 3's list-detail layout and its compact / medium / expanded window classes).
+//   expanded (>= 1200 px): room list | conversation | details (details only while open)
+//   medium   (>= 800 px):  room list | conversation, details as a drawer over the conversation's right side
+//   compact  (<  800 px):  one pane at a time, room list -> conversation -> details, with a back control
+// Widths are compared in layout pixels: CSS pixels divided by the UI scale, so a
+// larger text size moves to fewer panes as a narrower window would.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+namespace roomkey::app {
+
+inline constexpr float kExpandedMinWidth = 1200.0f;  // layout px
+inline constexpr float kMediumMinWidth = 800.0f;
+
+enum class WidthClass { compact, medium, expanded };
+enum class Pane { room_list, conversation, details };
+
+// Where the user is: a room open or not, its details asked for or not.
+struct Navigation {
+    bool room_open = false;
+    bool details_open = false;
+};
+
+// A pane's horizontal place on the canvas, in CSS px (x from the left edge).
+struct PaneBox {
+    Pane pane = Pane::room_list;
+    float x = 0.0f;
+    float width = 0.0f;
+};
+
+struct WorkspaceLayout {
+    WidthClass width_class = WidthClass::compact;
+    // Side by side, left to right; they touch and their widths sum to the canvas width.
+    std::vector<PaneBox> panes;
+    // medium only: the details drawn over the conversation's right edge.
+    std::optional<PaneBox> drawer;
+    // compact only, off the room list: a back control, and where it goes.
+    bool back = false;
+};
+
+WidthClass width_class(float canvas_css_px, float ui_scale);
+
+// The panes for a canvas `canvas_css_px` wide at `ui_scale` (1 = 100 %), for
+// the user at `nav`. A UI scale of 0 or less counts as 1.
+WorkspaceLayout workspace_layout(float canvas_css_px, float ui_scale, const Navigation& nav);
+
+// Where the back control takes the user: details -> conversation -> room list.
+Navigation navigate_back(const Navigation& nav);
+
+}  // namespace roomkey::app
