@@ -166,7 +166,7 @@ TEST_F(SandboxFiles, ABodyOverTheUploadLimitIs413AndOtherRoutesKeepTheirs) {
     auto res = upload("2100", {file("huge.bin", std::string(kMaxUploadRequestBytes, 'x'))});
     ASSERT_TRUE(res);
     EXPECT_EQ(res->status, 413);
-    auto form = post_form("/v2/rooms/2100/messages", {{"body", std::string(100 * 1024, 'a')}},
+    auto form = post_form("/v2/rooms/2100/messages", {{"body", std::string(kMaxRequestBodyBytes, 'a')}},
                           {{"x-servicetoken", kAliceToken}});
     ASSERT_TRUE(form);
     EXPECT_EQ(form->status, 413) << "the upload's limit is for the upload route only";
