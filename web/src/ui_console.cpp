@@ -55,6 +55,7 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
     call.method = info.method;
     call.path = std::string(info.path);
     for (const EndpointParam& param : info.params) {
+        if (param.type == ParamType::file) continue;  // chosen with the button below, not typed
         const std::string name(param.name);
         auto& buffer = ui.console_params[name];
         std::string label = name + (param.required ? " *" : "") + " (" + std::string(to_string(param.where)) + ")";
@@ -66,8 +67,30 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
         const std::string value(buffer.data());
         if (!value.empty()) call.params.emplace_back(name, value);
     }
-    if (ImGui::Button("Send##console")) out.push_back(call);
-    note_widget(ui, "console_send");
+    if (info.multipart) {
+        // The upload's file part is a file, not text: the button opens the
+        // browser's file picker (a user gesture) and the chosen file goes
+        // through the room's upload queue with the room_id and message
+        // given here; its progress and outcome are in that room's Files.
+        std::string room_id;
+        std::string message;
+        for (const auto& [name, value] : call.params) {
+            if (name == "room_id") room_id = value;
+            if (name == "message") message = value;
+        }
+        if (!is_resource_id(room_id)) {
+            ImGui::TextColored(kWarn, "Give room_id (digits) first: the file goes to that room.");
+        } else {
+            if (ImGui::Button("Choose file and send##console")) {
+                out.push_back(app::intent::PickFile{room_id, message});
+            }
+            note_widget(ui, "console_send");
+            ImGui::TextColored(kDim, "Up to 5 MB; progress in the room's Files tab.");
+        }
+    } else {
+        if (ImGui::Button("Send##console")) out.push_back(call);
+        note_widget(ui, "console_send");
+    }
 
     const app::Console& console = app.console();
     if (const auto& pending = console.pending()) {
