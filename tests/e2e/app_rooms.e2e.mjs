@@ -5,17 +5,20 @@
 // in the contacts; every catalog GET from the console succeeds with zero
 // 429; a console call lacking its scope is stopped before sending with the
 // scope named, add_scopes leads to a consent screen listing it and the call
-// then succeeds; a 403 from the service names the needed scope.
+// then succeeds; a 403 from the service names the needed scope; a 401 with
+// an empty body (the live service's) is refreshed and retried once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, startStack, stopStack, openApp, act, waitForState, passConsent, demoUsers,
   sandboxApi } from './support.mjs';
+import { faultKit } from './faults_support.mjs';
 
 const FULL = 'users.all:read rooms.all:read_write contacts.all:read_write';
 const NO_CONTACTS = 'users.all:read rooms.all:read_write';
 const ROOM = '2100';
 
 let stack; let browser;
+const { injectFault } = faultKit(() => stack);
 
 before(async () => {
   stack = await startStack();
@@ -198,3 +201,24 @@ test('a console call lacking its scope is stopped, add_scopes asks for it, then 
 function appState(page) {
   return page.evaluate(() => window.roomkey.state());
 }
+
+// The live service answers an expired or invalid access token with 401, the
+// error only in WWW-Authenticate and an empty body (chatwork-ruby issue #42,
+// PR #43); the sandbox does too. Through either front the page gets it as
+// it came and refreshes once, retries once, and shows no error.
+test('a 401 with an empty body is refreshed and retried once, through this front', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await signIn(page, NO_CONTACTS);
+  const refused = page.waitForResponse((r) => r.status() === 401 && new URL(r.url()).pathname.startsWith('/api/'));
+  await injectFault({ kind: 'invalid_token' });
+  await act(page, { type: 'reload_account' });
+  const unauthorized = await refused;
+  assert.equal(await unauthorized.text(), '', 'the body is empty, as the service sends it');
+  assert.match(unauthorized.headers()['www-authenticate'] ?? '', /invalid_token/);
+  const state = await waitForState(page, (s) => s.counters.retries_after_401 === 1 && !s.loading, 'the retry');
+  assert.equal(state.counters.token_refreshes, 1, 'one refresh (spec 5.2.2)');
+  assert.equal(state.last_error, null);
+  assert.equal(state.session, 'signed in');
+  await page.close();
+});
