@@ -23,6 +23,19 @@ namespace roomkey::sandbox {
 
 namespace {
 
+// A file name inside the service's notation: '[' and ']' become '(' and ')',
+// so a name such as "x[/download][toall]" cannot close the download tag and
+// mention the whole room (the file's record keeps the name as sent). What the
+// live service does with brackets is not published: our choice
+// (docs/sandbox.md).
+std::string name_in_notation(std::string name) {
+    for (char& c : name) {
+        if (c == '[') c = '(';
+        if (c == ']') c = ')';
+    }
+    return name;
+}
+
 // A room keeps at most this many file records (the oldest go first), like
 // its messages: a long-running sandbox's memory stays flat.
 constexpr std::size_t kMaxFileRecordsPerRoom = 1000;
@@ -104,7 +117,7 @@ HttpResponse SandboxApp::upload_file(const RequestContext& ctx, AccountId accoun
     const std::string id = std::to_string(file_id);
     std::string body = text.empty() ? std::string() : text + "\n";
     body += "[info][title][dtext:file_uploaded][/title][preview id=" + id + " ht=120][download:" + id + "]" +
-            filename + " (" + format_file_size(size) + ")[/download][/info]";
+            name_in_notation(filename) + " (" + format_file_size(size) + ")[/download][/info]";
     const std::string message_id = chat_.post_message(room, account, std::move(body), false, now).message_id;
     if (room.files.size() >= kMaxFileRecordsPerRoom) room.files.erase(room.files.begin());
     room.files.push_back(FileRecord{file_id, account, message_id, filename, size, now});

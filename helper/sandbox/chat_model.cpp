@@ -241,6 +241,18 @@ void count_unread_from(const Room& room, Membership& m, AccountId id, std::size_
     }
 }
 
+// Where a member's unread messages start: `unread` messages of others back
+// from the end (one's own messages are never unread, and may sit between).
+std::size_t first_unread_index(const Room& room, const Membership& m, AccountId id) {
+    std::size_t index = room.messages.size();
+    std::int64_t left = m.unread;
+    while (index > 0 && left > 0) {
+        --index;
+        if (room.messages[index].account_id != id) --left;
+    }
+    return left > 0 ? 0 : index;
+}
+
 }  // namespace
 
 std::vector<const Message*> ChatModel::read_messages(Room& room, const std::string& cursor_key, bool force) {
@@ -268,7 +280,7 @@ ReadMark ChatModel::mark_read_up_to(Room& room, AccountId id, const std::optiona
     if (it == room.members.end()) return ReadMark::no_such_message;
     Membership& m = it->second;
     const std::size_t total = room.messages.size();
-    const std::size_t first_unread = total - std::min<std::size_t>(total, static_cast<std::size_t>(m.unread));
+    const std::size_t first_unread = first_unread_index(room, m, id);
     std::size_t read_to = total;  // one past the last message read
     if (message_id) {
         const auto i = index_of(room, *message_id);

@@ -352,6 +352,8 @@ std::string param_value_problem(const EndpointParam& p, std::string_view value) 
             if (!is_resource_id(value)) return name + " must be an id: 1 to 20 digits without a leading zero.";
             return {};
         case ParamType::id_list:
+            // An optional list may be given empty (no members of that role).
+            if (value.empty() && !p.required) return {};
             if (!is_id_list(value)) return name + " must be ids separated by commas, e.g. 101,102.";
             return {};
         case ParamType::choice:

@@ -88,6 +88,15 @@ test('full sign-in: consent forms, /me and /my/status shown, tokens only in memo
     assert.ok(!pageState.includes(secret), 'no token in the page API');
   }
   assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending authorization was used up');
+  // Every step of the flow in the HTTP log (issue 30, item 3): the
+  // authorization request (told again from the record the callback used),
+  // the callback, then the code exchange, in that order.
+  const titles = state.log.map((e) => e.title);
+  const at = (re) => titles.findIndex((t) => re.test(t));
+  const request = at(/authorization request/); const callback = at(/callback \(spec 4\.2\)/);
+  const exchange = at(/POST \/oauth\/token/);
+  assert.ok(request >= 0 && callback > request && exchange > callback,
+    `the log shows request, callback, exchange in order: ${titles.join(' | ')}`);
   assert.ok(!/[?&](code|state)=/.test(url), `code and state were removed from the address bar (${url})`);
   assert.equal(new URL(url).pathname, '/', 'after the callback the address is / (issue 13)');
 

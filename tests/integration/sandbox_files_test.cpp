@@ -241,6 +241,25 @@ TEST_F(SandboxFiles, CreateDownloadUrlTakesOnly0Or1AndTheDemoFileOpens) {
     EXPECT_EQ(res->body.size(), 48213u);
 }
 
+// A file name cannot close the download tag of the service's message and
+// mention the whole room (found in review): brackets become parentheses in
+// the message, the file's record keeps the name as sent.
+TEST_F(SandboxFiles, AFileNameCannotCloseTheDownloadTagOrMentionTheRoom) {
+    auto mentions = [&](const std::string& token) {
+        const auto j = json_of(api_get("/rooms/2100", token));
+        return j.is_object() && j.contains("mention_num") ? j["mention_num"].get<std::int64_t>() : -1;
+    };
+    const std::int64_t bob_before = mentions(kBobToken);
+    const std::string name = "x[/download][toall][/download].pdf";
+    const std::int64_t id = upload_ok("2100", {file(name, "bytes")});
+    ASSERT_GT(id, 0);
+    EXPECT_EQ(mentions(kBobToken), bob_before) << "no [toall] from a file name";
+    const auto files = json_of(api_get("/rooms/2100/files"));
+    bool listed = false;
+    for (const auto& f : files) listed = listed || (f["file_id"] == id && f["filename"] == name);
+    EXPECT_TRUE(listed) << "the record keeps the name as sent";
+}
+
 }  // namespace
 }  // namespace files_test
 }  // namespace roomkey::sandbox::testing

@@ -127,6 +127,22 @@ TEST_F(SandboxLiveService, MarkReadTakesAMessageIdAndRefusesWhatIsAlreadyRead_RA
     EXPECT_EQ(body(unread_again)["mention_num"], 1);
 }
 
+// RAML again, with one's own message after the unread ones: reading up to an
+// unread message before it still reads (one's own messages are never unread,
+// so they do not move where the unread ones start).
+TEST_F(SandboxLiveService, MarkReadUpToAMessageBeforeOnesOwnPost_RAML) {
+    send("PUT", "/rooms/2100/messages/read");  // start from nothing unread
+    const std::string bobs_first = post_message("2100", "[To:1001] first", kBobToken);
+    post_message("2100", "second", kBobToken);
+    post_message("2100", "Alice answers");  // her own: not unread for her
+    ASSERT_EQ(room_field("2100", "unread_num"), 2);
+    auto upto = send("PUT", "/rooms/2100/messages/read", {{"message_id", bobs_first}});
+    ASSERT_TRUE(upto);
+    ASSERT_EQ(upto->status, 200) << upto->body;
+    EXPECT_EQ(body(upto)["unread_num"], 1);
+    EXPECT_EQ(body(upto)["mention_num"], 0);
+}
+
 // RAML: without force (or force=0) only what the previous call did not
 // return, 204 when nothing is new; force=1 the latest (at most 100).
 TEST_F(SandboxLiveService, MessagesWithoutForceReturnOnlyWhatIsNew_RAML) {
@@ -302,6 +318,18 @@ TEST_F(SandboxLiveService, RoomAndMessageFieldsFollowTheRamlRules_RAML) {
     auto bad_code = send("POST", "/rooms", {{"name", "L"}, {"members_admin_ids", "1001"}, {"link", "1"}, {"link_code", "no spaces"}});
     ASSERT_TRUE(bad_code);
     EXPECT_EQ(bad_code->status, 400);
+}
+
+// RAML: members_member_ids and members_readonly_ids are optional lists; given
+// empty, they name nobody (a script that sends every field sends them so).
+TEST_F(SandboxLiveService, OptionalMemberListsMayBeEmpty_RAML) {
+    auto res = send("PUT", "/rooms/2100/members",
+                    {{"members_admin_ids", "1001"}, {"members_member_ids", ""}, {"members_readonly_ids", ""}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200) << res->body;
+    auto missing = send("PUT", "/rooms/2100/members", {{"members_admin_ids", ""}});
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->status, 400) << "the admin list is required: empty is not allowed";
 }
 
 // PR7: invitation links answer {"public":false} when disabled and

@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey {
+// A namespace of its own: unity batches put test files together, and
+// several define helpers of the same names (t0, ...).
+namespace api_calls_test {
 namespace {
 
 namespace ev = session_event;
@@ -134,4 +137,5 @@ TEST(ApiCalls, UnknownRequestIdIsAnError) {
 }
 
 }  // namespace
+}  // namespace api_calls_test
 }  // namespace roomkey

@@ -8,6 +8,9 @@
 #include "app/format.hpp"
 
 namespace roomkey::app {
+// A namespace of its own: unity batches put test files together, and
+// several define helpers of the same names (t0, ...).
+namespace app_frame_clock_test {
 namespace {
 
 const Instant t0 = instant_from_unix_ms(1'700'000'000'000);
@@ -244,4 +247,5 @@ TEST(FrameClock, CountdownChangesOncePerSecond) {
 }
 
 }  // namespace
+}  // namespace app_frame_clock_test
 }  // namespace roomkey::app

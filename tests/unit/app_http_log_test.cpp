@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches put test files together, and
+// several define helpers of the same names (t0, ...).
+namespace app_http_log_test {
 namespace {
 
 const Instant t0 = instant_from_unix_seconds(1'700'000'000);
@@ -153,4 +156,5 @@ TEST(AppHttpLog, TransportFailureIsShown) {
 }
 
 }  // namespace
+}  // namespace app_http_log_test
 }  // namespace roomkey::app

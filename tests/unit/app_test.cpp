@@ -34,6 +34,9 @@
 #include "roomkey/url.hpp"
 
 namespace roomkey::app {
+// A namespace of its own: unity batches put test files together, and
+// several define helpers of the same names (t0, ...).
+namespace app_test {
 namespace {
 
 inline const Instant t0 = instant_from_unix_seconds(1'700'000'000);
@@ -388,6 +391,40 @@ TEST(App, SignInWithoutHelperConfigExplainsWhy) {
 
 // spec 4.2 -> 4.3: the validated callback is exchanged once, through the
 // helper's token route, then /me and /my/status are read (spec 4.4, 4.5).
+// issue 30 item 3: every step of the flow in the HTTP log: the navigation
+// to the consent screen (told again on the page the callback loads, from the
+// record it consumed) and the callback, before the token exchange.
+TEST(App, TheLogShowsTheAuthorizationRequestAndTheCallbackAsSteps) {
+    AppHarness h;
+    const std::string redirect = h.sign_in();
+    ASSERT_FALSE(redirect.empty());
+    std::vector<std::string> titles;
+    for (const LogEntry& entry : h.app->log().entries()) titles.push_back(entry_title(entry));
+    ASSERT_GE(titles.size(), 3u);
+    auto index_of = [&](std::string_view needle) {
+        for (std::size_t i = 0; i < titles.size(); ++i) {
+            if (titles[i].find(needle) != std::string::npos) return static_cast<long>(i);
+        }
+        return -1L;
+    };
+    const long request = index_of("authorization request");
+    const long callback = index_of("callback (spec 4.2)");
+    const long exchange = index_of("/oauth/token");
+    std::string all;
+    for (const auto& t : titles) all += t + "\n";
+    ASSERT_GE(request, 0) << all;
+    ASSERT_GE(callback, 0);
+    ASSERT_GE(exchange, 0);
+    EXPECT_LT(request, callback);
+    EXPECT_LT(callback, exchange);
+    const std::string code = query_value(redirect, "code").value_or("");
+    ASSERT_FALSE(code.empty());
+    for (const LogEntry& entry : h.app->log().entries()) {
+        const RenderedExchange shown = render(entry, h.app->redaction(), false);
+        EXPECT_EQ(shown.request_line.find(code), std::string::npos) << "the code is masked: " << shown.request_line;
+    }
+}
+
 TEST(App, FullSignInExchangesTheCodeAndLoadsTheDashboard) {
     AppHarness h;
     const std::string redirect = h.sign_in();
@@ -1479,4 +1516,5 @@ TEST(App, RefreshWithMoreScopesIsRefusedBeforeAnythingIsSent) {
 }
 
 }  // namespace
+}  // namespace app_test
 }  // namespace roomkey::app

@@ -14,6 +14,9 @@
 #include <vector>
 
 namespace roomkey {
+// A namespace of its own: unity batches put test files together, and
+// several define helpers of the same names (t0, ...).
+namespace pacing_test {
 namespace {
 
 const Instant t0 = instant_from_unix_seconds(1'700'000'000);
@@ -485,4 +488,5 @@ TEST(Pacing, DefaultSlackCostsHalfASecondPerRoomWindow_spec8_2) {
 }
 
 }  // namespace
+}  // namespace pacing_test
 }  // namespace roomkey

@@ -75,7 +75,12 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
             pending = std::move(*parsed);
         }
     }
+    // validate_callback consumes the record: keep what the log tells of it.
+    std::optional<PendingAuthorization> sent = pending;
     auto validated = validate_callback(launch_url, pending);
+    // Told in the HTTP log once the configuration (its consent_url) is here.
+    callback_steps_ = ArrivedCallback{std::move(sent), std::string(launch_url),
+                                      validated ? std::nullopt : std::optional<CallbackError>(validated.error()), now};
     if (!validated) {
         run_session(session_event::CallbackRejected{validated.error()}, now);
         set_error(callback_error(validated.error()));

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "app/console.hpp"
+#include "app/flow_steps.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
@@ -450,6 +451,16 @@ private:
     Session session_;
     std::optional<ValidatedCallback> callback_;  // validated, waiting for the config
     Instant callback_received_at_;               // when the page loaded with it (spec 2.2: code valid 1 minute)
+    // The authorization request and callback, waiting for the configuration
+    // (its consent_url) to be told in the HTTP log as steps (flow_steps.hpp).
+    struct ArrivedCallback {
+        std::optional<PendingAuthorization> pending;  // as the callback consumed it
+        std::string url;
+        std::optional<CallbackError> refused;
+        Instant at;
+    };
+    std::optional<ArrivedCallback> callback_steps_;
+    void log_flow_step(FlowStep step, Instant at);
     std::optional<std::string> pending_to_store_;
     ScopeSet requested_scopes_;
     ScopeRefresh scope_refresh_;

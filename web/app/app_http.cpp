@@ -35,9 +35,26 @@ void App::on_config(const HttpResponse& response) {
     } else if (auto parsed = parse_public_config(response.body)) {
         config_ = std::move(*parsed);
         if (!config_->configured) config_error_ = "roomkey-helper has no upstream service configured";
+        if (callback_steps_) {
+            // The page that sent the authorization request is gone, and its
+            // log with it: tell that step again from the record it left,
+            // then the callback that brought us here.
+            const ArrivedCallback arrived = std::move(*callback_steps_);
+            callback_steps_.reset();
+            if (arrived.pending && config_->configured) {
+                if (auto step = authorization_step(config_->consent_url, config_->client(), *arrived.pending)) {
+                    log_flow_step(std::move(*step), arrived.pending->created_at);
+                }
+            }
+            log_flow_step(callback_step(arrived.url, arrived.refused), arrived.at);
+        }
     } else {
         config_error_ = parsed.error();
     }
+}
+
+void App::log_flow_step(FlowStep step, Instant at) {
+    log_.add_step(next_http_id_++, std::move(step.purpose), step.request, std::move(step.note), at);
 }
 
 void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {

@@ -54,6 +54,7 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
     last_error_.reset();
     notice_ = "Opening the consent screen...";
     pending_to_store_ = serialize(make_pending(client, request, now));
+    log_flow_step(authorization_step(*url), now);  // shown if the page comes back (back/forward cache)
     run_session(session_event::SignInStarted{std::move(*url)}, now);
 }
 

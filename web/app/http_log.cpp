@@ -170,6 +170,8 @@ RenderedExchange render(const LogEntry& entry, const RedactionRules& rules, bool
         out.response_body = body_for_display(entry.response->headers, entry.response->body, rules, reveal);
     } else if (!entry.transport_error.empty()) {
         out.status_line = "(no response: " + entry.transport_error + ")";
+    } else if (!entry.step_note.empty()) {
+        out.status_line = "(" + entry.step_note + ")";
     } else {
         out.status_line = "(pending)";
     }
@@ -178,6 +180,11 @@ RenderedExchange render(const LogEntry& entry, const RedactionRules& rules, bool
 }
 
 std::string entry_title(const LogEntry& entry) {
+    if (!entry.step_note.empty()) {
+        // A navigation: no status and no duration, only which step it was.
+        return std::string(to_string(entry.request.method)) + " " + path_of(entry.request.url) + " -> step  " +
+               entry.purpose;
+    }
     std::string outcome = entry.response ? std::to_string(entry.response->status)
                                          : entry.transport_error.empty() ? "pending" : "failed";
     std::string title = std::string(to_string(entry.request.method)) + " " + path_of(entry.request.url) + " -> " +
@@ -226,6 +233,13 @@ void HttpLog::begin(std::uint64_t id, std::string purpose, const HttpRequest& re
     entry.started = now;
     entries_.push_back(std::move(entry));
     while (entries_.size() > capacity_) entries_.pop_front();
+}
+
+void HttpLog::add_step(std::uint64_t id, std::string purpose, const HttpRequest& request, std::string note,
+                       Instant at) {
+    begin(id, std::move(purpose), request, at);
+    entries_.back().step_note = std::move(note);
+    entries_.back().finished = at;
 }
 
 void HttpLog::complete(std::uint64_t id, const HttpResponse& response, Instant now) {

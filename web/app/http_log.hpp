@@ -55,6 +55,10 @@ struct LogEntry {
     HttpRequest request;
     std::optional<HttpResponse> response;
     std::string transport_error;  // set when no HTTP response arrived
+    // A step of the flow that is not a fetch (the navigation to the consent
+    // screen, the redirect back to /callback: flow_steps.hpp): what happened,
+    // shown where a response would be. Empty for a fetch.
+    std::string step_note;
     Instant started;
     std::optional<Instant> finished;
 };
@@ -90,6 +94,8 @@ public:
     void begin(std::uint64_t id, std::string purpose, const HttpRequest& request, Instant now);
     void complete(std::uint64_t id, const HttpResponse& response, Instant now);
     void fail(std::uint64_t id, std::string error, Instant now);
+    // A step that is not a fetch: complete as it is added.
+    void add_step(std::uint64_t id, std::string purpose, const HttpRequest& request, std::string note, Instant at);
 
     // Sign-out: rewrites every entry to its masked form, so the secrets of the
     // ended session no longer exist anywhere in the log.

@@ -1,0 +1,85 @@
+// app_flow_steps_test.cpp: the authorization request and the callback are
+// steps of the HTTP log (issue 30, item 3), with the code masked, the
+// verifier never there, and the state compared.
+#include "app/flow_steps.hpp"
+
+#include <gtest/gtest.h>
+
+#include "app/http_log.hpp"
+#include "roomkey/pkce.hpp"
+#include "roomkey/url.hpp"
+
+namespace roomkey::app {
+namespace flow_steps_test {
+namespace {
+
+const std::string kConsent = "https://consent.example.test/oauth/authorize";
+const std::string kRedirect = "https://127.0.0.1:8443/callback";
+const std::string kVerifier = "verifier-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH";
+
+ClientConfig public_client() {
+    ClientConfig c;
+    c.client_id = "roomkey-web";
+    c.type = ClientType::public_client;
+    c.redirect_uris = {kRedirect};
+    return c;
+}
+
+PendingAuthorization pending() {
+    PendingAuthorization p;
+    p.state = "state-abc";
+    p.code_verifier = kVerifier;
+    p.redirect_uri_sent = kRedirect;
+    p.client_id = "roomkey-web";
+    p.scopes = {"users.all:read", "rooms.all:read_write"};
+    return p;
+}
+
+std::string query_field(const std::string& url, std::string_view name) {
+    const auto q = url.find('?');
+    if (q == std::string::npos) return {};
+    auto fields = form_decode(url.substr(q + 1));
+    if (!fields) return {};
+    for (const auto& [k, v] : *fields) {
+        if (k == name) return v;
+    }
+    return {};
+}
+
+TEST(FlowSteps, TheAuthorizationRequestIsToldAgainFromThePendingRecordWithTheChallengeOnly) {
+    const auto step = authorization_step(kConsent, public_client(), pending());
+    ASSERT_TRUE(step);
+    const std::string& url = step->request.url;
+    EXPECT_EQ(url.rfind(kConsent + "?", 0), 0u) << url;
+    EXPECT_EQ(query_field(url, "response_type"), "code");
+    EXPECT_EQ(query_field(url, "client_id"), "roomkey-web");
+    EXPECT_EQ(query_field(url, "redirect_uri"), kRedirect);
+    EXPECT_EQ(query_field(url, "state"), "state-abc");
+    EXPECT_EQ(query_field(url, "code_challenge"), s256_challenge(kVerifier));
+    EXPECT_EQ(query_field(url, "code_challenge_method"), "S256");
+    EXPECT_EQ(url.find(kVerifier), std::string::npos) << "the verifier never leaves";
+    EXPECT_NE(step->note.find("code_verifier stays in sessionStorage"), std::string::npos);
+}
+
+TEST(FlowSteps, TheCallbackIsLoggedWithItsCodeMaskedAndItsStateCompared) {
+    HttpLog log;
+    const std::string code = "auth-code-secret-42";
+    const FlowStep ok = callback_step(kRedirect + "?code=" + code + "&state=state-abc", std::nullopt);
+    log.add_step(1, ok.purpose, ok.request, ok.note, Instant{});
+    RedactionRules rules;
+    rules.known_secrets = {code};
+    const RenderedExchange shown = render(log.entries().back(), rules, false);
+    EXPECT_EQ(shown.request_line.find(code), std::string::npos) << shown.request_line;
+    EXPECT_NE(shown.request_line.find("state=state-abc"), std::string::npos) << shown.request_line;
+    EXPECT_NE(shown.status_line.find("state matched"), std::string::npos) << shown.status_line;
+    EXPECT_NE(shown.title.find("callback"), std::string::npos) << shown.title;
+    EXPECT_EQ(shown.title.find("pending"), std::string::npos) << "a step is not a request waiting";
+
+    CallbackError mismatch{CallbackErrorKind::state_mismatch, std::nullopt, "", ""};
+    const FlowStep refused = callback_step(kRedirect + "?code=x&state=other", mismatch);
+    EXPECT_NE(refused.note.find("refused: state is not the one kept"), std::string::npos) << refused.note;
+}
+
+}  // namespace
+}  // namespace flow_steps_test
+}  // namespace roomkey::app
