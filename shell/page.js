@@ -17,6 +17,15 @@
 //                                    {file_id, url, expires_at} (web/app/room_view.hpp)
 //                                    clipboard_notice: sign-out's clipboard clear waits
 //                                    for a click or key press (issue 28), else null
+//                                    issue 27: view ('workspace'|'developer'), room_filter,
+//                                    rooms[] {room_id, name, unread_num, mention_num, sticky,
+//                                    last_update_time} in the order drawn, room.messages[]
+//                                    {..., text, mentions_me, reply_to, system, edited,
+//                                    time_text}, room.tasks[] {..., limit_time, limit_type},
+//                                    notifications {enabled, permission}, title;
+//                                    frame: the number of the frame that drew this state
+//                                    (widget() then gives that frame's places), null until
+//                                    one has (web/src/main.cpp publish)
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.
@@ -36,7 +45,8 @@
 //                                    copy_curl, log_latest, open_room, mark_read,
 //                                    console_endpoint, console_send, add_scopes,
 //                                    rate_plot, refresh_scopes, files_tab,
-//                                    upload_file): the part of it
+//                                    upload_file; issue 27: room_list, conversation,
+//                                    composer, details, developer, back): the part of it
 //                                    on screen, or null when it is not drawn or
 //                                    is scrolled out of its panel's view
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)

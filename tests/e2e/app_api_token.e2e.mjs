@@ -96,7 +96,8 @@ appOnlyTest('the page API cannot obtain an unmasked token; reveal and revealed c
   await waitForState(page, (s) => /Copied as curl/.test(s.notice), 'the copy');
   assert.ok(!(await page.evaluate(() => navigator.clipboard.readText())).includes(secret), 'still masked');
 
-  // The user reveals in the UI; a script's copy is still masked.
+  // The user reveals in the UI (the developer view, issue 27); a script's copy is still masked.
+  await act(page, { type: 'show_view', view: 'developer' });
   await clickWidget(page, 'reveal');
   await page.evaluate(() => navigator.clipboard.writeText('before'));
   await act(page, { type: 'copy_curl', entry: entry.id });
@@ -152,6 +153,7 @@ appOnlyTest('sign-out clears what was copied; refused without a click or key pre
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   await waitForState(page, (s) => s.account && s.status && !s.loading, 'the account');
   await page.bringToFront();
+  await act(page, { type: 'show_view', view: 'developer' });  // the HTTP log is in the developer view (issue 27)
   // The user's own copy (masked: reveal is off): a click, so it is allowed.
   await clickWidget(page, 'log_latest');
   await clickWidget(page, 'copy_curl');

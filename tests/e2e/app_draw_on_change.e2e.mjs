@@ -24,6 +24,8 @@ test('each typed key is drawn, and an idle page keeps its picture', async () => 
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.bob.apiToken });
   await waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
+  await act(page, { type: 'show_view', view: 'developer' });  // the posting panel (issue 27: the developer view)
+  await waitForState(page, (s) => s.view === 'developer', 'the developer view');
 
   const field = await widgetRect(page, 'message');
   await page.mouse.click(field.x + field.width / 2, field.y + field.height / 2);

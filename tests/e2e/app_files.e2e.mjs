@@ -36,6 +36,7 @@ async function openRoom(page) {
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   await act(page, { type: 'open_room', room_id: ROOM });
+  await act(page, { type: 'show_view', view: 'developer' });  // the room panel's Files tab (issue 27: the developer view)
   return waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
     s.room.messages.length > 0 && s.room.files.length > 0, 'room 2100 loaded');
 }

@@ -87,7 +87,8 @@ test('the wheel scrolls a panel down a few lines a notch; a control out of view 
   await page.setViewportSize({ width: 1024, height: 640 });
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
+  await act(page, { type: 'show_view', view: 'developer' });  // the instrument panels (issue 27: the developer view)
+  await waitForState(page, (s) => s.account && !s.loading && s.selected_room && s.view === 'developer', 'the dashboard');
   const widget = (name) => page.evaluate((n) => window.roomkey.widget(n), name);
   // The dashboard's layout has settled: its right column is drawn and the
   // left panel's controls hold still.
@@ -129,7 +130,8 @@ test('the Ctrl+Enter hint never wraps into a column, at any width', async () => 
   await page.setViewportSize({ width: 1280, height: 2400 });
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
+  await act(page, { type: 'show_view', view: 'developer' });  // the instrument panels (issue 27: the developer view)
+  await waitForState(page, (s) => s.account && !s.loading && s.selected_room && s.view === 'developer', 'the dashboard');
   assert.equal(await page.getByRole('button', { name: 'Queue message' }).getAttribute('aria-keyshortcuts'), 'Control+Enter');
   for (const width of [1280, 1200, 1100, 1024, 900, 800, 700, 600, 480, 360, 320]) {
     await page.setViewportSize({ width, height: 2400 });

@@ -152,7 +152,9 @@ test('refresh with fewer scopes: the new token grants the subset; the rate plot 
   assert.equal(state.counters.token_refreshes, refreshes, 'no refresh was sent');
   assert.equal(state.session, 'signed in');
 
-  // The rate plot: described to assistive technology with the labels it draws.
+  // The rate plot: described to assistive technology with the labels it draws
+  // (issue 27: in the developer view).
+  await act(page, { type: 'show_view', view: 'developer' });
   const plot = page.getByRole('img', { name: /^Remaining calls over time/ });
   await plot.waitFor({ state: 'attached', timeout: 10000 });
   const name = await plot.getAttribute('aria-label');
@@ -186,7 +188,9 @@ test('the rooms are a list of list items, named in Japanese, Cyrillic and emoji'
   await page.emulateMedia({ colorScheme: 'dark' });
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  const state = await waitForState(page, (s) => s.account && s.room_count >= ROOMS.length && !s.loading, 'the rooms');
+  await act(page, { type: 'show_view', view: 'developer' });  // the Rooms panel (issue 27: the developer view)
+  const state = await waitForState(page, (s) => s.account && s.room_count >= ROOMS.length && !s.loading &&
+    s.view === 'developer', 'the rooms');
   assert.equal(await page.getByRole('heading', { name: 'Rooms' }).count(), 1, 'the Rooms section is a heading');
   const list = page.getByRole('list', { name: 'Rooms' });
   await list.waitFor({ state: 'attached', timeout: 10000 });

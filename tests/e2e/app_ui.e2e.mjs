@@ -5,7 +5,7 @@
 // where the controls were drawn (window.roomkey.widget).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, waitForState, passConsent, demoUsers, withStackAndBrowser, clickWidget } from './support.mjs';
+import { openApp, act, waitForState, passConsent, demoUsers, withStackAndBrowser, clickWidget } from './support.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
@@ -23,6 +23,9 @@ test('sign in, type, paste and post with the real controls', async () => {
   const state = await waitForState(page, (s) => s.session === 'signed in' && s.account && !s.loading && s.selected_room,
     'the dashboard');
   assert.equal(state.account.account_id, demoUsers.bob.accountId);
+  // Issue 27: the posting panel's controls are in the developer view.
+  await act(page, { type: 'show_view', view: 'developer' });
+  await waitForState(page, (s) => s.view === 'developer', 'the developer view');
 
   // Issue 11: the paste must land every time, never the previous clipboard
   // or nothing: 20 rounds in a row, each with a different clipboard text.

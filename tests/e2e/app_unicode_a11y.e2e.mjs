@@ -126,7 +126,7 @@ test('keyboard alone and role queries: sign in, choose the room, compose Japanes
   await page.waitForFunction((text) => document.activeElement && document.activeElement.value === text, COMPOSED,
     { timeout: 10000 });
   // Ctrl+Enter queues the message (the shortcut is published on the button).
-  assert.equal(await page.getByRole('button', { name: 'Queue message' }).getAttribute('aria-keyshortcuts'), 'Control+Enter');
+  assert.equal(await page.getByRole('button', { name: 'Send', exact: true }).getAttribute('aria-keyshortcuts'), 'Control+Enter');
   await page.keyboard.press('Control+Enter');
   const state = await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
   assert.equal(state.queue.failed, 0);
@@ -154,7 +154,7 @@ test('role queries act like clicks: the Sign in button signs in, the message fie
   const field = page.getByRole('textbox', { name: 'Message' });
   await field.fill('Привет 🚀 from the tree');
   await page.waitForFunction(() => document.activeElement && document.activeElement.value === 'Привет 🚀 from the tree');
-  await page.getByRole('button', { name: 'Queue message' }).dispatchEvent('click');
+  await page.getByRole('button', { name: 'Send', exact: true }).dispatchEvent('click');
   await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
   const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${roomId}/messages?force=1`);
   assert.ok(messages.some((m) => m.body === 'Привет 🚀 from the tree'), 'the text filled into the DOM field was posted');
@@ -190,7 +190,7 @@ test("a mobile keyboard's deletions (beforeinput, no key) edit the field, and th
   await mobileDelete(page, 'deleteContentBackward');
   await page.keyboard.type('!');
   await fieldValue(page, 'Привет mobile!');
-  await page.getByRole('button', { name: 'Queue message' }).dispatchEvent('click');
+  await page.getByRole('button', { name: 'Send', exact: true }).dispatchEvent('click');
   await waitForState(page, (s) => s.queue && s.queue.delivered >= 1, 'the post');
   const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${roomId}/messages?force=1`);
   assert.ok(messages.some((m) => m.body === 'Привет mobile!'), `the edited text was posted: ${JSON.stringify(messages.map((m) => m.body))}`);

@@ -125,6 +125,26 @@ json write(const Intent& intent) {
                 return {{"type", "open_file"}, {"room_id", i.room_id}, {"file_id", i.file_id}};
             } else if constexpr (std::is_same_v<T, intent::PickFile>) {
                 std::abort();  // the UI's, never from the page API
+            } else if constexpr (std::is_same_v<T, intent::ShowView>) {  // issue 27
+                return {{"type", "show_view"}, {"view", i.developer ? "developer" : "workspace"}};
+            } else if constexpr (std::is_same_v<T, intent::SetRoomFilter>) {
+                return {{"type", "set_room_filter"}, {"text", i.text}};
+            } else if constexpr (std::is_same_v<T, intent::Reply>) {
+                return {{"type", "reply"}, {"room_id", i.room_id}, {"message_id", i.message_id}};
+            } else if constexpr (std::is_same_v<T, intent::Quote>) {
+                return {{"type", "quote"}, {"room_id", i.room_id}, {"message_id", i.message_id}};
+            } else if constexpr (std::is_same_v<T, intent::Mention>) {
+                return {{"type", "mention"}, {"account_id", i.account_id}};
+            } else if constexpr (std::is_same_v<T, intent::EditMessage>) {
+                return {{"type", "edit_message"}, {"room_id", i.room_id}, {"message_id", i.message_id}, {"body", i.body}};
+            } else if constexpr (std::is_same_v<T, intent::DeleteMessage>) {
+                return {{"type", "delete_message"}, {"room_id", i.room_id}, {"message_id", i.message_id}};
+            } else if constexpr (std::is_same_v<T, intent::ReopenTask>) {
+                return {{"type", "reopen_task"}, {"room_id", i.room_id}, {"task_id", i.task_id}};
+            } else if constexpr (std::is_same_v<T, intent::SetNotifications>) {
+                return {{"type", "set_notifications"}, {"on", i.on}};
+            } else if constexpr (std::is_same_v<T, intent::NotificationPermission>) {
+                std::abort();  // the platform's, never from the page API
             } else {
                 static_assert(std::is_same_v<T, intent::ClearLog>, "a new intent: teach this target to write it");
                 return {{"type", "clear_log"}};
@@ -184,6 +204,18 @@ bool same(const Intent& x, const Intent& y) {
                        a.message == b.message && a.size == b.size;
             }
             if constexpr (std::is_same_v<T, intent::OpenFile>) return a.room_id == b.room_id && a.file_id == b.file_id;
+            if constexpr (std::is_same_v<T, intent::ShowView>) return a.developer == b.developer;  // issue 27
+            if constexpr (std::is_same_v<T, intent::SetRoomFilter>) return a.text == b.text;
+            if constexpr (std::is_same_v<T, intent::Reply> || std::is_same_v<T, intent::Quote> ||
+                          std::is_same_v<T, intent::DeleteMessage>) {
+                return a.room_id == b.room_id && a.message_id == b.message_id;
+            }
+            if constexpr (std::is_same_v<T, intent::EditMessage>) {
+                return a.room_id == b.room_id && a.message_id == b.message_id && a.body == b.body;
+            }
+            if constexpr (std::is_same_v<T, intent::Mention>) return a.account_id == b.account_id;
+            if constexpr (std::is_same_v<T, intent::ReopenTask>) return a.room_id == b.room_id && a.task_id == b.task_id;
+            if constexpr (std::is_same_v<T, intent::SetNotifications>) return a.on == b.on;
             return true;
         },
         x);
@@ -195,6 +227,7 @@ void check(const Intent& intent) {
     if (std::holds_alternative<intent::SetPageVisible>(intent)) std::abort();  // the platform's only
     if (std::holds_alternative<intent::PageRestored>(intent)) std::abort();
     if (std::holds_alternative<intent::ClipboardCleared>(intent)) std::abort();
+    if (std::holds_alternative<intent::NotificationPermission>(intent)) std::abort();  // issue 27: the platform's
     if (const auto* e = std::get_if<intent::EditPost>(&intent); e && e->body.empty()) std::abort();
     if (const auto* copy = std::get_if<intent::CopyCurl>(&intent); copy && copy->may_reveal) std::abort();
     if (const auto* m = std::get_if<intent::QueueMessage>(&intent)) {

@@ -104,5 +104,33 @@ TEST(AppIntents, ListSkipsBadItemsAndReportsThem) {
     EXPECT_EQ(errors.size(), 1u);
 }
 
+// Issue 27: the workspace's actions, spelled as the issue spells them.
+TEST(AppIntents, WorkspaceActions) {
+    auto view = parse_action(R"({"type":"show_view","view":"developer"})");
+    ASSERT_TRUE(view) << view.error();
+    EXPECT_TRUE(std::get<intent::ShowView>(*view).developer);
+    EXPECT_FALSE(parse_action(R"({"type":"show_view","view":"other"})"));
+    auto filter = parse_action(R"({"type":"set_room_filter","text":"launch"})");
+    ASSERT_TRUE(filter) << filter.error();
+    EXPECT_EQ(std::get<intent::SetRoomFilter>(*filter).text, "launch");
+    auto reply = parse_action(R"({"type":"reply","room_id":"2100","message_id":5})");
+    ASSERT_TRUE(reply) << reply.error();
+    EXPECT_EQ(std::get<intent::Reply>(*reply).message_id, "5");
+    ASSERT_TRUE(parse_action(R"({"type":"quote","room_id":"2100","message_id":"5"})"));
+    ASSERT_TRUE(parse_action(R"({"type":"mention","account_id":"1002"})"));
+    auto edit = parse_action(R"({"type":"edit_message","room_id":"2100","message_id":"5","body":"new"})");
+    ASSERT_TRUE(edit) << edit.error();
+    EXPECT_EQ(std::get<intent::EditMessage>(*edit).body, "new");
+    EXPECT_FALSE(parse_action(R"({"type":"edit_message","room_id":"2100","message_id":"5"})")) << "no body";
+    ASSERT_TRUE(parse_action(R"({"type":"delete_message","room_id":"2100","message_id":"5"})"));
+    auto reopen = parse_action(R"({"type":"reopen_task","room_id":"2100","task_id":"9"})");
+    ASSERT_TRUE(reopen) << reopen.error();
+    EXPECT_EQ(std::get<intent::ReopenTask>(*reopen).task_id, "9");
+    auto notify = parse_action(R"({"type":"set_notifications","on":true})");
+    ASSERT_TRUE(notify) << notify.error();
+    EXPECT_TRUE(std::get<intent::SetNotifications>(*notify).on);
+    EXPECT_FALSE(parse_action(R"({"type":"reply","room_id":"../me","message_id":"5"})"));
+}
+
 }  // namespace
 }  // namespace roomkey::app

@@ -81,5 +81,23 @@ TEST(RoomView, ErrorClearsWhenTheLoadLaterSucceedsAndOtherRoomsStartEmpty) {
     EXPECT_FALSE(view.is_open());
 }
 
+// Issue 27: an edit the service took shows in place (a poll's answer too);
+// a delete takes the message away.
+TEST(RoomView, EditsAndDeletesShowInPlace) {
+    RoomView view;
+    view.open("2100", "Launch");
+    view.merge_messages({msg("1", "Bob", "one", 100), msg("2", "Bob", "two", 101)});
+    view.edit_message("1", "one, edited", 150);
+    EXPECT_EQ(view.messages()[0].body, "one, edited");
+    EXPECT_EQ(view.messages()[0].update_time.value_or(0), 150);
+    ChatMessage again = msg("2", "Bob", "two, edited by Bob", 101);
+    again.update_time = 160;
+    EXPECT_TRUE(view.merge_messages({again}).empty()) << "not a new message";
+    EXPECT_EQ(view.messages()[1].body, "two, edited by Bob");
+    view.remove_message("1");
+    ASSERT_EQ(view.messages().size(), 1u);
+    EXPECT_EQ(view.messages()[0].message_id, "2");
+}
+
 }  // namespace
 }  // namespace roomkey::app

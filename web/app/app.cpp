@@ -190,6 +190,7 @@ void App::tick(Instant now) {
     }
     run_post_timers(now);
     run_room_poll(now);
+    run_rooms_poll(now);  // issue 27 (app_workspace.cpp)
     pump(now);
 }
 
@@ -208,6 +209,7 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
     }
     if (helper_down_ && !helper_probe_in_flight_) earliest(helper_probe_at_);
     earliest(room_poll_at());
+    earliest(rooms_poll_at());
     return wake;
 }
 

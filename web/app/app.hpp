@@ -20,6 +20,7 @@
 //   app_rooms.cpp    issue 10: the open room (load, poll, mark read, task done), my tasks, contacts
 //   app_console.cpp  issue 10: the API console (checks, scopes, confirmation) and add_scopes
 //   app_files.cpp    issue 26: files both ways (upload with progress, download links)
+//   app_workspace.cpp issue 27: the workspace's intents (views, composer fills, edit, delete, reopen)
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
 // How a new view is added (room_view, console, contacts, ...), so that
@@ -56,6 +57,7 @@
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
 #include "app/user_errors.hpp"
+#include "app/workspace.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/api_records.hpp"
 #include "roomkey/callback.hpp"
@@ -286,6 +288,13 @@ public:
     const Loadable<std::vector<Contact>>& contacts() const { return contacts_; }
     const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return incoming_; }
     const Console& console() const { return console_; }
+    // ---- issue 27 (app_workspace.cpp) ----
+    const Workspace& workspace() const { return workspace_; }
+    // The browser's offset of local time from UTC, for times as drawn.
+    void set_utc_offset(UtcOffsetAt offset) { workspace_.set_utc_offset(std::move(offset)); }
+    std::vector<MentionAlert> take_alerts() { return workspace_.take_alerts(); }
+    // When the room list is next read again (nullopt: not polling, e.g. hidden tab).
+    std::optional<Instant> rooms_poll_at() const;
 
 private:
     enum class CallKind { me, my_status, rooms, post, settle, view };
@@ -421,6 +430,19 @@ private:
     void apply_view(const intent::UploadFile& i, Instant now);
     void apply_view(const intent::PickFile& i, Instant now);
     void apply_view(const intent::OpenFile& i, Instant now);
+    // the workspace (app_workspace.cpp)
+    void apply_view(const intent::ShowView& i, Instant now);
+    void apply_view(const intent::SetRoomFilter& i, Instant now);
+    void apply_view(const intent::Reply& i, Instant now);
+    void apply_view(const intent::Quote& i, Instant now);
+    void apply_view(const intent::Mention& i, Instant now);
+    void apply_view(const intent::EditMessage& i, Instant now);
+    void apply_view(const intent::DeleteMessage& i, Instant now);
+    void apply_view(const intent::ReopenTask& i, Instant now);
+    void apply_view(const intent::SetNotifications& i, Instant now);
+    void apply_view(const intent::NotificationPermission& i, Instant now);
+    // A console answer to an edit or delete of the open room's message.
+    void on_message_changed(const HttpResponse& response);
     void on_file_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
                         Instant now);
     // the API console (app_console.cpp)
@@ -511,6 +533,19 @@ private:
     Loadable<std::vector<Contact>> contacts_;
     Loadable<std::vector<ContactRequest>> incoming_;
     Console console_;
+    // issue 27
+    Workspace workspace_;
+    // The edit or delete sent through the console, to show once it answers.
+    struct MessageChange {
+        std::string room_id;
+        std::string message_id;
+        std::optional<std::string> body;  // nullopt: a delete
+    };
+    std::optional<MessageChange> message_change_;
+    // Issue 27 item 5: the room list's next read, once a read answered.
+    std::optional<Instant> rooms_poll_at_;
+    void run_rooms_poll(Instant now);
+    void schedule_rooms_poll(Instant now);
 };
 
 }  // namespace roomkey::app

@@ -29,6 +29,7 @@ void App::apply_view(const intent::ConfirmConsoleCall&, Instant now) {
 
 void App::apply_view(const intent::CancelConsoleCall&, Instant) {
     console_.cancel();
+    message_change_.reset();  // a delete asked from the conversation is not sent
 }
 
 void App::send_console(const ConsolePending& call, Instant now) {
@@ -42,6 +43,7 @@ void App::send_console(const ConsolePending& call, Instant now) {
 
 void App::on_console_answer(const std::optional<HttpResponse>& response, const std::string& reason) {
     if (response) {
+        on_message_changed(*response);  // issue 27: an edit or delete from the conversation
         console_.on_answer(*response);
     } else {
         console_.on_failure(reason.rfind(kNoAnswer, 0) == 0 ? reason.substr(kNoAnswer.size()) : reason);

@@ -325,13 +325,15 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
                 if (!status) {
                     unreadable(to_string(status.error()));
                 } else {
-                    room_.set_task_status(call.subject, "done");
+                    // Done, or open again (issue 27's reopen_task): the status the call sent.
+                    const std::string done = call.params.empty() ? "done" : call.params.front().second;
+                    room_.set_task_status(call.subject, done);
                     if (my_tasks_.value) {
                         for (ChatTask& task : *my_tasks_.value) {
-                            if (task.task_id == call.subject) task.status = "done";
+                            if (task.task_id == call.subject) task.status = done;
                         }
                     }
-                    notice_ = "Task " + call.subject + " is done.";
+                    notice_ = "Task " + call.subject + (done == "done" ? " is done." : " is open again.");
                 }
             }
             break;

@@ -178,6 +178,47 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_id(action, "task_id", task)) return missing(type, "task_id");
         return Intent{intent::CompleteTask{std::move(room), std::move(task)}};
     }
+    // Issue 27: the workspace.
+    if (type == "show_view") {
+        std::string view;
+        if (!read_text(action, "view", view) || (view != "workspace" && view != "developer")) {
+            return Err{std::string("action show_view: \"view\" must be \"workspace\" or \"developer\"")};
+        }
+        return Intent{intent::ShowView{view == "developer"}};
+    }
+    if (type == "set_room_filter") {
+        std::string text;
+        if (!read_text(action, "text", text)) return missing(type, "text");
+        return Intent{intent::SetRoomFilter{std::move(text)}};
+    }
+    if (type == "set_notifications") {
+        bool on = false;
+        if (!read_flag(action, "on", on)) return missing(type, "on");
+        return Intent{intent::SetNotifications{on}};
+    }
+    if (type == "mention") {
+        std::string account;
+        if (!read_id(action, "account_id", account)) return missing(type, "account_id");
+        return Intent{intent::Mention{std::move(account)}};
+    }
+    if (type == "reply" || type == "quote" || type == "edit_message" || type == "delete_message" ||
+        type == "reopen_task") {
+        std::string room;
+        if (!read_id(action, "room_id", room)) return missing(type, "room_id");
+        if (type == "reopen_task") {
+            std::string task;
+            if (!read_id(action, "task_id", task)) return missing(type, "task_id");
+            return Intent{intent::ReopenTask{std::move(room), std::move(task)}};
+        }
+        std::string message;
+        if (!read_id(action, "message_id", message)) return missing(type, "message_id");
+        if (type == "reply") return Intent{intent::Reply{std::move(room), std::move(message)}};
+        if (type == "quote") return Intent{intent::Quote{std::move(room), std::move(message)}};
+        if (type == "delete_message") return Intent{intent::DeleteMessage{std::move(room), std::move(message)}};
+        std::string body;
+        if (!read_text(action, "body", body)) return missing(type, "body");
+        return Intent{intent::EditMessage{std::move(room), std::move(message), std::move(body)}};
+    }
     if (type == "load_my_tasks") return Intent{intent::LoadMyTasks{}};
     if (type == "load_contacts") return Intent{intent::LoadContacts{}};
     if (type == "accept_request" || type == "decline_request") {

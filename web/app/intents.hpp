@@ -169,6 +169,52 @@ struct OpenFile {
 struct AddScopes {
     std::string scope;
 };
+// ---- Issue 27: the workspace (workspace.hpp; app_workspace.cpp) ----
+// "workspace" or "developer".
+struct ShowView {
+    bool developer = false;
+};
+struct SetRoomFilter {
+    std::string text;
+};
+// Fill the composer with a reply to / a quote of a message of the open room.
+struct Reply {
+    std::string room_id;
+    std::string message_id;
+};
+struct Quote {
+    std::string room_id;
+    std::string message_id;
+};
+// Insert "[To:id]Name" into the composer.
+struct Mention {
+    std::string account_id;
+};
+// PUT / DELETE /rooms/{room_id}/messages/{message_id}; a delete asks first
+// (the console's question: confirm_api_call / cancel_api_call).
+struct EditMessage {
+    std::string room_id;
+    std::string message_id;
+    std::string body;
+};
+struct DeleteMessage {
+    std::string room_id;
+    std::string message_id;
+};
+// PUT /rooms/{room_id}/tasks/{task_id}/status with body=open.
+struct ReopenTask {
+    std::string room_id;
+    std::string task_id;
+};
+// Desktop notifications for new mentions; the platform asks the browser.
+struct SetNotifications {
+    bool on = false;
+};
+// The platform: the browser's notification permission ("granted", ...).
+// Not a page API action.
+struct NotificationPermission {
+    std::string permission;
+};
 }  // namespace intent
 
 using Intent =
@@ -181,7 +227,9 @@ using Intent =
                  intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,
                  intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes, intent::RefreshScopes,
                  intent::UploadFile, intent::PickFile, intent::OpenFile, intent::PageRestored,
-                 intent::ClipboardCleared>;
+                 intent::ClipboardCleared, intent::ShowView, intent::SetRoomFilter, intent::Reply, intent::Quote,
+                 intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
+                 intent::SetNotifications, intent::NotificationPermission>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -204,6 +252,10 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"refresh_scopes","scope":"users.all:read"} (a subset of the granted scopes, spec 4.3)
 //   {"type":"upload_file","room_id":"2100","name":"a.pdf","mime":"application/pdf","data_base64":"...",
 //    "message":"optional"} {"type":"open_file","room_id":"2100","file_id":"9001"}
+// Issue 27: {"type":"show_view","view":"developer"} {"type":"set_room_filter","text":"launch"}
+//   {"type":"reply","room_id":"2100","message_id":"5"} {"type":"quote",...same} {"type":"mention","account_id":"1002"}
+//   {"type":"edit_message","room_id":"2100","message_id":"5","body":"new"} {"type":"delete_message",...}
+//   {"type":"reopen_task","room_id":"2100","task_id":"5"} {"type":"set_notifications","on":true}
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

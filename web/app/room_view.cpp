@@ -27,7 +27,11 @@ std::vector<ChatMessage> RoomView::merge_messages(const std::vector<ChatMessage>
     for (const ChatMessage& m : messages_) shown.insert(m.message_id);
     std::vector<ChatMessage> fresh;
     for (const ChatMessage& m : answer) {
-        if (shown.insert(m.message_id).second) fresh.push_back(m);
+        if (shown.insert(m.message_id).second) {
+            fresh.push_back(m);
+        } else if (m.update_time) {
+            edit_message(m.message_id, m.body, *m.update_time);  // edited since it was read (issue 27)
+        }
     }
     messages_.insert(messages_.end(), fresh.begin(), fresh.end());
     // Newest at the bottom: by send time, arrival order within one second.
@@ -38,6 +42,20 @@ std::vector<ChatMessage> RoomView::merge_messages(const std::vector<ChatMessage>
     }
     error_.clear();
     return fresh;
+}
+
+void RoomView::edit_message(const std::string& message_id, const std::string& body, std::int64_t update_time) {
+    for (ChatMessage& m : messages_) {
+        if (m.message_id != message_id) continue;
+        m.body = body;
+        m.update_time = update_time;
+    }
+}
+
+void RoomView::remove_message(const std::string& message_id) {
+    messages_.erase(std::remove_if(messages_.begin(), messages_.end(),
+                                   [&](const ChatMessage& m) { return m.message_id == message_id; }),
+                    messages_.end());
 }
 
 void RoomView::set_tasks(std::vector<ChatTask> tasks) {

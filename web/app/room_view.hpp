@@ -51,6 +51,9 @@ public:
     // shown yet (by message_id, exact strings) and returns those, oldest first,
     // for the text mirror. Clears the error: the same load now succeeded.
     std::vector<ChatMessage> merge_messages(const std::vector<ChatMessage>& answer);
+    // Issue 27: the service took an edit (the body changes, update_time set) or a delete.
+    void edit_message(const std::string& message_id, const std::string& body, std::int64_t update_time);
+    void remove_message(const std::string& message_id);
     void set_tasks(std::vector<ChatTask> tasks);
     // After PUT .../tasks/{task_id}/status answered: the task shows `status`.
     void set_task_status(const std::string& task_id, const std::string& status);

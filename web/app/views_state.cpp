@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "app/message_view.hpp"
+#include "app/room_order.hpp"
 #include "roomkey/json_text.hpp"
 
 namespace roomkey::app {
@@ -25,6 +27,55 @@ json loadable_list(const Loadable<std::vector<T>>& loadable, Each each) {
     return items;
 }
 
+// Issue 27: the workspace's view, the room list in the order drawn, and the
+// open room's messages as a reader sees them.
+void add_workspace_state(const App& app, Instant now, json& state) {
+    const Workspace& ws = app.workspace();
+    state["view"] = std::string(to_string(ws.view()));
+    state["room_filter"] = ws.room_filter();
+    state["notifications"] = {{"enabled", ws.notifications_enabled()}, {"permission", ws.permission()}};
+    state["title"] = ws.title();
+    json rooms = json::array();
+    if (const auto& list = app.rooms().value) {
+        for (std::size_t i : room_order(*list, ws.room_filter())) {
+            const Room& r = (*list)[i];
+            rooms.push_back({{"room_id", r.room_id},
+                             {"name", r.name},
+                             {"unread_num", r.unread_num.value_or(0)},
+                             {"mention_num", r.mention_num.value_or(0)},
+                             {"sticky", r.sticky.value_or(false)},
+                             {"last_update_time", r.last_update_time.value_or(0)}});
+            if (rooms.size() >= 50) break;
+        }
+    }
+    state["rooms"] = std::move(rooms);
+    json& room = state["room"];
+    if (!room.is_object()) return;
+    const RoomView& view = app.room();
+    const std::string me = app.account().value ? app.account().value->account_id : std::string();
+    const auto names = account_names(view, app.contacts().value ? &*app.contacts().value : nullptr);
+    const std::int64_t now_unix = unix_ms(now) / 1000;
+    json& messages = room["messages"];
+    for (std::size_t i = 0; i < view.messages().size() && i < messages.size(); ++i) {
+        const DrawnMessage drawn = drawn_message(view.messages()[i], me, names, now_unix, ws.utc_offset());
+        json& m = messages[i];
+        m["text"] = drawn.text;
+        m["mentions_me"] = drawn.mentions_me;
+        m["reply_to"] = drawn.reply_to ? json{{"account_id", drawn.reply_to->account_id},
+                                              {"message_id", drawn.reply_to->message_id}}
+                                       : json(nullptr);
+        m["system"] = drawn.system;
+        m["edited"] = drawn.edited;
+        m["time_text"] = drawn.time_text;
+    }
+    json& tasks = room["tasks"];
+    for (std::size_t i = 0; i < view.tasks().size() && i < tasks.size(); ++i) {
+        const ChatTask& t = view.tasks()[i];
+        tasks[i]["limit_time"] = t.limit_time.value_or(0);
+        tasks[i]["limit_type"] = t.limit_type.value_or("none");
+    }
+}
+
 }  // namespace
 
 void add_views_state(const App& app, Instant now, json& state) {
@@ -34,6 +85,7 @@ void add_views_state(const App& app, Instant now, json& state) {
     } else if (state["room"].is_object()) {
         state["room"]["poll_in_ms"] = nullptr;
     }
+    add_workspace_state(app, now, state);
     state["my_tasks"] = loadable_list(app.my_tasks(), [](const ChatTask& t) {
         return json{{"task_id", t.task_id},
                     {"body", t.body},

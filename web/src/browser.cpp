@@ -151,6 +151,38 @@ EM_JS(int, roomkey_js_utc_offset_minutes, (int year, int month, int day), {
     return -new Date(year, month - 1, day, 23, 59, 59).getTimezoneOffset();
 });
 
+EM_JS(int, roomkey_js_utc_offset_at, (double unix_seconds), {
+    return -new Date(unix_seconds * 1000).getTimezoneOffset();
+});
+
+EM_JS(void, roomkey_js_set_title, (const char* title), {
+    document.title = UTF8ToString(title);
+});
+
+EM_JS(int, roomkey_js_stage_permission, (), {
+    var p = typeof Notification === 'function' ? Notification.permission : 'unsupported';
+    return lengthBytesUTF8(window['roomkey']['_stageText'](p));
+});
+
+// EM_JS takes a function pointer's type by a name of its own.
+using IntCallback = void (*)(int);
+
+EM_JS(void, roomkey_js_request_permission, (IntCallback done), {
+    if (typeof Notification !== 'function') { wasmTable.get(done)(0); return; }
+    Promise.resolve(Notification.requestPermission()).then(function(p) { wasmTable.get(done)(p === 'granted' ? 1 : 0); },
+                                                           function() { wasmTable.get(done)(0); });
+});
+
+EM_JS(void, roomkey_js_notify, (const char* title, const char* body, int tag, IntCallback click), {
+    if (typeof Notification !== 'function' || Notification.permission !== 'granted') return;
+    var n = new Notification(UTF8ToString(title), {body : UTF8ToString(body)});
+    n.onclick = function() {
+        window.focus();
+        wasmTable.get(click)(tag);
+        n.close();
+    };
+});
+
 EM_JS(int, roomkey_js_stage_origin, (), {
     return lengthBytesUTF8(window['roomkey']['_stageText'](window.location.origin));
 });
@@ -244,6 +276,26 @@ void forget_clipboard(bool system) {
 Seconds local_utc_offset(const app::CivilDate& date) {
     return Seconds(60LL *
                    roomkey_js_utc_offset_minutes(date.year, static_cast<int>(date.month), static_cast<int>(date.day)));
+}
+
+int local_utc_offset_at(std::int64_t unix_seconds) {
+    return roomkey_js_utc_offset_at(static_cast<double>(unix_seconds));
+}
+
+void set_title(const std::string& title) {
+    roomkey_js_set_title(title.c_str());
+}
+
+std::string notification_permission() {
+    return detail::read_staged(roomkey_js_stage_permission());
+}
+
+void request_notification_permission(void (*on_permission)(int granted)) {
+    roomkey_js_request_permission(on_permission);
+}
+
+void show_notification(const std::string& title, const std::string& body, int tag, void (*on_click)(int tag)) {
+    roomkey_js_notify(title.c_str(), body.c_str(), tag, on_click);
 }
 
 std::string page_origin() {

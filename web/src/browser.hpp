@@ -8,6 +8,7 @@
 // code_verifier, spec 4.2) is stored, in sessionStorage, until the callback.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -63,6 +64,18 @@ void forget_clipboard(bool system);
 // How far local time is ahead of UTC at the end of `date` (Date's
 // getTimezoneOffset, so daylight saving time on that day counts).
 Seconds local_utc_offset(const app::CivilDate& date);
+
+// Minutes local time is ahead of UTC at a Unix time (issue 27: times as drawn).
+int local_utc_offset_at(std::int64_t unix_seconds);
+
+// Issue 27 item 5: the tab's title; the notification permission ("granted",
+// "denied", "default", "unsupported"); asking for it (on a click: the
+// answer comes back through `on_permission`); a desktop notification whose
+// click calls `on_click` with its `tag`.
+void set_title(const std::string& title);
+std::string notification_permission();
+void request_notification_permission(void (*on_permission)(int granted));
+void show_notification(const std::string& title, const std::string& body, int tag, void (*on_click)(int tag));
 
 // "https://127.0.0.1:8443"
 std::string page_origin();

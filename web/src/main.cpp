@@ -119,6 +119,7 @@ struct Platform {
     std::optional<std::uint64_t> on_screen;
     roomkey::web::CanvasPainter painter;
     std::string last_published;
+    long state_frame = -1;  // the frame that drew last_published, -1 while none has
     std::string last_widgets;
     bool scope_help_published = false;
     std::string clipboard;  // keeps the pointer ImGui gets alive
@@ -134,6 +135,11 @@ struct Platform {
     // The room and message of the file picker last opened (effect::PickFile):
     // the chosen file is uploaded there.
     roomkey::app::effect::PickFile pick;
+    // Issue 27 item 5: the title last set, whether notifications were on,
+    // and the rooms of the notifications shown (a click opens one).
+    std::string title;
+    bool notifications = false;
+    std::vector<std::string> notified_rooms;
 };
 
 Platform g_platform;
@@ -249,12 +255,21 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
 // when the snapshot does. Called after everything that can change the app,
 // frame or no frame: page API callers see an action's result at once, and a
 // hidden tab's page state stays current.
-void publish(Platform& p, roomkey::Instant now) {
+// Issue 27: state().frame is the number of the frame that drew this state
+// (its widgets were published before it), null until a frame has: a script
+// that waits for a state with a frame number clicks what widget() says
+// that state looks like. `drawn`: called right after a frame drew the app
+// as it is now.
+void publish(Platform& p, roomkey::Instant now, bool drawn = false) {
     if (p.frame == 0) return;  // ready() means drawn: the first frame publishes first
     std::string state = roomkey::app::page_state_json(*p.app, now);
-    if (state != p.last_published) {
-        roomkey::web::publish_state(state);
-        p.last_published = std::move(state);
+    const bool changed = state != p.last_published;
+    if (changed || (drawn && p.state_frame < 0)) {
+        if (changed) p.last_published = std::move(state);
+        p.state_frame = drawn ? p.frame : -1;
+        std::string text = p.last_published;
+        text.insert(text.size() - 1, ",\"frame\":" + (p.state_frame < 0 ? std::string("null") : std::to_string(p.state_frame)));
+        roomkey::web::publish_state(text);
     }
     if (!p.scope_help_published && p.app->config()) {
         roomkey::web::publish_scope_help(roomkey::app::scope_help_json(p.app->config()->client_type));
@@ -290,11 +305,53 @@ void schedule(Platform& p, roomkey::Instant now) {
     p.wake_timer = emscripten_set_timeout(on_wake, static_cast<double>(std::max<long long>(delay, 1)), nullptr);
 }
 
+void settle_app(Platform& p, roomkey::Instant now);
+
+// A notification was clicked: its room opens in the workspace.
+void on_notification_click(int tag) {
+    Platform& p = g_platform;
+    if (!p.app || tag < 0 || static_cast<std::size_t>(tag) >= p.notified_rooms.size()) return;
+    const roomkey::Instant now = roomkey::web::now();
+    const std::string room = p.notified_rooms[static_cast<std::size_t>(tag)];
+    p.app->apply(roomkey::app::intent::ShowView{false}, now);
+    p.app->apply(roomkey::app::intent::SelectRoom{room}, now);
+    p.app->apply(roomkey::app::intent::OpenRoom{room}, now);
+    settle_app(p, now);
+}
+
+void on_notification_permission(int) {
+    Platform& p = g_platform;
+    if (!p.app) return;
+    const roomkey::Instant now = roomkey::web::now();
+    p.app->apply(roomkey::app::intent::NotificationPermission{roomkey::web::notification_permission()}, now);
+    settle_app(p, now);
+}
+
+// Issue 27 item 5: the title's mention count, the permission asked for when
+// notifications are turned on, and a notification per mention that rose.
+void notify(Platform& p) {
+    const roomkey::app::Workspace& ws = p.app->workspace();
+    if (ws.notifications_enabled() && !p.notifications && ws.permission() != "granted") {
+        roomkey::web::request_notification_permission(on_notification_permission);
+    }
+    p.notifications = ws.notifications_enabled();
+    if (ws.title() != p.title) {
+        p.title = ws.title();
+        roomkey::web::set_title(p.title);
+    }
+    for (const roomkey::app::MentionAlert& alert : p.app->take_alerts()) {
+        p.notified_rooms.push_back(alert.room_id);
+        roomkey::web::show_notification(alert.title, alert.text, static_cast<int>(p.notified_rooms.size() - 1),
+                                        on_notification_click);
+    }
+}
+
 // After the app changed (or may have): its effects go out and its state is
 // published. Returns the ids of the requests sent.
 std::vector<std::uint64_t> run_effects(Platform& p, roomkey::Instant now) {
     p.app->tick(now);
     std::vector<std::uint64_t> sent = perform(p.app->take_effects());
+    notify(p);
     publish(p, now);
     return sent;
 }
@@ -497,7 +554,7 @@ EM_BOOL frame(double, void*) {
         p.last_widgets = std::move(widgets);
     }
     if (intents.empty()) {
-        publish(p, now);  // the first frame's, and what only time changed (expires_in)
+        publish(p, now, true);  // the first frame's, and what only time changed (expires_in)
         schedule(p, now);
     } else {
         settle_app(p, now);
@@ -522,7 +579,10 @@ int main() {
     // The text size this session chose survives a reload (view_prefs.hpp).
     if (const auto size = roomkey::web::stored_text_size()) p.ui.text_size = *size;
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
+    p.app->set_utc_offset([](std::int64_t t) { return roomkey::web::local_utc_offset_at(t); });
     p.app->start(launch_url, pending, roomkey::web::now());
+    p.app->apply(roomkey::app::intent::NotificationPermission{roomkey::web::notification_permission()},
+                 roomkey::web::now());
     launch_url.clear();
     perform(p.app->take_effects());
 

@@ -1,4 +1,5 @@
-// ui.cpp: the theme and the layout: where each panel goes (see ui.hpp). The
+// ui.cpp: the theme and the layout: the workspace (ui_workspace.cpp) or the
+// developer view, whose columns place each instrument panel (see ui.hpp). The
 // panels live one per file (ui_header.cpp, ui_sign_in.cpp, ui_dashboard.cpp,
 // ui_posting.cpp, ui_rate.cpp, ui_http_log.cpp; shared widgets in
 // ui_widgets.cpp, declared in ui_parts.hpp). A new view adds its own
@@ -98,8 +99,18 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     header(app, ui, now, out);
+    if (app.workspace().view() == app::View::developer) {
+        developer_view(app, ui, now, scale, out);
+    } else {
+        workspace_view(app, ui, now, scale, out);  // issue 27 (ui_workspace.cpp)
+    }
+    ImGui::End();
+    return out;
+}
 
-    // As many columns as fit at a readable width; they follow resizes.
+// The developer view (issue 27): the instrument panels, as many columns as
+// fit at a readable width; they follow resizes.
+void parts::developer_view(const App& app, UiState& ui, Instant now, float scale, Intents& out) {
     const float width = ImGui::GetContentRegionAvail().x;
     const int columns = width >= 1100.0f * scale ? 3 : width >= 700.0f * scale ? 2 : 1;
     if (ImGui::BeginTable("layout", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV,
@@ -137,8 +148,6 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
         ImGui::EndChild();
         ImGui::EndTable();
     }
-    ImGui::End();
-    return out;
 }
 
 }  // namespace roomkey::web

@@ -13,6 +13,7 @@
 #include "app/app.hpp"
 #include "app/format.hpp"
 #include "app/intents.hpp"
+#include "app/workspace_layout.hpp"
 #include "roomkey/scopes.hpp"
 #include "roomkey/time.hpp"
 
@@ -52,6 +53,16 @@ struct UiState {
     std::map<std::string, std::array<char, 512>> console_params;
     // View.
     int text_size = 1;
+    // Issue 27, the workspace: where the user is (a room open, its details),
+    // for workspace_layout; the room list's filter as typed; the composer
+    // fill last taken in (Workspace::composer_fill); the message being edited.
+    app::Navigation nav;
+    std::string nav_room;
+    bool show_back = false;  // one pane at a time, off the room list: a back control  // the open room nav.room_open was last set for
+    std::array<char, 128> room_filter{};
+    std::uint64_t fill_seq = 0;
+    std::string editing;  // message_id, "" when none
+    std::array<char, 2048> edit_body{};
     // The app's mode last frame: on sign-out what was typed for the session
     // (message, task, the chosen log entry) is forgotten too.
     app::Mode last_mode = app::Mode::none;

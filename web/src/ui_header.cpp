@@ -14,20 +14,61 @@
 
 namespace roomkey::web::parts {
 
+namespace {
+
+// F2 switches between the workspace and the developer view (GLFW's key code:
+// ImGui 1.86 names no function keys).
+constexpr int kKeyF2 = 291;
+
+}  // namespace
+
+// A slim bar (issue 27): the name, the session, then on the right the view
+// switch (`developer`), notifications and sign-out in the workspace, and the
+// text size. What does not fit beside the name goes to a line of its own,
+// so nothing overlaps at 360 px.
 void header(const App& app, UiState& ui, Instant now, Intents& out) {
+    const bool developer = app.workspace().view() == app::View::developer;
+    const bool signed_in = app.mode() != app::Mode::none;
+    ImGui::AlignTextToFramePadding();
     ImGui::TextColored(kAccent, "roomkey");
-    ImGui::SameLine();
-    text_dim("| team-chat API client");
     ImGui::SameLine();
     const std::string label = app.session_label();
     ImGui::TextColored(session_colour(label), "[%s]", label.c_str());
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const char* view_label = developer ? "Workspace (F2)" : "Developer (F2)";
+    const char* notify_label = app.workspace().notifications_enabled() ? "Notifications on" : "Notifications off";
+    const bool workspace_controls = !developer && signed_in;
+    auto button_width = [&](const char* text) { return ImGui::CalcTextSize(text).x + style.FramePadding.x * 2; };
+    float right = button_width(view_label) + ImGui::CalcTextSize("Text").x + button_width("A-") + button_width("A+") +
+                  style.ItemSpacing.x * 4;
+    if (workspace_controls) right += button_width(notify_label) + button_width("Sign out") + style.ItemSpacing.x * 2;
+    const float line_end = ImGui::GetWindowContentRegionMax().x;
     if (const auto& account = app.account().value) {
+        const std::string who = account->name.value_or(account->account_id);
         ImGui::SameLine();
-        ImGui::Text("%s (account %s)", account->name.value_or("").c_str(), account->account_id.c_str());
+        if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= line_end) ImGui::Text("%s", who.c_str());
     }
-    // Text size, right-aligned.
-    const float width = ImGui::CalcTextSize("Text  A-  A+ ").x + ImGui::GetStyle().FramePadding.x * 4;
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - width));
+    // Right-aligned on the name's line when all of it fits there; otherwise
+    // the controls flow onto lines of their own (a phone's width).
+    ImGui::SameLine();
+    if (ImGui::GetCursorPosX() + right <= line_end) {
+        ImGui::SameLine(line_end - right);
+    } else {
+        ImGui::NewLine();
+    }
+    if (ImGui::SmallButton(view_label) || (ImGui::IsKeyPressed(kKeyF2, false) && !ImGui::GetIO().WantTextInput)) {
+        out.push_back(app::intent::ShowView{!developer});
+    }
+    note_widget(ui, "developer");
+    if (workspace_controls) {
+        if (ImGui::SmallButton(beside(notify_label))) {
+            out.push_back(app::intent::SetNotifications{!app.workspace().notifications_enabled()});
+        }
+        note_widget(ui, "notifications");
+        if (ImGui::SmallButton(beside("Sign out"))) out.push_back(app::intent::SignOut{});
+        note_widget(ui, "sign_out");
+    }
+    beside("Text A- A+");
     text_dim("Text");
     ImGui::SameLine();
     ImGui::BeginDisabled(ui.text_size <= 0);
@@ -37,6 +78,21 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::BeginDisabled(ui.text_size >= kTextSizeCount - 1);
     if (ImGui::SmallButton("A+")) ++ui.text_size;
     ImGui::EndDisabled();
+    // Signing out with posts still open asks first, wherever it was asked.
+    if (workspace_controls && app.sign_out_confirm()) {
+        ImGui::TextColored(kWarn, "Sign out? %ld post(s) not yet delivered would be discarded.", *app.sign_out_confirm());
+        if (ImGui::SmallButton("Sign out and discard them")) out.push_back(app::intent::SignOut{true});
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Stay signed in")) out.push_back(app::intent::CancelSignOut{});
+    }
+    // A destructive call asked from the conversation (a delete) waits here.
+    if (!developer && app.console().pending()) {
+        ImGui::TextColored(kWarn, "%s %s: it cannot be undone.", std::string(to_string(app.console().pending()->method)).c_str(), app.console().pending()->path.c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Confirm##pending")) out.push_back(app::intent::ConfirmConsoleCall{});
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel##pending")) out.push_back(app::intent::CancelConsoleCall{});
+    }
 
     if (!app.notice().empty()) text_dim(app.notice());
     // Issue 28: the browser's fonts could not be used (browser_font.hpp);

@@ -40,6 +40,11 @@ void text_dim(const std::string& text);
 // narrower than the hint) not drawn. Returns whether it was drawn.
 bool short_hint(const char* text);
 void label_value(const char* label, const std::string& value);
+// Issue 27: the next item goes beside the last one when `label` (a small
+// button's text) still fits on the line, else on a line of its own, so a
+// row of controls wraps instead of running off a narrow pane. Returns the
+// label, for the button call.
+const char* beside(const char* label);
 void help_marker(const std::string& text);
 // Remembers where the last item was drawn, under `name`.
 void note_widget(UiState& ui, const char* name);
@@ -70,5 +75,22 @@ void log_panel(const App& app, UiState& ui, Intents& out);                      
 void room_panel(const App& app, UiState& ui, Instant now, Intents& out);        // ui_room.cpp
 void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out);    // ui_room.cpp
 void console_panel(const App& app, UiState& ui, Intents& out);                  // ui_console.cpp
+// The room's tabs, shared by the developer view's room panel and the
+// workspace's details pane (ui_room.cpp).
+void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now, Intents& out);
+void members_tab(const app::RoomView& room, Intents& out);
+void files_tab(const app::RoomView& room, UiState& ui, Intents& out);
+
+// ---- issue 27: the workspace, one region per file ----
+// The developer view: today's instrument panels in columns (ui.cpp).
+void developer_view(const App& app, UiState& ui, Instant now, float scale, Intents& out);
+// Signed out: signing in; signed in: the panes workspace_layout chooses (ui_workspace.cpp).
+void workspace_view(const App& app, UiState& ui, Instant now, float scale, Intents& out);
+void room_list_pane(const App& app, UiState& ui, Intents& out);                    // ui_room_list.cpp
+void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out);   // ui_conversation.cpp
+// The composer, beneath the conversation; `height` is what it may take (ui_composer.cpp).
+void composer(const App& app, UiState& ui, Intents& out);
+float composer_height();
+void details_pane(const App& app, UiState& ui, Instant now, Intents& out);        // ui_details.cpp
 
 }  // namespace roomkey::web::parts

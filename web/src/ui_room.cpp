@@ -39,27 +39,44 @@ void messages_child(const app::RoomView& room) {
     ImGui::EndChild();
 }
 
-void tasks_tab(const app::RoomView& room, Intents& out) {
+}  // namespace
+
+void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now, Intents& out) {
     if (room.tasks().empty()) text_dim("No tasks in this room.");
     for (const ChatTask& t : room.tasks()) {
         ImGui::PushID(t.task_id.c_str());
         // The button first, so a long task body never pushes it out of view.
         if (t.status != "done") {
             if (ImGui::SmallButton("Done")) out.push_back(app::intent::CompleteTask{room.room_id(), t.task_id});
-            ImGui::SameLine();
+        } else if (ImGui::SmallButton("Reopen")) {
+            out.push_back(app::intent::ReopenTask{room.room_id(), t.task_id});
         }
+        ImGui::SameLine();
         const std::string who = t.account ? (t.account->name.empty() ? t.account->account_id : t.account->name) : "";
         ImGui::TextWrapped("[%s] %s%s%s", t.status.c_str(), t.body.c_str(), who.empty() ? "" : "  -> ", who.c_str());
+        // Issue 27: the deadline in local time, overdue marked.
+        const app::DeadlineText due = app::deadline_text(t.limit_time.value_or(0), t.limit_type.value_or("none"),
+                                                         t.status == "done", unix_ms(now) / 1000, ws.utc_offset());
+        if (!due.text.empty()) {
+            ImGui::Indent();
+            ImGui::TextColored(due.overdue ? kBad : kDim, "due %s%s", due.text.c_str(), due.overdue ? " (overdue)" : "");
+            ImGui::Unindent();
+        }
         ImGui::PopID();
     }
 }
 
-void members_tab(const app::RoomView& room) {
+void members_tab(const app::RoomView& room, Intents& out) {
     if (room.members().empty()) text_dim("No members read yet.");
     for (const RoomMember& m : room.members()) {
+        ImGui::PushID(m.account_id.c_str());
+        // Issue 27: "To" inserts [To:id]Name into the composer.
+        if (ImGui::SmallButton("To")) out.push_back(app::intent::Mention{m.account_id});
+        ImGui::SameLine();
         ImGui::Text("%s", m.name.c_str());
         ImGui::SameLine();
         text_dim("#" + m.account_id + "  " + m.role);
+        ImGui::PopID();
     }
 }
 
@@ -102,8 +119,6 @@ void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
     }
 }
 
-}  // namespace
-
 void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (app.mode() == app::Mode::none) return;
     const app::RoomView& room = app.room();
@@ -135,12 +150,12 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (ImGui::BeginTabBar("room_tabs")) {
         const std::string tasks = "Tasks (" + std::to_string(room.tasks().size()) + ")###tasks";
         if (ImGui::BeginTabItem(tasks.c_str())) {
-            tasks_tab(room, out);
+            tasks_tab(room, app.workspace(), now, out);
             ImGui::EndTabItem();
         }
         const std::string members = "Members (" + std::to_string(room.members().size()) + ")###members";
         if (ImGui::BeginTabItem(members.c_str())) {
-            members_tab(room);
+            members_tab(room, out);
             ImGui::EndTabItem();
         }
         const std::string files = "Files (" + std::to_string(room.files().size()) + ")###files";

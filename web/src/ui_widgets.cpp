@@ -55,6 +55,13 @@ void help_marker(const std::string& text) {
 // clipped to what its panel shows. An item scrolled out of its panel's view
 // is not remembered, so the page API's widget(name) is null rather than a
 // place where a click would land on some other control, or off the page.
+const char* beside(const char* label) {
+    const float width = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    ImGui::SameLine();
+    if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
+    return label;
+}
+
 void note_widget(UiState& ui, const char* name) {
     const ImVec2 item_min = ImGui::GetItemRectMin();
     const ImVec2 item_max = ImGui::GetItemRectMax();

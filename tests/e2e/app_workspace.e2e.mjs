@@ -1,0 +1,180 @@
+// app_workspace.e2e.mjs: issue 27's chat-first workspace in Chromium at
+// 1366x800, 1000x700 and 390x844: after opening a room the conversation and
+// the composer are on screen, the conversation is the largest region and no
+// two regions overlap; the developer view is one click away and back; the
+// demo room's messages read without tags and Bob's [To:1001] mentions
+// Alice; a reply and a quote written in the composer reach the sandbox with
+// their tags; an edit and a delete (asked first) reach it; a done task
+// done and reopened is open there. Screenshots: workspace_<w>x<h>.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApi, sandboxApiJson, artifacts,
+  withStackAndBrowser } from './support.mjs';
+
+const ROOM = '2100';
+let stack; let browser;
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
+
+async function openRoom(page, width, height) {
+  await page.setViewportSize({ width, height });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  return waitForState(page, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM && !s.room.loading &&
+    s.room.messages.length >= 3 && s.room.members.length > 0 && s.room.tasks.length > 0, 'room 2100 open');
+}
+
+// Two animation frames: the app has drawn what the last action changed.
+function drawn(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+const area = (r) => r.width * r.height;
+function overlap(a, b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
+  test(`the workspace at ${width}x${height}: conversation and composer on screen, nothing overlaps`, async () => {
+    const page = await browser.context.newPage();
+    const state = await openRoom(page, width, height);
+    const conversation = await widgetRect(page, 'conversation');
+    const composer = await widgetRect(page, 'composer');
+    for (const [name, r] of [['conversation', conversation], ['composer', composer]]) {
+      assert.ok(r.x >= 0 && r.y >= 0 && r.x + r.width <= width + 1 && r.y + r.height <= height + 1,
+        `${name} on screen: ${JSON.stringify(r)}`);
+    }
+    assert.ok(composer.y >= conversation.y + conversation.height - 1, 'the composer is beneath the conversation');
+    const regions = { conversation, composer };
+    for (const name of ['room_list', 'details']) {
+      const r = await page.evaluate((n) => window.roomkey.widget(n), name);
+      if (r) regions[name] = r;
+    }
+    if (width >= 1200) assert.ok(regions.room_list, 'three panes: the room list beside the conversation');
+    if (width < 800) assert.ok(!regions.room_list, 'one pane: the room list gives way to the conversation');
+    for (const [name, r] of Object.entries(regions)) {
+      if (name !== 'conversation') assert.ok(area(conversation) > area(r), `the conversation is larger than ${name}`);
+    }
+    const names = Object.keys(regions);
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        assert.ok(!overlap(regions[names[i]], regions[names[j]]),
+          `${names[i]} ${JSON.stringify(regions[names[i]])} and ${names[j]} ${JSON.stringify(regions[names[j]])} do not overlap`);
+      }
+    }
+    // The demo room reads without tags; Bob's [To:1001] mentions Alice.
+    for (const m of state.room.messages) {
+      assert.doesNotMatch(m.text, /\[(To:|rp |qt|info|title|task|dtext|toall)/, `no tags: ${m.text}`);
+      assert.equal(typeof m.time_text, 'string');
+      assert.equal(m.edited, false);
+    }
+    const bob = state.room.messages.find((m) => m.body.startsWith('[To:1001]'));
+    assert.ok(bob && bob.mentions_me, 'Bob\'s [To:1001] mentions Alice');
+    assert.equal(bob.reply_to, null);
+    assert.ok(state.room.messages.filter((m) => m.mentions_me).length === 1, 'only that one');
+    assert.ok(state.room.tasks.every((t) => 'limit_time' in t && 'limit_type' in t));
+    assert.ok(state.rooms.every((r) => 'unread_num' in r && 'mention_num' in r && 'sticky' in r &&
+      'last_update_time' in r));
+    assert.equal(state.rooms[0].room_id, ROOM, 'the sticky room first');
+    await page.screenshot({ path: join(artifacts, `workspace_${width}x${height}.png`) });
+
+    // The developer view is one click away, and back.
+    await clickWidget(page, 'developer');
+    await waitForState(page, (s) => s.view === 'developer' && s.frame !== null, 'the developer view drawn');
+    assert.equal(await page.evaluate(() => window.roomkey.widget('conversation')), null, 'the workspace gave way');
+    await clickWidget(page, 'developer');
+    await waitForState(page, (s) => s.view === 'workspace', 'the workspace again');
+    await widgetRect(page, 'conversation');
+    if (width < 800) {
+      // One pane at a time: back goes to the room list.
+      await clickWidget(page, 'back');
+      await widgetRect(page, 'room_list');
+      assert.equal(await page.evaluate(() => window.roomkey.widget('conversation')), null);
+    }
+    await page.close();
+  });
+}
+
+// Types the composer's text after what a reply or quote put there, and sends.
+async function sendFromComposer(page, extra) {
+  await drawn(page);
+  await clickWidget(page, 'message');
+  await page.waitForFunction(() => {
+    const el = document.activeElement;
+    return el && el.closest('#a11y') !== null;
+  }, null, { timeout: 30000 });
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(extra);
+  await clickWidget(page, 'queue_message');
+}
+
+async function sandboxMessages() {
+  return sandboxApiJson(stack, demoUsers.bob, 'GET', `/rooms/${ROOM}/messages?force=1`);
+}
+
+async function waitForSandbox(predicate, what) {
+  const deadline = Date.now() + 30000;
+  let last;
+  while (Date.now() < deadline) {
+    last = await sandboxMessages();
+    const found = last.find(predicate);
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the sandbox never had ${what}: ${JSON.stringify(last.map((m) => m.body))}`);
+}
+
+test('reply and quote from the composer, edit and delete, a task reopened: all reach the sandbox', async () => {
+  const page = await browser.context.newPage();
+  const state = await openRoom(page, 1366, 800);
+  const bob = state.room.messages.find((m) => m.body.startsWith('[To:1001]'));
+
+  await act(page, { type: 'reply', room_id: ROOM, message_id: bob.message_id });
+  await sendFromComposer(page, 'on it');
+  const reply = await waitForSandbox((m) => m.body.endsWith('on it') && m.account.account_id === 1001,
+    'the reply');
+  assert.ok(reply.body.startsWith(`[rp aid=1002 to=${ROOM}-${bob.message_id}]`), reply.body);
+
+  await act(page, { type: 'quote', room_id: ROOM, message_id: bob.message_id });
+  await sendFromComposer(page, 'quoted');
+  const quote = await waitForSandbox((m) => m.body.endsWith('quoted') && m.body.includes('[qt]'), 'the quote');
+  assert.match(quote.body, new RegExp(`^\\[qt\\]\\[qtmeta aid=1002 time=${bob.send_time}\\]\\[To:1001\\]`));
+
+  // The app reads the reply back: whom it answers, without tags.
+  let s = await waitForState(page, (st) => st.room.messages.some((m) => m.message_id === String(reply.message_id)),
+    'the reply in the conversation');
+  const shown = s.room.messages.find((m) => m.message_id === String(reply.message_id));
+  assert.deepEqual(shown.reply_to, { account_id: '1002', message_id: bob.message_id });
+  assert.doesNotMatch(shown.text, /\[rp/);
+
+  // Edit, then delete (asked first) Alice's own reply.
+  await act(page, { type: 'edit_message', room_id: ROOM, message_id: shown.message_id, body: 'edited reply' });
+  await waitForSandbox((m) => String(m.message_id) === shown.message_id && m.body === 'edited reply', 'the edit');
+  s = await waitForState(page, (st) => st.room.messages.some((m) => m.message_id === shown.message_id && m.edited),
+    'the edit shown');
+  await act(page, { type: 'delete_message', room_id: ROOM, message_id: shown.message_id });
+  await waitForState(page, (st) => st.console.confirm !== null, 'the question before the delete');
+  assert.ok((await sandboxMessages()).some((m) => String(m.message_id) === shown.message_id), 'not deleted yet');
+  await act(page, { type: 'confirm_api_call' });
+  await waitForState(page, (st) => !st.room.messages.some((m) => m.message_id === shown.message_id),
+    'the message gone from the conversation');
+  const gone = await sandboxApi(stack, demoUsers.bob, 'GET', `/rooms/${ROOM}/messages/${shown.message_id}`);
+  assert.ok(gone.status >= 400 || !JSON.parse(gone.text).body, `deleted at the sandbox: ${gone.status} ${gone.text}`);
+
+  // A task done, then reopened, is open at the sandbox.
+  const done = s.room.tasks.find((t) => t.status === 'open');
+  assert.ok(done, 'the demo room has an open task');
+  await act(page, { type: 'complete_task', room_id: ROOM, task_id: done.task_id });
+  await waitForState(page, (st) => st.room.tasks.some((t) => t.task_id === done.task_id && t.status === 'done'),
+    'the task done');
+  assert.equal((await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${ROOM}/tasks/${done.task_id}`)).status,
+    'done');
+  await act(page, { type: 'reopen_task', room_id: ROOM, task_id: done.task_id });
+  await waitForState(page, (st) => st.room.tasks.some((t) => t.task_id === done.task_id && t.status === 'open'),
+    'the task open again');
+  const task = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${ROOM}/tasks/${done.task_id}`);
+  assert.equal(task.status, 'open');
+  await page.close();
+});

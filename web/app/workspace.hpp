@@ -1,0 +1,89 @@
+// workspace.hpp: the state of issue 27's chat-first workspace that is not a
+// room's records: which view is shown (workspace or developer), the room
+// list's filter, what the composer is asked to take in (a reply, a quote, a
+// mention) and the desktop-notification switch. Pure: App owns one and
+// delegates its intents here; the UI reads it and the page API publishes it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/room_view.hpp"
+#include "app/time_text.hpp"
+#include "roomkey/api.hpp"
+
+namespace roomkey::app {
+
+// The room list is read every this many room-poll intervals (app_workspace.cpp).
+inline constexpr int kRoomListPollFactor = 3;
+
+enum class View { workspace, developer };
+std::string_view to_string(View view);
+
+// Text for the composer. `replace`: the composer's text becomes `text` (a
+// reply's head goes first, then what was typed); otherwise it is appended.
+// The UI applies each fill once, when `seq` moves on.
+struct ComposerFill {
+    std::uint64_t seq = 0;
+    std::string text;
+    bool replace = false;
+};
+
+// A desktop notification the platform shows (issue 27 item 5).
+struct MentionAlert {
+    std::string room_id;
+    std::string title;  // the room's name
+    std::string text;   // the mention's text, when the room is open; else a count
+};
+
+class Workspace {
+public:
+    View view() const { return view_; }
+    void show(View view) { view_ = view; }
+    const std::string& room_filter() const { return room_filter_; }
+    void set_room_filter(std::string text) { room_filter_ = std::move(text); }
+
+    // Reply / Quote: the composer gets the tag for message `message_id` of
+    // the open room; false when the message is not loaded.
+    bool reply(const RoomView& room, std::string_view message_id);
+    bool quote(const RoomView& room, std::string_view message_id);
+    // "[To:id]Name" appended, the name from the open room's members.
+    bool mention(const RoomView& room, std::string_view account_id);
+    const ComposerFill& composer_fill() const { return fill_; }
+
+    // Notifications: `permission` is the browser's ("default", "granted",
+    // "denied"; "unsupported" when it has none).
+    bool notifications_enabled() const { return notify_; }
+    const std::string& permission() const { return permission_; }
+    void set_notifications(bool on) { notify_ = on; }
+    void set_permission(std::string permission) { permission_ = std::move(permission); }
+
+    // A new room list: mention counts that rose make alerts (when enabled)
+    // and the title's count. The first list only sets the baseline.
+    void on_rooms(const std::vector<Room>& rooms);
+    std::vector<MentionAlert> take_alerts();
+    // The tab's title: "(N) roomkey" with N the mentions across rooms, else "roomkey".
+    std::string title() const;
+
+    // Local time (the platform sets the browser's offset; UTC until then).
+    const UtcOffsetAt& utc_offset() const { return offset_; }
+    void set_utc_offset(UtcOffsetAt offset) { offset_ = std::move(offset); }
+
+private:
+    void fill(std::string text, bool replace);
+    View view_ = View::workspace;
+    std::string room_filter_;
+    ComposerFill fill_;
+    bool notify_ = false;
+    std::string permission_ = "default";
+    bool rooms_seen_ = false;
+    std::map<std::string, std::int64_t> mentions_;
+    std::int64_t mention_total_ = 0;
+    std::vector<MentionAlert> alerts_;
+    UtcOffsetAt offset_ = fixed_utc_offset(0);
+};
+
+}  // namespace roomkey::app

@@ -1,0 +1,56 @@
+// ui_room_list.cpp: the workspace's room list (issue 27): a filter box, the
+// rooms in room_order's order (sticky, mentions, unread, recent) with their
+// mention and unread badges. A click opens the room.
+#include <imgui.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "app/room_order.hpp"
+#include "ui_parts.hpp"
+#include "ux_frame.hpp"
+
+namespace roomkey::web::parts {
+
+void room_list_pane(const App& app, UiState& ui, Intents& out) {
+    const std::string& filter = app.workspace().room_filter();
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    // A filter set through the page API shows in the box (when not being typed in).
+    if (!ImGui::IsWindowFocused() && filter != ui.room_filter.data()) {
+        std::snprintf(ui.room_filter.data(), ui.room_filter.size(), "%s", filter.c_str());
+    }
+    if (ImGui::InputTextWithHint("##room_filter", "filter rooms", ui.room_filter.data(), ui.room_filter.size())) {
+        out.push_back(app::intent::SetRoomFilter{ui.room_filter.data()});
+    }
+    note_widget(ui, "room_filter");
+    if (app.rooms().loading && !app.rooms().value) text_dim("Loading rooms...");
+    if (!app.rooms().error.empty()) ImGui::TextColored(kBad, "%s", app.rooms().error.c_str());
+    const auto& rooms = app.rooms().value;
+    if (!rooms) return;
+    if (rooms->empty()) text_dim("You are not a member of any room.");
+    ux::begin_list("Rooms");
+    ImGui::BeginChild("room_rows", ImVec2(0, 0), false);
+    for (std::size_t i : app::room_order(*rooms, ui.room_filter.data())) {
+        const Room& room = (*rooms)[i];
+        std::string label = room.name;
+        if (room.sticky.value_or(false)) label = "* " + label;
+        const std::int64_t mentions = room.mention_num.value_or(0);
+        const std::int64_t unread = room.unread_num.value_or(0);
+        if (mentions > 0) label += "  @" + std::to_string(mentions);
+        if (unread > 0) label += "  (" + std::to_string(unread) + " unread)";
+        label += "##" + room.room_id;
+        const bool open = app.room().is_open() && app.room().room_id() == room.room_id;
+        if (mentions > 0) ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        if (ImGui::Selectable(label.c_str(), open)) {
+            out.push_back(app::intent::SelectRoom{room.room_id});
+            out.push_back(app::intent::OpenRoom{room.room_id});
+            ui.nav.room_open = true;
+            ui.nav.details_open = false;
+        }
+        if (mentions > 0) ImGui::PopStyleColor();
+    }
+    ImGui::EndChild();
+    ux::end_list();
+}
+
+}  // namespace roomkey::web::parts
