@@ -9,6 +9,9 @@
 #include <string>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace api_records_test {
 namespace {
 
 using testing::json_answer;
@@ -162,4 +165,5 @@ TEST(ReadAnswers, MarkReadAndTaskStatus) {
 }
 
 }  // namespace
+}  // namespace api_records_test
 }  // namespace roomkey

@@ -11,6 +11,9 @@
 #include "roomkey/url.hpp"
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace api_test {
 namespace {
 
 using testing::json_answer;
@@ -437,4 +440,5 @@ TEST(ApiErrors, HaveStableIdentifiers) {
 }
 
 }  // namespace
+}  // namespace api_test
 }  // namespace roomkey

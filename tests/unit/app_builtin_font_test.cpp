@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_builtin_font_test {
 namespace {
 
 TEST(BuiltinFont, DrawsBasicLatinAndLatin1Only) {
@@ -38,4 +41,5 @@ TEST(BuiltinFont, MissingScriptsAreListedOnceInTheOrderFirstSeen) {
 }
 
 }  // namespace
+}  // namespace app_builtin_font_test
 }  // namespace roomkey::app

@@ -9,6 +9,9 @@
 #include <random>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_canvas_readback_test {
 namespace {
 
 constexpr int kReadbackSide = 16;
@@ -108,4 +111,5 @@ TEST(CanvasReadback, AMissingOrShortImageIsNotTrusted) {
 }
 
 }  // namespace
+}  // namespace app_canvas_readback_test
 }  // namespace roomkey::app

@@ -8,6 +8,9 @@
 #include "app/console.hpp"
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_console_test {
 namespace {
 
 ScopeSet scopes(std::string_view text) {
@@ -95,4 +98,5 @@ TEST(Console, A403InsufficientScopeNamesTheScopeFromWwwAuthenticate) {
 }
 
 }  // namespace
+}  // namespace app_console_test
 }  // namespace roomkey::app

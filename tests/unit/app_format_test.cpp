@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_format_test {
 namespace {
 
 // spec 5.2.3: the access token lives 30 minutes; the countdown shows it.
@@ -99,4 +102,5 @@ TEST(AppFormat, IdLists) {
 }
 
 }  // namespace
+}  // namespace app_format_test
 }  // namespace roomkey::app

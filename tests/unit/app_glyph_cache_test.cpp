@@ -7,6 +7,9 @@
 #include <algorithm>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_glyph_cache_test {
 namespace {
 
 bool contains(const std::vector<char32_t>& set, char32_t c) {
@@ -108,4 +111,5 @@ TEST(GlyphCache, ACapBelowThePinnedSetKeepsThePinnedSet) {
 }
 
 }  // namespace
+}  // namespace app_glyph_cache_test
 }  // namespace roomkey::app

@@ -10,6 +10,9 @@
 #include <vector>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_input_order_test {
 namespace {
 
 struct Event {
@@ -166,4 +169,5 @@ TEST(InputOrder, UntrackedKeysAreNeverHeldForTheirPress) {
 }
 
 }  // namespace
+}  // namespace app_input_order_test
 }  // namespace roomkey::app

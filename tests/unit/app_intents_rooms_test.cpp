@@ -5,6 +5,9 @@
 #include "app/intents.hpp"
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_intents_rooms_test {
 namespace {
 
 template <class T>
@@ -67,4 +70,5 @@ TEST(IntentsRooms, AddScopesAndTheConsoleQuestion) {
 }
 
 }  // namespace
+}  // namespace app_intents_rooms_test
 }  // namespace roomkey::app

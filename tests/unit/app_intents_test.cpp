@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_intents_test {
 namespace {
 
 TEST(AppIntents, SignInReadsAScopeList) {
@@ -133,4 +136,5 @@ TEST(AppIntents, WorkspaceActions) {
 }
 
 }  // namespace
+}  // namespace app_intents_test
 }  // namespace roomkey::app

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_plot_axes_test {
 namespace {
 
 std::vector<std::string> labels(const std::vector<AxisTick>& ticks) {
@@ -40,4 +43,5 @@ TEST(PlotAxes, ValueTicksAreRoundNumbersInsideTheRange) {
 }
 
 }  // namespace
+}  // namespace app_plot_axes_test
 }  // namespace roomkey::app

@@ -7,6 +7,9 @@
 #include "app/post_outcome.hpp"
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_post_outcome_test {
 namespace {
 
 HttpResponse answer(int status, std::string body = {}) {
@@ -133,4 +136,5 @@ TEST(PostSettlement, AnUnreadableListSaysNothing) {
 }
 
 }  // namespace
+}  // namespace app_post_outcome_test
 }  // namespace roomkey::app

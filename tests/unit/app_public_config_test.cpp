@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_public_config_test {
 namespace {
 
 constexpr std::string_view kHelperConfig =
@@ -57,4 +60,5 @@ TEST(AppPublicConfig, UnconfiguredHelperIsReported) {
 }
 
 }  // namespace
+}  // namespace app_public_config_test
 }  // namespace roomkey::app

@@ -10,6 +10,9 @@
 #include <string>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_redraw_region_test {
 namespace {
 
 constexpr std::uint64_t kFont = 1;
@@ -176,4 +179,5 @@ TEST(RedrawRegion, AnAddedShapeAtTheEndRedrawsOnlyIt) {
 }
 
 }  // namespace
+}  // namespace app_redraw_region_test
 }  // namespace roomkey::app

@@ -22,6 +22,9 @@
 #include "roomkey/polling.hpp"
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_rooms_test {
 namespace {
 
 const Instant t_start = instant_from_unix_seconds(1'700'000'000);
@@ -356,4 +359,5 @@ TEST(AppRooms, SignOutForgetsTheRoomTheListsAndTheConsolesLastAnswer) {
 }
 
 }  // namespace
+}  // namespace app_rooms_test
 }  // namespace roomkey::app

@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_scope_help_test {
 namespace {
 
 TEST(AppScopeHelp, ExplanationSaysWhatItAllowsAndIncludes) {
@@ -41,4 +44,5 @@ TEST(AppScopeHelp, JsonListsTheWholeCatalog) {
 }
 
 }  // namespace
+}  // namespace app_scope_help_test
 }  // namespace roomkey::app

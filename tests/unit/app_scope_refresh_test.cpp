@@ -9,6 +9,9 @@
 #include "app/intents.hpp"
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_scope_refresh_test {
 namespace {
 
 const ScopeSet kGranted{"users.all:read", "rooms.all:read_write"};
@@ -65,4 +68,5 @@ TEST(ScopeRefresh, PageActionReadsTheScopeList) {
 }
 
 }  // namespace
+}  // namespace app_scope_refresh_test
 }  // namespace roomkey::app

@@ -12,6 +12,9 @@
 #include <limits>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace app_wheel_steps_test {
 namespace {
 
 constexpr int kPixelMode = static_cast<int>(WheelDeltaMode::pixel);
@@ -110,4 +113,5 @@ TEST(WheelAccumulator, TheAxesAreHeldApart) {
 }
 
 }  // namespace
+}  // namespace app_wheel_steps_test
 }  // namespace roomkey::app

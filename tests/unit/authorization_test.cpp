@@ -8,6 +8,9 @@
 #include <string>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace authorization_test {
 namespace {
 
 const RandomSource kOnes = [](unsigned char* out, std::size_t n) {
@@ -460,4 +463,5 @@ TEST(AuthorizationServer, AllowAndDenyRedirects) {  // spec 4.2 outcomes
 }
 
 }  // namespace
+}  // namespace authorization_test
 }  // namespace roomkey

@@ -6,6 +6,9 @@
 #include <string>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace callback_test {
 namespace {
 
 constexpr const char* kCallbackUrl = "https://127.0.0.1:8443/callback";
@@ -176,4 +179,5 @@ TEST(Callback, SandboxAllowRedirectIsAcceptedEndToEnd) {  // spec 4.2, both side
 }
 
 }  // namespace
+}  // namespace callback_test
 }  // namespace roomkey

@@ -8,6 +8,9 @@
 #include <string>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace console_call_test {
 namespace {
 
 std::string problems_of(const Result<CheckedCall, std::vector<CallProblem>>& r) {
@@ -93,4 +96,5 @@ TEST(CheckCall, EveryGetOfTheCatalogPassesWithSampleIds) {
 }
 
 }  // namespace
+}  // namespace console_call_test
 }  // namespace roomkey

@@ -6,6 +6,9 @@
 #include <string>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace encoding_test {
 namespace {
 
 struct Vector {
@@ -111,4 +114,5 @@ TEST(Base64Error, HasStableIdentifiers) {
 }
 
 }  // namespace
+}  // namespace encoding_test
 }  // namespace roomkey

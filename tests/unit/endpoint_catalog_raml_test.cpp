@@ -14,6 +14,9 @@
 #include "roomkey/scopes.hpp"
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace endpoint_catalog_raml_test {
 namespace {
 
 struct RamlSecuredBy {
@@ -102,4 +105,5 @@ TEST(EndpointCatalogRaml, MarkReadIsRefusedToAReadOnlyGrant) {
 }
 
 }  // namespace
+}  // namespace endpoint_catalog_raml_test
 }  // namespace roomkey

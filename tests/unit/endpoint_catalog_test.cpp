@@ -14,6 +14,9 @@
 #include "roomkey/scopes.hpp"
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace endpoint_catalog_test {
 namespace {
 
 // Distinct valid ids per placeholder, so a swapped room/item id would show.
@@ -268,4 +271,5 @@ TEST(EndpointCatalog, OnlyTheUploadIsMultipart) {
 }
 
 }  // namespace
+}  // namespace endpoint_catalog_test
 }  // namespace roomkey

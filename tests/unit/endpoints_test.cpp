@@ -8,6 +8,9 @@
 #include <string>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace endpoints_test {
 namespace {
 
 struct Row {
@@ -123,4 +126,5 @@ TEST(EndpointToString, IsUniqueAndStable) {
 }
 
 }  // namespace
+}  // namespace endpoints_test
 }  // namespace roomkey

@@ -8,6 +8,9 @@
 #include <set>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace errors_test {
 namespace {
 
 // spec 7.1: exactly these 16 numbers, in this order.
@@ -210,4 +213,5 @@ TEST(ErrorBodyErrors, IdentifiersAreDistinct) {
 }
 
 }  // namespace
+}  // namespace errors_test
 }  // namespace roomkey

@@ -7,6 +7,9 @@
 #include "roomkey/url.hpp"
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace form_test {
 namespace {
 
 FormFields decoded(std::string_view text) {
@@ -90,4 +93,5 @@ TEST(AppendQuery, AddsFieldsBeforeTheFragment) {
 }
 
 }  // namespace
+}  // namespace form_test
 }  // namespace roomkey

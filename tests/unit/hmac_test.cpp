@@ -7,6 +7,9 @@
 #include <string>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace hmac_test {
 namespace {
 
 TEST(Hmac, Rfc4231Case1) {
@@ -36,4 +39,5 @@ TEST(Hmac, AnyChangedByteChangesTheSignature) {
 }
 
 }  // namespace
+}  // namespace hmac_test
 }  // namespace roomkey

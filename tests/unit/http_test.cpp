@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace http_test {
 namespace {
 
 TEST(Headers, NamesCompareCaseInsensitively) {
@@ -38,4 +41,5 @@ TEST(Method, HasItsWireName) {
 }
 
 }  // namespace
+}  // namespace http_test
 }  // namespace roomkey

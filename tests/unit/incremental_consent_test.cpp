@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace incremental_consent_test {
 namespace {
 
 TEST(ScopesAdding, IsTheUnionOfTheGrantAndTheScope) {
@@ -50,4 +53,5 @@ TEST(ScopesAdding, RefusesUnknownAndAlreadyGranted) {
 }
 
 }  // namespace
+}  // namespace incremental_consent_test
 }  // namespace roomkey

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace message_tags_test {
 namespace {
 
 TEST(MessageTags, ToTagAddressesExactlyThatAccount) {
@@ -60,4 +63,5 @@ TEST(MessageTags, ServiceEventKeyReadsTheServicesOwnMessages) {
 }
 
 }  // namespace
+}  // namespace message_tags_test
 }  // namespace roomkey

@@ -13,6 +13,9 @@
 #include "roomkey/upload_limits.hpp"
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace multipart_test {
 namespace {
 
 // Fills every request with `byte`, then byte+1, ...: each call differs.
@@ -220,4 +223,5 @@ TEST(MultipartReader, ErrorsHaveStableNames) {
 }
 
 }  // namespace
+}  // namespace multipart_test
 }  // namespace roomkey

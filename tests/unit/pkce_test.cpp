@@ -7,6 +7,9 @@
 #include <vector>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace pkce_test {
 namespace {
 
 // RFC 7636 appendix B: the 32 random octets behind the example verifier.
@@ -134,4 +137,5 @@ TEST(Pkce, ErrorIdentifiersAreStableAndDistinct) {
 }
 
 }  // namespace
+}  // namespace pkce_test
 }  // namespace roomkey

@@ -7,6 +7,9 @@
 #include <algorithm>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace polling_test {
 namespace {
 
 const Instant kNow = instant_from_unix_seconds(1'700'000'000);
@@ -87,4 +90,5 @@ TEST(RoomPollInterval, PollsUntilResetStayWithinTheShare) {
 }
 
 }  // namespace
+}  // namespace polling_test
 }  // namespace roomkey

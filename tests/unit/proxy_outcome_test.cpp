@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace proxy_outcome_test {
 namespace {
 
 HttpResponse answer(int status, std::optional<std::string> outcome) {
@@ -45,4 +48,5 @@ TEST(ProxyOutcome, TimeoutIs504EverythingElse502) {
 }
 
 }  // namespace
+}  // namespace proxy_outcome_test
 }  // namespace roomkey

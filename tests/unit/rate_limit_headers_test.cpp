@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace rate_limit_headers_test {
 namespace {
 
 Headers three(std::string limit, std::string remaining, std::string reset) {
@@ -95,4 +98,5 @@ TEST(RateLimitHeaders, WriteThenReadRoundTrips) {
 }
 
 }  // namespace
+}  // namespace rate_limit_headers_test
 }  // namespace roomkey

@@ -7,6 +7,9 @@
 #include <set>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace registration_test {
 namespace {
 
 std::string kinds_of(const std::vector<Violation>& violations) {
@@ -159,4 +162,5 @@ TEST(Registration, ViolationIdentifiersAndMessagesAreDistinct) {
 }
 
 }  // namespace
+}  // namespace registration_test
 }  // namespace roomkey

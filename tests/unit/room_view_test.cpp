@@ -8,6 +8,9 @@
 #include <nlohmann/json.hpp>
 
 namespace roomkey::app {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace room_view_test {
 namespace {
 
 ChatMessage msg(std::string id, std::string name, std::string body, std::int64_t at) {
@@ -100,4 +103,5 @@ TEST(RoomView, EditsAndDeletesShowInPlace) {
 }
 
 }  // namespace
+}  // namespace room_view_test
 }  // namespace roomkey::app

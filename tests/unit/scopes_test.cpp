@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace scopes_test {
 namespace {
 
 ScopeSet set_of(std::initializer_list<const char*> names) {
@@ -196,4 +199,5 @@ TEST(EndpointScopes, GrantAllowsThroughAggregates) {
 }
 
 }  // namespace
+}  // namespace scopes_test
 }  // namespace roomkey

@@ -10,6 +10,9 @@
 #include "roomkey/encoding.hpp"
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace sha256_test {
 namespace {
 
 // NIST "Secure Hashing" examples (SHA256.pdf, SHA2_Additional.pdf) for FIPS 180-4.
@@ -78,4 +81,5 @@ TEST(Sha256, GivesTheRfc7636AppendixBChallenge) {
 }
 
 }  // namespace
+}  // namespace sha256_test
 }  // namespace roomkey

@@ -6,6 +6,9 @@
 #include <string>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace url_test {
 namespace {
 
 Url parsed(std::string_view text) {
@@ -216,4 +219,5 @@ TEST(UrlError, HasStableIdentifiers) {
 }
 
 }  // namespace
+}  // namespace url_test
 }  // namespace roomkey

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 namespace roomkey {
+// A namespace of its own: unity batches compile test files together, and
+// their helpers' names may repeat.
+namespace www_authenticate_test {
 namespace {
 
 std::vector<Challenge> parse_ok(std::string_view value) {
@@ -159,4 +162,5 @@ TEST(BearerChallenge, FormatReplacesControlCharacters) {
 }
 
 }  // namespace
+}  // namespace www_authenticate_test
 }  // namespace roomkey
