@@ -82,7 +82,12 @@ for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
 
     // The developer view is one click away, and back.
     await clickWidget(page, 'developer');
-    await waitForState(page, (s) => s.view === 'developer' && s.frame !== null, 'the developer view drawn');
+    const developer = await waitForState(page, (s) => s.view === 'developer', 'the developer view');
+    // state() and widget() describe the same frame: once the switch's own
+    // frame is drawn (widget().frame >= state().frame), the workspace is gone.
+    assert.equal(typeof developer.frame, 'number');
+    await page.waitForFunction((f) => { const w = window.roomkey.widget('developer'); return w && w.frame >= f; },
+      developer.frame, { timeout: 30000 });
     assert.equal(await page.evaluate(() => window.roomkey.widget('conversation')), null, 'the workspace gave way');
     await clickWidget(page, 'developer');
     await waitForState(page, (s) => s.view === 'workspace', 'the workspace again');
