@@ -83,6 +83,27 @@ for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
     assert.equal(state.rooms[0].room_id, ROOM, 'the sticky room first');
     await page.screenshot({ path: join(artifacts, `workspace_${width}x${height}.png`) });
 
+    // The details: a third pane (1366), a drawer over the conversation's
+    // right side (1000), or the one pane (390); on screen either way.
+    await clickWidget(page, 'details_toggle');
+    const details = await widgetRect(page, 'details');
+    assert.ok(details.x >= 0 && details.x + details.width <= width + 1 && details.y + details.height <= height + 1,
+      `the details on screen: ${JSON.stringify(details)}`);
+    if (width >= 1200) {
+      for (const name of ['conversation', 'composer', 'room_list']) {
+        const r = await widgetRect(page, name);
+        assert.ok(!overlap(r, details), `${name} ${JSON.stringify(r)} and the details do not overlap`);
+        assert.ok(area(await widgetRect(page, 'conversation')) > area(details), 'the conversation stays the largest');
+      }
+    }
+    await page.screenshot({ path: join(artifacts, `workspace_details_${width}x${height}.png`) });
+    if (width < 800) {
+      await clickWidget(page, 'back');
+    } else {
+      await clickWidget(page, 'details_toggle');
+    }
+    await widgetRect(page, 'conversation');
+
     // The developer view is one click away, and back.
     await clickWidget(page, 'developer');
     const developer = await waitForState(page, (s) => s.view === 'developer', 'the developer view');
