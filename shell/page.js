@@ -23,9 +23,8 @@
 //                                    {..., text, mentions_me, reply_to, system, edited,
 //                                    time_text}, room.tasks[] {..., limit_time, limit_type},
 //                                    notifications {enabled, permission}, title;
-//                                    frame: the number of the frame that drew this state
-//                                    (widget() then gives that frame's places), null until
-//                                    one has (web/src/main.cpp publish)
+//                                    frame: the number of the frame that drew this state,
+//                                    or will draw it (web/src/main.cpp publish)
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.
@@ -46,7 +45,9 @@
 //                                    console_endpoint, console_send, add_scopes,
 //                                    rate_plot, refresh_scopes, files_tab,
 //                                    upload_file; issue 27: room_list, conversation,
-//                                    composer, details, developer, back): the part of it
+//                                    composer, details, developer, back; and `frame`, the
+//                                    frame it was drawn in: once widget(n).frame >=
+//                                    state().frame it shows that state): the part of it
 //                                    on screen, or null when it is not drawn or
 //                                    is scrolled out of its panel's view
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
@@ -168,6 +169,7 @@
   var staged = '';
   var firstFrameAt = null;
   var widgets = {};
+  var drawnFrame = 0;  // the last frame drawn: widget(name).frame (issue 27)
   var scopeHelp = [];
   var fontStats = null;
 
@@ -307,9 +309,10 @@
     'firstFrameAt': function () { return firstFrameAt; },
     'widget': function (name) {
       var r = widgets[name];
-      return r ? { 'x': r[0], 'y': r[1], 'width': r[2], 'height': r[3] } : null;
+      return r ? { 'x': r[0], 'y': r[1], 'width': r[2], 'height': r[3], 'frame': drawnFrame } : null;
     },
     '_publishWidgets': function (json) { try { widgets = JSON.parse(json); } catch (e) { widgets = {}; } },
+    '_publishFrame': function (frame) { drawnFrame = frame; },
     'act': function (action) {
       if (!action || typeof action !== 'object') throw new TypeError('roomkey.act expects an object');
       actions.push(action);

@@ -297,7 +297,9 @@ test('a canvas whose read-back is noise: the built-in font draws, and the app sa
   await page.waitForFunction((n) => window.roomkey.mirrorText().includes(n), stats.notice, { timeout: 10000 });
 
   // Text still renders: a button's label is drawn in its own colour (a
-  // noisy atlas drew blocks of random colours).
+  // noisy atlas drew blocks of random colours). The Reload buttons are the
+  // developer view's (issue 27).
+  await act(page, { type: 'show_view', view: 'developer' });
   const reload = await page.getByRole('button', { name: 'Reload', exact: true }).first().boundingBox();
   assert.ok(reload, 'the Reload button is in the accessibility tree');
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -4,8 +4,11 @@
 // two regions overlap; the developer view is one click away and back; the
 // demo room's messages read without tags and Bob's [To:1001] mentions
 // Alice; a reply and a quote written in the composer reach the sandbox with
-// their tags; an edit and a delete (asked first) reach it; a done task
-// done and reopened is open there. Screenshots: workspace_<w>x<h>.png.
+// their tags; an edit and a delete (asked first) reach it; a task
+// done and reopened is open there; with notifications on, Bob's mention in
+// another room raises the title's count and makes one notification, whose
+// click opens the room (about 30 s: the room list's next read).
+// Screenshots: workspace_<w>x<h>.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -80,9 +83,35 @@ for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
     assert.equal(state.rooms[0].room_id, ROOM, 'the sticky room first');
     await page.screenshot({ path: join(artifacts, `workspace_${width}x${height}.png`) });
 
+    // The details: a third pane (1366), a drawer over the conversation's
+    // right side (1000), or the one pane (390); on screen either way.
+    await clickWidget(page, 'details_toggle');
+    const details = await widgetRect(page, 'details');
+    assert.ok(details.x >= 0 && details.x + details.width <= width + 1 && details.y + details.height <= height + 1,
+      `the details on screen: ${JSON.stringify(details)}`);
+    if (width >= 1200) {
+      for (const name of ['conversation', 'composer', 'room_list']) {
+        const r = await widgetRect(page, name);
+        assert.ok(!overlap(r, details), `${name} ${JSON.stringify(r)} and the details do not overlap`);
+        assert.ok(area(await widgetRect(page, 'conversation')) > area(details), 'the conversation stays the largest');
+      }
+    }
+    await page.screenshot({ path: join(artifacts, `workspace_details_${width}x${height}.png`) });
+    if (width < 800) {
+      await clickWidget(page, 'back');
+    } else {
+      await clickWidget(page, 'details_toggle');
+    }
+    await widgetRect(page, 'conversation');
+
     // The developer view is one click away, and back.
     await clickWidget(page, 'developer');
-    await waitForState(page, (s) => s.view === 'developer' && s.frame !== null, 'the developer view drawn');
+    const developer = await waitForState(page, (s) => s.view === 'developer', 'the developer view');
+    // state() and widget() describe the same frame: once the switch's own
+    // frame is drawn (widget().frame >= state().frame), the workspace is gone.
+    assert.equal(typeof developer.frame, 'number');
+    await page.waitForFunction((f) => { const w = window.roomkey.widget('developer'); return w && w.frame >= f; },
+      developer.frame, { timeout: 30000 });
     assert.equal(await page.evaluate(() => window.roomkey.widget('conversation')), null, 'the workspace gave way');
     await clickWidget(page, 'developer');
     await waitForState(page, (s) => s.view === 'workspace', 'the workspace again');
@@ -176,5 +205,52 @@ test('reply and quote from the composer, edit and delete, a task reopened: all r
     'the task open again');
   const task = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${ROOM}/tasks/${done.task_id}`);
   assert.equal(task.status, 'open');
+  await page.close();
+});
+
+// Issue 27 item 5: with notifications on and the permission granted, Bob's
+// mention in a room that is not open raises the title's count at the room
+// list's next read, and one desktop notification names the room; its click
+// opens the room.
+test('a mention in another room: the title counts it, one notification names the room, its click opens it', async () => {
+  await browser.context.grantPermissions(['notifications'], { origin: stack.origin });
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    window.__notes = [];
+    const Native = window.Notification;
+    class Counted extends Native {
+      constructor(title, options) {
+        super(title, options);
+        window.__notes.push({ title, body: options && options.body, note: this });
+      }
+    }
+    Object.defineProperty(Counted, 'permission', { get: () => Native.permission });
+    Counted.requestPermission = (...args) => Native.requestPermission(...args);
+    window.Notification = Counted;
+  });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  let state = await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'set_notifications', on: true });
+  state = await waitForState(page, (s) => s.notifications.enabled && s.notifications.permission === 'granted',
+    'notifications on');
+  const before = state.rooms.reduce((n, r) => n + r.mention_num, 0);
+  const random = state.rooms.find((r) => r.name === 'Random');
+  const posted = await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${random.room_id}/messages`,
+    { body: '[To:1001]Alice Example lunch is ready' });
+  assert.equal(posted.status, 200, posted.text);
+  state = await waitForState(page, (s) => s.rooms.reduce((n, r) => n + r.mention_num, 0) > before,
+    'the mention counted at the next read of the room list', 90000);
+  const total = state.rooms.reduce((n, r) => n + r.mention_num, 0);
+  assert.equal(state.title, `(${total}) roomkey`);
+  await page.waitForFunction((t) => document.title === t, state.title, { timeout: 10000 });
+  await page.waitForFunction(() => window.__notes.length > 0, null, { timeout: 10000 });
+  const notes = await page.evaluate(() => window.__notes.map((n) => ({ title: n.title, body: n.body })));
+  assert.equal(notes.length, 1, `one notification: ${JSON.stringify(notes)}`);
+  assert.equal(notes[0].title, 'Random');
+  assert.match(notes[0].body, /mention/);
+  await page.evaluate(() => window.__notes[0].note.onclick());
+  await waitForState(page, (s) => s.room && s.room.room_id === random.room_id && s.view === 'workspace',
+    'the room opened by the click');
   await page.close();
 });

@@ -432,7 +432,13 @@ export async function widgetRect(page, name, { stableMs = 150, timeoutMs = 30000
   let last = null;
   let since = Date.now();
   while (Date.now() < deadline) {
-    const r = await page.evaluate((n) => window.roomkey.widget(n), name);
+    // Issue 27: only a place drawn for the state() a script sees (a frame
+    // at least as new as the state's) counts.
+    const r = await page.evaluate((n) => {
+      const w = window.roomkey.widget(n);
+      const frame = window.roomkey.state().frame;
+      return w && !(frame > w.frame) ? w : null;
+    }, name);
     const same = r && last && r.x === last.x && r.y === last.y && r.width === last.width && r.height === last.height;
     if (!same) {
       last = r;

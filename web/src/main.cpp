@@ -119,7 +119,6 @@ struct Platform {
     std::optional<std::uint64_t> on_screen;
     roomkey::web::CanvasPainter painter;
     std::string last_published;
-    long state_frame = -1;  // the frame that drew last_published, -1 while none has
     std::string last_widgets;
     bool scope_help_published = false;
     std::string clipboard;  // keeps the pointer ImGui gets alive
@@ -255,20 +254,20 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
 // when the snapshot does. Called after everything that can change the app,
 // frame or no frame: page API callers see an action's result at once, and a
 // hidden tab's page state stays current.
-// Issue 27: state().frame is the number of the frame that drew this state
-// (its widgets were published before it), null until a frame has: a script
-// that waits for a state with a frame number clicks what widget() says
-// that state looks like. `drawn`: called right after a frame drew the app
-// as it is now.
+// Issue 27: state().frame is the number of the frame that drew this state,
+// or that will (the next one) when it changed outside a frame; widget()
+// answers with the number of the last frame drawn. A script that waits for
+// a state and then for widget(name).frame >= state().frame clicks where
+// that state's control is. `drawn`: called right after a frame drew the
+// app as it is now.
 void publish(Platform& p, roomkey::Instant now, bool drawn = false) {
     if (p.frame == 0) return;  // ready() means drawn: the first frame publishes first
     std::string state = roomkey::app::page_state_json(*p.app, now);
-    const bool changed = state != p.last_published;
-    if (changed || (drawn && p.state_frame < 0)) {
-        if (changed) p.last_published = std::move(state);
-        p.state_frame = drawn ? p.frame : -1;
+    if (state != p.last_published) {
+        p.last_published = std::move(state);
+        const long frame = drawn ? p.frame : p.frame + 1;
         std::string text = p.last_published;
-        text.insert(text.size() - 1, ",\"frame\":" + (p.state_frame < 0 ? std::string("null") : std::to_string(p.state_frame)));
+        text.insert(text.size() - 1, ",\"frame\":" + std::to_string(frame));
         roomkey::web::publish_state(text);
     }
     if (!p.scope_help_published && p.app->config()) {
@@ -553,6 +552,7 @@ EM_BOOL frame(double, void*) {
         roomkey::web::publish_widgets(widgets);
         p.last_widgets = std::move(widgets);
     }
+    roomkey::web::publish_frame(p.frame);  // widget().frame (issue 27)
     if (intents.empty()) {
         publish(p, now, true);  // the first frame's, and what only time changed (expires_in)
         schedule(p, now);

@@ -18,6 +18,11 @@ EM_JS(void, roomkey_js_publish_widgets, (const char* json), {
     if (api && api['_publishWidgets']) api['_publishWidgets'](UTF8ToString(json));
 });
 
+EM_JS(void, roomkey_js_publish_frame, (double frame), {
+    var api = window['roomkey'];
+    if (api && api['_publishFrame']) api['_publishFrame'](frame);
+});
+
 EM_JS(void, roomkey_js_publish_scope_help, (const char* json), {
     var api = window['roomkey'];
     if (api && api['_publishScopeHelp']) api['_publishScopeHelp'](UTF8ToString(json));
@@ -65,6 +70,10 @@ std::string detail::read_staged(int length) {
 
 void publish_widgets(const std::string& json) {
     roomkey_js_publish_widgets(json.c_str());
+}
+
+void publish_frame(long frame) {
+    roomkey_js_publish_frame(static_cast<double>(frame));
 }
 
 void publish_scope_help(const std::string& json) {

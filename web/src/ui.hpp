@@ -62,6 +62,8 @@ struct UiState {
     std::array<char, 128> room_filter{};
     std::uint64_t fill_seq = 0;
     std::string editing;  // message_id, "" when none
+    std::string jump_to;  // a reply's target to scroll to, "" when none
+    int task_assignee = -1;  // the details' task form: a member, by index
     std::array<char, 2048> edit_body{};
     // The app's mode last frame: on sign-out what was typed for the session
     // (message, task, the chosen log entry) is forgotten too.

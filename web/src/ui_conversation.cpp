@@ -26,6 +26,7 @@ struct Drawing {
     const notation::NameLookup& names;
     const app::UtcOffsetAt& offset;
     std::int64_t now = 0;
+    std::string* jump = nullptr;  // a reply's label was clicked: the message it answers
 };
 
 std::string name_of(const Drawing& d, std::string_view id) {
@@ -131,7 +132,15 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
             std::string label = part.kind == PartKind::to_all  ? "To all"
                                 : part.kind == PartKind::reply ? "Re " + name_of(d, d.parts.of(part.account_id))
                                                                : "To " + name_of(d, d.parts.of(part.account_id));
-            ImGui::TextColored(kAccent, "%s", label.c_str());
+            if (part.kind == PartKind::reply && d.jump) {
+                // A reply names whom it answers; a click shows that message when it is loaded.
+                ImGui::PushStyleColor(ImGuiCol_Text, kAccent);
+                ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+                if (ImGui::SmallButton(label.c_str())) *d.jump = std::string(d.parts.of(part.message_id));
+                ImGui::PopStyleColor(2);
+            } else {
+                ImGui::TextColored(kAccent, "%s", label.c_str());
+            }
             const std::string name = d.names(d.parts.of(part.account_id));
             line += std::string(notation::written_after_name(d.parts.of(part.name), name));
         } else {
@@ -145,6 +154,10 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
                  const notation::NameLookup& names, std::int64_t now, Intents& out) {
     const app::RoomView& room = app.room();
     ImGui::PushID(m.message_id.c_str());
+    if (ui.jump_to == m.message_id) {
+        ImGui::SetScrollHereY(0.0f);
+        ui.jump_to.clear();
+    }
     const ImVec2 top = ImGui::GetCursorScreenPos();
     ImGui::BeginGroup();
     const std::string who = m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
@@ -173,7 +186,7 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ImGui::SameLine();
         if (ImGui::SmallButton("Cancel")) ui.editing.clear();
     } else {
-        const Drawing d{drawn.parts, names, app.workspace().utc_offset(), now};
+        const Drawing d{drawn.parts, names, app.workspace().utc_offset(), now, &ui.jump_to};
         draw_parts(d, drawn.parts.parts);
     }
     ImGui::EndGroup();
@@ -224,6 +237,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const std::int64_t now_unix = unix_ms(now) / 1000;
     const app::UtcOffsetAt& offset = app.workspace().utc_offset();
     if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room yet.");
+    const bool jumped = !ui.jump_to.empty();
     std::int64_t last = 0;
     bool first = true;
     for (const ChatMessage& m : room.messages()) {
@@ -237,7 +251,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         message_row(app, ui, m, drawn, names, now_unix, out);
     }
     // Newest at the bottom, and the view stays there while it is followed.
-    if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
+    if (!jumped && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
     ImGui::EndChild();
     note_widget(ui, "conversation");
     composer(app, ui, out);

@@ -7,6 +7,41 @@
 
 namespace roomkey::web::parts {
 
+namespace {
+
+// A task for a member picked from the room's members (not typed as an id).
+void task_form(const app::RoomView& room, UiState& ui, Intents& out) {
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::InputTextWithHint("##details_task", "a task for...", ui.task_body.data(), ui.task_body.size());
+    const auto& members = room.members();
+    if (ui.task_assignee >= static_cast<int>(members.size())) ui.task_assignee = -1;
+    const char* who =
+        ui.task_assignee >= 0 ? members[static_cast<std::size_t>(ui.task_assignee)].name.c_str() : "choose a member";
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+    if (ImGui::BeginCombo("##assignee", who)) {
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            const std::string label = members[i].name + "##a" + members[i].account_id;
+            if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == ui.task_assignee)) {
+                ui.task_assignee = static_cast<int>(i);
+            }
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::BeginDisabled(ui.task_assignee < 0 || ui.task_body[0] == '\0');
+    if (ImGui::SmallButton(beside("Add task"))) {
+        out.push_back(app::intent::QueueTask{room.room_id(),
+                                             ui.task_body.data(),
+                                             {members[static_cast<std::size_t>(ui.task_assignee)].account_id},
+                                             std::nullopt,
+                                             TaskLimitType::none});
+        ui.task_body[0] = '\0';
+    }
+    ImGui::EndDisabled();
+    ImGui::Separator();
+}
+
+}  // namespace
+
 void details_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const app::RoomView& room = app.room();
     if (ui.show_back) {
@@ -16,9 +51,10 @@ void details_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (ImGui::SmallButton("Close")) ui.nav.details_open = false;
     if (!room.is_open()) return;
-    if (ImGui::BeginTabBar("details_tabs")) {
+    if (ImGui::BeginTabBar("details_tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {  // no cut labels in a drawer
         const std::string tasks = "Tasks (" + std::to_string(room.tasks().size()) + ")###tasks";
         if (ImGui::BeginTabItem(tasks.c_str())) {
+            task_form(room, ui, out);
             tasks_tab(room, app.workspace(), now, out);
             ImGui::EndTabItem();
         }
