@@ -82,6 +82,12 @@ for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
       'last_update_time' in r));
     assert.equal(state.rooms[0].room_id, ROOM, 'the sticky room first');
     await page.screenshot({ path: join(artifacts, `workspace_${width}x${height}.png`) });
+    // Assistive technology reads the conversation as drawn: a list of its
+    // messages, each named by its sender, time and text without tags.
+    const log = page.getByRole('list', { name: 'Conversation' });
+    await log.waitFor({ state: 'attached', timeout: 10000 });
+    assert.equal(await log.getByRole('img', { name: /^Bob Example, .*: To Alice Example/ }).count(), 1,
+      'Bob\'s mention reads without its tag');
 
     // The details: a third pane (1366), a drawer over the conversation's
     // right side (1000), or the one pane (390); on screen either way.

@@ -45,6 +45,7 @@
 #include "file_transfer.hpp"
 #include "frame_picture.hpp"
 #include "input_queue.hpp"
+#include "mention_alerts.hpp"
 #include "page_bridge.hpp"
 #include "ui.hpp"
 #include "ux_frame.hpp"
@@ -134,11 +135,6 @@ struct Platform {
     // The room and message of the file picker last opened (effect::PickFile):
     // the chosen file is uploaded there.
     roomkey::app::effect::PickFile pick;
-    // Issue 27 item 5: the title last set, whether notifications were on,
-    // and the rooms of the notifications shown (a click opens one).
-    std::string title;
-    bool notifications = false;
-    std::vector<std::string> notified_rooms;
 };
 
 Platform g_platform;
@@ -306,43 +302,13 @@ void schedule(Platform& p, roomkey::Instant now) {
 
 void settle_app(Platform& p, roomkey::Instant now);
 
-// A notification was clicked: its room opens in the workspace.
-void on_notification_click(int tag) {
-    Platform& p = g_platform;
-    if (!p.app || tag < 0 || static_cast<std::size_t>(tag) >= p.notified_rooms.size()) return;
-    const roomkey::Instant now = roomkey::web::now();
-    const std::string room = p.notified_rooms[static_cast<std::size_t>(tag)];
-    p.app->apply(roomkey::app::intent::ShowView{false}, now);
-    p.app->apply(roomkey::app::intent::SelectRoom{room}, now);
-    p.app->apply(roomkey::app::intent::OpenRoom{room}, now);
-    settle_app(p, now);
-}
-
-void on_notification_permission(int) {
+// What the browser answers later for the mention alerts (mention_alerts.hpp).
+void deliver_intents(const std::vector<roomkey::app::Intent>& intents) {
     Platform& p = g_platform;
     if (!p.app) return;
     const roomkey::Instant now = roomkey::web::now();
-    p.app->apply(roomkey::app::intent::NotificationPermission{roomkey::web::notification_permission()}, now);
+    for (const roomkey::app::Intent& intent : intents) p.app->apply(intent, now);
     settle_app(p, now);
-}
-
-// Issue 27 item 5: the title's mention count, the permission asked for when
-// notifications are turned on, and a notification per mention that rose.
-void notify(Platform& p) {
-    const roomkey::app::Workspace& ws = p.app->workspace();
-    if (ws.notifications_enabled() && !p.notifications && ws.permission() != "granted") {
-        roomkey::web::request_notification_permission(on_notification_permission);
-    }
-    p.notifications = ws.notifications_enabled();
-    if (ws.title() != p.title) {
-        p.title = ws.title();
-        roomkey::web::set_title(p.title);
-    }
-    for (const roomkey::app::MentionAlert& alert : p.app->take_alerts()) {
-        p.notified_rooms.push_back(alert.room_id);
-        roomkey::web::show_notification(alert.title, alert.text, static_cast<int>(p.notified_rooms.size() - 1),
-                                        on_notification_click);
-    }
 }
 
 // After the app changed (or may have): its effects go out and its state is
@@ -350,7 +316,7 @@ void notify(Platform& p) {
 std::vector<std::uint64_t> run_effects(Platform& p, roomkey::Instant now) {
     p.app->tick(now);
     std::vector<std::uint64_t> sent = perform(p.app->take_effects());
-    notify(p);
+    roomkey::web::show_mention_alerts(*p.app);  // issue 27: title, notifications
     publish(p, now);
     return sent;
 }
@@ -581,8 +547,7 @@ int main() {
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
     p.app->set_utc_offset([](std::int64_t t) { return roomkey::web::local_utc_offset_at(t); });
     p.app->start(launch_url, pending, roomkey::web::now());
-    p.app->apply(roomkey::app::intent::NotificationPermission{roomkey::web::notification_permission()},
-                 roomkey::web::now());
+    roomkey::web::install_mention_alerts(*p.app, deliver_intents, roomkey::web::now());
     launch_url.clear();
     perform(p.app->take_effects());
 

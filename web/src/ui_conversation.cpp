@@ -190,6 +190,8 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         draw_parts(d, drawn.parts.parts);
     }
     ImGui::EndGroup();
+    // For assistive technology: the message as a reader sees it (no tags).
+    ux::describe_last_item(("message:" + m.message_id).c_str(), who + ", " + drawn.time_text + ": " + drawn.text);
     if (drawn.mentions_me) {
         // Mentions of you: a band in the warning colour on the left.
         const ImVec2 bottom = ImGui::GetItemRectMax();
@@ -230,6 +232,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const float composer_h = composer_height();
     const float height = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f,
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
+    ux::begin_list("Conversation");  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), true);
     const std::string me = app.account().value ? app.account().value->account_id : std::string();
     const notation::NameLookup names =
@@ -253,6 +256,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     // Newest at the bottom, and the view stays there while it is followed.
     if (!jumped && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
     ImGui::EndChild();
+    ux::end_list();
     note_widget(ui, "conversation");
     composer(app, ui, out);
 }
