@@ -37,6 +37,15 @@ export async function waitForUrl(driver, predicate, what, timeoutMs = 30000) {
   throw new Error(`${driver.name}: timed out waiting for ${what}; the address is ${url}`);
 }
 
+// Waits until the document on screen is one of `origin`'s and has loaded:
+// the driver's address can change when a navigation starts, before the
+// document that was there is gone (puppeteer's Firefox), and a script run
+// then runs in the old one.
+export function waitForPage(driver, origin, what, timeoutMs = 30000) {
+  return waitFor(driver, (o) => window.location.origin === o && document.readyState === 'complete', origin,
+    what, timeoutMs);
+}
+
 // Opens the app and waits until it has drawn a frame and read its config.
 export async function openApp(driver, url) {
   await driver.goto(url);
@@ -122,12 +131,13 @@ export const sandboxForm = (driver) => waitFor(driver, () => (document.querySele
 // The sandbox's forms with the mouse: click each field and type into it,
 // click "Log in", then "Allow". Ends back on the app.
 export async function passFormsWithMouse(driver, stack, user) {
-  await waitForUrl(driver, (u) => u.origin === stack.sandbox.origin, 'the sandbox\'s sign-in page');
+  await waitForPage(driver, stack.sandbox.origin, 'the sandbox\'s sign-in page');
   if (await sandboxForm(driver) === 'login') {
     await driver.fill('#login', user.login);
     await driver.fill('#password', user.password);
     await driver.clickElement('button[value="login"]');
-    await waitFor(driver, () => !!document.querySelector('#allow'), null, 'the consent form');
+    await waitFor(driver, () => !!document.querySelector('#allow') && document.readyState === 'complete', null,
+      'the consent form');
   }
   await driver.clickElement('#allow');
   await waitForUrl(driver, (u) => u.origin === stack.origin, 'the way back to the app');
@@ -143,20 +153,35 @@ export async function tabTo(driver, id, limit = 12) {
 }
 
 // The same forms with the keyboard alone: the login field (autofocus, or
-// Tab to it), type, Tab, type, Enter; Tab to Allow, Enter.
+// Tab to it), type, Tab, type, Enter; Tab to Allow, Enter. Answers
+// {keyboardAllow}: false when Enter on the focused Allow did not click it
+// (Firefox under WebDriver BiDi on a bare X server: its window never has
+// the focus, document.hasFocus() is false, and a focused button takes no
+// Enter or Space), and the mouse clicked it instead.
 export async function passFormsWithKeys(driver, stack, user) {
-  await waitForUrl(driver, (u) => u.origin === stack.sandbox.origin, 'the sandbox\'s sign-in page');
+  await waitForPage(driver, stack.sandbox.origin, 'the sandbox\'s sign-in page');
   if (await sandboxForm(driver) === 'login') {
     await tabTo(driver, 'login');
     await driver.type(user.login);
     await driver.press('Tab');
     await driver.type(user.password);
     await driver.press('Enter');
-    await waitFor(driver, () => !!document.querySelector('#allow'), null, 'the consent form');
+    await waitFor(driver, () => !!document.querySelector('#allow') && document.readyState === 'complete', null,
+      'the consent form');
   }
   await tabTo(driver, 'allow');
+  await driver.evaluate(() => {
+    window.__allowClicked = false;
+    document.getElementById('allow').addEventListener('click', () => { window.__allowClicked = true; });
+    return true;
+  });
   await driver.press('Enter');
+  // Enter on a focused button clicks it: the click event, or the form gone.
+  const activated = await waitFor(driver, () => window.__allowClicked === true || !document.getElementById('allow'),
+    null, 'Enter to click Allow', 5000).then(() => true, () => false);
+  if (!activated) await driver.clickElement('#allow');  // the caller says so: keyboardAllow false
   await waitForUrl(driver, (u) => u.origin === stack.origin, 'the way back to the app');
+  return { keyboardAllow: activated };
 }
 
 // Back, as the history's Back does, from a task of the page (not the
@@ -165,7 +190,8 @@ export async function passFormsWithKeys(driver, stack, user) {
 // waits until the address is `origin`'s.
 export async function goBack(driver, origin) {
   await driver.evaluate(() => { setTimeout(() => history.back(), 0); return true; });
-  return waitForUrl(driver, (u) => u.origin === origin, 'Back to the app');
+  await waitForUrl(driver, (u) => u.origin === origin, 'Back to the app');
+  return waitForPage(driver, origin, 'the page shown again after Back');
 }
 
 // What the system clipboard holds, read as a user reads it: Ctrl+V into a

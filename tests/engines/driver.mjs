@@ -101,7 +101,9 @@ async function launchFirefox() {
     name: 'firefox',
     version: await browser.version(),
     goto: (url) => page.goto(url, { waitUntil: 'load', timeout: 60000 }),
-    url: async () => page.url(),
+    // The document's own address: puppeteer's page.url() stays on the page
+    // left behind when Back restores one from the back/forward cache.
+    url: () => page.evaluate(() => window.location.href).catch(() => page.url()),
     evaluate: async (fn, arg = null) => JSON.parse(await page.evaluate(pageCall(fn, arg))),
     click: (x, y) => page.mouse.click(x, y),
     clickElement: (css) => page.click(css),
