@@ -153,6 +153,11 @@ async function launchWebKit() {
   const capabilities = {
     browserName: 'MiniBrowser',
     acceptInsecureCerts: true,
+    // Commands do not wait for a navigation to end: after history.back()
+    // WebKitWebDriver never sees the reloaded page's load end and every
+    // command waits out the page-load timeout. The callers wait for the
+    // document themselves (app.mjs waitForPage, waitUntilReady).
+    pageLoadStrategy: 'none',
     'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
   };
   let driver;

@@ -67,6 +67,16 @@ async function signedIn() {
   await waitForState(driver, (s) => s.session === 'signed in' && s.account && !s.loading, 'signed in', 60000);
 }
 
+// Reads the clipboard (a click and a Ctrl+V each time) until `done(text)`,
+// for 10 s at most: a clipboard write lands asynchronously. Answers the last
+// text read, or null when the engine fires no paste event at all.
+async function clipboardUntil(done) {
+  const deadline = Date.now() + 10000;
+  let text = await pasteClipboard(driver);
+  while (text !== null && !done(text) && Date.now() < deadline) text = await pasteClipboard(driver);
+  return text;
+}
+
 const fontStats = () => driver.evaluate(() => window.roomkey.fontStats());
 
 test(`${engine}: the first frame, and every glyph of the first screen`, async (t) => {
@@ -142,7 +152,8 @@ test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, asyn
   await clickWidget(driver, 'log_latest');
   await clickWidget(driver, 'copy_curl');
   await waitForState(driver, (s) => /Copied as curl/.test(s.notice || ''), 'the copy');
-  const copied = await pasteClipboard(driver);
+  // The write is asynchronous: read until the clipboard holds the copy.
+  const copied = await clipboardUntil((text) => text.startsWith('curl '));
   if (copied === null) {
     t.skip(`${engine} fired no paste event for Ctrl+V into a text field under automation: the clipboard cannot be read back here`);
     return;
@@ -156,12 +167,7 @@ test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, asyn
     // and clears at the next click, which the read-back below is.
     t.diagnostic(`${engine} refused the clipboard write inside the sign-out click: "${out.clipboard_notice}"`);
   }
-  // The write is asynchronous: read until the clipboard is empty (each read
-  // is a click and a Ctrl+V), for 10 s at most.
-  const deadline = Date.now() + 10000;
-  let now = copied;
-  while (now !== '' && Date.now() < deadline) now = await pasteClipboard(driver);
-  assert.equal(now, '', 'the clipboard is empty after sign-out');
+  assert.equal(await clipboardUntil((text) => text === ''), '', 'the clipboard is empty after sign-out');
   await waitForState(driver, (s) => s.clipboard_notice === null, 'no clipboard notice left');
 });
 
