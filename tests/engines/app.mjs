@@ -109,12 +109,12 @@ export async function clickWidget(driver, name) {
 }
 
 // The accessibility tree's element for a control (shell/a11y.js), as a
-// screen reader finds it: {name, disabled} or null.
-export const a11yControl = (driver, name) => driver.evaluate((n) => {
+// screen reader finds it, once the app has published it: {name, disabled}.
+export const a11yControl = (driver, name) => waitFor(driver, (n) => {
   const el = [...document.querySelectorAll('#a11y button, #a11y input')]
     .find((e) => (e.getAttribute('aria-label') || e.textContent).trim() === n);
   return el ? { name: n, disabled: el.getAttribute('aria-disabled') === 'true' || el.disabled } : null;
-}, name);
+}, name, `the control "${name}" in the accessibility tree`, 10000);
 
 // The element with the focus: {tag, id, name, inTree, value}.
 export const focused = (driver) => driver.evaluate(() => {

@@ -149,16 +149,49 @@ test(`${engine}: Japanese and an emoji typed into the composer, sent with Ctrl+E
 
 test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, async (t) => {
   await signedIn();
+  // Each clipboard write the page makes, and how it ended, so a failure
+  // says whether the engine refused it (and how long after the last click
+  // it was asked for).
+  await driver.evaluate(() => {
+    window.__writes = [];
+    window.__lastClick = 0;
+    window.addEventListener('mousedown', () => { window.__lastClick = performance.now(); }, true);
+    const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+    navigator.clipboard.writeText = (text) => {
+      const entry = { text: text.slice(0, 5), after_click_ms: Math.round(performance.now() - window.__lastClick), outcome: 'pending' };
+      window.__writes.push(entry);
+      const done = write(text);
+      done.then(() => { entry.outcome = 'written'; }, (e) => { entry.outcome = `refused: ${e.name} ${e.message}`; });
+      return done;
+    };
+    return true;
+  });
+  const writes = () => driver.evaluate(() => window.__writes);
   await clickWidget(driver, 'log_latest');
   await clickWidget(driver, 'copy_curl');
   await waitForState(driver, (s) => /Copied as curl/.test(s.notice || ''), 'the copy');
-  // The write is asynchronous: read until the clipboard holds the copy.
+  const copy = await waitFor(driver, () => { const w = window.__writes.find((e) => e.text === 'curl ');
+    return w && w.outcome !== 'pending' && w; }, null, 'the copy\'s clipboard write to end', 10000);
+  if (copy.outcome !== 'written') {
+    // Seen in WebKit under load: the app writes the clipboard from the
+    // animation frame that handles the click, after the click's own event
+    // handler, and WebKit does not always count that as the click's (the
+    // app then keeps the text for pasting inside it and warns on the
+    // console). Nothing reached the clipboard, so there is nothing for
+    // sign-out to clear: said, not passed.
+    t.todo(`${engine} refused the copy's clipboard write ${copy.after_click_ms} ms after the click (${copy.outcome}): ` +
+      '"Copy as curl" did not reach the system clipboard, so the clear at sign-out was not checked in this run');
+    await clickWidget(driver, 'sign_out');
+    await waitForState(driver, (s) => s.session === 'signed out' && !s.account, 'sign-out');
+    return;
+  }
+  // The write has ended; the paste may still see the old text for a moment.
   const copied = await clipboardUntil((text) => text.startsWith('curl '));
   if (copied === null) {
     t.skip(`${engine} fired no paste event for Ctrl+V into a text field under automation: the clipboard cannot be read back here`);
     return;
   }
-  assert.match(copied, /^curl /, 'the copy is on the system clipboard');
+  assert.match(copied, /^curl /, `the copy is on the system clipboard (writes: ${JSON.stringify(await writes())})`);
 
   await clickWidget(driver, 'sign_out');
   const out = await waitForState(driver, (s) => s.session === 'signed out' && !s.account, 'sign-out');
@@ -167,7 +200,8 @@ test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, asyn
     // and clears at the next click, which the read-back below is.
     t.diagnostic(`${engine} refused the clipboard write inside the sign-out click: "${out.clipboard_notice}"`);
   }
-  assert.equal(await clipboardUntil((text) => text === ''), '', 'the clipboard is empty after sign-out');
+  assert.equal(await clipboardUntil((text) => text === ''), '',
+    `the clipboard is empty after sign-out (writes: ${JSON.stringify(await writes())})`);
   await waitForState(driver, (s) => s.clipboard_notice === null, 'no clipboard notice left');
 });
 
