@@ -116,6 +116,27 @@ export const a11yControl = (driver, name) => waitFor(driver, (n) => {
   return el ? { name: n, disabled: el.getAttribute('aria-disabled') === 'true' || el.disabled } : null;
 }, name, `the control "${name}" in the accessibility tree`, 10000);
 
+// Clicks "Sign in" with the mouse once it is enabled (as a user waits for
+// a greyed-out button), and waits until the app has taken the click and
+// left for the sandbox's sign-in page. A failure says where the button was
+// and what the app showed.
+export async function clickSignIn(driver, origin) {
+  await waitFor(driver, () => {
+    const el = [...document.querySelectorAll('#a11y button')].find((e) => (e.getAttribute('aria-label') || e.textContent).trim() === 'Sign in');
+    return el && el.getAttribute('aria-disabled') !== 'true' && !el.disabled;
+  }, null, '"Sign in" enabled', 30000);
+  const r = await widgetRect(driver, 'sign_in');
+  await driver.click(r.x + r.width / 2, r.y + r.height / 2);
+  try {
+    await waitForPage(driver, origin, 'the sandbox\'s sign-in page');
+  } catch (error) {
+    const state = await appState(driver).catch(() => null);
+    throw new Error(`${error.message}; clicked "Sign in" at ${JSON.stringify(r)}; the app: session ` +
+      `${state?.session}, notice ${JSON.stringify(state?.notice)}, last_error ${JSON.stringify(state?.last_error)}, ` +
+      `widget now ${JSON.stringify(await driver.evaluate(() => window.roomkey.widget('sign_in')).catch(() => null))}`);
+  }
+}
+
 // The element with the focus: {tag, id, name, inTree, value}.
 export const focused = (driver) => driver.evaluate(() => {
   const el = document.activeElement;

@@ -8,8 +8,10 @@
 //   webkit    WebKitGTK's MiniBrowser through selenium-webdriver and
 //             Debian's WebKitWebDriver (it has no headless mode: xvfb-run).
 // launchEngine(name) answers a driver:
-//   goto(url)            navigate; resolves once the driver says it loaded
-//   url()                the top document's address, from the driver
+//   goto(url)            navigate (WebKit's returns at once: callers wait for
+//                        the document, app.mjs waitForPage / waitUntilReady)
+//   url()                the top document's address (Firefox: the
+//                        document's own, puppeteer's lags after Back)
 //   evaluate(fn, arg)    fn(arg) in the page (a promise is awaited); its JSON
 //   click(x, y)          a mouse click at CSS px of the viewport
 //   clickElement(css)    a mouse click on an element of an HTML page
