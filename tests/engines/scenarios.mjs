@@ -21,7 +21,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStack, stopStack, sandboxApiJson, sandboxControl, demoUsers } from '../e2e/support.mjs';
 import { launchEngine, ENGINES } from './driver.mjs';
-import { openApp, waitForState, waitFor, waitForPage, clickWidget, a11yControl, focused, tabTo, passFormsWithKeys,
+import { openApp, waitForState, waitFor, clickWidget, a11yControl, focused, passFormsWithKeys,
   passFormsWithMouse, goBack, pasteClipboard, act, appState, waitUntilReady, clickSignIn } from './app.mjs';
 
 const engine = process.env.ROOMKEY_ENGINE;
