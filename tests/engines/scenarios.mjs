@@ -194,6 +194,7 @@ test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, asyn
     }
     return;
   }
+  t.diagnostic(`the copy's clipboard write was asked for ${copy.after_click_ms} ms after the click, and written`);
   // The write has ended; the paste may still see the old text for a moment.
   const copied = await clipboardUntil((text) => text.startsWith('curl '));
   if (copied === null) {
