@@ -8,8 +8,7 @@
 //   webkit    WebKitGTK's MiniBrowser through selenium-webdriver and
 //             Debian's WebKitWebDriver (it has no headless mode: xvfb-run).
 // launchEngine(name) answers a driver:
-//   goto(url)            navigate (WebKit's returns at once: callers wait for
-//                        the document, app.mjs waitForPage / waitUntilReady)
+//   goto(url)            navigate; resolves once the new document has loaded
 //   url()                the top document's address (Firefox: the
 //                        document's own, puppeteer's lags after Back)
 //   evaluate(fn, arg)    fn(arg) in the page (a promise is awaited); its JSON
@@ -183,7 +182,20 @@ async function launchWebKit() {
   return {
     name: 'webkit',
     version: `${capabilitiesSeen.get('browserName')} ${capabilitiesSeen.get('browserVersion')}`,
-    goto: (url) => driver.get(url),
+    // With pageLoadStrategy none, get() returns before the old document is
+    // gone: the old one is marked, and the new one waited for (loaded).
+    goto: async (url) => {
+      await driver.executeScript('window.__roomkeyLeaving = true;').catch(() => {});
+      await driver.get(url);
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        const loaded = await driver.executeScript('return !window.__roomkeyLeaving && document.readyState === "complete";')
+          .catch(() => false);
+        if (loaded) return;
+        if (Date.now() > deadline) throw new Error(`webkit: ${url} did not load in 60 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     url: () => driver.getCurrentUrl(),
     evaluate: (fn, arg = null) => run(fn, arg),
     click: (x, y) => driver.actions().move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT })
