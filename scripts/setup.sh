@@ -48,6 +48,12 @@ packages=(
   # browser's fonts, so the e2e tests see real Japanese, Cyrillic and emoji.
   "fonts-noto-cjk:/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
   "fonts-noto-color-emoji:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+  # The cross-engine tests (tests/engines): Firefox through WebDriver BiDi,
+  # WebKitGTK's WebKitWebDriver and MiniBrowser, and the X server both need
+  # (headless Firefox gets no WebGL2 here; MiniBrowser has no headless mode).
+  "firefox-esr:/usr/bin/firefox-esr"
+  "webkit2gtk-driver:/usr/bin/WebKitWebDriver"
+  "xvfb:/usr/bin/xvfb-run"
 )
 missing=()
 for entry in "${packages[@]}"; do
@@ -59,7 +65,9 @@ command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs)
 
 imgui_dir=$root/third_party/imgui
 npm_ok=1
-[ -d node_modules/playwright-core ] && [ -d node_modules/google-closure-compiler ] || npm_ok=0
+for module in playwright-core google-closure-compiler puppeteer-core selenium-webdriver; do
+  [ -d "node_modules/$module" ] || npm_ok=0
+done
 
 if [ "$check_only" = 1 ]; then
   [ ${#missing[@]} = 0 ] || say "missing packages: ${missing[*]}"
@@ -101,8 +109,11 @@ if [ ! -f "$imgui_dir/imgui.cpp" ]; then
   [ -f "$imgui_dir/imgui.cpp" ] || { echo "setup: imgui sources not found in $tarball" >&2; exit 1; }
 fi
 
-# npm dev tools from the committed lockfile.
+# npm dev tools from the committed lockfile. No browser is downloaded:
+# playwright-core and puppeteer-core never do, and the variable says so to
+# any puppeteer package that might; the tests drive Debian's browsers.
 if [ "$npm_ok" = 0 ]; then
+  export PUPPETEER_SKIP_DOWNLOAD=1
   say "installing npm dev tools (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
 fi

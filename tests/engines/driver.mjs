@@ -1,0 +1,246 @@
+// driver.mjs: one small interface over three browser engines, so a scenario
+// is written once (tests/engines/scenarios.mjs) and runs in each (issue 28):
+//   chromium  Debian's Chromium through playwright-core, headless, launched
+//             as the e2e tests launch it (tests/e2e/support.mjs);
+//   firefox   Debian's Firefox ESR through puppeteer-core (WebDriver BiDi),
+//             with a window: headless Firefox gets no WebGL2 here, so it
+//             needs an X server (run it under xvfb-run);
+//   webkit    WebKitGTK's MiniBrowser through selenium-webdriver and
+//             Debian's WebKitWebDriver (it has no headless mode: xvfb-run).
+// launchEngine(name) answers a driver:
+//   goto(url)            navigate; resolves once the new document has loaded
+//   url()                the top document's address (Firefox: the
+//                        document's own, puppeteer's lags after Back)
+//   evaluate(fn, arg)    fn(arg) in the page (a promise is awaited); its JSON
+//   click(x, y)          a mouse click at CSS px of the viewport
+//   clickElement(css)    a mouse click on an element of an HTML page
+//   fill(css, text)      a form field emptied, then typed into with keys
+//   type(text)           keys typed into whatever has the focus
+//   press(chord)         one key or a chord: 'Tab', 'Enter', 'Control+Enter'
+//   pids()               the processes the engine started (for CPU figures)
+//   close()
+// Coordinates and names are those of window.roomkey.widget (CSS px of the
+// viewport). Nothing here waits on time: callers wait on the page's state.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export const ENGINES = ['chromium', 'firefox', 'webkit'];
+export const FIREFOX = '/usr/bin/firefox-esr';
+export const WEBKIT_DRIVER = '/usr/bin/WebKitWebDriver';
+export const MINIBROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+// 900 px high: the HTTP log's "Copy as curl" is on screen below the room
+// list (at 800 it is below the fold); Firefox's window with its toolbars
+// still fits the tests' 1600x1000 X screen.
+export const VIEWPORT = { width: 1280, height: 900 };
+
+// `testFlags`: Chromium's page-open flags (support.mjs); false for bench/.
+export async function launchEngine(name, { testFlags = true } = {}) {
+  if (name === 'chromium') return launchChromium(testFlags);
+  if (name === 'firefox' || name === 'webkit') {
+    if (!process.env.DISPLAY) {
+      throw new Error(`${name} needs an X server (no DISPLAY): run under xvfb-run -a -s "-screen 0 1600x1000x24"`);
+    }
+    return name === 'firefox' ? launchFirefox() : launchWebKit();
+  }
+  throw new Error(`unknown engine "${name}" (one of ${ENGINES.join(', ')})`);
+}
+
+// A page function as one expression every driver evaluates the same way:
+// fn(arg), its result awaited and handed back as JSON text (the drivers
+// differ in which values they carry back; text they all carry).
+export function pageCall(fn, arg) {
+  return `(async () => JSON.stringify((await (${fn})(${JSON.stringify(arg)})) ?? null))()`;
+}
+
+// ---------------------------------------------------------------------------
+// Chromium: playwright-core, as the e2e tests (support.mjs launchBrowser).
+// ---------------------------------------------------------------------------
+async function launchChromium(testFlags) {
+  const { launchBrowser } = await import('../e2e/support.mjs');
+  const browser = await launchBrowser({ testFlags, backForwardCache: true });
+  const page = browser.context.pages()[0] || await browser.context.newPage();
+  await page.setViewportSize(VIEWPORT);
+  // A persistent context does not name its process: Chromium is the child
+  // of this process that Playwright started, named chrom*.
+  const chromePids = () => childrenNamed(process.pid, /^chrom/);
+  return {
+    name: 'chromium',
+    version: await page.evaluate(() => navigator.userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? 'unknown'),
+    goto: (url) => page.goto(url, { waitUntil: 'load' }),
+    url: async () => page.url(),
+    evaluate: async (fn, arg = null) => JSON.parse(await page.evaluate(pageCall(fn, arg))),
+    click: (x, y) => page.mouse.click(x, y),
+    clickElement: (css) => page.click(css),
+    fill: async (css, text) => { await page.click(css); await page.fill(css, ''); await page.keyboard.type(text); },
+    type: (text) => page.keyboard.type(text),
+    press: (chord) => page.keyboard.press(chord),
+    pids: chromePids,
+    close: () => browser.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Firefox ESR: puppeteer-core over WebDriver BiDi, with a window.
+// ---------------------------------------------------------------------------
+async function launchFirefox() {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: false,
+    acceptInsecureCerts: true,
+    defaultViewport: VIEWPORT,
+    // No updates, studies or first-run pages: nothing of Firefox's own
+    // competes with the page for the CPU or the network.
+    extraPrefsFirefox: { 'app.update.enabled': false, 'browser.startup.homepage_override.mstone': 'ignore',
+      'datareporting.policy.dataSubmissionEnabled': false, 'app.normandy.enabled': false },
+  });
+  const pages = await browser.pages();
+  const page = pages[0] || await browser.newPage();
+  await page.setViewport(VIEWPORT);
+  return {
+    name: 'firefox',
+    version: await browser.version(),
+    goto: (url) => page.goto(url, { waitUntil: 'load', timeout: 60000 }),
+    // The document's own address: puppeteer's page.url() stays on the page
+    // left behind when Back restores one from the back/forward cache.
+    url: () => page.evaluate(() => window.location.href).catch(() => page.url()),
+    evaluate: async (fn, arg = null) => JSON.parse(await page.evaluate(pageCall(fn, arg))),
+    click: (x, y) => page.mouse.click(x, y),
+    clickElement: (css) => page.click(css),
+    fill: async (css, text) => {
+      await page.click(css);
+      await page.$eval(css, (el) => { el.value = ''; });
+      await page.keyboard.type(text);
+    },
+    type: (text) => page.keyboard.type(text),
+    press: async (chord) => {
+      const keys = chord.split('+');
+      const last = keys.pop();
+      for (const k of keys) await page.keyboard.down(k);
+      await page.keyboard.press(last);
+      for (const k of keys.reverse()) await page.keyboard.up(k);
+    },
+    pids: () => (browser.process() ? [browser.process().pid] : []),
+    close: () => browser.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// WebKitGTK: selenium-webdriver against WebKitWebDriver, MiniBrowser with a
+// window (under xvfb-run).
+// ---------------------------------------------------------------------------
+async function launchWebKit() {
+  const { Builder, Key, Origin } = await import('selenium-webdriver');
+  const { freePort } = await import('../support/free_port.mjs');
+  const port = await freePort();
+  const server = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let serverOut = '';
+  server.stdout.setEncoding('utf8').on('data', (d) => { serverOut += d; });
+  server.stderr.setEncoding('utf8').on('data', (d) => { serverOut += d; });
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  // The driver listens once it answers /status: asked until it does (each
+  // try is an answer or a refusal, not a sleep), for 20 s at most.
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (server.exitCode !== null || Date.now() > deadline) {
+      server.kill('SIGKILL');
+      throw new Error(`WebKitWebDriver did not start on port ${port}: ${serverOut}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const capabilities = {
+    browserName: 'MiniBrowser',
+    acceptInsecureCerts: true,
+    // Commands do not wait for a navigation to end: after history.back()
+    // WebKitWebDriver never sees the reloaded page's load end and every
+    // command waits out the page-load timeout. The callers wait for the
+    // document themselves (app.mjs waitForPage, waitUntilReady).
+    pageLoadStrategy: 'none',
+    'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+  };
+  let driver;
+  try {
+    driver = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities(capabilities).build();
+  } catch (error) {
+    server.kill('SIGTERM');
+    throw new Error(`MiniBrowser did not start through WebKitWebDriver: ${error.message}\n${serverOut}`);
+  }
+  await driver.manage().setTimeouts({ script: 60000, pageLoad: 60000 });
+  // The window so the viewport is VIEWPORT (its frame's size measured).
+  await driver.manage().window().setRect({ x: 0, y: 0, width: VIEWPORT.width, height: VIEWPORT.height });
+  const inner = await driver.executeScript('return [window.innerWidth, window.innerHeight]');
+  await driver.manage().window().setRect({ x: 0, y: 0, width: 2 * VIEWPORT.width - inner[0],
+    height: 2 * VIEWPORT.height - inner[1] });
+  const capabilitiesSeen = await driver.getCapabilities();
+  const KEYS = { Enter: Key.ENTER, Tab: Key.TAB, Backspace: Key.BACK_SPACE, Delete: Key.DELETE, Escape: Key.ESCAPE,
+    Control: Key.CONTROL, Shift: Key.SHIFT, Alt: Key.ALT, Meta: Key.META, Space: ' ' };
+  const key = (name) => KEYS[name] ?? name;
+  const run = async (fn, arg) => JSON.parse(await driver.executeScript(`return ${pageCall(fn, arg)};`));
+  return {
+    name: 'webkit',
+    version: `${capabilitiesSeen.get('browserName')} ${capabilitiesSeen.get('browserVersion')}`,
+    // With pageLoadStrategy none, get() returns before the old document is
+    // gone: the old one is marked, and the new one waited for (loaded).
+    goto: async (url) => {
+      await driver.executeScript('window.__roomkeyLeaving = true;').catch(() => {});
+      await driver.get(url);
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        const loaded = await driver.executeScript('return !window.__roomkeyLeaving && document.readyState === "complete";')
+          .catch(() => false);
+        if (loaded) return;
+        if (Date.now() > deadline) throw new Error(`webkit: ${url} did not load in 60 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    url: () => driver.getCurrentUrl(),
+    evaluate: (fn, arg = null) => run(fn, arg),
+    click: (x, y) => driver.actions().move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT })
+      .press().release().perform(),
+    clickElement: async (css) => {
+      const { By } = await import('selenium-webdriver');
+      await (await driver.findElement(By.css(css))).click();
+    },
+    fill: async (css, text) => {
+      const { By } = await import('selenium-webdriver');
+      const el = await driver.findElement(By.css(css));
+      await el.clear();
+      await el.sendKeys(text);
+    },
+    type: (text) => driver.actions().sendKeys(text).perform(),
+    press: async (chord) => {
+      const keys = chord.split('+').map(key);
+      const last = keys.pop();
+      let actions = driver.actions();
+      for (const k of keys) actions = actions.keyDown(k);
+      actions = actions.sendKeys(last);
+      for (const k of [...keys].reverse()) actions = actions.keyUp(k);
+      await actions.perform();
+    },
+    pids: () => [server.pid],
+    close: async () => {
+      await driver.quit().catch(() => {});
+      server.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+// The pids of `parent`'s children whose process name matches `pattern`
+// (Linux /proc).
+export function childrenNamed(parent, pattern) {
+  const found = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent && pattern.test(name)) found.push(Number(pid));
+    } catch { /* exited while listed */ }
+  }
+  return found;
+}
