@@ -79,6 +79,13 @@ async function clipboardUntil(done) {
 
 const fontStats = () => driver.evaluate(() => window.roomkey.fontStats());
 
+
+// The instruments (posting form, HTTP log) live in the developer view.
+async function showDeveloperView() {
+  await act(driver, { type: 'show_view', view: 'developer' });
+  await waitForState(driver, (s) => s.view === 'developer', 'the developer view');
+}
+
 test(`${engine}: the first frame, and every glyph of the first screen`, async (t) => {
   await openApp(driver, stack.url);
   const firstFrameAt = await driver.evaluate(() => window.roomkey.firstFrameAt());
@@ -143,6 +150,9 @@ test(`${engine}: Japanese and an emoji typed into the composer, sent with Ctrl+E
   });
   assert.equal(stats.builtin, false);
 
+  // The posting form's message field is in the developer view since the
+  // workspace landed (issue 27): one click away, here one page API action.
+  await showDeveloperView();
   await clickWidget(driver, 'message');
   // As a user waits for the caret: the field's accessible input
   // (shell/a11y.js) has the focus before keys are sent.
@@ -184,6 +194,7 @@ test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, asyn
     return true;
   });
   const writes = () => driver.evaluate(() => window.__writes);
+  await showDeveloperView();  // the HTTP log is an instrument of the developer view
   await clickWidget(driver, 'log_latest');
   await clickWidget(driver, 'copy_curl');
   await waitForState(driver, (s) => /Copied as curl/.test(s.notice || ''), 'the copy');
