@@ -51,27 +51,8 @@ void details_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (ImGui::SmallButton("Close")) ui.nav.details_open = false;
     if (!room.is_open()) return;
-    if (ImGui::BeginTabBar("details_tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {  // no cut labels in a drawer
-        const std::string tasks = "Tasks (" + std::to_string(room.tasks().size()) + ")###tasks";
-        if (ImGui::BeginTabItem(tasks.c_str())) {
-            task_form(room, ui, out);
-            tasks_tab(room, app.workspace(), now, out);
-            ImGui::EndTabItem();
-        }
-        const std::string members = "Members (" + std::to_string(room.members().size()) + ")###members";
-        if (ImGui::BeginTabItem(members.c_str())) {
-            members_tab(room, out);
-            ImGui::EndTabItem();
-        }
-        const std::string files = "Files (" + std::to_string(room.files().size()) + ")###files";
-        const bool files_open = ImGui::BeginTabItem(files.c_str());
-        note_widget(ui, "files_tab");
-        if (files_open) {
-            files_tab(room, ui, out);
-            ImGui::EndTabItem();
-        }
-        ImGui::EndTabBar();
-    }
+    // No cut labels in a drawer: the tab bar scrolls.
+    room_tabs(app, room, ui, now, out, "details_tabs", ImGuiTabBarFlags_FittingPolicyScroll, task_form);
 }
 
 }  // namespace roomkey::web::parts

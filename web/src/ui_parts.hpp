@@ -80,6 +80,11 @@ void console_panel(const App& app, UiState& ui, Intents& out);                  
 void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now, Intents& out);
 void members_tab(const app::RoomView& room, Intents& out);
 void files_tab(const app::RoomView& room, UiState& ui, Intents& out);
+// The room's Tasks, Members and Files tabs, in the developer view's room
+// panel and in the workspace's details alike; `task_form` draws first in the
+// Tasks tab when given (the details' "add a task" form).
+void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant now, Intents& out, const char* id,
+               int tab_bar_flags, void (*task_form)(const app::RoomView&, UiState&, Intents&) = nullptr);
 
 // ---- issue 27: the workspace, one region per file ----
 // The developer view: today's instrument panels in columns (ui.cpp).

@@ -147,26 +147,31 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
     messages_child(room);
-    if (ImGui::BeginTabBar("room_tabs")) {
-        const std::string tasks = "Tasks (" + std::to_string(room.tasks().size()) + ")###tasks";
-        if (ImGui::BeginTabItem(tasks.c_str())) {
-            tasks_tab(room, app.workspace(), now, out);
-            ImGui::EndTabItem();
-        }
-        const std::string members = "Members (" + std::to_string(room.members().size()) + ")###members";
-        if (ImGui::BeginTabItem(members.c_str())) {
-            members_tab(room, out);
-            ImGui::EndTabItem();
-        }
-        const std::string files = "Files (" + std::to_string(room.files().size()) + ")###files";
-        const bool files_open = ImGui::BeginTabItem(files.c_str());
-        note_widget(ui, "files_tab");
-        if (files_open) {
-            files_tab(room, ui, out);
-            ImGui::EndTabItem();
-        }
-        ImGui::EndTabBar();
+    room_tabs(app, room, ui, now, out, "room_tabs", 0);
+}
+
+void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant now, Intents& out, const char* id,
+               int tab_bar_flags, void (*task_form)(const app::RoomView&, UiState&, Intents&)) {
+    if (!ImGui::BeginTabBar(id, tab_bar_flags)) return;
+    const std::string tasks = "Tasks (" + std::to_string(room.tasks().size()) + ")###tasks";
+    if (ImGui::BeginTabItem(tasks.c_str())) {
+        if (task_form) task_form(room, ui, out);
+        tasks_tab(room, app.workspace(), now, out);
+        ImGui::EndTabItem();
     }
+    const std::string members = "Members (" + std::to_string(room.members().size()) + ")###members";
+    if (ImGui::BeginTabItem(members.c_str())) {
+        members_tab(room, out);
+        ImGui::EndTabItem();
+    }
+    const std::string files = "Files (" + std::to_string(room.files().size()) + ")###files";
+    const bool files_open = ImGui::BeginTabItem(files.c_str());
+    note_widget(ui, "files_tab");
+    if (files_open) {
+        files_tab(room, ui, out);
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
 }
 
 void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
