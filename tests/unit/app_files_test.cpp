@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_answer.hpp"
 #include "app/app.hpp"
 #include "app/intents.hpp"
 #include "app/page_state.hpp"
@@ -29,16 +30,7 @@ namespace {
 
 const Instant t_begin = instant_from_unix_seconds(1'700'000'000);
 
-HttpResponse json_answer(int status, std::string body) {
-    HttpResponse r;
-    r.status = status;
-    r.headers.set("content-type", "application/json");
-    r.headers.set("x-ratelimit-limit", "300");
-    r.headers.set("x-ratelimit-remaining", "290");
-    r.headers.set("x-ratelimit-reset", "1700000300");
-    r.body = std::move(body);
-    return r;
-}
+const auto& json_answer = roomkey::testing::rated_json_answer;  // tests/support/json_answer.hpp
 
 std::string api_path(const HttpRequest& request) {
     const auto start = request.url.find("/api");

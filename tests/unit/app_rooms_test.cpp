@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_answer.hpp"
 #include "app/app.hpp"
 #include "app/page_state.hpp"
 #include "roomkey/polling.hpp"
@@ -38,16 +39,7 @@ std::string rooms_config_json() {
            R"("upstream_auth_url":"https://auth.example.test"})";
 }
 
-HttpResponse answer(int status, std::string body) {
-    HttpResponse r;
-    r.status = status;
-    r.headers.set("content-type", "application/json");
-    r.headers.set("x-ratelimit-limit", "300");
-    r.headers.set("x-ratelimit-remaining", "290");
-    r.headers.set("x-ratelimit-reset", "1700000300");
-    r.body = std::move(body);
-    return r;
-}
+const auto& answer = roomkey::testing::rated_json_answer;  // tests/support/json_answer.hpp
 
 std::string message_json(std::string_view id, std::string_view who, std::string_view body, long when) {
     return R"({"message_id":")" + std::string(id) + R"(","account":{"account_id":1002,"name":")" + std::string(who) +
