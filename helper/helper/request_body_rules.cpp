@@ -12,11 +12,6 @@
 
 namespace roomkey::helper {
 
-bool takes_file_part(const EndpointInfo& endpoint) {
-    return std::any_of(endpoint.params.begin(), endpoint.params.end(),
-                       [](const EndpointParam& p) { return p.type == ParamType::file; });
-}
-
 std::vector<const EndpointInfo*> upload_endpoints() {
     std::vector<const EndpointInfo*> out;
     for (const EndpointInfo& info : endpoint_catalog()) {

@@ -16,9 +16,7 @@
 
 namespace roomkey::helper {
 
-// Whether an endpoint's body is multipart/form-data: it has a file part
-// (ParamType::file) among its parameters.
-bool takes_file_part(const EndpointInfo& endpoint);
+// Whether an endpoint takes a file part: shared/'s takes_file_part (endpoint_catalog.hpp).
 
 // The catalog's endpoints that take a file part, in catalog order.
 std::vector<const EndpointInfo*> upload_endpoints();

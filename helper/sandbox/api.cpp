@@ -233,7 +233,7 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
     // 6. Spec 4.1.3: POST and PUT bodies are application/x-www-form-urlencoded
     //    (DELETE /rooms/{room_id} carries action_type the same way).
     FormFields form;
-    if (match->endpoint == Endpoint::room_files_post) {
+    if (takes_file_part(endpoint_info(match->endpoint))) {
         // multipart/form-data, read (and refused with 400) in api_files.cpp.
     } else if (ctx.request.method != Method::Get) {
         if (!ctx.request.body.empty() || ctx.request.headers.has("Content-Type")) {

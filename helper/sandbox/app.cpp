@@ -143,7 +143,7 @@ HttpResponse method_not_allowed(RouteKind kind, const std::string& allowed) {
 std::size_t SandboxApp::body_limit(Method method, std::string_view path) const {
     if (path.rfind("/v2/", 0) == 0) {
         const auto match = match_endpoint(method, path.substr(3));
-        if (match && match->endpoint == Endpoint::room_files_post) return kMaxUploadRequestBytes;
+        if (match && takes_file_part(endpoint_info(match->endpoint))) return kMaxUploadRequestBytes;
     }
     return options_.max_body_bytes;
 }

@@ -112,7 +112,7 @@ constexpr EndpointParam kFilesGet[] = {
     kRoomId,
     {"account_id", W::query, T::id, false, ""},
 };
-// A multipart body (EndpointInfo::multipart): the file part, up to
+// A multipart body (takes_file_part): the file part, up to
 // kMaxUploadFileBytes (upload_limits.hpp), and an optional message.
 constexpr EndpointParam kFilesPost[] = {
     kRoomId,
@@ -178,8 +178,7 @@ constexpr EndpointInfo kCatalog[] = {
     {E::room_task_status_put, M::Put, "/rooms/{room_id}/tasks/{task_id}/status", params(kTaskStatus),
      "rooms.tasks:write", false, false},
     {E::room_files_get, M::Get, "/rooms/{room_id}/files", params(kFilesGet), "rooms.files:read", false, false},
-    {E::room_files_post, M::Post, "/rooms/{room_id}/files", params(kFilesPost), "rooms.files:write", false, false,
-     true},
+    {E::room_files_post, M::Post, "/rooms/{room_id}/files", params(kFilesPost), "rooms.files:write", false, false},
     {E::room_file_get, M::Get, "/rooms/{room_id}/files/{file_id}", params(kFile), "rooms.files:read", false, false},
     {E::room_link_get, M::Get, "/rooms/{room_id}/link", params(kRoom), "rooms.info:read", false, false},
     {E::room_link_post, M::Post, "/rooms/{room_id}/link", params(kLinkWrite), "rooms.info:write", false, false},
@@ -273,6 +272,13 @@ const EndpointParam* find_param(const EndpointInfo& info, std::string_view name)
         if (param.name == name) return &param;
     }
     return nullptr;
+}
+
+bool takes_file_part(const EndpointInfo& endpoint) {
+    for (const EndpointParam& param : endpoint.params) {
+        if (param.type == ParamType::file) return true;
+    }
+    return false;
 }
 
 bool is_allowed_value(const EndpointParam& param, std::string_view value) {

@@ -262,7 +262,7 @@ TEST(EndpointCatalog, MarkReadTakesAnOptionalMessageIdAndUnreadARequiredOne) {
 
 TEST(EndpointCatalog, OnlyTheUploadIsMultipart) {
     for (const EndpointInfo& info : endpoint_catalog()) {
-        EXPECT_EQ(info.multipart, info.endpoint == Endpoint::room_files_post) << to_string(info.endpoint);
+        EXPECT_EQ(takes_file_part(info), info.endpoint == Endpoint::room_files_post) << to_string(info.endpoint);
     }
     const EndpointParam* file = find_param(endpoint_info(Endpoint::room_files_post), "file");
     ASSERT_NE(file, nullptr);

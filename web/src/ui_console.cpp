@@ -67,7 +67,7 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
         const std::string value(buffer.data());
         if (!value.empty()) call.params.emplace_back(name, value);
     }
-    if (info.multipart) {
+    if (takes_file_part(info)) {
         // The upload's file part is a file, not text: the button opens the
         // browser's file picker (a user gesture) and the chosen file goes
         // through the room's upload queue with the room_id and message

@@ -66,10 +66,6 @@ struct EndpointInfo {
     std::string_view scope;  // the spec 5.5 leaf scope it needs (aggregates grant it via scopes.hpp)
     bool room_post;          // counted by the per-room posting limit (spec 8.2)
     bool destructive;        // deletes, or replaces in full, data the API cannot give back
-    // The body is multipart/form-data (POST /rooms/{room_id}/files, RAML
-    // "multipart/form-data: formParameters"); every other POST and PUT body
-    // is application/x-www-form-urlencoded (spec 4.1.3).
-    bool multipart = false;
 };
 
 // Every endpoint, in the order of kAllEndpoints (one entry each).
@@ -90,6 +86,12 @@ const EndpointInfo* find_endpoint(Method method, std::string_view path_template)
 
 // The parameter of that name, nullptr if the endpoint takes none by that name.
 const EndpointParam* find_param(const EndpointInfo& info, std::string_view name);
+
+// Whether the endpoint's body is multipart/form-data: it has a file part
+// (ParamType::file; POST /rooms/{room_id}/files, RAML "multipart/form-data:
+// formParameters"). Every other POST and PUT body is
+// application/x-www-form-urlencoded (spec 4.1.3).
+bool takes_file_part(const EndpointInfo& endpoint);
 
 // True when `value` is one of a choice parameter's allowed values.
 bool is_allowed_value(const EndpointParam& param, std::string_view value);
