@@ -18,7 +18,8 @@ import { faultKit, countOf, mirror, ROOM } from './faults_support.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
-const { injectFault, roomBodies, signInWithApiToken, postWithTheControls } = faultKit(() => stack);
+const { injectFault, roomBodies, signInWithApiToken, postWithTheControls, typeWithTheControls, sendWithTheControls } =
+  faultKit(() => stack);
 
 // ---------------------------------------------------------------------------
 // The faults
@@ -116,14 +117,18 @@ test('a 20 s delay: the app stays interactive while the answer is pending', asyn
     const path = new URL(r.url()).pathname;
     if (path === '/api/rooms' || path === `/api/rooms/${ROOM}/messages`) answers.push(`${r.request().method()} ${path}`);
   });
-  // 20 s: long enough for the post below on a loaded machine (typing goes
-  // one character per frame or two), short of the helper's and the app's
-  // 30 s timeouts. An 8 s delay was too short for the full suite's load.
+  // The message is typed first: typing goes one character per frame or two,
+  // and under the whole suite's load it once took longer than the delay
+  // (the slow read then answered first). What happens during the delay is
+  // one click and a post, well inside 20 s, which stays short of the
+  // helper's and the app's 30 s timeouts.
+  const body = 'typed before, sent during a slow read';
+  const before = await typeWithTheControls(page, body);
   await injectFault({ kind: 'delay', delay_ms: 20000 });
   await act(page, { type: 'reload_rooms' });
   await waitForState(page, (s) => s.loading, 'the slow read under way');
   // While it waits: the real controls answer and a post goes through.
-  await postWithTheControls(page, 'typed during a slow read');
+  await sendWithTheControls(page, body, before);
   await waitForState(page, (s) => !s.loading && s.room_count > 0, 'the slow read done', 40000);
   const post = answers.indexOf(`POST /api/rooms/${ROOM}/messages`);
   const slow = answers.indexOf('GET /api/rooms');

@@ -58,7 +58,9 @@ export function faultKit(stackOf) {
 
   // The app still draws frames and takes input: type into the real message
   // field, press the real Queue button, and see the post delivered.
-  async function postWithTheControls(page, body) {
+  // Types `body` into the posting panel's message field (the developer
+  // view), ready to be sent; returns how often the room held it before.
+  async function typeWithTheControls(page, body) {
     await act(page, { type: 'select_room', room_id: ROOM });  // the controls post to the selected room
     await act(page, { type: 'show_view', view: 'developer' });  // the posting panel (issue 27: the developer view)
     await waitForState(page, (s) => s.selected_room === ROOM, 'the room selected');
@@ -67,6 +69,11 @@ export function faultKit(stackOf) {
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Backspace');
     await page.keyboard.type(body);
+    return before;
+  }
+
+  // Sends what typeWithTheControls typed and waits until the room holds it.
+  async function sendWithTheControls(page, body, before) {
     await clickWidget(page, 'queue_message');
     await waitForState(page, (s) => s.queue.delivered > 0 && s.posts.every((p) => p.body !== body),
       `"${body}" delivered through the real controls`);
@@ -75,6 +82,10 @@ export function faultKit(stackOf) {
       assert.ok(Date.now() < deadline, `"${body}" typed and queued with the real controls reached the room`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  async function postWithTheControls(page, body) {
+    await sendWithTheControls(page, body, await typeWithTheControls(page, body));
   }
 
   // Waits for every listed post to be delivered; a post the app holds as
@@ -97,6 +108,7 @@ export function faultKit(stackOf) {
   }
 
   return { injectFault, clearFaults, roomBodies, restartSandbox, restartHelper, signInWithApiToken,
+    typeWithTheControls, sendWithTheControls,
     postWithTheControls, deliverAll };
 }
 
