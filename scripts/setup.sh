@@ -64,6 +64,14 @@ done
 command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs)
 
 imgui_dir=$root/third_party/imgui
+# Newer libraries from Debian 13's *source* packages (never a trixie binary
+# line: those packages need Debian 13's libc). Each entry: the source package,
+# the upstream version it must be (the orig tarball's), and a file its folder
+# third_party/<package>-<version>/ holds once unpacked.
+trixie_sources=(
+  "imgui:1.90.1:imgui-1.90.1/imgui.cpp"
+  "cpp-httplib:0.18.7:cpp-httplib-0.18.7/httplib.h"
+)
 npm_ok=1
 for module in playwright-core google-closure-compiler puppeteer-core selenium-webdriver; do
   [ -d "node_modules/$module" ] || npm_ok=0
@@ -72,8 +80,12 @@ done
 if [ "$check_only" = 1 ]; then
   [ ${#missing[@]} = 0 ] || say "missing packages: ${missing[*]}"
   [ -f "$imgui_dir/imgui.cpp" ] || say "missing Dear ImGui sources in third_party/imgui"
+  sources_ok=1
+  for entry in "${trixie_sources[@]}"; do
+    [ -f "$root/third_party/${entry##*:}" ] || { say "missing Debian 13 sources: ${entry%%:*}"; sources_ok=0; }
+  done
   [ "$npm_ok" = 1 ] || say "missing npm dev tools (node_modules)"
-  [ ${#missing[@]} = 0 ] && [ -f "$imgui_dir/imgui.cpp" ] && [ "$npm_ok" = 1 ]
+  [ ${#missing[@]} = 0 ] && [ -f "$imgui_dir/imgui.cpp" ] && [ "$sources_ok" = 1 ] && [ "$npm_ok" = 1 ]
   exit
 fi
 
@@ -107,6 +119,48 @@ if [ ! -f "$imgui_dir/imgui.cpp" ]; then
   tar -xf "$tarball" -C "$imgui_dir" --strip-components=1
   rm -rf "$tmp"
   [ -f "$imgui_dir/imgui.cpp" ] || { echo "setup: imgui sources not found in $tarball" >&2; exit 1; }
+fi
+
+# Debian 13 sources, pinned to the upstream versions above: a deb-src entry
+# for trixie beside the bookworm one, then each orig tarball, checked and
+# unpacked into third_party/<package>-<version>/.
+trixie_missing=()
+for entry in "${trixie_sources[@]}"; do
+  [ -f "$root/third_party/${entry##*:}" ] || trixie_missing+=("$entry")
+done
+if [ ${#trixie_missing[@]} -gt 0 ]; then
+  trixie_list=/etc/apt/sources.list.d/roomkey-trixie-src.sources
+  if [ ! -f "$trixie_list" ]; then
+    say "adding a deb-src entry for trixie main ($trixie_list; sources only, no binaries)"
+    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+    [ -n "$uri" ] || uri=http://deb.debian.org/debian
+    printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$uri" \
+      | as_root tee "$trixie_list" >/dev/null
+    apt_updated=0
+  fi
+  apt_update
+  for entry in "${trixie_missing[@]}"; do
+    package=${entry%%:*}; rest=${entry#*:}; version=${rest%%:*}
+    tmp=$(mktemp -d)
+    say "fetching $package $version sources (apt-get source $package/trixie)"
+    (cd "$tmp" && apt-get source --download-only -qq "$package/trixie" >/dev/null 2>&1) \
+      || { echo "setup: apt-get source $package/trixie failed; is deb.debian.org reachable?" >&2; exit 1; }
+    dsc=$(ls "$tmp/${package}_${version}"[-+]*.dsc 2>/dev/null | head -1)
+    if [ -z "$dsc" ]; then
+      echo "setup: trixie no longer has $package $version (found: $(cd "$tmp" && ls ./*.dsc 2>/dev/null | tr '\n' ' ')); update the pin in scripts/setup.sh" >&2
+      exit 1
+    fi
+    # dpkg-source applies Debian's patches: cpp-httplib 0.18.7-1+deb13u1
+    # carries the fixes for CVE-2025-46728, -52887 and -53629, which the
+    # upstream tarball alone lacks. apt already checked every file's hash
+    # against the signed index, so the .dsc's own signature is not re-checked.
+    dest=$root/third_party/$package-$version
+    rm -rf "$dest"
+    (cd "$tmp" && dpkg-source --no-check --no-copy -x "$dsc" "$dest" >/dev/null) \
+      || { echo "setup: dpkg-source -x $dsc failed" >&2; exit 1; }
+    rm -rf "$tmp"
+    [ -f "$root/third_party/${entry##*:}" ] || { echo "setup: ${entry##*:} not found in $dsc" >&2; exit 1; }
+  done
 fi
 
 # npm dev tools from the committed lockfile. No browser is downloaded:
