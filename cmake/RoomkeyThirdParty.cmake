@@ -5,7 +5,8 @@
 #   roomkey::json     nlohmann_json (header-only, native and wasm)
 #   roomkey::gtest    GoogleTest + gtest_main (system lib natively, built from
 #                     /usr/src/googletest for wasm)
-#   roomkey::httplib  cpp-httplib with OpenSSL (native only)
+#   roomkey::httplib  cpp-httplib 0.18.7 with OpenSSL, zlib and brotli (native
+#                     only; header-only upstream, its implementation compiled once)
 #   roomkey::imgui    Dear ImGui 1.86 + GLFW/OpenGL3 backends (wasm only)
 
 set(ROOMKEY_IMGUI_DIR "${PROJECT_SOURCE_DIR}/third_party/imgui" CACHE PATH "Dear ImGui sources (scripts/setup.sh fetches them)")
@@ -64,13 +65,41 @@ else()
     target_link_libraries(roomkey_gtest INTERFACE GTest::gtest GTest::gtest_main)
     add_library(roomkey::gtest ALIAS roomkey_gtest)
 
-    # Debian ships cpp-httplib compiled; its pkg-config flags make our headers
-    # match the library (CPPHTTPLIB_OPENSSL_SUPPORT and friends).
-    find_package(PkgConfig REQUIRED)
-    pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+    # cpp-httplib 0.18.7 from Debian 13's source package (scripts/setup.sh
+    # fetches it, Debian's CVE patches applied). httplib.h is ~10,000 lines
+    # of inline code: its own split.py cuts it, at configure time, into a
+    # declarations-only httplib.h and an httplib.cc in the build tree, so
+    # the implementation is compiled once (one TU) instead of in every file
+    # that includes it. The feature macros are the ones Debian 12's compiled
+    # 0.11.4 was built with (pkg-config cpp-httplib gave them), PUBLIC so
+    # that every TU sees the same class layouts as httplib.cc.
+    set(ROOMKEY_HTTPLIB_DIR "${PROJECT_SOURCE_DIR}/third_party/cpp-httplib-0.18.7" CACHE PATH
+        "cpp-httplib sources (scripts/setup.sh fetches them)")
+    if(NOT EXISTS "${ROOMKEY_HTTPLIB_DIR}/httplib.h" OR NOT EXISTS "${ROOMKEY_HTTPLIB_DIR}/split.py")
+        message(FATAL_ERROR "cpp-httplib sources are missing in ${ROOMKEY_HTTPLIB_DIR}: run ./scripts/setup.sh")
+    endif()
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+    set(_httplib_split "${CMAKE_BINARY_DIR}/cpp-httplib")
+    execute_process(COMMAND "${Python3_EXECUTABLE}" "${ROOMKEY_HTTPLIB_DIR}/split.py" --out "${_httplib_split}"
+                    RESULT_VARIABLE _split_result OUTPUT_QUIET)
+    if(NOT _split_result EQUAL 0 OR NOT EXISTS "${_httplib_split}/httplib.cc")
+        message(FATAL_ERROR "cpp-httplib: split.py failed (${_split_result})")
+    endif()
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${ROOMKEY_HTTPLIB_DIR}/httplib.h")
+
     find_package(OpenSSL 3 REQUIRED)
+    find_package(ZLIB REQUIRED)
     find_package(Threads REQUIRED)
-    add_library(roomkey_httplib INTERFACE)
-    target_link_libraries(roomkey_httplib INTERFACE PkgConfig::HTTPLIB OpenSSL::SSL OpenSSL::Crypto Threads::Threads)
+    find_package(PkgConfig REQUIRED)
+    pkg_check_modules(BROTLI REQUIRED IMPORTED_TARGET libbrotlienc libbrotlidec)
+    add_library(roomkey_httplib STATIC "${_httplib_split}/httplib.cc")
+    target_include_directories(roomkey_httplib SYSTEM PUBLIC "${_httplib_split}")
+    target_compile_definitions(roomkey_httplib PUBLIC
+        CPPHTTPLIB_OPENSSL_SUPPORT CPPHTTPLIB_ZLIB_SUPPORT CPPHTTPLIB_BROTLI_SUPPORT
+        # httplib listens with a backlog of 5 by default: a burst of new
+        # connections (a page load, 8 benchmark clients) overflows it and
+        # the kernel drops SYNs, which costs a 1 s retransmit.
+        "CPPHTTPLIB_LISTEN_BACKLOG=SOMAXCONN")
+    target_link_libraries(roomkey_httplib PUBLIC OpenSSL::SSL OpenSSL::Crypto ZLIB::ZLIB PkgConfig::BROTLI Threads::Threads)
     add_library(roomkey::httplib ALIAS roomkey_httplib)
 endif()

@@ -29,7 +29,12 @@ packages=(
   "pkg-config:/usr/bin/pkg-config"
   "libssl-dev:/usr/include/openssl/ssl.h"
   "libjemalloc-dev:/usr/include/jemalloc/jemalloc.h"
-  "libcpp-httplib-dev:/usr/include/httplib.h"
+  # cpp-httplib 0.18.7 is compiled from its Debian 13 sources (below) with
+  # OpenSSL, zlib and brotli, as Debian 12's libcpp-httplib-dev 0.11.4 was;
+  # python3 runs its split.py at configure time.
+  "zlib1g-dev:/usr/include/zlib.h"
+  "libbrotli-dev:/usr/include/brotli/encode.h"
+  "python3:/usr/bin/python3"
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
   "googletest:/usr/src/googletest/CMakeLists.txt"
   "libgtest-dev:/usr/include/gtest/gtest.h"

@@ -90,6 +90,9 @@ std::optional<Refusal> framing_problem(const httplib::Request& request, std::uin
         }
         length = std::stoull(value);
     }
+    // httplib 0.18.7 reads such a body (0.11.4 left it on the connection to
+    // be parsed as the next request); no roomkey route takes one, and a
+    // front before roomkey may frame it differently: refused.
     if (length > 0 && !reads_body(request.method)) return Refusal{400, "this method takes no body"};
     if (length > 0 && request.has_header("Content-Encoding") &&
         !iequals(request.get_header_value("Content-Encoding"), "identity")) {
@@ -254,15 +257,9 @@ BindError probe_bind_error(const std::string& host, int port) {
 
 Result<int, BindError> bind_loopback(httplib::Server& server, const std::string& host, int port) {
     if (port < 0 || port > 65535) return Err{BindError::failed};
-    // httplib 0.11 listens with a backlog of 5 (a compile-time constant of the
-    // .so): a burst of new connections (a page load, 8 benchmark clients)
-    // overflows it and the kernel drops SYNs, which costs a 1 s retransmit.
-    // Note the socket as it is created, and listen again with a real backlog.
-    int listening = -1;
-    server.set_socket_options([&listening](int sock) {
-        loopback_socket_options(sock);
-        listening = sock;
-    });
+    // The listen backlog is CPPHTTPLIB_LISTEN_BACKLOG, set at compile time
+    // (cmake/RoomkeyThirdParty.cmake); 0.11.4's compiled .so had 5.
+    server.set_socket_options([](int sock) { loopback_socket_options(sock); });
     int bound = port;
     if (port == 0) {
         bound = server.bind_to_any_port(host);
@@ -270,9 +267,7 @@ Result<int, BindError> bind_loopback(httplib::Server& server, const std::string&
     } else if (!server.bind_to_port(host, port)) {
         bound = -1;
     }
-    server.set_socket_options([](int sock) { loopback_socket_options(sock); });
     if (bound < 0) return Err{probe_bind_error(host, port)};
-    if (listening >= 0) ::listen(listening, SOMAXCONN);
     return bound;
 }
 

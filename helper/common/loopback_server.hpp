@@ -1,7 +1,7 @@
 // loopback_server.hpp: the socket-level hardening every roomkey server gets
-// (cpp-httplib 0.11 is a compiled library, so only its runtime setters count):
-// loopback bind without SO_REUSEPORT, TCP_NODELAY, size limits, timeouts, and
-// request framing that httplib 0.11.4 would get wrong (request smuggling).
+// on cpp-httplib 0.18.7: loopback bind without SO_REUSEPORT, TCP_NODELAY,
+// size limits, timeouts, and request framing that httplib would get wrong
+// (request smuggling). Each default below was re-checked against 0.18.7.
 #pragma once
 
 #include <httplib.h>
@@ -26,7 +26,9 @@ struct ServerLimits {
     std::time_t read_timeout_seconds = 10;
     std::time_t write_timeout_seconds = 10;
     std::time_t keep_alive_timeout_seconds = 5;
-    std::size_t keep_alive_max_requests = 1000;  // httplib's default of 5 would defeat keep-alive
+    // httplib's default (CPPHTTPLIB_KEEPALIVE_MAX_COUNT: 5 in 0.11.4, 100 in
+    // 0.18.7) would end a busy page's connections; 1000 is nginx's default.
+    std::size_t keep_alive_max_requests = 1000;
     // One thread serves one connection for its whole keep-alive life, and a
     // browser opens ~6 per origin: httplib's default of 8 threads runs out.
     // bench/soak.sh showed 32 running out too: 32 idle or slow-drip
@@ -36,9 +38,11 @@ struct ServerLimits {
 };
 
 // TCP_NODELAY (without it every keep-alive request after the first waits for
-// the peer's delayed ACK, ~40 ms), SO_REUSEADDR but never SO_REUSEPORT (with
-// it a second process could bind the same port and take the OAuth redirect),
-// the payload limit and the timeouts.
+// the peer's delayed ACK, ~40 ms; 0.18.7's CPPHTTPLIB_TCP_NODELAY is still
+// false), SO_REUSEADDR but never SO_REUSEPORT (0.18.7's
+// default_socket_options still sets it: a second process could bind the
+// same port and take the OAuth redirect), the payload limit (0.18.7's
+// default is still unlimited) and the timeouts.
 //
 // It also installs the request-framing guard (see below), composed with the
 // caller's own handlers, which must therefore be given here and never set on
@@ -59,14 +63,17 @@ void harden_server(httplib::Server& server, const ServerLimits& limits = {}, Pre
 void close_if_bytes_left_unread(const httplib::Request& request, httplib::Response& response);
 
 // [request framing] -----------------------------------------------------------
-// cpp-httplib 0.11.4 keeps a connection open after every answer and parses
-// whatever it did not consume as the next request: a body left unread by a
-// pre-routing handler, a GET's body (never read), the lines after an
+// cpp-httplib (0.11.4, and still 0.18.7) keeps a connection open after every
+// answer and parses whatever it did not consume as the next request: a body
+// left unread when a pre-routing handler answered, the lines after an
 // over-long header line. A cross-site page can make a browser send a POST
 // with any text/plain body, so such leftovers would be requests that passed
-// no Host/Origin check. It also reads chunked and compressed bodies without
-// a size limit, and a POST/PUT/PATCH without Content-Length until the peer
-// closes.
+// no Host/Origin check. It inflates compressed bodies without a size limit
+// (0.18.7 too), and reads a POST/PUT/PATCH without Content-Length until the
+// peer closes. (0.18.7 with Debian's CVE-2025-46728 fix bounds chunked and
+// unframed bodies by the payload limit and reads a GET's body; 0.11.4 did
+// neither. The refusals below stay: a route's own limit can only be checked
+// before the body is read when it comes with Content-Length.)
 
 // Whether httplib reads a body after the pre-routing handler returns
 // Unhandled: POST/PUT/PATCH/DELETE with Content-Length > 0 (after
@@ -77,9 +84,10 @@ bool body_follows(const httplib::Request& request);
 
 // For the first line of a pre-routing handler. Answers, and ends the
 // connection after, a request whose framing httplib would mishandle:
-//   400  a body on GET/HEAD/OPTIONS/CONNECT/TRACE (httplib never reads it),
+//   400  a body on GET/HEAD/OPTIONS/CONNECT/TRACE (no route takes one),
 //        a Content-Length that is not one plain decimal number;
-//   411  Transfer-Encoding (chunked bodies have no size limit in httplib);
+//   411  Transfer-Encoding (a chunked body's size is known only once read:
+//        no route limit could refuse it before);
 //   415  Content-Encoding on a request body (inflated without a limit).
 // (A body over the payload limit gets httplib's 413 after it has been read
 // and dropped.) A POST/PUT/PATCH with neither Content-Length nor

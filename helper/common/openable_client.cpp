@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <chrono>
 
+#include "common/tls_stream.hpp"
+
 namespace roomkey::native {
 namespace {
 
@@ -18,7 +20,8 @@ bool set_nonblocking(int fd, bool on) {
     return fcntl(fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) == 0;
 }
 
-// SSL_connect on a non-blocking socket, waiting for it at most until `deadline`.
+// SSL_connect on a non-blocking socket, waiting for it with poll() at most
+// until `deadline`.
 bool handshake(SSL* ssl, int fd, std::chrono::steady_clock::time_point deadline) {
     for (;;) {
         const int result = SSL_connect(ssl);
@@ -44,38 +47,90 @@ bool handshake(SSL* ssl, int fd, std::chrono::steady_clock::time_point deadline)
     }
 }
 
+int milliseconds(time_t sec, time_t usec) { return static_cast<int>(sec * 1000 + usec / 1000); }
+
+// The Host field an https:// client sends: the port only when not 443.
+std::string host_field(const std::string& host, int port) {
+    const std::string name = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+    return port == 443 ? name : name + ":" + std::to_string(port);
+}
+
 }  // namespace
 
-bool OpenableClient::open() {
+OpenableClient::OpenableClient(const std::string& host, int port, std::shared_ptr<TlsClientContext> tls)
+    : httplib::ClientImpl(host, port), tls_(std::move(tls)) {
+    set_default_headers({{"Host", host_field(host, port)}});
+}
+
+OpenableClient::~OpenableClient() {
+    // ClientImpl's destructor closes the socket but cannot reach this
+    // class's shutdown_ssl(): end the TLS connection first.
     std::lock_guard<std::mutex> guard(socket_mutex_);
-    if (socket_.is_open()) return true;
+    close_now();
+}
+
+void OpenableClient::close_now() {
+    shutdown_ssl(socket_, true);
+    shutdown_socket(socket_);
+    close_socket(socket_);
+}
+
+bool OpenableClient::create_and_connect_socket(Socket& socket, httplib::Error& error) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(connection_timeout_sec_) +
                           std::chrono::microseconds(connection_timeout_usec_);
-    httplib::Error error = httplib::Error::Success;
-    // ClientImpl's own: TCP only, with this client's timeouts, TCP_NODELAY
-    // and socket options (the SSLClient override would also handshake, but
-    // it is private).
-    if (!ClientImpl::create_and_connect_socket(socket_, error)) return false;
-    const int fd = static_cast<int>(socket_.sock);
-    SSL* ssl = SSL_new(ssl_context());
+    // ClientImpl's own: TCP only, with this client's timeouts (also as
+    // SO_RCVTIMEO/SO_SNDTIMEO), TCP_NODELAY and socket options.
+    if (!ClientImpl::create_and_connect_socket(socket, error)) return false;
+    const int fd = static_cast<int>(socket.sock);
+    SSL* ssl = tls_ ? tls_->new_connection(host_, port_) : nullptr;
     BIO* bio = ssl != nullptr ? BIO_new_socket(fd, BIO_NOCLOSE) : nullptr;
     bool ok = bio != nullptr && set_nonblocking(fd, true);
     if (ok) {
         SSL_set_bio(ssl, bio, bio);  // the SSL owns the BIO from here
         bio = nullptr;
-        // SNI, as httplib sends it (SSL_set_tlsext_host_name without its C cast).
-        SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, const_cast<char*>(host_.c_str()));
         ok = handshake(ssl, fd, deadline) && set_nonblocking(fd, false);
     }
     if (!ok) {
+        ERR_clear_error();
         if (bio != nullptr) BIO_free(bio);
         if (ssl != nullptr) SSL_free(ssl);
-        shutdown_socket(socket_);
-        close_socket(socket_);
+        shutdown_socket(socket);
+        close_socket(socket);
+        error = httplib::Error::SSLConnection;
         return false;
     }
-    socket_.ssl = ssl;
+    socket.ssl = ssl;
     return true;
+}
+
+void OpenableClient::shutdown_ssl(Socket& socket, bool shutdown_gracefully) {
+    if (socket.ssl == nullptr) return;
+    // One close_notify, without waiting for the server's (RFC 8446 6.1 lets
+    // the closing side go); on a connection that looks dead, none at all
+    // (it could raise SIGPIPE).
+    if (shutdown_gracefully) SSL_shutdown(socket.ssl);
+    SSL_free(socket.ssl);
+    ERR_clear_error();
+    socket.ssl = nullptr;
+}
+
+bool OpenableClient::process_socket(const Socket& socket, std::function<bool(httplib::Stream& strm)> callback) {
+    TlsStream stream(static_cast<int>(socket.sock), socket.ssl, milliseconds(read_timeout_sec_, read_timeout_usec_),
+                     milliseconds(write_timeout_sec_, write_timeout_usec_));
+    return callback(stream);
+}
+
+httplib::Error OpenableClient::open() {
+    std::lock_guard<std::mutex> guard(socket_mutex_);
+    if (socket_.is_open()) return httplib::Error::Success;
+    httplib::Error error = httplib::Error::Success;
+    if (!create_and_connect_socket(socket_, error)) return error == httplib::Error::Success ? httplib::Error::Connection : error;
+    return httplib::Error::Success;
+}
+
+bool OpenableClient::is_open() const {
+    std::lock_guard<std::mutex> guard(socket_mutex_);
+    return socket_.is_open();
 }
 
 bool OpenableClient::still_open() {
@@ -94,6 +149,11 @@ bool OpenableClient::still_open() {
     // Nothing to read yet is the one good answer: a close (ZERO_RETURN,
     // SYSCALL) or bytes of an answer nobody asked for both end it.
     return restored && peeked <= 0 && error == SSL_ERROR_WANT_READ;
+}
+
+bool OpenableClient::resumed() {
+    std::lock_guard<std::mutex> guard(socket_mutex_);
+    return socket_.ssl != nullptr && SSL_session_reused(socket_.ssl) == 1;
 }
 
 }  // namespace roomkey::native

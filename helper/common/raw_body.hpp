@@ -1,11 +1,14 @@
 // raw_body.hpp: keeps a request body as the bytes that came, whatever its
-// Content-Type. cpp-httplib 0.11.4 looks at two content types while it reads
-// a body, before any route runs:
+// Content-Type. cpp-httplib (0.11.4, and still 0.18.7) looks at two content
+// types while it reads a body, before any route runs:
 //  - multipart/form-data: parsed into Request::files, Request::body left
 //    empty, so a proxy would forward nothing of an upload;
 //  - application/x-www-form-urlencoded: refused with 413 over 8,192 bytes
-//    (CPPHTTPLIB_FORM_URL_ENCODED_PAYLOAD_MAX_LENGTH, compiled into Debian's
-//    .so), far below roomkey's 1 MiB: a long message would never arrive.
+//    (CPPHTTPLIB_FORM_URL_ENCODED_PAYLOAD_MAX_LENGTH), far below roomkey's
+//    1 MiB: a long message would never arrive. 0.18.7 is header-only, so the
+//    limit could be raised at compile time, but a form under it is also
+//    parsed into Request::params, mixed with the query's: the raw body keeps
+//    the query's parameters apart.
 // httplib decides by a case-sensitive test of the Content-Type value (the
 // type at its start, in lower case), so the pre-routing handler hides the
 // value for the read and the route gives it back before anything looks at

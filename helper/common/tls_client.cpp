@@ -17,10 +17,13 @@ bool verify_in_handshake(httplib::SSLClient& client, const std::string& host, X5
     }
     client.set_ca_cert_store(store);
     SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
+    return check_name_in_handshake(SSL_CTX_get0_param(context), host);
+}
+
+bool check_name_in_handshake(X509_VERIFY_PARAM* param, const std::string& host) {
     // An empty name would clear the check and pass; a name with a NUL in it
     // is refused by OpenSSL.
-    if (host.empty() || host.find('\0') != std::string::npos) return false;
-    X509_VERIFY_PARAM* param = SSL_CTX_get0_param(context);
+    if (param == nullptr || host.empty() || host.find('\0') != std::string::npos) return false;
     X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
     if (X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str()) == 1) return true;  // an IP literal
     ERR_clear_error();

@@ -196,9 +196,9 @@ void HelperServer::register_routes(httplib::Server& s) {
     // largest route's (the upload's), and every other route's smaller limit
     // is enforced here from Content-Length, before the body is read
     // (request_body_rules.hpp). Form and multipart bodies are read as bytes,
-    // not by httplib's rules for their types (raw_body.hpp: no upload
-    // emptied, no form over 8 KiB refused); route() gives their
-    // Content-Type back.
+    // not by httplib's rules for their types (raw_body.hpp, still needed
+    // with 0.18.7: no upload emptied, no form over 8 KiB refused); route()
+    // gives their Content-Type back.
     native::ServerLimits limits = config_.limits;
     limits.max_body_bytes = std::max(config_.limits.max_body_bytes, config_.max_upload_body_bytes);
     native::harden_server(s, limits, [this](const httplib::Request& req, httplib::Response& res) {
@@ -293,6 +293,8 @@ void HelperServer::register_routes(httplib::Server& s) {
     // Answers httplib makes itself get their status as text. An answer the
     // service gave keeps its body as it came: its 401 for an expired access
     // token is empty (chatwork-ruby issue #42), and the page must see that.
+    // (httplib, 0.18.7 too, calls this for every answer of 400 or more,
+    // relayed ones included: hence the flag.)
     s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
         const bool relayed = std::exchange(t_relayed_answer, false);
         if (!relayed && res.body.empty() && !res.content_provider_) {

@@ -1,4 +1,4 @@
-// upstream_client.cpp: a small pool of httplib::SSLClient per upstream origin.
+// upstream_client.cpp: a small pool of upstream HTTPS connections (common/openable_client.hpp) per origin.
 #include "helper/upstream_client.hpp"
 
 #include <openssl/err.h>
@@ -10,7 +10,6 @@
 #include <system_error>
 
 #include "common/httplib_adapter.hpp"
-#include "common/tls_client.hpp"
 #include "helper/route_policy.hpp"
 #include "roomkey/url.hpp"
 
@@ -121,8 +120,15 @@ Result<Unit, std::string> UpstreamClient::check_ca_files() const {
     return Unit{};
 }
 
-std::unique_ptr<UpstreamClient::Client> UpstreamClient::make_client(const std::string& host, int port) const {
-    auto client = std::make_unique<Client>(host, port);
+std::unique_ptr<UpstreamClient::Client> UpstreamClient::make_client(const std::string& host, int port) {
+    {
+        // One TLS context for every upstream connection (CAs loaded once,
+        // sessions resumed: common/tls_client_context.hpp), made on first use.
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!tls_) tls_ = native::TlsClientContext::make(make_store(ca_files_, nullptr));
+        if (!tls_) return nullptr;
+    }
+    auto client = std::make_unique<Client>(host, port, tls_);
     client->set_tcp_nodelay(true);
     client->set_keep_alive(true);
     client->set_follow_location(false);  // a redirect must not carry credentials elsewhere
@@ -132,9 +138,6 @@ std::unique_ptr<UpstreamClient::Client> UpstreamClient::make_client(const std::s
     client->set_connection_timeout(timeouts_.connect);
     client->set_read_timeout(timeouts_.read);
     client->set_write_timeout(timeouts_.write);
-    // OpenSSL checks the chain and the name in the handshake (tls_client.hpp);
-    // a client that could not be set up to check the name is not used.
-    if (!native::verify_in_handshake(*client, host, make_store(ca_files_, nullptr))) return nullptr;
     return client;
 }
 
@@ -158,10 +161,10 @@ std::unique_ptr<UpstreamClient::Client> UpstreamClient::take_idle_locked(const s
         Idle last = std::move(idle.back());  // most recently used: least likely to be closed
         idle.pop_back();
         // httplib's own check before reuse takes any waiting byte for a sign
-        // of life, and a connection opened ahead and not used yet has the
-        // service's session tickets waiting: one the service closed would
-        // pass it. (A used one read them with its answer.)
-        if (!last.opened_ahead || last.client->still_open()) return std::move(last.client);
+        // of life: a connection opened ahead and not used yet has the
+        // service's session tickets waiting, one the service closed has its
+        // close_notify; either would pass it.
+        if (last.client->still_open()) return std::move(last.client);
     }
     return nullptr;
 }
@@ -257,7 +260,7 @@ void UpstreamClient::open_ahead() {
         to_open_.pop_front();
         lock.unlock();
         std::unique_ptr<Client> client = make_client(origin.host, origin.port);
-        const bool opened = client && client->open();
+        const bool opened = client && client->open() == httplib::Error::Success;
         lock.lock();
         if (opened) {
             auto& idle = idle_[origin.key()];
@@ -307,7 +310,7 @@ Result<HttpResponse, UpstreamError> UpstreamClient::send(const HttpRequest& requ
             headers.emplace(name, value);
         }
     }
-    auto call = [&](httplib::SSLClient& client) {
+    auto call = [&](httplib::ClientImpl& client) {
         switch (request.method) {
             case Method::Get:
                 return client.Get(target.c_str(), headers);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/openable_client.hpp"
+#include "common/tls_client_context.hpp"
 #include "helper/options.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/proxy_outcome.hpp"
@@ -91,8 +92,8 @@ private:
     };
     static std::optional<Origin> origin_of(const Url& url);  // null unless https:// with a host
     static std::optional<Origin> origin_of(const std::string& url);
-    // Null when the client cannot be made to check the certificate's name.
-    std::unique_ptr<Client> make_client(const std::string& host, int port) const;
+    // Null when the TLS context cannot be made.
+    std::unique_ptr<Client> make_client(const std::string& host, int port);
     // An idle connection to `key` that the upstream has not yet timed out, or
     // the next one preconnect() finishes opening to it; null when there is neither.
     std::unique_ptr<Client> take_idle(const std::string& key);
@@ -108,6 +109,7 @@ private:
     std::vector<std::string> ca_files_;
     UpstreamTimeouts timeouts_;
     std::mutex mutex_;
+    std::shared_ptr<native::TlsClientContext> tls_;  // made by the first make_client()
     // Idle connections per "host:port", most recently used last.
     std::map<std::string, std::vector<Idle>> idle_;
     // preconnect(): connections asked for and not yet opened, per "host:port",

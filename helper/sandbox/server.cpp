@@ -70,6 +70,7 @@ Result<Unit, std::string> Sandbox::start() {
     // route to max_body_bytes once the body is read (a refusal before it
     // would reset a client still sending, instead of answering 413).
     limits.max_body_bytes = std::max(options_.max_body_bytes, kMaxUploadRequestBytes);
+    limits.keep_alive_max_requests = options_.keep_alive_requests;
 
     const bool log = options_.log_requests;
     auto dispatch = [this, log](const httplib::Request& in, httplib::Response& out) {
@@ -114,7 +115,9 @@ Result<Unit, std::string> Sandbox::start() {
     });
 
     // Responses httplib makes itself (400, 413, 414, ...) never reach the
-    // app: give those without a body the spec 2.7 error shape. Runs before
+    // app: give those without a body the spec 2.7 error shape. (httplib,
+    // 0.18.7 too, calls this for every answer of 400 or more, the app's own
+    // included: those are recognised by their policy headers, below.) Runs before
     // httplib computes Content-Length, unlike the post-routing handler.
     // The framing guard's refusals (a body a GET carries, chunked or
     // compressed bodies: common/loopback_server.hpp) come as plain text: the
@@ -182,11 +185,9 @@ Result<Unit, std::string> Sandbox::start() {
     app_->set_port(port_);
     app_->set_listening_on_ipv6(options_.host == "::1");
     thread_ = std::thread([this] { server_->listen_after_bind(); });
-    // httplib's stop() does nothing before the accept loop runs: wait for it,
-    // so a stop right after start cannot be lost.
-    for (int i = 0; i < 2000 && !server_->is_running(); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    // httplib's stop() does nothing before the accept loop runs (0.18.7
+    // too): wait for it, so a stop right after start cannot be lost.
+    server_->wait_until_ready();
     return Unit{};
 }
 
