@@ -184,6 +184,9 @@ usage: roomkey-sandbox [options]
   --room-post-limit N      POSTs to a room's messages+tasks per window (default 10, spec 8.2)
   --room-post-window S     its window in seconds (default 10)
   --api-token-header NAME  header carrying API tokens (default x-servicetoken)
+  --keep-alive-requests N  requests per connection before it is closed (default 1000;
+                           1: every request on a new connection, as bench/servers.sh's
+                           new-connection figure needs)
   --enable-test-controls   serve /_sandbox/clock/* and /_sandbox/faults (tests only)
   --quiet                  no request log on stderr
   --help                   this text
@@ -281,6 +284,8 @@ Result<CommandLine, std::string> parse_command_line(const std::vector<std::strin
             if (!v) return Err{v.error()};
             if (v->empty()) return Err{std::string("--api-token-header needs a header name")};
             o.api_token_header = *v;
+        } else if (arg == "--keep-alive-requests") {
+            step = int_value(o.keep_alive_requests, 1, 1000000);
         } else if (arg == "--enable-test-controls") {
             o.test_controls = true;
         } else if (arg == "--quiet") {

@@ -56,6 +56,7 @@ struct SandboxOptions {
     std::size_t room_post_limit = 10;  // spec 8.2
     Seconds room_post_window{10};
     std::string api_token_header = "x-servicetoken";  // spec 5.1 (the brand word is a setting)
+    std::size_t keep_alive_requests = 1000;  // per connection (native::ServerLimits' default)
     bool log_requests = true;        // method, path (never the query), status, time
     // Request bodies beyond this get 413; the upload (POST
     // /v2/rooms/{room_id}/files) may be kMaxUploadRequestBytes. 1 MiB holds
