@@ -59,7 +59,12 @@ std::string host_field(const std::string& host, int port) {
 
 OpenableClient::OpenableClient(const std::string& host, int port, std::shared_ptr<TlsClientContext> tls)
     : httplib::ClientImpl(host, port), tls_(std::move(tls)) {
-    set_default_headers({{"Host", host_field(host, port)}});
+    // Accept-Encoding: httplib 0.18.7's client asks for "br, gzip, deflate"
+    // on every request that names none (0.11.4 asked for nothing): the
+    // service would compress each answer and this client inflate it, only
+    // for the helper to relay it. Identity, as with 0.11.4 and as nginx
+    // forwards a client that asks for nothing.
+    set_default_headers({{"Host", host_field(host, port)}, {"Accept-Encoding", "identity"}});
 }
 
 OpenableClient::~OpenableClient() {

@@ -12,7 +12,7 @@
 // server's close_notify (httplib's graceful shutdown polls for it with
 // 100 ms sleeps). httplib sees a plain client (is_ssl() is false): it never
 // touches the SSL, and the Host header is set here, as an https:// client
-// sends it.
+// sends it. Answers are asked for uncompressed (openable_client.cpp).
 #pragma once
 
 #include <httplib.h>

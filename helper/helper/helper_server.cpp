@@ -360,6 +360,7 @@ void HelperServer::stop() {
     }
     stop_signal_.notify_all();
     for (auto& listener : listeners_) {
+        if (listener->stop_sent.exchange(true)) continue;
         // run() has begun but httplib may not be accepting yet; its stop() is
         // a no-op until then.
         const auto deadline = Clock::now() + std::chrono::seconds(5);

@@ -81,6 +81,10 @@ private:
         // stop() may come before run() has started accepting (a signal right
         // after the ready line): this flag and stop_requested_ close that window.
         std::atomic<bool> running{false};
+        // stop() runs from run()'s end and from the owner: httplib 0.18.7's
+        // Server::stop() asserts when a second call finds the socket closed
+        // while the accept loop is still ending. Sent once.
+        std::atomic<bool> stop_sent{false};
     };
 
     HelperServer(HelperConfig config, LogSink log, StaticSite site);
