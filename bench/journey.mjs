@@ -42,6 +42,7 @@
 // the time went in the last run is printed after the table: the requests
 // and the frames between the click on the room and its messages on screen.
 import { commandLine } from './cli.mjs';
+import { addPageApiHooks } from './page_api_hook.mjs';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -85,9 +86,9 @@ const median = (list) => {
 };
 const progress = (text) => { if (!asJson || process.stderr.isTTY) process.stderr.write(`journey: ${text}\n`); };
 
-// Runs in every document before its scripts (page.addInitScript): wraps the
-// page API's _publish and _publishFrame as soon as shell/page.js defines
-// them, and requestAnimationFrame, to note when the step the bench waits for
+// Runs in every document before its scripts (page.addInitScript, after
+// addPageApiHooks): wraps the page API's _publish and _publishFrame as soon
+// as shell/page.js defines them, and requestAnimationFrame, to note when the step the bench waits for
 // (window.__journey.want) is published, drawn and on screen.
 function journeyHooks() {
   const predicates = {
@@ -98,8 +99,7 @@ function journeyHooks() {
   };
   const j = window.__journey = {
     want: { kind: 'workspace' }, metAt: 0, metFrame: 0, drawnAt: 0, shownAt: 0, pollIn: null,
-    lastFrame: 0, lastFrameEnd: 0, frames: [],
-    clickAt: 0,
+    lastFrame: 0, lastFrameEnd: 0, frames: [], clickAt: 0,
     // The bench names the next step; its marks start afresh.
     expect(want) { Object.assign(j, { want, metAt: 0, metFrame: 0, drawnAt: 0, shownAt: 0, frames: [], clickAt: 0 }); },
   };
@@ -112,33 +112,27 @@ function journeyHooks() {
   let frameStart = 0;
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (callback) => raf((time) => { frameStart = performance.now(); callback(time); });
-  let api;
-  Object.defineProperty(window, 'roomkey', {
-    configurable: true,
-    get() { return api; },
-    set(value) {
-      api = value;
-      const publish = value._publish;
-      value._publish = function (json) {
-        publish(json);
-        if (!j.want || j.metAt) return;
-        let s;
-        try { s = JSON.parse(json); } catch (e) { return; }
-        if (!predicates[j.want.kind](s, j.want)) return;
-        j.metAt = performance.now();
-        j.metFrame = s.frame;
-        j.pollIn = s.room ? s.room.poll_in_ms : null;  // at the answer that met it: the whole interval
-        if (j.lastFrame >= s.frame) drawn();  // published by the frame that drew it (after _publishFrame)
-      };
-      const publishFrame = value._publishFrame;
-      value._publishFrame = function (frame) {
-        publishFrame(frame);
-        j.lastFrame = frame;
-        j.lastFrameEnd = performance.now();
-        if (j.frames.length < 200) j.frames.push([frameStart, j.lastFrameEnd]);
-        if (j.metAt && !j.drawnAt && frame >= j.metFrame) drawn();
-      };
-    },
+  window.__roomkeyApiHooks.push((value) => {
+    const publish = value._publish;
+    value._publish = function (json) {
+      publish(json);
+      if (!j.want || j.metAt) return;
+      let s;
+      try { s = JSON.parse(json); } catch (e) { return; }
+      if (!predicates[j.want.kind](s, j.want)) return;
+      j.metAt = performance.now();
+      j.metFrame = s.frame;
+      j.pollIn = s.room ? s.room.poll_in_ms : null;  // at the answer that met it: the whole interval
+      if (j.lastFrame >= s.frame) drawn();  // published by the frame that drew it (after _publishFrame)
+    };
+    const publishFrame = value._publishFrame;
+    value._publishFrame = function (frame) {
+      publishFrame(frame);
+      j.lastFrame = frame;
+      j.lastFrameEnd = performance.now();
+      if (j.frames.length < 200) j.frames.push([frameStart, j.lastFrameEnd]);
+      if (j.metAt && !j.drawnAt && frame >= j.metFrame) drawn();
+    };
   });
 }
 
@@ -194,6 +188,7 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // One run through `stack`'s front: sign in, open the room, Bob's post.
 async function run(browser, stack) {
   const page = await browser.context.newPage();
+  await addPageApiHooks(page);
   await page.addInitScript(journeyHooks);
   try {
     await openApp(page, stack.url);
