@@ -42,6 +42,7 @@
 // connections warm, and all at once after a quiet pause, when each needs a
 // new TLS connection to the service (see serverSideReads).
 import { commandLine } from './cli.mjs';
+import { addPageApiHooks } from './page_api_hook.mjs';
 import { readFileSync } from 'node:fs';
 import { Agent, get as httpsGet } from 'node:https';
 import { join, resolve } from 'node:path';
@@ -69,8 +70,8 @@ const median = (list) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-// Wraps window.roomkey._publish as soon as shell/page.js defines the API,
-// and notes which animation frames drew (any WebGL draw call).
+// Wraps window.roomkey._publish as soon as shell/page.js defines the API
+// (after addPageApiHooks), and notes which animation frames drew (any WebGL draw call).
 function markFilled() {
   window.__lastDrawAt = 0;
   let drew = false;
@@ -86,27 +87,22 @@ function markFilled() {
     window.__lastDrawAt = performance.now();
     if (window.__filledAt && !window.__drawnAt) window.__drawnAt = window.__lastDrawAt;
   });
-  let api;
-  Object.defineProperty(window, 'roomkey', {
-    configurable: true,
-    get() { return api; },
-    set(value) {
-      api = value;
-      const publish = value._publish;
-      value._publish = function (json) {
-        publish(json);
-        if (window.__filledAt) return;
-        try {
-          const s = JSON.parse(json);
-          if (s.account && s.status && s.room_count > 0 && !s.loading) window.__filledAt = performance.now();
-        } catch (e) { /* not a state */ }
-      };
-    },
+  window.__roomkeyApiHooks.push((api) => {
+    const publish = api._publish;
+    api._publish = function (json) {
+      publish(json);
+      if (window.__filledAt) return;
+      try {
+        const s = JSON.parse(json);
+        if (s.account && s.status && s.room_count > 0 && !s.loading) window.__filledAt = performance.now();
+      } catch (e) { /* not a state */ }
+    };
   });
 }
 
 async function round(browser, stack, trace = false) {
   const page = await browser.context.newPage();
+  await addPageApiHooks(page);
   await page.addInitScript(markFilled);
   await openApp(page, stack.url);
   await act(page, { type: 'sign_in', scope: 'users.all:read rooms.all:read_write' });

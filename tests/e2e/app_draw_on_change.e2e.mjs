@@ -6,7 +6,8 @@
 // happening, the field's pixels stay as they are.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, demoUsers, withStackAndBrowser, widgetRect, clickWidget, passConsent } from './support.mjs';
+import { openApp, act, waitForState, demoUsers, withStackAndBrowser, widgetRect, clickWidget, passConsent, appOnlyTest,
+  sandboxApi } from './support.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
@@ -158,5 +159,60 @@ test('signed in with a token that expires, an idle dashboard draws only when a c
   // tick and one that finds the picture settled.
   assert.ok(frames <= 8 * seconds,
     `${frames} animation frames in ${seconds} s of an idle dashboard (drawing every frame would be about ${60 * seconds})`);
+  await page.close();
+});
+
+// An open room's conversation follows its newest message. Asking ImGui to
+// scroll to the bottom at every frame (while the view was there) kept the
+// picture "settling" and drew the open room 60 times a second forever; the
+// view must still follow a new message, and be idle in between.
+appOnlyTest('an open room, idle, draws nothing and still follows a new message', async () => {
+  const ROOM = '2100';
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1000, height: 420 });  // the conversation overflows its pane
+  await page.addInitScript(() => {
+    window.roomkeyTestFrames = 0;
+    const request = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => request((t) => { window.roomkeyTestFrames++; callback(t); });
+  });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });  // no countdowns to tick
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading && s.room.messages.length >= 3,
+    'the room\'s messages');
+  const items = page.getByRole('list', { name: 'Conversation' }).getByRole('img');
+  // The newest message in the conversation's view, the first one scrolled out of it.
+  const inView = async (item) => {
+    const view = await widgetRect(page, 'conversation');
+    const box = await item.boundingBox();
+    return box && box.y >= view.y - 1 && box.y + box.height <= view.y + view.height + 1;
+  };
+  const followed = async (what) => {
+    const deadline = Date.now() + 15000;
+    while (!(await inView(items.last()))) {
+      assert.ok(Date.now() < deadline, `${what} is scrolled into the conversation's view`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await followed('the newest message');
+  assert.ok(!(await inView(items.first())), 'the oldest message is scrolled out: the view followed the newest');
+
+  await new Promise((r) => setTimeout(r, 1000));  // past the opening's own frames
+  const seconds = 2;
+  const before = await page.evaluate(() => window.roomkeyTestFrames);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const frames = await page.evaluate(() => window.roomkeyTestFrames) - before;
+  assert.ok(frames <= 4, `${frames} animation frames in ${seconds} s of an idle open room (drawing every frame ` +
+    `would be about ${60 * seconds})`);
+
+  // Bob's message comes with the room's next poll, and the view follows it.
+  const body = `Followed to the bottom ${Date.now()}`;
+  assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body })).status, 200);
+  await waitForState(page, (s) => s.room.messages.some((m) => m.body === body), 'Bob\'s message', 20000);
+  await page.getByRole('list', { name: 'Conversation' }).getByRole('img', { name: body })
+    .waitFor({ state: 'attached', timeout: 10000 });
+  await followed('Bob\'s new message');
+  assert.match(await items.last().getAttribute('aria-label'), new RegExp(body), 'his message is the newest');
   await page.close();
 });

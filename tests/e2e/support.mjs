@@ -74,12 +74,13 @@ export function appOnlyTest(name, fn) {
 export const nginxFrontScript = fileURLToPath(new URL('../../scripts/nginx-front.sh', import.meta.url));
 
 // The front alone, serving the web build (no upstream needed); serve's flags.
-// Both print the same ready line.
-export async function startHelper(stateDir, extraArgs = [], port = 0) {
+// Both print the same ready line. `via`: the front to start, `front` unless
+// a caller compares both in one run (bench/journey.mjs).
+export async function startHelper(stateDir, extraArgs = [], port = 0, via = front) {
   const helper = join(binDir, 'roomkey-helper');
   const args = ['--state-dir', stateDir, '--web-root', webDist, ...extraArgs];
   const ready = /^roomkey: app at (https:\/\/127\.0\.0\.1:\d+\/)$/;
-  const started = front === 'nginx'
+  const started = via === 'nginx'
     ? await startProgram(nginxFrontScript, ['--port', String(port || await freePort()), ...args], ready,
       { env: { ...process.env, ROOMKEY_HELPER: helper } })
     : await startProgram(helper, ['serve', '--port', String(port), ...args], ready);
@@ -206,18 +207,18 @@ function upstreamArgs(sandbox) {
 
 // Sandbox + helper; `stack.url` is the app. Stop with stopStack.
 // `stateDir`: one already made (its local CA trusted, say); stopStack
-// removes it.
-export async function startStack({ sandboxArgs = [], helperArgs = [], stateDir = freshStateDir() } = {}) {
+// removes it. `via`: as for startHelper.
+export async function startStack({ sandboxArgs = [], helperArgs = [], stateDir = freshStateDir(), via = front } = {}) {
   const port = await freePort();
   const sandbox = await startSandbox(stateDir, port, sandboxArgs);
   let helper;
   try {
-    helper = await startHelper(stateDir, [...upstreamArgs(sandbox), ...helperArgs], port);
+    helper = await startHelper(stateDir, [...upstreamArgs(sandbox), ...helperArgs], port, via);
   } catch (error) {
     await stopProgram(sandbox);
     throw error;
   }
-  return { stateDir, sandbox, helper, url: helper.url, origin: new URL(helper.url).origin };
+  return { stateDir, sandbox, helper, url: helper.url, origin: new URL(helper.url).origin, via };
 }
 
 // Starts the stack's helper again on its port, with the sandbox's current
@@ -225,7 +226,7 @@ export async function startStack({ sandboxArgs = [], helperArgs = [], stateDir =
 export async function restartHelper(stack, helperArgs = []) {
   await stopProgram(stack.helper);
   const port = Number(new URL(stack.origin).port);
-  stack.helper = await startHelper(stack.stateDir, [...upstreamArgs(stack.sandbox), ...helperArgs], port);
+  stack.helper = await startHelper(stack.stateDir, [...upstreamArgs(stack.sandbox), ...helperArgs], port, stack.via);
 }
 
 export async function stopStack(stack) {

@@ -253,8 +253,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         const app::DrawnMessage drawn = app::drawn_message(m, me, names, now_unix, offset);
         message_row(app, ui, m, drawn, names, now_unix, out);
     }
-    // Newest at the bottom, and the view stays there while it is followed.
-    if (!jumped && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
+    if (!jumped) follow_bottom();
     ImGui::EndChild();
     ux::end_list();
     note_widget(ui, "conversation");

@@ -56,6 +56,9 @@ void loading_text(UiState& ui, const char* what, Instant now);
 std::string countdown_to(UiState& ui, Instant at, Instant now);
 // A frame is wanted at `at` (draw on change: the picture changes by itself).
 void redraw_at(UiState& ui, std::optional<Instant> at);
+// Called after a list's last item, in its child window: newest at the
+// bottom, and the view stays there while it is scrolled to the end.
+void follow_bottom();
 ImVec4 session_colour(const std::string& label);
 const std::string& field(const std::optional<std::string>& value);
 // The room's name when the rooms are loaded, else its id.

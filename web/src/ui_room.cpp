@@ -34,8 +34,7 @@ void messages_child(const app::RoomView& room) {
         ImGui::TextWrapped("%s", m.body.c_str());
         ImGui::Spacing();
     }
-    // Newest at the bottom, and the view stays there while it is followed.
-    if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
+    follow_bottom();
     ImGui::EndChild();
 }
 

@@ -86,6 +86,20 @@ bool primary_button(const char* label) {
     return pressed;
 }
 
+// A scroll request keeps ImGui settling until the next frame applies it
+// (frame_picture.cpp), so one made every frame, as the usual "if at the
+// bottom, scroll to the bottom" does, drew an open room 60 times a second
+// forever. It is made only when the list's end moved since the last frame
+// (a message came, the first ones loaded), read from the window's storage.
+void follow_bottom() {
+    const float end = ImGui::GetCursorPosY();  // content coordinates: scrolling leaves it alone
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID key = ImGui::GetID("follow_bottom");
+    const bool moved = storage->GetFloat(key, -1.0f) != end;
+    storage->SetFloat(key, end);
+    if (moved && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
+}
+
 void redraw_at(UiState& ui, std::optional<Instant> at) {
     if (at && (!ui.redraw_at || *at < *ui.redraw_at)) ui.redraw_at = at;
 }
