@@ -151,10 +151,6 @@ EM_JS(int, roomkey_js_utc_offset_minutes, (int year, int month, int day), {
     return -new Date(year, month - 1, day, 23, 59, 59).getTimezoneOffset();
 });
 
-EM_JS(int, roomkey_js_utc_offset_at, (double unix_seconds), {
-    return -new Date(unix_seconds * 1000).getTimezoneOffset();
-});
-
 EM_JS(void, roomkey_js_set_title, (const char* title), {
     document.title = UTF8ToString(title);
 });
@@ -276,10 +272,6 @@ void forget_clipboard(bool system) {
 Seconds local_utc_offset(const app::CivilDate& date) {
     return Seconds(60LL *
                    roomkey_js_utc_offset_minutes(date.year, static_cast<int>(date.month), static_cast<int>(date.day)));
-}
-
-int local_utc_offset_at(std::int64_t unix_seconds) {
-    return roomkey_js_utc_offset_at(static_cast<double>(unix_seconds));
 }
 
 void set_title(const std::string& title) {
