@@ -254,6 +254,9 @@ public:
 
     const HttpLog& log() const { return log_; }
     bool reveal() const { return reveal_; }
+    // What "Copy as curl" of log entry `entry_id` copies (masked unless
+    // revealed and `may_reveal`); none for an entry no longer logged.
+    std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const;
     RedactionRules redaction() const;
     const std::string& origin() const { return origin_; }
 

@@ -130,6 +130,9 @@ EM_JS(void, roomkey_js_install_clipboard, (int on_outcome), {
     var write = function(value, quiet) {
         stopWaiting();
         if (!navigator.clipboard || !navigator.clipboard.writeText) return;
+        // Written already in the click's own handler (web/src/gesture_copy.hpp).
+        var gesture = Module['roomkeyGestureCopy'];
+        if (gesture && gesture['wrote'](value)) return;
         navigator.clipboard.writeText(value).catch(function() {
             if (!quiet) {
                 console.warn('roomkey: the browser refused clipboard access; the text stays available for pasting inside the app');
