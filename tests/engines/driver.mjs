@@ -92,19 +92,12 @@ async function launchFirefox() {
     defaultViewport: VIEWPORT,
     // No updates, studies or first-run pages: nothing of Firefox's own
     // competes with the page for the CPU or the network.
-    // focusmanager.testmode: the window counts as focused, as in Mozilla's
-    // own test runs. A bare X server (xvfb-run, no window manager) never
-    // gives Firefox's window the input focus, so document.hasFocus() is
-    // false and Enter on a focused button fires no click (issue 28).
     extraPrefsFirefox: { 'app.update.enabled': false, 'browser.startup.homepage_override.mstone': 'ignore',
-      'datareporting.policy.dataSubmissionEnabled': false, 'app.normandy.enabled': false,
-      'focusmanager.testmode': true },
+      'datareporting.policy.dataSubmissionEnabled': false, 'app.normandy.enabled': false },
   });
   const pages = await browser.pages();
   const page = pages[0] || await browser.newPage();
   await page.setViewport(VIEWPORT);
-  // WebDriver BiDi's browsingContext.activate: the tab asks for the focus.
-  await page.bringToFront();
   return {
     name: 'firefox',
     version: await browser.version(),
