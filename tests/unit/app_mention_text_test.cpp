@@ -6,17 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include "chat_message.hpp"
+
 namespace roomkey::app {
 namespace mention_text_test {
 
+// A message whose id is its send time.
 ChatMessage message(std::string account, std::string name, std::string body, std::int64_t at) {
-    ChatMessage m;
-    m.message_id = std::to_string(at);
-    m.account.account_id = std::move(account);
-    m.account.name = std::move(name);
-    m.body = std::move(body);
-    m.send_time = at;
-    return m;
+    return roomkey::testing::chat_message(std::to_string(at), std::move(account), std::move(name), std::move(body), at);
 }
 
 const notation::NameLookup kNames = [](std::string_view id) -> std::string {

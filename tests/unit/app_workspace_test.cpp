@@ -6,20 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include "chat_message.hpp"
 #include "roomkey/message_tags.hpp"
 
 namespace roomkey::app {
 namespace workspace_test {
 
-ChatMessage message(std::string id, std::string account, std::string name, std::string body, std::int64_t at) {
-    ChatMessage m;
-    m.message_id = std::move(id);
-    m.account.account_id = std::move(account);
-    m.account.name = std::move(name);
-    m.body = std::move(body);
-    m.send_time = at;
-    return m;
-}
+const auto& message = roomkey::testing::chat_message;  // tests/support/chat_message.hpp
 
 Room room(std::string id, std::string name, std::int64_t mentions) {
     Room r;

@@ -164,6 +164,16 @@ void add_declared(A11yNode node) {
     t.nodes.push_back(std::move(node));
 }
 
+// A list or a log the UI declares, named `name`; its id from `kind` and the name.
+ImGuiID declare_container(A11yRole role, const char* kind, const char* name) {
+    A11yNode node;
+    node.id = ImGui::GetID((std::string("##a11y_") + kind + ":" + name).c_str());
+    node.role = role;
+    node.name = name;
+    add_declared(node);
+    return node.id;
+}
+
 bool is_text_field(ImGuiID id) {
     auto it = tree().last_roles.find(id);
     return it != tree().last_roles.end() &&
@@ -220,12 +230,7 @@ void shortcut_next(const char* keys) {
 }
 
 void begin_list(const char* name) {
-    A11yNode node;
-    node.id = ImGui::GetID((std::string("##a11y_list:") + name).c_str());
-    node.role = A11yRole::List;
-    node.name = name;
-    add_declared(node);
-    tree().list = node.id;
+    tree().list = declare_container(A11yRole::List, "list", name);
 }
 
 void end_list() {
@@ -233,12 +238,7 @@ void end_list() {
 }
 
 void begin_log(const char* name) {
-    A11yNode node;
-    node.id = ImGui::GetID((std::string("##a11y_log:") + name).c_str());
-    node.role = A11yRole::Log;
-    node.name = name;
-    add_declared(node);
-    tree().log = node.id;
+    tree().log = declare_container(A11yRole::Log, "log", name);
     tree().log_item = 0;
 }
 
