@@ -3,8 +3,10 @@
 //   - The app sends operations (add/update/move/remove, web/app/a11y_tree.hpp)
 //     that keep a visually hidden DOM subtree (#a11y) in step with its
 //     widgets: buttons, checkboxes, text fields, headings, lists of items
-//     (the rooms) and described drawings (the rate plot). Each element sits
-//     over its widget (CSS px), so screen magnifiers follow the focus.
+//     (the rooms), the conversation as a log (role log, a live region) of
+//     articles that read as the messages are drawn, and described drawings
+//     (the rate plot). Each element sits over its widget (CSS px), so
+//     screen magnifiers follow the focus.
 //   - Activating an element (a click, a screen reader's "press") asks the
 //     app to activate the same widget; focus moves both ways.
 //   - Text reaches the app through the real DOM input of the focused field:
@@ -96,10 +98,12 @@
   function isText(role) { return role === 'textbox' || role === 'textarea'; }
   // Elements that hold others: named by aria-label, never by their text,
   // and not positioned, so their children sit over the canvas like the rest.
-  function isContainer(role) { return role === 'list' || role === 'listitem' || role === 'group'; }
+  function isContainer(role) {
+    return role === 'list' || role === 'listitem' || role === 'group' || role === 'log' || role === 'article';
+  }
 
   function create(op) {
-    var el, target;
+    var el, target, text;
     if (op.role === 'heading') {
       el = document.createElement('h' + (op.value || '2'));
       target = document.createElement('button');
@@ -117,16 +121,24 @@
       wireText(el, op.id);
     } else if (op.role === 'list' || op.role === 'listitem') {
       el = target = document.createElement(op.role === 'list' ? 'ul' : 'li');
-    } else if (op.role === 'group' || op.role === 'img') {
+    } else if (op.role === 'group' || op.role === 'img' || op.role === 'log') {
       el = target = document.createElement('div');
       el.setAttribute('role', op.role);
+    } else if (op.role === 'article') {
+      // A message: its text first (what a screen reader reads, and what a
+      // live log announces), positioned over the message; its controls after.
+      el = target = document.createElement('div');
+      el.setAttribute('role', 'article');
+      var text = document.createElement('p');
+      text.className = 'a11y-text';
+      el.appendChild(text);
     } else {
       el = target = document.createElement('button');
       el.type = 'button';
     }
     el.className = 'a11y-node';
     el.dataset.id = op.id;
-    var node = { el: el, target: target, role: op.role, id: op.id };
+    var node = { el: el, target: target, role: op.role, id: op.id, text: text || null };
     if (isContainer(op.role) || op.role === 'img') return node;  // nothing to activate or focus
     target.addEventListener('click', function (event) {
       event.preventDefault();
@@ -149,6 +161,11 @@
       if (op.value !== undefined && !composing && t.value !== op.value) t.value = op.value;
       if (node.role === 'textbox') t.type = state & 16 ? 'password' : 'text';
       t.readOnly = !!(state & 32);
+    } else if (node.role === 'article') {
+      // Read as its text, not a label: a label would be said besides it.
+      if (node.text.textContent !== op.name) node.text.textContent = op.name;
+      place({ el: node.text }, op.rect || [0, 0, 1, 1]);
+      return;
     } else if (isContainer(node.role) || node.role === 'img') {
       if (op.name) t.setAttribute('aria-label', op.name); else t.removeAttribute('aria-label');
       if (node.role !== 'img') return;
@@ -166,7 +183,8 @@
     var parent = parentId ? (nodes[parentId] && nodes[parentId].el) : container();
     if (!parent) parent = container();
     var after = afterId ? nodes[afterId] : null;
-    var before = after ? after.el.nextSibling : parent.firstChild;
+    var first = parentId && nodes[parentId] && nodes[parentId].text;  // an article's text stays first
+    var before = after ? after.el.nextSibling : first ? first.nextSibling : parent.firstChild;
     parent.insertBefore(node.el, before);
   }
 

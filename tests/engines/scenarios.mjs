@@ -8,10 +8,15 @@
 //      (the emoji in colour); Japanese and an emoji typed into the composer
 //      and sent with Ctrl+Enter: the sandbox holds exactly that text;
 //   4. sign-out clears what "Copy as curl" put on the system clipboard,
-//      read back with Ctrl+V into a text field;
+//      read back with Ctrl+V into a text field, the copy written in the
+//      click's own handler;
 //   5. Back from the sign-in page: the page comes back working (restored
 //      from the back/forward cache, or loaded again where the engine does
-//      that), then sign-in with the mouse and the forms.
+//      that), then sign-in with the mouse and the forms;
+//   6. the workspace (issue 27): a room open, the conversation and the
+//      composer on screen, the conversation the largest region, no two
+//      regions overlapping, the demo messages read without tags (on screen
+//      and in the accessibility tree's log), a message typed and posted.
 // One browser and one tab for the whole file (a browser start is most of
 // what an engine costs); each scenario starts from where the previous one
 // left the app, and gets there itself if that one failed.
@@ -20,9 +25,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStack, stopStack, sandboxApiJson, sandboxControl, demoUsers } from '../e2e/support.mjs';
+import { assertWorkspaceRegions } from '../e2e/workspace_regions.mjs';
 import { launchEngine, ENGINES } from './driver.mjs';
 import { openApp, waitForState, waitFor, clickWidget, a11yControl, focused, passFormsWithKeys,
-  passFormsWithMouse, goBack, pasteClipboard, act, appState, waitUntilReady, clickSignIn } from './app.mjs';
+  passFormsWithMouse, goBack, pasteClipboard, act, appState, waitUntilReady, clickSignIn, widgetRect } from './app.mjs';
 
 const engine = process.env.ROOMKEY_ENGINE;
 if (!ENGINES.includes(engine)) throw new Error(`ROOMKEY_ENGINE must be one of ${ENGINES.join(', ')}, not ${engine}`);
@@ -108,6 +114,16 @@ test(`${engine}: sign-in with the keyboard alone`, async (t) => {
   await driver.evaluate(() => { document.getElementById('canvas').focus(); return true; });
   await waitFor(driver, () => document.activeElement && document.activeElement.id === 'canvas', null,
     'the canvas focused', 10000);
+  // What the Tab did, for the report below when it lands elsewhere: its
+  // keydown as the page's last listener saw it, and each focus change.
+  await driver.evaluate(() => {
+    window.__tabTrace = [];
+    window.addEventListener('keydown', (e) => window.__tabTrace.push(`keydown ${e.key}/${e.keyCode}` +
+      `${e.defaultPrevented ? ' prevented' : ''}`));
+    document.addEventListener('focusin', (e) => window.__tabTrace.push(`focusin ${e.target.id ||
+      (e.target.getAttribute('aria-label') || e.target.textContent || e.target.tagName).trim()}`), true);
+    return true;
+  });
   await driver.press('Tab');
   const first = await waitFor(driver, () => document.activeElement && document.activeElement.closest('#a11y') &&
     (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent).trim(), null,
@@ -118,8 +134,9 @@ test(`${engine}: sign-in with the keyboard alone`, async (t) => {
     // this Tab, and the focus went to the first control in drawing order.
     // Not understood yet: said as a TODO, and the keyboard user Tabs on.
     const hasFocus = await driver.evaluate(() => document.hasFocus());
-    t.todo(`the first Tab landed on "${first}", not on "Sign in" (document.hasFocus() ${hasFocus}; then up to 40 ` +
-      'more Tabs to reach it)');
+    const trace = await driver.evaluate(() => window.__tabTrace);
+    t.todo(`the first Tab landed on "${first}", not on "Sign in" (document.hasFocus() ${hasFocus}; ` +
+      `${JSON.stringify(trace)}; then up to 40 more Tabs to reach it)`);
     const name = () => driver.evaluate(() => document.activeElement &&
       (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent).trim());
     for (let i = 0; i < 40 && await name() !== 'Sign in'; i++) await driver.press('Tab');
@@ -132,8 +149,17 @@ test(`${engine}: sign-in with the keyboard alone`, async (t) => {
   assert.equal(state.account.account_id, user.accountId);
   assert.equal(new URL(await driver.url()).pathname, '/', 'after the callback the address is /');
   if (!keyboardAllow) {
+    // Firefox under xvfb-run: no window manager runs there, so no X client
+    // ever gives Firefox's window the input focus; its document never has
+    // focus and Enter on a focused button makes no click. Tried without
+    // effect (document.hasFocus() stayed false): the pref
+    // focusmanager.testmode and WebDriver BiDi's browsingContext.activate
+    // (puppeteer's bringToFront). What would work is outside the page and
+    // the driver: a window manager under Xvfb, or an X tool that sets the
+    // input focus (xdotool), neither installed by setup.sh.
+    const hasFocus = await driver.evaluate(() => document.hasFocus());
     t.skip(`${engine} did not click the consent screen's focused Allow button on Enter (keydown, keypress and keyup ` +
-      'arrived, no click: its window has no focus on this X server, document.hasFocus() is false), so the ' +
+      `arrived, no click: its window has no focus on this X server, document.hasFocus() ${hasFocus}), so the ` +
       'mouse clicked it; the rest of the sign-in was done with the keyboard alone');
   }
 });
@@ -185,7 +211,8 @@ test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, asyn
     window.addEventListener('mousedown', () => { window.__lastClick = performance.now(); }, true);
     const write = navigator.clipboard.writeText.bind(navigator.clipboard);
     navigator.clipboard.writeText = (text) => {
-      const entry = { text: text.slice(0, 5), after_click_ms: Math.round(performance.now() - window.__lastClick), outcome: 'pending' };
+      const entry = { text: text.slice(0, 5), after_click_ms: Math.round(performance.now() - window.__lastClick),
+        during: window.event ? window.event.type : null, outcome: 'pending' };
       window.__writes.push(entry);
       const done = write(text);
       done.then(() => { entry.outcome = 'written'; }, (e) => { entry.outcome = `refused: ${e.name} ${e.message}`; });
@@ -200,30 +227,14 @@ test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, asyn
   await waitForState(driver, (s) => /Copied as curl/.test(s.notice || ''), 'the copy');
   const copy = await waitFor(driver, () => { const w = window.__writes.find((e) => e.text === 'curl ');
     return w && w.outcome !== 'pending' && w; }, null, 'the copy\'s clipboard write to end', 10000);
-  if (copy.outcome !== 'written') {
-    // Seen in WebKit under load: the app writes the clipboard from the
-    // animation frame that handles the click, after the click's own event
-    // handler, and WebKit does not always count that as the click's (the
-    // app then keeps the text for pasting inside it and warns on the
-    // console). Nothing reached the clipboard, so there is nothing for
-    // sign-out to clear: said, not passed.
-    const hasFocus = await driver.evaluate(() => document.hasFocus());
-    t.todo(`${engine} refused the copy's clipboard write ${copy.after_click_ms} ms after the click (${copy.outcome}; ` +
-      `document.hasFocus() ${hasFocus}): ` +
-      '"Copy as curl" did not reach the system clipboard, so the clear at sign-out was not checked in this run');
-    await clickWidget(driver, 'sign_out');
-    const out = await waitForState(driver, (s) => s.session === 'signed out' && !s.account, 'sign-out');
-    if (out.clipboard_notice) {
-      // The app believes its copy landed, so it clears at the next click;
-      // that click removes the notice in its own handler and the controls
-      // below move up under the pointer before the app sees where it was.
-      // A click outside the controls (the read-back's text field) takes it.
-      t.diagnostic(`${engine} refused the clear at sign-out too: "${out.clipboard_notice}"`);
-      await pasteClipboard(driver);
-      await waitForState(driver, (s) => s.clipboard_notice === null, 'the clipboard notice gone at the next click');
-    }
-    return;
-  }
+  // Issue 28: the write is made in the click's own event handler (the page
+  // holds what the drawn control copies, web/src/gesture_copy.hpp), where
+  // every engine allows it. From the animation frame after the click,
+  // WebKit refused it under load (147-609 ms after the click).
+  assert.equal(copy.during, 'click', `written inside the click's handler (${JSON.stringify(copy)})`);
+  assert.equal(copy.outcome, 'written', `the engine took the write (${JSON.stringify(await writes())})`);
+  assert.equal((await writes()).filter((e) => e.text === 'curl ').length, 1,
+    'one write: the app\'s own copy a frame later finds it done');
   t.diagnostic(`the copy's clipboard write was asked for ${copy.after_click_ms} ms after the click, and written`);
   // The write has ended; the paste may still see the old text for a moment.
   const copied = await clipboardUntil((text) => text.startsWith('curl '));
@@ -274,4 +285,46 @@ test(`${engine}: Back from the sign-in page comes back working, then sign-in wit
   const signed = await waitForState(driver, (s) => s.session === 'signed in' && s.account && !s.loading,
     'signed in after Back', 60000);
   assert.equal(signed.account.account_id, user.accountId);
+});
+
+// Issue 27's main checks (tests/e2e/app_workspace.e2e.mjs in Chromium at
+// three sizes), here at the harness's 1280x900 in every engine.
+test(`${engine}: the workspace: the conversation the largest region, nothing overlaps, no tags, a message posted`, async () => {
+  await signedIn();
+  const DEMO_ROOM = '2100';
+  await act(driver, { type: 'show_view', view: 'workspace' });
+  await act(driver, { type: 'open_room', room_id: DEMO_ROOM });
+  const state = await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === DEMO_ROOM &&
+    !s.room.loading && s.room.messages.length >= 3 && s.room.members.length > 0, 'the demo room open', 60000);
+  const regions = { conversation: await widgetRect(driver, 'conversation'),
+    composer: await widgetRect(driver, 'composer') };
+  for (const name of ['room_list', 'details']) {
+    const r = await driver.evaluate((n) => window.roomkey.widget(n), name);
+    if (r) regions[name] = r;
+  }
+  const { width, height } = await driver.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  assertWorkspaceRegions(regions, width, height);
+  for (const m of state.room.messages) assert.doesNotMatch(m.text, /\[(To:|rp |qt|info|title|task|dtext|toall)/);
+  assert.equal(state.room.messages.filter((m) => m.mentions_me).length, 1, 'Bob\'s [To:1001] mentions Alice');
+  // Assistive technology reads the same messages: a log of items as drawn.
+  const items = await waitFor(driver, (n) => {
+    const found = [...document.querySelectorAll('#a11y [role=log] [role=article] .a11y-text')].map((e) => e.textContent);
+    return found.length === n && found;
+  }, state.room.messages.length, 'the conversation\'s log in the accessibility tree', 10000);
+  assert.ok(items.every((text) => !/\[To:/.test(text)), JSON.stringify(items));
+
+  // A message typed into the composer and posted with its Send button.
+  const text = `from the workspace in ${engine}`;
+  await clickWidget(driver, 'message');
+  await waitFor(driver, () => document.activeElement && document.activeElement.getAttribute('aria-label') === 'Message' &&
+    !!document.activeElement.closest('#a11y'), null, 'the composer focused', 10000);
+  await driver.type(text);
+  await waitFor(driver, (t) => document.activeElement && document.activeElement.value === t, text,
+    'the typed text in the composer', 20000);
+  const before = (await appState(driver)).queue.delivered;
+  await clickWidget(driver, 'queue_message');
+  await waitForState(driver, (s) => s.queue.delivered > before && s.queue.waiting + s.queue.sending === 0,
+    'the post delivered', 60000);
+  const held = await sandboxApiJson(stack, user, 'GET', `/rooms/${DEMO_ROOM}/messages?force=1`);
+  assert.ok(held.some((m) => m.body === text), `the sandbox holds it: ${JSON.stringify(held.slice(-2).map((m) => m.body))}`);
 });

@@ -157,6 +157,29 @@ TEST(A11yTree, ListsKeepTheirItemsAndARemovedListTakesThemAlong) {
     EXPECT_EQ(apply_ops(after, ops), gone);
 }
 
+// Issue 27: the conversation is a log of messages, each an article that
+// reads as the message is drawn, holding its own controls. A message that
+// arrives is one addition at the log's end (what a live log announces);
+// the messages before it are not touched.
+TEST(A11yTree, ANewMessageIsOneArticleAddedAtTheLogsEnd) {
+    const std::vector<A11yNode> before = {node(1, A11yRole::Log, "Conversation"),
+                                          node(2, A11yRole::Article, "Bob, 10:00: To Alice hi", 1),
+                                          node(3, A11yRole::Button, "Reply", 2)};
+    std::vector<A11yNode> after = before;
+    after.push_back(node(4, A11yRole::Article, "Carol, 10:01: lunch?", 1));
+    after.push_back(node(5, A11yRole::Button, "Reply", 4));
+    const std::vector<A11yOp> ops = diff_a11y_tree(before, after);
+    ASSERT_EQ(ops.size(), 2u);
+    EXPECT_EQ(ops[0].node.id, 4u);
+    EXPECT_EQ(ops[0].after, 2u) << "after the last message";
+    EXPECT_EQ(apply_ops(before, ops), after);
+    const nlohmann::json parsed = nlohmann::json::parse(a11y_ops_json(diff_a11y_tree({}, before)));
+    EXPECT_EQ(parsed[0]["role"], "log");
+    EXPECT_EQ(parsed[1]["role"], "article");
+    EXPECT_EQ(parsed[1]["name"], "Bob, 10:00: To Alice hi");
+    EXPECT_EQ(parsed[2]["parent"], 2) << "the message's own Reply";
+}
+
 TEST(A11yTree, ARoleChangeReplacesTheElement) {
     const std::vector<A11yNode> before = {node(1, A11yRole::Button, "x")};
     const std::vector<A11yNode> after = {node(1, A11yRole::Checkbox, "x")};

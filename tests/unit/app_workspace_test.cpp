@@ -6,20 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include "chat_message.hpp"
 #include "roomkey/message_tags.hpp"
 
 namespace roomkey::app {
 namespace workspace_test {
 
-ChatMessage message(std::string id, std::string account, std::string name, std::string body, std::int64_t at) {
-    ChatMessage m;
-    m.message_id = std::move(id);
-    m.account.account_id = std::move(account);
-    m.account.name = std::move(name);
-    m.body = std::move(body);
-    m.send_time = at;
-    return m;
-}
+const auto& message = roomkey::testing::chat_message;  // tests/support/chat_message.hpp
 
 Room room(std::string id, std::string name, std::int64_t mentions) {
     Room r;
@@ -75,22 +68,30 @@ TEST(Workspace, QuoteAndMentionAppend) {
     EXPECT_EQ(ws.composer_fill().seq, 2u);
 }
 
-TEST(Workspace, RisingMentionsMakeAlertsOnlyWhenEnabledAndGranted) {
+TEST(Workspace, RisingMentionsMakeRisesOnlyWhenEnabledAndGranted) {
     Workspace ws;
     ws.on_rooms({room("1", "Launch", 0), room("2", "Ops", 1)});
     EXPECT_EQ(ws.title(), "(1) roomkey");
-    EXPECT_TRUE(ws.take_alerts().empty()) << "the first list is the baseline";
+    EXPECT_TRUE(ws.take_rises().empty()) << "the first list is the baseline";
     ws.on_rooms({room("1", "Launch", 1), room("2", "Ops", 1)});
-    EXPECT_TRUE(ws.take_alerts().empty()) << "notifications are off";
+    EXPECT_TRUE(ws.take_rises().empty()) << "notifications are off";
     EXPECT_EQ(ws.title(), "(2) roomkey");
     ws.set_notifications(true);
     ws.set_permission("granted");
     ws.on_rooms({room("1", "Launch", 3), room("2", "Ops", 0)});
+    const auto rises = ws.take_rises();
+    ASSERT_EQ(rises.size(), 1u);
+    EXPECT_EQ(rises[0].room_id, "1");
+    EXPECT_EQ(rises[0].name, "Launch");
+    EXPECT_EQ(rises[0].more, 2);
+    EXPECT_TRUE(ws.take_alerts().empty()) << "an alert waits for the mention's text";
+    ws.alert(rises[0], std::string("Bob: To Alice lunch"));
+    ws.alert(rises[0], std::nullopt);
     const auto alerts = ws.take_alerts();
-    ASSERT_EQ(alerts.size(), 1u);
-    EXPECT_EQ(alerts[0].room_id, "1");
+    ASSERT_EQ(alerts.size(), 2u);
     EXPECT_EQ(alerts[0].title, "Launch");
-    EXPECT_EQ(alerts[0].text, "2 new mentions in Launch");
+    EXPECT_EQ(alerts[0].text, "Bob: To Alice lunch");
+    EXPECT_EQ(alerts[1].text, "2 new mentions in Launch") << "unread: the count";
     ws.on_rooms({room("1", "Launch", 0), room("2", "Ops", 0)});
     EXPECT_EQ(ws.title(), "roomkey");
 }

@@ -89,6 +89,57 @@ TEST(RoomPollInterval, PollsUntilResetStayWithinTheShare) {
     }
 }
 
+// Issue 27: the open room's poll and the room list's read run side by side.
+// Simulated together until the reset, each on its own part's interval, the
+// budget dropping by one per call: together they stay within 10 % of the
+// budget at the start, as the room's poll alone does.
+TEST(PollInterval, TheRoomAndTheRoomListTogetherStayWithinTheShare) {
+    for (long start : {300L, 250L, 120L, 60L, 25L, 10L}) {
+        const Instant reset = kNow + Seconds(300);
+        long remaining = start;
+        long calls = 0;
+        auto budget = [&] {
+            OverallBudget b;
+            b.limit = 300;
+            b.remaining = remaining;
+            b.reset = reset;
+            b.from_headers = true;
+            return b;
+        };
+        Instant room_at = kNow + poll_interval(budget(), kNow, kRoomMessagesPart);
+        Instant list_at = kNow + poll_interval(budget(), kNow, kRoomListPart);
+        while (std::min(room_at, list_at) < reset) {
+            const bool room = room_at <= list_at;
+            const Instant t = room ? room_at : list_at;
+            ++calls;
+            remaining = std::max(0L, remaining - 1);
+            if (room) {
+                room_at = t + poll_interval(budget(), t, kRoomMessagesPart);
+            } else {
+                list_at = t + poll_interval(budget(), t, kRoomListPart);
+            }
+        }
+        EXPECT_LE(calls, start / 10) << "start " << start;
+        if (start >= 100) {
+            EXPECT_GE(calls, start / 10 - 3) << "the share is used, not wasted: start " << start;
+        }
+    }
+}
+
+TEST(PollInterval, PartsScaleTheIntervalAndTheFloor) {
+    // Full budget: the room alone every 10 s; its three quarters every
+    // 13.34 s and the list's quarter every 40 s, together 30 calls per 300 s.
+    EXPECT_EQ(poll_interval(from_headers(300, Seconds(300)), kNow, kRoomMessagesPart), Millis(13'334));
+    EXPECT_EQ(poll_interval(from_headers(300, Seconds(300)), kNow, kRoomListPart), Seconds(40));
+    // A huge budget: the 10 s floor is shared too (never more than one call per 10 s together).
+    EXPECT_EQ(poll_interval(from_headers(100'000, Seconds(300)), kNow, kRoomListPart), Seconds(40));
+    EXPECT_EQ(poll_interval(from_headers(100'000, Seconds(300)), kNow, kRoomMessagesPart), Millis(13'334));
+    // Nothing left: both wait for the reset, when the budget is whole again.
+    EXPECT_EQ(poll_interval(from_headers(0, Seconds(90)), kNow, kRoomListPart), Seconds(91));
+    EXPECT_EQ(poll_interval(from_headers(300, Seconds(300)), kNow, PollPart{}),
+              room_poll_interval(from_headers(300, Seconds(300)), kNow));
+}
+
 }  // namespace
 }  // namespace polling_test
 }  // namespace roomkey

@@ -1,7 +1,11 @@
-// time_text_test.cpp: times, date separators and deadlines in the user's zone (web/app/time_text.hpp).
+// time_text_test.cpp: times, date separators and deadlines in the user's zone,
+// written by the user's locale (web/app/time_text.hpp).
 #include "app/time_text.hpp"
 
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 namespace roomkey::app {
 namespace time_text_test {
@@ -73,6 +77,28 @@ TEST(TimeText, NoDeadline) {
     EXPECT_EQ(deadline_text(0, "date", false, kSent, kJapan).text, "");
     EXPECT_EQ(deadline_text(kJapanSixPm, "someday", false, kSent, kJapan).text, "");
     EXPECT_FALSE(deadline_text(1, "none", false, kSent, kJapan).overdue);
+}
+
+// Issue 27 item 4: the locale's writer (Intl in the browser) writes what
+// this file decided to say; which day a time falls on still follows the zone.
+TEST(TimeText, TheLocalesWriterWritesWhatIsSaid) {
+    std::vector<std::int64_t> asked;
+    const UserTime user(kJapan, [&](std::int64_t t, TimeStyle style) {
+        asked.push_back(t);
+        return "w" + std::to_string(static_cast<int>(style));
+    });
+    EXPECT_EQ(message_time_text(kSent, kUtcMidnight, user), "w0") << "the same day in Japan: the clock";
+    EXPECT_EQ(message_time_text(kSent, kSent + 86400, user), "w2") << "another day: date and clock";
+    EXPECT_EQ(date_separator_text(kSent, kUtcMidnight, user), "Today");
+    EXPECT_EQ(date_separator_text(kSent - 2 * 86400, kSent, user), "w3") << "the date with its weekday";
+    EXPECT_EQ(deadline_text(kJapanMidnight, "date", false, kSent, user).text, "w1");
+    EXPECT_TRUE(deadline_text(kJapanMidnight, "date", false, kJapanEndOfDay + 1, user).overdue);
+    EXPECT_EQ(deadline_text(kJapanSixPm, "time", false, kSent, user).text, "w2");
+    EXPECT_EQ(asked, (std::vector<std::int64_t>{kSent, kSent, kSent - 2 * 86400, kJapanMidnight, kJapanMidnight,
+                                                kJapanSixPm}));
+    // Without a writer: digits, year first.
+    EXPECT_EQ(written_time(kSent, TimeStyle::date_weekday, kJapan), "2023-11-15 (Wed)");
+    EXPECT_EQ(written_time(kSent, TimeStyle::date, kJapan), "2023-11-15");
 }
 
 }  // namespace

@@ -28,6 +28,10 @@ const char* to_string(A11yRole role) {
             return "group";
         case A11yRole::Image:
             return "img";
+        case A11yRole::Log:
+            return "log";
+        case A11yRole::Article:
+            return "article";
     }
     return "group";
 }

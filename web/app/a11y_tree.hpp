@@ -14,7 +14,22 @@
 namespace roomkey::app {
 
 // Image: a drawing described by its name (the rate plot: its axes' labels).
-enum class A11yRole { Button, Checkbox, TextField, MultilineTextField, Heading, List, ListItem, Group, Image };
+// Log: a live region of items in the order they came (the conversation);
+// Article: one of its items, read as its name (the message as drawn), with
+// its controls (Reply, Quote, ...) inside.
+enum class A11yRole {
+    Button,
+    Checkbox,
+    TextField,
+    MultilineTextField,
+    Heading,
+    List,
+    ListItem,
+    Group,
+    Image,
+    Log,
+    Article
+};
 
 const char* to_string(A11yRole role);
 

@@ -254,6 +254,9 @@ public:
 
     const HttpLog& log() const { return log_; }
     bool reveal() const { return reveal_; }
+    // What "Copy as curl" of log entry `entry_id` copies (masked unless
+    // revealed and `may_reveal`); none for an entry no longer logged.
+    std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const;
     RedactionRules redaction() const;
     const std::string& origin() const { return origin_; }
 
@@ -291,7 +294,7 @@ public:
     // ---- issue 27 (app_workspace.cpp) ----
     const Workspace& workspace() const { return workspace_; }
     // The browser's offset of local time from UTC, for times as drawn.
-    void set_utc_offset(UtcOffsetAt offset) { workspace_.set_utc_offset(std::move(offset)); }
+    void set_user_time(UserTime user) { workspace_.set_user_time(std::move(user)); }
     std::vector<MentionAlert> take_alerts() { return workspace_.take_alerts(); }
     // When the room list is next read again (nullopt: not polling, e.g. hidden tab).
     std::optional<Instant> rooms_poll_at() const;
@@ -315,6 +318,7 @@ private:
         console,
         upload_file,  // app_files.cpp
         open_file,
+        mention_text,  // app_workspace.cpp: a room read for a notification's text
     };
     struct ApiCall {
         RequestId id = 0;
@@ -546,6 +550,11 @@ private:
     std::optional<Instant> rooms_poll_at_;
     void run_rooms_poll(Instant now);
     void schedule_rooms_poll(Instant now);
+    // The room list read: mentions that rose are read for their text (the
+    // rooms being read, by id), then the next read is scheduled.
+    std::map<std::string, MentionRise> mention_reads_;
+    void on_room_list_read(Instant now);
+    void on_mention_text_answer(const ApiCall& call, const std::optional<HttpResponse>& response);
 };
 
 }  // namespace roomkey::app

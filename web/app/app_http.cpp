@@ -57,11 +57,17 @@ void App::log_flow_step(FlowStep step, Instant at) {
     log_.add_step(next_http_id_++, std::move(step.purpose), step.request, std::move(step.note), at);
 }
 
-void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
+std::optional<std::string> App::curl_text(std::uint64_t entry_id, bool may_reveal) const {
     const LogEntry* entry = log_.find(entry_id);
-    if (!entry) return;
+    if (!entry) return std::nullopt;
+    return copy_as_curl(entry->request, origin_, redaction(), reveal_ && may_reveal);
+}
+
+void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
+    auto text = curl_text(entry_id, may_reveal);
+    if (!text) return;
     const bool revealed = reveal_ && may_reveal;
-    effects_.push_back(effect::CopyText{copy_as_curl(entry->request, origin_, redaction(), revealed)});
+    effects_.push_back(effect::CopyText{std::move(*text)});
     session_copied_ = true;
     // The new copy is the user's now: a clear still waiting must not wipe it.
     clipboard_clear_refused_ = false;

@@ -350,8 +350,7 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
                                                [&](const Room& room) { return room.room_id == selected_room_; });
                 if (!known) selected_room_ = list.front().room_id;
             }
-            if (rooms_.value) workspace_.on_rooms(*rooms_.value);  // issue 27: mentions that rose
-            schedule_rooms_poll(now);
+            on_room_list_read(now);  // issue 27: mentions that rose (app_workspace.cpp)
             break;
         case CallKind::settle:
             on_settle_answer(call, response, now);

@@ -188,6 +188,8 @@ std::string App::view_label(const ApiCall& call) const {
             return "file upload (" + (call.upload ? call.upload->name : std::string()) + ")";
         case ViewCall::open_file:
             return "file download link";
+        case ViewCall::mention_text:
+            return "room messages (a mention's text)";
     }
     return "view";
 }
@@ -206,6 +208,10 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
         on_file_answer(call, response, reason, now);  // app_files.cpp
         return;
     }
+    if (call.view == ViewCall::mention_text) {
+        on_mention_text_answer(call, response);  // app_workspace.cpp
+        return;
+    }
     // Marking a room read that has nothing unread is a 400 at the service
     // (RAML); the room is read all the same, so that is no failure.
     const bool already_read = call.view == ViewCall::mark_read && response && is_already_read_answer(*response);
@@ -222,7 +228,8 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
     if (call.view == ViewCall::room_messages || call.view == ViewCall::room_poll) {
         if (for_open_room) room_.set_loading(false);
         // The next poll is timed from this answer, with the budget as it is now.
-        if (for_open_room) room_poll_at_ = now + room_poll_interval(scheduler_.overall(now), now);
+        // Its part of the poll share: the room list's read takes the rest (shared/polling.hpp).
+        if (for_open_room) room_poll_at_ = now + poll_interval(scheduler_.overall(now), now, kRoomMessagesPart);
     }
 
     // The failure, as the view and last_error show it; "" on success.
@@ -409,6 +416,7 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
         case ViewCall::console:
         case ViewCall::upload_file:
         case ViewCall::open_file:
+        case ViewCall::mention_text:
             break;
     }
     if (room_call && for_open_room) {

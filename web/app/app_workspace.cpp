@@ -5,6 +5,7 @@
 // and the notification switch. The state itself lives in Workspace.
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
+#include "app/mention_text.hpp"
 #include "roomkey/polling.hpp"
 
 namespace roomkey::app {
@@ -70,14 +71,72 @@ void App::apply_view(const intent::NotificationPermission& i, Instant) {
     if (i.permission != "granted") workspace_.set_notifications(false);
 }
 
+// Rooms read for their mention's text after one room list read; a rise
+// beyond these is told by its count (the budget is shared with the user).
+constexpr std::size_t kMentionReadsPerList = 3;
+
+// A room list was read: mentions that rose are read for their text. The
+// read is GET /messages with force=1, the latest 100, as the open room's own
+// reads are: without force the service answers only what is new since the
+// account's last read of the room (docs/sandbox.md: a cursor per account,
+// which force=1 reads move too), so it could answer nothing at all when the
+// room was open a moment ago, and it would move the cursor of any other
+// unread-only reader of the account. It goes through the one queue, pacer
+// and session.
+void App::on_room_list_read(Instant now) {
+    if (rooms_.value) workspace_.on_rooms(*rooms_.value);
+    std::size_t reads = 0;
+    for (MentionRise& rise : workspace_.take_rises()) {
+        auto pending = mention_reads_.find(rise.room_id);
+        // (An entry whose call is gone, dropped at a sign-out, is stale.)
+        if (pending != mention_reads_.end() && has_pending_view(ViewCall::mention_text, rise.room_id)) {
+            pending->second.more += rise.more;  // one alert for both, when the read answers
+        } else if (reads < kMentionReadsPerList) {
+            ++reads;
+            enqueue_view(ViewCall::mention_text, Method::Get, "/rooms/" + rise.room_id + "/messages", {{"force", "1"}},
+                         rise.room_id, now);
+            mention_reads_[rise.room_id] = std::move(rise);
+        } else {
+            workspace_.alert(rise, std::nullopt);
+        }
+    }
+    schedule_rooms_poll(now);
+}
+
+void App::on_mention_text_answer(const ApiCall& call, const std::optional<HttpResponse>& response) {
+    auto pending = mention_reads_.find(call.subject);
+    if (pending == mention_reads_.end()) return;
+    const MentionRise rise = std::move(pending->second);
+    mention_reads_.erase(pending);
+    std::optional<std::string> text;
+    if (response && detail::is_success(response->status) && account_.value) {
+        if (auto messages = read_messages(*response)) {
+            const std::string me = account_.value->account_id;
+            const std::string my_name = account_.value->name.value_or("");
+            const std::vector<Contact>* contacts = contacts_.value ? &*contacts_.value : nullptr;
+            const notation::NameLookup names = [&](std::string_view id) -> std::string {
+                if (id == me) return my_name;
+                if (contacts) {
+                    for (const Contact& c : *contacts) {
+                        if (c.account_id == id) return c.name;
+                    }
+                }
+                return {};
+            };
+            text = mention_text(*messages, me, names);
+        }
+    }
+    // Unread (a failure, or the mention already gone): the count says it.
+    workspace_.alert(rise, std::move(text));
+}
+
 // The room list is read again (issue 27 item 5: mentions in rooms that are
-// not open) at kRoomListPollFactor times the interval the room poll takes
-// from the remaining budget (shared/polling.hpp): it follows the same rule
-// and shrinks with the budget, adding a third of the room poll's rate (at
-// most one read per 30 s with a full budget), while a room is open or
-// notifications are on.
+// not open) while a room is open or notifications are on, at the interval
+// of its part of the one poll share (shared/polling.hpp kRoomListPart): the
+// open room's poll takes the rest, so both together stay within the share
+// the room's poll alone kept before (one read per 40 s with a full budget).
 void App::schedule_rooms_poll(Instant now) {
-    rooms_poll_at_ = now + room_poll_interval(scheduler_.overall(now), now) * kRoomListPollFactor;
+    rooms_poll_at_ = now + poll_interval(scheduler_.overall(now), now, kRoomListPart);
 }
 
 std::optional<Instant> App::rooms_poll_at() const {

@@ -23,7 +23,7 @@ notation::NameLookup account_names(const RoomView& room, const std::vector<Conta
 }
 
 DrawnMessage drawn_message(const ChatMessage& message, const std::string& my_account_id,
-                           const notation::NameLookup& names, std::int64_t now_unix, const UtcOffsetAt& offset) {
+                           const notation::NameLookup& names, std::int64_t now_unix, const UserTime& user) {
     DrawnMessage out;
     out.parts = notation::parse(message.body);
     out.text = notation::plain_text(out.parts, names);
@@ -33,7 +33,7 @@ DrawnMessage drawn_message(const ChatMessage& message, const std::string& my_acc
     }
     out.system = service_event_key(message.body).has_value();
     out.edited = message.update_time.value_or(0) > 0;
-    out.time_text = message_time_text(message.send_time, now_unix, offset);
+    out.time_text = message_time_text(message.send_time, now_unix, user);
     return out;
 }
 

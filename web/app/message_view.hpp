@@ -37,6 +37,6 @@ struct DrawnMessage {
 notation::NameLookup account_names(const RoomView& room, const std::vector<Contact>* contacts);
 
 DrawnMessage drawn_message(const ChatMessage& message, const std::string& my_account_id,
-                           const notation::NameLookup& names, std::int64_t now_unix, const UtcOffsetAt& offset);
+                           const notation::NameLookup& names, std::int64_t now_unix, const UserTime& user);
 
 }  // namespace roomkey::app

@@ -48,9 +48,10 @@ UtcOffsetAt fixed_utc_offset(int minutes) {
     return [minutes](std::int64_t) { return minutes; };
 }
 
-LocalTime local_time(std::int64_t unix_seconds, const UtcOffsetAt& offset) {
+LocalTime local_time(std::int64_t unix_seconds, const UserTime& user) {
     using namespace time_text_detail;
-    const std::int64_t local = unix_seconds + static_cast<std::int64_t>(offset ? offset(unix_seconds) : 0) * 60;
+    const std::int64_t local =
+        unix_seconds + static_cast<std::int64_t>(user.offset ? user.offset(unix_seconds) : 0) * 60;
     LocalTime t;
     t.day_number = floor_div(local, 86400);
     const std::int64_t second_of_day = local - t.day_number * 86400;
@@ -61,37 +62,49 @@ LocalTime local_time(std::int64_t unix_seconds, const UtcOffsetAt& offset) {
     return t;
 }
 
-std::string message_time_text(std::int64_t sent, std::int64_t now, const UtcOffsetAt& offset) {
+std::string written_time(std::int64_t unix_seconds, TimeStyle style, const UserTime& user) {
     using namespace time_text_detail;
-    const LocalTime t = local_time(sent, offset);
-    if (t.day_number == local_time(now, offset).day_number) return clock_text(t);
-    return date_text(t) + " " + clock_text(t);
+    if (user.write) return user.write(unix_seconds, style);
+    const LocalTime t = local_time(unix_seconds, user);
+    switch (style) {
+        case TimeStyle::clock:
+            return clock_text(t);
+        case TimeStyle::date:
+            return date_text(t);
+        case TimeStyle::date_clock:
+            return date_text(t) + " " + clock_text(t);
+        case TimeStyle::date_weekday:
+            return date_text(t) + " (" + kWeekdays[t.weekday] + ")";
+    }
+    return date_text(t);
 }
 
-bool same_local_day(std::int64_t a, std::int64_t b, const UtcOffsetAt& offset) {
-    return local_time(a, offset).day_number == local_time(b, offset).day_number;
+std::string message_time_text(std::int64_t sent, std::int64_t now, const UserTime& user) {
+    const bool today = local_time(sent, user).day_number == local_time(now, user).day_number;
+    return written_time(sent, today ? TimeStyle::clock : TimeStyle::date_clock, user);
 }
 
-std::string date_separator_text(std::int64_t day, std::int64_t now, const UtcOffsetAt& offset) {
-    using namespace time_text_detail;
-    const LocalTime t = local_time(day, offset);
-    const std::int64_t today = local_time(now, offset).day_number;
-    if (t.day_number == today) return "Today";
-    if (t.day_number == today - 1) return "Yesterday";
-    return date_text(t) + " (" + kWeekdays[t.weekday] + ")";
+bool same_local_day(std::int64_t a, std::int64_t b, const UserTime& user) {
+    return local_time(a, user).day_number == local_time(b, user).day_number;
+}
+
+std::string date_separator_text(std::int64_t day, std::int64_t now, const UserTime& user) {
+    const std::int64_t number = local_time(day, user).day_number;
+    const std::int64_t today = local_time(now, user).day_number;
+    if (number == today) return "Today";
+    if (number == today - 1) return "Yesterday";
+    return written_time(day, TimeStyle::date_weekday, user);
 }
 
 DeadlineText deadline_text(std::int64_t limit_time, std::string_view limit_type, bool done, std::int64_t now,
-                           const UtcOffsetAt& offset) {
-    using namespace time_text_detail;
+                           const UserTime& user) {
     DeadlineText out;
     if (limit_time <= 0 || (limit_type != "date" && limit_type != "time")) return out;
-    const LocalTime t = local_time(limit_time, offset);
     if (limit_type == "date") {
-        out.text = date_text(t);
-        out.overdue = !done && local_time(now, offset).day_number > t.day_number;
+        out.text = written_time(limit_time, TimeStyle::date, user);
+        out.overdue = !done && local_time(now, user).day_number > local_time(limit_time, user).day_number;
     } else {
-        out.text = date_text(t) + " " + clock_text(t);
+        out.text = written_time(limit_time, TimeStyle::date_clock, user);
         out.overdue = !done && now > limit_time;
     }
     return out;

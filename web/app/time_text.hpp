@@ -1,9 +1,14 @@
-// time_text.hpp: message times, date separators and task deadlines as the user reads them, in their time zone.
-// Pure: the offset of local time from UTC comes in as a function, because the
-// zone's rules live in the browser (Intl / Date.getTimezoneOffset) and differ
-// by instant where summer time applies; tests pass a fixed offset (+540 for Japan).
-// Dates are written year first with digits ("2024-03-05"), which read the
-// same in Japanese and English.
+// time_text.hpp: message times, date separators and task deadlines as the
+// user reads them, in their time zone and their locale (issue 27 item 4).
+// Pure: the offset of local time from UTC and the locale's way of writing a
+// time come in as functions (UserTime), because the zone's rules and the
+// locale's formats live in the browser (Date.getTimezoneOffset and
+// Intl.DateTimeFormat, web/src/user_time.cpp) and the offset differs by
+// instant where summer time applies. This file decides what is said (a
+// clock time for today, a date and time before, "Today", overdue); the
+// writer says it ("14:07" or "2:07 PM", "2024/03/05" or "3/5/2024"). Tests
+// pass a fixed offset (+540 for Japan) and the default writer: digits,
+// year first ("2024-03-05 14:07").
 #pragma once
 
 #include <cstdint>
@@ -18,6 +23,23 @@ namespace roomkey::app {
 using UtcOffsetAt = std::function<int(std::int64_t unix_seconds)>;
 UtcOffsetAt fixed_utc_offset(int minutes);
 
+// What a written time holds: the clock ("14:07"), the date ("2024-03-05"),
+// both, or the date with its weekday ("2024-03-05 (Tue)").
+enum class TimeStyle { clock, date, date_clock, date_weekday };
+
+// Writes a Unix time, in the user's zone, as their locale does.
+using TimeWriter = std::function<std::string(std::int64_t unix_seconds, TimeStyle style)>;
+
+// Where the user is: their zone (which local day a time falls on) and how
+// their locale writes times. Made from an offset alone, it writes digits,
+// year first, in that offset's local time.
+struct UserTime {
+    UserTime(UtcOffsetAt offset_at = fixed_utc_offset(0), TimeWriter writer = {})
+        : offset(std::move(offset_at)), write(std::move(writer)) {}
+    UtcOffsetAt offset;
+    TimeWriter write;  // empty: digits, year first
+};
+
 struct LocalTime {
     std::int64_t year = 1970;
     unsigned month = 1;           // 1-12
@@ -27,16 +49,19 @@ struct LocalTime {
     unsigned weekday = 4;         // 0 = Sunday (1970-01-01 was a Thursday)
     std::int64_t day_number = 0;  // local days since 1970-01-01, to compare days
 };
-LocalTime local_time(std::int64_t unix_seconds, const UtcOffsetAt& offset);
+LocalTime local_time(std::int64_t unix_seconds, const UserTime& user);
 
-// "14:07" for a message sent on today's local date, "2024-03-05 14:07" otherwise.
-std::string message_time_text(std::int64_t sent, std::int64_t now, const UtcOffsetAt& offset);
+// The clock ("14:07") for a message sent on today's local date, the date and clock ("2024-03-05 14:07") otherwise.
+std::string message_time_text(std::int64_t sent, std::int64_t now, const UserTime& user);
+
+// `unix_seconds` written in `style`: by the user's writer, else digits, year first.
+std::string written_time(std::int64_t unix_seconds, TimeStyle style, const UserTime& user);
 
 // True when two times fall on the same local date: where a date separator is not drawn.
-bool same_local_day(std::int64_t a, std::int64_t b, const UtcOffsetAt& offset);
+bool same_local_day(std::int64_t a, std::int64_t b, const UserTime& user);
 
-// The separator above a day's first message: "Today", "Yesterday", else "2024-03-05 (Tue)".
-std::string date_separator_text(std::int64_t day, std::int64_t now, const UtcOffsetAt& offset);
+// The separator above a day's first message: "Today", "Yesterday", else the date with its weekday ("2024-03-05 (Tue)").
+std::string date_separator_text(std::int64_t day, std::int64_t now, const UserTime& user);
 
 struct DeadlineText {
     std::string text;      // empty: no deadline
@@ -48,6 +73,6 @@ struct DeadlineText {
 // a "time" deadline as local date and time ("2024-03-05 18:00"), overdue once
 // passed. "none", an unknown type or no time: no deadline.
 DeadlineText deadline_text(std::int64_t limit_time, std::string_view limit_type, bool done, std::int64_t now,
-                           const UtcOffsetAt& offset);
+                           const UserTime& user);
 
 }  // namespace roomkey::app

@@ -57,7 +57,7 @@ void add_workspace_state(const App& app, Instant now, json& state) {
     const std::int64_t now_unix = unix_ms(now) / 1000;
     json& messages = room["messages"];
     for (std::size_t i = 0; i < view.messages().size() && i < messages.size(); ++i) {
-        const DrawnMessage drawn = drawn_message(view.messages()[i], me, names, now_unix, ws.utc_offset());
+        const DrawnMessage drawn = drawn_message(view.messages()[i], me, names, now_unix, ws.user_time());
         json& m = messages[i];
         m["text"] = drawn.text;
         m["mentions_me"] = drawn.mentions_me;

@@ -63,15 +63,26 @@ void Workspace::on_rooms(const std::vector<Room>& rooms) {
         const auto seen = mentions_.find(room.room_id);
         const std::int64_t before = seen == mentions_.end() ? 0 : seen->second;
         if (rooms_seen_ && now > before && notify_ && permission_ == "granted") {
-            const std::int64_t more = now - before;
-            alerts_.push_back(
-                {room.room_id, room.name,
-                 std::to_string(more) + (more == 1 ? " new mention" : " new mentions") + " in " + room.name});
+            rises_.push_back({room.room_id, room.name, now - before});
         }
         mentions_[room.room_id] = now;
     }
     mention_total_ = total;
     rooms_seen_ = true;
+}
+
+std::string mention_count_text(const MentionRise& rise) {
+    return std::to_string(rise.more) + (rise.more == 1 ? " new mention" : " new mentions") + " in " + rise.name;
+}
+
+std::vector<MentionRise> Workspace::take_rises() {
+    std::vector<MentionRise> out;
+    out.swap(rises_);
+    return out;
+}
+
+void Workspace::alert(const MentionRise& rise, std::optional<std::string> text) {
+    alerts_.push_back({rise.room_id, rise.name, text ? std::move(*text) : mention_count_text(rise)});
 }
 
 std::vector<MentionAlert> Workspace::take_alerts() {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,9 +17,6 @@
 #include "roomkey/api.hpp"
 
 namespace roomkey::app {
-
-// The room list is read every this many room-poll intervals (app_workspace.cpp).
-inline constexpr int kRoomListPollFactor = 3;
 
 enum class View { workspace, developer };
 std::string_view to_string(View view);
@@ -36,8 +34,19 @@ struct ComposerFill {
 struct MentionAlert {
     std::string room_id;
     std::string title;  // the room's name
-    std::string text;   // the mention's text, when the room is open; else a count
+    std::string text;   // the mention's text (mention_text.hpp); a count when it could not be read
 };
+
+// A room whose mention count rose while notifications were on: App reads
+// its newest messages for the mention's text, then makes the alert.
+struct MentionRise {
+    std::string room_id;
+    std::string name;
+    std::int64_t more = 0;  // by how many
+};
+
+// "2 new mentions in Ops": an alert's text when the mention could not be read.
+std::string mention_count_text(const MentionRise& rise);
 
 class Workspace {
 public:
@@ -61,16 +70,19 @@ public:
     void set_notifications(bool on) { notify_ = on; }
     void set_permission(std::string permission) { permission_ = std::move(permission); }
 
-    // A new room list: mention counts that rose make alerts (when enabled)
+    // A new room list: mention counts that rose make rises (when enabled)
     // and the title's count. The first list only sets the baseline.
     void on_rooms(const std::vector<Room>& rooms);
+    std::vector<MentionRise> take_rises();
+    // A rise read: its alert, with the mention's text or, without it, the count.
+    void alert(const MentionRise& rise, std::optional<std::string> text);
     std::vector<MentionAlert> take_alerts();
     // The tab's title: "(N) roomkey" with N the mentions across rooms, else "roomkey".
     std::string title() const;
 
-    // Local time (the platform sets the browser's offset; UTC until then).
-    const UtcOffsetAt& utc_offset() const { return offset_; }
-    void set_utc_offset(UtcOffsetAt offset) { offset_ = std::move(offset); }
+    // The user's zone and locale (the platform sets the browser's; UTC and digits until then).
+    const UserTime& user_time() const { return user_time_; }
+    void set_user_time(UserTime user) { user_time_ = std::move(user); }
 
 private:
     void fill(std::string text, bool replace);
@@ -82,8 +94,9 @@ private:
     bool rooms_seen_ = false;
     std::map<std::string, std::int64_t> mentions_;
     std::int64_t mention_total_ = 0;
+    std::vector<MentionRise> rises_;
     std::vector<MentionAlert> alerts_;
-    UtcOffsetAt offset_ = fixed_utc_offset(0);
+    UserTime user_time_;
 };
 
 }  // namespace roomkey::app

@@ -61,6 +61,8 @@ struct Tree {
     ImGuiID compose_id = 0;
     std::string compose_text;
     ImGuiID list = 0;  // the list open now (begin_list): its items become list items
+    ImGuiID log = 0;   // the log open now (begin_log)
+    ImGuiID log_item = 0;  // its item open now (begin_log_item): the controls' parent
 };
 
 Tree& tree() {
@@ -136,7 +138,10 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
         t.nodes[existing->second] = std::move(node);
         return;
     }
-    if (t.list != 0) {
+    if (t.log != 0) {
+        // Inside a log, a control belongs to the message it is drawn in.
+        node.parent = t.log_item != 0 ? t.log_item : t.log;
+    } else if (t.list != 0) {
         // Inside a list each control is one list item (ul > li > button).
         A11yNode item;
         item.id = ImHashData(&id, sizeof(id), t.list);
@@ -157,6 +162,16 @@ void add_declared(A11yNode node) {
     if (t.index.count(node.id)) return;
     t.index[node.id] = t.nodes.size();
     t.nodes.push_back(std::move(node));
+}
+
+// A list or a log the UI declares, named `name`; its id from `kind` and the name.
+ImGuiID declare_container(A11yRole role, const char* kind, const char* name) {
+    A11yNode node;
+    node.id = ImGui::GetID((std::string("##a11y_") + kind + ":" + name).c_str());
+    node.role = role;
+    node.name = name;
+    add_declared(node);
+    return node.id;
 }
 
 bool is_text_field(ImGuiID id) {
@@ -215,16 +230,47 @@ void shortcut_next(const char* keys) {
 }
 
 void begin_list(const char* name) {
-    A11yNode node;
-    node.id = ImGui::GetID((std::string("##a11y_list:") + name).c_str());
-    node.role = A11yRole::List;
-    node.name = name;
-    add_declared(node);
-    tree().list = node.id;
+    tree().list = declare_container(A11yRole::List, "list", name);
 }
 
 void end_list() {
     tree().list = 0;
+}
+
+void begin_log(const char* name) {
+    tree().log = declare_container(A11yRole::Log, "log", name);
+    tree().log_item = 0;
+}
+
+void end_log() {
+    tree().log = 0;
+    tree().log_item = 0;
+}
+
+void begin_log_item(const char* id, std::string text) {
+    Tree& t = tree();
+    if (t.log == 0) return;
+    A11yNode node;
+    node.id = ImGui::GetID((std::string("##a11y_log_item:") + id).c_str());
+    node.parent = t.log;
+    node.role = A11yRole::Article;
+    node.name = std::move(text);
+    t.log_item = node.id;
+    add_declared(std::move(node));
+}
+
+void end_log_item() {
+    Tree& t = tree();
+    if (t.log == 0) return;
+    // Over the message as drawn (the group just ended): touch exploration and magnifiers find it there.
+    auto at = t.index.find(t.log_item);
+    if (at != t.index.end()) {
+        const ImVec2 min = ImGui::GetItemRectMin();
+        const ImVec2 max = ImGui::GetItemRectMax();
+        t.nodes[at->second].rect = {static_cast<int>(min.x), static_cast<int>(min.y), static_cast<int>(max.x - min.x),
+                                    static_cast<int>(max.y - min.y)};
+    }
+    t.log_item = 0;
 }
 
 void describe_last_item(const char* id, const std::string& description) {
@@ -330,6 +376,8 @@ void publish(float scale) {
     t.published = std::move(t.nodes);
     t.nodes.clear();
     t.list = 0;
+    t.log = 0;
+    t.log_item = 0;
     t.index.clear();
     t.last_windows = std::move(t.windows);
     t.windows.clear();

@@ -55,6 +55,19 @@ void name_next(std::string name);
 void begin_list(const char* name);
 void end_list();
 
+// The conversation (issue 27): the controls drawn between begin_log and
+// end_log belong to a log named `name` (ARIA role log: a live region, so a
+// message that arrives is announced). Each message is one of its items,
+// opened with begin_log_item before it is drawn: an article that reads as
+// `text` (the message as drawn, no tags), holding the controls drawn until
+// end_log_item (Reply, Quote, ...), called right after the ImGui group that
+// drew the message ends: the item is placed over it. `id` names it uniquely
+// in the log.
+void begin_log(const char* name);
+void end_log();
+void begin_log_item(const char* id, std::string text);
+void end_log_item();
+
 // The item just drawn (a plot) is an image described by `description` (its
 // axes, values and labels as words); `id` names it uniquely in the window.
 void describe_last_item(const char* id, const std::string& description);

@@ -130,6 +130,9 @@ EM_JS(void, roomkey_js_install_clipboard, (int on_outcome), {
     var write = function(value, quiet) {
         stopWaiting();
         if (!navigator.clipboard || !navigator.clipboard.writeText) return;
+        // Written already in the click's own handler (web/src/gesture_copy.hpp).
+        var gesture = Module['roomkeyGestureCopy'];
+        if (gesture && gesture['wrote'](value)) return;
         navigator.clipboard.writeText(value).catch(function() {
             if (!quiet) {
                 console.warn('roomkey: the browser refused clipboard access; the text stays available for pasting inside the app');
@@ -149,10 +152,6 @@ EM_JS(void, roomkey_js_clear_clipboard, (), {
 
 EM_JS(int, roomkey_js_utc_offset_minutes, (int year, int month, int day), {
     return -new Date(year, month - 1, day, 23, 59, 59).getTimezoneOffset();
-});
-
-EM_JS(int, roomkey_js_utc_offset_at, (double unix_seconds), {
-    return -new Date(unix_seconds * 1000).getTimezoneOffset();
 });
 
 EM_JS(void, roomkey_js_set_title, (const char* title), {
@@ -276,10 +275,6 @@ void forget_clipboard(bool system) {
 Seconds local_utc_offset(const app::CivilDate& date) {
     return Seconds(60LL *
                    roomkey_js_utc_offset_minutes(date.year, static_cast<int>(date.month), static_cast<int>(date.day)));
-}
-
-int local_utc_offset_at(std::int64_t unix_seconds) {
-    return roomkey_js_utc_offset_at(static_cast<double>(unix_seconds));
 }
 
 void set_title(const std::string& title) {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "app/format.hpp"
+#include "app/time_text.hpp"
 #include "roomkey/time.hpp"
 
 namespace roomkey::web {
@@ -65,8 +66,10 @@ void forget_clipboard(bool system);
 // getTimezoneOffset, so daylight saving time on that day counts).
 Seconds local_utc_offset(const app::CivilDate& date);
 
-// Minutes local time is ahead of UTC at a Unix time (issue 27: times as drawn).
-int local_utc_offset_at(std::int64_t unix_seconds);
+// Issue 27: the user's zone and locale, as the conversation writes times:
+// Date's offset at each instant and Intl.DateTimeFormat with the browser's
+// own locale (web/src/user_time.cpp).
+app::UserTime browser_user_time();
 
 // Issue 27 item 5: the tab's title; the notification permission ("granted",
 // "denied", "default", "unsupported"); asking for it (on a click: the

@@ -545,7 +545,7 @@ int main() {
     // The text size this session chose survives a reload (view_prefs.hpp).
     if (const auto size = roomkey::web::stored_text_size()) p.ui.text_size = *size;
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
-    p.app->set_utc_offset([](std::int64_t t) { return roomkey::web::local_utc_offset_at(t); });
+    p.app->set_user_time(roomkey::web::browser_user_time());  // issue 27: zone and locale (user_time.hpp)
     p.app->start(launch_url, pending, roomkey::web::now());
     roomkey::web::install_mention_alerts(*p.app, deliver_intents, roomkey::web::now());
     launch_url.clear();

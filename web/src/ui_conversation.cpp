@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "a11y.hpp"
 #include "app/message_view.hpp"
 #include "ui_parts.hpp"
-#include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
 
@@ -24,7 +24,7 @@ using notation::PartKind;
 struct Drawing {
     const notation::Parts& parts;
     const notation::NameLookup& names;
-    const app::UtcOffsetAt& offset;
+    const app::UserTime& offset;
     std::int64_t now = 0;
     std::string* jump = nullptr;  // a reply's label was clicked: the message it answers
 };
@@ -159,8 +159,11 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ui.jump_to.clear();
     }
     const ImVec2 top = ImGui::GetCursorScreenPos();
-    ImGui::BeginGroup();
     const std::string who = m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
+    // For assistive technology: an item of the conversation's log that reads
+    // as the message is drawn (no tags), its controls inside it.
+    a11y::begin_log_item(m.message_id.c_str(), who + ", " + drawn.time_text + ": " + drawn.text);
+    ImGui::BeginGroup();
     ImGui::TextColored(kAccent, "%s", who.c_str());
     const std::string when = drawn.time_text + (drawn.edited ? "  (edited)" : "");
     beside(when.c_str());
@@ -186,12 +189,11 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ImGui::SameLine();
         if (ImGui::SmallButton("Cancel")) ui.editing.clear();
     } else {
-        const Drawing d{drawn.parts, names, app.workspace().utc_offset(), now, &ui.jump_to};
+        const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to};
         draw_parts(d, drawn.parts.parts);
     }
     ImGui::EndGroup();
-    // For assistive technology: the message as a reader sees it (no tags).
-    ux::describe_last_item(("message:" + m.message_id).c_str(), who + ", " + drawn.time_text + ": " + drawn.text);
+    a11y::end_log_item();
     if (drawn.mentions_me) {
         // Mentions of you: a band in the warning colour on the left.
         const ImVec2 bottom = ImGui::GetItemRectMax();
@@ -232,13 +234,13 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const float composer_h = composer_height();
     const float height = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f,
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
-    ux::begin_list("Conversation");  // its messages, each read as drawn (a11y.hpp)
+    a11y::begin_log("Conversation");  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), true);
     const std::string me = app.account().value ? app.account().value->account_id : std::string();
     const notation::NameLookup names =
         app::account_names(room, app.contacts().value ? &*app.contacts().value : nullptr);
     const std::int64_t now_unix = unix_ms(now) / 1000;
-    const app::UtcOffsetAt& offset = app.workspace().utc_offset();
+    const app::UserTime& offset = app.workspace().user_time();
     if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room yet.");
     const bool jumped = !ui.jump_to.empty();
     std::int64_t last = 0;
@@ -255,7 +257,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (!jumped) follow_bottom();
     ImGui::EndChild();
-    ux::end_list();
+    a11y::end_log();
     note_widget(ui, "conversation");
     composer(app, ui, out);
 }

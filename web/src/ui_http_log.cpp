@@ -8,6 +8,7 @@
 
 #include "app/format.hpp"
 #include "app/scope_help.hpp"
+#include "gesture_copy.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
 
@@ -65,6 +66,8 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
         // The user's own click: the one way a revealed copy can be made.
         out.push_back(app::intent::CopyCurl{entry->id, true});
     }
+    // Written in the click's own handler, where every engine allows it (gesture_copy.hpp).
+    if (const auto curl = app.curl_text(entry->id, true)) gesture_copy::arm_last_item(*curl);
     note_widget(ui, "copy_curl");
     ImGui::BeginChild("log_detail", ImVec2(0, 0), true);
     ImGui::TextColored(kAccent, "%s", shown.request_line.c_str());

@@ -55,7 +55,7 @@ void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now,
         ImGui::TextWrapped("[%s] %s%s%s", t.status.c_str(), t.body.c_str(), who.empty() ? "" : "  -> ", who.c_str());
         // Issue 27: the deadline in local time, overdue marked.
         const app::DeadlineText due = app::deadline_text(t.limit_time.value_or(0), t.limit_type.value_or("none"),
-                                                         t.status == "done", unix_ms(now) / 1000, ws.utc_offset());
+                                                         t.status == "done", unix_ms(now) / 1000, ws.user_time());
         if (!due.text.empty()) {
             ImGui::Indent();
             ImGui::TextColored(due.overdue ? kBad : kDim, "due %s%s", due.text.c_str(), due.overdue ? " (overdue)" : "");

@@ -7,6 +7,7 @@
 
 #include "a11y.hpp"
 #include "browser_font.hpp"
+#include "gesture_copy.hpp"
 
 namespace {
 
@@ -82,6 +83,7 @@ void after_draw() {
 
 bool after_render(float scale) {
     a11y::publish(scale);
+    gesture_copy::publish(scale);
     g_keys.last_main_action = g_keys.main_action;
     g_keys.main_action = 0;
     const app::GlyphCache& cache = glyph_cache();
