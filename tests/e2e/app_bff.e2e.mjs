@@ -31,7 +31,8 @@ test('BFF sign-in: dashboard and a post, a reload keeps the session, no token an
   const page = await browser.context.newPage();
   const received = await recordReceived(browser.context, page);
   const navigations = [];
-  page.on('framenavigated', (f) => { if (f === page.mainFrame()) navigations.push(f.url()); });
+  // Every top-level navigation request, the redirect hops included (/bff/login answers 303).
+  page.on('request', (r) => { if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navigations.push(r.url()); });
   const apiHeaders = [];
   page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) apiHeaders.push(r.headers()); });
 

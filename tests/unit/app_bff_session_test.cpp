@@ -11,6 +11,7 @@
 #include "app/bff_flow_steps.hpp"
 #include "app/http_log.hpp"
 #include "app/public_config.hpp"
+#include "roomkey/bff_session.hpp"
 
 namespace roomkey::app {
 namespace bff_session_test {
@@ -81,7 +82,7 @@ TEST(BffSessionAnswer, SignedInCarriesScopeLifetimesAndTheHelpersTokenRequests) 
     EXPECT_EQ(info->token_requests[0].grant_type, "refresh_token");
     EXPECT_EQ(info->token_requests[0].status, 200);
 
-    BffSession session;
+    BffSessionView session;
     session.on_session(*info, t0);
     EXPECT_TRUE(session.signed_in());
     EXPECT_EQ(session.access_expires_at(), t0 + Seconds(1790)) << "the countdown starts when it was read";
@@ -133,7 +134,7 @@ TEST(BffTokenRequests, TheHeaderIsReadAndAReportIsLoggedOnceMasked) {
     broken.headers.set("X-Roomkey-Token-Request", "not json");
     EXPECT_FALSE(token_request_header(broken));
 
-    BffSession session;
+    BffSessionView session;
     EXPECT_TRUE(session.first_report(*report));
     EXPECT_FALSE(session.first_report(*report)) << "the header, then /bff/session: one entry";
 
@@ -208,6 +209,53 @@ TEST(BffRequests, LoginIsANavigationWithTheScopeAndRefreshNarrowsInItsBody) {
     EXPECT_EQ(bff_logout_note(answer(200, R"({"signed_in":false,"note":"roomkey forgot the tokens"})")),
               "roomkey forgot the tokens");
     EXPECT_NE(bff_logout_note(answer(200, "{}")).find("stays granted"), std::string::npos);
+}
+
+
+// The two sides of the contract: what roomkey-helper writes (shared/'s
+// bff_session_body, bff_token_request_json) the page reads, and no secret
+// of the session reaches what the page reads.
+TEST(BffSessionAnswer, ThePageReadsWhatTheHelperWrites) {
+    roomkey::BffSession held;
+    held.id = "AAAAAAAAAAAAAAAAAAAAAA";
+    held.access_token = "access-token-secret-value-0123";
+    held.refresh_token = "refresh-token-secret-value-4567";
+    held.scope = ScopeSet{"users.all:read", "rooms.all:read_write"};
+    held.access_expires_at = t0 + Seconds(1800);
+    held.refresh_expires_at = t0 + Seconds(1209600);
+    roomkey::BffTokenRequest exchange;
+    exchange.grant_type = GrantType::authorization_code;
+    exchange.status = 200;
+    exchange.ms = 15;
+    exchange.at = 1'700'000'000;
+    exchange.scope = "users.all:read rooms.all:read_write";
+    exchange.expires_in = 1800;
+    held.token_requests.push_back(exchange);
+    const std::string body =
+        bff_session_body(held, t0 + Seconds(100), "https://auth.example/token", "https://127.0.0.1:8443/callback");
+    EXPECT_EQ(body.find(held.access_token), std::string::npos);
+    EXPECT_EQ(body.find(held.refresh_token), std::string::npos);
+    auto info = read_bff_session(body);
+    ASSERT_TRUE(info) << info.error() << "\n" << body;
+    EXPECT_TRUE(info->signed_in);
+    EXPECT_EQ(info->scope, held.scope);
+    EXPECT_EQ(info->expires_in, 1700);
+    ASSERT_TRUE(info->refresh_expires_in);
+    EXPECT_EQ(*info->refresh_expires_in, 1209500);
+    ASSERT_EQ(info->token_requests.size(), 1u);
+    EXPECT_EQ(info->token_requests[0].grant_type, "authorization_code");
+    EXPECT_EQ(info->token_requests[0].status, 200);
+    EXPECT_EQ(info->token_requests[0].at, 1'700'000'000);
+    const FlowStep step = helper_token_step(info->token_requests[0]);
+    EXPECT_EQ(step.request.url, "https://auth.example/token") << "its request line names the token endpoint";
+
+    auto header = read_helper_token_request(
+        bff_token_request_json(exchange, "https://auth.example/token", "https://127.0.0.1:8443/callback"));
+    ASSERT_TRUE(header) << header.error();
+    EXPECT_TRUE(same_request(*header, info->token_requests[0])) << "the header and /bff/session: one request";
+    auto out = read_bff_session(bff_signed_out_body());
+    ASSERT_TRUE(out) << out.error();
+    EXPECT_FALSE(out->signed_in);
 }
 
 }  // namespace

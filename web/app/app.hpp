@@ -252,7 +252,7 @@ public:
     // Where the tokens are, as the session panel says it ("" when none).
     std::string tokens_held_by() const;
     // The helper's session as /bff/session last told it.
-    const BffSession& bff() const { return bff_; }
+    const BffSessionView& bff() const { return bff_; }
     // An OAuth grant is in use, held by the page or by the helper.
     bool oauth_grant() const { return mode_ == Mode::oauth || mode_ == Mode::bff; }
     std::string masked_api_token() const;
@@ -581,7 +581,7 @@ private:
     };
     std::optional<MessageChange> message_change_;
     // Issue 30: the BFF mode.
-    BffSession bff_;
+    BffSessionView bff_;
     bool bff_signing_in_ = false;   // navigated to /bff/login (a page restored from the cache)
     bool bff_refreshing_ = false;   // a POST /bff/refresh is in flight
     bool bff_session_asked_ = false;  // GET /bff/session in flight

@@ -187,7 +187,7 @@ std::string bff_refusal(const HttpResponse& response) {
     return "roomkey-helper answered HTTP " + std::to_string(response.status);
 }
 
-void BffSession::on_session(const BffSessionInfo& info, Instant now) {
+void BffSessionView::on_session(const BffSessionInfo& info, Instant now) {
     if (!info.signed_in) {
         signed_out();
         return;
@@ -201,7 +201,7 @@ void BffSession::on_session(const BffSessionInfo& info, Instant now) {
     token_requests_ = info.token_requests;
 }
 
-bool BffSession::first_report(const HelperTokenRequest& request) {
+bool BffSessionView::first_report(const HelperTokenRequest& request) {
     for (const HelperTokenRequest& seen : logged_) {
         if (same_request(seen, request)) return false;
     }

@@ -86,11 +86,11 @@ std::string bff_refusal(const HttpResponse& response);
 
 // The page's picture of the helper's session, with the lifetimes turned
 // into instants when they were read.
-class BffSession {
+class BffSessionView {
 public:
     // What /bff/session (or /bff/refresh) said at `now`.
     void on_session(const BffSessionInfo& info, Instant now);
-    void signed_out() { *this = BffSession{}; }
+    void signed_out() { *this = BffSessionView{}; }
 
     bool signed_in() const { return signed_in_; }
     const ScopeSet& scope() const { return scope_; }

@@ -13,7 +13,7 @@
 namespace roomkey::web::parts {
 
 void bff_session_details(const App& app, UiState& ui, Instant now, Intents& out) {
-    const app::BffSession& session = app.bff();
+    const app::BffSessionView& session = app.bff();
     const ScopeSet* granted = app.granted_scopes();
     label_value("Requested:", format_scope_list(app.requested_scopes()));
     label_value("Granted:  ", granted ? format_scope_list(*granted) : std::string());
