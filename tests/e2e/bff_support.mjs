@@ -9,13 +9,20 @@ import { before, after } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
-import { freshStateDir, freePort, startSandbox, startHelper, stopProgram, stopStack, launchBrowser, sandboxControl } from './support.mjs';
+import { freshStateDir, freePort, startSandbox, startHelper, startProgram, stopProgram, stopStack, launchBrowser,
+  sandboxControl, front, binDir, webDist } from './support.mjs';
+
+// How many BFF helpers stand behind nginx (docs/deploy.md step 7: one key,
+// the session's requests hashed to one of them).
+const NGINX_BFF_HELPERS = 2;
 
 export const BFF_CLIENT_ID = 'roomkey-bff';
 export const BFF_SCOPE = 'users.all:read rooms.all:read_write';
 
 // Sandbox (a confidential client whose redirect URI is the front's
-// /callback, its secret in a 0600 file) + the front in BFF mode.
+// /callback, its secret in a 0600 file) + the front in BFF mode: the helper
+// itself, or nginx before NGINX_BFF_HELPERS helpers that share the state
+// directory (and so the session key), each told nginx's origin.
 export async function startBffStack({ stateDir = freshStateDir() } = {}) {
   const port = await freePort();
   const secretFile = join(stateDir, 'bff-client-secret');
@@ -27,16 +34,34 @@ export async function startBffStack({ stateDir = freshStateDir() } = {}) {
     redirect_uris: [`https://127.0.0.1:${port}/callback`],
     scope: 'offline_access users.all:read rooms.all:read_write', client_secret: secret }] }), { mode: 0o600 });
   const sandbox = await startSandbox(stateDir, port, ['--clients', clientsFile]);
+  const serveArgs = ['--base-url', sandbox.baseUrl, '--auth-url', sandbox.authUrl, '--consent-url', sandbox.consentUrl,
+    '--client-id', BFF_CLIENT_ID, '--client-type', 'confidential', '--client-secret-file', secretFile, '--session', 'bff'];
+  const bffHelpers = [];
   let helper;
   try {
-    helper = await startHelper(stateDir, ['--base-url', sandbox.baseUrl, '--auth-url', sandbox.authUrl,
-      '--consent-url', sandbox.consentUrl, '--client-id', BFF_CLIENT_ID, '--client-type', 'confidential',
-      '--client-secret-file', secretFile, '--session', 'bff'], port);
+    if (front === 'nginx') {
+      // One after the other: the first makes the key and the local CA the others read.
+      for (let i = 0; i < NGINX_BFF_HELPERS; ++i) {
+        bffHelpers.push(await startProgram(join(binDir, 'roomkey-helper'),
+          ['serve', '--port', String(await freePort()), '--state-dir', stateDir, '--web-root', webDist, ...serveArgs,
+            '--front-origin', `https://127.0.0.1:${port}`], /^roomkey: app at (https:\/\/\S+)$/));
+      }
+      const ports = bffHelpers.map((h) => ['--bff-helper', new URL(h.match[1]).port]).flat();
+      helper = await startHelper(stateDir, [...serveArgs, ...ports], port);
+    } else {
+      helper = await startHelper(stateDir, serveArgs, port);
+    }
   } catch (error) {
-    await stopProgram(sandbox);
+    for (const started of [...bffHelpers, sandbox]) await stopProgram(started);
     throw error;
   }
-  return { stateDir, sandbox, helper, secret, url: helper.url, origin: new URL(helper.url).origin };
+  return { stateDir, sandbox, helper, bffHelpers, secret, url: helper.url, origin: new URL(helper.url).origin };
+}
+
+export async function stopBffStack(stack) {
+  if (!stack) return;
+  for (const started of stack.bffHelpers) await stopProgram(started);
+  await stopStack(stack);
 }
 
 // One BFF stack and one Chromium for a test file (as withStackAndBrowser).
@@ -50,7 +75,7 @@ export function withBffStackAndBrowser(use) {
   });
   after(async () => {
     if (browser) await browser.close();
-    await stopStack(stack);
+    await stopBffStack(stack);
   });
 }
 
