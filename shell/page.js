@@ -25,6 +25,15 @@
 //                                    notifications {enabled, permission}, title;
 //                                    frame: the number of the frame that drew this state,
 //                                    or will draw it (web/src/main.cpp publish)
+//                                    issue 30: mode ('none'|'oauth'|'api_token'|'bff'),
+//                                    config.session ('browser'|'bff'), tokens_held_by
+//                                    ('page'|'helper'|null), tokens_where (the session
+//                                    panel's sentence), bff {signed_in, expires_in,
+//                                    refresh_expires_in, token_requests[] {grant_type,
+//                                    status, ms, at, scope, error}} or null outside the
+//                                    BFF mode (web/app/bff_state.hpp); in BFF mode
+//                                    sign_in, sign_out, refresh_now, refresh_scopes and
+//                                    add_scopes go through roomkey-helper's /bff/* routes
 //   window.roomkey.error()        -> a readable message if loading failed, else null
 //   window.roomkey.act(action)    -> queues an action for the app, the same
 //                                    intents the UI produces, e.g.
@@ -116,6 +125,10 @@
     });
     // The callback's own path goes too: after sign-in the address is `/`.
     if (url.pathname === '/callback') { url.pathname = '/'; changed = true; }
+    // Issue 30: roomkey-helper's BFF callback reports a failed sign-in in the
+    // fragment (#bff_error=...&bff_error_description=...); the app shows it
+    // once, from launchUrl, and a reload must not show it again.
+    if (/^#bff_error=/.test(url.hash)) { url.hash = ''; changed = true; }
     if (changed) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
   })();
 
@@ -210,6 +223,8 @@
       parts.push('Signed in as ' + (s.account.name ? s.account.name + ' ' : '') +
                  '(account ' + s.account.account_id + ').');
     }
+    // Issue 30: where the tokens are (roomkey-helper in BFF mode, or this page).
+    if (s.tokens_where) parts.push('Tokens: ' + s.tokens_where + '.');
     if (s.status) {
       parts.push('Unread ' + s.status.unread_num + ' in ' + s.status.unread_room_num + ' rooms, mentions ' +
                  s.status.mention_num + ', tasks ' + s.status.mytask_num + '.');

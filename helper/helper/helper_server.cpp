@@ -13,7 +13,9 @@
 
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
+#include "common/openssl_random.hpp"
 #include "common/raw_body.hpp"
+#include "helper/bff_gateway.hpp"
 #include "helper/certificate_renewal.hpp"
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
@@ -35,6 +37,8 @@ std::string_view to_string(StartError error) {
             return "bind_failed";
         case StartError::upstream_invalid:
             return "upstream_invalid";
+        case StartError::bff_key_failed:
+            return "bff_key_failed";
     }
     return "unknown";
 }
@@ -121,10 +125,30 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
     self->proxy_ = std::make_unique<Proxy>(
         c.upstream, [upstream](const HttpRequest& request) { return upstream->send(request); }, std::move(preconnect));
 
+    std::optional<BffKeys> bff_keys;
+    if (c.session == SessionMode::bff) {
+        auto keys = load_or_create_bff_keys(c.state_dir, native::openssl_random);
+        if (!keys) return Err{failure(StartError::bff_key_failed, "--session bff: " + keys.error())};
+        bff_keys = std::move(*keys);
+    }
+
     // 127.0.0.1 first (port 0 picks the port), then [::1] on the same port.
     if (auto ok = self->add_listener("127.0.0.1", cert_file, key_file); !ok) return Err{ok.error()};
     if (c.ipv6) {
         if (auto ok = self->add_listener("::1", cert_file, key_file); !ok) return Err{ok.error()};
+    }
+    if (bff_keys) {
+        // After binding: the redirect URI names the port.
+        Proxy* proxy = self->proxy_.get();
+        std::function<std::time_t()> clock = c.clock;
+        self->bff_ = std::make_unique<BffGateway>(BffGatewaySetup{
+            c.upstream, self->public_origin() + std::string(kCallbackPath), std::move(*bff_keys),
+            [upstream](const HttpRequest& request) { return upstream->send(request); },
+            [proxy](const HttpRequest& request) { return proxy->api(request); }, native::openssl_random,
+            [clock] {
+                if (clock) return instant_from_unix_seconds(clock());
+                return std::chrono::time_point_cast<Millis>(std::chrono::system_clock::now());
+            }});
     }
     return self;
 }
@@ -164,7 +188,15 @@ Result<Unit, StartFailure> HelperServer::add_listener(const std::string& address
 }
 
 std::string HelperServer::app_url() const {
-    return "https://127.0.0.1:" + std::to_string(port_) + "/";
+    return origin() + "/";
+}
+
+std::string HelperServer::origin() const {
+    return "https://127.0.0.1:" + std::to_string(port_);
+}
+
+std::string HelperServer::public_origin() const {
+    return config_.front_origin.empty() ? origin() : config_.front_origin;
 }
 
 void HelperServer::log(const std::string& line) const {
@@ -174,8 +206,11 @@ void HelperServer::log(const std::string& line) const {
 // [SECTION] routes ---------------------------------------------------------------
 
 bool HelperServer::refuse(const httplib::Request& req, httplib::Response& res) const {
-    const auto refusal =
-        refusal_for(req, Listening{port_, config_.ipv6}, PolicyLimits{config_.max_uri_bytes, config_.max_header_bytes});
+    const std::string front_host =
+        config_.front_origin.empty() ? std::string() : config_.front_origin.substr(std::string("https://").size());
+    const auto refusal = refusal_for(req, Listening{port_, config_.ipv6, front_host},
+                                     PolicyLimits{config_.max_uri_bytes, config_.max_header_bytes},
+                                     config_.session == SessionMode::bff);
     if (!refusal) return false;
     send_text(res, refusal->status, std::string(refusal->text));
     return true;
@@ -246,14 +281,16 @@ void HelperServer::register_routes(httplib::Server& s) {
     };
 
     auto config_json = [this](const httplib::Request&, httplib::Response& res) {
-        std::string origin = app_url();
-        origin.pop_back();  // no trailing '/'
-        res.set_content(proxy_->public_config_json(origin), "application/json");
+        res.set_content(proxy_->public_config_json(public_origin(), config_.session), "application/json");
         res.set_header("Cache-Control", std::string(cache_control(RouteClass::config_json)));
     };
     route(On::get, std::string(kConfigPath).c_str(), config_json);
 
     auto token = [this](const httplib::Request& req, httplib::Response& res) {
+        // BFF mode: the page never calls the token endpoint (docs/bff.md).
+        if (config_.session == SessionMode::bff) {
+            return send_text(res, 404, "not found: in the BFF mode the helper makes the token requests");
+        }
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
@@ -264,11 +301,31 @@ void HelperServer::register_routes(httplib::Server& s) {
     auto api = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
-        native::to_httplib_response(proxy_->api(*request), res);
+        native::to_httplib_response(config_.session == SessionMode::bff ? bff_->api(*request) : proxy_->api(*request),
+                                    res);
         t_relayed_answer = true;  // the service's body, empty or not (see the error handler)
     };
     const std::string api_pattern = std::string(kApiPrefix) + "/.*";
     for (On method : {On::get, On::post, On::put, On::del}) route(method, api_pattern.c_str(), api);
+
+    if (config_.session == SessionMode::bff) {
+        // The BFF mode's routes (docs/bff.md); the callback is the helper's
+        // own, not the app page. bff_ is made once the port is known (the
+        // redirect URI names it), before run().
+        using Call = HttpResponse (BffGateway::*)(const HttpRequest&);
+        auto bff_route = [this](Call call) {
+            return [this, call](const httplib::Request& req, httplib::Response& res) {
+                auto request = native::from_httplib_request(req);
+                if (!request) return send_text(res, 405, "method not allowed");
+                native::to_httplib_response(((*bff_).*call)(*request), res);
+            };
+        };
+        route(On::get, std::string(kBffLoginPath).c_str(), bff_route(&BffGateway::login));
+        route(On::get, std::string(kCallbackPath).c_str(), bff_route(&BffGateway::callback));
+        route(On::get, std::string(kBffSessionPath).c_str(), bff_route(&BffGateway::session));
+        route(On::post, std::string(kBffRefreshPath).c_str(), bff_route(&BffGateway::refresh));
+        route(On::post, std::string(kBffLogoutPath).c_str(), bff_route(&BffGateway::logout));
+    }
 
     auto site = [this](const httplib::Request& req, httplib::Response& res) {
         site_.serve(req, res);

@@ -24,6 +24,7 @@
 
 namespace roomkey::helper {
 
+class BffGateway;
 class CertificateRenewal;
 class Proxy;
 class UpstreamClient;
@@ -34,6 +35,7 @@ enum class StartError {
     port_in_use,       // another process listens on the port
     bind_failed,       // any other bind failure
     upstream_invalid,  // the upstream configuration cannot be used
+    bff_key_failed,    // --session bff: the cookie key could not be read or made
 };
 std::string_view to_string(StartError error);
 
@@ -60,6 +62,10 @@ public:
     // "https://127.0.0.1:PORT/", also with --ipv6: the redirect URI the
     // service knows is on 127.0.0.1.
     std::string app_url() const;
+    // The same without the trailing '/': "https://127.0.0.1:PORT".
+    std::string origin() const;
+    // The origin the browser sees: --front-origin when behind a front, else origin().
+    std::string public_origin() const;
     // The generated TLS files; empty when --cert/--key were given.
     const std::optional<native::TlsMaterial>& tls() const { return tls_; }
     const HelperConfig& config() const { return config_; }
@@ -104,6 +110,7 @@ private:
     std::unique_ptr<CertificateRenewal> renewal_;  // generated certificates only; outlives the servers
     std::vector<std::unique_ptr<Listener>> listeners_;
     std::unique_ptr<Proxy> proxy_;
+    std::unique_ptr<BffGateway> bff_;  // --session bff only
     std::shared_ptr<UpstreamClient> upstream_;  // the proxy's too
     int port_ = 0;
     std::thread thread_;

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "common/log_writer.hpp"
+#include "common/openssl_random.hpp"
 #include "common/stop_signals.hpp"
+#include "helper/bff_keys.hpp"
 #include "helper/helper_server.hpp"
 #include "helper/nginx_config.hpp"
 #include "helper/options.hpp"
@@ -52,7 +54,8 @@ int serve(const helper::HelperConfig& config) {
     const auto& up = s.config().upstream;
     if (up.configured()) {
         log("upstream base_url=" + up.base_url + " auth_url=" + up.auth_url +
-            " client_type=" + std::string(helper::to_string(up.client_type)));
+            " client_type=" + std::string(helper::to_string(up.client_type)) +
+            " session=" + std::string(helper::to_string(s.config().session)));
     } else {
         log("no upstream configured (--base-url/--auth-url): the proxies answer 503");
     }
@@ -83,6 +86,15 @@ int main(int argc, char** argv) {
             return helper::run_trust(command->trust, true);
         case helper::Subcommand::untrust:
             return helper::run_trust(command->trust, false);
+        case helper::Subcommand::rotate_bff_key: {
+            auto done = helper::rotate_bff_key(command->trust.state_dir, native::openssl_random);
+            if (!done) {
+                std::cerr << "roomkey-helper: rotate-bff-key: " << done.error() << '\n';
+                return 2;
+            }
+            std::cout << "roomkey-helper: " << *done << '\n';
+            return 0;
+        }
         case helper::Subcommand::serve:
             return serve(command->serve);
         case helper::Subcommand::nginx_config: {

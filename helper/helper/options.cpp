@@ -22,6 +22,10 @@ std::string_view to_string(ClientType type) {
     return type == ClientType::confidential ? "confidential" : "public";
 }
 
+std::string_view to_string(SessionMode mode) {
+    return mode == SessionMode::bff ? "bff" : "browser";
+}
+
 EnvLookup process_environment() {
     return [](std::string_view name) -> std::optional<std::string> {
         const char* value = std::getenv(std::string(name).c_str());
@@ -69,7 +73,8 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
   --config FILE         JSON file with any of: service, base_url, auth_url,
                         consent_url, client_id, client_type, client_secret_file,
                         token_header, scope, upstream_ca_file, port, host,
-                        web_root, state_dir, cert_file, key_file
+                        web_root, state_dir, cert_file, key_file, session,
+                        front_origin
                         (default: $ROOMKEY_CONFIG)
   --service NAME        fill in a known service's published addresses and
                         API-token header; any of them given as a flag,
@@ -87,6 +92,14 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
   --scope SCOPES        scopes the app asks for by default  ($ROOMKEY_SCOPE)
   --upstream-ca FILE    another CA to trust for the upstream (repeatable); the
                         system CAs and the local CA are always trusted
+  --session MODE        who holds the tokens: browser (default: the page, in
+                        wasm memory) or bff (the helper: it runs the sign-in,
+                        keeps the tokens in an encrypted cookie and attaches
+                        them to /api/...; needs --client-type confidential and
+                        its secret; docs/bff.md)          ($ROOMKEY_SESSION)
+  --front-origin URL    behind a front (nginx) at this origin, e.g.
+                        https://127.0.0.1:8443: Host and Origin may name it,
+                        and the redirect URI is on it     ($ROOMKEY_FRONT_ORIGIN)
   --no-preconnect       do not open upstream connections ahead of need (by
                         default the browser's return to /callback with a
                         code opens the connections its token request and the
@@ -140,6 +153,10 @@ Files written to DIR (default: state dir/nginx):
   --access-log FILE   default DIR/access.log
   --standalone        also write DIR/nginx.conf (./scripts/run.sh --front nginx)
   --brotli MODE       brotli_static: auto (when the module is installed), on, off
+  --bff-helper PORT   with --session bff: a BFF helper on 127.0.0.1:PORT (repeat
+                      for each; started with --front-origin naming nginx).
+                      nginx sends the BFF routes, the callback and /api/... to
+                      them, each session to one of them (docs/bff.md)
   -h, --help          this text
 Step by step: docs/deploy.md.
 )";
@@ -168,6 +185,19 @@ the Firefox profiles (or only from --nssdb DIR).
   -h, --help        this text
 )";
     }
+    if (subcommand == "rotate-bff-key") {
+        return R"(Usage: roomkey-helper rotate-bff-key [--state-dir DIR]
+
+For the BFF mode (serve --session bff, docs/bff.md): renames state
+dir/bff-key to bff-key.previous (dropping the one before, whose sessions then
+end) and writes a new bff-key (0600). Restart the helpers that use these
+files: they seal with the new key and still open cookies sealed with the
+previous one, re-sealing them with the new key on their next answer.
+
+  --state-dir DIR   where the keys live (default as for serve)
+  -h, --help        this text
+)";
+    }
     return R"(Usage: roomkey-helper [COMMAND] [options]
 
 The HTTPS loopback dev server for the roomkey web app.
@@ -178,6 +208,8 @@ Commands:
              write an nginx configuration with the same guarantees (docs/deploy.md)
   trust      make Chromium/Firefox trust the local CA (needs certutil)
   untrust    remove the local CA again
+  rotate-bff-key
+             a new key for the BFF mode's session cookies (docs/bff.md)
   help       this text; `roomkey-helper COMMAND --help` for a command's options
 )";
 }
@@ -229,7 +261,8 @@ using Settings = std::map<std::string, std::string>;
 const char* const kFileKeys[] = {
     "base_url",     "auth_url",  "consent_url",      "client_id", "client_type", "client_secret_file",
     "token_header", "scope",     "upstream_ca_file", "port",      "host",        "web_root",
-    "state_dir",    "cert_file", "key_file",         "ipv6",      "service"};
+    "state_dir",    "cert_file", "key_file",         "ipv6",      "service",     "session",
+    "front_origin"};
 
 Result<Unit, std::string> read_config_file(const std::string& path, Settings& out) {
     auto text = native::read_whole_file(path);
@@ -268,7 +301,8 @@ const EnvName kEnvNames[] = {
     {"ROOMKEY_CLIENT_TYPE", "client_type"},   {"ROOMKEY_CLIENT_SECRET_FILE", "client_secret_file"},
     {"ROOMKEY_TOKEN_HEADER", "token_header"}, {"ROOMKEY_SCOPE", "scope"},
     {"ROOMKEY_WEB_ROOT", "web_root"},         {"ROOMKEY_STATE_DIR", "state_dir"},
-    {"ROOMKEY_SERVICE", "service"},
+    {"ROOMKEY_SERVICE", "service"},           {"ROOMKEY_SESSION", "session"},
+    {"ROOMKEY_FRONT_ORIGIN", "front_origin"},
 };
 
 struct FlagName {
@@ -292,6 +326,8 @@ const FlagName kServeFlags[] = {
     {"--client-secret-file", "client_secret_file"},
     {"--token-header", "token_header"},
     {"--scope", "scope"},
+    {"--session", "session"},
+    {"--front-origin", "front_origin"},
 };
 
 // Header names are tokens (RFC 9110 5.6.2).
@@ -418,6 +454,30 @@ Result<Command, std::string> resolve_serve(const Settings& flags, const std::vec
     if (u.base_url.empty() != u.auth_url.empty()) {
         return Err{"--base-url and --auth-url go together (the API and the token endpoint)"};
     }
+    c.front_origin = get("front_origin");
+    while (!c.front_origin.empty() && c.front_origin.back() == '/') c.front_origin.pop_back();
+    if (!c.front_origin.empty()) {
+        const auto rest = c.front_origin.substr(std::min<std::size_t>(8, c.front_origin.size()));
+        if (!is_https_url(c.front_origin) || rest.find_first_of("/?#@") != std::string::npos) {
+            return Err{"front origin: https://HOST[:PORT] with nothing after it, not " + c.front_origin};
+        }
+    }
+    const std::string session = get("session");
+    if (session == "bff") {
+        c.session = SessionMode::bff;
+    } else if (!session.empty() && session != "browser") {
+        return Err{"session: browser or bff, not " + session};
+    }
+    if (c.session == SessionMode::bff) {
+        if (u.client_type != ClientType::confidential) {
+            return Err{"--session bff: the helper keeps the tokens, so it must be a confidential client: "
+                       "--client-type confidential with --client-secret-file FILE (docs/bff.md)"};
+        }
+        if (!u.configured() || u.consent_url.empty() || u.client_id.empty()) {
+            return Err{"--session bff: the helper runs the sign-in itself, so it needs the service's addresses "
+                       "(--base-url, --auth-url, --consent-url, or --service) and --client-id"};
+        }
+    }
     return cmd;
 }
 
@@ -425,13 +485,18 @@ Result<Command, std::string> parse_trust(Subcommand which, const std::vector<std
                                          const EnvLookup& env) {
     Command cmd;
     cmd.subcommand = which;
-    const char* name = which == Subcommand::trust ? "trust" : "untrust";
+    const char* name = which == Subcommand::trust     ? "trust"
+                       : which == Subcommand::untrust ? "untrust"
+                                                      : "rotate-bff-key";
     for (; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "-h" || a == "--help") {
             cmd.subcommand = Subcommand::help;
             cmd.help_text = usage(name);
             return cmd;
+        }
+        if (a == "--nssdb" && which == Subcommand::rotate_bff_key) {
+            return Err{std::string("roomkey-helper ") + name + ": unknown option " + a + " (see --help)"};
         }
         if ((a == "--state-dir" || a == "--nssdb") && i + 1 < args.size()) {
             (a == "--state-dir" ? cmd.trust.state_dir : cmd.trust.nssdb) = args[++i];
@@ -466,8 +531,10 @@ Result<Command, std::string> parse_command_line(const std::vector<std::string>& 
     }
     if (sub == "trust") return parse_trust(Subcommand::trust, args, i, env);
     if (sub == "untrust") return parse_trust(Subcommand::untrust, args, i, env);
+    // Only the state dir, as trust's options without --nssdb.
+    if (sub == "rotate-bff-key") return parse_trust(Subcommand::rotate_bff_key, args, i, env);
     if (sub != "serve" && sub != "nginx-config") {
-        return Err{"unknown command " + sub + " (commands: serve, nginx-config, trust, untrust, help)"};
+        return Err{"unknown command " + sub + " (commands: serve, nginx-config, trust, untrust, rotate-bff-key, help)"};
     }
     const bool nginx = sub == "nginx-config";
 
@@ -501,6 +568,14 @@ Result<Command, std::string> parse_command_line(const std::vector<std::string>& 
         if (nginx && a == "--standalone") {
             if (inline_value) return Err{"--standalone takes no value"};
             nginx_options.standalone = true;
+            continue;
+        }
+        if (nginx && a == "--bff-helper") {
+            auto v = take_value();
+            if (!v) return Err{a + " needs a port"};
+            auto port = parse_port(*v, "--bff-helper");
+            if (!port || *port == 0) return Err{"--bff-helper: a port number 1-65535, not " + *v};
+            nginx_options.bff_helper_ports.push_back(*port);
             continue;
         }
         if (nginx && (a == "--out" || a == "--server-name" || a == "--access-log" || a == "--brotli")) {
@@ -546,6 +621,11 @@ Result<Command, std::string> parse_command_line(const std::vector<std::string>& 
     if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") !=
         std::string::npos) {
         return Err{"--server-name: a host name (letters, digits, '.', '-'), not " + name};
+    }
+    if ((cmd->serve.session == SessionMode::bff) != !nginx_options.bff_helper_ports.empty()) {
+        return Err{cmd->serve.session == SessionMode::bff
+                       ? "nginx-config --session bff: name the BFF helpers nginx forwards to: --bff-helper PORT (each)"
+                       : "--bff-helper goes with --session bff"};
     }
     cmd->subcommand = Subcommand::nginx_config;
     cmd->nginx = nginx_options;

@@ -19,6 +19,11 @@ namespace roomkey::helper {
 enum class ClientType { public_client, confidential };
 std::string_view to_string(ClientType type);
 
+// Who holds the tokens: the page (browser, the default) or the helper (bff:
+// docs/bff.md; needs a confidential client).
+enum class SessionMode { browser, bff };
+std::string_view to_string(SessionMode mode);
+
 // Where the token and API proxies forward to, and the client they act for.
 // How long the helper waits on the upstream. A read timeout is answered 504
 // with X-Roomkey-Upstream: no_answer (shared/'s proxy_outcome.hpp).
@@ -54,6 +59,11 @@ struct HelperConfig {
     std::string cert_file;           // user-supplied certificate chain (with key_file)
     std::string key_file;
     UpstreamConfig upstream;
+    SessionMode session = SessionMode::browser;
+    // The origin the browser sees when a front (nginx, `nginx-config
+    // --session bff`) forwards to this helper, e.g. "https://127.0.0.1:8443":
+    // Host and Origin may name it, and the redirect URI is on it. "" = none.
+    std::string front_origin;
     // Open upstream connections when a sign-in returns to /callback, before
     // its token request and dashboard reads need them (Proxy::callback_arrived).
     bool preconnect = true;
@@ -72,10 +82,13 @@ struct HelperConfig {
     std::function<std::time_t()> clock;  // "now" for that check (tests); the system clock when empty
 };
 
-enum class Subcommand { serve, nginx_config, trust, untrust, help };
+enum class Subcommand { serve, nginx_config, trust, untrust, rotate_bff_key, help };
 
 // `roomkey-helper nginx-config`: what nginx needs beyond serve's settings.
 struct NginxOptions {
+    // --session bff: the loopback ports of the BFF helpers nginx forwards the
+    // session routes to (--bff-helper PORT, repeatable).
+    std::vector<int> bff_helper_ports;
     std::string out_dir;          // default: <state dir>/nginx
     std::string server_name;      // public host name; empty = the loopback names, as the helper
     std::string access_log;       // default: <out_dir>/access.log

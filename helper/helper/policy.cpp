@@ -22,6 +22,7 @@ httplib::Headers security_headers() {
 }
 
 bool host_allowed(std::string_view host, const Listening& at) {
+    if (!at.front_host.empty() && iequals(host, at.front_host)) return true;
     return native::loopback_host_allowed(host, at.port, at.ipv6);
 }
 
@@ -31,15 +32,18 @@ bool same_origin(std::string_view origin, const Listening& at) {
     return host_allowed(origin.substr(scheme.size()), at);
 }
 
-bool proxy_request_allowed(const httplib::Request& request, const Listening& at) {
+bool proxy_request_allowed(const httplib::Request& request, const Listening& at, bool cookie_session) {
     const std::string site = request.get_header_value("Sec-Fetch-Site");
     if (site == "cross-site" || site == "same-site") return false;
+    const bool app_header = request.get_header_value(std::string(kAppRequestHeader).c_str()) == "1";
+    if (cookie_session && !app_header) return false;
     if (request.has_header("Origin")) return same_origin(request.get_header_value("Origin"), at);
-    return request.get_header_value(std::string(kAppRequestHeader).c_str()) == "1";
+    return app_header;
 }
 
 bool is_proxy_path(std::string_view path) {
-    return path == kTokenPath || path == kApiPrefix ||
+    return path == kTokenPath || path == kApiPrefix || path == kBffSessionPath || path == kBffRefreshPath ||
+           path == kBffLogoutPath ||
            (path.size() > kApiPrefix.size() && path.substr(0, kApiPrefix.size()) == kApiPrefix &&
             path[kApiPrefix.size()] == '/');
 }
@@ -79,7 +83,8 @@ std::size_t header_section_bytes(const httplib::Headers& headers) {
     return total;
 }
 
-std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits) {
+std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits,
+                                   bool cookie_session) {
     if (request.target.size() > limits.max_uri_bytes) return Refusal{414, "URI too long"};
     if (header_section_bytes(request.headers) > limits.max_header_bytes) {
         return Refusal{431, "request header fields too large"};
@@ -88,7 +93,7 @@ std::optional<Refusal> refusal_for(const httplib::Request& request, const Listen
     // DNS rebinding: a page on evil.example resolved to 127.0.0.1.
     if (!host_allowed(request.get_header_value("Host"), at)) return Refusal{403, "forbidden host"};
     // CSRF: only the app's own page may use the proxies.
-    if (is_proxy_path(request.path) && !proxy_request_allowed(request, at)) {
+    if (is_proxy_path(request.path) && !proxy_request_allowed(request, at, cookie_session)) {
         return Refusal{403, "cross-origin request refused"};
     }
     return std::nullopt;

@@ -31,11 +31,14 @@ httplib::Headers security_headers();
 struct Listening {
     int port = 0;
     bool ipv6 = false;  // also on [::1]:PORT (--ipv6)
+    // "host:port" of the front (nginx) that forwards to this helper
+    // (--front-origin), which the browser's Host and Origin name; "" = none.
+    std::string front_host;
 };
 
 // Host is 127.0.0.1:PORT or localhost:PORT (case-insensitive host, exact
-// port), or [::1]:PORT when the helper listens there. Anything else is a
-// DNS-rebinding attempt or a mistake.
+// port), or [::1]:PORT when the helper listens there, or the front's
+// host:port. Anything else is a DNS-rebinding attempt or a mistake.
 bool host_allowed(std::string_view host_header, const Listening& at);
 
 // The origins of the app itself: https:// + an allowed host.
@@ -43,10 +46,14 @@ bool same_origin(std::string_view origin, const Listening& at);
 
 // For the proxies: an Origin header, when present, must be the app's own;
 // without one the app's custom header must be there; a Sec-Fetch-Site of
-// cross-site/same-site is refused either way.
-bool proxy_request_allowed(const httplib::Request& request, const Listening& at);
+// cross-site/same-site is refused either way. When a cookie authorises the
+// request (the BFF mode, `cookie_session`), the custom header is required
+// even with the app's Origin: the browser attaches the cookie to any
+// request, the header only to the app's own (no CORS preflight is granted).
+bool proxy_request_allowed(const httplib::Request& request, const Listening& at, bool cookie_session = false);
 
-// Whether a decoded path belongs to a proxy (/oauth/token, /api/...).
+// Whether a decoded path belongs to a proxy (/oauth/token, /api/...) or to
+// the BFF routes the page fetches (/bff/session, /bff/refresh, /bff/logout).
 bool is_proxy_path(std::string_view path);
 
 // The request-target in the one form the helper routes: origin-form ("/..."),
@@ -71,8 +78,10 @@ struct Refusal {
 };
 
 // The whole policy for one request, in order: 414, 431, 400 (target), 403
-// (Host), 403 (Origin, proxies only). nullopt: route it.
-std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits);
+// (Host), 403 (Origin, proxies only; `cookie_session` as for
+// proxy_request_allowed). nullopt: route it.
+std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits,
+                                   bool cookie_session = false);
 
 // "GET /api/me 200 1.2ms": method, path, status and time only. A query is
 // shown as "?[redacted]" because codes and states travel there (/callback).

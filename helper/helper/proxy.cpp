@@ -290,21 +290,29 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     return out;
 }
 
-std::string Proxy::public_config_json(const std::string& app_origin) const {
+std::string Proxy::public_config_json(const std::string& app_origin, SessionMode session) const {
+    const bool bff = session == SessionMode::bff;
     nlohmann::json j = {
         {"configured", config_.configured()},
         {"client_id", config_.client_id},
         {"client_type", std::string(to_string(config_.client_type))},
         {"consent_url", config_.consent_url},
         {"redirect_uri", app_origin + std::string(kCallbackPath)},
-        {"token_endpoint", std::string(kTokenPath)},
+        {"token_endpoint", bff ? std::string() : std::string(kTokenPath)},
         {"api_base", std::string(kApiPrefix)},
         {"token_header", config_.token_header},
         {"request_header", std::string(kAppRequestHeader)},
         {"scope", config_.scope},
         {"upstream_base_url", config_.base_url},
         {"upstream_auth_url", config_.auth_url},
+        {"session", std::string(to_string(session))},
     };
+    if (bff) {
+        j["bff_login"] = std::string(kBffLoginPath);
+        j["bff_session"] = std::string(kBffSessionPath);
+        j["bff_logout"] = std::string(kBffLogoutPath);
+        j["bff_refresh"] = std::string(kBffRefreshPath);
+    }
     return j.dump();
 }
 

@@ -42,6 +42,12 @@ inline constexpr std::string_view kPageFile = "/index.html";
 inline constexpr std::string_view kConfigPath = "/config.json";
 inline constexpr std::string_view kTokenPath = "/oauth/token";
 inline constexpr std::string_view kApiPrefix = "/api";  // /api/<path> -> {base_url}/<path>
+// The BFF mode's own routes (docs/bff.md). Login is a navigation; the other
+// three are the page's fetches, under the proxies' CSRF rule.
+inline constexpr std::string_view kBffLoginPath = "/bff/login";
+inline constexpr std::string_view kBffSessionPath = "/bff/session";
+inline constexpr std::string_view kBffRefreshPath = "/bff/refresh";
+inline constexpr std::string_view kBffLogoutPath = "/bff/logout";
 
 // A hashed file name (ECMAScript and PCRE alike, matched against the last
 // path segment): [.-] then 8+ hex digits then '.', e.g. "app-8c1f0d2e9a.js".

@@ -87,13 +87,14 @@ void SandboxApp::register_routes() {
     for (M m : {M::Get, M::Post, M::Put, M::Delete}) add(m, "/v2/", K::api, &SandboxApp::api);
     // The signed, expiring links of GET /v2/rooms/{room_id}/files/{file_id}?create_download_url=1.
     add(M::Get, std::string(kDownloadPath), K::download, &SandboxApp::download);
-    // Tests only: time and faults.
+    // Tests only: time, faults and the issued token values.
     if (options_.test_controls) {
         add(M::Get, "/_sandbox/clock", K::control, &SandboxApp::control_clock_get);
         add(M::Post, "/_sandbox/clock/advance", K::control, &SandboxApp::control_clock_advance);
         add(M::Post, "/_sandbox/clock/scale", K::control, &SandboxApp::control_clock_scale);
         add(M::Post, "/_sandbox/faults", K::control, &SandboxApp::control_faults_post);
         add(M::Delete, "/_sandbox/faults", K::control, &SandboxApp::control_faults_delete);
+        add(M::Get, "/_sandbox/tokens", K::control, &SandboxApp::control_tokens_get);
     }
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -191,6 +192,12 @@ private:
     HttpResponse control_clock_scale(const RequestContext& ctx);
     HttpResponse control_faults_post(const RequestContext& ctx);
     HttpResponse control_faults_delete(const RequestContext& ctx);
+    // GET /_sandbox/tokens: every token value issued so far, so tests can
+    // look for them where they must never be (pages, logs, storage).
+    HttpResponse control_tokens_get(const RequestContext& ctx);
+    // Keeps the values of `tokens` for control_tokens_get (test controls
+    // only; the oldest go first beyond kMaxRememberedTokens). Caller holds mutex_.
+    void remember_issued(const IssuedTokens& tokens);
     // A queued fault for this kind of request, applied; nullopt = answer normally.
     std::optional<HttpResponse> injected_fault(FaultTarget target);
 
@@ -209,6 +216,8 @@ private:
     SlidingLimiter room_limiter_;
     FileStore file_store_;
     DownloadSigner download_signer_;
+    std::deque<std::string> issued_access_tokens_;   // test controls only
+    std::deque<std::string> issued_refresh_tokens_;  // test controls only
 };
 
 }  // namespace roomkey::sandbox

@@ -1,6 +1,7 @@
 // controls.cpp: the test controls (only with --enable-test-controls, and
 // only with the X-Roomkey-Sandbox-Control: 1 header): move the sandbox clock,
-// change its speed, queue faults; and applying a queued fault to a request.
+// change its speed, queue faults, list the token values it issued; and
+// applying a queued fault to a request.
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -86,6 +87,28 @@ HttpResponse SandboxApp::control_faults_post(const RequestContext& ctx) {
 HttpResponse SandboxApp::control_faults_delete(const RequestContext&) {
     faults_.clear();
     return json_response(200, nlohmann::ordered_json{{"pending", 0}});
+}
+
+namespace {
+// Enough for any test run; a long-lived sandbox with controls keeps the newest.
+constexpr std::size_t kMaxRememberedTokens = 10000;
+
+void remember(std::deque<std::string>& values, const std::string& value) {
+    values.push_back(value);
+    if (values.size() > kMaxRememberedTokens) values.pop_front();
+}
+}  // namespace
+
+void SandboxApp::remember_issued(const IssuedTokens& tokens) {
+    remember(issued_access_tokens_, tokens.access_token);
+    remember(issued_refresh_tokens_, tokens.refresh_token);
+}
+
+HttpResponse SandboxApp::control_tokens_get(const RequestContext&) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    nlohmann::ordered_json body = {{"access_tokens", issued_access_tokens_},
+                                   {"refresh_tokens", issued_refresh_tokens_}};
+    return json_response(200, body);
 }
 
 std::optional<HttpResponse> SandboxApp::injected_fault(FaultTarget target) {

@@ -3,7 +3,6 @@
 #include "sandbox/server.hpp"
 
 #include <httplib.h>
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +11,7 @@
 
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
+#include "common/openssl_random.hpp"
 #include "common/raw_body.hpp"
 #include "common/state_dir.hpp"
 #include "roomkey/upload_limits.hpp"
@@ -20,20 +20,6 @@
 #include "sandbox/http_util.hpp"
 
 namespace roomkey::sandbox {
-
-namespace {
-
-// TODO(helper/common): a shared OpenSSL RandomSource would serve both programs.
-void openssl_random(unsigned char* out, std::size_t size) {
-    if (size == 0) return;
-    if (RAND_bytes(out, static_cast<int>(size)) != 1) {
-        // Without randomness no token would be safe; refuse to go on.
-        std::fputs("roomkey-sandbox: OpenSSL RAND_bytes failed\n", stderr);
-        std::abort();
-    }
-}
-
-}  // namespace
 
 Sandbox::Sandbox(SandboxOptions options) : options_(std::move(options)), clock_(options_.clock_sources) {}
 
@@ -55,7 +41,7 @@ Result<Unit, std::string> Sandbox::start() {
         ca_cert_path_ = tls->ca_cert_path;
     }
 
-    app_ = std::make_unique<SandboxApp>(options_, clock_, faults_, RandomSource(openssl_random));
+    app_ = std::make_unique<SandboxApp>(options_, clock_, faults_, RandomSource(native::openssl_random));
     auto registered = app_->register_start_up_clients();
     if (!registered) return Err{registered.error()};
     for (const auto& line : registered.value()) std::fprintf(stderr, "roomkey-sandbox: %s\n", line.c_str());

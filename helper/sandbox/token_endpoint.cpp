@@ -80,6 +80,7 @@ HttpResponse SandboxApp::token(const RequestContext& ctx) {
                                                                       : oauth_.refresh(request, ctx.now);
     if (!issued) return token_error_response(issued.error().error, issued.error().description, basic_used);
     const IssuedTokens& t = issued.value();
+    if (options_.test_controls) remember_issued(t);
     return make_token_response(t.access_token, t.refresh_token, t.expires_in, t.scopes);
 }
 

@@ -132,6 +132,7 @@ Result<Unit, ApiRequestError> apply_credentials(const ApiConfig& config, const C
         headers.set("authorization", "Bearer " + bearer->token);  // spec 5.2.1
         return Unit{};
     }
+    if (std::holds_alternative<HeldByHelper>(credentials)) return Unit{};  // the helper attaches it
     const auto& api_token = std::get<ApiToken>(credentials);
     if (!is_http_token(config.token_header) || iequals(config.token_header, "authorization")) {
         return Err{ApiRequestError::invalid_token_header};

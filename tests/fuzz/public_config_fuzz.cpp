@@ -4,6 +4,9 @@
 // - an accepted config has a known client type, default scopes that are all
 //   in the catalog, never offline_access for a public client, and
 //   "configured" as sent (or, when absent, exactly when a consent URL is set);
+// - BFF mode ("session": "bff") only with its four bff_* routes, each a path
+//   on the helper (never another origin); the browser mode keeps them empty
+//   unless sent;
 // - an accepted config, written back the way the helper writes it
 //   (Proxy::public_config_json's members), reads back to the same config.
 // Input: the response body.
@@ -26,7 +29,8 @@ bool same(const app::PublicConfig& x, const app::PublicConfig& y) {
            x.consent_url == y.consent_url && x.redirect_uri == y.redirect_uri && x.token_endpoint == y.token_endpoint &&
            x.api_base == y.api_base && x.token_header == y.token_header && x.request_header == y.request_header &&
            x.default_scopes == y.default_scopes && x.upstream_base_url == y.upstream_base_url &&
-           x.upstream_auth_url == y.upstream_auth_url;
+           x.upstream_auth_url == y.upstream_auth_url && x.session == y.session && x.bff_login == y.bff_login &&
+           x.bff_session == y.bff_session && x.bff_logout == y.bff_logout && x.bff_refresh == y.bff_refresh;
 }
 
 std::string write(const app::PublicConfig& c) {
@@ -43,6 +47,11 @@ std::string write(const app::PublicConfig& c) {
         {"scope", format_scope_list(c.default_scopes)},
         {"upstream_base_url", c.upstream_base_url},
         {"upstream_auth_url", c.upstream_auth_url},
+        {"session", std::string(app::to_string(c.session))},
+        {"bff_login", c.bff_login},
+        {"bff_session", c.bff_session},
+        {"bff_logout", c.bff_logout},
+        {"bff_refresh", c.bff_refresh},
     };
     return j.dump();
 }
@@ -67,6 +76,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto root = nlohmann::json::parse(input, nullptr, false);
     if (root.is_discarded() || !root.is_object()) std::abort();  // accepted, so it was a JSON object
     if (!root.contains("configured") && c.configured != !c.consent_url.empty()) std::abort();
+    if (c.bff()) {
+        for (const std::string* route : {&c.bff_login, &c.bff_session, &c.bff_logout, &c.bff_refresh}) {
+            if (route->size() < 2 || route->front() != '/' || (*route)[1] == '/') std::abort();
+        }
+    }
     const ClientConfig client = c.client();
     if (client.client_id != c.client_id || client.type != c.client_type) std::abort();
 

@@ -80,6 +80,42 @@ TEST(FlowSteps, TheCallbackIsLoggedWithItsCodeMaskedAndItsStateCompared) {
     EXPECT_NE(refused.note.find("refused: state is not the one kept"), std::string::npos) << refused.note;
 }
 
+
+TEST(FlowSteps, TheStepsShowTheirParametersDecodedWithTheChallengeBesideTheVerifierNote) {
+    const auto step = authorization_step(kConsent, public_client(), pending());
+    ASSERT_TRUE(step);
+    HttpLog log;
+    log.add_step(1, step->purpose, step->request, step->note, Instant{}, step->parameters);
+    RedactionRules rules;
+    rules.known_secrets = {kVerifier};
+    const RenderedExchange shown = render(log.entries().back(), rules, false);
+    auto line = [&](std::string_view name) {
+        for (const std::string& l : shown.parameters) {
+            if (l.rfind(std::string(name) + ": ", 0) == 0) return l;
+        }
+        return std::string();
+    };
+    EXPECT_NE(line("scope").find("users.all:read rooms.all:read_write"), std::string::npos) << "decoded, not %3A";
+    const std::string challenge = line("code_challenge");
+    EXPECT_NE(challenge.find(s256_challenge(kVerifier)), std::string::npos) << challenge;
+    EXPECT_NE(challenge.find("kept until the callback"), std::string::npos) << challenge;
+    for (const std::string& l : shown.parameters) EXPECT_EQ(l.find(kVerifier), std::string::npos) << l;
+
+    const std::string code = "auth-code-secret-42";
+    const FlowStep back = callback_step(kRedirect + "?code=" + code + "&state=state-abc", std::nullopt, "state-abc");
+    log.add_step(2, back.purpose, back.request, back.note, Instant{}, back.parameters);
+    const RenderedExchange arrived = render(log.entries().back(), RedactionRules{}, false);
+    ASSERT_EQ(arrived.parameters.size(), 2u);
+    EXPECT_EQ(arrived.parameters[0].rfind("code: ********", 0), 0u) << "masked by name: " << arrived.parameters[0];
+    EXPECT_NE(arrived.parameters[1].find("state-abc  (equals the state kept for this sign-in)"), std::string::npos)
+        << arrived.parameters[1];
+    const FlowStep forged = callback_step(kRedirect + "?code=x&state=forged", std::nullopt, "state-abc");
+    EXPECT_NE(forged.parameters[1].note.find("differs from the state kept for this sign-in: state-abc"),
+              std::string::npos);
+    log.forget_secrets(RedactionRules{});
+    EXPECT_EQ(log.entries().back().step_parameters[0].value, std::string(kMask)) << "sign-out rewrites it masked";
+}
+
 }  // namespace
 }  // namespace flow_steps_test
 }  // namespace roomkey::app

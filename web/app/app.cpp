@@ -63,6 +63,7 @@ App::App(RandomSource random, std::string origin)
 
 void App::start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now) {
     fetch_config(now);
+    bff_callback_error_ = read_bff_error_fragment(launch_url);  // shown with the config (app_bff.cpp)
     if (!is_callback(launch_url)) return;
 
     // The pending record is single use: the platform already removed it from
@@ -136,10 +137,7 @@ void App::apply(const Intent& intent, Instant now) {
                 }
                 if (!config_ && !config_loading_) fetch_config(now);
             } else if constexpr (std::is_same_v<T, intent::RefreshNow>) {
-                const SessionState state = session_.state();
-                if (mode_ == Mode::oauth && (state == SessionState::signed_in || state == SessionState::refreshing)) {
-                    run_session(session_event::RefreshRequested{now}, now);
-                }
+                refresh_now(now);
             } else if constexpr (std::is_same_v<T, intent::RefreshScopes>) {
                 refresh_with_scopes(i.scopes, now);
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
@@ -222,40 +220,6 @@ std::vector<Effect> App::take_effects() {
 // ===========================================================================
 // [SECTION] Views
 // ===========================================================================
-
-std::string App::session_label() const {
-    if (mode_ == Mode::api_token) return "api token";
-    if (callback_) return "exchanging";
-    switch (session_.state()) {
-        case SessionState::signed_out:
-            return "signed out";
-        case SessionState::authorizing:
-            return "signing in";
-        case SessionState::exchanging:
-            return "exchanging";
-        case SessionState::signed_in:
-            return "signed in";
-        case SessionState::refreshing:
-            return "refreshing";
-        case SessionState::expired:
-            return "expired";
-        case SessionState::failed:
-            return "failed";
-    }
-    return "unknown";
-}
-
-bool App::scopes_differ() const {
-    const auto& tokens = session_.tokens();
-    if (!tokens || requested_scopes_.empty()) return false;
-    return expand(tokens->scope) != expand(requested_scopes_);
-}
-
-std::optional<Instant> App::access_expires_at() const {
-    const auto& tokens = session_.tokens();
-    if (!tokens) return std::nullopt;
-    return tokens->access_expires_at;
-}
 
 std::string App::masked_api_token() const {
     if (api_token_.empty()) return {};

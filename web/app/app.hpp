@@ -10,6 +10,10 @@
 // Tokens live here, in memory only; the only thing that leaves for storage is
 // the single-use PendingAuthorization (state + code_verifier) while the
 // browser is at the consent screen. A reload therefore asks to sign in again.
+// In roomkey-helper's BFF mode ("session": "bff" in /config.json) the page
+// holds no token at all: the helper runs the flow and keeps the tokens in an
+// HttpOnly cookie, the page asks /bff/session who is signed in, so a reload
+// keeps the session (app_bff.cpp, bff_session.hpp).
 //
 // Where the App's code lives (one file per feature, all members of App):
 //   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects, read-only views
@@ -21,6 +25,7 @@
 //   app_console.cpp  issue 10: the API console (checks, scopes, confirmation) and add_scopes
 //   app_files.cpp    issue 26: files both ways (upload with progress, download links)
 //   app_workspace.cpp issue 27: the workspace's intents (views, composer fills, edit, delete, reopen)
+//   app_bff.cpp      issue 30: the BFF mode's sign-in, session, refresh, sign-out and log steps
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
 // How a new view is added (room_view, console, contacts, ...), so that
@@ -48,6 +53,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/bff_session.hpp"
 #include "app/console.hpp"
 #include "app/flow_steps.hpp"
 #include "app/http_log.hpp"
@@ -118,7 +124,8 @@ struct ForgetPending {};
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
                             effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
 
-enum class Mode { none, oauth, api_token };
+// bff: signed in through roomkey-helper's BFF session (the helper holds the tokens).
+enum class Mode { none, oauth, api_token, bff };
 
 template <class T>
 struct Loadable {
@@ -238,6 +245,16 @@ public:
     bool scopes_differ() const;
     bool auto_refresh() const { return auto_refresh_; }
     std::optional<Instant> access_expires_at() const;
+    // ---- issue 30: the BFF mode (app_bff.cpp) ----
+    // The scopes of the OAuth grant in use (the page's tokens, or the
+    // helper's session in BFF mode); nullptr without one (API token, signed out).
+    const ScopeSet* granted_scopes() const;
+    // Where the tokens are, as the session panel says it ("" when none).
+    std::string tokens_held_by() const;
+    // The helper's session as /bff/session last told it.
+    const BffSessionView& bff() const { return bff_; }
+    // An OAuth grant is in use, held by the page or by the helper.
+    bool oauth_grant() const { return mode_ == Mode::oauth || mode_ == Mode::bff; }
     std::string masked_api_token() const;
 
     const Loadable<Account>& account() const { return account_; }
@@ -350,13 +367,19 @@ private:
         RequestId id = 0;
     };
     struct HelperProbe {};
-    using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall, HelperProbe>;
+    // Issue 30: a call to the helper's BFF session routes.
+    enum class BffRoute { session, refresh, logout };
+    struct BffCall {
+        BffRoute route = BffRoute::session;
+    };
+    using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall, HelperProbe, BffCall>;
 
     // intents
     void sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
     void page_restored(Instant now);
     void refresh_with_scopes(const ScopeSet& scopes, Instant now);
+    void refresh_now(Instant now);
     void use_api_token(std::string token, Instant now);
     void queue_message(const intent::QueueMessage& message, Instant now);
     void queue_task(const intent::QueueTask& task, Instant now);
@@ -366,7 +389,7 @@ private:
     // helper-bound HTTP
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
     void fetch_config(Instant now);
-    void on_config(const HttpResponse& response);
+    void on_config(const HttpResponse& response, Instant now);
     void on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                          Instant now);
 
@@ -465,6 +488,21 @@ private:
     void on_view_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
                         Instant now);
     void run_room_poll(Instant now);
+    // issue 30: the BFF mode (app_bff.cpp)
+    bool bff_config() const { return config_ && config_->bff(); }
+    void bff_on_config(Instant now);
+    void bff_sign_in(const ScopeSet& scopes, Instant now);
+    void bff_sign_out(Instant now);
+    void bff_refresh(std::optional<ScopeSet> scopes, Instant now);
+    void bff_ask_session(Instant now);
+    void on_bff_answer(BffRoute route, const std::optional<HttpResponse>& response, const std::string& reason,
+                       Instant now);
+    void bff_take_session(const BffSessionInfo& info, Instant now);
+    // The helper says there is no session (401 X-Roomkey-Session: none).
+    void bff_ended(const std::string& why, Instant now);
+    // A token request the helper made, reported by a header or /bff/session.
+    void bff_log_token_request(const HelperTokenRequest& request, Instant now);
+    void bff_note_response(const HttpResponse& response, Instant now);
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;
@@ -546,6 +584,12 @@ private:
         std::optional<std::string> body;  // nullopt: a delete
     };
     std::optional<MessageChange> message_change_;
+    // Issue 30: the BFF mode.
+    BffSessionView bff_;
+    bool bff_signing_in_ = false;   // navigated to /bff/login (a page restored from the cache)
+    bool bff_refreshing_ = false;   // a POST /bff/refresh is in flight
+    bool bff_session_asked_ = false;  // GET /bff/session in flight
+    std::optional<BffCallbackError> bff_callback_error_;  // the launch URL's #bff_error, until the config is read
     // Issue 27 item 5: the room list's next read, once a read answered.
     std::optional<Instant> rooms_poll_at_;
     void run_rooms_poll(Instant now);

@@ -15,9 +15,9 @@ using namespace detail;
 void App::apply_view(const intent::ConsoleCall& i, Instant now) {
     // An API token's scopes are not known to the client: the service decides.
     std::optional<ScopeSet> granted;
-    if (mode_ == Mode::oauth) {
-        const auto& tokens = session_.tokens();
-        granted = tokens ? tokens->scope : ScopeSet{};
+    if (oauth_grant()) {
+        const ScopeSet* scopes = granted_scopes();
+        granted = scopes ? *scopes : ScopeSet{};
     }
     const Console::Decision decision = console_.prepare(i.method, i.path, i.params, granted, i.confirmed);
     if (decision.verdict == Console::Verdict::send) send_console(decision.call, now);
@@ -60,8 +60,8 @@ void App::apply_view(const intent::AddScopes& i, Instant now) {
         set_error(std::move(error));
         return;
     }
-    const auto& tokens = session_.tokens();
-    const ScopeSet granted = tokens ? tokens->scope : requested_scopes_;
+    const ScopeSet* held = granted_scopes();
+    const ScopeSet granted = held ? *held : requested_scopes_;
     auto scopes = scopes_adding(granted, i.scope, config_->client_type);
     if (!scopes) {
         UserError error;

@@ -28,13 +28,14 @@ void App::fetch_config(Instant now) {
     send(ConfigFetch{}, "helper configuration", std::move(request), now);
 }
 
-void App::on_config(const HttpResponse& response) {
+void App::on_config(const HttpResponse& response, Instant now) {
     config_loading_ = false;
     if (!is_success(response.status)) {
         config_error_ = "roomkey-helper answered " + std::to_string(response.status) + " for /config.json";
     } else if (auto parsed = parse_public_config(response.body)) {
         config_ = std::move(*parsed);
         if (!config_->configured) config_error_ = "roomkey-helper has no upstream service configured";
+        bff_on_config(now);  // issue 30: the BFF mode asks the helper for its session
         if (callback_steps_) {
             // The page that sent the authorization request is gone, and its
             // log with it: tell that step again from the record it left,
@@ -46,7 +47,10 @@ void App::on_config(const HttpResponse& response) {
                     log_flow_step(std::move(*step), arrived.pending->created_at);
                 }
             }
-            log_flow_step(callback_step(arrived.url, arrived.refused), arrived.at);
+            log_flow_step(callback_step(arrived.url, arrived.refused,
+                                        arrived.pending ? std::optional<std::string>(arrived.pending->state)
+                                                        : std::nullopt),
+                          arrived.at);
         }
     } else {
         config_error_ = parsed.error();
@@ -54,7 +58,8 @@ void App::on_config(const HttpResponse& response) {
 }
 
 void App::log_flow_step(FlowStep step, Instant at) {
-    log_.add_step(next_http_id_++, std::move(step.purpose), step.request, std::move(step.note), at);
+    log_.add_step(next_http_id_++, std::move(step.purpose), step.request, std::move(step.note), at,
+                  std::move(step.parameters));
 }
 
 std::optional<std::string> App::curl_text(std::uint64_t entry_id, bool may_reveal) const {
@@ -105,11 +110,12 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
     log_.complete(id, response, now);
     // Any HTTP answer, whatever its status, means roomkey-helper is there.
     on_helper_answer(now);
+    bff_note_response(response, now);  // a token request the helper made meanwhile
     std::visit(
         [&](const auto& p) {
             using T = std::decay_t<decltype(p)>;
             if constexpr (std::is_same_v<T, ConfigFetch>) {
-                on_config(response);
+                on_config(response, now);
                 if (callback_) {
                     if (config_) {
                         process_callback(now);
@@ -122,6 +128,8 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
                 on_token_answer(p.id, response, {}, now);
             } else if constexpr (std::is_same_v<T, RestCall>) {
                 on_api_answer(p.id, response, {}, now);
+            } else if constexpr (std::is_same_v<T, BffCall>) {
+                on_bff_answer(p.route, response, {}, now);
             }
         },
         purpose);
@@ -158,6 +166,8 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
             } else if constexpr (std::is_same_v<T, RestCall>) {
                 if (auto call = calls_.find(p.id); call != calls_.end()) call->second.failure = failure;
                 on_api_answer(p.id, std::nullopt, reason, now);
+            } else if constexpr (std::is_same_v<T, BffCall>) {
+                on_bff_answer(p.route, std::nullopt, reason, now);
             }  // HelperProbe: on_helper_unreachable set the next probe
         },
         purpose);

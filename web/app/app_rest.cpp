@@ -25,11 +25,13 @@ using namespace detail;
 
 bool App::can_send() const {
     if (mode_ == Mode::api_token) return true;
+    if (mode_ == Mode::bff) return bff_.signed_in();
     return mode_ == Mode::oauth && session_.state() == SessionState::signed_in;
 }
 
 Credentials App::credentials() const {
     if (mode_ == Mode::api_token) return ApiToken{api_token_};
+    if (mode_ == Mode::bff) return HeldByHelper{};  // issue 30: the helper attaches the token
     const auto& tokens = session_.tokens();
     return BearerToken{tokens ? tokens->access_token : std::string()};
 }
@@ -274,6 +276,14 @@ void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& respons
         }
         finish_call(id, response, {}, now);
         return;
+    }
+    if (mode_ == Mode::bff) {
+        // The helper refreshed and retried already; a 401 it marks as "no
+        // session" means signed out (expired, refused refresh, logged out).
+        if (auto why = bff_session_ended(*response)) {
+            bff_ended(*why, now);
+            return;
+        }
     }
     if (mode_ == Mode::oauth && is_invalid_token(*response)) {
         // Spec 5.2.2: the session decides (one refresh, one retry).

@@ -35,6 +35,12 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
         set_error(std::move(error));
         return;
     }
+    if (config_->bff()) {
+        // Issue 30: the helper makes state and PKCE; a session it holds is
+        // replaced by the new one when the callback comes (incremental consent).
+        bff_sign_in(scopes, now);
+        return;
+    }
     if (mode_ == Mode::api_token || session_.state() != SessionState::signed_out) sign_out(now);
 
     AuthorizationRequest request;
@@ -59,6 +65,9 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
 }
 
 void App::sign_out(Instant now) {
+    if (mode_ == Mode::bff) bff_sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
+    bff_.signed_out();
+    bff_signing_in_ = false;
     if (session_.state() != SessionState::signed_out) run_session(session_event::SignOut{}, now);
     drop_all_calls("signed out", now);
     // The log keeps its entries, but rewritten masked: the secrets of this
@@ -95,6 +104,14 @@ void App::sign_out(Instant now) {
 // reached again by Forward, say) is refused like any unknown one: it stays
 // single use. A page restored in any other state is as it was.
 void App::page_restored(Instant now) {
+    if (bff_signing_in_) {
+        // The same in BFF mode: the helper's login cookie simply expires.
+        bff_signing_in_ = false;
+        requested_scopes_.clear();
+        notice_ = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are "
+                  "ready.";
+        return;
+    }
     if (mode_ != Mode::oauth || session_.state() != SessionState::authorizing || callback_) return;
     run_session(session_event::SignOut{}, now);
     effects_.push_back(effect::ForgetPending{});
@@ -149,6 +166,10 @@ SessionConfig App::session_config(const std::string& client_id) const {
 // Spec 4.3: a refresh may ask for fewer scopes than were granted; the new
 // tokens then grant only those (and so does every later refresh).
 void App::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
+    if (mode_ == Mode::bff) {
+        bff_refresh(scopes, now);  // POST /bff/refresh {"scope": ...}
+        return;
+    }
     const auto& tokens = session_.tokens();
     if (mode_ != Mode::oauth || !tokens) {
         scope_refresh_.refuse(
@@ -162,6 +183,19 @@ void App::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
     }
     scope_refresh_.start(scopes, tokens->scope);
     run_session(session_event::RefreshRequested{now, scopes}, now);
+}
+
+// "Refresh now": the page's own session refreshes its tokens; in BFF mode
+// the helper refreshes them (POST /bff/refresh).
+void App::refresh_now(Instant now) {
+    if (mode_ == Mode::bff) {
+        bff_refresh(std::nullopt, now);
+        return;
+    }
+    const SessionState state = session_.state();
+    if (mode_ == Mode::oauth && (state == SessionState::signed_in || state == SessionState::refreshing)) {
+        run_session(session_event::RefreshRequested{now}, now);
+    }
 }
 
 void App::run_session(const SessionEvent& event, Instant now) {
@@ -242,6 +276,47 @@ void App::add_secret(const std::string& secret) {
     secrets_.push_back(secret);
     // Old tokens stay in old log entries; keep masking the recent ones.
     if (secrets_.size() > kMaxSecrets) secrets_.erase(secrets_.begin());
+}
+
+// ===========================================================================
+// [SECTION] Session views
+// ===========================================================================
+
+std::string App::session_label() const {
+    if (mode_ == Mode::api_token) return "api token";
+    if (mode_ == Mode::bff) return bff_refreshing_ ? "refreshing" : "signed in";  // the helper holds the tokens
+    if (bff_signing_in_) return "signing in";
+    if (callback_) return "exchanging";
+    switch (session_.state()) {
+        case SessionState::signed_out:
+            return "signed out";
+        case SessionState::authorizing:
+            return "signing in";
+        case SessionState::exchanging:
+            return "exchanging";
+        case SessionState::signed_in:
+            return "signed in";
+        case SessionState::refreshing:
+            return "refreshing";
+        case SessionState::expired:
+            return "expired";
+        case SessionState::failed:
+            return "failed";
+    }
+    return "unknown";
+}
+
+bool App::scopes_differ() const {
+    const ScopeSet* granted = granted_scopes();
+    if (!granted || requested_scopes_.empty()) return false;
+    return expand(*granted) != expand(requested_scopes_);
+}
+
+std::optional<Instant> App::access_expires_at() const {
+    if (mode_ == Mode::bff) return bff_.access_expires_at();
+    const auto& tokens = session_.tokens();
+    if (!tokens) return std::nullopt;
+    return tokens->access_expires_at;
 }
 
 }  // namespace roomkey::app

@@ -15,7 +15,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "app/http_log.hpp"
 #include "roomkey/authorization.hpp"
 #include "roomkey/callback.hpp"
 #include "roomkey/http.hpp"
@@ -26,6 +28,8 @@ struct FlowStep {
     std::string purpose;  // the log entry's title after the path
     HttpRequest request;  // GET and the URL the browser went to
     std::string note;     // what happened, shown where a status would be
+    // The URL's parameters decoded, each with what it means in this step.
+    std::vector<StepParameter> parameters;
 };
 
 // The navigation to the consent screen, from the URL the app built.
@@ -39,7 +43,9 @@ std::optional<FlowStep> authorization_step(std::string_view consent_url, const C
                                            const PendingAuthorization& pending);
 
 // The redirect back: the URL as it arrived, and whether its state matched
-// (`refused` is the callback's error when it did not pass).
-FlowStep callback_step(std::string url, const std::optional<CallbackError>& refused);
+// (`refused` is the callback's error when it did not pass); `kept_state` is
+// the state this page kept for the sign-in, shown beside the one that came.
+FlowStep callback_step(std::string url, const std::optional<CallbackError>& refused,
+                       const std::optional<std::string>& kept_state = std::nullopt);
 
 }  // namespace roomkey::app

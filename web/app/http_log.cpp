@@ -163,6 +163,13 @@ RenderedExchange render(const LogEntry& entry, const RedactionRules& rules, bool
     out.request_line = method + " " + url;
     out.request_headers = headers_for_display(entry.request.headers, rules, reveal);
     out.request_body = body_for_display(entry.request.headers, entry.request.body, rules, reveal);
+    for (const StepParameter& parameter : entry.step_parameters) {
+        std::string value = parameter.value;
+        if (!reveal) value = is_secret_field(parameter.name) ? std::string(kMask) : mask_known_secrets(value, rules);
+        std::string line = parameter.name + ": " + value;
+        if (!parameter.note.empty()) line += "  (" + parameter.note + ")";
+        out.parameters.push_back(std::move(line));
+    }
 
     if (entry.response) {
         out.status_line = std::to_string(entry.response->status);
@@ -236,9 +243,10 @@ void HttpLog::begin(std::uint64_t id, std::string purpose, const HttpRequest& re
 }
 
 void HttpLog::add_step(std::uint64_t id, std::string purpose, const HttpRequest& request, std::string note,
-                       Instant at) {
+                       Instant at, std::vector<StepParameter> parameters) {
     begin(id, std::move(purpose), request, at);
     entries_.back().step_note = std::move(note);
+    entries_.back().step_parameters = std::move(parameters);
     entries_.back().finished = at;
 }
 
@@ -266,6 +274,10 @@ void HttpLog::forget_secrets(const RedactionRules& rules) {
         }
         request.headers = std::move(masked);
         request.body = body_for_display(request.headers, request.body, rules, false);
+        for (StepParameter& parameter : entry.step_parameters) {
+            parameter.value = is_secret_field(parameter.name) ? std::string(kMask)
+                                                              : mask_known_secrets(parameter.value, rules);
+        }
         if (entry.response) {
             Headers response_headers;
             for (const auto& [name, value] : entry.response->headers.fields()) {

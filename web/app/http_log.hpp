@@ -47,6 +47,15 @@ std::optional<std::string> pretty_json(std::string_view text, bool mask);
 // Every known secret (at least 4 characters long) in `text` replaced by kMask.
 std::string mask_known_secrets(std::string text, const RedactionRules& rules);
 
+// A decoded parameter of a flow step (flow_steps.hpp), with what it means
+// there ("S256 of the code_verifier, kept until the callback"). Its value is
+// masked when its name is a secret field (code) or it holds a known secret.
+struct StepParameter {
+    std::string name;
+    std::string value;
+    std::string note;
+};
+
 // One exchange as the log keeps it. The request and response are stored as
 // they were (in memory only) so that "reveal" can show them; rendering masks.
 struct LogEntry {
@@ -59,6 +68,7 @@ struct LogEntry {
     // screen, the redirect back to /callback: flow_steps.hpp): what happened,
     // shown where a response would be. Empty for a fetch.
     std::string step_note;
+    std::vector<StepParameter> step_parameters;  // a step's parameters, decoded
     Instant started;
     std::optional<Instant> finished;
 };
@@ -69,6 +79,8 @@ struct RenderedExchange {
     std::string request_line;
     std::vector<std::pair<std::string, std::string>> request_headers;
     std::string request_body;
+    // A step's decoded parameters, one "name: value  (note)" line each, masked.
+    std::vector<std::string> parameters;
     std::string status_line;  // "200", "(no response: ...)", "(pending)"
     std::vector<std::pair<std::string, std::string>> response_headers;
     std::string response_body;
@@ -95,7 +107,8 @@ public:
     void complete(std::uint64_t id, const HttpResponse& response, Instant now);
     void fail(std::uint64_t id, std::string error, Instant now);
     // A step that is not a fetch: complete as it is added.
-    void add_step(std::uint64_t id, std::string purpose, const HttpRequest& request, std::string note, Instant at);
+    void add_step(std::uint64_t id, std::string purpose, const HttpRequest& request, std::string note, Instant at,
+                  std::vector<StepParameter> parameters = {});
 
     // Sign-out: rewrites every entry to its masked form, so the secrets of the
     // ended session no longer exist anywhere in the log.

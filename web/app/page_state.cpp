@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/bff_state.hpp"
 #include "app/views_state.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 
@@ -26,6 +27,8 @@ std::string_view mode_name(Mode mode) {
             return "oauth";
         case Mode::api_token:
             return "api_token";
+        case Mode::bff:
+            return "bff";
     }
     return "none";
 }
@@ -46,6 +49,7 @@ std::string page_state_json(const App& app, Instant now) {
         config["client_id"] = app.config()->client_id;
         config["client_type"] = std::string(to_string(app.config()->client_type));
         config["upstream"] = app.config()->upstream_base_url;
+        config["session"] = std::string(to_string(app.config()->session));  // issue 30: "browser" or "bff"
     }
     state["config"] = std::move(config);
 
@@ -74,8 +78,8 @@ std::string page_state_json(const App& app, Instant now) {
 
     json scopes = json::object();
     scopes["requested"] = format_scope_list(app.requested_scopes());
-    const auto& tokens = app.session().tokens();
-    scopes["granted"] = tokens ? format_scope_list(tokens->scope) : std::string();
+    const ScopeSet* granted = app.granted_scopes();
+    scopes["granted"] = granted ? format_scope_list(*granted) : std::string();
     scopes["differ"] = app.scopes_differ();
     state["scopes"] = std::move(scopes);
     // "Refresh with fewer scopes" (issue 13): what was asked and what came back.
@@ -91,6 +95,7 @@ std::string page_state_json(const App& app, Instant now) {
         state["access_expires_in"] = nullptr;
     }
     state["auto_refresh"] = app.auto_refresh();
+    add_bff_state(app, now, state);  // issue 30: where the tokens are, the helper's session
 
     long waiting = 0;
     long sending = 0;

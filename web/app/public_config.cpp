@@ -21,7 +21,16 @@ bool read_string(const json& object, const char* name, std::string& out, std::st
     return true;
 }
 
+// A helper route: origin-relative, so a config cannot send the page elsewhere.
+bool is_helper_path(const std::string& path) {
+    return path.size() > 1 && path.front() == '/' && path[1] != '/' && path.find_first_of("?#\\") == std::string::npos;
+}
+
 }  // namespace
+
+std::string_view to_string(SessionCustody custody) {
+    return custody == SessionCustody::bff ? "bff" : "browser";
+}
 
 ClientConfig PublicConfig::client() const {
     ClientConfig client;
@@ -44,6 +53,7 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
     std::string error;
     std::string client_type = "public";
     std::string scope;
+    std::string session = "browser";
     if (!read_string(root, "client_id", config.client_id, error) ||
         !read_string(root, "client_type", client_type, error) ||
         !read_string(root, "consent_url", config.consent_url, error) ||
@@ -54,7 +64,11 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
         !read_string(root, "request_header", config.request_header, error) ||
         !read_string(root, "scope", scope, error) ||
         !read_string(root, "upstream_base_url", config.upstream_base_url, error) ||
-        !read_string(root, "upstream_auth_url", config.upstream_auth_url, error)) {
+        !read_string(root, "upstream_auth_url", config.upstream_auth_url, error) ||
+        !read_string(root, "session", session, error) || !read_string(root, "bff_login", config.bff_login, error) ||
+        !read_string(root, "bff_session", config.bff_session, error) ||
+        !read_string(root, "bff_logout", config.bff_logout, error) ||
+        !read_string(root, "bff_refresh", config.bff_refresh, error)) {
         return Err{error};
     }
     if (root.contains("configured")) {
@@ -66,6 +80,21 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
     const auto type = parse_client_type(client_type);
     if (!type) return Err{"config.json: unknown client_type \"" + client_type + "\""};
     config.client_type = *type;
+
+    if (session == "bff") {
+        config.session = SessionCustody::bff;
+        for (const auto& [name, path] : {std::pair{"bff_login", &config.bff_login},
+                                         std::pair{"bff_session", &config.bff_session},
+                                         std::pair{"bff_logout", &config.bff_logout},
+                                         std::pair{"bff_refresh", &config.bff_refresh}}) {
+            if (!is_helper_path(*path)) {
+                return Err{std::string("config.json: \"session\" is \"bff\" but \"") + name +
+                           "\" is not a path on roomkey-helper (\"" + *path + "\")"};
+            }
+        }
+    } else if (session != "browser") {
+        return Err{"config.json: unknown \"session\" \"" + session + "\" (expected \"browser\" or \"bff\")"};
+    }
 
     config.default_scopes = fallback_default_scopes();
     if (!scope.empty()) {

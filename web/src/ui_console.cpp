@@ -40,11 +40,11 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
     note_widget(ui, "console_endpoint");
 
     // The scope it needs, next to what was granted.
-    const auto& tokens = app.session().tokens();
+    const ScopeSet* held = app.granted_scopes();
     const std::string granted = app.mode() == app::Mode::api_token ? std::string("(API token: decided by the service)")
-                                : tokens                           ? format_scope_list(tokens->scope)
+                                : held                             ? format_scope_list(*held)
                                                                    : std::string("(not signed in)");
-    const bool has_scope = app.mode() != app::Mode::oauth || (tokens && grants(tokens->scope, info.scope));
+    const bool has_scope = !app.oauth_grant() || (held && grants(*held, info.scope));
     ImGui::Text("Needs:");
     ImGui::SameLine();
     ImGui::TextColored(has_scope ? kGood : kWarn, "%s", std::string(info.scope).c_str());
@@ -100,7 +100,7 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
         ImGui::SameLine();
         if (ImGui::Button("Cancel##console")) out.push_back(app::intent::CancelConsoleCall{});
     }
-    if (!console.missing_scope().empty() && app.mode() == app::Mode::oauth) {
+    if (!console.missing_scope().empty() && app.oauth_grant()) {
         const std::string label = "Sign in again adding " + console.missing_scope();
         if (ImGui::Button(label.c_str())) out.push_back(app::intent::AddScopes{console.missing_scope()});
         note_widget(ui, "add_scopes");

@@ -71,6 +71,8 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out);     
 void account_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_dashboard.cpp
 void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out);       // ui_dashboard.cpp
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_posting.cpp
+// Issue 30: the session panel in roomkey-helper's BFF mode (ui_bff_session.cpp).
+void bff_session_details(const App& app, UiState& ui, Instant now, Intents& out);
 // "Refresh with fewer scopes", inside the session panel (ui_scope_refresh.cpp).
 void scope_refresh_controls(const App& app, UiState& ui, Intents& out);
 void rate_panel(const App& app, UiState& ui, Instant now);                      // ui_rate.cpp

@@ -10,11 +10,11 @@
 namespace roomkey::web::parts {
 
 void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
-    const auto& tokens = app.session().tokens();
-    if (!tokens || app.mode() != app::Mode::oauth) return;
-    const std::string grant = format_scope_list(tokens->scope);
+    const ScopeSet* granted = app.granted_scopes();  // the page's tokens, or the helper's session (issue 30)
+    if (!granted) return;
+    const std::string grant = format_scope_list(*granted);
     if (ui.narrow_of != grant) {
-        ui.narrow_scopes = leaf_scopes(tokens->scope);
+        ui.narrow_scopes = leaf_scopes(*granted);
         ui.narrow_of = grant;
     }
     const app::ScopeRefresh& narrow = app.scope_refresh();
@@ -23,7 +23,7 @@ void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
         return;
     }
     text_dim("Untick what this session no longer needs; the new token grants only the rest.");
-    for (const std::string& scope : leaf_scopes(tokens->scope)) {
+    for (const std::string& scope : leaf_scopes(*granted)) {
         bool kept = ui.narrow_scopes.count(scope) > 0;
         if (ImGui::Checkbox((scope + "##narrow").c_str(), &kept)) {
             if (kept) {

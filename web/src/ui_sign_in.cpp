@@ -106,14 +106,15 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     const std::string state = app.session_label();
     const bool busy = state == "signing in" || state == "exchanging";
     ImGui::BeginDisabled(!usable || !config->configured || busy);
-    if (primary_button(app.mode() == app::Mode::oauth && state == "signed in" ? "Sign in again" : "Sign in")) {
+    if (primary_button(app.oauth_grant() && state == "signed in" ? "Sign in again" : "Sign in")) {
         out.push_back(app::intent::SignIn{ui.chosen_scopes});
     }
     ImGui::EndDisabled();
     note_widget(ui, "sign_in");
     if (state != "signed in") ux::main_action();  // the first Tab lands here
     ImGui::SameLine();
-    text_dim("authorization code + PKCE (S256)");
+    text_dim(config->bff() ? "through roomkey-helper (BFF): it runs code + PKCE (S256) and keeps the tokens"
+                           : "authorization code + PKCE (S256)");
 
     ImGui::Spacing();
     if (ImGui::TreeNode("Or use an API token (spec 5.1)")) {
@@ -148,6 +149,11 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     const std::string label = app.session_label();
     ImGui::TextColored(session_colour(label), "%s", label.c_str());
     sign_out_question(app, out);
+    if (const std::string where = app.tokens_held_by(); !where.empty()) label_value("Tokens:", where);
+    if (app.mode() == app::Mode::bff) {
+        bff_session_details(app, ui, now, out);
+        return;
+    }
     if (app.mode() == app::Mode::api_token) {
         label_value("API token:", app.masked_api_token());
         text_dim("No expiry, full access (spec 5.1.3). Kept in memory only.");
@@ -156,7 +162,11 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     const auto& tokens = app.session().tokens();
     if (!tokens) {
-        if (label == "signed out")
+        const bool bff = app.config() && app.config()->bff();
+        if (label == "signed out" && bff)
+            text_dim("Not signed in. roomkey-helper (BFF) will hold the tokens, never this page: a reload keeps the "
+                     "session.");
+        if (label == "signed out" && !bff)
             text_dim("Not signed in. Tokens are kept in memory only: a reload asks to sign in again.");
         if (label == "signing in") loading_text(ui, "Waiting for the consent screen", now);
         if (label == "exchanging") loading_text(ui, "Exchanging the authorization code", now);

@@ -37,7 +37,10 @@ struct BearerToken {
 struct ApiToken {
     std::string token;
 };
-using Credentials = std::variant<BearerToken, ApiToken>;
+// roomkey-helper's BFF mode (docs/bff.md): the helper holds the token and
+// attaches it; the page's request carries no credential at all.
+struct HeldByHelper {};
+using Credentials = std::variant<BearerToken, ApiToken, HeldByHelper>;
 
 // Spec 9.1: the version is the last path segment of {base_url} ("v2").
 // Behind the helper's proxy ("/api") that segment is the proxy's path.

@@ -1,0 +1,414 @@
+// bff_gateway.cpp: the BFF routes (bff_gateway.hpp).
+//
+// [SECTION] answers: JSON, redirects, the 401 that ends a session
+// [SECTION] token requests: the code exchange and the refresh
+// [SECTION] sign-in: /bff/login and the callback
+// [SECTION] the session: /bff/session, /bff/refresh, /bff/logout
+// [SECTION] /api/... with the access token attached
+#include "helper/bff_gateway.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+#include "helper/route_policy.hpp"
+#include "roomkey/authorization.hpp"
+#include "roomkey/bff_cookie.hpp"
+#include "roomkey/callback.hpp"
+#include "roomkey/json_text.hpp"
+#include "roomkey/pkce.hpp"
+#include "roomkey/token.hpp"
+#include "roomkey/url.hpp"
+
+namespace roomkey::helper {
+namespace {
+
+// [SECTION] answers -----------------------------------------------------------
+
+HttpResponse json_answer(int status, const nlohmann::json& body) {
+    HttpResponse out;
+    out.status = status;
+    out.headers.set("Content-Type", "application/json");
+    out.headers.set("Cache-Control", std::string(cache_control(RouteClass::api)));
+    out.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return out;
+}
+
+HttpResponse json_text_answer(int status, std::string body) {
+    HttpResponse out;
+    out.status = status;
+    out.headers.set("Content-Type", "application/json");
+    out.headers.set("Cache-Control", std::string(cache_control(RouteClass::api)));
+    out.body = std::move(body);
+    return out;
+}
+
+// Spec 2.7's shape, as the API's own errors.
+HttpResponse errors_answer(int status, const std::string& message) {
+    return json_answer(status, {{"errors", nlohmann::json::array({message})}});
+}
+
+// No session (any more): the page shows itself signed out.
+HttpResponse no_session(const std::string& why, const BffCookieJar& jar) {
+    HttpResponse out = errors_answer(401, "roomkey session: " + why + "; sign in again");
+    out.headers.set(std::string(kSessionHeader), "none");
+    out.headers.add("Set-Cookie", jar.clear_session_cookie());
+    return out;
+}
+
+HttpResponse see_other(const std::string& location) {
+    HttpResponse out;
+    out.status = 303;
+    out.headers.set("Location", location);
+    out.headers.set("Cache-Control", "no-store");
+    out.headers.set("Content-Type", "text/plain; charset=utf-8");
+    out.body = "See " + location + "\n";
+    return out;
+}
+
+// A failed sign-in goes back to the app with the reason in the fragment,
+// which never reaches a server or its log.
+HttpResponse sign_in_failed(const std::string& code, const std::string& description, const BffCookieJar& jar) {
+    HttpResponse out = see_other("/#bff_error=" + percent_encode(code) +
+                                 "&bff_error_description=" + percent_encode(description));
+    out.headers.add("Set-Cookie", jar.clear_login_cookie());
+    return out;
+}
+
+HttpResponse bad_login_request(const std::string& why) {
+    HttpResponse out;
+    out.status = 400;
+    out.headers.set("Content-Type", "text/plain; charset=utf-8");
+    out.headers.set("Cache-Control", "no-store");
+    out.body = "roomkey sign-in: " + why + "\n";
+    return out;
+}
+
+std::optional<std::string> query_of(const std::string& url) {
+    const auto q = url.find('?');
+    if (q == std::string::npos) return std::nullopt;
+    return url.substr(q + 1);
+}
+
+std::optional<std::string> query_param(const std::string& url, std::string_view name) {
+    const auto query = query_of(url);
+    if (!query) return std::nullopt;
+    auto fields = form_decode(*query);
+    if (!fields) return std::nullopt;
+    for (const auto& [k, v] : *fields) {
+        if (k == name) return v;
+    }
+    return std::nullopt;
+}
+
+std::int64_t elapsed_ms(std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count();
+}
+
+// What the token endpoint answered, as a record (no secret can get in: it
+// has no field for one) and, on success, the token set.
+struct Exchange {
+    BffTokenRequest record;
+    std::optional<TokenSet> tokens;
+    bool refused = false;  // the service's considered refusal (4xx with an error body)
+    std::string words;     // for the page when there is no token set
+};
+
+Exchange send_token_request(const UpstreamTransport& transport, const HttpRequest& request, GrantType grant,
+                            Instant now) {
+    Exchange out;
+    out.record.grant_type = grant;
+    out.record.at = unix_seconds(now);
+    const auto start = std::chrono::steady_clock::now();
+    auto answer = transport(request);
+    out.record.ms = elapsed_ms(start);
+    if (!answer) {
+        out.words = "the token endpoint could not be reached (" + std::string(to_string(answer.error())) + ")";
+        return out;
+    }
+    out.record.status = answer->status;
+    auto tokens = read_token_response(*answer, now);
+    if (tokens) {
+        out.record.scope = format_scope_list(tokens->scope);
+        out.record.expires_in = tokens->expires_in;
+        out.tokens = std::move(*tokens);
+        return out;
+    }
+    const TokenResponseError& e = tokens.error();
+    if (e.kind == TokenResponseErrorKind::error_response && e.error) {
+        out.record.error = e.error->error;
+        out.refused = answer->status >= 400 && answer->status < 500 && answer->status != 429;
+        out.words = "the token endpoint answered " + std::to_string(answer->status) + " " + e.error->error +
+                    (e.error->description.empty() ? "" : ": " + e.error->description);
+    } else {
+        out.words = "the token endpoint's answer could not be used (" + std::string(to_string(e.kind)) +
+                    (e.field.empty() ? "" : " " + e.field) + ")";
+    }
+    return out;
+}
+
+}  // namespace
+
+BffGateway::BffGateway(BffGatewaySetup setup)
+    : setup_(std::move(setup)),
+      jar_(setup_.keys, setup_.random),
+      flight_([this](const BffSession& session, const std::optional<ScopeSet>& scope) {
+          return refresh_now(session, scope);
+      }) {}
+
+// [SECTION] token requests --------------------------------------------------------
+
+Result<BffSession, RefreshFailure> BffGateway::refresh_now(const BffSession& session,
+                                                           const std::optional<ScopeSet>& scope) {
+    const ConfidentialClient client{setup_.upstream.client_id, setup_.upstream.client_secret};
+    const HttpRequest request = build_refresh_request(token_url(), session.refresh_token, scope, client);
+    Exchange exchange =
+        send_token_request(setup_.transport, request, GrantType::refresh_token, setup_.now());
+    exchange.record.scope_sent = scope.has_value();
+    if (!exchange.tokens && scope) exchange.record.scope = format_scope_list(*scope);
+    if (!exchange.tokens) {
+        RefreshFailure failure;
+        failure.session_ended = exchange.refused;
+        failure.words = exchange.words;
+        failure.record = exchange.record;
+        return Err{failure};
+    }
+    BffSession next = session;
+    adopt_token_set(next, *exchange.tokens, exchange.record);
+    return next;
+}
+
+// [SECTION] sign-in -------------------------------------------------------------
+
+HttpResponse BffGateway::login(const HttpRequest& request) {
+    // A navigation carries no custom header; Fetch Metadata tells a
+    // navigation from this origin (or typed, bookmarked) from another site's.
+    const std::string site = request.headers.get("sec-fetch-site").value_or("");
+    if (!site.empty() && site != "same-origin" && site != "none") {
+        return bad_login_request("sign-in must start from the app itself (Sec-Fetch-Site: " + site + ")");
+    }
+    const std::string mode = request.headers.get("sec-fetch-mode").value_or("");
+    if (!mode.empty() && mode != "navigate") {
+        return bad_login_request("/bff/login is a page to navigate to, not to fetch (Sec-Fetch-Mode: " + mode + ")");
+    }
+    std::string scope_text = query_param(request.url, "scope").value_or("");
+    if (scope_text.find_first_not_of(' ') == std::string::npos) scope_text = setup_.upstream.scope;
+    auto scopes = parse_scope_list(scope_text);
+    if (!scopes) {
+        if (scopes.error().kind == ScopeError::empty) {
+            return bad_login_request("no scope asked for, and the helper has no default (--scope)");
+        }
+        std::string names;
+        for (const auto& n : scopes.error().unknown) names += (names.empty() ? "" : ", ") + n;
+        return bad_login_request("unknown scope: " + names + " (spec 5.5 lists the scopes)");
+    }
+
+    ClientConfig client;
+    client.client_id = setup_.upstream.client_id;
+    client.type = roomkey::ClientType::confidential;
+    client.redirect_uris = {setup_.redirect_uri};
+    AuthorizationRequest auth;
+    auth.redirect_uri = setup_.redirect_uri;
+    auth.scopes = *scopes;
+    auth.state = make_state(setup_.random);
+    auth.pkce = make_pkce(setup_.random);
+    auto url = build_authorization_url(setup_.upstream.consent_url, client, auth);
+    if (!url) return bad_login_request(url.error().message);
+    const PendingAuthorization pending = make_pending(client, auth, setup_.now());
+    HttpResponse out = see_other(*url);
+    out.headers.add("Set-Cookie", jar_.login_cookie(pending));
+    return out;
+}
+
+HttpResponse BffGateway::callback(const HttpRequest& request) {
+    const Instant now = setup_.now();
+    auto login = jar_.open_login(request.headers.get("cookie"), now);
+    if (!login) {
+        return sign_in_failed("login_expired",
+                              "the sign-in was not started here or took longer than 10 minutes; sign in again", jar_);
+    }
+    std::optional<PendingAuthorization> pending = std::move(*login);
+    const std::string landed = setup_.redirect_uri + (query_of(request.url) ? "?" + *query_of(request.url) : "");
+    auto validated = validate_callback(landed, pending);
+    if (!validated) {
+        const CallbackError& e = validated.error();
+        if (e.kind == CallbackErrorKind::state_missing || e.kind == CallbackErrorKind::state_mismatch) {
+            return sign_in_failed("state_mismatch",
+                                  "the answer from the consent screen does not belong to this sign-in; sign in again",
+                                  jar_);
+        }
+        const std::string code = !e.error.empty() ? e.error : std::string(to_string(e.kind));
+        std::string words = e.description;
+        if (words.empty()) words = e.kind == CallbackErrorKind::access_denied ? "consent was refused" : code;
+        return sign_in_failed(code, words, jar_);
+    }
+
+    const ConfidentialClient client{setup_.upstream.client_id, setup_.upstream.client_secret};
+    const HttpRequest exchange_request = build_code_exchange(token_url(), *validated, client);
+    Exchange exchange = send_token_request(setup_.transport, exchange_request, GrantType::authorization_code, now);
+    if (!exchange.tokens) {
+        return sign_in_failed(exchange.record.error.empty() ? "token_request_failed" : exchange.record.error,
+                              exchange.words, jar_);
+    }
+    BffSession session;
+    session.id = make_bff_session_id(setup_.random);
+    adopt_token_set(session, *exchange.tokens, exchange.record);
+    HttpResponse out = see_other("/");
+    out.headers.add("Set-Cookie", jar_.clear_login_cookie());
+    out.headers.add("Set-Cookie", jar_.session_cookie(session, setup_.now()));
+    return out;
+}
+
+// [SECTION] the session -------------------------------------------------------------
+
+HttpResponse BffGateway::session(const HttpRequest& request) {
+    const Instant now = setup_.now();
+    auto opened = jar_.open_session(request.headers.get("cookie"), now);
+    if (!opened) {
+        HttpResponse out = json_text_answer(200, bff_signed_out_body());
+        if (opened.error() != CookieRefusal::absent) out.headers.add("Set-Cookie", jar_.clear_session_cookie());
+        return out;
+    }
+    auto newest = flight_.newest(opened->session);
+    if (!newest) {
+        HttpResponse out = json_text_answer(200, bff_signed_out_body());
+        out.headers.add("Set-Cookie", jar_.clear_session_cookie());
+        return out;
+    }
+    HttpResponse out = json_text_answer(200, bff_session_body(*newest, now, token_url(), setup_.redirect_uri));
+    if (opened->previous_key || newest->generation != opened->session.generation) {
+        out.headers.add("Set-Cookie", jar_.session_cookie(*newest, now));
+    }
+    return out;
+}
+
+HttpResponse BffGateway::refresh(const HttpRequest& request) {
+    const Instant now = setup_.now();
+    auto opened = jar_.open_session(request.headers.get("cookie"), now);
+    if (!opened) return no_session(describe(opened.error()), jar_);
+    auto newest = flight_.newest(opened->session);
+    if (!newest) return no_session(newest.error().words, jar_);
+
+    std::optional<ScopeSet> scope;
+    if (request.body.find_first_not_of(" \t\r\n") != std::string::npos) {
+        const auto body = parse_json_text(request.body);
+        const auto it = body.is_object() ? body.find("scope") : body.end();
+        if (!body.is_object() || (it != body.end() && !it->is_string())) {
+            return errors_answer(400, "the body is {\"scope\": \"<narrower scope>\"} or empty");
+        }
+        if (it != body.end() && it->get_ref<const std::string&>().find_first_not_of(' ') != std::string::npos) {
+            auto parsed = parse_scope_list(it->get_ref<const std::string&>());
+            if (!parsed) return errors_answer(400, "scope: names a scope outside spec 5.5");
+            if (!is_subset_grant(*parsed, newest->scope)) {
+                return errors_answer(400, "scope: a refresh can only narrow the grant (spec 4.3); granted: " +
+                                              format_scope_list(newest->scope) +
+                                              "; to add scopes, sign in again with them");
+            }
+            scope = std::move(*parsed);
+        }
+    }
+    auto refreshed = flight_.refresh(*newest, scope);
+    if (!refreshed) {
+        if (refreshed.error().session_ended) {
+            HttpResponse out = no_session("the service refused the refresh (" + refreshed.error().words + ")", jar_);
+            if (refreshed.error().record) {
+                out.headers.set(std::string(kTokenRequestHeader),
+                                bff_token_request_json(*refreshed.error().record, token_url(), setup_.redirect_uri));
+            }
+            return out;
+        }
+        return errors_answer(502, "roomkey session: " + refreshed.error().words + "; try again");
+    }
+    BffSession session = refreshed->session;
+    HttpResponse out = json_text_answer(200, bff_session_body(session, setup_.now(), token_url(), setup_.redirect_uri));
+    if (refreshed->record) {
+        out.headers.set(std::string(kTokenRequestHeader),
+                        bff_token_request_json(*refreshed->record, token_url(), setup_.redirect_uri));
+    }
+    out.headers.add("Set-Cookie", jar_.session_cookie(session, setup_.now()));
+    return out;
+}
+
+HttpResponse BffGateway::logout(const HttpRequest& request) {
+    if (auto opened = jar_.open_session(request.headers.get("cookie"), setup_.now())) flight_.end(opened->session.id);
+    HttpResponse out = json_answer(
+        200, {{"signed_in", false},
+              {"note",
+               "roomkey forgot the tokens; the authorization itself stays granted at the service until it is "
+               "revoked there"}});
+    out.headers.add("Set-Cookie", jar_.clear_session_cookie());
+    return out;
+}
+
+// [SECTION] /api/... ------------------------------------------------------------------
+
+HttpResponse BffGateway::api(const HttpRequest& request) {
+    if (request.headers.get("authorization")) {
+        return errors_answer(400,
+                             "roomkey session: tokens are not accepted from the page in BFF mode (the helper "
+                             "attaches the session's access token); send the request without Authorization");
+    }
+    // The API-token mode (spec 5.1) needs no session: the page holds the
+    // token the user typed, as in the browser mode.
+    if (request.headers.get(setup_.upstream.token_header)) return setup_.api(request);
+
+    Instant now = setup_.now();
+    auto opened = jar_.open_session(request.headers.get("cookie"), now);
+    if (!opened) return no_session(describe(opened.error()), jar_);
+    auto newest = flight_.newest(opened->session);
+    if (!newest) return no_session(newest.error().words, jar_);
+    BffSession session = std::move(*newest);
+    std::optional<BffTokenRequest> made;
+
+    auto refresh_or_answer = [&](const BffSession& seen) -> std::optional<HttpResponse> {
+        auto refreshed = flight_.refresh(seen, std::nullopt);
+        if (refreshed) {
+            session = refreshed->session;
+            if (refreshed->record) made = refreshed->record;
+            return std::nullopt;
+        }
+        const RefreshFailure& f = refreshed.error();
+        if (f.record) made = f.record;
+        if (f.session_ended) {
+            HttpResponse out = no_session("the service refused the refresh (" + f.words + ")", jar_);
+            if (made) out.headers.set(std::string(kTokenRequestHeader),
+                                      bff_token_request_json(*made, token_url(), setup_.redirect_uri));
+            return out;
+        }
+        // Not refreshed, not refused: the old access token while it lasts.
+        if (session.access_expires_at > setup_.now()) return std::nullopt;
+        HttpResponse out = errors_answer(502, "roomkey session: the access token expired and " + f.words +
+                                                  "; the request was not sent, so it is safe to send again");
+        if (made) out.headers.set(std::string(kTokenRequestHeader),
+                                  bff_token_request_json(*made, token_url(), setup_.redirect_uri));
+        return out;
+    };
+
+    if (session.access_expires_at - kBffRefreshAhead <= now) {
+        if (auto answer = refresh_or_answer(session)) return *answer;
+    }
+    auto send = [&] {
+        HttpRequest up = request;
+        up.headers.remove("cookie");
+        up.headers.set("Authorization", "Bearer " + session.access_token);
+        return setup_.api(up);
+    };
+    HttpResponse answer = send();
+    // Once on a 401: the service may have ended the access token early
+    // (revoked, or its clock ahead of ours).
+    if (answer.status == 401) {
+        const std::uint64_t used = session.generation;
+        if (auto refused = refresh_or_answer(session)) return *refused;
+        if (session.generation != used) answer = send();
+    }
+    if (made) {
+        answer.headers.set(std::string(kTokenRequestHeader),
+                           bff_token_request_json(*made, token_url(), setup_.redirect_uri));
+    }
+    if (opened->previous_key || session.generation != opened->session.generation) {
+        answer.headers.add("Set-Cookie", jar_.session_cookie(session, setup_.now()));
+    }
+    return answer;
+}
+
+}  // namespace roomkey::helper

@@ -1,0 +1,211 @@
+// bff_session.cpp: the BFF session's value, its sealed JSON text, the
+// /bff/session body and the masked token request records (bff_session.hpp).
+#include "roomkey/bff_session.hpp"
+
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "roomkey/json_text.hpp"
+#include "roomkey/url.hpp"
+
+namespace roomkey {
+
+void append_token_request(BffSession& session, BffTokenRequest record) {
+    auto& log = session.token_requests;
+    log.push_back(std::move(record));
+    // The first record (the code exchange that created the session) stays;
+    // the oldest refreshes go.
+    while (log.size() > kBffKeptTokenRequests) log.erase(log.begin() + (log.size() > 1 ? 1 : 0));
+}
+
+void adopt_token_set(BffSession& session, const TokenSet& tokens, BffTokenRequest record) {
+    session.access_token = tokens.access_token;
+    // Spec 4.3: every refresh issues a new refresh token (rotation).
+    session.refresh_token = tokens.refresh_token;
+    session.scope = tokens.scope;
+    session.access_expires_at = tokens.access_expires_at;
+    session.refresh_expires_at = tokens.refresh_expires_at;
+    ++session.generation;
+    append_token_request(session, std::move(record));
+}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string dump_bff_json(const Json& j) {
+    // `replace`: a scope the service sent may hold bytes that are not UTF-8.
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Json record_json(const BffTokenRequest& r) {
+    return {{"g", std::string(to_string(r.grant_type))},
+            {"st", r.status},
+            {"ms", r.ms},
+            {"at", r.at},
+            {"sc", r.scope},
+            {"ss", r.scope_sent},
+            {"x", r.expires_in},
+            {"e", r.error}};
+}
+
+template <class T>
+bool read_field(const nlohmann::json& j, const char* name, T& out) {
+    const auto it = j.find(name);
+    if (it == j.end()) return false;
+    if constexpr (std::is_same_v<T, std::string>) {
+        if (!it->is_string()) return false;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        if (!it->is_boolean()) return false;
+    } else {
+        if (!it->is_number_integer()) return false;
+        if (it->is_number_unsigned() &&
+            it->template get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            return false;
+        }
+    }
+    out = it->template get<T>();
+    return true;
+}
+
+std::optional<BffTokenRequest> parse_record(const nlohmann::json& j) {
+    if (!j.is_object()) return std::nullopt;
+    BffTokenRequest r;
+    std::string grant;
+    std::int64_t status = 0;
+    if (!read_field(j, "g", grant) || !read_field(j, "st", status) || !read_field(j, "ms", r.ms) || !read_field(j, "at", r.at) ||
+        !read_field(j, "sc", r.scope) || !read_field(j, "ss", r.scope_sent) || !read_field(j, "x", r.expires_in) ||
+        !read_field(j, "e", r.error)) {
+        return std::nullopt;
+    }
+    if (grant == "authorization_code") {
+        r.grant_type = GrantType::authorization_code;
+    } else if (grant == "refresh_token") {
+        r.grant_type = GrantType::refresh_token;
+    } else {
+        return std::nullopt;
+    }
+    if (status < 0 || status > 999) return std::nullopt;
+    r.status = static_cast<int>(status);
+    return r;
+}
+
+constexpr const char* kMask = "\u2022\u2022\u2022\u2022";  // ••••
+
+}  // namespace
+
+std::string serialize(const BffSession& s) {
+    Json log = Json::array();
+    for (const auto& r : s.token_requests) log.push_back(record_json(r));
+    Json j = {{"v", 1},
+              {"id", s.id},
+              {"at", s.access_token},
+              {"rt", s.refresh_token},
+              {"scope", format_scope_list(s.scope)},
+              {"aexp", unix_ms(s.access_expires_at)},
+              {"rexp", s.refresh_expires_at ? Json(unix_ms(*s.refresh_expires_at)) : Json(nullptr)},
+              {"gen", s.generation},
+              {"until", unix_ms(s.valid_until)},
+              {"log", std::move(log)}};
+    return dump_bff_json(j);
+}
+
+Result<BffSession, std::string> parse_bff_session(std::string_view text) {
+    const auto j = parse_json_text(text);
+    if (j.is_discarded() || !j.is_object()) return Err{std::string("not a JSON object")};
+    std::int64_t version = 0;
+    if (!read_field(j, "v", version) || version != 1) return Err{std::string("unsupported version")};
+    BffSession s;
+    std::string scope;
+    std::int64_t access_expires = 0;
+    std::int64_t generation = 0;
+    std::int64_t until = 0;
+    if (!read_field(j, "until", until) || !read_field(j, "id", s.id) || !read_field(j, "at", s.access_token) || !read_field(j, "rt", s.refresh_token) ||
+        !read_field(j, "scope", scope) || !read_field(j, "aexp", access_expires) || !read_field(j, "gen", generation) ||
+        generation < 0) {
+        return Err{std::string("a field is missing or has the wrong type")};
+    }
+    s.scope = split_scope_list(scope);
+    s.access_expires_at = instant_from_unix_ms(access_expires);
+    s.generation = static_cast<std::uint64_t>(generation);
+    s.valid_until = instant_from_unix_ms(until);
+    const auto rexp = j.find("rexp");
+    if (rexp == j.end()) return Err{std::string("rexp is missing")};
+    if (!rexp->is_null()) {
+        std::int64_t ms = 0;
+        if (!read_field(j, "rexp", ms)) return Err{std::string("rexp has the wrong type")};
+        s.refresh_expires_at = instant_from_unix_ms(ms);
+    }
+    const auto log = j.find("log");
+    if (log == j.end() || !log->is_array()) return Err{std::string("log is missing")};
+    for (const auto& item : *log) {
+        auto record = parse_record(item);
+        if (!record) return Err{std::string("a token request record is malformed")};
+        s.token_requests.push_back(std::move(*record));
+    }
+    return s;
+}
+
+namespace {
+
+Json token_request_object(const BffTokenRequest& r, std::string_view token_url, std::string_view redirect_uri) {
+    // The request line names every parameter that was sent; secrets as ••••.
+    std::string request = "POST " + std::string(token_url) + " grant_type=" + std::string(to_string(r.grant_type));
+    if (r.grant_type == GrantType::authorization_code) {
+        request += "&code=" + std::string(kMask) + "&redirect_uri=" + percent_encode(redirect_uri) +
+                   "&code_verifier=" + kMask;
+    } else {
+        request += "&refresh_token=" + std::string(kMask);
+        if (r.scope_sent) request += "&scope=" + percent_encode(r.scope);
+    }
+    request += " (Basic client authentication)";
+
+    std::string response;
+    if (r.status == 0) {
+        response = "no answer";
+    } else if (r.status == 200) {
+        response = "200 {access_token: " + std::string(kMask) + ", refresh_token: " + kMask +
+                   ", token_type: Bearer, expires_in: " + std::to_string(r.expires_in) + ", scope: " + r.scope + "}";
+    } else {
+        response = std::to_string(r.status) + " {error: " + (r.error.empty() ? "(none)" : r.error) + "}";
+    }
+    Json j = {{"grant_type", std::string(to_string(r.grant_type))},
+              {"status", r.status},
+              {"ms", r.ms},
+              {"at", r.at},
+              {"scope", r.scope},
+              {"request", request},
+              {"response", response},
+              {"error", r.error}};
+    return j;
+}
+
+}  // namespace
+
+std::string bff_token_request_json(const BffTokenRequest& r, std::string_view token_url,
+                                   std::string_view redirect_uri) {
+    return dump_bff_json(token_request_object(r, token_url, redirect_uri));
+}
+
+std::string bff_session_body(const BffSession& s, Instant now, std::string_view token_url,
+                             std::string_view redirect_uri) {
+    const auto seconds_left = [now](Instant at) {
+        const auto left = std::chrono::duration_cast<Seconds>(at - now).count();
+        return left > 0 ? left : 0;
+    };
+    Json requests = Json::array();
+    for (const auto& r : s.token_requests) {
+        requests.push_back(token_request_object(r, token_url, redirect_uri));
+    }
+    Json j = {{"signed_in", true},
+              {"scope", format_scope_list(s.scope)},
+              {"expires_in", seconds_left(s.access_expires_at)},
+              {"refresh_expires_in",
+               s.refresh_expires_at ? Json(seconds_left(*s.refresh_expires_at)) : Json(nullptr)},
+              {"token_requests", std::move(requests)}};
+    return dump_bff_json(j);
+}
+
+std::string bff_signed_out_body() { return R"({"signed_in":false})"; }
+
+}  // namespace roomkey

@@ -1,0 +1,166 @@
+// bff_nginx_front_test.cpp: `roomkey-helper nginx-config --session bff`
+// before two BFF helpers on loopback that share one key (docs/bff.md,
+// docs/deploy.md): a whole sign-in and API calls through a running nginx; a
+// session's requests reach one helper (the consistent hash on the cookie's
+// stable id), before and after a refresh; the CSRF rule holds at nginx too;
+// nginx never holds the client secret.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "helper/nginx_config.hpp"
+#include "support/bff_fixture.hpp"
+#include "support/child_process.hpp"
+
+namespace roomkey::helper {
+namespace bff_nginx_front_test {
+namespace {
+
+using bff_testing::BffTest;
+using bff_testing::CookieJar;
+using bff_testing::Door;
+using bff_testing::parse_json;
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+class BffNginxFront : public BffTest {
+protected:
+    // The sandbox knows one redirect URI: nginx's.
+    void SetUp() override {
+        start_sandbox(1);
+        nginx_port_ = ports_[0];
+    }
+
+    void start_front() {
+        const std::string front = "https://127.0.0.1:" + std::to_string(nginx_port_);
+        NginxOptions options;
+        for (int i = 0; i < 2; ++i) {
+            HelperConfig c = bff_config(0, state_dir());
+            c.port = integration::free_port();
+            c.front_origin = front;
+            helpers_.push_back(std::make_unique<testing::RunningHelper>(c));
+            ASSERT_TRUE(helpers_.back()->ok()) << helpers_.back()->error();
+            options.bff_helper_ports.push_back(helpers_.back()->port());
+        }
+        HelperConfig config = bff_config(0, state_dir());
+        config.port = nginx_port_;
+        ::chmod(config.web_root.c_str(), 0755);
+        ::chmod((config.web_root + "/index.html").c_str(), 0644);
+        options.out_dir = out_.path();
+        options.standalone = true;
+        auto file = write_nginx_config(config, options);
+        ASSERT_TRUE(file) << file.error();
+        site_ = read_text(out_ / "roomkey.conf");
+        nginx_ = std::make_unique<integration::Child>(
+            std::vector<std::string>{"/usr/sbin/nginx", "-p", out_.path(), "-c", *file, "-e", out_ / "error.log"});
+        for (int i = 0; i < 400; ++i) {
+            if (door().client()->Get("/config.json")) return;
+            ASSERT_FALSE(nginx_->ended_within(0)) << read_text(out_ / "error.log") << nginx_->stderr_text();
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+        FAIL() << "nginx did not answer: " << read_text(out_ / "error.log");
+    }
+    void TearDown() override {
+        if (nginx_) {
+            nginx_->signal(SIGQUIT);
+            nginx_->wait_exit(10000);
+        }
+        helpers_.clear();
+        BffTest::TearDown();
+    }
+    Door door() const { return Door(nginx_port_, state_dir() + "/ca-cert.pem"); }
+    // How many /api/me requests each helper has logged.
+    std::vector<std::size_t> api_me_counts() const {
+        std::vector<std::size_t> out;
+        for (const auto& h : helpers_) out.push_back(testing::RunningHelper::occurrences(h->log(), "GET /api/me "));
+        return out;
+    }
+
+    int nginx_port_ = 0;
+    integration::TempDir out_;
+    std::vector<std::unique_ptr<testing::RunningHelper>> helpers_;
+    std::unique_ptr<integration::Child> nginx_;
+    std::string site_;
+};
+
+TEST_F(BffNginxFront, SignInAndApiThroughNginxReachOneHelperPerSession) {
+    start_front();
+    ASSERT_FALSE(HasFatalFailure());
+    auto cfg = door().client()->Get("/config.json");
+    ASSERT_TRUE(cfg);
+    EXPECT_EQ(parse_json(cfg->body)["session"], "bff");
+    EXPECT_EQ(parse_json(cfg->body)["redirect_uri"], door().origin() + "/callback");
+
+    // Several sessions, each pinned to one helper.
+    constexpr int kSessions = 6;
+    std::vector<CookieJar> jars(kSessions);
+    for (auto& jar : jars) {
+        auto done = sign_in(door(), jar);
+        ASSERT_TRUE(done);
+        ASSERT_EQ(done->status, 303) << done->get_header_value("Location");
+        EXPECT_EQ(done->get_header_value("Location"), "/");
+        ASSERT_FALSE(jar.session().empty());
+    }
+    for (auto& jar : jars) {
+        const auto before = api_me_counts();
+        for (int i = 0; i < 3; ++i) {
+            auto me = api_get(door(), jar, "/me");
+            ASSERT_TRUE(me);
+            EXPECT_EQ(me->status, 200) << me->body;
+            EXPECT_EQ(me->get_header_value("Content-Security-Policy").empty(), false);
+        }
+        // A refresh changes the sealed part, not the id: still the same helper.
+        auto refreshed = bff_post(door(), jar, "/bff/refresh");
+        ASSERT_TRUE(refreshed);
+        EXPECT_EQ(refreshed->status, 200) << refreshed->body;
+        auto me = api_get(door(), jar, "/me");
+        ASSERT_TRUE(me);
+        EXPECT_EQ(me->status, 200);
+        const auto after = api_me_counts();
+        std::size_t helpers_used = 0;
+        for (std::size_t h = 0; h < after.size(); ++h) helpers_used += after[h] != before[h] ? 1 : 0;
+        EXPECT_EQ(helpers_used, 1u) << "one session, one helper";
+    }
+    auto session = bff_get(door(), jars[0], "/bff/session");
+    ASSERT_TRUE(session);
+    EXPECT_EQ(parse_json(session->body)["signed_in"], true);
+    auto out = bff_post(door(), jars[0], "/bff/logout");
+    ASSERT_TRUE(out);
+    EXPECT_EQ(out->status, 200);
+    EXPECT_TRUE(jars[0].session().empty());
+}
+
+TEST_F(BffNginxFront, NginxRefusesWhatTheHelperRefusesAndHoldsNoSecret) {
+    start_front();
+    ASSERT_FALSE(HasFatalFailure());
+    CookieJar jar;
+    ASSERT_TRUE(sign_in(door(), jar));
+    // No X-Roomkey-Request, even from the app's Origin; a foreign Origin.
+    auto no_header = door().client()->Get("/api/me", {{"Origin", door().origin()}, {"Cookie", jar.header()}});
+    ASSERT_TRUE(no_header);
+    EXPECT_EQ(no_header->status, 403);
+    auto foreign = door().client()->Get(
+        "/bff/session", {{"Origin", "https://evil.example"}, {"X-Roomkey-Request", "1"}, {"Cookie", jar.header()}});
+    ASSERT_TRUE(foreign);
+    EXPECT_EQ(foreign->status, 403);
+    auto token = door().client()->Post("/oauth/token", {{"X-Roomkey-Request", "1"}}, "grant_type=refresh_token",
+                                       "application/x-www-form-urlencoded");
+    ASSERT_TRUE(token);
+    EXPECT_EQ(token->status, 404);
+    // The helpers hold the secret; nginx's files do not.
+    EXPECT_EQ(site_.find(bff_testing::kBffClientSecret), std::string::npos);
+    struct stat st {};
+    EXPECT_NE(::stat((out_ / "client-secret.conf").c_str(), &st), 0) << "no secret include in the BFF mode";
+    EXPECT_NE(site_.find("hash $roomkey_bff_session consistent;"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace bff_nginx_front_test
+}  // namespace roomkey::helper

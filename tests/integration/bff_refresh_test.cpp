@@ -1,0 +1,145 @@
+// bff_refresh_test.cpp: the BFF mode refreshes by itself (docs/bff.md):
+// before the access token expires, once on the service's 401, one token
+// request for requests that race, the renewed cookie set; and a refresh
+// token the service refuses ends the session.
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "support/bff_fixture.hpp"
+
+namespace roomkey::helper {
+namespace bff_refresh_test {
+namespace {
+
+using bff_testing::BffTest;
+using bff_testing::CookieJar;
+using bff_testing::parse_json;
+
+class BffRefresh : public BffTest {};
+
+TEST_F(BffRefresh, TheHelperRefreshesBeforeTheAccessTokenExpires) {
+    auto helper = start_helper(0, state_dir());
+    CookieJar jar;
+    ASSERT_TRUE(sign_in(*helper, jar));
+    const std::string before = jar.session();
+    const std::size_t issued = refresh_tokens_issued();
+    clock_offset_ = 1790;  // 10 s before the 30-minute access token expires, by the helper's clock
+    auto me = api_get(*helper, jar, "/me");
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200) << me->body;
+    EXPECT_EQ(refresh_tokens_issued(), issued + 1);
+    EXPECT_NE(jar.session(), before) << "the renewed cookie was set";
+    const auto record = parse_json(me->get_header_value("X-Roomkey-Token-Request"));
+    EXPECT_EQ(record["grant_type"], "refresh_token");
+    EXPECT_EQ(record["status"], 200);
+    // The renewed cookie needs no refresh for another half hour.
+    me = api_get(*helper, jar, "/me");
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200);
+    EXPECT_EQ(refresh_tokens_issued(), issued + 1);
+    EXPECT_EQ(me->get_header_value("X-Roomkey-Token-Request"), "");
+}
+
+TEST_F(BffRefresh, TheServicesOwn401CausesOneRefreshAndARetry) {
+    auto helper = start_helper(0, state_dir());
+    CookieJar jar;
+    ASSERT_TRUE(sign_in(*helper, jar));
+    const std::size_t issued = refresh_tokens_issued();
+    // The service's clock passes the access token's expiry; the helper's does not.
+    advance_clock(1801);
+    auto me = api_get(*helper, jar, "/me");
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200) << me->body;
+    EXPECT_EQ(refresh_tokens_issued(), issued + 1);
+}
+
+TEST_F(BffRefresh, AStubborn401IsRelayedAfterOneRefresh) {
+    auto helper = start_helper(0, state_dir());
+    CookieJar jar;
+    ASSERT_TRUE(sign_in(*helper, jar));
+    const std::size_t issued = refresh_tokens_issued();
+    inject_fault(R"({"kind":"invalid_token","target":"api","count":2})");
+    auto me = api_get(*helper, jar, "/me");
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 401);
+    EXPECT_NE(me->get_header_value("WWW-Authenticate").find("invalid_token"), std::string::npos);
+    EXPECT_EQ(me->get_header_value("X-Roomkey-Session"), "") << "the service's 401, as it came";
+    EXPECT_EQ(refresh_tokens_issued(), issued + 1) << "one refresh, not a loop";
+}
+
+TEST_F(BffRefresh, RacingRequestsCauseOneRefresh) {
+    auto helper = start_helper(0, state_dir());
+    CookieJar jar;
+    ASSERT_TRUE(sign_in(*helper, jar));
+    const std::size_t issued = refresh_tokens_issued();
+    clock_offset_ = 1790;
+    // Delay the token endpoint so every request arrives while the refresh is under way.
+    inject_fault(R"({"kind":"delay","target":"token","delay_ms":500})");
+    const httplib::Headers headers = app_fetch(*helper, jar);
+    constexpr int kRequests = 8;
+    std::vector<int> statuses(kRequests, 0);
+    std::vector<std::string> cookies(kRequests);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kRequests; ++i) {
+        threads.emplace_back([&, i] {
+            auto res = helper->client()->Get("/api/me", headers);
+            if (!res) return;
+            statuses[i] = res->status;
+            CookieJar mine;
+            mine.take(*res);
+            cookies[i] = mine.session();
+        });
+    }
+    for (auto& t : threads) t.join();
+    for (int i = 0; i < kRequests; ++i) {
+        EXPECT_EQ(statuses[i], 200) << "request " << i;
+        EXPECT_FALSE(cookies[i].empty()) << "request " << i << " got the renewed cookie";
+    }
+    EXPECT_EQ(refresh_tokens_issued(), issued + 1);
+    // A request still carrying the old cookie after the refresh uses the new tokens.
+    auto late = api_get(*helper, jar, "/me");
+    ASSERT_TRUE(late);
+    EXPECT_EQ(late->status, 200) << late->body;
+    EXPECT_EQ(refresh_tokens_issued(), issued + 1);
+}
+
+TEST_F(BffRefresh, ARefusedRefreshEndsTheSession) {
+    auto helper = start_helper(0, state_dir());
+    CookieJar jar;
+    ASSERT_TRUE(sign_in(*helper, jar));
+    clock_offset_ = 1790;
+    inject_fault(R"({"kind":"invalid_token","target":"token"})");
+    auto me = api_get(*helper, jar, "/me");
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 401);
+    EXPECT_EQ(me->get_header_value("X-Roomkey-Session"), "none");
+    EXPECT_NE(me->body.find("invalid_grant"), std::string::npos) << me->body;
+    EXPECT_NE(me->body.find("sign in again"), std::string::npos) << me->body;
+    EXPECT_TRUE(jar.session().empty()) << "the cookie is cleared";
+    const auto record = parse_json(me->get_header_value("X-Roomkey-Token-Request"));
+    EXPECT_EQ(record["status"], 400);
+    EXPECT_EQ(record["error"], "invalid_grant");
+    auto session = bff_get(*helper, jar, "/bff/session");
+    ASSERT_TRUE(session);
+    EXPECT_EQ(parse_json(session->body)["signed_in"], false);
+}
+
+TEST_F(BffRefresh, AnUnreachableTokenEndpointKeepsTheSession) {
+    auto helper = start_helper(0, state_dir());
+    CookieJar jar;
+    ASSERT_TRUE(sign_in(*helper, jar));
+    inject_fault(R"({"kind":"status5xx","target":"token","status":503})");
+    auto refreshed = bff_post(*helper, jar, "/bff/refresh");
+    ASSERT_TRUE(refreshed);
+    EXPECT_EQ(refreshed->status, 502) << refreshed->body;
+    EXPECT_FALSE(jar.session().empty());
+    auto me = api_get(*helper, jar, "/me");
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200) << me->body;
+}
+
+}  // namespace
+}  // namespace bff_refresh_test
+}  // namespace roomkey::helper

@@ -1,0 +1,114 @@
+// bff_session.hpp: the page side of roomkey-helper's BFF mode (docs/bff.md):
+// the helper holds the token set in an HttpOnly cookie and the page only
+// learns what /bff/session tells it (signed in or not, the granted scope, the
+// lifetimes left, the token requests the helper made), so no token ever
+// reaches the page. Pure: building the requests and navigations, reading the
+// answers, the `#bff_error=` fragment and the X-Roomkey-Session and
+// X-Roomkey-Token-Request headers. App drives it (app_bff.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roomkey/http.hpp"
+#include "roomkey/result.hpp"
+#include "roomkey/scopes.hpp"
+#include "roomkey/time.hpp"
+
+namespace roomkey::app {
+
+// The helper's answers name these (docs/bff.md).
+inline constexpr std::string_view kSessionHeader = "X-Roomkey-Session";
+inline constexpr std::string_view kTokenRequestHeader = "X-Roomkey-Token-Request";
+inline constexpr std::string_view kBffErrorFragment = "bff_error";
+
+// One token request roomkey-helper made for this session, as it reports it
+// (already masked by the helper: no token, code, verifier or secret).
+struct HelperTokenRequest {
+    std::string grant_type;  // "authorization_code" or "refresh_token"
+    int status = 0;          // the token endpoint's HTTP status, 0: no answer
+    std::int64_t ms = 0;
+    std::int64_t at = 0;  // Unix seconds
+    std::string scope;
+    std::string request;   // one masked line: "POST https://host/token grant_type=... (Basic ...)"
+    std::string response;  // a masked one-line summary
+    std::string error;     // the service's error code, "" when none
+};
+// Two reports of the same request (the header, then /bff/session) are one.
+bool same_request(const HelperTokenRequest& a, const HelperTokenRequest& b);
+
+// GET /bff/session's answer.
+struct BffSessionInfo {
+    bool signed_in = false;
+    ScopeSet scope;
+    std::int64_t expires_in = 0;                      // seconds left on the access token
+    std::optional<std::int64_t> refresh_expires_in;   // nullopt: unknown (offline_access)
+    std::vector<HelperTokenRequest> token_requests;  // oldest first
+};
+
+// The error text says what was wrong, for the user.
+Result<BffSessionInfo, std::string> read_bff_session(std::string_view json_text);
+Result<HelperTokenRequest, std::string> read_helper_token_request(std::string_view json_text);
+
+// A 401 carrying `X-Roomkey-Session: none`: the helper holds no session for
+// this browser (none, expired, or its refresh was refused). The reason the
+// helper gave ("roomkey session: ...; sign in again"), or a generic one.
+std::optional<std::string> bff_session_ended(const HttpResponse& response);
+
+// The answer's X-Roomkey-Token-Request header, when the helper made a token
+// request while answering it; nullopt when absent or unreadable.
+std::optional<HelperTokenRequest> token_request_header(const HttpResponse& response);
+
+// The error the helper's callback put in the page's fragment
+// (`/#bff_error=<code>&bff_error_description=<text>`): consent refused,
+// state mismatch, login expired, token request failed.
+struct BffCallbackError {
+    std::string code;
+    std::string description;
+};
+std::optional<BffCallbackError> read_bff_error_fragment(std::string_view url);
+
+// The navigation that starts a sign-in: `login_path?scope=<space-separated>`.
+std::string bff_login_url(std::string_view login_path, const ScopeSet& scopes);
+// GET /bff/session, POST /bff/refresh (with `{"scope": ...}` when narrowing),
+// POST /bff/logout. The anti-CSRF header is added by the App's send().
+HttpRequest bff_session_request(std::string_view path);
+HttpRequest bff_refresh_request(std::string_view path, const std::optional<ScopeSet>& scopes);
+HttpRequest bff_logout_request(std::string_view path);
+// /bff/logout's note (the authorization stays granted at the service), or a
+// text saying the same when the answer has none.
+std::string bff_logout_note(const HttpResponse& response);
+// The reason of a refused /bff/refresh (400 with errors[]), or the status.
+std::string bff_refusal(const HttpResponse& response);
+
+// The page's picture of the helper's session, with the lifetimes turned
+// into instants when they were read.
+class BffSessionView {
+public:
+    // What /bff/session (or /bff/refresh) said at `now`.
+    void on_session(const BffSessionInfo& info, Instant now);
+    void signed_out() { *this = BffSessionView{}; }
+
+    bool signed_in() const { return signed_in_; }
+    const ScopeSet& scope() const { return scope_; }
+    std::optional<Instant> access_expires_at() const { return access_expires_at_; }
+    std::optional<Instant> refresh_expires_at() const { return refresh_expires_at_; }
+    Seconds access_lifetime() const { return access_lifetime_; }
+    const std::vector<HelperTokenRequest>& token_requests() const { return token_requests_; }
+    // A token request not yet in the log: true the first time only.
+    bool first_report(const HelperTokenRequest& request);
+
+private:
+    bool signed_in_ = false;
+    ScopeSet scope_;
+    std::optional<Instant> access_expires_at_;
+    std::optional<Instant> refresh_expires_at_;
+    Seconds access_lifetime_{0};
+    std::vector<HelperTokenRequest> token_requests_;
+    std::vector<HelperTokenRequest> logged_;
+};
+
+}  // namespace roomkey::app

@@ -1,0 +1,51 @@
+// bff_state.cpp: the BFF mode in the published page state (see bff_state.hpp).
+#include "app/bff_state.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace roomkey::app {
+
+namespace {
+
+using json = nlohmann::json;
+
+json seconds_left(const std::optional<Instant>& at, Instant now) {
+    if (!at) return nullptr;
+    return std::max<std::int64_t>(0, std::chrono::duration_cast<Seconds>(*at - now).count());
+}
+
+}  // namespace
+
+void add_bff_state(const App& app, Instant now, json& state) {
+    const Mode mode = app.mode();
+    if (mode == Mode::bff) {
+        state["tokens_held_by"] = "helper";
+    } else if (mode == Mode::oauth || mode == Mode::api_token) {
+        state["tokens_held_by"] = "page";
+    } else {
+        state["tokens_held_by"] = nullptr;
+    }
+    state["tokens_where"] = app.tokens_held_by();
+    if (!app.config() || !app.config()->bff()) {
+        state["bff"] = nullptr;
+        return;
+    }
+    const BffSessionView& session = app.bff();
+    json requests = json::array();
+    for (const HelperTokenRequest& request : session.token_requests()) {
+        requests.push_back({{"grant_type", request.grant_type},
+                            {"status", request.status},
+                            {"ms", request.ms},
+                            {"at", request.at},
+                            {"scope", request.scope},
+                            {"error", request.error}});
+    }
+    state["bff"] = {{"signed_in", session.signed_in()},
+                    {"expires_in", seconds_left(session.access_expires_at(), now)},
+                    {"refresh_expires_in", seconds_left(session.refresh_expires_at(), now)},
+                    {"token_requests", std::move(requests)}};
+}
+
+}  // namespace roomkey::app
