@@ -8,11 +8,15 @@
 #   roomkey: app at https://127.0.0.1:PORT/
 # and runs until Ctrl-C.
 #
-#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--front F] [--no-build]
+#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--front F] [--bff [--helpers N]] [--no-build]
 #     --port N          the app's port (default 8443; 0 = any free port)
 #     --sandbox-port N  the sandbox's port (default 0 = any free port)
 #     --state-dir DIR   certificates and local CA (default ~/.local/state/roomkey)
 #     --front F         helper (default) or nginx (unprivileged, files in STATE_DIR/nginx)
+#     --bff             the BFF mode (docs/bff.md): a confidential client "roomkey-bff"
+#                       (its secret in STATE_DIR/bff-client-secret), the helper keeps the tokens
+#     --helpers N       with --front nginx --bff: N BFF helpers on loopback behind nginx,
+#                       sharing STATE_DIR's key (default 1)
 #     --no-build        start what is already built
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,13 +26,17 @@ sandbox_port=0
 state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/roomkey"
 build=1
 front=helper
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+bff=0
+helpers=1
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port="${2:?--port needs a number}"; shift 2 ;;
     --sandbox-port) sandbox_port="${2:?--sandbox-port needs a number}"; shift 2 ;;
     --state-dir) state_dir="${2:?--state-dir needs a folder}"; shift 2 ;;
     --front) front="${2:?--front needs helper or nginx}"; shift 2 ;;
+    --bff) bff=1; shift ;;
+    --helpers) helpers="${2:?--helpers needs a number}"; shift 2 ;;
     --no-build) build=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -36,6 +44,11 @@ while [ $# -gt 0 ]; do
 done
 case "$port" in ''|*[!0-9]*) echo "run.sh: --port must be a number 0-65535, not '$port'" >&2; exit 2 ;; esac
 case "$front" in helper|nginx) ;; *) echo "run.sh: --front must be helper or nginx, not '$front'" >&2; exit 2 ;; esac
+case "$helpers" in ''|*[!0-9]*|0) echo "run.sh: --helpers must be a number 1-16, not '$helpers'" >&2; exit 2 ;; esac
+if [ "$helpers" -gt 16 ]; then echo "run.sh: --helpers must be a number 1-16, not '$helpers'" >&2; exit 2; fi
+if [ "$helpers" != 1 ] && { [ "$front" != nginx ] || [ "$bff" != 1 ]; }; then
+  echo "run.sh: --helpers N is for --front nginx --bff (several BFF helpers behind nginx)" >&2; exit 2
+fi
 
 if [ "$build" = 1 ]; then
   . scripts/build_jobs.sh
@@ -51,8 +64,9 @@ web=build/wasm/web/dist
 
 # The sandbox registers the app's redirect URI, so the app's port must be known
 # before either starts: with --port 0, ask the OS for a free one now.
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 if [ "$port" = 0 ]; then
-  port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+  port=$(free_port)
 fi
 
 pids=()
@@ -86,17 +100,51 @@ start_and_wait() {
   echo "run.sh: $name was not ready after 20 s" >&2; exit 1
 }
 
-start_and_wait sandbox '^roomkey-sandbox: ready ' \
-  "$bin/roomkey-sandbox" --port "$sandbox_port" --state-dir "$state_dir" --web-port "$port"
+sandbox_args=(--port "$sandbox_port" --state-dir "$state_dir" --web-port "$port")
+if [ "$bff" = 1 ]; then
+  # The BFF mode's confidential client: its secret made once, kept 0600 in
+  # the state dir, registered with the sandbox from a 0600 clients file (a
+  # secret never goes on a command line).
+  mkdir -p "$state_dir" && chmod 700 "$state_dir"
+  secret_file="$state_dir/bff-client-secret"
+  if [ ! -s "$secret_file" ]; then
+    (umask 077; head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' >"$secret_file")
+  fi
+  clients_file="$state_dir/bff-clients.json"
+  (umask 077; printf '{"clients": [{"client_id": "roomkey-bff", "name": "roomkey (BFF)", "type": "confidential", "client_secret": "%s", "redirect_uri": "https://127.0.0.1:%s/callback", "scopes": ["users.all:read", "rooms.all:read_write", "contacts.all:read_write", "offline_access"]}]}\n' \
+    "$(cat "$secret_file")" "$port" >"$clients_file")
+  sandbox_args+=(--clients "$clients_file")
+fi
+start_and_wait sandbox '^roomkey-sandbox: ready ' "$bin/roomkey-sandbox" "${sandbox_args[@]}"
 base_url=$(sed -E 's/.*base_url=([^ ]+).*/\1/' <<<"$ready_line")
 auth_url=$(sed -E 's/.*auth_url=([^ ]+).*/\1/' <<<"$ready_line")
 consent_url=$(sed -E 's/.*consent_url=([^ ]+).*/\1/' <<<"$ready_line")
 echo "run: sandbox at ${base_url%/v2}/ (demo users and clients: docs/sandbox.md)" >&2
 
 front_args=(--port "$port" --state-dir "$state_dir" --web-root "$web"
-  --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url"
-  --client-id roomkey-web --client-type public)
-if [ "$front" = nginx ]; then
+  --base-url "$base_url" --auth-url "$auth_url" --consent-url "$consent_url")
+if [ "$bff" = 1 ]; then
+  front_args+=(--client-id roomkey-bff --client-type confidential --client-secret-file "$secret_file"
+    --session bff --scope "users.all:read rooms.all:read_write")
+else
+  front_args+=(--client-id roomkey-web --client-type public)
+fi
+if [ "$front" = nginx ] && [ "$bff" = 1 ]; then
+  # The BFF helpers on loopback, one state dir (so one key) for all; the
+  # browser sees nginx's origin, which they accept (--front-origin).
+  helper_ports=()
+  for i in $(seq 1 "$helpers"); do
+    helper_port=$(free_port)
+    helper_ports+=(--bff-helper "$helper_port")
+    bff_args=("${front_args[@]}")
+    bff_args[1]=$helper_port  # --port
+    start_and_wait "bff$i" '^roomkey: app at ' \
+      "$bin/roomkey-helper" serve "${bff_args[@]}" --front-origin "https://127.0.0.1:$port"
+    echo "run: BFF helper $i at https://127.0.0.1:$helper_port/ (behind nginx)" >&2
+  done
+  start_and_wait helper '^roomkey: app at ' \
+    env ROOMKEY_HELPER="$bin/roomkey-helper" ./scripts/nginx-front.sh "${front_args[@]}" "${helper_ports[@]}"
+elif [ "$front" = nginx ]; then
   # The same flags; nginx-front.sh generates the configuration from them.
   start_and_wait helper '^roomkey: app at ' \
     env ROOMKEY_HELPER="$bin/roomkey-helper" ./scripts/nginx-front.sh "${front_args[@]}"
@@ -112,6 +160,7 @@ echo "run: press Ctrl-C to stop" >&2
 # The servers' logs (method, path, status, time; secrets redacted) go on
 # stderr so that stdout holds only the ready lines.
 logs=("$fifo_dir/sandbox.out" "$fifo_dir/sandbox.err" "$fifo_dir/helper.out" "$fifo_dir/helper.err")
+for f in "$fifo_dir"/bff*.err; do [ -e "$f" ] && logs+=("$f"); done
 # nginx writes its access log (redacted like the helper's) to a file.
 [ "$front" = nginx ] && logs+=("$state_dir/nginx/access.log")
 tail -q -n 0 -F "${logs[@]}" 2>/dev/null >&2 &

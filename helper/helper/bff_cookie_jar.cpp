@@ -59,9 +59,17 @@ std::optional<std::string> BffCookieJar::unseal(std::string_view aad, std::strin
 std::string BffCookieJar::session_cookie(BffSession& session, Instant now) const {
     const Seconds max_age = bff_session_max_age(session.refresh_expires_at, now);
     session.valid_until = now + max_age;
-    const std::string sealed = native::aes_gcm_seal(keys_.current, session_aad(session.id), serialize(session), random_);
-    return set_cookie_header(kBffSessionCookie, format_bff_cookie_value(session.id, sealed), max_age,
-                             SameSite::strict);
+    std::string value;
+    for (;;) {
+        const std::string sealed =
+            native::aes_gcm_seal(keys_.current, session_aad(session.id), serialize(session), random_);
+        value = format_bff_cookie_value(session.id, sealed);
+        // Long scope lists could outgrow what a browser keeps: the oldest
+        // refresh records go first (the code exchange's stays).
+        if (value.size() <= kBffMaxCookieValueBytes || session.token_requests.size() <= 1) break;
+        session.token_requests.erase(session.token_requests.begin() + 1);
+    }
+    return set_cookie_header(kBffSessionCookie, value, max_age, SameSite::strict);
 }
 
 std::string BffCookieJar::clear_session_cookie() const {

@@ -239,14 +239,10 @@ void proxy_checks(Writer& w) {
     w.line("if ($roomkey_proxy_allowed = 0) { return 403; }");
 }
 
-void upstream_proxy_lines(Writer& w, const Target& target, const NginxInputs& inputs) {
-    w.line("proxy_http_version 1.1;");
-    w.line("proxy_set_header Connection \"\";");
-    // Only what the helper forwards (proxy.cpp); no cookies, Origin or Referer.
-    w.line("proxy_pass_request_headers off;");
-    w.line("proxy_set_header Host " + nq(target.authority()) + ";");
+// TLS to an upstream, verified against the helper's CA set by `tls_name`.
+void upstream_tls_lines(Writer& w, const std::string& tls_name, const NginxInputs& inputs) {
     w.line("proxy_ssl_server_name on;");
-    w.line("proxy_ssl_name " + nq(target.tls_name()) + ";");
+    w.line("proxy_ssl_name " + nq(tls_name) + ";");
     w.line("proxy_ssl_verify on;");
     w.line("proxy_ssl_verify_depth 4;");
     w.line("proxy_ssl_trusted_certificate " + nq(inputs.upstream_ca_bundle) + ";");
@@ -254,6 +250,15 @@ void upstream_proxy_lines(Writer& w, const Target& target, const NginxInputs& in
     w.line("proxy_ssl_session_reuse on;");
     // Answers are small JSON: kept in memory, never in a temp file.
     w.line("proxy_max_temp_file_size 0;");
+}
+
+void upstream_proxy_lines(Writer& w, const Target& target, const NginxInputs& inputs) {
+    w.line("proxy_http_version 1.1;");
+    w.line("proxy_set_header Connection \"\";");
+    // Only what the helper forwards (proxy.cpp); no cookies, Origin or Referer.
+    w.line("proxy_pass_request_headers off;");
+    w.line("proxy_set_header Host " + nq(target.authority()) + ";");
+    upstream_tls_lines(w, target.tls_name(), inputs);
     for (const auto& name : upstream_headers_never_relayed()) w.line("proxy_hide_header " + name + ";");
 }
 
@@ -266,14 +271,7 @@ void bff_proxy_lines(Writer& w, const NginxInputs& inputs) {
     w.line("proxy_http_version 1.1;");
     w.line("proxy_set_header Connection \"\";");
     w.line("proxy_set_header Host $http_host;");
-    w.line("proxy_ssl_server_name on;");
-    w.line("proxy_ssl_name localhost;");  // the helpers' certificate (local CA)
-    w.line("proxy_ssl_verify on;");
-    w.line("proxy_ssl_verify_depth 4;");
-    w.line("proxy_ssl_trusted_certificate " + nq(inputs.upstream_ca_bundle) + ";");
-    w.line("proxy_ssl_protocols TLSv1.2 TLSv1.3;");
-    w.line("proxy_ssl_session_reuse on;");
-    w.line("proxy_max_temp_file_size 0;");
+    upstream_tls_lines(w, "localhost", inputs);  // the helpers' certificate (local CA)
     for (const auto& name : upstream_headers_never_relayed()) {
         if (name != "Set-Cookie") w.line("proxy_hide_header " + name + ";");
     }

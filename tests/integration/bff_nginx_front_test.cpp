@@ -12,7 +12,7 @@
 
 #include "helper/nginx_config.hpp"
 #include "support/bff_fixture.hpp"
-#include "support/child_process.hpp"
+#include "support/nginx_process.hpp"
 
 namespace roomkey::helper {
 namespace bff_nginx_front_test {
@@ -58,20 +58,11 @@ protected:
         auto file = write_nginx_config(config, options);
         ASSERT_TRUE(file) << file.error();
         site_ = read_text(out_ / "roomkey.conf");
-        nginx_ = std::make_unique<integration::Child>(
-            std::vector<std::string>{"/usr/sbin/nginx", "-p", out_.path(), "-c", *file, "-e", out_ / "error.log"});
-        for (int i = 0; i < 400; ++i) {
-            if (door().client()->Get("/config.json")) return;
-            ASSERT_FALSE(nginx_->ended_within(0)) << read_text(out_ / "error.log") << nginx_->stderr_text();
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
-        FAIL() << "nginx did not answer: " << read_text(out_ / "error.log");
+        nginx_ = std::make_unique<integration::RunningNginx>(out_.path(), *file);
+        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(door().client()->Get("/config.json")); }));
     }
     void TearDown() override {
-        if (nginx_) {
-            nginx_->signal(SIGQUIT);
-            nginx_->wait_exit(10000);
-        }
+        nginx_.reset();
         helpers_.clear();
         BffTest::TearDown();
     }
@@ -86,7 +77,7 @@ protected:
     int nginx_port_ = 0;
     integration::TempDir out_;
     std::vector<std::unique_ptr<testing::RunningHelper>> helpers_;
-    std::unique_ptr<integration::Child> nginx_;
+    std::unique_ptr<integration::RunningNginx> nginx_;
     std::string site_;
 };
 

@@ -4,7 +4,6 @@
 // rotate-bff-key command.
 #include <gtest/gtest.h>
 
-#include <map>
 
 #include "helper/options.hpp"
 #include "support/helper_fixture.hpp"
@@ -13,15 +12,8 @@ namespace roomkey::helper {
 namespace bff_options_test {
 namespace {
 
+using testing::env_of;
 using testing::TempDir;
-
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars = std::move(vars)](std::string_view name) -> std::optional<std::string> {
-        auto it = vars.find(std::string(name));
-        if (it == vars.end()) return std::nullopt;
-        return it->second;
-    };
-}
 
 std::vector<std::string> confidential_upstream(const std::string& secret_file) {
     return {"--base-url",    "https://127.0.0.1:9000/v2", "--auth-url",  "https://127.0.0.1:9000/oauth",

@@ -11,15 +11,8 @@
 namespace roomkey::helper {
 namespace {
 
+using testing::env_of;
 using testing::TempDir;
-
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars = std::move(vars)](std::string_view name) -> std::optional<std::string> {
-        auto it = vars.find(std::string(name));
-        if (it == vars.end()) return std::nullopt;
-        return it->second;
-    };
-}
 
 TEST(HelperOptions, DefaultsAreServeOn8443WithNoUpstream) {
     auto cmd = parse_command_line({}, env_of({{"HOME", "/home/u"}}));

@@ -12,20 +12,12 @@
 #include "helper/service_presets.hpp"
 #include "support/helper_fixture.hpp"
 
-// A namespace of its own: the test files build in unity batches, and
-// helper_options_test.cpp has an env_of() too.
+// A namespace of its own: the test files build in unity batches.
 namespace roomkey::helper::service_presets_tests {
 namespace {
 
+using testing::env_of;
 using testing::TempDir;
-
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars = std::move(vars)](std::string_view name) -> std::optional<std::string> {
-        auto it = vars.find(std::string(name));
-        if (it == vars.end()) return std::nullopt;
-        return it->second;
-    };
-}
 
 // The service's published values, written out here on purpose (not read from
 // the table): the RAML (chatwork/api, RAML/api-ja.raml) gives baseUri

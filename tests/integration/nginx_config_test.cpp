@@ -24,8 +24,8 @@
 #include "roomkey/token.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "support/body_recording_upstream.hpp"
-#include "support/child_process.hpp"
 #include "support/free_port.hpp"
+#include "support/nginx_process.hpp"
 #include "support/sandbox_fixture.hpp"
 #include "support/temp_dir.hpp"
 #include "support/trust_only.hpp"
@@ -133,21 +133,12 @@ protected:
         options.standalone = true;
         auto file = helper::write_nginx_config(config_, options);
         ASSERT_TRUE(file) << file.error();
-        nginx_ = std::make_unique<Child>(
-            std::vector<std::string>{"/usr/sbin/nginx", "-p", out_.path(), "-c", *file, "-e", out_ / "error.log"});
+        nginx_ = std::make_unique<RunningNginx>(out_.path(), *file);
         // Ready once it answers.
-        for (int i = 0; i < 400; ++i) {
-            if (client()->Get("/config.json")) return;
-            ASSERT_FALSE(nginx_->ended_within(0)) << read(out_ / "error.log") << nginx_->stderr_text();
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
-        FAIL() << "nginx did not answer: " << read(out_ / "error.log");
+        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(client()->Get("/config.json")); }));
     }
     void TearDown() override {
-        if (nginx_) {
-            nginx_->signal(SIGQUIT);
-            nginx_->wait_exit(10000);
-        }
+        nginx_.reset();
         SandboxTest::TearDown();
     }
     std::unique_ptr<httplib::SSLClient> client() const {
@@ -176,7 +167,7 @@ protected:
     TempDir out_;
     helper::HelperConfig config_;
     std::string ca_;
-    std::unique_ptr<Child> nginx_;
+    std::unique_ptr<RunningNginx> nginx_;
 };
 
 // `./scripts/run.sh --front nginx` passes --web-root build/wasm/web/dist:
@@ -320,8 +311,6 @@ TEST_F(NginxFrontTest, AConfidentialClientsSecretIsOnlyInTheSecretFileAndTheCode
     EXPECT_EQ(token->get_header_value("Cache-Control"), "no-store");
 
     // Nothing of it in nginx's logs.
-    nginx_->signal(SIGQUIT);
-    nginx_->wait_exit(10000);
     nginx_.reset();
     for (const char* log : {"access.log", "error.log"}) {
         const std::string text = read(out_ / log);
@@ -433,21 +422,10 @@ protected:
         options.standalone = true;
         auto file = helper::write_nginx_config(config, options);
         ASSERT_TRUE(file) << file.error();
-        nginx_ = std::make_unique<Child>(
-            std::vector<std::string>{"/usr/sbin/nginx", "-p", out_.path(), "-c", *file, "-e", out_ / "error.log"});
-        for (int i = 0; i < 400; ++i) {
-            if (client()->Get("/config.json")) return;
-            ASSERT_FALSE(nginx_->ended_within(0)) << read(out_ / "error.log") << nginx_->stderr_text();
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
-        FAIL() << "nginx did not answer: " << read(out_ / "error.log");
+        nginx_ = std::make_unique<RunningNginx>(out_.path(), *file);
+        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(client()->Get("/config.json")); }));
     }
-    void TearDown() override {
-        if (nginx_) {
-            nginx_->signal(SIGQUIT);
-            nginx_->wait_exit(10000);
-        }
-    }
+    void TearDown() override { nginx_.reset(); }
     std::unique_ptr<httplib::SSLClient> client() const {
         auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", port_);
         trust_only(*c, "127.0.0.1", ca_);
@@ -475,7 +453,7 @@ protected:
     std::string ca_;
     int port_ = 0;
     std::unique_ptr<BodyRecordingUpstream> upstream_;
-    std::unique_ptr<Child> nginx_;
+    std::unique_ptr<RunningNginx> nginx_;
 };
 
 TEST_F(NginxUploadTest, A2MiBMultipartUploadReachesTheUpstreamByteForByteWithItsBoundary) {

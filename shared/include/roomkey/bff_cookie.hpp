@@ -26,6 +26,11 @@ inline constexpr std::string_view kBffLoginCookie = "__Host-roomkey_login";
 // (offline_access): renewed at every refresh, so an idle session ends after it.
 inline constexpr Seconds kBffOfflineSessionLifetime{30 * 24 * 60 * 60};
 
+// Browsers keep cookies of up to 4096 bytes of name and value (RFC 6265
+// 6.1's minimum): a session cookie's value is kept below this, dropping the
+// oldest token request records first (the code exchange's stays).
+inline constexpr std::size_t kBffMaxCookieValueBytes = 4096 - 64;
+
 // 16 random bytes as base64url (22 characters): names a session, grants nothing.
 inline constexpr std::size_t kBffSessionIdBytes = 16;
 std::string make_bff_session_id(const RandomSource& random);

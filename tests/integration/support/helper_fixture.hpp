@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -143,6 +144,15 @@ private:
     mutable std::mutex mutex_;
     std::string log_;
 };
+
+// An environment of exactly `vars`, for parse_command_line.
+inline EnvLookup env_of(std::map<std::string, std::string> vars) {
+    return [vars = std::move(vars)](std::string_view name) -> std::optional<std::string> {
+        auto it = vars.find(std::string(name));
+        if (it == vars.end()) return std::nullopt;
+        return it->second;
+    };
+}
 
 // A config for a helper on port 0 with its own state dir and web root.
 inline HelperConfig test_config(const TempDir& dir) {
