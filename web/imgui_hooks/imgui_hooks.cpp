@@ -22,7 +22,7 @@ int ImTextCharFromUtf8(unsigned int* out_char, const char* in_text, const char* 
     return length;
 }
 
-void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id) {
+void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, ImGuiID id, const ImRect& bb, const ImGuiLastItemData*) {
     if (hooks().item_add) hooks().item_add(*ctx, bb, id);
 }
 

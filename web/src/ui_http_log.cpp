@@ -43,7 +43,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
         text_dim("Every request and answer appears here.");
         return;
     }
-    ImGui::BeginChild("log_list", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8.5f), true);
+    ImGui::BeginChild("log_list", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8.5f), ImGuiChildFlags_Border);
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
         const std::string title = app::entry_title(*it) + "##" + std::to_string(it->id);
         ImVec4 colour = ImGui::GetStyleColorVec4(ImGuiCol_Text);
@@ -66,7 +66,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
         out.push_back(app::intent::CopyCurl{entry->id, true});
     }
     note_widget(ui, "copy_curl");
-    ImGui::BeginChild("log_detail", ImVec2(0, 0), true);
+    ImGui::BeginChild("log_detail", ImVec2(0, 0), ImGuiChildFlags_Border);
     ImGui::TextColored(kAccent, "%s", shown.request_line.c_str());
     header_lines(shown.request_headers);
     if (!shown.request_body.empty()) ImGui::TextWrapped("%s", shown.request_body.c_str());
