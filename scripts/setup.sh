@@ -34,6 +34,7 @@ packages=(
   "googletest:/usr/src/googletest/CMakeLists.txt"
   "libgtest-dev:/usr/include/gtest/gtest.h"
   "emscripten:/usr/bin/em++"
+  "binaryen:/usr/bin/wasm-opt"
   "chromium:/usr/bin/chromium"
   "libnss3-tools:/usr/bin/certutil"
   "brotli:/usr/bin/brotli"
