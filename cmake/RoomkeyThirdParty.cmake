@@ -7,9 +7,13 @@
 #                     /usr/src/googletest for wasm)
 #   roomkey::httplib  cpp-httplib 0.18.7 with OpenSSL, zlib and brotli (native
 #                     only; header-only upstream, its implementation compiled once)
-#   roomkey::imgui    Dear ImGui 1.86 + GLFW/OpenGL3 backends (wasm only)
+#   roomkey::imgui    Dear ImGui 1.90.1 + GLFW/OpenGL3 backends (wasm only)
 
-set(ROOMKEY_IMGUI_DIR "${PROJECT_SOURCE_DIR}/third_party/imgui" CACHE PATH "Dear ImGui sources (scripts/setup.sh fetches them)")
+# Dear ImGui 1.90.1 from Debian 13's source package (scripts/setup.sh fetches
+# it, pinned to that version). A plain variable, not a cache entry: a build
+# tree configured when the pin was 1.86 (third_party/imgui) must not keep
+# building against it.
+set(ROOMKEY_IMGUI_DIR "${PROJECT_SOURCE_DIR}/third_party/imgui-1.90.1")
 
 if(EMSCRIPTEN)
     # Emscripten must not see /usr/include (host headers); expose only the

@@ -39,6 +39,7 @@ packages=(
   "googletest:/usr/src/googletest/CMakeLists.txt"
   "libgtest-dev:/usr/include/gtest/gtest.h"
   "emscripten:/usr/bin/em++"
+  "binaryen:/usr/bin/wasm-opt"
   "chromium:/usr/bin/chromium"
   "libnss3-tools:/usr/bin/certutil"
   "brotli:/usr/bin/brotli"
@@ -68,7 +69,6 @@ done
 # nodejs package of whatever archive is configured (it brings npm).
 command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs)
 
-imgui_dir=$root/third_party/imgui
 # Newer libraries from Debian 13's *source* packages (never a trixie binary
 # line: those packages need Debian 13's libc). Each entry: the source package,
 # the upstream version it must be (the orig tarball's), and a file its folder
@@ -84,13 +84,12 @@ done
 
 if [ "$check_only" = 1 ]; then
   [ ${#missing[@]} = 0 ] || say "missing packages: ${missing[*]}"
-  [ -f "$imgui_dir/imgui.cpp" ] || say "missing Dear ImGui sources in third_party/imgui"
   sources_ok=1
   for entry in "${trixie_sources[@]}"; do
     [ -f "$root/third_party/${entry##*:}" ] || { say "missing Debian 13 sources: ${entry%%:*}"; sources_ok=0; }
   done
   [ "$npm_ok" = 1 ] || say "missing npm dev tools (node_modules)"
-  [ ${#missing[@]} = 0 ] && [ -f "$imgui_dir/imgui.cpp" ] && [ "$sources_ok" = 1 ] && [ "$npm_ok" = 1 ]
+  [ ${#missing[@]} = 0 ] && [ "$sources_ok" = 1 ] && [ "$npm_ok" = 1 ]
   exit
 fi
 
@@ -101,29 +100,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt_update
   say "installing ${missing[*]}"
   as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-
-# Dear ImGui 1.86 from Debian's source package (never committed): add a
-# deb-src twin of the configured archive, download the orig tarball, unpack.
-if [ ! -f "$imgui_dir/imgui.cpp" ]; then
-  src_list=/etc/apt/sources.list.d/roomkey-deb-src.sources
-  if [ ! -f "$src_list" ]; then
-    say "adding a deb-src entry for bookworm main ($src_list)"
-    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-    [ -n "$uri" ] || uri=http://deb.debian.org/debian
-    printf 'Types: deb-src\nURIs: %s\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$uri" \
-      | as_root tee "$src_list" >/dev/null
-    apt_updated=0
-  fi
-  apt_update
-  tmp=$(mktemp -d)
-  say "fetching Dear ImGui sources (apt-get source imgui)"
-  (cd "$tmp" && apt-get source --download-only -qq imgui >/dev/null)
-  tarball=$(ls "$tmp"/imgui_*.orig.tar.* | head -1)
-  mkdir -p "$imgui_dir"
-  tar -xf "$tarball" -C "$imgui_dir" --strip-components=1
-  rm -rf "$tmp"
-  [ -f "$imgui_dir/imgui.cpp" ] || { echo "setup: imgui sources not found in $tarball" >&2; exit 1; }
 fi
 
 # Debian 13 sources, pinned to the upstream versions above: a deb-src entry

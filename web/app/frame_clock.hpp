@@ -9,8 +9,8 @@
 //     action, a resize or devicePixelRatio change, the app's timer): one frame;
 //   - input (mouse, keys, wheel, paste, focus): at least kInputFrames frames,
 //     counted in frames, not in time, so a loaded machine that draws slowly
-//     still gets them: ImGui 1.86 sees a press and a release that arrived
-//     between two frames as "down" in one frame and "up" in the next;
+//     still gets them: ImGui's input queue gives a press and a release that
+//     arrived between two frames to one frame each;
 //   - a picture that has not settled: after every frame, while its digest
 //     (draw lists and published widget positions) differs from the frame
 //     before, or ImGui says it is still measuring (a window hidden for one

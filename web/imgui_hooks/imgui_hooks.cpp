@@ -22,11 +22,27 @@ int ImTextCharFromUtf8(unsigned int* out_char, const char* in_text, const char* 
     return length;
 }
 
-void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id) {
+namespace {
+
+// ImGui 1.89+ also registers each window, child windows included, as an
+// item (no item data, then its name as the label): not a widget, and kept
+// out of the hooks, or every pane would be a button in the accessibility
+// tree, and a child window drawn inside a list one of its items.
+ImGuiID g_window_item = 0;
+
+}  // namespace
+
+void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, ImGuiID id, const ImRect& bb, const ImGuiLastItemData* item_data) {
+    g_window_item = item_data ? 0 : id;
+    if (!item_data) return;
     if (hooks().item_add) hooks().item_add(*ctx, bb, id);
 }
 
 void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* label, ImGuiItemStatusFlags flags) {
+    if (id == g_window_item) {
+        g_window_item = 0;
+        return;
+    }
     if (hooks().item_info) hooks().item_info(*ctx, id, label, flags);
 }
 

@@ -326,10 +326,10 @@ void draw_composition() {
     Tree& t = tree();
     ImGuiContext& g = *GImGui;
     if (t.compose_text.empty() || g.ActiveId != t.compose_id) return;
-    const ImVec2 pos = g.PlatformImePos;
-    if (pos.x == FLT_MAX || (pos.x == 1.0f && pos.y == 1.0f)) return;
+    if (!g.PlatformImeData.WantVisible) return;  // no field drew a caret this frame
+    const ImVec2 pos = g.PlatformImeData.InputPos;
     ImDrawList* draw = ImGui::GetForegroundDrawList();
-    const ImVec2 at(pos.x + 1.0f, pos.y + g.FontSize);  // PlatformImePos is one line above the caret's top
+    const ImVec2 at(pos.x + 1.0f, pos.y + g.FontSize);  // InputPos is one line above the caret's top
     const ImVec2 size = ImGui::CalcTextSize(t.compose_text.c_str());
     draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBgActive));
     draw->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), t.compose_text.c_str());
@@ -362,8 +362,8 @@ void publish(float scale) {
     // The DOM input follows the caret, so an IME's candidate window opens
     // next to the text being composed.
     std::array<int, 4> caret{};
-    const ImVec2 pos = g.PlatformImePos;
-    if (focus != 0 && focus == g.ActiveId && pos.x != FLT_MAX && !(pos.x == 1.0f && pos.y == 1.0f)) {
+    const ImVec2 pos = g.PlatformImeData.InputPos;
+    if (focus != 0 && focus == g.ActiveId && g.PlatformImeData.WantVisible) {
         caret = {static_cast<int>(focus), static_cast<int>(std::lround(pos.x / s)),
                  static_cast<int>(std::lround((pos.y + g.FontSize) / s)),
                  static_cast<int>(std::lround(g.FontSize / s))};

@@ -332,7 +332,7 @@ bool build_font_atlas(float pixel_size) {
     roomkey_js_glyphs_blit(packed.data(), pens.data(), static_cast<int>(pens.size()), line_height, ascent, pixels,
                            atlas_width, atlas_height, colored.data());
     roomkey_js_font_close();
-    // Colour glyphs are drawn untinted (ImGui 1.86's ImFontGlyph::Colored).
+    // Colour glyphs are drawn untinted (ImGui's ImFontGlyph::Colored).
     state.colored = 0;
     for (std::size_t i = 0; i < placed.size(); ++i) {
         if (!colored[i]) continue;

@@ -43,13 +43,14 @@ private:
     std::uint64_t hash_ = 0xcbf29ce484222325ULL;
 };
 
-// ImGui 1.86 changes some pictures over the next frame without any input:
-// a new window or popup is hidden for one frame while it measures itself,
-// auto-fit runs over two frames, a scroll request and a keyboard-navigation
-// move are applied at the next NewFrame().
+// ImGui changes some pictures over the next frame without any input: a new
+// window or popup is hidden for one frame while it measures itself, auto-fit
+// runs over two frames, a scroll request and a keyboard-navigation move are
+// applied at the next NewFrame(), and its input queue gives events it
+// trickles (a quick tap's release, text behind a key press) to later frames.
 bool imgui_settling() {
     const ImGuiContext& g = *GImGui;
-    if (g.NavAnyRequest || g.NavMoveSubmitted || g.NavNextActivateId != 0) return true;
+    if (g.NavAnyRequest || g.NavMoveSubmitted || g.NavNextActivateId != 0 || !g.InputEventsQueue.empty()) return true;
     for (const ImGuiWindow* window : g.Windows) {
         if (!window->Active) continue;
         if (window->HiddenFramesCannotSkipItems > 0 || window->AutoFitFramesX > 0 || window->AutoFitFramesY > 0 ||

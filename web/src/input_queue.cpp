@@ -1,4 +1,17 @@
 // input_queue.cpp: see input_queue.hpp.
+//
+// The rule. Dear ImGui's queue (1.87+) orders and trickles what it holds:
+// presses and releases of one key or button land in separate frames, and
+// text behind a key press (in a field being edited) in a later frame. What
+// it cannot hold waits in this file's queue, a DOM event:
+//   - it goes only once ImGui's queue is empty (a frame has seen every
+//     event before it), and then nothing else goes before the next frame
+//     (an activation or focus takes effect at the next NewFrame);
+//   - text and deletions for a tree field wait until the field is being
+//     edited (it is focused first), and are dropped when it never is;
+//   - while anything waits here, GLFW's events wait behind it.
+// Text goes with Ctrl and Cmd up: ImGui ignores typed characters while they
+// are down, and a paste arrives while Ctrl+V is still held.
 #include "input_queue.hpp"
 
 #include <GLFW/glfw3.h>
@@ -8,24 +21,20 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
-#include <array>
+#include <deque>
 #include <utility>
 
 #include "a11y.hpp"
-#include "app/input_order.hpp"
 #include "app/wheel_steps.hpp"
 
 namespace roomkey::web::input_queue {
 
 namespace {
 
-using app::InputKind;
-using app::Readiness;
-
 struct Event {
-    enum class Type { Key, MouseButton, Text, Deletion, Activate, Focus };
+    enum class Type { Key, MouseButton, Char, Text, Deletion, Activate, Focus };
     Type type = Type::Key;
-    int code = -1;  // GLFW key or mouse button
+    int code = -1;  // Key, MouseButton: GLFW's code; Char: the codepoint
     int scancode = 0;
     int action = 0;
     int mods = 0;
@@ -36,19 +45,7 @@ struct Event {
     DeletionSpan span = DeletionSpan::Character;
     long first_wait_frame = -1;  // Text for a tree field: the frame it began to wait for it
 
-    InputKind kind() const {
-        switch (type) {
-            case Type::Key:
-                return action == GLFW_RELEASE ? InputKind::Release : InputKind::Press;
-            case Type::MouseButton:
-                // Its release needs no pairing: the backend reads the button's
-                // state, and a press it was given is seen down for a frame.
-                return action == GLFW_RELEASE ? InputKind::Release : InputKind::Press;
-            default:
-                return InputKind::Discrete;
-        }
-    }
-    int key() const { return type == Type::Key ? code : -1; }
+    bool from_glfw() const { return type == Type::Key || type == Type::MouseButton || type == Type::Char; }
 };
 
 // A field that does not become editable within this many frames is gone
@@ -56,80 +53,120 @@ struct Event {
 constexpr long kFieldWaitFrames = 30;
 
 GLFWwindow* g_window = nullptr;
-app::InputOrder<Event> g_order;
+std::deque<Event> g_waiting;
 long g_frame = 0;
-// Presses not yet given to the backend, per mouse button: NewFrame reads
-// the live button state too, which must not run ahead of the queue.
-std::array<int, 8> g_mouse_presses_waiting{};
-// The frame after text went to a field runs with Ctrl and Cmd up: ImGui
-// 1.86 ignores typed characters while they are down, and a paste arrives
-// while Ctrl+V is still held.
-bool g_mask_modifiers = false;
-bool g_saved_ctrl = false;
-bool g_saved_super = false;
+bool g_dom_event_this_frame = false;
 
-bool mouse_button_in_range(int button) {
-    return button >= 0 && button < static_cast<int>(g_mouse_presses_waiting.size());
+bool imgui_queue_empty() {
+    return GImGui->InputEventsQueue.empty();
 }
 
-// A deletion's first part, once its field is being edited: selects what a
-// whole-text or line deletion takes. The keys that follow it in the queue
-// (push_deletion) do the deleting, with ImGui's own editing.
-void select_for_deletion(const Event& e) {
+// Text into ImGui's queue with Ctrl and Cmd up around it (see the rule).
+// Their state as ImGui sees it, not as GLFW does: their releases may still
+// wait here, behind this text. ImGui's queue is empty when text goes.
+void add_text(const std::string& text) {
+    ImGuiIO& io = ImGui::GetIO();
+    const bool ctrl = io.KeyCtrl;
+    const bool super = io.KeySuper;
+    if (ctrl) io.AddKeyEvent(ImGuiMod_Ctrl, false);
+    if (super) io.AddKeyEvent(ImGuiMod_Super, false);
+    io.AddInputCharactersUTF8(text.c_str());
+    if (ctrl) io.AddKeyEvent(ImGuiMod_Ctrl, true);
+    if (super) io.AddKeyEvent(ImGuiMod_Super, true);
+}
+
+// A deletion, once its field is being edited: selects what a whole-text or
+// line deletion takes, then a tap of Backspace or Delete (with Ctrl for a
+// word) does the deleting with ImGui's own editing; ImGui's queue gives the
+// press and the release frames of their own.
+void add_deletion(const Event& e) {
     if (e.replace) {
         a11y::select_all(e.field);
     } else if (e.span == DeletionSpan::Line) {
         a11y::select_to_edge(e.field, e.forward);
     }
+    ImGuiIO& io = ImGui::GetIO();
+    const bool ctrl = io.KeyCtrl;
+    const bool word = e.span == DeletionSpan::Word && !e.replace;
+    const ImGuiKey key = e.forward ? ImGuiKey_Delete : ImGuiKey_Backspace;
+    if (word) io.AddKeyEvent(ImGuiMod_Ctrl, true);
+    io.AddKeyEvent(key, true);
+    io.AddKeyEvent(key, false);
+    if (word) io.AddKeyEvent(ImGuiMod_Ctrl, ctrl);
 }
 
-struct Sink {
-    Readiness ready(Event& e) {
-        const bool for_a_field = e.type == Event::Type::Text || e.type == Event::Type::Deletion;
-        if (!for_a_field || e.field == 0) return Readiness::Ready;
-        if (a11y::text_field_ready(e.field)) return Readiness::Ready;
-        if (e.first_wait_frame < 0) {
-            e.first_wait_frame = g_frame;
+enum class Readiness { Ready, Wait, Drop };
+
+Readiness readiness(Event& e) {
+    const bool for_a_field = e.type == Event::Type::Text || e.type == Event::Type::Deletion;
+    if (!for_a_field || e.field == 0) return Readiness::Ready;
+    if (a11y::text_field_ready(e.field)) return Readiness::Ready;
+    if (e.first_wait_frame < 0) {
+        e.first_wait_frame = g_frame;
+        a11y::focus(e.field);
+    }
+    if (g_frame - e.first_wait_frame > kFieldWaitFrames) {
+        a11y::text_field_gone();
+        return Readiness::Drop;
+    }
+    return Readiness::Wait;
+}
+
+void forward(const Event& e) {
+    switch (e.type) {
+        case Event::Type::Key:
+            ImGui_ImplGlfw_KeyCallback(g_window, e.code, e.scancode, e.action, e.mods);
+            break;
+        case Event::Type::MouseButton:
+            ImGui_ImplGlfw_MouseButtonCallback(g_window, e.code, e.action, e.mods);
+            break;
+        case Event::Type::Char:
+            ImGui_ImplGlfw_CharCallback(g_window, static_cast<unsigned int>(e.code));
+            break;
+        case Event::Type::Text:
+            if (e.field != 0 && e.replace) a11y::select_all(e.field);
+            add_text(e.text);
+            break;
+        case Event::Type::Deletion:
+            add_deletion(e);
+            break;
+        case Event::Type::Activate:
+            a11y::activate(e.field);
+            break;
+        case Event::Type::Focus:
             a11y::focus(e.field);
-        }
-        if (g_frame - e.first_wait_frame > kFieldWaitFrames) {
-            a11y::text_field_gone();
-            return Readiness::Drop;
-        }
-        return Readiness::Wait;
+            break;
     }
+}
 
-    void forward(const Event& e) {
-        switch (e.type) {
-            case Event::Type::Key:
-                ImGui_ImplGlfw_KeyCallback(g_window, e.code, e.scancode, e.action, e.mods);
-                break;
-            case Event::Type::MouseButton:
-                if (e.action == GLFW_PRESS && mouse_button_in_range(e.code)) --g_mouse_presses_waiting[e.code];
-                ImGui_ImplGlfw_MouseButtonCallback(g_window, e.code, e.action, e.mods);
-                break;
-            case Event::Type::Text:
-                if (e.field != 0 && e.replace) a11y::select_all(e.field);
-                ImGui::GetIO().AddInputCharactersUTF8(e.text.c_str());
-                g_mask_modifiers = true;
-                break;
-            case Event::Type::Deletion:
-                select_for_deletion(e);
-                break;
-            case Event::Type::Activate:
-                a11y::activate(e.field);
-                break;
-            case Event::Type::Focus:
-                a11y::focus(e.field);
-                break;
+// Gives on what the rule allows now.
+void drain() {
+    while (!g_waiting.empty()) {
+        Event& next = g_waiting.front();
+        if (!next.from_glfw()) {
+            if (g_dom_event_this_frame || !imgui_queue_empty()) return;
+            const Readiness ready = readiness(next);
+            if (ready == Readiness::Wait) return;
+            if (ready == Readiness::Drop) {
+                g_waiting.pop_front();
+                continue;
+            }
+            g_dom_event_this_frame = true;
         }
+        const Event event = std::move(next);
+        g_waiting.pop_front();
+        forward(event);
     }
-};
-
-Sink g_sink;
+}
 
 void push(Event e) {
-    g_order.push(std::move(e), g_sink);
+    // Nothing waits: a GLFW event goes straight to ImGui's queue.
+    if (g_waiting.empty() && e.from_glfw()) {
+        forward(e);
+        return;
+    }
+    g_waiting.push_back(std::move(e));
+    drain();
 }
 
 void on_key(GLFWwindow*, int key, int scancode, int action, int mods) {
@@ -148,32 +185,30 @@ void on_mouse_button(GLFWwindow*, int button, int action, int mods) {
     e.code = button;
     e.action = action;
     e.mods = mods;
-    if (action == GLFW_PRESS && mouse_button_in_range(button)) ++g_mouse_presses_waiting[button];
     push(std::move(e));
 }
 
 // A character typed while the canvas has focus.
 void on_char(GLFWwindow*, unsigned int codepoint) {
-    char utf8[5] = {};
-    push_text(ImTextCharToUtf8(utf8, codepoint));
+    Event e;
+    e.type = Event::Type::Char;
+    e.code = static_cast<int>(codepoint);
+    push(std::move(e));
 }
 
 app::WheelAccumulator g_wheel;
 
-// The wheel over the canvas, in ImGui's steps (app/wheel_steps.hpp). ImGui
-// sums the wheel over a frame, so it needs no place in the queue. Handled:
-// the page itself does not scroll.
+// The wheel over the canvas, in ImGui's steps (app/wheel_steps.hpp). ImGui's
+// queue orders it with the rest. Handled: the page itself does not scroll.
 EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void*) {
-    const app::WheelSteps steps = g_wheel.add(
-        app::wheel_steps(event->deltaX, event->deltaY, static_cast<int>(event->deltaMode)));
-    ImGuiIO& io = ImGui::GetIO();
+    const app::WheelSteps steps =
+        g_wheel.add(app::wheel_steps(event->deltaX, event->deltaY, static_cast<int>(event->deltaMode)));
+    // With Shift, ImGui scrolls sideways by the vertical wheel; browsers give
+    // Shift+wheel as deltaX on some systems and as deltaY on others.
     if (event->mouse.shiftKey) {
-        // With Shift, ImGui scrolls sideways by MouseWheel; browsers give
-        // Shift+wheel as deltaX on some systems and as deltaY on others.
-        io.MouseWheel += steps.x + steps.y;
+        ImGui::GetIO().AddMouseWheelEvent(0.0f, steps.x + steps.y);
     } else {
-        io.MouseWheelH += steps.x;
-        io.MouseWheel += steps.y;
+        ImGui::GetIO().AddMouseWheelEvent(steps.x, steps.y);
     }
     return EM_TRUE;
 }
@@ -187,8 +222,10 @@ void install(GLFWwindow* window) {
     glfwSetKeyCallback(window, on_key);
     glfwSetMouseButtonCallback(window, on_mouse_button);
     glfwSetCharCallback(window, on_char);
-    // Emscripten's GLFW gives the wheel as the browser's pixels, upside
-    // down; the DOM's wheel event, with its delta mode, is taken instead.
+    // The backend listens to the whole document's wheel, without the Shift
+    // and accumulation rules above: the canvas's own listener replaces it.
+    // Emscripten's GLFW gives the wheel as the browser's pixels, upside down.
+    emscripten_set_wheel_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, EM_FALSE, nullptr);
     if (emscripten_set_wheel_callback("#canvas", nullptr, EM_FALSE, on_wheel) == EMSCRIPTEN_RESULT_SUCCESS) {
         glfwSetScrollCallback(window, nullptr);
     }
@@ -212,14 +249,6 @@ void push_deletion(unsigned int field, bool forward, DeletionSpan span, bool rep
     e.span = span;
     e.replace = replace;
     push(std::move(e));
-    // Then a tap of Backspace or Delete (with Ctrl for a word), which the
-    // queue's rule gives frames of their own.
-    const bool word = span == DeletionSpan::Word && !replace;
-    const int key = forward ? GLFW_KEY_DELETE : GLFW_KEY_BACKSPACE;
-    if (word) on_key(g_window, GLFW_KEY_LEFT_CONTROL, 0, GLFW_PRESS, GLFW_MOD_CONTROL);
-    on_key(g_window, key, 0, GLFW_PRESS, word ? GLFW_MOD_CONTROL : 0);
-    on_key(g_window, key, 0, GLFW_RELEASE, word ? GLFW_MOD_CONTROL : 0);
-    if (word) on_key(g_window, GLFW_KEY_LEFT_CONTROL, 0, GLFW_RELEASE, 0);
 }
 
 void push_activate(unsigned int id) {
@@ -236,45 +265,33 @@ void push_focus(unsigned int id) {
     push(std::move(e));
 }
 
-void before_new_frame() {
-    ImGuiIO& io = ImGui::GetIO();
-    for (std::size_t b = 0; b < g_mouse_presses_waiting.size(); ++b) {
-        if (g_mouse_presses_waiting[b] > 0) io.MouseDown[b] = false;
-    }
-    if (g_mask_modifiers) {
-        g_saved_ctrl = io.KeyCtrl;
-        g_saved_super = io.KeySuper;
-        io.KeyCtrl = false;
-        io.KeySuper = false;
-    }
-}
-
 void frame_began() {
     ++g_frame;
-    g_order.frame_began();
+    g_dom_event_this_frame = false;
 }
 
 bool after_frame() {
-    if (g_mask_modifiers) {
-        ImGuiIO& io = ImGui::GetIO();
-        io.KeyCtrl = g_saved_ctrl;
-        io.KeySuper = g_saved_super;
-        g_mask_modifiers = false;
-    }
-    g_order.drain(g_sink);
-    return g_order.pending();
-}
-
-bool pending() {
-    return g_order.pending();
+    drain();
+    return !g_waiting.empty();
 }
 
 void forget_text() {
-    g_order.erase_if([](Event& e) {
-        if (e.type != Event::Type::Text) return false;
-        std::fill(e.text.begin(), e.text.end(), '\0');
-        return true;
-    });
+    for (auto it = g_waiting.begin(); it != g_waiting.end();) {
+        if (it->type == Event::Type::Text) {
+            std::fill(it->text.begin(), it->text.end(), '\0');
+            it = g_waiting.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    ImVector<ImGuiInputEvent>& queued = GImGui->InputEventsQueue;
+    for (int i = 0; i < queued.Size;) {
+        if (queued[i].Type == ImGuiInputEventType_Text) {
+            queued.erase(queued.Data + i);
+        } else {
+            ++i;
+        }
+    }
 }
 
 }  // namespace roomkey::web::input_queue

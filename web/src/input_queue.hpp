@@ -1,10 +1,12 @@
 // input_queue.hpp: the one road every input event takes to ImGui, in the
-// order the page delivered it (the rule: web/app/input_order.hpp). Keys and
-// mouse buttons come from GLFW's callbacks; characters typed on the canvas,
-// the canvas's paste, and the accessibility tree's text and actions come
-// from the DOM. Each is queued the moment its event fires, so "Ctrl+A,
-// Backspace, typed, pasted, click Queue" reaches the field in that order
-// whatever the frame rate. Emscripten-only.
+// order the page delivered it. Keys, mouse buttons and typed characters come
+// from GLFW's callbacks and go to Dear ImGui's own input queue (1.87+), which
+// trickles them across frames: a quick tap is seen down in one frame and up
+// in the next, and text typed after a key press reaches the field after it.
+// What ImGui's queue cannot hold waits here: the DOM's events (the canvas's
+// paste, the accessibility tree's text, deletions, activation and focus),
+// which need a frame of their own or a field to be editable first; while one
+// waits, the keys after it wait behind it. Emscripten-only.
 #pragma once
 
 #include <string>
@@ -15,8 +17,9 @@ namespace roomkey::web::input_queue {
 
 // After ImGui_ImplGlfw_InitForOpenGL(window, true): the queue takes the
 // key, character and mouse-button callbacks, and passes every event on to
-// the backend's, in order, perhaps a frame later. The mouse wheel goes to
-// ImGui from the DOM's wheel event (app/wheel_steps.hpp), not from GLFW.
+// the backend's, in order. The mouse wheel goes to ImGui from the canvas's
+// DOM wheel event (app/wheel_steps.hpp), not from GLFW nor the backend's
+// document-wide listener.
 void install(GLFWwindow* window);
 
 // Text for the field being edited (`field` 0), or for the accessibility
@@ -35,20 +38,15 @@ void push_deletion(unsigned int field, bool forward, DeletionSpan span, bool rep
 void push_activate(unsigned int id);
 void push_focus(unsigned int id);
 
-// After the platform backend's NewFrame, before ImGui::NewFrame.
-void before_new_frame();
-
-// Right after ImGui::NewFrame: the frame saw every press so far.
+// Right after ImGui::NewFrame: a new frame began.
 void frame_began();
 
 // After the frame: what waited goes on, as far as the rule allows. True
 // when something still waits (a frame must follow).
 bool after_frame();
 
-// Something waits for a frame.
-bool pending();
-
-// Forgets queued text (sign-out, "forget the clipboard"): keys stay.
+// Forgets queued text, here and in ImGui's queue (sign-out, "forget the
+// clipboard"): keys stay.
 void forget_text();
 
 }  // namespace roomkey::web::input_queue

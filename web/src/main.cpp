@@ -483,10 +483,9 @@ EM_BOOL frame(double, void*) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(static_cast<float>(p.width), static_cast<float>(p.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
-    roomkey::web::input_queue::before_new_frame();
     roomkey::web::ux::before_new_frame();
     ImGui::NewFrame();
-    roomkey::web::input_queue::frame_began();
+    roomkey::web::ux::after_new_frame();
     const std::vector<roomkey::app::Intent> intents = roomkey::web::draw_ui(*p.app, p.ui, now, p.scale);
     for (const roomkey::app::Intent& intent : intents) p.app->apply(intent, now);
     roomkey::web::ux::after_draw();
@@ -511,8 +510,8 @@ EM_BOOL frame(double, void*) {
     p.clock.on_frame(now, picture);
     p.clock.request_at(p.ui.redraw_at);
     if (ux_needs_frame) p.clock.on_change();
-    // Input that waited for this frame (a quick tap's release, text behind
-    // a key press) goes on now; what still waits asks for the next frame.
+    // DOM input that waited for this frame (text behind a key press, an
+    // activation) goes on now; what still waits asks for the next frame.
     if (roomkey::web::input_queue::after_frame()) p.clock.on_input();
     if (widgets != p.last_widgets) {
         roomkey::web::publish_widgets(widgets);

@@ -117,7 +117,7 @@ void parts::developer_view(const App& app, UiState& ui, Instant now, float scale
                           ImVec2(0, ImGui::GetContentRegionAvail().y))) {
         auto column = [&](const char* id) {
             ImGui::TableNextColumn();
-            ImGui::BeginChild(id, ImVec2(0, ImGui::GetContentRegionAvail().y), false);
+            ImGui::BeginChild(id, ImVec2(0, ImGui::GetContentRegionAvail().y), ImGuiChildFlags_None);
         };
         column("col1");
         connection_panel(app, ui, now, out);

@@ -46,7 +46,8 @@ float composer_height() {
 void composer(const App& app, UiState& ui, Intents& out) {
     take_fill(app, ui);
     const app::RoomView& room = app.room();
-    ImGui::BeginChild("composer_box", ImVec2(0, composer_height()), true, ImGuiWindowFlags_NoScrollbar);
+    ImGui::BeginChild("composer_box", ImVec2(0, composer_height()), ImGuiChildFlags_Border,
+                      ImGuiWindowFlags_NoScrollbar);
     // Enter starts a new line; Ctrl+Enter sends.
     const bool ctrl_enter = ImGui::InputTextMultiline("##message", ui.message.data(), ui.message.size(),
                                                       ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),

@@ -118,8 +118,8 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
         if (!last->rate.empty()) text_dim(last->rate);
         if (!last->error.empty()) ImGui::TextColored(kBad, "%s", last->error.c_str());
         if (!last->json.empty()) {
-            ImGui::BeginChild("console_json", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 10.0f), true,
-                              ImGuiWindowFlags_HorizontalScrollbar);
+            ImGui::BeginChild("console_json", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 10.0f),
+                              ImGuiChildFlags_Border, ImGuiWindowFlags_HorizontalScrollbar);
             ImGui::TextUnformatted(last->json.c_str());
             ImGui::EndChild();
         }

@@ -235,7 +235,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const float height = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f,
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
     a11y::begin_log("Conversation");  // its messages, each read as drawn (a11y.hpp)
-    ImGui::BeginChild("conversation_log", ImVec2(0, height), true);
+    ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
     const std::string me = app.account().value ? app.account().value->account_id : std::string();
     const notation::NameLookup names =
         app::account_names(room, app.contacts().value ? &*app.contacts().value : nullptr);

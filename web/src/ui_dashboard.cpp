@@ -84,7 +84,7 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     const float height =
         std::min(static_cast<float>(rooms->size()) + 0.5f, 8.5f) * ImGui::GetTextLineHeightWithSpacing();
     ux::begin_list("Rooms");  // a list of rooms for assistive technology too
-    ImGui::BeginChild("room_list", ImVec2(0, height), true);
+    ImGui::BeginChild("room_list", ImVec2(0, height), ImGuiChildFlags_Border);
     for (const Room& room : *rooms) {
         std::string text = room.name + "  #" + room.room_id;
         if (room.unread_num && *room.unread_num > 0) text += "  (" + std::to_string(*room.unread_num) + " unread)";

@@ -14,14 +14,6 @@
 
 namespace roomkey::web::parts {
 
-namespace {
-
-// F2 switches between the workspace and the developer view (GLFW's key code:
-// ImGui 1.86 names no function keys).
-constexpr int kKeyF2 = 291;
-
-}  // namespace
-
 // A slim bar (issue 27): the name, the session, then on the right the view
 // switch (`developer`), notifications and sign-out in the workspace, and the
 // text size. What does not fit beside the name goes to a line of its own,
@@ -56,7 +48,7 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     } else {
         ImGui::NewLine();
     }
-    if (ImGui::SmallButton(view_label) || (ImGui::IsKeyPressed(kKeyF2, false) && !ImGui::GetIO().WantTextInput)) {
+    if (ImGui::SmallButton(view_label) || (ImGui::IsKeyPressed(ImGuiKey_F2, false) && !ImGui::GetIO().WantTextInput)) {
         out.push_back(app::intent::ShowView{!developer});
     }
     note_widget(ui, "developer");
@@ -105,8 +97,8 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (const auto& error = app.last_error()) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, kErrorBg);
-        const float lines = 3.2f + (error->remedy.empty() ? 0.0f : 1.0f);
-        ImGui::BeginChild("error", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * lines), true);
+        // As tall as what it says, however the message and remedy wrap.
+        ImGui::BeginChild("error", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY);
         ImGui::TextColored(kBad, "%s%s%s%s", error->title.c_str(), error->code.empty() ? "" : " (", error->code.c_str(),
                            error->code.empty() ? "" : ")");
         ImGui::TextWrapped("%s", error->message.c_str());

@@ -44,7 +44,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
         text_dim("Every request and answer appears here.");
         return;
     }
-    ImGui::BeginChild("log_list", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8.5f), true);
+    ImGui::BeginChild("log_list", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8.5f), ImGuiChildFlags_Border);
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
         const std::string title = app::entry_title(*it) + "##" + std::to_string(it->id);
         ImVec4 colour = ImGui::GetStyleColorVec4(ImGuiCol_Text);
@@ -69,7 +69,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
     // Written in the click's own handler, where every engine allows it (gesture_copy.hpp).
     if (const auto curl = app.curl_text(entry->id, true)) gesture_copy::arm_last_item(*curl);
     note_widget(ui, "copy_curl");
-    ImGui::BeginChild("log_detail", ImVec2(0, 0), true);
+    ImGui::BeginChild("log_detail", ImVec2(0, 0), ImGuiChildFlags_Border);
     ImGui::TextColored(kAccent, "%s", shown.request_line.c_str());
     // A flow step's parameters, decoded (issue 30, item 3).
     for (const std::string& parameter : shown.parameters) ImGui::TextWrapped("  %s", parameter.c_str());

@@ -123,7 +123,7 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (ImGui::SmallButton("Cancel waiting")) out.push_back(app::intent::CancelQueued{});
     ImGui::SameLine();
     if (ImGui::SmallButton("Clear finished")) out.push_back(app::intent::ClearFinishedPosts{});
-    ImGui::BeginChild("queue", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f), true);
+    ImGui::BeginChild("queue", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f), ImGuiChildFlags_Border);
     for (auto it = app.posts().rbegin(); it != app.posts().rend(); ++it) {
         const app::PostJob& job = *it;
         ImVec4 colour = kDim;

@@ -156,7 +156,7 @@ void rate_panel(const App& app, UiState& ui, Instant now) {
                        rooms.size() == 1 ? "" : "s");
     const float row = ImGui::GetFrameHeightWithSpacing();
     const float height = std::min(static_cast<float>(rooms.size()), 6.0f) * row + ImGui::GetStyle().WindowPadding.y * 2;
-    ImGui::BeginChild("room_budgets", ImVec2(0, height), true);
+    ImGui::BeginChild("room_budgets", ImVec2(0, height), ImGuiChildFlags_Border);
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(rooms.size()), row);
     while (clipper.Step()) {

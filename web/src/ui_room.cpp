@@ -23,7 +23,7 @@ std::string format_time(std::int64_t unix_seconds) {
 
 void messages_child(const app::RoomView& room) {
     const float height = ImGui::GetTextLineHeightWithSpacing() * 12.0f;
-    ImGui::BeginChild("room_messages", ImVec2(0, height), true);
+    ImGui::BeginChild("room_messages", ImVec2(0, height), ImGuiChildFlags_Border);
     if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room.");
     for (const ChatMessage& m : room.messages()) {
         const std::string who = m.account.name.empty() ? "account " + m.account.account_id : m.account.name;

@@ -29,7 +29,7 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
     if (!rooms) return;
     if (rooms->empty()) text_dim("You are not a member of any room.");
     ux::begin_list("Rooms");
-    ImGui::BeginChild("room_rows", ImVec2(0, 0), false);
+    ImGui::BeginChild("room_rows", ImVec2(0, 0), ImGuiChildFlags_None);
     for (std::size_t i : app::room_order(*rooms, ui.room_filter.data())) {
         const Room& room = (*rooms)[i];
         std::string label = room.name;

@@ -27,7 +27,7 @@ void scope_row(const ScopeInfo& info, bool offline_allowed, UiState& ui) {
     bool open = false;
     if (info.aggregate()) {
         a11y::name_next("What " + name + " includes");
-        open = ImGui::TreeNodeEx(("##" + name).c_str(), ImGuiTreeNodeFlags_AllowItemOverlap);
+        open = ImGui::TreeNodeEx(("##" + name).c_str(), ImGuiTreeNodeFlags_AllowOverlap);
     } else {
         ImGui::Dummy(ImVec2(ImGui::GetTreeNodeToLabelSpacing() - ImGui::GetStyle().ItemSpacing.x, 0));
     }

@@ -25,7 +25,7 @@ void signed_out(const App& app, UiState& ui, Instant now, Intents& out) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const float width = std::min(avail, ImGui::GetFontSize() * 40.0f);
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + (avail - width) * 0.5f);
-    ImGui::BeginChild("sign_in_screen", ImVec2(width, ImGui::GetContentRegionAvail().y), false);
+    ImGui::BeginChild("sign_in_screen", ImVec2(width, ImGui::GetContentRegionAvail().y), ImGuiChildFlags_None);
     ImGui::TextWrapped(
         "Sign in to read and answer your rooms. The developer view (top right) shows the "
         "connection, tokens, rate limits and the HTTP log.");
@@ -61,7 +61,8 @@ void workspace_view(const App& app, UiState& ui, Instant now, float scale, Inten
         const float x = box.x * css + (box.x > 0.0f ? gap : 0.0f);
         const float right = (box.x + box.width) * css;
         ImGui::SetCursorScreenPos(ImVec2(origin.x + x, origin.y));
-        ImGui::BeginChild(id, ImVec2(std::max(1.0f, right - x), avail.y), border);
+        ImGui::BeginChild(id, ImVec2(std::max(1.0f, right - x), avail.y),
+                          border ? ImGuiChildFlags_Border : ImGuiChildFlags_None);
     };
     for (const app::PaneBox& box : layout.panes) {
         switch (box.pane) {

@@ -1,20 +1,20 @@
 // ux_frame.cpp: see ux_frame.hpp.
 #include "ux_frame.hpp"
 
-#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_internal.h>
 
 #include "a11y.hpp"
 #include "browser_font.hpp"
 #include "gesture_copy.hpp"
+#include "input_queue.hpp"
 
 namespace {
 
 struct Keyboard {
     ImGuiID main_action = 0;       // this frame's
     ImGuiID last_main_action = 0;  // the last frame's
-    bool tab_was_down = false;
+    bool nothing_focused = false;  // before this frame's NewFrame
     bool had_pending = false;
     std::size_t published_missing = SIZE_MAX;
     std::size_t published_size = SIZE_MAX;
@@ -42,23 +42,21 @@ bool atlas_stale() {
 }
 
 void before_new_frame() {
-    ImGuiIO& io = ImGui::GetIO();
+    const ImGuiContext& g = *GImGui;
+    g_keys.nothing_focused = (g.NavId == 0 || g.NavDisableHighlight) && g.ActiveId == 0;
+}
+
+void after_new_frame() {
     ImGuiContext& g = *GImGui;
-    const bool tab_down = io.KeysDown[GLFW_KEY_TAB];
-    const bool tab_pressed = tab_down && !g_keys.tab_was_down;
-    g_keys.tab_was_down = tab_down;
     // The first Tab (nothing focused yet, or focus shown nowhere) goes to the
-    // main action instead of the first widget in drawing order.
-    const bool nothing_focused = g.NavId == 0 || g.NavDisableHighlight;
-    if (tab_pressed && !io.KeyShift && nothing_focused && g.ActiveId == 0 && g_keys.last_main_action != 0) {
+    // main action instead of the first widget in drawing order: the tabbing
+    // request NewFrame made of it is dropped.
+    const bool tabbing = g.NavMoveSubmitted && (g.NavMoveFlags & ImGuiNavMoveFlags_IsTabbing) && g.NavTabbingDir >= 0;
+    if (tabbing && g_keys.nothing_focused && g_keys.last_main_action != 0) {
+        ImGui::NavMoveRequestCancel();
         a11y::focus(g_keys.last_main_action);
-        io.KeysDown[GLFW_KEY_TAB] = false;  // this Tab is spent
     }
-    // Enter activates buttons and checkboxes too, as on the web.
-    const bool enter = io.KeysDown[GLFW_KEY_ENTER] || io.KeysDown[GLFW_KEY_KP_ENTER];
-    if (enter && g.ActiveId == 0 && !io.KeyCtrl && g.NavId != 0 && !g.NavDisableHighlight) {
-        io.NavInputs[ImGuiNavInput_Activate] = 1.0f;
-    }
+    input_queue::frame_began();
 }
 
 void main_action() {

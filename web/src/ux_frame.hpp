@@ -21,10 +21,10 @@ bool take_dom_requests();
 // next one (fit_canvas does, between frames).
 bool atlas_stale();
 
-// After the platform backend's NewFrame, before ImGui::NewFrame: Enter
-// activates the focused control like Space (ImGui 1.86 gives Enter to text
-// fields only), and the first Tab goes to the main action.
+// Around ImGui::NewFrame: the first Tab goes to the main action. (Enter
+// activates the focused control like Space: ImGui 1.90 does so itself.)
 void before_new_frame();
+void after_new_frame();
 
 // Marks the item just drawn as the main action of the current screen
 // ("Sign in" when signed out, the message field when signed in).
