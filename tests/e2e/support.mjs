@@ -27,9 +27,14 @@ function required(name) {
 export function startProgram(program, args, ready, { timeoutMs = 20000, env = process.env } = {}) {
   if (!existsSync(program)) throw new Error(`${program} is missing: build the native preset first`);
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    // Its own process group: a program that is a script (scripts/nginx-front.sh)
+    // starts children of its own, and killing only the script left nginx
+    // holding the output pipe, so the test hung until ctest's timeout
+    // instead of failing with the output below.
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
     let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${program} not ready after ${timeoutMs} ms:\n${out}`)); }, timeoutMs);
+    const killAll = () => { try { process.kill(-child.pid, 'SIGKILL'); } catch { child.kill('SIGKILL'); } };
+    const timer = setTimeout(() => { killAll(); reject(new Error(`${program} not ready after ${timeoutMs} ms:\n${out}`)); }, timeoutMs);
     const onData = (chunk) => {
       out += chunk;
       for (const line of out.split('\n')) {
@@ -453,7 +458,14 @@ export async function widgetRect(page, name, { stableMs = 150, timeoutMs = 30000
 }
 
 // Clicks the middle of the widget `name` with the mouse, as a user would.
+// As a mouse user clicks: the pointer arrives, the app draws a frame with it
+// there, then the button goes down and up. Dear ImGui 1.90 takes a press on
+// an item others may overlap (a tab) only when the frame before already had
+// the pointer over it.
 export async function clickWidget(page, name) {
   const r = await widgetRect(page, name);
-  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+  const x = r.x + r.width / 2; const y = r.y + r.height / 2;
+  await page.mouse.move(x, y);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.mouse.click(x, y);
 }

@@ -21,6 +21,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <utility>
 
@@ -44,6 +45,7 @@ struct Event {
     bool forward = false;  // Deletion: Delete rather than Backspace
     DeletionSpan span = DeletionSpan::Character;
     long first_wait_frame = -1;  // Text for a tree field: the frame it began to wait for it
+    long not_before_frame = -1;  // MouseButton: goes to ImGui only once this frame has begun
 
     bool from_glfw() const { return type == Type::Key || type == Type::MouseButton || type == Type::Char; }
 };
@@ -143,6 +145,7 @@ void forward(const Event& e) {
 void drain() {
     while (!g_waiting.empty()) {
         Event& next = g_waiting.front();
+        if (next.not_before_frame > g_frame) return;
         if (!next.from_glfw()) {
             if (g_dom_event_this_frame || !imgui_queue_empty()) return;
             const Readiness ready = readiness(next);
@@ -179,12 +182,32 @@ void on_key(GLFWwindow*, int key, int scancode, int action, int mods) {
     push(std::move(e));
 }
 
-void on_mouse_button(GLFWwindow*, int button, int action, int mods) {
+// Dear ImGui 1.90 hovers an item that others may overlap (a tab, and any
+// item after SetNextItemAllowOverlap) only when it was hovered the frame
+// before. A press that arrives with its position (a tap on a touch screen, a
+// click that comes without a move before it) would land on nothing there: a
+// tab tapped once on a phone stayed unselected. Such a press waits one frame
+// behind its position, as it would after a mouse that moved there first.
+bool press_at_an_unseen_position(GLFWwindow* window) {
+    double x = 0.0;
+    double y = 0.0;
+    glfwGetCursorPos(window, &x, &y);
+    ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 seen = io.MousePos;  // where the last frame had the pointer
+    if (std::abs(seen.x - static_cast<float>(x)) < 0.5f && std::abs(seen.y - static_cast<float>(y)) < 0.5f) {
+        return false;
+    }
+    io.AddMousePosEvent(static_cast<float>(x), static_cast<float>(y));
+    return true;
+}
+
+void on_mouse_button(GLFWwindow* window, int button, int action, int mods) {
     Event e;
     e.type = Event::Type::MouseButton;
     e.code = button;
     e.action = action;
     e.mods = mods;
+    if (action == GLFW_PRESS && press_at_an_unseen_position(window)) e.not_before_frame = g_frame + 1;
     push(std::move(e));
 }
 
