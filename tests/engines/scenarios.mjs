@@ -128,20 +128,12 @@ test(`${engine}: sign-in with the keyboard alone`, async (t) => {
   const first = await waitFor(driver, () => document.activeElement && document.activeElement.closest('#a11y') &&
     (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent).trim(), null,
   'the focus in the accessibility tree', 10000);
-  if (first !== 'Sign in') {
-    // Seen in WebKit beside the other engines, not alone: the app's "first
-    // Tab goes to the main action" rule (web/src/ux_frame.cpp) did not take
-    // this Tab, and the focus went to the first control in drawing order.
-    // Not understood yet: said as a TODO, and the keyboard user Tabs on.
-    const hasFocus = await driver.evaluate(() => document.hasFocus());
-    const trace = await driver.evaluate(() => window.__tabTrace);
-    t.todo(`the first Tab landed on "${first}", not on "Sign in" (document.hasFocus() ${hasFocus}; ` +
-      `${JSON.stringify(trace)}; then up to 40 more Tabs to reach it)`);
-    const name = () => driver.evaluate(() => document.activeElement &&
-      (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent).trim());
-    for (let i = 0; i < 40 && await name() !== 'Sign in'; i++) await driver.press('Tab');
-    assert.equal(await name(), 'Sign in', 'Tab reaches "Sign in"');
-  }
+  // Issue 28: WebKitGTK moved the DOM focus to the accessibility tree's
+  // first button ("A-", later "Developer (F2)") on this Tab although the
+  // app had prevented its keydown; the tree's controls are no Tab stops
+  // now (shell/a11y.js), and the app's own first-Tab rule decides.
+  assert.equal(first, 'Sign in', `the first Tab lands on the main action (what the Tab did: ${
+    JSON.stringify(await driver.evaluate(() => window.__tabTrace))})`);
   await driver.press('Enter');
   const { keyboardAllow } = await passFormsWithKeys(driver, stack, user);
   const state = await waitForState(driver, (s) => s.session === 'signed in' && s.account && s.room_count > 0,
