@@ -60,6 +60,10 @@ packages=(
   "firefox-esr:/usr/bin/firefox-esr"
   "webkit2gtk-driver:/usr/bin/WebKitWebDriver"
   "xvfb:/usr/bin/xvfb-run"
+  # No window manager runs under xvfb-run, so Firefox's window never has the
+  # focus and Enter on a focused button clicks nothing: tests/engines/x_focus.mjs
+  # gives it the focus with one real X click (BiDi's input cannot).
+  "xdotool:/usr/bin/xdotool"
 )
 missing=()
 for entry in "${packages[@]}"; do

@@ -138,6 +138,13 @@
     }
     el.className = 'a11y-node';
     el.dataset.id = op.id;
+    // The app owns Tab (it moves its own focus ring, which this tree then
+    // follows): no element here is a stop of the browser's own Tab order.
+    // WebKitGTK moved the DOM focus to the tree's first button on a Tab
+    // whose keydown the app had prevented (issue 28: the first Tab landed
+    // on "Developer (F2)" or "A-", not on the app's main action). Script
+    // and assistive technology still focus them.
+    target.tabIndex = -1;
     var node = { el: el, target: target, role: op.role, id: op.id, text: text || null };
     if (isContainer(op.role) || op.role === 'img') return node;  // nothing to activate or focus
     target.addEventListener('click', function (event) {

@@ -23,6 +23,7 @@
 // viewport). Nothing here waits on time: callers wait on the page's state.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { focusFirefoxWindow } from './x_focus.mjs';
 
 export const ENGINES = ['chromium', 'firefox', 'webkit'];
 export const FIREFOX = '/usr/bin/firefox-esr';
@@ -98,6 +99,10 @@ async function launchFirefox() {
   const pages = await browser.pages();
   const page = pages[0] || await browser.newPage();
   await page.setViewport(VIEWPORT);
+  // Its window focused as a user's click does (no window manager under
+  // xvfb-run does it): key presses then act as a user's, Enter on a
+  // focused button clicks it. One page for the whole run, so once.
+  await focusFirefoxWindow(page, browser.process().pid);
   return {
     name: 'firefox',
     version: await browser.version(),

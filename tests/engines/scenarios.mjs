@@ -105,7 +105,7 @@ test(`${engine}: the first frame, and every glyph of the first screen`, async (t
   assert.deepEqual(await a11yControl(driver, 'Sign in'), { name: 'Sign in', disabled: false });
 });
 
-test(`${engine}: sign-in with the keyboard alone`, async (t) => {
+test(`${engine}: sign-in with the keyboard alone`, async () => {
   // A fresh page, as a keyboard user arrives: where the app's keyboard
   // navigation starts must not depend on what the last scenario did.
   await openApp(driver, stack.url);
@@ -128,40 +128,18 @@ test(`${engine}: sign-in with the keyboard alone`, async (t) => {
   const first = await waitFor(driver, () => document.activeElement && document.activeElement.closest('#a11y') &&
     (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent).trim(), null,
   'the focus in the accessibility tree', 10000);
-  if (first !== 'Sign in') {
-    // Seen in WebKit beside the other engines, not alone: the app's "first
-    // Tab goes to the main action" rule (web/src/ux_frame.cpp) did not take
-    // this Tab, and the focus went to the first control in drawing order.
-    // Not understood yet: said as a TODO, and the keyboard user Tabs on.
-    const hasFocus = await driver.evaluate(() => document.hasFocus());
-    const trace = await driver.evaluate(() => window.__tabTrace);
-    t.todo(`the first Tab landed on "${first}", not on "Sign in" (document.hasFocus() ${hasFocus}; ` +
-      `${JSON.stringify(trace)}; then up to 40 more Tabs to reach it)`);
-    const name = () => driver.evaluate(() => document.activeElement &&
-      (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent).trim());
-    for (let i = 0; i < 40 && await name() !== 'Sign in'; i++) await driver.press('Tab');
-    assert.equal(await name(), 'Sign in', 'Tab reaches "Sign in"');
-  }
+  // Issue 28: WebKitGTK moved the DOM focus to the accessibility tree's
+  // first button ("A-", later "Developer (F2)") on this Tab although the
+  // app had prevented its keydown; the tree's controls are no Tab stops
+  // now (shell/a11y.js), and the app's own first-Tab rule decides.
+  assert.equal(first, 'Sign in', `the first Tab lands on the main action (what the Tab did: ${
+    JSON.stringify(await driver.evaluate(() => window.__tabTrace))})`);
   await driver.press('Enter');
-  const { keyboardAllow } = await passFormsWithKeys(driver, stack, user);
+  await passFormsWithKeys(driver, stack, user);
   const state = await waitForState(driver, (s) => s.session === 'signed in' && s.account && s.room_count > 0,
     'signed in with the rooms', 60000);
   assert.equal(state.account.account_id, user.accountId);
   assert.equal(new URL(await driver.url()).pathname, '/', 'after the callback the address is /');
-  if (!keyboardAllow) {
-    // Firefox under xvfb-run: no window manager runs there, so no X client
-    // ever gives Firefox's window the input focus; its document never has
-    // focus and Enter on a focused button makes no click. Tried without
-    // effect (document.hasFocus() stayed false): the pref
-    // focusmanager.testmode and WebDriver BiDi's browsingContext.activate
-    // (puppeteer's bringToFront). What would work is outside the page and
-    // the driver: a window manager under Xvfb, or an X tool that sets the
-    // input focus (xdotool), neither installed by setup.sh.
-    const hasFocus = await driver.evaluate(() => document.hasFocus());
-    t.skip(`${engine} did not click the consent screen's focused Allow button on Enter (keydown, keypress and keyup ` +
-      `arrived, no click: its window has no focus on this X server, document.hasFocus() ${hasFocus}), so the ` +
-      'mouse clicked it; the rest of the sign-in was done with the keyboard alone');
-  }
 });
 
 test(`${engine}: Japanese and an emoji typed into the composer, sent with Ctrl+Enter, held exactly`, async () => {
