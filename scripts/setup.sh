@@ -141,6 +141,7 @@ if [ ${#trixie_missing[@]} -gt 0 ]; then
     # against the signed index, so the .dsc's own signature is not re-checked.
     dest=$root/third_party/$package-$version
     rm -rf "$dest"
+    mkdir -p "$root/third_party"  # ignored by git: absent from a fresh clone
     (cd "$tmp" && dpkg-source --no-check --no-copy -x "$dsc" "$dest" >/dev/null) \
       || { echo "setup: dpkg-source -x $dsc failed" >&2; exit 1; }
     rm -rf "$tmp"
