@@ -13,11 +13,10 @@ const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sand
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
-// What the 10-per-10-s limit allows for 30 posts: the first 10 at t = 0, the
-// next 10 at 10 s, the last 10 at 20 s, plus one round trip for the last
-// answer (the slowest this run measured). The bound is fixed by the issue,
-// not modelled on the app's own pacing: "within 10% of what the limit allows".
-const LIMIT_MS = 20000;
+// Spec 8.2: 10 posts per 10 seconds per room. For 30 posts the limit allows
+// the first 10 at t = 0, the next 10 at 10 s, the last 10 at 20 s.
+const ROOM_WINDOW_MS = 10000;
+const LIMIT_MS = 2 * ROOM_WINDOW_MS;
 
 // Each test posts to a room of its own, so they run at the same time: most
 // of their time is spent waiting out a room's 10-second window (the file took
@@ -27,14 +26,17 @@ const DIRECT = '2200';  // Alice and Bob's direct chat (the task is assigned to 
 describe('posting', { concurrency: true }, () => {
   test('a burst of 30 posts to one room: all delivered, no 429, at the speed the limit allows', async () => {
     const page = await browser.context.newPage();
-    const statuses = []; const sent = []; const answered = [];
+    // Times come from the browser's network stack (request.timing()), not
+    // from when Node heard of each event: under load the first 'request'
+    // event reached Node late and a burst that kept the limit measured
+    // 19908 ms (CI, stop 32).
+    const posts = [];
     const isPost = (r) => r.method() === 'POST' && new URL(r.url()).pathname === `/api/rooms/${ROOM}/messages`;
-    page.on('request', (r) => { if (isPost(r)) sent.push(Date.now()); });
-    page.on('response', (r) => {
-      if (isPost(r.request())) {
-        statuses.push(r.status());
-        answered.push(Date.now());
-      }
+    page.on('requestfinished', async (r) => {
+      if (!isPost(r)) return;
+      const response = await r.response();
+      const timing = r.timing();
+      posts.push({ status: response.status(), sent: timing.startTime, answered: timing.startTime + timing.responseEnd });
     });
     await openApp(page, stack.url);
     await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
@@ -42,27 +44,30 @@ describe('posting', { concurrency: true }, () => {
     await recordMirror(page);
     await act(page, { type: 'post_message', room_id: ROOM, body: 'paced burst', count: 30 });
     const state = await waitForState(page, (s) => s.queue.delivered + s.queue.failed >= 30, 'the 30 posts', 90000);
+    // The app counts a post delivered when its answer arrives; the browser's
+    // 'requestfinished' for that post may reach Node a moment later.
+    for (const deadline = Date.now() + 10000; posts.length < 30 && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     assert.equal(state.queue.delivered, 30, 'all 30 delivered');
     assert.equal(state.queue.failed, 0);
-    assert.equal(statuses.filter((s) => s === 429).length, 0, 'zero 429 answers (spec 8.2)');
+    assert.equal(posts.filter((p) => p.status === 429).length, 0, 'zero 429 answers (spec 8.2)');
     assert.equal(state.counters.responses_429, 0);
-    assert.equal(statuses.length, 30, 'each post sent once');
-    // 10 go at once, 10 after 10 s, 10 after 20 s: the limit allows 20 s plus
-    // one round trip for the last answer.
-    const took = answered[29] - sent[0];
-    const rtts = answered.map((t, i) => t - sent[i]);
-    const maxRtt = Math.max(...rtts);
-    const bound = 1.1 * (LIMIT_MS + maxRtt);
-    const median = [...rtts].sort((a, b) => a - b)[15];
-    console.log(`burst of 30: ${took} ms; bound ${bound.toFixed(0)} ms = 1.1 x (${LIMIT_MS} + max round trip ` +
-                `${maxRtt} ms); median round trip ${median} ms`);
-    assert.ok(took >= LIMIT_MS, `not faster than the limit allows (${took} ms)`);
+    assert.equal(posts.length, 30, 'each post sent once');
+    // Spec 8.2, as the service counts it: no 11 posts within any 10 seconds.
+    const sent = posts.map((p) => p.sent).sort((a, b) => a - b);
+    for (let i = 10; i < sent.length; ++i) {
+      assert.ok(sent[i] - sent[i - 10] >= ROOM_WINDOW_MS,
+        `posts ${i - 9} and ${i + 1} went ${(sent[i] - sent[i - 10]).toFixed(0)} ms apart: 11 posts within 10 s`);
+    }
+    const took = Math.max(...posts.map((p) => p.answered)) - sent[0];
+    const rtts = posts.map((p) => p.answered - p.sent).sort((a, b) => a - b);
     // How close to the limit's pace the burst went is a speed figure, printed
-    // above, not asserted: a wall-clock bound fails on a loaded machine (the
-    // team's rule: speed is measured in bench/, tests assert behaviour). What
-    // the user relies on is asserted: all 30 delivered, none refused, none
-    // faster than the limit, and no post sent twice.
+    // here, not asserted: a wall-clock bound fails on a loaded machine (the
+    // team's rule: speed is measured in bench/, tests assert behaviour).
+    console.log(`burst of 30: ${took.toFixed(0)} ms (the limit allows ${LIMIT_MS} ms plus one round trip); ` +
+                `median round trip ${rtts[15].toFixed(1)} ms, max ${rtts[29].toFixed(1)} ms`);
     const mirror = await page.locator('#mirror').textContent();
     assert.match(mirror, /Posts: 30 of 30 delivered\./);
     // A screen reader hears the start, every 10 and the end, not 30 updates.
