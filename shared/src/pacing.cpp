@@ -9,27 +9,27 @@ namespace roomkey {
 namespace detail {
 
 // Index of the first element of `sends` (sorted ascending) that is > `after`.
-inline std::size_t first_after(const std::deque<Instant>& sends, Instant after) {
+inline std::size_t first_after(const std::vector<Instant>& sends, Instant after) {
     return static_cast<std::size_t>(std::upper_bound(sends.begin(), sends.end(), after) - sends.begin());
 }
 
 // Index of the first element of `sends` (sorted ascending) that is >= `from`.
-inline std::size_t first_at_or_after(const std::deque<Instant>& sends, Instant from) {
+inline std::size_t first_at_or_after(const std::vector<Instant>& sends, Instant from) {
     return static_cast<std::size_t>(std::lower_bound(sends.begin(), sends.end(), from) - sends.begin());
 }
 
 // Keeps `sends` sorted even if a caller's clock stepped back.
-inline void insert_sorted(std::deque<Instant>& sends, Instant t) {
+inline void insert_sorted(std::vector<Instant>& sends, Instant t) {
     sends.insert(std::upper_bound(sends.begin(), sends.end(), t), t);
 }
 
-inline void drop_older_than(std::deque<Instant>& sends, Instant cutoff) {
-    while (!sends.empty() && sends.front() <= cutoff) sends.pop_front();
+inline void drop_older_than(std::vector<Instant>& sends, Instant cutoff) {
+    sends.erase(sends.begin(), sends.begin() + static_cast<std::ptrdiff_t>(first_after(sends, cutoff)));
 }
 
 // Sliding-window rule: with `sends[first..]` inside the window ending at `t`,
 // when may one more go so that at most `limit` fall in any window of `span`?
-inline Instant window_earliest(const std::deque<Instant>& sends, std::size_t first, long limit, Millis span,
+inline Instant window_earliest(const std::vector<Instant>& sends, std::size_t first, long limit, Millis span,
                                Instant t) {
     const auto count = static_cast<long>(sends.size() - first);
     if (count < limit) return t;
@@ -71,8 +71,8 @@ Instant PacingScheduler::overall_earliest(Instant t) const {
     return detail::window_earliest(overall_sends_, first, limit, span, t);
 }
 
-std::deque<Instant> PacingScheduler::RoomState::counted_times(Millis slack) const {
-    std::deque<Instant> times(answered.begin(), answered.end());
+std::vector<Instant> PacingScheduler::RoomState::counted_times(Millis slack) const {
+    std::vector<Instant> times(answered.begin(), answered.end());
     for (Instant sent : in_flight) detail::insert_sorted(times, sent + slack);
     return times;
 }
@@ -84,7 +84,7 @@ Instant PacingScheduler::room_earliest(const std::string& room_id, Instant t) co
     t = std::max(t, room.blocked_until);
     const Millis span = config_.room_window;
     if (config_.room_limit <= 0) return t + span;
-    const std::deque<Instant> counted = room.counted_times(config_.slack);
+    const std::vector<Instant> counted = room.counted_times(config_.slack);
     const std::size_t first = detail::first_after(counted, t - span);
     return detail::window_earliest(counted, first, config_.room_limit, span, t);
 }
@@ -126,7 +126,7 @@ void PacingScheduler::on_response(Instant now, const std::optional<std::string>&
         // flight never counts a post earlier than the service did.
         const auto it = rooms_.find(*room_id_for_post);
         if (it != rooms_.end() && !it->second.in_flight.empty()) {
-            it->second.in_flight.pop_front();
+            it->second.in_flight.erase(it->second.in_flight.begin());
             detail::insert_sorted(it->second.answered, now);
         }
     }

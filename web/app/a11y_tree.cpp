@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
+#include "app/stable_order.hpp"
 
 namespace roomkey::app {
 
@@ -154,13 +155,15 @@ std::vector<A11yOp> diff_a11y_tree(const std::vector<A11yNode>& before, const st
     // document order, so sort adds/moves by the position of the node there.
     std::unordered_map<std::uint32_t, std::size_t> order;
     for (std::size_t i = 0; i < after.size(); ++i) order[after[i].id] = i;
-    std::stable_sort(ops.begin(), ops.end(), [&](const A11yOp& a, const A11yOp& b) {
+    const std::vector<std::size_t> sorted = stable_order(ops.size(), [&](std::size_t i, std::size_t j) {
+        const A11yOp& a = ops[i];
+        const A11yOp& b = ops[j];
         const bool a_remove = a.kind == A11yOp::Kind::Remove;
         const bool b_remove = b.kind == A11yOp::Kind::Remove;
         if (a_remove || b_remove) return a_remove && !b_remove;
         return order[a.node.id] < order[b.node.id];
     });
-    return ops;
+    return in_order(std::move(ops), sorted);
 }
 
 std::string a11y_ops_json(const std::vector<A11yOp>& ops) {

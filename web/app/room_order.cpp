@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include "app/stable_order.hpp"
 
 namespace roomkey::app {
 
@@ -56,9 +57,9 @@ std::vector<std::size_t> room_order(const std::vector<Room>& rooms, std::string_
     for (std::size_t i = 0; i < rooms.size(); ++i) {
         if (room_matches_filter(rooms[i], filter)) order.push_back(i);
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return room_drawn_before(rooms[a], rooms[b]); });
-    return order;
+    const std::vector<std::size_t> drawn = stable_order(
+        order.size(), [&](std::size_t a, std::size_t b) { return room_drawn_before(rooms[order[a]], rooms[order[b]]); });
+    return in_order(std::move(order), drawn);
 }
 
 }  // namespace roomkey::app

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "app/stable_order.hpp"
 #include "roomkey/message_tags.hpp"
 
 namespace roomkey::app {
@@ -35,8 +36,9 @@ std::vector<ChatMessage> RoomView::merge_messages(const std::vector<ChatMessage>
     }
     messages_.insert(messages_.end(), fresh.begin(), fresh.end());
     // Newest at the bottom: by send time, arrival order within one second.
-    std::stable_sort(messages_.begin(), messages_.end(),
-                     [](const ChatMessage& a, const ChatMessage& b) { return a.send_time < b.send_time; });
+    const std::vector<std::size_t> order = stable_order(
+        messages_.size(), [&](std::size_t a, std::size_t b) { return messages_[a].send_time < messages_[b].send_time; });
+    messages_ = in_order(std::move(messages_), order);
     if (messages_.size() > kMaxRoomMessages) {
         messages_.erase(messages_.begin(), messages_.begin() + static_cast<std::ptrdiff_t>(messages_.size() - kMaxRoomMessages));
     }

@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -91,12 +90,14 @@ public:
 private:
     // Per room (spec 8.2), when each post reached the service at the latest:
     // the arrival of its answer, or, while it is in flight, its send + slack.
+    // Vectors, not deques: at most a window's worth of times (10 per room, 300
+    // overall), and a deque of them cost the web build 5 KB of code.
     struct RoomState {
-        std::deque<Instant> answered;   // answer times, oldest first, pruned lazily
-        std::deque<Instant> in_flight;  // send times of posts not answered yet, oldest first
+        std::vector<Instant> answered;   // answer times, oldest first, pruned lazily
+        std::vector<Instant> in_flight;  // send times of posts not answered yet, oldest first
         Instant blocked_until;          // after a per-room 429
         // Both kinds of entries as one sorted list of "counted no later than" times.
-        std::deque<Instant> counted_times(Millis slack) const;
+        std::vector<Instant> counted_times(Millis slack) const;
     };
     // The last x-ratelimit-* values, plus what we sent after they arrived.
     struct Snapshot {
@@ -113,7 +114,7 @@ private:
     long remaining_from_snapshot() const;
 
     PacingConfig config_;
-    std::deque<Instant> overall_sends_;
+    std::vector<Instant> overall_sends_;
     std::map<std::string, RoomState> rooms_;
     std::optional<Snapshot> snapshot_;
     Instant overall_blocked_until_;
