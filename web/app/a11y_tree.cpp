@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 #include "app/stable_order.hpp"
 
 namespace roomkey::app {
@@ -67,14 +66,14 @@ std::vector<std::size_t> longest_increasing(const std::vector<std::size_t>& seq)
 }  // namespace
 
 std::vector<A11yOp> diff_a11y_tree(const std::vector<A11yNode>& before, const std::vector<A11yNode>& after) {
-    std::unordered_map<std::uint32_t, const A11yNode*> old_nodes;
-    std::unordered_map<std::uint32_t, std::size_t> old_position;  // among its siblings
+    std::map<std::uint32_t, const A11yNode*> old_nodes;
+    std::map<std::uint32_t, std::size_t> old_position;  // among its siblings
     std::map<std::uint32_t, std::size_t> sibling_count;
     for (const A11yNode& node : before) {
         old_nodes[node.id] = &node;
         old_position[node.id] = sibling_count[node.parent]++;
     }
-    std::unordered_map<std::uint32_t, const A11yNode*> new_nodes;
+    std::map<std::uint32_t, const A11yNode*> new_nodes;
     for (const A11yNode& node : after) new_nodes[node.id] = &node;
 
     // A node kept in place: same id, parent and role (the DOM element's tag
@@ -85,7 +84,7 @@ std::vector<A11yOp> diff_a11y_tree(const std::vector<A11yNode>& before, const st
     };
 
     std::vector<A11yOp> ops;
-    std::unordered_map<std::uint32_t, bool> removed;
+    std::map<std::uint32_t, bool> removed;
     for (const A11yNode& node : before) {
         auto it = new_nodes.find(node.id);
         const bool gone = it == new_nodes.end() || it->second->parent != node.parent || it->second->role != node.role;
@@ -108,7 +107,7 @@ std::vector<A11yOp> diff_a11y_tree(const std::vector<A11yNode>& before, const st
     // longest run that kept the old order move.
     std::map<std::uint32_t, std::vector<const A11yNode*>> children;
     for (const A11yNode& node : after) children[node.parent].push_back(&node);
-    std::unordered_map<std::uint32_t, bool> stays;
+    std::map<std::uint32_t, bool> stays;
     for (const auto& [parent, list] : children) {
         std::vector<std::size_t> positions;
         std::vector<std::uint32_t> ids;
@@ -153,7 +152,7 @@ std::vector<A11yOp> diff_a11y_tree(const std::vector<A11yNode>& before, const st
     }
     // Parents' operations must come before their children's: `after` is in
     // document order, so sort adds/moves by the position of the node there.
-    std::unordered_map<std::uint32_t, std::size_t> order;
+    std::map<std::uint32_t, std::size_t> order;
     for (std::size_t i = 0; i < after.size(); ++i) order[after[i].id] = i;
     const std::vector<std::size_t> sorted = stable_order(ops.size(), [&](std::size_t i, std::size_t j) {
         const A11yOp& a = ops[i];

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "app/stable_order.hpp"
+
 namespace roomkey::app {
 
 namespace {
@@ -48,11 +50,18 @@ bool next_codepoint(std::string_view text, std::size_t& i, char32_t& out) {
     return value <= 0x10FFFF;
 }
 
+// Through the app's one sort (stable_order.hpp), not a std::sort of its own.
+std::vector<char32_t> sorted_codepoints(std::vector<char32_t> codepoints) {
+    const std::vector<std::size_t> order =
+        stable_order(codepoints.size(), [&](std::size_t a, std::size_t b) { return codepoints[a] < codepoints[b]; });
+    return in_order(std::move(codepoints), order);
+}
+
 }  // namespace
 
 GlyphCache::GlyphCache(std::vector<char32_t> pinned, std::size_t capacity)
     : pinned_(std::move(pinned)), capacity_(capacity) {
-    std::sort(pinned_.begin(), pinned_.end());
+    pinned_ = sorted_codepoints(std::move(pinned_));
     pinned_.erase(std::unique(pinned_.begin(), pinned_.end()), pinned_.end());
     if (capacity_ < pinned_.size()) capacity_ = pinned_.size();
     for (char32_t c : pinned_) last_used_.emplace(c, 0);
@@ -101,7 +110,10 @@ std::vector<char32_t> GlyphCache::rebuild() {
         for (const auto& [c, used] : last_used_) {
             if (used < frame_ && !pinned(c)) candidates.emplace_back(used, c);
         }
-        std::sort(candidates.begin(), candidates.end());
+        const std::vector<std::size_t> oldest_first = stable_order(candidates.size(), [&](std::size_t a, std::size_t b) {
+            return candidates[a] < candidates[b];
+        });
+        candidates = in_order(std::move(candidates), oldest_first);
         std::size_t to_evict = std::min(candidates.size(), wanted_.size() - free);
         for (std::size_t k = 0; k < to_evict; ++k) last_used_.erase(candidates[k].second);
     }
@@ -117,8 +129,7 @@ std::vector<char32_t> GlyphCache::rebuild() {
 std::vector<char32_t> GlyphCache::resident_set() const {
     std::vector<char32_t> set;
     set.reserve(last_used_.size());
-    for (const auto& entry : last_used_) set.push_back(entry.first);
-    std::sort(set.begin(), set.end());
+    for (const auto& entry : last_used_) set.push_back(entry.first);  // a std::map: already in order
     return set;
 }
 

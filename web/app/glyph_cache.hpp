@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <unordered_map>
+#include <map>
 #include <vector>
 
 namespace roomkey::app {
@@ -56,7 +56,7 @@ private:
     std::vector<char32_t> pinned_;  // sorted
     std::size_t capacity_;
     std::uint64_t frame_ = 1;
-    std::unordered_map<char32_t, std::uint64_t> last_used_;  // resident -> frame last used (0 = never)
+    std::map<char32_t, std::uint64_t> last_used_;  // resident -> frame last used (0 = never)
     std::vector<char32_t> wanted_;                           // not resident, in order first noted
 };
 

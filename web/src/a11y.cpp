@@ -9,7 +9,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unordered_map>
+#include <map>
 #include <vector>
 
 #include "app/a11y_tree.hpp"
@@ -48,11 +48,11 @@ using roomkey::app::A11yRole;
 
 struct Tree {
     std::vector<A11yNode> nodes;  // this frame, in submission order
-    std::unordered_map<ImGuiID, std::size_t> index;
-    std::unordered_map<ImGuiID, ImRect> boxes;          // this frame's ItemAdd boxes
-    std::unordered_map<ImGuiID, ImGuiWindow*> windows;  // this frame's
-    std::unordered_map<ImGuiID, ImGuiWindow*> last_windows;
-    std::unordered_map<ImGuiID, A11yRole> last_roles;
+    std::map<ImGuiID, std::size_t> index;
+    std::map<ImGuiID, ImRect> boxes;          // this frame's ItemAdd boxes
+    std::map<ImGuiID, ImGuiWindow*> windows;  // this frame's
+    std::map<ImGuiID, ImGuiWindow*> last_windows;
+    std::map<ImGuiID, A11yRole> last_roles;
     std::vector<A11yNode> published;
     std::string next_shortcut;
     std::string next_name;

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
+#include <map>
 
 #include "browser.hpp"
 #include "page_bridge.hpp"
@@ -51,7 +51,7 @@ int offset_at(std::int64_t unix_seconds) {
 // The conversation writes each visible time every frame it draws: the
 // texts are kept (a few thousand at most, then started again).
 std::string write_time(std::int64_t unix_seconds, roomkey::app::TimeStyle style) {
-    static std::unordered_map<std::int64_t, std::string> written;
+    static std::map<std::int64_t, std::string> written;
     const std::int64_t key = unix_seconds * 4 + static_cast<int>(style);
     auto it = written.find(key);
     if (it != written.end()) return it->second;
