@@ -267,7 +267,7 @@ public:
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const;
     const PacingScheduler& scheduler() const { return scheduler_; }
-    const std::deque<RateSample>& rate_samples() const { return rate_samples_; }
+    const std::vector<RateSample>& rate_samples() const { return rate_samples_; }
 
     const HttpLog& log() const { return log_; }
     bool reveal() const { return reveal_; }
@@ -544,7 +544,7 @@ private:
     PostBatch batch_;
     PacingScheduler scheduler_;
     PostQueue queue_;
-    std::deque<RateSample> rate_samples_;
+    std::vector<RateSample> rate_samples_;
 
     std::map<std::uint64_t, HttpPurpose> http_;
     std::uint64_t next_http_id_ = 1;

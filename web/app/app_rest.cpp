@@ -211,7 +211,9 @@ void App::record_rate(const HttpResponse& response, Instant now) {
     auto read = read_rate_limit(response.headers);
     if (!read || !*read) return;
     rate_samples_.push_back(RateSample{now, (*read)->remaining, (*read)->limit});
-    while (rate_samples_.size() > kMaxRateSamples) rate_samples_.pop_front();
+    if (rate_samples_.size() > kMaxRateSamples) {
+        rate_samples_.erase(rate_samples_.begin(), rate_samples_.end() - static_cast<std::ptrdiff_t>(kMaxRateSamples));
+    }
 }
 
 void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,

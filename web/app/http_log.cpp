@@ -239,7 +239,7 @@ void HttpLog::begin(std::uint64_t id, std::string purpose, const HttpRequest& re
     entry.request = request;
     entry.started = now;
     entries_.push_back(std::move(entry));
-    while (entries_.size() > capacity_) entries_.pop_front();
+    if (entries_.size() > capacity_) entries_.erase(entries_.begin(), entries_.end() - static_cast<std::ptrdiff_t>(capacity_));
 }
 
 void HttpLog::add_step(std::uint64_t id, std::string purpose, const HttpRequest& request, std::string note,

@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -115,13 +114,13 @@ public:
     void forget_secrets(const RedactionRules& rules);
     void clear() { entries_.clear(); }
 
-    const std::deque<LogEntry>& entries() const { return entries_; }
+    const std::vector<LogEntry>& entries() const { return entries_; }
     const LogEntry* find(std::uint64_t id) const;
 
 private:
     LogEntry* find_mutable(std::uint64_t id);
     std::size_t capacity_;
-    std::deque<LogEntry> entries_;
+    std::vector<LogEntry> entries_;
 };
 
 }  // namespace roomkey::app

@@ -22,8 +22,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <utility>
+#include <vector>
 
 #include "a11y.hpp"
 #include "app/wheel_steps.hpp"
@@ -55,7 +55,7 @@ struct Event {
 constexpr long kFieldWaitFrames = 30;
 
 GLFWwindow* g_window = nullptr;
-std::deque<Event> g_waiting;
+std::vector<Event> g_waiting;  // a few events at most: a vector, not a deque (web size)
 long g_frame = 0;
 bool g_dom_event_this_frame = false;
 
@@ -151,13 +151,13 @@ void drain() {
             const Readiness ready = readiness(next);
             if (ready == Readiness::Wait) return;
             if (ready == Readiness::Drop) {
-                g_waiting.pop_front();
+                g_waiting.erase(g_waiting.begin());
                 continue;
             }
             g_dom_event_this_frame = true;
         }
         const Event event = std::move(next);
-        g_waiting.pop_front();
+        g_waiting.erase(g_waiting.begin());
         forward(event);
     }
 }

@@ -29,7 +29,7 @@ float seconds_between(Instant from, Instant to) {
 // (app/plot_axes.hpp). Every size follows the font, which follows the
 // device-pixel ratio, so it reads the same at 100 % and 200 % zoom. The
 // same labels, in words, describe it to assistive technology.
-void rate_plot(UiState& ui, const std::deque<app::RateSample>& samples, long limit) {
+void rate_plot(UiState& ui, const std::vector<app::RateSample>& samples, long limit) {
     const float font = ImGui::GetFontSize();
     const float thin = std::max(1.0f, std::round(font / 14.0f));
     long lowest = limit;
