@@ -113,7 +113,10 @@ const PAGE_OPEN_FLAGS = ['--renderer-process-limit=1', '--js-flags=--liftoff-onl
 // --disable-back-forward-cache (so its goBack() waits for a load); users'
 // browsers keep pages in it, and a test of what a restored page does asks
 // for it back (issue 28).
-export async function launchBrowser({ home = null, trustedOnly = false, testFlags = true, backForwardCache = false } = {}) {
+// `phone`: a touch screen 390x844 CSS px wide as a phone's (Playwright's
+// hasTouch and isMobile), so page.touchscreen.tap() taps as a finger does.
+export async function launchBrowser({ home = null, trustedOnly = false, testFlags = true, backForwardCache = false,
+  phone = false } = {}) {
   const userDataDir = mkdtempSync(join(home || tmpdir(), 'roomkey-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
@@ -121,7 +124,8 @@ export async function launchBrowser({ home = null, trustedOnly = false, testFlag
     ...(backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
     ignoreHTTPSErrors: !trustedOnly,
     env: home ? { ...process.env, HOME: home } : process.env,
-    viewport: { width: 1280, height: 800 },
+    viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    ...(phone ? { hasTouch: true, isMobile: true } : {}),
     args: ['--no-sandbox', '--disable-gpu', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
       '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', ...(testFlags ? PAGE_OPEN_FLAGS : [])],
@@ -415,12 +419,12 @@ export function mirrorLog(page) {
 // One stack (sandbox + front) and one Chromium for a whole test file,
 // started in node:test's before() and stopped in after(); `use(stack,
 // browser)` receives them once they run. `options` go to startStack.
-export function withStackAndBrowser(use, options = {}) {
+export function withStackAndBrowser(use, options = {}, browserOptions = {}) {
   let stack = null;
   let browser = null;
   before(async () => {
     stack = await startStack(options);
-    browser = await launchBrowser();
+    browser = await launchBrowser(browserOptions);
     use(stack, browser);
   });
   after(async () => {
@@ -455,6 +459,13 @@ export async function widgetRect(page, name, { stableMs = 150, timeoutMs = 30000
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`the widget "${name}" was not drawn, or kept moving, for ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
+}
+
+// Taps the middle of the widget `name` with a finger (a page of a `phone`
+// browser): the press arrives with its position, no pointer moved there first.
+export async function tapWidget(page, name) {
+  const r = await widgetRect(page, name);
+  await page.touchscreen.tap(r.x + r.width / 2, r.y + r.height / 2);
 }
 
 // Clicks the middle of the widget `name` with the mouse, as a user would.

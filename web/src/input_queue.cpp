@@ -163,8 +163,9 @@ void drain() {
 }
 
 void push(Event e) {
-    // Nothing waits: a GLFW event goes straight to ImGui's queue.
-    if (g_waiting.empty() && e.from_glfw()) {
+    // Nothing waits: a GLFW event goes straight to ImGui's queue, unless it
+    // must wait for a frame itself (a press behind its position).
+    if (g_waiting.empty() && e.from_glfw() && e.not_before_frame <= g_frame) {
         forward(e);
         return;
     }
@@ -236,6 +237,25 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void*) {
     return EM_TRUE;
 }
 
+// Emscripten 3.1.6's GLFW turns a touch into a press and a release at the
+// pointer's last position, not the finger's (library_browser.js's
+// calculateMouseEvent reads a `touch` field only its SDL sets). A tap then
+// pressed whatever the last mouse event had pointed at, and the browser's
+// own mouse events for the tap (mousemove, mousedown, mouseup where the
+// finger was) came behind that press in ImGui's queue: a tab tapped once
+// was pressed in the very frame the pointer reached it, which Dear ImGui
+// 1.90 ignores (e2e app_touch). Without GLFW's touch listeners a tap
+// reaches the app once, as those mouse events.
+// clang-format off
+EM_JS(void, roomkey_js_drop_glfw_touch, (), {
+    var canvas = Module['canvas'];
+    canvas.removeEventListener('touchmove', GLFW.onMousemove, true);
+    canvas.removeEventListener('touchstart', GLFW.onMouseButtonDown, true);
+    canvas.removeEventListener('touchcancel', GLFW.onMouseButtonUp, true);
+    canvas.removeEventListener('touchend', GLFW.onMouseButtonUp, true);
+});
+// clang-format on
+
 }  // namespace
 
 void install(GLFWwindow* window) {
@@ -252,6 +272,7 @@ void install(GLFWwindow* window) {
     if (emscripten_set_wheel_callback("#canvas", nullptr, EM_FALSE, on_wheel) == EMSCRIPTEN_RESULT_SUCCESS) {
         glfwSetScrollCallback(window, nullptr);
     }
+    roomkey_js_drop_glfw_touch();
 }
 
 void push_text(std::string text, unsigned int field, bool replace) {
@@ -295,7 +316,10 @@ void frame_began() {
 
 bool after_frame() {
     drain();
-    return !g_waiting.empty();
+    // What drain() just gave ImGui is taken at the next NewFrame: a press
+    // that waited one frame behind its position (a tap) sat in ImGui's
+    // queue, with no frame asked for, until the next input came.
+    return !g_waiting.empty() || !imgui_queue_empty();
 }
 
 void forget_text() {

@@ -42,7 +42,7 @@ void push_focus(unsigned int id);
 void frame_began();
 
 // After the frame: what waited goes on, as far as the rule allows. True
-// when something still waits (a frame must follow).
+// when something still waits, here or in ImGui's queue (a frame must follow).
 bool after_frame();
 
 // Forgets queued text, here and in ImGui's queue (sign-out, "forget the
