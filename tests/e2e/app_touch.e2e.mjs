@@ -6,10 +6,11 @@
 // the frame before had the pointer over it: before web/src/input_queue made
 // such a press wait a frame, a tab tapped once stayed unselected. And a tap
 // presses where the finger is, nowhere else (Emscripten's GLFW pressed at
-// the pointer's last position first).
+// the pointer's last position first). A finger dragged over the
+// conversation scrolls it, the content following the finger.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, widgetRect, tapWidget, demoUsers, withStackAndBrowser } from './support.mjs';
+import { openApp, act, waitForState, widgetRect, tapWidget, demoUsers, sandboxApiJson, withStackAndBrowser } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sandbox.md)
 let stack; let browser;
@@ -44,5 +45,54 @@ test('on a phone, one tap each: the room\'s details, its Files tab, and back to 
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await widgetRect(page, 'conversation');
   assert.equal(await page.evaluate(() => window.roomkey.widget('room_list')), null, 'still the conversation');
+  await page.close();
+});
+
+// Where the conversation's messages are drawn: the text of each of the
+// accessibility log's articles lies over its message (shell/a11y.js).
+function articleTops(page) {
+  return page.$$eval('#a11y [role=log] [role=article] .a11y-text',
+    (els) => els.map((el) => el.getBoundingClientRect().top));
+}
+
+test('on a phone, a finger dragged down the conversation scrolls it back, the messages following the finger', async () => {
+  // Bob's long posts: more than a phone's screen of conversation.
+  for (let i = 1; i <= 6; ++i) {
+    await sandboxApiJson(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`,
+      { body: `Scroll test ${i}\n` + 'a line of a long message\n'.repeat(8) });
+  }
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
+    s.room.messages.some((m) => m.body.startsWith('Scroll test 6')), 'room 2100 with Bob\'s posts');
+  const conversation = await widgetRect(page, 'conversation');
+  await page.waitForFunction((n) => document.querySelectorAll('#a11y [role=log] [role=article]').length === n,
+    state.room.messages.length, { timeout: 10000 });
+  const before = await articleTops(page);
+  const last = before.length - 1;
+
+  const x = conversation.x + conversation.width / 2;
+  const y = conversation.y + conversation.height / 3;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  for (let step = 1; step <= 10; ++step) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y + step * 20 }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+
+  // The finger went 200 px down: the newest message follows it down (about
+  // as far; ImGui scrolls in whole steps of a few lines).
+  let after = before;
+  for (const deadline = Date.now() + 10000; Date.now() < deadline;) {
+    after = await articleTops(page);
+    if (after[last] - before[last] >= 100) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.ok(after[last] - before[last] >= 100 && after[last] - before[last] <= 300,
+    `the newest message moved ${after[last] - before[last]} px down with the finger's 200`);
+  assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page itself did not scroll');
   await page.close();
 });

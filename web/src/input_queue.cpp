@@ -27,6 +27,7 @@
 
 #include "a11y.hpp"
 #include "app/wheel_steps.hpp"
+#include "page_bridge.hpp"
 
 namespace roomkey::web::input_queue {
 
@@ -237,6 +238,45 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void*) {
     return EM_TRUE;
 }
 
+// A finger dragged over the canvas scrolls the panel under it, as it
+// scrolls any page: the drag is the wheel that page would get (in pixels,
+// the finger's way reversed), so the content follows the finger. The page
+// itself does not scroll or zoom meanwhile. A tap (no move) reaches the app
+// as the browser's mouse events instead.
+struct Finger {
+    int id = -1;  // the touch that scrolls; -1: none
+    double x = 0.0;
+    double y = 0.0;
+};
+Finger g_finger;
+
+EM_BOOL on_touch(int type, const EmscriptenTouchEvent* event, void*) {
+    for (int i = 0; i < event->numTouches; ++i) {
+        const EmscriptenTouchPoint& touch = event->touches[i];
+        if (!touch.isChanged) continue;
+        if (type == EMSCRIPTEN_EVENT_TOUCHSTART) {
+            if (g_finger.id < 0) g_finger = {touch.identifier, static_cast<double>(touch.targetX), static_cast<double>(touch.targetY)};
+            continue;
+        }
+        if (touch.identifier != g_finger.id) continue;
+        if (type != EMSCRIPTEN_EVENT_TOUCHMOVE) {
+            g_finger.id = -1;
+            continue;
+        }
+        const double x = touch.targetX;
+        const double y = touch.targetY;
+        ImGuiIO& io = ImGui::GetIO();
+        const auto ratio = static_cast<float>(canvas_size().device_pixel_ratio);
+        io.AddMousePosEvent(static_cast<float>(x) * ratio, static_cast<float>(y) * ratio);  // what is under the finger
+        const app::WheelSteps steps = g_wheel.add(
+            app::wheel_steps(g_finger.x - x, g_finger.y - y, static_cast<int>(app::WheelDeltaMode::pixel)));
+        io.AddMouseWheelEvent(steps.x, steps.y);
+        g_finger.x = x;
+        g_finger.y = y;
+    }
+    return type == EMSCRIPTEN_EVENT_TOUCHMOVE ? EM_TRUE : EM_FALSE;
+}
+
 // Emscripten 3.1.6's GLFW turns a touch into a press and a release at the
 // pointer's last position, not the finger's (library_browser.js's
 // calculateMouseEvent reads a `touch` field only its SDL sets). A tap then
@@ -273,6 +313,10 @@ void install(GLFWwindow* window) {
         glfwSetScrollCallback(window, nullptr);
     }
     roomkey_js_drop_glfw_touch();
+    emscripten_set_touchstart_callback("#canvas", nullptr, EM_FALSE, on_touch);
+    emscripten_set_touchmove_callback("#canvas", nullptr, EM_FALSE, on_touch);
+    emscripten_set_touchend_callback("#canvas", nullptr, EM_FALSE, on_touch);
+    emscripten_set_touchcancel_callback("#canvas", nullptr, EM_FALSE, on_touch);
 }
 
 void push_text(std::string text, unsigned int field, bool replace) {
