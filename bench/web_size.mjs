@@ -188,8 +188,12 @@ if (asJson) {
     console.log(`first frame, roomkey / bare load by load (${pairRatios.length} interleaved pairs): ` +
       `median ${spread.median.toFixed(2)}x, quartiles ${spread.q1.toFixed(2)}x - ${spread.q3.toFixed(2)}x`);
   }
-  console.log(`goals: brotli <= 1.5x (now ${ratio('brotli').toFixed(2)}x), first frame <= 1.15x ` +
-    `(now ${ratio('first_frame_ms').toFixed(2)}x); budget --check enforces: brotli <= ${budget.brotli_ratio_max}x`);
+  // Issue 29's goals: brotli <= 2.5x the bare build, first frame <= 1.15x
+  // as the median of the interleaved pairs (one load's ratio each).
+  const firstFrame = spread ? spread.median : ratio('first_frame_ms');
+  console.log(`goals (issue 29): brotli <= 2.5x (now ${ratio('brotli').toFixed(2)}x), first frame <= 1.15x, ` +
+    `median of the interleaved pairs (now ${firstFrame.toFixed(2)}x); ` +
+    `budget --check enforces: brotli <= ${budget.brotli_ratio_max}x`);
 
   console.log('\nwhere the wasm bytes go (raw bytes of function bodies by origin, from the --profiling-funcs twins)');
   console.log('| origin | roomkey | bare | roomkey - bare |');
