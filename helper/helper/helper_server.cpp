@@ -219,13 +219,14 @@ bool HelperServer::refuse(const httplib::Request& req, httplib::Response& res) c
 void HelperServer::register_routes(httplib::Server& s) {
     s.set_default_headers(security_headers());
 
-    // Policy, once for every request. httplib 0.11.4 reads a body only after
-    // the pre-routing handler, and answering there would leave it unread, to
-    // be parsed as the next request (request smuggling past every check
-    // below). So a request with a body is let through, and route() applies
-    // the same policy in the route, after the body is read (within the
-    // payload limit). harden_server() puts its request-framing guard around
-    // this handler (never set one on the server directly).
+    // Policy, once for every request. httplib 0.18.7 (as 0.11.4) reads a
+    // body only after the pre-routing handler (Server::routing), and
+    // answering there would leave it unread, to be parsed as the next
+    // request (request smuggling past every check below). So a request with
+    // a body is let through, and route() applies the same policy in the
+    // route, after the body is read (within the payload limit).
+    // harden_server() puts its request-framing guard around this handler
+    // (never set one on the server directly).
     //
     // Body limits: httplib's payload limit is server-wide, so it is the
     // largest route's (the upload's), and every other route's smaller limit
