@@ -118,6 +118,29 @@ nginx_port=$(free_port)
 nginx1_port=$(free_port)
 sandbox_hostport=${base_url#https://}; sandbox_hostport=${sandbox_hostport%%/*}
 mkdir -p "$work/nginx/tmp"
+# nginx.conf's server {} for one of the two fronts: on `port`, proxying
+# GET /api/my/status to the upstream block `upstream` (the sandbox at
+# `hostport`, named in Host); the fronts differ only in these.
+proxy_server() {  # port upstream hostport
+  cat <<EOF
+  server {
+    listen 127.0.0.1:$1 ssl;
+    ssl_certificate $state/server-cert.pem;
+    ssl_certificate_key $state/server-key.pem;
+    location = /api/my/status {
+      proxy_pass https://$2/v2/my/status;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $3;
+      proxy_ssl_verify on;
+      proxy_ssl_trusted_certificate $state/ca-cert.pem;
+      proxy_ssl_name localhost;
+      proxy_ssl_session_reuse on;
+    }
+    location / { return 404; }
+  }
+EOF
+}
 cat >"$work/nginx/nginx.conf" <<EOF
 $( [ "$(id -u)" = 0 ] && echo "user root;" )
 worker_processes 2;
@@ -142,38 +165,8 @@ http {
     server $sandbox1_hostport;
     keepalive 16;
   }
-  server {
-    listen 127.0.0.1:$nginx_port ssl;
-    ssl_certificate $state/server-cert.pem;
-    ssl_certificate_key $state/server-key.pem;
-    location = /api/my/status {
-      proxy_pass https://sandbox/v2/my/status;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $sandbox_hostport;
-      proxy_ssl_verify on;
-      proxy_ssl_trusted_certificate $state/ca-cert.pem;
-      proxy_ssl_name localhost;
-      proxy_ssl_session_reuse on;
-    }
-    location / { return 404; }
-  }
-  server {
-    listen 127.0.0.1:$nginx1_port ssl;
-    ssl_certificate $state/server-cert.pem;
-    ssl_certificate_key $state/server-key.pem;
-    location = /api/my/status {
-      proxy_pass https://sandbox1/v2/my/status;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $sandbox1_hostport;
-      proxy_ssl_verify on;
-      proxy_ssl_trusted_certificate $state/ca-cert.pem;
-      proxy_ssl_name localhost;
-      proxy_ssl_session_reuse on;
-    }
-    location / { return 404; }
-  }
+$(proxy_server "$nginx_port" sandbox "$sandbox_hostport")
+$(proxy_server "$nginx1_port" sandbox1 "$sandbox1_hostport")
 }
 EOF
 /usr/sbin/nginx -c "$work/nginx/nginx.conf" -e stderr 2>"$work/nginx.err" &

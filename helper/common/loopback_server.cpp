@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/route_answer.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey::native {
@@ -210,6 +211,7 @@ void harden_server(httplib::Server& server, const ServerLimits& limits, PreRouti
     server.set_post_routing_handler(
         [post_routing = std::move(post_routing), tls](const httplib::Request& req, httplib::Response& res) {
             if (post_routing) post_routing(req, res);
+            clear_route_answer();  // after the error handler: no mark outlives its answer
             if (tls != nullptr) close_if_bytes_left_unread(req, res);  // last: it may end the connection
         });
 }

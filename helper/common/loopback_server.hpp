@@ -49,7 +49,8 @@ struct ServerLimits {
 // the server directly (httplib keeps one handler of each kind: setting one
 // afterwards would silently drop the guard):
 //  - pre-routing: refuse_unsafe_framing() first; then `pre_routing`, if any;
-//  - post-routing (httplib::SSLServer): `post_routing`, if any; then
+//  - post-routing: `post_routing`, if any; then clear_route_answer()
+//    (route_answer.hpp); then, on an httplib::SSLServer,
 //    close_if_bytes_left_unread().
 using PreRoutingHandler = std::function<httplib::Server::HandlerResponse(const httplib::Request&, httplib::Response&)>;
 using PostRoutingHandler = std::function<void(const httplib::Request&, httplib::Response&)>;

@@ -2,8 +2,10 @@
 // roomkey-helper runs for days: re-checks the state directory now and then
 // (ensure_tls_material renews what expires within 30 days) and serves the
 // new certificate from the next handshake on, without a restart. Pairs with
-// common/tls.hpp; cpp-httplib 0.11.4 reads its certificate once, so the
-// served one is chosen per handshake (SSL_CTX_set_cert_cb).
+// common/tls.hpp; cpp-httplib 0.18.7 reads the certificate files once, in
+// SSLServer's constructor (its update_certs() swaps the leaf and key of one
+// server, not the rest of the chain), so the served chain is chosen per
+// handshake (SSL_CTX_set_cert_cb), for every listener at once.
 #pragma once
 
 #include <openssl/ssl.h>

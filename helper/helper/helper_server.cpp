@@ -15,6 +15,7 @@
 #include "common/loopback_server.hpp"
 #include "common/openssl_random.hpp"
 #include "common/raw_body.hpp"
+#include "common/route_answer.hpp"
 #include "helper/bff_gateway.hpp"
 #include "helper/certificate_renewal.hpp"
 #include "helper/policy.hpp"
@@ -50,9 +51,6 @@ using Clock = std::chrono::steady_clock;
 // The start of the request this connection thread is handling (httplib runs
 // one request at a time per thread, from the pre-routing handler to the logger).
 thread_local Clock::time_point t_request_start{};
-// Set when this thread's answer came from the service (token or API proxy),
-// so the error handler leaves its body alone; reset for every request.
-thread_local bool t_relayed_answer = false;
 
 StartFailure failure(StartError code, std::string message) {
     return StartFailure{code, std::move(message)};
@@ -219,13 +217,14 @@ bool HelperServer::refuse(const httplib::Request& req, httplib::Response& res) c
 void HelperServer::register_routes(httplib::Server& s) {
     s.set_default_headers(security_headers());
 
-    // Policy, once for every request. httplib 0.11.4 reads a body only after
-    // the pre-routing handler, and answering there would leave it unread, to
-    // be parsed as the next request (request smuggling past every check
-    // below). So a request with a body is let through, and route() applies
-    // the same policy in the route, after the body is read (within the
-    // payload limit). harden_server() puts its request-framing guard around
-    // this handler (never set one on the server directly).
+    // Policy, once for every request. httplib 0.18.7 (as 0.11.4) reads a
+    // body only after the pre-routing handler (Server::routing), and
+    // answering there would leave it unread, to be parsed as the next
+    // request (request smuggling past every check below). So a request with
+    // a body is let through, and route() applies the same policy in the
+    // route, after the body is read (within the payload limit).
+    // harden_server() puts its request-framing guard around this handler
+    // (never set one on the server directly).
     //
     // Body limits: httplib's payload limit is server-wide, so it is the
     // largest route's (the upload's), and every other route's smaller limit
@@ -238,7 +237,6 @@ void HelperServer::register_routes(httplib::Server& s) {
     limits.max_body_bytes = std::max(config_.limits.max_body_bytes, config_.max_upload_body_bytes);
     native::harden_server(s, limits, [this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
-        t_relayed_answer = false;
         const std::size_t max_body =
             body_limit(req.method, req.path, config_.limits.max_body_bytes, config_.max_upload_body_bytes);
         if (native::refuse_body_over(req, res, max_body)) {
@@ -294,7 +292,7 @@ void HelperServer::register_routes(httplib::Server& s) {
         auto request = native::from_httplib_request(req);
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(proxy_->token(*request), res);
-        t_relayed_answer = true;
+        native::mark_route_answer();  // the service's body, as it came
     };
     route(On::post, std::string(kTokenPath).c_str(), token);
 
@@ -303,7 +301,7 @@ void HelperServer::register_routes(httplib::Server& s) {
         if (!request) return send_text(res, 405, "method not allowed");
         native::to_httplib_response(config_.session == SessionMode::bff ? bff_->api(*request) : proxy_->api(*request),
                                     res);
-        t_relayed_answer = true;  // the service's body, empty or not (see the error handler)
+        native::mark_route_answer();  // the service's body, empty or not
     };
     const std::string api_pattern = std::string(kApiPrefix) + "/.*";
     for (On method : {On::get, On::post, On::put, On::del}) route(method, api_pattern.c_str(), api);
@@ -347,14 +345,10 @@ void HelperServer::register_routes(httplib::Server& s) {
     };
     for (On method : {On::options, On::post, On::put, On::del, On::patch}) route(method, ".*", not_allowed);
 
-    // Answers httplib makes itself get their status as text. An answer the
-    // service gave keeps its body as it came: its 401 for an expired access
-    // token is empty (chatwork-ruby issue #42), and the page must see that.
-    // (httplib, 0.18.7 too, calls this for every answer of 400 or more,
-    // relayed ones included: hence the flag.)
+    // Empty answers httplib made itself get their status as text; an answer
+    // the service gave keeps its body as it came (common/route_answer.hpp).
     s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-        const bool relayed = std::exchange(t_relayed_answer, false);
-        if (!relayed && res.body.empty() && !res.content_provider_) {
+        if (!native::is_route_answer() && res.body.empty() && !res.content_provider_) {
             res.set_content(std::to_string(res.status) + "\n", "text/plain; charset=utf-8");
         }
     });

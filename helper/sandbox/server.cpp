@@ -13,6 +13,7 @@
 #include "common/loopback_server.hpp"
 #include "common/openssl_random.hpp"
 #include "common/raw_body.hpp"
+#include "common/route_answer.hpp"
 #include "common/state_dir.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "common/tls.hpp"
@@ -71,6 +72,7 @@ Result<Unit, std::string> Sandbox::start() {
             response = app_->unsupported_method(in.target, native::from_httplib_headers(in.headers));
         }
         native::to_httplib_response(response, out);
+        native::mark_route_answer();  // SandboxApp's, its body as it is
         if (SandboxApp::take_dropped_answer()) {
             // drop_answer fault: the status line and headers (Content-Length
             // included) go out, then the body provider fails, which makes
@@ -101,20 +103,15 @@ Result<Unit, std::string> Sandbox::start() {
     });
 
     // Responses httplib makes itself (400, 413, 414, ...) never reach the
-    // app: give those without a body the spec 2.7 error shape. (httplib,
-    // 0.18.7 too, calls this for every answer of 400 or more, the app's own
-    // included: those are recognised by their policy headers, below.) Runs before
-    // httplib computes Content-Length, unlike the post-routing handler.
+    // app: give those without a body the spec 2.7 error shape; SandboxApp's
+    // own keep theirs (common/route_answer.hpp). Runs before httplib
+    // computes Content-Length, unlike the post-routing handler.
     // The framing guard's refusals (a body a GET carries, chunked or
     // compressed bodies: common/loopback_server.hpp) come as plain text: the
     // same shape, and a log line.
     server_->set_error_handler(
         httplib::Server::HandlerWithResponse([log](const httplib::Request& req, httplib::Response& res) {
-            if (res.content_provider_) return httplib::Server::HandlerResponse::Unhandled;
-            // An answer of SandboxApp's own (it carries the policy headers
-            // already) keeps its body, empty or not: the service's 401 for an
-            // access token has none (api.cpp, invalid_access_token).
-            if (res.has_header("X-Frame-Options")) return httplib::Server::HandlerResponse::Unhandled;
+            if (res.content_provider_ || native::is_route_answer()) return httplib::Server::HandlerResponse::Unhandled;
             std::string text;
             if (res.body.empty()) {
                 text = "The request was refused (HTTP status " + std::to_string(res.status) + ").";

@@ -38,90 +38,80 @@ protected:
 };
 
 TEST_F(BffCookieKeys, TamperedTruncatedAndForeignCookiesAreRefused) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    const std::string good = jar.session();
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    const std::string good = jar_.session();
     ASSERT_FALSE(good.empty());
 
     std::string flipped = good;
     char& c = flipped[flipped.size() / 2 + 12];
     c = c == 'A' ? 'B' : 'A';
-    expect_refused(*helper, flipped, "changed, cut short");
-    expect_refused(*helper, good.substr(0, good.size() - 5), "");  // cut short: not opened, whatever the reason
-    expect_refused(*helper, good.substr(0, 30), "");
-    expect_refused(*helper, "garbage", "not one roomkey-helper wrote");
+    expect_refused(*helper_, flipped, "changed, cut short");
+    expect_refused(*helper_, good.substr(0, good.size() - 5), "");  // cut short: not opened, whatever the reason
+    expect_refused(*helper_, good.substr(0, 30), "");
+    expect_refused(*helper_, "garbage", "not one roomkey-helper wrote");
     // The sealed part behind another session id: the id is bound to it.
     std::string other_id = good;
     other_id[0] = other_id[0] == 'A' ? 'B' : 'A';
-    expect_refused(*helper, other_id, "changed, cut short");
+    expect_refused(*helper_, other_id, "changed, cut short");
 
     // The unchanged cookie still works after all that.
     CookieJar again = with_session(good);
-    auto me = api_get(*helper, again, "/me");
+    auto me = api_get(*helper_, again, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 200) << me->body;
 }
 
 TEST_F(BffCookieKeys, ACookieFromAHelperWithAnotherKeyIsRefused) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    const std::string cookie = jar.session();
-    helper.reset();
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    const std::string cookie = jar_.session();
+    helper_.reset();
     auto stranger = start_helper(0, dir_ / "other-state");
     expect_refused(*stranger, cookie, "sealed with a key this helper does not have");
 }
 
 TEST_F(BffCookieKeys, AnExpiredCookieIsRefused) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
     // Past the refresh token's 14 days (the cookie's sealed lifetime).
     clock_offset_ = 15 * 86400;
-    expect_refused(*helper, jar.session(), "expired");
+    expect_refused(*helper_, jar_.session(), "expired");
 }
 
 TEST_F(BffCookieKeys, ARestartKeepsTheKeyAndTheSession) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
     const std::string key_file = state_dir() + "/" + kBffKeyFile;
     EXPECT_EQ(testing::file_mode(key_file), 0600u);
     const std::string key = testing::read_file(key_file);
-    helper.reset();
-    helper = start_helper(0, state_dir());
+    helper_.reset();
+    helper_ = start_helper(0, state_dir());
     EXPECT_EQ(testing::read_file(key_file), key);
-    auto me = api_get(*helper, jar, "/me");
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 200) << me->body;
 }
 
 TEST_F(BffCookieKeys, ThePreviousKeyStillOpensSessionsWhichAreResealed) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    helper.reset();
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    helper_.reset();
     auto rotated = rotate_bff_key(state_dir(), native::openssl_random);
     ASSERT_TRUE(rotated) << rotated.error();
     EXPECT_EQ(testing::file_mode(state_dir() + "/" + kBffPreviousKeyFile), 0600u);
-    helper = start_helper(0, state_dir());
-    const std::string before = jar.session();
-    auto me = api_get(*helper, jar, "/me");
+    helper_ = start_helper(0, state_dir());
+    const std::string before = jar_.session();
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 200) << me->body;
-    EXPECT_NE(jar.session(), before) << "re-sealed with the new key";
+    EXPECT_NE(jar_.session(), before) << "re-sealed with the new key";
 
     // A second rotation drops the first key: the re-sealed cookie (new key,
     // now previous) still works, the original one no longer does.
-    helper.reset();
+    helper_.reset();
     ASSERT_TRUE(rotate_bff_key(state_dir(), native::openssl_random));
-    helper = start_helper(0, state_dir());
-    CookieJar resealed = with_session(jar.session());
-    auto still = api_get(*helper, resealed, "/me");
+    helper_ = start_helper(0, state_dir());
+    CookieJar resealed = with_session(jar_.session());
+    auto still = api_get(*helper_, resealed, "/me");
     ASSERT_TRUE(still);
     EXPECT_EQ(still->status, 200) << still->body;
-    expect_refused(*helper, before, "sealed with a key this helper does not have");
+    expect_refused(*helper_, before, "sealed with a key this helper does not have");
 }
 
 TEST_F(BffCookieKeys, TwoHelpersWithOneKeyServeTheSameSession) {

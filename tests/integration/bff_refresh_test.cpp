@@ -20,22 +20,20 @@ using bff_testing::parse_json;
 class BffRefresh : public BffTest {};
 
 TEST_F(BffRefresh, TheHelperRefreshesBeforeTheAccessTokenExpires) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    const std::string before = jar.session();
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    const std::string before = jar_.session();
     const std::size_t issued = refresh_tokens_issued();
-    clock_offset_ = 1790;  // 10 s before the 30-minute access token expires, by the helper's clock
-    auto me = api_get(*helper, jar, "/me");
+    make_refresh_due();
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
-    EXPECT_NE(jar.session(), before) << "the renewed cookie was set";
+    EXPECT_NE(jar_.session(), before) << "the renewed cookie was set";
     const auto record = parse_json(me->get_header_value("X-Roomkey-Token-Request"));
     EXPECT_EQ(record["grant_type"], "refresh_token");
     EXPECT_EQ(record["status"], 200);
     // The renewed cookie needs no refresh for another half hour.
-    me = api_get(*helper, jar, "/me");
+    me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 200);
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
@@ -43,25 +41,21 @@ TEST_F(BffRefresh, TheHelperRefreshesBeforeTheAccessTokenExpires) {
 }
 
 TEST_F(BffRefresh, TheServicesOwn401CausesOneRefreshAndARetry) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
     const std::size_t issued = refresh_tokens_issued();
     // The service's clock passes the access token's expiry; the helper's does not.
     advance_clock(1801);
-    auto me = api_get(*helper, jar, "/me");
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
 }
 
 TEST_F(BffRefresh, AStubborn401IsRelayedAfterOneRefresh) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
     const std::size_t issued = refresh_tokens_issued();
     inject_fault(R"({"kind":"invalid_token","target":"api","count":2})");
-    auto me = api_get(*helper, jar, "/me");
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 401);
     EXPECT_NE(me->get_header_value("WWW-Authenticate").find("invalid_token"), std::string::npos);
@@ -70,21 +64,19 @@ TEST_F(BffRefresh, AStubborn401IsRelayedAfterOneRefresh) {
 }
 
 TEST_F(BffRefresh, RacingRequestsCauseOneRefresh) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
     const std::size_t issued = refresh_tokens_issued();
-    clock_offset_ = 1790;
+    make_refresh_due();
     // Delay the token endpoint so every request arrives while the refresh is under way.
     inject_fault(R"({"kind":"delay","target":"token","delay_ms":500})");
-    const httplib::Headers headers = app_fetch(*helper, jar);
+    const httplib::Headers headers = app_fetch(*helper_, jar_);
     constexpr int kRequests = 8;
     std::vector<int> statuses(kRequests, 0);
     std::vector<std::string> cookies(kRequests);
     std::vector<std::thread> threads;
     for (int i = 0; i < kRequests; ++i) {
         threads.emplace_back([&, i] {
-            auto res = helper->client()->Get("/api/me", headers);
+            auto res = helper_->client()->Get("/api/me", headers);
             if (!res) return;
             statuses[i] = res->status;
             CookieJar mine;
@@ -99,43 +91,39 @@ TEST_F(BffRefresh, RacingRequestsCauseOneRefresh) {
     }
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
     // A request still carrying the old cookie after the refresh uses the new tokens.
-    auto late = api_get(*helper, jar, "/me");
+    auto late = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(late);
     EXPECT_EQ(late->status, 200) << late->body;
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
 }
 
 TEST_F(BffRefresh, ARefusedRefreshEndsTheSession) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    clock_offset_ = 1790;
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    make_refresh_due();
     inject_fault(R"({"kind":"invalid_token","target":"token"})");
-    auto me = api_get(*helper, jar, "/me");
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 401);
     EXPECT_EQ(me->get_header_value("X-Roomkey-Session"), "none");
     EXPECT_NE(me->body.find("invalid_grant"), std::string::npos) << me->body;
     EXPECT_NE(me->body.find("sign in again"), std::string::npos) << me->body;
-    EXPECT_TRUE(jar.session().empty()) << "the cookie is cleared";
+    EXPECT_TRUE(jar_.session().empty()) << "the cookie is cleared";
     const auto record = parse_json(me->get_header_value("X-Roomkey-Token-Request"));
     EXPECT_EQ(record["status"], 400);
     EXPECT_EQ(record["error"], "invalid_grant");
-    auto session = bff_get(*helper, jar, "/bff/session");
+    auto session = bff_get(*helper_, jar_, "/bff/session");
     ASSERT_TRUE(session);
     EXPECT_EQ(parse_json(session->body)["signed_in"], false);
 }
 
 TEST_F(BffRefresh, AnUnreachableTokenEndpointKeepsTheSession) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
     inject_fault(R"({"kind":"status5xx","target":"token","status":503})");
-    auto refreshed = bff_post(*helper, jar, "/bff/refresh");
+    auto refreshed = bff_post(*helper_, jar_, "/bff/refresh");
     ASSERT_TRUE(refreshed);
     EXPECT_EQ(refreshed->status, 502) << refreshed->body;
-    EXPECT_FALSE(jar.session().empty());
-    auto me = api_get(*helper, jar, "/me");
+    EXPECT_FALSE(jar_.session().empty());
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 200) << me->body;
 }

@@ -19,11 +19,14 @@ using bff_testing::CookieJar;
 class BffSecrets : public BffTest {
 protected:
     // Status line aside, what the page could read of an answer.
+    void keep(const httplib::Response& res) {
+        std::string text = res.body;
+        for (const auto& [name, value] : res.headers) text += "\n" + name + ": " + value;
+        seen_.push_back(text);
+    }
     void keep(const httplib::Result& res) {
         ASSERT_TRUE(res);
-        std::string text = res->body;
-        for (const auto& [name, value] : res->headers) text += "\n" + name + ": " + value;
-        seen_.push_back(text);
+        keep(*res);
     }
     std::vector<std::string> seen_;
 };
@@ -32,21 +35,12 @@ TEST_F(BffSecrets, NoTokenOrSecretInAnyAnswerOrLogLine) {
     auto helper = start_helper(0, state_dir());
     CookieJar jar;
     // The sign-in's own answers: /bff/login, the callback.
-    auto login = navigate(*helper, jar, "/bff/login");
-    keep(login);
-    jar.take(*login);
-    const std::string consent = login->get_header_value("Location");
-    Browser browser;
-    auto page = open_consent(browser, location_query_of(consent));
-    ASSERT_TRUE(page);
-    auto decided = decide(browser, page->body, "allow");
-    ASSERT_TRUE(decided);
-    const std::string back = decided->get_header_value("Location");
-    const std::string code = form_get(location_query_of(back), "code").value_or("");
+    SignInSeen sign_in_seen;
+    ASSERT_TRUE(sign_in(*helper, jar, "", "allow", &sign_in_seen));
+    ASSERT_EQ(sign_in_seen.answers.size(), 2u);
+    for (const httplib::Response& answer : sign_in_seen.answers) keep(answer);
+    const std::string code = sign_in_seen.code;
     ASSERT_FALSE(code.empty());
-    auto callback = navigate(*helper, jar, back.substr(back.find("/callback")));
-    keep(callback);
-    jar.take(*callback);
 
     keep(helper->client()->Get("/config.json"));
     keep(bff_get(*helper, jar, "/bff/session"));
@@ -55,7 +49,7 @@ TEST_F(BffSecrets, NoTokenOrSecretInAnyAnswerOrLogLine) {
     keep(bff_post(*helper, jar, "/bff/refresh"));
     keep(bff_post(*helper, jar, "/bff/refresh", R"({"scope": "users.all:read"})"));
     keep(bff_get(*helper, jar, "/bff/session"));
-    clock_offset_ = 1790;  // a refresh made by /api itself
+    make_refresh_due();  // a refresh made by /api itself
     keep(api_get(*helper, jar, "/me"));
     inject_fault(R"({"kind":"invalid_token","target":"token"})");
     keep(bff_post(*helper, jar, "/bff/refresh"));  // refused: the session ends
@@ -82,37 +76,35 @@ TEST_F(BffSecrets, NoTokenOrSecretInAnyAnswerOrLogLine) {
 }
 
 TEST_F(BffSecrets, TheCookieAloneAuthorisesNothing) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    const std::string origin = "https://127.0.0.1:" + std::to_string(helper->port());
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    const std::string origin = "https://127.0.0.1:" + std::to_string(helper_->port());
     struct Case {
         const char* what;
         httplib::Headers headers;
     };
     const std::vector<Case> cases = {
-        {"no X-Roomkey-Request (same Origin)", {{"Origin", origin}, {"Cookie", jar.header()}}},
-        {"no X-Roomkey-Request, no Origin", {{"Cookie", jar.header()}}},
-        {"a foreign Origin", {{"Origin", "https://evil.example"}, {"X-Roomkey-Request", "1"}, {"Cookie", jar.header()}}},
-        {"cross-site", {{"Sec-Fetch-Site", "cross-site"}, {"X-Roomkey-Request", "1"}, {"Cookie", jar.header()}}},
-        {"same-site", {{"Sec-Fetch-Site", "same-site"}, {"X-Roomkey-Request", "1"}, {"Cookie", jar.header()}}},
+        {"no X-Roomkey-Request (same Origin)", {{"Origin", origin}, {"Cookie", jar_.header()}}},
+        {"no X-Roomkey-Request, no Origin", {{"Cookie", jar_.header()}}},
+        {"a foreign Origin", {{"Origin", "https://evil.example"}, {"X-Roomkey-Request", "1"}, {"Cookie", jar_.header()}}},
+        {"cross-site", {{"Sec-Fetch-Site", "cross-site"}, {"X-Roomkey-Request", "1"}, {"Cookie", jar_.header()}}},
+        {"same-site", {{"Sec-Fetch-Site", "same-site"}, {"X-Roomkey-Request", "1"}, {"Cookie", jar_.header()}}},
     };
     for (const auto& c : cases) {
-        auto me = helper->client()->Get("/api/me", c.headers);
+        auto me = helper_->client()->Get("/api/me", c.headers);
         ASSERT_TRUE(me);
         EXPECT_EQ(me->status, 403) << c.what;
-        auto session = helper->client()->Get("/bff/session", c.headers);
+        auto session = helper_->client()->Get("/bff/session", c.headers);
         ASSERT_TRUE(session);
         EXPECT_EQ(session->status, 403) << c.what;
-        auto refresh = helper->client()->Post("/bff/refresh", c.headers, "", "application/json");
+        auto refresh = helper_->client()->Post("/bff/refresh", c.headers, "", "application/json");
         ASSERT_TRUE(refresh);
         EXPECT_EQ(refresh->status, 403) << c.what;
-        auto logout = helper->client()->Post("/bff/logout", c.headers, "", "application/json");
+        auto logout = helper_->client()->Post("/bff/logout", c.headers, "", "application/json");
         ASSERT_TRUE(logout);
         EXPECT_EQ(logout->status, 403) << c.what;
     }
     // With the marks, the same cookie works (and was not logged out above).
-    auto me = api_get(*helper, jar, "/me");
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 200);
 }

@@ -98,36 +98,32 @@ TEST_F(BffSignIn, SignedOutSessionAndApiSayNone) {
 }
 
 TEST_F(BffSignIn, AnAuthorizationHeaderFromThePageIsRefused) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    auto headers = app_fetch(*helper, jar);
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    auto headers = app_fetch(*helper_, jar_);
     headers.emplace("Authorization", "Bearer something");
-    auto res = helper->client()->Get("/api/me", headers);
+    auto res = helper_->client()->Get("/api/me", headers);
     ASSERT_TRUE(res);
     EXPECT_EQ(res->status, 400);
     EXPECT_NE(res->body.find("tokens are not accepted from the page"), std::string::npos) << res->body;
 }
 
 TEST_F(BffSignIn, LogoutForgetsTheTokensAndSaysTheGrantStays) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    const std::string old_cookie = jar.header();
-    auto out = bff_post(*helper, jar, "/bff/logout");
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    const std::string old_cookie = jar_.header();
+    auto out = bff_post(*helper_, jar_, "/bff/logout");
     ASSERT_TRUE(out);
     EXPECT_EQ(out->status, 200);
     const auto body = parse_json(out->body);
     EXPECT_EQ(body["signed_in"], false);
     EXPECT_NE(body["note"].get<std::string>().find("stays granted at the service"), std::string::npos);
-    EXPECT_TRUE(jar.session().empty()) << "the cookie is cleared";
-    auto me = api_get(*helper, jar, "/me");
+    EXPECT_TRUE(jar_.session().empty()) << "the cookie is cleared";
+    auto me = api_get(*helper_, jar_, "/me");
     ASSERT_TRUE(me);
     EXPECT_EQ(me->status, 401);
     // A copy of the cookie kept from before the logout no longer works here.
     CookieJar copy;
     copy.cookies[std::string(kBffSessionCookie)] = old_cookie.substr(old_cookie.find('=') + 1);
-    auto replayed = api_get(*helper, copy, "/me");
+    auto replayed = api_get(*helper_, copy, "/me");
     ASSERT_TRUE(replayed);
     EXPECT_EQ(replayed->status, 401);
 }
@@ -207,15 +203,13 @@ TEST_F(BffSignIn, OfflineAccessGivesARefreshTokenWithoutExpiry) {
 }
 
 TEST_F(BffSignIn, RefreshNarrowsTheScopeAndRefusesWidening) {
-    auto helper = start_helper(0, state_dir());
-    CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar));
-    auto wider = bff_post(*helper, jar, "/bff/refresh", R"({"scope": "users.all:read rooms.all:read_write offline_access"})");
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    auto wider = bff_post(*helper_, jar_, "/bff/refresh", R"({"scope": "users.all:read rooms.all:read_write offline_access"})");
     ASSERT_TRUE(wider);
     EXPECT_EQ(wider->status, 400);
     EXPECT_NE(wider->body.find("can only narrow"), std::string::npos) << wider->body;
 
-    auto narrowed = bff_post(*helper, jar, "/bff/refresh", R"({"scope": "users.all:read"})");
+    auto narrowed = bff_post(*helper_, jar_, "/bff/refresh", R"({"scope": "users.all:read"})");
     ASSERT_TRUE(narrowed);
     ASSERT_EQ(narrowed->status, 200) << narrowed->body;
     const auto s = parse_json(narrowed->body);
@@ -226,8 +220,8 @@ TEST_F(BffSignIn, RefreshNarrowsTheScopeAndRefusesWidening) {
     const auto header = parse_json(narrowed->get_header_value("X-Roomkey-Token-Request"));
     EXPECT_EQ(header["grant_type"], "refresh_token");
     // The renewed cookie carries the narrowed grant.
-    EXPECT_EQ(parse_json(bff_get(*helper, jar, "/bff/session")->body)["scope"], "users.all:read");
-    auto rooms = api_get(*helper, jar, "/rooms");
+    EXPECT_EQ(parse_json(bff_get(*helper_, jar_, "/bff/session")->body)["scope"], "users.all:read");
+    auto rooms = api_get(*helper_, jar_, "/rooms");
     ASSERT_TRUE(rooms);
     EXPECT_EQ(rooms->status, 403);
 }

@@ -1,7 +1,8 @@
 // helper_loopback_server_test.cpp: what helper/common/loopback_server gives
 // every roomkey server (the helper and the sandbox), on real sockets: the
-// request-framing guard against cpp-httplib 0.11.4 parsing leftover bytes
-// (an unread body, a GET's body, a chunked body) as the next request.
+// request-framing guard against cpp-httplib (0.11.4, and still 0.18.7)
+// parsing leftover bytes as the next request: an unread body, and the
+// bodies it may frame otherwise than a front would (a GET's, a chunked one).
 #include <gtest/gtest.h>
 
 #include <atomic>

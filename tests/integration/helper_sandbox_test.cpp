@@ -20,6 +20,7 @@
 #include "sandbox/server.hpp"
 #include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
+#include "support/sandbox_fixture.hpp"
 #include "support/trust_only.hpp"
 
 namespace roomkey::helper {
@@ -170,6 +171,24 @@ TEST_F(HelperWithSandbox, AnEmptyBodied401IsRelayedEmpty_ruby42) {
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->status, 403);
     EXPECT_FALSE(refused->body.empty());
+}
+
+// The mark that keeps a relayed body as it came (common/route_answer.hpp)
+// ends with its answer: an answer httplib makes itself on the same
+// connection still says its status. (A relayed 200 used to leave it set, and
+// the next request httplib refused was answered with an empty body.)
+TEST_F(HelperWithSandbox, HttplibsOwnRefusalAfterARelayedAnswerSaysItsStatus) {
+    start(false);
+    app_->set_keep_alive(true);  // one connection: both requests on one helper thread
+    auto relayed =
+        app_->Get("/api/me", {{"X-Roomkey-Request", "1"}, {"x-servicetoken", sandbox::testing::kAliceToken}});
+    ASSERT_TRUE(relayed);
+    ASSERT_EQ(relayed->status, 200) << relayed->body;
+    // A field line over 8 KB: httplib answers 400 itself, before any route.
+    auto refused = app_->Get("/config.json", {{"X-Huge", std::string(9000, 'h')}});
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 400);
+    EXPECT_EQ(refused->body, "400\n");
 }
 
 TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {

@@ -279,8 +279,9 @@ TEST(HelperUpstream, UpstreamWhoseCertificateNamesAnotherHostIsRefused) {
 
 // The names the certificate does carry are accepted: an IP address (IPv4,
 // IPv6) is matched against its IP entries, a host name against its DNS ones.
-// (httplib 0.11.4's own check read past the 4-byte IPv4 entry when it
-// compared an IPv6 address: the helper leaves that check to OpenSSL.)
+// (httplib's own check, 0.11.4 and still 0.18.7, reads past the 4-byte IPv4
+// entry when it compares an IPv6 address: the helper leaves that check to
+// OpenSSL.)
 TEST(HelperUpstream, UpstreamIsVerifiedAgainstTheAddressOrNameItIsReachedBy) {
     TempDir dir;
     auto tls = native::ensure_tls_material(dir / "state");

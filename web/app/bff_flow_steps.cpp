@@ -7,13 +7,6 @@ namespace roomkey::app {
 
 namespace {
 
-HttpRequest navigation(std::string url) {
-    HttpRequest request;
-    request.method = Method::Get;
-    request.url = std::move(url);
-    return request;
-}
-
 // "POST https://host/token grant_type=...&... (Basic client authentication)"
 // -> the request, and the rest of the line (what was sent, already masked).
 std::pair<HttpRequest, std::string> split_request_line(std::string_view line) {

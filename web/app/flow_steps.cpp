@@ -8,13 +8,6 @@ namespace roomkey::app {
 
 namespace {
 
-HttpRequest navigation(std::string url) {
-    HttpRequest request;
-    request.method = Method::Get;
-    request.url = std::move(url);
-    return request;
-}
-
 // What each authorization request and callback parameter is for (spec 4.2, 5.4).
 std::string parameter_note(std::string_view name) {
     if (name == "response_type") return "authorization code flow";
@@ -42,6 +35,13 @@ std::vector<StepParameter> decoded_query(std::string_view url) {
 }
 
 }  // namespace
+
+HttpRequest navigation(std::string url) {
+    HttpRequest request;
+    request.method = Method::Get;
+    request.url = std::move(url);
+    return request;
+}
 
 FlowStep authorization_step(std::string url) {
     FlowStep step{"authorization request (spec 4.2)", navigation(url),

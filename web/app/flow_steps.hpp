@@ -32,6 +32,10 @@ struct FlowStep {
     std::vector<StepParameter> parameters;
 };
 
+// A step that is a top-level navigation, not a fetch: the GET of `url` the
+// browser made, as the log shows it (bff_flow_steps.cpp uses it too).
+HttpRequest navigation(std::string url);
+
 // The navigation to the consent screen, from the URL the app built.
 FlowStep authorization_step(std::string url);
 

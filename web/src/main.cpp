@@ -171,8 +171,8 @@ void fit_canvas(Platform& p) {
         // The user changed the text size: it lasts for the session.
         if (p.text_size >= 0 && p.ui.text_size != p.text_size) roomkey::web::store_text_size(p.ui.text_size);
         p.text_size = p.ui.text_size;
-        // Only the font texture is replaced: ImGui 1.86's DestroyDeviceObjects
-        // keeps its old buffer sizes, and the next draw would overflow them.
+        // Only the font texture is replaced, all a new atlas needs (1.90.1's
+        // DestroyDeviceObjects would also recompile the shaders for nothing).
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         roomkey::web::build_font_atlas(std::round(roomkey::web::kTextSizes[p.text_size] * ratio));
         if (p.device_objects) {

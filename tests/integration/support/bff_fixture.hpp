@@ -163,13 +163,22 @@ protected:
         return res;
     }
 
+    // What a sign-in showed, for the tests that search it: the helper's
+    // answers (/bff/login's, then the callback's) and the code the consent
+    // screen sent back.
+    struct SignInSeen {
+        std::vector<httplib::Response> answers;
+        std::string code;
+    };
+
     // /bff/login -> consent screen (login + `decision`) -> the callback on
     // `helper`. Returns the callback's answer (303 to "/" on success).
     httplib::Result sign_in(const Door& door, CookieJar& jar, const std::string& scope = "",
-                            const std::string& decision = "allow") {
+                            const std::string& decision = "allow", SignInSeen* seen = nullptr) {
         auto login = navigate(door, jar, "/bff/login" + (scope.empty() ? "" : "?scope=" + percent_encode(scope)));
         EXPECT_TRUE(login);
         if (!login) return login;
+        if (seen) seen->answers.push_back(*login);
         EXPECT_EQ(login->status, 303) << login->body;
         if (login->status != 303) return login;
         jar.take(*login);
@@ -187,10 +196,28 @@ protected:
         const std::string back = decided->get_header_value("Location");
         const std::string prefix = door.origin();
         EXPECT_EQ(back.rfind(prefix + "/callback?", 0), 0u) << back;
+        if (seen) seen->code = form_get(location_query_of(back), "code").value_or("");
         auto callback = navigate(door, jar, back.substr(prefix.size()));
         if (callback) jar.take(*callback);
+        if (callback && seen) seen->answers.push_back(*callback);
         return callback;
     }
+
+    // Where most tests start: helper 0 on the shared state dir (helper_) and
+    // a browser signed in to it with the default scope (jar_). Call it
+    // under ASSERT_NO_FATAL_FAILURE.
+    void start_signed_in() {
+        helper_ = start_helper(0, state_dir());
+        ASSERT_TRUE(helper_->ok());
+        auto done = sign_in(*helper_, jar_);
+        ASSERT_TRUE(done);
+        ASSERT_EQ(done->status, 303) << done->get_header_value("Location");
+        ASSERT_FALSE(jar_.session().empty()) << done->get_header_value("Location");
+    }
+
+    // The helper's clock 10 s before the 30-minute access token expires:
+    // the next API call refreshes first (the service's clock is untouched).
+    void make_refresh_due() { clock_offset_ = 1790; }
 
     // Every token value the sandbox has issued (GET /_sandbox/tokens).
     std::vector<std::string> issued_tokens() {
@@ -211,9 +238,17 @@ protected:
         return parse_json(res->body)["refresh_tokens"].size();
     }
 
+    // The helpers stop before the sandbox does.
+    void TearDown() override {
+        helper_.reset();
+        sandbox::testing::SandboxTest::TearDown();
+    }
+
     integration::TempDir dir_;
     std::vector<int> ports_;
     std::atomic<std::time_t> clock_offset_{0};
+    std::unique_ptr<testing::RunningHelper> helper_;  // start_signed_in's
+    CookieJar jar_;                                   // start_signed_in's
 };
 
 }  // namespace roomkey::helper::bff_testing
