@@ -122,7 +122,17 @@ void OpenableClient::shutdown_ssl(Socket& socket, bool shutdown_gracefully) {
 bool OpenableClient::process_socket(const Socket& socket, std::function<bool(httplib::Stream& strm)> callback) {
     TlsStream stream(static_cast<int>(socket.sock), socket.ssl, milliseconds(read_timeout_sec_, read_timeout_usec_),
                      milliseconds(write_timeout_sec_, write_timeout_usec_));
-    return callback(stream);
+    stream.hold_writes();  // a request's header block and body in one record
+    const bool ok = callback(stream) && stream.flush();
+    if (stream.has_unread()) {
+        // Bytes after the whole answer, which nobody asked for: the
+        // connection is not in step with its requests (still_open() would
+        // refuse it too, had they stayed in OpenSSL), so it ends with this
+        // request. (socket_mutex_ guards the flag; httplib does not hold it here.)
+        std::lock_guard<std::mutex> guard(socket_mutex_);
+        socket_should_be_closed_when_request_is_done_ = true;
+    }
+    return ok;
 }
 
 httplib::Error OpenableClient::open() {
