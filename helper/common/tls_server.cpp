@@ -20,6 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The connection this thread serves (httplib runs each on one worker thread).
+thread_local TlsStream* t_stream = nullptr;
+
 int milliseconds(time_t sec, time_t usec) { return static_cast<int>(sec * 1000 + usec / 1000); }
 
 // httplib's keep-alive wait (detail::keep_alive): until the socket is
@@ -67,6 +70,7 @@ bool TlsServer::process_and_close_socket(socket_t sock) {
         TlsStream stream(fd, ssl, milliseconds(read_timeout_sec_, read_timeout_usec_),
                          milliseconds(write_timeout_sec_, write_timeout_usec_));
         stream.hold_writes();
+        t_stream = &stream;
         std::string remote_addr, local_addr;
         int remote_port = 0, local_port = 0;
         stream.get_remote_ip_and_port(remote_addr, remote_port);
@@ -82,6 +86,7 @@ bool TlsServer::process_and_close_socket(socket_t sock) {
             ok = stream.flush() && ok;  // the answer leaves here, in one record
             if (!ok || connection_closed) break;
         }
+        t_stream = nullptr;
         // Gracefully only after an answer went out: a peer that looks gone
         // gets no close_notify (it could raise SIGPIPE).
         if (ok) shut_down(ssl, fd);
@@ -93,6 +98,10 @@ bool TlsServer::process_and_close_socket(socket_t sock) {
     ::shutdown(fd, SHUT_RDWR);
     ::close(fd);
     return ok;
+}
+
+void send_answer_now() {
+    if (t_stream != nullptr) t_stream->flush();  // a failure shows in the loop's own flush()
 }
 
 }  // namespace roomkey::native

@@ -32,4 +32,10 @@ private:
     bool process_and_close_socket(socket_t sock) override;
 };
 
+// Sends the answer written so far on the connection this thread serves for
+// a TlsServer (nothing elsewhere). For httplib's logger, which runs once an
+// answer is wholly written: the log line's work then comes after the answer
+// has left, not before.
+void send_answer_now();
+
 }  // namespace roomkey::native

@@ -363,6 +363,7 @@ void HelperServer::register_routes(httplib::Server& s) {
     });
 
     s.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
+        native::send_answer_now();  // the answer is complete: it need not wait for its log line
         // The pre-routing handler ran only for a request that parsed; httplib
         // fills method and target of one that did not from whatever line it
         // tried (after an over-long header line: the next header line).
