@@ -42,11 +42,10 @@ bool next_request_comes(int fd, const std::atomic<socket_t>& listening, time_t t
     }
 }
 
-// The end of a connection whose last answer went out: close_notify, then,
-// within a second, the client's (whatever it still sends is read and
-// dropped meanwhile, so that the close does not reset an answer it has not
-// read yet). httplib slept 100 ms before that second call; on the blocking
-// socket the call itself waits.
+// The end of a connection whose last answer went out, as httplib's
+// SSLServer ends it: close_notify, then up to a second for the client's.
+// httplib slept 100 ms before that second SSL_shutdown(); on the blocking
+// socket (SO_RCVTIMEO) the call itself waits.
 void shut_down(SSL* ssl, int fd) {
     timeval one_second{1, 0};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &one_second, sizeof one_second);
