@@ -1,7 +1,6 @@
 // openable_client.cpp: see openable_client.hpp.
 #include "common/openable_client.hpp"
 
-#include <fcntl.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <poll.h>
@@ -9,43 +8,11 @@
 #include <cerrno>
 #include <chrono>
 
+#include "common/tls_handshake.hpp"
 #include "common/tls_stream.hpp"
 
 namespace roomkey::native {
 namespace {
-
-bool set_nonblocking(int fd, bool on) {
-    const int flags = fcntl(fd, F_GETFL);
-    if (flags < 0) return false;
-    return fcntl(fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) == 0;
-}
-
-// SSL_connect on a non-blocking socket, waiting for it with poll() at most
-// until `deadline`.
-bool handshake(SSL* ssl, int fd, std::chrono::steady_clock::time_point deadline) {
-    for (;;) {
-        const int result = SSL_connect(ssl);
-        if (result == 1) return true;
-        short events = 0;
-        switch (SSL_get_error(ssl, result)) {
-            case SSL_ERROR_WANT_READ:
-                events = POLLIN;
-                break;
-            case SSL_ERROR_WANT_WRITE:
-                events = POLLOUT;
-                break;
-            default:
-                return false;  // refused certificate, closed connection, protocol error
-        }
-        const auto left =
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) return false;
-        pollfd waiting{fd, events, 0};
-        const int ready = poll(&waiting, 1, static_cast<int>(left.count()));
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready <= 0) return false;
-    }
-}
 
 int milliseconds(time_t sec, time_t usec) { return static_cast<int>(sec * 1000 + usec / 1000); }
 
@@ -88,16 +55,8 @@ bool OpenableClient::create_and_connect_socket(Socket& socket, httplib::Error& e
     if (!ClientImpl::create_and_connect_socket(socket, error)) return false;
     const int fd = static_cast<int>(socket.sock);
     SSL* ssl = tls_ ? tls_->new_connection(host_, port_) : nullptr;
-    BIO* bio = ssl != nullptr ? BIO_new_socket(fd, BIO_NOCLOSE) : nullptr;
-    bool ok = bio != nullptr && set_nonblocking(fd, true);
-    if (ok) {
-        SSL_set_bio(ssl, bio, bio);  // the SSL owns the BIO from here
-        bio = nullptr;
-        ok = handshake(ssl, fd, deadline) && set_nonblocking(fd, false);
-    }
-    if (!ok) {
+    if (ssl == nullptr || !tls_handshake(ssl, fd, SSL_connect, deadline)) {
         ERR_clear_error();
-        if (bio != nullptr) BIO_free(bio);
         if (ssl != nullptr) SSL_free(ssl);
         shutdown_socket(socket);
         close_socket(socket);
@@ -122,7 +81,17 @@ void OpenableClient::shutdown_ssl(Socket& socket, bool shutdown_gracefully) {
 bool OpenableClient::process_socket(const Socket& socket, std::function<bool(httplib::Stream& strm)> callback) {
     TlsStream stream(static_cast<int>(socket.sock), socket.ssl, milliseconds(read_timeout_sec_, read_timeout_usec_),
                      milliseconds(write_timeout_sec_, write_timeout_usec_));
-    return callback(stream);
+    stream.hold_writes();  // a request's header block and body in one record
+    const bool ok = callback(stream) && stream.flush();
+    if (stream.has_unread()) {
+        // Bytes after the whole answer, which nobody asked for: the
+        // connection is not in step with its requests (still_open() would
+        // refuse it too, had they stayed in OpenSSL), so it ends with this
+        // request. (socket_mutex_ guards the flag; httplib does not hold it here.)
+        std::lock_guard<std::mutex> guard(socket_mutex_);
+        socket_should_be_closed_when_request_is_done_ = true;
+    }
+    return ok;
 }
 
 httplib::Error OpenableClient::open() {

@@ -159,6 +159,26 @@ TEST_F(HelperServing, KeepAliveRequestsAreNotDelayedByNagle) {
                                 << " ms: Nagle's delay (TCP_NODELAY not set?)";
 }
 
+TEST_F(HelperServing, PipelinedRequestsAreAnsweredInOrder) {
+    // HTTP/1.1 lets a client send its next request before the answer to the
+    // last (RFC 9112 9.3.2). Here both come in one TLS record: httplib's own
+    // connection loop left the second in OpenSSL's buffer and waited for the
+    // socket, until the keep-alive timeout closed the connection unanswered
+    // (common/tls_server.hpp serves what it has already read).
+    testing::RawTls conn(helper_->port());
+    ASSERT_TRUE(conn.ok());
+    const std::string host = "Host: 127.0.0.1:" + std::to_string(helper_->port()) + "\r\n\r\n";
+    ASSERT_TRUE(conn.send("GET /config.json HTTP/1.1\r\n" + host + "GET /roomkey.wasm HTTP/1.1\r\n" + host));
+    auto first = conn.read_response(3000);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->status, 200) << first->head;
+    EXPECT_NE(first->body.find("redirect_uri"), std::string::npos) << "the first answer must be /config.json's";
+    auto second = conn.read_response(3000);
+    ASSERT_TRUE(second) << "the second request of the record was not answered";
+    EXPECT_EQ(second->status, 200) << second->head;
+    EXPECT_EQ(second->body, testing::kWasmBytes);
+}
+
 TEST(HelperServingStart, MissingWebRootNamesTheBuildCommand) {
     TempDir dir;
     HelperConfig config = testing::test_config(dir);

@@ -1,0 +1,41 @@
+// tls_server.hpp: cpp-httplib's HTTPS server (SSLServer: its certificate,
+// context, routes and request handling) with each connection read and
+// written through TlsStream (tls_stream.hpp) instead of httplib's
+// SSLSocketStream.
+//
+// Why (profiled under bench/servers.sh, roomkey-helper's proxy beside nginx):
+// per request, SSLSocketStream polls the socket before every read that
+// OpenSSL cannot serve from memory and twice before every write (select +
+// a peek for a closed peer), calls SSL_read once per byte of the request
+// line and header fields, and sends an answer's header block and body as
+// two TLS records; at the connection's end it sleeps 100 ms before reading
+// the client's close_notify. Here: whole-record reads with OpenSSL's read
+// ahead (one recv per record, not two), the answer in one record sent when
+// httplib has written it, no poll besides the keep-alive wait, and no sleep.
+// What httplib decides about a request (parsing, limits, routing, the
+// keep-alive count and timeout, Connection: close) is its own, unchanged:
+// this class replaces only the connection loop around
+// Server::process_request. The loopback servers' request-framing guard
+// (loopback_server.hpp) still ends a connection by marking its SSL shut for
+// reading; TlsStream honours that mark for the bytes it holds.
+#pragma once
+
+#include <httplib.h>
+
+namespace roomkey::native {
+
+class TlsServer final : public httplib::SSLServer {
+public:
+    using httplib::SSLServer::SSLServer;
+
+private:
+    bool process_and_close_socket(socket_t sock) override;
+};
+
+// Sends the answer written so far on the connection this thread serves for
+// a TlsServer (nothing elsewhere). For httplib's logger, which runs once an
+// answer is wholly written: the log line's work then comes after the answer
+// has left, not before.
+void send_answer_now();
+
+}  // namespace roomkey::native
