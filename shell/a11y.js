@@ -316,6 +316,40 @@
            (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA');
   }
 
+  // The text field whose element lies under a point (CSS px), if any.
+  function textFieldAt(x, y) {
+    for (var id in nodes) {
+      var node = nodes[id];
+      if (!isText(node.role) || node.target.readOnly) continue;
+      var r = node.el.getBoundingClientRect();
+      if (x >= r.left && x < r.right && y >= r.top && y < r.bottom) return node;
+    }
+    return null;
+  }
+
+  // A finger's tap on a text field: the field's input takes the focus in the
+  // tap's own event, the one moment a phone opens its on-screen keyboard for
+  // a page (iOS Safari opens it only for a focus() inside the gesture; the
+  // app's own focus comes a frame later). The tap's mouse events are
+  // cancelled: the canvas would take the focus back with them. The input's
+  // focus asks the app to focus the same field, as a screen reader's would.
+  // A drag (the finger moved more than a tap's slop) scrolls; it focuses nothing.
+  var tapStart = null;
+  window.addEventListener('touchstart', function (event) {
+    var touch = event.touches.length === 1 ? event.touches[0] : null;
+    tapStart = touch ? { x: touch.clientX, y: touch.clientY } : null;
+  }, { capture: true, passive: true });
+  window.addEventListener('touchend', function (event) {
+    var touch = event.changedTouches && event.changedTouches[0];
+    if (!touch || !tapStart || event.touches.length > 0 || !event.cancelable ||
+        event.target !== document.getElementById('canvas')) return;
+    if (Math.abs(touch.clientX - tapStart.x) > 10 || Math.abs(touch.clientY - tapStart.y) > 10) return;
+    var field = textFieldAt(touch.clientX, touch.clientY);
+    if (!field) return;
+    event.preventDefault();
+    if (document.activeElement !== field.target) field.target.focus({ preventScroll: true });
+  }, true);
+
   // Before GLFW's listeners (roomkey.js loads after this file): characters
   // typed into a field's input come through beforeinput, not keypress.
   window.addEventListener('keypress', function (event) {

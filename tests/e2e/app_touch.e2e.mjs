@@ -7,7 +7,8 @@
 // such a press wait a frame, a tab tapped once stayed unselected. And a tap
 // presses where the finger is, nowhere else (Emscripten's GLFW pressed at
 // the pointer's last position first). A finger dragged over the
-// conversation scrolls it, the content following the finger.
+// conversation scrolls it, the content following the finger. A tap on a
+// text field focuses its input within the tap, so the keyboard opens.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, act, waitForState, widgetRect, tapWidget, demoUsers, sandboxApiJson, withStackAndBrowser } from './support.mjs';
@@ -94,5 +95,34 @@ test('on a phone, a finger dragged down the conversation scrolls it back, the me
   assert.ok(after[last] - before[last] >= 100 && after[last] - before[last] <= 300,
     `the newest message moved ${after[last] - before[last]} px down with the finger's 200`);
   assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page itself did not scroll');
+  await page.close();
+});
+
+test('on a phone, a tap on the composer focuses its field within the tap (the on-screen keyboard opens), and typing reaches it', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading, 'room 2100 open');
+  await widgetRect(page, 'composer');
+  const field = page.getByRole('textbox', { name: 'Message', exact: true });
+  const box = await field.boundingBox();
+  // A phone opens its keyboard only for a focus() inside the tap's own
+  // event (iOS Safari): the field must be focused by the time the touchend
+  // is dispatched to the page's later listeners.
+  await page.evaluate(() => {
+    window.focusedInTap = null;
+    window.addEventListener('touchend', () => {
+      window.focusedInTap = document.activeElement && document.activeElement.getAttribute('aria-label');
+    });
+  });
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+  assert.equal(await page.evaluate(() => window.focusedInTap), 'Message', 'focused within the tap');
+  await page.keyboard.insertText('typed on a phone');
+  await page.waitForFunction(() => {
+    const el = document.querySelector('#a11y textarea[aria-label="Message"], #a11y input[aria-label="Message"]');
+    return el && el.value === 'typed on a phone';
+  }, null, { timeout: 10000 });
   await page.close();
 });
