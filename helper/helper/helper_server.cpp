@@ -142,7 +142,16 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
         std::function<std::time_t()> clock = c.clock;
         self->bff_ = std::make_unique<BffGateway>(BffGatewaySetup{
             c.upstream, self->public_origin() + std::string(kCallbackPath), std::move(*bff_keys),
-            [upstream](const HttpRequest& request) { return upstream->send(request); },
+            // Its own token requests go to the log as the page's go to its
+            // HTTP log: endpoint, grant, status and time, no secret.
+            [upstream, log = self->log_](const HttpRequest& request) {
+                const auto start = Clock::now();
+                auto answer = upstream->send(request);
+                const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+                log(token_request_log_line(to_string(request.method), request.url, request.body,
+                                           answer ? answer->status : 0, ms));
+                return answer;
+            },
             [proxy](const HttpRequest& request) { return proxy->api(request); }, native::openssl_random,
             [clock] {
                 if (clock) return instant_from_unix_seconds(clock());

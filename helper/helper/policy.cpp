@@ -7,6 +7,7 @@
 #include "common/loopback_server.hpp"
 #include "helper/route_policy.hpp"
 #include "roomkey/http.hpp"
+#include "roomkey/url.hpp"
 
 namespace roomkey::helper {
 
@@ -119,6 +120,30 @@ std::string log_line(std::string_view method, std::string_view target, int statu
     }
     line += ' ';
     line += std::to_string(status);
+    if (milliseconds) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, " %.1fms", *milliseconds);
+        line += buf;
+    }
+    return line;
+}
+
+std::string token_request_log_line(std::string_view method, std::string_view url, std::string_view form_body,
+                                   int status, std::optional<double> milliseconds) {
+    std::string endpoint = "-";
+    if (auto parsed = parse_url(url); parsed && parsed->has_authority) {
+        Url shown = *parsed;
+        shown.query.reset();  // nothing secret travels there, but nothing needs to be shown either
+        shown.fragment.reset();
+        endpoint = to_string(shown);
+    }
+    std::string grant = "?";
+    if (auto fields = form_decode(form_body)) {
+        const std::optional<std::string> type = form_get(*fields, "grant_type");
+        if (type == "authorization_code" || type == "refresh_token") grant = *type;
+    }
+    std::string line = "token request: " + std::string(method == "POST" ? "POST" : "-") + " " + endpoint +
+                       " grant_type=" + grant + " " + (status > 0 ? std::to_string(status) : std::string("no answer"));
     if (milliseconds) {
         char buf[32];
         std::snprintf(buf, sizeof buf, " %.1fms", *milliseconds);

@@ -91,4 +91,13 @@ std::optional<Refusal> refusal_for(const httplib::Request& request, const Listen
 // a header line carrying a token.
 std::string log_line(std::string_view method, std::string_view target, int status, std::optional<double> milliseconds);
 
+// The log line of a token request the helper made itself (the BFF mode's
+// code exchanges and refreshes), as the page's HTTP log shows its own:
+// "token request: POST https://host/token grant_type=refresh_token 200
+// 12.3ms". Never the body's code, refresh token or verifier, nor the Basic
+// credentials; a grant type other than the spec's two is "?". Status 0: no
+// answer came.
+std::string token_request_log_line(std::string_view method, std::string_view url, std::string_view form_body,
+                                   int status, std::optional<double> milliseconds);
+
 }  // namespace roomkey::helper

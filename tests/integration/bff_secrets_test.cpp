@@ -67,6 +67,11 @@ TEST_F(BffSecrets, NoTokenOrSecretInAnyAnswerOrLogLine) {
         }
         EXPECT_EQ(log.find(secret), std::string::npos) << "the log holds a secret:\n" << log;
     }
+    // The helper's own token requests are in its log (without a secret:
+    // above), as the page's are in the page's HTTP log.
+    EXPECT_NE(log.find("token request: POST https://"), std::string::npos) << log;
+    EXPECT_NE(log.find("/token grant_type=authorization_code 200"), std::string::npos) << log;
+    EXPECT_NE(log.find("/token grant_type=refresh_token 200"), std::string::npos) << log;
     // The refreshes are in the answers, masked.
     bool masked_refresh = false;
     for (const auto& text : seen_) {
