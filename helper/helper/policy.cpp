@@ -100,6 +100,18 @@ std::optional<Refusal> refusal_for(const httplib::Request& request, const Listen
     return std::nullopt;
 }
 
+namespace {
+
+// " 12.3ms", the time every log line ends with (when known).
+void append_milliseconds(std::string& line, std::optional<double> milliseconds) {
+    if (!milliseconds) return;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " %.1fms", *milliseconds);
+    line += buf;
+}
+
+}  // namespace
+
 std::string log_line(std::string_view method, std::string_view target, int status, std::optional<double> milliseconds) {
     const bool known_method = method == "GET" || method == "HEAD" || method == "POST" || method == "PUT" ||
                               method == "DELETE" || method == "OPTIONS" || method == "PATCH";
@@ -120,11 +132,7 @@ std::string log_line(std::string_view method, std::string_view target, int statu
     }
     line += ' ';
     line += std::to_string(status);
-    if (milliseconds) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, " %.1fms", *milliseconds);
-        line += buf;
-    }
+    append_milliseconds(line, milliseconds);
     return line;
 }
 
@@ -144,11 +152,7 @@ std::string token_request_log_line(std::string_view method, std::string_view url
     }
     std::string line = "token request: " + std::string(method == "POST" ? "POST" : "-") + " " + endpoint +
                        " grant_type=" + grant + " " + (status > 0 ? std::to_string(status) : std::string("no answer"));
-    if (milliseconds) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, " %.1fms", *milliseconds);
-        line += buf;
-    }
+    append_milliseconds(line, milliseconds);
     return line;
 }
 
