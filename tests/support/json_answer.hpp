@@ -13,6 +13,11 @@ inline HttpResponse json_answer(std::string body) {
     return HttpResponse{200, {{"content-type", "application/json"}}, std::move(body)};
 }
 
+// The same with another status (an error's JSON body).
+inline HttpResponse json_answer(int status, std::string body) {
+    return HttpResponse{status, {{"content-type", "application/json"}}, std::move(body)};
+}
+
 // The same with any status and the spec 8.1 rate-limit headers (limit 300,
 // 290 remaining, reset at 1,700,000,300), as every API answer carries them:
 // the App's unit tests answer its requests with it.

@@ -12,6 +12,7 @@
 #include "app/http_log.hpp"
 #include "app/public_config.hpp"
 #include "roomkey/bff_session.hpp"
+#include "json_answer.hpp"
 
 namespace roomkey::app {
 namespace bff_session_test {
@@ -30,13 +31,7 @@ constexpr std::string_view kRefreshReport =
     R"j("request":"POST https://127.0.0.1:9000/token grant_type=refresh_token&refresh_token=•••• (Basic client authentication)",)j"
     R"j("response":"200 {access_token: ••••, refresh_token: ••••, expires_in: 1800, scope: users.all:read}","error":""})j";
 
-HttpResponse answer(int status, std::string body) {
-    HttpResponse r;
-    r.status = status;
-    r.headers.set("content-type", "application/json");
-    r.body = std::move(body);
-    return r;
-}
+using roomkey::testing::json_answer;
 
 TEST(BffConfig, TheModeComesFromConfigJsonWithItsRoutes) {
     auto config = parse_public_config(kBffConfig);
@@ -108,29 +103,29 @@ TEST(BffSessionAnswer, AnUnreadableAnswerSaysWhatIsWrong) {
 }
 
 TEST(BffSessionAnswer, OnlyA401MarkedNoSessionMeansSignedOutWithTheHelpersReason) {
-    HttpResponse none = answer(401, R"({"errors":["roomkey session: the refresh token was refused; sign in again"]})");
+    HttpResponse none = json_answer(401, R"({"errors":["roomkey session: the refresh token was refused; sign in again"]})");
     none.headers.set("X-Roomkey-Session", "none");
     EXPECT_EQ(bff_session_ended(none), std::optional<std::string>(
                                            "roomkey session: the refresh token was refused; sign in again"));
-    HttpResponse service_401 = answer(401, R"({"errors":["Invalid API token"]})");
+    HttpResponse service_401 = json_answer(401, R"({"errors":["Invalid API token"]})");
     EXPECT_FALSE(bff_session_ended(service_401)) << "the service's own 401, relayed: not a sign-out";
-    HttpResponse forbidden = answer(403, "{}");
+    HttpResponse forbidden = json_answer(403, "{}");
     forbidden.headers.set("X-Roomkey-Session", "none");
     EXPECT_FALSE(bff_session_ended(forbidden));
-    HttpResponse bare = answer(401, "");
+    HttpResponse bare = json_answer(401, "");
     bare.headers.set("X-Roomkey-Session", "none");
     ASSERT_TRUE(bff_session_ended(bare));
     EXPECT_NE(bff_session_ended(bare)->find("sign in again"), std::string::npos);
 }
 
 TEST(BffTokenRequests, TheHeaderIsReadAndAReportIsLoggedOnceMasked) {
-    HttpResponse r = answer(200, "{}");
+    HttpResponse r = json_answer(200, "{}");
     r.headers.set("X-Roomkey-Token-Request", std::string(kRefreshReport));
     auto report = token_request_header(r);
     ASSERT_TRUE(report);
     EXPECT_EQ(report->at, 1700000100);
-    EXPECT_FALSE(token_request_header(answer(200, "{}")));
-    HttpResponse broken = answer(200, "{}");
+    EXPECT_FALSE(token_request_header(json_answer(200, "{}")));
+    HttpResponse broken = json_answer(200, "{}");
     broken.headers.set("X-Roomkey-Token-Request", "not json");
     EXPECT_FALSE(token_request_header(broken));
 
@@ -206,9 +201,9 @@ TEST(BffRequests, LoginIsANavigationWithTheScopeAndRefreshNarrowsInItsBody) {
     EXPECT_EQ(bff_logout_request("/bff/logout").method, Method::Post);
     EXPECT_FALSE(bff_session_request("/bff/session").headers.get("authorization"));
 
-    EXPECT_EQ(bff_logout_note(answer(200, R"({"signed_in":false,"note":"roomkey forgot the tokens"})")),
+    EXPECT_EQ(bff_logout_note(json_answer(200, R"({"signed_in":false,"note":"roomkey forgot the tokens"})")),
               "roomkey forgot the tokens");
-    EXPECT_NE(bff_logout_note(answer(200, "{}")).find("stays granted"), std::string::npos);
+    EXPECT_NE(bff_logout_note(json_answer(200, "{}")).find("stays granted"), std::string::npos);
 }
 
 

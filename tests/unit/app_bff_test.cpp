@@ -18,6 +18,7 @@
 #include "app/app.hpp"
 #include "app/page_state.hpp"
 #include "roomkey/url.hpp"
+#include "json_answer.hpp"
 
 namespace roomkey::app {
 namespace app_bff_test {
@@ -39,13 +40,7 @@ RandomSource zero_random() {
     };
 }
 
-HttpResponse json_answer(int status, std::string body) {
-    HttpResponse r;
-    r.status = status;
-    r.headers.set("content-type", "application/json");
-    r.body = std::move(body);
-    return r;
-}
+using roomkey::testing::json_answer;
 
 std::string token_report(const std::string& grant, std::int64_t at, const std::string& scope) {
     return nlohmann::json{{"grant_type", grant},
