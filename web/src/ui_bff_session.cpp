@@ -35,13 +35,7 @@ void bff_session_details(const App& app, UiState& ui, Instant now, Intents& out)
         label_value("Refresh token:", "no known expiry (offline_access, spec 5.4.3)");
     }
     text_dim("roomkey-helper refreshes the access token by itself before it expires, and once after a 401.");
-    const std::string label = app.session_label();
-    ImGui::BeginDisabled(label == "refreshing");
-    if (ImGui::Button("Refresh now")) out.push_back(app::intent::RefreshNow{});
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::Button("Sign out")) out.push_back(app::intent::SignOut{});
-    note_widget(ui, "sign_out");
+    refresh_and_sign_out(app, ui, out);
     help_marker("roomkey-helper forgets the tokens; the authorization itself stays granted at the service until "
                 "you revoke it there.");
     text_dim("Refreshes asked from here: " + std::to_string(app.counters().token_refreshes));

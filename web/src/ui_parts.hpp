@@ -68,6 +68,9 @@ std::string room_name(const App& app, const std::string& room_id);
 void header(const App& app, UiState& ui, Instant now, Intents& out);            // ui_header.cpp
 void connection_panel(const App& app, UiState& ui, Instant now, Intents& out);  // ui_sign_in.cpp
 void session_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_sign_in.cpp
+// The session's "Refresh now" (off while one runs) and "Sign out", in both
+// modes' session panels.
+void refresh_and_sign_out(const App& app, UiState& ui, Intents& out);  // ui_sign_in.cpp
 void account_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_dashboard.cpp
 void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out);       // ui_dashboard.cpp
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_posting.cpp

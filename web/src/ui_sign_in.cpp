@@ -196,15 +196,19 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     bool automatic = app.auto_refresh();
     if (ImGui::Checkbox("Refresh automatically", &automatic)) out.push_back(app::intent::SetAutoRefresh{automatic});
     ImGui::SameLine();
-    ImGui::BeginDisabled(label == "refreshing");
+    refresh_and_sign_out(app, ui, out);
+    text_dim("Refreshes: " + std::to_string(app.counters().token_refreshes) +
+             ", retries after 401: " + std::to_string(app.counters().retries_after_401));
+    scope_refresh_controls(app, ui, out);
+}
+
+void refresh_and_sign_out(const App& app, UiState& ui, Intents& out) {
+    ImGui::BeginDisabled(app.session_label() == "refreshing");
     if (ImGui::Button("Refresh now")) out.push_back(app::intent::RefreshNow{});
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Sign out")) out.push_back(app::intent::SignOut{});
     note_widget(ui, "sign_out");
-    text_dim("Refreshes: " + std::to_string(app.counters().token_refreshes) +
-             ", retries after 401: " + std::to_string(app.counters().retries_after_401));
-    scope_refresh_controls(app, ui, out);
 }
 
 }  // namespace roomkey::web::parts
