@@ -113,6 +113,12 @@ std::string describe(const SessionError& error) {
 // [SECTION] Helpers shared by the handlers
 // ===========================================================================
 
+std::optional<Instant> keep_grant_end(const std::optional<Instant>& held, const std::optional<Instant>& issued) {
+    if (!held) return issued;
+    if (!issued) return held;
+    return std::min(*held, *issued);
+}
+
 namespace {
 
 using detail::SessionData;
@@ -187,11 +193,7 @@ Transition start_refresh(SessionData& d, const SessionConfig& c, std::optional<S
 }
 
 Transition store_tokens(SessionData& d, const SessionConfig& c, TokenSet tokens, Instant now) {
-    // Spec 5.4.2: without offline_access the grant stops working 14 days after
-    // it was given; a refresh renews the access token, not those 14 days.
-    // Keep the earlier end (a rotated refresh token does not restart it).
-    if (d.tokens && d.tokens->refresh_expires_at && tokens.refresh_expires_at)
-        tokens.refresh_expires_at = std::min(*d.tokens->refresh_expires_at, *tokens.refresh_expires_at);
+    if (d.tokens) tokens.refresh_expires_at = keep_grant_end(d.tokens->refresh_expires_at, tokens.refresh_expires_at);
     d.tokens = std::move(tokens);
     d.tokens_received_at = now;
     d.retry_refresh_at.reset();
@@ -525,6 +527,11 @@ Result<std::vector<SessionEffect>, SessionError> Session::handle(const SessionEv
     next.state = t.next;
     data_ = std::move(next);
     return std::move(t.effects);
+}
+
+std::optional<Instant> Session::grant_ends_at() const {
+    if (!data_.tokens) return std::nullopt;
+    return data_.tokens->refresh_expires_at;
 }
 
 std::optional<Instant> Session::refresh_due_at() const {

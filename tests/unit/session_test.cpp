@@ -579,6 +579,47 @@ TEST(Session, RefreshDoesNotRestartThe14Days_spec5_4_2) {
     EXPECT_EQ(*s.tokens()->refresh_expires_at, t0 + Seconds(14 * 24 * 3600));
 }
 
+// The same across several refreshes days apart, each answer again saying
+// "14 days": the end stays the grant's, no refresh is scheduled after it,
+// and an hour past it the session expires without sending the dead refresh
+// token.
+TEST(Session, SeveralRefreshesKeepTheGrantsEnd_spec5_4_2) {
+    Session s = signed_in();
+    const Instant grant_end = t0 + Seconds(14 * 24 * 3600);
+    EXPECT_EQ(s.grant_ends_at(), grant_end);
+    for (int day : {1, 5, 9, 13}) {
+        SCOPED_TRACE("day " + std::to_string(day));
+        const Instant at = t0 + Seconds(day * 24 * 3600);
+        const auto sent = must(s, ev::Tick{at});
+        ASSERT_EQ(count_of<fx::SendRefresh>(sent), 1u) << "the access token has long expired";
+        const std::string n = std::to_string(day + 1);
+        must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-" + n, "rt-" + n), at});
+        ASSERT_EQ(s.state(), SessionState::signed_in);
+        ASSERT_TRUE(s.tokens()->refresh_expires_at);
+        EXPECT_EQ(*s.tokens()->refresh_expires_at, grant_end);
+        EXPECT_EQ(s.grant_ends_at(), grant_end);
+        ASSERT_TRUE(s.refresh_due_at());
+        EXPECT_LE(*s.refresh_due_at(), grant_end);
+    }
+    const auto last = must(s, ev::Tick{grant_end + Seconds(3600)});
+    EXPECT_EQ(s.state(), SessionState::expired);
+    EXPECT_EQ(count_of<fx::SendRefresh>(last), 0u) << "a dead refresh token is not sent";
+    EXPECT_EQ(s.ended()->kind, SessionEndKind::refresh_token_expired);
+}
+
+// The rule itself, for every holder of a grant (the page's session, the
+// helper's BFF cookie): the earlier end wins; "no end" (offline_access) is
+// the latest of all.
+TEST(Session, KeepGrantEndTakesTheEarlierEnd) {
+    const Instant a = t0 + Seconds(100);
+    const Instant b = t0 + Seconds(200);
+    EXPECT_EQ(keep_grant_end(a, b), a);
+    EXPECT_EQ(keep_grant_end(b, a), a);
+    EXPECT_EQ(keep_grant_end(std::nullopt, b), b);
+    EXPECT_EQ(keep_grant_end(a, std::nullopt), a);
+    EXPECT_EQ(keep_grant_end(std::nullopt, std::nullopt), std::nullopt);
+}
+
 // A refresh that fails for a passing reason while the access token is still
 // valid: requests that were only waiting go with it; those that already got
 // a 401 with it fail instead of looping.

@@ -249,6 +249,15 @@ struct SessionConfig {
     bool send_scope_on_refresh = true;
 };
 
+// Spec 5.4.2: without offline_access a grant stops working 14 days after it
+// was given, and a refresh renews the access token, not those 14 days (a
+// rotated refresh token does not restart them). Every holder of a grant (the
+// page's Session, the helper's BFF cookie) keeps its end with this rule:
+// given the end held so far and the one a new token set implies
+// (read_token_response: its `now` + 14 days), the earlier one; nullopt (no
+// end: offline_access, spec 5.4.3) is later than any.
+std::optional<Instant> keep_grant_end(const std::optional<Instant>& held, const std::optional<Instant>& issued);
+
 // One row of the table, for documentation and tests.
 struct SessionTransition {
     SessionState from;
@@ -291,6 +300,9 @@ public:
     std::uint64_t token_generation() const { return data_.generation; }
     // Why the last session ended; nullopt before any ended.
     const std::optional<SessionEnd>& ended() const { return data_.ended; }
+    // When the grant stops working (keep_grant_end): nullopt without tokens
+    // or with offline_access.
+    std::optional<Instant> grant_ends_at() const;
     // When the next refresh is due (signed_in only).
     std::optional<Instant> refresh_due_at() const;
     // Requests waiting for the token request in flight.
