@@ -45,6 +45,7 @@ std::string_view to_string(SessionEventKind kind) {
         case SessionEventKind::api_unauthorized: return "api_unauthorized";
         case SessionEventKind::refresh_requested: return "refresh_requested";
         case SessionEventKind::sign_out: return "sign_out";
+        case SessionEventKind::tokens_restored: return "tokens_restored";
     }
     return "unknown";
 }
@@ -390,6 +391,15 @@ Outcome unauthorized_refused(SessionData& d, const SessionConfig&, const Session
                                                       RequestFailure::not_signed_in}}};
 }
 
+Outcome tokens_restored(SessionData& d, const SessionConfig& c, const SessionEvent& e) {
+    const auto& ev = std::get<session_event::TokensRestored>(e);
+    Transition t = store_tokens(d, c, ev.tokens, ev.received_at);
+    if (refresh_token_expired(d, ev.now))
+        return end_session(d, SessionState::expired, {SessionEndKind::refresh_token_expired, {}},
+                           RequestFailure::session_ended);
+    return t;
+}
+
 Outcome refresh_requested(SessionData& d, const SessionConfig& c, const SessionEvent& e) {
     return start_refresh(d, c, std::get<session_event::RefreshRequested>(e).scope);
 }
@@ -484,6 +494,10 @@ const Row kRows[] = {
      "forget the tokens; a late answer to its token request is refused"},
     {S::expired, E::sign_out, bit(S::signed_out), sign_out, "forget the tokens"},
     {S::failed, E::sign_out, bit(S::signed_out), sign_out, "forget the tokens"},
+
+    {S::signed_out, E::tokens_restored, bit(S::signed_in) | bit(S::expired), tokens_restored,
+     "tokens kept elsewhere (roomkey-helper's BFF cookie) take up the session; past the grant's end it is over "
+     "(spec 5.4.2)"},
 };
 
 const Row* find_row(SessionState state, SessionEventKind event) {
