@@ -76,7 +76,15 @@ BffRefreshFlight::Entry& BffRefreshFlight::attach(std::unique_lock<std::mutex>& 
     Entry& e = entry(from_cookie.id);
     if (e.ended || e.performing) return e;
     // A cookie newer than the set kept here was renewed by another helper.
-    if (!known || from_cookie.generation > e.newest.generation) restore(lock, e, from_cookie);
+    if (!known || from_cookie.generation > e.newest.generation) {
+        restore(lock, e, from_cookie);
+    } else if (e.table.state() == SessionState::failed) {
+        // A refresh failed without ending the grant (no answer, 5xx, an
+        // answer it could not use): the session is taken up again from its
+        // newest set, whose refresh token was not used up. Not at once, so
+        // that one request makes one token request.
+        restore(lock, e, e.newest);
+    }
     return e;
 }
 
@@ -145,11 +153,6 @@ void BffRefreshFlight::perform(std::unique_lock<std::mutex>& lock, Entry& e, Tok
             failure.session_ended = true;
             failure.words = "the service refused the refresh (" + answer.words + ")";
             e.ended = failure;
-        } else if (e.table.state() == SessionState::failed && e.newest.generation > 0) {
-            // Not renewed, not refused (no answer, 5xx, an answer it could not
-            // use): the grant may still work, so the cookie's session stays
-            // and a later request tries again.
-            restore(lock, e, e.newest);
         }
         e.last_failure = failure;
     }
