@@ -33,7 +33,7 @@ struct Use {
     std::size_t& users_;
 };
 
-RefreshFailure no_verdict(const SessionState state) {
+RefreshFailure no_verdict(SessionState state) {
     return RefreshFailure{false, "the session is " + std::string(to_string(state)), std::nullopt};
 }
 
