@@ -218,11 +218,10 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
             [&](auto& item) {
                 using T = std::decay_t<decltype(item)>;
                 if constexpr (std::is_same_v<T, effect::Send>) {
-                    if (item.upload_progress) {
-                        roomkey::web::upload_start(item.id, item.request, roomkey::web::kFetchTimeoutMs * 4);
-                    } else {
-                        roomkey::web::fetch_start(item.id, item.request);
-                    }
+                    roomkey::web::fetch_start(item.id, item.request,
+                                              item.upload_progress ? roomkey::web::kUploadTimeoutMs
+                                                                   : roomkey::web::kFetchTimeoutMs,
+                                              item.upload_progress);
                     sent.push_back(item.id);
                 } else if constexpr (std::is_same_v<T, effect::PickFile>) {
                     g_platform.pick = item;
