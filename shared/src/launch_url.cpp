@@ -60,9 +60,9 @@ std::vector<QueryField> fields_of(std::string_view text) {
         if (end > start) {
             const std::string_view piece = text.substr(start, end - start);
             const auto equals = piece.find('=');
-            out.push_back(QueryField{lenient_decode(piece.substr(0, equals)),
-                                equals == std::string_view::npos ? std::string() : lenient_decode(piece.substr(equals + 1)),
-                                piece});
+            out.push_back(QueryField{
+                lenient_decode(piece.substr(0, equals)),
+                equals == std::string_view::npos ? std::string() : lenient_decode(piece.substr(equals + 1)), piece});
         }
         start = end + 1;
     }
@@ -133,8 +133,8 @@ LaunchUrl read_launch_url(std::string_view url) {
 
     const bool redirect_path = parts.path == kRedirectPath;
     std::string path = redirect_path || parts.path.empty() ? std::string("/") : std::string(parts.path);
-    out.clean_address = path + (kept_query.empty() ? "" : "?" + kept_query) +
-                        (kept_fragment ? "#" + std::string(*kept_fragment) : "");
+    out.clean_address =
+        path + (kept_query.empty() ? "" : "?" + kept_query) + (kept_fragment ? "#" + std::string(*kept_fragment) : "");
     out.address_changes = redirect_path || named_an_answer_field || kept_fragment != parts.fragment;
     return out;
 }

@@ -14,13 +14,18 @@ namespace {
 
 constexpr const char* kOrigin = "https://127.0.0.1:8443";
 
-std::string at(const std::string& target) { return kOrigin + target; }
+std::string at(const std::string& target) {
+    return kOrigin + target;
+}
 
 const char* to_text(LaunchHolds holds) {
     switch (holds) {
-        case LaunchHolds::nothing: return "nothing";
-        case LaunchHolds::authorization_answer: return "authorization_answer";
-        case LaunchHolds::bff_error: return "bff_error";
+        case LaunchHolds::nothing:
+            return "nothing";
+        case LaunchHolds::authorization_answer:
+            return "authorization_answer";
+        case LaunchHolds::bff_error:
+            return "bff_error";
     }
     return "?";
 }
@@ -40,8 +45,8 @@ const Row kRows[] = {
     {"/callback?code=c0de&state=st4te", LaunchHolds::authorization_answer, "/"},
     {"/callback?error=access_denied&error_description=no&state=st4te&error_code=3001",
      LaunchHolds::authorization_answer, "/"},
-    {"/callback?code=c0de&state=st4te&iss=https%3A%2F%2Fauth.example&lang=de#room=7",
-     LaunchHolds::authorization_answer, "/?lang=de#room=7"},
+    {"/callback?code=c0de&state=st4te&iss=https%3A%2F%2Fauth.example&lang=de#room=7", LaunchHolds::authorization_answer,
+     "/?lang=de#room=7"},
     {"/#bff_error=access_denied&bff_error_description=The%20user%20denied", LaunchHolds::bff_error, "/"},
     {"/callback", LaunchHolds::nothing, "/"},
     {"/?codes=x&xcode=y", LaunchHolds::nothing, "/?codes=x&xcode=y"},
@@ -91,8 +96,8 @@ TEST(LaunchUrl, ARequestTargetOrABareQueryReadsLikeTheWholeUrl) {
 }
 
 TEST(LaunchUrl, TheBffFragmentGivesItsCodeAndDescription) {
-    const LaunchUrl read = read_launch_url(
-        at("/#bff_error=state_mismatch&bff_error_description=the%20state%20did%20not%20match"));
+    const LaunchUrl read =
+        read_launch_url(at("/#bff_error=state_mismatch&bff_error_description=the%20state%20did%20not%20match"));
     ASSERT_EQ(read.holds, LaunchHolds::bff_error) << to_text(read.holds);
     ASSERT_TRUE(read.bff_error.has_value());
     EXPECT_EQ(read.bff_error->code, "state_mismatch");
