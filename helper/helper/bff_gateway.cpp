@@ -16,6 +16,7 @@
 #include "roomkey/bff_cookie.hpp"
 #include "roomkey/callback.hpp"
 #include "roomkey/json_text.hpp"
+#include "roomkey/launch_url.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
@@ -69,8 +70,7 @@ HttpResponse see_other(const std::string& location) {
 // A failed sign-in goes back to the app with the reason in the fragment,
 // which never reaches a server or its log.
 HttpResponse sign_in_failed(const std::string& code, const std::string& description, const BffCookieJar& jar) {
-    HttpResponse out = see_other("/#bff_error=" + percent_encode(code) +
-                                 "&bff_error_description=" + percent_encode(description));
+    HttpResponse out = see_other(bff_error_address(code, description));
     out.headers.add("Set-Cookie", jar.clear_login_cookie());
     return out;
 }
