@@ -15,6 +15,7 @@
 #include "roomkey/authorization.hpp"
 #include "roomkey/bff_cookie.hpp"
 #include "roomkey/callback.hpp"
+#include "roomkey/errors.hpp"
 #include "roomkey/json_text.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/token.hpp"
@@ -43,15 +44,15 @@ HttpResponse json_text_answer(int status, std::string body) {
     return out;
 }
 
-// Spec 2.7's shape, as the API's own errors.
+// Spec 2.7's shape, as the API's own errors (shared/'s ApiErrorBody).
 HttpResponse errors_answer(int status, const std::string& message) {
-    return json_answer(status, {{"errors", nlohmann::json::array({message})}});
+    return json_text_answer(status, to_json(ApiErrorBody{{message}}));
 }
 
 // No session (any more): the page shows itself signed out.
 HttpResponse no_session(const std::string& why, const BffCookieJar& jar) {
     HttpResponse out = errors_answer(401, "roomkey session: " + why + "; sign in again");
-    out.headers.set(std::string(kSessionHeader), "none");
+    out.headers.set(std::string(kSessionHeader), std::string(kBffNoSession));
     out.headers.add("Set-Cookie", jar.clear_session_cookie());
     return out;
 }
@@ -69,8 +70,7 @@ HttpResponse see_other(const std::string& location) {
 // A failed sign-in goes back to the app with the reason in the fragment,
 // which never reaches a server or its log.
 HttpResponse sign_in_failed(const std::string& code, const std::string& description, const BffCookieJar& jar) {
-    HttpResponse out = see_other("/#bff_error=" + percent_encode(code) +
-                                 "&bff_error_description=" + percent_encode(description));
+    HttpResponse out = see_other(bff_error_location(code, description));
     out.headers.add("Set-Cookie", jar.clear_login_cookie());
     return out;
 }

@@ -44,14 +44,6 @@ std::optional<std::string> cookie_value(const Headers& headers, std::string_view
     return std::nullopt;
 }
 
-bool is_form_content(const Headers& headers) {
-    const auto type = headers.get("Content-Type");
-    if (!type) return false;
-    std::string_view media = *type;
-    media = trim(media.substr(0, media.find(';')));
-    return iequals(media, "application/x-www-form-urlencoded");
-}
-
 std::optional<FormFields> decode_form(std::string_view text) {
     auto fields = form_decode(text);
     if (!fields) return std::nullopt;

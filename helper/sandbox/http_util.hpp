@@ -25,9 +25,6 @@ Target split_target(std::string_view target);
 // The value of one cookie from the Cookie header(s).
 std::optional<std::string> cookie_value(const Headers& headers, std::string_view name);
 
-// True when the Content-Type's media type is application/x-www-form-urlencoded.
-bool is_form_content(const Headers& headers);
-
 // Decodes a form body or query; nullopt when the encoding is broken.
 std::optional<FormFields> decode_form(std::string_view text);
 

@@ -20,13 +20,17 @@ namespace roomkey {
 // ---------------------------------------------------------------------------
 // Configuration and credentials
 // ---------------------------------------------------------------------------
+// Spec 5.1.1: the API-token header's name unless configured otherwise (the
+// real name carries the service's brand, so it is a setting everywhere).
+inline constexpr std::string_view kDefaultApiTokenHeader = "x-servicetoken";
+
 struct ApiConfig {
     // {base_url}: "https://api.example.com/v2", or an origin-relative path such
     // as "/api" when calls go through the helper's proxy. Plain http is refused
     // (spec 4.1.1); so are a query, a fragment and userinfo.
     std::string base_url;
     // Spec 5.1.1: the API-token header (the brand word is a setting).
-    std::string token_header = "x-servicetoken";
+    std::string token_header{kDefaultApiTokenHeader};
 };
 
 // Spec 5.2.1: an OAuth access token, sent as "Authorization: Bearer <token>".
