@@ -119,10 +119,14 @@ std::string service_json_text(std::string_view json) {
 }
 
 HttpResponse json_response(int status, const nlohmann::ordered_json& body) {
+    return json_text_response(status, dump_json(body));
+}
+
+HttpResponse json_text_response(int status, std::string_view json) {
     HttpResponse r;
     r.status = status;
     r.headers.set("Content-Type", "application/json; charset=utf-8");
-    r.body = service_json_text(dump_json(body));
+    r.body = service_json_text(json);
     return r;
 }
 

@@ -42,6 +42,8 @@ std::string service_json_text(std::string_view json);
 
 // The body is service_json_text: every JSON answer of the sandbox is.
 HttpResponse json_response(int status, const nlohmann::ordered_json& body);
+// The same for a JSON text shared/ wrote (a record's to_json).
+HttpResponse json_text_response(int status, std::string_view json);
 // {"errors":[message]} (spec 2.7) with content-type application/json.
 HttpResponse api_error(int status, std::string_view message);
 HttpResponse html_response(int status, std::string body);
