@@ -39,9 +39,11 @@ inline constexpr std::string_view kCallbackPath = "/callback";
 inline constexpr std::string_view kPagePaths[] = {"/", "/index.html", kCallbackPath};
 inline constexpr std::string_view kPageFile = "/index.html";
 
-inline constexpr std::string_view kConfigPath = "/config.json";
-inline constexpr std::string_view kTokenPath = "/oauth/token";
-inline constexpr std::string_view kApiPrefix = "/api";  // /api/<path> -> {base_url}/<path>
+// /config.json and the proxies' paths are the page's defaults too
+// (shared/'s public_config.hpp).
+inline constexpr std::string_view kConfigPath = roomkey::kConfigPath;
+inline constexpr std::string_view kTokenPath = kHelperTokenPath;
+inline constexpr std::string_view kApiPrefix = kHelperApiBase;  // /api/<path> -> {base_url}/<path>
 // The BFF mode's own routes (docs/bff.md). Login is a navigation; the other
 // three are the page's fetches, under the proxies' CSRF rule.
 inline constexpr std::string_view kBffLoginPath = "/bff/login";
