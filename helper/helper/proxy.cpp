@@ -26,29 +26,26 @@ void set_route_headers(HttpResponse& out, RouteClass route) {
     if (!pragma(route).empty()) out.headers.set("Pragma", std::string(pragma(route)));
 }
 
-HttpResponse json_response(int status, const nlohmann::json& body, RouteClass route) {
+// A body shared/ wrote (errors.hpp, proxy_outcome.hpp) as a route's JSON
+// answer. Error texts may quote the request (its path), whose bytes need not
+// be UTF-8: those writers turn such bytes into U+FFFD rather than abort.
+HttpResponse json_text_response(int status, std::string body, RouteClass route) {
     HttpResponse out;
     out.status = status;
     out.headers.set("Content-Type", "application/json");
     set_route_headers(out, route);
-    // Error texts may quote the request (its path), whose bytes need not be
-    // UTF-8: the strict dump() would throw, which under JSON_NOEXCEPTION
-    // aborts the helper. Such bytes become U+FFFD instead.
-    out.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out.body = std::move(body);
     return out;
 }
 
-// Token endpoint errors have the shape of spec 2.4.
+// Token endpoint errors have the shape of spec 2.4 (shared/'s TokenError).
 HttpResponse token_error(int status, const char* error, const std::string& description) {
-    return json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}},
-                         RouteClass::token);
+    return json_text_response(status, to_json(TokenError{error, description}), RouteClass::token);
 }
 
 // API errors have the shape of spec 2.7 (shared/'s ApiErrorBody).
 HttpResponse api_error(int status, const std::string& message) {
-    HttpResponse out = json_response(status, nlohmann::json::object(), RouteClass::api);
-    out.body = to_json(ApiErrorBody{{message}});
-    return out;
+    return json_text_response(status, to_json(ApiErrorBody{{message}}), RouteClass::api);
 }
 
 // What the app is told when the upstream could not be used: 502 (or 504 on a
@@ -186,12 +183,9 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
     auto answer = transport_(up);
     if (!answer) {
         const auto failure = upstream_failure(answer.error(), "the token endpoint", config_.timeouts);
-        HttpResponse out = json_response(failure.status,
-                                         {{"error", "upstream_unavailable"},
-                                          {"error_description", failure.words},
-                                          {"error_uri", nullptr},
-                                          {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}},
-                                         RouteClass::token);
+        HttpResponse out = json_text_response(
+            failure.status, upstream_failure_body(TokenError{"upstream_unavailable", failure.words}, failure.outcome),
+            RouteClass::token);
         mark(out, failure.outcome);
         return out;
     }
@@ -264,10 +258,8 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     auto answer = transport_(up);
     if (!answer) {
         const auto failure = upstream_failure(answer.error(), "the API", config_.timeouts);
-        HttpResponse out = json_response(failure.status,
-                                         {{"errors", nlohmann::json::array({failure.words})},
-                                          {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}},
-                                         RouteClass::api);
+        HttpResponse out = json_text_response(
+            failure.status, upstream_failure_body(ApiErrorBody{{failure.words}}, failure.outcome), RouteClass::api);
         mark(out, failure.outcome);
         return out;
     }
