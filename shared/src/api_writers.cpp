@@ -191,8 +191,12 @@ std::string to_json(const MyStatus& s) {
     return dump_record(o);
 }
 
-std::string to_json(const Room& room) { return dump_record(record_json(room)); }
-std::string to_json(const std::vector<Room>& rooms) { return list_json(rooms); }
+std::string to_json(const Room& room) {
+    return dump_record(record_json(room));
+}
+std::string to_json(const std::vector<Room>& rooms) {
+    return list_json(rooms);
+}
 
 std::string posted_message_json(const std::string& message_id) {
     return dump_record(Json{{"message_id", message_id}});
@@ -204,16 +208,36 @@ std::string posted_tasks_json(const std::vector<std::string>& task_ids) {
     return dump_record(Json{{"task_ids", std::move(ids)}});
 }
 
-std::string to_json(const ChatMessage& message) { return dump_record(record_json(message)); }
-std::string to_json(const std::vector<ChatMessage>& messages) { return list_json(messages); }
-std::string to_json(const ChatTask& task) { return dump_record(record_json(task)); }
-std::string to_json(const std::vector<ChatTask>& tasks) { return list_json(tasks); }
-std::string to_json(const std::vector<RoomMember>& members) { return list_json(members); }
-std::string to_json(const ChatFile& file) { return dump_record(record_json(file)); }
-std::string to_json(const std::vector<ChatFile>& files) { return list_json(files); }
-std::string to_json(const Contact& contact) { return dump_record(record_json(contact)); }
-std::string to_json(const std::vector<Contact>& contacts) { return list_json(contacts); }
-std::string to_json(const std::vector<ContactRequest>& requests) { return list_json(requests); }
+std::string to_json(const ChatMessage& message) {
+    return dump_record(record_json(message));
+}
+std::string to_json(const std::vector<ChatMessage>& messages) {
+    return list_json(messages);
+}
+std::string to_json(const ChatTask& task) {
+    return dump_record(record_json(task));
+}
+std::string to_json(const std::vector<ChatTask>& tasks) {
+    return list_json(tasks);
+}
+std::string to_json(const std::vector<RoomMember>& members) {
+    return list_json(members);
+}
+std::string to_json(const ChatFile& file) {
+    return dump_record(record_json(file));
+}
+std::string to_json(const std::vector<ChatFile>& files) {
+    return list_json(files);
+}
+std::string to_json(const Contact& contact) {
+    return dump_record(record_json(contact));
+}
+std::string to_json(const std::vector<Contact>& contacts) {
+    return list_json(contacts);
+}
+std::string to_json(const std::vector<ContactRequest>& requests) {
+    return list_json(requests);
+}
 
 std::string uploaded_file_json(const std::string& file_id) {
     return dump_record(Json{{"file_id", id_json(file_id)}});

@@ -21,9 +21,8 @@ std::string dump_report_json(const Json& j) {
 }
 
 Json report_json(const BffTokenRequestReport& r) {
-    return {{"grant_type", r.grant_type}, {"status", r.status}, {"ms", r.ms},
-            {"at", r.at},                 {"scope", r.scope},   {"request", r.request},
-            {"response", r.response},     {"error", r.error}};
+    return {{"grant_type", r.grant_type}, {"status", r.status},     {"ms", r.ms},      {"at", r.at}, {"scope", r.scope},
+            {"request", r.request},       {"response", r.response}, {"error", r.error}};
 }
 
 using json = nlohmann::json;
@@ -62,16 +61,16 @@ Result<BffTokenRequestReport, std::string> report_from(const json& value) {
 }  // namespace
 
 bool same_request(const BffTokenRequestReport& a, const BffTokenRequestReport& b) {
-    return a.grant_type == b.grant_type && a.status == b.status && a.ms == b.ms && a.at == b.at &&
-           a.scope == b.scope && a.error == b.error;
+    return a.grant_type == b.grant_type && a.status == b.status && a.ms == b.ms && a.at == b.at && a.scope == b.scope &&
+           a.error == b.error;
 }
 
 BffTokenRequestReport report_of(const BffTokenRequest& r, std::string_view token_url, std::string_view redirect_uri) {
     // The request line names every parameter that was sent; secrets as ••••.
     std::string request = "POST " + std::string(token_url) + " grant_type=" + std::string(to_string(r.grant_type));
     if (r.grant_type == GrantType::authorization_code) {
-        request += "&code=" + std::string(kMask) + "&redirect_uri=" + percent_encode(redirect_uri) +
-                   "&code_verifier=" + kMask;
+        request +=
+            "&code=" + std::string(kMask) + "&redirect_uri=" + percent_encode(redirect_uri) + "&code_verifier=" + kMask;
     } else {
         request += "&refresh_token=" + std::string(kMask);
         if (r.scope_sent) request += "&scope=" + percent_encode(r.scope);
@@ -87,8 +86,14 @@ BffTokenRequestReport report_of(const BffTokenRequest& r, std::string_view token
     } else {
         response = std::to_string(r.status) + " {error: " + (r.error.empty() ? "(none)" : r.error) + "}";
     }
-    return BffTokenRequestReport{std::string(to_string(r.grant_type)), r.status, r.ms, r.at, r.scope,
-                                 std::move(request), std::move(response), r.error};
+    return BffTokenRequestReport{std::string(to_string(r.grant_type)),
+                                 r.status,
+                                 r.ms,
+                                 r.at,
+                                 r.scope,
+                                 std::move(request),
+                                 std::move(response),
+                                 r.error};
 }
 
 BffSessionInfo session_info(const BffSession& s, Instant now, std::string_view token_url,
@@ -154,7 +159,8 @@ Result<BffSessionInfo, std::string> read_bff_session(std::string_view json_text)
         info.refresh_expires_in = left;
     }
     if (root.contains("token_requests") && !root["token_requests"].is_null()) {
-        if (!root["token_requests"].is_array()) return Err{std::string("the session answer's token_requests is not a list")};
+        if (!root["token_requests"].is_array())
+            return Err{std::string("the session answer's token_requests is not a list")};
         for (const json& item : root["token_requests"]) {
             auto request = report_from(item);
             if (!request) return Err{"the session answer: " + request.error()};

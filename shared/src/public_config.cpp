@@ -63,8 +63,9 @@ std::string to_json(const PublicConfig& c) {
         {"upstream_auth_url", c.upstream_auth_url},
         {"session", std::string(to_string(c.session))},
     };
-    for (const auto& [name, path] : {std::pair{"bff_login", &c.bff_login}, std::pair{"bff_session", &c.bff_session},
-                                     std::pair{"bff_logout", &c.bff_logout}, std::pair{"bff_refresh", &c.bff_refresh}}) {
+    for (const auto& [name, path] :
+         {std::pair{"bff_login", &c.bff_login}, std::pair{"bff_session", &c.bff_session},
+          std::pair{"bff_logout", &c.bff_logout}, std::pair{"bff_refresh", &c.bff_refresh}}) {
         if (!path->empty()) j[name] = *path;
     }
     return j.dump();
@@ -108,10 +109,9 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
 
     if (session == "bff") {
         config.session = SessionCustody::bff;
-        for (const auto& [name, path] : {std::pair{"bff_login", &config.bff_login},
-                                         std::pair{"bff_session", &config.bff_session},
-                                         std::pair{"bff_logout", &config.bff_logout},
-                                         std::pair{"bff_refresh", &config.bff_refresh}}) {
+        for (const auto& [name, path] :
+             {std::pair{"bff_login", &config.bff_login}, std::pair{"bff_session", &config.bff_session},
+              std::pair{"bff_logout", &config.bff_logout}, std::pair{"bff_refresh", &config.bff_refresh}}) {
             if (!is_helper_path(*path)) {
                 return Err{std::string("config.json: \"session\" is \"bff\" but \"") + name +
                            "\" is not a path on roomkey-helper (\"" + *path + "\")"};

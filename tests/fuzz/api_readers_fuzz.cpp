@@ -14,9 +14,9 @@
 #include <string>
 
 #include "reader_checks.hpp"
-#include "same_records.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/endpoints.hpp"
+#include "same_records.hpp"
 
 namespace {
 

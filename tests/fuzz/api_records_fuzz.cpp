@@ -16,9 +16,9 @@
 #include <string>
 
 #include "reader_checks.hpp"
-#include "same_records.hpp"
 #include "roomkey/api_records.hpp"
 #include "roomkey/endpoints.hpp"
+#include "same_records.hpp"
 
 namespace {
 

@@ -75,8 +75,9 @@ inline bool same(const ChatFile& x, const ChatFile& y) {
 
 inline bool same(const Contact& x, const Contact& y) {
     return x.account_id == y.account_id && x.room_id == y.room_id && x.name == y.name &&
-           x.chatwork_id == y.chatwork_id && x.organization_name == y.organization_name && x.department == y.department &&
-           x.organization_id == y.organization_id && x.avatar_image_url == y.avatar_image_url;
+           x.chatwork_id == y.chatwork_id && x.organization_name == y.organization_name &&
+           x.department == y.department && x.organization_id == y.organization_id &&
+           x.avatar_image_url == y.avatar_image_url;
 }
 
 inline bool same(const ContactRequest& x, const ContactRequest& y) {

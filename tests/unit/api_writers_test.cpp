@@ -21,9 +21,8 @@ using testing::json_answer;
 TEST(ApiWriters, StatusIsTheSixCountsInTheSpecsOrder) {
     const MyStatus status{1, 2, 3, 4, 5, 6};
     const std::string text = to_json(status);
-    EXPECT_EQ(text,
-              R"({"unread_room_num":1,"mention_room_num":2,"mytask_room_num":3,"unread_num":4,"mention_num":5,)"
-              R"("mytask_num":6})");
+    EXPECT_EQ(text, R"({"unread_room_num":1,"mention_room_num":2,"mytask_room_num":3,"unread_num":4,"mention_num":5,)"
+                    R"("mytask_num":6})");
     const auto back = read_status(json_answer(text));
     ASSERT_TRUE(back) << to_string(back.error());
     EXPECT_EQ(back->mytask_room_num, 3);
@@ -40,9 +39,8 @@ TEST(ApiWriters, AccountWritesIdsAsNumbersAndReadsBack) {
     me.skype = "";
     me.avatar_image_url = "https://a/201.png";
     const std::string text = to_json(me);
-    EXPECT_EQ(text,
-              R"({"account_id":201,"room_id":9001,"name":"Alice","organization_id":101,)"
-              R"("mail":"alice@example.test","skype":"","avatar_image_url":"https://a/201.png"})");
+    EXPECT_EQ(text, R"({"account_id":201,"room_id":9001,"name":"Alice","organization_id":101,)"
+                    R"("mail":"alice@example.test","skype":"","avatar_image_url":"https://a/201.png"})");
     const auto back = read_account(json_answer(text));
     ASSERT_TRUE(back) << to_string(back.error());
     EXPECT_EQ(back->account_id, "201");
@@ -211,8 +209,14 @@ TEST(ApiWriters, PostAnswersAndCountsReadBack) {
 }
 
 TEST(ApiWriters, AProfileComesFirstInMembersAndContactRequests) {
-    const RoomMember member{"201",          "Bob",           "admin",          std::string("bob"),
-                            std::string("Org"), std::string("R&D"), std::string("9001"), std::string("101"),
+    const RoomMember member{"201",
+                            "Bob",
+                            "admin",
+                            std::string("bob"),
+                            std::string("Org"),
+                            std::string("R&D"),
+                            std::string("9001"),
+                            std::string("101"),
                             std::string("https://a/201.png")};
     const std::string members = to_json(std::vector<RoomMember>{member});
     EXPECT_EQ(members, R"([{"account_id":201,"room_id":9001,"name":"Bob","chatwork_id":"bob","organization_id":101,)"

@@ -33,12 +33,11 @@ TEST(PublicConfigContract, TheDefaultsAreTheHelpersRoutesAndHeaders) {
 
 TEST(PublicConfigContract, TheBrowserModeDocumentIsTheHelpersBytes) {
     const std::string text = to_json(browser_config());
-    EXPECT_EQ(text,
-              R"({"api_base":"/api","client_id":"roomkey-web","client_type":"public",)"
-              R"("configured":true,"consent_url":"https://127.0.0.1:9000/oauth/authorize",)"
-              R"("redirect_uri":"https://127.0.0.1:8443/callback","request_header":"X-Roomkey-Request",)"
-              R"("scope":"","session":"browser","token_endpoint":"/oauth/token","token_header":"x-servicetoken",)"
-              R"("upstream_auth_url":"https://127.0.0.1:9000","upstream_base_url":"https://127.0.0.1:9000/v2"})")
+    EXPECT_EQ(text, R"({"api_base":"/api","client_id":"roomkey-web","client_type":"public",)"
+                    R"("configured":true,"consent_url":"https://127.0.0.1:9000/oauth/authorize",)"
+                    R"("redirect_uri":"https://127.0.0.1:8443/callback","request_header":"X-Roomkey-Request",)"
+                    R"("scope":"","session":"browser","token_endpoint":"/oauth/token","token_header":"x-servicetoken",)"
+                    R"("upstream_auth_url":"https://127.0.0.1:9000","upstream_base_url":"https://127.0.0.1:9000/v2"})")
         << "members in name order, no bff_* routes in the browser mode";
     const auto back = parse_public_config(text);
     ASSERT_TRUE(back) << back.error();

@@ -38,15 +38,15 @@ struct PublicConfig {
     SessionCustody session = SessionCustody::browser;
     std::string client_id;
     ClientType client_type = ClientType::public_client;
-    std::string consent_url;                                    // {consent_url} (spec 4.2)
-    std::string redirect_uri;                                   // the helper's /callback
-    std::string token_endpoint{kHelperTokenPath};               // "" in the BFF mode
-    std::string api_base{kHelperApiBase};                       // helper proxy of {base_url}
-    std::string token_header{kDefaultApiTokenHeader};           // API-token header (spec 5.1)
-    std::string request_header{kHelperRequestHeader};           // the helper's anti-CSRF header
-    std::string scope;                                          // as configured; "" = the fallback
-    std::string upstream_base_url;                              // shown to the user only
-    std::string upstream_auth_url;                              // shown to the user only
+    std::string consent_url;                           // {consent_url} (spec 4.2)
+    std::string redirect_uri;                          // the helper's /callback
+    std::string token_endpoint{kHelperTokenPath};      // "" in the BFF mode
+    std::string api_base{kHelperApiBase};              // helper proxy of {base_url}
+    std::string token_header{kDefaultApiTokenHeader};  // API-token header (spec 5.1)
+    std::string request_header{kHelperRequestHeader};  // the helper's anti-CSRF header
+    std::string scope;                                 // as configured; "" = the fallback
+    std::string upstream_base_url;                     // shown to the user only
+    std::string upstream_auth_url;                     // shown to the user only
     // BFF mode only (empty otherwise, and then not written): the helper's
     // session routes.
     std::string bff_login;    // GET, a top-level navigation: /bff/login?scope=...
