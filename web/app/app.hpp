@@ -59,7 +59,7 @@
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
-#include "app/public_config.hpp"
+#include "roomkey/public_config.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
 #include "app/user_errors.hpp"
@@ -501,7 +501,7 @@ private:
     // The helper says there is no session (401 X-Roomkey-Session: none).
     void bff_ended(const std::string& why, Instant now);
     // A token request the helper made, reported by a header or /bff/session.
-    void bff_log_token_request(const HelperTokenRequest& request, Instant now);
+    void bff_log_token_request(const BffTokenRequestReport& request, Instant now);
     void bff_note_response(const HttpResponse& response, Instant now);
     RandomSource random_;
     std::string origin_;

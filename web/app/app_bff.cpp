@@ -186,7 +186,7 @@ void App::bff_take_session(const BffSessionInfo& info, Instant now) {
     bff_.on_session(info, now);
     // How this session was made, told again from the helper's report: the
     // page that navigated to /bff/login is gone, and its log with it.
-    for (const HelperTokenRequest& request : info.token_requests) {
+    for (const BffTokenRequestReport& request : info.token_requests) {
         if (request.grant_type == "authorization_code" && arrived && bff_.first_report(request)) {
             const Instant at = instant_from_unix_seconds(request.at);
             log_flow_step(bff_login_step(bff_login_url(config_->bff_login, info.scope)), at);
@@ -224,7 +224,7 @@ void App::bff_ended(const std::string& why, Instant now) {
 // [SECTION] The helper's own token requests
 // ===========================================================================
 
-void App::bff_log_token_request(const HelperTokenRequest& request, Instant now) {
+void App::bff_log_token_request(const BffTokenRequestReport& request, Instant now) {
     (void)now;
     if (!bff_.first_report(request)) return;
     log_flow_step(helper_token_step(request), instant_from_unix_seconds(request.at));

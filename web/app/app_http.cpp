@@ -87,7 +87,7 @@ std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest requ
     const std::uint64_t id = next_http_id_++;
     // The helper refuses state-changing requests without its custom header
     // (or a same-origin Origin): a cross-site page cannot add it.
-    request.headers.set(config_ ? config_->request_header : std::string(kDefaultRequestHeader), "1");
+    request.headers.set(config_ ? config_->request_header : std::string(kHelperRequestHeader), "1");
     http_[id] = std::move(purpose);
     const auto type = request.headers.get("content-type");
     if (type && type->rfind("multipart/", 0) == 0) {

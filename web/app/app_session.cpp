@@ -146,7 +146,7 @@ void App::use_api_token(std::string token, Instant now) {
     mode_ = Mode::api_token;
     last_error_.reset();
     notice_ = "Using an API token (spec 5.1): it is sent only in the " +
-              (config_ ? config_->token_header : std::string("x-servicetoken")) + " header.";
+              (config_ ? config_->token_header : std::string(kDefaultApiTokenHeader)) + " header.";
     load_dashboard(now);
 }
 

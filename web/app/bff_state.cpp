@@ -34,7 +34,7 @@ void add_bff_state(const App& app, Instant now, json& state) {
     }
     const BffSessionView& session = app.bff();
     json requests = json::array();
-    for (const HelperTokenRequest& request : session.token_requests()) {
+    for (const BffTokenRequestReport& request : session.token_requests()) {
         requests.push_back({{"grant_type", request.grant_type},
                             {"status", request.status},
                             {"ms", request.ms},
