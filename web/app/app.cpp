@@ -58,8 +58,8 @@ long App::open_posts() const {
 App::App(RandomSource random, std::string origin)
     : random_(std::move(random)),
       origin_(std::move(origin)),
-      session_(default_session_config()),
-      scheduler_(PacingConfig{}) {}  // the spec's limits and shared/'s margins (pacing.hpp)
+      // The spec's limits and shared/'s margins (pacing.hpp).
+      client_(default_session_config(), PacingConfig{}) {}
 
 void App::start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now) {
     fetch_config(now);
@@ -83,7 +83,7 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
     callback_steps_ = ArrivedCallback{std::move(sent), std::string(launch_url),
                                       validated ? std::nullopt : std::optional<CallbackError>(validated.error()), now};
     if (!validated) {
-        run_session(session_event::CallbackRejected{validated.error()}, now);
+        perform(client_.callback_rejected(validated.error()), now);
         set_error(callback_error(validated.error()));
         return;
     }
@@ -128,10 +128,10 @@ void App::apply(const Intent& intent, Instant now) {
                 last_error_.reset();
                 notice_.clear();
                 if (mode_ != Mode::api_token) {
-                    const SessionState state = session_.state();
+                    const SessionState state = session().state();
                     if (state == SessionState::failed || state == SessionState::expired ||
                         state == SessionState::authorizing) {
-                        session_ = Session(session_config(config_ ? config_->client_id : std::string()));
+                        client_.reset_session(session_config(config_ ? config_->client_id : std::string()));
                         mode_ = Mode::none;
                     }
                 }
@@ -143,7 +143,7 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
                 auto_refresh_ = i.on;
                 // Catch up at once on anything that came due while it was off.
-                if (auto_refresh_ && mode_ == Mode::oauth) run_session(session_event::Tick{now}, now);
+                if (auto_refresh_ && mode_ == Mode::oauth) perform(client_.tick(now), now);
             } else if constexpr (std::is_same_v<T, intent::UseApiToken>) {
                 use_api_token(i.token, now);
             } else if constexpr (std::is_same_v<T, intent::ReloadAccount>) {
@@ -184,7 +184,7 @@ void App::apply(const Intent& intent, Instant now) {
 void App::tick(Instant now) {
     if (refresh_tick_at_ && now >= *refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
         refresh_tick_at_.reset();
-        run_session(session_event::Tick{now}, now);
+        perform(client_.tick(now), now);
     }
     run_post_timers(now);
     run_room_poll(now);
@@ -194,7 +194,7 @@ void App::tick(Instant now) {
 
 std::optional<Instant> App::next_wake_at(Instant now) const {
     std::optional<Instant> wake;
-    if (can_send()) wake = queue_.next_ready_at(now, scheduler_);
+    wake = client_.next_send_at(now);
     if (refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
         wake = wake ? std::min(*wake, *refresh_tick_at_) : *refresh_tick_at_;
     }
@@ -227,8 +227,7 @@ std::string App::masked_api_token() const {
 }
 
 std::optional<Instant> App::next_send_at(Instant now) const {
-    if (!can_send()) return std::nullopt;
-    return queue_.next_ready_at(now, scheduler_);
+    return client_.next_send_at(now);
 }
 
 RedactionRules App::redaction() const {

@@ -71,6 +71,7 @@
 #include "roomkey/http.hpp"
 #include "roomkey/pacing.hpp"
 #include "roomkey/random.hpp"
+#include "roomkey/rest_client.hpp"
 #include "roomkey/session.hpp"
 #include "roomkey/time.hpp"
 
@@ -234,7 +235,7 @@ public:
     const std::string& config_error() const { return config_error_; }
     bool config_loading() const { return config_loading_; }
     Mode mode() const { return mode_; }
-    const Session& session() const { return session_; }
+    const Session& session() const { return client_.session(); }
     // "signed out", "signing in", "exchanging", "signed in", "refreshing",
     // "expired", "failed" or "api token".
     std::string session_label() const;
@@ -266,7 +267,7 @@ public:
     const PostBatch& batch() const { return batch_; }
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const;
-    const PacingScheduler& scheduler() const { return scheduler_; }
+    const PacingScheduler& scheduler() const { return client_.scheduler(); }
     const std::vector<RateSample>& rate_samples() const { return rate_samples_; }
 
     const HttpLog& log() const { return log_; }
@@ -340,11 +341,6 @@ private:
     struct ApiCall {
         RequestId id = 0;
         CallKind kind = CallKind::me;
-        std::optional<std::string> room_for_post;
-        std::uint64_t generation = 0;  // token_generation() it was sent with
-        bool retried = false;          // its one retry after 401 was used
-        bool in_flight = false;
-        int rate_limited = 0;  // 429 answers (GETs; posts count on their PostJob)
         RequestId settles = 0;                    // CallKind::settle: the post whose room it reads
         std::string room;                         // CallKind::settle: that room
         std::optional<TransportFailure> failure;  // why no answer came, when none did
@@ -393,27 +389,32 @@ private:
     void on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                          Instant now);
 
-    // the session state machine
+    // the session state machine, through the REST client
     SessionConfig session_config(const std::string& client_id) const;
-    void run_session(const SessionEvent& event, Instant now);
+    // Performs what the REST client says: token requests, sends, answers.
+    void perform(RestStep step, Instant now);
     void process_callback(Instant now);
     void on_signed_in(Instant now);
     void remember_tokens();
 
     // REST calls
-    bool can_send() const;
-    Credentials credentials() const;
+    bool can_send() const { return client_.can_send(); }
     ApiConfig api_config() const;
     void load_dashboard(Instant now);
     void enqueue(CallKind kind, std::optional<std::string> room_for_post, Instant now, RequestId id = 0);
     bool has_pending(CallKind kind) const;
     void pump(Instant now);
-    void send_call(RequestId id, bool retry, Instant now);
+    // Keeps the call's context and hands its request (built once, without
+    // credentials) to the REST client.
+    void submit_call(const ApiCall& call, Result<HttpRequest, std::string> request, RestOptions options, Instant now);
+    void enqueue_post(PostJob& job, Result<HttpRequest, std::string> request, Instant now);
+    std::string call_label(const ApiCall& call);
+    void on_sent(RequestId id, HttpRequest request, bool retry, Instant now);
+    void on_rate_limited(const rest::RateLimited& waiting, Instant now);
     void on_api_answer(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                        Instant now);
     void finish_call(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason, Instant now);
     void fail_call(RequestId id, const std::string& reason, Instant now);
-    void release_room(const std::string& room_id);
     PostJob* find_post(RequestId id);
     void drop_all_calls(const std::string& reason, Instant now);
     void prune_posts();
@@ -482,7 +483,8 @@ private:
     // Queues a view's REST call (same queue, pacer and session as the rest);
     // `post_room` puts a room post under the per-room limit (spec 8.2).
     void enqueue_view(ViewCall view, Method method, std::string path, FormFields params, std::string subject,
-                      Instant now, std::optional<std::string> post_room = std::nullopt);
+                      Instant now, std::optional<std::string> post_room = std::nullopt, std::string room = {},
+                      std::shared_ptr<const FileToUpload> upload = nullptr);
     bool has_pending_view(ViewCall view, const std::string& subject) const;
     std::string view_label(const ApiCall& call) const;
     void on_view_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
@@ -512,7 +514,6 @@ private:
     bool config_loading_ = false;
 
     Mode mode_ = Mode::none;
-    Session session_;
     std::optional<ValidatedCallback> callback_;  // validated, waiting for the config
     Instant callback_received_at_;               // when the page loaded with it (spec 2.2: code valid 1 minute)
     // The authorization request and callback, waiting for the configuration
@@ -525,7 +526,6 @@ private:
     };
     std::optional<ArrivedCallback> callback_steps_;
     void log_flow_step(FlowStep step, Instant at);
-    std::optional<std::string> pending_to_store_;
     ScopeSet requested_scopes_;
     ScopeRefresh scope_refresh_;
     bool auto_refresh_ = true;
@@ -538,12 +538,11 @@ private:
     Loadable<std::vector<Room>> rooms_;
     std::string selected_room_;
 
+    // The one REST client: credentials, session, pacing, queue (rest_client.hpp).
+    RestClient client_;
     std::map<RequestId, ApiCall> calls_;
-    std::map<std::string, std::deque<RequestId>> room_fifo_;  // posts per room, head queued or in flight
     std::deque<PostJob> posts_;
     PostBatch batch_;
-    PacingScheduler scheduler_;
-    PostQueue queue_;
     std::vector<RateSample> rate_samples_;
 
     std::map<std::uint64_t, HttpPurpose> http_;

@@ -47,13 +47,13 @@ UserError bff_callback_user_error(const BffCallbackError& error) {
 
 const ScopeSet* App::granted_scopes() const {
     if (mode_ == Mode::bff) return &bff_.scope();
-    if (mode_ == Mode::oauth && session_.tokens()) return &session_.tokens()->scope;
+    if (mode_ == Mode::oauth && session().tokens()) return &session().tokens()->scope;
     return nullptr;
 }
 
 std::string App::tokens_held_by() const {
     if (mode_ == Mode::bff) return "held by roomkey-helper (BFF), never in this page";
-    if (mode_ == Mode::oauth && session_.tokens()) return "in this page's memory (public client)";
+    if (mode_ == Mode::oauth && session().tokens()) return "in this page's memory (public client)";
     if (mode_ == Mode::api_token) return "the API token is in this page's memory";
     return {};
 }
@@ -198,6 +198,7 @@ void App::bff_take_session(const BffSessionInfo& info, Instant now) {
     }
     if (!arrived) return;
     mode_ = Mode::bff;
+    client_.use_helper();
     bff_signing_in_ = false;
     if (requested_scopes_.empty()) requested_scopes_ = info.scope;
     last_error_.reset();
@@ -207,6 +208,7 @@ void App::bff_take_session(const BffSessionInfo& info, Instant now) {
 
 void App::bff_ended(const std::string& why, Instant now) {
     drop_all_calls("signed out", now);
+    perform(client_.sign_out(), now);  // nobody holds credentials any more
     reset_account_data();
     bff_.signed_out();
     bff_signing_in_ = false;

@@ -53,9 +53,8 @@ void App::apply_view(const intent::UploadFile& i, Instant now) {
     file->mime = i.mime;
     file->bytes = i.data;
     file->message = i.message;
-    enqueue_view(ViewCall::upload_file, Method::Post, "/rooms/" + i.room_id + "/files", {}, i.room_id, now);
-    // enqueue_view made the newest call: give it the file.
-    calls_.rbegin()->second.upload = std::move(file);
+    enqueue_view(ViewCall::upload_file, Method::Post, "/rooms/" + i.room_id + "/files", {}, i.room_id, now,
+                 std::nullopt, {}, std::move(file));
 }
 
 void App::apply_view(const intent::PickFile& i, Instant now) {
@@ -67,8 +66,7 @@ void App::apply_view(const intent::OpenFile& i, Instant now) {
     if (!room_.is_open() || room_.room_id() != i.room_id) apply_view(intent::OpenRoom{i.room_id}, now);
     if (has_pending_view(ViewCall::open_file, i.file_id)) return;
     enqueue_view(ViewCall::open_file, Method::Get, "/rooms/" + i.room_id + "/files/" + i.file_id,
-                 {{"create_download_url", "1"}}, i.file_id, now);
-    calls_.rbegin()->second.room = i.room_id;
+                 {{"create_download_url", "1"}}, i.file_id, now, std::nullopt, i.room_id);
 }
 
 void App::on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total) {

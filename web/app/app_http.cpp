@@ -34,6 +34,7 @@ void App::on_config(const HttpResponse& response, Instant now) {
         config_error_ = "roomkey-helper answered " + std::to_string(response.status) + " for /config.json";
     } else if (auto parsed = parse_public_config(response.body)) {
         config_ = std::move(*parsed);
+        client_.set_api_config(api_config());
         if (!config_->configured) config_error_ = "roomkey-helper has no upstream service configured";
         bff_on_config(now);  // issue 30: the BFF mode asks the helper for its session
         if (callback_steps_) {
@@ -176,19 +177,21 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
 
 void App::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                           Instant now) {
-    const SessionState before = session_.state();
-    const std::uint64_t generation = session_.token_generation();
-    if (response) {
-        run_session(session_event::TokenResponse{id, *response, now}, now);
-    } else {
-        run_session(session_event::TokenRequestFailed{id, reason, now}, now);
+    RestStep step = client_.token_answer(id, response, reason, now);
+    const std::vector<Lifecycle> events = step.lifecycle;
+    perform(std::move(step), now);
+    const SessionState after = session().state();
+    const lifecycle::Ended* ended = nullptr;
+    bool new_tokens = false;
+    for (const Lifecycle& event : events) {
+        if (const auto* e = std::get_if<lifecycle::Ended>(&event)) ended = e;
+        if (!std::holds_alternative<lifecycle::Ended>(event)) new_tokens = true;
     }
-    const SessionState after = session_.state();
     if (scope_refresh_.pending() && after != SessionState::refreshing) {
         // The narrower refresh ended: what was asked is now what is requested.
-        if (session_.token_generation() != generation && session_.tokens()) {
+        if (new_tokens) {
             requested_scopes_ = scope_refresh_.requested();
-            scope_refresh_.granted(session_.tokens()->scope);
+            scope_refresh_.granted(session().tokens()->scope);
         } else if (after == SessionState::failed || after == SessionState::expired) {
             scope_refresh_.failed("The refresh with fewer scopes was refused and the session ended: sign in again.");
         } else {
@@ -197,16 +200,18 @@ void App::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& 
                                   "): the scopes granted before still apply.");
         }
     }
-    if (session_.token_generation() != generation) {
-        remember_tokens();
-        if (before == SessionState::exchanging) {
+    for (const Lifecycle& event : events) {
+        if (std::holds_alternative<lifecycle::SignedIn>(event)) {
+            remember_tokens();
             on_signed_in(now);
-        } else {
+        } else if (std::holds_alternative<lifecycle::Refreshed>(event)) {
+            remember_tokens();
             ++counters_.token_refreshes;
             notice_ = "The access token was refreshed.";
         }
-    } else if ((after == SessionState::failed || after == SessionState::expired) && session_.ended()) {
-        set_error(session_end_error(*session_.ended(), response));
+    }
+    if (ended) {
+        set_error(session_end_error(ended->end, response));
         if (!response) last_error_->message += " (" + reason + ")";
         reset_account_data();
     }

@@ -18,42 +18,46 @@ namespace roomkey::app {
 
 using namespace detail;
 
+// The post's request is built once, here: shared/ decides whether it is
+// well-formed, and the REST client attaches the credentials when it goes.
+namespace {
+
+Result<HttpRequest, ApiRequestError> build_post(const ApiConfig& config, const PostJob& job) {
+    if (job.kind == PostKind::message) return post_message(config, HeldByHelper{}, job.room_id, job.body);
+    return post_task(config, HeldByHelper{}, job.room_id, job.body, job.to_ids, job.limit, job.limit_type);
+}
+
+}  // namespace
+
 void App::queue_message(const intent::QueueMessage& message, Instant now) {
     const int count = std::clamp(message.count, 1, kMaxBurst);
-    // shared/ decides whether the post is well-formed before it is queued.
-    if (auto probe = post_message(api_config(), ApiToken{"probe"}, message.room_id, message.body); !probe) {
-        UserError error;
-        error.title = "This message cannot be posted";
-        error.message = "Check the room and the text (" + std::string(to_string(probe.error())) + ").";
-        set_error(std::move(error));
-        return;
-    }
+    std::vector<std::pair<PostJob, HttpRequest>> jobs;
     for (int i = 1; i <= count; ++i) {
         PostJob job;
-        job.id = next_call_id_++;
         job.kind = PostKind::message;
         job.room_id = message.room_id;
         job.body =
             count == 1 ? message.body : message.body + " (" + std::to_string(i) + "/" + std::to_string(count) + ")";
         job.queued_at = now;
-        const RequestId id = job.id;
+        auto built = build_post(api_config(), job);
+        if (!built) {
+            UserError error;
+            error.title = "This message cannot be posted";
+            error.message = "Check the room and the text (" + std::string(to_string(built.error())) + ").";
+            set_error(std::move(error));
+            return;
+        }
+        jobs.emplace_back(std::move(job), std::move(*built));
+    }
+    for (auto& [job, request] : jobs) {
+        job.id = next_call_id_++;
         posts_.push_back(std::move(job));
-        enqueue(CallKind::post, message.room_id, now, id);
+        enqueue_post(posts_.back(), std::move(request), now);
     }
 }
 
 void App::queue_task(const intent::QueueTask& task, Instant now) {
-    if (auto probe = post_task(api_config(), ApiToken{"probe"}, task.room_id, task.body, task.to_ids, task.limit,
-                               task.limit_type);
-        !probe) {
-        UserError error;
-        error.title = "This task cannot be added";
-        error.message = "Check the room, text, assignees and due date (" + std::string(to_string(probe.error())) + ").";
-        set_error(std::move(error));
-        return;
-    }
     PostJob job;
-    job.id = next_call_id_++;
     job.kind = PostKind::task;
     job.room_id = task.room_id;
     job.body = task.body;
@@ -61,47 +65,47 @@ void App::queue_task(const intent::QueueTask& task, Instant now) {
     job.limit = task.limit;
     job.limit_type = task.limit_type;
     job.queued_at = now;
-    const RequestId id = job.id;
+    auto built = build_post(api_config(), job);
+    if (!built) {
+        UserError error;
+        error.title = "This task cannot be added";
+        error.message = "Check the room, text, assignees and due date (" + std::string(to_string(built.error())) + ").";
+        set_error(std::move(error));
+        return;
+    }
+    job.id = next_call_id_++;
     posts_.push_back(std::move(job));
-    enqueue(CallKind::post, task.room_id, now, id);
+    enqueue_post(posts_.back(), std::move(*built), now);
+}
+
+void App::enqueue_post(PostJob& job, Result<HttpRequest, std::string> request, Instant now) {
+    // A new batch starts when nothing else is waiting or sending.
+    const bool idle = std::none_of(posts_.begin(), posts_.end(), [&](const PostJob& other) {
+        return other.id != job.id && (other.stage == PostStage::waiting || other.stage == PostStage::sending);
+    });
+    if (idle) batch_ = PostBatch{};
+    ++batch_.total;
+    ApiCall call;
+    call.id = job.id;
+    call.kind = CallKind::post;
+    RestOptions options;
+    options.room_for_post = job.room_id;
+    options.in_room_order = true;  // one post per room at a time, so they arrive in order
+    options.rate_limit_retries = kMaxRateLimitedRetries;
+    submit_call(call, std::move(request), std::move(options), now);
 }
 
 void App::cancel_queued(Instant now) {
     (void)now;
-    for (auto& [room, fifo] : room_fifo_) {
-        std::deque<RequestId> keep;
-        for (RequestId id : fifo) {
-            auto call = calls_.find(id);
-            if (call != calls_.end() && call->second.in_flight) {
-                keep.push_back(id);
-                continue;
-            }
-            queue_.remove(id);
-            calls_.erase(id);
-            if (PostJob* job = find_post(id)) {
-                job->stage = PostStage::cancelled;
-                job->note = "cancelled before it was sent";
-                if (batch_.total > 0) --batch_.total;
-            }
-        }
-        fifo = std::move(keep);
+    for (PostJob& job : posts_) {
+        auto call = calls_.find(job.id);
+        if (call == calls_.end() || call->second.kind != CallKind::post) continue;
+        if (!client_.cancel(job.id)) continue;  // on the wire: its answer decides
+        calls_.erase(call);
+        job.stage = PostStage::cancelled;
+        job.note = "cancelled before it was sent";
+        if (batch_.total > 0) --batch_.total;
     }
-    for (auto it = room_fifo_.begin(); it != room_fifo_.end();) {
-        it = it->second.empty() ? room_fifo_.erase(it) : std::next(it);
-    }
-}
-
-void App::release_room(const std::string& room_id) {
-    auto it = room_fifo_.find(room_id);
-    if (it == room_fifo_.end()) return;
-    auto& fifo = it->second;
-    // The finished post is the head; the next one now waits for its turn.
-    while (!fifo.empty() && calls_.find(fifo.front()) == calls_.end()) fifo.pop_front();
-    if (fifo.empty()) {
-        room_fifo_.erase(it);
-        return;
-    }
-    queue_.push(PendingRequest{fifo.front(), room_id});
 }
 
 PostJob* App::find_post(RequestId id) {

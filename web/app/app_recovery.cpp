@@ -44,7 +44,6 @@ void App::on_post_failed(const ApiCall& call, PostJob& job, const std::optional<
         outcome = {PostVerdict::refused, "not sent: " + reason};
     }
     ApiCall hold = call;  // back in calls_ while it retries or is checked: it keeps its room's turn
-    hold.in_flight = false;
     hold.failure.reset();
     switch (outcome.verdict) {
         case PostVerdict::delivered:
@@ -57,7 +56,6 @@ void App::on_post_failed(const ApiCall& call, PostJob& job, const std::optional<
             job.retry_at = now + wait;
             job.note = outcome.why + "; sending it again by itself in " + seconds_text(wait) + " (retry " +
                        std::to_string(job.attempts) + ")";
-            hold.retried = false;
             calls_[hold.id] = hold;
             return;
         }
@@ -121,7 +119,7 @@ void App::on_settle_answer(const ApiCall& call, const std::optional<HttpResponse
     }
     auto release = [&]() {
         calls_.erase(job->id);
-        release_room(job->room_id);
+        client_.release(job->id);
     };
     if (found == Settlement::found) {
         job->stage = PostStage::delivered;
@@ -173,7 +171,7 @@ void App::run_post_timers(Instant now) {
         if (job.stage == PostStage::retrying) {
             job.retry_at.reset();
             job.stage = PostStage::waiting;
-            queue_.push(PendingRequest{job.id, job.room_id});
+            client_.resend(job.id);
         } else if (job.stage == PostStage::checking) {
             job.retry_at.reset();
             ApiCall settle;
@@ -181,8 +179,15 @@ void App::run_post_timers(Instant now) {
             settle.kind = CallKind::settle;
             settle.settles = job.id;
             settle.room = job.room_id;
-            calls_[settle.id] = settle;
-            queue_.push(PendingRequest{settle.id, std::nullopt});
+            // Settling a post whose outcome is unknown: is it in the room?
+            auto request =
+                api_request(api_config(), HeldByHelper{}, Method::Get, "/rooms/" + job.room_id + "/messages", {{"force", "1"}});
+            RestOptions options;
+            options.rate_limit_retries = kMaxRateLimitedGetRetries;
+            submit_call(settle,
+                        request ? Result<HttpRequest, std::string>(std::move(*request))
+                                : Result<HttpRequest, std::string>(Err{std::string(to_string(request.error()))}),
+                        std::move(options), now);
         }
     }
     if (helper_down_ && !helper_probe_in_flight_ && helper_probe_at_ && *helper_probe_at_ <= now) probe_helper(now);
@@ -208,7 +213,14 @@ void App::retry_post(RequestId id, std::optional<std::string> body, Instant now)
     job->note = "sent again at your request";
     posting_error_.clear();
     clear_error(ErrorSource::posting);
-    enqueue(CallKind::post, job->room_id, now, id);
+    auto request = job->kind == PostKind::message
+                       ? post_message(api_config(), HeldByHelper{}, job->room_id, job->body)
+                       : post_task(api_config(), HeldByHelper{}, job->room_id, job->body, job->to_ids, job->limit,
+                                   job->limit_type);
+    enqueue_post(*job,
+                 request ? Result<HttpRequest, std::string>(std::move(*request))
+                         : Result<HttpRequest, std::string>(Err{std::string(to_string(request.error()))}),
+                 now);
 }
 
 void App::discard_post(RequestId id, Instant now) {
@@ -216,24 +228,20 @@ void App::discard_post(RequestId id, Instant now) {
     PostJob* job = find_post(id);
     if (!job || !is_open(job->stage)) return;
     auto call = calls_.find(id);
-    if (call != calls_.end() && call->second.in_flight) return;  // on the wire: its answer decides
+    if (call != calls_.end() && client_.in_flight(id)) return;  // on the wire: its answer decides
     for (auto it = calls_.begin(); it != calls_.end();) {
-        if (it->second.kind == CallKind::settle && it->second.settles == id && !it->second.in_flight) {
-            queue_.remove(it->first);
+        if (it->second.kind == CallKind::settle && it->second.settles == id && client_.cancel(it->first)) {
             it = calls_.erase(it);
         } else {
             ++it;
         }
     }
     const bool held = call != calls_.end();
-    if (held) {
-        queue_.remove(id);
-        calls_.erase(call);
-    }
+    if (held) calls_.erase(call);
     job->stage = PostStage::cancelled;
     job->retry_at.reset();
     job->note = "discarded by you: not sent again";
-    if (held) release_room(job->room_id);
+    if (held) client_.release(id);  // the room's next post may go
     if (std::none_of(posts_.begin(), posts_.end(),
                      [](const PostJob& p) { return p.stage == PostStage::unknown || p.stage == PostStage::refused; })) {
         posting_error_.clear();

@@ -117,8 +117,8 @@ void App::apply_view(const intent::SetPageVisible& i, Instant now) {
 // ---------------------------------------------------------------------------
 
 void App::enqueue_view(ViewCall view, Method method, std::string path, FormFields params, std::string subject,
-                       Instant now, std::optional<std::string> post_room) {
-    (void)now;
+                       Instant now, std::optional<std::string> post_room, std::string room,
+                       std::shared_ptr<const FileToUpload> upload) {
     ApiCall call;
     call.id = next_call_id_++;
     call.kind = CallKind::view;
@@ -127,9 +127,27 @@ void App::enqueue_view(ViewCall view, Method method, std::string path, FormField
     call.path = std::move(path);
     call.params = std::move(params);
     call.subject = std::move(subject);
-    call.room_for_post = post_room;
-    calls_[call.id] = call;
-    queue_.push(PendingRequest{call.id, std::move(post_room)});
+    call.room = std::move(room);
+    call.upload = std::move(upload);
+    RestOptions options;
+    options.room_for_post = std::move(post_room);
+    options.rate_limit_retries = kMaxRateLimitedGetRetries;
+    Result<HttpRequest, std::string> request = Err{std::string()};
+    if (call.upload) {
+        // multipart/form-data (shared/file_upload.hpp); random_ draws the boundary.
+        auto built = upload_file_request(api_config(), HeldByHelper{}, call.subject, *call.upload, random_);
+        if (!built) {
+            calls_[call.id] = call;
+            fail_call(call.id, "the upload could not be built: " + std::string(to_string(built.error())), now);
+            return;
+        }
+        request = std::move(*built);
+    } else if (auto built = api_request(api_config(), HeldByHelper{}, call.method, call.path, call.params)) {
+        request = std::move(*built);
+    } else {
+        request = Err{std::string(to_string(built.error()))};
+    }
+    submit_call(call, std::move(request), std::move(options), now);
 }
 
 bool App::has_pending_view(ViewCall view, const std::string& subject) const {
@@ -229,7 +247,7 @@ void App::on_view_answer(const ApiCall& call, const std::optional<HttpResponse>&
         if (for_open_room) room_.set_loading(false);
         // The next poll is timed from this answer, with the budget as it is now.
         // Its part of the poll share: the room list's read takes the rest (shared/polling.hpp).
-        if (for_open_room) room_poll_at_ = now + poll_interval(scheduler_.overall(now), now, kRoomMessagesPart);
+        if (for_open_room) room_poll_at_ = now + poll_interval(client_.scheduler().overall(now), now, kRoomMessagesPart);
     }
 
     // The failure, as the view and last_error show it; "" on success.

@@ -41,7 +41,7 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
         bff_sign_in(scopes, now);
         return;
     }
-    if (mode_ == Mode::api_token || session_.state() != SessionState::signed_out) sign_out(now);
+    if (mode_ == Mode::api_token || session().state() != SessionState::signed_out) sign_out(now);
 
     AuthorizationRequest request;
     request.redirect_uri = config_->redirect_uri;
@@ -54,21 +54,22 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
         set_error(authorization_request_error(url.error()));
         return;
     }
-    session_ = Session(session_config(client.client_id));
     mode_ = Mode::oauth;
     requested_scopes_ = scopes;
     last_error_.reset();
     notice_ = "Opening the consent screen...";
-    pending_to_store_ = serialize(make_pending(client, request, now));
     log_flow_step(authorization_step(*url), now);  // shown if the page comes back (back/forward cache)
-    run_session(session_event::SignInStarted{std::move(*url)}, now);
+    // The pending record is kept in sessionStorage before the page leaves.
+    perform(client_.sign_in(session_config(client.client_id), std::move(*url),
+                            serialize(make_pending(client, request, now))),
+            now);
 }
 
 void App::sign_out(Instant now) {
     if (mode_ == Mode::bff) bff_sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
     bff_.signed_out();
     bff_signing_in_ = false;
-    if (session_.state() != SessionState::signed_out) run_session(session_event::SignOut{}, now);
+    perform(client_.sign_out(), now);
     drop_all_calls("signed out", now);
     // The log keeps its entries, but rewritten masked: the secrets of this
     // session exist nowhere any more.
@@ -76,7 +77,6 @@ void App::sign_out(Instant now) {
     secrets_.clear();
     api_token_.clear();
     callback_.reset();
-    pending_to_store_.reset();
     refresh_tick_at_.reset();
     reset_account_data();
     requested_scopes_.clear();
@@ -112,10 +112,9 @@ void App::page_restored(Instant now) {
                   "ready.";
         return;
     }
-    if (mode_ != Mode::oauth || session_.state() != SessionState::authorizing || callback_) return;
-    run_session(session_event::SignOut{}, now);
+    if (mode_ != Mode::oauth || session().state() != SessionState::authorizing || callback_) return;
+    perform(client_.sign_out(), now);
     effects_.push_back(effect::ForgetPending{});
-    pending_to_store_.reset();
     requested_scopes_.clear();
     mode_ = Mode::none;
     last_error_.reset();
@@ -140,10 +139,12 @@ void App::use_api_token(std::string token, Instant now) {
         set_error(std::move(error));
         return;
     }
-    if (mode_ != Mode::none || session_.state() != SessionState::signed_out) sign_out(now);
+    if (mode_ != Mode::none || session().state() != SessionState::signed_out) sign_out(now);
     api_token_ = std::move(token);
     add_secret(api_token_);
     mode_ = Mode::api_token;
+    client_.set_api_config(api_config());
+    client_.use_api_token(api_token_);
     last_error_.reset();
     notice_ = "Using an API token (spec 5.1): it is sent only in the " +
               (config_ ? config_->token_header : std::string("x-servicetoken")) + " header.";
@@ -170,19 +171,19 @@ void App::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
         bff_refresh(scopes, now);  // POST /bff/refresh {"scope": ...}
         return;
     }
-    const auto& tokens = session_.tokens();
+    const auto& tokens = session().tokens();
     if (mode_ != Mode::oauth || !tokens) {
         scope_refresh_.refuse(
             "Sign in with OAuth first: only an OAuth grant can be narrowed (an API token has no scopes).");
         return;
     }
-    const bool busy = session_.state() == SessionState::refreshing;
+    const bool busy = session().state() == SessionState::refreshing;
     if (auto why = ScopeRefresh::refusal(scopes, tokens->scope, busy)) {
         scope_refresh_.refuse(std::move(*why));
         return;
     }
     scope_refresh_.start(scopes, tokens->scope);
-    run_session(session_event::RefreshRequested{now, scopes}, now);
+    perform(client_.refresh(now, scopes), now);
 }
 
 // "Refresh now": the page's own session refreshes its tokens; in BFF mode
@@ -192,68 +193,29 @@ void App::refresh_now(Instant now) {
         bff_refresh(std::nullopt, now);
         return;
     }
-    const SessionState state = session_.state();
+    const SessionState state = session().state();
     if (mode_ == Mode::oauth && (state == SessionState::signed_in || state == SessionState::refreshing)) {
-        run_session(session_event::RefreshRequested{now}, now);
-    }
-}
-
-void App::run_session(const SessionEvent& event, Instant now) {
-    auto result = session_.handle(event);
-    if (!result) {
-        // The table has no row for this: a bug in this adapter, shown, not hidden.
-        notice_ = "internal: " + describe(result.error());
-        return;
-    }
-    for (const SessionEffect& effect : *result) {
-        std::visit(
-            [&](const auto& e) {
-                using T = std::decay_t<decltype(e)>;
-                if constexpr (std::is_same_v<T, session_effect::NavigateToConsent>) {
-                    if (pending_to_store_) {
-                        effects_.push_back(effect::StorePending{std::move(*pending_to_store_)});
-                        pending_to_store_.reset();
-                    }
-                    effects_.push_back(effect::Navigate{e.url});
-                } else if constexpr (std::is_same_v<T, session_effect::SendCodeExchange>) {
-                    send(TokenCall{e.id}, "code exchange (spec 4.3)", e.request, now);
-                } else if constexpr (std::is_same_v<T, session_effect::SendRefresh>) {
-                    send(TokenCall{e.id}, "token refresh (spec 4.3)", e.request, now);
-                } else if constexpr (std::is_same_v<T, session_effect::SendApiRequest>) {
-                    send_call(e.id, false, now);
-                } else if constexpr (std::is_same_v<T, session_effect::RetryApiRequest>) {
-                    ++counters_.retries_after_401;
-                    send_call(e.id, true, now);
-                } else if constexpr (std::is_same_v<T, session_effect::FailApiRequest>) {
-                    fail_call(e.id, "not sent: " + std::string(to_string(e.reason)), now);
-                } else if constexpr (std::is_same_v<T, session_effect::ScheduleRefreshAt>) {
-                    refresh_tick_at_ = e.at;
-                } else if constexpr (std::is_same_v<T, session_effect::ForgetTokens>) {
-                    log_.forget_secrets(redaction());
-                }
-            },
-            effect);
+        perform(client_.refresh(now), now);
     }
 }
 
 void App::process_callback(Instant now) {
     ValidatedCallback callback = std::move(*callback_);
     callback_.reset();
-    const Millis waited = std::chrono::duration_cast<Millis>(now - callback_received_at_);
-    if (waited > kAuthorizationCodeLifetime) {
-        // Spec 2.2 / 8.3: the code is valid 1 minute from when it was issued,
-        // which was before this page loaded: exchanging it now can only fail.
-        session_ = Session(session_config(callback.client_id()));
-        mode_ = Mode::none;
-        requested_scopes_.clear();
-        notice_.clear();
-        set_error(code_expired_error(waited));
-        return;
+    const std::string client_id = callback.client_id();
+    RestStep step = client_.callback(session_config(client_id), std::move(callback), callback_received_at_, now);
+    for (const Lifecycle& event : step.lifecycle) {
+        if (const auto* expired = std::get_if<lifecycle::CodeExpired>(&event)) {
+            mode_ = Mode::none;
+            requested_scopes_.clear();
+            notice_.clear();
+            set_error(code_expired_error(expired->waited));
+            return;
+        }
     }
-    session_ = Session(session_config(callback.client_id()));
     mode_ = Mode::oauth;
     notice_ = "Exchanging the authorization code...";
-    run_session(session_event::CallbackValidated{std::move(callback)}, now);
+    perform(std::move(step), now);
 }
 
 void App::on_signed_in(Instant now) {
@@ -264,7 +226,7 @@ void App::on_signed_in(Instant now) {
 }
 
 void App::remember_tokens() {
-    if (const auto& tokens = session_.tokens()) {
+    if (const auto& tokens = session().tokens()) {
         add_secret(tokens->access_token);
         add_secret(tokens->refresh_token);
     }
@@ -287,7 +249,7 @@ std::string App::session_label() const {
     if (mode_ == Mode::bff) return bff_refreshing_ ? "refreshing" : "signed in";  // the helper holds the tokens
     if (bff_signing_in_) return "signing in";
     if (callback_) return "exchanging";
-    switch (session_.state()) {
+    switch (session().state()) {
         case SessionState::signed_out:
             return "signed out";
         case SessionState::authorizing:
@@ -314,7 +276,7 @@ bool App::scopes_differ() const {
 
 std::optional<Instant> App::access_expires_at() const {
     if (mode_ == Mode::bff) return bff_.access_expires_at();
-    const auto& tokens = session_.tokens();
+    const auto& tokens = session().tokens();
     if (!tokens) return std::nullopt;
     return tokens->access_expires_at;
 }

@@ -136,7 +136,7 @@ void App::on_mention_text_answer(const ApiCall& call, const std::optional<HttpRe
 // open room's poll takes the rest, so both together stay within the share
 // the room's poll alone kept before (one read per 40 s with a full budget).
 void App::schedule_rooms_poll(Instant now) {
-    rooms_poll_at_ = now + poll_interval(scheduler_.overall(now), now, kRoomListPart);
+    rooms_poll_at_ = now + poll_interval(client_.scheduler().overall(now), now, kRoomListPart);
 }
 
 std::optional<Instant> App::rooms_poll_at() const {
