@@ -18,39 +18,6 @@ namespace roomkey::app {
 
 using namespace detail;
 
-std::string_view to_string(PostStage stage) {
-    switch (stage) {
-        case PostStage::waiting:
-            return "waiting";
-        case PostStage::sending:
-            return "sending";
-        case PostStage::delivered:
-            return "delivered";
-        case PostStage::failed:
-            return "failed";
-        case PostStage::cancelled:
-            return "cancelled";
-        case PostStage::retrying:
-            return "retrying";
-        case PostStage::checking:
-            return "checking";
-        case PostStage::unknown:
-            return "unknown";
-        case PostStage::refused:
-            return "refused";
-    }
-    return "unknown";
-}
-
-bool is_open(PostStage stage) {
-    return stage != PostStage::delivered && stage != PostStage::failed && stage != PostStage::cancelled;
-}
-
-long App::open_posts() const {
-    return static_cast<long>(
-        std::count_if(posts_.begin(), posts_.end(), [](const PostJob& job) { return is_open(job.stage); }));
-}
-
 // ===========================================================================
 // [SECTION] Start, config and intents
 // ===========================================================================
@@ -117,11 +84,11 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::CancelSignOut>) {
                 sign_out_confirm_.reset();
             } else if constexpr (std::is_same_v<T, intent::RetryPost>) {
-                retry_post(i.id, std::nullopt, now);
+                posting_.retry(i.id, std::nullopt, now);
             } else if constexpr (std::is_same_v<T, intent::EditPost>) {
-                retry_post(i.id, i.body, now);
+                posting_.retry(i.id, i.body, now);
             } else if constexpr (std::is_same_v<T, intent::DiscardPost>) {
-                discard_post(i.id, now);
+                posting_.discard(i.id);
             } else if constexpr (std::is_same_v<T, intent::FormError>) {
                 form_error_ = i.message;
             } else if constexpr (std::is_same_v<T, intent::TryAgain>) {
@@ -154,15 +121,13 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::SelectRoom>) {
                 selected_room_ = i.room_id;
             } else if constexpr (std::is_same_v<T, intent::QueueMessage>) {
-                queue_message(i, now);
+                posting_.queue_message(i, now);
             } else if constexpr (std::is_same_v<T, intent::QueueTask>) {
-                queue_task(i, now);
+                posting_.queue_task(i, now);
             } else if constexpr (std::is_same_v<T, intent::CancelQueued>) {
-                cancel_queued(now);
+                posting_.cancel_queued();
             } else if constexpr (std::is_same_v<T, intent::ClearFinishedPosts>) {
-                posts_.erase(std::remove_if(posts_.begin(), posts_.end(),
-                                            [](const PostJob& job) { return !is_open(job.stage); }),
-                             posts_.end());
+                posting_.clear_finished();
             } else if constexpr (std::is_same_v<T, intent::SetReveal>) {
                 reveal_ = i.on;
             } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
@@ -186,7 +151,8 @@ void App::tick(Instant now) {
         refresh_tick_at_.reset();
         perform(client_.tick(now), now);
     }
-    run_post_timers(now);
+    posting_.run_timers(now);
+    if (helper_down_ && !helper_probe_in_flight_ && helper_probe_at_ && *helper_probe_at_ <= now) probe_helper(now);
     run_room_poll(now);
     run_rooms_poll(now);  // issue 27 (app_workspace.cpp)
     pump(now);
@@ -202,9 +168,7 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
     auto earliest = [&](std::optional<Instant> at) {
         if (at) wake = wake ? std::min(*wake, *at) : *at;
     };
-    for (const PostJob& job : posts_) {
-        if (job.stage == PostStage::retrying || job.stage == PostStage::checking) earliest(job.retry_at);
-    }
+    earliest(posting_.next_timer());
     if (helper_down_ && !helper_probe_in_flight_) earliest(helper_probe_at_);
     earliest(room_poll_at());
     earliest(rooms_poll_at());

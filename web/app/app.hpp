@@ -55,10 +55,12 @@
 
 #include "app/bff_session.hpp"
 #include "app/console.hpp"
+#include "app/feature.hpp"
 #include "app/flow_steps.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
+#include "app/posting.hpp"
 #include "app/public_config.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
@@ -128,48 +130,6 @@ using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate
 // bff: signed in through roomkey-helper's BFF session (the helper holds the tokens).
 enum class Mode { none, oauth, api_token, bff };
 
-template <class T>
-struct Loadable {
-    std::optional<T> value;
-    bool loading = false;
-    std::string error;  // the last failure, "" after a success
-    std::string note;   // why it is still loading (e.g. waiting out a 429), "" otherwise
-    std::optional<Instant> loaded_at;
-};
-
-enum class PostKind { message, task };
-// waiting -> sending -> delivered, or after a fault (issue 11, post_outcome.hpp):
-//   retrying  certainly not acted on: goes again by itself after a backoff;
-//   checking  outcome unknown: the room's latest messages are being read;
-//   unknown   still unknown after that: the user retries or discards;
-//   refused   the service said no (4xx): the user edits, retries or discards.
-// cancelled: dropped before it was sent (or discarded by the user).
-enum class PostStage { waiting, sending, delivered, failed, cancelled, retrying, checking, unknown, refused };
-std::string_view to_string(PostStage stage);
-// Not yet delivered, cancelled or discarded: the post is still the user's to lose.
-bool is_open(PostStage stage);
-
-// One queued POST /rooms/{room_id}/messages or /tasks (spec 4.6, 4.7).
-struct PostJob {
-    RequestId id = 0;
-    PostKind kind = PostKind::message;
-    std::string room_id;
-    std::string body;
-    std::vector<std::string> to_ids;
-    std::optional<std::int64_t> limit;
-    TaskLimitType limit_type = TaskLimitType::none;
-    PostStage stage = PostStage::waiting;
-    int rate_limited = 0;  // 429 answers it got (spec 7.3)
-    int attempts = 0;      // automatic retries after a certain "not acted on"
-    std::optional<Instant> retry_at;  // stage retrying: when it goes again
-    int checks = 0;                   // stage checking: reads of the room so far
-    std::string why;                  // stage checking/unknown: what made the outcome unknown
-    std::string note;      // "message_id 123", the error, or why it waits
-    Instant queued_at;
-    std::optional<Instant> sent_at;
-    std::optional<Instant> done_at;
-};
-
 // One x-ratelimit-* reading, for the plot (spec 8.1).
 struct RateSample {
     Instant at;
@@ -185,23 +145,11 @@ struct Counters {
     long retries_after_401 = 0;  // REST requests retried after invalid_token (spec 5.2.2)
 };
 
-// The posts since the queue was last empty (progress and duration).
-struct PostBatch {
-    long total = 0;
-    long delivered = 0;
-    long failed = 0;
-    std::optional<Instant> first_sent;
-    std::optional<Instant> last_done;
-};
-
-// A post that still gets 429 is retried after the wait, at most this often.
-inline constexpr int kMaxRateLimitedRetries = 3;
 // A GET that gets 429 waits for x-ratelimit-reset and is retried once (spec 8.1, 7.3).
 inline constexpr int kMaxRateLimitedGetRetries = 1;
 inline constexpr std::size_t kMaxRateSamples = 240;
-inline constexpr std::size_t kMaxFinishedPosts = 200;
 
-class App {
+class App final : private FeatureHost {
 public:
     // `origin` is the page's origin ("https://127.0.0.1:8443"), for curl.
     App(RandomSource random, std::string origin);
@@ -263,11 +211,12 @@ public:
     const Loadable<std::vector<Room>>& rooms() const { return rooms_; }
     const std::string& selected_room() const { return selected_room_; }
 
-    const std::deque<PostJob>& posts() const { return posts_; }
-    const PostBatch& batch() const { return batch_; }
+    const Posting& posting() const { return posting_; }
+    const std::deque<PostJob>& posts() const { return posting_.posts(); }
+    const PostBatch& batch() const { return posting_.batch(); }
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const;
-    const PacingScheduler& scheduler() const { return client_.scheduler(); }
+    const PacingScheduler& scheduler() const override { return client_.scheduler(); }
     const std::vector<RateSample>& rate_samples() const { return rate_samples_; }
 
     const HttpLog& log() const { return log_; }
@@ -280,7 +229,7 @@ public:
 
     const std::optional<UserError>& last_error() const { return last_error_; }
     // Each view's own error, as the panel shows it ("" when none).
-    const std::string& posting_error() const { return posting_error_; }
+    const std::string& posting_error() const { return posting_.error(); }
     const std::string& form_error() const { return form_error_; }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
@@ -290,7 +239,7 @@ public:
     std::optional<long> sign_out_confirm() const { return sign_out_confirm_; }
     // Posts not delivered, discarded or cancelled: waiting, sending,
     // retrying, checking, unknown or refused.
-    long open_posts() const;
+    long open_posts() const { return posting_.open_posts(); }
     const std::string& notice() const { return notice_; }
     // Issue 28: sign-out could not overwrite the system clipboard (the
     // engine wants a recent click or key press): what to tell the user, ""
@@ -318,7 +267,7 @@ public:
     std::optional<Instant> rooms_poll_at() const;
 
 private:
-    enum class CallKind { me, my_status, rooms, post, settle, view };
+    enum class CallKind { me, my_status, rooms, view };
     // CallKind::view (issue 10): which view asked, so its answer lands there.
     enum class ViewCall {
         room_messages,
@@ -341,8 +290,7 @@ private:
     struct ApiCall {
         RequestId id = 0;
         CallKind kind = CallKind::me;
-        RequestId settles = 0;                    // CallKind::settle: the post whose room it reads
-        std::string room;                         // CallKind::settle: that room
+        std::string room;                         // ViewCall::open_file: the file's room
         std::optional<TransportFailure> failure;  // why no answer came, when none did
         // CallKind::view: the request, and what it is about (room, task or request id).
         ViewCall view = ViewCall::room_messages;
@@ -353,8 +301,6 @@ private:
         // ViewCall::upload_file: the file (shared: ApiCall is copied).
         std::shared_ptr<const FileToUpload> upload;
     };
-    // What set last_error_, so the same action's success clears it (issue 11).
-    enum class ErrorSource { other, config, account, status, rooms, posting, helper, room, my_tasks, contacts };
     struct ConfigFetch {};
     struct TokenCall {
         TokenRequestId id = 0;
@@ -377,9 +323,6 @@ private:
     void refresh_with_scopes(const ScopeSet& scopes, Instant now);
     void refresh_now(Instant now);
     void use_api_token(std::string token, Instant now);
-    void queue_message(const intent::QueueMessage& message, Instant now);
-    void queue_task(const intent::QueueTask& task, Instant now);
-    void cancel_queued(Instant now);
     void copy_curl(std::uint64_t entry_id, bool may_reveal);
 
     // helper-bound HTTP
@@ -399,7 +342,6 @@ private:
 
     // REST calls
     bool can_send() const { return client_.can_send(); }
-    ApiConfig api_config() const;
     void load_dashboard(Instant now);
     void enqueue(CallKind kind, std::optional<std::string> room_for_post, Instant now, RequestId id = 0);
     bool has_pending(CallKind kind) const;
@@ -407,7 +349,6 @@ private:
     // Keeps the call's context and hands its request (built once, without
     // credentials) to the REST client.
     void submit_call(const ApiCall& call, Result<HttpRequest, std::string> request, RestOptions options, Instant now);
-    void enqueue_post(PostJob& job, Result<HttpRequest, std::string> request, Instant now);
     std::string call_label(const ApiCall& call);
     void on_sent(RequestId id, HttpRequest request, bool retry, Instant now);
     void on_rate_limited(const rest::RateLimited& waiting, Instant now);
@@ -415,30 +356,39 @@ private:
                        Instant now);
     void finish_call(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason, Instant now);
     void fail_call(RequestId id, const std::string& reason, Instant now);
-    PostJob* find_post(RequestId id);
     void drop_all_calls(const std::string& reason, Instant now);
-    void prune_posts();
     void record_rate(const HttpResponse& response, Instant now);
     void reset_account_data();
 
-    void set_error(UserError error, ErrorSource source = ErrorSource::other) {
+    void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
         last_error_ = std::move(error);
         last_error_source_ = source;
     }
     // The action `source` stands for succeeded: its error, if shown, goes.
-    void clear_error(ErrorSource source) {
+    void clear_error(ErrorSource source) override {
         if (last_error_ && last_error_source_ == source) last_error_.reset();
     }
 
-    // post recovery (app_recovery.cpp, issue 11)
-    void on_post_failed(const ApiCall& call, PostJob& job, const std::optional<HttpResponse>& response,
-                        const std::string& reason, Instant now);
-    void start_settle(ApiCall call, PostJob& job, const std::string& why, Instant now);
-    void on_settle_answer(const ApiCall& call, const std::optional<HttpResponse>& response, Instant now);
-    void post_decided(PostJob& job, Instant now);
-    void retry_post(RequestId id, std::optional<std::string> body, Instant now);
-    void discard_post(RequestId id, Instant now);
-    void run_post_timers(Instant now);
+    // ---- FeatureHost: what the features ask (app_routes.cpp) ----
+    // Where an answer goes, and what the HTTP log calls its request.
+    struct Route {
+        Feature* owner = nullptr;
+        std::string label;
+        bool upload_progress = false;
+        std::optional<TransportFailure> failure;  // why no answer came, when none did
+    };
+    RequestTag new_tag() override { return next_call_id_++; }
+    RequestTag submit(Feature& owner, Outgoing outgoing, Instant now, RequestTag tag = 0) override;
+    bool pending(RequestTag tag) const override { return client_.pending(tag); }
+    bool in_flight(RequestTag tag) const override { return client_.in_flight(tag); }
+    void release(RequestTag tag) override;
+    void resend(RequestTag tag) override { client_.resend(tag); }
+    bool cancel(RequestTag tag) override;
+    ApiConfig api_config() const override;
+    void notice(std::string text) override { notice_ = std::move(text); }
+    // A request's end goes to its owner (a feature, or the App's own calls).
+    void deliver(RequestTag tag, Answer answer, Instant now);
+
     void on_helper_unreachable(Instant now, bool probe_failed = false);
     void on_helper_answer(Instant now);
     void probe_helper(Instant now);
@@ -541,8 +491,7 @@ private:
     // The one REST client: credentials, session, pacing, queue (rest_client.hpp).
     RestClient client_;
     std::map<RequestId, ApiCall> calls_;
-    std::deque<PostJob> posts_;
-    PostBatch batch_;
+    std::map<RequestTag, Route> routes_;
     std::vector<RateSample> rate_samples_;
 
     std::map<std::uint64_t, HttpPurpose> http_;
@@ -555,7 +504,6 @@ private:
     bool clipboard_clear_refused_ = false;  // sign-out's overwrite waits for a click or key press
     std::optional<UserError> last_error_;
     ErrorSource last_error_source_ = ErrorSource::other;
-    std::string posting_error_;
     std::string form_error_;
     bool helper_down_ = false;
     int helper_probes_ = 0;
@@ -573,6 +521,7 @@ private:
     Loadable<std::vector<ChatTask>> my_tasks_;
     Loadable<std::vector<Contact>> contacts_;
     Loadable<std::vector<ContactRequest>> incoming_;
+    Posting posting_{*this, account_};
     Console console_;
     // issue 27
     Workspace workspace_;

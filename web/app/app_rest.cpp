@@ -80,10 +80,8 @@ void App::enqueue(CallKind kind, std::optional<std::string> room_for_post, Insta
             rooms_.loading = true;
             request = get_rooms(config, HeldByHelper{});
             break;
-        case CallKind::post:
-        case CallKind::settle:
         case CallKind::view:
-            return;  // enqueue_post, run_post_timers and enqueue_view build their own
+            return;  // enqueue_view builds its own
     }
     RestOptions options;
     options.rate_limit_retries = kMaxRateLimitedGetRetries;
@@ -117,20 +115,28 @@ std::string App::call_label(const ApiCall& call) {
             return "status (spec 4.5)";
         case CallKind::rooms:
             return "room list (spec 4.8)";
-        case CallKind::settle:
-            return "room messages (spec 4.8), looking for a post whose answer was lost";
         case CallKind::view:
             return view_label(call);
-        case CallKind::post: {
-            const PostJob* job = find_post(call.id);
-            return job && job->kind == PostKind::task ? "task (spec 4.7)" : "message (spec 4.6)";
-        }
     }
     return "request";
 }
 
 // The REST client let request `id` go, with its credentials.
 void App::on_sent(RequestId id, HttpRequest request, bool retry, Instant now) {
+    if (const auto route = routes_.find(id); route != routes_.end()) {
+        std::string label = route->second.label;
+        if (retry) {
+            label += ", retry after refresh";
+            ++counters_.retries_after_401;
+        }
+        route->second.failure.reset();
+        ++counters_.requests_sent;
+        route->second.owner->on_sent(id, now);
+        const bool upload = route->second.upload_progress;
+        send(RestCall{id}, std::move(label), std::move(request), now);
+        if (upload) std::get<effect::Send>(effects_.back()).upload_progress = true;
+        return;
+    }
     auto it = calls_.find(id);
     if (it == calls_.end()) return;
     ApiCall& call = it->second;
@@ -142,11 +148,6 @@ void App::on_sent(RequestId id, HttpRequest request, bool retry, Instant now) {
     if (call.kind == CallKind::view && call.view == ViewCall::console) console_.on_sent();
     call.failure.reset();
     ++counters_.requests_sent;
-    if (PostJob* job = call.kind == CallKind::post ? find_post(id) : nullptr) {
-        job->stage = PostStage::sending;
-        job->sent_at = now;
-        if (!batch_.first_sent) batch_.first_sent = now;
-    }
     const bool upload = call.upload != nullptr;
     send(RestCall{id}, std::move(label), std::move(request), now);
     if (upload) std::get<effect::Send>(effects_.back()).upload_progress = true;
@@ -157,13 +158,6 @@ void App::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
     auto it = calls_.find(waiting.tag);
     if (it == calls_.end()) return;
     const ApiCall& call = it->second;
-    if (PostJob* job = call.kind == CallKind::post ? find_post(call.id) : nullptr) {
-        job->rate_limited = waiting.count;
-        job->stage = PostStage::waiting;
-        job->note = waiting.per_room ? "429: per-room posting limit; waiting about 10 s (spec 7.3)"
-                                     : "429: rate limit; waiting for the reset (spec 8.1)";
-        return;
-    }
     // A GET (spec 8.1): the scheduler now holds every request until
     // x-ratelimit-reset; this one goes again then, once, and says so.
     const Millis wait =
@@ -187,9 +181,6 @@ void App::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
         case CallKind::view:
             notice_ = view_label(call) + ": " + note;
             break;
-        case CallKind::post:
-        case CallKind::settle:
-            break;
     }
 }
 
@@ -211,7 +202,14 @@ void App::perform(RestStep step, Instant now) {
         }
     }
     for (rest::Send& out : step.send) on_sent(out.tag, std::move(out.request), out.is_retry, now);
-    for (const rest::RateLimited& waiting : step.rate_limited) on_rate_limited(waiting, now);
+    for (const rest::RateLimited& waiting : step.rate_limited) {
+        const auto route = routes_.find(waiting.tag);
+        if (route != routes_.end()) {
+            route->second.owner->on_rate_limited(waiting, now);
+        } else {
+            on_rate_limited(waiting, now);
+        }
+    }
     for (const rest::Completed& done : step.completed) {
         if (mode_ == Mode::bff) {
             // The helper refreshed and retried already; a 401 it marks as "no
@@ -221,9 +219,9 @@ void App::perform(RestStep step, Instant now) {
                 continue;
             }
         }
-        finish_call(done.tag, done.response, {}, now);
+        deliver(done.tag, Answer{done.response, {}, std::nullopt}, now);
     }
-    for (const rest::Failed& failed : step.failed) fail_call(failed.tag, failed.reason, now);
+    for (const rest::Failed& failed : step.failed) deliver(failed.tag, Answer{std::nullopt, failed.reason, std::nullopt}, now);
 }
 
 void App::record_rate(const HttpResponse& response, Instant now) {
@@ -316,39 +314,9 @@ void App::finish_call(RequestId id, const std::optional<HttpResponse>& response,
             }
             on_room_list_read(now);  // issue 27: mentions that rose (app_workspace.cpp)
             break;
-        case CallKind::settle:
-            on_settle_answer(call, response, now);
-            break;
         case CallKind::view:
             on_view_answer(call, response, reason, now);
             break;
-        case CallKind::post: {
-            PostJob* job = find_post(id);
-            if (job && !ok) {
-                // Issue 11: retry by itself, look it up, or let the user decide.
-                on_post_failed(call, *job, response, reason, now);
-                if (job->stage == PostStage::retrying || job->stage == PostStage::checking) break;  // holds its room
-            } else if (job) {
-                job->done_at = now;
-                if (ok) {
-                    job->stage = PostStage::delivered;
-                    if (job->kind == PostKind::message) {
-                        auto posted = read_posted_message(*response);
-                        job->note = posted ? "message_id " + *posted : "delivered";
-                    } else {
-                        auto posted = read_posted_tasks(*response);
-                        job->note = posted ? std::to_string(posted->size()) + " task(s)" : "delivered";
-                    }
-                    ++batch_.delivered;
-                    posting_error_.clear();
-                    clear_error(ErrorSource::posting);
-                }
-                batch_.last_done = now;
-            }
-            client_.release(id);  // the room's next post may go
-            prune_posts();
-            break;
-        }
     }
 }
 
@@ -360,18 +328,12 @@ void App::drop_all_calls(const std::string& reason, Instant now) {
     (void)now;
     client_.drop_all();
     calls_.clear();
-    for (PostJob& job : posts_) {
-        if (is_open(job.stage)) {
-            job.stage = PostStage::cancelled;
-            job.note = reason;
-            job.retry_at.reset();
-        }
-    }
+    routes_.clear();
+    posting_.drop_all(reason);
     account_.loading = status_.loading = rooms_.loading = false;
     account_.note.clear();
     status_.note.clear();
     rooms_.note.clear();
-    batch_ = PostBatch{};
     room_.set_loading(false);
     my_tasks_.loading = contacts_.loading = incoming_.loading = false;
 }

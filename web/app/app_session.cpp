@@ -91,8 +91,7 @@ void App::sign_out(Instant now) {
     reveal_ = false;
     effects_.push_back(effect::ForgetClipboard{session_copied_});
     session_copied_ = false;
-    posts_.clear();
-    batch_ = PostBatch{};
+    posting_.clear();
     counters_ = Counters{};
 }
 

@@ -1,0 +1,49 @@
+// app_routes.cpp: the App as the features' host: a feature's request goes
+// to the one REST client under a tag, and its answer comes back to that
+// feature by the tag (routes_), never through a switch on what it was.
+#include "app/app.hpp"
+
+namespace roomkey::app {
+
+RequestTag App::submit(Feature& owner, Outgoing outgoing, Instant now, RequestTag tag) {
+    if (tag == 0) tag = new_tag();
+    if (!outgoing.request) {
+        owner.on_answer(tag, Answer{std::nullopt, "the request could not be built: " + outgoing.request.error(), {}},
+                        now);
+        return tag;
+    }
+    routes_[tag] = Route{&owner, std::move(outgoing.label), outgoing.upload_progress, std::nullopt};
+    perform(client_.submit(tag, std::move(*outgoing.request), std::move(outgoing.options)), now);
+    return tag;
+}
+
+void App::release(RequestTag tag) {
+    client_.release(tag);
+    routes_.erase(tag);
+}
+
+bool App::cancel(RequestTag tag) {
+    if (!client_.cancel(tag)) return false;
+    routes_.erase(tag);
+    return true;
+}
+
+void App::deliver(RequestTag tag, Answer answer, Instant now) {
+    const auto route = routes_.find(tag);
+    if (route == routes_.end()) {
+        // One of the App's own calls (calls_).
+        if (answer.response) {
+            finish_call(tag, answer.response, {}, now);
+        } else {
+            fail_call(tag, answer.reason, now);
+        }
+        return;
+    }
+    Feature* owner = route->second.owner;
+    if (!answer.response) answer.failure = route->second.failure;
+    // A request the client keeps (its room's turn) keeps its route until released.
+    if (!client_.pending(tag)) routes_.erase(route);
+    owner->on_answer(tag, answer, now);
+}
+
+}  // namespace roomkey::app
