@@ -26,7 +26,9 @@ App::App(RandomSource random, std::string origin)
     : random_(std::move(random)),
       origin_(std::move(origin)),
       // The spec's limits and shared/'s margins (pacing.hpp).
-      client_(default_session_config(), PacingConfig{}) {}
+      client_(default_session_config(), PacingConfig{}) {
+    dashboard_.on_rooms_read([this](Instant now) { mentions_.on_room_list_read(now); });
+}
 
 void App::start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now) {
     fetch_config(now);
@@ -114,12 +116,11 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::UseApiToken>) {
                 use_api_token(i.token, now);
             } else if constexpr (std::is_same_v<T, intent::ReloadAccount>) {
-                if (!has_pending(CallKind::me)) enqueue(CallKind::me, std::nullopt, now);
-                if (!has_pending(CallKind::my_status)) enqueue(CallKind::my_status, std::nullopt, now);
+                dashboard_.reload_account(now);
             } else if constexpr (std::is_same_v<T, intent::ReloadRooms>) {
-                if (!has_pending(CallKind::rooms)) enqueue(CallKind::rooms, std::nullopt, now);
+                dashboard_.reload_rooms(now);
             } else if constexpr (std::is_same_v<T, intent::SelectRoom>) {
-                selected_room_ = i.room_id;
+                dashboard_.select_room(i.room_id);
             } else if constexpr (std::is_same_v<T, intent::QueueMessage>) {
                 posting_.queue_message(i, now);
             } else if constexpr (std::is_same_v<T, intent::QueueTask>) {
@@ -139,7 +140,7 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::ClipboardCleared>) {
                 clipboard_clear_refused_ = !i.cleared;
             } else {
-                apply_view(i, now);  // issue 10's views (app_rooms.cpp)
+                apply_feature(intent, now);  // the features' own intents (app_features.cpp)
             }
         },
         intent);
@@ -153,8 +154,8 @@ void App::tick(Instant now) {
     }
     posting_.run_timers(now);
     if (helper_down_ && !helper_probe_in_flight_ && helper_probe_at_ && *helper_probe_at_ <= now) probe_helper(now);
-    run_room_poll(now);
-    run_rooms_poll(now);  // issue 27 (app_workspace.cpp)
+    open_room_.run_poll(now);
+    mentions_.run_poll(now);
     pump(now);
 }
 

@@ -54,17 +54,24 @@
 #include <vector>
 
 #include "app/bff_session.hpp"
+#include "app/api_console.hpp"
 #include "app/console.hpp"
+#include "app/contacts.hpp"
+#include "app/dashboard.hpp"
 #include "app/feature.hpp"
 #include "app/flow_steps.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
+#include "app/mentions.hpp"
+#include "app/my_tasks.hpp"
+#include "app/open_room.hpp"
 #include "app/post_outcome.hpp"
 #include "app/posting.hpp"
 #include "app/public_config.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
 #include "app/user_errors.hpp"
+#include "app/view_answer.hpp"
 #include "app/workspace.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/api_records.hpp"
@@ -145,8 +152,6 @@ struct Counters {
     long retries_after_401 = 0;  // REST requests retried after invalid_token (spec 5.2.2)
 };
 
-// A GET that gets 429 waits for x-ratelimit-reset and is retried once (spec 8.1, 7.3).
-inline constexpr int kMaxRateLimitedGetRetries = 1;
 inline constexpr std::size_t kMaxRateSamples = 240;
 
 class App final : private FeatureHost {
@@ -206,10 +211,17 @@ public:
     bool oauth_grant() const { return mode_ == Mode::oauth || mode_ == Mode::bff; }
     std::string masked_api_token() const;
 
-    const Loadable<Account>& account() const { return account_; }
-    const Loadable<MyStatus>& status() const { return status_; }
-    const Loadable<std::vector<Room>>& rooms() const { return rooms_; }
-    const std::string& selected_room() const { return selected_room_; }
+    // ---- the features, each with its own state ----
+    const Dashboard& dashboard() const { return dashboard_; }
+    const OpenRoom& open_room() const { return open_room_; }
+    const MyTasks& my_tasks_view() const { return my_tasks_; }
+    const Contacts& contacts_view() const { return contacts_; }
+    const ApiConsole& api_console() const { return console_; }
+
+    const Loadable<Account>& account() const { return dashboard_.account(); }
+    const Loadable<MyStatus>& status() const { return dashboard_.status(); }
+    const Loadable<std::vector<Room>>& rooms() const { return dashboard_.rooms(); }
+    const std::string& selected_room() const { return dashboard_.selected_room(); }
 
     const Posting& posting() const { return posting_; }
     const std::deque<PostJob>& posts() const { return posting_.posts(); }
@@ -248,59 +260,25 @@ public:
     const Counters& counters() const { return counters_; }
 
     // ---- issue 10 (app_rooms.cpp) ----
-    const RoomView& room() const { return room_; }
+    const RoomView& room() const { return open_room_.view(); }
     // When the open room is next polled (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> room_poll_at() const;
+    std::optional<Instant> room_poll_at() const { return open_room_.poll_at(); }
     bool page_visible() const { return page_visible_; }
     // The mirror's last line about new messages in the open room.
-    const std::string& room_announcement() const { return room_announcement_; }
-    const Loadable<std::vector<ChatTask>>& my_tasks() const { return my_tasks_; }
-    const Loadable<std::vector<Contact>>& contacts() const { return contacts_; }
-    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return incoming_; }
-    const Console& console() const { return console_; }
+    const std::string& room_announcement() const { return open_room_.announcement(); }
+    const Loadable<std::vector<ChatTask>>& my_tasks() const { return my_tasks_.tasks(); }
+    const Loadable<std::vector<Contact>>& contacts() const { return contacts_.contacts(); }
+    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return contacts_.incoming(); }
+    const Console& console() const { return console_.console(); }
     // ---- issue 27 (app_workspace.cpp) ----
     const Workspace& workspace() const { return workspace_; }
     // The browser's offset of local time from UTC, for times as drawn.
     void set_user_time(UserTime user) { workspace_.set_user_time(std::move(user)); }
     std::vector<MentionAlert> take_alerts() { return workspace_.take_alerts(); }
     // When the room list is next read again (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> rooms_poll_at() const;
+    std::optional<Instant> rooms_poll_at() const { return mentions_.poll_at(); }
 
 private:
-    enum class CallKind { me, my_status, rooms, view };
-    // CallKind::view (issue 10): which view asked, so its answer lands there.
-    enum class ViewCall {
-        room_messages,
-        room_poll,
-        room_tasks,
-        room_members,
-        room_files,
-        mark_read,
-        complete_task,
-        my_tasks,
-        contacts,
-        incoming_requests,
-        accept_request,
-        decline_request,
-        console,
-        upload_file,  // app_files.cpp
-        open_file,
-        mention_text,  // app_workspace.cpp: a room read for a notification's text
-    };
-    struct ApiCall {
-        RequestId id = 0;
-        CallKind kind = CallKind::me;
-        std::string room;                         // ViewCall::open_file: the file's room
-        std::optional<TransportFailure> failure;  // why no answer came, when none did
-        // CallKind::view: the request, and what it is about (room, task or request id).
-        ViewCall view = ViewCall::room_messages;
-        Method method = Method::Get;
-        std::string path;
-        FormFields params;
-        std::string subject;
-        // ViewCall::upload_file: the file (shared: ApiCall is copied).
-        std::shared_ptr<const FileToUpload> upload;
-    };
     struct ConfigFetch {};
     struct TokenCall {
         TokenRequestId id = 0;
@@ -309,21 +287,25 @@ private:
         RequestId id = 0;
     };
     struct HelperProbe {};
-    // Issue 30: a call to the helper's BFF session routes.
+    // A call to the helper's BFF session routes.
     enum class BffRoute { session, refresh, logout };
     struct BffCall {
         BffRoute route = BffRoute::session;
     };
     using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall, HelperProbe, BffCall>;
 
-    // intents
+    // intents (app.cpp routes each to its feature)
+    void apply_feature(const Intent& intent, Instant now);
     void sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
     void page_restored(Instant now);
     void refresh_with_scopes(const ScopeSet& scopes, Instant now);
     void refresh_now(Instant now);
     void use_api_token(std::string token, Instant now);
+    void add_scopes(const intent::AddScopes& i, Instant now);
     void copy_curl(std::uint64_t entry_id, bool may_reveal);
+    // The grant's scopes for the console's checks; nullopt for an API token.
+    std::optional<ScopeSet> console_scopes() const;
 
     // helper-bound HTTP
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
@@ -341,21 +323,10 @@ private:
     void remember_tokens();
 
     // REST calls
-    bool can_send() const { return client_.can_send(); }
-    void load_dashboard(Instant now);
-    void enqueue(CallKind kind, std::optional<std::string> room_for_post, Instant now, RequestId id = 0);
-    bool has_pending(CallKind kind) const;
     void pump(Instant now);
-    // Keeps the call's context and hands its request (built once, without
-    // credentials) to the REST client.
-    void submit_call(const ApiCall& call, Result<HttpRequest, std::string> request, RestOptions options, Instant now);
-    std::string call_label(const ApiCall& call);
     void on_sent(RequestId id, HttpRequest request, bool retry, Instant now);
-    void on_rate_limited(const rest::RateLimited& waiting, Instant now);
     void on_api_answer(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                        Instant now);
-    void finish_call(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason, Instant now);
-    void fail_call(RequestId id, const std::string& reason, Instant now);
     void drop_all_calls(const std::string& reason, Instant now);
     void record_rate(const HttpResponse& response, Instant now);
     void reset_account_data();
@@ -386,7 +357,10 @@ private:
     bool cancel(RequestTag tag) override;
     ApiConfig api_config() const override;
     void notice(std::string text) override { notice_ = std::move(text); }
-    // A request's end goes to its owner (a feature, or the App's own calls).
+    void offer_scope(std::string scope) override { console_.offer_scope(std::move(scope)); }
+    bool can_send() const override { return client_.can_send(); }
+    void open_url(std::string url) override { effects_.push_back(effect::OpenUrl{std::move(url)}); }
+    // A request's end goes to its owner.
     void deliver(RequestTag tag, Answer answer, Instant now);
 
     void on_helper_unreachable(Instant now, bool probe_failed = false);
@@ -394,53 +368,7 @@ private:
     void probe_helper(Instant now);
     void add_secret(const std::string& secret);
 
-    // issue 10 views (app_rooms.cpp)
-    void apply_view(const intent::OpenRoom& i, Instant now);
-    void apply_view(const intent::LoadMessages& i, Instant now);
-    void apply_view(const intent::MarkRead& i, Instant now);
-    void apply_view(const intent::CompleteTask& i, Instant now);
-    void apply_view(const intent::LoadMyTasks& i, Instant now);
-    void apply_view(const intent::LoadContacts& i, Instant now);
-    void apply_view(const intent::AcceptRequest& i, Instant now);
-    void apply_view(const intent::DeclineRequest& i, Instant now);
-    void apply_view(const intent::SetPageVisible& i, Instant now);
-    // files both ways (app_files.cpp)
-    void apply_view(const intent::UploadFile& i, Instant now);
-    void apply_view(const intent::PickFile& i, Instant now);
-    void apply_view(const intent::OpenFile& i, Instant now);
-    // the workspace (app_workspace.cpp)
-    void apply_view(const intent::ShowView& i, Instant now);
-    void apply_view(const intent::SetRoomFilter& i, Instant now);
-    void apply_view(const intent::Reply& i, Instant now);
-    void apply_view(const intent::Quote& i, Instant now);
-    void apply_view(const intent::Mention& i, Instant now);
-    void apply_view(const intent::EditMessage& i, Instant now);
-    void apply_view(const intent::DeleteMessage& i, Instant now);
-    void apply_view(const intent::ReopenTask& i, Instant now);
-    void apply_view(const intent::SetNotifications& i, Instant now);
-    void apply_view(const intent::NotificationPermission& i, Instant now);
-    // A console answer to an edit or delete of the open room's message.
-    void on_message_changed(const HttpResponse& response);
-    void on_file_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
-                        Instant now);
-    // the API console (app_console.cpp)
-    void apply_view(const intent::ConsoleCall& i, Instant now);
-    void apply_view(const intent::ConfirmConsoleCall& i, Instant now);
-    void apply_view(const intent::CancelConsoleCall& i, Instant now);
-    void apply_view(const intent::AddScopes& i, Instant now);
-    void send_console(const ConsolePending& call, Instant now);
-    void on_console_answer(const std::optional<HttpResponse>& response, const std::string& reason);
-    // Queues a view's REST call (same queue, pacer and session as the rest);
-    // `post_room` puts a room post under the per-room limit (spec 8.2).
-    void enqueue_view(ViewCall view, Method method, std::string path, FormFields params, std::string subject,
-                      Instant now, std::optional<std::string> post_room = std::nullopt, std::string room = {},
-                      std::shared_ptr<const FileToUpload> upload = nullptr);
-    bool has_pending_view(ViewCall view, const std::string& subject) const;
-    std::string view_label(const ApiCall& call) const;
-    void on_view_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
-                        Instant now);
-    void run_room_poll(Instant now);
-    // issue 30: the BFF mode (app_bff.cpp)
+    // the BFF mode (app_bff.cpp)
     bool bff_config() const { return config_ && config_->bff(); }
     void bff_on_config(Instant now);
     void bff_sign_in(const ScopeSet& scopes, Instant now);
@@ -483,14 +411,8 @@ private:
     std::string api_token_;
     std::vector<std::string> secrets_;  // every token/code/verifier seen, to mask in the log
 
-    Loadable<Account> account_;
-    Loadable<MyStatus> status_;
-    Loadable<std::vector<Room>> rooms_;
-    std::string selected_room_;
-
     // The one REST client: credentials, session, pacing, queue (rest_client.hpp).
     RestClient client_;
-    std::map<RequestId, ApiCall> calls_;
     std::map<RequestTag, Route> routes_;
     std::vector<RateSample> rate_samples_;
 
@@ -512,41 +434,24 @@ private:
     std::optional<long> sign_out_confirm_;
     std::string notice_;
     Counters counters_;
-
-    // issue 10
-    RoomView room_;
-    std::optional<Instant> room_poll_at_;  // the open room's next poll, once its first load answered
     bool page_visible_ = true;
-    std::string room_announcement_;
-    Loadable<std::vector<ChatTask>> my_tasks_;
-    Loadable<std::vector<Contact>> contacts_;
-    Loadable<std::vector<ContactRequest>> incoming_;
-    Posting posting_{*this, account_};
-    Console console_;
-    // issue 27
     Workspace workspace_;
-    // The edit or delete sent through the console, to show once it answers.
-    struct MessageChange {
-        std::string room_id;
-        std::string message_id;
-        std::optional<std::string> body;  // nullopt: a delete
-    };
-    std::optional<MessageChange> message_change_;
-    // Issue 30: the BFF mode.
+
+    // The features: each owns its state, its requests and their answers.
+    Dashboard dashboard_{*this};
+    MyTasks my_tasks_{*this};
+    Contacts contacts_{*this};
+    OpenRoom open_room_{*this, random_, dashboard_, my_tasks_, page_visible_};
+    ApiConsole console_{*this, open_room_.view()};
+    Posting posting_{*this, dashboard_.account()};
+    Mentions mentions_{*this, workspace_, dashboard_, contacts_, open_room_, page_visible_};
+
+    // The BFF mode.
     BffSessionView bff_;
     bool bff_signing_in_ = false;   // navigated to /bff/login (a page restored from the cache)
     bool bff_refreshing_ = false;   // a POST /bff/refresh is in flight
     bool bff_session_asked_ = false;  // GET /bff/session in flight
     std::optional<BffCallbackError> bff_callback_error_;  // the launch URL's #bff_error, until the config is read
-    // Issue 27 item 5: the room list's next read, once a read answered.
-    std::optional<Instant> rooms_poll_at_;
-    void run_rooms_poll(Instant now);
-    void schedule_rooms_poll(Instant now);
-    // The room list read: mentions that rose are read for their text (the
-    // rooms being read, by id), then the next read is scheduled.
-    std::map<std::string, MentionRise> mention_reads_;
-    void on_room_list_read(Instant now);
-    void on_mention_text_answer(const ApiCall& call, const std::optional<HttpResponse>& response);
 };
 
 }  // namespace roomkey::app

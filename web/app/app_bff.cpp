@@ -203,7 +203,7 @@ void App::bff_take_session(const BffSessionInfo& info, Instant now) {
     if (requested_scopes_.empty()) requested_scopes_ = info.scope;
     last_error_.reset();
     notice_ = "Signed in through roomkey-helper: it holds the tokens, this page holds none.";
-    load_dashboard(now);
+    dashboard_.load(now);
 }
 
 void App::bff_ended(const std::string& why, Instant now) {

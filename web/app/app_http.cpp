@@ -165,7 +165,6 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
             } else if constexpr (std::is_same_v<T, TokenCall>) {
                 on_token_answer(p.id, std::nullopt, reason, now);
             } else if constexpr (std::is_same_v<T, RestCall>) {
-                if (auto call = calls_.find(p.id); call != calls_.end()) call->second.failure = failure;
                 if (auto route = routes_.find(p.id); route != routes_.end()) route->second.failure = failure;
                 on_api_answer(p.id, std::nullopt, reason, now);
             } else if constexpr (std::is_same_v<T, BffCall>) {

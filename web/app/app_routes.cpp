@@ -8,8 +8,7 @@ namespace roomkey::app {
 RequestTag App::submit(Feature& owner, Outgoing outgoing, Instant now, RequestTag tag) {
     if (tag == 0) tag = new_tag();
     if (!outgoing.request) {
-        owner.on_answer(tag, Answer{std::nullopt, "the request could not be built: " + outgoing.request.error(), {}},
-                        now);
+        owner.on_answer(tag, Answer{std::nullopt, outgoing.request.error(), {}}, now);
         return tag;
     }
     routes_[tag] = Route{&owner, std::move(outgoing.label), outgoing.upload_progress, std::nullopt};
@@ -30,20 +29,19 @@ bool App::cancel(RequestTag tag) {
 
 void App::deliver(RequestTag tag, Answer answer, Instant now) {
     const auto route = routes_.find(tag);
-    if (route == routes_.end()) {
-        // One of the App's own calls (calls_).
-        if (answer.response) {
-            finish_call(tag, answer.response, {}, now);
-        } else {
-            fail_call(tag, answer.reason, now);
-        }
-        return;
-    }
+    if (route == routes_.end()) return;  // dropped (signed out) meanwhile
     Feature* owner = route->second.owner;
     if (!answer.response) answer.failure = route->second.failure;
     // A request the client keeps (its room's turn) keeps its route until released.
     if (!client_.pending(tag)) routes_.erase(route);
     owner->on_answer(tag, answer, now);
+}
+
+// An upload's body went out so far: its owner shows the progress.
+void App::on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total) {
+    const auto http = http_.find(id);
+    if (http == http_.end()) return;
+    if (const auto* rest = std::get_if<RestCall>(&http->second)) open_room_.on_upload_progress(rest->id, sent, total);
 }
 
 }  // namespace roomkey::app

@@ -147,7 +147,7 @@ void App::use_api_token(std::string token, Instant now) {
     last_error_.reset();
     notice_ = "Using an API token (spec 5.1): it is sent only in the " +
               (config_ ? config_->token_header : std::string("x-servicetoken")) + " header.";
-    load_dashboard(now);
+    dashboard_.load(now);
 }
 
 // ===========================================================================
@@ -221,7 +221,7 @@ void App::on_signed_in(Instant now) {
     mode_ = Mode::oauth;
     last_error_.reset();
     notice_ = "Signed in.";
-    load_dashboard(now);
+    dashboard_.load(now);
 }
 
 void App::remember_tokens() {

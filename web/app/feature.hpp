@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "app/post_outcome.hpp"
 #include "app/user_errors.hpp"
@@ -41,16 +42,17 @@ struct Answer {
 // A request handed to the REST client.
 struct Outgoing {
     std::string label;  // what the HTTP log calls it
-    Result<HttpRequest, std::string> request = Err{std::string()};  // or why it could not be built
+    Result<HttpRequest, std::string> request = Err{std::string()};  // or the whole reason it could not be built
     RestOptions options;
     bool upload_progress = false;  // a file upload: the platform reports the body's progress
 };
 
-// Wraps a builder's result as an Outgoing request (its error in words).
+// Wraps a builder's result as an Outgoing request: the failure reason says
+// "the <what> could not be built: <error>".
 template <class E>
-Result<HttpRequest, std::string> built(Result<HttpRequest, E> request) {
+Result<HttpRequest, std::string> built(Result<HttpRequest, E> request, std::string_view what = "request") {
     if (request) return std::move(*request);
-    return Err{std::string(to_string(request.error()))};
+    return Err{"the " + std::string(what) + " could not be built: " + std::string(to_string(request.error()))};
 }
 
 class Feature {
@@ -94,6 +96,12 @@ public:
     // The action `source` stands for succeeded: its error, if shown, goes.
     virtual void clear_error(ErrorSource source) = 0;
     virtual void notice(std::string text) = 0;
+    // A call was refused for want of `scope`: the console offers to add it.
+    virtual void offer_scope(std::string scope) = 0;
+    // Someone holds credentials that REST requests may go with now.
+    virtual bool can_send() const = 0;
+    // Open a download_url (an attachment: the browser saves it, the page stays).
+    virtual void open_url(std::string url) = 0;
 
 protected:
     ~FeatureHost() = default;

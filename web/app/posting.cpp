@@ -3,10 +3,13 @@
 
 #include <algorithm>
 
+#include "app/app_detail.hpp"
 #include "app/format.hpp"
 #include "roomkey/errors.hpp"
 
 namespace roomkey::app {
+
+using detail::is_success;
 
 namespace {
 
@@ -18,12 +21,8 @@ constexpr Millis kFirstCheckDelay{1000};
 // A room read that gets 429 waits for x-ratelimit-reset and goes once more.
 constexpr int kSettleRateLimitRetries = 1;
 
-std::string seconds_text(Millis wait) {
+std::string wait_text(Millis wait) {
     return format_countdown(std::max(wait, Millis(0)));
-}
-
-bool is_success(int status) {
-    return status >= 200 && status < 300;
 }
 
 Result<HttpRequest, std::string> build_post(const ApiConfig& config, const PostJob& job) {
@@ -335,7 +334,7 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
             const Millis wait = retry_backoff(job.attempts);
             job.stage = PostStage::retrying;
             job.retry_at = now + wait;
-            job.note = outcome.why + "; sending it again by itself in " + seconds_text(wait) + " (retry " +
+            job.note = outcome.why + "; sending it again by itself in " + wait_text(wait) + " (retry " +
                        std::to_string(job.attempts) + ")";
             return;
         }
@@ -428,7 +427,7 @@ void Posting::on_settle_answer(RequestTag tag, const Answer& answer, Instant now
     if (job->checks < kMaxSettleChecks) {
         const Millis wait = retry_backoff(job->checks + 1);
         job->retry_at = now + wait;
-        job->note = job->why + "; " + why + "; looking again in " + seconds_text(wait);
+        job->note = job->why + "; " + why + "; looking again in " + wait_text(wait);
         return;
     }
     job->stage = PostStage::unknown;
