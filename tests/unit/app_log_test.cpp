@@ -158,7 +158,7 @@ TEST(App, APageRestoredWhileSigningInAbandonsTheSignIn) {
 
     h.apply(intent::PageRestored{});
     EXPECT_EQ(h.app->session_label(), "signed out");
-    EXPECT_EQ(h.app->mode(), Mode::none);
+    EXPECT_EQ(h.app->holder(), CredentialHolder::none);
     EXPECT_EQ(h.forgot_pending, 1) << "the pending authorization leaves sessionStorage";
     EXPECT_NE(h.app->notice().find("came back from the consent screen"), std::string::npos) << h.app->notice();
     EXPECT_FALSE(h.app->last_error());

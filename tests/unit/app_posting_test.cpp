@@ -181,14 +181,14 @@ TEST(App, SignOutWithWaitingPostsAsksThenCancelsThem) {
     h.apply(intent::SignOut{});
     ASSERT_TRUE(h.app->sign_out_confirm()) << "two posts still wait: the user is asked";
     EXPECT_EQ(*h.app->sign_out_confirm(), 2);
-    EXPECT_EQ(h.app->mode(), Mode::api_token) << "still signed in until the user confirms";
+    EXPECT_EQ(h.app->holder(), CredentialHolder::api_token) << "still signed in until the user confirms";
     h.apply(intent::CancelSignOut{});
     EXPECT_FALSE(h.app->sign_out_confirm());
     h.apply(intent::SignOut{});
     h.apply(intent::SignOut{true});
     h.run_for(Seconds(12));
     EXPECT_EQ(h.post_arrivals.size(), 10u);
-    EXPECT_EQ(h.app->mode(), Mode::none);
+    EXPECT_EQ(h.app->holder(), CredentialHolder::none);
     EXPECT_FALSE(h.app->sign_out_confirm());
 }
 

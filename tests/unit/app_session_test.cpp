@@ -203,7 +203,7 @@ TEST(App, ApiTokenWithControlCharactersIsRefusedBeforeSending) {
         intent::UseApiToken{"abc\x01"
                             "def"});
     EXPECT_EQ(h.sent.size(), before) << "shared/'s builder refuses it: nothing is sent";
-    EXPECT_EQ(h.app->mode(), Mode::none);
+    EXPECT_EQ(h.app->holder(), CredentialHolder::none);
     ASSERT_TRUE(h.app->last_error());
 }
 

@@ -58,7 +58,7 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
     }
     add_secret(validated->code());
     requested_scopes_ = validated->scopes();
-    mode_ = Mode::oauth;
+    client_.expect_callback();  // the page's session exchanges the code once the config is here
     callback_ = std::move(*validated);
     callback_received_at_ = now;
     notice_ = "Completing sign-in...";
@@ -96,12 +96,11 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::TryAgain>) {
                 last_error_.reset();
                 notice_.clear();
-                if (mode_ != Mode::api_token) {
+                if (holder() != CredentialHolder::api_token) {
                     const SessionState state = session().state();
                     if (state == SessionState::failed || state == SessionState::expired ||
                         state == SessionState::authorizing) {
                         client_.reset_session(session_config(config_ ? config_->client_id : std::string()));
-                        mode_ = Mode::none;
                     }
                 }
                 if (!config_ && !config_loading_) fetch_config(now);
@@ -112,7 +111,7 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
                 auto_refresh_ = i.on;
                 // Catch up at once on anything that came due while it was off.
-                if (auto_refresh_ && mode_ == Mode::oauth) perform(client_.tick(now), now);
+                if (auto_refresh_ && holder() == CredentialHolder::page_session) perform(client_.tick(now), now);
             } else if constexpr (std::is_same_v<T, intent::UseApiToken>) {
                 use_api_token(i.token, now);
             } else if constexpr (std::is_same_v<T, intent::ReloadAccount>) {
@@ -148,7 +147,7 @@ void App::apply(const Intent& intent, Instant now) {
 }
 
 void App::tick(Instant now) {
-    if (refresh_tick_at_ && now >= *refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
+    if (refresh_tick_at_ && now >= *refresh_tick_at_ && auto_refresh_ && holder() == CredentialHolder::page_session) {
         refresh_tick_at_.reset();
         perform(client_.tick(now), now);
     }
@@ -162,7 +161,7 @@ void App::tick(Instant now) {
 std::optional<Instant> App::next_wake_at(Instant now) const {
     std::optional<Instant> wake;
     wake = client_.next_send_at(now);
-    if (refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
+    if (refresh_tick_at_ && auto_refresh_ && holder() == CredentialHolder::page_session) {
         wake = wake ? std::min(*wake, *refresh_tick_at_) : *refresh_tick_at_;
     }
     // Automatic retries and room checks (issue 11), and the helper probe.

@@ -134,8 +134,6 @@ struct ForgetPending {};
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
                             effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
 
-// bff: signed in through roomkey-helper's BFF session (the helper holds the tokens).
-enum class Mode { none, oauth, api_token, bff };
 
 // One x-ratelimit-* reading, for the plot (spec 8.1).
 struct RateSample {
@@ -187,7 +185,8 @@ public:
     const std::optional<PublicConfig>& config() const { return config_; }
     const std::string& config_error() const { return config_error_; }
     bool config_loading() const { return config_loading_; }
-    Mode mode() const { return mode_; }
+    // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
+    CredentialHolder holder() const { return client_.holder(); }
     const Session& session() const { return client_.session(); }
     // "signed out", "signing in", "exchanging", "signed in", "refreshing",
     // "expired", "failed" or "api token".
@@ -208,7 +207,7 @@ public:
     // The helper's session as /bff/session last told it.
     const BffSessionView& bff() const { return bff_; }
     // An OAuth grant is in use, held by the page or by the helper.
-    bool oauth_grant() const { return mode_ == Mode::oauth || mode_ == Mode::bff; }
+    bool oauth_grant() const { return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper; }
     std::string masked_api_token() const;
 
     // ---- the features, each with its own state ----
@@ -391,7 +390,6 @@ private:
     std::string config_error_;
     bool config_loading_ = false;
 
-    Mode mode_ = Mode::none;
     std::optional<ValidatedCallback> callback_;  // validated, waiting for the config
     Instant callback_received_at_;               // when the page loaded with it (spec 2.2: code valid 1 minute)
     // The authorization request and callback, waiting for the configuration

@@ -46,15 +46,15 @@ UserError bff_callback_user_error(const BffCallbackError& error) {
 // ===========================================================================
 
 const ScopeSet* App::granted_scopes() const {
-    if (mode_ == Mode::bff) return &bff_.scope();
-    if (mode_ == Mode::oauth && session().tokens()) return &session().tokens()->scope;
+    if (holder() == CredentialHolder::helper) return &bff_.scope();
+    if (holder() == CredentialHolder::page_session && session().tokens()) return &session().tokens()->scope;
     return nullptr;
 }
 
 std::string App::tokens_held_by() const {
-    if (mode_ == Mode::bff) return "held by roomkey-helper (BFF), never in this page";
-    if (mode_ == Mode::oauth && session().tokens()) return "in this page's memory (public client)";
-    if (mode_ == Mode::api_token) return "the API token is in this page's memory";
+    if (holder() == CredentialHolder::helper) return "held by roomkey-helper (BFF), never in this page";
+    if (holder() == CredentialHolder::page_session && session().tokens()) return "in this page's memory (public client)";
+    if (holder() == CredentialHolder::api_token) return "the API token is in this page's memory";
     return {};
 }
 
@@ -178,11 +178,11 @@ void App::on_bff_answer(BffRoute route, const std::optional<HttpResponse>& respo
 
 void App::bff_take_session(const BffSessionInfo& info, Instant now) {
     if (!info.signed_in) {
-        if (mode_ == Mode::bff) bff_ended("roomkey-helper holds no session for this browser any more", now);
+        if (holder() == CredentialHolder::helper) bff_ended("roomkey-helper holds no session for this browser any more", now);
         return;
     }
-    const bool arrived = mode_ != Mode::bff;
-    if (arrived && mode_ != Mode::none) sign_out(now);  // an API token or a page-held grant gives way
+    const bool arrived = holder() != CredentialHolder::helper;
+    if (arrived && holder() != CredentialHolder::none) sign_out(now);  // an API token or a page-held grant gives way
     bff_.on_session(info, now);
     // How this session was made, told again from the helper's report: the
     // page that navigated to /bff/login is gone, and its log with it.
@@ -197,7 +197,6 @@ void App::bff_take_session(const BffSessionInfo& info, Instant now) {
         }
     }
     if (!arrived) return;
-    mode_ = Mode::bff;
     client_.use_helper();
     bff_signing_in_ = false;
     if (requested_scopes_.empty()) requested_scopes_ = info.scope;
@@ -213,7 +212,6 @@ void App::bff_ended(const std::string& why, Instant now) {
     bff_.signed_out();
     bff_signing_in_ = false;
     bff_refreshing_ = false;
-    mode_ = Mode::none;
     UserError error;
     error.title = "Signed out by roomkey-helper";
     error.message = why;
@@ -240,7 +238,7 @@ void App::bff_note_response(const HttpResponse& response, Instant now) {
     auto request = token_request_header(response);
     if (!request) return;
     bff_log_token_request(*request, now);
-    if (mode_ == Mode::bff) bff_ask_session(now);
+    if (holder() == CredentialHolder::helper) bff_ask_session(now);
 }
 
 }  // namespace roomkey::app

@@ -81,12 +81,12 @@ std::optional<ScopeSet> App::console_scopes() const {
 // "Sign in again adding <scope>": a new authorization request for the union
 // of the granted scopes and that one.
 void App::add_scopes(const intent::AddScopes& i, Instant now) {
-    if (!config_ || mode_ == Mode::api_token) {
+    if (!config_ || holder() == CredentialHolder::api_token) {
         UserError error;
         error.title = "Cannot add a scope";
-        error.message = mode_ == Mode::api_token ? "An API token's scopes are set when it is created, not here."
+        error.message = holder() == CredentialHolder::api_token ? "An API token's scopes are set when it is created, not here."
                                                  : "roomkey-helper's configuration is not loaded yet.";
-        error.remedy = mode_ == Mode::api_token ? "Sign in with OAuth to choose scopes." : "Try again in a moment.";
+        error.remedy = holder() == CredentialHolder::api_token ? "Sign in with OAuth to choose scopes." : "Try again in a moment.";
         set_error(std::move(error));
         return;
     }

@@ -70,7 +70,7 @@ void App::perform(RestStep step, Instant now) {
         if (route != routes_.end()) route->second.owner->on_rate_limited(waiting, now);
     }
     for (const rest::Completed& done : step.completed) {
-        if (mode_ == Mode::bff) {
+        if (holder() == CredentialHolder::helper) {
             // The helper refreshed and retried already; a 401 it marks as "no
             // session" means signed out (expired, refused refresh, logged out).
             if (auto why = bff_session_ended(done.response)) {

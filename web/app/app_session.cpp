@@ -41,7 +41,7 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
         bff_sign_in(scopes, now);
         return;
     }
-    if (mode_ == Mode::api_token || session().state() != SessionState::signed_out) sign_out(now);
+    if (holder() == CredentialHolder::api_token || session().state() != SessionState::signed_out) sign_out(now);
 
     AuthorizationRequest request;
     request.redirect_uri = config_->redirect_uri;
@@ -54,7 +54,6 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
         set_error(authorization_request_error(url.error()));
         return;
     }
-    mode_ = Mode::oauth;
     requested_scopes_ = scopes;
     last_error_.reset();
     notice_ = "Opening the consent screen...";
@@ -66,7 +65,7 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
 }
 
 void App::sign_out(Instant now) {
-    if (mode_ == Mode::bff) bff_sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
+    if (holder() == CredentialHolder::helper) bff_sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
     bff_.signed_out();
     bff_signing_in_ = false;
     perform(client_.sign_out(), now);
@@ -81,7 +80,6 @@ void App::sign_out(Instant now) {
     reset_account_data();
     requested_scopes_.clear();
     scope_refresh_.reset();
-    mode_ = Mode::none;
     last_error_.reset();
     notice_.clear();
     // Everything else that belonged to the session: the reveal switch, what
@@ -111,11 +109,10 @@ void App::page_restored(Instant now) {
                   "ready.";
         return;
     }
-    if (mode_ != Mode::oauth || session().state() != SessionState::authorizing || callback_) return;
+    if (holder() != CredentialHolder::page_session || session().state() != SessionState::authorizing || callback_) return;
     perform(client_.sign_out(), now);
     effects_.push_back(effect::ForgetPending{});
     requested_scopes_.clear();
-    mode_ = Mode::none;
     last_error_.reset();
     notice_ = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.";
 }
@@ -138,10 +135,9 @@ void App::use_api_token(std::string token, Instant now) {
         set_error(std::move(error));
         return;
     }
-    if (mode_ != Mode::none || session().state() != SessionState::signed_out) sign_out(now);
+    if (holder() != CredentialHolder::none || session().state() != SessionState::signed_out) sign_out(now);
     api_token_ = std::move(token);
     add_secret(api_token_);
-    mode_ = Mode::api_token;
     client_.set_api_config(api_config());
     client_.use_api_token(api_token_);
     last_error_.reset();
@@ -166,12 +162,12 @@ SessionConfig App::session_config(const std::string& client_id) const {
 // Spec 4.3: a refresh may ask for fewer scopes than were granted; the new
 // tokens then grant only those (and so does every later refresh).
 void App::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
-    if (mode_ == Mode::bff) {
+    if (holder() == CredentialHolder::helper) {
         bff_refresh(scopes, now);  // POST /bff/refresh {"scope": ...}
         return;
     }
     const auto& tokens = session().tokens();
-    if (mode_ != Mode::oauth || !tokens) {
+    if (holder() != CredentialHolder::page_session || !tokens) {
         scope_refresh_.refuse(
             "Sign in with OAuth first: only an OAuth grant can be narrowed (an API token has no scopes).");
         return;
@@ -188,12 +184,12 @@ void App::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
 // "Refresh now": the page's own session refreshes its tokens; in BFF mode
 // the helper refreshes them (POST /bff/refresh).
 void App::refresh_now(Instant now) {
-    if (mode_ == Mode::bff) {
+    if (holder() == CredentialHolder::helper) {
         bff_refresh(std::nullopt, now);
         return;
     }
     const SessionState state = session().state();
-    if (mode_ == Mode::oauth && (state == SessionState::signed_in || state == SessionState::refreshing)) {
+    if (holder() == CredentialHolder::page_session && (state == SessionState::signed_in || state == SessionState::refreshing)) {
         perform(client_.refresh(now), now);
     }
 }
@@ -205,20 +201,17 @@ void App::process_callback(Instant now) {
     RestStep step = client_.callback(session_config(client_id), std::move(callback), callback_received_at_, now);
     for (const Lifecycle& event : step.lifecycle) {
         if (const auto* expired = std::get_if<lifecycle::CodeExpired>(&event)) {
-            mode_ = Mode::none;
             requested_scopes_.clear();
             notice_.clear();
             set_error(code_expired_error(expired->waited));
             return;
         }
     }
-    mode_ = Mode::oauth;
     notice_ = "Exchanging the authorization code...";
     perform(std::move(step), now);
 }
 
 void App::on_signed_in(Instant now) {
-    mode_ = Mode::oauth;
     last_error_.reset();
     notice_ = "Signed in.";
     dashboard_.load(now);
@@ -244,8 +237,8 @@ void App::add_secret(const std::string& secret) {
 // ===========================================================================
 
 std::string App::session_label() const {
-    if (mode_ == Mode::api_token) return "api token";
-    if (mode_ == Mode::bff) return bff_refreshing_ ? "refreshing" : "signed in";  // the helper holds the tokens
+    if (holder() == CredentialHolder::api_token) return "api token";
+    if (holder() == CredentialHolder::helper) return bff_refreshing_ ? "refreshing" : "signed in";  // the helper holds the tokens
     if (bff_signing_in_) return "signing in";
     if (callback_) return "exchanging";
     switch (session().state()) {
@@ -274,7 +267,7 @@ bool App::scopes_differ() const {
 }
 
 std::optional<Instant> App::access_expires_at() const {
-    if (mode_ == Mode::bff) return bff_.access_expires_at();
+    if (holder() == CredentialHolder::helper) return bff_.access_expires_at();
     const auto& tokens = session().tokens();
     if (!tokens) return std::nullopt;
     return tokens->access_expires_at;

@@ -133,6 +133,9 @@ public:
     RestStep callback(SessionConfig config, ValidatedCallback callback, Instant received_at, Instant now);
     // The callback was refused before any exchange (spec 4.2, 7.1).
     RestStep callback_rejected(const CallbackError& error);
+    // The page loaded on a callback: its session exchanges the code once
+    // the adapter can build the exchange (callback()).
+    void expect_callback() { holder_ = CredentialHolder::page_session; }
     void use_api_token(std::string token);
     void use_helper();
     // Nobody holds credentials any more; every request is dropped unanswered.
