@@ -54,19 +54,13 @@
 #include <vector>
 
 #include "app/bff_session.hpp"
-#include "app/api_console.hpp"
 #include "app/console.hpp"
-#include "app/contacts.hpp"
-#include "app/dashboard.hpp"
 #include "app/feature.hpp"
+#include "app/features.hpp"
 #include "app/flow_steps.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
-#include "app/mentions.hpp"
-#include "app/my_tasks.hpp"
-#include "app/open_room.hpp"
 #include "app/post_outcome.hpp"
-#include "app/posting.hpp"
 #include "app/public_config.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
@@ -182,21 +176,21 @@ public:
     std::vector<Effect> take_effects();
 
     // ---- read-only view for the UI and the page API ----
-    const std::optional<PublicConfig>& config() const { return config_; }
-    const std::string& config_error() const { return config_error_; }
-    bool config_loading() const { return config_loading_; }
+    const std::optional<PublicConfig>& config() const { return config_load_.value; }
+    const std::string& config_error() const { return config_load_.error; }
+    bool config_loading() const { return config_load_.loading; }
     // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
     CredentialHolder holder() const { return client_.holder(); }
     const Session& session() const { return client_.session(); }
     // "signed out", "signing in", "exchanging", "signed in", "refreshing",
     // "expired", "failed" or "api token".
     std::string session_label() const;
-    const ScopeSet& requested_scopes() const { return requested_scopes_; }
+    const ScopeSet& requested_scopes() const { return sign_in_.requested_scopes; }
     // "Refresh with fewer scopes" (intent::RefreshScopes): asked, granted, why not.
-    const ScopeRefresh& scope_refresh() const { return scope_refresh_; }
+    const ScopeRefresh& scope_refresh() const { return sign_in_.scope_refresh; }
     // Granted scopes differ from the requested ones (after expansion).
     bool scopes_differ() const;
-    bool auto_refresh() const { return auto_refresh_; }
+    bool auto_refresh() const { return sign_in_.auto_refresh; }
     std::optional<Instant> access_expires_at() const;
     // ---- issue 30: the BFF mode (app_bff.cpp) ----
     // The scopes of the OAuth grant in use (the page's tokens, or the
@@ -205,77 +199,77 @@ public:
     // Where the tokens are, as the session panel says it ("" when none).
     std::string tokens_held_by() const;
     // The helper's session as /bff/session last told it.
-    const BffSessionView& bff() const { return bff_; }
+    const BffSessionView& bff() const { return bff_.view; }
     // An OAuth grant is in use, held by the page or by the helper.
     bool oauth_grant() const { return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper; }
     std::string masked_api_token() const;
 
     // ---- the features, each with its own state ----
-    const Dashboard& dashboard() const { return dashboard_; }
-    const OpenRoom& open_room() const { return open_room_; }
-    const MyTasks& my_tasks_view() const { return my_tasks_; }
-    const Contacts& contacts_view() const { return contacts_; }
-    const ApiConsole& api_console() const { return console_; }
+    const Dashboard& dashboard() const { return features_.dashboard; }
+    const OpenRoom& open_room() const { return features_.open_room; }
+    const MyTasks& my_tasks_view() const { return features_.my_tasks; }
+    const Contacts& contacts_view() const { return features_.contacts; }
+    const ApiConsole& api_console() const { return features_.console; }
 
-    const Loadable<Account>& account() const { return dashboard_.account(); }
-    const Loadable<MyStatus>& status() const { return dashboard_.status(); }
-    const Loadable<std::vector<Room>>& rooms() const { return dashboard_.rooms(); }
-    const std::string& selected_room() const { return dashboard_.selected_room(); }
+    const Loadable<Account>& account() const { return features_.dashboard.account(); }
+    const Loadable<MyStatus>& status() const { return features_.dashboard.status(); }
+    const Loadable<std::vector<Room>>& rooms() const { return features_.dashboard.rooms(); }
+    const std::string& selected_room() const { return features_.dashboard.selected_room(); }
 
-    const Posting& posting() const { return posting_; }
-    const std::deque<PostJob>& posts() const { return posting_.posts(); }
-    const PostBatch& batch() const { return posting_.batch(); }
+    const Posting& posting() const { return features_.posting; }
+    const std::deque<PostJob>& posts() const { return features_.posting.posts(); }
+    const PostBatch& batch() const { return features_.posting.batch(); }
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const;
     const PacingScheduler& scheduler() const override { return client_.scheduler(); }
-    const std::vector<RateSample>& rate_samples() const { return rate_samples_; }
+    const std::vector<RateSample>& rate_samples() const { return stats_.rate_samples; }
 
-    const HttpLog& log() const { return log_; }
-    bool reveal() const { return reveal_; }
+    const HttpLog& log() const { return trace_.log; }
+    bool reveal() const { return trace_.reveal; }
     // What "Copy as curl" of log entry `entry_id` copies (masked unless
     // revealed and `may_reveal`); none for an entry no longer logged.
     std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const;
     RedactionRules redaction() const;
     const std::string& origin() const { return origin_; }
 
-    const std::optional<UserError>& last_error() const { return last_error_; }
+    const std::optional<UserError>& last_error() const { return feedback_.error; }
     // Each view's own error, as the panel shows it ("" when none).
-    const std::string& posting_error() const { return posting_.error(); }
-    const std::string& form_error() const { return form_error_; }
+    const std::string& posting_error() const { return features_.posting.error(); }
+    const std::string& form_error() const { return feedback_.form_error; }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
-    bool helper_unreachable() const { return helper_down_; }
-    std::optional<Instant> helper_probe_at() const { return helper_probe_at_; }
+    bool helper_unreachable() const { return helper_.down; }
+    std::optional<Instant> helper_probe_at() const { return helper_.probe_at; }
     // Sign-out was asked while posts are still open: how many would be lost.
-    std::optional<long> sign_out_confirm() const { return sign_out_confirm_; }
+    std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm; }
     // Posts not delivered, discarded or cancelled: waiting, sending,
     // retrying, checking, unknown or refused.
-    long open_posts() const { return posting_.open_posts(); }
-    const std::string& notice() const { return notice_; }
+    long open_posts() const { return features_.posting.open_posts(); }
+    const std::string& notice() const { return feedback_.notice; }
     // Issue 28: sign-out could not overwrite the system clipboard (the
     // engine wants a recent click or key press): what to tell the user, ""
     // when nothing waits.
     std::string clipboard_notice() const;
-    const Counters& counters() const { return counters_; }
+    const Counters& counters() const { return stats_.counters; }
 
     // ---- issue 10 (app_rooms.cpp) ----
-    const RoomView& room() const { return open_room_.view(); }
+    const RoomView& room() const { return features_.open_room.view(); }
     // When the open room is next polled (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> room_poll_at() const { return open_room_.poll_at(); }
-    bool page_visible() const { return page_visible_; }
+    std::optional<Instant> room_poll_at() const { return features_.open_room.poll_at(); }
+    bool page_visible() const { return features_.page_visible; }
     // The mirror's last line about new messages in the open room.
-    const std::string& room_announcement() const { return open_room_.announcement(); }
-    const Loadable<std::vector<ChatTask>>& my_tasks() const { return my_tasks_.tasks(); }
-    const Loadable<std::vector<Contact>>& contacts() const { return contacts_.contacts(); }
-    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return contacts_.incoming(); }
-    const Console& console() const { return console_.console(); }
+    const std::string& room_announcement() const { return features_.open_room.announcement(); }
+    const Loadable<std::vector<ChatTask>>& my_tasks() const { return features_.my_tasks.tasks(); }
+    const Loadable<std::vector<Contact>>& contacts() const { return features_.contacts.contacts(); }
+    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return features_.contacts.incoming(); }
+    const Console& console() const { return features_.console.console(); }
     // ---- issue 27 (app_workspace.cpp) ----
-    const Workspace& workspace() const { return workspace_; }
+    const Workspace& workspace() const { return features_.workspace; }
     // The browser's offset of local time from UTC, for times as drawn.
-    void set_user_time(UserTime user) { workspace_.set_user_time(std::move(user)); }
-    std::vector<MentionAlert> take_alerts() { return workspace_.take_alerts(); }
+    void set_user_time(UserTime user) { features_.workspace.set_user_time(std::move(user)); }
+    std::vector<MentionAlert> take_alerts() { return features_.workspace.take_alerts(); }
     // When the room list is next read again (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> rooms_poll_at() const { return mentions_.poll_at(); }
+    std::optional<Instant> rooms_poll_at() const { return features_.mentions.poll_at(); }
 
 private:
     struct ConfigFetch {};
@@ -331,12 +325,12 @@ private:
     void reset_account_data();
 
     void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
-        last_error_ = std::move(error);
-        last_error_source_ = source;
+        feedback_.error = std::move(error);
+        feedback_.source = source;
     }
     // The action `source` stands for succeeded: its error, if shown, goes.
     void clear_error(ErrorSource source) override {
-        if (last_error_ && last_error_source_ == source) last_error_.reset();
+        if (feedback_.error && feedback_.source == source) feedback_.error.reset();
     }
 
     // ---- FeatureHost: what the features ask (app_routes.cpp) ----
@@ -347,7 +341,7 @@ private:
         bool upload_progress = false;
         std::optional<TransportFailure> failure;  // why no answer came, when none did
     };
-    RequestTag new_tag() override { return next_call_id_++; }
+    RequestTag new_tag() override { return wire_.next_tag++; }
     RequestTag submit(Feature& owner, Outgoing outgoing, Instant now, RequestTag tag = 0) override;
     bool pending(RequestTag tag) const override { return client_.pending(tag); }
     bool in_flight(RequestTag tag) const override { return client_.in_flight(tag); }
@@ -355,8 +349,8 @@ private:
     void resend(RequestTag tag) override { client_.resend(tag); }
     bool cancel(RequestTag tag) override;
     ApiConfig api_config() const override;
-    void notice(std::string text) override { notice_ = std::move(text); }
-    void offer_scope(std::string scope) override { console_.offer_scope(std::move(scope)); }
+    void notice(std::string text) override { feedback_.notice = std::move(text); }
+    void offer_scope(std::string scope) override { features_.console.offer_scope(std::move(scope)); }
     bool can_send() const override { return client_.can_send(); }
     void open_url(std::string url) override { effects_.push_back(effect::OpenUrl{std::move(url)}); }
     // A request's end goes to its owner.
@@ -368,7 +362,7 @@ private:
     void add_secret(const std::string& secret);
 
     // the BFF mode (app_bff.cpp)
-    bool bff_config() const { return config_ && config_->bff(); }
+    bool bff_config() const { return config_load_.value && config_load_.value->bff(); }
     void bff_on_config(Instant now);
     void bff_sign_in(const ScopeSet& scopes, Instant now);
     void bff_sign_out(Instant now);
@@ -386,70 +380,94 @@ private:
     std::string origin_;
     std::vector<Effect> effects_;
 
-    std::optional<PublicConfig> config_;
-    std::string config_error_;
-    bool config_loading_ = false;
+    // roomkey-helper's configuration (/config.json) and its loading.
+    struct ConfigLoad {
+        std::optional<PublicConfig> value;
+        std::string error;
+        bool loading = false;
+    };
+    ConfigLoad config_load_;
 
-    std::optional<ValidatedCallback> callback_;  // validated, waiting for the config
-    Instant callback_received_at_;               // when the page loaded with it (spec 2.2: code valid 1 minute)
-    // The authorization request and callback, waiting for the configuration
-    // (its consent_url) to be told in the HTTP log as steps (flow_steps.hpp).
+    // Sign-in and the grant as asked for (the tokens themselves are the REST client's).
     struct ArrivedCallback {
         std::optional<PendingAuthorization> pending;  // as the callback consumed it
         std::string url;
         std::optional<CallbackError> refused;
         Instant at;
     };
-    std::optional<ArrivedCallback> callback_steps_;
+    struct SignIn {
+        std::optional<ValidatedCallback> callback;  // validated, waiting for the config
+        Instant callback_at;                        // when the page loaded with it (spec 2.2: code valid 1 minute)
+        // The authorization request and callback, waiting for the configuration
+        // (its consent_url) to be told in the HTTP log as steps (flow_steps.hpp).
+        std::optional<ArrivedCallback> steps;
+        ScopeSet requested_scopes;
+        ScopeRefresh scope_refresh;
+        bool auto_refresh = true;
+        std::optional<Instant> refresh_tick_at;
+        std::string api_token;
+    };
+    SignIn sign_in_;
     void log_flow_step(FlowStep step, Instant at);
-    ScopeSet requested_scopes_;
-    ScopeRefresh scope_refresh_;
-    bool auto_refresh_ = true;
-    std::optional<Instant> refresh_tick_at_;
-    std::string api_token_;
-    std::vector<std::string> secrets_;  // every token/code/verifier seen, to mask in the log
 
     // The one REST client: credentials, session, pacing, queue (rest_client.hpp).
     RestClient client_;
-    std::map<RequestTag, Route> routes_;
-    std::vector<RateSample> rate_samples_;
+    // Every request the App hands the transport, and where its answer goes.
+    struct Wire {
+        std::map<std::uint64_t, HttpPurpose> http;
+        std::uint64_t next_http_id = 1;
+        RequestTag next_tag = 1;
+        std::map<RequestTag, Route> routes;
+    };
+    Wire wire_;
+    // What the page API counts and the rate plot draws.
+    struct Stats {
+        Counters counters;
+        std::vector<RateSample> rate_samples;
+    };
+    Stats stats_;
 
-    std::map<std::uint64_t, HttpPurpose> http_;
-    std::uint64_t next_http_id_ = 1;
-    RequestId next_call_id_ = 1;
+    // The HTTP log and what may be disclosed from it.
+    struct Trace {
+        HttpLog log;
+        bool reveal = false;
+        bool copied = false;         // this session put text on the system clipboard
+        bool clear_refused = false;  // sign-out's overwrite waits for a click or key press
+        std::vector<std::string> secrets;  // every token/code/verifier seen, to mask in the log
+    };
+    Trace trace_;
 
-    HttpLog log_;
-    bool reveal_ = false;
-    bool session_copied_ = false;           // this session put text on the system clipboard
-    bool clipboard_clear_refused_ = false;  // sign-out's overwrite waits for a click or key press
-    std::optional<UserError> last_error_;
-    ErrorSource last_error_source_ = ErrorSource::other;
-    std::string form_error_;
-    bool helper_down_ = false;
-    int helper_probes_ = 0;
-    bool helper_probe_in_flight_ = false;
-    std::optional<Instant> helper_probe_at_;
-    std::optional<long> sign_out_confirm_;
-    std::string notice_;
-    Counters counters_;
-    bool page_visible_ = true;
-    Workspace workspace_;
+    // What the user is told: the error (and the action it belongs to), notices.
+    struct Feedback {
+        std::optional<UserError> error;
+        ErrorSource source = ErrorSource::other;
+        std::string form_error;
+        std::string notice;
+        std::optional<long> sign_out_confirm;
+    };
+    Feedback feedback_;
+
+    // roomkey-helper gave no answer: REST calls wait while it is probed.
+    struct HelperWatch {
+        bool down = false;
+        int probes = 0;
+        bool probe_in_flight = false;
+        std::optional<Instant> probe_at;
+    };
+    HelperWatch helper_;
 
     // The features: each owns its state, its requests and their answers.
-    Dashboard dashboard_{*this};
-    MyTasks my_tasks_{*this};
-    Contacts contacts_{*this};
-    OpenRoom open_room_{*this, random_, dashboard_, my_tasks_, page_visible_};
-    ApiConsole console_{*this, open_room_.view()};
-    Posting posting_{*this, dashboard_.account()};
-    Mentions mentions_{*this, workspace_, dashboard_, contacts_, open_room_, page_visible_};
+    Features features_{*this, random_};
 
     // The BFF mode.
-    BffSessionView bff_;
-    bool bff_signing_in_ = false;   // navigated to /bff/login (a page restored from the cache)
-    bool bff_refreshing_ = false;   // a POST /bff/refresh is in flight
-    bool bff_session_asked_ = false;  // GET /bff/session in flight
-    std::optional<BffCallbackError> bff_callback_error_;  // the launch URL's #bff_error, until the config is read
+    struct Bff {
+        BffSessionView view;
+        bool signing_in = false;     // navigated to /bff/login (a page restored from the cache)
+        bool refreshing = false;     // a POST /bff/refresh is in flight
+        bool session_asked = false;  // GET /bff/session in flight
+        std::optional<BffCallbackError> callback_error;  // the launch URL's #bff_error, until the config is read
+    };
+    Bff bff_;
 };
 
 }  // namespace roomkey::app

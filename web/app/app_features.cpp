@@ -13,59 +13,59 @@ void App::apply_feature(const Intent& intent, Instant now) {
         [&](const auto& i) {
             using T = std::decay_t<decltype(i)>;
             if constexpr (std::is_same_v<T, intent::OpenRoom>) {
-                open_room_.open(i.room_id, now);
+                features_.open_room.open(i.room_id, now);
             } else if constexpr (std::is_same_v<T, intent::LoadMessages>) {
-                open_room_.load_messages(i.room_id, now);
+                features_.open_room.load_messages(i.room_id, now);
             } else if constexpr (std::is_same_v<T, intent::MarkRead>) {
-                open_room_.mark_read(i.room_id, now);
+                features_.open_room.mark_read(i.room_id, now);
             } else if constexpr (std::is_same_v<T, intent::CompleteTask>) {
-                open_room_.set_task_status(i.room_id, i.task_id, "done", now);
+                features_.open_room.set_task_status(i.room_id, i.task_id, "done", now);
             } else if constexpr (std::is_same_v<T, intent::ReopenTask>) {
-                open_room_.set_task_status(i.room_id, i.task_id, "open", now);
+                features_.open_room.set_task_status(i.room_id, i.task_id, "open", now);
             } else if constexpr (std::is_same_v<T, intent::UploadFile>) {
-                open_room_.upload(i, now);
+                features_.open_room.upload(i, now);
             } else if constexpr (std::is_same_v<T, intent::PickFile>) {
-                open_room_.ensure_open(i.room_id, now);
+                features_.open_room.ensure_open(i.room_id, now);
                 effects_.push_back(effect::PickFile{i.room_id, i.message});
             } else if constexpr (std::is_same_v<T, intent::OpenFile>) {
-                open_room_.open_file(i, now);
+                features_.open_room.open_file(i, now);
             } else if constexpr (std::is_same_v<T, intent::LoadMyTasks>) {
-                my_tasks_.load(now);
+                features_.my_tasks.load(now);
             } else if constexpr (std::is_same_v<T, intent::LoadContacts>) {
-                contacts_.load(now);
+                features_.contacts.load(now);
             } else if constexpr (std::is_same_v<T, intent::AcceptRequest>) {
-                contacts_.accept(i.request_id, now);
+                features_.contacts.accept(i.request_id, now);
             } else if constexpr (std::is_same_v<T, intent::DeclineRequest>) {
-                contacts_.decline(i.request_id, now);
+                features_.contacts.decline(i.request_id, now);
             } else if constexpr (std::is_same_v<T, intent::SetPageVisible>) {
-                page_visible_ = i.visible;
+                features_.page_visible = i.visible;
             } else if constexpr (std::is_same_v<T, intent::ConsoleCall>) {
-                console_.call(i, console_scopes(), now);
+                features_.console.call(i, console_scopes(), now);
             } else if constexpr (std::is_same_v<T, intent::ConfirmConsoleCall>) {
-                console_.confirm(now);
+                features_.console.confirm(now);
             } else if constexpr (std::is_same_v<T, intent::CancelConsoleCall>) {
-                console_.cancel();
+                features_.console.cancel();
             } else if constexpr (std::is_same_v<T, intent::EditMessage>) {
-                console_.edit(i, console_scopes(), now);
+                features_.console.edit(i, console_scopes(), now);
             } else if constexpr (std::is_same_v<T, intent::DeleteMessage>) {
-                console_.remove(i, console_scopes(), now);
+                features_.console.remove(i, console_scopes(), now);
             } else if constexpr (std::is_same_v<T, intent::AddScopes>) {
                 add_scopes(i, now);
             } else if constexpr (std::is_same_v<T, intent::ShowView>) {
-                workspace_.show(i.developer ? View::developer : View::workspace);
+                features_.workspace.show(i.developer ? View::developer : View::workspace);
             } else if constexpr (std::is_same_v<T, intent::SetRoomFilter>) {
-                workspace_.set_room_filter(i.text);
+                features_.workspace.set_room_filter(i.text);
             } else if constexpr (std::is_same_v<T, intent::Reply>) {
-                if (room().room_id() == i.room_id) workspace_.reply(room(), i.message_id);
+                if (room().room_id() == i.room_id) features_.workspace.reply(room(), i.message_id);
             } else if constexpr (std::is_same_v<T, intent::Quote>) {
-                if (room().room_id() == i.room_id) workspace_.quote(room(), i.message_id);
+                if (room().room_id() == i.room_id) features_.workspace.quote(room(), i.message_id);
             } else if constexpr (std::is_same_v<T, intent::Mention>) {
-                workspace_.mention(room(), i.account_id);
+                features_.workspace.mention(room(), i.account_id);
             } else if constexpr (std::is_same_v<T, intent::SetNotifications>) {
-                workspace_.set_notifications(i.on);
+                features_.workspace.set_notifications(i.on);
             } else if constexpr (std::is_same_v<T, intent::NotificationPermission>) {
-                workspace_.set_permission(i.permission);
-                if (i.permission != "granted") workspace_.set_notifications(false);
+                features_.workspace.set_permission(i.permission);
+                if (i.permission != "granted") features_.workspace.set_notifications(false);
             }
         },
         intent);
@@ -81,7 +81,7 @@ std::optional<ScopeSet> App::console_scopes() const {
 // "Sign in again adding <scope>": a new authorization request for the union
 // of the granted scopes and that one.
 void App::add_scopes(const intent::AddScopes& i, Instant now) {
-    if (!config_ || holder() == CredentialHolder::api_token) {
+    if (!config_load_.value || holder() == CredentialHolder::api_token) {
         UserError error;
         error.title = "Cannot add a scope";
         error.message = holder() == CredentialHolder::api_token ? "An API token's scopes are set when it is created, not here."
@@ -91,8 +91,8 @@ void App::add_scopes(const intent::AddScopes& i, Instant now) {
         return;
     }
     const ScopeSet* held = granted_scopes();
-    const ScopeSet granted = held ? *held : requested_scopes_;
-    auto scopes = scopes_adding(granted, i.scope, config_->client_type);
+    const ScopeSet granted = held ? *held : sign_in_.requested_scopes;
+    auto scopes = scopes_adding(granted, i.scope, config_load_.value->client_type);
     if (!scopes) {
         UserError error;
         error.title = "Cannot add " + i.scope;

@@ -14,9 +14,9 @@ using namespace detail;
 
 ApiConfig App::api_config() const {
     ApiConfig config;
-    if (config_) {
-        config.base_url = config_->api_base;
-        config.token_header = config_->token_header;
+    if (config_load_.value) {
+        config.base_url = config_load_.value->api_base;
+        config.token_header = config_load_.value->token_header;
     } else {
         config.base_url = "/api";
     }
@@ -26,21 +26,21 @@ ApiConfig App::api_config() const {
 void App::pump(Instant now) {
     // roomkey-helper gave no answer at all: nothing goes until it answers a
     // probe (a post that was never handed to the browser was certainly not sent).
-    if (helper_down_) return;
+    if (helper_.down) return;
     perform(client_.pump(now), now);
 }
 
 // The REST client let request `id` go, with its credentials.
 void App::on_sent(RequestId id, HttpRequest request, bool retry, Instant now) {
-    const auto route = routes_.find(id);
-    if (route == routes_.end()) return;
+    const auto route = wire_.routes.find(id);
+    if (route == wire_.routes.end()) return;
     std::string label = route->second.label;
     if (retry) {
         label += ", retry after refresh";
-        ++counters_.retries_after_401;
+        ++stats_.counters.retries_after_401;
     }
     route->second.failure.reset();
-    ++counters_.requests_sent;
+    ++stats_.counters.requests_sent;
     route->second.owner->on_sent(id, now);
     const bool upload = route->second.upload_progress;
     send(RestCall{id}, std::move(label), std::move(request), now);
@@ -49,7 +49,7 @@ void App::on_sent(RequestId id, HttpRequest request, bool retry, Instant now) {
 
 void App::perform(RestStep step, Instant now) {
     // The table has no row for this: a bug in this adapter, shown, not hidden.
-    if (step.refused_event) notice_ = "internal: " + describe(*step.refused_event);
+    if (step.refused_event) feedback_.notice = "internal: " + describe(*step.refused_event);
     if (step.keep_pending) effects_.push_back(effect::StorePending{std::move(*step.keep_pending)});
     for (const SessionEffect& effect : step.session_effects) {
         if (const auto* go = std::get_if<session_effect::NavigateToConsent>(&effect)) {
@@ -59,15 +59,15 @@ void App::perform(RestStep step, Instant now) {
         } else if (const auto* refresh = std::get_if<session_effect::SendRefresh>(&effect)) {
             send(TokenCall{refresh->id}, "token refresh (spec 4.3)", refresh->request, now);
         } else if (const auto* at = std::get_if<session_effect::ScheduleRefreshAt>(&effect)) {
-            refresh_tick_at_ = at->at;
+            sign_in_.refresh_tick_at = at->at;
         } else if (std::holds_alternative<session_effect::ForgetTokens>(effect)) {
-            log_.forget_secrets(redaction());
+            trace_.log.forget_secrets(redaction());
         }
     }
     for (rest::Send& out : step.send) on_sent(out.tag, std::move(out.request), out.is_retry, now);
     for (const rest::RateLimited& waiting : step.rate_limited) {
-        const auto route = routes_.find(waiting.tag);
-        if (route != routes_.end()) route->second.owner->on_rate_limited(waiting, now);
+        const auto route = wire_.routes.find(waiting.tag);
+        if (route != wire_.routes.end()) route->second.owner->on_rate_limited(waiting, now);
     }
     for (const rest::Completed& done : step.completed) {
         if (holder() == CredentialHolder::helper) {
@@ -86,9 +86,9 @@ void App::perform(RestStep step, Instant now) {
 void App::record_rate(const HttpResponse& response, Instant now) {
     auto read = read_rate_limit(response.headers);
     if (!read || !*read) return;
-    rate_samples_.push_back(RateSample{now, (*read)->remaining, (*read)->limit});
-    if (rate_samples_.size() > kMaxRateSamples) {
-        rate_samples_.erase(rate_samples_.begin(), rate_samples_.end() - static_cast<std::ptrdiff_t>(kMaxRateSamples));
+    stats_.rate_samples.push_back(RateSample{now, (*read)->remaining, (*read)->limit});
+    if (stats_.rate_samples.size() > kMaxRateSamples) {
+        stats_.rate_samples.erase(stats_.rate_samples.begin(), stats_.rate_samples.end() - static_cast<std::ptrdiff_t>(kMaxRateSamples));
     }
 }
 
@@ -99,7 +99,7 @@ void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& respons
         return;
     }
     record_rate(*response, now);
-    if (response->status == 429) ++counters_.responses_429;
+    if (response->status == 429) ++stats_.counters.responses_429;
     // An unknown tag was dropped (signed out) while in flight: nobody waits for it.
     if (auto step = client_.on_response(id, *response, now)) perform(std::move(*step), now);
 }
@@ -107,21 +107,21 @@ void App::on_api_answer(RequestId id, const std::optional<HttpResponse>& respons
 void App::drop_all_calls(const std::string& reason, Instant now) {
     (void)now;
     client_.drop_all();
-    routes_.clear();
-    dashboard_.drop_all();
-    posting_.drop_all(reason);
-    open_room_.drop_all();
-    my_tasks_.drop_all();
-    contacts_.drop_all();
-    mentions_.drop_all();
+    wire_.routes.clear();
+    features_.dashboard.drop_all();
+    features_.posting.drop_all(reason);
+    features_.open_room.drop_all();
+    features_.my_tasks.drop_all();
+    features_.contacts.drop_all();
+    features_.mentions.drop_all();
 }
 
 void App::reset_account_data() {
-    dashboard_.clear();
-    open_room_.clear();
-    my_tasks_.clear();
-    contacts_.clear();
-    console_.clear();  // the last answer was the previous account's
+    features_.dashboard.clear();
+    features_.open_room.clear();
+    features_.my_tasks.clear();
+    features_.contacts.clear();
+    features_.console.clear();  // the last answer was the previous account's
 }
 
 }  // namespace roomkey::app

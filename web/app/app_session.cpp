@@ -24,18 +24,18 @@ using namespace detail;
 // ===========================================================================
 
 void App::sign_in(const ScopeSet& scopes, Instant now) {
-    if (!config_ || !config_->configured) {
+    if (!config_load_.value || !config_load_.value->configured) {
         UserError error;
         error.title = "Sign-in cannot start";
-        error.message = config_ ? "roomkey-helper has no upstream service configured."
+        error.message = config_load_.value ? "roomkey-helper has no upstream service configured."
                                 : "roomkey-helper's configuration is not loaded (" +
-                                      (config_error_.empty() ? std::string("still loading") : config_error_) + ").";
+                                      (config_load_.error.empty() ? std::string("still loading") : config_load_.error) + ").";
         error.remedy = "Start roomkey with ./scripts/run.sh, then try again.";
         error.offers_try_again = true;
         set_error(std::move(error));
         return;
     }
-    if (config_->bff()) {
+    if (config_load_.value->bff()) {
         // Issue 30: the helper makes state and PKCE; a session it holds is
         // replaced by the new one when the callback comes (incremental consent).
         bff_sign_in(scopes, now);
@@ -44,19 +44,19 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
     if (holder() == CredentialHolder::api_token || session().state() != SessionState::signed_out) sign_out(now);
 
     AuthorizationRequest request;
-    request.redirect_uri = config_->redirect_uri;
+    request.redirect_uri = config_load_.value->redirect_uri;
     request.scopes = scopes;
     request.state = make_state(random_);
     request.pkce = make_pkce(random_);  // mandatory for public clients (spec 5.4.1), used always
-    const ClientConfig client = config_->client();
-    auto url = build_authorization_url(config_->consent_url, client, request);
+    const ClientConfig client = config_load_.value->client();
+    auto url = build_authorization_url(config_load_.value->consent_url, client, request);
     if (!url) {
         set_error(authorization_request_error(url.error()));
         return;
     }
-    requested_scopes_ = scopes;
-    last_error_.reset();
-    notice_ = "Opening the consent screen...";
+    sign_in_.requested_scopes = scopes;
+    feedback_.error.reset();
+    feedback_.notice = "Opening the consent screen...";
     log_flow_step(authorization_step(*url), now);  // shown if the page comes back (back/forward cache)
     // The pending record is kept in sessionStorage before the page leaves.
     perform(client_.sign_in(session_config(client.client_id), std::move(*url),
@@ -66,31 +66,31 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
 
 void App::sign_out(Instant now) {
     if (holder() == CredentialHolder::helper) bff_sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
-    bff_.signed_out();
-    bff_signing_in_ = false;
+    bff_.view.signed_out();
+    bff_.signing_in = false;
     perform(client_.sign_out(), now);
     drop_all_calls("signed out", now);
     // The log keeps its entries, but rewritten masked: the secrets of this
     // session exist nowhere any more.
-    log_.forget_secrets(redaction());
-    secrets_.clear();
-    api_token_.clear();
-    callback_.reset();
-    refresh_tick_at_.reset();
+    trace_.log.forget_secrets(redaction());
+    trace_.secrets.clear();
+    sign_in_.api_token.clear();
+    sign_in_.callback.reset();
+    sign_in_.refresh_tick_at.reset();
     reset_account_data();
-    requested_scopes_.clear();
-    scope_refresh_.reset();
-    last_error_.reset();
-    notice_.clear();
+    sign_in_.requested_scopes.clear();
+    sign_in_.scope_refresh.reset();
+    feedback_.error.reset();
+    feedback_.notice.clear();
     // Everything else that belonged to the session: the reveal switch, what
     // was copied, the posts (their texts) and the session's counters. The
     // pacing scheduler and its samples stay: the service still counts those
     // sends in its windows, whoever signs in next (spec 8.1, 8.2).
-    reveal_ = false;
-    effects_.push_back(effect::ForgetClipboard{session_copied_});
-    session_copied_ = false;
-    posting_.clear();
-    counters_ = Counters{};
+    trace_.reveal = false;
+    effects_.push_back(effect::ForgetClipboard{trace_.copied});
+    trace_.copied = false;
+    features_.posting.clear();
+    stats_.counters = Counters{};
 }
 
 // Issue 28: Back from the consent screen, and the browser showed this page
@@ -101,24 +101,24 @@ void App::sign_out(Instant now) {
 // reached again by Forward, say) is refused like any unknown one: it stays
 // single use. A page restored in any other state is as it was.
 void App::page_restored(Instant now) {
-    if (bff_signing_in_) {
+    if (bff_.signing_in) {
         // The same in BFF mode: the helper's login cookie simply expires.
-        bff_signing_in_ = false;
-        requested_scopes_.clear();
-        notice_ = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are "
+        bff_.signing_in = false;
+        sign_in_.requested_scopes.clear();
+        feedback_.notice = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are "
                   "ready.";
         return;
     }
-    if (holder() != CredentialHolder::page_session || session().state() != SessionState::authorizing || callback_) return;
+    if (holder() != CredentialHolder::page_session || session().state() != SessionState::authorizing || sign_in_.callback) return;
     perform(client_.sign_out(), now);
     effects_.push_back(effect::ForgetPending{});
-    requested_scopes_.clear();
-    last_error_.reset();
-    notice_ = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.";
+    sign_in_.requested_scopes.clear();
+    feedback_.error.reset();
+    feedback_.notice = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.";
 }
 
 std::string App::clipboard_notice() const {
-    if (!clipboard_clear_refused_) return {};
+    if (!trace_.clear_refused) return {};
     return "The clipboard still holds what roomkey copied: this browser lets a page change the clipboard only "
            "right after a click or key press, so roomkey clears it at your next click or key press.";
 }
@@ -136,14 +136,14 @@ void App::use_api_token(std::string token, Instant now) {
         return;
     }
     if (holder() != CredentialHolder::none || session().state() != SessionState::signed_out) sign_out(now);
-    api_token_ = std::move(token);
-    add_secret(api_token_);
+    sign_in_.api_token = std::move(token);
+    add_secret(sign_in_.api_token);
     client_.set_api_config(api_config());
-    client_.use_api_token(api_token_);
-    last_error_.reset();
-    notice_ = "Using an API token (spec 5.1): it is sent only in the " +
-              (config_ ? config_->token_header : std::string("x-servicetoken")) + " header.";
-    dashboard_.load(now);
+    client_.use_api_token(sign_in_.api_token);
+    feedback_.error.reset();
+    feedback_.notice = "Using an API token (spec 5.1): it is sent only in the " +
+              (config_load_.value ? config_load_.value->token_header : std::string("x-servicetoken")) + " header.";
+    features_.dashboard.load(now);
 }
 
 // ===========================================================================
@@ -152,7 +152,7 @@ void App::use_api_token(std::string token, Instant now) {
 
 SessionConfig App::session_config(const std::string& client_id) const {
     SessionConfig config = default_session_config();
-    if (config_) config.token_url = config_->token_endpoint;
+    if (config_load_.value) config.token_url = config_load_.value->token_endpoint;
     // Through the helper the browser is always a public client: in BFF mode
     // (a confidential client) the helper adds the secret (spec 4.3).
     config.credentials = PublicClient{client_id};
@@ -168,16 +168,16 @@ void App::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
     }
     const auto& tokens = session().tokens();
     if (holder() != CredentialHolder::page_session || !tokens) {
-        scope_refresh_.refuse(
+        sign_in_.scope_refresh.refuse(
             "Sign in with OAuth first: only an OAuth grant can be narrowed (an API token has no scopes).");
         return;
     }
     const bool busy = session().state() == SessionState::refreshing;
     if (auto why = ScopeRefresh::refusal(scopes, tokens->scope, busy)) {
-        scope_refresh_.refuse(std::move(*why));
+        sign_in_.scope_refresh.refuse(std::move(*why));
         return;
     }
-    scope_refresh_.start(scopes, tokens->scope);
+    sign_in_.scope_refresh.start(scopes, tokens->scope);
     perform(client_.refresh(now, scopes), now);
 }
 
@@ -195,26 +195,26 @@ void App::refresh_now(Instant now) {
 }
 
 void App::process_callback(Instant now) {
-    ValidatedCallback callback = std::move(*callback_);
-    callback_.reset();
+    ValidatedCallback callback = std::move(*sign_in_.callback);
+    sign_in_.callback.reset();
     const std::string client_id = callback.client_id();
-    RestStep step = client_.callback(session_config(client_id), std::move(callback), callback_received_at_, now);
+    RestStep step = client_.callback(session_config(client_id), std::move(callback), sign_in_.callback_at, now);
     for (const Lifecycle& event : step.lifecycle) {
         if (const auto* expired = std::get_if<lifecycle::CodeExpired>(&event)) {
-            requested_scopes_.clear();
-            notice_.clear();
+            sign_in_.requested_scopes.clear();
+            feedback_.notice.clear();
             set_error(code_expired_error(expired->waited));
             return;
         }
     }
-    notice_ = "Exchanging the authorization code...";
+    feedback_.notice = "Exchanging the authorization code...";
     perform(std::move(step), now);
 }
 
 void App::on_signed_in(Instant now) {
-    last_error_.reset();
-    notice_ = "Signed in.";
-    dashboard_.load(now);
+    feedback_.error.reset();
+    feedback_.notice = "Signed in.";
+    features_.dashboard.load(now);
 }
 
 void App::remember_tokens() {
@@ -226,10 +226,10 @@ void App::remember_tokens() {
 
 void App::add_secret(const std::string& secret) {
     if (secret.empty()) return;
-    if (std::find(secrets_.begin(), secrets_.end(), secret) != secrets_.end()) return;
-    secrets_.push_back(secret);
+    if (std::find(trace_.secrets.begin(), trace_.secrets.end(), secret) != trace_.secrets.end()) return;
+    trace_.secrets.push_back(secret);
     // Old tokens stay in old log entries; keep masking the recent ones.
-    if (secrets_.size() > kMaxSecrets) secrets_.erase(secrets_.begin());
+    if (trace_.secrets.size() > kMaxSecrets) trace_.secrets.erase(trace_.secrets.begin());
 }
 
 // ===========================================================================
@@ -238,9 +238,9 @@ void App::add_secret(const std::string& secret) {
 
 std::string App::session_label() const {
     if (holder() == CredentialHolder::api_token) return "api token";
-    if (holder() == CredentialHolder::helper) return bff_refreshing_ ? "refreshing" : "signed in";  // the helper holds the tokens
-    if (bff_signing_in_) return "signing in";
-    if (callback_) return "exchanging";
+    if (holder() == CredentialHolder::helper) return bff_.refreshing ? "refreshing" : "signed in";  // the helper holds the tokens
+    if (bff_.signing_in) return "signing in";
+    if (sign_in_.callback) return "exchanging";
     switch (session().state()) {
         case SessionState::signed_out:
             return "signed out";
@@ -262,12 +262,12 @@ std::string App::session_label() const {
 
 bool App::scopes_differ() const {
     const ScopeSet* granted = granted_scopes();
-    if (!granted || requested_scopes_.empty()) return false;
-    return expand(*granted) != expand(requested_scopes_);
+    if (!granted || sign_in_.requested_scopes.empty()) return false;
+    return expand(*granted) != expand(sign_in_.requested_scopes);
 }
 
 std::optional<Instant> App::access_expires_at() const {
-    if (holder() == CredentialHolder::helper) return bff_.access_expires_at();
+    if (holder() == CredentialHolder::helper) return bff_.view.access_expires_at();
     const auto& tokens = session().tokens();
     if (!tokens) return std::nullopt;
     return tokens->access_expires_at;
