@@ -164,7 +164,7 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
     if (sign_in_.refresh_tick_at && sign_in_.auto_refresh && holder() == CredentialHolder::page_session) {
         wake = wake ? std::min(*wake, *sign_in_.refresh_tick_at) : *sign_in_.refresh_tick_at;
     }
-    // Automatic retries and room checks (issue 11), and the helper probe.
+    // Automatic retries and room checks of posts, and the helper probe.
     auto earliest = [&](std::optional<Instant> at) {
         if (at) wake = wake ? std::min(*wake, *at) : *at;
     };

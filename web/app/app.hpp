@@ -1,42 +1,44 @@
-// app.hpp: the browser app's state and logic as pure C++ (no emscripten, no
-// ImGui), so it runs natively and under Node in the unit tests. It turns the
-// user's intents, HTTP answers and the passing of time into new state and
-// into effects (requests to send, a page to navigate to, a record to keep in
-// sessionStorage, text for the clipboard) that web/src performs. Every
-// protocol decision is shared/'s: the session state machine (session.hpp),
-// the authorization request and callback (authorization.hpp, callback.hpp),
-// the REST builders and readers (api.hpp) and the pacing (pacing.hpp).
+// app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it
+// runs natively and under Node in the unit tests. App is the router: it
+// keeps the configuration, the sign-in and the effects web/src performs
+// (requests to send, a page to navigate to, a record to keep in
+// sessionStorage, text for the clipboard), hands every REST request to the
+// one REST client (shared/rest_client.hpp: who holds the credentials, the
+// session table, pacing, each room's post order, 401 retry, 429 waits) and
+// routes each answer by its tag to the feature that asked. Every protocol
+// decision is shared/'s.
 //
-// Tokens live here, in memory only; the only thing that leaves for storage is
-// the single-use PendingAuthorization (state + code_verifier) while the
-// browser is at the consent screen. A reload therefore asks to sign in again.
-// In roomkey-helper's BFF mode ("session": "bff" in /config.json) the page
-// holds no token at all: the helper runs the flow and keeps the tokens in an
-// HttpOnly cookie, the page asks /bff/session who is signed in, so a reload
-// keeps the session (app_bff.cpp, bff_session.hpp).
+// Tokens live in the REST client, in memory only; the only thing that
+// leaves for storage is the single-use PendingAuthorization (state +
+// code_verifier) while the browser is at the consent screen. A reload
+// therefore asks to sign in again. In roomkey-helper's BFF mode ("session":
+// "bff" in /config.json) the page holds no token at all: the helper runs the
+// flow and keeps the tokens in an HttpOnly cookie, the page asks
+// /bff/session who is signed in, so a reload keeps the session (app_bff.cpp,
+// bff_session.hpp).
 //
-// Where the App's code lives (one file per feature, all members of App):
-//   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects, read-only views
-//   app_http.cpp     send() through the helper, answer routing, /roomkey/config, copy as curl
-//   app_session.cpp  sign-in/out, API token, the session state machine, secrets to mask
-//   app_rest.cpp     REST calls: queue, pacing, 401 retry, 429 waits, answers; the dashboard
-//   app_posting.cpp  the post queue (messages, tasks, cancel, per-room order)
-//   app_rooms.cpp    issue 10: the open room (load, poll, mark read, task done), my tasks, contacts
-//   app_console.cpp  issue 10: the API console (checks, scopes, confirmation) and add_scopes
-//   app_files.cpp    issue 26: files both ways (upload with progress, download links)
-//   app_workspace.cpp issue 27: the workspace's intents (views, composer fills, edit, delete, reopen)
-//   app_bff.cpp      issue 30: the BFF mode's sign-in, session, refresh, sign-out and log steps
+// The features (features.hpp), each owning its state, intents, requests and
+// answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
+// files), my_tasks.hpp, contacts.hpp, api_console.hpp, mentions.hpp, and
+// workspace.hpp's state. Where the App's own code lives:
+//   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects
+//   app_features.cpp the features' intents, forwarded to their owners
+//   app_routes.cpp   the features' host: submit by tag, answers back by tag
+//   app_rest.cpp     what a REST client step says: token requests, sends, answers
+//   app_http.cpp     send() through the helper, /config.json, copy as curl, token answers
+//   app_session.cpp  sign-in/out, API token, refresh, secrets to mask
+//   app_helper.cpp   roomkey-helper unreachable: the probe
+//   app_bff.cpp      the BFF mode's sign-in, session, refresh, sign-out and log steps
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
-// How a new view is added (room_view, console, contacts, ...), so that
-// several people can work in parallel without editing the same lines:
-//   1. web/app/<view>.{hpp,cpp}: a class with the view's own state, its
-//      intents (apply), what it needs sent (requests it hands to the App's
-//      REST queue) and its answers (on_answer). Pure C++, no ImGui, no
-//      emscripten; tested natively in tests/unit/<view>_test.cpp.
-//   2. App owns one instance as a member and delegates: one line in apply()
-//      for its intents, one case in the answer routing, one accessor for the
-//      UI and the page state. Its logic does not grow app*.cpp.
+// How a new feature is added, so that several people can work in parallel
+// without editing the same lines:
+//   1. web/app/<feature>.{hpp,cpp}: a Feature (feature.hpp) with its own
+//      state, its intents, the requests it submits through the FeatureHost
+//      (built once, without credentials) and its answers (on_answer by tag).
+//      Pure C++, no ImGui, no emscripten; tested natively.
+//   2. Features (features.hpp) holds one instance; one line in
+//      app_features.cpp forwards its intents; one accessor for the UI.
 //   3. web/src/ui_<view>.cpp draws it from the read-only App and returns
 //      intents; ui.cpp places the panel in the layout (one line).
 //   4. Its page API names go in page_state.cpp / intents.cpp exactly as the
@@ -192,7 +194,7 @@ public:
     bool scopes_differ() const;
     bool auto_refresh() const { return sign_in_.auto_refresh; }
     std::optional<Instant> access_expires_at() const;
-    // ---- issue 30: the BFF mode (app_bff.cpp) ----
+    // ---- the BFF mode (app_bff.cpp) ----
     // The scopes of the OAuth grant in use (the page's tokens, or the
     // helper's session in BFF mode); nullptr without one (API token, signed out).
     const ScopeSet* granted_scopes() const;
@@ -252,7 +254,7 @@ public:
     std::string clipboard_notice() const;
     const Counters& counters() const { return stats_.counters; }
 
-    // ---- issue 10 (app_rooms.cpp) ----
+    // ---- the open room, my tasks, contacts, the console ----
     const RoomView& room() const { return features_.open_room.view(); }
     // When the open room is next polled (nullopt: not polling, e.g. hidden tab).
     std::optional<Instant> room_poll_at() const { return features_.open_room.poll_at(); }
@@ -263,7 +265,7 @@ public:
     const Loadable<std::vector<Contact>>& contacts() const { return features_.contacts.contacts(); }
     const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return features_.contacts.incoming(); }
     const Console& console() const { return features_.console.console(); }
-    // ---- issue 27 (app_workspace.cpp) ----
+    // ---- the workspace ----
     const Workspace& workspace() const { return features_.workspace; }
     // The browser's offset of local time from UTC, for times as drawn.
     void set_user_time(UserTime user) { features_.workspace.set_user_time(std::move(user)); }

@@ -1,4 +1,4 @@
-// app_bff.cpp: issue 30, the page side of roomkey-helper's BFF mode
+// app_bff.cpp: the page side of roomkey-helper's BFF mode
 // (docs/bff.md). The helper runs the authorization-code + PKCE flow and
 // keeps the tokens in an HttpOnly cookie; this page:
 //   - signs in by navigating to /bff/login?scope=... (it keeps no state or

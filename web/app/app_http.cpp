@@ -36,7 +36,7 @@ void App::on_config(const HttpResponse& response, Instant now) {
         config_load_.value = std::move(*parsed);
         client_.set_api_config(api_config());
         if (!config_load_.value->configured) config_load_.error = "roomkey-helper has no upstream service configured";
-        bff_on_config(now);  // issue 30: the BFF mode asks the helper for its session
+        bff_on_config(now);  // the BFF mode asks the helper for its session
         if (sign_in_.steps) {
             // The page that sent the authorization request is gone, and its
             // log with it: tell that step again from the record it left,
