@@ -91,12 +91,13 @@ bool RestClient::can_send() const {
     return false;
 }
 
-// The page's session holds requests only while a token request is in
-// flight; in every other state the table sends them or fails them.
+// With the page's session, a request waits while a session is on its way
+// (the callback, the code exchange, a refresh) and goes to the table once
+// there is one: sent, or failed when the session has ended.
 bool RestClient::may_pop() const {
     if (holder_ != CredentialHolder::page_session) return can_send();
     const SessionState state = session_.state();
-    return state != SessionState::exchanging && state != SessionState::refreshing;
+    return state == SessionState::signed_in || state == SessionState::failed || state == SessionState::expired;
 }
 
 // ---- the session's own events ----
