@@ -49,7 +49,9 @@ void RestClient::use_api_token(std::string token) {
     holder_ = CredentialHolder::api_token;
 }
 
-void RestClient::use_helper() { holder_ = CredentialHolder::helper; }
+void RestClient::use_helper() {
+    holder_ = CredentialHolder::helper;
+}
 
 RestStep RestClient::sign_out() {
     RestStep step;
@@ -254,8 +256,7 @@ Result<RestStep, SessionError> RestClient::on_response(RequestTag tag, const Htt
     if (holder_ == CredentialHolder::page_session && is_invalid_token(response)) {
         // Spec 5.2.2: the session decides (one refresh, one retry).
         entry.stage = Stage::waiting_session;
-        auto effects =
-            session_.handle(session_event::ApiUnauthorized{tag, entry.generation, entry.retried, now});
+        auto effects = session_.handle(session_event::ApiUnauthorized{tag, entry.generation, entry.retried, now});
         if (!effects) {
             step.refused_event = effects.error();
             return step;

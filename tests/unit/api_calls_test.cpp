@@ -60,7 +60,9 @@ RestStep submit(RestClient& client, RequestTag tag, HttpRequest request, RestOpt
     return step;
 }
 
-HttpRequest get_me() { return HttpRequest{Method::Get, "https://api.example.test/v2/me", {}, ""}; }
+HttpRequest get_me() {
+    return HttpRequest{Method::Get, "https://api.example.test/v2/me", {}, ""};
+}
 HttpRequest post_to(const std::string& room) {
     return HttpRequest{Method::Post, "https://api.example.test/v2/rooms/" + room + "/messages", {}, "body=hi"};
 }

@@ -24,8 +24,9 @@ void ApiConsole::cancel() {
 
 void ApiConsole::edit(const intent::EditMessage& i, const std::optional<ScopeSet>& granted, Instant now) {
     change_ = MessageChange{i.room_id, i.message_id, i.body};
-    call(intent::ConsoleCall{Method::Put, "/rooms/" + i.room_id + "/messages/" + i.message_id, {{"body", i.body}}, true},
-         granted, now);
+    call(
+        intent::ConsoleCall{Method::Put, "/rooms/" + i.room_id + "/messages/" + i.message_id, {{"body", i.body}}, true},
+        granted, now);
 }
 
 void ApiConsole::remove(const intent::DeleteMessage& i, const std::optional<ScopeSet>& granted, Instant now) {

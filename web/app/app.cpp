@@ -50,7 +50,7 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
     auto validated = validate_callback(launch_url, pending);
     // Told in the HTTP log once the configuration (its consent_url) is here.
     sign_in_.steps = ArrivedCallback{std::move(sent), std::string(launch_url),
-                                      validated ? std::nullopt : std::optional<CallbackError>(validated.error()), now};
+                                     validated ? std::nullopt : std::optional<CallbackError>(validated.error()), now};
     if (!validated) {
         perform(client_.callback_rejected(validated.error()), now);
         set_error(callback_error(validated.error()));
@@ -81,8 +81,8 @@ void App::apply(const Intent& intent, Instant now) {
                 feedback_.sign_out_confirm.reset();
                 sign_out(now);
                 feedback_.notice = open > 0 ? "Signed out: every token was forgotten, and " + std::to_string(open) +
-                                         " open post(s) discarded as you asked."
-                                   : "Signed out: every token was forgotten.";
+                                                  " open post(s) discarded as you asked."
+                                            : "Signed out: every token was forgotten.";
             } else if constexpr (std::is_same_v<T, intent::CancelSignOut>) {
                 feedback_.sign_out_confirm.reset();
             } else if constexpr (std::is_same_v<T, intent::RetryPost>) {
@@ -100,7 +100,8 @@ void App::apply(const Intent& intent, Instant now) {
                     const SessionState state = session().state();
                     if (state == SessionState::failed || state == SessionState::expired ||
                         state == SessionState::authorizing) {
-                        client_.reset_session(session_config(config_load_.value ? config_load_.value->client_id : std::string()));
+                        client_.reset_session(
+                            session_config(config_load_.value ? config_load_.value->client_id : std::string()));
                     }
                 }
                 if (!config_load_.value && !config_load_.loading) fetch_config(now);
@@ -111,7 +112,8 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
                 sign_in_.auto_refresh = i.on;
                 // Catch up at once on anything that came due while it was off.
-                if (sign_in_.auto_refresh && holder() == CredentialHolder::page_session) perform(client_.tick(now), now);
+                if (sign_in_.auto_refresh && holder() == CredentialHolder::page_session)
+                    perform(client_.tick(now), now);
             } else if constexpr (std::is_same_v<T, intent::UseApiToken>) {
                 use_api_token(i.token, now);
             } else if constexpr (std::is_same_v<T, intent::ReloadAccount>) {
@@ -147,7 +149,8 @@ void App::apply(const Intent& intent, Instant now) {
 }
 
 void App::tick(Instant now) {
-    if (sign_in_.refresh_tick_at && now >= *sign_in_.refresh_tick_at && sign_in_.auto_refresh && holder() == CredentialHolder::page_session) {
+    if (sign_in_.refresh_tick_at && now >= *sign_in_.refresh_tick_at && sign_in_.auto_refresh &&
+        holder() == CredentialHolder::page_session) {
         sign_in_.refresh_tick_at.reset();
         perform(client_.tick(now), now);
     }

@@ -130,7 +130,6 @@ struct ForgetPending {};
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
                             effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
 
-
 // One x-ratelimit-* reading, for the plot (spec 8.1).
 struct RateSample {
     Instant at;
@@ -203,7 +202,9 @@ public:
     // The helper's session as /bff/session last told it.
     const BffSessionView& bff() const { return bff_.view; }
     // An OAuth grant is in use, held by the page or by the helper.
-    bool oauth_grant() const { return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper; }
+    bool oauth_grant() const {
+        return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;
+    }
     std::string masked_api_token() const;
 
     // ---- the features, each with its own state ----
@@ -433,8 +434,8 @@ private:
     struct Trace {
         HttpLog log;
         bool reveal = false;
-        bool copied = false;         // this session put text on the system clipboard
-        bool clear_refused = false;  // sign-out's overwrite waits for a click or key press
+        bool copied = false;               // this session put text on the system clipboard
+        bool clear_refused = false;        // sign-out's overwrite waits for a click or key press
         std::vector<std::string> secrets;  // every token/code/verifier seen, to mask in the log
     };
     Trace trace_;
@@ -464,9 +465,9 @@ private:
     // The BFF mode.
     struct Bff {
         BffSessionView view;
-        bool signing_in = false;     // navigated to /bff/login (a page restored from the cache)
-        bool refreshing = false;     // a POST /bff/refresh is in flight
-        bool session_asked = false;  // GET /bff/session in flight
+        bool signing_in = false;                         // navigated to /bff/login (a page restored from the cache)
+        bool refreshing = false;                         // a POST /bff/refresh is in flight
+        bool session_asked = false;                      // GET /bff/session in flight
         std::optional<BffCallbackError> callback_error;  // the launch URL's #bff_error, until the config is read
     };
     Bff bff_;

@@ -53,7 +53,8 @@ const ScopeSet* App::granted_scopes() const {
 
 std::string App::tokens_held_by() const {
     if (holder() == CredentialHolder::helper) return "held by roomkey-helper (BFF), never in this page";
-    if (holder() == CredentialHolder::page_session && session().tokens()) return "in this page's memory (public client)";
+    if (holder() == CredentialHolder::page_session && session().tokens())
+        return "in this page's memory (public client)";
     if (holder() == CredentialHolder::api_token) return "the API token is in this page's memory";
     return {};
 }
@@ -78,7 +79,8 @@ void App::bff_on_config(Instant now) {
 void App::bff_ask_session(Instant now) {
     if (bff_.session_asked) return;
     bff_.session_asked = true;
-    send(BffCall{BffRoute::session}, "session (roomkey-helper BFF)", bff_session_request(config_load_.value->bff_session), now);
+    send(BffCall{BffRoute::session}, "session (roomkey-helper BFF)",
+         bff_session_request(config_load_.value->bff_session), now);
 }
 
 void App::bff_sign_in(const ScopeSet& scopes, Instant now) {
@@ -95,7 +97,8 @@ void App::bff_sign_in(const ScopeSet& scopes, Instant now) {
 }
 
 void App::bff_sign_out(Instant now) {
-    send(BffCall{BffRoute::logout}, "sign-out (roomkey-helper BFF)", bff_logout_request(config_load_.value->bff_logout), now);
+    send(BffCall{BffRoute::logout}, "sign-out (roomkey-helper BFF)", bff_logout_request(config_load_.value->bff_logout),
+         now);
 }
 
 void App::bff_refresh(std::optional<ScopeSet> scopes, Instant now) {
@@ -112,7 +115,8 @@ void App::bff_refresh(std::optional<ScopeSet> scopes, Instant now) {
         sign_in_.scope_refresh.start(*scopes, granted);
     }
     bff_.refreshing = true;
-    send(BffCall{BffRoute::refresh}, scopes ? "refresh with fewer scopes (roomkey-helper BFF)" : "refresh (roomkey-helper BFF)",
+    send(BffCall{BffRoute::refresh},
+         scopes ? "refresh with fewer scopes (roomkey-helper BFF)" : "refresh (roomkey-helper BFF)",
          bff_refresh_request(config_load_.value->bff_refresh, scopes), now);
 }
 
@@ -126,20 +130,22 @@ void App::on_bff_answer(BffRoute route, const std::optional<HttpResponse>& respo
             feedback_.notice = "Signed out: " + bff_logout_note(*response);
         } else {
             feedback_.notice = "Signed out here, but roomkey-helper did not confirm it (" +
-                      (response ? "HTTP " + std::to_string(response->status) : reason) +
-                      "): its session cookie may remain until it expires.";
+                               (response ? "HTTP " + std::to_string(response->status) : reason) +
+                               "): its session cookie may remain until it expires.";
         }
         return;
     }
     if (!response) {
         if (route == BffRoute::refresh && sign_in_.scope_refresh.pending()) {
-            sign_in_.scope_refresh.failed("The refresh did not go through (" + reason + "): the scopes granted before still apply.");
+            sign_in_.scope_refresh.failed("The refresh did not go through (" + reason +
+                                          "): the scopes granted before still apply.");
         }
         set_error(transport_error(route == BffRoute::session ? "Reading the session" : "Refreshing", reason));
         return;
     }
     if (auto why = bff_session_ended(*response)) {
-        if (sign_in_.scope_refresh.pending()) sign_in_.scope_refresh.failed("The refresh was refused and the session ended: sign in again.");
+        if (sign_in_.scope_refresh.pending())
+            sign_in_.scope_refresh.failed("The refresh was refused and the session ended: sign in again.");
         bff_ended(*why, now);
         return;
     }
@@ -160,7 +166,8 @@ void App::on_bff_answer(BffRoute route, const std::optional<HttpResponse>& respo
     }
     auto info = read_bff_session(response->body);
     if (!info) {
-        set_error(unreadable_answer_error(route == BffRoute::session ? "Reading the session" : "Refreshing", info.error()));
+        set_error(
+            unreadable_answer_error(route == BffRoute::session ? "Reading the session" : "Refreshing", info.error()));
         return;
     }
     if (route == BffRoute::refresh) {
@@ -178,7 +185,8 @@ void App::on_bff_answer(BffRoute route, const std::optional<HttpResponse>& respo
 
 void App::bff_take_session(const BffSessionInfo& info, Instant now) {
     if (!info.signed_in) {
-        if (holder() == CredentialHolder::helper) bff_ended("roomkey-helper holds no session for this browser any more", now);
+        if (holder() == CredentialHolder::helper)
+            bff_ended("roomkey-helper holds no session for this browser any more", now);
         return;
     }
     const bool arrived = holder() != CredentialHolder::helper;

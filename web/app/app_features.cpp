@@ -84,9 +84,11 @@ void App::add_scopes(const intent::AddScopes& i, Instant now) {
     if (!config_load_.value || holder() == CredentialHolder::api_token) {
         UserError error;
         error.title = "Cannot add a scope";
-        error.message = holder() == CredentialHolder::api_token ? "An API token's scopes are set when it is created, not here."
-                                                 : "roomkey-helper's configuration is not loaded yet.";
-        error.remedy = holder() == CredentialHolder::api_token ? "Sign in with OAuth to choose scopes." : "Try again in a moment.";
+        error.message = holder() == CredentialHolder::api_token
+                            ? "An API token's scopes are set when it is created, not here."
+                            : "roomkey-helper's configuration is not loaded yet.";
+        error.remedy =
+            holder() == CredentialHolder::api_token ? "Sign in with OAuth to choose scopes." : "Try again in a moment.";
         set_error(std::move(error));
         return;
     }

@@ -22,7 +22,8 @@ void App::on_helper_unreachable(Instant now, bool probe_failed) {
     if (probe_failed) ++helper_.probes;
     const Millis wait = retry_backoff(helper_.probes + 1);
     helper_.probe_at = now + wait;
-    feedback_.notice = "roomkey-helper does not answer; requests wait, and roomkey asks it again in " + format_countdown(std::max(wait, Millis(0))) + ".";
+    feedback_.notice = "roomkey-helper does not answer; requests wait, and roomkey asks it again in " +
+                       format_countdown(std::max(wait, Millis(0))) + ".";
 }
 
 void App::on_helper_answer(Instant now) {

@@ -44,14 +44,15 @@ void App::on_config(const HttpResponse& response, Instant now) {
             const ArrivedCallback arrived = std::move(*sign_in_.steps);
             sign_in_.steps.reset();
             if (arrived.pending && config_load_.value->configured) {
-                if (auto step = authorization_step(config_load_.value->consent_url, config_load_.value->client(), *arrived.pending)) {
+                if (auto step = authorization_step(config_load_.value->consent_url, config_load_.value->client(),
+                                                   *arrived.pending)) {
                     log_flow_step(std::move(*step), arrived.pending->created_at);
                 }
             }
-            log_flow_step(callback_step(arrived.url, arrived.refused,
-                                        arrived.pending ? std::optional<std::string>(arrived.pending->state)
-                                                        : std::nullopt),
-                          arrived.at);
+            log_flow_step(
+                callback_step(arrived.url, arrived.refused,
+                              arrived.pending ? std::optional<std::string>(arrived.pending->state) : std::nullopt),
+                arrived.at);
         }
     } else {
         config_load_.error = parsed.error();
@@ -60,7 +61,7 @@ void App::on_config(const HttpResponse& response, Instant now) {
 
 void App::log_flow_step(FlowStep step, Instant at) {
     trace_.log.add_step(wire_.next_http_id++, std::move(step.purpose), step.request, std::move(step.note), at,
-                  std::move(step.parameters));
+                        std::move(step.parameters));
 }
 
 std::optional<std::string> App::curl_text(std::uint64_t entry_id, bool may_reveal) const {
@@ -88,7 +89,8 @@ std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest requ
     const std::uint64_t id = wire_.next_http_id++;
     // The helper refuses state-changing requests without its custom header
     // (or a same-origin Origin): a cross-site page cannot add it.
-    request.headers.set(config_load_.value ? config_load_.value->request_header : std::string(kDefaultRequestHeader), "1");
+    request.headers.set(config_load_.value ? config_load_.value->request_header : std::string(kDefaultRequestHeader),
+                        "1");
     wire_.http[id] = std::move(purpose);
     const auto type = request.headers.get("content-type");
     if (type && type->rfind("multipart/", 0) == 0) {
@@ -193,11 +195,12 @@ void App::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& 
             sign_in_.requested_scopes = sign_in_.scope_refresh.requested();
             sign_in_.scope_refresh.granted(session().tokens()->scope);
         } else if (after == SessionState::failed || after == SessionState::expired) {
-            sign_in_.scope_refresh.failed("The refresh with fewer scopes was refused and the session ended: sign in again.");
+            sign_in_.scope_refresh.failed(
+                "The refresh with fewer scopes was refused and the session ended: sign in again.");
         } else {
             sign_in_.scope_refresh.failed("The refresh with fewer scopes did not go through (" +
-                                  (response ? "HTTP " + std::to_string(response->status) : reason) +
-                                  "): the scopes granted before still apply.");
+                                          (response ? "HTTP " + std::to_string(response->status) : reason) +
+                                          "): the scopes granted before still apply.");
         }
     }
     for (const Lifecycle& event : events) {

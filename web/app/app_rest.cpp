@@ -80,7 +80,8 @@ void App::perform(RestStep step, Instant now) {
         }
         deliver(done.tag, Answer{done.response, {}, std::nullopt}, now);
     }
-    for (const rest::Failed& failed : step.failed) deliver(failed.tag, Answer{std::nullopt, failed.reason, std::nullopt}, now);
+    for (const rest::Failed& failed : step.failed)
+        deliver(failed.tag, Answer{std::nullopt, failed.reason, std::nullopt}, now);
 }
 
 void App::record_rate(const HttpResponse& response, Instant now) {
@@ -88,7 +89,8 @@ void App::record_rate(const HttpResponse& response, Instant now) {
     if (!read || !*read) return;
     stats_.rate_samples.push_back(RateSample{now, (*read)->remaining, (*read)->limit});
     if (stats_.rate_samples.size() > kMaxRateSamples) {
-        stats_.rate_samples.erase(stats_.rate_samples.begin(), stats_.rate_samples.end() - static_cast<std::ptrdiff_t>(kMaxRateSamples));
+        stats_.rate_samples.erase(stats_.rate_samples.begin(),
+                                  stats_.rate_samples.end() - static_cast<std::ptrdiff_t>(kMaxRateSamples));
     }
 }
 

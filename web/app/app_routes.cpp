@@ -41,7 +41,8 @@ void App::deliver(RequestTag tag, Answer answer, Instant now) {
 void App::on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total) {
     const auto http = wire_.http.find(id);
     if (http == wire_.http.end()) return;
-    if (const auto* rest = std::get_if<RestCall>(&http->second)) features_.open_room.on_upload_progress(rest->id, sent, total);
+    if (const auto* rest = std::get_if<RestCall>(&http->second))
+        features_.open_room.on_upload_progress(rest->id, sent, total);
 }
 
 }  // namespace roomkey::app

@@ -27,9 +27,11 @@ void App::sign_in(const ScopeSet& scopes, Instant now) {
     if (!config_load_.value || !config_load_.value->configured) {
         UserError error;
         error.title = "Sign-in cannot start";
-        error.message = config_load_.value ? "roomkey-helper has no upstream service configured."
-                                : "roomkey-helper's configuration is not loaded (" +
-                                      (config_load_.error.empty() ? std::string("still loading") : config_load_.error) + ").";
+        error.message = config_load_.value
+                            ? "roomkey-helper has no upstream service configured."
+                            : "roomkey-helper's configuration is not loaded (" +
+                                  (config_load_.error.empty() ? std::string("still loading") : config_load_.error) +
+                                  ").";
         error.remedy = "Start roomkey with ./scripts/run.sh, then try again.";
         error.offers_try_again = true;
         set_error(std::move(error));
@@ -105,16 +107,20 @@ void App::page_restored(Instant now) {
         // The same in BFF mode: the helper's login cookie simply expires.
         bff_.signing_in = false;
         sign_in_.requested_scopes.clear();
-        feedback_.notice = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are "
-                  "ready.";
+        feedback_.notice =
+            "Sign-in was not completed: you came back from the consent screen. Sign in again when you are "
+            "ready.";
         return;
     }
-    if (holder() != CredentialHolder::page_session || session().state() != SessionState::authorizing || sign_in_.callback) return;
+    if (holder() != CredentialHolder::page_session || session().state() != SessionState::authorizing ||
+        sign_in_.callback)
+        return;
     perform(client_.sign_out(), now);
     effects_.push_back(effect::ForgetPending{});
     sign_in_.requested_scopes.clear();
     feedback_.error.reset();
-    feedback_.notice = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.";
+    feedback_.notice =
+        "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.";
 }
 
 std::string App::clipboard_notice() const {
@@ -142,7 +148,8 @@ void App::use_api_token(std::string token, Instant now) {
     client_.use_api_token(sign_in_.api_token);
     feedback_.error.reset();
     feedback_.notice = "Using an API token (spec 5.1): it is sent only in the " +
-              (config_load_.value ? config_load_.value->token_header : std::string("x-servicetoken")) + " header.";
+                       (config_load_.value ? config_load_.value->token_header : std::string("x-servicetoken")) +
+                       " header.";
     features_.dashboard.load(now);
 }
 
@@ -189,7 +196,8 @@ void App::refresh_now(Instant now) {
         return;
     }
     const SessionState state = session().state();
-    if (holder() == CredentialHolder::page_session && (state == SessionState::signed_in || state == SessionState::refreshing)) {
+    if (holder() == CredentialHolder::page_session &&
+        (state == SessionState::signed_in || state == SessionState::refreshing)) {
         perform(client_.refresh(now), now);
     }
 }
@@ -238,7 +246,8 @@ void App::add_secret(const std::string& secret) {
 
 std::string App::session_label() const {
     if (holder() == CredentialHolder::api_token) return "api token";
-    if (holder() == CredentialHolder::helper) return bff_.refreshing ? "refreshing" : "signed in";  // the helper holds the tokens
+    if (holder() == CredentialHolder::helper)
+        return bff_.refreshing ? "refreshing" : "signed in";  // the helper holds the tokens
     if (bff_.signing_in) return "signing in";
     if (sign_in_.callback) return "exchanging";
     switch (session().state()) {

@@ -162,8 +162,8 @@ void Dashboard::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                  now);
             break;
         case Read::rooms:
-            fill(host_, rooms_, answer, read_rooms, "Reading the room list", Endpoint::rooms_list,
-                 ErrorSource::rooms, now);
+            fill(host_, rooms_, answer, read_rooms, "Reading the room list", Endpoint::rooms_list, ErrorSource::rooms,
+                 now);
             if (rooms_.value && !rooms_.value->empty()) {
                 const auto& list = *rooms_.value;
                 const bool known = std::any_of(list.begin(), list.end(),

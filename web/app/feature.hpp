@@ -41,7 +41,7 @@ struct Answer {
 
 // A request handed to the REST client.
 struct Outgoing {
-    std::string label;  // what the HTTP log calls it
+    std::string label;                                              // what the HTTP log calls it
     Result<HttpRequest, std::string> request = Err{std::string()};  // or the whole reason it could not be built
     RestOptions options;
     bool upload_progress = false;  // a file upload: the platform reports the body's progress

@@ -48,7 +48,7 @@ private:
     const OpenRoom& room_;
     const bool& page_visible_;
     std::optional<Instant> poll_at_;
-    std::map<std::string, MentionRise> rises_;  // the rooms being read, by id
+    std::map<std::string, MentionRise> rises_;   // the rooms being read, by id
     std::map<RequestTag, std::string> reading_;  // each read's room
 };
 

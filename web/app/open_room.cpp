@@ -43,11 +43,13 @@ void OpenRoom::open(const std::string& room_id, Instant now) {
         announcement_.clear();
     }
     load_messages(room_id, now);
-    if (!pending(Kind::tasks, room_id)) send(Call{Kind::tasks, Method::Get, room_path(room_id, "/tasks"), {}, room_id, {}, {}}, now);
+    if (!pending(Kind::tasks, room_id))
+        send(Call{Kind::tasks, Method::Get, room_path(room_id, "/tasks"), {}, room_id, {}, {}}, now);
     if (!pending(Kind::members, room_id)) {
         send(Call{Kind::members, Method::Get, room_path(room_id, "/members"), {}, room_id, {}, {}}, now);
     }
-    if (!pending(Kind::files, room_id)) send(Call{Kind::files, Method::Get, room_path(room_id, "/files"), {}, room_id, {}, {}}, now);
+    if (!pending(Kind::files, room_id))
+        send(Call{Kind::files, Method::Get, room_path(room_id, "/files"), {}, room_id, {}, {}}, now);
 }
 
 void OpenRoom::ensure_open(const std::string& room_id, Instant now) {
@@ -73,8 +75,13 @@ void OpenRoom::mark_read(const std::string& room_id, Instant now) {
 void OpenRoom::set_task_status(const std::string& room_id, const std::string& task_id, const std::string& status,
                                Instant now) {
     if (pending(Kind::task_status, task_id)) return;
-    send(Call{Kind::task_status, Method::Put, room_path(room_id, "/tasks/" + task_id + "/status"),
-              {{"body", status}}, task_id, {}, {}},
+    send(Call{Kind::task_status,
+              Method::Put,
+              room_path(room_id, "/tasks/" + task_id + "/status"),
+              {{"body", status}},
+              task_id,
+              {},
+              {}},
          now);
 }
 
@@ -112,8 +119,13 @@ void OpenRoom::upload(const intent::UploadFile& i, Instant now) {
 void OpenRoom::open_file(const intent::OpenFile& i, Instant now) {
     ensure_open(i.room_id, now);
     if (pending(Kind::open_file, i.file_id)) return;
-    send(Call{Kind::open_file, Method::Get, room_path(i.room_id, "/files/" + i.file_id),
-              {{"create_download_url", "1"}}, i.file_id, i.room_id, {}},
+    send(Call{Kind::open_file,
+              Method::Get,
+              room_path(i.room_id, "/files/" + i.file_id),
+              {{"create_download_url", "1"}},
+              i.file_id,
+              i.room_id,
+              {}},
          now);
 }
 
@@ -161,8 +173,8 @@ void OpenRoom::send(Call call, Instant now) {
     out.options = view_options();
     if (call.upload) {
         // multipart/form-data (shared/file_upload.hpp); random_ draws the boundary.
-        out.request = built(upload_file_request(host_.api_config(), HeldByHelper{}, call.subject, *call.upload, random_),
-                            "upload");
+        out.request = built(
+            upload_file_request(host_.api_config(), HeldByHelper{}, call.subject, *call.upload, random_), "upload");
         out.upload_progress = true;
     } else {
         out.request = built(api_request(host_.api_config(), HeldByHelper{}, call.method, call.path, call.params));
@@ -175,8 +187,8 @@ void OpenRoom::send(Call call, Instant now) {
 bool OpenRoom::pending(Kind kind, const std::string& subject) const {
     return std::any_of(calls_.begin(), calls_.end(), [&](const auto& entry) {
         const Call& call = entry.second;
-        const bool messages = (kind == Kind::messages || kind == Kind::poll) &&
-                              (call.kind == Kind::messages || call.kind == Kind::poll);
+        const bool messages =
+            (kind == Kind::messages || kind == Kind::poll) && (call.kind == Kind::messages || call.kind == Kind::poll);
         return (call.kind == kind || messages) && call.subject == subject;
     });
 }
@@ -191,8 +203,13 @@ void OpenRoom::run_poll(Instant now) {
     if (!at || now < *at) return;
     poll_at_.reset();  // set again when this poll answers
     if (pending(Kind::poll, room_.room_id())) return;
-    send(Call{Kind::poll, Method::Get, room_path(room_.room_id(), "/messages"), {{"force", "1"}}, room_.room_id(),
-              {}, {}},
+    send(Call{Kind::poll,
+              Method::Get,
+              room_path(room_.room_id(), "/messages"),
+              {{"force", "1"}},
+              room_.room_id(),
+              {},
+              {}},
          now);
 }
 

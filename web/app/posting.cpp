@@ -358,9 +358,9 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
             job.stage = PostStage::refused;
             job.done_at = now;
             if (answer.response) {
-                UserError error = api_error(
-                    job.kind == PostKind::message ? "Posting a message" : "Adding a task", *answer.response,
-                    job.kind == PostKind::message ? Endpoint::room_messages_post : Endpoint::room_tasks_post);
+                UserError error =
+                    api_error(job.kind == PostKind::message ? "Posting a message" : "Adding a task", *answer.response,
+                              job.kind == PostKind::message ? Endpoint::room_messages_post : Endpoint::room_tasks_post);
                 job.note = error.code + ": " + error.message + " The text is kept: Edit, Retry or Discard.";
                 error_ = job.note;
                 host_.set_error(std::move(error), ErrorSource::posting);

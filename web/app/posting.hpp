@@ -47,12 +47,12 @@ struct PostJob {
     std::optional<std::int64_t> limit;
     TaskLimitType limit_type = TaskLimitType::none;
     PostStage stage = PostStage::waiting;
-    int rate_limited = 0;  // 429 answers it got (spec 7.3)
-    int attempts = 0;      // automatic retries after a certain "not acted on"
+    int rate_limited = 0;             // 429 answers it got (spec 7.3)
+    int attempts = 0;                 // automatic retries after a certain "not acted on"
     std::optional<Instant> retry_at;  // stage retrying: when it goes again
     int checks = 0;                   // stage checking: reads of the room so far
     std::string why;                  // stage checking/unknown: what made the outcome unknown
-    std::string note;      // "message_id 123", the error, or why it waits
+    std::string note;                 // "message_id 123", the error, or why it waits
     Instant queued_at;
     std::optional<Instant> sent_at;
     std::optional<Instant> done_at;

@@ -66,8 +66,7 @@ std::string unreadable_failure(FeatureHost& host, const std::string& what, std::
 std::string rate_limit_note(const FeatureHost& host, Instant now) {
     // The scheduler now holds every request until x-ratelimit-reset; the
     // request goes again then, once, and says so.
-    const Millis wait =
-        std::chrono::duration_cast<Millis>(host.scheduler().earliest_send(now, std::nullopt) - now);
+    const Millis wait = std::chrono::duration_cast<Millis>(host.scheduler().earliest_send(now, std::nullopt) - now);
     return "429: the rate limit is used up; retrying once in " + format_countdown(std::max(wait, Millis(0))) +
            ", when x-ratelimit-reset passes (spec 8.1)";
 }

@@ -22,8 +22,7 @@ std::string view_failure(FeatureHost& host, const std::string& what, const Answe
                          const std::string& path, ErrorSource source);
 
 // A 2xx whose body cannot be read: the failure, also set as the error.
-std::string unreadable_failure(FeatureHost& host, const std::string& what, std::string_view detail,
-                               ErrorSource source);
+std::string unreadable_failure(FeatureHost& host, const std::string& what, std::string_view detail, ErrorSource source);
 
 // "429: the rate limit is used up; retrying once in 12 s, ..." (spec 8.1).
 std::string rate_limit_note(const FeatureHost& host, Instant now);
