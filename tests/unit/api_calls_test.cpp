@@ -5,6 +5,8 @@
 // credential holders, and each room's posts one at a time.
 #include "roomkey/rest_client.hpp"
 
+#include "roomkey/errors.hpp"
+#include "roomkey/token.hpp"
 #include "roomkey/www_authenticate.hpp"
 
 #include <gtest/gtest.h>
@@ -245,6 +247,37 @@ TEST(ApiCalls, RateLimitedRequestGoesAgainThenCompletes) {
     ASSERT_TRUE(second) << describe(second.error());
     ASSERT_EQ(second->completed.size(), 1u) << "one retry by default, then the 429 is the answer";
     EXPECT_EQ(second->completed[0].response.status, 429);
+}
+
+// spec 5.4.2: a refresh the service refuses (invalid_grant) ends the session:
+// the lifecycle says why, and the request that waited for it fails.
+TEST(ApiCalls, RefusedRefreshEndsTheSessionWithItsReason) {
+    RestClient client = signed_in_client();
+    submit(client, 1, get_me());
+    auto step = client.on_response(1, invalid_token_401(), t0);
+    ASSERT_TRUE(step) << describe(step.error());
+    const TokenRequestId rid = refresh_id(*step);
+    RestStep ended =
+        client.token_answer(rid, make_token_error_response(TokenError{"invalid_grant", "revoked"}), "", t0);
+    ASSERT_EQ(ended.lifecycle.size(), 1u);
+    const auto* end = std::get_if<lifecycle::Ended>(&ended.lifecycle[0]);
+    ASSERT_NE(end, nullptr) << "the lifecycle effect should be the end of the session";
+    EXPECT_EQ(end->end.kind, SessionEndKind::refresh_rejected);
+    ASSERT_EQ(ended.failed.size(), 1u) << "the request that waited for the refresh fails";
+    EXPECT_EQ(ended.failed[0].tag, 1u);
+    EXPECT_TRUE(ended.send.empty());
+}
+
+// A refresh gives new tokens: the lifecycle says so, with the granted scope.
+TEST(ApiCalls, RefreshIsReportedWithTheNewScope) {
+    RestClient client = signed_in_client();
+    RestStep asked = client.refresh(t0);
+    const TokenRequestId rid = refresh_id(asked);
+    RestStep done = client.token_answer(rid, make_token_response("at-2", "rt-2", 1800, kScopes), "", t0);
+    ASSERT_EQ(done.lifecycle.size(), 1u);
+    const auto* refreshed = std::get_if<lifecycle::Refreshed>(&done.lifecycle[0]);
+    ASSERT_NE(refreshed, nullptr) << "the lifecycle effect should be the refresh";
+    EXPECT_EQ(refreshed->scope, kScopes);
 }
 
 }  // namespace
