@@ -155,7 +155,7 @@ void App::tick(Instant now) {
         perform(client_.tick(now), now);
     }
     features_.posting.run_timers(now);
-    if (helper_.down && !helper_.probe_in_flight && helper_.probe_at && *helper_.probe_at <= now) probe_helper(now);
+    if (helper_.probe_due(now)) probe_helper(now);
     features_.open_room.run_poll(now);
     features_.mentions.run_poll(now);
     pump(now);
@@ -172,7 +172,7 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
         if (at) wake = wake ? std::min(*wake, *at) : *at;
     };
     earliest(features_.posting.next_timer());
-    if (helper_.down && !helper_.probe_in_flight) earliest(helper_.probe_at);
+    earliest(helper_.next_probe());
     earliest(room_poll_at());
     earliest(rooms_poll_at());
     return wake;

@@ -60,6 +60,7 @@
 #include "app/feature.hpp"
 #include "app/features.hpp"
 #include "app/flow_steps.hpp"
+#include "app/helper_watch.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
@@ -241,8 +242,8 @@ public:
     const std::string& form_error() const { return feedback_.form_error; }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
-    bool helper_unreachable() const { return helper_.down; }
-    std::optional<Instant> helper_probe_at() const { return helper_.probe_at; }
+    bool helper_unreachable() const { return helper_.down(); }
+    std::optional<Instant> helper_probe_at() const { return helper_.probe_at(); }
     // Sign-out was asked while posts are still open: how many would be lost.
     std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm; }
     // Posts not delivered, discarded or cancelled: waiting, sending,
@@ -451,12 +452,6 @@ private:
     Feedback feedback_;
 
     // roomkey-helper gave no answer: REST calls wait while it is probed.
-    struct HelperWatch {
-        bool down = false;
-        int probes = 0;
-        bool probe_in_flight = false;
-        std::optional<Instant> probe_at;
-    };
     HelperWatch helper_;
 
     // The features: each owns its state, its requests and their answers.

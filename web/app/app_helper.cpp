@@ -1,43 +1,23 @@
-// app_helper.cpp: roomkey-helper unreachable: REST calls wait while
-// GET /config.json probes it with backoff (1 s, 2 s, 4 s, ... 30 s).
-#include <algorithm>
-
+// app_helper.cpp: roomkey-helper unreachable (helper_watch.hpp): what the
+// App tells the user, and the probe it sends.
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
-#include "app/format.hpp"
 
 namespace roomkey::app {
 
 using namespace detail;
 
-// Every request that got no connection lands here; only a failed probe
-// lengthens the wait (1 s, 2 s, 4 s, ... 30 s between probes).
 void App::on_helper_unreachable(Instant now, bool probe_failed) {
-    if (helper_.down && !probe_failed) return;
-    if (!helper_.down) {
-        helper_.down = true;
-        helper_.probes = 0;
-    }
-    helper_.probe_in_flight = false;
-    if (probe_failed) ++helper_.probes;
-    const Millis wait = retry_backoff(helper_.probes + 1);
-    helper_.probe_at = now + wait;
-    feedback_.notice = "roomkey-helper does not answer; requests wait, and roomkey asks it again in " +
-                       format_countdown(std::max(wait, Millis(0))) + ".";
+    if (auto told = helper_.on_unreachable(now, probe_failed)) feedback_.notice = std::move(*told);
 }
 
 void App::on_helper_answer(Instant now) {
     (void)now;
-    if (!helper_.down) return;
-    helper_.down = false;
-    helper_.probes = 0;
-    helper_.probe_in_flight = false;
-    helper_.probe_at.reset();
-    feedback_.notice = "roomkey-helper answers again; waiting requests go on.";
+    if (auto told = helper_.on_answer()) feedback_.notice = std::move(*told);
 }
 
 void App::probe_helper(Instant now) {
-    helper_.probe_in_flight = true;
+    helper_.probe_sent();
     HttpRequest request;
     request.method = Method::Get;
     request.url = std::string(kConfigPath);

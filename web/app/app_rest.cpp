@@ -26,7 +26,7 @@ ApiConfig App::api_config() const {
 void App::pump(Instant now) {
     // roomkey-helper gave no answer at all: nothing goes until it answers a
     // probe (a post that was never handed to the browser was certainly not sent).
-    if (helper_.down) return;
+    if (helper_.down()) return;
     perform(client_.pump(now), now);
 }
 
