@@ -191,7 +191,6 @@ RestStep RestClient::submit(RequestTag tag, HttpRequest request, RestOptions opt
 
 RestStep RestClient::pump(Instant now) {
     RestStep step;
-    if (paused_) return step;
     while (may_pop()) {
         auto next = queue_.pop_ready(now, scheduler_);
         if (!next) break;

@@ -138,7 +138,8 @@ public:
     void expect_callback() { holder_ = CredentialHolder::page_session; }
     void use_api_token(std::string token);
     void use_helper();
-    // Nobody holds credentials any more; every request is dropped unanswered.
+    // Nobody holds credentials any more: the session forgets its tokens and
+    // fails the requests waiting for it (drop_all() drops the others).
     RestStep sign_out();
     // The page session is reset to signed out, with `config` (a sign-in that
     // failed or was abandoned starts over).
@@ -156,7 +157,7 @@ public:
     // Queues `request` (built without credentials) under `tag`; what may go
     // now comes with the next pump().
     RestStep submit(RequestTag tag, HttpRequest request, RestOptions options = {});
-    // Sends what the pacer lets go now (nothing while paused).
+    // Sends what the pacer lets go now.
     RestStep pump(Instant now);
     // An answer for a tag it does not hold (dropped at a sign-out) is
     // unknown_request: the pacer counted it all the same.
@@ -172,8 +173,6 @@ public:
     bool cancel(RequestTag tag);
     // Drops every request (signed out); nothing answers them.
     void drop_all();
-    // roomkey-helper does not answer: nothing goes until it does.
-    void set_paused(bool paused) { paused_ = paused; }
 
     bool pending(RequestTag tag) const { return entries_.count(tag) > 0; }
     bool in_flight(RequestTag tag) const;
@@ -212,7 +211,6 @@ private:
     PostQueue queue_;
     std::map<RequestTag, Entry> entries_;
     std::map<std::string, std::deque<RequestTag>> room_lines_;  // in-room-order requests, head first
-    bool paused_ = false;
 };
 
 }  // namespace roomkey
