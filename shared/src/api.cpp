@@ -178,6 +178,16 @@ Result<HttpRequest, ApiRequestError> api_request(const ApiConfig& config, const 
     return request;
 }
 
+Result<Unit, ApiRequestError> attach_credentials(const ApiConfig& config, const Credentials& credentials,
+                                                 HttpRequest& request) {
+    Headers headers;
+    auto applied = detail::apply_credentials(config, credentials, headers);
+    if (!applied) return Err{applied.error()};
+    for (const auto& [name, value] : request.headers.fields()) headers.add(name, value);
+    request.headers = std::move(headers);
+    return Unit{};
+}
+
 Result<HttpRequest, ApiRequestError> get_me(const ApiConfig& config, const Credentials& credentials) {
     return api_request(config, credentials, Method::Get, "/me");
 }

@@ -1,5 +1,5 @@
 // app_detail.hpp: constants and small helpers that the App's .cpp files
-// (app.cpp, app_http.cpp, app_session.cpp, app_posting.cpp, app_rest.cpp)
+// and its features (app*.cpp, dashboard.cpp, posting.cpp, open_room.cpp, ...)
 // share. Internal to web/app: nothing outside the App includes it.
 #pragma once
 

@@ -74,6 +74,12 @@ Result<HttpRequest, ApiRequestError> api_request(const ApiConfig& config, const 
                                                  Method method, std::string_view path,
                                                  const FormFields& params = {});
 
+// Puts `credentials` on a request built with HeldByHelper (none), in the
+// header place the builders give them (first): the REST client attaches
+// them when the request goes, so a request is built once.
+Result<Unit, ApiRequestError> attach_credentials(const ApiConfig& config, const Credentials& credentials,
+                                                 HttpRequest& request);
+
 // Spec 4.4: GET /me.
 Result<HttpRequest, ApiRequestError> get_me(const ApiConfig& config, const Credentials& credentials);
 // Spec 4.5: GET /my/status.
