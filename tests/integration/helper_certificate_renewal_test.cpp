@@ -52,7 +52,7 @@ protected:
 
 TEST_F(HelperCertificateRenewal, NothingChangesWhileTheCertificateIsFresh) {
     const std::string before = native::certificate_fingerprint(cert_path_);
-    ASSERT_FALSE(before.empty());
+    ASSERT_FALSE(before.empty()) << "no certificate fingerprint for " << cert_path_;
     EXPECT_EQ(served_fingerprint(), before);
     now_ += 200 * kDay;  // a 365-day certificate is renewed within 30 days of its end
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // several checks

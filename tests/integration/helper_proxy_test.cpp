@@ -142,7 +142,7 @@ TEST(HelperTokenProxy, BffModeReplacesThePagesClientIdWithBasicAuthentication) {
     ASSERT_EQ(up.seen.size(), 1u);
     EXPECT_EQ(up.seen[0].url, "https://auth.example/oauth/token") << "no client_id in the query either";
     auto sent = form_decode(up.seen[0].body);
-    ASSERT_TRUE(sent);
+    ASSERT_TRUE(sent) << to_string(sent.error()) << " in " << up.seen[0].body;
     EXPECT_EQ(form_count(*sent, "client_id"), 0u) << up.seen[0].body;
     EXPECT_EQ(form_get(*sent, "code").value_or(""), "AUTHCODE") << "the rest of the form is kept";
     EXPECT_EQ(form_get(*sent, "code_verifier").value_or(""), "VERIFIER-0123456789-0123456789-0123456789-abc");
@@ -351,7 +351,7 @@ TEST(HelperConfigJson, PublicConfigNamesTheProxyEndpointsAndTheRedirectUri) {
     cfg.scope = "users.all:read";
     Proxy proxy(cfg, up.transport());
     const auto j = nlohmann::json::parse(proxy.public_config_json("https://127.0.0.1:8443"), nullptr, false);
-    ASSERT_TRUE(j.is_object());
+    ASSERT_TRUE(j.is_object()) << "not a JSON object: " << proxy.public_config_json("https://127.0.0.1:8443");
     EXPECT_EQ(j.value("redirect_uri", ""), "https://127.0.0.1:8443/callback");
     EXPECT_EQ(j.value("token_endpoint", ""), "/oauth/token");
     EXPECT_EQ(j.value("api_base", ""), "/api");

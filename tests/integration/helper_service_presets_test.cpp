@@ -118,7 +118,7 @@ TEST(HelperServicePresets, UnknownServiceIsAnErrorNamingTheAllowedValues) {
         EXPECT_NE(cmd.error().find("sandbox, live"), std::string::npos) << cmd.error();
     }
     auto env = parse_command_line({"--web-root", "/w"}, env_of({{"ROOMKEY_SERVICE", "staging"}}));
-    ASSERT_FALSE(env);
+    ASSERT_FALSE(env) << "the command line was accepted";
     EXPECT_NE(env.error().find("staging"), std::string::npos) << env.error();
     EXPECT_EQ(service_preset_names(), "sandbox, live");
 }

@@ -54,7 +54,7 @@ CliRun run(const TempDir& home, const std::string& command) {
 
 TEST(HelperTrust, TrustCreatesChromiumsDatabaseInAFreshHomeAndSaysWhatItCovered) {
     TempDir home;
-    ASSERT_FALSE(exists(home / ".pki"));
+    ASSERT_FALSE(exists(home / ".pki")) << "the fresh HOME already has ~/.pki";
     const CliRun trusted = run(home, "trust");
     ASSERT_EQ(trusted.code, 0) << trusted.err;
     const std::string db = home / ".pki/nssdb";

@@ -14,6 +14,7 @@
 
 #include "roomkey/upload_limits.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 namespace {
@@ -83,7 +84,7 @@ TEST_F(SandboxTransport, PagesForbidFramingAndSendNoCors_spec4_2) {
     const PkcePair pkce = make_pkce(kRandom);
     Browser browser;
     auto page = open_consent(browser, web_request(pkce));
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     ASSERT_EQ(page->status, 200) << page->body;
     EXPECT_EQ(page->get_header_value("X-Frame-Options"), "DENY");
     EXPECT_NE(page->get_header_value("Content-Security-Policy").find("frame-ancestors 'none'"), std::string::npos);
@@ -91,14 +92,14 @@ TEST_F(SandboxTransport, PagesForbidFramingAndSendNoCors_spec4_2) {
 
     for (const char* path : {"/consent", "/v2/me", "/oauth/token", "/"}) {
         auto res = get(path, {{"Origin", "https://evil.example"}, {"x-servicetoken", kAliceToken}});
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_FALSE(res->has_header("Access-Control-Allow-Origin")) << path << " must not send CORS headers";
         EXPECT_FALSE(res->has_header("Access-Control-Allow-Credentials")) << path;
     }
     // A CORS preflight is never granted.
     auto preflight = client()->Options("/oauth/token", httplib::Headers{{"Origin", "https://evil.example"},
                                                                          {"Access-Control-Request-Method", "POST"}});
-    ASSERT_TRUE(preflight);
+    ASSERT_TRUE(preflight) << why_no_answer(preflight);
     EXPECT_EQ(preflight->status, 405);
     EXPECT_FALSE(preflight->has_header("Access-Control-Allow-Origin"));
     EXPECT_EQ(preflight->get_header_value("X-Frame-Options"), "DENY");
@@ -108,15 +109,15 @@ TEST_F(SandboxTransport, PagesForbidFramingAndSendNoCors_spec4_2) {
 TEST_F(SandboxTransport, ForeignHostHeaderIsRefused) {
     auto res = get("/v2/me", {{"Host", "evil.example:" + std::to_string(sandbox().port())},
                               {"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 403);
     auto ok = get("/v2/me", {{"Host", "localhost:" + std::to_string(sandbox().port())},
                              {"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(ok);
+    ASSERT_TRUE(ok) << why_no_answer(ok);
     EXPECT_EQ(ok->status, 200);
     // The sandbox listens on 127.0.0.1 only: a [::1] name is not its own.
     auto v6 = get("/v2/me", {{"Host", "[::1]:" + std::to_string(sandbox().port())}, {"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(v6);
+    ASSERT_TRUE(v6) << why_no_answer(v6);
     EXPECT_EQ(v6->status, 403);
 }
 
@@ -125,7 +126,7 @@ TEST_F(SandboxTransport, OversizedBodyIsRefused) {
     const std::string big(kMaxRequestBodyBytes, 'a');
     auto res = client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
                               "body=" + big, "application/x-www-form-urlencoded");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 413);
 }
 
@@ -137,7 +138,7 @@ TEST_F(SandboxTransport, HttpLayerErrorsCarryTheSecurityHeaders_spec4_2) {
                                     "request=" + std::string(kMaxRequestBodyBytes, 'a'), "application/x-www-form-urlencoded");
     auto too_long = get("/v2/" + std::string(10000, 'a'), {{"Origin", "https://evil.example"}});
     for (const auto* res : {&too_large, &too_long}) {
-        ASSERT_TRUE(*res);
+        ASSERT_TRUE(*res) << why_no_answer(*res);
         const httplib::Response& r = **res;
         EXPECT_TRUE(r.status == 413 || r.status == 414) << r.status;
         EXPECT_EQ(r.get_header_value("X-Frame-Options"), "DENY") << r.status;
@@ -198,7 +199,7 @@ TEST_F(SandboxTransport, RefusedRequestBodyIsNeverASecondRequest) {
         }
     }
     auto messages = api_get("/rooms/2101/messages?force=1");
-    ASSERT_TRUE(messages);
+    ASSERT_TRUE(messages) << why_no_answer(messages);
     EXPECT_EQ(messages->body.find("smuggled"), std::string::npos) << "the smuggled request was executed";
 }
 
@@ -240,17 +241,17 @@ TEST_F(SandboxTransport, IdleConnectionsDoNotBlockRequests) {
 TEST_F(SandboxTransport, JunkRequestsGetErrorsNotCrashes) {
     auto c = client();
     auto patch = c->Patch("/v2/me", "x", "text/plain");
-    ASSERT_TRUE(patch);
+    ASSERT_TRUE(patch) << why_no_answer(patch);
     EXPECT_EQ(patch->status, 400) << "the service's answer to a method it lacks (hubot-chatwork #6)";
     auto bad_escape = get("/consent?client_id=%zz");
-    ASSERT_TRUE(bad_escape);
+    ASSERT_TRUE(bad_escape) << why_no_answer(bad_escape);
     EXPECT_EQ(bad_escape->status, 400);
     auto unknown = api_get("/rooms/0123/messages");
-    ASSERT_TRUE(unknown);
+    ASSERT_TRUE(unknown) << why_no_answer(unknown);
     EXPECT_EQ(unknown->status, 400) << "IDs with a leading zero are not an endpoint";
     auto utf8 = client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
                                "body=%FF%FE%80", "application/x-www-form-urlencoded");
-    ASSERT_TRUE(utf8);
+    ASSERT_TRUE(utf8) << why_no_answer(utf8);
     EXPECT_EQ(utf8->status, 200);
     auto read = api_get("/rooms/2100/messages");
     ASSERT_TRUE(read) << "invalid UTF-8 in stored data must not break the JSON writer";
