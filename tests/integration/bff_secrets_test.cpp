@@ -1,5 +1,5 @@
 // bff_secrets_test.cpp: in the BFF mode no token, code, verifier or secret
-// reaches the page or the log (issue 30): every answer of a whole session
+// reaches the page or the log: every answer of a whole session
 // (sign-in, API calls, refreshes, a refused refresh, logout) and every log
 // line are searched for each token value the sandbox issued; and cookies
 // never authorise a request that lacks the app's CSRF marks.

@@ -27,7 +27,7 @@ TEST_F(BffSignIn, SignInSetsAHostPrefixedSessionCookieAndTheApiWorks) {
     ASSERT_TRUE(done) << why_no_answer(done);
     EXPECT_EQ(done->status, 303);
     EXPECT_EQ(done->get_header_value("Location"), "/");
-    // The session cookie's attributes (issue 30), the login cookie cleared.
+    // The session cookie's attributes (the page's script never reads it), the login cookie cleared.
     std::string session_line;
     bool login_cleared = false;
     for (const auto& line : set_cookies(*done)) {

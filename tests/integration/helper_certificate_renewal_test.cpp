@@ -1,5 +1,5 @@
 // helper_certificate_renewal_test.cpp: a helper that runs for months keeps a
-// valid certificate (issue 5 item 2): the periodic check renews the server
+// valid certificate: the periodic check renews the server
 // certificate when it is due and the next handshake gets the new one, no
 // restart; with nothing due, nothing changes. Time is the injected clock.
 #include <gtest/gtest.h>

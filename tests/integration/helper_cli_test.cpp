@@ -1,5 +1,5 @@
-// helper_cli_test.cpp: the roomkey-helper program itself (issue 2 item 3,
-// issue 5 items 2 and 7): the one ready line, clean exit on SIGINT/SIGTERM,
+// helper_cli_test.cpp: the roomkey-helper program itself, as scripts and
+// users run it: the one ready line, clean exit on SIGINT/SIGTERM,
 // clear errors for a taken port or a missing build, --help, trust/untrust.
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// helper_hardening_test.cpp: issue 5 item 6, one test per hardening point, on
+// helper_hardening_test.cpp: one test per hardening point, on
 // real sockets: loopback-only bind without SO_REUSEPORT, Host check (DNS
 // rebinding), Origin/custom-header check for the proxies (CSRF), no CORS,
 // size limits 413/431/414, timeouts, and the security headers; then the

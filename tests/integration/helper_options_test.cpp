@@ -1,5 +1,5 @@
-// helper_options_test.cpp: roomkey-helper's configuration (issue 5 items 3
-// and 7): flags over environment over JSON file over defaults, the client
+// helper_options_test.cpp: roomkey-helper's configuration: flags over
+// environment over JSON file over defaults, the client
 // secret only from a file or the environment, and --help for every command.
 #include <gtest/gtest.h>
 
@@ -141,7 +141,7 @@ TEST(HelperOptions, BadValuesAreRefused) {
 }
 
 TEST(HelperOptions, EveryCommandHasHelp) {
-    // issue 5 item 7: --help for every subcommand.
+    // Every subcommand explains itself without the docs: --help for each.
     const std::vector<std::vector<std::string>> asks = {
         {"--help"}, {"-h"}, {"serve", "--help"}, {"trust", "--help"}, {"untrust", "-h"}, {"help"}, {"help", "trust"}};
     for (const auto& args : asks) {

@@ -1,4 +1,4 @@
-// helper_proxy_test.cpp: the token proxy and the API proxy (issue 5 items 3-5),
+// helper_proxy_test.cpp: the token proxy and the API proxy,
 // first in memory against a recording transport, then on real sockets against
 // a stand-in upstream: what is forwarded, added, relayed and refused.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // helper_sandbox_test.cpp: a whole sign-in through roomkey-helper against
-// roomkey-sandbox, driven from the test without a browser (issue 5 "Tests"):
+// roomkey-sandbox, driven from the test without a browser:
 // /config.json, consent page + login + Allow, the redirect to the helper's
 // /callback, the code exchange and a refresh through the token proxy, /me and
 // /my/status through the API proxy; BFF mode with a confidential client; and
@@ -157,7 +157,7 @@ protected:
     std::unique_ptr<httplib::SSLClient> app_;
 };
 
-// chatwork-ruby issue #42 (PR #43): the service's 401 for an invalid or
+// asonas/chatwork-ruby issue #42 (PR #43): the service's 401 for an invalid or
 // expired access token has an empty body; the helper relays it as it came
 // (it used to fill empty error bodies with "401\n"), WWW-Authenticate included.
 TEST_F(HelperWithSandbox, AnEmptyBodied401IsRelayedEmpty_ruby42) {
@@ -274,7 +274,7 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
     EXPECT_GE(reused->status, 400);
     EXPECT_EQ(str(parse(reused->body), "error"), "invalid_grant") << reused->body;
 
-    // 7. The log holds none of it (issue 5 item 6). httplib logs after the
+    // 7. The log holds none of it (logs are kept and shared). httplib logs after the
     // answer is sent: wait for the line of the last request (the third
     // token request), so the grep covers the whole flow.
     const std::string log = helper_->wait_for_log_count("POST /oauth/token", 3);

@@ -1,4 +1,4 @@
-// helper_service_presets_test.cpp: `--service live` (issue 26 item 6): the
+// helper_service_presets_test.cpp: `--service live`: the
 // preset fills in the live service's four published values, anything given
 // explicitly (flag, environment, config file) still wins, an unknown name is
 // an error naming the allowed ones, and the page's /config.json then carries

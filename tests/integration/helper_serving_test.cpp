@@ -1,5 +1,5 @@
 // helper_serving_test.cpp: roomkey-helper serving the web build over HTTPS on
-// real sockets (issue 5 items 1 and 2; issue 2 item 6): the app page at / and
+// real sockets: the app page at / and
 // /callback, application/wasm, precompressed variants, caching headers, the
 // certificate the local CA signed, and files that must never be served.
 #include <gtest/gtest.h>
@@ -139,7 +139,7 @@ TEST_F(HelperServing, SymlinkOutOfTheWebRootIsNotFollowed) {
 }
 
 TEST_F(HelperServing, KeepAliveRequestsAreNotDelayedByNagle) {
-    // issue 2 item 6: set_tcp_nodelay(true). Without it, each request after
+    // set_tcp_nodelay(true). Without it, each request after
     // the first on a keep-alive connection waits ~40 ms for a delayed ACK:
     // every one of them, so even the fastest request shows it. The fastest is
     // what is checked, not the median: on a loaded machine (other tests, a
@@ -256,7 +256,7 @@ bool ipv6_loopback_available() {
 }
 
 TEST(HelperServingStart, Ipv6IsAnAdditionOnTheSamePortAndTheRedirectUriStaysOn127) {
-    // issue 5 item 6: 127.0.0.1 always, [::1] too if asked; the certificate
+    // Loopback only: 127.0.0.1 always, [::1] too if asked; the certificate
     // names both. The sandbox registers https://127.0.0.1:PORT/callback only.
     if (!ipv6_loopback_available()) GTEST_SKIP() << "no IPv6 loopback here";
     TempDir dir;

@@ -1,5 +1,5 @@
-// helper_tls_test.cpp: the local CA and server certificate of helper/common/tls
-// (issue 5 item 2): created once with mode 0600 keys, reused, renewed before
+// helper_tls_test.cpp: the local CA and server certificate of helper/common/tls:
+// created once with mode 0600 keys, reused, renewed before
 // expiry, valid for 127.0.0.1, ::1 and localhost, safe for two processes.
 #include <gtest/gtest.h>
 #include <openssl/pem.h>

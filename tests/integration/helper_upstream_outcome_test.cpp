@@ -1,5 +1,5 @@
 // helper_upstream_outcome_test.cpp: the helper's 502/504 say whether the
-// request reached the upstream (issue 11 item 1), on real sockets: a refused
+// request reached the upstream, on real sockets: a refused
 // connection is "not_sent"; an upstream that reads the request and hangs up,
 // or answers too late, is "no_answer". The app resends by itself only the
 // first (shared/'s proxy_outcome.hpp).

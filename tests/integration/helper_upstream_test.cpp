@@ -1,5 +1,5 @@
 // helper_upstream_test.cpp: both proxies on real sockets against a stand-in
-// upstream (issue 5 items 3-6): upstream TLS verified with the local CA, a
+// upstream: upstream TLS verified with the local CA, a
 // foreign certificate refused, BFF mode, relayed headers, and a log of the
 // whole exchange that contains none of the secrets that crossed the helper.
 #include <arpa/inet.h>
@@ -181,7 +181,7 @@ TEST(HelperUpstream, TokenAndApiCallsThroughTheHelperWithTheLocalCa) {
     ASSERT_TRUE(redirect) << why_no_answer(redirect);
     EXPECT_FALSE(redirect->has_header("Location")) << "an upstream redirect is neither followed nor relayed";
 
-    // issue 5 item 6: the log of the whole exchange has no secret in it.
+    // The log of the whole exchange has no secret in it.
     const std::string log = helper.wait_for_log("GET /api/me");
     EXPECT_NE(log.find("POST /oauth/token 200"), std::string::npos) << log;
     EXPECT_NE(log.find("GET /api/my/status 200"), std::string::npos) << log;

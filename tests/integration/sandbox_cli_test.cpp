@@ -1,5 +1,5 @@
 // sandbox_cli_test.cpp: the roomkey-sandbox program itself, run as a child
-// process (issue 4 item 1): --help, a bad flag, and a real start on port 0
+// process: --help, a bad flag, and a real start on port 0
 // with a fresh state directory: the one ready line, HTTPS from the local CA
 // it made, a generated secret announced on stderr, a clean stop on SIGTERM.
 #include <fcntl.h>
@@ -58,7 +58,7 @@ TEST_F(SandboxCli, BadFlagExitsNonZeroWithAMessage) {
     }
 }
 
-// issue 4 item 1: HTTPS on 127.0.0.1 with a certificate from a local CA made
+// As scripts/run.sh starts it: HTTPS on 127.0.0.1 with a certificate from a local CA made
 // in the state directory, one machine-readable ready line with the three
 // base addresses, a clean stop.
 TEST_F(SandboxCli, StartsOnPortZeroAndPrintsTheReadyLine_spec4_1) {

@@ -124,7 +124,7 @@ TEST_F(SandboxClients, CreateFormNeedsTheCsrfToken) {
     EXPECT_EQ(res->status, 403);
 }
 
-// spec 2.1 / issue 3: only the user who registered a client sees its secret
+// spec 2.1: only the user who registered a client sees its secret
 // and may delete it; every other user sees the client without either.
 TEST_F(SandboxClients, OnlyTheOwnerSeesTheSecretAndDeletes_spec2_1) {
     const std::string alice = login();
@@ -185,7 +185,7 @@ TEST_F(SandboxClients, StartUpClientsAreReadOnly_spec2_1) {
         << "still registered";
 }
 
-// issue 3: the same registration from flags and from a config file.
+// The same registration from flags and from a config file gives the same client.
 TEST(SandboxClientSpecs, FlagAndFileRegistration_spec2_1) {
     auto spec = parse_client_spec("name=CLI app,type=public,redirect_uri=myapp://a,redirect_uri=myapp://b,"
                                   "scope=users.all:read rooms.all:read,client_id=cli-app");

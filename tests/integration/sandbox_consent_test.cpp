@@ -129,7 +129,7 @@ TEST_F(SandboxConsent, ConsentPostNeedsTheSessionCsrfToken) {
     EXPECT_FALSE(res->has_header("Location"));
 }
 
-// issue 4 / spec 7.1: a client deleted while its consent screen is open:
+// spec 7.1: a client deleted while its consent screen is open:
 // Allow, Deny and Cancel show an error page and never redirect to its URI.
 TEST_F(SandboxConsent, DecisionAfterClientDeletionNeverRedirects_spec7_1) {
     const std::string cookie = login_as("alice@example.com", "alice-demo");
@@ -190,7 +190,7 @@ TEST_F(SandboxConsent, RedirectUriMalformedIs14000_spec7_1) {
     expect_error_page(with(base(), "redirect_uri", "https://exa mple/cb"), 14000);
 }
 
-// spec 4.2 / issue 4: never redirected to a redirect URI that is not registered.
+// spec 4.2: never redirected to a redirect URI that is not registered.
 TEST_F(SandboxConsent, RedirectUriUnregisteredIs15000AndNeverRedirected_spec7_1) {
     const std::string page = expect_error_page(with(base(), "redirect_uri", "https://evil.example/cb"), 15000);
     EXPECT_EQ(page.find("evil.example"), std::string::npos) << "the page must not even link to it";

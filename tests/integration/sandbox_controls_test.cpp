@@ -1,4 +1,4 @@
-// sandbox_controls_test.cpp: roomkey-sandbox's test controls (issue 9): off
+// sandbox_controls_test.cpp: roomkey-sandbox's test controls: off
 // unless enabled, guarded by a header, moving the clock and injecting faults
 // (5xx, 429, invalid_token, malformed JSON, delay, an answer dropped after
 // the request was acted on) on the next N requests.
@@ -83,7 +83,7 @@ TEST_F(SandboxControls, DelayFault) {
     EXPECT_GE(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(), 300);
 }
 
-// The "sent, no answer" case of issue 11: the post is stored, the caller
+// The "sent, no answer" case (outcome unknown: never resent blindly): the post is stored, the caller
 // gets a cut-off answer and cannot know it.
 TEST_F(SandboxControls, DropAnswerFaultActsThenCutsTheConnection) {
     inject_fault(R"({"kind":"drop_answer"})");

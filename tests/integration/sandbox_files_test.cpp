@@ -1,5 +1,5 @@
 // sandbox_files_test.cpp: files both ways at roomkey-sandbox on real sockets
-// (issue 26 point 4): POST /v2/rooms/{room_id}/files as multipart/form-data
+// as the app sends and reads them: POST /v2/rooms/{room_id}/files as multipart/form-data
 // (built by shared/'s builder, as the app does), the service's own
 // file_uploaded message, GET /files, and the signed download_url that lives
 // 30 s of sandbox time and refuses an altered link.

@@ -149,7 +149,7 @@ TEST_F(SandboxLimits, RotatedRefreshTokenReuseWithinGraceRevokes_spec4_3) {
     refresh_confidential(current, 400);
 }
 
-// issue 9: elapsed sandbox time comes from the steady clock; the wall clock
+// Elapsed sandbox time comes from the steady clock; the wall clock
 // is read once at start. A wall-clock step (NTP, an admin) must not move
 // sandbox time backwards (tokens valid again) or forwards.
 TEST_F(SandboxLimits, WallClockStepsDoNotMoveSandboxTime) {

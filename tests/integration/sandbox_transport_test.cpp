@@ -55,7 +55,7 @@ TEST_F(SandboxTransport, PlainHttpGetsNoHttpAnswer_spec4_1_1) {
     EXPECT_EQ(got.find("account_id"), std::string::npos);
 }
 
-// spec 4.1.1 / issue 1: HTTPS with a certificate from the local CA in the state directory.
+// spec 4.1.1: HTTPS with a certificate from the local CA in the state directory.
 TEST_F(SandboxTransport, HttpsVerifiesAgainstTheLocalCa_spec4_1_1) {
     auto res = api_get("/me");
     ASSERT_TRUE(res) << "TLS handshake verified by the local CA failed: " << httplib::to_string(res.error());
@@ -69,7 +69,7 @@ TEST_F(SandboxTransport, HttpsVerifiesAgainstTheLocalCa_spec4_1_1) {
     EXPECT_FALSE(refused) << "an unknown CA must not verify";
 }
 
-// issue 1: one machine-readable ready line naming the three base addresses.
+// Scripts read one machine-readable ready line naming the three base addresses.
 TEST_F(SandboxTransport, ReadyLineNamesTheThreeAddresses) {
     const std::string line = sandbox().ready_line();
     const std::string port = std::to_string(sandbox().port());
@@ -79,7 +79,7 @@ TEST_F(SandboxTransport, ReadyLineNamesTheThreeAddresses) {
     EXPECT_EQ(line.find('\n'), std::string::npos);
 }
 
-// issue 4: the consent screen cannot be framed and sends no CORS headers.
+// No clickjacking, no cross-origin reads: the consent screen cannot be framed and sends no CORS headers.
 TEST_F(SandboxTransport, PagesForbidFramingAndSendNoCors_spec4_2) {
     const PkcePair pkce = make_pkce(kRandom);
     Browser browser;
@@ -121,7 +121,7 @@ TEST_F(SandboxTransport, ForeignHostHeaderIsRefused) {
     EXPECT_EQ(v6->status, 403);
 }
 
-// issue 10: bounded request sizes.
+// Bounded request sizes: no request can exhaust the sandbox's memory.
 TEST_F(SandboxTransport, OversizedBodyIsRefused) {
     const std::string big(kMaxRequestBodyBytes, 'a');
     auto res = client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
@@ -130,7 +130,7 @@ TEST_F(SandboxTransport, OversizedBodyIsRefused) {
     EXPECT_EQ(res->status, 413);
 }
 
-// spec 4.2 / issue 4: answers cpp-httplib makes itself (413 for a body over
+// spec 4.2: answers cpp-httplib makes itself (413 for a body over
 // the limit, 414 for a long target) carry the same security headers as the
 // app's: no framing, no CORS, and a spec 2.7 error body.
 TEST_F(SandboxTransport, HttpLayerErrorsCarryTheSecurityHeaders_spec4_2) {
@@ -212,7 +212,7 @@ TEST_F(SandboxTransport, KeepAliveServesSequentialRequests) {
     EXPECT_FALSE(got.closed_by_server);
 }
 
-// issue 10: each idle connection holds a worker thread until its read
+// Each idle connection holds a worker thread until its read
 // timeout (10 s); 24 of them must not stall the sandbox (16 threads did).
 TEST_F(SandboxTransport, IdleConnectionsDoNotBlockRequests) {
     std::vector<int> idle;
@@ -237,7 +237,7 @@ TEST_F(SandboxTransport, IdleConnectionsDoNotBlockRequests) {
         << "the request waited for a worker thread";
 }
 
-// issue 10: no crash on junk: odd methods, bad escapes, unknown paths.
+// No crash on junk: odd methods, bad escapes, unknown paths.
 TEST_F(SandboxTransport, JunkRequestsGetErrorsNotCrashes) {
     auto c = client();
     auto patch = c->Patch("/v2/me", "x", "text/plain");
