@@ -47,7 +47,7 @@ std::map<std::string, std::string> query_of(const std::string& url) {
     EXPECT_TRUE(parsed) << url;
     if (!parsed) return {};
     auto fields = form_decode(parsed->query.value_or(""));
-    EXPECT_TRUE(fields);
+    EXPECT_TRUE(fields) << to_string(fields.error()) << ": " << url;
     std::map<std::string, std::string> out;
     for (const auto& [k, v] : *fields) EXPECT_TRUE(out.emplace(k, v).second) << "repeated " << k;
     return out;
