@@ -127,7 +127,7 @@ TEST_F(BffNginxFront, SignInAndApiThroughNginxReachOneHelperPerSession) {
     auto out = bff_post(door(), jars[0], "/bff/logout");
     ASSERT_TRUE(out) << why_no_answer(out);
     EXPECT_EQ(out->status, 200);
-    EXPECT_TRUE(jars[0].session().empty());
+    EXPECT_TRUE(jars[0].session().empty()) << "the logout left the session cookie set";
 }
 
 TEST_F(BffNginxFront, NginxRefusesWhatTheHelperRefusesAndHoldsNoSecret) {

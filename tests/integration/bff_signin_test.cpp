@@ -137,7 +137,7 @@ TEST_F(BffSignIn, RefusedConsentComesBackAsAFragmentError) {
     EXPECT_EQ(done->status, 303);
     EXPECT_EQ(done->get_header_value("Location").rfind("/#bff_error=access_denied&bff_error_description=", 0), 0u)
         << done->get_header_value("Location");
-    EXPECT_TRUE(jar.session().empty());
+    EXPECT_TRUE(jar.session().empty()) << "a refused consent set a session cookie";
 }
 
 TEST_F(BffSignIn, ACallbackWithoutItsLoginCookieOrWithAnotherStateIsRefused) {

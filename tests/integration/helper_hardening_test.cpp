@@ -491,7 +491,7 @@ TEST_F(HelperSmuggling, HeaderLinesAfterAnOverlongOneAreNeitherParsedNorLogged) 
     EXPECT_EQ(log.find("SECRET-AT-456"), std::string::npos) << log;
     EXPECT_EQ(log.find("/api/me"), std::string::npos) << log;
     EXPECT_EQ(RunningHelper::occurrences(log, "\n"), 1u) << "one broken request, one line:\n" << log;
-    EXPECT_TRUE(upstream_->targets().empty());
+    EXPECT_TRUE(upstream_->targets().empty()) << "reached the upstream: " << upstream_->targets().front();
 }
 
 TEST_F(HelperSmuggling, AllowlistBypassAttemptsAreRefused) {

@@ -193,7 +193,7 @@ TEST(HelperTokenProxy, NonFormBodyIs415AndNotForwarded) {
     HttpRequest in = form_post("/oauth/token", R"({"grant_type":"authorization_code"})");
     in.headers.set("Content-Type", "application/json");
     EXPECT_EQ(proxy.token(in).status, 415);
-    EXPECT_TRUE(up.seen.empty());
+    EXPECT_TRUE(up.seen.empty()) << "forwarded to " << up.seen[0].url;
 }
 
 TEST(HelperTokenProxy, UnreachableUpstreamIs502AndNotRetried) {
@@ -322,7 +322,7 @@ TEST(HelperApiProxy, AnApiPathThatIsNotUtf8IsRefusedWithoutAborting) {
     const auto j = nlohmann::json::parse(out.body, nullptr, false);
     ASSERT_TRUE(j.is_object()) << out.body;
     EXPECT_NE(j["errors"][0].get<std::string>().find("\xef\xbf\xbd"), std::string::npos) << out.body;
-    EXPECT_TRUE(up.seen.empty());
+    EXPECT_TRUE(up.seen.empty()) << "forwarded to " << up.seen[0].url;
 }
 
 TEST(HelperApiProxy, CredentialsInTheQueryAreRefused) {
@@ -331,7 +331,7 @@ TEST(HelperApiProxy, CredentialsInTheQueryAreRefused) {
     Proxy proxy(public_upstream(), up.transport());
     EXPECT_EQ(proxy.api(api_request(Method::Get, "/api/me?x-servicetoken=abc")).status, 400);
     EXPECT_EQ(proxy.api(api_request(Method::Get, "/api/me?access_token=abc")).status, 400);
-    EXPECT_TRUE(up.seen.empty());
+    EXPECT_TRUE(up.seen.empty()) << "forwarded to " << up.seen[0].url;
     EXPECT_EQ(proxy.api(api_request(Method::Get, "/api/rooms/1/messages?force=1")).status, 200);
     ASSERT_EQ(up.seen.size(), 1u);
     EXPECT_EQ(up.seen[0].url, "https://api.example/v2/rooms/1/messages?force=1");
@@ -342,7 +342,7 @@ TEST(HelperApiProxy, WithoutUpstreamBothProxiesAnswer503) {
     Proxy proxy(UpstreamConfig{}, up.transport());
     EXPECT_EQ(proxy.api(api_request(Method::Get, "/api/me")).status, 503);
     EXPECT_EQ(proxy.token(form_post("/oauth/token", kCodeForm)).status, 503);
-    EXPECT_TRUE(up.seen.empty());
+    EXPECT_TRUE(up.seen.empty()) << "forwarded to " << up.seen[0].url;
 }
 
 TEST(HelperConfigJson, PublicConfigNamesTheProxyEndpointsAndTheRedirectUri) {

@@ -171,7 +171,7 @@ TEST_F(HelperWithSandbox, AnEmptyBodied401IsRelayedEmpty_ruby42) {
     auto refused = app_->Get("/api/me", {{"Authorization", "Bearer x"}});  // no X-Roomkey-Request
     ASSERT_TRUE(refused) << why_no_answer(refused);
     EXPECT_EQ(refused->status, 403);
-    EXPECT_FALSE(refused->body.empty());
+    EXPECT_FALSE(refused->body.empty()) << "the 403 does not say why";
 }
 
 // The mark that keeps a relayed body as it came (common/route_answer.hpp)

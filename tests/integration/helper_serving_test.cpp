@@ -65,7 +65,7 @@ TEST_F(HelperServing, HeadAnswersWithoutBody) {
     auto res = client_->Head("/roomkey.wasm");
     ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 200);
-    EXPECT_TRUE(res->body.empty());
+    EXPECT_TRUE(res->body.empty()) << res->body.size() << " bytes of body in a HEAD answer";
     EXPECT_EQ(res->get_header_value("Content-Type"), "application/wasm");
 }
 
@@ -111,7 +111,7 @@ TEST_F(HelperServing, EtagRevalidationAnswers304) {
     auto second = client_->Get("/roomkey.wasm", {{"If-None-Match", etag}});
     ASSERT_TRUE(second) << why_no_answer(second);
     EXPECT_EQ(second->status, 304);
-    EXPECT_TRUE(second->body.empty());
+    EXPECT_TRUE(second->body.empty()) << second->body.size() << " bytes of body in a 304";
 }
 
 TEST_F(HelperServing, TraversalIs400AndHiddenOrMissingFilesAre404) {

@@ -25,7 +25,8 @@ protected:
         EXPECT_EQ(json_string(j, "error"), error) << res->body;
         EXPECT_TRUE(j.is_object() && j.contains("error_uri") && j["error_uri"].is_null())
             << "spec 2.4: error_uri is always null: " << res->body;
-        EXPECT_TRUE(j.is_object() && j.contains("error_description") && j["error_description"].is_string());
+        EXPECT_TRUE(j.is_object() && j.contains("error_description") && j["error_description"].is_string())
+            << res->body;
         // spec 2.3 / issue item 6: error responses carry the cache headers too.
         EXPECT_EQ(res->get_header_value("Cache-Control"), "no-store") << res->body;
         EXPECT_EQ(res->get_header_value("Pragma"), "no-cache") << res->body;
