@@ -103,7 +103,14 @@
   // 1. Before anything else loads: an authorization answer (code, state,
   // error...) is taken out of the address bar and the history entry, so it
   // cannot leak through the URL, a bookmark, a Referer or a reload. The app
-  // receives the original URL once, from memory (spec 4.2; RFC 9700 4.2.4).
+  // receives the original URL once, from memory (spec 4.2; RFC 9700 4.2.4),
+  // and shared/'s read_launch_url says what it holds.
+  // This is the page's only history.replaceState. Its rule is
+  // read_launch_url's clean address (shared/include/roomkey/launch_url.hpp:
+  // kAuthorizationAnswerFields, kRedirectPath, kBffErrorField), written here
+  // because it must run before the wasm is even requested;
+  // tests/unit/launch_url_test.cpp and the e2e test "every shape of launch
+  // URL" (app_signin) hold both to the same table.
   var CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'error_uri', 'error_code', 'iss'];
   // The pending authorization (state + code_verifier) the app kept in
   // sessionStorage before leaving for the consent screen (web/src/browser.hpp
@@ -125,10 +132,10 @@
     });
     // The callback's own path goes too: after sign-in the address is `/`.
     if (url.pathname === '/callback') { url.pathname = '/'; changed = true; }
-    // Issue 30: roomkey-helper's BFF callback reports a failed sign-in in the
-    // fragment (#bff_error=...&bff_error_description=...); the app shows it
-    // once, from launchUrl, and a reload must not show it again.
-    if (/^#bff_error=/.test(url.hash)) { url.hash = ''; changed = true; }
+    // roomkey-helper's BFF callback reports a failed sign-in in the fragment
+    // (#bff_error=...&bff_error_description=...); the app shows it once,
+    // from launchUrl, and a reload must not show it again.
+    if (new URLSearchParams(url.hash.slice(1)).has('bff_error')) { url.hash = ''; changed = true; }
     if (changed) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
   })();
 

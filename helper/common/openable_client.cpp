@@ -82,7 +82,12 @@ bool OpenableClient::process_socket(const Socket& socket, std::function<bool(htt
     TlsStream stream(static_cast<int>(socket.sock), socket.ssl, milliseconds(read_timeout_sec_, read_timeout_usec_),
                      milliseconds(write_timeout_sec_, write_timeout_usec_));
     stream.hold_writes();  // a request's header block and body in one record
-    const bool ok = callback(stream) && stream.flush();
+    bool ok = callback(stream);
+    // httplib closes the connection inside the callback when the answer
+    // said "Connection: close" (shutdown_ssl() then frees the SSL and clears
+    // socket.ssl): the stream's SSL is gone, and so is anything unread.
+    if (socket.ssl == nullptr) return ok;
+    ok = ok && stream.flush();
     if (stream.has_unread()) {
         // Bytes after the whole answer, which nobody asked for: the
         // connection is not in step with its requests (still_open() would

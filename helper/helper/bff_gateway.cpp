@@ -1,7 +1,7 @@
 // bff_gateway.cpp: the BFF routes (bff_gateway.hpp).
 //
 // [SECTION] answers: JSON, redirects, the 401 that ends a session
-// [SECTION] token requests: the code exchange and the refresh
+// [SECTION] token requests: made for the session table
 // [SECTION] sign-in: /bff/login and the callback
 // [SECTION] the session: /bff/session, /bff/refresh, /bff/logout
 // [SECTION] /api/... with the access token attached
@@ -16,6 +16,7 @@
 #include "roomkey/bff_cookie.hpp"
 #include "roomkey/callback.hpp"
 #include "roomkey/json_text.hpp"
+#include "roomkey/launch_url.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
@@ -69,8 +70,7 @@ HttpResponse see_other(const std::string& location) {
 // A failed sign-in goes back to the app with the reason in the fragment,
 // which never reaches a server or its log.
 HttpResponse sign_in_failed(const std::string& code, const std::string& description, const BffCookieJar& jar) {
-    HttpResponse out = see_other("/#bff_error=" + percent_encode(code) +
-                                 "&bff_error_description=" + percent_encode(description));
+    HttpResponse out = see_other(bff_error_address(code, description));
     out.headers.add("Set-Cookie", jar.clear_login_cookie());
     return out;
 }
@@ -105,18 +105,13 @@ std::int64_t elapsed_ms(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count();
 }
 
-// What the token endpoint answered, as a record (no secret can get in: it
-// has no field for one) and, on success, the token set.
-struct Exchange {
-    BffTokenRequest record;
-    std::optional<TokenSet> tokens;
-    bool refused = false;  // the service's considered refusal (4xx with an error body)
-    std::string words;     // for the page when there is no token set
-};
+// [SECTION] token requests --------------------------------------------------------
 
-Exchange send_token_request(const UpstreamTransport& transport, const HttpRequest& request, GrantType grant,
-                            Instant now) {
-    Exchange out;
+// Makes a token request the session table asked for: the answer and its
+// record (no secret can get in: it has no field for one).
+TokenAnswer send_token_request(const UpstreamTransport& transport, const HttpRequest& request, GrantType grant,
+                               Instant now) {
+    TokenAnswer out;
     out.record.grant_type = grant;
     out.record.at = unix_seconds(now);
     const auto start = std::chrono::steady_clock::now();
@@ -127,17 +122,16 @@ Exchange send_token_request(const UpstreamTransport& transport, const HttpReques
         return out;
     }
     out.record.status = answer->status;
+    out.response = *answer;
     auto tokens = read_token_response(*answer, now);
     if (tokens) {
         out.record.scope = format_scope_list(tokens->scope);
         out.record.expires_in = tokens->expires_in;
-        out.tokens = std::move(*tokens);
         return out;
     }
     const TokenResponseError& e = tokens.error();
     if (e.kind == TokenResponseErrorKind::error_response && e.error) {
         out.record.error = e.error->error;
-        out.refused = answer->status >= 400 && answer->status < 500 && answer->status != 429;
         out.words = "the token endpoint answered " + std::to_string(answer->status) + " " + e.error->error +
                     (e.error->description.empty() ? "" : ": " + e.error->description);
     } else {
@@ -147,35 +141,35 @@ Exchange send_token_request(const UpstreamTransport& transport, const HttpReques
     return out;
 }
 
+// The table's settings for a BFF session: the confidential client at the
+// upstream token endpoint; a refresh names a scope only when one was asked for.
+SessionConfig session_config(const BffGatewaySetup& setup) {
+    SessionConfig c;
+    c.token_url = setup.upstream.auth_url + "/token";
+    c.credentials = ConfidentialClient{setup.upstream.client_id, setup.upstream.client_secret};
+    c.refresh_ahead = kBffRefreshAhead;
+    c.send_scope_on_refresh = false;
+    return c;
+}
+
 }  // namespace
 
 BffGateway::BffGateway(BffGatewaySetup setup)
     : setup_(std::move(setup)),
       jar_(setup_.keys, setup_.random),
-      flight_([this](const BffSession& session, const std::optional<ScopeSet>& scope) {
-          return refresh_now(session, scope);
-      }) {}
+      flight_(
+          session_config(setup_),
+          [this](const HttpRequest& request, GrantType grant) {
+              return send_token_request(setup_.transport, request, grant, setup_.now());
+          },
+          [this] { return setup_.now(); }) {}
 
-// [SECTION] token requests --------------------------------------------------------
-
-Result<BffSession, RefreshFailure> BffGateway::refresh_now(const BffSession& session,
-                                                           const std::optional<ScopeSet>& scope) {
-    const ConfidentialClient client{setup_.upstream.client_id, setup_.upstream.client_secret};
-    const HttpRequest request = build_refresh_request(token_url(), session.refresh_token, scope, client);
-    Exchange exchange =
-        send_token_request(setup_.transport, request, GrantType::refresh_token, setup_.now());
-    exchange.record.scope_sent = scope.has_value();
-    if (!exchange.tokens && scope) exchange.record.scope = format_scope_list(*scope);
-    if (!exchange.tokens) {
-        RefreshFailure failure;
-        failure.session_ended = exchange.refused;
-        failure.words = exchange.words;
-        failure.record = exchange.record;
-        return Err{failure};
+HttpResponse BffGateway::with_record(HttpResponse out, const std::optional<BffTokenRequest>& record) const {
+    if (record) {
+        out.headers.set(std::string(kTokenRequestHeader),
+                        bff_token_request_json(*record, token_url(), setup_.redirect_uri));
     }
-    BffSession next = session;
-    adopt_token_set(next, *exchange.tokens, exchange.record);
-    return next;
+    return out;
 }
 
 // [SECTION] sign-in -------------------------------------------------------------
@@ -243,16 +237,13 @@ HttpResponse BffGateway::callback(const HttpRequest& request) {
         return sign_in_failed(code, words, jar_);
     }
 
-    const ConfidentialClient client{setup_.upstream.client_id, setup_.upstream.client_secret};
-    const HttpRequest exchange_request = build_code_exchange(token_url(), *validated, client);
-    Exchange exchange = send_token_request(setup_.transport, exchange_request, GrantType::authorization_code, now);
-    if (!exchange.tokens) {
-        return sign_in_failed(exchange.record.error.empty() ? "token_request_failed" : exchange.record.error,
-                              exchange.words, jar_);
+    auto signed_in = flight_.sign_in(*validated, make_bff_session_id(setup_.random));
+    if (!signed_in) {
+        const RefreshFailure& f = signed_in.error();
+        const std::string code = f.record && !f.record->error.empty() ? f.record->error : "token_request_failed";
+        return sign_in_failed(code, f.words, jar_);
     }
-    BffSession session;
-    session.id = make_bff_session_id(setup_.random);
-    adopt_token_set(session, *exchange.tokens, exchange.record);
+    BffSession session = std::move(*signed_in);
     HttpResponse out = see_other("/");
     out.headers.add("Set-Cookie", jar_.clear_login_cookie());
     out.headers.add("Set-Cookie", jar_.session_cookie(session, setup_.now()));
@@ -309,24 +300,14 @@ HttpResponse BffGateway::refresh(const HttpRequest& request) {
     }
     auto refreshed = flight_.refresh(*newest, scope);
     if (!refreshed) {
-        if (refreshed.error().session_ended) {
-            HttpResponse out = no_session("the service refused the refresh (" + refreshed.error().words + ")", jar_);
-            if (refreshed.error().record) {
-                out.headers.set(std::string(kTokenRequestHeader),
-                                bff_token_request_json(*refreshed.error().record, token_url(), setup_.redirect_uri));
-            }
-            return out;
-        }
-        return errors_answer(502, "roomkey session: " + refreshed.error().words + "; try again");
+        const RefreshFailure& f = refreshed.error();
+        if (f.session_ended) return with_record(no_session(f.words, jar_), f.record);
+        return with_record(errors_answer(502, "roomkey session: " + f.words + "; try again"), f.record);
     }
     BffSession session = refreshed->session;
     HttpResponse out = json_text_answer(200, bff_session_body(session, setup_.now(), token_url(), setup_.redirect_uri));
-    if (refreshed->record) {
-        out.headers.set(std::string(kTokenRequestHeader),
-                        bff_token_request_json(*refreshed->record, token_url(), setup_.redirect_uri));
-    }
     out.headers.add("Set-Cookie", jar_.session_cookie(session, setup_.now()));
-    return out;
+    return with_record(std::move(out), refreshed->record);
 }
 
 HttpResponse BffGateway::logout(const HttpRequest& request) {
@@ -352,61 +333,47 @@ HttpResponse BffGateway::api(const HttpRequest& request) {
     // token the user typed, as in the browser mode.
     if (request.headers.get(setup_.upstream.token_header)) return setup_.api(request);
 
-    Instant now = setup_.now();
-    auto opened = jar_.open_session(request.headers.get("cookie"), now);
+    auto opened = jar_.open_session(request.headers.get("cookie"), setup_.now());
     if (!opened) return no_session(describe(opened.error()), jar_);
-    auto newest = flight_.newest(opened->session);
-    if (!newest) return no_session(newest.error().words, jar_);
-    BffSession session = std::move(*newest);
-    std::optional<BffTokenRequest> made;
-
-    auto refresh_or_answer = [&](const BffSession& seen) -> std::optional<HttpResponse> {
-        auto refreshed = flight_.refresh(seen, std::nullopt);
-        if (refreshed) {
-            session = refreshed->session;
-            if (refreshed->record) made = refreshed->record;
-            return std::nullopt;
-        }
-        const RefreshFailure& f = refreshed.error();
-        if (f.record) made = f.record;
-        if (f.session_ended) {
-            HttpResponse out = no_session("the service refused the refresh (" + f.words + ")", jar_);
-            if (made) out.headers.set(std::string(kTokenRequestHeader),
-                                      bff_token_request_json(*made, token_url(), setup_.redirect_uri));
-            return out;
-        }
-        // Not refreshed, not refused: the old access token while it lasts.
-        if (session.access_expires_at > setup_.now()) return std::nullopt;
-        HttpResponse out = errors_answer(502, "roomkey session: the access token expired and " + f.words +
-                                                  "; the request was not sent, so it is safe to send again");
-        if (made) out.headers.set(std::string(kTokenRequestHeader),
-                                  bff_token_request_json(*made, token_url(), setup_.redirect_uri));
-        return out;
-    };
-
-    if (session.access_expires_at - kBffRefreshAhead <= now) {
-        if (auto answer = refresh_or_answer(session)) return *answer;
+    // The session table says whether the token goes as it is, is refreshed
+    // first (ahead of its expiry), or whether the session is over.
+    auto cleared = flight_.send(opened->session);
+    if (!cleared) {
+        const RefreshFailure& f = cleared.error();
+        if (f.session_ended) return with_record(no_session(f.words, jar_), f.record);
+        return with_record(errors_answer(502, "roomkey session: the access token could not be renewed (" + f.words +
+                                                  "); the request was not sent, so it is safe to send again"),
+                           f.record);
     }
+    Cleared sent = std::move(*cleared);
+    std::optional<BffTokenRequest> made = sent.record;
     auto send = [&] {
         HttpRequest up = request;
         up.headers.remove("cookie");
-        up.headers.set("Authorization", "Bearer " + session.access_token);
+        up.headers.set("Authorization", "Bearer " + sent.session.access_token);
         return setup_.api(up);
     };
     HttpResponse answer = send();
-    // Once on a 401: the service may have ended the access token early
-    // (revoked, or its clock ahead of ours).
+    // The service may end an access token early (revoked, or its clock
+    // ahead of ours): one refresh and one retry (spec 5.2.2); a 401 after
+    // that, or when no newer token came, is relayed as it came.
     if (answer.status == 401) {
-        const std::uint64_t used = session.generation;
-        if (auto refused = refresh_or_answer(session)) return *refused;
-        if (session.generation != used) answer = send();
+        auto retry = flight_.unauthorized(sent);
+        if (retry) {
+            sent = std::move(*retry);
+            if (sent.record) made = sent.record;
+            answer = send();
+        } else {
+            const RefreshFailure& f = retry.error();
+            if (f.record) made = f.record;
+            if (f.session_ended) {
+                return with_record(no_session(f.words, jar_), made);
+            }
+        }
     }
-    if (made) {
-        answer.headers.set(std::string(kTokenRequestHeader),
-                           bff_token_request_json(*made, token_url(), setup_.redirect_uri));
-    }
-    if (opened->previous_key || session.generation != opened->session.generation) {
-        answer.headers.add("Set-Cookie", jar_.session_cookie(session, setup_.now()));
+    answer = with_record(std::move(answer), made);
+    if (opened->previous_key || sent.session.generation != opened->session.generation) {
+        answer.headers.add("Set-Cookie", jar_.session_cookie(sent.session, setup_.now()));
     }
     return answer;
 }

@@ -1,9 +1,10 @@
 // bff_gateway.hpp: roomkey-helper's BFF mode (`serve --session bff`,
 // docs/bff.md): the helper runs the authorization-code flow itself
 // (/bff/login, the callback), keeps the token set in a sealed cookie
-// (bff_cookie_jar.hpp), and attaches the access token to /api/... calls,
-// refreshing it itself (bff_refresh_flight.hpp). The page never holds a
-// token. On shared/'s HTTP values, like Proxy, so it runs in memory in tests.
+// (bff_cookie_jar.hpp), and attaches the access token to /api/... calls;
+// when to refresh, the one retry after a 401 and the grant's end are
+// shared/'s session table, run per cookie session (bff_refresh_flight.hpp).
+// The page never holds a token. On shared/'s HTTP values, like Proxy, so it runs in memory in tests.
 #pragma once
 
 #include <functional>
@@ -58,8 +59,9 @@ public:
     HttpResponse api(const HttpRequest& request);
 
 private:
-    Result<BffSession, RefreshFailure> refresh_now(const BffSession& session, const std::optional<ScopeSet>& scope);
     std::string token_url() const { return setup_.upstream.auth_url + "/token"; }
+    // `out` with the X-Roomkey-Token-Request header when a token request was made for it.
+    HttpResponse with_record(HttpResponse out, const std::optional<BffTokenRequest>& record) const;
 
     BffGatewaySetup setup_;
     BffCookieJar jar_;

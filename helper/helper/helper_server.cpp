@@ -15,6 +15,7 @@
 #include "common/loopback_server.hpp"
 #include "common/openssl_random.hpp"
 #include "common/raw_body.hpp"
+#include "common/request_log.hpp"
 #include "common/route_answer.hpp"
 #include "common/tls_server.hpp"
 #include "helper/bff_gateway.hpp"
@@ -23,6 +24,7 @@
 #include "helper/proxy.hpp"
 #include "helper/request_body_rules.hpp"
 #include "helper/route_policy.hpp"
+#include "helper/routes.hpp"
 #include "helper/upstream_client.hpp"
 
 namespace roomkey::helper {
@@ -260,41 +262,27 @@ void HelperServer::register_routes(httplib::Server& s) {
         return httplib::Server::HandlerResponse::Unhandled;
     });
     // Every route is registered through route(): none can skip the policy.
+    registered_.clear();
     using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
-    enum class On { get, post, put, del, patch, options };
-    auto route = [this, &s](On method, const char* pattern, Handler handler) {
+    auto route = [this, &s](std::string_view method, const std::string& pattern, const Route* row, Handler handler) {
+        registered_.push_back(RegisteredRoute{std::string(method), pattern, row});
         Handler guarded = [this, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
             native::restore_content_type(req);
             if (native::body_follows(req) && refuse(req, res)) return;
             handler(req, res);
         };
-        switch (method) {
-            case On::get:
-                s.Get(pattern, std::move(guarded));
-                break;
-            case On::post:
-                s.Post(pattern, std::move(guarded));
-                break;
-            case On::put:
-                s.Put(pattern, std::move(guarded));
-                break;
-            case On::del:
-                s.Delete(pattern, std::move(guarded));
-                break;
-            case On::patch:
-                s.Patch(pattern, std::move(guarded));
-                break;
-            case On::options:
-                s.Options(pattern, std::move(guarded));
-                break;
-        }
+        if (method == "GET") s.Get(pattern, std::move(guarded));
+        if (method == "POST") s.Post(pattern, std::move(guarded));
+        if (method == "PUT") s.Put(pattern, std::move(guarded));
+        if (method == "DELETE") s.Delete(pattern, std::move(guarded));
+        if (method == "PATCH") s.Patch(pattern, std::move(guarded));
+        if (method == "OPTIONS") s.Options(pattern, std::move(guarded));
     };
 
     auto config_json = [this](const httplib::Request&, httplib::Response& res) {
         res.set_content(proxy_->public_config_json(public_origin(), config_.session), "application/json");
         res.set_header("Cache-Control", std::string(cache_control(RouteClass::config_json)));
     };
-    route(On::get, std::string(kConfigPath).c_str(), config_json);
 
     auto token = [this](const httplib::Request& req, httplib::Response& res) {
         // BFF mode: the page never calls the token endpoint (docs/bff.md).
@@ -306,7 +294,6 @@ void HelperServer::register_routes(httplib::Server& s) {
         native::to_httplib_response(proxy_->token(*request), res);
         native::mark_route_answer();  // the service's body, as it came
     };
-    route(On::post, std::string(kTokenPath).c_str(), token);
 
     auto api = [this](const httplib::Request& req, httplib::Response& res) {
         auto request = native::from_httplib_request(req);
@@ -315,27 +302,18 @@ void HelperServer::register_routes(httplib::Server& s) {
                                     res);
         native::mark_route_answer();  // the service's body, empty or not
     };
-    const std::string api_pattern = std::string(kApiPrefix) + "/.*";
-    for (On method : {On::get, On::post, On::put, On::del}) route(method, api_pattern.c_str(), api);
 
-    if (config_.session == SessionMode::bff) {
-        // The BFF mode's routes (docs/bff.md); the callback is the helper's
-        // own, not the app page. bff_ is made once the port is known (the
-        // redirect URI names it), before run().
-        using Call = HttpResponse (BffGateway::*)(const HttpRequest&);
-        auto bff_route = [this](Call call) {
-            return [this, call](const httplib::Request& req, httplib::Response& res) {
-                auto request = native::from_httplib_request(req);
-                if (!request) return send_text(res, 405, "method not allowed");
-                native::to_httplib_response(((*bff_).*call)(*request), res);
-            };
+    // The BFF mode's routes (docs/bff.md); the callback is the helper's
+    // own, not the app page. bff_ is made once the port is known (the
+    // redirect URI names it), before run().
+    using Call = HttpResponse (BffGateway::*)(const HttpRequest&);
+    auto bff_route = [this](Call call) -> Handler {
+        return [this, call](const httplib::Request& req, httplib::Response& res) {
+            auto request = native::from_httplib_request(req);
+            if (!request) return send_text(res, 405, "method not allowed");
+            native::to_httplib_response(((*bff_).*call)(*request), res);
         };
-        route(On::get, std::string(kBffLoginPath).c_str(), bff_route(&BffGateway::login));
-        route(On::get, std::string(kCallbackPath).c_str(), bff_route(&BffGateway::callback));
-        route(On::get, std::string(kBffSessionPath).c_str(), bff_route(&BffGateway::session));
-        route(On::post, std::string(kBffRefreshPath).c_str(), bff_route(&BffGateway::refresh));
-        route(On::post, std::string(kBffLogoutPath).c_str(), bff_route(&BffGateway::logout));
-    }
+    };
 
     auto site = [this](const httplib::Request& req, httplib::Response& res) {
         site_.serve(req, res);
@@ -348,14 +326,57 @@ void HelperServer::register_routes(httplib::Server& s) {
             if (q != std::string::npos) proxy_->callback_arrived(req.target.substr(q + 1));
         }
     };
-    route(On::get, ".*", site);
+
+    // The route table's rows with a handler of their own, then the web
+    // build's rows as one catch-all after them (httplib tries patterns in
+    // the order they were registered).
+    const Route* site_row = nullptr;
+    for (const Route& row : helper_routes()) {
+        if (!route_in_mode(row, config_.session)) continue;
+        Handler handler;
+        switch (row.handler) {
+            case RouteHandler::none:
+                continue;
+            case RouteHandler::site:
+                if (!site_row) site_row = &row;
+                continue;
+            case RouteHandler::config_json:
+                handler = config_json;
+                break;
+            case RouteHandler::token:
+                handler = token;
+                break;
+            case RouteHandler::api:
+                handler = api;
+                break;
+            case RouteHandler::bff_login:
+                handler = bff_route(&BffGateway::login);
+                break;
+            case RouteHandler::bff_callback:
+                handler = bff_route(&BffGateway::callback);
+                break;
+            case RouteHandler::bff_session:
+                handler = bff_route(&BffGateway::session);
+                break;
+            case RouteHandler::bff_refresh:
+                handler = bff_route(&BffGateway::refresh);
+                break;
+            case RouteHandler::bff_logout:
+                handler = bff_route(&BffGateway::logout);
+                break;
+        }
+        for (Method method : row.methods) route(to_string(method), httplib_pattern(row), &row, handler);
+    }
+    route("GET", ".*", site_row, site);
 
     // No CORS anywhere: a preflight is answered without any Access-Control-* header.
     auto not_allowed = [](const httplib::Request&, httplib::Response& res) {
         res.set_header("Allow", "GET, HEAD");
         send_text(res, 405, "method not allowed");
     };
-    for (On method : {On::options, On::post, On::put, On::del, On::patch}) route(method, ".*", not_allowed);
+    for (std::string_view method : {"OPTIONS", "POST", "PUT", "DELETE", "PATCH"}) {
+        route(method, ".*", nullptr, not_allowed);
+    }
 
     // Empty answers httplib made itself get their status as text; an answer
     // the service gave keeps its body as it came (common/route_answer.hpp).
@@ -374,7 +395,8 @@ void HelperServer::register_routes(httplib::Server& s) {
         std::optional<double> ms;
         if (parsed) ms = std::chrono::duration<double, std::milli>(Clock::now() - t_request_start).count();
         t_request_start = Clock::time_point{};
-        log(parsed ? log_line(req.method, req.target, res.status, ms) : log_line("-", "-", res.status, std::nullopt));
+        log(parsed ? native::request_log_line(req.method, req.target, res.status, ms)
+                   : native::request_log_line("-", "-", res.status, std::nullopt));
     });
 }
 

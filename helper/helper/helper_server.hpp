@@ -19,6 +19,7 @@
 
 #include "common/tls.hpp"
 #include "helper/options.hpp"
+#include "helper/routes.hpp"
 #include "helper/static_site.hpp"
 #include "roomkey/result.hpp"
 
@@ -72,6 +73,17 @@ public:
     // The connections to the service (tests: what was opened ahead).
     UpstreamClient& upstream() { return *upstream_; }
 
+    // What the router was given, in order: each row of the route table
+    // (routes.hpp) with a handler of its own, method by method, then the
+    // catch-alls ("GET .*": the web build's rows; any other method: 405).
+    // `row` is the table's row, nullptr for the 405 catch-all.
+    struct RegisteredRoute {
+        std::string method;   // "GET"
+        std::string pattern;  // cpp-httplib's: "/config\\.json", "/api/.*", ".*"
+        const Route* row = nullptr;
+    };
+    const std::vector<RegisteredRoute>& registered_routes() const { return registered_; }
+
     // Serves until stop(); returns false when listening failed.
     bool run();
     // Serves on a background thread (tests); the destructor stops and joins it.
@@ -109,6 +121,7 @@ private:
     std::optional<native::TlsMaterial> tls_;
     std::unique_ptr<CertificateRenewal> renewal_;  // generated certificates only; outlives the servers
     std::vector<std::unique_ptr<Listener>> listeners_;
+    std::vector<RegisteredRoute> registered_;
     std::unique_ptr<Proxy> proxy_;
     std::unique_ptr<BffGateway> bff_;  // --session bff only
     std::shared_ptr<UpstreamClient> upstream_;  // the proxy's too

@@ -1,37 +1,39 @@
-// nginx_config.cpp: the text of the generated nginx configuration.
+// nginx_config.cpp: the text of the generated nginx configuration: the API
+// allowlist from shared/'s endpoint table, the site file's head (maps,
+// upstreams, the server's limits and checks) and nginx.conf. The locations
+// come from the route table (nginx_locations.cpp); nginx_files.cpp writes
+// the files.
 //
 // [SECTION] the API allowlist from shared/'s endpoint table
-// [SECTION] nginx syntax helpers
 // [SECTION] the site file (maps, upstreams, server)
 // [SECTION] nginx.conf for an unprivileged nginx
-// [SECTION] writing the files
 #include "helper/nginx_config.hpp"
 
-#include <fcntl.h>
-#include <openssl/x509.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include "common/loopback_server.hpp"
-#include "common/state_dir.hpp"
-#include "common/tls.hpp"
+#include "helper/nginx_locations.hpp"
+#include "helper/nginx_syntax.hpp"
 #include "helper/policy.hpp"
-#include "helper/proxy.hpp"
 #include "helper/request_body_rules.hpp"
 #include "helper/route_policy.hpp"
-#include "helper/static_site.hpp"
 #include "roomkey/bff_cookie.hpp"
 #include "roomkey/endpoint_catalog.hpp"
-#include "roomkey/token.hpp"
-#include "roomkey/url.hpp"
 
 namespace roomkey::helper {
+
+using nginx::cache_variable;
+using nginx::header_variable;
+using nginx::host_regex;
+using nginx::kStaticRoutes;
+using nginx::LocationContext;
+using nginx::methods_regex;
+using nginx::nq;
+using nginx::regex_escape;
+using nginx::route_locations;
+using nginx::security_header_lines;
+using nginx::Target;
+using nginx::target_of;
+using nginx::Writer;
 
 // [SECTION] the API allowlist from shared/'s endpoint table -------------------
 
@@ -74,243 +76,10 @@ std::vector<ApiLocation> api_locations() {
     return out;
 }
 
-// [SECTION] nginx syntax helpers ------------------------------------------------
-
-namespace {
-
-// A double-quoted nginx string: '\' and '"' escaped. '$' would start a
-// variable; callers never pass one (checked by quote_literal).
-std::string nq(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '\\' || c == '"') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
-// A string that must reach the client byte for byte: '$' becomes the JSON
-// escape \u0024 (only used for JSON bodies, where '$' sits inside strings).
-std::string json_literal(std::string_view json) {
-    std::string out;
-    for (char c : json) {
-        if (c == '$') {
-            out += "\\u0024";
-        } else {
-            out += c;
-        }
-    }
-    return nq(out);
-}
-
-// PCRE escape of a literal (host names, header names, client ids).
-std::string regex_escape(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        if (std::string_view("\\^$.|?*+()[]{}/-").find(c) != std::string_view::npos) out += '\\';
-        out += c;
-    }
-    return out;
-}
-
-// nginx's variable for a request header: "$http_x_servicetoken".
-std::string header_variable(std::string_view name) {
-    std::string out = "$http_";
-    for (char c : name) {
-        if (c == '-') c = '_';
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        out += c;
-    }
-    return out;
-}
-
-std::string methods_regex(const std::vector<Method>& methods) {
-    std::string out = "^(";
-    for (std::size_t i = 0; i < methods.size(); ++i) {
-        if (i) out += '|';
-        out += to_string(methods[i]);
-    }
-    return out + ")$";
-}
-
-class Writer {
-public:
-    void line(const std::string& text) {
-        if (!text.empty()) out_ << std::string(static_cast<std::size_t>(indent_) * 4, ' ') << text;
-        out_ << '\n';
-    }
-    void open(const std::string& head) {
-        line(head + " {");
-        ++indent_;
-    }
-    void close() {
-        --indent_;
-        line("}");
-    }
-    std::string str() const { return out_.str(); }
-
-private:
-    std::ostringstream out_;
-    int indent_ = 0;
-};
-
-// The upstream an absolute https URL names: host, port, path.
-struct Target {
-    std::string host;  // as in the URL (IPv6 with brackets)
-    int port = 443;
-    std::string path;  // "" or "/v2"
-    std::string authority() const { return port == 443 ? host : host + ":" + std::to_string(port); }
-    // The name nginx verifies the certificate against. nginx 1.22 checks DNS
-    // names only (X509_check_host), never IP addresses: a loopback upstream
-    // (the sandbox) is verified as "localhost", which its certificate names
-    // beside 127.0.0.1 and ::1; target_of() refuses any other IP.
-    std::string tls_name() const { return host == "127.0.0.1" || host == "[::1]" ? "localhost" : host; }
-};
-
-bool is_ip_literal(const std::string& host) {
-    return host.find_first_not_of("0123456789.") == std::string::npos || host.find(':') != std::string::npos;
-}
-
-Result<Target, std::string> target_of(const std::string& url, std::string_view what) {
-    auto parsed = parse_url(url);
-    if (!parsed || parsed->scheme != "https") return Err{std::string(what) + ": not an https:// URL: " + url};
-    Target t;
-    t.host = parsed->host.find(':') != std::string::npos ? "[" + parsed->host + "]" : parsed->host;
-    t.port = parsed->port ? *parsed->port : 443;
-    if (is_ip_literal(parsed->host) && t.tls_name() == t.host) {
-        return Err{std::string(what) + ": nginx verifies upstream certificates by host name only; use the name, not " +
-                   parsed->host};
-    }
-    t.path = parsed->path;
-    while (!t.path.empty() && t.path.back() == '/') t.path.pop_back();
-    return t;
-}
-
-// Host header values the server answers to, as one PCRE: the helper's
-// loopback names with the exact port, or the configured server name (its
-// port optional on 443, as browsers omit it).
-std::string host_regex(const HelperConfig& config, const NginxOptions& options) {
-    if (!options.server_name.empty()) {
-        const std::string port = std::to_string(config.port);
-        return "^" + regex_escape(options.server_name) + (config.port == 443 ? "(:443)?" : ":" + port) + "$";
-    }
-    std::string names;
-    for (const auto& name : native::loopback_host_names(config.ipv6)) {
-        if (!names.empty()) names += '|';
-        names += regex_escape(name);
-    }
-    return "^(" + names + "):" + std::to_string(config.port) + "$";
-}
-
-std::string app_origin(const HelperConfig& config, const NginxOptions& options) {
-    if (options.server_name.empty()) return "https://127.0.0.1:" + std::to_string(config.port);
-    return "https://" + options.server_name + (config.port == 443 ? "" : ":" + std::to_string(config.port));
-}
-
-// The security headers, repeated in every location that adds a header of
-// its own (nginx inherits add_header only into locations that add none).
-void security_header_lines(Writer& w) {
-    for (const auto& [name, value] : security_headers()) w.line("add_header " + name + " " + nq(value) + " always;");
-}
-
-// The web build's classes cache only what was found; an error (404, 405)
-// is a refusal, never stored, as the helper answers it.
-constexpr RouteClass kStaticRoutes[] = {RouteClass::page, RouteClass::hashed_asset, RouteClass::asset};
-
-std::string cache_variable(RouteClass route) {
-    return route == RouteClass::page           ? "$roomkey_cache_page"
-           : route == RouteClass::hashed_asset ? "$roomkey_cache_hashed"
-                                               : "$roomkey_cache_asset";
-}
-
-void location_headers(Writer& w, RouteClass route) {
-    security_header_lines(w);
-    const bool is_static =
-        std::find(std::begin(kStaticRoutes), std::end(kStaticRoutes), route) != std::end(kStaticRoutes);
-    w.line("add_header Cache-Control " + (is_static ? cache_variable(route) : nq(cache_control(route))) + " always;");
-    if (!pragma(route).empty()) w.line("add_header Pragma " + nq(pragma(route)) + " always;");
-}
-
-// The CSRF rule of proxy_request_allowed() (policy.hpp), for /oauth/token and
-// /api/...: its map is in the site file's head.
-void proxy_checks(Writer& w) {
-    // "/%61pi/me" decodes to an API path but is forwarded raw: target_allowed().
-    w.line("if ($request_uri ~ \"^[^?]*%\") { return 400; }");
-    w.line("if ($roomkey_proxy_allowed = 0) { return 403; }");
-}
-
-// TLS to an upstream, verified against the helper's CA set by `tls_name`.
-void upstream_tls_lines(Writer& w, const std::string& tls_name, const NginxInputs& inputs) {
-    w.line("proxy_ssl_server_name on;");
-    w.line("proxy_ssl_name " + nq(tls_name) + ";");
-    w.line("proxy_ssl_verify on;");
-    w.line("proxy_ssl_verify_depth 4;");
-    w.line("proxy_ssl_trusted_certificate " + nq(inputs.upstream_ca_bundle) + ";");
-    w.line("proxy_ssl_protocols TLSv1.2 TLSv1.3;");
-    w.line("proxy_ssl_session_reuse on;");
-    // Answers are small JSON: kept in memory, never in a temp file.
-    w.line("proxy_max_temp_file_size 0;");
-}
-
-void upstream_proxy_lines(Writer& w, const Target& target, const NginxInputs& inputs) {
-    w.line("proxy_http_version 1.1;");
-    w.line("proxy_set_header Connection \"\";");
-    // Only what the helper forwards (proxy.cpp); no cookies, Origin or Referer.
-    w.line("proxy_pass_request_headers off;");
-    w.line("proxy_set_header Host " + nq(target.authority()) + ";");
-    upstream_tls_lines(w, target.tls_name(), inputs);
-    for (const auto& name : upstream_headers_never_relayed()) w.line("proxy_hide_header " + name + ";");
-}
-
-// To the BFF helpers (upstream roomkey_bff), with the browser's headers
-// (its cookies, Origin, Fetch Metadata, X-Roomkey-Request: the helper
-// applies the same policy again) and its Host, which the helpers accept
-// (--front-origin). Their Set-Cookie goes back to the browser; the headers
-// nginx adds itself are hidden, so they are not doubled.
-void bff_proxy_lines(Writer& w, const NginxInputs& inputs) {
-    w.line("proxy_http_version 1.1;");
-    w.line("proxy_set_header Connection \"\";");
-    w.line("proxy_set_header Host $http_host;");
-    upstream_tls_lines(w, "localhost", inputs);  // the helpers' certificate (local CA)
-    for (const auto& name : upstream_headers_never_relayed()) {
-        if (name != "Set-Cookie") w.line("proxy_hide_header " + name + ";");
-    }
-    w.line("proxy_pass https://roomkey_bff;");
-}
-
-// The BFF routes (route_policy.hpp) and the redirect URI, to the helpers.
-void bff_locations(Writer& w, const NginxInputs& inputs) {
-    for (std::string_view path : {kBffLoginPath, kCallbackPath}) {
-        // Navigations: the helper checks Fetch Metadata itself.
-        w.open("location = " + std::string(path));
-        location_headers(w, RouteClass::api);
-        w.line("if ($request_method !~ \"^(GET|HEAD)$\") { return 405; }");
-        bff_proxy_lines(w, inputs);
-        w.close();
-    }
-    for (std::string_view path : {kBffSessionPath, kBffRefreshPath, kBffLogoutPath}) {
-        w.open("location = " + std::string(path));
-        location_headers(w, RouteClass::api);
-        w.line("default_type application/json;");
-        proxy_checks(w);
-        w.line(std::string("if ($request_method != ") + (path == kBffSessionPath ? "GET" : "POST") +
-               ") { return 405; }");
-        bff_proxy_lines(w, inputs);
-        w.close();
-    }
-    w.line("");
-}
-
-std::string json_error(int status, const std::string& message) {
-    const std::string body = "{\"errors\":[\"" + message + "\"]}";
-    return "return " + std::to_string(status) + " " + json_literal(body) + ";";
-}
-
-}  // namespace
-
 // [SECTION] the site file (maps, upstreams, server) ------------------------------
 
-std::string nginx_site_config(const HelperConfig& config, const NginxOptions& options, const NginxInputs& inputs) {
+std::string nginx_site_config(const HelperConfig& config, const NginxOptions& options, const NginxInputs& inputs,
+                              const std::vector<Route>& routes) {
     const UpstreamConfig& up = config.upstream;
     const bool bff = config.session == SessionMode::bff;
     Writer w;
@@ -319,7 +88,7 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("# Include it in nginx's http {} context.");
     w.line("");
     // Logs: method, path, status, time; a query is shown as "?[redacted]"
-    // (codes and states travel there), never a header (log_line(), policy.hpp).
+    // (codes and states travel there), never a header (request_log_line(), common/request_log.hpp).
     w.open("map $request_uri $roomkey_log_target");
     w.line("default $request_uri;");
     w.line("\"~^(?<roomkey_log_path>[^?]*)\\?\" \"${roomkey_log_path}?[redacted]\";");
@@ -486,133 +255,16 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("if ($request_uri ~* \"^[^?]*/(\\.|%2e){1,2}(/|\\?|$)\") { return 400; }");
     w.line("if ($roomkey_host_allowed = 0) { return 403; }");
     // The helper routes no other method (405, without any CORS header).
-    w.line("if ($request_method !~ \"^(GET|HEAD|POST|PUT|DELETE)$\") { return 405; }");
+    std::string methods;
+    for (const auto& name : routed_methods(routes)) methods += (methods.empty() ? "" : "|") + name;
+    w.line("if ($request_method !~ \"^(" + methods + ")$\") { return 405; }");
     // Bodies come with Content-Length, uncompressed (harden_server()).
     w.line("if ($http_transfer_encoding) { return 411; }");
     w.line("if ($roomkey_body_not_allowed) { return 400; }");
     w.line("if ($http_content_encoding) { return 415; }");
     w.line("");
 
-    // The app page, its redirect URI, /config.json.
-    for (std::string_view page : kPagePaths) {
-        if (bff && page == kCallbackPath) continue;  // the helpers' own (below)
-        w.open("location = " + std::string(page));
-        location_headers(w, RouteClass::page);
-        w.line("if ($request_method !~ \"^(GET|HEAD)$\") { return 405; }");
-        w.line("try_files " + std::string(kPageFile) + " =404;");
-        w.close();
-    }
-    w.open("location = " + std::string(kConfigPath));
-    location_headers(w, RouteClass::config_json);
-    w.line("if ($request_method !~ \"^(GET|HEAD)$\") { return 405; }");
-    w.line("default_type application/json;");
-    w.line("return 200 " + json_literal(Proxy(up, {}).public_config_json(app_origin(config, options), config.session)) + ";");
-    w.close();
-    // The rest of the web build: hashed names are immutable.
-    w.open("location ~ " + nq(kHashedAssetPattern));
-    location_headers(w, RouteClass::hashed_asset);
-    w.line("if ($request_method !~ \"^(GET|HEAD)$\") { return 405; }");
-    w.close();
-    w.open("location /");
-    location_headers(w, RouteClass::asset);
-    w.line("if ($request_method !~ \"^(GET|HEAD)$\") { return 405; }");
-    w.close();
-    w.line("");
-
-    if (bff) bff_locations(w, inputs);
-
-    // The token proxy: POST {auth_url}/token.
-    w.open("location = " + std::string(kTokenPath));
-    location_headers(w, RouteClass::token);
-    proxy_checks(w);
-    // BFF mode: the page never calls the token endpoint (docs/bff.md).
-    if (bff) w.line("return 404;");
-    // The helper routes only POST here; a GET finds no file (404).
-    w.line("if ($request_method ~ \"^(GET|HEAD)$\") { return 404; }");
-    w.line("if ($request_method != POST) { return 405; }");
-    if (!auth_target) {
-        w.line("return 503;");
-    } else {
-        // Only client_id may travel in the query (spec 4.3).
-        w.line("if ($args !~ \"^(client_id=[^&]*)?$\") { return 400; }");
-        w.line("if ($content_type !~* \"^application/x-www-form-urlencoded( |;|$)\") { return 415; }");
-        upstream_proxy_lines(w, *auth_target, inputs);
-        w.line("proxy_set_header Content-Type $content_type;");
-        w.line("proxy_set_header Accept application/json;");
-        if (confidential) {
-            // The Basic header lives in its own 0600 file, never in this one.
-            w.line("include " + nq(inputs.secret_include) + ";");
-            w.line("proxy_set_body $roomkey_token_body;");
-            w.line("proxy_pass https://roomkey_auth" + auth_target->path + "/token;");
-        } else {
-            w.line("proxy_pass https://roomkey_auth" + auth_target->path + "/token$is_args$args;");
-        }
-    }
-    w.close();
-    w.line("");
-
-    // The API proxy: only shared/'s endpoints, with their methods.
-    const std::string not_allowed = json_error(404, "not an allowed API endpoint");
-    w.open("location = " + std::string(kApiPrefix));
-    location_headers(w, RouteClass::api);
-    w.line("default_type application/json;");
-    proxy_checks(w);
-    w.line(not_allowed);
-    w.close();
-    w.open("location ^~ " + std::string(kApiPrefix) + "/");
-    location_headers(w, RouteClass::api);
-    w.line("default_type application/json;");
-    proxy_checks(w);
-    std::string credential_names;
-    for (const auto& name : credential_query_names(up)) {
-        if (!credential_names.empty()) credential_names += '|';
-        credential_names += regex_escape(name);
-    }
-    for (const auto& location : api_locations()) {
-        const bool upload = !location.upload_methods.empty();
-        w.open("location ~ " + nq(location.regex));
-        if (upload) {
-            // The upload (request_body_rules.hpp): its body limit, checked
-            // before the `if`s below run; the GET beside it has no body
-            // ($roomkey_body_not_allowed).
-            w.line("client_max_body_size " + std::to_string(config.max_upload_body_bytes) + ";");
-            w.line("client_body_buffer_size " + std::to_string(config.max_upload_body_bytes) + ";");
-        }
-        location_headers(w, RouteClass::api);
-        w.line("default_type application/json;");
-        proxy_checks(w);
-        w.line("if ($request_method !~ " + nq(methods_regex(location.methods)) + ") { " + not_allowed + " }");
-        if (!api_target) {
-            w.line(json_error(503, "no upstream configured"));
-        } else {
-            // Spec 5.1: the API token must never be sent in the URL.
-            w.line("if ($args ~* \"(^|&)(" + credential_names + ")=\") { " +
-                   json_error(400, "credentials do not belong in the URL (spec 5.1)") + " }");
-            if (upload) {
-                w.line("if ($roomkey_upload_body_refused) { " +
-                       json_error(415, "the file upload takes a multipart/form-data body with a boundary parameter") +
-                       " }");
-            } else {
-                w.line("if ($roomkey_multipart_body) { " +
-                       json_error(415, "multipart/form-data is for the file upload only") + " }");
-            }
-            if (bff) {
-                // The helper attaches the session's token (BffGateway::api).
-                bff_proxy_lines(w, inputs);
-                w.close();
-                continue;
-            }
-            upstream_proxy_lines(w, *api_target, inputs);
-            w.line("proxy_set_header Authorization $roomkey_bearer;");
-            w.line("proxy_set_header " + up.token_header + " " + header_variable(up.token_header) + ";");
-            w.line("proxy_set_header Accept $http_accept;");
-            w.line("proxy_set_header Content-Type $content_type;");
-            w.line("proxy_pass https://roomkey_api" + api_target->path + "$roomkey_api_path$is_args$args;");
-        }
-        w.close();
-    }
-    w.line(not_allowed);
-    w.close();
+    route_locations(w, routes, LocationContext{config, options, inputs, api_target, auth_target, bff, confidential});
     w.close();
     return w.str();
 }
@@ -642,126 +294,6 @@ std::string nginx_main_config(const NginxOptions& options, const NginxInputs& in
     w.line("include " + nq(site_file) + ";");
     w.close();
     return w.str();
-}
-
-// [SECTION] writing the files -------------------------------------------------------
-
-namespace {
-
-Result<Unit, std::string> write_file(const std::string& path, const std::string& text, mode_t mode) {
-    // Created with its final mode (no window where a secret is world-readable).
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-    if (fd < 0) return Err{"cannot write " + path};
-    ::fchmod(fd, mode);
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n <= 0) {
-            ::close(fd);
-            return Err{"cannot write " + path};
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    return Unit{};
-}
-
-std::string system_ca_bundle() {
-    const char* env = std::getenv(X509_get_default_cert_file_env());
-    return env != nullptr && env[0] != '\0' ? env : X509_get_default_cert_file();
-}
-
-}  // namespace
-
-Result<std::string, std::string> write_nginx_config(const HelperConfig& given_config, const NginxOptions& given) {
-    // nginx reads a relative path against its own prefix, not the directory
-    // the command ran in: every path it is given is made absolute here, the
-    // way the helper resolves the same flags.
-    HelperConfig config = given_config;
-    for (std::string* path : {&config.web_root, &config.state_dir, &config.cert_file, &config.key_file}) {
-        if (!path->empty()) *path = std::filesystem::absolute(*path).lexically_normal().string();
-    }
-    NginxOptions options = given;
-    if (options.out_dir.empty()) options.out_dir = config.state_dir + "/nginx";
-    if (options.access_log.empty()) options.access_log = options.out_dir + "/access.log";
-    options.out_dir = std::filesystem::absolute(options.out_dir).lexically_normal().string();
-    if (options.access_log != "off" && options.access_log.rfind("syslog:", 0) != 0) {
-        options.access_log = std::filesystem::absolute(options.access_log).lexically_normal().string();
-    }
-    // The same check as `serve`, with the same words: nginx would start and
-    // answer 404 for the page.
-    if (auto site = StaticSite::open(config.web_root); !site) return Err{site.error()};
-    if (!options.server_name.empty() && config.cert_file.empty()) {
-        return Err{"--server-name " + options.server_name +
-                   " needs that name's certificate: --cert FILE --key FILE (see docs/deploy.md)"};
-    }
-    if (config.port == 0) return Err{"nginx needs a fixed port: --port N (not 0)"};
-    if (config.upstream.configured()) {
-        for (const auto& [url, what] :
-             {std::pair{config.upstream.base_url, "base_url"}, std::pair{config.upstream.auth_url, "auth_url"}}) {
-            if (auto t = target_of(url, what); !t) return Err{t.error()};
-        }
-    }
-    if (auto made = native::ensure_private_dir(options.out_dir); !made) return Err{made.error()};
-    ::mkdir((options.out_dir + "/temp").c_str(), 0700);
-
-    NginxInputs inputs;
-    inputs.access_log = options.access_log;
-    inputs.cert_file = config.cert_file;
-    inputs.key_file = config.key_file;
-    // The same CAs the helper trusts upstream: system, --upstream-ca, local CA.
-    std::string local_ca;
-    auto tls = native::ensure_tls_material(config.state_dir);
-    if (config.cert_file.empty()) {
-        if (!tls) return Err{"certificate: " + tls.error().detail};
-        inputs.cert_file = tls->server_cert_path;
-        inputs.key_file = tls->server_key_path;
-    }
-    if (tls) local_ca = tls->ca_cert_path;
-    std::string bundle;
-    std::vector<std::string> sources = {system_ca_bundle()};
-    for (const auto& file : upstream_ca_files(config.upstream, local_ca)) sources.push_back(file);
-    for (const auto& file : sources) {
-        auto text = native::read_whole_file(file);
-        if (!text) {
-            if (file == sources.front()) continue;  // no system bundle: the others still count
-            return Err{"upstream CA file: " + text.error()};
-        }
-        bundle += *text;
-        if (!bundle.empty() && bundle.back() != '\n') bundle += '\n';
-    }
-    inputs.upstream_ca_bundle = options.out_dir + "/upstream-ca.pem";
-    if (auto ok = write_file(inputs.upstream_ca_bundle, bundle, 0644); !ok) return Err{ok.error()};
-
-    if (options.brotli == "on") {
-        inputs.brotli = true;
-    } else if (options.brotli == "auto") {
-        struct stat st {};
-        inputs.brotli = ::stat(std::string(kBrotliStaticModule).c_str(), &st) == 0;
-    }
-    inputs.run_as_root = ::geteuid() == 0;
-
-    const std::string secret_file = options.out_dir + "/client-secret.conf";
-    if (config.upstream.client_type == ClientType::confidential && config.session != SessionMode::bff) {
-        inputs.secret_include = secret_file;
-        const std::string basic =
-            basic_authorization(ConfidentialClient{config.upstream.client_id, config.upstream.client_secret});
-        if (basic.find_first_of("\"\\$\r\n") != std::string::npos) return Err{"the client secret cannot be encoded"};
-        if (auto ok = write_file(secret_file, "proxy_set_header Authorization \"" + basic + "\";\n", 0600); !ok) {
-            return Err{ok.error()};
-        }
-    } else {
-        ::unlink(secret_file.c_str());  // a public client leaves no old secret behind
-    }
-
-    const std::string site_file = options.out_dir + "/roomkey.conf";
-    if (auto ok = write_file(site_file, nginx_site_config(config, options, inputs), 0644); !ok) return Err{ok.error()};
-    if (!options.standalone) return site_file;
-    const std::string main_file = options.out_dir + "/nginx.conf";
-    if (auto ok = write_file(main_file, nginx_main_config(options, inputs, site_file), 0644); !ok) {
-        return Err{ok.error()};
-    }
-    return main_file;
 }
 
 }  // namespace roomkey::helper

@@ -1,14 +1,16 @@
 // nginx_config.hpp: `roomkey-helper nginx-config`: an nginx configuration
 // that gives the app the helper's guarantees (headers, limits, Host/Origin
 // checks, the API allowlist, upstream TLS, secret-free logs), generated from
-// the values the helper itself runs on (policy.hpp, route_policy.hpp,
-// shared/'s endpoint table, Proxy::public_config_json), never a copy.
+// the values the helper itself runs on (its route table routes.hpp,
+// policy.hpp, route_policy.hpp, shared/'s endpoint table,
+// Proxy::public_config_json), never a copy.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "helper/options.hpp"
+#include "helper/routes.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/result.hpp"
 
@@ -49,7 +51,10 @@ struct NginxInputs {
 
 // The http-context file (maps, upstreams, one server block): include it from
 // nginx's http {} (Debian: /etc/nginx/conf.d/roomkey.conf).
-std::string nginx_site_config(const HelperConfig& config, const NginxOptions& options, const NginxInputs& inputs);
+// Its locations are the rows of `routes` (the helper's own unless a test
+// gives others).
+std::string nginx_site_config(const HelperConfig& config, const NginxOptions& options, const NginxInputs& inputs,
+                              const std::vector<Route>& routes = helper_routes());
 
 // A complete nginx.conf for an unprivileged nginx (daemon off, pid, temp
 // paths under options.out_dir) that includes `site_file`.

@@ -2,24 +2,23 @@
 #include "helper/policy.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "common/loopback_server.hpp"
+#include "common/request_log.hpp"
+#include "common/security_headers.hpp"
 #include "helper/route_policy.hpp"
+#include "helper/routes.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::helper {
 
 httplib::Headers security_headers() {
-    return {
-        {"Content-Security-Policy", std::string(kContentSecurityPolicy)},
-        {"X-Content-Type-Options", "nosniff"},
-        {"Referrer-Policy", "no-referrer"},  // the callback URL carries code and state
-        {"X-Frame-Options", "DENY"},
-        {"Cross-Origin-Opener-Policy", "same-origin"},
-        {"Cross-Origin-Resource-Policy", "same-origin"},
-    };
+    httplib::Headers out;
+    for (const auto& [name, value] : native::security_headers(native::HeaderProfile::helper)) {
+        out.emplace(std::string(name), std::string(value));
+    }
+    return out;
 }
 
 bool host_allowed(std::string_view host, const Listening& at) {
@@ -43,10 +42,10 @@ bool proxy_request_allowed(const httplib::Request& request, const Listening& at,
 }
 
 bool is_proxy_path(std::string_view path) {
-    return path == kTokenPath || path == kApiPrefix || path == kBffSessionPath || path == kBffRefreshPath ||
-           path == kBffLogoutPath ||
-           (path.size() > kApiPrefix.size() && path.substr(0, kApiPrefix.size()) == kApiPrefix &&
-            path[kApiPrefix.size()] == '/');
+    for (const Route& route : helper_routes()) {
+        if (route.proxy && route_matches(route, path)) return true;
+    }
+    return false;
 }
 
 namespace {
@@ -100,42 +99,6 @@ std::optional<Refusal> refusal_for(const httplib::Request& request, const Listen
     return std::nullopt;
 }
 
-namespace {
-
-// " 12.3ms", the time every log line ends with (when known).
-void append_milliseconds(std::string& line, std::optional<double> milliseconds) {
-    if (!milliseconds) return;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, " %.1fms", *milliseconds);
-    line += buf;
-}
-
-}  // namespace
-
-std::string log_line(std::string_view method, std::string_view target, int status, std::optional<double> milliseconds) {
-    const bool known_method = method == "GET" || method == "HEAD" || method == "POST" || method == "PUT" ||
-                              method == "DELETE" || method == "OPTIONS" || method == "PATCH";
-    std::string line;
-    if (!known_method || target.empty() || target[0] != '/') {
-        line = "- -";
-    } else {
-        std::string path(target.substr(0, target.find('?')));
-        // Control characters would let a request forge log lines.
-        for (char& c : path) {
-            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-        }
-        if (path.size() > 200) path = path.substr(0, 200) + "...";
-        line = std::string(method);
-        line += ' ';
-        line += path;
-        if (target.find('?') != std::string_view::npos) line += "?[redacted]";
-    }
-    line += ' ';
-    line += std::to_string(status);
-    append_milliseconds(line, milliseconds);
-    return line;
-}
-
 std::string token_request_log_line(std::string_view method, std::string_view url, std::string_view form_body,
                                    int status, std::optional<double> milliseconds) {
     std::string endpoint = "-";
@@ -152,7 +115,7 @@ std::string token_request_log_line(std::string_view method, std::string_view url
     }
     std::string line = "token request: " + std::string(method == "POST" ? "POST" : "-") + " " + endpoint +
                        " grant_type=" + grant + " " + (status > 0 ? std::to_string(status) : std::string("no answer"));
-    append_milliseconds(line, milliseconds);
+    line += native::milliseconds_suffix(milliseconds);
     return line;
 }
 

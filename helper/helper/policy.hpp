@@ -1,7 +1,7 @@
 // policy.hpp: roomkey-helper's request policy, decided in one place for
 // every request: size limits, the request-target's form, DNS-rebinding
-// (Host) and CSRF (Origin) checks, the security headers every response
-// carries, and the redacted log line.
+// (Host) and CSRF (Origin) checks, and the security headers every response
+// carries. The request log line is common/request_log.hpp's.
 #pragma once
 
 #include <httplib.h>
@@ -17,14 +17,9 @@ namespace roomkey::helper {
 // cannot add it without a CORS preflight, which the helper never grants.
 inline constexpr std::string_view kAppRequestHeader = "X-Roomkey-Request";
 
-// The Content-Security-Policy of every response: the page may compile its
-// own wasm ('wasm-unsafe-eval') but not eval JS, and runs no inline script.
-inline constexpr std::string_view kContentSecurityPolicy =
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; "
-    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'";
-
-// The fixed security headers (CSP, nosniff, no-referrer, DENY, COOP, CORP).
+// The security headers of every answer (common/security_headers.hpp's
+// helper profile: CSP, nosniff, no-referrer, DENY, COOP, CORP), as
+// cpp-httplib's default headers.
 httplib::Headers security_headers();
 
 // Where the helper listens: Host and Origin must name it.
@@ -52,8 +47,9 @@ bool same_origin(std::string_view origin, const Listening& at);
 // request, the header only to the app's own (no CORS preflight is granted).
 bool proxy_request_allowed(const httplib::Request& request, const Listening& at, bool cookie_session = false);
 
-// Whether a decoded path belongs to a proxy (/oauth/token, /api/...) or to
-// the BFF routes the page fetches (/bff/session, /bff/refresh, /bff/logout).
+// Whether a path belongs to a route under the proxies' CSRF rule (routes.hpp:
+// /oauth/token, /api, /api/..., and the BFF routes the page fetches), in
+// either session mode.
 bool is_proxy_path(std::string_view path);
 
 // The request-target in the one form the helper routes: origin-form ("/..."),
@@ -82,14 +78,6 @@ struct Refusal {
 // proxy_request_allowed). nullopt: route it.
 std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits,
                                    bool cookie_session = false);
-
-// "GET /api/me 200 1.2ms": method, path, status and time only. A query is
-// shown as "?[redacted]" because codes and states travel there (/callback).
-// A request that did not parse (a method outside GET, HEAD, POST, PUT,
-// DELETE, OPTIONS, PATCH, or a target not starting with '/') is "- - 400":
-// httplib fills method and target from whatever line it tried, which may be
-// a header line carrying a token.
-std::string log_line(std::string_view method, std::string_view target, int status, std::optional<double> milliseconds);
 
 // The log line of a token request the helper made itself (the BFF mode's
 // code exchanges and refreshes), as the page's HTTP log shows its own:

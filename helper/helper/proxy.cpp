@@ -11,6 +11,7 @@
 #include "helper/route_policy.hpp"
 #include "roomkey/encoding.hpp"
 #include "roomkey/endpoints.hpp"
+#include "roomkey/launch_url.hpp"
 #include "roomkey/proxy_outcome.hpp"
 #include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
@@ -134,10 +135,7 @@ Proxy::Proxy(UpstreamConfig config, UpstreamTransport transport, UpstreamPreconn
 
 void Proxy::callback_arrived(const std::string& query) const {
     if (!preconnect_ || !config_.configured()) return;
-    const auto fields = form_decode(query);
-    if (!fields) return;
-    const bool has_code = std::any_of(fields->begin(), fields->end(), [](const auto& f) { return f.first == "code"; });
-    if (!has_code) return;
+    if (!read_launch_url("?" + query).has_code) return;
     // The token request first (its origin may be the API's: then it takes
     // one of these and gives it back before the reads go out).
     preconnect_(config_.auth_url, 1);

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/httplib_adapter.hpp"
-#include "helper/route_policy.hpp"
+#include "helper/routes.hpp"
 #include "roomkey/endpoints.hpp"
 
 namespace roomkey::helper {
@@ -22,12 +22,16 @@ std::vector<const EndpointInfo*> upload_endpoints() {
 
 bool is_upload_route(std::string_view method, std::string_view path) {
     const auto parsed = native::parse_method(method);
-    if (!parsed || path.size() <= kApiPrefix.size() || path.substr(0, kApiPrefix.size()) != kApiPrefix ||
-        path[kApiPrefix.size()] != '/') {
-        return false;
+    if (!parsed) return false;
+    for (const Route& route : helper_routes()) {
+        // The catalog's paths are under the row's prefix, less its '/'.
+        if (route.body != BodyRule::api_catalog || route.match != PathMatch::prefix || !route_matches(route, path)) {
+            continue;
+        }
+        const auto match = match_endpoint(*parsed, path.substr(route.path.size() - 1));
+        return match && takes_file_part(endpoint_info(match->endpoint));
     }
-    const auto match = match_endpoint(*parsed, path.substr(kApiPrefix.size()));
-    return match && takes_file_part(endpoint_info(match->endpoint));
+    return false;
 }
 
 std::size_t body_limit(std::string_view method, std::string_view path, std::size_t other_bytes,

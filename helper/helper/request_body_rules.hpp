@@ -22,8 +22,9 @@ namespace roomkey::helper {
 std::vector<const EndpointInfo*> upload_endpoints();
 
 // Whether `method` `path` (a request path, e.g. "/api/rooms/5/files") is an
-// upload route: /api + a path match_endpoint() maps to an endpoint with a
-// file part. `method` as on the wire ("POST").
+// upload route: under a route whose body rule is the catalog's (routes.hpp:
+// /api/), a path match_endpoint() maps to an endpoint with a file part.
+// `method` as on the wire ("POST").
 bool is_upload_route(std::string_view method, std::string_view path);
 
 // The largest body the route takes: `upload_bytes` for an upload route,

@@ -1,8 +1,8 @@
 // route_policy.hpp: what each route class of roomkey-helper answers with
-// (Cache-Control, content types, which paths are the page, which file names
-// are hashed, where the proxies live), as data. The helper's handlers and the
-// nginx configuration generator (nginx_config.hpp) both read it, so the two
-// fronts cannot drift apart.
+// (Cache-Control, content types, which file names are hashed) and the paths
+// the route table (routes.hpp) and the page's configuration name, as data.
+// The helper's handlers and the nginx configuration generator
+// (nginx_config.hpp) both read it, so the two fronts cannot drift apart.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +15,7 @@
 namespace roomkey::helper {
 
 enum class RouteClass {
-    page,          // "/", "/index.html", "/callback": the app page
+    page,          // the app page (the page rows of routes.hpp)
     hashed_asset,  // "roomkey.3f2a9c1b.wasm": content never changes under that name
     asset,         // any other file of the web build
     config_json,   // GET /config.json
@@ -34,14 +34,14 @@ std::string_view pragma(RouteClass route);
 // The OAuth redirect URI's path: the helper's redirect URI is
 // https://127.0.0.1:PORT/callback.
 inline constexpr std::string_view kCallbackPath = "/callback";
-// The paths that serve the app page (index.html): "/", "/index.html" and the
-// redirect URI.
-inline constexpr std::string_view kPagePaths[] = {"/", "/index.html", kCallbackPath};
+// The file the app page's routes serve (routes.hpp: "/", this file's own
+// path, and the redirect URI while the page holds the session).
 inline constexpr std::string_view kPageFile = "/index.html";
 
 inline constexpr std::string_view kConfigPath = "/config.json";
 inline constexpr std::string_view kTokenPath = "/oauth/token";
 inline constexpr std::string_view kApiPrefix = "/api";  // /api/<path> -> {base_url}/<path>
+inline constexpr std::string_view kApiPathPrefix = "/api/";  // kApiPrefix + '/': the API proxy's routes
 // The BFF mode's own routes (docs/bff.md). Login is a navigation; the other
 // three are the page's fetches, under the proxies' CSRF rule.
 inline constexpr std::string_view kBffLoginPath = "/bff/login";

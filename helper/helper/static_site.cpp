@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "helper/route_policy.hpp"
+#include "helper/routes.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey::helper {
@@ -150,8 +151,7 @@ Result<StaticSite, std::string> StaticSite::open(const std::string& web_root) {
 
 void StaticSite::serve(const httplib::Request& request, httplib::Response& response) const {
     std::string path = request.path;
-    bool page = false;
-    for (std::string_view p : kPagePaths) page = page || path == p;
+    const bool page = is_page_path(path);
     if (page) path = std::string(kPageFile);
     auto not_found = [&] {
         response.status = 404;

@@ -6,6 +6,7 @@
 #include "sandbox/app.hpp"
 
 #include "common/loopback_server.hpp"
+#include "common/security_headers.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/upload_limits.hpp"
@@ -254,15 +255,10 @@ void SandboxApp::apply_policy(RouteKind kind, HttpResponse& response) {
           "Access-Control-Allow-Methods", "Access-Control-Expose-Headers", "Access-Control-Max-Age"}) {
         h.remove(name);
     }
-    h.set("X-Content-Type-Options", "nosniff");
-    h.set("Referrer-Policy", "no-referrer");
-    h.set("X-Frame-Options", "DENY");  // the consent screen must not be framed (clickjacking)
-    if (kind == RouteKind::page) {
-        // No form-action: the consent form's redirect goes to the client's URI.
-        h.set("Content-Security-Policy",
-              "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
-    } else {
-        h.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+    // The table both programs share (common/security_headers.hpp).
+    for (const auto& [name, value] : native::security_headers(
+             kind == RouteKind::page ? native::HeaderProfile::sandbox_page : native::HeaderProfile::sandbox_api)) {
+        h.set(std::string(name), std::string(value));
     }
     if (!h.has("Cache-Control")) h.set("Cache-Control", "no-store");
 }

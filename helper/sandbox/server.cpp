@@ -13,6 +13,7 @@
 #include "common/loopback_server.hpp"
 #include "common/openssl_random.hpp"
 #include "common/raw_body.hpp"
+#include "common/request_log.hpp"
 #include "common/route_answer.hpp"
 #include "common/state_dir.hpp"
 #include "roomkey/upload_limits.hpp"
@@ -87,8 +88,10 @@ Result<Unit, std::string> Sandbox::start() {
         if (log) {
             // Never the query string: it may hold a code or a state value.
             const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);
-            std::fprintf(stderr, "roomkey-sandbox: %s %s %d %.1fms\n", in.method.c_str(),
-                         split_target(in.target).path.c_str(), response.status, ms.count());
+            std::fprintf(stderr, "roomkey-sandbox: %s\n",
+                         native::request_log_line(in.method, in.target, response.status, ms.count(),
+                                                  native::QueryInLog::left_out)
+                             .c_str());
         }
     };
     server_->Get(".*", dispatch);
@@ -119,8 +122,10 @@ Result<Unit, std::string> Sandbox::start() {
                 text = "The request's body framing is refused: " + res.body;
                 while (!text.empty() && text.back() == '\n') text.pop_back();
                 if (log) {
-                    std::fprintf(stderr, "roomkey-sandbox: %s %s %d (connection closed)\n", req.method.c_str(),
-                                 split_target(req.target).path.c_str(), res.status);
+                    std::fprintf(stderr, "roomkey-sandbox: %s (connection closed)\n",
+                                 native::request_log_line(req.method, req.target, res.status, std::nullopt,
+                                                          native::QueryInLog::left_out)
+                                     .c_str());
                 }
             } else {
                 return httplib::Server::HandlerResponse::Unhandled;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roomkey/json_text.hpp"
+#include "roomkey/session.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey {
@@ -24,7 +25,10 @@ void adopt_token_set(BffSession& session, const TokenSet& tokens, BffTokenReques
     session.refresh_token = tokens.refresh_token;
     session.scope = tokens.scope;
     session.access_expires_at = tokens.access_expires_at;
-    session.refresh_expires_at = tokens.refresh_expires_at;
+    // The first set starts the grant; a refresh keeps its end (spec 5.4.2).
+    session.refresh_expires_at = session.generation == 0
+                                     ? tokens.refresh_expires_at
+                                     : keep_grant_end(session.refresh_expires_at, tokens.refresh_expires_at);
     ++session.generation;
     append_token_request(session, std::move(record));
 }

@@ -45,6 +45,7 @@ std::string_view to_string(SessionEventKind kind) {
         case SessionEventKind::api_unauthorized: return "api_unauthorized";
         case SessionEventKind::refresh_requested: return "refresh_requested";
         case SessionEventKind::sign_out: return "sign_out";
+        case SessionEventKind::tokens_restored: return "tokens_restored";
     }
     return "unknown";
 }
@@ -112,6 +113,12 @@ std::string describe(const SessionError& error) {
 // ===========================================================================
 // [SECTION] Helpers shared by the handlers
 // ===========================================================================
+
+std::optional<Instant> keep_grant_end(const std::optional<Instant>& held, const std::optional<Instant>& issued) {
+    if (!held) return issued;
+    if (!issued) return held;
+    return std::min(*held, *issued);
+}
 
 namespace {
 
@@ -187,11 +194,7 @@ Transition start_refresh(SessionData& d, const SessionConfig& c, std::optional<S
 }
 
 Transition store_tokens(SessionData& d, const SessionConfig& c, TokenSet tokens, Instant now) {
-    // Spec 5.4.2: without offline_access the grant stops working 14 days after
-    // it was given; a refresh renews the access token, not those 14 days.
-    // Keep the earlier end (a rotated refresh token does not restart it).
-    if (d.tokens && d.tokens->refresh_expires_at && tokens.refresh_expires_at)
-        tokens.refresh_expires_at = std::min(*d.tokens->refresh_expires_at, *tokens.refresh_expires_at);
+    if (d.tokens) tokens.refresh_expires_at = keep_grant_end(d.tokens->refresh_expires_at, tokens.refresh_expires_at);
     d.tokens = std::move(tokens);
     d.tokens_received_at = now;
     d.retry_refresh_at.reset();
@@ -388,6 +391,15 @@ Outcome unauthorized_refused(SessionData& d, const SessionConfig&, const Session
                                                       RequestFailure::not_signed_in}}};
 }
 
+Outcome tokens_restored(SessionData& d, const SessionConfig& c, const SessionEvent& e) {
+    const auto& ev = std::get<session_event::TokensRestored>(e);
+    Transition t = store_tokens(d, c, ev.tokens, ev.received_at);
+    if (refresh_token_expired(d, ev.now))
+        return end_session(d, SessionState::expired, {SessionEndKind::refresh_token_expired, {}},
+                           RequestFailure::session_ended);
+    return t;
+}
+
 Outcome refresh_requested(SessionData& d, const SessionConfig& c, const SessionEvent& e) {
     return start_refresh(d, c, std::get<session_event::RefreshRequested>(e).scope);
 }
@@ -482,6 +494,10 @@ const Row kRows[] = {
      "forget the tokens; a late answer to its token request is refused"},
     {S::expired, E::sign_out, bit(S::signed_out), sign_out, "forget the tokens"},
     {S::failed, E::sign_out, bit(S::signed_out), sign_out, "forget the tokens"},
+
+    {S::signed_out, E::tokens_restored, bit(S::signed_in) | bit(S::expired), tokens_restored,
+     "tokens kept elsewhere (roomkey-helper's BFF cookie) take up the session; past the grant's end it is over "
+     "(spec 5.4.2)"},
 };
 
 const Row* find_row(SessionState state, SessionEventKind event) {
@@ -525,6 +541,11 @@ Result<std::vector<SessionEffect>, SessionError> Session::handle(const SessionEv
     next.state = t.next;
     data_ = std::move(next);
     return std::move(t.effects);
+}
+
+std::optional<Instant> Session::grant_ends_at() const {
+    if (!data_.tokens) return std::nullopt;
+    return data_.tokens->refresh_expires_at;
 }
 
 std::optional<Instant> Session::refresh_due_at() const {

@@ -66,6 +66,21 @@ test('the helper restarted while the page is open: reads report it, posts wait, 
   await page.close();
 });
 
+// The page's one transport (web/src/fetch_transport.cpp) ends a request the
+// helper never answers with XMLHttpRequest's own timeout event, at
+// kFetchTimeoutMs (30 s), and says so: a timeout, not a connection failure.
+test('a request the helper never answers ends at the transport timeout and is told as a timeout', async () => {
+  const page = await browser.context.newPage();
+  await page.route((u) => u.pathname === '/config.json', () => {});  // held: never answered
+  const started = Date.now();
+  await page.goto(stack.url);
+  const state = await waitForState(page, (s) => s.errors && s.errors.config, 'the held request given up', 60000);
+  const took = Date.now() - started;
+  assert.match(state.errors.config, /did not answer in time/, `a timeout, not a network error: ${state.errors.config}`);
+  assert.ok(took >= 29000, `not before the 30 s timeout (${took} ms)`);
+  await page.close();
+});
+
 test('signing out with posts still queued asks first, and keeps them when the user stays', async () => {
   const page = await browser.context.newPage();
   await signInWithApiToken(page);

@@ -240,6 +240,41 @@ test('the shell strips code and state before any other resource, and drops the p
   await page.close();
 });
 
+// The rows of tests/unit/launch_url_test.cpp (kRows): the address shell/page.js
+// leaves for each, which must be read_launch_url's clean address, and
+// whether the app read something to show (an answer with no pending record,
+// or a #bff_error) or nothing.
+const LAUNCH_ROWS = [
+  ['/', 'nothing', '/'],
+  ['/?lang=de#room=7', 'nothing', '/?lang=de#room=7'],
+  ['/callback?code=c0de&state=st4te', 'authorization_answer', '/'],
+  ['/callback?error=access_denied&error_description=no&state=st4te&error_code=3001', 'authorization_answer', '/'],
+  ['/callback?code=c0de&state=st4te&iss=https%3A%2F%2Fauth.example&lang=de#room=7', 'authorization_answer', '/?lang=de#room=7'],
+  ['/#bff_error=access_denied&bff_error_description=The%20user%20denied', 'bff_error', '/'],
+  ['/callback', 'nothing', '/'],
+  ['/?codes=x&xcode=y', 'nothing', '/?codes=x&xcode=y'],
+  ['/callback?code=%zz&state=st4te', 'authorization_answer', '/'],
+  ['/?co%64e=x', 'authorization_answer', '/'],
+  ['/index.html?state=st4te', 'authorization_answer', '/index.html'],
+  ['/?iss=https%3A%2F%2Fauth.example', 'nothing', '/'],
+];
+
+test('every shape of launch URL: the page strips it to read_launch_url\'s clean address, and the app reads what it holds', async () => {
+  const page = await browser.context.newPage();
+  for (const [target, holds, clean] of LAUNCH_ROWS) {
+    await openApp(page, new URL(target, stack.url).href);
+    const url = new URL(page.url());
+    assert.equal(url.pathname + url.search + url.hash, clean, `the address left for ${target}`);
+    if (holds === 'nothing') {
+      const state = await page.evaluate(() => window.roomkey.state());
+      assert.equal(state.last_error, null, `${target} holds nothing to show`);
+    } else {
+      await waitForState(page, (s) => s.last_error, `${target} holds ${holds}: the app says what became of it`);
+    }
+  }
+  await page.close();
+});
+
 // Back from the consent screen. Browsers keep the page in their
 // back/forward cache and show it again as it was, "signing in" with Sign
 // in greyed out, and only a reload got out of it. The page must come back

@@ -128,6 +128,44 @@ TEST_F(BffRefresh, AnUnreachableTokenEndpointKeepsTheSession) {
     EXPECT_EQ(me->status, 200) << me->body;
 }
 
+// A helper that has no table for a session yet (after a restart) takes it
+// up from the cookie and still refreshes ahead of the access token's
+// expiry, not only once the service refuses it.
+TEST_F(BffRefresh, ARestartedHelperTakesUpTheSessionAndRefreshesAhead) {
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    helper_.reset();
+    helper_ = start_helper(0, state_dir());
+    ASSERT_TRUE(helper_->ok());
+    const std::size_t issued = refresh_tokens_issued();
+    make_refresh_due();
+    auto me = api_get(*helper_, jar_, "/me");
+    ASSERT_TRUE(me);
+    EXPECT_EQ(me->status, 200) << me->body;
+    EXPECT_EQ(refresh_tokens_issued(), issued + 1) << "refreshed ahead of the expiry, 10 s before it";
+    EXPECT_NE(me->get_header_value("X-Roomkey-Token-Request"), "");
+}
+
+// An answer from the token endpoint that the helper cannot use, when the
+// access token has already expired: the request is not sent (502), and the
+// session stays, as its refresh token was not used up: the next request
+// refreshes and goes.
+TEST_F(BffRefresh, AnUnusableRefreshAnswerKeepsTheSessionForTheNextRequest) {
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    clock_offset_ = 1801;  // the helper's access token has expired
+    inject_fault(R"({"kind":"malformed_json","target":"token"})");
+    auto first = api_get(*helper_, jar_, "/me");
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->status, 502) << first->body;
+    EXPECT_NE(first->body.find("safe to send again"), std::string::npos) << first->body;
+    EXPECT_EQ(first->get_header_value("X-Roomkey-Session"), "");
+    EXPECT_FALSE(jar_.session().empty()) << "the cookie is kept";
+    const std::size_t issued = refresh_tokens_issued();
+    auto second = api_get(*helper_, jar_, "/me");
+    ASSERT_TRUE(second);
+    EXPECT_EQ(second->status, 200) << second->body;
+    EXPECT_EQ(refresh_tokens_issued(), issued + 1);
+}
+
 }  // namespace
 }  // namespace bff_refresh_test
 }  // namespace roomkey::helper

@@ -12,6 +12,7 @@
 #include "app/http_log.hpp"
 #include "app/public_config.hpp"
 #include "roomkey/bff_session.hpp"
+#include "roomkey/launch_url.hpp"
 #include "json_answer.hpp"
 
 namespace roomkey::app {
@@ -166,13 +167,14 @@ TEST(BffTokenRequests, ASecretTheHelperLeftInAReportIsMaskedByItsName) {
 }
 
 TEST(BffCallback, TheFragmentErrorIsReadAndTheStepSaysTheHelperCheckedState) {
-    auto error = read_bff_error_fragment(
-        "https://127.0.0.1:8443/#bff_error=state_mismatch&bff_error_description=the%20state%20did%20not%20match");
+    auto error = read_launch_url(
+        "https://127.0.0.1:8443/#bff_error=state_mismatch&bff_error_description=the%20state%20did%20not%20match")
+                     .bff_error;
     ASSERT_TRUE(error);
     EXPECT_EQ(error->code, "state_mismatch");
     EXPECT_EQ(error->description, "the state did not match");
-    EXPECT_FALSE(read_bff_error_fragment("https://127.0.0.1:8443/"));
-    EXPECT_FALSE(read_bff_error_fragment("https://127.0.0.1:8443/#room=7"));
+    EXPECT_FALSE(read_launch_url("https://127.0.0.1:8443/").bff_error);
+    EXPECT_FALSE(read_launch_url("https://127.0.0.1:8443/#room=7").bff_error);
 
     const FlowStep refused = bff_callback_step("https://127.0.0.1:8443/callback", error);
     EXPECT_NE(refused.note.find("refused by roomkey-helper (state_mismatch)"), std::string::npos) << refused.note;

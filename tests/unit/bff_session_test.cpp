@@ -84,6 +84,26 @@ TEST(BffSession, EachRefreshRotatesTheTokensAndKeepsTheFirstRecord) {
     EXPECT_EQ(s.token_requests.back().grant_type, GrantType::refresh_token);
 }
 
+// Spec 5.4.2: each refresh's answer again says "14 days", but the grant
+// ends 14 days after the sign-in: the session (and so the cookie's Max-Age
+// and /bff/session's refresh_expires_in) keeps that first end.
+TEST(BffSession, RefreshesKeepTheGrantsEnd) {
+    BffSession s = signed_in();
+    const Instant grant_end = kNow + kRefreshTokenLifetime;
+    for (int day : {1, 5, 9, 13}) {
+        const Instant at = kNow + Seconds{day * 24 * 60 * 60};
+        TokenSet t = token_set("A" + std::to_string(day), "R" + std::to_string(day));
+        t.access_expires_at = at + Seconds{1800};
+        t.refresh_expires_at = at + kRefreshTokenLifetime;
+        adopt_token_set(s, t, record(GrantType::refresh_token));
+        ASSERT_TRUE(s.refresh_expires_at) << "day " << day;
+        EXPECT_EQ(*s.refresh_expires_at, grant_end) << "day " << day;
+        const auto j = parse_json_text(bff_session_body(s, at, "https://a/token", "https://b/callback"));
+        EXPECT_EQ(j["refresh_expires_in"], (14 - day) * 24 * 60 * 60) << "day " << day;
+    }
+    EXPECT_EQ(s.refresh_token, "R13");
+}
+
 TEST(BffSession, SessionBodyTellsScopeAndLifetimesButNoToken) {
     const BffSession s = signed_in();
     const std::string body =

@@ -118,6 +118,19 @@ Session in_state(SessionState state) {
     return s;
 }
 
+// A token set as roomkey-helper keeps it in a BFF cookie: issued at t0.
+TokenSet restored_tokens() {
+    TokenSet t;
+    t.access_token = "at-kept";
+    t.refresh_token = "rt-kept";
+    t.token_type = "Bearer";
+    t.expires_in = 1800;
+    t.scope = kScopes;
+    t.access_expires_at = t0 + Seconds(1800);
+    t.refresh_expires_at = t0 + Seconds(14 * 24 * 3600);
+    return t;
+}
+
 // One event of each kind (token ids chosen to match the first request).
 SessionEvent sample_event(SessionEventKind kind) {
     switch (kind) {
@@ -132,6 +145,7 @@ SessionEvent sample_event(SessionEventKind kind) {
         case SessionEventKind::api_unauthorized: return ev::ApiUnauthorized{7, 1, false, t0};
         case SessionEventKind::refresh_requested: return ev::RefreshRequested{t0};
         case SessionEventKind::sign_out: return ev::SignOut{};
+        case SessionEventKind::tokens_restored: return ev::TokensRestored{restored_tokens(), t0, t0};
     }
     return ev::SignOut{};
 }
@@ -214,6 +228,7 @@ TEST(SessionTable, MatchesTheDocumentedTable) {
         {{S::refreshing, E::api_unauthorized}, {S::refreshing}},
         {{S::signed_in, E::refresh_requested}, {S::refreshing}},
         {{S::refreshing, E::refresh_requested}, {S::refreshing}},
+        {{S::signed_out, E::tokens_restored}, {S::signed_in, S::expired}},
     };
     for (S s : all) {
         if (s != S::signed_in) documented[{s, E::tick}] = {s};  // "<any> tick -> (same)"
@@ -579,6 +594,47 @@ TEST(Session, RefreshDoesNotRestartThe14Days_spec5_4_2) {
     EXPECT_EQ(*s.tokens()->refresh_expires_at, t0 + Seconds(14 * 24 * 3600));
 }
 
+// The same across several refreshes days apart, each answer again saying
+// "14 days": the end stays the grant's, no refresh is scheduled after it,
+// and an hour past it the session expires without sending the dead refresh
+// token.
+TEST(Session, SeveralRefreshesKeepTheGrantsEnd_spec5_4_2) {
+    Session s = signed_in();
+    const Instant grant_end = t0 + Seconds(14 * 24 * 3600);
+    EXPECT_EQ(s.grant_ends_at(), grant_end);
+    for (int day : {1, 5, 9, 13}) {
+        SCOPED_TRACE("day " + std::to_string(day));
+        const Instant at = t0 + Seconds(day * 24 * 3600);
+        const auto sent = must(s, ev::Tick{at});
+        ASSERT_EQ(count_of<fx::SendRefresh>(sent), 1u) << "the access token has long expired";
+        const std::string n = std::to_string(day + 1);
+        must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-" + n, "rt-" + n), at});
+        ASSERT_EQ(s.state(), SessionState::signed_in);
+        ASSERT_TRUE(s.tokens()->refresh_expires_at);
+        EXPECT_EQ(*s.tokens()->refresh_expires_at, grant_end);
+        EXPECT_EQ(s.grant_ends_at(), grant_end);
+        ASSERT_TRUE(s.refresh_due_at());
+        EXPECT_LE(*s.refresh_due_at(), grant_end);
+    }
+    const auto last = must(s, ev::Tick{grant_end + Seconds(3600)});
+    EXPECT_EQ(s.state(), SessionState::expired);
+    EXPECT_EQ(count_of<fx::SendRefresh>(last), 0u) << "a dead refresh token is not sent";
+    EXPECT_EQ(s.ended()->kind, SessionEndKind::refresh_token_expired);
+}
+
+// The rule itself, for every holder of a grant (the page's session, the
+// helper's BFF cookie): the earlier end wins; "no end" (offline_access) is
+// the latest of all.
+TEST(Session, KeepGrantEndTakesTheEarlierEnd) {
+    const Instant a = t0 + Seconds(100);
+    const Instant b = t0 + Seconds(200);
+    EXPECT_EQ(keep_grant_end(a, b), a);
+    EXPECT_EQ(keep_grant_end(b, a), a);
+    EXPECT_EQ(keep_grant_end(std::nullopt, b), b);
+    EXPECT_EQ(keep_grant_end(a, std::nullopt), a);
+    EXPECT_EQ(keep_grant_end(std::nullopt, std::nullopt), std::nullopt);
+}
+
 // A refresh that fails for a passing reason while the access token is still
 // valid: requests that were only waiting go with it; those that already got
 // a 401 with it fail instead of looping.
@@ -616,6 +672,34 @@ TEST(Session, OtherRefreshErrorsEndTheSession) {
     EXPECT_EQ(s.state(), SessionState::failed);
     EXPECT_EQ(s.ended()->kind, SessionEndKind::refresh_failed);
     EXPECT_EQ(s.ended()->detail, "invalid_client: bad client");
+}
+
+// ---- Tokens kept elsewhere (roomkey-helper's BFF cookie) ----
+
+TEST(Session, RestoredTokensSignInWithTheirRefreshAheadAndGrantEnd) {
+    Session s(config());
+    const auto effects = must(s, ev::TokensRestored{restored_tokens(), t0, t0 + Seconds(60)});
+    EXPECT_EQ(s.state(), SessionState::signed_in);
+    ASSERT_TRUE(s.tokens());
+    EXPECT_EQ(s.tokens()->refresh_token, "rt-kept");
+    EXPECT_EQ(s.grant_ends_at(), t0 + Seconds(14 * 24 * 3600));
+    ASSERT_EQ(count_of<fx::ScheduleRefreshAt>(effects), 1u);
+    EXPECT_EQ(effects_of<fx::ScheduleRefreshAt>(effects)[0].at, t0 + Seconds(1800 - 60))
+        << "ahead of expiry, counted from when the set was issued";
+    // A refresh keeps the restored grant's end.
+    const Instant later = t0 + Seconds(3 * 24 * 3600);
+    const auto sent = must(s, ev::Tick{later});
+    must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-2", "rt-2"), later});
+    EXPECT_EQ(s.grant_ends_at(), t0 + Seconds(14 * 24 * 3600));
+}
+
+TEST(Session, RestoredTokensPastTheGrantsEndAreExpired) {
+    Session s(config());
+    const auto effects = must(s, ev::TokensRestored{restored_tokens(), t0, t0 + Seconds(14 * 24 * 3600 + 3600)});
+    EXPECT_EQ(s.state(), SessionState::expired);
+    EXPECT_EQ(count_of<fx::SendRefresh>(effects), 0u) << "a dead refresh token is not sent";
+    ASSERT_TRUE(s.ended());
+    EXPECT_EQ(s.ended()->kind, SessionEndKind::refresh_token_expired);
 }
 
 }  // namespace

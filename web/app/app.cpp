@@ -8,6 +8,7 @@
 #include "app/format.hpp"
 #include "roomkey/authorization.hpp"
 #include "roomkey/errors.hpp"
+#include "roomkey/launch_url.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/scopes.hpp"
@@ -63,8 +64,9 @@ App::App(RandomSource random, std::string origin)
 
 void App::start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now) {
     fetch_config(now);
-    bff_callback_error_ = read_bff_error_fragment(launch_url);  // shown with the config (app_bff.cpp)
-    if (!is_callback(launch_url)) return;
+    const LaunchUrl launch = read_launch_url(launch_url);
+    bff_callback_error_ = launch.bff_error;  // shown with the config (app_bff.cpp)
+    if (launch.holds != LaunchHolds::authorization_answer) return;
 
     // The pending record is single use: the platform already removed it from
     // sessionStorage, and validate_callback consumes it whatever the outcome.

@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include "roomkey/session.hpp"
-#include "roomkey/url.hpp"
 
 namespace roomkey::app::detail {
 
@@ -23,15 +22,6 @@ inline SessionConfig default_session_config() {
     config.token_url = std::string(kDefaultTokenPath);
     config.credentials = PublicClient{};
     return config;
-}
-
-// True when the URL's query carries an authorization answer (spec 4.2).
-inline bool is_callback(std::string_view url) {
-    auto parsed = parse_url(url);
-    if (!parsed || !parsed->query) return false;
-    auto fields = form_decode(*parsed->query);
-    if (!fields) return true;  // malformed: let validate_callback say why
-    return form_count(*fields, "code") > 0 || form_count(*fields, "state") > 0 || form_count(*fields, "error") > 0;
 }
 
 inline std::string trim(std::string_view text) {

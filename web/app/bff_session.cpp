@@ -133,24 +133,6 @@ std::optional<HelperTokenRequest> token_request_header(const HttpResponse& respo
     return std::move(*request);
 }
 
-std::optional<BffCallbackError> read_bff_error_fragment(std::string_view url) {
-    const auto hash = url.find('#');
-    if (hash == std::string_view::npos) return std::nullopt;
-    auto fields = form_decode(url.substr(hash + 1));
-    if (!fields) return std::nullopt;
-    std::optional<BffCallbackError> out;
-    std::string description;
-    for (const auto& [name, value] : *fields) {
-        if (name == kBffErrorFragment) out = BffCallbackError{value, {}};
-        if (name == "bff_error_description") description = value;
-    }
-    if (out) {
-        if (out->code.empty()) out->code = "unknown";
-        out->description = std::move(description);
-    }
-    return out;
-}
-
 std::string bff_login_url(std::string_view login_path, const ScopeSet& scopes) {
     return std::string(login_path) + "?" + form_encode({{"scope", format_scope_list(scopes)}});
 }

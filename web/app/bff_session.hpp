@@ -3,8 +3,9 @@
 // learns what /bff/session tells it (signed in or not, the granted scope, the
 // lifetimes left, the token requests the helper made), so no token ever
 // reaches the page. Pure: building the requests and navigations, reading the
-// answers, the `#bff_error=` fragment and the X-Roomkey-Session and
-// X-Roomkey-Token-Request headers. App drives it (app_bff.cpp).
+// answers, and the X-Roomkey-Session and X-Roomkey-Token-Request headers
+// (the `#bff_error=` fragment is read with the launch URL, launch_url.hpp).
+// App drives it (app_bff.cpp).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "roomkey/http.hpp"
+#include "roomkey/launch_url.hpp"  // BffCallbackError: the #bff_error fragment
 #include "roomkey/result.hpp"
 #include "roomkey/scopes.hpp"
 #include "roomkey/time.hpp"
@@ -23,7 +25,6 @@ namespace roomkey::app {
 // The helper's answers name these (docs/bff.md).
 inline constexpr std::string_view kSessionHeader = "X-Roomkey-Session";
 inline constexpr std::string_view kTokenRequestHeader = "X-Roomkey-Token-Request";
-inline constexpr std::string_view kBffErrorFragment = "bff_error";
 
 // One token request roomkey-helper made for this session, as it reports it
 // (already masked by the helper: no token, code, verifier or secret).
@@ -61,15 +62,6 @@ std::optional<std::string> bff_session_ended(const HttpResponse& response);
 // The answer's X-Roomkey-Token-Request header, when the helper made a token
 // request while answering it; nullopt when absent or unreadable.
 std::optional<HelperTokenRequest> token_request_header(const HttpResponse& response);
-
-// The error the helper's callback put in the page's fragment
-// (`/#bff_error=<code>&bff_error_description=<text>`): consent refused,
-// state mismatch, login expired, token request failed.
-struct BffCallbackError {
-    std::string code;
-    std::string description;
-};
-std::optional<BffCallbackError> read_bff_error_fragment(std::string_view url);
 
 // The navigation that starts a sign-in: `login_path?scope=<space-separated>`.
 std::string bff_login_url(std::string_view login_path, const ScopeSet& scopes);

@@ -1,4 +1,4 @@
-// browser.cpp: EM_JS glue for location, history, sessionStorage, navigation,
+// browser.cpp: EM_JS glue for the launch URL, sessionStorage, navigation,
 // clipboard and time (see browser.hpp).
 #include "browser.hpp"
 
@@ -16,17 +16,6 @@
 namespace {
 
 // clang-format off
-EM_JS(void, roomkey_js_strip_callback_params, (), {
-    var names = ['code', 'state', 'error', 'error_description', 'error_uri', 'error_code', 'iss'];
-    var url = new URL(window.location.href);
-    var changed = false;
-    names.forEach(function (name) {
-        if (url.searchParams.has(name)) { url.searchParams.delete(name); changed = true; }
-    });
-    if (url.pathname === '/callback') { url.pathname = '/'; changed = true; }
-    if (changed) window.history.replaceState(null, "", url.pathname + url.search + url.hash);
-});
-
 EM_JS(int, roomkey_js_stage_launch_url, (), {
     var url = window['roomkey']['_stageLaunchUrl']();
     return lengthBytesUTF8(url);
@@ -219,10 +208,6 @@ void on_paste() {
 }  // namespace
 
 namespace roomkey::web {
-
-void strip_callback_params() {
-    roomkey_js_strip_callback_params();
-}
 
 std::string take_launch_url() {
     return detail::read_staged(roomkey_js_stage_launch_url());

@@ -1,6 +1,6 @@
 // browser.hpp: the small browser glue the app needs beyond drawing: the URL
-// the page was opened at (with code/state already removed from the address
-// bar by shell/page.js, and removed again here), the single-use pending
+// the page was opened at (shell/page.js already took code/state out of the
+// address bar, once, before the app's files loaded), the single-use pending
 // authorization in sessionStorage, navigation to the consent screen, the
 // clipboard, the page origin and the wall clock. Emscripten-only.
 //
@@ -22,13 +22,8 @@ namespace roomkey::web {
 // it too: it takes the record out of storage before anything else loads).
 inline constexpr const char* kPendingKey = "roomkey.pending_authorization";
 
-// Removes code, state, error, ... from the address bar (and /callback
-// becomes /) in the current
-// history entry (history.replaceState). shell/page.js does it before the
-// wasm loads; doing it again here keeps the guarantee if the page changes.
-void strip_callback_params();
-
-// The URL the page was opened at, as it was before stripping; single use.
+// The URL the page was opened at, as it was before shell/page.js stripped
+// the address bar; single use. roomkey::read_launch_url says what it holds.
 std::string take_launch_url();
 
 // The pending authorization, single use: shell/page.js took it out of

@@ -1,67 +1,115 @@
-// fetch_transport.cpp: HttpRequest -> emscripten_fetch -> HttpResponse.
+// fetch_transport.cpp: HttpRequest -> XMLHttpRequest -> HttpResponse (see
+// fetch_transport.hpp). Implements fetch_start and the outcome queue; the
+// answer JS holds is pulled into wasm memory by C++ once its size is known,
+// so no allocator is exported to JS.
+//
+// Why XMLHttpRequest itself rather than emscripten_fetch: emscripten_fetch
+// hands over no event, so a timeout could only be guessed from the time a
+// failure took, and its progress follows the download, never the upload.
 #include "fetch_transport.hpp"
 
 #include <emscripten/emscripten.h>
-#include <emscripten/fetch.h>
 
-#include <cstring>
-#include <memory>
-
-namespace roomkey::web {
+#include <nlohmann/json.hpp>
 
 namespace {
 
-// Kept alive until the fetch ends: emscripten_fetch reads these pointers.
-struct InFlight {
-    std::uint64_t id = 0;
-    double started_ms = 0;  // emscripten_get_now() when sent
-    unsigned timeout_ms = 0;
-    std::string url;
-    std::string body;
-    std::vector<std::string> header_text;
-    std::vector<const char*> header_pointers;  // name, value, ..., nullptr
-};
+using ProgressFn = void (*)(double, double, double);
+using DoneFn = void (*)(double);
+
+// How a request ended, as roomkey_js_http_take returns it with the status.
+enum Ending : int { kAnswered = 0, kNetworkError = 1, kTimedOut = 2 };
+
+// clang-format off
+EM_JS(void, roomkey_js_http_send, (double id, const char* method, const char* url, const char* headers_json,
+                                   const unsigned char* body, int size, int timeout_ms, ProgressFn progress,
+                                   DoneFn done), {
+    var store = Module['_rkHttp'] || (Module['_rkHttp'] = {});
+    var xhr = new XMLHttpRequest();
+    xhr.open(UTF8ToString(method), UTF8ToString(url));
+    var headers = JSON.parse(UTF8ToString(headers_json));
+    for (var i = 0; i + 1 < headers.length; i += 2) xhr.setRequestHeader(headers[i], headers[i + 1]);
+    xhr.timeout = timeout_ms;
+    xhr.responseType = 'arraybuffer';
+    // A copy: wasm memory may grow (and move) while the body is sent.
+    var data = size > 0 ? HEAPU8.slice(body, body + size) : null;
+    if (progress) {
+        xhr.upload.onprogress = function(e) {
+            wasmTable.get(progress)(id, e.loaded, e.lengthComputable ? e.total : size);
+        };
+    }
+    var finish = function(ending) {
+        store[id] = {s : ending ? 0 : xhr.status, e : ending, h : xhr.getAllResponseHeaders() || "",
+                     b : new Uint8Array(xhr.response || new ArrayBuffer(0))};
+        wasmTable.get(done)(id);
+    };
+    xhr.onload = function() { finish(0); };
+    xhr.onerror = function() { finish(1); };
+    xhr.onabort = function() { finish(1); };
+    xhr.ontimeout = function() { finish(2); };
+    xhr.send(data);
+});
+
+EM_JS(int, roomkey_js_http_header_bytes, (double id), {
+    return lengthBytesUTF8(Module['_rkHttp'][id].h) + 1;
+});
+EM_JS(int, roomkey_js_http_body_bytes, (double id), {
+    return Module['_rkHttp'][id].b.length;
+});
+// Copies the answer out and forgets it: status * 4 + Ending.
+EM_JS(int, roomkey_js_http_take, (double id, char* headers, int capacity, unsigned char* body), {
+    var r = Module['_rkHttp'][id];
+    delete Module['_rkHttp'][id];
+    stringToUTF8(r.h, headers, capacity);
+    if (r.b.length > 0) HEAPU8.set(r.b, body);
+    return r.s * 4 + r.e;
+});
+// clang-format on
 
 void (*g_listener)() = nullptr;
+void (*g_progress)(std::uint64_t, std::int64_t, std::int64_t) = nullptr;
 
-std::vector<FetchOutcome>& outcomes() {
-    static std::vector<FetchOutcome> list;
+std::vector<roomkey::web::FetchOutcome>& outcomes() {
+    static std::vector<roomkey::web::FetchOutcome> list;
     return list;
 }
 
-void finish(emscripten_fetch_t* fetch) {
-    std::unique_ptr<InFlight> in_flight(static_cast<InFlight*>(fetch->userData));
-    FetchOutcome outcome;
-    outcome.id = in_flight->id;
-    if (fetch->status == 0) {
-        // No HTTP answer. XHR ends a timeout and a network error the same way
-        // (readyState 4, status 0; emscripten_fetch hands over no event), so
-        // the time it took tells them apart: a timeout fires at timeout_ms.
-        const double took = emscripten_get_now() - in_flight->started_ms;
-        const bool timed_out = in_flight->timeout_ms > 0 && took + 50.0 >= in_flight->timeout_ms;
-        outcome.failure = timed_out ? app::TransportFailure::timeout : app::TransportFailure::network_error;
-        outcome.error = app::describe(*outcome.failure);
+void on_progress(double id, double sent, double total) {
+    if (g_progress) {
+        g_progress(static_cast<std::uint64_t>(id), static_cast<std::int64_t>(sent), static_cast<std::int64_t>(total));
+    }
+}
+
+void on_done(double id) {
+    const int header_bytes = roomkey_js_http_header_bytes(id);
+    const int body_bytes = roomkey_js_http_body_bytes(id);
+    std::string headers(static_cast<std::size_t>(header_bytes), '\0');
+    std::string body(static_cast<std::size_t>(body_bytes), '\0');
+    const int code =
+        roomkey_js_http_take(id, headers.data(), header_bytes, reinterpret_cast<unsigned char*>(body.data()));
+    headers.resize(headers.find('\0') == std::string::npos ? headers.size() : headers.find('\0'));
+    roomkey::web::FetchOutcome outcome;
+    outcome.id = static_cast<std::uint64_t>(id);
+    const int ending = code % 4;
+    if (ending != kAnswered || code / 4 == 0) {
+        // No HTTP answer: XHR's own timeout event, or its error / abort.
+        outcome.failure = ending == kTimedOut ? roomkey::app::TransportFailure::timeout
+                                              : roomkey::app::TransportFailure::network_error;
+        outcome.error = roomkey::app::describe(*outcome.failure);
     } else {
-        HttpResponse response;
-        response.status = fetch->status;
-        const std::size_t length = emscripten_fetch_get_response_headers_length(fetch);
-        if (length > 0) {
-            std::string raw(length + 1, '\0');
-            emscripten_fetch_get_response_headers(fetch, raw.data(), raw.size());
-            raw.resize(length);
-            response.headers = parse_raw_headers(raw);
-        }
-        if (fetch->data && fetch->numBytes > 0) {
-            response.body.assign(fetch->data, static_cast<std::size_t>(fetch->numBytes));
-        }
+        roomkey::HttpResponse response;
+        response.status = code / 4;
+        response.headers = roomkey::web::parse_raw_headers(headers);
+        response.body = std::move(body);
         outcome.response = std::move(response);
     }
-    emscripten_fetch_close(fetch);
     outcomes().push_back(std::move(outcome));
     if (g_listener) g_listener();
 }
 
 }  // namespace
+
+namespace roomkey::web {
 
 Headers parse_raw_headers(const std::string& raw) {
     Headers headers;
@@ -81,50 +129,26 @@ Headers parse_raw_headers(const std::string& raw) {
     return headers;
 }
 
-void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_ms) {
-    auto in_flight = std::make_unique<InFlight>();
-    in_flight->id = id;
-    in_flight->timeout_ms = timeout_ms;
-    in_flight->url = request.url;
-    in_flight->body = request.body;
+void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_ms, bool report_upload_progress) {
+    nlohmann::json headers = nlohmann::json::array();
     for (const auto& [name, value] : request.headers.fields()) {
-        in_flight->header_text.push_back(name);
-        in_flight->header_text.push_back(value);
+        headers.push_back(name);
+        headers.push_back(value);
     }
-    for (const std::string& text : in_flight->header_text) in_flight->header_pointers.push_back(text.c_str());
-    in_flight->header_pointers.push_back(nullptr);
-
-    emscripten_fetch_attr_t attr;
-    emscripten_fetch_attr_init(&attr);
-    const std::string_view method = to_string(request.method);
-    std::memcpy(attr.requestMethod, method.data(), method.size());
-    attr.requestMethod[method.size()] = '\0';
-    // Into memory only: nothing is cached or persisted (no IndexedDB).
-    attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY;
-    attr.timeoutMSecs = timeout_ms;
-    attr.requestHeaders = in_flight->header_pointers.data();
-    if (!in_flight->body.empty()) {
-        attr.requestData = in_flight->body.data();
-        attr.requestDataSize = in_flight->body.size();
-    }
-    // Both callbacks carry the answer: emscripten_fetch calls onerror for any
-    // status outside 2xx, and its data and headers are there all the same.
-    attr.onsuccess = finish;
-    attr.onerror = finish;
-    attr.userData = in_flight.get();
-    const std::string url = in_flight->url;
-    in_flight->started_ms = emscripten_get_now();
-    in_flight.release();  // owned by the fetch until finish()
-    emscripten_fetch(&attr, url.c_str());
-}
-
-void deliver_fetch_outcome(FetchOutcome outcome) {
-    outcomes().push_back(std::move(outcome));
-    if (g_listener) g_listener();
+    const std::string headers_json = headers.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string method(to_string(request.method));
+    roomkey_js_http_send(static_cast<double>(id), method.c_str(), request.url.c_str(), headers_json.c_str(),
+                         reinterpret_cast<const unsigned char*>(request.body.data()),
+                         static_cast<int>(request.body.size()), static_cast<int>(timeout_ms),
+                         report_upload_progress ? on_progress : nullptr, on_done);
 }
 
 void set_fetch_listener(void (*listener)()) {
     g_listener = listener;
+}
+
+void set_upload_progress_listener(void (*listener)(std::uint64_t, std::int64_t, std::int64_t)) {
+    g_progress = listener;
 }
 
 std::vector<FetchOutcome> take_fetch_outcomes() {

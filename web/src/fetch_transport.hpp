@@ -1,10 +1,10 @@
-// fetch_transport.hpp: the browser's HTTP transport, an adapter in the manner
-// of Dear ImGui's imgui_impl_* backends: it sends shared/'s HttpRequest with
-// emscripten_fetch (an XMLHttpRequest underneath) and turns the answer into
-// an HttpResponse with EVERY response header (x-ratelimit-*, WWW-Authenticate,
+// fetch_transport.hpp: the page's one HTTP transport, an adapter in the
+// manner of Dear ImGui's imgui_impl_* backends: it sends shared/'s
+// HttpRequest with one XMLHttpRequest and turns the answer into an
+// HttpResponse with EVERY response header (x-ratelimit-*, WWW-Authenticate,
 // ...). Pairs with roomkey-helper's same-origin routes (/config.json,
-// /oauth/token, /api/...). Async only: outcomes are collected on the main
-// thread and handed over between frames by take_fetch_outcomes().
+// /oauth/token, /api/..., /bff/...). Async only: outcomes are collected on
+// the main thread and handed over between frames by take_fetch_outcomes().
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,7 @@ namespace roomkey::web {
 // refused (nothing sent: the helper is down) and when it broke after the
 // request went out (the helper may have forwarded it). So `network_error`
 // never proves "not sent"; the app treats a post that ends so as unknown.
-// A timeout is told apart by the time it took (XHR fires it at timeout_ms).
+// A timeout is XHR's own "timeout" event, fired at timeout_ms.
 struct FetchOutcome {
     std::uint64_t id = 0;
     std::optional<HttpResponse> response;          // any HTTP status, 4xx/5xx included
@@ -34,9 +34,14 @@ struct FetchOutcome {
 
 // 30 s: a hung request must end in an error the user can see.
 inline constexpr unsigned kFetchTimeoutMs = 30000;
+// An upload's body may take longer to go out than an ordinary request.
+inline constexpr unsigned kUploadTimeoutMs = kFetchTimeoutMs * 4;
 
 // Starts sending `request`; its outcome appears in take_fetch_outcomes().
-void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_ms = kFetchTimeoutMs);
+// With `report_upload_progress`, each XHR upload progress event of the body
+// goes to the upload progress listener.
+void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_ms = kFetchTimeoutMs,
+                 bool report_upload_progress = false);
 
 // The outcomes that arrived since the last call, in arrival order.
 std::vector<FetchOutcome> take_fetch_outcomes();
@@ -45,10 +50,7 @@ std::vector<FetchOutcome> take_fetch_outcomes();
 // so the app can answer at once instead of at the next frame: a paced post
 // then follows its predecessor without waiting up to a frame.
 void set_fetch_listener(void (*listener)());
-
-// Hands an outcome from another transport (file_transfer.cpp's upload) to
-// the same queue and listener.
-void deliver_fetch_outcome(FetchOutcome outcome);
+void set_upload_progress_listener(void (*listener)(std::uint64_t id, std::int64_t sent, std::int64_t total));
 
 // "name: value\r\n..." (XMLHttpRequest.getAllResponseHeaders) into Headers.
 Headers parse_raw_headers(const std::string& raw);

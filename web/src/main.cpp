@@ -218,11 +218,10 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
             [&](auto& item) {
                 using T = std::decay_t<decltype(item)>;
                 if constexpr (std::is_same_v<T, effect::Send>) {
-                    if (item.upload_progress) {
-                        roomkey::web::upload_start(item.id, item.request, roomkey::web::kFetchTimeoutMs * 4);
-                    } else {
-                        roomkey::web::fetch_start(item.id, item.request);
-                    }
+                    roomkey::web::fetch_start(item.id, item.request,
+                                              item.upload_progress ? roomkey::web::kUploadTimeoutMs
+                                                                   : roomkey::web::kFetchTimeoutMs,
+                                              item.upload_progress);
                     sent.push_back(item.id);
                 } else if constexpr (std::is_same_v<T, effect::PickFile>) {
                     g_platform.pick = item;
@@ -530,11 +529,11 @@ EM_BOOL frame(double, void*) {
 }  // namespace
 
 int main() {
-    // Before anything else: the authorization answer leaves the address bar
-    // (shell/page.js did so already; this keeps the guarantee), and the
-    // single-use pending authorization leaves sessionStorage.
+    // Before anything else: the launch URL and the single-use pending
+    // authorization are taken from the page's memory (shell/page.js took the
+    // answer out of the address bar and the record out of sessionStorage
+    // before the app's files were even asked for).
     std::string launch_url = roomkey::web::take_launch_url();
-    roomkey::web::strip_callback_params();
     const std::optional<std::string> pending = roomkey::web::take_pending_authorization();
     roomkey::web::install_paste_listener();
     roomkey::web::install_clipboard(on_clipboard_outcome);

@@ -56,7 +56,8 @@ struct BffSession {
 };
 
 // A token set the token endpoint issued becomes the session's, with `record`
-// appended to its log (the first record, the code exchange, always kept).
+// appended to its log (the first record, the code exchange, always kept); a
+// refresh keeps the grant's end (keep_grant_end, session.hpp).
 void adopt_token_set(BffSession& session, const TokenSet& tokens, BffTokenRequest record);
 // A record appended to the session's log, keeping kBffKeptTokenRequests.
 void append_token_request(BffSession& session, BffTokenRequest record);

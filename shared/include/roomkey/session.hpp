@@ -31,6 +31,7 @@
 //   signed_in    refresh_requested     -> refreshing
 //   refreshing   refresh_requested     -> refreshing                    already under way: shared
 //   <any>        sign_out              -> signed_out                    forget the tokens
+//   signed_out   tokens_restored       -> signed_in | expired           tokens kept elsewhere (the BFF cookie)
 //
 // Every other (state, event) pair is a SessionError of kind invalid_transition
 // naming both, never a silent no-op.
@@ -78,8 +79,9 @@ enum class SessionEventKind {
     api_unauthorized,
     refresh_requested,
     sign_out,
+    tokens_restored,
 };
-inline constexpr int kSessionEventKindCount = 10;
+inline constexpr int kSessionEventKindCount = 11;
 std::string_view to_string(SessionEventKind kind);
 
 // Identifies one REST request for its whole life (first try and retry).
@@ -141,6 +143,16 @@ struct RefreshRequested {
     std::optional<ScopeSet> scope = std::nullopt;
 };
 struct SignOut {};
+// A token set kept outside this machine takes up the session: roomkey-helper
+// opens a BFF session cookie it has no table for (after a restart, or sealed
+// by another helper). `received_at`: when the token endpoint issued the set
+// (the refresh ahead of expiry counts from it); `now`: past the grant's end
+// (spec 5.4.2) the session is expired at once.
+struct TokensRestored {
+    TokenSet tokens;
+    Instant received_at;
+    Instant now;
+};
 }  // namespace session_event
 
 // Alternatives in SessionEventKind order.
@@ -148,7 +160,7 @@ using SessionEvent =
     std::variant<session_event::SignInStarted, session_event::CallbackValidated, session_event::CallbackRejected,
                  session_event::TokenResponse, session_event::TokenRequestFailed, session_event::Tick,
                  session_event::ApiRequest, session_event::ApiUnauthorized, session_event::RefreshRequested,
-                 session_event::SignOut>;
+                 session_event::SignOut, session_event::TokensRestored>;
 SessionEventKind kind_of(const SessionEvent& event);
 
 // Why a REST request is given up.
@@ -249,6 +261,15 @@ struct SessionConfig {
     bool send_scope_on_refresh = true;
 };
 
+// Spec 5.4.2: without offline_access a grant stops working 14 days after it
+// was given, and a refresh renews the access token, not those 14 days (a
+// rotated refresh token does not restart them). Every holder of a grant (the
+// page's Session, the helper's BFF cookie) keeps its end with this rule:
+// given the end held so far and the one a new token set implies
+// (read_token_response: its `now` + 14 days), the earlier one; nullopt (no
+// end: offline_access, spec 5.4.3) is later than any.
+std::optional<Instant> keep_grant_end(const std::optional<Instant>& held, const std::optional<Instant>& issued);
+
 // One row of the table, for documentation and tests.
 struct SessionTransition {
     SessionState from;
@@ -291,6 +312,9 @@ public:
     std::uint64_t token_generation() const { return data_.generation; }
     // Why the last session ended; nullopt before any ended.
     const std::optional<SessionEnd>& ended() const { return data_.ended; }
+    // When the grant stops working (keep_grant_end): nullopt without tokens
+    // or with offline_access.
+    std::optional<Instant> grant_ends_at() const;
     // When the next refresh is due (signed_in only).
     std::optional<Instant> refresh_due_at() const;
     // Requests waiting for the token request in flight.

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,19 @@ inline std::vector<std::string> set_cookies(const httplib::Response& res) {
     auto range = res.headers.equal_range("Set-Cookie");
     for (auto it = range.first; it != range.second; ++it) out.push_back(it->second);
     return out;
+}
+
+// The session cookie's Max-Age in an answer's Set-Cookie lines; nullopt
+// when the answer sets no session cookie.
+inline std::optional<long long> session_max_age(const httplib::Response& res) {
+    const std::string prefix = std::string(kBffSessionCookie) + "=";
+    for (const std::string& line : set_cookies(res)) {
+        if (line.rfind(prefix, 0) != 0) continue;
+        const auto at = line.find("Max-Age=");
+        if (at == std::string::npos) return std::nullopt;
+        return std::stoll(line.substr(at + 8));
+    }
+    return std::nullopt;
 }
 
 inline nlohmann::json parse_json(const std::string& text) { return nlohmann::json::parse(text, nullptr, false); }
@@ -219,6 +233,13 @@ protected:
     // The helper's clock 10 s before the 30-minute access token expires:
     // the next API call refreshes first (the service's clock is untouched).
     void make_refresh_due() { clock_offset_ = 1790; }
+
+    // Time passes for the helper and the service alike (days, in the tests
+    // of the grant's 14 days).
+    void advance_both_clocks(std::time_t seconds) {
+        clock_offset_ += seconds;
+        advance_clock(seconds);
+    }
 
     // Every token value the sandbox has issued (GET /_sandbox/tokens).
     std::vector<std::string> issued_tokens() {
