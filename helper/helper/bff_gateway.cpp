@@ -15,6 +15,7 @@
 #include "roomkey/authorization.hpp"
 #include "roomkey/bff_cookie.hpp"
 #include "roomkey/callback.hpp"
+#include "roomkey/errors.hpp"
 #include "roomkey/json_text.hpp"
 #include "roomkey/launch_url.hpp"
 #include "roomkey/pkce.hpp"
@@ -44,15 +45,15 @@ HttpResponse json_text_answer(int status, std::string body) {
     return out;
 }
 
-// Spec 2.7's shape, as the API's own errors.
+// Spec 2.7's shape, as the API's own errors (shared/'s ApiErrorBody).
 HttpResponse errors_answer(int status, const std::string& message) {
-    return json_answer(status, {{"errors", nlohmann::json::array({message})}});
+    return json_text_answer(status, to_json(ApiErrorBody{{message}}));
 }
 
 // No session (any more): the page shows itself signed out.
 HttpResponse no_session(const std::string& why, const BffCookieJar& jar) {
     HttpResponse out = errors_answer(401, "roomkey session: " + why + "; sign in again");
-    out.headers.set(std::string(kSessionHeader), "none");
+    out.headers.set(std::string(kSessionHeader), std::string(kBffNoSession));
     out.headers.add("Set-Cookie", jar.clear_session_cookie());
     return out;
 }

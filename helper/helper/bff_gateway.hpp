@@ -22,11 +22,9 @@
 
 namespace roomkey::helper {
 
-// The header an answer carries when the helper made a token request during
-// it: the masked record (docs/bff.md), one line of JSON.
-inline constexpr std::string_view kTokenRequestHeader = "X-Roomkey-Token-Request";
-// "none" on a 401 that means the page has no session (sign in again).
-inline constexpr std::string_view kSessionHeader = "X-Roomkey-Session";
+// The BFF headers are shared/'s (bff_session.hpp), read by the page too.
+inline constexpr std::string_view kTokenRequestHeader = kBffTokenRequestHeader;
+inline constexpr std::string_view kSessionHeader = kBffSessionHeader;
 // The access token is refreshed this long before it expires.
 inline constexpr Seconds kBffRefreshAhead{60};
 

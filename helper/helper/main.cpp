@@ -54,8 +54,8 @@ int serve(const helper::HelperConfig& config) {
     const auto& up = s.config().upstream;
     if (up.configured()) {
         log("upstream base_url=" + up.base_url + " auth_url=" + up.auth_url +
-            " client_type=" + std::string(helper::to_string(up.client_type)) +
-            " session=" + std::string(helper::to_string(s.config().session)));
+            " client_type=" + std::string(roomkey::to_string(up.client_type)) +
+            " session=" + std::string(roomkey::to_string(s.config().session)));
     } else {
         log("no upstream configured (--base-url/--auth-url): the proxies answer 503");
     }

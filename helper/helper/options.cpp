@@ -18,14 +18,6 @@
 
 namespace roomkey::helper {
 
-std::string_view to_string(ClientType type) {
-    return type == ClientType::confidential ? "confidential" : "public";
-}
-
-std::string_view to_string(SessionMode mode) {
-    return mode == SessionMode::bff ? "bff" : "browser";
-}
-
 EnvLookup process_environment() {
     return [](std::string_view name) -> std::optional<std::string> {
         const char* value = std::getenv(std::string(name).c_str());
@@ -70,8 +62,7 @@ Result<int, std::string> parse_port(const std::string& text, std::string_view wh
 }
 
 Result<ClientType, std::string> parse_client_type(const std::string& text, std::string_view where) {
-    if (text == "public") return ClientType::public_client;
-    if (text == "confidential") return ClientType::confidential;
+    if (const auto type = roomkey::parse_client_type(text)) return *type;
     return Err{std::string(where) + ": client type must be public or confidential, not " + text};
 }
 

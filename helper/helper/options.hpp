@@ -11,18 +11,21 @@
 #include <vector>
 
 #include "common/loopback_server.hpp"
+#include "roomkey/api.hpp"
+#include "roomkey/public_config.hpp"
+#include "roomkey/registration.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/upload_limits.hpp"
 
 namespace roomkey::helper {
 
-enum class ClientType { public_client, confidential };
-std::string_view to_string(ClientType type);
+// The client type is shared/'s (registration.hpp): one enum, one spelling.
+using roomkey::ClientType;
 
 // Who holds the tokens: the page (browser, the default) or the helper (bff:
-// docs/bff.md; needs a confidential client).
-enum class SessionMode { browser, bff };
-std::string_view to_string(SessionMode mode);
+// docs/bff.md; needs a confidential client). The /config.json contract's
+// "session" (shared/'s public_config.hpp).
+using SessionMode = roomkey::SessionCustody;
 
 // Where the token and API proxies forward to, and the client they act for.
 // How long the helper waits on the upstream. A read timeout is answered 504
@@ -42,7 +45,7 @@ struct UpstreamConfig {
     // Confidential clients only. Read from a file or the environment, never
     // from a flag (visible in `ps`), never logged, never sent to the page.
     std::string client_secret;
-    std::string token_header = "x-servicetoken";  // the API-token header (spec 5.1)
+    std::string token_header{kDefaultApiTokenHeader};  // the API-token header (spec 5.1)
     std::string scope;                            // default scope the page requests (optional)
     std::vector<std::string> extra_ca_files;      // trusted for upstream TLS besides the system CAs
     UpstreamTimeouts timeouts;

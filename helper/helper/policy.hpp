@@ -11,11 +11,14 @@
 #include <string>
 #include <string_view>
 
+#include "roomkey/public_config.hpp"
+
 namespace roomkey::helper {
 
 // Sent by the web app on every /oauth and /api call. A cross-origin page
 // cannot add it without a CORS preflight, which the helper never grants.
-inline constexpr std::string_view kAppRequestHeader = "X-Roomkey-Request";
+// The page learns its name from /config.json (shared/'s public_config.hpp).
+inline constexpr std::string_view kAppRequestHeader = kHelperRequestHeader;
 
 // The security headers of every answer (common/security_headers.hpp's
 // helper profile: CSP, nosniff, no-referrer, DENY, COOP, CORP), as

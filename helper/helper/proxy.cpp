@@ -13,20 +13,12 @@
 #include "roomkey/endpoints.hpp"
 #include "roomkey/launch_url.hpp"
 #include "roomkey/proxy_outcome.hpp"
+#include "roomkey/public_config.hpp"
 #include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::helper {
 namespace {
-
-constexpr std::string_view kFormType = "application/x-www-form-urlencoded";
-
-bool is_form(const std::optional<std::string>& content_type) {
-    if (!content_type) return false;
-    const std::string_view v = *content_type;
-    return iequals(v.substr(0, std::min(v.size(), kFormType.size())), kFormType) &&
-           (v.size() == kFormType.size() || v[kFormType.size()] == ';' || v[kFormType.size()] == ' ');
-}
 
 // The caching headers of `route` (route_policy.hpp, which nginx's
 // configuration reads too).
@@ -35,27 +27,26 @@ void set_route_headers(HttpResponse& out, RouteClass route) {
     if (!pragma(route).empty()) out.headers.set("Pragma", std::string(pragma(route)));
 }
 
-HttpResponse json_response(int status, const nlohmann::json& body, RouteClass route) {
+// A body shared/ wrote (errors.hpp, proxy_outcome.hpp) as a route's JSON
+// answer. Error texts may quote the request (its path), whose bytes need not
+// be UTF-8: those writers turn such bytes into U+FFFD rather than abort.
+HttpResponse json_text_response(int status, std::string body, RouteClass route) {
     HttpResponse out;
     out.status = status;
     out.headers.set("Content-Type", "application/json");
     set_route_headers(out, route);
-    // Error texts may quote the request (its path), whose bytes need not be
-    // UTF-8: the strict dump() would throw, which under JSON_NOEXCEPTION
-    // aborts the helper. Such bytes become U+FFFD instead.
-    out.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out.body = std::move(body);
     return out;
 }
 
-// Token endpoint errors have the shape of spec 2.4.
+// Token endpoint errors have the shape of spec 2.4 (shared/'s TokenError).
 HttpResponse token_error(int status, const char* error, const std::string& description) {
-    return json_response(status, {{"error", error}, {"error_description", description}, {"error_uri", nullptr}},
-                         RouteClass::token);
+    return json_text_response(status, to_json(TokenError{error, description}), RouteClass::token);
 }
 
-// API errors have the shape of spec 2.7.
+// API errors have the shape of spec 2.7 (shared/'s ApiErrorBody).
 HttpResponse api_error(int status, const std::string& message) {
-    return json_response(status, {{"errors", nlohmann::json::array({message})}}, RouteClass::api);
+    return json_text_response(status, to_json(ApiErrorBody{{message}}), RouteClass::api);
 }
 
 // What the app is told when the upstream could not be used: 502 (or 504 on a
@@ -148,7 +139,7 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
                            "roomkey-helper has no upstream: start it with --auth-url and --base-url");
     }
     if (from_app.method != Method::Post) return token_error(405, "invalid_request", "use POST");
-    if (!is_form(from_app.headers.get("content-type"))) {
+    if (!has_form_content_type(from_app.headers)) {
         return token_error(415, "invalid_request", "the body must be application/x-www-form-urlencoded (spec 4.3)");
     }
     auto fields = form_decode(from_app.body);
@@ -168,7 +159,7 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
 
     HttpRequest up;
     up.method = Method::Post;
-    up.headers.set("Content-Type", std::string(kFormType));
+    up.headers.set("Content-Type", std::string(kFormContentType));
     up.headers.set("Accept", "application/json");
     if (config_.client_type == ClientType::confidential) {
         // BFF mode: the page speaks as a public client (client_id, no secret);
@@ -190,12 +181,9 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
     auto answer = transport_(up);
     if (!answer) {
         const auto failure = upstream_failure(answer.error(), "the token endpoint", config_.timeouts);
-        HttpResponse out = json_response(failure.status,
-                                         {{"error", "upstream_unavailable"},
-                                          {"error_description", failure.words},
-                                          {"error_uri", nullptr},
-                                          {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}},
-                                         RouteClass::token);
+        HttpResponse out = json_text_response(
+            failure.status, upstream_failure_body(TokenError{"upstream_unavailable", failure.words}, failure.outcome),
+            RouteClass::token);
         mark(out, failure.outcome);
         return out;
     }
@@ -268,10 +256,8 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     auto answer = transport_(up);
     if (!answer) {
         const auto failure = upstream_failure(answer.error(), "the API", config_.timeouts);
-        HttpResponse out = json_response(failure.status,
-                                         {{"errors", nlohmann::json::array({failure.words})},
-                                          {std::string(kUpstreamOutcomeField), to_string(failure.outcome)}},
-                                         RouteClass::api);
+        HttpResponse out = json_text_response(
+            failure.status, upstream_failure_body(ApiErrorBody{{failure.words}}, failure.outcome), RouteClass::api);
         mark(out, failure.outcome);
         return out;
     }
@@ -290,28 +276,27 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
 
 std::string Proxy::public_config_json(const std::string& app_origin, SessionMode session) const {
     const bool bff = session == SessionMode::bff;
-    nlohmann::json j = {
-        {"configured", config_.configured()},
-        {"client_id", config_.client_id},
-        {"client_type", std::string(to_string(config_.client_type))},
-        {"consent_url", config_.consent_url},
-        {"redirect_uri", app_origin + std::string(kCallbackPath)},
-        {"token_endpoint", bff ? std::string() : std::string(kTokenPath)},
-        {"api_base", std::string(kApiPrefix)},
-        {"token_header", config_.token_header},
-        {"request_header", std::string(kAppRequestHeader)},
-        {"scope", config_.scope},
-        {"upstream_base_url", config_.base_url},
-        {"upstream_auth_url", config_.auth_url},
-        {"session", std::string(to_string(session))},
-    };
+    PublicConfig out;
+    out.configured = config_.configured();
+    out.session = session;
+    out.client_id = config_.client_id;
+    out.client_type = config_.client_type;
+    out.consent_url = config_.consent_url;
+    out.redirect_uri = app_origin + std::string(kCallbackPath);
+    out.token_endpoint = bff ? std::string() : std::string(kTokenPath);
+    out.api_base = std::string(kApiPrefix);
+    out.token_header = config_.token_header;
+    out.request_header = std::string(kAppRequestHeader);
+    out.scope = config_.scope;
+    out.upstream_base_url = config_.base_url;
+    out.upstream_auth_url = config_.auth_url;
     if (bff) {
-        j["bff_login"] = std::string(kBffLoginPath);
-        j["bff_session"] = std::string(kBffSessionPath);
-        j["bff_logout"] = std::string(kBffLogoutPath);
-        j["bff_refresh"] = std::string(kBffRefreshPath);
+        out.bff_login = std::string(kBffLoginPath);
+        out.bff_session = std::string(kBffSessionPath);
+        out.bff_logout = std::string(kBffLogoutPath);
+        out.bff_refresh = std::string(kBffRefreshPath);
     }
-    return j.dump();
+    return to_json(out);
 }
 
 }  // namespace roomkey::helper

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "helper/options.hpp"
+#include "roomkey/launch_url.hpp"
 
 namespace roomkey::helper {
 
@@ -33,14 +34,16 @@ std::string_view pragma(RouteClass route);
 
 // The OAuth redirect URI's path: the helper's redirect URI is
 // https://127.0.0.1:PORT/callback.
-inline constexpr std::string_view kCallbackPath = "/callback";
+inline constexpr std::string_view kCallbackPath = roomkey::kRedirectPath;
 // The file the app page's routes serve (routes.hpp: "/", this file's own
 // path, and the redirect URI while the page holds the session).
 inline constexpr std::string_view kPageFile = "/index.html";
 
-inline constexpr std::string_view kConfigPath = "/config.json";
-inline constexpr std::string_view kTokenPath = "/oauth/token";
-inline constexpr std::string_view kApiPrefix = "/api";  // /api/<path> -> {base_url}/<path>
+// /config.json and the proxies' paths are the page's defaults too
+// (shared/'s public_config.hpp).
+inline constexpr std::string_view kConfigPath = roomkey::kConfigPath;
+inline constexpr std::string_view kTokenPath = kHelperTokenPath;
+inline constexpr std::string_view kApiPrefix = kHelperApiBase;  // /api/<path> -> {base_url}/<path>
 inline constexpr std::string_view kApiPathPrefix = "/api/";  // kApiPrefix + '/': the API proxy's routes
 // The BFF mode's own routes (docs/bff.md). Login is a navigation; the other
 // three are the page's fetches, under the proxies' CSRF rule.

@@ -237,7 +237,7 @@ HttpResponse SandboxApp::api(const RequestContext& ctx) {
         // multipart/form-data, read (and refused with 400) in api_files.cpp.
     } else if (ctx.request.method != Method::Get) {
         if (!ctx.request.body.empty() || ctx.request.headers.has("Content-Type")) {
-            if (!is_form_content(ctx.request.headers)) {
+            if (!has_form_content_type(ctx.request.headers)) {
                 return api_error(400, "The request body must be application/x-www-form-urlencoded.");
             }
             auto decoded = decode_form(ctx.request.body);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "roomkey/file_upload.hpp"
 #include "roomkey/multipart.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "roomkey/endpoint_catalog.hpp"
@@ -121,21 +122,20 @@ HttpResponse SandboxApp::upload_file(const RequestContext& ctx, AccountId accoun
     const std::string message_id = chat_.post_message(room, account, std::move(body), false, now).message_id;
     if (room.files.size() >= kMaxFileRecordsPerRoom) room.files.erase(room.files.begin());
     room.files.push_back(FileRecord{file_id, account, message_id, filename, size, now});
-    return json_response(200, nlohmann::ordered_json{{"file_id", file_id}});
+    return json_text_response(200, uploaded_file_json(std::to_string(file_id)));
 }
 
-HttpResponse SandboxApp::file_answer(const RequestContext& ctx, const FileRecord& file,
-                                     nlohmann::ordered_json record) {
+HttpResponse SandboxApp::file_answer(const RequestContext& ctx, const FileRecord& file, ChatFile record) {
     const auto create = form_get(ctx.query, "create_download_url");
     if (create && *create != "0" && *create != "1") {
         return bad_file_param("create_download_url", "must be 0 or 1.");
     }
     if (create == std::optional<std::string>("1")) {
         const std::int64_t expires = unix_seconds(ctx.now) + kDownloadUrlLifetimeSeconds;
-        record["download_url"] = "https://127.0.0.1:" + std::to_string(port_) + std::string(kDownloadPath) +
+        record.download_url = "https://127.0.0.1:" + std::to_string(port_) + std::string(kDownloadPath) +
                                  std::to_string(file.file_id) + "?" + download_signer_.query(file.file_id, expires);
     }
-    return json_response(200, record);
+    return json_text_response(200, to_json(record));
 }
 
 HttpResponse SandboxApp::download(const RequestContext& ctx) {

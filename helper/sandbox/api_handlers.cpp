@@ -8,6 +8,7 @@
 // Sections: [json] record renderers, [params] field readers, [endpoints].
 #include <charconv>
 
+#include "roomkey/api_records.hpp"
 #include "roomkey/errors.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/service_messages.hpp"
@@ -26,45 +27,49 @@ std::string avatar_url(AccountId id) {
     return "https://avatars.sandbox.invalid/" + std::to_string(id) + ".png";
 }
 
-ordered_json account_brief(const ChatModel& chat, AccountId id) {
+// The records are shared/'s (api.hpp, api_records.hpp), written by their
+// to_json: the client's readers read these very bytes.
+AccountBrief account_brief(const ChatModel& chat, AccountId id) {
     const Account* a = chat.account(id);
-    return ordered_json{{"account_id", id}, {"name", a ? a->name : std::string()}, {"avatar_image_url", avatar_url(id)}};
+    return AccountBrief{std::to_string(id), a ? a->name : std::string(), avatar_url(id)};
 }
 
-ordered_json person_json(const Account& a) {
-    return ordered_json{{"account_id", a.account_id},
-                        {"room_id", a.my_room_id},
-                        {"name", a.name},
-                        {"chatwork_id", a.chatwork_id},
-                        {"organization_id", 101},
-                        {"organization_name", a.organization_name},
-                        {"department", a.department},
-                        {"avatar_image_url", avatar_url(a.account_id)}};
+// A contact's public profile; members and contact requests carry the same.
+Contact contact_record(const Account& a) {
+    Contact c;
+    c.account_id = std::to_string(a.account_id);
+    c.room_id = std::to_string(a.my_room_id);
+    c.name = a.name;
+    c.chatwork_id = a.chatwork_id;
+    c.organization_id = "101";
+    c.organization_name = a.organization_name;
+    c.department = a.department;
+    c.avatar_image_url = avatar_url(a.account_id);
+    return c;
 }
 
-ordered_json me_json(const Account& a) {
-    return ordered_json{{"account_id", a.account_id},
-                        {"room_id", a.my_room_id},
-                        {"name", a.name},
-                        {"chatwork_id", a.chatwork_id},
-                        {"organization_id", 101},
-                        {"organization_name", a.organization_name},
-                        {"department", a.department},
-                        {"title", a.title},
-                        {"url", ""},
-                        {"introduction", a.introduction},
-                        {"mail", a.login_mail},
-                        {"tel_organization", ""},
-                        {"tel_extension", ""},
-                        {"tel_mobile", ""},
-                        {"skype", ""},
-                        {"facebook", ""},
-                        {"twitter", ""},
-                        {"avatar_image_url", avatar_url(a.account_id)},
-                        {"login_mail", a.login_mail}};
+roomkey::Account me_record(const Account& a) {
+    roomkey::Account me;
+    me.account_id = std::to_string(a.account_id);
+    me.room_id = std::to_string(a.my_room_id);
+    me.name = a.name;
+    me.chatwork_id = a.chatwork_id;
+    me.organization_id = "101";
+    me.organization_name = a.organization_name;
+    me.department = a.department;
+    me.title = a.title;
+    me.url = "";
+    me.introduction = a.introduction;
+    me.mail = a.login_mail;
+    for (auto* unused : {&me.tel_organization, &me.tel_extension, &me.tel_mobile, &me.skype, &me.facebook, &me.twitter}) {
+        *unused = "";
+    }
+    me.avatar_image_url = avatar_url(a.account_id);
+    me.login_mail = a.login_mail;
+    return me;
 }
 
-ordered_json room_json(const ChatModel& chat, const Room& r, AccountId viewer, bool with_description) {
+roomkey::Room room_record(const ChatModel& chat, const Room& r, AccountId viewer, bool with_description) {
     const Membership* m = ChatModel::membership(r, viewer);
     std::int64_t mytask = 0;
     std::int64_t tasks = 0;
@@ -72,58 +77,56 @@ ordered_json room_json(const ChatModel& chat, const Room& r, AccountId viewer, b
         ++tasks;
         if (t->assignee == viewer && !t->done) ++mytask;
     }
-    ordered_json j{{"room_id", r.room_id},
-                   {"name", r.name},
-                   {"type", std::string(to_string(r.type))},
-                   {"role", std::string(to_string(m ? m->role : RoomRole::member))},
-                   {"sticky", r.sticky},
-                   {"unread_num", m ? m->unread : 0},
-                   {"mention_num", m ? m->mention : 0},
-                   {"mytask_num", mytask},
-                   {"message_num", static_cast<std::int64_t>(r.messages.size())},
-                   {"file_num", static_cast<std::int64_t>(r.files.size())},
-                   {"task_num", tasks},
-                   {"icon_path", "https://icons.sandbox.invalid/" + (r.icon_preset.empty() ? "direct" : r.icon_preset) +
-                                     ".png"},
-                   {"last_update_time", r.last_update_time}};
-    if (with_description) j["description"] = r.description;
-    return j;
+    roomkey::Room out;
+    out.room_id = std::to_string(r.room_id);
+    out.name = r.name;
+    out.type = std::string(to_string(r.type));
+    out.role = std::string(to_string(m ? m->role : RoomRole::member));
+    out.sticky = r.sticky;
+    out.unread_num = m ? m->unread : 0;
+    out.mention_num = m ? m->mention : 0;
+    out.mytask_num = mytask;
+    out.message_num = static_cast<std::int64_t>(r.messages.size());
+    out.file_num = static_cast<std::int64_t>(r.files.size());
+    out.task_num = tasks;
+    out.icon_path = "https://icons.sandbox.invalid/" + (r.icon_preset.empty() ? "direct" : r.icon_preset) + ".png";
+    out.last_update_time = r.last_update_time;
+    if (with_description) out.description = r.description;
+    return out;
 }
 
-ordered_json message_json(const ChatModel& chat, const Message& m) {
-    return ordered_json{{"message_id", m.message_id},
-                        {"account", account_brief(chat, m.account_id)},
-                        {"body", m.body},
-                        {"send_time", m.send_time},
-                        {"update_time", m.update_time}};
+ChatMessage message_record(const ChatModel& chat, const Message& m) {
+    return ChatMessage{m.message_id, account_brief(chat, m.account_id), m.body, m.send_time, m.update_time};
 }
 
-ordered_json task_json(const ChatModel& chat, const Task& t, bool with_room) {
-    ordered_json j{{"task_id", t.task_id}};
+ChatTask task_record(const ChatModel& chat, const Task& t, bool with_room) {
+    ChatTask out;
+    out.task_id = std::to_string(t.task_id);
     if (with_room) {
         const Room* r = chat.room(t.room_id);
-        j["room"] = ordered_json{{"room_id", t.room_id},
-                                 {"name", r ? r->name : std::string()},
-                                 {"icon_path", "https://icons.sandbox.invalid/group.png"}};
+        out.room = TaskRoomBrief{std::to_string(t.room_id), r ? r->name : std::string(),
+                                 "https://icons.sandbox.invalid/group.png"};
     } else {
-        j["account"] = account_brief(chat, t.assignee);
+        out.account = account_brief(chat, t.assignee);
     }
-    j["assigned_by_account"] = account_brief(chat, t.assigned_by);
-    j["message_id"] = t.message_id;
-    j["body"] = t.body;
-    j["limit_time"] = t.limit_time;
-    j["status"] = t.done ? "done" : "open";
-    j["limit_type"] = t.limit_type;
-    return j;
+    out.assigned_by_account = account_brief(chat, t.assigned_by);
+    out.message_id = t.message_id;
+    out.body = t.body;
+    out.limit_time = t.limit_time;
+    out.status = t.done ? "done" : "open";
+    out.limit_type = t.limit_type;
+    return out;
 }
 
-ordered_json file_json(const ChatModel& chat, const FileRecord& f) {
-    return ordered_json{{"file_id", f.file_id},
-                        {"account", account_brief(chat, f.account_id)},
-                        {"message_id", f.message_id},
-                        {"filename", f.filename},
-                        {"filesize", f.filesize},
-                        {"upload_time", f.upload_time}};
+ChatFile file_record(const ChatModel& chat, const FileRecord& f) {
+    ChatFile out;
+    out.file_id = std::to_string(f.file_id);
+    out.account = account_brief(chat, f.account_id);
+    out.message_id = f.message_id;
+    out.filename = f.filename;
+    out.filesize = f.filesize;
+    out.upload_time = f.upload_time;
+    return out;
 }
 
 // chatwork/api PR #7: {"public":false} without a link; with one, its URL,
@@ -136,11 +139,13 @@ ordered_json link_json(const std::optional<InviteLink>& link, const std::string&
                         {"description", link->description}};
 }
 
-HttpResponse list_or_no_content(ordered_json list) {
+template <class Record>
+HttpResponse list_or_no_content(const std::vector<Record>& list) {
     // The service answers an empty list with 204 No Content.
     if (list.empty()) return no_content();
-    return json_response(200, list);
+    return json_text_response(200, to_json(list));
 }
+
 
 // ---------------------------------------------------------------------------
 // [params]
@@ -205,16 +210,10 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
 
     switch (match.endpoint) {
         case Endpoint::me:
-            return json_response(200, me_json(*me));
+            return json_text_response(200, to_json(me_record(*me)));
 
         case Endpoint::my_status: {
-            const StatusCounts s = chat_.status_of(caller.account);
-            return json_response(200, ordered_json{{"unread_room_num", s.unread_room_num},
-                                                   {"mention_room_num", s.mention_room_num},
-                                                   {"mytask_room_num", s.mytask_room_num},
-                                                   {"unread_num", s.unread_num},
-                                                   {"mention_num", s.mention_num},
-                                                   {"mytask_num", s.mytask_num}});
+            return json_text_response(200, to_json(chat_.status_of(caller.account)));
         }
 
         case Endpoint::my_tasks: {
@@ -225,32 +224,32 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
                 by = parse_id(*v);
                 if (!by) return bad_param("assigned_by_account_id", "must be an account ID.");
             }
-            ordered_json list = ordered_json::array();
+            std::vector<ChatTask> list;
             for (const Task* t : chat_.tasks_assigned_to(caller.account)) {
                 if ((status == "done") != t->done) continue;
                 if (by && t->assigned_by != *by) continue;
-                list.push_back(task_json(chat_, *t, true));
+                list.push_back(task_record(chat_, *t, true));
             }
             return list_or_no_content(std::move(list));
         }
 
         case Endpoint::contacts: {
-            ordered_json list = ordered_json::array();
-            for (const Account* a : chat_.contacts_of(caller.account)) list.push_back(person_json(*a));
-            return list_or_no_content(std::move(list));
+            std::vector<Contact> list;
+            for (const Account* a : chat_.contacts_of(caller.account)) list.push_back(contact_record(*a));
+            return list_or_no_content(list);
         }
 
         case Endpoint::incoming_requests_get: {
-            ordered_json list = ordered_json::array();
+            std::vector<ContactRequest> list;
             for (const IncomingRequest* r : chat_.incoming_requests_to(caller.account)) {
                 const Account* from = chat_.account(r->from);
                 if (!from) continue;
-                ordered_json j = person_json(*from);
-                j["request_id"] = r->request_id;
-                j["message"] = r->message;
-                list.push_back(std::move(j));
+                const Contact c = contact_record(*from);
+                list.push_back(ContactRequest{std::to_string(r->request_id), c.account_id, c.name, r->message,
+                                              c.organization_name, c.room_id, c.chatwork_id, c.organization_id,
+                                              c.department, c.avatar_image_url});
             }
-            return list_or_no_content(std::move(list));
+            return list_or_no_content(list);
         }
 
         case Endpoint::incoming_requests_put:
@@ -261,13 +260,14 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             if (match.endpoint == Endpoint::incoming_requests_delete) return no_content();
             chat_.add_contact(request->from, request->to);
             const Account* from = chat_.account(request->from);
-            return json_response(200, from ? person_json(*from) : ordered_json::object());
+            if (!from) return json_response(200, ordered_json::object());
+            return json_text_response(200, to_json(contact_record(*from)));
         }
 
         case Endpoint::rooms_list: {
-            ordered_json list = ordered_json::array();
-            for (const Room* r : chat_.rooms_of(caller.account)) list.push_back(room_json(chat_, *r, caller.account, false));
-            return json_response(200, list);
+            std::vector<roomkey::Room> list;
+            for (const Room* r : chat_.rooms_of(caller.account)) list.push_back(room_record(chat_, *r, caller.account, false));
+            return json_text_response(200, to_json(list));
         }
 
         case Endpoint::rooms_create: {
@@ -300,7 +300,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
         }
 
         case Endpoint::room_get:
-            return json_response(200, room_json(chat_, *room, caller.account, true));
+            return json_text_response(200, to_json(room_record(chat_, *room, caller.account, true)));
 
         case Endpoint::room_update: {
             if (!admin) return forbidden();
@@ -325,15 +325,16 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
         }
 
         case Endpoint::room_members_get: {
-            ordered_json list = ordered_json::array();
+            std::vector<RoomMember> list;
             for (const auto& [id, m] : room->members) {
                 const Account* a = chat_.account(id);
                 if (!a) continue;
-                ordered_json j = person_json(*a);
-                j["role"] = std::string(to_string(m.role));
-                list.push_back(std::move(j));
+                const Contact c = contact_record(*a);
+                list.push_back(RoomMember{c.account_id, c.name, std::string(to_string(m.role)), c.chatwork_id,
+                                          c.organization_name, c.department, c.room_id, c.organization_id,
+                                          c.avatar_image_url});
             }
-            return json_response(200, list);
+            return json_text_response(200, to_json(list));
         }
 
         case Endpoint::room_members_put: {
@@ -381,9 +382,9 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             const bool force = query("force").value_or("0") == "1";
             const std::string cursor_key =
                 kMessageCursorPerAccount ? "account:" + std::to_string(caller.account) : caller.rate_key;
-            ordered_json list = ordered_json::array();
+            std::vector<ChatMessage> list;
             for (const Message* m : ChatModel::read_messages(*room, cursor_key, force)) {
-                list.push_back(message_json(chat_, *m));
+                list.push_back(message_record(chat_, *m));
             }
             return list_or_no_content(std::move(list));
         }
@@ -395,7 +396,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             if (body.empty()) return bad_param("body", "is required.");  // its length: checked against the catalog
             const std::string self_unread = field("self_unread").value_or("0");
             const Message& m = chat_.post_message(*room, caller.account, body, self_unread == "1", now);
-            return json_response(200, ordered_json{{"message_id", m.message_id}});
+            return json_text_response(200, posted_message_json(m.message_id));
         }
 
         case Endpoint::room_messages_read_put:
@@ -413,13 +414,13 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             if (mark == ReadMark::no_such_message) return api_error(404, "The message does not exist.");
             if (mark == ReadMark::nothing_unread) return api_error(400, kAlreadyReadMessage);
             const Membership& m = room->members.at(caller.account);
-            return json_response(200, ordered_json{{"unread_num", m.unread}, {"mention_num", m.mention}});
+            return json_text_response(200, to_json(UnreadCounts{m.unread, m.mention}));
         }
 
         case Endpoint::room_message_get: {
             const Message* m = ChatModel::find_message(*room, match.item_id);
             if (!m) return api_error(404, "The message does not exist.");
-            return json_response(200, message_json(chat_, *m));
+            return json_text_response(200, to_json(message_record(chat_, *m)));
         }
 
         case Endpoint::room_message_put:
@@ -436,7 +437,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
                 m->body = body;
                 m->update_time = now;
             }
-            return json_response(200, ordered_json{{"message_id", id}});
+            return json_text_response(200, posted_message_json(id));
         }
 
         case Endpoint::room_tasks_get: {
@@ -450,12 +451,12 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             if (auto v = query("assigned_by_account_id")) {
                 if (!(by = parse_id(*v))) return bad_param("assigned_by_account_id", "must be an account ID.");
             }
-            ordered_json list = ordered_json::array();
+            std::vector<ChatTask> list;
             for (const Task* t : chat_.tasks_of_room(room->room_id)) {
                 if ((status == "done") != t->done) continue;
                 if (assignee && t->assignee != *assignee) continue;
                 if (by && t->assigned_by != *by) continue;
-                list.push_back(task_json(chat_, *t, false));
+                list.push_back(task_record(chat_, *t, false));
             }
             return list_or_no_content(std::move(list));
         }
@@ -482,14 +483,16 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             }
             if (!chat_.can_add_tasks()) return api_error(400, "The sandbox holds too many tasks.");
             const auto ids = chat_.add_tasks(*room, caller.account, *to, body, limit, limit_type, now);
-            return json_response(200, ordered_json{{"task_ids", ids}});
+            std::vector<std::string> task_ids;
+            for (const auto task_id : ids) task_ids.push_back(std::to_string(task_id));
+            return json_text_response(200, posted_tasks_json(task_ids));
         }
 
         case Endpoint::room_task_get: {
             const auto id = parse_id(match.item_id);
             const Task* t = id ? chat_.task(*id) : nullptr;
             if (!t || t->room_id != room->room_id) return api_error(404, "The task does not exist.");
-            return json_response(200, task_json(chat_, *t, false));
+            return json_text_response(200, to_json(task_record(chat_, *t, false)));
         }
 
         case Endpoint::room_task_status_put: {
@@ -500,7 +503,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             const std::string status = field("body").value_or("");
             if (status != "open" && status != "done") return bad_param("body", "must be open or done.");
             t->done = status == "done";
-            return json_response(200, ordered_json{{"task_id", t->task_id}});
+            return json_text_response(200, task_status_answer_json(std::to_string(t->task_id)));
         }
 
         case Endpoint::room_files_get: {
@@ -508,10 +511,10 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             if (auto v = query("account_id")) {
                 if (!(by = parse_id(*v))) return bad_param("account_id", "must be an account ID.");
             }
-            ordered_json list = ordered_json::array();
+            std::vector<ChatFile> list;
             for (const FileRecord& f : room->files) {
                 if (by && f.account_id != *by) continue;
-                list.push_back(file_json(chat_, f));
+                list.push_back(file_record(chat_, f));
             }
             return list_or_no_content(std::move(list));
         }
@@ -519,7 +522,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
         case Endpoint::room_file_get: {
             const auto id = parse_id(match.item_id);
             for (const FileRecord& f : room->files) {
-                if (id && f.file_id == *id) return file_answer(ctx, f, file_json(chat_, f));  // api_files.cpp
+                if (id && f.file_id == *id) return file_answer(ctx, f, file_record(chat_, f));  // api_files.cpp
             }
             return api_error(404, "The file does not exist.");
         }

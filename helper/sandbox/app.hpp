@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roomkey/api_records.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/random.hpp"
@@ -182,7 +183,7 @@ private:
     HttpResponse upload_file(const RequestContext& ctx, AccountId account, Room& room, bool can_write);
     // GET /rooms/{room_id}/files/{file_id}: `record`, plus a download_url
     // when create_download_url=1.
-    HttpResponse file_answer(const RequestContext& ctx, const FileRecord& file, nlohmann::ordered_json record);
+    HttpResponse file_answer(const RequestContext& ctx, const FileRecord& file, ChatFile record);
     HttpResponse download(const RequestContext& ctx);  // GET /downloads/<file_id>; takes mutex_
     void seed_demo_files();                            // at construction
 

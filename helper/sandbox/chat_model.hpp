@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "roomkey/api.hpp"
+
 namespace roomkey::sandbox {
 
 using AccountId = std::int64_t;
@@ -119,15 +121,8 @@ struct IncomingRequest {
     std::string message;
 };
 
-// Spec 2.5: the own status record.
-struct StatusCounts {
-    std::int64_t unread_room_num = 0;
-    std::int64_t mention_room_num = 0;
-    std::int64_t mytask_room_num = 0;
-    std::int64_t unread_num = 0;
-    std::int64_t mention_num = 0;
-    std::int64_t mytask_num = 0;
-};
+// Spec 2.5: the own status record, shared/'s MyStatus (the client reads it).
+using StatusCounts = roomkey::MyStatus;
 
 // Bounds that keep a long-running sandbox's memory flat.
 inline constexpr std::size_t kMaxMessagesPerRoom = 5000;

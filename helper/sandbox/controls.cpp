@@ -34,7 +34,7 @@ std::optional<double> parse_number(const std::optional<std::string>& text) {
 // Query first, then a form body: both are easy from curl and from tests.
 std::optional<std::string> param(const RequestContext& ctx, std::string_view name) {
     if (auto v = form_get(ctx.query, name)) return v;
-    if (is_form_content(ctx.request.headers)) {
+    if (has_form_content_type(ctx.request.headers)) {
         if (auto form = decode_form(ctx.request.body)) return form_get(*form, name);
     }
     return std::nullopt;

@@ -44,14 +44,6 @@ std::optional<std::string> cookie_value(const Headers& headers, std::string_view
     return std::nullopt;
 }
 
-bool is_form_content(const Headers& headers) {
-    const auto type = headers.get("Content-Type");
-    if (!type) return false;
-    std::string_view media = *type;
-    media = trim(media.substr(0, media.find(';')));
-    return iequals(media, "application/x-www-form-urlencoded");
-}
-
 std::optional<FormFields> decode_form(std::string_view text) {
     auto fields = form_decode(text);
     if (!fields) return std::nullopt;
@@ -127,10 +119,14 @@ std::string service_json_text(std::string_view json) {
 }
 
 HttpResponse json_response(int status, const nlohmann::ordered_json& body) {
+    return json_text_response(status, dump_json(body));
+}
+
+HttpResponse json_text_response(int status, std::string_view json) {
     HttpResponse r;
     r.status = status;
     r.headers.set("Content-Type", "application/json; charset=utf-8");
-    r.body = service_json_text(dump_json(body));
+    r.body = service_json_text(json);
     return r;
 }
 

@@ -25,9 +25,6 @@ Target split_target(std::string_view target);
 // The value of one cookie from the Cookie header(s).
 std::optional<std::string> cookie_value(const Headers& headers, std::string_view name);
 
-// True when the Content-Type's media type is application/x-www-form-urlencoded.
-bool is_form_content(const Headers& headers);
-
 // Decodes a form body or query; nullopt when the encoding is broken.
 std::optional<FormFields> decode_form(std::string_view text);
 
@@ -45,6 +42,8 @@ std::string service_json_text(std::string_view json);
 
 // The body is service_json_text: every JSON answer of the sandbox is.
 HttpResponse json_response(int status, const nlohmann::ordered_json& body);
+// The same for a JSON text shared/ wrote (a record's to_json).
+HttpResponse json_text_response(int status, std::string_view json);
 // {"errors":[message]} (spec 2.7) with content-type application/json.
 HttpResponse api_error(int status, std::string_view message);
 HttpResponse html_response(int status, std::string body);

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "roomkey/api.hpp"
+#include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/registration.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/time.hpp"
@@ -51,11 +53,11 @@ struct SandboxOptions {
     bool register_web_client = true;
     int web_port = 8443;
     bool test_controls = false;      // /_sandbox/* clock and fault routes
-    std::int64_t rate_limit = 300;   // spec 8.1
-    Seconds rate_window{300};
-    std::size_t room_post_limit = 10;  // spec 8.2
-    Seconds room_post_window{10};
-    std::string api_token_header = "x-servicetoken";  // spec 5.1 (the brand word is a setting)
+    std::int64_t rate_limit = kOverallRateLimit;  // spec 8.1
+    Seconds rate_window{kOverallRateWindow};
+    std::size_t room_post_limit = kRoomPostLimit;  // spec 8.2
+    Seconds room_post_window{kRoomPostWindow};
+    std::string api_token_header{kDefaultApiTokenHeader};  // spec 5.1 (the brand word is a setting)
     std::size_t keep_alive_requests = 1000;  // per connection (native::ServerLimits' default)
     bool log_requests = true;        // method, path (never the query), status, time
     // Request bodies beyond this get 413; the upload (POST

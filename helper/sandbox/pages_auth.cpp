@@ -173,7 +173,7 @@ HttpResponse SandboxApp::consent_post(const RequestContext& ctx) {
         return html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>The consent form was not "
                                                            "submitted as a form.</p>"));
     };
-    if (!is_form_content(ctx.request.headers)) return bad_form();
+    if (!has_form_content_type(ctx.request.headers)) return bad_form();
     const auto form = decode_form(ctx.request.body);
     if (!form) return bad_form();
     const std::string reservation = form_get(*form, "request").value_or("");
@@ -222,7 +222,7 @@ HttpResponse SandboxApp::login_get(const RequestContext& ctx) {
 }
 
 HttpResponse SandboxApp::login_post(const RequestContext& ctx) {
-    if (!is_form_content(ctx.request.headers)) {
+    if (!has_form_content_type(ctx.request.headers)) {
         return html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>Not a form.</p>"));
     }
     const auto form = decode_form(ctx.request.body);
@@ -260,7 +260,7 @@ HttpResponse SandboxApp::login_post(const RequestContext& ctx) {
 }
 
 HttpResponse SandboxApp::logout_post(const RequestContext& ctx) {
-    const auto form = is_form_content(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
+    const auto form = has_form_content_type(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
     std::lock_guard<std::mutex> lock(mutex_);
     const auto id = cookie_value(ctx.request.headers, kSessionCookie);
     const LoginSession* session = current_session(ctx);

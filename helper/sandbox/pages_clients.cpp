@@ -96,7 +96,7 @@ HttpResponse SandboxApp::clients_new(const RequestContext& ctx) {
 }
 
 HttpResponse SandboxApp::clients_create(const RequestContext& ctx) {
-    const auto form = is_form_content(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
+    const auto form = has_form_content_type(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
     if (!form) return html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>Not a form.</p>"));
     std::lock_guard<std::mutex> lock(mutex_);
     const LoginSession* session = current_session(ctx);
@@ -172,7 +172,7 @@ HttpResponse SandboxApp::clients_item_post(const RequestContext& ctx) {
         return html_response(404, html_page("Not found", "<h1>Not found</h1>"));
     }
     const auto id = percent_decode(rest.substr(0, rest.size() - kDelete.size()));
-    const auto form = is_form_content(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
+    const auto form = has_form_content_type(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
     std::lock_guard<std::mutex> lock(mutex_);
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients");

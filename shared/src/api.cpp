@@ -178,6 +178,16 @@ Result<HttpRequest, ApiRequestError> api_request(const ApiConfig& config, const 
     return request;
 }
 
+Result<Unit, ApiRequestError> attach_credentials(const ApiConfig& config, const Credentials& credentials,
+                                                 HttpRequest& request) {
+    Headers headers;
+    auto applied = detail::apply_credentials(config, credentials, headers);
+    if (!applied) return Err{applied.error()};
+    for (const auto& [name, value] : request.headers.fields()) headers.add(name, value);
+    request.headers = std::move(headers);
+    return Unit{};
+}
+
 Result<HttpRequest, ApiRequestError> get_me(const ApiConfig& config, const Credentials& credentials) {
     return api_request(config, credentials, Method::Get, "/me");
 }
@@ -348,6 +358,7 @@ Result<Room, ApiReadError> room_value(const json& object, const std::string& pre
     take_if_valid(optional_string(object, "icon_path", prefix), room.icon_path);
     take_if_valid(optional_count(object, "last_update_time", prefix), room.last_update_time);
     take_if_valid(optional_bool(object, "sticky", prefix), room.sticky);
+    take_if_valid(optional_string(object, "description", prefix), room.description);
     if (error) return Err{*error};
     return room;
 }
@@ -383,6 +394,12 @@ Result<Account, ApiReadError> read_account(const HttpResponse& response) {
     take_if_valid(optional_string(o, "url", p), account.url);
     take_if_valid(optional_string(o, "introduction", p), account.introduction);
     take_if_valid(optional_string(o, "mail", p), account.mail);
+    take_if_valid(optional_string(o, "tel_organization", p), account.tel_organization);
+    take_if_valid(optional_string(o, "tel_extension", p), account.tel_extension);
+    take_if_valid(optional_string(o, "tel_mobile", p), account.tel_mobile);
+    take_if_valid(optional_string(o, "skype", p), account.skype);
+    take_if_valid(optional_string(o, "facebook", p), account.facebook);
+    take_if_valid(optional_string(o, "twitter", p), account.twitter);
     take_if_valid(optional_string(o, "avatar_image_url", p), account.avatar_image_url);
     take_if_valid(optional_string(o, "login_mail", p), account.login_mail);
     if (error) return Err{*error};

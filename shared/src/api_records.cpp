@@ -81,6 +81,7 @@ Result<ChatTask, ApiReadError> task_value(const json& o, const std::string& p) {
             std::optional<std::string> name;
             take_if_valid(optional_string(*room, "name", rp), name);
             brief.name = name.value_or("");
+            take_if_valid(optional_string(*room, "icon_path", rp), brief.icon_path);
             t.room = std::move(brief);
         }
     }
@@ -106,6 +107,9 @@ Result<RoomMember, ApiReadError> member_value(const json& o, const std::string& 
     take_if_valid(optional_string(o, "chatwork_id", p), m.chatwork_id);
     take_if_valid(optional_string(o, "organization_name", p), m.organization_name);
     take_if_valid(optional_string(o, "department", p), m.department);
+    take_if_valid(optional_id(o, "room_id", p), m.room_id);
+    take_if_valid(optional_id(o, "organization_id", p), m.organization_id);
+    take_if_valid(optional_string(o, "avatar_image_url", p), m.avatar_image_url);
     if (error) return Err{*error};
     return m;
 }
@@ -120,6 +124,7 @@ Result<ChatFile, ApiReadError> file_value(const json& o, const std::string& p) {
     take(required_count(o, "filesize", p), f.filesize, error);
     take_if_valid(optional_id(o, "message_id", p), f.message_id);
     take_if_valid(optional_count(o, "upload_time", p), f.upload_time);
+    take_if_valid(optional_string(o, "download_url", p), f.download_url);
     if (error) return Err{*error};
     return f;
 }
@@ -134,6 +139,8 @@ Result<Contact, ApiReadError> contact_value(const json& o, const std::string& p)
     take_if_valid(optional_string(o, "chatwork_id", p), c.chatwork_id);
     take_if_valid(optional_string(o, "organization_name", p), c.organization_name);
     take_if_valid(optional_string(o, "department", p), c.department);
+    take_if_valid(optional_id(o, "organization_id", p), c.organization_id);
+    take_if_valid(optional_string(o, "avatar_image_url", p), c.avatar_image_url);
     if (error) return Err{*error};
     return c;
 }
@@ -147,6 +154,11 @@ Result<ContactRequest, ApiReadError> request_value(const json& o, const std::str
     take(required_string(o, "name", p), r.name, error);
     take_if_valid(optional_string(o, "message", p), r.message);
     take_if_valid(optional_string(o, "organization_name", p), r.organization_name);
+    take_if_valid(optional_id(o, "room_id", p), r.room_id);
+    take_if_valid(optional_string(o, "chatwork_id", p), r.chatwork_id);
+    take_if_valid(optional_id(o, "organization_id", p), r.organization_id);
+    take_if_valid(optional_string(o, "department", p), r.department);
+    take_if_valid(optional_string(o, "avatar_image_url", p), r.avatar_image_url);
     if (error) return Err{*error};
     return r;
 }

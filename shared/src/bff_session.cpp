@@ -37,11 +37,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string dump_bff_json(const Json& j) {
-    // `replace`: a scope the service sent may hold bytes that are not UTF-8.
-    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 Json record_json(const BffTokenRequest& r) {
     return {{"g", std::string(to_string(r.grant_type))},
             {"st", r.status},
@@ -94,8 +89,6 @@ std::optional<BffTokenRequest> parse_record(const nlohmann::json& j) {
     return r;
 }
 
-constexpr const char* kMask = "\u2022\u2022\u2022\u2022";  // ••••
-
 }  // namespace
 
 std::string serialize(const BffSession& s) {
@@ -111,7 +104,8 @@ std::string serialize(const BffSession& s) {
               {"gen", s.generation},
               {"until", unix_ms(s.valid_until)},
               {"log", std::move(log)}};
-    return dump_bff_json(j);
+    // `replace`: a scope the service sent may hold bytes that are not UTF-8.
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 Result<BffSession, std::string> parse_bff_session(std::string_view text) {
@@ -150,66 +144,16 @@ Result<BffSession, std::string> parse_bff_session(std::string_view text) {
     return s;
 }
 
-namespace {
-
-Json token_request_object(const BffTokenRequest& r, std::string_view token_url, std::string_view redirect_uri) {
-    // The request line names every parameter that was sent; secrets as ••••.
-    std::string request = "POST " + std::string(token_url) + " grant_type=" + std::string(to_string(r.grant_type));
-    if (r.grant_type == GrantType::authorization_code) {
-        request += "&code=" + std::string(kMask) + "&redirect_uri=" + percent_encode(redirect_uri) +
-                   "&code_verifier=" + kMask;
-    } else {
-        request += "&refresh_token=" + std::string(kMask);
-        if (r.scope_sent) request += "&scope=" + percent_encode(r.scope);
-    }
-    request += " (Basic client authentication)";
-
-    std::string response;
-    if (r.status == 0) {
-        response = "no answer";
-    } else if (r.status == 200) {
-        response = "200 {access_token: " + std::string(kMask) + ", refresh_token: " + kMask +
-                   ", token_type: Bearer, expires_in: " + std::to_string(r.expires_in) + ", scope: " + r.scope + "}";
-    } else {
-        response = std::to_string(r.status) + " {error: " + (r.error.empty() ? "(none)" : r.error) + "}";
-    }
-    Json j = {{"grant_type", std::string(to_string(r.grant_type))},
-              {"status", r.status},
-              {"ms", r.ms},
-              {"at", r.at},
-              {"scope", r.scope},
-              {"request", request},
-              {"response", response},
-              {"error", r.error}};
-    return j;
-}
-
-}  // namespace
-
 std::string bff_token_request_json(const BffTokenRequest& r, std::string_view token_url,
                                    std::string_view redirect_uri) {
-    return dump_bff_json(token_request_object(r, token_url, redirect_uri));
+    return to_json(report_of(r, token_url, redirect_uri));
 }
 
 std::string bff_session_body(const BffSession& s, Instant now, std::string_view token_url,
                              std::string_view redirect_uri) {
-    const auto seconds_left = [now](Instant at) {
-        const auto left = std::chrono::duration_cast<Seconds>(at - now).count();
-        return left > 0 ? left : 0;
-    };
-    Json requests = Json::array();
-    for (const auto& r : s.token_requests) {
-        requests.push_back(token_request_object(r, token_url, redirect_uri));
-    }
-    Json j = {{"signed_in", true},
-              {"scope", format_scope_list(s.scope)},
-              {"expires_in", seconds_left(s.access_expires_at)},
-              {"refresh_expires_in",
-               s.refresh_expires_at ? Json(seconds_left(*s.refresh_expires_at)) : Json(nullptr)},
-              {"token_requests", std::move(requests)}};
-    return dump_bff_json(j);
+    return to_json(session_info(s, now, token_url, redirect_uri));
 }
 
-std::string bff_signed_out_body() { return R"({"signed_in":false})"; }
+std::string bff_signed_out_body() { return to_json(BffSessionInfo{}); }
 
 }  // namespace roomkey

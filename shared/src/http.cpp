@@ -27,6 +27,19 @@ bool iequals(std::string_view a, std::string_view b) {
     return true;
 }
 
+bool is_form_content_type(const std::optional<std::string>& content_type) {
+    if (!content_type) return false;
+    std::string_view media = *content_type;
+    media = media.substr(0, media.find(';'));
+    while (!media.empty() && (media.front() == ' ' || media.front() == '\t')) media.remove_prefix(1);
+    while (!media.empty() && (media.back() == ' ' || media.back() == '\t')) media.remove_suffix(1);
+    return iequals(media, kFormContentType);
+}
+
+bool has_form_content_type(const Headers& headers) {
+    return is_form_content_type(headers.get("Content-Type"));
+}
+
 Headers::Headers(std::initializer_list<Field> fields) : fields_(fields) {}
 
 void Headers::set(std::string name, std::string value) {

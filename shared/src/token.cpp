@@ -182,13 +182,6 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-bool is_form_content_type(const std::optional<std::string>& content_type) {
-    if (!content_type) return false;
-    std::string_view media = *content_type;
-    media = trim(media.substr(0, media.find(';')));  // parameters such as charset are allowed
-    return iequals(media, kFormContentType);
-}
-
 // RFC 6749 3.2: a parameter sent without a value is treated as omitted.
 std::optional<std::string> param(const FormFields& fields, std::string_view name) {
     auto value = form_get(fields, name);

@@ -6,7 +6,7 @@
 //   which reads error bodies of any status);
 // - every id a reader returns passes is_resource_id, every count is >= 0;
 // - what a reader accepts, written back as the service would send it
-//   (record_writers.hpp), reads again to the same record (nothing is invented,
+//   (shared/'s to_json, the sandbox's writer), reads again to the same record (nothing is invented,
 //   dropped or re-spelled on the way in).
 // Input layout: byte 0 picks the reader, byte 1 the status, the rest is the body.
 #include <cstdint>
@@ -14,9 +14,9 @@
 #include <string>
 
 #include "reader_checks.hpp"
-#include "record_writers.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/endpoints.hpp"
+#include "same_records.hpp"
 
 namespace {
 
@@ -36,7 +36,7 @@ void fuzz_account(const HttpResponse& response) {
     check_id(account->account_id);
     check_id(account->room_id);
     check_id(account->organization_id);
-    auto again = read_account(with_body(200, fuzz::to_json(*account)));
+    auto again = read_account(with_body(200, to_json(*account)));
     if (!again || !fuzz::same(*again, *account)) std::abort();
 }
 
@@ -49,7 +49,7 @@ void fuzz_status(const HttpResponse& response) {
          {s.unread_room_num, s.mention_room_num, s.mytask_room_num, s.unread_num, s.mention_num, s.mytask_num}) {
         check_count(n);
     }
-    auto again = read_status(with_body(200, fuzz::to_json(s)));
+    auto again = read_status(with_body(200, to_json(s)));
     if (!again || !fuzz::same(*again, s)) std::abort();
 }
 
@@ -64,7 +64,7 @@ void fuzz_rooms(const HttpResponse& response) {
             check_count(*n);
         }
     }
-    auto again = read_rooms(with_body(200, fuzz::to_json(*rooms)));
+    auto again = read_rooms(with_body(200, to_json(*rooms)));
     if (!again || again->size() != rooms->size()) std::abort();
     for (std::size_t i = 0; i < rooms->size(); ++i) {
         if (!fuzz::same((*again)[i], (*rooms)[i])) std::abort();
@@ -76,7 +76,7 @@ void fuzz_posted_message(const HttpResponse& response) {
     check_status_rule(id, response.status);
     if (!id) return;
     check_id(*id);
-    auto again = read_posted_message(with_body(200, fuzz::posted_message_json(*id)));
+    auto again = read_posted_message(with_body(200, posted_message_json(*id)));
     if (!again || *again != *id) std::abort();
 }
 
@@ -85,7 +85,7 @@ void fuzz_posted_tasks(const HttpResponse& response) {
     check_status_rule(ids, response.status);
     if (!ids) return;
     for (const auto& id : *ids) check_id(id);
-    auto again = read_posted_tasks(with_body(200, fuzz::posted_tasks_json(*ids)));
+    auto again = read_posted_tasks(with_body(200, posted_tasks_json(*ids)));
     if (!again || *again != *ids) std::abort();
 }
 

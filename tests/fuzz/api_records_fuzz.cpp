@@ -9,16 +9,16 @@
 //   message ids) passes is_resource_id; every count and time is >= 0; a task's
 //   status is "open" or "done";
 // - what a reader accepts, written back as the service would send it
-//   (record_writers.hpp), reads again to the same records.
+//   (shared/'s to_json, the sandbox's writer), reads again to the same records.
 // Input layout: byte 0 picks the reader, byte 1 the status, the rest is the body.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
 #include "reader_checks.hpp"
-#include "record_writers.hpp"
 #include "roomkey/api_records.hpp"
 #include "roomkey/endpoints.hpp"
+#include "same_records.hpp"
 
 namespace {
 
@@ -93,7 +93,7 @@ void list(const HttpResponse& response, Result<std::vector<Record>, ApiReadError
     if (response.status == 204 && (!records || !records->empty())) std::abort();
     if (!records) return;
     for (const auto& r : *records) check(r);
-    auto again = reader(with_body(200, fuzz::list_json(*records)));
+    auto again = reader(with_body(200, to_json(*records)));
     if (!again || again->size() != records->size()) std::abort();
     for (std::size_t i = 0; i < records->size(); ++i) {
         if (!fuzz::same((*again)[i], (*records)[i])) std::abort();
@@ -106,7 +106,7 @@ void one(const HttpResponse& response, Result<Record, ApiReadError> (*reader)(co
     fuzz::check_status_rule(record, response.status);
     if (!record) return;
     check(*record);
-    auto again = reader(with_body(200, fuzz::dump(fuzz::record_json(*record))));
+    auto again = reader(with_body(200, to_json(*record)));
     if (!again || !fuzz::same(*again, *record)) std::abort();
 }
 
@@ -115,7 +115,7 @@ void task_status(const HttpResponse& response) {
     fuzz::check_status_rule(task, response.status);
     if (!task) return;
     id(*task);
-    auto again = read_task_status_answer(with_body(200, fuzz::dump(fuzz::json{{"task_id", *task}})));
+    auto again = read_task_status_answer(with_body(200, task_status_answer_json(*task)));
     if (!again || *again != *task) std::abort();
 }
 

@@ -2,6 +2,7 @@
 // tokens (spec 5.1), Bearer tokens with scopes (5.2, 5.5), the error shapes
 // (7.3), posted data showing up in reads and counts (4.4-4.7, 2.5), and the
 // rate limits (8.1, 8.2).
+#include "roomkey/api_records.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "roomkey/rate_limit_headers.hpp"
@@ -47,6 +48,47 @@ TEST_F(SandboxApi, ApiTokenHeaderGivesFullAccess_spec5_1) {
         ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_EQ(res->status, 200) << path << ": " << res->body;
     }
+}
+
+// The sandbox writes its records with shared/'s to_json, so the client's
+// readers must accept every one of them as the sandbox sends it.
+TEST_F(SandboxApi, TheClientsReadersReadEveryRecordTheSandboxWrites) {
+    const auto answer = [this](const std::string& path) {
+        auto res = api_get(path);
+        HttpResponse r;
+        if (!res) return r;
+        r.status = res->status;
+        r.body = res->body;
+        return r;
+    };
+    const auto me = read_account(answer("/me"));
+    ASSERT_TRUE(me) << to_string(me.error());
+    EXPECT_EQ(me->account_id, "1001");
+    const auto status = read_status(answer("/my/status"));
+    EXPECT_TRUE(status) << to_string(status.error());
+    const auto rooms = read_rooms(answer("/rooms"));
+    ASSERT_TRUE(rooms) << to_string(rooms.error());
+    EXPECT_FALSE(rooms->empty());
+    ASSERT_EQ(post_message("2100", "read me back")->status, 200);
+    const auto messages = read_messages(answer("/rooms/2100/messages?force=1"));
+    ASSERT_TRUE(messages) << to_string(messages.error());
+    ASSERT_FALSE(messages->empty());
+    EXPECT_EQ(messages->back().body, "read me back");
+    const auto members = read_members(answer("/rooms/2100/members"));
+    ASSERT_TRUE(members) << to_string(members.error());
+    EXPECT_FALSE(members->empty());
+    ASSERT_EQ(post_task("2100", "a task", "1001")->status, 200);
+    const auto tasks = read_tasks(answer("/rooms/2100/tasks"));
+    ASSERT_TRUE(tasks) << to_string(tasks.error());
+    EXPECT_FALSE(tasks->empty());
+    const auto my_tasks = read_tasks(answer("/my/tasks"));
+    EXPECT_TRUE(my_tasks) << to_string(my_tasks.error());
+    const auto files = read_files(answer("/rooms/2100/files"));
+    EXPECT_TRUE(files) << to_string(files.error());
+    const auto contacts = read_contacts(answer("/contacts"));
+    EXPECT_TRUE(contacts) << to_string(contacts.error());
+    const auto requests = read_incoming_requests(answer("/incoming_requests"));
+    EXPECT_TRUE(requests) << to_string(requests.error());
 }
 
 // spec 5.1.4 / 7.3: a wrong API token -> 401 with an errors array, JSON.

@@ -10,7 +10,7 @@
 
 #include "app/bff_flow_steps.hpp"
 #include "app/http_log.hpp"
-#include "app/public_config.hpp"
+#include "roomkey/public_config.hpp"
 #include "roomkey/bff_session.hpp"
 #include "roomkey/launch_url.hpp"
 #include "json_answer.hpp"
@@ -151,7 +151,7 @@ TEST(BffTokenRequests, TheHeaderIsReadAndAReportIsLoggedOnceMasked) {
 }
 
 TEST(BffTokenRequests, ASecretTheHelperLeftInAReportIsMaskedByItsName) {
-    HelperTokenRequest report;
+    BffTokenRequestReport report;
     report.grant_type = "authorization_code";
     report.status = 200;
     report.request = "POST https://auth.example/token grant_type=authorization_code";

@@ -195,7 +195,7 @@ TEST(AppBff, ALoadAsksTheHelperAndAReloadKeepsTheSession) {
     BffHarness h;
     h.load();
     h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
-    EXPECT_EQ(h.app->mode(), Mode::bff);
+    EXPECT_EQ(h.app->holder(), CredentialHolder::helper);
     EXPECT_EQ(h.app->session_label(), "signed in");
     ASSERT_TRUE(h.app->account().value);
     EXPECT_EQ(h.app->account().value->account_id, "1001");
@@ -260,7 +260,7 @@ TEST(AppBff, ANoSessionAnswerSignsOutWithTheHelpersReason) {
     h.helper.end_session_on_next_api = true;
     h.apply(intent::ReloadRooms{});
     EXPECT_EQ(h.app->session_label(), "signed out");
-    EXPECT_EQ(h.app->mode(), Mode::none);
+    EXPECT_EQ(h.app->holder(), CredentialHolder::none);
     ASSERT_TRUE(h.app->last_error());
     EXPECT_EQ(h.app->last_error()->title, "Signed out by roomkey-helper");
     EXPECT_NE(h.app->last_error()->message.find("the refresh token was refused"), std::string::npos);

@@ -1,6 +1,6 @@
 // app_public_config_test.cpp: reading roomkey-helper's /config.json
-// (web/app/public_config.hpp).
-#include "app/public_config.hpp"
+// (shared/public_config.hpp).
+#include "roomkey/public_config.hpp"
 
 #include <gtest/gtest.h>
 

@@ -40,6 +40,23 @@ TEST(Method, HasItsWireName) {
     EXPECT_EQ(to_string(Method::Delete), "DELETE");
 }
 
+// The one form rule the token endpoint, the sandbox's API, the helper's proxy
+// and the page's HTTP log share (they had three copies with two behaviours).
+TEST(FormContentType, TheMediaTypeDecidesInAnyCaseWithParameters) {
+    EXPECT_TRUE(is_form_content_type(std::string("application/x-www-form-urlencoded")));
+    EXPECT_TRUE(is_form_content_type(std::string("application/x-www-form-urlencoded; charset=UTF-8")));
+    EXPECT_TRUE(is_form_content_type(std::string("Application/X-WWW-Form-Urlencoded")));
+    EXPECT_TRUE(is_form_content_type(std::string(" application/x-www-form-urlencoded \t;charset=utf-8")));
+    EXPECT_FALSE(is_form_content_type(std::nullopt));
+    EXPECT_FALSE(is_form_content_type(std::string("")));
+    EXPECT_FALSE(is_form_content_type(std::string("application/json")));
+    EXPECT_FALSE(is_form_content_type(std::string("application/x-www-form-urlencodedx")));
+    EXPECT_FALSE(is_form_content_type(std::string("application/x-www-form-urlencoded garbage")));
+    EXPECT_FALSE(is_form_content_type(std::string("multipart/form-data; boundary=x")));
+    EXPECT_TRUE(has_form_content_type(Headers{{"content-type", "application/x-www-form-urlencoded"}}));
+    EXPECT_FALSE(has_form_content_type(Headers{}));
+}
+
 }  // namespace
 }  // namespace http_test
 }  // namespace roomkey

@@ -47,6 +47,26 @@ TEST(ProxyOutcome, TimeoutIs504EverythingElse502) {
     EXPECT_EQ(upstream_failure_status(UpstreamOutcome::not_sent, false), 502);
 }
 
+// The helper's failure bodies are errors.hpp's bodies plus the outcome: the
+// app's error readers read them as any other error body.
+TEST(UpstreamFailureBody, IsTheErrorBodyWithTheOutcomeAdded) {
+    const std::string api =
+        upstream_failure_body(ApiErrorBody{{"the API could not be reached"}}, UpstreamOutcome::not_sent);
+    EXPECT_EQ(api, R"({"errors":["the API could not be reached"],"roomkey_upstream":"not_sent"})");
+    const auto errors = read_api_error_body(api);
+    ASSERT_TRUE(errors) << to_string(errors.error());
+    EXPECT_EQ(errors->errors, std::vector<std::string>{"the API could not be reached"});
+
+    const std::string token =
+        upstream_failure_body(TokenError{"upstream_unavailable", "no answer"}, UpstreamOutcome::no_answer);
+    EXPECT_EQ(token, R"({"error":"upstream_unavailable","error_description":"no answer","error_uri":null,)"
+                     R"("roomkey_upstream":"no_answer"})");
+    const auto error = read_token_error(token);
+    ASSERT_TRUE(error) << to_string(error.error());
+    EXPECT_EQ(error->error, "upstream_unavailable");
+    EXPECT_EQ(error->description, "no answer");
+}
+
 }  // namespace
 }  // namespace proxy_outcome_test
 }  // namespace roomkey

@@ -52,7 +52,8 @@ TEST(RoomView, RoomJsonUsesThePageApiNames) {
     task.account = AccountBrief{"101", "Alice", std::nullopt};
     view.set_tasks({task});
     view.set_task_status("31", "done");
-    view.set_members({RoomMember{"101", "Alice", "admin", std::nullopt, std::nullopt, std::nullopt}});
+    view.set_members({RoomMember{"101", "Alice", "admin", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                 std::nullopt, std::nullopt}});
     const auto room = nlohmann::json::parse(room_json(view));
     EXPECT_EQ(room["room_id"], "2100");
     EXPECT_EQ(room["name"], "Launch");

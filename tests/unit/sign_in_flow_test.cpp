@@ -1,17 +1,16 @@
 // Whole flows against the in-memory FakeService, through the real shared/
-// builders and readers, the session state machine and the API call
-// coordinator: sign-in (spec 4.2, 4.3, 5.4.1), an expiry with automatic
+// builders and readers and the REST client the browser app ships
+// (rest_client.hpp: the session table, the pacer, the queue): sign-in (spec 4.2, 4.3, 5.4.1), an expiry with automatic
 // refresh (spec 2.3, 5.2.3), a 401 invalid_token -> one refresh + one retry
 // (spec 5.2.2), API calls (spec 4.4, 4.5, 5.2.1) and the rate-limit headers
 // feeding the pacing scheduler (spec 8.1).
 #include "fake_service.hpp"
 
-#include "roomkey/api_calls.hpp"
 #include "roomkey/authorization.hpp"
 #include "roomkey/callback.hpp"
 #include "roomkey/pacing.hpp"
 #include "roomkey/pkce.hpp"
-#include "roomkey/rate_limit_headers.hpp"
+#include "roomkey/rest_client.hpp"
 #include "roomkey/session.hpp"
 
 #include <gtest/gtest.h>
@@ -26,7 +25,6 @@ namespace sign_in_flow_test {
 namespace {
 
 using testing::FakeService;
-namespace ev = session_event;
 namespace fx = session_effect;
 
 const Instant t0 = instant_from_unix_seconds(1'700'000'000);
@@ -52,20 +50,22 @@ public:
         : client_(std::move(client)),
           fake(
               client_, [this] { return now; }, secret),
-          session(make_config(client_, secret)) {}
+          config(make_config(client_, secret)),
+          rest(config),
+          session(rest.session()) {}
 
     Instant now = t0;
     ClientConfig client_;
     FakeService fake;
-    Session session;
-    ApiCalls calls;
-    PacingScheduler pacing;
+    SessionConfig config;
+    RestClient rest;
+    const Session& session;  // the client's own session table
 
     std::string navigated_to;
     std::optional<Instant> refresh_timer;
     int tokens_forgotten = 0;
-    std::vector<CompletedRequest> completed;
-    std::vector<FailedRequest> failed;
+    std::vector<rest::Completed> completed;
+    std::vector<rest::Failed> failed;
     std::vector<HttpRequest> token_requests_sent;
     std::vector<HttpRequest> api_requests_sent;
 
@@ -79,22 +79,19 @@ public:
         return c;
     }
 
-    // Feeds one session event and runs everything it sets off.
-    void event(const SessionEvent& e) {
-        auto step = calls.handle(session, e);
-        ASSERT_TRUE(step) << describe(step.error());
-        perform(std::move(step).value());
-        run();
-    }
+    // The session's own events, each followed by whatever they set off.
+    void sign_in_started(const std::string& url) { step(rest.sign_in(config, url, "pending record")); }
+    void callback(ValidatedCallback callback) { step(rest.callback(config, std::move(callback), now, now)); }
+    void callback_rejected(const CallbackError& error) { step(rest.callback_rejected(error)); }
+    void tick() { step(rest.tick(now)); }
+    void sign_out() { step(rest.sign_out()); }
 
-    RequestId submit(HttpRequest request) {
-        auto sub = calls.submit(session, std::move(request), now);
-        EXPECT_TRUE(sub) << describe(sub.error());
-        if (!sub) return 0;
-        perform(std::move(sub->step));
-        run();
-        return sub->id;
+    RequestTag submit(HttpRequest request) {
+        const RequestTag tag = next_tag_++;
+        step(rest.submit(tag, std::move(request)));
+        return tag;
     }
+    RequestTag new_tag() { return next_tag_++; }
 
     // Sends requests until nothing is in flight.
     void run() {
@@ -112,17 +109,15 @@ public:
             outbox_.clear();
             for (auto& [o, response] : answered) {
                 if (o.is_token) {
-                    auto step = calls.handle(session, ev::TokenResponse{o.token_id, response, now});
-                    ASSERT_TRUE(step) << describe(step.error());
-                    perform(std::move(step).value());
+                    RestStep next = rest.token_answer(o.token_id, response, "", now);
+                    ASSERT_FALSE(next.refused_event) << describe(*next.refused_event);
+                    perform(std::move(next));
                 } else {
-                    const auto rate = read_rate_limit(response.headers);
-                    const RateLimit* headers = rate && *rate ? &**rate : nullptr;
-                    pacing.on_response(now, std::nullopt, response.status, headers, false);
-                    auto step = calls.on_response(session, o.api_id, response, now);
-                    ASSERT_TRUE(step) << describe(step.error());
-                    perform(std::move(step).value());
+                    auto next = rest.on_response(o.api_id, response, now);
+                    ASSERT_TRUE(next) << describe(next.error());
+                    perform(std::move(next).value());
                 }
+                perform(rest.pump(now));
             }
         }
     }
@@ -134,7 +129,7 @@ public:
         auto url = build_authorization_url(FakeService::kConsentUrl, client_, request);
         EXPECT_TRUE(url) << "authorization URL: " << (url ? "" : url.error().message);
         pending = make_pending(client_, request, now);
-        event(ev::SignInStarted{url.value_or("")});
+        sign_in_started(url.value_or(""));
         auto redirect = fake.consent(navigated_to);
         EXPECT_TRUE(redirect) << "consent refused: " << (redirect ? "" : redirect.error().description);
         return redirect.value_or("");
@@ -142,9 +137,9 @@ public:
 
     void sign_in() {
         const std::string redirect = consent_redirect();
-        auto callback = validate_callback(redirect, pending);
-        ASSERT_TRUE(callback) << to_string(callback.error().kind);
-        event(ev::CallbackValidated{std::move(callback).value()});
+        auto validated = validate_callback(redirect, pending);
+        ASSERT_TRUE(validated) << to_string(validated.error().kind);
+        callback(std::move(validated).value());
         ASSERT_EQ(session.state(), SessionState::signed_in);
     }
 
@@ -154,11 +149,18 @@ private:
     struct Outgoing {
         bool is_token = false;
         TokenRequestId token_id = 0;
-        RequestId api_id = 0;
+        RequestTag api_id = 0;
         HttpRequest request;
     };
 
-    void perform(ApiStep step) {
+    void step(RestStep first) {
+        EXPECT_FALSE(first.refused_event) << describe(*first.refused_event);
+        perform(std::move(first));
+        perform(rest.pump(now));
+        run();
+    }
+
+    void perform(RestStep step) {
         for (auto& effect : step.session_effects) {
             if (auto* nav = std::get_if<fx::NavigateToConsent>(&effect)) navigated_to = nav->url;
             if (auto* ex = std::get_if<fx::SendCodeExchange>(&effect)) send_token(ex->id, ex->request);
@@ -167,11 +169,8 @@ private:
             if (std::holds_alternative<fx::ForgetTokens>(effect)) ++tokens_forgotten;
         }
         for (auto& out : step.send) {
-            // Token requests are never paced; REST requests are (spec 8.1).
-            EXPECT_LE(pacing.earliest_send(now, std::nullopt), now) << "the pacing scheduler would hold this request";
-            pacing.on_sent(now, std::nullopt);
             api_requests_sent.push_back(out.request);
-            outbox_.push_back(Outgoing{false, 0, out.id, std::move(out.request)});
+            outbox_.push_back(Outgoing{false, 0, out.tag, std::move(out.request)});
         }
         for (auto& c : step.completed) completed.push_back(std::move(c));
         for (auto& f : step.failed) failed.push_back(f);
@@ -183,6 +182,7 @@ private:
     }
 
     std::vector<Outgoing> outbox_;
+    RequestTag next_tag_ = 1;
 };
 
 HttpRequest api_get(const std::string& path) {
@@ -207,9 +207,9 @@ TEST(SignInFlow, PublicClientSignsInAndCallsMe) {
     ASSERT_TRUE(h.session.tokens());
     EXPECT_EQ(h.session.tokens()->access_expires_at, t0 + Seconds(30 * 60)) << "spec 2.3: 30 minutes";
 
-    const RequestId id = h.submit(api_get("/me"));
+    const RequestTag id = h.submit(api_get("/me"));
     ASSERT_EQ(h.completed.size(), 1u);
-    EXPECT_EQ(h.completed[0].id, id);
+    EXPECT_EQ(h.completed[0].tag, id);
     EXPECT_EQ(h.completed[0].response.status, 200);
     EXPECT_EQ(json_int(h.completed[0].response.body, "account_id"), FakeService::kAccountId);
     ASSERT_EQ(h.api_requests_sent.size(), 1u);
@@ -230,12 +230,12 @@ TEST(SignInFlow, ConfidentialClientWithOfflineAccess) {
         auto url = build_authorization_url(FakeService::kConsentUrl, client, request);
         EXPECT_TRUE(url);
         h.pending = make_pending(client, request, h.now);
-        h.event(ev::SignInStarted{url.value_or("")});
+        h.sign_in_started(url.value_or(""));
         return h.fake.consent(h.navigated_to).value_or("");
     }();
     auto callback = validate_callback(redirect, h.pending);
     ASSERT_TRUE(callback) << to_string(callback.error().kind);
-    h.event(ev::CallbackValidated{std::move(callback).value()});
+    h.callback(std::move(callback).value());
     ASSERT_EQ(h.session.state(), SessionState::signed_in) << (h.session.ended() ? describe(*h.session.ended()) : "");
     ASSERT_EQ(h.token_requests_sent.size(), 1u);
     EXPECT_TRUE(h.token_requests_sent[0].headers.has("authorization")) << "confidential client: Basic (spec 4.3)";
@@ -253,7 +253,7 @@ TEST(SignInFlow, AccessTokenIsRefreshedAheadOfExpiry) {
     const std::string old_access = h.session.tokens()->access_token;
 
     h.now = *h.refresh_timer;
-    h.event(ev::Tick{h.now});
+    h.tick();
     EXPECT_EQ(h.session.state(), SessionState::signed_in);
     EXPECT_EQ(h.fake.refreshes, 1);
     EXPECT_NE(h.session.tokens()->access_token, old_access);
@@ -304,7 +304,7 @@ TEST(SignInFlow, SecondInvalidTokenFailsTheRequestWithoutLooping) {
     EXPECT_EQ(h.fake.refreshes, 1);
     EXPECT_EQ(h.fake.api_calls, 2);
     ASSERT_EQ(h.failed.size(), 1u);
-    EXPECT_EQ(h.failed[0].reason, RequestFailure::unauthorized_after_retry);
+    EXPECT_EQ(h.failed[0].refused, RequestFailure::unauthorized_after_retry);
     EXPECT_EQ(h.session.state(), SessionState::signed_in);
 }
 
@@ -314,17 +314,18 @@ TEST(SignInFlow, ConcurrentInvalidTokensShareOneRefresh) {
     h.sign_in();
     h.fake.expire_access_tokens();
     // Submit both before any answer arrives.
-    auto a = h.calls.submit(h.session, api_get("/me"), h.now);
-    auto b = h.calls.submit(h.session, api_get("/my/status"), h.now);
-    ASSERT_TRUE(a && b);
-    ASSERT_EQ(a->step.send.size() + b->step.send.size(), 2u);
+    const RequestTag a_tag = h.new_tag();
+    const RequestTag b_tag = h.new_tag();
+    h.rest.submit(a_tag, api_get("/me"));
+    h.rest.submit(b_tag, api_get("/my/status"));
+    RestStep both = h.rest.pump(h.now);
+    ASSERT_EQ(both.send.size(), 2u);
     // Deliver both 401s, then let the harness finish.
-    std::vector<std::pair<RequestId, HttpResponse>> answers;
-    for (const auto* sub : {&a.value(), &b.value()})
-        answers.emplace_back(sub->id, h.fake.handle(sub->step.send[0].request));
-    std::vector<ApiStep> steps;
+    std::vector<std::pair<RequestTag, HttpResponse>> answers;
+    for (const auto& out : both.send) answers.emplace_back(out.tag, h.fake.handle(out.request));
+    std::vector<RestStep> steps;
     for (auto& [id, response] : answers) {
-        auto step = h.calls.on_response(h.session, id, response, h.now);
+        auto step = h.rest.on_response(id, response, h.now);
         ASSERT_TRUE(step) << describe(step.error());
         steps.push_back(std::move(step).value());
     }
@@ -334,10 +335,10 @@ TEST(SignInFlow, ConcurrentInvalidTokensShareOneRefresh) {
     EXPECT_EQ(refreshes_asked, 1u) << "one refresh for both";
     // Perform the refresh the first step asked for.
     const auto& refresh = std::get<fx::SendRefresh>(steps[0].session_effects[0]);
-    auto after = h.calls.handle(h.session, ev::TokenResponse{refresh.id, h.fake.handle(refresh.request), h.now});
-    ASSERT_TRUE(after);
-    ASSERT_EQ(after->send.size(), 2u) << "both requests are retried";
-    for (const auto& out : after->send) EXPECT_EQ(h.fake.handle(out.request).status, 200);
+    RestStep after = h.rest.token_answer(refresh.id, h.fake.handle(refresh.request), "", h.now);
+    ASSERT_FALSE(after.refused_event);
+    ASSERT_EQ(after.send.size(), 2u) << "both requests are retried";
+    for (const auto& out : after.send) EXPECT_EQ(h.fake.handle(out.request).status, 200);
     EXPECT_EQ(h.fake.refreshes, 1);
 }
 
@@ -348,7 +349,7 @@ TEST(SignInFlow, CodeOlderThanOneMinuteIsRefused) {
     h.now += Seconds(61);
     auto callback = validate_callback(redirect, h.pending);
     ASSERT_TRUE(callback);
-    h.event(ev::CallbackValidated{std::move(callback).value()});
+    h.callback(std::move(callback).value());
     EXPECT_EQ(h.session.state(), SessionState::failed);
     ASSERT_TRUE(h.session.ended());
     EXPECT_EQ(h.session.ended()->kind, SessionEndKind::code_exchange_rejected);
@@ -362,7 +363,7 @@ TEST(SignInFlow, ForgedStateIsRejectedBeforeAnyExchange) {
     const std::string forged = redirect.substr(0, redirect.find("state=")) + "state=forged";
     auto callback = validate_callback(forged, h.pending);
     ASSERT_FALSE(callback);
-    h.event(ev::CallbackRejected{callback.error()});
+    h.callback_rejected(callback.error());
     EXPECT_EQ(h.session.state(), SessionState::failed);
     EXPECT_EQ(h.fake.code_exchanges, 0);
 }
@@ -373,14 +374,14 @@ TEST(SignInFlow, RevokedRefreshTokenEndsTheSession) {
     h.sign_in();
     h.fake.revoke_refresh_tokens();
     h.now = *h.refresh_timer;
-    h.event(ev::Tick{h.now});
+    h.tick();
     EXPECT_EQ(h.session.state(), SessionState::failed);
     EXPECT_EQ(h.session.ended()->kind, SessionEndKind::refresh_rejected);
     EXPECT_FALSE(h.session.tokens());
     EXPECT_EQ(h.tokens_forgotten, 1);
     h.submit(api_get("/me"));
     ASSERT_EQ(h.failed.size(), 1u);
-    EXPECT_EQ(h.failed[0].reason, RequestFailure::not_signed_in);
+    EXPECT_EQ(h.failed[0].refused, RequestFailure::not_signed_in);
 }
 
 // spec 5.4.2: past 14 days the session is expired; the dead token is not even sent.
@@ -388,7 +389,7 @@ TEST(SignInFlow, SessionExpiresAfter14DaysWithoutRefresh) {
     Harness h;
     h.sign_in();
     h.now = t0 + Seconds(14 * 24 * 3600);
-    h.event(ev::Tick{h.now});
+    h.tick();
     EXPECT_EQ(h.session.state(), SessionState::expired);
     EXPECT_EQ(h.fake.refreshes, 0);
 }
@@ -397,7 +398,7 @@ TEST(SignInFlow, SessionExpiresAfter14DaysWithoutRefresh) {
 TEST(SignInFlow, SignOutForgetsTokens) {
     Harness h;
     h.sign_in();
-    h.event(ev::SignOut{});
+    h.sign_out();
     EXPECT_EQ(h.tokens_forgotten, 1);
     EXPECT_FALSE(h.session.tokens());
     h.submit(api_get("/me"));
@@ -410,7 +411,7 @@ TEST(SignInFlow, RateLimitHeadersFeedThePacingScheduler) {
     Harness h;
     h.sign_in();
     for (int i = 0; i < 3; ++i) h.submit(api_get("/me"));
-    const OverallBudget b = h.pacing.overall(h.now);
+    const OverallBudget b = h.rest.scheduler().overall(h.now);
     EXPECT_TRUE(b.from_headers);
     EXPECT_EQ(b.limit, 300);
     EXPECT_EQ(b.remaining, 297);

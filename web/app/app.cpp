@@ -19,39 +19,6 @@ namespace roomkey::app {
 
 using namespace detail;
 
-std::string_view to_string(PostStage stage) {
-    switch (stage) {
-        case PostStage::waiting:
-            return "waiting";
-        case PostStage::sending:
-            return "sending";
-        case PostStage::delivered:
-            return "delivered";
-        case PostStage::failed:
-            return "failed";
-        case PostStage::cancelled:
-            return "cancelled";
-        case PostStage::retrying:
-            return "retrying";
-        case PostStage::checking:
-            return "checking";
-        case PostStage::unknown:
-            return "unknown";
-        case PostStage::refused:
-            return "refused";
-    }
-    return "unknown";
-}
-
-bool is_open(PostStage stage) {
-    return stage != PostStage::delivered && stage != PostStage::failed && stage != PostStage::cancelled;
-}
-
-long App::open_posts() const {
-    return static_cast<long>(
-        std::count_if(posts_.begin(), posts_.end(), [](const PostJob& job) { return is_open(job.stage); }));
-}
-
 // ===========================================================================
 // [SECTION] Start, config and intents
 // ===========================================================================
@@ -59,13 +26,15 @@ long App::open_posts() const {
 App::App(RandomSource random, std::string origin)
     : random_(std::move(random)),
       origin_(std::move(origin)),
-      session_(default_session_config()),
-      scheduler_(PacingConfig{}) {}  // the spec's limits and shared/'s margins (pacing.hpp)
+      // The spec's limits and shared/'s margins (pacing.hpp).
+      client_(default_session_config(), PacingConfig{}) {
+    features_.dashboard.on_rooms_read([this](Instant now) { features_.mentions.on_room_list_read(now); });
+}
 
 void App::start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now) {
     fetch_config(now);
     const LaunchUrl launch = read_launch_url(launch_url);
-    bff_callback_error_ = launch.bff_error;  // shown with the config (app_bff.cpp)
+    bff_.callback_error = launch.bff_error;  // shown with the config (app_bff.cpp)
     if (launch.holds != LaunchHolds::authorization_answer) return;
 
     // The pending record is single use: the platform already removed it from
@@ -82,19 +51,19 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
     std::optional<PendingAuthorization> sent = pending;
     auto validated = validate_callback(launch_url, pending);
     // Told in the HTTP log once the configuration (its consent_url) is here.
-    callback_steps_ = ArrivedCallback{std::move(sent), std::string(launch_url),
-                                      validated ? std::nullopt : std::optional<CallbackError>(validated.error()), now};
+    sign_in_.steps = ArrivedCallback{std::move(sent), std::string(launch_url),
+                                     validated ? std::nullopt : std::optional<CallbackError>(validated.error()), now};
     if (!validated) {
-        run_session(session_event::CallbackRejected{validated.error()}, now);
+        perform(client_.callback_rejected(validated.error()), now);
         set_error(callback_error(validated.error()));
         return;
     }
     add_secret(validated->code());
-    requested_scopes_ = validated->scopes();
-    mode_ = Mode::oauth;
-    callback_ = std::move(*validated);
-    callback_received_at_ = now;
-    notice_ = "Completing sign-in...";
+    sign_in_.requested_scopes = validated->scopes();
+    client_.expect_callback();  // the page's session exchanges the code once the config is here
+    sign_in_.callback = std::move(*validated);
+    sign_in_.callback_at = now;
+    feedback_.notice = "Completing sign-in...";
     // The exchange waits for the helper's configuration (its token route).
 }
 
@@ -108,75 +77,73 @@ void App::apply(const Intent& intent, Instant now) {
                 const long open = open_posts();
                 if (open > 0 && !i.discard_posts) {
                     // Issue 11: posts still open are the user's text: ask first.
-                    sign_out_confirm_ = open;
+                    feedback_.sign_out_confirm = open;
                     return;
                 }
-                sign_out_confirm_.reset();
+                feedback_.sign_out_confirm.reset();
                 sign_out(now);
-                notice_ = open > 0 ? "Signed out: every token was forgotten, and " + std::to_string(open) +
-                                         " open post(s) discarded as you asked."
-                                   : "Signed out: every token was forgotten.";
+                feedback_.notice = open > 0 ? "Signed out: every token was forgotten, and " + std::to_string(open) +
+                                                  " open post(s) discarded as you asked."
+                                            : "Signed out: every token was forgotten.";
             } else if constexpr (std::is_same_v<T, intent::CancelSignOut>) {
-                sign_out_confirm_.reset();
+                feedback_.sign_out_confirm.reset();
             } else if constexpr (std::is_same_v<T, intent::RetryPost>) {
-                retry_post(i.id, std::nullopt, now);
+                features_.posting.retry(i.id, std::nullopt, now);
             } else if constexpr (std::is_same_v<T, intent::EditPost>) {
-                retry_post(i.id, i.body, now);
+                features_.posting.retry(i.id, i.body, now);
             } else if constexpr (std::is_same_v<T, intent::DiscardPost>) {
-                discard_post(i.id, now);
+                features_.posting.discard(i.id);
             } else if constexpr (std::is_same_v<T, intent::FormError>) {
-                form_error_ = i.message;
+                feedback_.form_error = i.message;
             } else if constexpr (std::is_same_v<T, intent::TryAgain>) {
-                last_error_.reset();
-                notice_.clear();
-                if (mode_ != Mode::api_token) {
-                    const SessionState state = session_.state();
+                feedback_.error.reset();
+                feedback_.notice.clear();
+                if (holder() != CredentialHolder::api_token) {
+                    const SessionState state = session().state();
                     if (state == SessionState::failed || state == SessionState::expired ||
                         state == SessionState::authorizing) {
-                        session_ = Session(session_config(config_ ? config_->client_id : std::string()));
-                        mode_ = Mode::none;
+                        client_.reset_session(
+                            session_config(config_load_.value ? config_load_.value->client_id : std::string()));
                     }
                 }
-                if (!config_ && !config_loading_) fetch_config(now);
+                if (!config_load_.value && !config_load_.loading) fetch_config(now);
             } else if constexpr (std::is_same_v<T, intent::RefreshNow>) {
                 refresh_now(now);
             } else if constexpr (std::is_same_v<T, intent::RefreshScopes>) {
                 refresh_with_scopes(i.scopes, now);
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
-                auto_refresh_ = i.on;
+                sign_in_.auto_refresh = i.on;
                 // Catch up at once on anything that came due while it was off.
-                if (auto_refresh_ && mode_ == Mode::oauth) run_session(session_event::Tick{now}, now);
+                if (sign_in_.auto_refresh && holder() == CredentialHolder::page_session)
+                    perform(client_.tick(now), now);
             } else if constexpr (std::is_same_v<T, intent::UseApiToken>) {
                 use_api_token(i.token, now);
             } else if constexpr (std::is_same_v<T, intent::ReloadAccount>) {
-                if (!has_pending(CallKind::me)) enqueue(CallKind::me, std::nullopt, now);
-                if (!has_pending(CallKind::my_status)) enqueue(CallKind::my_status, std::nullopt, now);
+                features_.dashboard.reload_account(now);
             } else if constexpr (std::is_same_v<T, intent::ReloadRooms>) {
-                if (!has_pending(CallKind::rooms)) enqueue(CallKind::rooms, std::nullopt, now);
+                features_.dashboard.reload_rooms(now);
             } else if constexpr (std::is_same_v<T, intent::SelectRoom>) {
-                selected_room_ = i.room_id;
+                features_.dashboard.select_room(i.room_id);
             } else if constexpr (std::is_same_v<T, intent::QueueMessage>) {
-                queue_message(i, now);
+                features_.posting.queue_message(i, now);
             } else if constexpr (std::is_same_v<T, intent::QueueTask>) {
-                queue_task(i, now);
+                features_.posting.queue_task(i, now);
             } else if constexpr (std::is_same_v<T, intent::CancelQueued>) {
-                cancel_queued(now);
+                features_.posting.cancel_queued();
             } else if constexpr (std::is_same_v<T, intent::ClearFinishedPosts>) {
-                posts_.erase(std::remove_if(posts_.begin(), posts_.end(),
-                                            [](const PostJob& job) { return !is_open(job.stage); }),
-                             posts_.end());
+                features_.posting.clear_finished();
             } else if constexpr (std::is_same_v<T, intent::SetReveal>) {
-                reveal_ = i.on;
+                trace_.reveal = i.on;
             } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
                 copy_curl(i.entry_id, i.may_reveal);
             } else if constexpr (std::is_same_v<T, intent::ClearLog>) {
-                log_.clear();
+                trace_.log.clear();
             } else if constexpr (std::is_same_v<T, intent::PageRestored>) {
                 page_restored(now);
             } else if constexpr (std::is_same_v<T, intent::ClipboardCleared>) {
-                clipboard_clear_refused_ = !i.cleared;
+                trace_.clear_refused = !i.cleared;
             } else {
-                apply_view(i, now);  // issue 10's views (app_rooms.cpp)
+                apply_feature(intent, now);  // the features' own intents (app_features.cpp)
             }
         },
         intent);
@@ -184,30 +151,30 @@ void App::apply(const Intent& intent, Instant now) {
 }
 
 void App::tick(Instant now) {
-    if (refresh_tick_at_ && now >= *refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
-        refresh_tick_at_.reset();
-        run_session(session_event::Tick{now}, now);
+    if (sign_in_.refresh_tick_at && now >= *sign_in_.refresh_tick_at && sign_in_.auto_refresh &&
+        holder() == CredentialHolder::page_session) {
+        sign_in_.refresh_tick_at.reset();
+        perform(client_.tick(now), now);
     }
-    run_post_timers(now);
-    run_room_poll(now);
-    run_rooms_poll(now);  // issue 27 (app_workspace.cpp)
+    features_.posting.run_timers(now);
+    if (helper_.probe_due(now)) probe_helper(now);
+    features_.open_room.run_poll(now);
+    features_.mentions.run_poll(now);
     pump(now);
 }
 
 std::optional<Instant> App::next_wake_at(Instant now) const {
     std::optional<Instant> wake;
-    if (can_send()) wake = queue_.next_ready_at(now, scheduler_);
-    if (refresh_tick_at_ && auto_refresh_ && mode_ == Mode::oauth) {
-        wake = wake ? std::min(*wake, *refresh_tick_at_) : *refresh_tick_at_;
+    wake = client_.next_send_at(now);
+    if (sign_in_.refresh_tick_at && sign_in_.auto_refresh && holder() == CredentialHolder::page_session) {
+        wake = wake ? std::min(*wake, *sign_in_.refresh_tick_at) : *sign_in_.refresh_tick_at;
     }
-    // Automatic retries and room checks (issue 11), and the helper probe.
+    // Automatic retries and room checks of posts, and the helper probe.
     auto earliest = [&](std::optional<Instant> at) {
         if (at) wake = wake ? std::min(*wake, *at) : *at;
     };
-    for (const PostJob& job : posts_) {
-        if (job.stage == PostStage::retrying || job.stage == PostStage::checking) earliest(job.retry_at);
-    }
-    if (helper_down_ && !helper_probe_in_flight_) earliest(helper_probe_at_);
+    earliest(features_.posting.next_timer());
+    earliest(helper_.next_probe());
     earliest(room_poll_at());
     earliest(rooms_poll_at());
     return wake;
@@ -224,19 +191,18 @@ std::vector<Effect> App::take_effects() {
 // ===========================================================================
 
 std::string App::masked_api_token() const {
-    if (api_token_.empty()) return {};
-    return std::string(kMask) + " (" + std::to_string(api_token_.size()) + " characters)";
+    if (sign_in_.api_token.empty()) return {};
+    return std::string(kMask) + " (" + std::to_string(sign_in_.api_token.size()) + " characters)";
 }
 
 std::optional<Instant> App::next_send_at(Instant now) const {
-    if (!can_send()) return std::nullopt;
-    return queue_.next_ready_at(now, scheduler_);
+    return client_.next_send_at(now);
 }
 
 RedactionRules App::redaction() const {
     RedactionRules rules;
-    if (config_) rules.api_token_header = config_->token_header;
-    rules.known_secrets = secrets_;
+    if (config_load_.value) rules.api_token_header = config_load_.value->token_header;
+    rules.known_secrets = trace_.secrets;
     return rules;
 }
 

@@ -1,42 +1,44 @@
-// app.hpp: the browser app's state and logic as pure C++ (no emscripten, no
-// ImGui), so it runs natively and under Node in the unit tests. It turns the
-// user's intents, HTTP answers and the passing of time into new state and
-// into effects (requests to send, a page to navigate to, a record to keep in
-// sessionStorage, text for the clipboard) that web/src performs. Every
-// protocol decision is shared/'s: the session state machine (session.hpp),
-// the authorization request and callback (authorization.hpp, callback.hpp),
-// the REST builders and readers (api.hpp) and the pacing (pacing.hpp).
+// app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it
+// runs natively and under Node in the unit tests. App is the router: it
+// keeps the configuration, the sign-in and the effects web/src performs
+// (requests to send, a page to navigate to, a record to keep in
+// sessionStorage, text for the clipboard), hands every REST request to the
+// one REST client (shared/rest_client.hpp: who holds the credentials, the
+// session table, pacing, each room's post order, 401 retry, 429 waits) and
+// routes each answer by its tag to the feature that asked. Every protocol
+// decision is shared/'s.
 //
-// Tokens live here, in memory only; the only thing that leaves for storage is
-// the single-use PendingAuthorization (state + code_verifier) while the
-// browser is at the consent screen. A reload therefore asks to sign in again.
-// In roomkey-helper's BFF mode ("session": "bff" in /config.json) the page
-// holds no token at all: the helper runs the flow and keeps the tokens in an
-// HttpOnly cookie, the page asks /bff/session who is signed in, so a reload
-// keeps the session (app_bff.cpp, bff_session.hpp).
+// Tokens live in the REST client, in memory only; the only thing that
+// leaves for storage is the single-use PendingAuthorization (state +
+// code_verifier) while the browser is at the consent screen. A reload
+// therefore asks to sign in again. In roomkey-helper's BFF mode ("session":
+// "bff" in /config.json) the page holds no token at all: the helper runs the
+// flow and keeps the tokens in an HttpOnly cookie, the page asks
+// /bff/session who is signed in, so a reload keeps the session (app_bff.cpp,
+// bff_session.hpp).
 //
-// Where the App's code lives (one file per feature, all members of App):
-//   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects, read-only views
-//   app_http.cpp     send() through the helper, answer routing, /roomkey/config, copy as curl
-//   app_session.cpp  sign-in/out, API token, the session state machine, secrets to mask
-//   app_rest.cpp     REST calls: queue, pacing, 401 retry, 429 waits, answers; the dashboard
-//   app_posting.cpp  the post queue (messages, tasks, cancel, per-room order)
-//   app_rooms.cpp    issue 10: the open room (load, poll, mark read, task done), my tasks, contacts
-//   app_console.cpp  issue 10: the API console (checks, scopes, confirmation) and add_scopes
-//   app_files.cpp    issue 26: files both ways (upload with progress, download links)
-//   app_workspace.cpp issue 27: the workspace's intents (views, composer fills, edit, delete, reopen)
-//   app_bff.cpp      issue 30: the BFF mode's sign-in, session, refresh, sign-out and log steps
+// The features (features.hpp), each owning its state, intents, requests and
+// answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
+// files), my_tasks.hpp, contacts.hpp, api_console.hpp, mentions.hpp, and
+// workspace.hpp's state. Where the App's own code lives:
+//   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects
+//   app_features.cpp the features' intents, forwarded to their owners
+//   app_routes.cpp   the features' host: submit by tag, answers back by tag
+//   app_rest.cpp     what a REST client step says: token requests, sends, answers
+//   app_http.cpp     send() through the helper, /config.json, copy as curl, token answers
+//   app_session.cpp  sign-in/out, API token, refresh, secrets to mask
+//   app_helper.cpp   roomkey-helper unreachable: the probe
+//   app_bff.cpp      the BFF mode's sign-in, session, refresh, sign-out and log steps
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
-// How a new view is added (room_view, console, contacts, ...), so that
-// several people can work in parallel without editing the same lines:
-//   1. web/app/<view>.{hpp,cpp}: a class with the view's own state, its
-//      intents (apply), what it needs sent (requests it hands to the App's
-//      REST queue) and its answers (on_answer). Pure C++, no ImGui, no
-//      emscripten; tested natively in tests/unit/<view>_test.cpp.
-//   2. App owns one instance as a member and delegates: one line in apply()
-//      for its intents, one case in the answer routing, one accessor for the
-//      UI and the page state. Its logic does not grow app*.cpp.
+// How a new feature is added, so that several people can work in parallel
+// without editing the same lines:
+//   1. web/app/<feature>.{hpp,cpp}: a Feature (feature.hpp) with its own
+//      state, its intents, the requests it submits through the FeatureHost
+//      (built once, without credentials) and its answers (on_answer by tag).
+//      Pure C++, no ImGui, no emscripten; tested natively.
+//   2. Features (features.hpp) holds one instance; one line in
+//      app_features.cpp forwards its intents; one accessor for the UI.
 //   3. web/src/ui_<view>.cpp draws it from the read-only App and returns
 //      intents; ui.cpp places the panel in the layout (one line).
 //   4. Its page API names go in page_state.cpp / intents.cpp exactly as the
@@ -55,14 +57,18 @@
 
 #include "app/bff_session.hpp"
 #include "app/console.hpp"
+#include "app/feature.hpp"
+#include "app/features.hpp"
 #include "app/flow_steps.hpp"
+#include "app/helper_watch.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
-#include "app/public_config.hpp"
+#include "roomkey/public_config.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
 #include "app/user_errors.hpp"
+#include "app/view_answer.hpp"
 #include "app/workspace.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/api_records.hpp"
@@ -71,6 +77,7 @@
 #include "roomkey/http.hpp"
 #include "roomkey/pacing.hpp"
 #include "roomkey/random.hpp"
+#include "roomkey/rest_client.hpp"
 #include "roomkey/session.hpp"
 #include "roomkey/time.hpp"
 
@@ -124,51 +131,6 @@ struct ForgetPending {};
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
                             effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
 
-// bff: signed in through roomkey-helper's BFF session (the helper holds the tokens).
-enum class Mode { none, oauth, api_token, bff };
-
-template <class T>
-struct Loadable {
-    std::optional<T> value;
-    bool loading = false;
-    std::string error;  // the last failure, "" after a success
-    std::string note;   // why it is still loading (e.g. waiting out a 429), "" otherwise
-    std::optional<Instant> loaded_at;
-};
-
-enum class PostKind { message, task };
-// waiting -> sending -> delivered, or after a fault (issue 11, post_outcome.hpp):
-//   retrying  certainly not acted on: goes again by itself after a backoff;
-//   checking  outcome unknown: the room's latest messages are being read;
-//   unknown   still unknown after that: the user retries or discards;
-//   refused   the service said no (4xx): the user edits, retries or discards.
-// cancelled: dropped before it was sent (or discarded by the user).
-enum class PostStage { waiting, sending, delivered, failed, cancelled, retrying, checking, unknown, refused };
-std::string_view to_string(PostStage stage);
-// Not yet delivered, cancelled or discarded: the post is still the user's to lose.
-bool is_open(PostStage stage);
-
-// One queued POST /rooms/{room_id}/messages or /tasks (spec 4.6, 4.7).
-struct PostJob {
-    RequestId id = 0;
-    PostKind kind = PostKind::message;
-    std::string room_id;
-    std::string body;
-    std::vector<std::string> to_ids;
-    std::optional<std::int64_t> limit;
-    TaskLimitType limit_type = TaskLimitType::none;
-    PostStage stage = PostStage::waiting;
-    int rate_limited = 0;  // 429 answers it got (spec 7.3)
-    int attempts = 0;      // automatic retries after a certain "not acted on"
-    std::optional<Instant> retry_at;  // stage retrying: when it goes again
-    int checks = 0;                   // stage checking: reads of the room so far
-    std::string why;                  // stage checking/unknown: what made the outcome unknown
-    std::string note;      // "message_id 123", the error, or why it waits
-    Instant queued_at;
-    std::optional<Instant> sent_at;
-    std::optional<Instant> done_at;
-};
-
 // One x-ratelimit-* reading, for the plot (spec 8.1).
 struct RateSample {
     Instant at;
@@ -184,23 +146,9 @@ struct Counters {
     long retries_after_401 = 0;  // REST requests retried after invalid_token (spec 5.2.2)
 };
 
-// The posts since the queue was last empty (progress and duration).
-struct PostBatch {
-    long total = 0;
-    long delivered = 0;
-    long failed = 0;
-    std::optional<Instant> first_sent;
-    std::optional<Instant> last_done;
-};
-
-// A post that still gets 429 is retried after the wait, at most this often.
-inline constexpr int kMaxRateLimitedRetries = 3;
-// A GET that gets 429 waits for x-ratelimit-reset and is retried once (spec 8.1, 7.3).
-inline constexpr int kMaxRateLimitedGetRetries = 1;
 inline constexpr std::size_t kMaxRateSamples = 240;
-inline constexpr std::size_t kMaxFinishedPosts = 200;
 
-class App {
+class App final : private FeatureHost {
 public:
     // `origin` is the page's origin ("https://127.0.0.1:8443"), for curl.
     App(RandomSource random, std::string origin);
@@ -230,135 +178,104 @@ public:
     std::vector<Effect> take_effects();
 
     // ---- read-only view for the UI and the page API ----
-    const std::optional<PublicConfig>& config() const { return config_; }
-    const std::string& config_error() const { return config_error_; }
-    bool config_loading() const { return config_loading_; }
-    Mode mode() const { return mode_; }
-    const Session& session() const { return session_; }
+    const std::optional<PublicConfig>& config() const { return config_load_.value; }
+    const std::string& config_error() const { return config_load_.error; }
+    bool config_loading() const { return config_load_.loading; }
+    // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
+    CredentialHolder holder() const { return client_.holder(); }
+    const Session& session() const { return client_.session(); }
     // "signed out", "signing in", "exchanging", "signed in", "refreshing",
     // "expired", "failed" or "api token".
     std::string session_label() const;
-    const ScopeSet& requested_scopes() const { return requested_scopes_; }
+    const ScopeSet& requested_scopes() const { return sign_in_.requested_scopes; }
     // "Refresh with fewer scopes" (intent::RefreshScopes): asked, granted, why not.
-    const ScopeRefresh& scope_refresh() const { return scope_refresh_; }
+    const ScopeRefresh& scope_refresh() const { return sign_in_.scope_refresh; }
     // Granted scopes differ from the requested ones (after expansion).
     bool scopes_differ() const;
-    bool auto_refresh() const { return auto_refresh_; }
+    bool auto_refresh() const { return sign_in_.auto_refresh; }
     std::optional<Instant> access_expires_at() const;
-    // ---- issue 30: the BFF mode (app_bff.cpp) ----
+    // ---- the BFF mode (app_bff.cpp) ----
     // The scopes of the OAuth grant in use (the page's tokens, or the
     // helper's session in BFF mode); nullptr without one (API token, signed out).
     const ScopeSet* granted_scopes() const;
     // Where the tokens are, as the session panel says it ("" when none).
     std::string tokens_held_by() const;
     // The helper's session as /bff/session last told it.
-    const BffSessionView& bff() const { return bff_; }
+    const BffSessionView& bff() const { return bff_.view; }
     // An OAuth grant is in use, held by the page or by the helper.
-    bool oauth_grant() const { return mode_ == Mode::oauth || mode_ == Mode::bff; }
+    bool oauth_grant() const {
+        return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;
+    }
     std::string masked_api_token() const;
 
-    const Loadable<Account>& account() const { return account_; }
-    const Loadable<MyStatus>& status() const { return status_; }
-    const Loadable<std::vector<Room>>& rooms() const { return rooms_; }
-    const std::string& selected_room() const { return selected_room_; }
+    // ---- the features, each with its own state ----
+    const Dashboard& dashboard() const { return features_.dashboard; }
+    const OpenRoom& open_room() const { return features_.open_room; }
+    const MyTasks& my_tasks_view() const { return features_.my_tasks; }
+    const Contacts& contacts_view() const { return features_.contacts; }
+    const ApiConsole& api_console() const { return features_.console; }
 
-    const std::deque<PostJob>& posts() const { return posts_; }
-    const PostBatch& batch() const { return batch_; }
+    const Loadable<Account>& account() const { return features_.dashboard.account(); }
+    const Loadable<MyStatus>& status() const { return features_.dashboard.status(); }
+    const Loadable<std::vector<Room>>& rooms() const { return features_.dashboard.rooms(); }
+    const std::string& selected_room() const { return features_.dashboard.selected_room(); }
+
+    const Posting& posting() const { return features_.posting; }
+    const std::deque<PostJob>& posts() const { return features_.posting.posts(); }
+    const PostBatch& batch() const { return features_.posting.batch(); }
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const;
-    const PacingScheduler& scheduler() const { return scheduler_; }
-    const std::vector<RateSample>& rate_samples() const { return rate_samples_; }
+    const PacingScheduler& scheduler() const override { return client_.scheduler(); }
+    const std::vector<RateSample>& rate_samples() const { return stats_.rate_samples; }
 
-    const HttpLog& log() const { return log_; }
-    bool reveal() const { return reveal_; }
+    const HttpLog& log() const { return trace_.log; }
+    bool reveal() const { return trace_.reveal; }
     // What "Copy as curl" of log entry `entry_id` copies (masked unless
     // revealed and `may_reveal`); none for an entry no longer logged.
     std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const;
     RedactionRules redaction() const;
     const std::string& origin() const { return origin_; }
 
-    const std::optional<UserError>& last_error() const { return last_error_; }
+    const std::optional<UserError>& last_error() const { return feedback_.error; }
     // Each view's own error, as the panel shows it ("" when none).
-    const std::string& posting_error() const { return posting_error_; }
-    const std::string& form_error() const { return form_error_; }
+    const std::string& posting_error() const { return features_.posting.error(); }
+    const std::string& form_error() const { return feedback_.form_error; }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
-    bool helper_unreachable() const { return helper_down_; }
-    std::optional<Instant> helper_probe_at() const { return helper_probe_at_; }
+    bool helper_unreachable() const { return helper_.down(); }
+    std::optional<Instant> helper_probe_at() const { return helper_.probe_at(); }
     // Sign-out was asked while posts are still open: how many would be lost.
-    std::optional<long> sign_out_confirm() const { return sign_out_confirm_; }
+    std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm; }
     // Posts not delivered, discarded or cancelled: waiting, sending,
     // retrying, checking, unknown or refused.
-    long open_posts() const;
-    const std::string& notice() const { return notice_; }
+    long open_posts() const { return features_.posting.open_posts(); }
+    const std::string& notice() const { return feedback_.notice; }
     // Issue 28: sign-out could not overwrite the system clipboard (the
     // engine wants a recent click or key press): what to tell the user, ""
     // when nothing waits.
     std::string clipboard_notice() const;
-    const Counters& counters() const { return counters_; }
+    const Counters& counters() const { return stats_.counters; }
 
-    // ---- issue 10 (app_rooms.cpp) ----
-    const RoomView& room() const { return room_; }
+    // ---- the open room, my tasks, contacts, the console ----
+    const RoomView& room() const { return features_.open_room.view(); }
     // When the open room is next polled (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> room_poll_at() const;
-    bool page_visible() const { return page_visible_; }
+    std::optional<Instant> room_poll_at() const { return features_.open_room.poll_at(); }
+    bool page_visible() const { return features_.page_visible; }
     // The mirror's last line about new messages in the open room.
-    const std::string& room_announcement() const { return room_announcement_; }
-    const Loadable<std::vector<ChatTask>>& my_tasks() const { return my_tasks_; }
-    const Loadable<std::vector<Contact>>& contacts() const { return contacts_; }
-    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return incoming_; }
-    const Console& console() const { return console_; }
-    // ---- issue 27 (app_workspace.cpp) ----
-    const Workspace& workspace() const { return workspace_; }
+    const std::string& room_announcement() const { return features_.open_room.announcement(); }
+    const Loadable<std::vector<ChatTask>>& my_tasks() const { return features_.my_tasks.tasks(); }
+    const Loadable<std::vector<Contact>>& contacts() const { return features_.contacts.contacts(); }
+    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return features_.contacts.incoming(); }
+    const Console& console() const { return features_.console.console(); }
+    // ---- the workspace ----
+    const Workspace& workspace() const { return features_.workspace; }
     // The browser's offset of local time from UTC, for times as drawn.
-    void set_user_time(UserTime user) { workspace_.set_user_time(std::move(user)); }
-    std::vector<MentionAlert> take_alerts() { return workspace_.take_alerts(); }
+    void set_user_time(UserTime user) { features_.workspace.set_user_time(std::move(user)); }
+    std::vector<MentionAlert> take_alerts() { return features_.workspace.take_alerts(); }
     // When the room list is next read again (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> rooms_poll_at() const;
+    std::optional<Instant> rooms_poll_at() const { return features_.mentions.poll_at(); }
 
 private:
-    enum class CallKind { me, my_status, rooms, post, settle, view };
-    // CallKind::view (issue 10): which view asked, so its answer lands there.
-    enum class ViewCall {
-        room_messages,
-        room_poll,
-        room_tasks,
-        room_members,
-        room_files,
-        mark_read,
-        complete_task,
-        my_tasks,
-        contacts,
-        incoming_requests,
-        accept_request,
-        decline_request,
-        console,
-        upload_file,  // app_files.cpp
-        open_file,
-        mention_text,  // app_workspace.cpp: a room read for a notification's text
-    };
-    struct ApiCall {
-        RequestId id = 0;
-        CallKind kind = CallKind::me;
-        std::optional<std::string> room_for_post;
-        std::uint64_t generation = 0;  // token_generation() it was sent with
-        bool retried = false;          // its one retry after 401 was used
-        bool in_flight = false;
-        int rate_limited = 0;  // 429 answers (GETs; posts count on their PostJob)
-        RequestId settles = 0;                    // CallKind::settle: the post whose room it reads
-        std::string room;                         // CallKind::settle: that room
-        std::optional<TransportFailure> failure;  // why no answer came, when none did
-        // CallKind::view: the request, and what it is about (room, task or request id).
-        ViewCall view = ViewCall::room_messages;
-        Method method = Method::Get;
-        std::string path;
-        FormFields params;
-        std::string subject;
-        // ViewCall::upload_file: the file (shared: ApiCall is copied).
-        std::shared_ptr<const FileToUpload> upload;
-    };
-    // What set last_error_, so the same action's success clears it (issue 11).
-    enum class ErrorSource { other, config, account, status, rooms, posting, helper, room, my_tasks, contacts };
     struct ConfigFetch {};
     struct TokenCall {
         TokenRequestId id = 0;
@@ -367,24 +284,25 @@ private:
         RequestId id = 0;
     };
     struct HelperProbe {};
-    // Issue 30: a call to the helper's BFF session routes.
+    // A call to the helper's BFF session routes.
     enum class BffRoute { session, refresh, logout };
     struct BffCall {
         BffRoute route = BffRoute::session;
     };
     using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall, HelperProbe, BffCall>;
 
-    // intents
+    // intents (app.cpp routes each to its feature)
+    void apply_feature(const Intent& intent, Instant now);
     void sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
     void page_restored(Instant now);
     void refresh_with_scopes(const ScopeSet& scopes, Instant now);
     void refresh_now(Instant now);
     void use_api_token(std::string token, Instant now);
-    void queue_message(const intent::QueueMessage& message, Instant now);
-    void queue_task(const intent::QueueTask& task, Instant now);
-    void cancel_queued(Instant now);
+    void add_scopes(const intent::AddScopes& i, Instant now);
     void copy_curl(std::uint64_t entry_id, bool may_reveal);
+    // The grant's scopes for the console's checks; nullopt for an API token.
+    std::optional<ScopeSet> console_scopes() const;
 
     // helper-bound HTTP
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
@@ -393,103 +311,62 @@ private:
     void on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                          Instant now);
 
-    // the session state machine
+    // the session state machine, through the REST client
     SessionConfig session_config(const std::string& client_id) const;
-    void run_session(const SessionEvent& event, Instant now);
+    // Performs what the REST client says: token requests, sends, answers.
+    void perform(RestStep step, Instant now);
     void process_callback(Instant now);
     void on_signed_in(Instant now);
     void remember_tokens();
 
     // REST calls
-    bool can_send() const;
-    Credentials credentials() const;
-    ApiConfig api_config() const;
-    void load_dashboard(Instant now);
-    void enqueue(CallKind kind, std::optional<std::string> room_for_post, Instant now, RequestId id = 0);
-    bool has_pending(CallKind kind) const;
     void pump(Instant now);
-    void send_call(RequestId id, bool retry, Instant now);
+    void on_sent(RequestId id, HttpRequest request, bool retry, Instant now);
     void on_api_answer(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                        Instant now);
-    void finish_call(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason, Instant now);
-    void fail_call(RequestId id, const std::string& reason, Instant now);
-    void release_room(const std::string& room_id);
-    PostJob* find_post(RequestId id);
     void drop_all_calls(const std::string& reason, Instant now);
-    void prune_posts();
     void record_rate(const HttpResponse& response, Instant now);
     void reset_account_data();
 
-    void set_error(UserError error, ErrorSource source = ErrorSource::other) {
-        last_error_ = std::move(error);
-        last_error_source_ = source;
+    void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
+        feedback_.error = std::move(error);
+        feedback_.source = source;
     }
     // The action `source` stands for succeeded: its error, if shown, goes.
-    void clear_error(ErrorSource source) {
-        if (last_error_ && last_error_source_ == source) last_error_.reset();
+    void clear_error(ErrorSource source) override {
+        if (feedback_.error && feedback_.source == source) feedback_.error.reset();
     }
 
-    // post recovery (app_recovery.cpp, issue 11)
-    void on_post_failed(const ApiCall& call, PostJob& job, const std::optional<HttpResponse>& response,
-                        const std::string& reason, Instant now);
-    void start_settle(ApiCall call, PostJob& job, const std::string& why, Instant now);
-    void on_settle_answer(const ApiCall& call, const std::optional<HttpResponse>& response, Instant now);
-    void post_decided(PostJob& job, Instant now);
-    void retry_post(RequestId id, std::optional<std::string> body, Instant now);
-    void discard_post(RequestId id, Instant now);
-    void run_post_timers(Instant now);
+    // ---- FeatureHost: what the features ask (app_routes.cpp) ----
+    // Where an answer goes, and what the HTTP log calls its request.
+    struct Route {
+        Feature* owner = nullptr;
+        std::string label;
+        bool upload_progress = false;
+        std::optional<TransportFailure> failure;  // why no answer came, when none did
+    };
+    RequestTag new_tag() override { return wire_.next_tag++; }
+    RequestTag submit(Feature& owner, Outgoing outgoing, Instant now, RequestTag tag = 0) override;
+    bool pending(RequestTag tag) const override { return client_.pending(tag); }
+    bool in_flight(RequestTag tag) const override { return client_.in_flight(tag); }
+    void release(RequestTag tag) override;
+    void resend(RequestTag tag) override { client_.resend(tag); }
+    bool cancel(RequestTag tag) override;
+    ApiConfig api_config() const override;
+    void notice(std::string text) override { feedback_.notice = std::move(text); }
+    void offer_scope(std::string scope) override { features_.console.offer_scope(std::move(scope)); }
+    bool can_send() const override { return client_.can_send(); }
+    void open_url(std::string url) override { effects_.push_back(effect::OpenUrl{std::move(url)}); }
+    // A request's end goes to its owner.
+    void deliver(RequestTag tag, Answer answer, Instant now);
+
     void on_helper_unreachable(Instant now, bool probe_failed = false);
     void on_helper_answer(Instant now);
     void probe_helper(Instant now);
     void add_secret(const std::string& secret);
 
-    // issue 10 views (app_rooms.cpp)
-    void apply_view(const intent::OpenRoom& i, Instant now);
-    void apply_view(const intent::LoadMessages& i, Instant now);
-    void apply_view(const intent::MarkRead& i, Instant now);
-    void apply_view(const intent::CompleteTask& i, Instant now);
-    void apply_view(const intent::LoadMyTasks& i, Instant now);
-    void apply_view(const intent::LoadContacts& i, Instant now);
-    void apply_view(const intent::AcceptRequest& i, Instant now);
-    void apply_view(const intent::DeclineRequest& i, Instant now);
-    void apply_view(const intent::SetPageVisible& i, Instant now);
-    // files both ways (app_files.cpp)
-    void apply_view(const intent::UploadFile& i, Instant now);
-    void apply_view(const intent::PickFile& i, Instant now);
-    void apply_view(const intent::OpenFile& i, Instant now);
-    // the workspace (app_workspace.cpp)
-    void apply_view(const intent::ShowView& i, Instant now);
-    void apply_view(const intent::SetRoomFilter& i, Instant now);
-    void apply_view(const intent::Reply& i, Instant now);
-    void apply_view(const intent::Quote& i, Instant now);
-    void apply_view(const intent::Mention& i, Instant now);
-    void apply_view(const intent::EditMessage& i, Instant now);
-    void apply_view(const intent::DeleteMessage& i, Instant now);
-    void apply_view(const intent::ReopenTask& i, Instant now);
-    void apply_view(const intent::SetNotifications& i, Instant now);
-    void apply_view(const intent::NotificationPermission& i, Instant now);
-    // A console answer to an edit or delete of the open room's message.
-    void on_message_changed(const HttpResponse& response);
-    void on_file_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
-                        Instant now);
-    // the API console (app_console.cpp)
-    void apply_view(const intent::ConsoleCall& i, Instant now);
-    void apply_view(const intent::ConfirmConsoleCall& i, Instant now);
-    void apply_view(const intent::CancelConsoleCall& i, Instant now);
-    void apply_view(const intent::AddScopes& i, Instant now);
-    void send_console(const ConsolePending& call, Instant now);
-    void on_console_answer(const std::optional<HttpResponse>& response, const std::string& reason);
-    // Queues a view's REST call (same queue, pacer and session as the rest);
-    // `post_room` puts a room post under the per-room limit (spec 8.2).
-    void enqueue_view(ViewCall view, Method method, std::string path, FormFields params, std::string subject,
-                      Instant now, std::optional<std::string> post_room = std::nullopt);
-    bool has_pending_view(ViewCall view, const std::string& subject) const;
-    std::string view_label(const ApiCall& call) const;
-    void on_view_answer(const ApiCall& call, const std::optional<HttpResponse>& response, const std::string& reason,
-                        Instant now);
-    void run_room_poll(Instant now);
-    // issue 30: the BFF mode (app_bff.cpp)
-    bool bff_config() const { return config_ && config_->bff(); }
+    // the BFF mode (app_bff.cpp)
+    bool bff_config() const { return config_load_.value && config_load_.value->bff(); }
     void bff_on_config(Instant now);
     void bff_sign_in(const ScopeSet& scopes, Instant now);
     void bff_sign_out(Instant now);
@@ -501,104 +378,94 @@ private:
     // The helper says there is no session (401 X-Roomkey-Session: none).
     void bff_ended(const std::string& why, Instant now);
     // A token request the helper made, reported by a header or /bff/session.
-    void bff_log_token_request(const HelperTokenRequest& request, Instant now);
+    void bff_log_token_request(const BffTokenRequestReport& request, Instant now);
     void bff_note_response(const HttpResponse& response, Instant now);
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;
 
-    std::optional<PublicConfig> config_;
-    std::string config_error_;
-    bool config_loading_ = false;
+    // roomkey-helper's configuration (/config.json) and its loading.
+    struct ConfigLoad {
+        std::optional<PublicConfig> value;
+        std::string error;
+        bool loading = false;
+    };
+    ConfigLoad config_load_;
 
-    Mode mode_ = Mode::none;
-    Session session_;
-    std::optional<ValidatedCallback> callback_;  // validated, waiting for the config
-    Instant callback_received_at_;               // when the page loaded with it (spec 2.2: code valid 1 minute)
-    // The authorization request and callback, waiting for the configuration
-    // (its consent_url) to be told in the HTTP log as steps (flow_steps.hpp).
+    // Sign-in and the grant as asked for (the tokens themselves are the REST client's).
     struct ArrivedCallback {
         std::optional<PendingAuthorization> pending;  // as the callback consumed it
         std::string url;
         std::optional<CallbackError> refused;
         Instant at;
     };
-    std::optional<ArrivedCallback> callback_steps_;
-    void log_flow_step(FlowStep step, Instant at);
-    std::optional<std::string> pending_to_store_;
-    ScopeSet requested_scopes_;
-    ScopeRefresh scope_refresh_;
-    bool auto_refresh_ = true;
-    std::optional<Instant> refresh_tick_at_;
-    std::string api_token_;
-    std::vector<std::string> secrets_;  // every token/code/verifier seen, to mask in the log
-
-    Loadable<Account> account_;
-    Loadable<MyStatus> status_;
-    Loadable<std::vector<Room>> rooms_;
-    std::string selected_room_;
-
-    std::map<RequestId, ApiCall> calls_;
-    std::map<std::string, std::deque<RequestId>> room_fifo_;  // posts per room, head queued or in flight
-    std::deque<PostJob> posts_;
-    PostBatch batch_;
-    PacingScheduler scheduler_;
-    PostQueue queue_;
-    std::vector<RateSample> rate_samples_;
-
-    std::map<std::uint64_t, HttpPurpose> http_;
-    std::uint64_t next_http_id_ = 1;
-    RequestId next_call_id_ = 1;
-
-    HttpLog log_;
-    bool reveal_ = false;
-    bool session_copied_ = false;           // this session put text on the system clipboard
-    bool clipboard_clear_refused_ = false;  // sign-out's overwrite waits for a click or key press
-    std::optional<UserError> last_error_;
-    ErrorSource last_error_source_ = ErrorSource::other;
-    std::string posting_error_;
-    std::string form_error_;
-    bool helper_down_ = false;
-    int helper_probes_ = 0;
-    bool helper_probe_in_flight_ = false;
-    std::optional<Instant> helper_probe_at_;
-    std::optional<long> sign_out_confirm_;
-    std::string notice_;
-    Counters counters_;
-
-    // issue 10
-    RoomView room_;
-    std::optional<Instant> room_poll_at_;  // the open room's next poll, once its first load answered
-    bool page_visible_ = true;
-    std::string room_announcement_;
-    Loadable<std::vector<ChatTask>> my_tasks_;
-    Loadable<std::vector<Contact>> contacts_;
-    Loadable<std::vector<ContactRequest>> incoming_;
-    Console console_;
-    // issue 27
-    Workspace workspace_;
-    // The edit or delete sent through the console, to show once it answers.
-    struct MessageChange {
-        std::string room_id;
-        std::string message_id;
-        std::optional<std::string> body;  // nullopt: a delete
+    struct SignIn {
+        std::optional<ValidatedCallback> callback;  // validated, waiting for the config
+        Instant callback_at;                        // when the page loaded with it (spec 2.2: code valid 1 minute)
+        // The authorization request and callback, waiting for the configuration
+        // (its consent_url) to be told in the HTTP log as steps (flow_steps.hpp).
+        std::optional<ArrivedCallback> steps;
+        ScopeSet requested_scopes;
+        ScopeRefresh scope_refresh;
+        bool auto_refresh = true;
+        std::optional<Instant> refresh_tick_at;
+        std::string api_token;
     };
-    std::optional<MessageChange> message_change_;
-    // Issue 30: the BFF mode.
-    BffSessionView bff_;
-    bool bff_signing_in_ = false;   // navigated to /bff/login (a page restored from the cache)
-    bool bff_refreshing_ = false;   // a POST /bff/refresh is in flight
-    bool bff_session_asked_ = false;  // GET /bff/session in flight
-    std::optional<BffCallbackError> bff_callback_error_;  // the launch URL's #bff_error, until the config is read
-    // Issue 27 item 5: the room list's next read, once a read answered.
-    std::optional<Instant> rooms_poll_at_;
-    void run_rooms_poll(Instant now);
-    void schedule_rooms_poll(Instant now);
-    // The room list read: mentions that rose are read for their text (the
-    // rooms being read, by id), then the next read is scheduled.
-    std::map<std::string, MentionRise> mention_reads_;
-    void on_room_list_read(Instant now);
-    void on_mention_text_answer(const ApiCall& call, const std::optional<HttpResponse>& response);
+    SignIn sign_in_;
+    void log_flow_step(FlowStep step, Instant at);
+
+    // The one REST client: credentials, session, pacing, queue (rest_client.hpp).
+    RestClient client_;
+    // Every request the App hands the transport, and where its answer goes.
+    struct Wire {
+        std::map<std::uint64_t, HttpPurpose> http;
+        std::uint64_t next_http_id = 1;
+        RequestTag next_tag = 1;
+        std::map<RequestTag, Route> routes;
+    };
+    Wire wire_;
+    // What the page API counts and the rate plot draws.
+    struct Stats {
+        Counters counters;
+        std::vector<RateSample> rate_samples;
+    };
+    Stats stats_;
+
+    // The HTTP log and what may be disclosed from it.
+    struct Trace {
+        HttpLog log;
+        bool reveal = false;
+        bool copied = false;               // this session put text on the system clipboard
+        bool clear_refused = false;        // sign-out's overwrite waits for a click or key press
+        std::vector<std::string> secrets;  // every token/code/verifier seen, to mask in the log
+    };
+    Trace trace_;
+
+    // What the user is told: the error (and the action it belongs to), notices.
+    struct Feedback {
+        std::optional<UserError> error;
+        ErrorSource source = ErrorSource::other;
+        std::string form_error;
+        std::string notice;
+        std::optional<long> sign_out_confirm;
+    };
+    Feedback feedback_;
+
+    // roomkey-helper gave no answer: REST calls wait while it is probed.
+    HelperWatch helper_;
+
+    // The features: each owns its state, its requests and their answers.
+    Features features_{*this, random_};
+
+    // The BFF mode.
+    struct Bff {
+        BffSessionView view;
+        bool signing_in = false;                         // navigated to /bff/login (a page restored from the cache)
+        bool refreshing = false;                         // a POST /bff/refresh is in flight
+        bool session_asked = false;                      // GET /bff/session in flight
+        std::optional<BffCallbackError> callback_error;  // the launch URL's #bff_error, until the config is read
+    };
+    Bff bff_;
 };
 
 }  // namespace roomkey::app

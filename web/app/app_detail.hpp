@@ -1,5 +1,5 @@
 // app_detail.hpp: constants and small helpers that the App's .cpp files
-// (app.cpp, app_http.cpp, app_session.cpp, app_posting.cpp, app_rest.cpp)
+// and its features (app*.cpp, dashboard.cpp, posting.cpp, open_room.cpp, ...)
 // share. Internal to web/app: nothing outside the App includes it.
 #pragma once
 
@@ -7,19 +7,18 @@
 #include <string>
 #include <string_view>
 
+#include "roomkey/public_config.hpp"
 #include "roomkey/session.hpp"
 
 namespace roomkey::app::detail {
 
-inline constexpr std::string_view kDefaultTokenPath = "/oauth/token";
-inline constexpr std::string_view kDefaultRequestHeader = "X-Roomkey-Request";
 inline constexpr std::size_t kMaxSecrets = 64;
 // Prefix of the failure reason of a request that got no HTTP answer at all.
 inline constexpr std::string_view kNoAnswer = "no answer: ";
 
 inline SessionConfig default_session_config() {
     SessionConfig config;
-    config.token_url = std::string(kDefaultTokenPath);
+    config.token_url = std::string(kHelperTokenPath);
     config.credentials = PublicClient{};
     return config;
 }

@@ -20,8 +20,8 @@ namespace roomkey::app {
 using namespace detail;
 
 void App::fetch_config(Instant now) {
-    config_loading_ = true;
-    config_error_.clear();
+    config_load_.loading = true;
+    config_load_.error.clear();
     HttpRequest request;
     request.method = Method::Get;
     request.url = std::string(kConfigPath);
@@ -29,54 +29,56 @@ void App::fetch_config(Instant now) {
 }
 
 void App::on_config(const HttpResponse& response, Instant now) {
-    config_loading_ = false;
+    config_load_.loading = false;
     if (!is_success(response.status)) {
-        config_error_ = "roomkey-helper answered " + std::to_string(response.status) + " for /config.json";
+        config_load_.error = "roomkey-helper answered " + std::to_string(response.status) + " for /config.json";
     } else if (auto parsed = parse_public_config(response.body)) {
-        config_ = std::move(*parsed);
-        if (!config_->configured) config_error_ = "roomkey-helper has no upstream service configured";
-        bff_on_config(now);  // issue 30: the BFF mode asks the helper for its session
-        if (callback_steps_) {
+        config_load_.value = std::move(*parsed);
+        client_.set_api_config(api_config());
+        if (!config_load_.value->configured) config_load_.error = "roomkey-helper has no upstream service configured";
+        bff_on_config(now);  // the BFF mode asks the helper for its session
+        if (sign_in_.steps) {
             // The page that sent the authorization request is gone, and its
             // log with it: tell that step again from the record it left,
             // then the callback that brought us here.
-            const ArrivedCallback arrived = std::move(*callback_steps_);
-            callback_steps_.reset();
-            if (arrived.pending && config_->configured) {
-                if (auto step = authorization_step(config_->consent_url, config_->client(), *arrived.pending)) {
+            const ArrivedCallback arrived = std::move(*sign_in_.steps);
+            sign_in_.steps.reset();
+            if (arrived.pending && config_load_.value->configured) {
+                if (auto step = authorization_step(config_load_.value->consent_url, config_load_.value->client(),
+                                                   *arrived.pending)) {
                     log_flow_step(std::move(*step), arrived.pending->created_at);
                 }
             }
-            log_flow_step(callback_step(arrived.url, arrived.refused,
-                                        arrived.pending ? std::optional<std::string>(arrived.pending->state)
-                                                        : std::nullopt),
-                          arrived.at);
+            log_flow_step(
+                callback_step(arrived.url, arrived.refused,
+                              arrived.pending ? std::optional<std::string>(arrived.pending->state) : std::nullopt),
+                arrived.at);
         }
     } else {
-        config_error_ = parsed.error();
+        config_load_.error = parsed.error();
     }
 }
 
 void App::log_flow_step(FlowStep step, Instant at) {
-    log_.add_step(next_http_id_++, std::move(step.purpose), step.request, std::move(step.note), at,
-                  std::move(step.parameters));
+    trace_.log.add_step(wire_.next_http_id++, std::move(step.purpose), step.request, std::move(step.note), at,
+                        std::move(step.parameters));
 }
 
 std::optional<std::string> App::curl_text(std::uint64_t entry_id, bool may_reveal) const {
-    const LogEntry* entry = log_.find(entry_id);
+    const LogEntry* entry = trace_.log.find(entry_id);
     if (!entry) return std::nullopt;
-    return copy_as_curl(entry->request, origin_, redaction(), reveal_ && may_reveal);
+    return copy_as_curl(entry->request, origin_, redaction(), trace_.reveal && may_reveal);
 }
 
 void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
     auto text = curl_text(entry_id, may_reveal);
     if (!text) return;
-    const bool revealed = reveal_ && may_reveal;
+    const bool revealed = trace_.reveal && may_reveal;
     effects_.push_back(effect::CopyText{std::move(*text)});
-    session_copied_ = true;
+    trace_.copied = true;
     // The new copy is the user's now: a clear still waiting must not wipe it.
-    clipboard_clear_refused_ = false;
-    notice_ = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
+    trace_.clear_refused = false;
+    feedback_.notice = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
 }
 
 // ===========================================================================
@@ -84,30 +86,31 @@ void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
 // ===========================================================================
 
 std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now) {
-    const std::uint64_t id = next_http_id_++;
+    const std::uint64_t id = wire_.next_http_id++;
     // The helper refuses state-changing requests without its custom header
     // (or a same-origin Origin): a cross-site page cannot add it.
-    request.headers.set(config_ ? config_->request_header : std::string(kDefaultRequestHeader), "1");
-    http_[id] = std::move(purpose);
+    request.headers.set(config_load_.value ? config_load_.value->request_header : std::string(kHelperRequestHeader),
+                        "1");
+    wire_.http[id] = std::move(purpose);
     const auto type = request.headers.get("content-type");
     if (type && type->rfind("multipart/", 0) == 0) {
         // A file upload: the log keeps what was sent, not megabytes of it.
         HttpRequest shown = request;
         shown.body = "[multipart/form-data body, " + std::to_string(request.body.size()) + " bytes]";
-        log_.begin(id, std::move(label), shown, now);
+        trace_.log.begin(id, std::move(label), shown, now);
     } else {
-        log_.begin(id, std::move(label), request, now);
+        trace_.log.begin(id, std::move(label), request, now);
     }
     effects_.push_back(effect::Send{id, std::move(request)});
     return id;
 }
 
 void App::on_response(std::uint64_t id, const HttpResponse& response, Instant now) {
-    auto it = http_.find(id);
-    if (it == http_.end()) return;
+    auto it = wire_.http.find(id);
+    if (it == wire_.http.end()) return;
     const HttpPurpose purpose = it->second;
-    http_.erase(it);
-    log_.complete(id, response, now);
+    wire_.http.erase(it);
+    trace_.log.complete(id, response, now);
     // Any HTTP answer, whatever its status, means roomkey-helper is there.
     on_helper_answer(now);
     bff_note_response(response, now);  // a token request the helper made meanwhile
@@ -116,12 +119,12 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
             using T = std::decay_t<decltype(p)>;
             if constexpr (std::is_same_v<T, ConfigFetch>) {
                 on_config(response, now);
-                if (callback_) {
-                    if (config_) {
+                if (sign_in_.callback) {
+                    if (config_load_.value) {
                         process_callback(now);
                     } else {
-                        callback_.reset();
-                        set_error(transport_error("Completing sign-in", config_error_));
+                        sign_in_.callback.reset();
+                        set_error(transport_error("Completing sign-in", config_load_.error));
                     }
                 }
             } else if constexpr (std::is_same_v<T, TokenCall>) {
@@ -141,11 +144,11 @@ void App::on_transport_error(std::uint64_t id, const std::string& reason, Instan
 }
 
 void App::on_transport_error(std::uint64_t id, TransportFailure failure, const std::string& reason, Instant now) {
-    auto it = http_.find(id);
-    if (it == http_.end()) return;
+    auto it = wire_.http.find(id);
+    if (it == wire_.http.end()) return;
     const HttpPurpose purpose = it->second;
-    http_.erase(it);
-    log_.fail(id, reason, now);
+    wire_.http.erase(it);
+    trace_.log.fail(id, reason, now);
     // No connection at all: hold REST calls and probe the helper with
     // backoff (a timeout says the helper is there but slow: no probe).
     if (failure == TransportFailure::network_error || std::holds_alternative<HelperProbe>(purpose)) {
@@ -155,16 +158,16 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
         [&](const auto& p) {
             using T = std::decay_t<decltype(p)>;
             if constexpr (std::is_same_v<T, ConfigFetch>) {
-                config_loading_ = false;
-                config_error_ = "roomkey-helper did not answer /config.json (" + reason + ")";
-                if (callback_) {
-                    callback_.reset();
+                config_load_.loading = false;
+                config_load_.error = "roomkey-helper did not answer /config.json (" + reason + ")";
+                if (sign_in_.callback) {
+                    sign_in_.callback.reset();
                     set_error(transport_error("Completing sign-in", reason));
                 }
             } else if constexpr (std::is_same_v<T, TokenCall>) {
                 on_token_answer(p.id, std::nullopt, reason, now);
             } else if constexpr (std::is_same_v<T, RestCall>) {
-                if (auto call = calls_.find(p.id); call != calls_.end()) call->second.failure = failure;
+                if (auto route = wire_.routes.find(p.id); route != wire_.routes.end()) route->second.failure = failure;
                 on_api_answer(p.id, std::nullopt, reason, now);
             } else if constexpr (std::is_same_v<T, BffCall>) {
                 on_bff_answer(p.route, std::nullopt, reason, now);
@@ -176,38 +179,43 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
 
 void App::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
                           Instant now) {
-    const SessionState before = session_.state();
-    const std::uint64_t generation = session_.token_generation();
-    if (response) {
-        run_session(session_event::TokenResponse{id, *response, now}, now);
-    } else {
-        run_session(session_event::TokenRequestFailed{id, reason, now}, now);
+    RestStep step = client_.token_answer(id, response, reason, now);
+    const std::vector<Lifecycle> events = step.lifecycle;
+    perform(std::move(step), now);
+    const SessionState after = session().state();
+    const lifecycle::Ended* ended = nullptr;
+    bool new_tokens = false;
+    for (const Lifecycle& event : events) {
+        if (const auto* e = std::get_if<lifecycle::Ended>(&event)) ended = e;
+        if (!std::holds_alternative<lifecycle::Ended>(event)) new_tokens = true;
     }
-    const SessionState after = session_.state();
-    if (scope_refresh_.pending() && after != SessionState::refreshing) {
+    if (sign_in_.scope_refresh.pending() && after != SessionState::refreshing) {
         // The narrower refresh ended: what was asked is now what is requested.
-        if (session_.token_generation() != generation && session_.tokens()) {
-            requested_scopes_ = scope_refresh_.requested();
-            scope_refresh_.granted(session_.tokens()->scope);
+        if (new_tokens) {
+            sign_in_.requested_scopes = sign_in_.scope_refresh.requested();
+            sign_in_.scope_refresh.granted(session().tokens()->scope);
         } else if (after == SessionState::failed || after == SessionState::expired) {
-            scope_refresh_.failed("The refresh with fewer scopes was refused and the session ended: sign in again.");
+            sign_in_.scope_refresh.failed(
+                "The refresh with fewer scopes was refused and the session ended: sign in again.");
         } else {
-            scope_refresh_.failed("The refresh with fewer scopes did not go through (" +
-                                  (response ? "HTTP " + std::to_string(response->status) : reason) +
-                                  "): the scopes granted before still apply.");
+            sign_in_.scope_refresh.failed("The refresh with fewer scopes did not go through (" +
+                                          (response ? "HTTP " + std::to_string(response->status) : reason) +
+                                          "): the scopes granted before still apply.");
         }
     }
-    if (session_.token_generation() != generation) {
-        remember_tokens();
-        if (before == SessionState::exchanging) {
+    for (const Lifecycle& event : events) {
+        if (std::holds_alternative<lifecycle::SignedIn>(event)) {
+            remember_tokens();
             on_signed_in(now);
-        } else {
-            ++counters_.token_refreshes;
-            notice_ = "The access token was refreshed.";
+        } else if (std::holds_alternative<lifecycle::Refreshed>(event)) {
+            remember_tokens();
+            ++stats_.counters.token_refreshes;
+            feedback_.notice = "The access token was refreshed.";
         }
-    } else if ((after == SessionState::failed || after == SessionState::expired) && session_.ended()) {
-        set_error(session_end_error(*session_.ended(), response));
-        if (!response) last_error_->message += " (" + reason + ")";
+    }
+    if (ended) {
+        set_error(session_end_error(ended->end, response));
+        if (!response) feedback_.error->message += " (" + reason + ")";
         reset_account_data();
     }
 }

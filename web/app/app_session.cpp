@@ -24,76 +24,75 @@ using namespace detail;
 // ===========================================================================
 
 void App::sign_in(const ScopeSet& scopes, Instant now) {
-    if (!config_ || !config_->configured) {
+    if (!config_load_.value || !config_load_.value->configured) {
         UserError error;
         error.title = "Sign-in cannot start";
-        error.message = config_ ? "roomkey-helper has no upstream service configured."
-                                : "roomkey-helper's configuration is not loaded (" +
-                                      (config_error_.empty() ? std::string("still loading") : config_error_) + ").";
+        error.message = config_load_.value
+                            ? "roomkey-helper has no upstream service configured."
+                            : "roomkey-helper's configuration is not loaded (" +
+                                  (config_load_.error.empty() ? std::string("still loading") : config_load_.error) +
+                                  ").";
         error.remedy = "Start roomkey with ./scripts/run.sh, then try again.";
         error.offers_try_again = true;
         set_error(std::move(error));
         return;
     }
-    if (config_->bff()) {
+    if (config_load_.value->bff()) {
         // Issue 30: the helper makes state and PKCE; a session it holds is
         // replaced by the new one when the callback comes (incremental consent).
         bff_sign_in(scopes, now);
         return;
     }
-    if (mode_ == Mode::api_token || session_.state() != SessionState::signed_out) sign_out(now);
+    if (holder() == CredentialHolder::api_token || session().state() != SessionState::signed_out) sign_out(now);
 
     AuthorizationRequest request;
-    request.redirect_uri = config_->redirect_uri;
+    request.redirect_uri = config_load_.value->redirect_uri;
     request.scopes = scopes;
     request.state = make_state(random_);
     request.pkce = make_pkce(random_);  // mandatory for public clients (spec 5.4.1), used always
-    const ClientConfig client = config_->client();
-    auto url = build_authorization_url(config_->consent_url, client, request);
+    const ClientConfig client = config_load_.value->client();
+    auto url = build_authorization_url(config_load_.value->consent_url, client, request);
     if (!url) {
         set_error(authorization_request_error(url.error()));
         return;
     }
-    session_ = Session(session_config(client.client_id));
-    mode_ = Mode::oauth;
-    requested_scopes_ = scopes;
-    last_error_.reset();
-    notice_ = "Opening the consent screen...";
-    pending_to_store_ = serialize(make_pending(client, request, now));
+    sign_in_.requested_scopes = scopes;
+    feedback_.error.reset();
+    feedback_.notice = "Opening the consent screen...";
     log_flow_step(authorization_step(*url), now);  // shown if the page comes back (back/forward cache)
-    run_session(session_event::SignInStarted{std::move(*url)}, now);
+    // The pending record is kept in sessionStorage before the page leaves.
+    perform(client_.sign_in(session_config(client.client_id), std::move(*url),
+                            serialize(make_pending(client, request, now))),
+            now);
 }
 
 void App::sign_out(Instant now) {
-    if (mode_ == Mode::bff) bff_sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
-    bff_.signed_out();
-    bff_signing_in_ = false;
-    if (session_.state() != SessionState::signed_out) run_session(session_event::SignOut{}, now);
+    if (holder() == CredentialHolder::helper) bff_sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
+    bff_.view.signed_out();
+    bff_.signing_in = false;
+    perform(client_.sign_out(), now);
     drop_all_calls("signed out", now);
     // The log keeps its entries, but rewritten masked: the secrets of this
     // session exist nowhere any more.
-    log_.forget_secrets(redaction());
-    secrets_.clear();
-    api_token_.clear();
-    callback_.reset();
-    pending_to_store_.reset();
-    refresh_tick_at_.reset();
+    trace_.log.forget_secrets(redaction());
+    trace_.secrets.clear();
+    sign_in_.api_token.clear();
+    sign_in_.callback.reset();
+    sign_in_.refresh_tick_at.reset();
     reset_account_data();
-    requested_scopes_.clear();
-    scope_refresh_.reset();
-    mode_ = Mode::none;
-    last_error_.reset();
-    notice_.clear();
+    sign_in_.requested_scopes.clear();
+    sign_in_.scope_refresh.reset();
+    feedback_.error.reset();
+    feedback_.notice.clear();
     // Everything else that belonged to the session: the reveal switch, what
     // was copied, the posts (their texts) and the session's counters. The
     // pacing scheduler and its samples stay: the service still counts those
     // sends in its windows, whoever signs in next (spec 8.1, 8.2).
-    reveal_ = false;
-    effects_.push_back(effect::ForgetClipboard{session_copied_});
-    session_copied_ = false;
-    posts_.clear();
-    batch_ = PostBatch{};
-    counters_ = Counters{};
+    trace_.reveal = false;
+    effects_.push_back(effect::ForgetClipboard{trace_.copied});
+    trace_.copied = false;
+    features_.posting.clear();
+    stats_.counters = Counters{};
 }
 
 // Issue 28: Back from the consent screen, and the browser showed this page
@@ -104,26 +103,28 @@ void App::sign_out(Instant now) {
 // reached again by Forward, say) is refused like any unknown one: it stays
 // single use. A page restored in any other state is as it was.
 void App::page_restored(Instant now) {
-    if (bff_signing_in_) {
+    if (bff_.signing_in) {
         // The same in BFF mode: the helper's login cookie simply expires.
-        bff_signing_in_ = false;
-        requested_scopes_.clear();
-        notice_ = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are "
-                  "ready.";
+        bff_.signing_in = false;
+        sign_in_.requested_scopes.clear();
+        feedback_.notice =
+            "Sign-in was not completed: you came back from the consent screen. Sign in again when you are "
+            "ready.";
         return;
     }
-    if (mode_ != Mode::oauth || session_.state() != SessionState::authorizing || callback_) return;
-    run_session(session_event::SignOut{}, now);
+    if (holder() != CredentialHolder::page_session || session().state() != SessionState::authorizing ||
+        sign_in_.callback)
+        return;
+    perform(client_.sign_out(), now);
     effects_.push_back(effect::ForgetPending{});
-    pending_to_store_.reset();
-    requested_scopes_.clear();
-    mode_ = Mode::none;
-    last_error_.reset();
-    notice_ = "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.";
+    sign_in_.requested_scopes.clear();
+    feedback_.error.reset();
+    feedback_.notice =
+        "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.";
 }
 
 std::string App::clipboard_notice() const {
-    if (!clipboard_clear_refused_) return {};
+    if (!trace_.clear_refused) return {};
     return "The clipboard still holds what roomkey copied: this browser lets a page change the clipboard only "
            "right after a click or key press, so roomkey clears it at your next click or key press.";
 }
@@ -140,14 +141,16 @@ void App::use_api_token(std::string token, Instant now) {
         set_error(std::move(error));
         return;
     }
-    if (mode_ != Mode::none || session_.state() != SessionState::signed_out) sign_out(now);
-    api_token_ = std::move(token);
-    add_secret(api_token_);
-    mode_ = Mode::api_token;
-    last_error_.reset();
-    notice_ = "Using an API token (spec 5.1): it is sent only in the " +
-              (config_ ? config_->token_header : std::string("x-servicetoken")) + " header.";
-    load_dashboard(now);
+    if (holder() != CredentialHolder::none || session().state() != SessionState::signed_out) sign_out(now);
+    sign_in_.api_token = std::move(token);
+    add_secret(sign_in_.api_token);
+    client_.set_api_config(api_config());
+    client_.use_api_token(sign_in_.api_token);
+    feedback_.error.reset();
+    feedback_.notice = "Using an API token (spec 5.1): it is sent only in the " +
+                       (config_load_.value ? config_load_.value->token_header : std::string(kDefaultApiTokenHeader)) +
+                       " header.";
+    features_.dashboard.load(now);
 }
 
 // ===========================================================================
@@ -156,7 +159,7 @@ void App::use_api_token(std::string token, Instant now) {
 
 SessionConfig App::session_config(const std::string& client_id) const {
     SessionConfig config = default_session_config();
-    if (config_) config.token_url = config_->token_endpoint;
+    if (config_load_.value) config.token_url = config_load_.value->token_endpoint;
     // Through the helper the browser is always a public client: in BFF mode
     // (a confidential client) the helper adds the secret (spec 4.3).
     config.credentials = PublicClient{client_id};
@@ -166,105 +169,64 @@ SessionConfig App::session_config(const std::string& client_id) const {
 // Spec 4.3: a refresh may ask for fewer scopes than were granted; the new
 // tokens then grant only those (and so does every later refresh).
 void App::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
-    if (mode_ == Mode::bff) {
+    if (holder() == CredentialHolder::helper) {
         bff_refresh(scopes, now);  // POST /bff/refresh {"scope": ...}
         return;
     }
-    const auto& tokens = session_.tokens();
-    if (mode_ != Mode::oauth || !tokens) {
-        scope_refresh_.refuse(
+    const auto& tokens = session().tokens();
+    if (holder() != CredentialHolder::page_session || !tokens) {
+        sign_in_.scope_refresh.refuse(
             "Sign in with OAuth first: only an OAuth grant can be narrowed (an API token has no scopes).");
         return;
     }
-    const bool busy = session_.state() == SessionState::refreshing;
+    const bool busy = session().state() == SessionState::refreshing;
     if (auto why = ScopeRefresh::refusal(scopes, tokens->scope, busy)) {
-        scope_refresh_.refuse(std::move(*why));
+        sign_in_.scope_refresh.refuse(std::move(*why));
         return;
     }
-    scope_refresh_.start(scopes, tokens->scope);
-    run_session(session_event::RefreshRequested{now, scopes}, now);
+    sign_in_.scope_refresh.start(scopes, tokens->scope);
+    perform(client_.refresh(now, scopes), now);
 }
 
 // "Refresh now": the page's own session refreshes its tokens; in BFF mode
 // the helper refreshes them (POST /bff/refresh).
 void App::refresh_now(Instant now) {
-    if (mode_ == Mode::bff) {
+    if (holder() == CredentialHolder::helper) {
         bff_refresh(std::nullopt, now);
         return;
     }
-    const SessionState state = session_.state();
-    if (mode_ == Mode::oauth && (state == SessionState::signed_in || state == SessionState::refreshing)) {
-        run_session(session_event::RefreshRequested{now}, now);
-    }
-}
-
-void App::run_session(const SessionEvent& event, Instant now) {
-    auto result = session_.handle(event);
-    if (!result) {
-        // The table has no row for this: a bug in this adapter, shown, not hidden.
-        notice_ = "internal: " + describe(result.error());
-        return;
-    }
-    for (const SessionEffect& effect : *result) {
-        std::visit(
-            [&](const auto& e) {
-                using T = std::decay_t<decltype(e)>;
-                if constexpr (std::is_same_v<T, session_effect::NavigateToConsent>) {
-                    if (pending_to_store_) {
-                        effects_.push_back(effect::StorePending{std::move(*pending_to_store_)});
-                        pending_to_store_.reset();
-                    }
-                    effects_.push_back(effect::Navigate{e.url});
-                } else if constexpr (std::is_same_v<T, session_effect::SendCodeExchange>) {
-                    send(TokenCall{e.id}, "code exchange (spec 4.3)", e.request, now);
-                } else if constexpr (std::is_same_v<T, session_effect::SendRefresh>) {
-                    send(TokenCall{e.id}, "token refresh (spec 4.3)", e.request, now);
-                } else if constexpr (std::is_same_v<T, session_effect::SendApiRequest>) {
-                    send_call(e.id, false, now);
-                } else if constexpr (std::is_same_v<T, session_effect::RetryApiRequest>) {
-                    ++counters_.retries_after_401;
-                    send_call(e.id, true, now);
-                } else if constexpr (std::is_same_v<T, session_effect::FailApiRequest>) {
-                    fail_call(e.id, "not sent: " + std::string(to_string(e.reason)), now);
-                } else if constexpr (std::is_same_v<T, session_effect::ScheduleRefreshAt>) {
-                    refresh_tick_at_ = e.at;
-                } else if constexpr (std::is_same_v<T, session_effect::ForgetTokens>) {
-                    log_.forget_secrets(redaction());
-                }
-            },
-            effect);
+    const SessionState state = session().state();
+    if (holder() == CredentialHolder::page_session &&
+        (state == SessionState::signed_in || state == SessionState::refreshing)) {
+        perform(client_.refresh(now), now);
     }
 }
 
 void App::process_callback(Instant now) {
-    ValidatedCallback callback = std::move(*callback_);
-    callback_.reset();
-    const Millis waited = std::chrono::duration_cast<Millis>(now - callback_received_at_);
-    if (waited > kAuthorizationCodeLifetime) {
-        // Spec 2.2 / 8.3: the code is valid 1 minute from when it was issued,
-        // which was before this page loaded: exchanging it now can only fail.
-        session_ = Session(session_config(callback.client_id()));
-        mode_ = Mode::none;
-        requested_scopes_.clear();
-        notice_.clear();
-        set_error(code_expired_error(waited));
-        return;
+    ValidatedCallback callback = std::move(*sign_in_.callback);
+    sign_in_.callback.reset();
+    const std::string client_id = callback.client_id();
+    RestStep step = client_.callback(session_config(client_id), std::move(callback), sign_in_.callback_at, now);
+    for (const Lifecycle& event : step.lifecycle) {
+        if (const auto* expired = std::get_if<lifecycle::CodeExpired>(&event)) {
+            sign_in_.requested_scopes.clear();
+            feedback_.notice.clear();
+            set_error(code_expired_error(expired->waited));
+            return;
+        }
     }
-    session_ = Session(session_config(callback.client_id()));
-    mode_ = Mode::oauth;
-    notice_ = "Exchanging the authorization code...";
-    run_session(session_event::CallbackValidated{std::move(callback)}, now);
+    feedback_.notice = "Exchanging the authorization code...";
+    perform(std::move(step), now);
 }
 
 void App::on_signed_in(Instant now) {
-    mode_ = Mode::oauth;
-    last_error_.reset();
-    notice_ = "Signed in.";
-    load_dashboard(now);
+    feedback_.error.reset();
+    feedback_.notice = "Signed in.";
+    features_.dashboard.load(now);
 }
 
 void App::remember_tokens() {
-    if (const auto& tokens = session_.tokens()) {
+    if (const auto& tokens = session().tokens()) {
         add_secret(tokens->access_token);
         add_secret(tokens->refresh_token);
     }
@@ -272,10 +234,10 @@ void App::remember_tokens() {
 
 void App::add_secret(const std::string& secret) {
     if (secret.empty()) return;
-    if (std::find(secrets_.begin(), secrets_.end(), secret) != secrets_.end()) return;
-    secrets_.push_back(secret);
+    if (std::find(trace_.secrets.begin(), trace_.secrets.end(), secret) != trace_.secrets.end()) return;
+    trace_.secrets.push_back(secret);
     // Old tokens stay in old log entries; keep masking the recent ones.
-    if (secrets_.size() > kMaxSecrets) secrets_.erase(secrets_.begin());
+    if (trace_.secrets.size() > kMaxSecrets) trace_.secrets.erase(trace_.secrets.begin());
 }
 
 // ===========================================================================
@@ -283,11 +245,12 @@ void App::add_secret(const std::string& secret) {
 // ===========================================================================
 
 std::string App::session_label() const {
-    if (mode_ == Mode::api_token) return "api token";
-    if (mode_ == Mode::bff) return bff_refreshing_ ? "refreshing" : "signed in";  // the helper holds the tokens
-    if (bff_signing_in_) return "signing in";
-    if (callback_) return "exchanging";
-    switch (session_.state()) {
+    if (holder() == CredentialHolder::api_token) return "api token";
+    if (holder() == CredentialHolder::helper)
+        return bff_.refreshing ? "refreshing" : "signed in";  // the helper holds the tokens
+    if (bff_.signing_in) return "signing in";
+    if (sign_in_.callback) return "exchanging";
+    switch (session().state()) {
         case SessionState::signed_out:
             return "signed out";
         case SessionState::authorizing:
@@ -308,13 +271,13 @@ std::string App::session_label() const {
 
 bool App::scopes_differ() const {
     const ScopeSet* granted = granted_scopes();
-    if (!granted || requested_scopes_.empty()) return false;
-    return expand(*granted) != expand(requested_scopes_);
+    if (!granted || sign_in_.requested_scopes.empty()) return false;
+    return expand(*granted) != expand(sign_in_.requested_scopes);
 }
 
 std::optional<Instant> App::access_expires_at() const {
-    if (mode_ == Mode::bff) return bff_.access_expires_at();
-    const auto& tokens = session_.tokens();
+    if (holder() == CredentialHolder::helper) return bff_.view.access_expires_at();
+    const auto& tokens = session().tokens();
     if (!tokens) return std::nullopt;
     return tokens->access_expires_at;
 }

@@ -64,7 +64,7 @@ FlowStep bff_callback_step(std::string redirect_uri, const std::optional<BffCall
     return step;
 }
 
-FlowStep helper_token_step(const HelperTokenRequest& report) {
+FlowStep helper_token_step(const BffTokenRequestReport& report) {
     auto [request, sent] = split_request_line(report.request);
     FlowStep step{"token request by roomkey-helper (" + report.grant_type + ")", std::move(request), {}, {}};
     step.parameters.push_back(StepParameter{"grant_type", report.grant_type, ""});

@@ -26,6 +26,6 @@ FlowStep bff_callback_step(std::string redirect_uri, const std::optional<BffCall
 
 // A token request the helper made ("POST https://host/token ..." as it
 // reported it): the method and URL of its request line, the rest decoded.
-FlowStep helper_token_step(const HelperTokenRequest& request);
+FlowStep helper_token_step(const BffTokenRequestReport& request);
 
 }  // namespace roomkey::app

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roomkey/errors.hpp"
 #include "roomkey/json_text.hpp"
 #include "roomkey/url.hpp"
 
@@ -18,44 +19,13 @@ using json = nlohmann::json;
 // reports "the last few"; the log keeps its own entries).
 constexpr std::size_t kRememberedTokenRequests = 16;
 
-bool read_text(const json& object, const char* name, std::string& out) {
-    if (!object.contains(name) || object[name].is_null()) return true;
-    if (!object[name].is_string()) return false;
-    out = object[name].get<std::string>();
-    return true;
-}
-
-bool read_integer(const json& object, const char* name, std::int64_t& out) {
-    if (!object.contains(name) || object[name].is_null()) return true;
-    if (!object[name].is_number()) return false;
-    out = object[name].is_number_integer() ? object[name].get<std::int64_t>()
-                                           : static_cast<std::int64_t>(object[name].get<double>());
-    return true;
-}
-
-Result<HelperTokenRequest, std::string> token_request_from(const json& value) {
-    if (!value.is_object()) return Err{std::string("a token request is not a JSON object")};
-    HelperTokenRequest out;
-    std::int64_t status = 0;
-    if (!read_text(value, "grant_type", out.grant_type) || !read_integer(value, "status", status) ||
-        !read_integer(value, "ms", out.ms) || !read_integer(value, "at", out.at) ||
-        !read_text(value, "scope", out.scope) || !read_text(value, "request", out.request) ||
-        !read_text(value, "response", out.response) || !read_text(value, "error", out.error)) {
-        return Err{std::string("a token request has a member of the wrong type")};
-    }
-    if (out.grant_type.empty()) return Err{std::string("a token request names no grant_type")};
-    if (status < 0 || status > 999) return Err{"a token request has the status " + std::to_string(status)};
-    out.status = static_cast<int>(status);
-    return out;
-}
-
-// The first text of an {"errors": [...]} body (spec 7.2's shape, which the
-// helper's own answers use too).
+// The first text of an {"errors": [...]} body (spec 2.7's shape, which the
+// helper's own answers write with the same ApiErrorBody).
 std::optional<std::string> first_error(std::string_view body) {
-    const json root = parse_json_text(body);
-    if (!root.is_object() || !root.contains("errors") || !root["errors"].is_array()) return std::nullopt;
-    for (const json& item : root["errors"]) {
-        if (item.is_string() && !item.get<std::string>().empty()) return item.get<std::string>();
+    const auto read = read_api_error_body(body);
+    if (!read) return std::nullopt;
+    for (const std::string& text : read->errors) {
+        if (!text.empty()) return text;
     }
     return std::nullopt;
 }
@@ -70,63 +40,16 @@ HttpRequest helper_request(Method method, std::string_view path) {
 
 }  // namespace
 
-bool same_request(const HelperTokenRequest& a, const HelperTokenRequest& b) {
-    return a.grant_type == b.grant_type && a.status == b.status && a.ms == b.ms && a.at == b.at &&
-           a.scope == b.scope && a.error == b.error;
-}
-
-Result<HelperTokenRequest, std::string> read_helper_token_request(std::string_view json_text) {
-    const json root = parse_json_text(json_text);
-    if (root.is_discarded()) return Err{std::string("the token request report is not JSON")};
-    return token_request_from(root);
-}
-
-Result<BffSessionInfo, std::string> read_bff_session(std::string_view json_text) {
-    const json root = parse_json_text(json_text);
-    if (root.is_discarded() || !root.is_object()) return Err{std::string("the session answer is not a JSON object")};
-    if (!root.contains("signed_in") || !root["signed_in"].is_boolean()) {
-        return Err{std::string("the session answer has no signed_in true/false")};
-    }
-    BffSessionInfo info;
-    info.signed_in = root["signed_in"].get<bool>();
-    if (!info.signed_in) return info;
-    std::string scope;
-    if (!read_text(root, "scope", scope)) return Err{std::string("the session answer's scope is not text")};
-    auto scopes = parse_scope_list(scope);
-    if (!scopes) return Err{"the session answer's scope names unknown scopes: " + scope};
-    info.scope = std::move(*scopes);
-    if (!root.contains("expires_in") || !read_integer(root, "expires_in", info.expires_in) ||
-        root["expires_in"].is_null()) {
-        return Err{std::string("the session answer has no expires_in in seconds")};
-    }
-    if (root.contains("refresh_expires_in") && !root["refresh_expires_in"].is_null()) {
-        std::int64_t left = 0;
-        if (!read_integer(root, "refresh_expires_in", left)) {
-            return Err{std::string("the session answer's refresh_expires_in is not a number")};
-        }
-        info.refresh_expires_in = left;
-    }
-    if (root.contains("token_requests") && !root["token_requests"].is_null()) {
-        if (!root["token_requests"].is_array()) return Err{std::string("the session answer's token_requests is not a list")};
-        for (const json& item : root["token_requests"]) {
-            auto request = token_request_from(item);
-            if (!request) return Err{"the session answer: " + request.error()};
-            info.token_requests.push_back(std::move(*request));
-        }
-    }
-    return info;
-}
-
 std::optional<std::string> bff_session_ended(const HttpResponse& response) {
     if (response.status != 401) return std::nullopt;
-    const auto session = response.headers.get(kSessionHeader);
-    if (!session || *session != "none") return std::nullopt;
+    const auto session = response.headers.get(kBffSessionHeader);
+    if (!session || *session != kBffNoSession) return std::nullopt;
     if (auto why = first_error(response.body)) return why;
     return std::string("roomkey session: roomkey-helper holds no session for this browser; sign in again");
 }
 
-std::optional<HelperTokenRequest> token_request_header(const HttpResponse& response) {
-    const auto header = response.headers.get(kTokenRequestHeader);
+std::optional<BffTokenRequestReport> token_request_header(const HttpResponse& response) {
+    const auto header = response.headers.get(kBffTokenRequestHeader);
     if (!header) return std::nullopt;
     auto request = read_helper_token_request(*header);
     if (!request) return std::nullopt;
@@ -183,8 +106,8 @@ void BffSessionView::on_session(const BffSessionInfo& info, Instant now) {
     token_requests_ = info.token_requests;
 }
 
-bool BffSessionView::first_report(const HelperTokenRequest& request) {
-    for (const HelperTokenRequest& seen : logged_) {
+bool BffSessionView::first_report(const BffTokenRequestReport& request) {
+    for (const BffTokenRequestReport& seen : logged_) {
         if (same_request(seen, request)) return false;
     }
     logged_.push_back(request);

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "roomkey/bff_session.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/launch_url.hpp"  // BffCallbackError: the #bff_error fragment
 #include "roomkey/result.hpp"
@@ -22,37 +23,9 @@
 
 namespace roomkey::app {
 
-// The helper's answers name these (docs/bff.md).
-inline constexpr std::string_view kSessionHeader = "X-Roomkey-Session";
-inline constexpr std::string_view kTokenRequestHeader = "X-Roomkey-Token-Request";
-
-// One token request roomkey-helper made for this session, as it reports it
-// (already masked by the helper: no token, code, verifier or secret).
-struct HelperTokenRequest {
-    std::string grant_type;  // "authorization_code" or "refresh_token"
-    int status = 0;          // the token endpoint's HTTP status, 0: no answer
-    std::int64_t ms = 0;
-    std::int64_t at = 0;  // Unix seconds
-    std::string scope;
-    std::string request;   // one masked line: "POST https://host/token grant_type=... (Basic ...)"
-    std::string response;  // a masked one-line summary
-    std::string error;     // the service's error code, "" when none
-};
-// Two reports of the same request (the header, then /bff/session) are one.
-bool same_request(const HelperTokenRequest& a, const HelperTokenRequest& b);
-
-// GET /bff/session's answer.
-struct BffSessionInfo {
-    bool signed_in = false;
-    ScopeSet scope;
-    std::int64_t expires_in = 0;                      // seconds left on the access token
-    std::optional<std::int64_t> refresh_expires_in;   // nullopt: unknown (offline_access)
-    std::vector<HelperTokenRequest> token_requests;  // oldest first
-};
-
-// The error text says what was wrong, for the user.
-Result<BffSessionInfo, std::string> read_bff_session(std::string_view json_text);
-Result<HelperTokenRequest, std::string> read_helper_token_request(std::string_view json_text);
+// The helper's reports (BffTokenRequestReport), /bff/session's answer
+// (BffSessionInfo) and their readers are shared/'s (bff_session.hpp): the
+// helper writes them with the same types.
 
 // A 401 carrying `X-Roomkey-Session: none`: the helper holds no session for
 // this browser (none, expired, or its refresh was refused). The reason the
@@ -61,7 +34,7 @@ std::optional<std::string> bff_session_ended(const HttpResponse& response);
 
 // The answer's X-Roomkey-Token-Request header, when the helper made a token
 // request while answering it; nullopt when absent or unreadable.
-std::optional<HelperTokenRequest> token_request_header(const HttpResponse& response);
+std::optional<BffTokenRequestReport> token_request_header(const HttpResponse& response);
 
 // The navigation that starts a sign-in: `login_path?scope=<space-separated>`.
 std::string bff_login_url(std::string_view login_path, const ScopeSet& scopes);
@@ -89,9 +62,9 @@ public:
     std::optional<Instant> access_expires_at() const { return access_expires_at_; }
     std::optional<Instant> refresh_expires_at() const { return refresh_expires_at_; }
     Seconds access_lifetime() const { return access_lifetime_; }
-    const std::vector<HelperTokenRequest>& token_requests() const { return token_requests_; }
+    const std::vector<BffTokenRequestReport>& token_requests() const { return token_requests_; }
     // A token request not yet in the log: true the first time only.
-    bool first_report(const HelperTokenRequest& request);
+    bool first_report(const BffTokenRequestReport& request);
 
 private:
     bool signed_in_ = false;
@@ -99,8 +72,8 @@ private:
     std::optional<Instant> access_expires_at_;
     std::optional<Instant> refresh_expires_at_;
     Seconds access_lifetime_{0};
-    std::vector<HelperTokenRequest> token_requests_;
-    std::vector<HelperTokenRequest> logged_;
+    std::vector<BffTokenRequestReport> token_requests_;
+    std::vector<BffTokenRequestReport> logged_;
 };
 
 }  // namespace roomkey::app

@@ -19,10 +19,10 @@ json seconds_left(const std::optional<Instant>& at, Instant now) {
 }  // namespace
 
 void add_bff_state(const App& app, Instant now, json& state) {
-    const Mode mode = app.mode();
-    if (mode == Mode::bff) {
+    const CredentialHolder holder = app.holder();
+    if (holder == CredentialHolder::helper) {
         state["tokens_held_by"] = "helper";
-    } else if (mode == Mode::oauth || mode == Mode::api_token) {
+    } else if (holder == CredentialHolder::page_session || holder == CredentialHolder::api_token) {
         state["tokens_held_by"] = "page";
     } else {
         state["tokens_held_by"] = nullptr;
@@ -34,7 +34,7 @@ void add_bff_state(const App& app, Instant now, json& state) {
     }
     const BffSessionView& session = app.bff();
     json requests = json::array();
-    for (const HelperTokenRequest& request : session.token_requests()) {
+    for (const BffTokenRequestReport& request : session.token_requests()) {
         requests.push_back({{"grant_type", request.grant_type},
                             {"status", request.status},
                             {"ms", request.ms},

@@ -3,7 +3,7 @@
 // checks, the scope the catalog names against the granted ones, and a
 // confirmation for destructive calls), and what its answer shows (formatted
 // JSON, status, rate-limit headers, the scope a 403 insufficient_scope names).
-// App (app_console.cpp) sends what prepare() allows through its one REST
+// ApiConsole (api_console.hpp) sends what prepare() allows through the one REST
 // queue, session and pacer.
 #pragma once
 

@@ -35,11 +35,6 @@ void mask_json(json& value) {
     }
 }
 
-bool is_form(const Headers& headers) {
-    const auto type = headers.get("content-type");
-    return type && type->rfind("application/x-www-form-urlencoded", 0) == 0;
-}
-
 std::string path_of(std::string_view url) {
     if (url.empty() || url.front() == '/') return std::string(url);
     const auto parsed = parse_url(url);
@@ -67,7 +62,7 @@ std::string body_for_display(const Headers& headers, std::string_view body, cons
     std::string shown;
     if (auto pretty = pretty_json(body, !reveal)) {
         shown = std::move(*pretty);
-    } else if (!reveal && is_form(headers)) {
+    } else if (!reveal && has_form_content_type(headers)) {
         shown = mask_form(body, rules);
     } else {
         shown = std::string(body);
@@ -226,7 +221,7 @@ std::string copy_as_curl(const HttpRequest& request, std::string_view origin, co
     }
     if (!request.body.empty()) {
         std::string body = request.body;
-        if (!reveal) body = is_form(request.headers) ? mask_form(body, rules) : mask_known_secrets(body, rules);
+        if (!reveal) body = has_form_content_type(request.headers) ? mask_form(body, rules) : mask_known_secrets(body, rules);
         out += " \\\n  --data-raw " + shell_quote(body);
     }
     return out;

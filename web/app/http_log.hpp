@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "roomkey/api.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/time.hpp"
 
@@ -22,9 +23,9 @@ inline constexpr std::string_view kMask = "********";
 
 // Which parts of an exchange hold secrets.
 struct RedactionRules {
-    // The API-token header (spec 5.1: written `x-servicetoken` in the spec; a
-    // setting, because the real name carries the service's brand).
-    std::string api_token_header = "x-servicetoken";
+    // The API-token header (spec 5.1; a setting, because the real name
+    // carries the service's brand).
+    std::string api_token_header{kDefaultApiTokenHeader};
     // Secret values the app knows (tokens, code, verifier): masked wherever they
     // appear, even in places the field rules below do not cover.
     std::vector<std::string> known_secrets;

@@ -84,7 +84,7 @@ struct CopyCurl {
 };
 struct ClearLog {};
 
-// ---- Issue 10: the room view, my tasks and contacts (App::apply_view, app_rooms.cpp) ----
+// ---- The room view, my tasks and contacts (open_room.hpp, my_tasks.hpp, contacts.hpp) ----
 // Opens the room: GET its messages (force=1), tasks, members and files, then
 // polls its messages while the page is visible.
 struct OpenRoom {
@@ -128,7 +128,7 @@ struct PageRestored {};
 struct ClipboardCleared {
     bool cleared = true;
 };
-// The API console (console.hpp, app_console.cpp): one catalog endpoint,
+// The API console (console.hpp, api_console.hpp): one catalog endpoint,
 // `path` a template or concrete; `params` go to the query for GET and
 // DELETE, to the form body for POST and PUT. `confirmed` skips the question
 // a destructive call asks.
@@ -140,7 +140,7 @@ struct ConsoleCall {
 };
 struct ConfirmConsoleCall {};
 struct CancelConsoleCall {};
-// ---- Issue 26 point 4: files both ways (app_files.cpp) ----
+// ---- Files both ways (open_room.hpp) ----
 // Upload a file to a room (POST /rooms/{room_id}/files, multipart). `size`
 // is the file's size when the platform did not read a file over the limit
 // (data then empty); otherwise data.size(). Progress is room.upload.
@@ -169,7 +169,7 @@ struct OpenFile {
 struct AddScopes {
     std::string scope;
 };
-// ---- Issue 27: the workspace (workspace.hpp; app_workspace.cpp) ----
+// ---- The workspace (workspace.hpp; app_features.cpp, mentions.hpp) ----
 // "workspace" or "developer".
 struct ShowView {
     bool developer = false;

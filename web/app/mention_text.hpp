@@ -2,7 +2,7 @@
 // (issue 27 item 5): the newest message of a room that mentions you, as a
 // reader sees it ("Bob Example: To Alice Example lunch is ready", the
 // notation drawn, no tags), short enough for a notification. Pure: the
-// messages come from a read of that room (App, app_workspace.cpp).
+// messages come from a read of that room (mentions.hpp).
 #pragma once
 
 #include <cstddef>

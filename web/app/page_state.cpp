@@ -19,15 +19,16 @@ json optional_ms(const std::optional<Instant>& at) {
     return at ? json(unix_ms(*at)) : json(nullptr);
 }
 
-std::string_view mode_name(Mode mode) {
-    switch (mode) {
-        case Mode::none:
+// The page API's names for who holds the credentials.
+std::string_view mode_name(CredentialHolder holder) {
+    switch (holder) {
+        case CredentialHolder::none:
             return "none";
-        case Mode::oauth:
+        case CredentialHolder::page_session:
             return "oauth";
-        case Mode::api_token:
+        case CredentialHolder::api_token:
             return "api_token";
-        case Mode::bff:
+        case CredentialHolder::helper:
             return "bff";
     }
     return "none";
@@ -39,7 +40,7 @@ std::string page_state_json(const App& app, Instant now) {
     json state = json::object();
     state["ready"] = true;
     state["session"] = app.session_label();
-    state["mode"] = mode_name(app.mode());
+    state["mode"] = mode_name(app.holder());
 
     json config = json::object();
     config["loaded"] = app.config().has_value();

@@ -83,7 +83,7 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
     Intents out;
     ui.widgets.clear();
     ui.redraw_at.reset();
-    if (app.mode() == app::Mode::none && ui.last_mode != app::Mode::none) {
+    if (app.holder() == CredentialHolder::none && ui.last_mode != CredentialHolder::none) {
         ui.message.fill('\0');
         ui.task_body.fill('\0');
         ui.task_assignees.fill('\0');
@@ -91,7 +91,7 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
         ui.form_error.clear();
         ui.selected_log = 0;
     }
-    ui.last_mode = app.mode();
+    ui.last_mode = app.holder();
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);

@@ -67,7 +67,7 @@ struct UiState {
     std::array<char, 2048> edit_body{};
     // The app's mode last frame: on sign-out what was typed for the session
     // (message, task, the chosen log entry) is forgotten too.
-    app::Mode last_mode = app::Mode::none;
+    CredentialHolder last_mode = CredentialHolder::none;
     // Where the main controls were drawn this frame (device pixels: x, y, w, h),
     // for the page API (tests click the real buttons through it).
     std::map<std::string, std::array<float, 4>> widgets;

@@ -41,7 +41,7 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
 
     // The scope it needs, next to what was granted.
     const ScopeSet* held = app.granted_scopes();
-    const std::string granted = app.mode() == app::Mode::api_token ? std::string("(API token: decided by the service)")
+    const std::string granted = app.holder() == CredentialHolder::api_token ? std::string("(API token: decided by the service)")
                                 : held                             ? format_scope_list(*held)
                                                                    : std::string("(not signed in)");
     const bool has_scope = !app.oauth_grant() || (held && grants(*held, info.scope));

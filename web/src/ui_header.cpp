@@ -20,7 +20,7 @@ namespace roomkey::web::parts {
 // so nothing overlaps at 360 px.
 void header(const App& app, UiState& ui, Instant now, Intents& out) {
     const bool developer = app.workspace().view() == app::View::developer;
-    const bool signed_in = app.mode() != app::Mode::none;
+    const bool signed_in = app.holder() != CredentialHolder::none;
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(kAccent, "roomkey");
     ImGui::SameLine();

@@ -46,7 +46,7 @@ std::string room_name(const App& app, const std::string& room_id) {
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (!ImGui::CollapsingHeader("Post to a room", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const std::string& room = app.selected_room();
-    if (app.mode() == app::Mode::none || room.empty()) {
+    if (app.holder() == CredentialHolder::none || room.empty()) {
         text_dim("Choose a room to post messages and tasks (spec 4.6, 4.7).");
     } else {
         label_value("Room:", room_name(app, room));

@@ -119,7 +119,7 @@ void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
 }
 
 void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
-    if (app.mode() == app::Mode::none) return;
+    if (app.holder() == CredentialHolder::none) return;
     const app::RoomView& room = app.room();
     const std::string& selected = app.selected_room();
     if (!room.is_open() || room.room_id() != selected) {
@@ -174,7 +174,7 @@ void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant n
 }
 
 void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
-    if (app.mode() == app::Mode::none) return;
+    if (app.holder() == CredentialHolder::none) return;
     if (!ImGui::CollapsingHeader("My tasks and contacts")) return;
     if (ImGui::Button("Load my tasks")) out.push_back(app::intent::LoadMyTasks{});
     ImGui::SameLine();

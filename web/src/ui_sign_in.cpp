@@ -81,7 +81,7 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     label_value("Redirect URI:", config->redirect_uri);
     if (!app.config_error().empty()) ImGui::TextColored(kWarn, "%s", app.config_error().c_str());
 
-    const bool signed_in = app.mode() != app::Mode::none;
+    const bool signed_in = app.holder() != CredentialHolder::none;
     if (!ui.scopes_initialised) {
         ui.chosen_scopes = config->default_scopes;
         ui.scopes_initialised = true;
@@ -150,11 +150,11 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::TextColored(session_colour(label), "%s", label.c_str());
     sign_out_question(app, out);
     if (const std::string where = app.tokens_held_by(); !where.empty()) label_value("Tokens:", where);
-    if (app.mode() == app::Mode::bff) {
+    if (app.holder() == CredentialHolder::helper) {
         bff_session_details(app, ui, now, out);
         return;
     }
-    if (app.mode() == app::Mode::api_token) {
+    if (app.holder() == CredentialHolder::api_token) {
         label_value("API token:", app.masked_api_token());
         text_dim("No expiry, full access (spec 5.1.3). Kept in memory only.");
         if (ImGui::Button("Sign out")) out.push_back(app::intent::SignOut{});

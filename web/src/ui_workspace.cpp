@@ -38,7 +38,7 @@ void signed_out(const App& app, UiState& ui, Instant now, Intents& out) {
 }  // namespace
 
 void workspace_view(const App& app, UiState& ui, Instant now, float scale, Intents& out) {
-    if (app.mode() == app::Mode::none) {
+    if (app.holder() == CredentialHolder::none) {
         signed_out(app, ui, now, out);
         return;
     }

@@ -20,13 +20,17 @@ namespace roomkey {
 // ---------------------------------------------------------------------------
 // Configuration and credentials
 // ---------------------------------------------------------------------------
+// Spec 5.1.1: the API-token header's name unless configured otherwise (the
+// real name carries the service's brand, so it is a setting everywhere).
+inline constexpr std::string_view kDefaultApiTokenHeader = "x-servicetoken";
+
 struct ApiConfig {
     // {base_url}: "https://api.example.com/v2", or an origin-relative path such
     // as "/api" when calls go through the helper's proxy. Plain http is refused
     // (spec 4.1.1); so are a query, a fragment and userinfo.
     std::string base_url;
     // Spec 5.1.1: the API-token header (the brand word is a setting).
-    std::string token_header = "x-servicetoken";
+    std::string token_header{kDefaultApiTokenHeader};
 };
 
 // Spec 5.2.1: an OAuth access token, sent as "Authorization: Bearer <token>".
@@ -69,6 +73,12 @@ std::string_view to_string(ApiRequestError error);
 Result<HttpRequest, ApiRequestError> api_request(const ApiConfig& config, const Credentials& credentials,
                                                  Method method, std::string_view path,
                                                  const FormFields& params = {});
+
+// Puts `credentials` on a request built with HeldByHelper (none), in the
+// header place the builders give them (first): the REST client attaches
+// them when the request goes, so a request is built once.
+Result<Unit, ApiRequestError> attach_credentials(const ApiConfig& config, const Credentials& credentials,
+                                                 HttpRequest& request);
 
 // Spec 4.4: GET /me.
 Result<HttpRequest, ApiRequestError> get_me(const ApiConfig& config, const Credentials& credentials);
@@ -129,6 +139,12 @@ struct Account {
     std::optional<std::string> url;
     std::optional<std::string> introduction;
     std::optional<std::string> mail;
+    std::optional<std::string> tel_organization;
+    std::optional<std::string> tel_extension;
+    std::optional<std::string> tel_mobile;
+    std::optional<std::string> skype;
+    std::optional<std::string> facebook;
+    std::optional<std::string> twitter;
     std::optional<std::string> avatar_image_url;
     std::optional<std::string> login_mail;
 };
@@ -158,6 +174,7 @@ struct Room {
     std::optional<std::string> icon_path;
     std::optional<std::int64_t> last_update_time;  // Unix seconds
     std::optional<bool> sticky;
+    std::optional<std::string> description;  // GET /rooms/{room_id} only
 };
 
 Result<Account, ApiReadError> read_account(const HttpResponse& response);
@@ -169,5 +186,20 @@ Result<std::string, ApiReadError> read_posted_message(const HttpResponse& respon
 Result<std::vector<std::string>, ApiReadError> read_posted_tasks(const HttpResponse& response);
 // Spec 2.7 / 7.3: the "errors" array of an error response (any status).
 Result<ApiErrorBody, ApiReadError> read_api_error(const HttpResponse& response);
+
+// ---------------------------------------------------------------------------
+// Writers: the records as the service sends them, so the sandbox answers with
+// the very types the readers above produce (api_writers.cpp). Absent optional
+// fields are left out. Ids are JSON numbers, as the service sends them, when
+// they fit 64 bits (any other id text goes back as the string it was);
+// message ids are strings (they exceed 2^53).
+// ---------------------------------------------------------------------------
+std::string to_json(const Account& account);
+std::string to_json(const MyStatus& status);
+std::string to_json(const Room& room);
+std::string to_json(const std::vector<Room>& rooms);
+// {"message_id": "..."} (spec 4.6) and {"task_ids": [...]} (spec 4.7).
+std::string posted_message_json(const std::string& message_id);
+std::string posted_tasks_json(const std::vector<std::string>& task_ids);
 
 }  // namespace roomkey

@@ -35,6 +35,7 @@ struct ChatMessage {
 struct TaskRoomBrief {
     std::string room_id;
     std::string name;
+    std::optional<std::string> icon_path;
 };
 struct ChatTask {
     std::string task_id;
@@ -56,6 +57,9 @@ struct RoomMember {
     std::optional<std::string> chatwork_id;
     std::optional<std::string> organization_name;
     std::optional<std::string> department;
+    std::optional<std::string> room_id;  // the member's own "my chat" room
+    std::optional<std::string> organization_id;
+    std::optional<std::string> avatar_image_url;
 };
 
 // One element of GET /rooms/{room_id}/files (file metadata only).
@@ -66,6 +70,7 @@ struct ChatFile {
     std::string filename;
     std::int64_t filesize = 0;
     std::optional<std::int64_t> upload_time;
+    std::optional<std::string> download_url;  // only when asked for (create_download_url=1)
 };
 
 // One element of GET /contacts.
@@ -76,6 +81,8 @@ struct Contact {
     std::optional<std::string> chatwork_id;
     std::optional<std::string> organization_name;
     std::optional<std::string> department;
+    std::optional<std::string> organization_id;
+    std::optional<std::string> avatar_image_url;
 };
 
 // One element of GET /incoming_requests.
@@ -85,6 +92,11 @@ struct ContactRequest {
     std::string name;
     std::optional<std::string> message;
     std::optional<std::string> organization_name;
+    std::optional<std::string> room_id;
+    std::optional<std::string> chatwork_id;
+    std::optional<std::string> organization_id;
+    std::optional<std::string> department;
+    std::optional<std::string> avatar_image_url;
 };
 
 // PUT /rooms/{room_id}/messages/read (and /unread): the room's counts after it.
@@ -113,5 +125,20 @@ Result<UnreadCounts, ApiReadError> read_mark_read_answer(const HttpResponse& res
 bool is_already_read_answer(const HttpResponse& response);
 // PUT /rooms/{room_id}/tasks/{task_id}/status: {"task_id": ...}.
 Result<std::string, ApiReadError> read_task_status_answer(const HttpResponse& response);
+
+// Writers (as api.hpp's): what the sandbox answers with, read by the above.
+std::string to_json(const ChatMessage& message);
+std::string to_json(const std::vector<ChatMessage>& messages);
+std::string to_json(const ChatTask& task);
+std::string to_json(const std::vector<ChatTask>& tasks);
+std::string to_json(const std::vector<RoomMember>& members);
+std::string to_json(const ChatFile& file);
+std::string to_json(const std::vector<ChatFile>& files);
+std::string to_json(const Contact& contact);
+std::string to_json(const std::vector<Contact>& contacts);
+std::string to_json(const std::vector<ContactRequest>& requests);
+std::string to_json(const UnreadCounts& counts);
+// {"task_id": ...}, the answer read_task_status_answer reads.
+std::string task_status_answer_json(const std::string& task_id);
 
 }  // namespace roomkey

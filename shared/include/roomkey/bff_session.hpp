@@ -18,6 +18,16 @@
 
 namespace roomkey {
 
+// The headers the helper's BFF answers carry and the page reads (docs/bff.md).
+// An answer during which the helper made a token request: its masked record
+// (bff_token_request_json), one line of JSON.
+inline constexpr std::string_view kBffTokenRequestHeader = "X-Roomkey-Token-Request";
+// "none" on a 401 that means the page has no session (sign in again).
+inline constexpr std::string_view kBffSessionHeader = "X-Roomkey-Session";
+inline constexpr std::string_view kBffNoSession = "none";
+// A sign-in the helper's callback could not finish sends the page to
+// bff_error_address() (launch_url.hpp, beside its reader).
+
 // One token request the helper made for a session, without any secret: the
 // masked lines of docs/bff.md are rendered from these fields, so no token,
 // code or verifier can reach them.
@@ -73,15 +83,59 @@ inline constexpr Seconds kBffLoginLifetime{10 * 60};
 std::string serialize(const BffSession& session);
 Result<BffSession, std::string> parse_bff_session(std::string_view text);
 
-// The /bff/session body for a signed-in session at `now` (docs/bff.md);
-// `token_url` and `redirect_uri` fill the masked request lines.
+// ---------------------------------------------------------------------------
+// What the helper tells the page (docs/bff.md): the helper writes these with
+// to_json and the page reads them with the read_* functions below.
+// ---------------------------------------------------------------------------
+
+// One token request the helper made, as it reports it to the page (in the
+// X-Roomkey-Token-Request header and in /bff/session): masked, no token,
+// code, verifier or secret.
+struct BffTokenRequestReport {
+    std::string grant_type;  // "authorization_code" or "refresh_token"
+    int status = 0;          // the token endpoint's HTTP status, 0: no answer
+    std::int64_t ms = 0;
+    std::int64_t at = 0;  // Unix seconds
+    std::string scope;
+    std::string request;   // one masked line: "POST https://host/token grant_type=... (Basic ...)"
+    std::string response;  // a masked one-line summary
+    std::string error;     // the service's error code, "" when none
+};
+// Two reports of the same request (the header, then /bff/session) are one.
+bool same_request(const BffTokenRequestReport& a, const BffTokenRequestReport& b);
+// The report of `record`; `token_url` and `redirect_uri` fill its masked
+// request line ("request" and "response" are rendered from the record's
+// fields, so no secret can reach them).
+BffTokenRequestReport report_of(const BffTokenRequest& record, std::string_view token_url,
+                                std::string_view redirect_uri);
+
+// GET /bff/session's answer.
+struct BffSessionInfo {
+    bool signed_in = false;
+    ScopeSet scope;
+    std::int64_t expires_in = 0;                         // seconds left on the access token
+    std::optional<std::int64_t> refresh_expires_in;      // nullopt: unknown (offline_access)
+    std::vector<BffTokenRequestReport> token_requests;  // oldest first
+};
+// A signed-in session's answer at `now`.
+BffSessionInfo session_info(const BffSession& session, Instant now, std::string_view token_url,
+                            std::string_view redirect_uri);
+
+// The JSON texts (one line each); a signed-out answer is {"signed_in":false}.
+std::string to_json(const BffTokenRequestReport& report);
+std::string to_json(const BffSessionInfo& info);
+// The page's readers. Unknown members are ignored, null ones read as absent.
+// The error text says what was wrong, for the user.
+Result<BffSessionInfo, std::string> read_bff_session(std::string_view json_text);
+Result<BffTokenRequestReport, std::string> read_helper_token_request(std::string_view json_text);
+
+// The /bff/session body for a signed-in session at `now` (docs/bff.md):
+// to_json(session_info(...)).
 std::string bff_session_body(const BffSession& session, Instant now, std::string_view token_url,
                              std::string_view redirect_uri);
 // {"signed_in": false}
 std::string bff_signed_out_body();
-
-// One token request as the JSON object of docs/bff.md ("request" and
-// "response" are masked lines rendered from the record's fields).
+// One token request as the JSON object of docs/bff.md: to_json(report_of(...)).
 std::string bff_token_request_json(const BffTokenRequest& record, std::string_view token_url,
                                    std::string_view redirect_uri);
 

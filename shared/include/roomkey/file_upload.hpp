@@ -39,6 +39,8 @@ Result<HttpRequest, UploadRequestError> upload_file_request(const ApiConfig& con
 
 // {"file_id": N} -> the id as digits.
 Result<std::string, ApiReadError> read_uploaded_file(const HttpResponse& response);
+// Its writer (the sandbox's answer): {"file_id": ...} (api_writers.cpp).
+std::string uploaded_file_json(const std::string& file_id);
 // The download_url of a file record asked for with create_download_url=1.
 Result<std::string, ApiReadError> read_download_url(const HttpResponse& response);
 

@@ -42,6 +42,16 @@ private:
     std::vector<Field> fields_;
 };
 
+// The media type of every form body: POST/PUT parameters (spec 4.1.3) and
+// token requests (spec 4.3).
+inline constexpr std::string_view kFormContentType = "application/x-www-form-urlencoded";
+// The one rule for "is this body a form": the Content-Type's media type
+// (before any ';' parameter such as charset, spaces and tabs around it
+// ignored) is kFormContentType in any case. The token endpoint, the API, the
+// helper's proxy and the page's HTTP log all decide with it.
+bool is_form_content_type(const std::optional<std::string>& content_type);
+bool has_form_content_type(const Headers& headers);
+
 struct HttpRequest {
     Method method = Method::Get;
     std::string url;  // absolute (https://host/path?query) or origin-relative (/api/me)

@@ -21,13 +21,12 @@
 namespace roomkey {
 
 struct PacingConfig {
-    // spec 8.1: "300 requests per 5 minutes (the value may change in future)";
-    // replaced by x-ratelimit-limit once a response carried it.
-    long overall_limit = 300;
-    Millis overall_window = Seconds(300);
-    // spec 8.2: at most 10 POST messages + POST tasks per 10 seconds per room.
-    long room_limit = 10;
-    Millis room_window = Seconds(10);
+    // spec 8.1, replaced by x-ratelimit-limit once a response carried it.
+    long overall_limit = kOverallRateLimit;
+    Millis overall_window = kOverallRateWindow;
+    // spec 8.2 (rate_limit_headers.hpp).
+    long room_limit = kRoomPostLimit;
+    Millis room_window = kRoomPostWindow;
     // spec 7.3: "After the per-room posting error, the caller waits about 10 seconds".
     Millis room_backoff = Seconds(10);
     // A 429 that is neither the per-room error nor carries rate-limit headers

@@ -22,7 +22,7 @@ struct PollConfig {
     Millis min_interval = Seconds(10);
     // The overall window (spec 8.1: 5 minutes) when no x-ratelimit-reset is
     // known: the pacer's local count is a sliding window of this length.
-    Millis window = Seconds(300);
+    Millis window = kOverallRateWindow;
     // As PacingConfig::reset_margin: the reset may lag the stated second.
     Millis reset_margin = Seconds(1);
 };

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string_view>
 
+#include "roomkey/errors.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey {
@@ -38,6 +39,12 @@ std::optional<UpstreamOutcome> parse_upstream_outcome(std::string_view token);
 // The status the helper answers with: 502 Bad Gateway, or 504 Gateway Timeout
 // when `timed_out` (then always no_answer).
 int upstream_failure_status(UpstreamOutcome outcome, bool timed_out);
+
+// The body of such an answer: the API's error body (spec 2.7) or the token
+// endpoint's (spec 2.4), each written by its own to_json, with the
+// "roomkey_upstream" member added.
+std::string upstream_failure_body(const ApiErrorBody& body, UpstreamOutcome outcome);
+std::string upstream_failure_body(const TokenError& error, UpstreamOutcome outcome);
 
 // The outcome a helper answer declares: only a 502 or 504 carrying a known
 // X-Roomkey-Upstream value has one.

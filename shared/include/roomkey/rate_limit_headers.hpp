@@ -11,6 +11,16 @@
 
 namespace roomkey {
 
+// The service's limits as the spec states them: the sandbox enforces these
+// and the client paces by them until the headers say otherwise.
+// Spec 8.1: "300 requests per 5 minutes (the value may change in future)",
+// per credential.
+inline constexpr long kOverallRateLimit = 300;
+inline constexpr Seconds kOverallRateWindow{300};
+// Spec 8.2: at most 10 POST messages + POST tasks per 10 seconds per room.
+inline constexpr long kRoomPostLimit = 10;
+inline constexpr Seconds kRoomPostWindow{10};
+
 inline constexpr std::string_view kRateLimitLimitHeader = "x-ratelimit-limit";
 inline constexpr std::string_view kRateLimitRemainingHeader = "x-ratelimit-remaining";
 inline constexpr std::string_view kRateLimitResetHeader = "x-ratelimit-reset";

@@ -18,7 +18,6 @@
 
 namespace roomkey {
 
-inline constexpr std::string_view kFormContentType = "application/x-www-form-urlencoded";
 // Spec 2.3 / 5.2.3 / 8.3.
 inline constexpr Seconds kAccessTokenLifetime{30 * 60};
 // Spec 2.3 / 5.4.2 / 8.3: without offline_access; with it there is no expiry.

@@ -1,10 +1,12 @@
-// public_config.cpp: reading roomkey-helper's /config.json.
-#include "app/public_config.hpp"
+// public_config.cpp: writing and reading roomkey-helper's /config.json
+// (public_config.hpp).
+#include "roomkey/public_config.hpp"
 
 #include <nlohmann/json.hpp>
+
 #include "roomkey/json_text.hpp"
 
-namespace roomkey::app {
+namespace roomkey {
 
 namespace {
 
@@ -44,6 +46,31 @@ ScopeSet fallback_default_scopes() {
     return {"users.all:read", "rooms.all:read_write"};
 }
 
+std::string to_json(const PublicConfig& c) {
+    // nlohmann::json (not ordered_json): members in name order.
+    json j = {
+        {"configured", c.configured},
+        {"client_id", c.client_id},
+        {"client_type", std::string(to_string(c.client_type))},
+        {"consent_url", c.consent_url},
+        {"redirect_uri", c.redirect_uri},
+        {"token_endpoint", c.token_endpoint},
+        {"api_base", c.api_base},
+        {"token_header", c.token_header},
+        {"request_header", c.request_header},
+        {"scope", c.scope},
+        {"upstream_base_url", c.upstream_base_url},
+        {"upstream_auth_url", c.upstream_auth_url},
+        {"session", std::string(to_string(c.session))},
+    };
+    for (const auto& [name, path] :
+         {std::pair{"bff_login", &c.bff_login}, std::pair{"bff_session", &c.bff_session},
+          std::pair{"bff_logout", &c.bff_logout}, std::pair{"bff_refresh", &c.bff_refresh}}) {
+        if (!path->empty()) j[name] = *path;
+    }
+    return j.dump();
+}
+
 Result<PublicConfig, std::string> parse_public_config(std::string_view json_text) {
     const json root = roomkey::parse_json_text(json_text);
     if (root.is_discarded()) return Err{std::string("config.json is not JSON")};
@@ -51,9 +78,8 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
 
     PublicConfig config;
     std::string error;
-    std::string client_type = "public";
-    std::string scope;
-    std::string session = "browser";
+    std::string client_type(to_string(config.client_type));
+    std::string session(to_string(config.session));
     if (!read_string(root, "client_id", config.client_id, error) ||
         !read_string(root, "client_type", client_type, error) ||
         !read_string(root, "consent_url", config.consent_url, error) ||
@@ -62,7 +88,7 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
         !read_string(root, "api_base", config.api_base, error) ||
         !read_string(root, "token_header", config.token_header, error) ||
         !read_string(root, "request_header", config.request_header, error) ||
-        !read_string(root, "scope", scope, error) ||
+        !read_string(root, "scope", config.scope, error) ||
         !read_string(root, "upstream_base_url", config.upstream_base_url, error) ||
         !read_string(root, "upstream_auth_url", config.upstream_auth_url, error) ||
         !read_string(root, "session", session, error) || !read_string(root, "bff_login", config.bff_login, error) ||
@@ -83,10 +109,9 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
 
     if (session == "bff") {
         config.session = SessionCustody::bff;
-        for (const auto& [name, path] : {std::pair{"bff_login", &config.bff_login},
-                                         std::pair{"bff_session", &config.bff_session},
-                                         std::pair{"bff_logout", &config.bff_logout},
-                                         std::pair{"bff_refresh", &config.bff_refresh}}) {
+        for (const auto& [name, path] :
+             {std::pair{"bff_login", &config.bff_login}, std::pair{"bff_session", &config.bff_session},
+              std::pair{"bff_logout", &config.bff_logout}, std::pair{"bff_refresh", &config.bff_refresh}}) {
             if (!is_helper_path(*path)) {
                 return Err{std::string("config.json: \"session\" is \"bff\" but \"") + name +
                            "\" is not a path on roomkey-helper (\"" + *path + "\")"};
@@ -97,9 +122,9 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
     }
 
     config.default_scopes = fallback_default_scopes();
-    if (!scope.empty()) {
-        auto parsed = parse_scope_list(scope);
-        if (!parsed) return Err{"config.json: \"scope\" names unknown scopes: " + scope};
+    if (!config.scope.empty()) {
+        auto parsed = parse_scope_list(config.scope);
+        if (!parsed) return Err{"config.json: \"scope\" names unknown scopes: " + config.scope};
         config.default_scopes = std::move(*parsed);
     }
     // A public client may not ask for offline_access (spec 2.1, 5.4.3).
@@ -107,4 +132,4 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
     return config;
 }
 
-}  // namespace roomkey::app
+}  // namespace roomkey

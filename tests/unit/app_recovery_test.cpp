@@ -1,0 +1,217 @@
+// app_recovery_test.cpp: posts that survive faults, roomkey-helper unreachable, and errors that clear when the same action succeeds
+// (tests/support/app_harness.hpp drives the App as the browser does).
+#include "app_harness.hpp"
+
+namespace roomkey::app {
+namespace app_test {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Issue 11: posts survive faults; every error reaches state()
+// ---------------------------------------------------------------------------
+
+AppHarness& signed_in_with_api_token(AppHarness& h) {
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    return h;
+}
+
+const PostJob& only_post(const AppHarness& h) {
+    EXPECT_EQ(h.app->posts().size(), 1u);
+    return h.app->posts().back();
+}
+
+std::size_t posts_sent(const AppHarness& h) {
+    std::size_t n = 0;
+    for (const HttpRequest& r : h.sent_to("/api/rooms/7/messages")) n += r.method == Method::Post ? 1 : 0;
+    return n;
+}
+
+// 503: the service did not act. Again by itself after 1 s, then 2 s.
+TEST(App, PostAfter503GoesAgainByItselfWithBackoff) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/messages", 503, R"({"errors":["maintenance"]})"));
+    h.faults.push_back(AppHarness::status_fault("/messages", 503, R"({"errors":["maintenance"]})"));
+    h.apply(intent::QueueMessage{"7", "hello", 1});
+    EXPECT_EQ(only_post(h).stage, PostStage::retrying);
+    EXPECT_TRUE(contains(only_post(h).note, "503")) << only_post(h).note;
+    ASSERT_TRUE(h.app->next_wake_at(h.now)) << "the platform's timer wakes the app for the retry";
+    EXPECT_EQ(*h.app->next_wake_at(h.now), h.now + Seconds(1));
+    h.run_for(Millis(900));
+    EXPECT_EQ(posts_sent(h), 1u) << "not before the backoff";
+    h.run_for(Millis(200));
+    EXPECT_EQ(posts_sent(h), 2u) << "again after 1 s";
+    EXPECT_EQ(only_post(h).stage, PostStage::retrying);
+    h.run_for(Millis(1800));
+    EXPECT_EQ(posts_sent(h), 2u) << "the second wait is 2 s";
+    h.run_for(Millis(300));
+    EXPECT_EQ(posts_sent(h), 3u);
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+    EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"hello"});
+}
+
+// The helper's 502 "could not reach the service" is not sent either.
+TEST(App, PostTheHelperCouldNotForwardGoesAgainByItself) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::helper_gateway_fault("/messages", UpstreamOutcome::not_sent));
+    h.apply(intent::QueueMessage{"7", "hello", 1});
+    EXPECT_EQ(only_post(h).stage, PostStage::retrying);
+    h.run_for(Millis(1100));
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+}
+
+// Retries keep the room's order: the next post waits behind the retrying one.
+TEST(App, ARetryingPostKeepsItsPlaceInTheRoom) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/messages", 503, "{}"));
+    h.apply(intent::QueueMessage{"7", "first", 1});
+    h.apply(intent::QueueMessage{"7", "second", 1});
+    EXPECT_TRUE(h.room_bodies["7"].empty()) << "the second does not overtake the first";
+    h.run_for(Millis(1100));
+    EXPECT_EQ(h.room_bodies["7"], (std::vector<std::string>{"first", "second"}));
+}
+
+// The answer was lost after the service stored the post: it is found in the
+// room and counted delivered, never sent twice.
+TEST(App, UnknownPostFoundInTheRoomIsDeliveredNotResent) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::no_answer("/messages", TransportFailure::network_error, true));
+    h.apply(intent::QueueMessage{"7", "stored, answer lost", 1});
+    EXPECT_EQ(only_post(h).stage, PostStage::checking);
+    h.run_for(Seconds(3));
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered) << only_post(h).note;
+    EXPECT_EQ(posts_sent(h), 1u) << "never resent by itself";
+    EXPECT_EQ(h.room_bodies["7"].size(), 1u);
+}
+
+// A 500: maybe acted on. Looked up, not there: the user decides, with why.
+TEST(App, UnknownPostNotFoundWaitsForTheUserThenRetries) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/messages", 500, R"({"errors":["boom"]})"));
+    h.apply(intent::QueueMessage{"7", "maybe", 1});
+    h.run_for(Seconds(60));
+    const PostJob& job = only_post(h);
+    EXPECT_EQ(job.stage, PostStage::unknown);
+    EXPECT_TRUE(contains(job.note, "not among the room's latest messages")) << job.note;
+    EXPECT_EQ(posts_sent(h), 1u) << "a minute later: still never resent by itself";
+    ASSERT_TRUE(h.app->last_error()) << "the user is told";
+    EXPECT_FALSE(h.app->posting_error().empty());
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("stage":"unknown")"));
+    h.apply(intent::RetryPost{job.id});
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+    EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"maybe"});
+    EXPECT_FALSE(h.app->last_error()) << "the error clears once the post went through";
+    EXPECT_TRUE(h.app->posting_error().empty());
+}
+
+// A timeout is unknown too; a task cannot be looked up: the user decides at once.
+TEST(App, TaskWithUnknownOutcomeIsLeftToTheUser) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::no_answer("/tasks", TransportFailure::timeout));
+    h.apply(intent::QueueTask{"7", "do it", {"4242"}, std::nullopt, TaskLimitType::none});
+    EXPECT_EQ(only_post(h).stage, PostStage::unknown);
+    h.run_for(Seconds(40));
+    EXPECT_EQ(h.sent_to("/api/rooms/7/tasks").size(), 1u);
+    h.apply(intent::DiscardPost{only_post(h).id});
+    EXPECT_EQ(only_post(h).stage, PostStage::cancelled);
+    EXPECT_FALSE(h.app->last_error());
+}
+
+// A 4xx keeps the text; the user can change it and send it again, or drop it.
+TEST(App, RefusedPostKeepsItsTextForEditRetryOrDiscard) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/messages", 400, R"({"errors":["body is too long."]})"));
+    h.apply(intent::QueueMessage{"7", "a very long text", 1});
+    const PostJob& job = only_post(h);
+    EXPECT_EQ(job.stage, PostStage::refused);
+    EXPECT_EQ(job.body, "a very long text");
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "HTTP 400");
+    EXPECT_TRUE(contains(job.note, "body is too long.")) << job.note;
+    h.apply(intent::EditPost{job.id, "short"});
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+    EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"short"});
+    EXPECT_FALSE(h.app->last_error());
+}
+
+// No answer at all from the helper: requests wait while it is probed; posts
+// queued meanwhile go by themselves once it answers.
+TEST(App, HelperUnreachableHoldsRequestsAndProbesUntilItAnswers) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    // The helper is gone: both reads of the account get no connection.
+    h.faults.push_back(AppHarness::no_answer("/api/me", TransportFailure::network_error));
+    h.faults.push_back(AppHarness::no_answer("/api/my/status", TransportFailure::network_error));
+    h.apply(intent::ReloadAccount{});
+    EXPECT_TRUE(h.app->helper_unreachable());
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_TRUE(contains(h.app->last_error()->message, "roomkey-helper")) << h.app->last_error()->message;
+    EXPECT_FALSE(h.app->account().error.empty());
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("helper":"unreachable")"));
+    h.faults.push_back(AppHarness::no_answer("/config.json", TransportFailure::network_error));
+    h.apply(intent::QueueMessage{"7", "while away", 1});
+    EXPECT_EQ(posts_sent(h), 0u) << "nothing is handed to a helper that does not answer";
+    h.run_for(Millis(1100));
+    EXPECT_TRUE(h.app->helper_unreachable()) << "the first probe failed too";
+    EXPECT_EQ(posts_sent(h), 0u);
+    h.run_for(Millis(2100));
+    EXPECT_FALSE(h.app->helper_unreachable()) << "the second probe (after 2 s) got an answer";
+    EXPECT_EQ(only_post(h).stage, PostStage::delivered);
+    h.apply(intent::ReloadAccount{});
+    EXPECT_FALSE(h.app->last_error()) << "the account error clears once the account is read";
+    EXPECT_TRUE(h.app->account().error.empty());
+}
+
+// A 2xx whose JSON is cut off is an error on screen, in state() and the
+// mirror's source, with the old value kept; the next good read clears it.
+TEST(App, UnreadableAnswerIsReportedAndClearedByTheNextSuccess) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    ASSERT_TRUE(h.app->account().value);
+    h.faults.push_back(AppHarness::status_fault("/api/me", 200, R"({"account_id": 42)"));
+    h.apply(intent::ReloadAccount{});
+    ASSERT_TRUE(h.app->last_error());
+    EXPECT_EQ(h.app->last_error()->code, "unreadable answer");
+    EXPECT_FALSE(h.app->account().error.empty());
+    EXPECT_EQ(h.app->account().value->account_id, "4242") << "the last good account stays";
+    const std::string state = page_state_json(*h.app, h.now);
+    EXPECT_TRUE(contains(state, R"("code":"unreadable answer")")) << state;
+    EXPECT_TRUE(contains(state, R"("account":"The answer could not be read)")) << state;
+    h.apply(intent::ReloadAccount{});
+    EXPECT_FALSE(h.app->last_error());
+    EXPECT_TRUE(h.app->account().error.empty());
+}
+
+// Another view's success does not clear an error it did not cause.
+TEST(App, AnErrorClearsOnlyWhenTheSameActionSucceeds) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.faults.push_back(AppHarness::status_fault("/api/me", 500, R"({"errors":["boom"]})"));
+    h.apply(intent::ReloadAccount{});  // /me fails, /my/status succeeds
+    ASSERT_TRUE(h.app->last_error());
+    h.apply(intent::ReloadRooms{});
+    EXPECT_TRUE(h.app->last_error()) << "the room list's success says nothing about the account";
+    h.apply(intent::ReloadAccount{});
+    EXPECT_FALSE(h.app->last_error());
+}
+
+TEST(App, FormErrorsAreInTheState) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    h.apply(intent::FormError{"Due date: a real date as YYYY-MM-DD."});
+    EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("form":"Due date: a real date as YYYY-MM-DD.")"));
+    h.apply(intent::FormError{""});
+    EXPECT_TRUE(h.app->form_error().empty());
+}
+
+
+}  // namespace
+}  // namespace app_test
+}  // namespace roomkey::app

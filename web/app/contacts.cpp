@@ -1,0 +1,157 @@
+// contacts.cpp: the contacts view (see contacts.hpp).
+#include "app/contacts.hpp"
+
+#include <algorithm>
+
+#include "app/app_detail.hpp"
+#include "app/view_answer.hpp"
+
+namespace roomkey::app {
+
+std::string Contacts::label(Kind kind) {
+    switch (kind) {
+        case Kind::contacts:
+            return "contacts";
+        case Kind::incoming:
+            return "contact requests";
+        case Kind::accept:
+            return "accept contact request";
+        case Kind::decline:
+            return "decline contact request";
+    }
+    return "contacts";
+}
+
+bool Contacts::pending(Kind kind, const std::string& request_id) const {
+    return std::any_of(calls_.begin(), calls_.end(), [&](const auto& entry) {
+        return entry.second.kind == kind && entry.second.request_id == request_id;
+    });
+}
+
+void Contacts::load(Instant now) {
+    if (!pending(Kind::contacts, {})) {
+        contacts_.loading = true;
+        send(Call{Kind::contacts, {}}, now);
+    }
+    if (!pending(Kind::incoming, {})) {
+        incoming_.loading = true;
+        send(Call{Kind::incoming, {}}, now);
+    }
+}
+
+void Contacts::accept(const std::string& request_id, Instant now) {
+    if (!pending(Kind::accept, request_id)) send(Call{Kind::accept, request_id}, now);
+}
+
+void Contacts::decline(const std::string& request_id, Instant now) {
+    if (!pending(Kind::decline, request_id)) send(Call{Kind::decline, request_id}, now);
+}
+
+Method Contacts::method(Kind kind) {
+    return kind == Kind::accept ? Method::Put : kind == Kind::decline ? Method::Delete : Method::Get;
+}
+
+std::string Contacts::path(const Call& call) {
+    return call.kind == Kind::contacts   ? "/contacts"
+           : call.kind == Kind::incoming ? "/incoming_requests"
+                                         : "/incoming_requests/" + call.request_id;
+}
+
+void Contacts::send(Call call, Instant now) {
+    Outgoing out;
+    out.label = label(call.kind);
+    out.request = built(api_request(host_.api_config(), HeldByHelper{}, method(call.kind), path(call)));
+    out.options = view_options();
+    const RequestTag tag = host_.new_tag();
+    calls_[tag] = std::move(call);
+    host_.submit(*this, std::move(out), now, tag);
+}
+
+void Contacts::drop_all() {
+    calls_.clear();
+    contacts_.loading = incoming_.loading = false;
+}
+
+void Contacts::clear() {
+    contacts_ = {};
+    incoming_ = {};
+}
+
+void Contacts::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
+    const auto it = calls_.find(waiting.tag);
+    if (it != calls_.end()) host_.notice(label(it->second.kind) + ": " + rate_limit_note(host_, now));
+}
+
+void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
+    const auto it = calls_.find(tag);
+    if (it == calls_.end()) return;
+    const Call call = it->second;
+    calls_.erase(it);
+    const std::string what = "Reading " + label(call.kind);
+    const bool ok = answer.response && detail::is_success(answer.response->status);
+    std::string failure = view_failure(host_, what, answer, ok, method(call.kind), path(call), ErrorSource::contacts);
+    auto unreadable = [&](std::string_view detail) {
+        failure = unreadable_failure(host_, what, detail, ErrorSource::contacts);
+    };
+    switch (call.kind) {
+        case Kind::contacts:
+            contacts_.loading = false;
+            if (failure.empty()) {
+                auto contacts = read_contacts(*answer.response);
+                if (contacts) {
+                    contacts_.value = std::move(*contacts);
+                    contacts_.loaded_at = now;
+                } else {
+                    unreadable(to_string(contacts.error()));
+                }
+            }
+            contacts_.error = failure;
+            break;
+        case Kind::incoming:
+            incoming_.loading = false;
+            if (failure.empty()) {
+                auto requests = read_incoming_requests(*answer.response);
+                if (requests) {
+                    incoming_.value = std::move(*requests);
+                    incoming_.loaded_at = now;
+                } else {
+                    unreadable(to_string(requests.error()));
+                }
+            }
+            incoming_.error = failure;
+            break;
+        case Kind::accept:
+        case Kind::decline:
+            if (failure.empty()) {
+                if (incoming_.value) {
+                    auto& list = *incoming_.value;
+                    list.erase(std::remove_if(list.begin(), list.end(),
+                                              [&](const ContactRequest& r) { return r.request_id == call.request_id; }),
+                               list.end());
+                }
+                if (call.kind == Kind::accept) {
+                    auto contact = read_accepted_request(*answer.response);
+                    if (contact && contacts_.value) {
+                        auto& list = *contacts_.value;
+                        const bool known = std::any_of(list.begin(), list.end(), [&](const Contact& c) {
+                            return c.account_id == contact->account_id;
+                        });
+                        if (!known) list.push_back(std::move(*contact));
+                    }
+                    // The contact list as the service has it now.
+                    if (!pending(Kind::contacts, {})) {
+                        contacts_.loading = true;
+                        send(Call{Kind::contacts, {}}, now);
+                    }
+                    host_.notice("Contact request " + call.request_id + " accepted.");
+                } else {
+                    host_.notice("Contact request " + call.request_id + " declined.");
+                }
+            }
+            contacts_.error = failure;
+            break;
+    }
+    if (failure.empty()) host_.clear_error(ErrorSource::contacts);
+}
+
+}  // namespace roomkey::app

@@ -1,0 +1,39 @@
+// features.hpp: the app's features side by side, each owning its state, its
+// requests and their answers, wired to the one host that routes for them.
+#pragma once
+
+#include "app/api_console.hpp"
+#include "app/contacts.hpp"
+#include "app/dashboard.hpp"
+#include "app/feature.hpp"
+#include "app/mentions.hpp"
+#include "app/my_tasks.hpp"
+#include "app/open_room.hpp"
+#include "app/posting.hpp"
+#include "app/workspace.hpp"
+#include "roomkey/random.hpp"
+
+namespace roomkey::app {
+
+struct Features {
+    Features(FeatureHost& host, const RandomSource& random)
+        : dashboard(host),
+          my_tasks(host),
+          contacts(host),
+          open_room(host, random, dashboard, my_tasks, page_visible),
+          console(host, open_room.view()),
+          posting(host, dashboard.account()),
+          mentions(host, workspace, dashboard, contacts, open_room, page_visible) {}
+
+    bool page_visible = true;  // a hidden tab does not poll
+    Workspace workspace;       // views, filter, composer fills, notifications
+    Dashboard dashboard;
+    MyTasks my_tasks;
+    Contacts contacts;
+    OpenRoom open_room;
+    ApiConsole console;
+    Posting posting;
+    Mentions mentions;
+};
+
+}  // namespace roomkey::app

@@ -1,0 +1,129 @@
+// posting.hpp: the posting feature: messages and tasks the user queues
+// (spec 4.6, 4.7), each room's posts one at a time in order (the REST
+// client keeps that order), and their recovery after a fault
+// (post_outcome.hpp decides what a failure means; this acts on it):
+//   - certainly not acted on: the post waits (backoff 1 s, 2 s, ... 30 s)
+//     and goes again through the same pacer, holding its room's order;
+//   - unknown: never resent by itself; the room's latest messages are read
+//     to settle it (found: delivered), else the user retries or discards;
+//   - refused (4xx): kept with its text; the user edits, retries or discards.
+// A post's request is built once, when it is queued (or edited), without
+// credentials: shared/ decides there whether it is well-formed.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/feature.hpp"
+#include "app/intents.hpp"
+#include "roomkey/api_records.hpp"
+
+namespace roomkey::app {
+
+enum class PostKind { message, task };
+// waiting -> sending -> delivered, or after a fault (post_outcome.hpp):
+//   retrying  certainly not acted on: goes again by itself after a backoff;
+//   checking  outcome unknown: the room's latest messages are being read;
+//   unknown   still unknown after that: the user retries or discards;
+//   refused   the service said no (4xx): the user edits, retries or discards.
+// cancelled: dropped before it was sent (or discarded by the user).
+enum class PostStage { waiting, sending, delivered, failed, cancelled, retrying, checking, unknown, refused };
+std::string_view to_string(PostStage stage);
+// Not yet delivered, cancelled or discarded: the post is still the user's to lose.
+bool is_open(PostStage stage);
+
+// One queued POST /rooms/{room_id}/messages or /tasks (spec 4.6, 4.7).
+struct PostJob {
+    RequestId id = 0;
+    PostKind kind = PostKind::message;
+    std::string room_id;
+    std::string body;
+    std::vector<std::string> to_ids;
+    std::optional<std::int64_t> limit;
+    TaskLimitType limit_type = TaskLimitType::none;
+    PostStage stage = PostStage::waiting;
+    int rate_limited = 0;             // 429 answers it got (spec 7.3)
+    int attempts = 0;                 // automatic retries after a certain "not acted on"
+    std::optional<Instant> retry_at;  // stage retrying: when it goes again
+    int checks = 0;                   // stage checking: reads of the room so far
+    std::string why;                  // stage checking/unknown: what made the outcome unknown
+    std::string note;                 // "message_id 123", the error, or why it waits
+    Instant queued_at;
+    std::optional<Instant> sent_at;
+    std::optional<Instant> done_at;
+};
+
+// The posts since the queue was last empty (progress and duration).
+struct PostBatch {
+    long total = 0;
+    long delivered = 0;
+    long failed = 0;
+    std::optional<Instant> first_sent;
+    std::optional<Instant> last_done;
+};
+
+// A post that still gets 429 is retried after the wait, at most this often.
+inline constexpr int kMaxRateLimitedRetries = 3;
+inline constexpr std::size_t kMaxFinishedPosts = 200;
+
+class Posting final : public Feature {
+public:
+    // `account`: who is signed in (a lost post is looked for under that id).
+    Posting(FeatureHost& host, const Loadable<Account>& account) : host_(host), account_(account) {}
+
+    // ---- intents ----
+    void queue_message(const intent::QueueMessage& message, Instant now);
+    void queue_task(const intent::QueueTask& task, Instant now);
+    void cancel_queued();
+    // Retry (and Edit: with a new body) a post the user decides on.
+    void retry(RequestId id, std::optional<std::string> body, Instant now);
+    void discard(RequestId id);
+    void clear_finished();
+
+    // ---- time ----
+    // Automatic retries and room checks that came due.
+    void run_timers(Instant now);
+    // The earliest of those, nullopt when none waits.
+    std::optional<Instant> next_timer() const;
+
+    // ---- the session ----
+    // Signed out: every open post is cancelled with `reason` (its request was dropped).
+    void drop_all(const std::string& reason);
+    // The session is gone: its posts (their texts) go too.
+    void clear();
+
+    // ---- answers ----
+    void on_answer(RequestTag tag, const Answer& answer, Instant now) override;
+    void on_sent(RequestTag tag, Instant now) override;
+    void on_rate_limited(const rest::RateLimited& waiting, Instant now) override;
+
+    // ---- read-only views ----
+    const std::deque<PostJob>& posts() const { return posts_; }
+    const PostBatch& batch() const { return batch_; }
+    const std::string& error() const { return error_; }
+    // Posts not delivered, discarded or cancelled.
+    long open_posts() const;
+
+private:
+    void enqueue(PostJob& job, Result<HttpRequest, std::string> request, Instant now);
+    PostJob* find(RequestId id);
+    void prune();
+    void on_post_answer(PostJob& job, const Answer& answer, Instant now);
+    void on_failed(PostJob& job, const Answer& answer, Instant now);
+    void on_settle_answer(RequestTag tag, const Answer& answer, Instant now);
+    void decided(PostJob& job, Instant now);
+
+    FeatureHost& host_;
+    const Loadable<Account>& account_;
+    std::deque<PostJob> posts_;
+    PostBatch batch_;
+    std::string error_;
+    std::map<RequestTag, RequestId> settles_;  // a read of a room, for the post it looks for
+};
+
+}  // namespace roomkey::app

@@ -1,0 +1,74 @@
+// view_answer.cpp: how a view's request ends in words (see view_answer.hpp).
+#include "app/view_answer.hpp"
+
+#include <algorithm>
+
+#include "app/app_detail.hpp"
+#include "app/format.hpp"
+#include "roomkey/endpoints.hpp"
+#include "roomkey/errors.hpp"
+#include "roomkey/www_authenticate.hpp"
+
+namespace roomkey::app {
+
+using detail::kNoAnswer;
+
+RestOptions view_options() {
+    RestOptions options;
+    options.rate_limit_retries = kMaxRateLimitedGetRetries;
+    return options;
+}
+
+std::string view_failure(FeatureHost& host, const std::string& what, const Answer& answer, bool ok, Method method,
+                         const std::string& path, ErrorSource source) {
+    std::string failure;
+    if (!answer.response) {
+        if (answer.reason.rfind(kNoAnswer, 0) == 0) {
+            UserError error = transport_error(what, answer.reason.substr(kNoAnswer.size()));
+            failure = error.message;
+            host.set_error(std::move(error), source);
+        } else {
+            // The session gave the request up (e.g. still 401 after the one
+            // refresh and retry, spec 5.2.2).
+            failure = "the request was not completed (" + answer.reason + ")";
+            UserError error;
+            error.title = what + " failed";
+            error.message = "The request was not completed (" + answer.reason + ").";
+            error.remedy = "Sign in again.";
+            host.set_error(std::move(error), source);
+        }
+    } else if (!ok) {
+        const auto match = match_endpoint(method, path);
+        UserError error =
+            api_error(what, *answer.response, match ? std::optional<Endpoint>(match->endpoint) : std::nullopt);
+        failure = error.code.empty() ? error.message : error.code + ": " + error.message;
+        // Spec 5.2.2: a 403 insufficient_scope names the scope the call
+        // needed; the view says it, and "sign in again adding" it is offered.
+        const auto challenge = find_bearer_challenge(answer.response->headers);
+        if (answer.response->status == 403 && challenge && challenge->error == "insufficient_scope" &&
+            challenge->scope) {
+            failure += " This needs the scope " + *challenge->scope + ": sign in again adding it.";
+            host.offer_scope(*challenge->scope);
+        }
+        host.set_error(std::move(error), source);
+    }
+    return failure;
+}
+
+std::string unreadable_failure(FeatureHost& host, const std::string& what, std::string_view detail,
+                               ErrorSource source) {
+    UserError error = unreadable_answer_error(what, detail);
+    std::string failure = error.message;
+    host.set_error(std::move(error), source);
+    return failure;
+}
+
+std::string rate_limit_note(const FeatureHost& host, Instant now) {
+    // The scheduler now holds every request until x-ratelimit-reset; the
+    // request goes again then, once, and says so.
+    const Millis wait = std::chrono::duration_cast<Millis>(host.scheduler().earliest_send(now, std::nullopt) - now);
+    return "429: the rate limit is used up; retrying once in " + format_countdown(std::max(wait, Millis(0))) +
+           ", when x-ratelimit-reset passes (spec 8.1)";
+}
+
+}  // namespace roomkey::app
