@@ -72,7 +72,7 @@ TEST_F(SandboxApi, TheClientsReadersReadEveryRecordTheSandboxWrites) {
     ASSERT_EQ(post_message("2100", "read me back")->status, 200);
     const auto messages = read_messages(answer("/rooms/2100/messages?force=1"));
     ASSERT_TRUE(messages) << to_string(messages.error());
-    ASSERT_FALSE(messages->empty());
+    ASSERT_FALSE(messages->empty()) << "no messages in room 2100 after the post";
     EXPECT_EQ(messages->back().body, "read me back");
     const auto members = read_members(answer("/rooms/2100/members"));
     ASSERT_TRUE(members) << to_string(members.error());
