@@ -3,8 +3,8 @@
 // not kept in storage or exposed by the page API, and "copy as curl" masks it.
 // Revealing secrets works from the UI only: no script on the page can read an
 // unmasked token through window.roomkey, whatever the user revealed, copied
-// or pasted, and sign-out clears a copy from the clipboard (issue 28: also
-// where the engine wants a click or key press for it).
+// or pasted, and sign-out clears a copy from the clipboard (also where the
+// engine wants a click or key press for it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, act, waitForState, demoUsers, withStackAndBrowser, clickWidget, appOnlyTest } from './support.mjs';
@@ -96,7 +96,7 @@ appOnlyTest('the page API cannot obtain an unmasked token; reveal and revealed c
   await waitForState(page, (s) => /Copied as curl/.test(s.notice), 'the copy');
   assert.ok(!(await page.evaluate(() => navigator.clipboard.readText())).includes(secret), 'still masked');
 
-  // The user reveals in the UI (the developer view, issue 27); a script's copy is still masked.
+  // The user reveals in the UI (the developer view); a script's copy is still masked.
   await act(page, { type: 'show_view', view: 'developer' });
   await clickWidget(page, 'reveal');
   await page.evaluate(() => navigator.clipboard.writeText('before'));
@@ -128,7 +128,7 @@ appOnlyTest('the page API cannot obtain an unmasked token; reveal and revealed c
   await page.close();
 });
 
-// Issue 28: Firefox and WebKit let a page write the clipboard only with a
+// Firefox and WebKit let a page write the clipboard only with a
 // recent user activation (a click or key press, a few seconds): a sign-out
 // by script, or long after the last click, could not clear "Copy as curl"'s
 // text. Chromium asks only for focus; the init script gives its
@@ -153,7 +153,7 @@ appOnlyTest('sign-out clears what was copied; refused without a click or key pre
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   await waitForState(page, (s) => s.account && s.status && !s.loading, 'the account');
   await page.bringToFront();
-  await act(page, { type: 'show_view', view: 'developer' });  // the HTTP log is in the developer view (issue 27)
+  await act(page, { type: 'show_view', view: 'developer' });  // the HTTP log is in the developer view
   // The user's own copy (masked: reveal is off): a click, so it is allowed.
   await clickWidget(page, 'log_latest');
   await clickWidget(page, 'copy_curl');

@@ -1,5 +1,5 @@
 // app_bff.e2e.mjs: the app in roomkey-helper's BFF mode in real Chromium
-// (issue 30, docs/bff.md), through the helper and through the nginx front:
+// (docs/bff.md), through the helper and through the nginx front:
 // sign-in through /bff/login and the sandbox's consent forms, the dashboard
 // and a post; a reload keeps the session; the tokens the sandbox issued
 // appear in nothing the page received (every response header and body,

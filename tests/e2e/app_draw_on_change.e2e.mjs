@@ -1,5 +1,5 @@
 // app_draw_on_change.e2e.mjs: the app draws only when something changed
-// (issue 12 item 1), and typing still shows each key. Each key is checked on
+// (an idle page costs no CPU), and typing still shows each key. Each key is checked on
 // the screen itself: the message field's pixels change after every key
 // before the next is typed (a screenshot causes no app frame), and the text
 // that reaches the API is exactly what was typed. Then, with nothing
@@ -25,7 +25,7 @@ test('each typed key is drawn, and an idle page keeps its picture', async () => 
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.bob.apiToken });
   await waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
-  await act(page, { type: 'show_view', view: 'developer' });  // the posting panel (issue 27: the developer view)
+  await act(page, { type: 'show_view', view: 'developer' });  // the posting panel is in the developer view
   await waitForState(page, (s) => s.view === 'developer', 'the developer view');
 
   const field = await widgetRect(page, 'message');
@@ -135,7 +135,7 @@ test('painting only what changed leaves the picture a full repaint draws', async
 // (the access token's bar, the refresh token, the next refresh, the rate
 // limit's reset). Idle, it draws when one of them ticks, about once a
 // second each, and not in between: a bar drawn from the exact milliseconds
-// kept the page drawing every animation frame (issue 12).
+// kept the page drawing every animation frame.
 test('signed in with a token that expires, an idle dashboard draws only when a countdown ticks', async () => {
   const page = await browser.context.newPage();
   await page.addInitScript(() => {

@@ -1,4 +1,4 @@
-// app_faults.e2e.mjs: issue 11 item 6: faults in the service's answers,
+// app_faults.e2e.mjs: faults in the service's answers,
 // injected in Chromium through the real helper and sandbox (docs/sandbox.md
 // "Control time and inject faults"): 5xx, an answer cut off after the post
 // was stored, a truncated JSON body, a 20 s delay, a 401 on a valid token.
@@ -142,7 +142,7 @@ test('401 invalid_token with an empty body on a valid token: refreshed once, ret
   await act(page, { type: 'sign_in', scope: 'users.all:read rooms.all:read_write' });
   await passConsent(page, stack, demoUsers.alice, 'allow');
   await waitForState(page, (s) => s.session === 'signed in' && s.account && !s.loading, 'the OAuth dashboard');
-  // The live service's 401 has an empty body (chatwork-ruby issue #42, PR
+  // The live service's 401 has an empty body (asonas/chatwork-ruby issue #42, PR
   // #43); the sandbox's injected one too: only WWW-Authenticate says why.
   // The next API call takes the fault, whichever it is (the room poll may
   // go before the reload).

@@ -1,5 +1,5 @@
 // app_files.e2e.mjs: files both ways in Chromium through the helper and the
-// sandbox (issue 26 point 4): a 2 MB file chosen in the Files tab's file
+// sandbox: a 2 MB file chosen in the Files tab's file
 // chooser (the real button, a real filechooser) and one sent through the
 // page API with a message are uploaded with their progress, show as the
 // service's own file_uploaded message in the room and in Files; opening one
@@ -36,7 +36,7 @@ async function openRoom(page) {
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   await act(page, { type: 'open_room', room_id: ROOM });
-  await act(page, { type: 'show_view', view: 'developer' });  // the room panel's Files tab (issue 27: the developer view)
+  await act(page, { type: 'show_view', view: 'developer' });  // the room panel's Files tab is in the developer view
   return waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
     s.room.messages.length > 0 && s.room.files.length > 0, 'room 2100 loaded');
 }

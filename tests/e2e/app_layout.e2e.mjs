@@ -87,7 +87,7 @@ test('the wheel scrolls a panel down a few lines a notch; a control out of view 
   await page.setViewportSize({ width: 1024, height: 640 });
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await act(page, { type: 'show_view', view: 'developer' });  // the instrument panels (issue 27: the developer view)
+  await act(page, { type: 'show_view', view: 'developer' });  // the instrument panels are in the developer view
   await waitForState(page, (s) => s.account && !s.loading && s.selected_room && s.view === 'developer', 'the dashboard');
   const widget = (name) => page.evaluate((n) => window.roomkey.widget(n), name);
   // The dashboard's layout has settled: its right column is drawn and the
@@ -121,7 +121,7 @@ test('the wheel scrolls a panel down a few lines a notch; a control out of view 
   await page.close();
 });
 
-// Issue 28: the "Ctrl+Enter" hint beside "Queue message" wrapped into a
+// The "Ctrl+Enter" hint beside "Queue message" once wrapped into a
 // column, one letter a line, at 1280 px. At any width it is one line, beside
 // the button or under it, or (narrower than the hint) not drawn at all: the
 // shortcut is on the button for assistive technology either way.
@@ -130,7 +130,7 @@ test('the Ctrl+Enter hint never wraps into a column, at any width', async () => 
   await page.setViewportSize({ width: 1280, height: 2400 });
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await act(page, { type: 'show_view', view: 'developer' });  // the instrument panels (issue 27: the developer view)
+  await act(page, { type: 'show_view', view: 'developer' });  // the instrument panels are in the developer view
   await waitForState(page, (s) => s.account && !s.loading && s.selected_room && s.view === 'developer', 'the dashboard');
   assert.equal(await page.getByRole('button', { name: 'Queue message' }).getAttribute('aria-keyshortcuts'), 'Control+Enter');
   for (const width of [1280, 1200, 1100, 1024, 900, 800, 700, 600, 480, 360, 320]) {

@@ -1,4 +1,4 @@
-// app_outages.e2e.mjs: issue 11 item 6: the real sandbox and helper stopped
+// app_outages.e2e.mjs: the real sandbox and helper stopped
 // and restarted on the same ports while the page stays open with posts
 // queued, and sign-out with posts still queued. Every post is delivered
 // exactly once, none is dropped, the app says what happened in plain words

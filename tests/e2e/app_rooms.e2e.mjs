@@ -1,4 +1,4 @@
-// app_rooms.e2e.mjs: issue 10 in Chromium through helper and sandbox: the
+// app_rooms.e2e.mjs: rooms, tasks and contacts in Chromium through helper and sandbox: the
 // open room gets Bob's new message at its next poll with its exact
 // message_id; mark_read sets the room's unread to 0 and lowers /my/status; a
 // task marked done is done at the sandbox; accepting Dave's request puts him
@@ -206,7 +206,7 @@ function appState(page) {
 }
 
 // The live service answers an expired or invalid access token with 401, the
-// error only in WWW-Authenticate and an empty body (chatwork-ruby issue #42,
+// error only in WWW-Authenticate and an empty body (asonas/chatwork-ruby issue #42,
 // PR #43); the sandbox does too. Through either front the page gets it as
 // it came and refreshes once, retries once, and shows no error.
 test('a 401 with an empty body is refreshed and retried once, through this front', async () => {

@@ -88,7 +88,7 @@ test('full sign-in: consent forms, /me and /my/status shown, tokens only in memo
     assert.ok(!pageState.includes(secret), 'no token in the page API');
   }
   assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending authorization was used up');
-  // Every step of the flow in the HTTP log (issue 30, item 3): the
+  // Every step of the flow in the HTTP log, so a failed sign-in can be read there: the
   // authorization request (told again from the record the callback used),
   // the callback, then the code exchange, in that order.
   const titles = state.log.map((e) => e.title);
@@ -98,7 +98,7 @@ test('full sign-in: consent forms, /me and /my/status shown, tokens only in memo
   assert.ok(request >= 0 && callback > request && exchange > callback,
     `the log shows request, callback, exchange in order: ${titles.join(' | ')}`);
   assert.ok(!/[?&](code|state)=/.test(url), `code and state were removed from the address bar (${url})`);
-  assert.equal(new URL(url).pathname, '/', 'after the callback the address is / (issue 13)');
+  assert.equal(new URL(url).pathname, '/', 'after the callback the address is /');
 
   await page.waitForTimeout(300);  // a frame with everything loaded
   const shot = await page.screenshot({ path: join(artifacts, 'dashboard.png') });
@@ -275,7 +275,7 @@ test('every shape of launch URL: the page strips it to read_launch_url\'s clean 
   await page.close();
 });
 
-// Issue 28: Back from the consent screen. Browsers keep the page in their
+// Back from the consent screen. Browsers keep the page in their
 // back/forward cache and show it again as it was, "signing in" with Sign
 // in greyed out, and only a reload got out of it. The page must come back
 // usable, and the abandoned authorization must stay unusable: a callback

@@ -1,4 +1,4 @@
-// app_theme.e2e.mjs: the small things of issue 13 a user notices, in Chromium:
+// app_theme.e2e.mjs: the small things a user notices, in Chromium:
 // - the theme follows prefers-color-scheme, live: the canvas background is
 //   dark for 'dark' and light for 'light', and turns when the preference
 //   changes without a reload; the focus ring stands out on the light theme;
@@ -153,7 +153,7 @@ test('refresh with fewer scopes: the new token grants the subset; the rate plot 
   assert.equal(state.session, 'signed in');
 
   // The rate plot: described to assistive technology with the labels it draws
-  // (issue 27: in the developer view).
+  // (in the developer view).
   await act(page, { type: 'show_view', view: 'developer' });
   const plot = page.getByRole('img', { name: /^Remaining calls over time/ });
   await plot.waitFor({ state: 'attached', timeout: 10000 });
@@ -188,7 +188,7 @@ test('the rooms are a list of list items, named in Japanese, Cyrillic and emoji'
   await page.emulateMedia({ colorScheme: 'dark' });
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await act(page, { type: 'show_view', view: 'developer' });  // the Rooms panel (issue 27: the developer view)
+  await act(page, { type: 'show_view', view: 'developer' });  // the Rooms panel is in the developer view
   const state = await waitForState(page, (s) => s.account && s.room_count >= ROOMS.length && !s.loading &&
     s.view === 'developer', 'the rooms');
   assert.equal(await page.getByRole('heading', { name: 'Rooms' }).count(), 1, 'the Rooms section is a heading');

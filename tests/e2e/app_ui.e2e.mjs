@@ -1,6 +1,6 @@
 // app_ui.e2e.mjs: the real ImGui controls driven with the mouse and keyboard:
 // click Sign in, pass the sandbox's forms, type into the message field and
-// paste with Ctrl+V (20 rounds: the paste is deterministic, issue 11), click
+// paste with Ctrl+V (20 rounds: the paste must be deterministic), click
 // Queue message, sign out. The page API only says
 // where the controls were drawn (window.roomkey.widget).
 import { test } from 'node:test';
@@ -23,11 +23,11 @@ test('sign in, type, paste and post with the real controls', async () => {
   const state = await waitForState(page, (s) => s.session === 'signed in' && s.account && !s.loading && s.selected_room,
     'the dashboard');
   assert.equal(state.account.account_id, demoUsers.bob.accountId);
-  // Issue 27: the posting panel's controls are in the developer view.
+  // The posting panel's controls are in the developer view.
   await act(page, { type: 'show_view', view: 'developer' });
   await waitForState(page, (s) => s.view === 'developer', 'the developer view');
 
-  // Issue 11: the paste must land every time, never the previous clipboard
+  // The paste must land every time, never the previous clipboard
   // or nothing: 20 rounds in a row, each with a different clipboard text.
   const ROUNDS = 20;
   for (let i = 1; i <= ROUNDS; i++) {

@@ -10,7 +10,7 @@
 // - Japanese typed through IME composition (CDP Input.imeSetComposition and
 //   Input.insertText) is posted exactly as composed;
 // - after sign-in the address is `/`;
-// - issue 28: an emoji typed as two UTF-16 halves (Firefox's WebDriver
+// - an emoji typed as two UTF-16 halves (Firefox's WebDriver
 //   BiDi) arrives whole; a canvas whose read-back is noise
 //   (privacy.resistFingerprinting) is met with the built-in font and a notice.
 // Screenshots: e2e-artifacts/room_list_scripts.png, focus_ring.png, builtin_font.png.
@@ -198,7 +198,7 @@ test("a mobile keyboard's deletions (beforeinput, no key) edit the field, and th
 });
 
 // Firefox's WebDriver BiDi types a character beyond U+FFFF as two input
-// events, one UTF-16 half each (issue 28). Each array is one beforeinput
+// events, one UTF-16 half each. Each array is one beforeinput
 // event's data, as code units (a lone half cannot cross Playwright's
 // protocol as text); each event is dispatched in its own turn, as a
 // driver's actions arrive.
@@ -238,7 +238,7 @@ test('an emoji typed as two UTF-16 halves arrives whole; a half left alone becom
 
 // privacy.resistFingerprinting (Firefox; LibreWolf, Tor Browser and Mullvad
 // Browser turn it on) answers a canvas read-back with noise, and every
-// glyph of the atlas became a striped block (issue 28). Chromium does the
+// glyph of the atlas became a striped block. Chromium does the
 // same here through an init script that adds noise to every getImageData.
 // The app must notice at start-up, draw with its built-in font and say
 // which scripts it cannot show and why.
@@ -298,7 +298,7 @@ test('a canvas whose read-back is noise: the built-in font draws, and the app sa
 
   // Text still renders: a button's label is drawn in its own colour (a
   // noisy atlas drew blocks of random colours). The Reload buttons are the
-  // developer view's (issue 27).
+  // developer view's.
   await act(page, { type: 'show_view', view: 'developer' });
   const reload = await page.getByRole('button', { name: 'Reload', exact: true }).first().boundingBox();
   assert.ok(reload, 'the Reload button is in the accessibility tree');

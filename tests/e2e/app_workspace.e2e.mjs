@@ -1,4 +1,4 @@
-// app_workspace.e2e.mjs: issue 27's chat-first workspace in Chromium at
+// app_workspace.e2e.mjs: the chat-first workspace in Chromium at
 // 1366x800, 1000x700 and 390x844: after opening a room the conversation and
 // the composer are on screen, the conversation is the largest region and no
 // two regions overlap; the developer view is one click away and back; the
@@ -134,7 +134,7 @@ for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
   });
 }
 
-// Issue 27 item 4: times where the user is, in their zone and locale
+// Times where the user is, in their zone and locale
 // (Intl): here American English in Tokyo, so a message's time reads "7:13
 // PM", not the digits "19:13" or UTC. time_text is the time as drawn.
 test('times are written in the browser\'s time zone and locale', async () => {
@@ -246,7 +246,7 @@ test('reply and quote from the composer, edit and delete, a task reopened: all r
   await page.close();
 });
 
-// Issue 27 item 5: with notifications on and the permission granted, Bob's
+// With notifications on and the permission granted, Bob's
 // mention in a room that is not open raises the title's count at the room
 // list's next read, and one desktop notification names the room and shows
 // the mention's text; its click opens the room.

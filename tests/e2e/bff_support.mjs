@@ -1,5 +1,5 @@
-// bff_support.mjs: what the BFF e2e tests need beyond support.mjs (issue 30,
-// docs/bff.md): the stack with a confidential client registered in the
+// bff_support.mjs: what the BFF e2e tests need beyond support.mjs
+// (docs/bff.md): the stack with a confidential client registered in the
 // sandbox and the front (roomkey-helper or nginx before it) in BFF mode, the
 // sandbox's record of every token it issued (GET /_sandbox/tokens), a record
 // of every response header and body the page received (Chromium's own

@@ -62,7 +62,7 @@ export function faultKit(stackOf) {
   // view), ready to be sent; returns how often the room held it before.
   async function typeWithTheControls(page, body) {
     await act(page, { type: 'select_room', room_id: ROOM });  // the controls post to the selected room
-    await act(page, { type: 'show_view', view: 'developer' });  // the posting panel (issue 27: the developer view)
+    await act(page, { type: 'show_view', view: 'developer' });  // the posting panel is in the developer view
     await waitForState(page, (s) => s.selected_room === ROOM, 'the room selected');
     const before = countOf(await roomBodies(), body);
     await clickWidget(page, 'message');

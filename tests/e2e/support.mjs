@@ -112,7 +112,7 @@ const PAGE_OPEN_FLAGS = ['--renderer-process-limit=1', '--js-flags=--liftoff-onl
 // `backForwardCache`: Playwright launches Chromium with
 // --disable-back-forward-cache (so its goBack() waits for a load); users'
 // browsers keep pages in it, and a test of what a restored page does asks
-// for it back (issue 28).
+// for it back.
 // `phone`: a touch screen 390x844 CSS px wide as a phone's (Playwright's
 // hasTouch and isMobile), so page.touchscreen.tap() taps as a finger does.
 export async function launchBrowser({ home = null, trustedOnly = false, testFlags = true, backForwardCache = false,
@@ -442,7 +442,7 @@ export async function widgetRect(page, name, { stableMs = 150, timeoutMs = 30000
   let last = null;
   let since = Date.now();
   while (Date.now() < deadline) {
-    // Issue 27: only a place drawn for the state() a script sees (a frame
+    // Only a place drawn for the state() a script sees (a frame
     // at least as new as the state's) counts.
     const r = await page.evaluate((n) => {
       const w = window.roomkey.widget(n);

@@ -1,9 +1,9 @@
-// trust.e2e.mjs: a first run as a new user makes it (issue 14): a fresh,
+// trust.e2e.mjs: a first run as a new user makes it: a fresh,
 // empty HOME in which no browser has ever started, `roomkey-helper trust`,
 // then a Chromium with no certificate overrides loads the app. The same
 // Chromium in a HOME that was not trusted refuses the certificate, which is
 // what makes the first half mean something. Firefox ESR 153's profile
-// folder (~/.config/mozilla/firefox) is covered as well (issue 28).
+// folder (~/.config/mozilla/firefox) is covered as well.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -29,7 +29,7 @@ after(async () => {
 test('after `roomkey-helper trust` in a fresh HOME, Chromium loads the app with no certificate override', async () => {
   const stateDir = freshStateDir();
   const home = freshHome();
-  // A Firefox ESR 153 profile that has started once (issue 28): its NSS
+  // A Firefox ESR 153 profile that has started once: its NSS
   // database under ~/.config/mozilla/firefox, where ESR 153 keeps profiles.
   // That Firefox loads the app is for the cross-engine harness; here, that
   // trust wrote the CA where that Firefox reads it.

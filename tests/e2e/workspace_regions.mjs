@@ -1,4 +1,4 @@
-// workspace_regions.mjs: issue 27's layout rule for an open room, checked
+// workspace_regions.mjs: the workspace's layout rule for an open room, checked
 // the same way by the Chromium e2e test at three sizes
 // (app_workspace.e2e.mjs) and by every engine's scenario
 // (tests/engines/scenarios.mjs): the regions drawn (window.roomkey.widget

@@ -1,5 +1,5 @@
 // driver.mjs: one small interface over three browser engines, so a scenario
-// is written once (tests/engines/scenarios.mjs) and runs in each (issue 28):
+// is written once (tests/engines/scenarios.mjs) and runs in each:
 //   chromium  Debian's Chromium through playwright-core, headless, launched
 //             as the e2e tests launch it (tests/e2e/support.mjs);
 //   firefox   Debian's Firefox ESR through puppeteer-core (WebDriver BiDi),

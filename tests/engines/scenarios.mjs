@@ -1,4 +1,4 @@
-// scenarios.mjs: the same scenarios in every engine (issue 28), through
+// scenarios.mjs: the same scenarios in every engine (what Chromium alone does not catch), through
 // driver.mjs; ROOMKEY_ENGINE names the engine (chromium, firefox, webkit),
 // and ctest runs this file once per engine (tests/engines/CMakeLists.txt):
 //   1. the first frame, and every glyph of the signed-out screen;
@@ -13,7 +13,7 @@
 //   5. Back from the sign-in page: the page comes back working (restored
 //      from the back/forward cache, or loaded again where the engine does
 //      that), then sign-in with the mouse and the forms;
-//   6. the workspace (issue 27): a room open, the conversation and the
+//   6. the workspace: a room open, the conversation and the
 //      composer on screen, the conversation the largest region, no two
 //      regions overlapping, the demo messages read without tags (on screen
 //      and in the accessibility tree's log), a message typed and posted.
@@ -35,7 +35,7 @@ if (!ENGINES.includes(engine)) throw new Error(`ROOMKEY_ENGINE must be one of ${
 
 const ROOM_NAME = '開発チーム 🚀 Привет';
 // Japanese, then an emoji beyond U+FFFF (two UTF-16 halves: Firefox's
-// WebDriver BiDi types them as two events, issue 28), then more Japanese.
+// WebDriver BiDi types them as two events), then more Japanese.
 const MESSAGE = '日本語の入力テスト 🚀 できた';
 const user = demoUsers.alice;
 let stack; let driver; let roomId;
@@ -128,7 +128,7 @@ test(`${engine}: sign-in with the keyboard alone`, async () => {
   const first = await waitFor(driver, () => document.activeElement && document.activeElement.closest('#a11y') &&
     (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent).trim(), null,
   'the focus in the accessibility tree', 10000);
-  // Issue 28: WebKitGTK moved the DOM focus to the accessibility tree's
+  // WebKitGTK moved the DOM focus to the accessibility tree's
   // first button ("A-", later "Developer (F2)") on this Tab although the
   // app had prevented its keydown; the tree's controls are no Tab stops
   // now (shell/a11y.js), and the app's own first-Tab rule decides.
@@ -155,7 +155,7 @@ test(`${engine}: Japanese and an emoji typed into the composer, sent with Ctrl+E
   assert.equal(stats.builtin, false);
 
   // The posting form's message field is in the developer view since the
-  // workspace landed (issue 27): one click away, here one page API action.
+  // workspace landed: one click away, here one page API action.
   await showDeveloperView();
   await clickWidget(driver, 'message');
   // As a user waits for the caret: the field's accessible input
@@ -205,7 +205,7 @@ test(`${engine}: sign-out clears what "Copy as curl" put on the clipboard`, asyn
   await waitForState(driver, (s) => /Copied as curl/.test(s.notice || ''), 'the copy');
   const copy = await waitFor(driver, () => { const w = window.__writes.find((e) => e.text === 'curl ');
     return w && w.outcome !== 'pending' && w; }, null, 'the copy\'s clipboard write to end', 10000);
-  // Issue 28: the write is made in the click's own event handler (the page
+  // The write is made in the click's own event handler (the page
   // holds what the drawn control copies, web/src/gesture_copy.hpp), where
   // every engine allows it. From the animation frame after the click,
   // WebKit refused it under load (147-609 ms after the click).
@@ -265,7 +265,7 @@ test(`${engine}: Back from the sign-in page comes back working, then sign-in wit
   assert.equal(signed.account.account_id, user.accountId);
 });
 
-// Issue 27's main checks (tests/e2e/app_workspace.e2e.mjs in Chromium at
+// The workspace's main checks (tests/e2e/app_workspace.e2e.mjs in Chromium at
 // three sizes), here at the harness's 1280x900 in every engine.
 test(`${engine}: the workspace: the conversation the largest region, nothing overlaps, no tags, a message posted`, async () => {
   await signedIn();

@@ -1,4 +1,4 @@
-// Firefox's window given the focus on a bare X server (xvfb-run), issue 28.
+// Firefox's window given the focus on a bare X server (xvfb-run).
 //
 // No window manager runs under xvfb-run, so nothing ever focuses Firefox's
 // window: document.hasFocus() stays false and Enter on a focused button

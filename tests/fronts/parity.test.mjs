@@ -1,7 +1,7 @@
 // parity.test.mjs: roomkey-helper and nginx (configured by `roomkey-helper
 // nginx-config`, started as ./scripts/run.sh --front nginx does) in front of
 // the same sandbox answer every route class with the same status and the
-// same security headers (issue 14).
+// same security headers (a user may run either).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';

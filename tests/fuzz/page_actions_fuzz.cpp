@@ -84,7 +84,7 @@ json write(const Intent& intent) {
                 std::abort();  // never from the page API
             } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
                 return {{"type", "copy_curl"}, {"entry", i.entry_id}};
-            } else if constexpr (std::is_same_v<T, intent::OpenRoom>) {  // issue 10
+            } else if constexpr (std::is_same_v<T, intent::OpenRoom>) {
                 return {{"type", "open_room"}, {"room_id", i.room_id}};
             } else if constexpr (std::is_same_v<T, intent::LoadMessages>) {
                 return {{"type", "load_messages"}, {"room_id", i.room_id}};
@@ -117,7 +117,7 @@ json write(const Intent& intent) {
                 return {{"type", "cancel_api_call"}};
             } else if constexpr (std::is_same_v<T, intent::AddScopes>) {
                 return {{"type", "add_scopes"}, {"scope", i.scope}};
-            } else if constexpr (std::is_same_v<T, intent::UploadFile>) {  // issue 26
+            } else if constexpr (std::is_same_v<T, intent::UploadFile>) {
                 return {{"type", "upload_file"},   {"room_id", i.room_id},
                         {"name", i.name},          {"mime", i.mime},
                         {"data_base64", roomkey::base64_encode(i.data)}, {"message", i.message}};
@@ -125,7 +125,7 @@ json write(const Intent& intent) {
                 return {{"type", "open_file"}, {"room_id", i.room_id}, {"file_id", i.file_id}};
             } else if constexpr (std::is_same_v<T, intent::PickFile>) {
                 std::abort();  // the UI's, never from the page API
-            } else if constexpr (std::is_same_v<T, intent::ShowView>) {  // issue 27
+            } else if constexpr (std::is_same_v<T, intent::ShowView>) {
                 return {{"type", "show_view"}, {"view", i.developer ? "developer" : "workspace"}};
             } else if constexpr (std::is_same_v<T, intent::SetRoomFilter>) {
                 return {{"type", "set_room_filter"}, {"text", i.text}};
@@ -204,7 +204,7 @@ bool same(const Intent& x, const Intent& y) {
                        a.message == b.message && a.size == b.size;
             }
             if constexpr (std::is_same_v<T, intent::OpenFile>) return a.room_id == b.room_id && a.file_id == b.file_id;
-            if constexpr (std::is_same_v<T, intent::ShowView>) return a.developer == b.developer;  // issue 27
+            if constexpr (std::is_same_v<T, intent::ShowView>) return a.developer == b.developer;
             if constexpr (std::is_same_v<T, intent::SetRoomFilter>) return a.text == b.text;
             if constexpr (std::is_same_v<T, intent::Reply> || std::is_same_v<T, intent::Quote> ||
                           std::is_same_v<T, intent::DeleteMessage>) {
@@ -227,7 +227,7 @@ void check(const Intent& intent) {
     if (std::holds_alternative<intent::SetPageVisible>(intent)) std::abort();  // the platform's only
     if (std::holds_alternative<intent::PageRestored>(intent)) std::abort();
     if (std::holds_alternative<intent::ClipboardCleared>(intent)) std::abort();
-    if (std::holds_alternative<intent::NotificationPermission>(intent)) std::abort();  // issue 27: the platform's
+    if (std::holds_alternative<intent::NotificationPermission>(intent)) std::abort();  // the platform's
     if (const auto* e = std::get_if<intent::EditPost>(&intent); e && e->body.empty()) std::abort();
     if (const auto* copy = std::get_if<intent::CopyCurl>(&intent); copy && copy->may_reveal) std::abort();
     if (const auto* m = std::get_if<intent::QueueMessage>(&intent)) {

@@ -8,6 +8,7 @@
 #include "common/openssl_random.hpp"
 #include "helper/bff_keys.hpp"
 #include "support/bff_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace bff_cookie_keys_test {
@@ -29,7 +30,7 @@ protected:
     static void expect_refused(const bff_testing::Door& helper, const std::string& value, const std::string& why) {
         CookieJar jar = with_session(value);
         auto res = api_get(helper, jar, "/me");
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_EQ(res->status, 401) << res->body;
         EXPECT_EQ(res->get_header_value("X-Roomkey-Session"), "none");
         EXPECT_NE(res->body.find(why), std::string::npos) << res->body;
@@ -40,7 +41,7 @@ protected:
 TEST_F(BffCookieKeys, TamperedTruncatedAndForeignCookiesAreRefused) {
     ASSERT_NO_FATAL_FAILURE(start_signed_in());
     const std::string good = jar_.session();
-    ASSERT_FALSE(good.empty());
+    ASSERT_FALSE(good.empty()) << "the signed-in browser holds no session cookie";
 
     std::string flipped = good;
     char& c = flipped[flipped.size() / 2 + 12];
@@ -57,7 +58,7 @@ TEST_F(BffCookieKeys, TamperedTruncatedAndForeignCookiesAreRefused) {
     // The unchanged cookie still works after all that.
     CookieJar again = with_session(good);
     auto me = api_get(*helper_, again, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
 }
 
@@ -85,7 +86,7 @@ TEST_F(BffCookieKeys, ARestartKeepsTheKeyAndTheSession) {
     helper_ = start_helper(0, state_dir());
     EXPECT_EQ(testing::read_file(key_file), key);
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
 }
 
@@ -98,18 +99,18 @@ TEST_F(BffCookieKeys, ThePreviousKeyStillOpensSessionsWhichAreResealed) {
     helper_ = start_helper(0, state_dir());
     const std::string before = jar_.session();
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_NE(jar_.session(), before) << "re-sealed with the new key";
 
     // A second rotation drops the first key: the re-sealed cookie (new key,
     // now previous) still works, the original one no longer does.
     helper_.reset();
-    ASSERT_TRUE(rotate_bff_key(state_dir(), native::openssl_random));
+    ASSERT_TRUE(rotate_bff_key(state_dir(), native::openssl_random)) << "rotate-bff-key failed in " << state_dir();
     helper_ = start_helper(0, state_dir());
     CookieJar resealed = with_session(jar_.session());
     auto still = api_get(*helper_, resealed, "/me");
-    ASSERT_TRUE(still);
+    ASSERT_TRUE(still) << why_no_answer(still);
     EXPECT_EQ(still->status, 200) << still->body;
     expect_refused(*helper_, before, "sealed with a key this helper does not have");
 }
@@ -118,17 +119,17 @@ TEST_F(BffCookieKeys, TwoHelpersWithOneKeyServeTheSameSession) {
     auto first = start_helper(0, state_dir());
     auto second = start_helper(1, state_dir());
     CookieJar jar;
-    ASSERT_TRUE(sign_in(*first, jar));
+    ASSERT_TRUE(sign_in(*first, jar)) << "the sign-in at the first helper got no answer";
     auto at_second = api_get(*second, jar, "/me");
-    ASSERT_TRUE(at_second);
+    ASSERT_TRUE(at_second) << why_no_answer(at_second);
     EXPECT_EQ(at_second->status, 200) << at_second->body;
     auto session = bff_get(*second, jar, "/bff/session");
-    ASSERT_TRUE(session);
+    ASSERT_TRUE(session) << why_no_answer(session);
     EXPECT_EQ(parse_json(session->body)["signed_in"], true);
     // And a sign-in that starts at one may end at the other (its login cookie).
     CookieJar other;
     auto login = navigate(*first, other, "/bff/login");
-    ASSERT_TRUE(login);
+    ASSERT_TRUE(login) << why_no_answer(login);
     EXPECT_EQ(login->status, 303);
 }
 

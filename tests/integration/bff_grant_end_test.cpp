@@ -8,6 +8,7 @@
 #include <string>
 
 #include "support/bff_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace bff_grant_end_test {
@@ -35,9 +36,9 @@ class BffGrantEnd : public BffTest {};
 
 TEST_F(BffGrantEnd, CookieAndSessionCountDownToTheGrantsEndAcrossRefreshes) {
     helper_ = start_helper(0, state_dir());
-    ASSERT_TRUE(helper_->ok());
+    ASSERT_TRUE(helper_->ok()) << helper_->error();
     auto signed_in = sign_in(*helper_, jar_);
-    ASSERT_TRUE(signed_in);
+    ASSERT_TRUE(signed_in) << why_no_answer(signed_in);
     ASSERT_EQ(signed_in->status, 303) << signed_in->get_header_value("Location");
     const auto first = session_max_age(*signed_in);
     ASSERT_TRUE(first) << "the callback sets the session cookie";
@@ -53,7 +54,7 @@ TEST_F(BffGrantEnd, CookieAndSessionCountDownToTheGrantsEndAcrossRefreshes) {
         const long long left = kGrant - elapsed;
         const std::size_t issued = refresh_tokens_issued();
         auto refreshed = day == 13 ? api_get(*helper_, jar_, "/me") : bff_post(*helper_, jar_, "/bff/refresh");
-        ASSERT_TRUE(refreshed);
+        ASSERT_TRUE(refreshed) << why_no_answer(refreshed);
         ASSERT_EQ(refreshed->status, 200) << refreshed->body;
         EXPECT_EQ(refresh_tokens_issued(), issued + 1) << "a refresh was made";
         const auto max_age = session_max_age(*refreshed);
@@ -61,7 +62,7 @@ TEST_F(BffGrantEnd, CookieAndSessionCountDownToTheGrantsEndAcrossRefreshes) {
         EXPECT_TRUE(about(*max_age, left)) << "the cookie lives until the grant's end, not 14 days from the refresh";
 
         auto session = bff_get(*helper_, jar_, "/bff/session");
-        ASSERT_TRUE(session);
+        ASSERT_TRUE(session) << why_no_answer(session);
         ASSERT_EQ(session->status, 200) << session->body;
         const auto body = parse_json(session->body);
         ASSERT_EQ(body["signed_in"], true) << session->body;
@@ -75,13 +76,13 @@ TEST_F(BffGrantEnd, CookieAndSessionCountDownToTheGrantsEndAcrossRefreshes) {
     const std::size_t issued = refresh_tokens_issued();
     CookieJar kept = jar_;
     auto session = bff_get(*helper_, kept, "/bff/session");
-    ASSERT_TRUE(session);
+    ASSERT_TRUE(session) << why_no_answer(session);
     EXPECT_EQ(parse_json(session->body)["signed_in"], false) << session->body;
     EXPECT_EQ(session->get_header_value("X-Roomkey-Token-Request"), "") << "the helper did not ask the service";
 
     kept = jar_;
     auto me = api_get(*helper_, kept, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 401) << me->body;
     EXPECT_EQ(me->get_header_value("X-Roomkey-Session"), "none");
     EXPECT_EQ(me->get_header_value("X-Roomkey-Token-Request"), "")

@@ -13,6 +13,7 @@
 #include "helper/nginx_config.hpp"
 #include "support/bff_fixture.hpp"
 #include "support/nginx_process.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace bff_nginx_front_test {
@@ -59,7 +60,8 @@ protected:
         ASSERT_TRUE(file) << file.error();
         site_ = read_text(out_ / "roomkey.conf");
         nginx_ = std::make_unique<integration::RunningNginx>(out_.path(), *file);
-        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(door().client()->Get("/config.json")); }));
+        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(door().client()->Get("/config.json")); }))
+            << "nginx never answered /config.json";
     }
     void TearDown() override {
         nginx_.reset();
@@ -83,9 +85,9 @@ protected:
 
 TEST_F(BffNginxFront, SignInAndApiThroughNginxReachOneHelperPerSession) {
     start_front();
-    ASSERT_FALSE(HasFatalFailure());
+    ASSERT_FALSE(HasFatalFailure()) << "nginx did not start in front of the helpers";
     auto cfg = door().client()->Get("/config.json");
-    ASSERT_TRUE(cfg);
+    ASSERT_TRUE(cfg) << why_no_answer(cfg);
     EXPECT_EQ(parse_json(cfg->body)["session"], "bff");
     EXPECT_EQ(parse_json(cfg->body)["redirect_uri"], door().origin() + "/callback");
 
@@ -94,25 +96,25 @@ TEST_F(BffNginxFront, SignInAndApiThroughNginxReachOneHelperPerSession) {
     std::vector<CookieJar> jars(kSessions);
     for (auto& jar : jars) {
         auto done = sign_in(door(), jar);
-        ASSERT_TRUE(done);
+        ASSERT_TRUE(done) << why_no_answer(done);
         ASSERT_EQ(done->status, 303) << done->get_header_value("Location");
         EXPECT_EQ(done->get_header_value("Location"), "/");
-        ASSERT_FALSE(jar.session().empty());
+        ASSERT_FALSE(jar.session().empty()) << "no session cookie after the sign-in through nginx";
     }
     for (auto& jar : jars) {
         const auto before = api_me_counts();
         for (int i = 0; i < 3; ++i) {
             auto me = api_get(door(), jar, "/me");
-            ASSERT_TRUE(me);
+            ASSERT_TRUE(me) << why_no_answer(me);
             EXPECT_EQ(me->status, 200) << me->body;
             EXPECT_EQ(me->get_header_value("Content-Security-Policy").empty(), false);
         }
         // A refresh changes the sealed part, not the id: still the same helper.
         auto refreshed = bff_post(door(), jar, "/bff/refresh");
-        ASSERT_TRUE(refreshed);
+        ASSERT_TRUE(refreshed) << why_no_answer(refreshed);
         EXPECT_EQ(refreshed->status, 200) << refreshed->body;
         auto me = api_get(door(), jar, "/me");
-        ASSERT_TRUE(me);
+        ASSERT_TRUE(me) << why_no_answer(me);
         EXPECT_EQ(me->status, 200);
         const auto after = api_me_counts();
         std::size_t helpers_used = 0;
@@ -120,30 +122,30 @@ TEST_F(BffNginxFront, SignInAndApiThroughNginxReachOneHelperPerSession) {
         EXPECT_EQ(helpers_used, 1u) << "one session, one helper";
     }
     auto session = bff_get(door(), jars[0], "/bff/session");
-    ASSERT_TRUE(session);
+    ASSERT_TRUE(session) << why_no_answer(session);
     EXPECT_EQ(parse_json(session->body)["signed_in"], true);
     auto out = bff_post(door(), jars[0], "/bff/logout");
-    ASSERT_TRUE(out);
+    ASSERT_TRUE(out) << why_no_answer(out);
     EXPECT_EQ(out->status, 200);
-    EXPECT_TRUE(jars[0].session().empty());
+    EXPECT_TRUE(jars[0].session().empty()) << "the logout left the session cookie set";
 }
 
 TEST_F(BffNginxFront, NginxRefusesWhatTheHelperRefusesAndHoldsNoSecret) {
     start_front();
-    ASSERT_FALSE(HasFatalFailure());
+    ASSERT_FALSE(HasFatalFailure()) << "nginx did not start in front of the helpers";
     CookieJar jar;
-    ASSERT_TRUE(sign_in(door(), jar));
+    ASSERT_TRUE(sign_in(door(), jar)) << "the sign-in through nginx got no answer";
     // No X-Roomkey-Request, even from the app's Origin; a foreign Origin.
     auto no_header = door().client()->Get("/api/me", {{"Origin", door().origin()}, {"Cookie", jar.header()}});
-    ASSERT_TRUE(no_header);
+    ASSERT_TRUE(no_header) << why_no_answer(no_header);
     EXPECT_EQ(no_header->status, 403);
     auto foreign = door().client()->Get(
         "/bff/session", {{"Origin", "https://evil.example"}, {"X-Roomkey-Request", "1"}, {"Cookie", jar.header()}});
-    ASSERT_TRUE(foreign);
+    ASSERT_TRUE(foreign) << why_no_answer(foreign);
     EXPECT_EQ(foreign->status, 403);
     auto token = door().client()->Post("/oauth/token", {{"X-Roomkey-Request", "1"}}, "grant_type=refresh_token",
                                        "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 404);
     // The helpers hold the secret; nginx's files do not.
     EXPECT_EQ(site_.find(bff_testing::kBffClientSecret), std::string::npos);

@@ -51,7 +51,7 @@ TEST(BffOptions, TheBffModeNeedsAConfidentialClientAndTheServicesAddresses) {
     auto public_client = parse_command_line({"--session", "bff", "--base-url", "https://a.example/v2", "--auth-url",
                                              "https://a.example/oauth", "--client-id", "web"},
                                             env_of({}));
-    ASSERT_FALSE(public_client);
+    ASSERT_FALSE(public_client) << "the command line was accepted";
     EXPECT_NE(public_client.error().find("confidential client"), std::string::npos) << public_client.error();
     EXPECT_NE(public_client.error().find("--client-secret-file"), std::string::npos) << public_client.error();
 
@@ -61,11 +61,11 @@ TEST(BffOptions, TheBffModeNeedsAConfidentialClientAndTheServicesAddresses) {
                                           "https://a.example/oauth", "--client-id", "c", "--client-type",
                                           "confidential", "--client-secret-file", dir / "secret"},
                                          env_of({}));
-    ASSERT_FALSE(no_consent);
+    ASSERT_FALSE(no_consent) << "the command line was accepted";
     EXPECT_NE(no_consent.error().find("--consent-url"), std::string::npos) << no_consent.error();
 
     auto unknown = parse_command_line({"--session", "server"}, env_of({}));
-    ASSERT_FALSE(unknown);
+    ASSERT_FALSE(unknown) << "the command line was accepted";
     EXPECT_NE(unknown.error().find("browser or bff"), std::string::npos) << unknown.error();
 }
 
@@ -86,14 +86,14 @@ TEST(BffOptions, NginxConfigInTheBffModeNamesItsHelpers) {
     args.insert(args.begin(), "nginx-config");
     args.insert(args.end(), {"--session", "bff"});
     auto missing = parse_command_line(args, env_of({}));
-    ASSERT_FALSE(missing);
+    ASSERT_FALSE(missing) << "the command line was accepted";
     EXPECT_NE(missing.error().find("--bff-helper PORT"), std::string::npos) << missing.error();
     args.insert(args.end(), {"--bff-helper", "9001", "--bff-helper", "9002"});
     auto cmd = parse_command_line(args, env_of({}));
     ASSERT_TRUE(cmd) << cmd.error();
     EXPECT_EQ(cmd->nginx.bff_helper_ports, (std::vector<int>{9001, 9002}));
     auto zero = parse_command_line({"nginx-config", "--bff-helper", "0"}, env_of({}));
-    EXPECT_FALSE(zero);
+    EXPECT_FALSE(zero) << "--bff-helper 0 was accepted";
 }
 
 TEST(BffOptions, RotateBffKeyTakesTheStateDir) {
@@ -102,7 +102,7 @@ TEST(BffOptions, RotateBffKeyTakesTheStateDir) {
     EXPECT_EQ(cmd->subcommand, Subcommand::rotate_bff_key);
     EXPECT_EQ(cmd->trust.state_dir, "/s");
     auto help = parse_command_line({"rotate-bff-key", "--help"}, env_of({}));
-    ASSERT_TRUE(help);
+    ASSERT_TRUE(help) << help.error();
     EXPECT_NE(help->help_text.find("bff-key.previous"), std::string::npos);
     EXPECT_FALSE(parse_command_line({"rotate-bff-key", "--nssdb", "/x"}, env_of({})));
 }

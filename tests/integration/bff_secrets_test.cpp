@@ -1,5 +1,5 @@
 // bff_secrets_test.cpp: in the BFF mode no token, code, verifier or secret
-// reaches the page or the log (issue 30): every answer of a whole session
+// reaches the page or the log: every answer of a whole session
 // (sign-in, API calls, refreshes, a refused refresh, logout) and every log
 // line are searched for each token value the sandbox issued; and cookies
 // never authorise a request that lacks the app's CSRF marks.
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "support/bff_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace bff_secrets_test {
@@ -25,7 +26,7 @@ protected:
         seen_.push_back(text);
     }
     void keep(const httplib::Result& res) {
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         keep(*res);
     }
     std::vector<std::string> seen_;
@@ -36,11 +37,11 @@ TEST_F(BffSecrets, NoTokenOrSecretInAnyAnswerOrLogLine) {
     CookieJar jar;
     // The sign-in's own answers: /bff/login, the callback.
     SignInSeen sign_in_seen;
-    ASSERT_TRUE(sign_in(*helper, jar, "", "allow", &sign_in_seen));
+    ASSERT_TRUE(sign_in(*helper, jar, "", "allow", &sign_in_seen)) << "the sign-in got no answer";
     ASSERT_EQ(sign_in_seen.answers.size(), 2u);
     for (const httplib::Response& answer : sign_in_seen.answers) keep(answer);
     const std::string code = sign_in_seen.code;
-    ASSERT_FALSE(code.empty());
+    ASSERT_FALSE(code.empty()) << "the consent screen gave no code";
 
     keep(helper->client()->Get("/config.json"));
     keep(bff_get(*helper, jar, "/bff/session"));
@@ -77,7 +78,7 @@ TEST_F(BffSecrets, NoTokenOrSecretInAnyAnswerOrLogLine) {
     for (const auto& text : seen_) {
         masked_refresh = masked_refresh || text.find("refresh_token=\u2022\u2022\u2022\u2022") != std::string::npos;
     }
-    EXPECT_TRUE(masked_refresh);
+    EXPECT_TRUE(masked_refresh) << "no answer showed a masked refresh_token";
 }
 
 TEST_F(BffSecrets, TheCookieAloneAuthorisesNothing) {
@@ -96,21 +97,21 @@ TEST_F(BffSecrets, TheCookieAloneAuthorisesNothing) {
     };
     for (const auto& c : cases) {
         auto me = helper_->client()->Get("/api/me", c.headers);
-        ASSERT_TRUE(me);
+        ASSERT_TRUE(me) << why_no_answer(me);
         EXPECT_EQ(me->status, 403) << c.what;
         auto session = helper_->client()->Get("/bff/session", c.headers);
-        ASSERT_TRUE(session);
+        ASSERT_TRUE(session) << why_no_answer(session);
         EXPECT_EQ(session->status, 403) << c.what;
         auto refresh = helper_->client()->Post("/bff/refresh", c.headers, "", "application/json");
-        ASSERT_TRUE(refresh);
+        ASSERT_TRUE(refresh) << why_no_answer(refresh);
         EXPECT_EQ(refresh->status, 403) << c.what;
         auto logout = helper_->client()->Post("/bff/logout", c.headers, "", "application/json");
-        ASSERT_TRUE(logout);
+        ASSERT_TRUE(logout) << why_no_answer(logout);
         EXPECT_EQ(logout->status, 403) << c.what;
     }
     // With the marks, the same cookie works (and was not logged out above).
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200);
 }
 

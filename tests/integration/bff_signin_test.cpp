@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "support/bff_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace bff_signin_test {
@@ -23,10 +24,10 @@ TEST_F(BffSignIn, SignInSetsAHostPrefixedSessionCookieAndTheApiWorks) {
     auto helper = start_helper(0, state_dir());
     CookieJar jar;
     auto done = sign_in(*helper, jar);
-    ASSERT_TRUE(done);
+    ASSERT_TRUE(done) << why_no_answer(done);
     EXPECT_EQ(done->status, 303);
     EXPECT_EQ(done->get_header_value("Location"), "/");
-    // The session cookie's attributes (issue 30), the login cookie cleared.
+    // The session cookie's attributes (the page's script never reads it), the login cookie cleared.
     std::string session_line;
     bool login_cleared = false;
     for (const auto& line : set_cookies(*done)) {
@@ -35,7 +36,7 @@ TEST_F(BffSignIn, SignInSetsAHostPrefixedSessionCookieAndTheApiWorks) {
             login_cleared = true;
         }
     }
-    ASSERT_FALSE(session_line.empty());
+    ASSERT_FALSE(session_line.empty()) << "no __Host-roomkey_session cookie set";
     for (const char* attribute : {"; Secure", "; HttpOnly", "; SameSite=Strict", "; Path=/"}) {
         EXPECT_NE(session_line.find(attribute), std::string::npos) << attribute << " in " << session_line;
     }
@@ -44,15 +45,15 @@ TEST_F(BffSignIn, SignInSetsAHostPrefixedSessionCookieAndTheApiWorks) {
     const auto max_age = std::stol(session_line.substr(session_line.find("Max-Age=") + 8));
     EXPECT_GT(max_age, 14 * 86400 - 60);
     EXPECT_LE(max_age, 14 * 86400);
-    EXPECT_TRUE(login_cleared);
+    EXPECT_TRUE(login_cleared) << "the login cookie was not cleared (Max-Age=0)";
 
     auto me = api_get(*helper, jar, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_TRUE(parse_json(me->body).contains("account_id")) << me->body;
 
     auto session = bff_get(*helper, jar, "/bff/session");
-    ASSERT_TRUE(session);
+    ASSERT_TRUE(session) << why_no_answer(session);
     ASSERT_EQ(session->status, 200);
     const auto s = parse_json(session->body);
     EXPECT_EQ(s["signed_in"], true);
@@ -67,7 +68,7 @@ TEST_F(BffSignIn, SignInSetsAHostPrefixedSessionCookieAndTheApiWorks) {
 TEST_F(BffSignIn, ConfigJsonNamesTheBffRoutesAndNoTokenEndpoint) {
     auto helper = start_helper(0, state_dir());
     auto res = helper->client()->Get("/config.json");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     const auto cfg = parse_json(res->body);
     EXPECT_EQ(cfg["session"], "bff");
     EXPECT_EQ(cfg["token_endpoint"], "");
@@ -79,7 +80,7 @@ TEST_F(BffSignIn, ConfigJsonNamesTheBffRoutesAndNoTokenEndpoint) {
     // The page cannot reach the token endpoint through the helper.
     auto token = helper->client()->Post("/oauth/token", helper->app_headers(), "grant_type=refresh_token",
                                         "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 404);
 }
 
@@ -87,11 +88,11 @@ TEST_F(BffSignIn, SignedOutSessionAndApiSayNone) {
     auto helper = start_helper(0, state_dir());
     CookieJar jar;
     auto session = bff_get(*helper, jar, "/bff/session");
-    ASSERT_TRUE(session);
+    ASSERT_TRUE(session) << why_no_answer(session);
     EXPECT_EQ(session->status, 200);
     EXPECT_EQ(parse_json(session->body)["signed_in"], false);
     auto me = api_get(*helper, jar, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 401);
     EXPECT_EQ(me->get_header_value("X-Roomkey-Session"), "none");
     EXPECT_NE(me->body.find("roomkey session: no session; sign in again"), std::string::npos) << me->body;
@@ -102,7 +103,7 @@ TEST_F(BffSignIn, AnAuthorizationHeaderFromThePageIsRefused) {
     auto headers = app_fetch(*helper_, jar_);
     headers.emplace("Authorization", "Bearer something");
     auto res = helper_->client()->Get("/api/me", headers);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 400);
     EXPECT_NE(res->body.find("tokens are not accepted from the page"), std::string::npos) << res->body;
 }
@@ -111,20 +112,20 @@ TEST_F(BffSignIn, LogoutForgetsTheTokensAndSaysTheGrantStays) {
     ASSERT_NO_FATAL_FAILURE(start_signed_in());
     const std::string old_cookie = jar_.header();
     auto out = bff_post(*helper_, jar_, "/bff/logout");
-    ASSERT_TRUE(out);
+    ASSERT_TRUE(out) << why_no_answer(out);
     EXPECT_EQ(out->status, 200);
     const auto body = parse_json(out->body);
     EXPECT_EQ(body["signed_in"], false);
     EXPECT_NE(body["note"].get<std::string>().find("stays granted at the service"), std::string::npos);
     EXPECT_TRUE(jar_.session().empty()) << "the cookie is cleared";
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 401);
     // A copy of the cookie kept from before the logout no longer works here.
     CookieJar copy;
     copy.cookies[std::string(kBffSessionCookie)] = old_cookie.substr(old_cookie.find('=') + 1);
     auto replayed = api_get(*helper_, copy, "/me");
-    ASSERT_TRUE(replayed);
+    ASSERT_TRUE(replayed) << why_no_answer(replayed);
     EXPECT_EQ(replayed->status, 401);
 }
 
@@ -132,27 +133,27 @@ TEST_F(BffSignIn, RefusedConsentComesBackAsAFragmentError) {
     auto helper = start_helper(0, state_dir());
     CookieJar jar;
     auto done = sign_in(*helper, jar, "", "deny");
-    ASSERT_TRUE(done);
+    ASSERT_TRUE(done) << why_no_answer(done);
     EXPECT_EQ(done->status, 303);
     EXPECT_EQ(done->get_header_value("Location").rfind("/#bff_error=access_denied&bff_error_description=", 0), 0u)
         << done->get_header_value("Location");
-    EXPECT_TRUE(jar.session().empty());
+    EXPECT_TRUE(jar.session().empty()) << "a refused consent set a session cookie";
 }
 
 TEST_F(BffSignIn, ACallbackWithoutItsLoginCookieOrWithAnotherStateIsRefused) {
     auto helper = start_helper(0, state_dir());
     CookieJar none;
     auto expired = navigate(*helper, none, "/callback?code=abc&state=def");
-    ASSERT_TRUE(expired);
+    ASSERT_TRUE(expired) << why_no_answer(expired);
     EXPECT_EQ(expired->status, 303);
     EXPECT_EQ(expired->get_header_value("Location").rfind("/#bff_error=login_expired&", 0), 0u);
 
     CookieJar jar;
     auto login = navigate(*helper, jar, "/bff/login");
-    ASSERT_TRUE(login);
+    ASSERT_TRUE(login) << why_no_answer(login);
     jar.take(*login);
     auto mismatch = navigate(*helper, jar, "/callback?code=abc&state=not-the-state");
-    ASSERT_TRUE(mismatch);
+    ASSERT_TRUE(mismatch) << why_no_answer(mismatch);
     EXPECT_EQ(mismatch->get_header_value("Location").rfind("/#bff_error=state_mismatch&", 0), 0u)
         << mismatch->get_header_value("Location");
 }
@@ -161,33 +162,33 @@ TEST_F(BffSignIn, LoginRefusesUnknownScopesAndCrossSiteNavigations) {
     auto helper = start_helper(0, state_dir());
     CookieJar jar;
     auto unknown = navigate(*helper, jar, "/bff/login?scope=rooms.all:read%20no.such:scope");
-    ASSERT_TRUE(unknown);
+    ASSERT_TRUE(unknown) << why_no_answer(unknown);
     EXPECT_EQ(unknown->status, 400);
     EXPECT_NE(unknown->body.find("no.such:scope"), std::string::npos) << unknown->body;
     auto cross = helper->client()->Get("/bff/login", {{"Sec-Fetch-Site", "cross-site"}, {"Sec-Fetch-Mode", "navigate"}});
-    ASSERT_TRUE(cross);
+    ASSERT_TRUE(cross) << why_no_answer(cross);
     EXPECT_EQ(cross->status, 400);
     auto fetched = helper->client()->Get("/bff/login", {{"Sec-Fetch-Site", "same-origin"}, {"Sec-Fetch-Mode", "cors"}});
-    ASSERT_TRUE(fetched);
+    ASSERT_TRUE(fetched) << why_no_answer(fetched);
     EXPECT_EQ(fetched->status, 400);
 }
 
 TEST_F(BffSignIn, IncrementalConsentReplacesTheSessionWithTheWiderGrant) {
     auto helper = start_helper(0, state_dir());
     CookieJar jar;
-    ASSERT_TRUE(sign_in(*helper, jar, "users.all:read"));
+    ASSERT_TRUE(sign_in(*helper, jar, "users.all:read")) << "the sign-in got no answer";
     EXPECT_EQ(parse_json(bff_get(*helper, jar, "/bff/session")->body)["scope"], "users.all:read");
     auto rooms = api_get(*helper, jar, "/rooms");
-    ASSERT_TRUE(rooms);
+    ASSERT_TRUE(rooms) << why_no_answer(rooms);
     EXPECT_EQ(rooms->status, 403) << "rooms need rooms.all:read: " << rooms->body;
     // A second /bff/login while signed in, with the union of scopes.
     auto again = sign_in(*helper, jar, "users.all:read rooms.all:read_write");
-    ASSERT_TRUE(again);
+    ASSERT_TRUE(again) << why_no_answer(again);
     EXPECT_EQ(again->status, 303);
     EXPECT_EQ(parse_json(bff_get(*helper, jar, "/bff/session")->body)["scope"],
               "users.all:read rooms.all:read_write");
     rooms = api_get(*helper, jar, "/rooms");
-    ASSERT_TRUE(rooms);
+    ASSERT_TRUE(rooms) << why_no_answer(rooms);
     EXPECT_EQ(rooms->status, 200) << rooms->body;
 }
 
@@ -195,7 +196,7 @@ TEST_F(BffSignIn, OfflineAccessGivesARefreshTokenWithoutExpiry) {
     auto helper = start_helper(0, state_dir());
     CookieJar jar;
     auto done = sign_in(*helper, jar, "users.all:read offline_access");
-    ASSERT_TRUE(done);
+    ASSERT_TRUE(done) << why_no_answer(done);
     ASSERT_EQ(done->status, 303) << done->get_header_value("Location");
     const auto s = parse_json(bff_get(*helper, jar, "/bff/session")->body);
     EXPECT_EQ(s["signed_in"], true);
@@ -205,12 +206,12 @@ TEST_F(BffSignIn, OfflineAccessGivesARefreshTokenWithoutExpiry) {
 TEST_F(BffSignIn, RefreshNarrowsTheScopeAndRefusesWidening) {
     ASSERT_NO_FATAL_FAILURE(start_signed_in());
     auto wider = bff_post(*helper_, jar_, "/bff/refresh", R"({"scope": "users.all:read rooms.all:read_write offline_access"})");
-    ASSERT_TRUE(wider);
+    ASSERT_TRUE(wider) << why_no_answer(wider);
     EXPECT_EQ(wider->status, 400);
     EXPECT_NE(wider->body.find("can only narrow"), std::string::npos) << wider->body;
 
     auto narrowed = bff_post(*helper_, jar_, "/bff/refresh", R"({"scope": "users.all:read"})");
-    ASSERT_TRUE(narrowed);
+    ASSERT_TRUE(narrowed) << why_no_answer(narrowed);
     ASSERT_EQ(narrowed->status, 200) << narrowed->body;
     const auto s = parse_json(narrowed->body);
     EXPECT_EQ(s["scope"], "users.all:read");
@@ -222,7 +223,7 @@ TEST_F(BffSignIn, RefreshNarrowsTheScopeAndRefusesWidening) {
     // The renewed cookie carries the narrowed grant.
     EXPECT_EQ(parse_json(bff_get(*helper_, jar_, "/bff/session")->body)["scope"], "users.all:read");
     auto rooms = api_get(*helper_, jar_, "/rooms");
-    ASSERT_TRUE(rooms);
+    ASSERT_TRUE(rooms) << why_no_answer(rooms);
     EXPECT_EQ(rooms->status, 403);
 }
 

@@ -1,5 +1,5 @@
 // helper_certificate_renewal_test.cpp: a helper that runs for months keeps a
-// valid certificate (issue 5 item 2): the periodic check renews the server
+// valid certificate: the periodic check renews the server
 // certificate when it is due and the next handshake gets the new one, no
 // restart; with nothing due, nothing changes. Time is the injected clock.
 #include <gtest/gtest.h>
@@ -52,7 +52,7 @@ protected:
 
 TEST_F(HelperCertificateRenewal, NothingChangesWhileTheCertificateIsFresh) {
     const std::string before = native::certificate_fingerprint(cert_path_);
-    ASSERT_FALSE(before.empty());
+    ASSERT_FALSE(before.empty()) << "no certificate fingerprint for " << cert_path_;
     EXPECT_EQ(served_fingerprint(), before);
     now_ += 200 * kDay;  // a 365-day certificate is renewed within 30 days of its end
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // several checks

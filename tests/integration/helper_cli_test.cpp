@@ -1,5 +1,5 @@
-// helper_cli_test.cpp: the roomkey-helper program itself (issue 2 item 3,
-// issue 5 items 2 and 7): the one ready line, clean exit on SIGINT/SIGTERM,
+// helper_cli_test.cpp: the roomkey-helper program itself, as scripts and
+// users run it: the one ready line, clean exit on SIGINT/SIGTERM,
 // clear errors for a taken port or a missing build, --help, trust/untrust.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -58,7 +58,8 @@ void expect_clean_stop(int sig) {
     ASSERT_NE(port, 0) << "ready line expected, got \"" << ready << "\"; stderr: " << child.stderr_text();
 
     httplib::SSLClient client("127.0.0.1", port);
-    ASSERT_TRUE(integration::trust_only(client, "127.0.0.1", dir / "state/ca-cert.pem"));
+    ASSERT_TRUE(integration::trust_only(client, "127.0.0.1", dir / "state/ca-cert.pem"))
+        << "cannot trust the CA file only: unreadable, or the name check could not be set up";
     auto res = client.Get("/roomkey.wasm");
     ASSERT_TRUE(res) << "the program serves as soon as it printed the line";
     EXPECT_EQ(res->get_header_value("Content-Type"), "application/wasm");

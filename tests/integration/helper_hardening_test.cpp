@@ -1,4 +1,4 @@
-// helper_hardening_test.cpp: issue 5 item 6, one test per hardening point, on
+// helper_hardening_test.cpp: one test per hardening point, on
 // real sockets: loopback-only bind without SO_REUSEPORT, Host check (DNS
 // rebinding), Origin/custom-header check for the proxies (CSRF), no CORS,
 // size limits 413/431/414, timeouts, and the security headers; then the
@@ -17,6 +17,7 @@
 
 #include "common/tls.hpp"
 #include "support/helper_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace {
@@ -78,7 +79,7 @@ TEST_F(HelperHardening, SecondHelperOnTheSamePortFailsWithPortInUse) {
     HelperConfig config = testing::test_config(other);
     config.port = helper_->port();
     auto second = HelperServer::start(config, nullptr);
-    ASSERT_FALSE(second);
+    ASSERT_FALSE(second) << "a second helper started on port " << helper_->port();
     EXPECT_EQ(second.error().code, StartError::port_in_use);
     EXPECT_NE(second.error().message.find("already in use"), std::string::npos) << second.error().message;
     EXPECT_NE(second.error().message.find("--port"), std::string::npos) << "the message names the fix";
@@ -130,55 +131,55 @@ TEST_F(HelperHardening, ForeignHostHeaderIs403) {
           // not bound to [::1] (no --ipv6): that name is not ours either
           "[::1]:" + port}) {
         auto res = client_->Get("/", {{"Host", host}});
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_EQ(res->status, 403) << "Host: " << host;
         EXPECT_EQ(res->body.find("<!doctype"), std::string::npos);
     }
     for (const std::string& host : {"127.0.0.1:" + port, "localhost:" + port, "LOCALHOST:" + port}) {
         auto res = client_->Get("/", {{"Host", host}});
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_EQ(res->status, 200) << "Host: " << host;
     }
 }
 
 TEST_F(HelperHardening, RequestWithoutHostIs403) {
     RawTls conn(helper_->port());
-    ASSERT_TRUE(conn.ok());
-    ASSERT_TRUE(conn.send("GET / HTTP/1.1\r\n\r\n"));
+    ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
+    ASSERT_TRUE(conn.send("GET / HTTP/1.1\r\n\r\n")) << "the connection closed before the request was sent";
     auto res = conn.read_response(3000);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << "no complete answer before the read timeout";
     EXPECT_EQ(res->status, 403) << res->head;
 }
 
 TEST_F(HelperHardening, ProxiesRefuseRequestsWithoutOriginOrAppHeader) {
     const std::string form = "grant_type=authorization_code&code=x";
     auto bare = client_->Post("/oauth/token", form, "application/x-www-form-urlencoded");
-    ASSERT_TRUE(bare);
+    ASSERT_TRUE(bare) << why_no_answer(bare);
     EXPECT_EQ(bare->status, 403) << "a plain form post from any page must not reach the token proxy";
 
     auto evil = client_->Post("/oauth/token", {{"Origin", "https://evil.example"}, {"X-Roomkey-Request", "1"}}, form,
                               "application/x-www-form-urlencoded");
-    ASSERT_TRUE(evil);
+    ASSERT_TRUE(evil) << why_no_answer(evil);
     EXPECT_EQ(evil->status, 403) << "a foreign Origin wins over the custom header";
 
     auto null_origin = client_->Post("/oauth/token", {{"Origin", "null"}}, form, "application/x-www-form-urlencoded");
-    ASSERT_TRUE(null_origin);
+    ASSERT_TRUE(null_origin) << why_no_answer(null_origin);
     EXPECT_EQ(null_origin->status, 403);
 
     auto cross_site = client_->Get("/api/me", {{"X-Roomkey-Request", "1"}, {"Sec-Fetch-Site", "cross-site"}});
-    ASSERT_TRUE(cross_site);
+    ASSERT_TRUE(cross_site) << why_no_answer(cross_site);
     EXPECT_EQ(cross_site->status, 403);
 
     auto api_bare = client_->Get("/api/me");
-    ASSERT_TRUE(api_bare);
+    ASSERT_TRUE(api_bare) << why_no_answer(api_bare);
     EXPECT_EQ(api_bare->status, 403);
 
     // The app's own requests pass the policy (and then meet "no upstream": 503).
     auto same = client_->Post("/oauth/token", {{"Origin", self_origin()}}, form, "application/x-www-form-urlencoded");
-    ASSERT_TRUE(same);
+    ASSERT_TRUE(same) << why_no_answer(same);
     EXPECT_EQ(same->status, 503);
     auto with_header = client_->Get("/api/me", helper_->app_headers());
-    ASSERT_TRUE(with_header);
+    ASSERT_TRUE(with_header) << why_no_answer(with_header);
     EXPECT_EQ(with_header->status, 503);
 }
 
@@ -190,12 +191,12 @@ void expect_no_cors_headers(const httplib::Headers& headers, const std::string& 
 
 TEST_F(HelperHardening, NoCorsAnywhere) {
     auto preflight = client_->Options("/oauth/token");
-    ASSERT_TRUE(preflight);
+    ASSERT_TRUE(preflight) << why_no_answer(preflight);
     EXPECT_NE(preflight->status / 100, 2) << "a preflight must never succeed";
     expect_no_cors_headers(preflight->headers, "preflight");
     for (const char* path : {"/", "/config.json", "/roomkey.wasm"}) {
         auto res = client_->Get(path, {{"Origin", "https://evil.example"}});
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         expect_no_cors_headers(res->headers, path);
     }
 }
@@ -217,12 +218,12 @@ TEST(HelperHardeningUpstream, NoCorsHeaderOfTheUpstreamIsRelayed) {
     auto client = helper.client();
 
     auto api = client->Get("/api/my/status", {{"X-Roomkey-Request", "1"}, {"Authorization", "Bearer AT"}});
-    ASSERT_TRUE(api);
+    ASSERT_TRUE(api) << why_no_answer(api);
     EXPECT_EQ(api->status, 200) << api->body;
     expect_no_cors_headers(api->headers, "GET /api/my/status");
     auto token = client->Post("/oauth/token", helper.app_headers(), "grant_type=refresh_token&refresh_token=R",
                               "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 200) << token->body;
     expect_no_cors_headers(token->headers, "POST /oauth/token");
     EXPECT_EQ(up.targets().size(), 2u) << "both answers came from the upstream";
@@ -231,7 +232,7 @@ TEST(HelperHardeningUpstream, NoCorsHeaderOfTheUpstreamIsRelayed) {
 TEST_F(HelperHardening, OversizedBodyIs413) {
     const std::string big(5000, 'a');
     auto res = client_->Post("/oauth/token", helper_->app_headers(), "x=" + big, "application/x-www-form-urlencoded");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 413);
 }
 
@@ -240,7 +241,7 @@ TEST_F(HelperHardening, OversizedHeaderSectionIs431) {
     httplib::Headers headers;
     for (int i = 0; i < 10; ++i) headers.emplace("X-Filler-" + std::to_string(i), std::string(2000, 'h'));
     auto res = client_->Get("/", headers);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 431);
 }
 
@@ -249,13 +250,13 @@ TEST_F(HelperHardening, OneHeaderLineOver8KbIs400) {
     // itself, with 400 (CPPHTTPLIB_HEADER_MAX_LENGTH): documented in --help
     // and README.
     auto res = client_->Get("/", {{"X-Huge", std::string(9000, 'h')}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 400);
 }
 
 TEST_F(HelperHardening, OversizedUriIs414) {
     auto res = client_->Get(("/?q=" + std::string(5000, 'u')).c_str());
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 414);
 }
 
@@ -296,8 +297,8 @@ TEST_F(HelperHardening, SilentConnectionIsClosedAfterTheReadTimeout) {
 TEST_F(HelperHardening, HalfSentRequestIsClosedAfterTheReadTimeout) {
     // After the handshake, a request line without its end.
     RawTls conn(helper_->port());
-    ASSERT_TRUE(conn.ok());
-    ASSERT_TRUE(conn.send("GET / HTTP/1.1\r\nHost: 127.0.0.1"));
+    ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
+    ASSERT_TRUE(conn.send("GET / HTTP/1.1\r\nHost: 127.0.0.1")) << "the connection closed before the request was sent";
     const auto start = std::chrono::steady_clock::now();
     EXPECT_TRUE(conn.closed_within(6000)) << "the half-sent request holds the connection";
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
@@ -306,7 +307,7 @@ TEST_F(HelperHardening, HalfSentRequestIsClosedAfterTheReadTimeout) {
 
 TEST_F(HelperHardening, PageCarriesTheSecurityHeaders) {
     auto res = client_->Get("/");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     const std::string csp = res->get_header_value("Content-Security-Policy");
     EXPECT_NE(csp.find("script-src 'self' 'wasm-unsafe-eval'"), std::string::npos) << csp;
     EXPECT_EQ(csp.find("'unsafe-eval'"), std::string::npos) << "no JS eval: " << csp;
@@ -320,12 +321,12 @@ TEST_F(HelperHardening, PageCarriesTheSecurityHeaders) {
 
     // Error answers carry them too.
     auto missing = client_->Get("/missing");
-    ASSERT_TRUE(missing);
+    ASSERT_TRUE(missing) << why_no_answer(missing);
     EXPECT_EQ(missing->get_header_value("X-Content-Type-Options"), "nosniff");
 }
 
 TEST_F(HelperHardening, LogShowsMethodPathStatusAndHidesTheQuery) {
-    ASSERT_TRUE(client_->Get("/callback?code=SECRET-CODE-123&state=STATE-456"));
+    ASSERT_TRUE(client_->Get("/callback?code=SECRET-CODE-123&state=STATE-456")) << "GET /callback got no answer";
     const std::string log = helper_->wait_for_log("GET /callback");
     EXPECT_NE(log.find("GET /callback?[redacted] 200"), std::string::npos) << log;
     EXPECT_EQ(log.find("SECRET-CODE-123"), std::string::npos) << "codes must never reach the log";
@@ -374,14 +375,14 @@ TEST_F(HelperSmuggling, CrossSiteBodyIsNeverExecutedAsASecondRequest) {
                               std::to_string(inner.size()) + "\r\n\r\n" + inner;
     const std::string next = "GET /config.json HTTP/1.1\r\nHost: " + host() + "\r\n\r\n";
     RawTls conn(helper_->port());
-    ASSERT_TRUE(conn.ok());
+    ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
     // One TLS record, as a browser sends it; the next request comes later on
     // the same keep-alive connection (its bytes make httplib read on).
-    ASSERT_TRUE(conn.send(outer));
+    ASSERT_TRUE(conn.send(outer)) << "the connection closed before the request was sent";
     auto first = conn.read_response(3000);
-    ASSERT_TRUE(first);
+    ASSERT_TRUE(first) << "no complete answer before the read timeout";
     EXPECT_EQ(first->status, 403) << first->head;
-    ASSERT_TRUE(conn.send(next));
+    ASSERT_TRUE(conn.send(next)) << "the connection closed before the request was sent";
     // The helper refuses it after reading the body, so the connection stays
     // in step and usable: the next answer is the next request's.
     auto second = conn.read_response(3000);
@@ -438,8 +439,8 @@ TEST_F(HelperSmuggling, BodiesHttplibWouldNotReadAreRefusedAndTheConnectionClose
     };
     for (const Case& c : cases) {
         RawTls conn(helper_->port());
-        ASSERT_TRUE(conn.ok());
-        ASSERT_TRUE(conn.send(c.head + "\r\n\r\n" + c.body));
+        ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
+        ASSERT_TRUE(conn.send(c.head + "\r\n\r\n" + c.body)) << "the connection closed before the request was sent";
         auto res = conn.read_response(3000);
         ASSERT_TRUE(res) << c.name;
         EXPECT_EQ(res->status, c.status) << c.name << ": " << res->head;
@@ -460,10 +461,10 @@ TEST_F(HelperSmuggling, RequestWithoutFramingHasAnEmptyBody) {
     // the peer closes (0.11.4 unbounded, 0.18.7 up to the payload limit; a
     // body-less POST from Firefox hung for the read timeout).
     RawTls conn(helper_->port());
-    ASSERT_TRUE(conn.ok());
+    ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
     ASSERT_TRUE(conn.send("POST /api/rooms/1/link HTTP/1.1\r\nHost: " + host() +
                           "\r\nX-Roomkey-Request: 1\r\n"
-                          "Authorization: Bearer AT\r\n\r\n"));
+                          "Authorization: Bearer AT\r\n\r\n")) << "the connection closed before the request was sent";
     auto res = conn.read_response(800);
     ASSERT_TRUE(res) << "a POST without Content-Length must be answered at once";
     EXPECT_EQ(res->status, 200) << res->head;
@@ -474,13 +475,14 @@ TEST_F(HelperSmuggling, HeaderLinesAfterAnOverlongOneAreNeitherParsedNorLogged) 
     // httplib answers 400 to a field line over 8 KB and, left alone, parsed
     // every following line as a request line, and the log printed them.
     RawTls conn(helper_->port());
-    ASSERT_TRUE(conn.ok());
-    ASSERT_TRUE(conn.send("GET / HTTP/1.1\r\nHost: " + host() + "\r\nX-Big: " + std::string(9000, 'b') + "\r\n"));
+    ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
+    ASSERT_TRUE(conn.send("GET / HTTP/1.1\r\nHost: " + host() + "\r\nX-Big: " + std::string(9000, 'b') + "\r\n"))
+        << "the connection closed before the request was sent";
     ASSERT_TRUE(
         conn.send("x-servicetoken: SECRETTOKEN123\r\nAuthorization: Bearer SECRET-AT-456\r\n"
-                  "GET /api/me HTTP/1.1\r\n\r\n"));
+                  "GET /api/me HTTP/1.1\r\n\r\n")) << "the connection closed before the request was sent";
     auto res = conn.read_response(3000);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << "no complete answer before the read timeout";
     EXPECT_EQ(res->status, 400) << res->head;
     EXPECT_TRUE(conn.closed_within(3000)) << "nothing after the broken header section may be read as a request";
     const std::string log = helper_->wait_for_log("- - 400");
@@ -489,7 +491,7 @@ TEST_F(HelperSmuggling, HeaderLinesAfterAnOverlongOneAreNeitherParsedNorLogged) 
     EXPECT_EQ(log.find("SECRET-AT-456"), std::string::npos) << log;
     EXPECT_EQ(log.find("/api/me"), std::string::npos) << log;
     EXPECT_EQ(RunningHelper::occurrences(log, "\n"), 1u) << "one broken request, one line:\n" << log;
-    EXPECT_TRUE(upstream_->targets().empty());
+    EXPECT_TRUE(upstream_->targets().empty()) << "reached the upstream: " << upstream_->targets().front();
 }
 
 TEST_F(HelperSmuggling, AllowlistBypassAttemptsAreRefused) {
@@ -512,12 +514,13 @@ TEST_F(HelperSmuggling, AllowlistBypassAttemptsAreRefused) {
     };
     for (const auto& [method, target] : attempts) {
         RawTls conn(helper_->port());
-        ASSERT_TRUE(conn.ok());
+        ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
         const std::string form = "grant_type=refresh_token&refresh_token=R";
         ASSERT_TRUE(conn.send(method + " " + target + " HTTP/1.1\r\nHost: " + host() +
                               "\r\nX-Roomkey-Request: 1\r\nAuthorization: Bearer AT\r\n"
                               "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
-                              (method == "POST" ? std::to_string(form.size()) + "\r\n\r\n" + form : "0\r\n\r\n")));
+                              (method == "POST" ? std::to_string(form.size()) + "\r\n\r\n" + form : "0\r\n\r\n")))
+            << "the connection closed before the request was sent";
         auto res = conn.read_response(3000);
         ASSERT_TRUE(res) << method << " " << target;
         EXPECT_GE(res->status, 400) << method << " " << target << ": " << res->head;

@@ -63,11 +63,11 @@ TEST(HelperLoopbackServer, UnreadBodyEndsTheConnectionWhateverAnsweredIt) {
         return httplib::Server::HandlerResponse::Handled;
     });
     RawTls conn(server.port());
-    ASSERT_TRUE(conn.ok());
+    ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
     ASSERT_TRUE(conn.send("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(kInner.size()) +
-                          "\r\n\r\n" + kInner));
+                          "\r\n\r\n" + kInner)) << "the connection closed before the request was sent";
     auto res = conn.read_response(3000);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << "no complete answer before the read timeout";
     EXPECT_EQ(res->status, 403);
     EXPECT_TRUE(res->has_header("Connection", "close")) << res->head;
     conn.send("GET /next HTTP/1.1\r\nHost: x\r\n\r\n");  // makes httplib read on
@@ -90,8 +90,8 @@ TEST(HelperLoopbackServer, HardenedServerRefusesBodiesHttplibWouldMisread) {
     };
     for (const auto& [request, status] : cases) {
         RawTls conn(server.port());
-        ASSERT_TRUE(conn.ok());
-        ASSERT_TRUE(conn.send(request));
+        ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
+        ASSERT_TRUE(conn.send(request)) << "the connection closed before the request was sent";
         auto res = conn.read_response(3000);
         ASSERT_TRUE(res) << request;
         EXPECT_EQ(res->status, status) << request;
@@ -104,15 +104,16 @@ TEST(HelperLoopbackServer, HardenedServerRefusesBodiesHttplibWouldMisread) {
     // A body-less POST without Content-Length is answered at once (RFC 9112
     // 6.3), not after httplib waited for the peer to close.
     RawTls conn(server.port());
-    ASSERT_TRUE(conn.ok());
-    ASSERT_TRUE(conn.send("POST /x HTTP/1.1\r\nHost: x\r\n\r\n"));
+    ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
+    ASSERT_TRUE(conn.send("POST /x HTTP/1.1\r\nHost: x\r\n\r\n"))
+        << "the connection closed before the request was sent";
     auto res = conn.read_response(800);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << "no complete answer before the read timeout";
     EXPECT_EQ(res->status, 200);
     // And the connection stays usable.
-    ASSERT_TRUE(conn.send(kInner));
+    ASSERT_TRUE(conn.send(kInner)) << "the connection closed before the request was sent";
     auto next = conn.read_response(3000);
-    ASSERT_TRUE(next);
+    ASSERT_TRUE(next) << "no complete answer before the read timeout";
     EXPECT_EQ(next->body, "inner");
 }
 

@@ -1,5 +1,5 @@
-// helper_options_test.cpp: roomkey-helper's configuration (issue 5 items 3
-// and 7): flags over environment over JSON file over defaults, the client
+// helper_options_test.cpp: roomkey-helper's configuration: flags over
+// environment over JSON file over defaults, the client
 // secret only from a file or the environment, and --help for every command.
 #include <gtest/gtest.h>
 
@@ -67,25 +67,25 @@ TEST(HelperOptions, ConfigFileErrorsNameTheProblem) {
     TempDir dir;
     testing::write_file(dir / "bad.json", "{not json");
     auto bad = parse_command_line({"--config", dir / "bad.json"}, env_of({}));
-    ASSERT_FALSE(bad);
+    ASSERT_FALSE(bad) << "the command line was accepted";
     EXPECT_NE(bad.error().find("bad.json"), std::string::npos) << bad.error();
 
     testing::write_file(dir / "typo.json", R"({"base_ulr": "https://x/v2"})");
     auto typo = parse_command_line({"--config", dir / "typo.json"}, env_of({}));
-    ASSERT_FALSE(typo);
+    ASSERT_FALSE(typo) << "the command line was accepted";
     EXPECT_NE(typo.error().find("base_ulr"), std::string::npos) << "unknown keys are reported, not ignored";
 }
 
 TEST(HelperOptions, SecretIsNeverAcceptedAsAFlagNorInlineInTheConfig) {
     auto flag = parse_command_line({"--client-type", "confidential", "--client-secret", "s3cr3t"}, env_of({}));
-    ASSERT_FALSE(flag);
+    ASSERT_FALSE(flag) << "the command line was accepted";
     EXPECT_NE(flag.error().find("--client-secret-file"), std::string::npos) << flag.error();
     EXPECT_EQ(flag.error().find("s3cr3t"), std::string::npos) << "the refused secret is not echoed";
 
     TempDir dir;
     testing::write_file(dir / "c.json", R"({"client_type": "confidential", "client_secret": "s3cr3t"})");
     auto inline_secret = parse_command_line({"--config", dir / "c.json"}, env_of({}));
-    ASSERT_FALSE(inline_secret);
+    ASSERT_FALSE(inline_secret) << "the command line was accepted";
     EXPECT_NE(inline_secret.error().find("client_secret_file"), std::string::npos) << inline_secret.error();
     EXPECT_EQ(inline_secret.error().find("s3cr3t"), std::string::npos);
 }
@@ -106,17 +106,17 @@ TEST(HelperOptions, SecretComesFromAFileOrTheEnvironment) {
 
 TEST(HelperOptions, ClientTypeAndSecretMustAgree) {
     auto missing = parse_command_line({"--client-type", "confidential"}, env_of({}));
-    ASSERT_FALSE(missing);
+    ASSERT_FALSE(missing) << "the command line was accepted";
     EXPECT_NE(missing.error().find("secret"), std::string::npos);
     // spec 2.1: a public client cannot keep a secret.
     auto public_with_secret = parse_command_line({}, env_of({{"ROOMKEY_CLIENT_SECRET", "x"}}));
-    ASSERT_FALSE(public_with_secret);
+    ASSERT_FALSE(public_with_secret) << "the command line was accepted";
     auto unknown = parse_command_line({"--client-type", "private"}, env_of({}));
-    ASSERT_FALSE(unknown);
+    ASSERT_FALSE(unknown) << "the command line was accepted";
     // spec 4.3 / RFC 7617: Basic cannot carry a ':' in the client ID.
     auto colon = parse_command_line({"--client-type", "confidential", "--client-id", "a:b"},
                                     env_of({{"ROOMKEY_CLIENT_SECRET", "s"}}));
-    ASSERT_FALSE(colon);
+    ASSERT_FALSE(colon) << "the command line was accepted";
     EXPECT_NE(colon.error().find("':'"), std::string::npos) << colon.error();
 }
 
@@ -124,7 +124,7 @@ TEST(HelperOptions, UpstreamUrlsMustBeHttps) {
     // spec 4.1: plain HTTP ends in a connection error.
     auto cmd = parse_command_line({"--base-url", "http://127.0.0.1/v2", "--auth-url", "https://127.0.0.1/oauth"},
                                   env_of({}));
-    ASSERT_FALSE(cmd);
+    ASSERT_FALSE(cmd) << "the command line was accepted";
     EXPECT_NE(cmd.error().find("https"), std::string::npos);
     auto half = parse_command_line({"--base-url", "https://127.0.0.1/v2"}, env_of({}));
     EXPECT_FALSE(half) << "an API without a token endpoint cannot sign in";
@@ -141,7 +141,7 @@ TEST(HelperOptions, BadValuesAreRefused) {
 }
 
 TEST(HelperOptions, EveryCommandHasHelp) {
-    // issue 5 item 7: --help for every subcommand.
+    // Every subcommand explains itself without the docs: --help for each.
     const std::vector<std::vector<std::string>> asks = {
         {"--help"}, {"-h"}, {"serve", "--help"}, {"trust", "--help"}, {"untrust", "-h"}, {"help"}, {"help", "trust"}};
     for (const auto& args : asks) {
@@ -163,7 +163,7 @@ TEST(HelperOptions, TrustTakesStateDirAndNssdb) {
     EXPECT_EQ(cmd->trust.state_dir, "/s");
     EXPECT_EQ(cmd->trust.nssdb, "/n");
     auto untrust = parse_command_line({"untrust"}, env_of({{"ROOMKEY_STATE_DIR", "/e"}}));
-    ASSERT_TRUE(untrust);
+    ASSERT_TRUE(untrust) << untrust.error();
     EXPECT_EQ(untrust->subcommand, Subcommand::untrust);
     EXPECT_EQ(untrust->trust.state_dir, "/e");
 }
@@ -202,7 +202,7 @@ TEST(HelperOptions, PreconnectIsOnUnlessTurnedOff) {
     ASSERT_TRUE(off) << off.error();
     EXPECT_FALSE(off->serve.preconnect);
     auto valued = parse_command_line({"serve", "--no-preconnect=yes", "--web-root", "/w"}, env_of({}));
-    ASSERT_FALSE(valued);
+    ASSERT_FALSE(valued) << "the command line was accepted";
     EXPECT_EQ(valued.error(), "--no-preconnect takes no value");
     EXPECT_NE(usage("serve").find("--no-preconnect"), std::string::npos);
 }

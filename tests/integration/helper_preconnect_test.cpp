@@ -27,6 +27,7 @@
 #include "roomkey/endpoints.hpp"
 #include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 // A namespace of its own: the fixture's name, UpstreamPreconnect, is also
 // helper/proxy.hpp's callback type, and the test files build as one unit.
@@ -132,7 +133,7 @@ class UpstreamPreconnect : public ::testing::Test {
 protected:
     void SetUp() override {
         auto made = native::ensure_tls_material(dir / "state");
-        ASSERT_TRUE(made);
+        ASSERT_TRUE(made) << made.error().detail;
         tls = *made;
     }
     // A helper in this dir with `up` as its upstream.
@@ -157,7 +158,7 @@ void open_ahead(UpstreamClient& client, const std::string& url, std::size_t conn
 
 TEST_F(UpstreamPreconnect, ConnectionsOpenedAheadAreTheOnesTheNextRequestsUse) {
     CountingUpstream up(tls->server_cert_path, tls->server_key_path);
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     UpstreamClient client({tls->ca_cert_path});
 
     open_ahead(client, up.origin() + "/v2", 3);
@@ -178,10 +179,11 @@ TEST_F(UpstreamPreconnect, ConnectionsOpenedAheadAreTheOnesTheNextRequestsUse) {
 
 TEST_F(UpstreamPreconnect, OpensOnlyWhatIsMissing) {
     CountingUpstream up(tls->server_cert_path, tls->server_key_path);
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     UpstreamClient client({tls->ca_cert_path});
 
-    ASSERT_TRUE(client.send(get(up.origin() + "/v2/me")));  // leaves one idle connection
+    ASSERT_TRUE(client.send(get(up.origin() + "/v2/me")))
+        << "GET /v2/me through the upstream client failed";  // leaves one idle connection
     client.preconnect(up.origin() + "/oauth", 1);           // already there: nothing
     client.preconnect(up.origin() + "/v2", 3);              // two more
     client.preconnect(up.origin() + "/v2", 2);              // open or opening already: nothing
@@ -196,10 +198,11 @@ TEST_F(UpstreamPreconnect, OpensOnlyWhatIsMissing) {
 // one rather than starting a handshake of its own.
 TEST_F(UpstreamPreconnect, ARequestWaitsForTheConnectionBeingOpenedForIt) {
     CountingUpstream up(tls->server_cert_path, tls->server_key_path, 5, std::chrono::milliseconds(300));
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     UpstreamClient client({tls->ca_cert_path});
     client.preconnect(up.origin() + "/v2", 1);
-    ASSERT_TRUE(eventually([&] { return up.attempts() == 1; }));  // under way
+    ASSERT_TRUE(eventually([&] { return up.attempts() == 1; }))
+        << "the preconnect never reached the upstream: " << up.attempts() << " attempts";  // under way
     auto answer = client.send(get(up.origin() + "/v2/me"));
     ASSERT_TRUE(answer) << to_string(answer.error());
     EXPECT_EQ(answer->status, 200);
@@ -214,13 +217,14 @@ TEST_F(UpstreamPreconnect, ARequestWaitsForTheConnectionBeingOpenedForIt) {
 // safe way to resend it.
 TEST_F(UpstreamPreconnect, AConnectionTheServiceClosedBeforeItsFirstRequestIsNotUsed) {
     CountingUpstream up(tls->server_cert_path, tls->server_key_path, /*keep_alive_seconds=*/1);
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     UpstreamClient client({tls->ca_cert_path});
     open_ahead(client, up.origin() + "/oauth", 1);
     ASSERT_EQ(client.idle_connections(up.origin()), 1u);
     // The service gives up on it after 1 s (it closes without a TLS
     // close_notify: the helper's end sees only the FIN); the helper keeps idle ones 2 s.
-    ASSERT_TRUE(eventually([&] { return closing_connections_to(up.port()) == 1; }));
+    ASSERT_TRUE(eventually([&] { return closing_connections_to(up.port()) == 1; }))
+        << "the upstream never closed the idle connection";
     ASSERT_EQ(client.idle_connections(up.origin()), 1u) << "still in the pool, as the service's close arrives";
 
     HttpRequest post;
@@ -239,7 +243,7 @@ TEST_F(UpstreamPreconnect, AConnectionTheServiceClosedBeforeItsFirstRequestIsNot
 // to prune them: each holds one of the service's worker threads.
 TEST_F(UpstreamPreconnect, UnusedConnectionsAreClosedWhenTheyExpire) {
     CountingUpstream up(tls->server_cert_path, tls->server_key_path);
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     UpstreamClient client({tls->ca_cert_path});
     open_ahead(client, up.origin() + "/v2", 3);
     EXPECT_TRUE(eventually([&] { return up.handshakes() == 3; }));
@@ -250,9 +254,9 @@ TEST_F(UpstreamPreconnect, UnusedConnectionsAreClosedWhenTheyExpire) {
 
 TEST_F(UpstreamPreconnect, AnUpstreamWhoseCertificateFailsGetsNoConnection) {
     auto foreign = native::ensure_tls_material(dir / "foreign");  // another CA, not trusted
-    ASSERT_TRUE(foreign);
+    ASSERT_TRUE(foreign) << foreign.error().detail;
     CountingUpstream up(foreign->server_cert_path, foreign->server_key_path);
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     UpstreamClient client({tls->ca_cert_path});
 
     open_ahead(client, up.origin() + "/v2", 3);
@@ -260,7 +264,7 @@ TEST_F(UpstreamPreconnect, AnUpstreamWhoseCertificateFailsGetsNoConnection) {
     EXPECT_TRUE(eventually([&] { return up.attempts() == 3; })) << "all three were tried: " << up.attempts();
     EXPECT_EQ(up.handshakes(), 0u) << "the client refuses the certificate before the handshake is done";
     auto answer = client.send(get(up.origin() + "/v2/me"));
-    ASSERT_FALSE(answer);
+    ASSERT_FALSE(answer) << "answered " << answer->status << " through an untrusted certificate";
     EXPECT_EQ(answer.error(), UpstreamError::tls_failed) << "the request still reports its own failure";
     EXPECT_EQ(up.requests(), 0u);
 }
@@ -274,7 +278,7 @@ TEST_F(UpstreamPreconnect, NothingListeningAndBadUrlsAreIgnored) {
     client.wait_for_preconnects();
     EXPECT_EQ(client.idle_connections(closed), 0u);
     auto answer = client.send(get(closed + "/me"));
-    ASSERT_FALSE(answer);
+    ASSERT_FALSE(answer) << "answered " << answer->status << " from a closed port";
     EXPECT_EQ(answer.error(), UpstreamError::connect_failed);
 }
 
@@ -283,13 +287,13 @@ TEST_F(UpstreamPreconnect, NothingListeningAndBadUrlsAreIgnored) {
 // the reads then open none.
 TEST_F(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestAndTheDashboard) {
     CountingUpstream up(tls->server_cert_path, tls->server_key_path);
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     RunningHelper helper(helper_config(up));
     ASSERT_TRUE(helper.ok()) << helper.error();
     auto browser = helper.client();
 
     auto page = browser->Get("/callback?code=c0de&state=st4te");
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     EXPECT_EQ(page->status, 200);
     // The token endpoint and the API share this upstream's origin: one
     // connection for the exchange, which it hands back for the reads.
@@ -301,7 +305,7 @@ TEST_F(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestA
         browser->Post("/oauth/token", helper.app_headers(),
                       "grant_type=authorization_code&code=c0de&redirect_uri=x&code_verifier=v&client_id=web-client",
                       "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 200);
     const auto statuses = dashboard_reads_at_once([&](const std::string& path) {
         auto own = helper.client();  // a connection of its own, as the page's three fetches
@@ -314,29 +318,29 @@ TEST_F(HelperPreconnect, ACallbackWithACodeOpensTheConnectionsOfTheTokenRequestA
 
 TEST_F(HelperPreconnect, OnlyANavigationWithACodeOpensConnectionsAndNotWithNoPreconnect) {
     CountingUpstream up(tls->server_cert_path, tls->server_key_path);
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     HelperConfig config = helper_config(up);
     {
         RunningHelper helper(config);
         ASSERT_TRUE(helper.ok()) << helper.error();
         auto browser = helper.client();
         auto denied = browser->Get("/callback?error=access_denied&state=st4te");
-        ASSERT_TRUE(denied);
+        ASSERT_TRUE(denied) << why_no_answer(denied);
         EXPECT_EQ(denied->status, 200) << "the app page still shows the error";
         auto plain = browser->Get("/callback");
-        ASSERT_TRUE(plain);
+        ASSERT_TRUE(plain) << why_no_answer(plain);
         EXPECT_EQ(plain->status, 200);
         // Another page loading the redirect URI as an image, and a HEAD.
         auto image = browser->Get("/callback?code=c0de&state=st4te", {{"Sec-Fetch-Dest", "image"}});
-        ASSERT_TRUE(image);
+        ASSERT_TRUE(image) << why_no_answer(image);
         auto head = browser->Head("/callback?code=c0de&state=st4te");
-        ASSERT_TRUE(head);
+        ASSERT_TRUE(head) << why_no_answer(head);
         helper.server().upstream().wait_for_preconnects();
         EXPECT_EQ(helper.server().upstream().idle_connections(up.origin()), 0u);
 
         // The control: the browser's navigation (Sec-Fetch-Dest: document).
         auto page = browser->Get("/callback?code=c0de&state=st4te", {{"Sec-Fetch-Dest", "document"}});
-        ASSERT_TRUE(page);
+        ASSERT_TRUE(page) << why_no_answer(page);
         helper.server().upstream().wait_for_preconnects();
         EXPECT_EQ(helper.server().upstream().idle_connections(up.origin()), std::size(kDashboardReads));
     }
@@ -346,7 +350,7 @@ TEST_F(HelperPreconnect, OnlyANavigationWithACodeOpensConnectionsAndNotWithNoPre
         RunningHelper helper(config);
         ASSERT_TRUE(helper.ok()) << helper.error();
         auto page = helper.client()->Get("/callback?code=c0de&state=st4te");
-        ASSERT_TRUE(page);
+        ASSERT_TRUE(page) << why_no_answer(page);
         EXPECT_EQ(page->status, 200);
         helper.server().upstream().wait_for_preconnects();
         EXPECT_EQ(helper.server().upstream().idle_connections(up.origin()), 0u);

@@ -1,4 +1,4 @@
-// helper_proxy_test.cpp: the token proxy and the API proxy (issue 5 items 3-5),
+// helper_proxy_test.cpp: the token proxy and the API proxy,
 // first in memory against a recording transport, then on real sockets against
 // a stand-in upstream: what is forwarded, added, relayed and refused.
 #include <gtest/gtest.h>
@@ -142,7 +142,7 @@ TEST(HelperTokenProxy, BffModeReplacesThePagesClientIdWithBasicAuthentication) {
     ASSERT_EQ(up.seen.size(), 1u);
     EXPECT_EQ(up.seen[0].url, "https://auth.example/oauth/token") << "no client_id in the query either";
     auto sent = form_decode(up.seen[0].body);
-    ASSERT_TRUE(sent);
+    ASSERT_TRUE(sent) << to_string(sent.error()) << " in " << up.seen[0].body;
     EXPECT_EQ(form_count(*sent, "client_id"), 0u) << up.seen[0].body;
     EXPECT_EQ(form_get(*sent, "code").value_or(""), "AUTHCODE") << "the rest of the form is kept";
     EXPECT_EQ(form_get(*sent, "code_verifier").value_or(""), "VERIFIER-0123456789-0123456789-0123456789-abc");
@@ -193,7 +193,7 @@ TEST(HelperTokenProxy, NonFormBodyIs415AndNotForwarded) {
     HttpRequest in = form_post("/oauth/token", R"({"grant_type":"authorization_code"})");
     in.headers.set("Content-Type", "application/json");
     EXPECT_EQ(proxy.token(in).status, 415);
-    EXPECT_TRUE(up.seen.empty());
+    EXPECT_TRUE(up.seen.empty()) << "forwarded to " << up.seen[0].url;
 }
 
 TEST(HelperTokenProxy, UnreachableUpstreamIs502AndNotRetried) {
@@ -322,7 +322,7 @@ TEST(HelperApiProxy, AnApiPathThatIsNotUtf8IsRefusedWithoutAborting) {
     const auto j = nlohmann::json::parse(out.body, nullptr, false);
     ASSERT_TRUE(j.is_object()) << out.body;
     EXPECT_NE(j["errors"][0].get<std::string>().find("\xef\xbf\xbd"), std::string::npos) << out.body;
-    EXPECT_TRUE(up.seen.empty());
+    EXPECT_TRUE(up.seen.empty()) << "forwarded to " << up.seen[0].url;
 }
 
 TEST(HelperApiProxy, CredentialsInTheQueryAreRefused) {
@@ -331,7 +331,7 @@ TEST(HelperApiProxy, CredentialsInTheQueryAreRefused) {
     Proxy proxy(public_upstream(), up.transport());
     EXPECT_EQ(proxy.api(api_request(Method::Get, "/api/me?x-servicetoken=abc")).status, 400);
     EXPECT_EQ(proxy.api(api_request(Method::Get, "/api/me?access_token=abc")).status, 400);
-    EXPECT_TRUE(up.seen.empty());
+    EXPECT_TRUE(up.seen.empty()) << "forwarded to " << up.seen[0].url;
     EXPECT_EQ(proxy.api(api_request(Method::Get, "/api/rooms/1/messages?force=1")).status, 200);
     ASSERT_EQ(up.seen.size(), 1u);
     EXPECT_EQ(up.seen[0].url, "https://api.example/v2/rooms/1/messages?force=1");
@@ -342,7 +342,7 @@ TEST(HelperApiProxy, WithoutUpstreamBothProxiesAnswer503) {
     Proxy proxy(UpstreamConfig{}, up.transport());
     EXPECT_EQ(proxy.api(api_request(Method::Get, "/api/me")).status, 503);
     EXPECT_EQ(proxy.token(form_post("/oauth/token", kCodeForm)).status, 503);
-    EXPECT_TRUE(up.seen.empty());
+    EXPECT_TRUE(up.seen.empty()) << "forwarded to " << up.seen[0].url;
 }
 
 TEST(HelperConfigJson, PublicConfigNamesTheProxyEndpointsAndTheRedirectUri) {
@@ -351,7 +351,7 @@ TEST(HelperConfigJson, PublicConfigNamesTheProxyEndpointsAndTheRedirectUri) {
     cfg.scope = "users.all:read";
     Proxy proxy(cfg, up.transport());
     const auto j = nlohmann::json::parse(proxy.public_config_json("https://127.0.0.1:8443"), nullptr, false);
-    ASSERT_TRUE(j.is_object());
+    ASSERT_TRUE(j.is_object()) << "not a JSON object: " << proxy.public_config_json("https://127.0.0.1:8443");
     EXPECT_EQ(j.value("redirect_uri", ""), "https://127.0.0.1:8443/callback");
     EXPECT_EQ(j.value("token_endpoint", ""), "/oauth/token");
     EXPECT_EQ(j.value("api_base", ""), "/api");

@@ -1,5 +1,5 @@
 // helper_sandbox_test.cpp: a whole sign-in through roomkey-helper against
-// roomkey-sandbox, driven from the test without a browser (issue 5 "Tests"):
+// roomkey-sandbox, driven from the test without a browser:
 // /config.json, consent page + login + Allow, the redirect to the helper's
 // /callback, the code exchange and a refresh through the token proxy, /me and
 // /my/status through the API proxy; BFF mode with a confidential client; and
@@ -22,6 +22,7 @@
 #include "support/helper_fixture.hpp"
 #include "support/sandbox_fixture.hpp"
 #include "support/trust_only.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace {
@@ -108,11 +109,11 @@ protected:
     // Consent URL -> login -> Allow: the Location of the final redirect.
     std::string sign_in_at_sandbox(const std::string& consent_url, const FormFields& query) {
         auto url = parse_url(consent_url);
-        EXPECT_TRUE(url);
+        EXPECT_TRUE(url) << to_string(url.error()) << ": " << consent_url;
         if (!url) return {};
         auto b = browser_to_sandbox();
         auto res = b->Get((url->path + "?" + form_encode(query)).c_str());
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         std::string cookie;
         if (res->status == 303 && res->get_header_value("Location").rfind("/login?", 0) == 0) {
@@ -120,13 +121,13 @@ protected:
             auto login = b->Post("/login", form_encode({{"login", "alice@example.com"}, {"password", "alice-demo"},
                                                         {"request", request}}),
                                  "application/x-www-form-urlencoded");
-            EXPECT_TRUE(login);
+            EXPECT_TRUE(login) << why_no_answer(login);
             if (!login) return {};
             EXPECT_EQ(login->status, 303) << login->body;
             const std::string set_cookie = login->get_header_value("Set-Cookie");
             cookie = set_cookie.substr(0, set_cookie.find(';'));
             res = b->Get(login->get_header_value("Location").c_str(), {{"Cookie", cookie}});
-            EXPECT_TRUE(res);
+            EXPECT_TRUE(res) << why_no_answer(res);
             if (!res) return {};
         }
         EXPECT_EQ(res->status, 200) << "consent page expected for " << form_encode(query) << ": " << res->body.substr(res->body.find("<main>"));
@@ -135,7 +136,7 @@ protected:
                                           {"csrf", hidden_value(res->body, "csrf")},
                                           {"decision", "allow"}}),
                              "application/x-www-form-urlencoded");
-        EXPECT_TRUE(allow);
+        EXPECT_TRUE(allow) << why_no_answer(allow);
         if (!allow) return {};
         EXPECT_EQ(allow->status, 303) << allow->body;
         return allow->get_header_value("Location");
@@ -156,21 +157,21 @@ protected:
     std::unique_ptr<httplib::SSLClient> app_;
 };
 
-// chatwork-ruby issue #42 (PR #43): the service's 401 for an invalid or
+// asonas/chatwork-ruby issue #42 (PR #43): the service's 401 for an invalid or
 // expired access token has an empty body; the helper relays it as it came
 // (it used to fill empty error bodies with "401\n"), WWW-Authenticate included.
 TEST_F(HelperWithSandbox, AnEmptyBodied401IsRelayedEmpty_ruby42) {
     start(false);
     auto res = api_via_helper("/me", "never-issued-token");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 401);
     EXPECT_EQ(res->body, "");
     EXPECT_NE(res->get_header_value("WWW-Authenticate").find("invalid_token"), std::string::npos);
     // The helper's own refusals still say their status.
     auto refused = app_->Get("/api/me", {{"Authorization", "Bearer x"}});  // no X-Roomkey-Request
-    ASSERT_TRUE(refused);
+    ASSERT_TRUE(refused) << why_no_answer(refused);
     EXPECT_EQ(refused->status, 403);
-    EXPECT_FALSE(refused->body.empty());
+    EXPECT_FALSE(refused->body.empty()) << "the 403 does not say why";
 }
 
 // The mark that keeps a relayed body as it came (common/route_answer.hpp)
@@ -182,11 +183,11 @@ TEST_F(HelperWithSandbox, HttplibsOwnRefusalAfterARelayedAnswerSaysItsStatus) {
     app_->set_keep_alive(true);  // one connection: both requests on one helper thread
     auto relayed =
         app_->Get("/api/me", {{"X-Roomkey-Request", "1"}, {"x-servicetoken", sandbox::testing::kAliceToken}});
-    ASSERT_TRUE(relayed);
+    ASSERT_TRUE(relayed) << why_no_answer(relayed);
     ASSERT_EQ(relayed->status, 200) << relayed->body;
     // A field line over 8 KB: httplib answers 400 itself, before any route.
     auto refused = app_->Get("/config.json", {{"X-Huge", std::string(9000, 'h')}});
-    ASSERT_TRUE(refused);
+    ASSERT_TRUE(refused) << why_no_answer(refused);
     EXPECT_EQ(refused->status, 400);
     EXPECT_EQ(refused->body, "400\n");
 }
@@ -195,7 +196,7 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
     start(false);
     // 1. The page learns the upstream from the helper.
     auto cfg_res = app_->Get("/config.json");
-    ASSERT_TRUE(cfg_res);
+    ASSERT_TRUE(cfg_res) << why_no_answer(cfg_res);
     const auto cfg = parse(cfg_res->body);
     const std::string redirect_uri = str(cfg, "redirect_uri");
     EXPECT_EQ(redirect_uri, "https://127.0.0.1:" + std::to_string(web_port_) + "/callback");
@@ -217,7 +218,7 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
 
     // 3. The helper serves the app at the redirect URI.
     auto page = app_->Get(location.substr(location.find("/callback")).c_str());
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     EXPECT_EQ(page->status, 200);
     EXPECT_EQ(page->body, testing::kIndexHtml);
 
@@ -225,7 +226,7 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
     auto token = token_via_helper({{"grant_type", "authorization_code"}, {"code", code},
                                    {"redirect_uri", redirect_uri}, {"code_verifier", pkce.verifier},
                                    {"client_id", "roomkey-web"}});
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     ASSERT_EQ(token->status, 200) << token->body;
     EXPECT_EQ(token->get_header_value("Cache-Control"), "no-store");
     EXPECT_EQ(token->get_header_value("Pragma"), "no-cache");
@@ -237,11 +238,11 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
 
     // 5. API calls through the API proxy (spec 4.4, 4.5, 8.1).
     auto me = api_via_helper("/me", access);
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_TRUE(parse(me->body).contains("account_id")) << me->body;
     auto status = api_via_helper("/my/status", access);
-    ASSERT_TRUE(status);
+    ASSERT_TRUE(status) << why_no_answer(status);
     EXPECT_EQ(status->status, 200) << status->body;
     EXPECT_TRUE(parse(status->body).contains("unread_num")) << status->body;
     EXPECT_FALSE(status->get_header_value("x-ratelimit-limit").empty()) << "spec 8.1 headers are relayed";
@@ -249,7 +250,7 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
     EXPECT_FALSE(status->get_header_value("x-ratelimit-reset").empty());
 
     auto bad = api_via_helper("/me", "not-a-token");
-    ASSERT_TRUE(bad);
+    ASSERT_TRUE(bad) << why_no_answer(bad);
     EXPECT_EQ(bad->status, 401);
     EXPECT_NE(bad->get_header_value("WWW-Authenticate").find("invalid_token"), std::string::npos)
         << "spec 5.2: the reason travels in WWW-Authenticate";
@@ -257,7 +258,7 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
     // 6. Refresh through the token proxy.
     auto refreshed = token_via_helper({{"grant_type", "refresh_token"}, {"refresh_token", refresh},
                                        {"client_id", "roomkey-web"}});
-    ASSERT_TRUE(refreshed);
+    ASSERT_TRUE(refreshed) << why_no_answer(refreshed);
     EXPECT_EQ(refreshed->status, 200) << refreshed->body;
     const std::string access2 = str(parse(refreshed->body), "access_token");
     const std::string refresh2 = str(parse(refreshed->body), "refresh_token");
@@ -269,11 +270,11 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
     auto reused = token_via_helper({{"grant_type", "authorization_code"}, {"code", code},
                                     {"redirect_uri", redirect_uri}, {"code_verifier", pkce.verifier},
                                     {"client_id", "roomkey-web"}});
-    ASSERT_TRUE(reused);
+    ASSERT_TRUE(reused) << why_no_answer(reused);
     EXPECT_GE(reused->status, 400);
     EXPECT_EQ(str(parse(reused->body), "error"), "invalid_grant") << reused->body;
 
-    // 7. The log holds none of it (issue 5 item 6). httplib logs after the
+    // 7. The log holds none of it (logs are kept and shared). httplib logs after the
     // answer is sent: wait for the line of the last request (the third
     // token request), so the grep covers the whole flow.
     const std::string log = helper_->wait_for_log_count("POST /oauth/token", 3);
@@ -288,7 +289,7 @@ TEST_F(HelperWithSandbox, PublicClientSignsInAndCallsTheApiThroughTheHelper) {
 TEST_F(HelperWithSandbox, ConfidentialClientInBffModeNeverShowsItsSecret) {
     start(true);
     auto cfg_res = app_->Get("/config.json");
-    ASSERT_TRUE(cfg_res);
+    ASSERT_TRUE(cfg_res) << why_no_answer(cfg_res);
     EXPECT_EQ(cfg_res->body.find(kConfidentialSecret), std::string::npos) << "the page never sees the secret";
     const auto cfg = parse(cfg_res->body);
     EXPECT_EQ(str(cfg, "client_type"), "confidential");
@@ -308,11 +309,11 @@ TEST_F(HelperWithSandbox, ConfidentialClientInBffModeNeverShowsItsSecret) {
     auto token = token_via_helper({{"grant_type", "authorization_code"}, {"code", code},
                                    {"redirect_uri", redirect_uri}, {"code_verifier", pkce.verifier},
                                    {"client_id", kConfidentialId}});
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     ASSERT_EQ(token->status, 200) << token->body;
     const std::string access = str(parse(token->body), "access_token");
     auto me = api_via_helper("/me", access);
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
 
     const std::string log = helper_->wait_for_log("GET /api/me");

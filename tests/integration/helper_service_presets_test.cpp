@@ -1,4 +1,4 @@
-// helper_service_presets_test.cpp: `--service live` (issue 26 item 6): the
+// helper_service_presets_test.cpp: `--service live`: the
 // preset fills in the live service's four published values, anything given
 // explicitly (flag, environment, config file) still wins, an unknown name is
 // an error naming the allowed ones, and the page's /config.json then carries
@@ -118,7 +118,7 @@ TEST(HelperServicePresets, UnknownServiceIsAnErrorNamingTheAllowedValues) {
         EXPECT_NE(cmd.error().find("sandbox, live"), std::string::npos) << cmd.error();
     }
     auto env = parse_command_line({"--web-root", "/w"}, env_of({{"ROOMKEY_SERVICE", "staging"}}));
-    ASSERT_FALSE(env);
+    ASSERT_FALSE(env) << "the command line was accepted";
     EXPECT_NE(env.error().find("staging"), std::string::npos) << env.error();
     EXPECT_EQ(service_preset_names(), "sandbox, live");
 }

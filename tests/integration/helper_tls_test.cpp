@@ -1,5 +1,5 @@
-// helper_tls_test.cpp: the local CA and server certificate of helper/common/tls
-// (issue 5 item 2): created once with mode 0600 keys, reused, renewed before
+// helper_tls_test.cpp: the local CA and server certificate of helper/common/tls:
+// created once with mode 0600 keys, reused, renewed before
 // expiry, valid for 127.0.0.1, ::1 and localhost, safe for two processes.
 #include <gtest/gtest.h>
 #include <openssl/pem.h>
@@ -130,8 +130,8 @@ TEST(HelperTls, ServerCertificateExpiringWithin30DaysIsRenewedWithTheSameCa) {
     EXPECT_NE(read_file(renewed->server_cert_path), server);
     auto chain = load_chain(renewed->server_cert_path);
     auto cas = load_chain(renewed->ca_cert_path);
-    ASSERT_FALSE(chain.empty());
-    ASSERT_FALSE(cas.empty());
+    ASSERT_FALSE(chain.empty()) << "no certificate in " << renewed->server_cert_path;
+    ASSERT_FALSE(cas.empty()) << "no certificate in " << renewed->ca_cert_path;
     EXPECT_TRUE(verifies(chain[0].get(), cas[0].get(), std::time(nullptr) + 300L * 24 * 3600));
 }
 
@@ -139,7 +139,7 @@ TEST(HelperTls, ServerCertificateWithMoreThan30DaysLeftIsKept) {
     TempDir dir;
     TlsOptions past;
     past.now = std::time(nullptr) - 300L * 24 * 3600;  // ~65 days left
-    ASSERT_TRUE(ensure_tls_material(dir / "state", past));
+    ASSERT_TRUE(ensure_tls_material(dir / "state", past)) << "could not make the TLS material dated in the past";
     auto again = ensure_tls_material(dir / "state");
     ASSERT_TRUE(again) << again.error().detail;
     EXPECT_FALSE(again->created_server);
@@ -149,7 +149,7 @@ TEST(HelperTls, ExpiringCaIsRenewedTogetherWithTheServerCertificate) {
     TempDir dir;
     TlsOptions past;
     past.now = std::time(nullptr) - (3650L - 10) * 24 * 3600;
-    ASSERT_TRUE(ensure_tls_material(dir / "state", past));
+    ASSERT_TRUE(ensure_tls_material(dir / "state", past)) << "could not make the TLS material dated in the past";
     auto again = ensure_tls_material(dir / "state");
     ASSERT_TRUE(again) << again.error().detail;
     EXPECT_TRUE(again->created_ca);
@@ -169,7 +169,7 @@ TEST(HelperTls, DamagedOrMismatchedFilesAreReplaced) {
     // A server certificate from another CA is not ours.
     TempDir other;
     auto foreign = ensure_tls_material(other / "state");
-    ASSERT_TRUE(foreign);
+    ASSERT_TRUE(foreign) << foreign.error().detail;
     helper::testing::write_file(again->server_cert_path, read_file(foreign->server_cert_path));
     helper::testing::write_file(again->server_key_path, read_file(foreign->server_key_path));
     auto third = ensure_tls_material(dir / "state");
@@ -199,7 +199,7 @@ TEST(HelperTls, UnusableStateDirIsAnError) {
     TempDir dir;
     helper::testing::write_file(dir / "file", "x");
     auto tls = ensure_tls_material(dir / "file");
-    ASSERT_FALSE(tls);
+    ASSERT_FALSE(tls) << "a file was taken as the state directory";
     EXPECT_EQ(tls.error().code, TlsError::state_dir_unusable);
     EXPECT_NE(tls.error().detail.find(dir / "file"), std::string::npos) << "the message names the path";
 }

@@ -1,5 +1,5 @@
 // helper_trust_test.cpp: `roomkey-helper trust` as a new user runs it, before
-// any browser has started (issue 14): a fresh, empty HOME, real certutil.
+// any browser has started (no NSS database yet): a fresh, empty HOME, real certutil.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -54,7 +54,7 @@ CliRun run(const TempDir& home, const std::string& command) {
 
 TEST(HelperTrust, TrustCreatesChromiumsDatabaseInAFreshHomeAndSaysWhatItCovered) {
     TempDir home;
-    ASSERT_FALSE(exists(home / ".pki"));
+    ASSERT_FALSE(exists(home / ".pki")) << "the fresh HOME already has ~/.pki";
     const CliRun trusted = run(home, "trust");
     ASSERT_EQ(trusted.code, 0) << trusted.err;
     const std::string db = home / ".pki/nssdb";
@@ -86,7 +86,7 @@ TEST(HelperTrust, UntrustIsIdempotentAndCreatesNothing) {
     EXPECT_NE(again.err.find("nothing to remove"), std::string::npos) << again.err;
 }
 
-// Issue 28: Firefox ESR 153 keeps new profiles in ~/.config/mozilla/firefox
+// Firefox ESR 153 keeps new profiles in ~/.config/mozilla/firefox
 // (XDG), ESR 140 in ~/.mozilla/firefox, the snap in its own home; trust
 // covered the last two only, so ESR 153 kept warning.
 TEST(HelperTrust, TrustCoversFirefoxProfilesOfEsr153Esr140AndTheSnap) {

@@ -1,5 +1,5 @@
 // helper_upstream_outcome_test.cpp: the helper's 502/504 say whether the
-// request reached the upstream (issue 11 item 1), on real sockets: a refused
+// request reached the upstream, on real sockets: a refused
 // connection is "not_sent"; an upstream that reads the request and hangs up,
 // or answers too late, is "no_answer". The app resends by itself only the
 // first (shared/'s proxy_outcome.hpp).
@@ -19,6 +19,7 @@
 #include "roomkey/proxy_outcome.hpp"
 #include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace {
@@ -155,14 +156,14 @@ TEST(HelperUpstreamOutcome, RefusedConnectionIsNotSent) {
     auto client = helper.client();
 
     auto post = client->Post("/api/rooms/1/messages", post_headers(helper), kPost, "application/json");
-    ASSERT_TRUE(post);
+    ASSERT_TRUE(post) << why_no_answer(post);
     EXPECT_EQ(post->status, 502) << post->body;
     EXPECT_EQ(outcome_of_answer(post), UpstreamOutcome::not_sent) << post->body;
     EXPECT_TRUE(safe_to_resend(outcome_of_answer(post)));
 
     auto token = client->Post("/oauth/token", helper.app_headers(), "grant_type=refresh_token&refresh_token=RT-1",
                               "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 502) << token->body;
     EXPECT_EQ(outcome_of_answer(token), UpstreamOutcome::not_sent) << token->body;
     EXPECT_NE(token->body.find("\"error\":\"upstream_unavailable\""), std::string::npos) << token->body;
@@ -177,7 +178,7 @@ TEST(HelperUpstreamOutcome, UntrustedUpstreamCertificateIsNotSent) {
     ASSERT_TRUE(helper.ok()) << helper.error();
 
     auto post = helper.client()->Post("/api/rooms/1/messages", post_headers(helper), kPost, "application/json");
-    ASSERT_TRUE(post);
+    ASSERT_TRUE(post) << why_no_answer(post);
     EXPECT_EQ(post->status, 502) << post->body;
     EXPECT_EQ(outcome_of_answer(post), UpstreamOutcome::not_sent) << post->body;
     EXPECT_EQ(up.requests.load(), 0) << "no request byte goes to an unverified upstream";
@@ -192,7 +193,7 @@ TEST(HelperUpstreamOutcome, UpstreamThatHangsUpAfterReadingIsNoAnswerAndNotResen
     ASSERT_TRUE(helper.ok()) << helper.error();
 
     auto post = helper.client()->Post("/api/rooms/1/messages", post_headers(helper), kPost, "application/json");
-    ASSERT_TRUE(post);
+    ASSERT_TRUE(post) << why_no_answer(post);
     EXPECT_EQ(post->status, 502) << post->body;
     EXPECT_EQ(outcome_of_answer(post), UpstreamOutcome::no_answer) << post->body;
     EXPECT_FALSE(safe_to_resend(outcome_of_answer(post)));
@@ -211,14 +212,14 @@ TEST(HelperUpstreamOutcome, UpstreamSlowerThanTheTimeoutIs504NoAnswer) {
     ASSERT_TRUE(helper.ok()) << helper.error();
 
     auto post = helper.client()->Post("/api/rooms/1/messages", post_headers(helper), kPost, "application/json");
-    ASSERT_TRUE(post);
+    ASSERT_TRUE(post) << why_no_answer(post);
     EXPECT_EQ(post->status, 504) << post->body;
     EXPECT_EQ(outcome_of_answer(post), UpstreamOutcome::no_answer) << post->body;
     EXPECT_NE(post->body.find("within 300 ms"), std::string::npos) << post->body;
     EXPECT_EQ(up.requests.load(), 1);
 
     auto get = helper.client()->Get("/api/my/status", post_headers(helper));
-    ASSERT_TRUE(get);
+    ASSERT_TRUE(get) << why_no_answer(get);
     EXPECT_EQ(get->status, 504) << get->body;
     EXPECT_EQ(outcome_of_answer(get), UpstreamOutcome::no_answer) << get->body;
 }

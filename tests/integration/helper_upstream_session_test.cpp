@@ -67,7 +67,7 @@ class UpstreamSession : public ::testing::Test {
 protected:
     void SetUp() override {
         auto made = native::ensure_tls_material(dir / "state");
-        ASSERT_TRUE(made);
+        ASSERT_TRUE(made) << made.error().detail;
         tls = *made;
     }
     TempDir dir;
@@ -76,7 +76,7 @@ protected:
 
 TEST_F(UpstreamSession, NewConnectionsToTheSameOriginResumeTheLastSession) {
     ResumptionCountingUpstream up(tls->server_cert_path, tls->server_key_path);
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     UpstreamClient client({tls->ca_cert_path});
 
     for (int i = 0; i < 3; ++i) {
@@ -91,11 +91,11 @@ TEST_F(UpstreamSession, NewConnectionsToTheSameOriginResumeTheLastSession) {
 TEST_F(UpstreamSession, ASessionIsOfferedOnlyToTheOriginThatGaveIt) {
     ResumptionCountingUpstream first(tls->server_cert_path, tls->server_key_path);
     ResumptionCountingUpstream second(tls->server_cert_path, tls->server_key_path);
-    ASSERT_TRUE(first.ok() && second.ok());
+    ASSERT_TRUE(first.ok() && second.ok()) << "an upstream could not listen on a loopback port";
     X509_STORE* store = X509_STORE_new();
     ASSERT_EQ(X509_STORE_load_file(store, tls->ca_cert_path.c_str()), 1);
     auto context = native::TlsClientContext::make(store);
-    ASSERT_TRUE(context);
+    ASSERT_TRUE(context) << "no TLS client context for the local CA";
 
     native::OpenableClient to_first("127.0.0.1", first.port(), context);
     auto answer = to_first.Get("/v2/me");

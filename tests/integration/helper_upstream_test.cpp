@@ -1,5 +1,5 @@
 // helper_upstream_test.cpp: both proxies on real sockets against a stand-in
-// upstream (issue 5 items 3-6): upstream TLS verified with the local CA, a
+// upstream: upstream TLS verified with the local CA, a
 // foreign certificate refused, BFF mode, relayed headers, and a log of the
 // whole exchange that contains none of the secrets that crossed the helper.
 #include <arpa/inet.h>
@@ -19,6 +19,7 @@
 #include "roomkey/encoding.hpp"
 #include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper {
 namespace {
@@ -148,7 +149,7 @@ TEST(HelperUpstream, TokenAndApiCallsThroughTheHelperWithTheLocalCa) {
     auto client = helper.client();
 
     auto token = client->Post("/oauth/token", helper.app_headers(), code_form(), "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 200) << token->body;
     EXPECT_NE(token->body.find(kAccessToken), std::string::npos);
     EXPECT_EQ(token->get_header_value("Cache-Control"), "no-store");
@@ -158,7 +159,7 @@ TEST(HelperUpstream, TokenAndApiCallsThroughTheHelperWithTheLocalCa) {
 
     auto status = client->Get("/api/my/status",
                               {{"X-Roomkey-Request", "1"}, {"Authorization", std::string("Bearer ") + kAccessToken}});
-    ASSERT_TRUE(status);
+    ASSERT_TRUE(status) << why_no_answer(status);
     EXPECT_EQ(status->status, 200) << status->body;
     EXPECT_NE(status->body.find("\"unread_num\":2"), std::string::npos);
     EXPECT_EQ(status->get_header_value("x-ratelimit-remaining"), "12");
@@ -166,21 +167,21 @@ TEST(HelperUpstream, TokenAndApiCallsThroughTheHelperWithTheLocalCa) {
     EXPECT_EQ(status->get_header_value("x-ratelimit-reset"), "1900000000");
 
     auto expired = client->Get("/api/my/status", {{"X-Roomkey-Request", "1"}, {"Authorization", "Bearer old"}});
-    ASSERT_TRUE(expired);
+    ASSERT_TRUE(expired) << why_no_answer(expired);
     EXPECT_EQ(expired->status, 401);
     EXPECT_EQ(expired->get_header_value("WWW-Authenticate"), R"(Bearer error="invalid_token", error_description="expired")");
 
     // The query reaches the upstream byte for byte ('+' is a form-encoded space).
     auto listed = client->Get("/api/rooms/1/messages?force=1&q=a+b%2Bc", helper.app_headers());
-    ASSERT_TRUE(listed);
+    ASSERT_TRUE(listed) << why_no_answer(listed);
     EXPECT_EQ(listed->status, 200);
     EXPECT_EQ(up.last_target, "/v2/rooms/1/messages?force=1&q=a+b%2Bc");
 
     auto redirect = client->Get("/api/me", helper.app_headers());
-    ASSERT_TRUE(redirect);
+    ASSERT_TRUE(redirect) << why_no_answer(redirect);
     EXPECT_FALSE(redirect->has_header("Location")) << "an upstream redirect is neither followed nor relayed";
 
-    // issue 5 item 6: the log of the whole exchange has no secret in it.
+    // The log of the whole exchange has no secret in it.
     const std::string log = helper.wait_for_log("GET /api/me");
     EXPECT_NE(log.find("POST /oauth/token 200"), std::string::npos) << log;
     EXPECT_NE(log.find("GET /api/my/status 200"), std::string::npos) << log;
@@ -202,13 +203,13 @@ TEST(HelperUpstream, ConfidentialClientBffModeAddsBasicAuthenticationUpstream) {
     auto client = helper.client();
 
     auto token = client->Post("/oauth/token", helper.app_headers(), code_form(), "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 200);
     EXPECT_EQ(up.last_authorization, "Basic " + base64_encode(std::string("web-client:") + kSecret))
         << "spec 4.3: Basic with client ID and secret";
 
     auto config_json = client->Get("/config.json");
-    ASSERT_TRUE(config_json);
+    ASSERT_TRUE(config_json) << why_no_answer(config_json);
     EXPECT_EQ(config_json->body.find(kSecret), std::string::npos) << "the secret never reaches the page";
     const std::string log = helper.wait_for_log("GET /config.json");
     EXPECT_EQ(log.find(kSecret), std::string::npos) << log;
@@ -225,7 +226,7 @@ TEST(HelperUpstream, UpstreamWithAForeignCertificateIsRefused) {
     auto client = helper.client();
 
     auto token = client->Post("/oauth/token", helper.app_headers(), code_form(), "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 502) << "upstream TLS must be verified";
     EXPECT_NE(token->body.find("tls_failed"), std::string::npos) << token->body;
     EXPECT_EQ(up.token_calls.load(), 0) << "no request may reach an unverified upstream";
@@ -247,7 +248,7 @@ TEST(HelperUpstream, UpstreamWhoseCertificateNamesAnotherAddressIsRefused) {
     ASSERT_TRUE(helper.ok()) << helper.error();
 
     auto res = helper.client()->Get("/api/me", helper.app_headers());
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 502) << res->body;
     EXPECT_NE(res->body.find("tls_failed"), std::string::npos) << res->body;
     EXPECT_TRUE(up.targets().empty()) << "no request may reach an upstream whose certificate names another host";
@@ -260,9 +261,10 @@ TEST(HelperUpstream, UpstreamWhoseCertificateNamesAnotherHostIsRefused) {
     auto tls = native::ensure_tls_material(dir / "state");
     ASSERT_TRUE(tls) << tls.error().detail;
     ASSERT_TRUE(issue_server_certificate(tls->ca_cert_path, tls->ca_key_path, "DNS:elsewhere.example",
-                                         dir / "elsewhere-cert.pem", dir / "elsewhere-key.pem"));
+                                         dir / "elsewhere-cert.pem", dir / "elsewhere-key.pem"))
+        << "could not issue a certificate for elsewhere.example";
     testing::StubUpstream up(dir / "elsewhere-cert.pem", dir / "elsewhere-key.pem");
-    ASSERT_TRUE(up.ok());
+    ASSERT_TRUE(up.ok()) << "the stub upstream could not listen on a loopback port";
     const std::string port = up.origin().substr(up.origin().rfind(':') + 1);
     for (const std::string host : {"localhost", "127.0.0.1"}) {
         HelperConfig config = testing::test_config(dir);
@@ -288,7 +290,7 @@ TEST(HelperUpstream, UpstreamIsVerifiedAgainstTheAddressOrNameItIsReachedBy) {
     ASSERT_TRUE(tls) << tls.error().detail;
     testing::StubUpstream v4(tls->server_cert_path, tls->server_key_path);
     testing::StubUpstream v6(tls->server_cert_path, tls->server_key_path, {}, "::1");
-    ASSERT_TRUE(v4.ok());
+    ASSERT_TRUE(v4.ok()) << "the stub upstream could not listen on a loopback port";
     const std::string by_name = "https://localhost:" + v4.origin().substr(v4.origin().rfind(':') + 1);
     std::vector<std::string> origins = {v4.origin(), by_name};
     if (v6.ok()) origins.push_back(v6.origin());  // a machine without IPv6 loopback skips this one
@@ -317,7 +319,7 @@ TEST(HelperUpstream, ExtraUpstreamCaMakesAForeignCertificateTrusted) {
     ASSERT_TRUE(helper.ok()) << helper.error();
     auto token =
         helper.client()->Post("/oauth/token", helper.app_headers(), code_form(), "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 200) << token->body;
 }
 
@@ -331,7 +333,7 @@ TEST(HelperUpstream, UnreachableUpstreamIs502) {
     RunningHelper helper(config);
     ASSERT_TRUE(helper.ok()) << helper.error();
     auto res = helper.client()->Get("/api/me", helper.app_headers());
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 502);
     EXPECT_NE(res->body.find("connect_failed"), std::string::npos) << res->body;
 }
@@ -341,7 +343,7 @@ TEST(HelperUpstream, MissingUpstreamCaFileIsAStartError) {
     HelperConfig config = testing::test_config(dir);
     config.upstream.extra_ca_files.push_back(dir / "missing-ca.pem");
     auto started = HelperServer::start(config, nullptr);
-    ASSERT_FALSE(started);
+    ASSERT_FALSE(started) << "the helper started with a missing upstream CA file";
     EXPECT_EQ(started.error().code, StartError::upstream_invalid);
     EXPECT_NE(started.error().message.find("missing-ca.pem"), std::string::npos);
 }

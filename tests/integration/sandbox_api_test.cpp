@@ -8,6 +8,7 @@
 #include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/www_authenticate.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 namespace {
@@ -37,14 +38,14 @@ protected:
 // spec 5.1.1 / 5.1.3: the API token header gives full access.
 TEST_F(SandboxApi, ApiTokenHeaderGivesFullAccess_spec5_1) {
     auto me = api_get("/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     ASSERT_EQ(me->status, 200);
     const auto j = body(me);
     ASSERT_TRUE(j.contains("account_id") && j["account_id"].is_number_integer()) << me->body;
     EXPECT_EQ(j["account_id"].get<int>(), 1001);
     for (const char* path : {"/my/status", "/rooms", "/contacts", "/rooms/2100/members", "/my/tasks"}) {
         auto res = api_get(path);
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_EQ(res->status, 200) << path << ": " << res->body;
     }
 }
@@ -71,7 +72,7 @@ TEST_F(SandboxApi, TheClientsReadersReadEveryRecordTheSandboxWrites) {
     ASSERT_EQ(post_message("2100", "read me back")->status, 200);
     const auto messages = read_messages(answer("/rooms/2100/messages?force=1"));
     ASSERT_TRUE(messages) << to_string(messages.error());
-    ASSERT_FALSE(messages->empty());
+    ASSERT_FALSE(messages->empty()) << "no messages in room 2100 after the post";
     EXPECT_EQ(messages->back().body, "read me back");
     const auto members = read_members(answer("/rooms/2100/members"));
     ASSERT_TRUE(members) << to_string(members.error());
@@ -93,7 +94,7 @@ TEST_F(SandboxApi, TheClientsReadersReadEveryRecordTheSandboxWrites) {
 // spec 5.1.4 / 7.3: a wrong API token -> 401 with an errors array, JSON.
 TEST_F(SandboxApi, WrongApiTokenIs401WithErrors_spec5_1_4) {
     auto res = api_get("/me", "not-a-token");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 401);
     EXPECT_NE(res->get_header_value("Content-Type").find("application/json"), std::string::npos);
     const auto e = errors(res);
@@ -105,19 +106,19 @@ TEST_F(SandboxApi, WrongApiTokenIs401WithErrors_spec5_1_4) {
 TEST_F(SandboxApi, TokenInQueryStringIsNeverAccepted_spec5_1_2) {
     for (const std::string& q : {"x-servicetoken=" + kAliceToken, "access_token=" + kAliceToken}) {
         auto res = get("/v2/me?" + q);
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_NE(res->status, 200) << q;
         EXPECT_GE(res->status, 400);
     }
     // Not even next to a valid header.
     auto both = get("/v2/me?access_token=x", {{"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(both);
+    ASSERT_TRUE(both) << why_no_answer(both);
     EXPECT_EQ(both->status, 400);
 }
 
 TEST_F(SandboxApi, NoCredentialsIs401WithBearerChallenge_spec5_2) {
     auto res = get("/v2/me");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 401);
     EXPECT_EQ(res->get_header_value("WWW-Authenticate").rfind("Bearer", 0), 0u);
 }
@@ -126,7 +127,7 @@ TEST_F(SandboxApi, NoCredentialsIs401WithBearerChallenge_spec5_2) {
 TEST_F(SandboxApi, BearerTokenReachesMe_spec5_2_1) {
     const auto tokens = sign_in_web();
     auto res = bearer_get("/me", json_string(tokens, "access_token"));
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 200) << res->body;
     EXPECT_EQ(body(res)["account_id"].get<int>(), 1001);
 }
@@ -136,11 +137,11 @@ TEST_F(SandboxApi, ExpiredAccessTokenIs401InvalidTokenExpired_spec5_2_2) {
     const auto tokens = sign_in_web();
     advance_clock(29 * 60);
     auto still = bearer_get("/me", json_string(tokens, "access_token"));
-    ASSERT_TRUE(still);
+    ASSERT_TRUE(still) << why_no_answer(still);
     EXPECT_EQ(still->status, 200);
     advance_clock(61);
     auto res = bearer_get("/me", json_string(tokens, "access_token"));
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 401);
     HttpResponse r;
     r.status = res->status;
@@ -148,7 +149,8 @@ TEST_F(SandboxApi, ExpiredAccessTokenIs401InvalidTokenExpired_spec5_2_2) {
     const auto challenge = find_bearer_challenge(r.headers);
     ASSERT_TRUE(challenge) << res->get_header_value("WWW-Authenticate");
     EXPECT_EQ(challenge->error, "invalid_token");
-    ASSERT_TRUE(challenge->error_description);
+    ASSERT_TRUE(challenge->error_description)
+        << "the invalid_token challenge has no error_description: " << res->get_header_value("WWW-Authenticate");
     EXPECT_NE(challenge->error_description->find("expired"), std::string::npos) << *challenge->error_description;
     EXPECT_TRUE(is_invalid_token(r));
 }
@@ -156,7 +158,7 @@ TEST_F(SandboxApi, ExpiredAccessTokenIs401InvalidTokenExpired_spec5_2_2) {
 // spec 5.2.2: an unknown Bearer token -> 401 invalid_token.
 TEST_F(SandboxApi, UnknownAccessTokenIs401InvalidToken_spec5_2_2) {
     auto res = bearer_get("/me", "definitely-not-issued");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 401);
     const std::string header = res->get_header_value("WWW-Authenticate");
     EXPECT_NE(header.find("error=\"invalid_token\""), std::string::npos) << header;
@@ -168,16 +170,16 @@ TEST_F(SandboxApi, InsufficientScopeIs403_spec5_5) {
     const auto tokens = sign_in_web("users.profile.me:read");
     const std::string access = json_string(tokens, "access_token");
     auto me = bearer_get("/me", access);
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200);
     auto rooms = bearer_get("/rooms", access);
-    ASSERT_TRUE(rooms);
+    ASSERT_TRUE(rooms) << why_no_answer(rooms);
     EXPECT_EQ(rooms->status, 403);
     const std::string header = rooms->get_header_value("WWW-Authenticate");
     EXPECT_NE(header.find("error=\"insufficient_scope\""), std::string::npos) << header;
     EXPECT_NE(header.find("scope=\"rooms.info:read\""), std::string::npos) << header;
     auto post = bearer_post("/rooms/2100/messages", access, {{"body", "hi"}});
-    ASSERT_TRUE(post);
+    ASSERT_TRUE(post) << why_no_answer(post);
     EXPECT_EQ(post->status, 403);
 }
 
@@ -188,31 +190,31 @@ TEST_F(SandboxApi, PostedMessagesAndTasksShowUpInReadsAndCounts_spec4_6_4_7) {
     const std::int64_t alice_tasks = status_field("mytask_num");
 
     auto posted = post_message("2100", "[To:1002] Bob, see the new screen");
-    ASSERT_TRUE(posted);
+    ASSERT_TRUE(posted) << why_no_answer(posted);
     ASSERT_EQ(posted->status, 200) << posted->body;
     const auto id = body(posted);
     ASSERT_TRUE(id.contains("message_id") && id["message_id"].is_string()) << "message_id is kept as a string";
     const std::string message_id = id["message_id"].get<std::string>();
 
     auto one = api_get("/rooms/2100/messages/" + message_id);
-    ASSERT_TRUE(one);
+    ASSERT_TRUE(one) << why_no_answer(one);
     ASSERT_EQ(one->status, 200);
     EXPECT_EQ(json_string(body(one), "body"), "[To:1002] Bob, see the new screen");
     auto list = api_get("/rooms/2100/messages?force=1");
-    ASSERT_TRUE(list);
+    ASSERT_TRUE(list) << why_no_answer(list);
     EXPECT_NE(list->body.find("\"" + message_id + "\""), std::string::npos);
 
     EXPECT_EQ(status_field("unread_num", kBobToken), bob_unread + 1);
     EXPECT_EQ(status_field("mention_num", kBobToken), bob_mentions + 1);
 
     auto task = post_task("2100", "Write the docs", "1001");
-    ASSERT_TRUE(task);
+    ASSERT_TRUE(task) << why_no_answer(task);
     ASSERT_EQ(task->status, 200) << task->body;
     const auto task_ids = body(task)["task_ids"];
-    ASSERT_TRUE(task_ids.is_array() && task_ids.size() == 1u);
+    ASSERT_TRUE(task_ids.is_array() && task_ids.size() == 1u) << task->body;
     EXPECT_EQ(status_field("mytask_num"), alice_tasks + 1);
     auto tasks = api_get("/rooms/2100/tasks?account_id=1001");
-    ASSERT_TRUE(tasks);
+    ASSERT_TRUE(tasks) << why_no_answer(tasks);
     EXPECT_NE(tasks->body.find("Write the docs"), std::string::npos);
 }
 
@@ -220,7 +222,7 @@ TEST_F(SandboxApi, PostedMessagesAndTasksShowUpInReadsAndCounts_spec4_6_4_7) {
 TEST_F(SandboxApi, PostBodyMustBeFormEncoded_spec4_1_3) {
     auto res = client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
                               "{\"body\":\"hi\"}", "application/json");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 400);
     EXPECT_EQ(errors(res).size(), 1u);
 }
@@ -228,10 +230,10 @@ TEST_F(SandboxApi, PostBodyMustBeFormEncoded_spec4_1_3) {
 // Room roles: a readonly member cannot post; a non-member does not see the room.
 TEST_F(SandboxApi, RolesAndMembershipAreEnforced) {
     auto carol = post_message("2100", "hello", "sandbox-api-token-carol-1003");
-    ASSERT_TRUE(carol);
+    ASSERT_TRUE(carol) << why_no_answer(carol);
     EXPECT_EQ(carol->status, 403);
     auto dave = api_get("/rooms/2100", "sandbox-api-token-dave-1004");
-    ASSERT_TRUE(dave);
+    ASSERT_TRUE(dave) << why_no_answer(dave);
     EXPECT_EQ(dave->status, 404);
 }
 
@@ -287,25 +289,25 @@ TEST_F(SandboxApi, EveryResponseCarriesRateLimitHeaders_spec8_1) {
 // known to be valid) report the credential's window without using it up.
 TEST_F(SandboxApi, UncountedAnswersReportTheWindowWithoutCounting_spec8_1) {
     auto first = api_get("/me");
-    ASSERT_TRUE(first);
+    ASSERT_TRUE(first) << why_no_answer(first);
     const std::string remaining = first->get_header_value("x-ratelimit-remaining");
     const std::string reset = first->get_header_value("x-ratelimit-reset");
     for (const auto& res :
          {get("/v2/me?access_token=x", {{"x-servicetoken", kAliceToken}}),
           get("/v2/me", {{"x-servicetoken", kAliceToken}, {"Authorization", "Bearer x"}}),
           get("/v2", {{"x-servicetoken", kAliceToken}}), get("/v2/me?x=%zz", {{"x-servicetoken", kAliceToken}})}) {
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_GE(res->status, 400);
         EXPECT_EQ(res->get_header_value("x-ratelimit-remaining"), remaining) << "status " << res->status;
         EXPECT_EQ(res->get_header_value("x-ratelimit-reset"), reset) << "status " << res->status;
     }
     auto next = api_get("/me");
-    ASSERT_TRUE(next);
+    ASSERT_TRUE(next) << why_no_answer(next);
     EXPECT_EQ(next->get_header_value("x-ratelimit-remaining"),
               std::to_string(std::strtol(remaining.c_str(), nullptr, 10) - 1));
     // A credential that is not valid has a full window of its own, never counted.
     auto wrong = api_get("/me", "not-a-token");
-    ASSERT_TRUE(wrong);
+    ASSERT_TRUE(wrong) << why_no_answer(wrong);
     EXPECT_EQ(wrong->get_header_value("x-ratelimit-remaining"), "300");
 }
 
@@ -315,7 +317,7 @@ TEST_F(SandboxApi, MalformedBearerIs401InvalidToken_spec5_2_2) {
     for (const std::string& value :
          {std::string("Bearer a\"b"), std::string("Bearer two words"), std::string("bearer a,b")}) {
         auto res = get("/v2/me", {{"Authorization", value}});
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_EQ(res->status, 401) << value;
         HttpResponse r;
         r.headers.add("WWW-Authenticate", res->get_header_value("WWW-Authenticate"));
@@ -332,7 +334,7 @@ TEST_F(SandboxApi, MalformedBearerIs401InvalidToken_spec5_2_2) {
 TEST_F(SandboxApi, BothCredentialsIs400_spec5_2_1) {
     const std::string access = json_string(sign_in_web(), "access_token");
     auto res = get("/v2/me", {{"x-servicetoken", kAliceToken}, {"Authorization", "Bearer " + access}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 400);
     EXPECT_EQ(errors(res).size(), 1u);
 }
@@ -341,15 +343,15 @@ TEST_F(SandboxApi, BothCredentialsIs400_spec5_2_1) {
 // service's API returns, with the documented demo values.
 TEST_F(SandboxApi, SeededRecordsHaveTheServiceFields_spec2_6_4_5_4_8) {
     const auto me = body(api_get("/me"));
-    ASSERT_TRUE(me.is_object());
+    ASSERT_TRUE(me.is_object()) << "GET /me did not answer a JSON object";
     ASSERT_TRUE(me["account_id"].is_number_integer()) << "spec 2.6: account_id is an integer";
     EXPECT_EQ(me["account_id"].get<int>(), 1001);
     EXPECT_EQ(json_string(me, "name"), "Alice Example");
-    ASSERT_TRUE(me["room_id"].is_number_integer());
+    ASSERT_TRUE(me["room_id"].is_number_integer()) << me.dump();
     EXPECT_EQ(me["room_id"].get<int>(), 2001);
 
     const auto rooms = body(api_get("/rooms"));
-    ASSERT_TRUE(rooms.is_array());
+    ASSERT_TRUE(rooms.is_array()) << "GET /rooms did not answer a JSON array: " << rooms.dump();
     struct Expected {
         int room_id;
         const char* name;
@@ -406,24 +408,24 @@ protected:
 TEST_F(SandboxApiSmallLimit, OverallLimitGives429WithRemainingZero_spec8_1) {
     for (int i = 0; i < 5; ++i) {
         auto res = api_get("/me");
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         ASSERT_EQ(res->status, 200);
         EXPECT_EQ(res->get_header_value("x-ratelimit-remaining"), std::to_string(4 - i));
         EXPECT_EQ(res->get_header_value("x-ratelimit-limit"), "5");
     }
     auto over = api_get("/me");
-    ASSERT_TRUE(over);
+    ASSERT_TRUE(over) << why_no_answer(over);
     EXPECT_EQ(over->status, 429);
     EXPECT_EQ(over->get_header_value("x-ratelimit-remaining"), "0");
     EXPECT_EQ(over->get_header_value("x-ratelimit-limit"), "5");
     // Per credential: Bob is not affected.
     auto bob = api_get("/me", kBobToken);
-    ASSERT_TRUE(bob);
+    ASSERT_TRUE(bob) << why_no_answer(bob);
     EXPECT_EQ(bob->status, 200);
     // The window resets at x-ratelimit-reset.
     advance_clock(61);
     auto after = api_get("/me");
-    ASSERT_TRUE(after);
+    ASSERT_TRUE(after) << why_no_answer(after);
     EXPECT_EQ(after->status, 200);
 }
 
@@ -432,14 +434,14 @@ TEST_F(SandboxApiSmallLimit, OverallLimitGives429WithRemainingZero_spec8_1) {
 TEST_F(SandboxApi, RefusedPostsDoNotUseTheRoomBudget_spec8_2) {
     for (int i = 0; i < 12; ++i) {
         auto dave = post_message("2100", "not a member", "sandbox-api-token-dave-1004");
-        ASSERT_TRUE(dave);
+        ASSERT_TRUE(dave) << why_no_answer(dave);
         ASSERT_EQ(dave->status, 404) << dave->body;
         auto carol = post_task("2100", "readonly", "1001", "sandbox-api-token-carol-1003");
-        ASSERT_TRUE(carol);
+        ASSERT_TRUE(carol) << why_no_answer(carol);
         ASSERT_EQ(carol->status, 403) << carol->body;
     }
     auto alice = post_message("2100", "the room is still open");
-    ASSERT_TRUE(alice);
+    ASSERT_TRUE(alice) << why_no_answer(alice);
     EXPECT_EQ(alice->status, 200) << alice->body;
 }
 
@@ -447,29 +449,29 @@ TEST_F(SandboxApi, RefusedPostsDoNotUseTheRoomBudget_spec8_2) {
 TEST_F(SandboxApi, PerRoomPostingLimit_spec8_2_7_3) {
     for (int i = 0; i < 5; ++i) {
         auto res = post_message("2100", "message " + std::to_string(i));
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         ASSERT_EQ(res->status, 200) << res->body;
     }
     for (int i = 0; i < 5; ++i) {
         auto res = post_task("2100", "task " + std::to_string(i), "1002", kBobToken);
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         ASSERT_EQ(res->status, 200) << res->body;
     }
     auto over = post_message("2100", "one too many");
-    ASSERT_TRUE(over);
+    ASSERT_TRUE(over) << why_no_answer(over);
     EXPECT_EQ(over->status, 429);
     EXPECT_EQ(over->body, "{\"errors\":[\"Rate limit for message posting per room exceeded.\"]}");
     EXPECT_TRUE(is_per_room_rate_limit(HttpResponse{over->status, {}, over->body}));
     auto task_over = post_task("2100", "also too many", "1001");
-    ASSERT_TRUE(task_over);
+    ASSERT_TRUE(task_over) << why_no_answer(task_over);
     EXPECT_EQ(task_over->status, 429) << "tasks share the room's count";
     // Another room is not affected; after about 10 s the room accepts posts again.
     auto other = post_message("2101", "elsewhere");
-    ASSERT_TRUE(other);
+    ASSERT_TRUE(other) << why_no_answer(other);
     EXPECT_EQ(other->status, 200);
     advance_clock(10);
     auto later = post_message("2100", "after the wait");
-    ASSERT_TRUE(later);
+    ASSERT_TRUE(later) << why_no_answer(later);
     EXPECT_EQ(later->status, 200) << later->body;
 }
 

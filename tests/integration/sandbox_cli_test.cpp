@@ -1,5 +1,5 @@
 // sandbox_cli_test.cpp: the roomkey-sandbox program itself, run as a child
-// process (issue 4 item 1): --help, a bad flag, and a real start on port 0
+// process: --help, a bad flag, and a real start on port 0
 // with a fresh state directory: the one ready line, HTTPS from the local CA
 // it made, a generated secret announced on stderr, a clean stop on SIGTERM.
 #include <fcntl.h>
@@ -58,12 +58,12 @@ TEST_F(SandboxCli, BadFlagExitsNonZeroWithAMessage) {
     }
 }
 
-// issue 4 item 1: HTTPS on 127.0.0.1 with a certificate from a local CA made
+// As scripts/run.sh starts it: HTTPS on 127.0.0.1 with a certificate from a local CA made
 // in the state directory, one machine-readable ready line with the three
 // base addresses, a clean stop.
 TEST_F(SandboxCli, StartsOnPortZeroAndPrintsTheReadyLine_spec4_1) {
     TempDir dir;
-    ASSERT_FALSE(dir.path().empty());
+    ASSERT_FALSE(dir.path().empty()) << "no temporary state directory";
     Child child({sandbox_binary(), "--port", "0", "--state-dir", dir.path(), "--quiet", "--register-client",
                  "name=Server app,type=confidential,redirect_uri=https://127.0.0.1:9000/cb,scope=users.all:read,"
                  "client_id=cli-server"});
@@ -78,7 +78,8 @@ TEST_F(SandboxCli, StartsOnPortZeroAndPrintsTheReadyLine_spec4_1) {
     EXPECT_EQ(m[3].str(), m[1].str());
 
     httplib::SSLClient client("127.0.0.1", port);
-    ASSERT_TRUE(integration::trust_only(client, "127.0.0.1", dir / "ca-cert.pem"));
+    ASSERT_TRUE(integration::trust_only(client, "127.0.0.1", dir / "ca-cert.pem"))
+        << "cannot trust the CA file only: unreadable, or the name check could not be set up";
     auto res = client.Get("/v2/me", httplib::Headers{{"x-servicetoken", kAliceToken}});
     ASSERT_TRUE(res) << httplib::to_string(res.error());
     EXPECT_EQ(res->status, 200);

@@ -17,7 +17,7 @@ TEST(SandboxClientForm, ReadsTheFieldsAsTheBrowserPostsThem_spec2_1) {
                           {"scope", "rooms.all:read"},
                           {"scope", ""},
                           {"scope", "offline_access"}});
-    EXPECT_TRUE(read.problems.empty());
+    EXPECT_TRUE(read.problems.empty()) << read.problems.front();
     EXPECT_EQ(read.registration.name, "My App");
     EXPECT_EQ(read.registration.type, ClientType::confidential);
     EXPECT_EQ(read.registration.redirect_uris,

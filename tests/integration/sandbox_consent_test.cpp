@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 namespace {
@@ -15,7 +16,7 @@ protected:
     std::string expect_error_page(const FormFields& query, int code) {
         Browser browser;
         auto res = open_consent(browser, query);
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         EXPECT_EQ(res->status, 400) << "error " << code << " must be shown on a page";
         EXPECT_FALSE(res->has_header("Location")) << "error " << code << " must never redirect";
@@ -39,13 +40,13 @@ protected:
 // spec 4.2: no session -> the login screen first, then back to the consent screen.
 TEST_F(SandboxConsent, LoginScreenComesFirstThenConsent_spec4_2) {
     auto first = get("/consent?" + form_encode(base()));
-    ASSERT_TRUE(first);
+    ASSERT_TRUE(first) << why_no_answer(first);
     ASSERT_EQ(first->status, 303);
     EXPECT_EQ(first->get_header_value("Location").rfind("/login?request=", 0), 0u);
 
     Browser browser;
     auto page = open_consent(browser, base());
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     ASSERT_EQ(page->status, 200) << page->body;
     EXPECT_FALSE(browser.cookie.empty());
     EXPECT_NE(browser.cookie.find("__Host-roomkey-sandbox="), std::string::npos);
@@ -55,7 +56,7 @@ TEST_F(SandboxConsent, LoginScreenComesFirstThenConsent_spec4_2) {
 
     // Logged in already: the consent screen comes at once.
     auto again = get("/consent?" + form_encode(base()), {{"Cookie", browser.cookie}});
-    ASSERT_TRUE(again);
+    ASSERT_TRUE(again) << why_no_answer(again);
     EXPECT_EQ(again->status, 200);
 }
 
@@ -66,10 +67,10 @@ TEST_F(SandboxConsent, AllowRedirectsWithCodeAndState_spec4_2) {
     const std::string state = "a state_with-unreserved.chars~ and spaces";
     Browser browser;
     auto page = open_consent(browser, web_request(pkce_, "users.all:read", state));
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     ASSERT_EQ(page->status, 200);
     auto res = decide(browser, page->body, "allow");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 303);
     const std::string location = res->get_header_value("Location");
     EXPECT_EQ(location.rfind(kWebRedirect + "?", 0), 0u) << location;
@@ -83,9 +84,9 @@ TEST_F(SandboxConsent, AllowRedirectsWithCodeAndState_spec4_2) {
 TEST_F(SandboxConsent, DenyRedirectsWithAccessDenied_spec4_2_7_1_3001) {
     Browser browser;
     auto page = open_consent(browser, base());
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     auto res = decide(browser, page->body, "deny");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 303);
     const FormFields q = location_query(res);
     EXPECT_EQ(res->get_header_value("Location").rfind(kWebRedirect, 0), 0u);
@@ -97,10 +98,10 @@ TEST_F(SandboxConsent, DenyRedirectsWithAccessDenied_spec4_2_7_1_3001) {
 // spec 7.1 3001: the owner may also deny at the login screen.
 TEST_F(SandboxConsent, CancelAtLoginIsAccessDenied_spec7_1_3001) {
     auto first = get("/consent?" + form_encode(base()));
-    ASSERT_TRUE(first);
+    ASSERT_TRUE(first) << why_no_answer(first);
     const auto reservation = field(location_query_of(first->get_header_value("Location")), "request");
     auto res = post_form("/login", {{"request", reservation}, {"action", "cancel"}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 303);
     EXPECT_EQ(field(location_query(res), "error"), "access_denied");
     EXPECT_EQ(field(location_query(res), "state"), "state-123");
@@ -109,7 +110,7 @@ TEST_F(SandboxConsent, CancelAtLoginIsAccessDenied_spec7_1_3001) {
 TEST_F(SandboxConsent, WrongPasswordShowsTheLoginScreenAgain) {
     Browser browser;
     auto res = open_consent(browser, base(), "alice@example.com", "wrong");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 200);
     EXPECT_NE(res->body.find("id=\"login-error\""), std::string::npos);
     EXPECT_FALSE(res->has_header("Set-Cookie")) << "no session for a wrong password";
@@ -119,16 +120,16 @@ TEST_F(SandboxConsent, WrongPasswordShowsTheLoginScreenAgain) {
 TEST_F(SandboxConsent, ConsentPostNeedsTheSessionCsrfToken) {
     Browser browser;
     auto page = open_consent(browser, base());
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     auto res = post_form("/consent",
                          {{"request", hidden_value(page->body, "request")}, {"csrf", "forged"}, {"decision", "allow"}},
                          {{"Cookie", browser.cookie}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 403);
     EXPECT_FALSE(res->has_header("Location"));
 }
 
-// issue 4 / spec 7.1: a client deleted while its consent screen is open:
+// spec 7.1: a client deleted while its consent screen is open:
 // Allow, Deny and Cancel show an error page and never redirect to its URI.
 TEST_F(SandboxConsent, DecisionAfterClientDeletionNeverRedirects_spec7_1) {
     const std::string cookie = login_as("alice@example.com", "alice-demo");
@@ -141,7 +142,7 @@ TEST_F(SandboxConsent, DecisionAfterClientDeletionNeverRedirects_spec7_1) {
     };
     for (const std::string decision : {"allow", "deny", "cancel"}) {
         const std::string id = register_client_on_screen(cookie, "public", redirect, {"users.all:read"});
-        ASSERT_FALSE(id.empty());
+        ASSERT_FALSE(id.empty()) << "registering the client on the screen gave no id";
         auto decide_after_deletion = [&]() -> httplib::Result {
             if (decision == "cancel") {
                 // No session: the login screen comes first and offers Cancel.
@@ -189,7 +190,7 @@ TEST_F(SandboxConsent, RedirectUriMalformedIs14000_spec7_1) {
     expect_error_page(with(base(), "redirect_uri", "https://exa mple/cb"), 14000);
 }
 
-// spec 4.2 / issue 4: never redirected to a redirect URI that is not registered.
+// spec 4.2: never redirected to a redirect URI that is not registered.
 TEST_F(SandboxConsent, RedirectUriUnregisteredIs15000AndNeverRedirected_spec7_1) {
     const std::string page = expect_error_page(with(base(), "redirect_uri", "https://evil.example/cb"), 15000);
     EXPECT_EQ(page.find("evil.example"), std::string::npos) << "the page must not even link to it";
@@ -230,11 +231,11 @@ TEST_F(SandboxConsent, ScopeNotRegisteredIs5003_spec7_1) {
 TEST_F(SandboxConsent, ReservedRequestMissingIs16000_spec7_1) {
     Browser browser;
     auto page = open_consent(browser, base());
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     auto res = post_form("/consent",
                          {{"request", "not-a-reservation"}, {"csrf", hidden_value(page->body, "csrf")}, {"decision", "allow"}},
                          {{"Cookie", browser.cookie}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 400);
     EXPECT_NE(res->body.find(">16000<"), std::string::npos);
     EXPECT_FALSE(res->has_header("Location"));
@@ -244,19 +245,19 @@ TEST_F(SandboxConsent, ReservedRequestMissingIs16000_spec7_1) {
 TEST_F(SandboxConsent, ReservedRequestTimesOutIs16000_spec7_1) {
     Browser browser;
     auto page = open_consent(browser, base());
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     ASSERT_EQ(page->status, 200);
     advance_clock(11 * 60);
     auto res = decide(browser, page->body, "allow");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 400);
     EXPECT_NE(res->body.find(">16000<"), std::string::npos);
     // A decision on an used reservation is 16000 too (single use).
     auto page2 = open_consent(browser, base());
-    ASSERT_TRUE(page2);
+    ASSERT_TRUE(page2) << why_no_answer(page2);
     ASSERT_EQ(decide(browser, page2->body, "deny")->status, 303);
     auto replay = decide(browser, page2->body, "allow");
-    ASSERT_TRUE(replay);
+    ASSERT_TRUE(replay) << why_no_answer(replay);
     EXPECT_NE(replay->body.find(">16000<"), std::string::npos);
 }
 

@@ -1,5 +1,5 @@
 // sandbox_files_test.cpp: files both ways at roomkey-sandbox on real sockets
-// (issue 26 point 4): POST /v2/rooms/{room_id}/files as multipart/form-data
+// as the app sends and reads them: POST /v2/rooms/{room_id}/files as multipart/form-data
 // (built by shared/'s builder, as the app does), the service's own
 // file_uploaded message, GET /files, and the signed download_url that lives
 // 30 s of sandbox time and refuses an altered link.
@@ -7,6 +7,7 @@
 #include "roomkey/multipart.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 // A namespace of its own: the integration tests build in unity batches.
@@ -39,7 +40,7 @@ protected:
     // Uploads and returns the new file_id (-1 on failure).
     std::int64_t upload_ok(const std::string& room, const std::vector<MultipartPart>& parts) {
         auto res = upload(room, parts);
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return -1;
         EXPECT_EQ(res->status, 200) << res->body;
         const auto j = json_of(res);
@@ -51,7 +52,7 @@ protected:
     // The download_url of a file, asked for now; "" when none came.
     std::string download_url(const std::string& room, std::int64_t file_id) {
         auto res = api_get("/rooms/" + room + "/files/" + std::to_string(file_id) + "?create_download_url=1");
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         EXPECT_EQ(res->status, 200) << res->body;
         const auto j = json_of(res);
@@ -83,10 +84,10 @@ TEST_F(SandboxFiles, UploadThenDownloadWithin30sGivesIdenticalBytes) {
     const std::int64_t id = upload_ok("2100", {file("報告 \"v2\".pdf", bytes), message("Here it is")});
     ASSERT_GT(id, 0);
     const std::string url = download_url("2100", id);
-    ASSERT_FALSE(url.empty());
+    ASSERT_FALSE(url.empty()) << "no download URL for file " << id;
     EXPECT_EQ(url.find("x-servicetoken"), std::string::npos) << "no credential in a URL";
     auto res = fetch(url);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 200) << res->body;
     EXPECT_TRUE(res->body == bytes) << "the bytes differ (" << res->body.size() << " vs " << bytes.size() << ")";
     EXPECT_EQ(res->get_header_value("Content-Type"), "application/octet-stream");
@@ -105,26 +106,26 @@ TEST_F(SandboxFiles, UploadThenDownloadWithin30sGivesIdenticalBytes) {
     // clock also moves with real time: the 2 MB exchanges above took seconds on a
     // loaded machine, so the 29 s are counted from a link asked for just now.
     const std::string fresh_url = download_url("2100", id);
-    ASSERT_FALSE(fresh_url.empty());
+    ASSERT_FALSE(fresh_url.empty()) << "no download URL for file " << id;
     advance_clock(29);
     auto later = fetch(fresh_url);
-    ASSERT_TRUE(later);
+    ASSERT_TRUE(later) << why_no_answer(later);
     EXPECT_EQ(later->status, 200) << later->body;
 }
 
 TEST_F(SandboxFiles, AfterTheClockMoves31sTheLinkIsRefused) {
     const std::int64_t id = upload_ok("2100", {file("a.pdf", "bytes")});
     const std::string url = download_url("2100", id);
-    ASSERT_FALSE(url.empty());
+    ASSERT_FALSE(url.empty()) << "no download URL for file " << id;
     advance_clock(31);
     auto res = fetch(url);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 403);
     EXPECT_NE(first_error(res).find("expired"), std::string::npos) << first_error(res);
     EXPECT_EQ(res->body.find("bytes\""), std::string::npos);
     // A new link works again.
     auto fresh = fetch(download_url("2100", id));
-    ASSERT_TRUE(fresh);
+    ASSERT_TRUE(fresh) << why_no_answer(fresh);
     EXPECT_EQ(fresh->status, 200);
     EXPECT_EQ(fresh->body, "bytes");
 }
@@ -133,7 +134,7 @@ TEST_F(SandboxFiles, AnAlteredLinkIsRefused) {
     const std::int64_t id = upload_ok("2100", {file("a.pdf", "secret bytes")});
     const std::int64_t other = upload_ok("2100", {file("b.pdf", "other bytes")});
     const std::string url = download_url("2100", id);
-    ASSERT_FALSE(url.empty());
+    ASSERT_FALSE(url.empty()) << "no download URL for file " << id;
     std::string flipped = url;
     flipped.back() = flipped.back() == '0' ? '1' : '0';
     // The expiry pushed a day on, with the signature kept.
@@ -157,51 +158,51 @@ TEST_F(SandboxFiles, AnAlteredLinkIsRefused) {
 
 TEST_F(SandboxFiles, AFilePartOver5MBIs400) {
     auto res = upload("2100", {file("big.bin", std::string(kMaxUploadFileBytes + 1, 'x'))});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 400) << res->body;
     EXPECT_NE(first_error(res).find("5 MB"), std::string::npos) << first_error(res);
     // Exactly the limit is accepted.
     auto at_limit = upload("2100", {file("limit.bin", std::string(kMaxUploadFileBytes, 'x'))});
-    ASSERT_TRUE(at_limit);
+    ASSERT_TRUE(at_limit) << why_no_answer(at_limit);
     EXPECT_EQ(at_limit->status, 200) << at_limit->body;
 }
 
 TEST_F(SandboxFiles, ABodyOverTheUploadLimitIs413AndOtherRoutesKeepTheirs) {
     auto res = upload("2100", {file("huge.bin", std::string(kMaxUploadRequestBytes, 'x'))});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 413);
     auto form = post_form("/v2/rooms/2100/messages", {{"body", std::string(kMaxRequestBodyBytes, 'a')}},
                           {{"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(form);
+    ASSERT_TRUE(form) << why_no_answer(form);
     EXPECT_EQ(form->status, 413) << "the upload's limit is for the upload route only";
 }
 
 TEST_F(SandboxFiles, MissingOrMisshapenFilePartIs400) {
     auto no_file = upload("2100", {message("only text")});
-    ASSERT_TRUE(no_file);
+    ASSERT_TRUE(no_file) << why_no_answer(no_file);
     EXPECT_EQ(no_file->status, 400);
     EXPECT_NE(first_error(no_file).find("`file`"), std::string::npos) << first_error(no_file);
     auto no_filename = upload("2100", {MultipartPart{"file", std::nullopt, "", "x"}});
-    ASSERT_TRUE(no_filename);
+    ASSERT_TRUE(no_filename) << why_no_answer(no_filename);
     EXPECT_EQ(no_filename->status, 400);
     auto form = post_form("/v2/rooms/2100/files", {{"file", "x"}}, {{"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(form);
+    ASSERT_TRUE(form) << why_no_answer(form);
     EXPECT_EQ(form->status, 400);
     EXPECT_NE(first_error(form).find("multipart/form-data"), std::string::npos) << first_error(form);
     auto cut = client()->Post("/v2/rooms/2100/files", httplib::Headers{{"x-servicetoken", kAliceToken}},
                               "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\nno end",
                               "multipart/form-data; boundary=b");
-    ASSERT_TRUE(cut);
+    ASSERT_TRUE(cut) << why_no_answer(cut);
     EXPECT_EQ(cut->status, 400);
     EXPECT_NE(first_error(cut).find("unterminated"), std::string::npos) << first_error(cut);
 }
 
 TEST_F(SandboxFiles, RolesAndMembershipApply) {
     auto readonly = upload("2100", {file("a.pdf", "x")}, "sandbox-api-token-carol-1003");
-    ASSERT_TRUE(readonly);
+    ASSERT_TRUE(readonly) << why_no_answer(readonly);
     EXPECT_EQ(readonly->status, 403);
     auto outsider = upload("2100", {file("a.pdf", "x")}, "sandbox-api-token-dave-1004");
-    ASSERT_TRUE(outsider);
+    ASSERT_TRUE(outsider) << why_no_answer(outsider);
     EXPECT_EQ(outsider->status, 404);
 }
 
@@ -210,7 +211,7 @@ TEST_F(SandboxFiles, TheRoomShowsTheServicesMessageAndFilesListsTheRecord) {
     ASSERT_GT(id, 0);
     const std::string ids = std::to_string(id);
     auto messages = json_of(api_get("/rooms/2100/messages?force=1"));
-    ASSERT_TRUE(messages.is_array() && !messages.empty());
+    ASSERT_TRUE(messages.is_array() && !messages.empty()) << "no messages in room 2100: " << messages.dump();
     const auto& last = messages.back();
     EXPECT_EQ(last["body"], "Minutes\n[info][title][dtext:file_uploaded][/title][preview id=" + ids +
                                 " ht=120][download:" + ids + "]report.pdf (12.5 KB)[/download][/info]");
@@ -237,10 +238,10 @@ TEST_F(SandboxFiles, CreateDownloadUrlTakesOnly0Or1AndTheDemoFileOpens) {
     auto plain = json_of(api_get("/rooms/2100/files/9001"));
     EXPECT_FALSE(plain.contains("download_url")) << plain.dump();
     auto bad = api_get("/rooms/2100/files/9001?create_download_url=yes");
-    ASSERT_TRUE(bad);
+    ASSERT_TRUE(bad) << why_no_answer(bad);
     EXPECT_EQ(bad->status, 400);
     auto res = fetch(download_url("2100", 9001));
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 200);
     EXPECT_EQ(res->body.size(), 48213u);
 }

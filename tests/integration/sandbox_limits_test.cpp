@@ -6,6 +6,7 @@
 
 #include "sandbox/oauth_state.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 namespace {
@@ -24,7 +25,7 @@ protected:
     // sent to the login screen; returns the reservation id.
     std::string reserve() {
         auto res = get("/consent?" + form_encode(web_request(make_pkce(kRandom))));
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         EXPECT_EQ(res->status, 303);
         return field(location_query_of(res->get_header_value("Location")), "request");
@@ -35,7 +36,7 @@ protected:
     }
     nlohmann::json refresh_confidential(const std::string& refresh_token, int expected_status = 200) {
         auto res = token_confidential({{"grant_type", "refresh_token"}, {"refresh_token", refresh_token}});
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         EXPECT_EQ(res->status, expected_status) << res->body;
         return body(res);
@@ -48,7 +49,7 @@ protected:
                                             {"state", "x"}});
         auto res = token_confidential(
             {{"grant_type", "authorization_code"}, {"code", code}, {"redirect_uri", kConfidentialRedirect}});
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         return body(res);
     }
 };
@@ -72,10 +73,10 @@ TEST_F(SandboxLimits, SessionsAreCappedOldestFirst) {
     login_as("bob@example.com", "bob-demo");
     const std::string third = login_as("carol@example.com", "carol-demo");
     auto old = get("/clients", {{"Cookie", first}});
-    ASSERT_TRUE(old);
+    ASSERT_TRUE(old) << why_no_answer(old);
     EXPECT_EQ(old->status, 303) << "the oldest session must be gone (login again)";
     auto fresh = get("/clients", {{"Cookie", third}});
-    ASSERT_TRUE(fresh);
+    ASSERT_TRUE(fresh) << why_no_answer(fresh);
     EXPECT_EQ(fresh->status, 200);
 }
 
@@ -88,10 +89,10 @@ TEST_F(SandboxLimits, CodesAndTokensAreCappedOldestFirst) {
     std::vector<std::string> codes;
     for (int i = 0; i < 3; ++i) codes.push_back(authorize(web_request(pkce)));
     auto dropped = exchange_public(codes.front(), pkce.verifier);
-    ASSERT_TRUE(dropped);
+    ASSERT_TRUE(dropped) << why_no_answer(dropped);
     EXPECT_EQ(dropped->status, 400) << "the oldest code must be dropped";
     auto kept = exchange_public(codes.back(), pkce.verifier);
-    ASSERT_TRUE(kept);
+    ASSERT_TRUE(kept) << why_no_answer(kept);
     ASSERT_EQ(kept->status, 200) << kept->body;
 
     // Two more sign-ins: three access tokens for a cap of two.
@@ -110,10 +111,10 @@ TEST_F(SandboxLimits, GrantsAreCappedOldestFirst) {
     sign_in_web();
     const auto third = sign_in_web();
     auto old = refresh_public(json_string(first, "refresh_token"));
-    ASSERT_TRUE(old);
+    ASSERT_TRUE(old) << why_no_answer(old);
     EXPECT_EQ(old->status, 400) << "the oldest grant must be dropped";
     auto fresh = refresh_public(json_string(third, "refresh_token"));
-    ASSERT_TRUE(fresh);
+    ASSERT_TRUE(fresh) << why_no_answer(fresh);
     EXPECT_EQ(fresh->status, 200) << fresh->body;
 }
 
@@ -125,13 +126,13 @@ TEST_F(SandboxLimits, RotatedRefreshTokensAreForgottenAfterTheGracePeriod_spec5_
     const std::string old_refresh = json_string(tokens, "refresh_token");
     const auto rotated = refresh_confidential(old_refresh);
     const std::string current = json_string(rotated, "refresh_token");
-    ASSERT_FALSE(current.empty());
+    ASSERT_FALSE(current.empty()) << "the refresh gave no refresh_token: " << rotated.dump();
 
     advance_clock(kRotatedRefreshGrace.count() + 120);
     // Any token request sweeps; this one keeps the grant alive and current.
     const auto next = refresh_confidential(current);
     const std::string latest = json_string(next, "refresh_token");
-    ASSERT_FALSE(latest.empty());
+    ASSERT_FALSE(latest.empty()) << "the refresh gave no refresh_token: " << next.dump();
 
     const auto reused = refresh_confidential(old_refresh, 400);
     EXPECT_NE(json_string(reused, "error_description").find("invalid"), std::string::npos) << reused.dump();
@@ -148,7 +149,7 @@ TEST_F(SandboxLimits, RotatedRefreshTokenReuseWithinGraceRevokes_spec4_3) {
     refresh_confidential(current, 400);
 }
 
-// issue 9: elapsed sandbox time comes from the steady clock; the wall clock
+// Elapsed sandbox time comes from the steady clock; the wall clock
 // is read once at start. A wall-clock step (NTP, an admin) must not move
 // sandbox time backwards (tokens valid again) or forwards.
 TEST_F(SandboxLimits, WallClockStepsDoNotMoveSandboxTime) {
@@ -160,7 +161,7 @@ TEST_F(SandboxLimits, WallClockStepsDoNotMoveSandboxTime) {
     start(o);
     auto sandbox_now = [this] {
         auto res = client()->Get("/_sandbox/clock", httplib::Headers{{"X-Roomkey-Sandbox-Control", "1"}});
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         const auto j = body(res);
         return j.is_object() && j["now_ms"].is_number_integer() ? j["now_ms"].get<std::int64_t>() : 0;
     };

@@ -16,6 +16,7 @@
 #include "roomkey/www_authenticate.hpp"
 #include "sandbox/app.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 namespace {
@@ -49,7 +50,7 @@ protected:
     std::vector<ChatMessage> messages(const std::string& room, const std::string& force = "1",
                                       const std::string& token = kAliceToken) {
         auto res = send("GET", "/rooms/" + room + "/messages", {{"force", force}}, token);
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         HttpResponse r;
         r.status = res->status;
@@ -68,14 +69,14 @@ protected:
 TEST_F(SandboxLiveService, MarkReadNeedsTheWriteScope_RAML) {
     const auto read_only = sign_in_web("rooms.messages:read rooms.info:read");
     const std::string token = json_string(read_only, "access_token");
-    ASSERT_FALSE(token.empty());
+    ASSERT_FALSE(token.empty()) << "the sign-in gave no access_token: " << read_only.dump();
     auto c = client();
     auto res = c->Put("/v2/rooms/2100/messages/read", {{"Authorization", "Bearer " + token}}, "",
                       "application/x-www-form-urlencoded");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 403) << res->body;
     const auto challenge = find_bearer_challenge(Headers{{"WWW-Authenticate", res->get_header_value("WWW-Authenticate")}});
-    ASSERT_TRUE(challenge);
+    ASSERT_TRUE(challenge) << "no Bearer challenge: " << res->get_header_value("WWW-Authenticate");
     EXPECT_EQ(challenge->error, "insufficient_scope");
     EXPECT_EQ(challenge->scope.value_or(""), "rooms.messages:write");
 
@@ -83,7 +84,7 @@ TEST_F(SandboxLiveService, MarkReadNeedsTheWriteScope_RAML) {
     auto ok = c->Put("/v2/rooms/2100/messages/read",
                      {{"Authorization", "Bearer " + json_string(writer, "access_token")}}, "",
                      "application/x-www-form-urlencoded");
-    ASSERT_TRUE(ok);
+    ASSERT_TRUE(ok) << why_no_answer(ok);
     EXPECT_NE(ok->status, 403) << ok->body;
 }
 
@@ -97,31 +98,31 @@ TEST_F(SandboxLiveService, MarkReadTakesAMessageIdAndRefusesWhatIsAlreadyRead_RA
     ASSERT_GE(unread, 3);
 
     auto upto = send("PUT", "/rooms/2100/messages/read", {{"message_id", first}});
-    ASSERT_TRUE(upto);
+    ASSERT_TRUE(upto) << why_no_answer(upto);
     ASSERT_EQ(upto->status, 200) << upto->body;
     EXPECT_EQ(body(upto)["unread_num"], 2) << upto->body;  // "two" and "three"
     EXPECT_EQ(body(upto)["mention_num"], 1) << upto->body;  // "[To:1001] two"
 
     auto again = send("PUT", "/rooms/2100/messages/read", {{"message_id", first}});
-    ASSERT_TRUE(again);
+    ASSERT_TRUE(again) << why_no_answer(again);
     EXPECT_EQ(again->status, 400) << again->body;
 
     auto all = send("PUT", "/rooms/2100/messages/read");
-    ASSERT_TRUE(all);
+    ASSERT_TRUE(all) << why_no_answer(all);
     ASSERT_EQ(all->status, 200) << all->body;
     EXPECT_EQ(body(all)["unread_num"], 0);
     EXPECT_EQ(body(all)["mention_num"], 0);
 
     auto nothing = send("PUT", "/rooms/2100/messages/read");
-    ASSERT_TRUE(nothing);
+    ASSERT_TRUE(nothing) << why_no_answer(nothing);
     EXPECT_EQ(nothing->status, 400) << nothing->body;
     EXPECT_EQ(first_error(nothing), kAlreadyReadMessage);
 
     auto no_id = send("PUT", "/rooms/2100/messages/unread");
-    ASSERT_TRUE(no_id);
+    ASSERT_TRUE(no_id) << why_no_answer(no_id);
     EXPECT_EQ(no_id->status, 400) << no_id->body;
     auto unread_again = send("PUT", "/rooms/2100/messages/unread", {{"message_id", first}});
-    ASSERT_TRUE(unread_again);
+    ASSERT_TRUE(unread_again) << why_no_answer(unread_again);
     ASSERT_EQ(unread_again->status, 200) << unread_again->body;
     EXPECT_EQ(body(unread_again)["unread_num"], 3);
     EXPECT_EQ(body(unread_again)["mention_num"], 1);
@@ -137,7 +138,7 @@ TEST_F(SandboxLiveService, MarkReadUpToAMessageBeforeOnesOwnPost_RAML) {
     post_message("2100", "Alice answers");  // her own: not unread for her
     ASSERT_EQ(room_field("2100", "unread_num"), 2);
     auto upto = send("PUT", "/rooms/2100/messages/read", {{"message_id", bobs_first}});
-    ASSERT_TRUE(upto);
+    ASSERT_TRUE(upto) << why_no_answer(upto);
     ASSERT_EQ(upto->status, 200) << upto->body;
     EXPECT_EQ(body(upto)["unread_num"], 1);
     EXPECT_EQ(body(upto)["mention_num"], 0);
@@ -147,12 +148,12 @@ TEST_F(SandboxLiveService, MarkReadUpToAMessageBeforeOnesOwnPost_RAML) {
 // return, 204 when nothing is new; force=1 the latest (at most 100).
 TEST_F(SandboxLiveService, MessagesWithoutForceReturnOnlyWhatIsNew_RAML) {
     const auto first = messages("2100", "0");
-    ASSERT_FALSE(first.empty());
+    ASSERT_FALSE(first.empty()) << "no messages in room 2100";
     auto second = send("GET", "/rooms/2100/messages", {{"force", "0"}});
-    ASSERT_TRUE(second);
+    ASSERT_TRUE(second) << why_no_answer(second);
     EXPECT_EQ(second->status, 204) << second->body;
     auto unforced = send("GET", "/rooms/2100/messages");
-    ASSERT_TRUE(unforced);
+    ASSERT_TRUE(unforced) << why_no_answer(unforced);
     EXPECT_EQ(unforced->status, 204) << "no force is force=0";
 
     const std::string id = post_message("2100", "only this one is new", kBobToken);
@@ -182,17 +183,17 @@ TEST_F(SandboxLiveService, MessagesAreAtMostTheLatest100_RAML) {
 // the error is only in WWW-Authenticate (spec 5.2.2).
 TEST_F(SandboxLiveService, InvalidAccessTokenIs401WithAnEmptyBody_ruby42) {
     auto invalid = bearer_get("/me", "no-such-token");
-    ASSERT_TRUE(invalid);
+    ASSERT_TRUE(invalid) << why_no_answer(invalid);
     EXPECT_EQ(invalid->status, 401);
     EXPECT_EQ(invalid->body, "");
     const auto challenge = find_bearer_challenge(Headers{{"WWW-Authenticate", invalid->get_header_value("WWW-Authenticate")}});
-    ASSERT_TRUE(challenge);
+    ASSERT_TRUE(challenge) << "no Bearer challenge: " << invalid->get_header_value("WWW-Authenticate");
     EXPECT_EQ(challenge->error, "invalid_token");
 
     const std::string token = json_string(sign_in_web(), "access_token");
     advance_clock(31 * 60);  // past the 30-minute lifetime (spec 2.3)
     auto expired = bearer_get("/me", token);
-    ASSERT_TRUE(expired);
+    ASSERT_TRUE(expired) << why_no_answer(expired);
     EXPECT_EQ(expired->status, 401);
     EXPECT_EQ(expired->body, "");
     EXPECT_NE(expired->get_header_value("WWW-Authenticate").find("expired"), std::string::npos);
@@ -200,7 +201,7 @@ TEST_F(SandboxLiveService, InvalidAccessTokenIs401WithAnEmptyBody_ruby42) {
     // The injected fault the e2e tests use answers the same way.
     inject_fault(R"({"target":"api","kind":"invalid_token"})");
     auto injected = api_get("/me");
-    ASSERT_TRUE(injected);
+    ASSERT_TRUE(injected) << why_no_answer(injected);
     EXPECT_EQ(injected->status, 401);
     EXPECT_EQ(injected->body, "");
 }
@@ -210,12 +211,12 @@ TEST_F(SandboxLiveService, UnknownEndpointOrMethodIs400_hubot6) {
     for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
              {"GET", "/rooms/rid12345/messages"}, {"GET", "/nowhere"}, {"POST", "/me"}, {"DELETE", "/rooms"}}) {
         auto res = send(method, path);
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_EQ(res->status, 400) << method << " " << path;
         EXPECT_EQ(first_error(res), kInvalidEndpointMessage) << method << " " << path;
     }
     auto patch = client()->Patch("/v2/me", {{"x-servicetoken", kAliceToken}}, "", "text/plain");
-    ASSERT_TRUE(patch);
+    ASSERT_TRUE(patch) << why_no_answer(patch);
     EXPECT_EQ(patch->status, 400);
     EXPECT_EQ(first_error(patch), kInvalidEndpointMessage);
 }
@@ -226,14 +227,14 @@ TEST_F(SandboxLiveService, JsonTextIsAsciiWithUnicodeEscapes_mcp) {
     const std::string text = "会議は 14:00/15:00 \xF0\x9F\x98\x80 です";  // an emoji: U+1F600
     post_message("2100", text);
     auto res = send("GET", "/rooms/2100/messages", {{"force", "1"}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 200);
     for (unsigned char c : res->body) ASSERT_LT(c, 0x80) << "a byte outside ASCII on the wire";
     EXPECT_NE(res->body.find("\\u4f1a\\u8b70"), std::string::npos) << "会議 as \\u escapes";
     EXPECT_NE(res->body.find("\\ud83d\\ude00"), std::string::npos) << "the emoji as a surrogate pair";
     EXPECT_NE(res->body.find("14:00\\/15:00"), std::string::npos) << "'/' as \\/";
     const auto read = messages("2100");
-    ASSERT_FALSE(read.empty());
+    ASSERT_FALSE(read.empty()) << "no messages in room 2100 after the post";
     EXPECT_EQ(read.back().body, text);
 }
 
@@ -241,10 +242,10 @@ TEST_F(SandboxLiveService, JsonTextIsAsciiWithUnicodeEscapes_mcp) {
 TEST_F(SandboxLiveService, TaskAddedIsTheServicesOwnMessage_dtext) {
     auto res = send("POST", "/rooms/2100/tasks",
                     {{"body", "Review"}, {"to_ids", "1001,1002"}, {"limit", "1385996399"}, {"limit_type", "date"}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 200) << res->body;
     const auto read = messages("2100");
-    ASSERT_FALSE(read.empty());
+    ASSERT_FALSE(read.empty()) << "no messages in room 2100 after the task";
     EXPECT_EQ(read.back().body,
               "[info][title][dtext:task_added][/title]"
               "[task aid=1001 st=open lt=1385996399 ltype=date]Review[/task]"
@@ -255,7 +256,7 @@ TEST_F(SandboxLiveService, TaskAddedIsTheServicesOwnMessage_dtext) {
 // dtext: creating a room and changing its members write the service's messages.
 TEST_F(SandboxLiveService, RoomCreatedAndMembersChangedAreTheServicesOwnMessages_dtext) {
     auto created = send("POST", "/rooms", {{"name", "Launch"}, {"members_admin_ids", "1001"}, {"members_member_ids", "1002"}});
-    ASSERT_TRUE(created);
+    ASSERT_TRUE(created) << why_no_answer(created);
     ASSERT_EQ(created->status, 200) << created->body;
     const std::string room = std::to_string(body(created)["room_id"].get<std::int64_t>());
     auto read = messages(room);
@@ -265,7 +266,7 @@ TEST_F(SandboxLiveService, RoomCreatedAndMembersChangedAreTheServicesOwnMessages
               "[dtext:chatroom_set]\n\n[dtext:chatroom_member_is][piconname:1002][dtext:chatroom_added][/info]");
 
     auto changed = send("PUT", "/rooms/" + room + "/members", {{"members_admin_ids", "1001"}, {"members_member_ids", "1003"}});
-    ASSERT_TRUE(changed);
+    ASSERT_TRUE(changed) << why_no_answer(changed);
     ASSERT_EQ(changed->status, 200) << changed->body;
     read = messages(room);
     ASSERT_EQ(read.size(), 2u);
@@ -291,32 +292,32 @@ TEST_F(SandboxLiveService, RepliesCountAsMentions_notation) {
 // a message body 1-65,535; link_code 1-50 of [A-Za-z0-9_-].
 TEST_F(SandboxLiveService, RoomAndMessageFieldsFollowTheRamlRules_RAML) {
     auto cafe = send("POST", "/rooms", {{"name", "Cafe"}, {"members_admin_ids", "1001"}, {"icon_preset", "cafe"}});
-    ASSERT_TRUE(cafe);
+    ASSERT_TRUE(cafe) << why_no_answer(cafe);
     EXPECT_EQ(cafe->status, 400) << cafe->body;
     EXPECT_NE(first_error(cafe).find("icon_preset"), std::string::npos) << first_error(cafe);
     auto magcup = send("POST", "/rooms", {{"name", "Cafe"}, {"members_admin_ids", "1001"}, {"icon_preset", "magcup"}});
-    ASSERT_TRUE(magcup);
+    ASSERT_TRUE(magcup) << why_no_answer(magcup);
     EXPECT_EQ(magcup->status, 200) << magcup->body;
 
     // 255 characters of three bytes each fit; 256 do not.
     std::string name;
     for (int i = 0; i < 255; ++i) name += "\xE4\xBC\x9A";  // 会
     auto long_ok = send("POST", "/rooms", {{"name", name}, {"members_admin_ids", "1001"}});
-    ASSERT_TRUE(long_ok);
+    ASSERT_TRUE(long_ok) << why_no_answer(long_ok);
     EXPECT_EQ(long_ok->status, 200) << long_ok->body;
     auto too_long = send("POST", "/rooms", {{"name", name + "x"}, {"members_admin_ids", "1001"}});
-    ASSERT_TRUE(too_long);
+    ASSERT_TRUE(too_long) << why_no_answer(too_long);
     EXPECT_EQ(too_long->status, 400);
 
     auto body_ok = send("POST", "/rooms/2200/messages", {{"body", std::string(65535, 'a')}});
-    ASSERT_TRUE(body_ok);
+    ASSERT_TRUE(body_ok) << why_no_answer(body_ok);
     EXPECT_EQ(body_ok->status, 200);
     auto body_long = send("POST", "/rooms/2200/messages", {{"body", std::string(65536, 'a')}});
-    ASSERT_TRUE(body_long);
+    ASSERT_TRUE(body_long) << why_no_answer(body_long);
     EXPECT_EQ(body_long->status, 400);
 
     auto bad_code = send("POST", "/rooms", {{"name", "L"}, {"members_admin_ids", "1001"}, {"link", "1"}, {"link_code", "no spaces"}});
-    ASSERT_TRUE(bad_code);
+    ASSERT_TRUE(bad_code) << why_no_answer(bad_code);
     EXPECT_EQ(bad_code->status, 400);
 }
 
@@ -325,10 +326,10 @@ TEST_F(SandboxLiveService, RoomAndMessageFieldsFollowTheRamlRules_RAML) {
 TEST_F(SandboxLiveService, OptionalMemberListsMayBeEmpty_RAML) {
     auto res = send("PUT", "/rooms/2100/members",
                     {{"members_admin_ids", "1001"}, {"members_member_ids", ""}, {"members_readonly_ids", ""}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 200) << res->body;
     auto missing = send("PUT", "/rooms/2100/members", {{"members_admin_ids", ""}});
-    ASSERT_TRUE(missing);
+    ASSERT_TRUE(missing) << why_no_answer(missing);
     EXPECT_EQ(missing->status, 400) << "the admin list is required: empty is not allowed";
 }
 
@@ -336,12 +337,12 @@ TEST_F(SandboxLiveService, OptionalMemberListsMayBeEmpty_RAML) {
 // {"public":true,"url","need_acceptance","description"} when enabled.
 TEST_F(SandboxLiveService, InvitationLinks_PR7) {
     auto none = send("GET", "/rooms/2100/link");
-    ASSERT_TRUE(none);
+    ASSERT_TRUE(none) << why_no_answer(none);
     ASSERT_EQ(none->status, 200) << none->body;
     EXPECT_EQ(body(none), nlohmann::json::parse(R"({"public":false})"));
 
     auto made = send("POST", "/rooms/2100/link", {{"code", "roomkey-team"}, {"description", "Join us"}});
-    ASSERT_TRUE(made);
+    ASSERT_TRUE(made) << why_no_answer(made);
     ASSERT_EQ(made->status, 200) << made->body;
     auto j = body(made);
     EXPECT_EQ(j["public"], true);
@@ -350,39 +351,39 @@ TEST_F(SandboxLiveService, InvitationLinks_PR7) {
     const std::string url = j["url"].get<std::string>();
     EXPECT_EQ(url.substr(url.size() - std::string("/g/roomkey-team").size()), "/g/roomkey-team");
     auto page = get(url.substr(url.find("/g/")));
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     EXPECT_EQ(page->status, 200);
     EXPECT_NE(page->body.find("Roomkey project"), std::string::npos);
 
     auto twice = send("POST", "/rooms/2100/link");
-    ASSERT_TRUE(twice);
+    ASSERT_TRUE(twice) << why_no_answer(twice);
     EXPECT_EQ(twice->status, 400) << "already enabled";
     auto changed = send("PUT", "/rooms/2100/link", {{"need_acceptance", "0"}});
-    ASSERT_TRUE(changed);
+    ASSERT_TRUE(changed) << why_no_answer(changed);
     ASSERT_EQ(changed->status, 200) << changed->body;
     EXPECT_EQ(body(changed)["need_acceptance"], false);
     EXPECT_EQ(body(send("GET", "/rooms/2100/link"))["need_acceptance"], false);
 
     auto taken = send("POST", "/rooms", {{"name", "Other"}, {"members_admin_ids", "1001"}, {"link", "1"},
                                          {"link_code", "roomkey-team"}});
-    ASSERT_TRUE(taken);
+    ASSERT_TRUE(taken) << why_no_answer(taken);
     EXPECT_EQ(taken->status, 400) << "a code is one room's";
 
     auto member = send("DELETE", "/rooms/2101/link", {}, kAliceToken);  // Alice is a member there, not an admin
-    ASSERT_TRUE(member);
+    ASSERT_TRUE(member) << why_no_answer(member);
     EXPECT_EQ(member->status, 403);
 
     auto removed = send("DELETE", "/rooms/2100/link");
-    ASSERT_TRUE(removed);
+    ASSERT_TRUE(removed) << why_no_answer(removed);
     ASSERT_EQ(removed->status, 200);
     EXPECT_EQ(body(removed), nlohmann::json::parse(R"({"public":false})"));
     auto put_none = send("PUT", "/rooms/2100/link", {{"description", "x"}});
-    ASSERT_TRUE(put_none);
+    ASSERT_TRUE(put_none) << why_no_answer(put_none);
     EXPECT_EQ(put_none->status, 400) << "nothing to change";
 
     // link=1 on POST /rooms makes one with a random code (PR7).
     auto with_link = send("POST", "/rooms", {{"name", "Open"}, {"members_admin_ids", "1001"}, {"link", "1"}});
-    ASSERT_TRUE(with_link);
+    ASSERT_TRUE(with_link) << why_no_answer(with_link);
     ASSERT_EQ(with_link->status, 200) << with_link->body;
     const std::string room = std::to_string(body(with_link)["room_id"].get<std::int64_t>());
     const auto link = body(send("GET", "/rooms/" + room + "/link"));
@@ -398,7 +399,7 @@ TEST_F(SandboxLiveService, EditsAnswerTheMessageIdAndMarkUpdateTime_RAML) {
     EXPECT_EQ(before["update_time"], 0);
     advance_clock(5);
     auto edited = send("PUT", "/rooms/2100/messages/" + id, {{"body", "final"}});
-    ASSERT_TRUE(edited);
+    ASSERT_TRUE(edited) << why_no_answer(edited);
     ASSERT_EQ(edited->status, 200);
     EXPECT_EQ(body(edited), (nlohmann::json{{"message_id", id}}));
     const auto after = body(send("GET", "/rooms/2100/messages/" + id));
@@ -406,10 +407,10 @@ TEST_F(SandboxLiveService, EditsAnswerTheMessageIdAndMarkUpdateTime_RAML) {
     EXPECT_GT(after["update_time"].get<std::int64_t>(), after["send_time"].get<std::int64_t>());
 
     auto others = send("PUT", "/rooms/2100/messages/" + id, {{"body", "hijack"}}, kBobToken);
-    ASSERT_TRUE(others);
+    ASSERT_TRUE(others) << why_no_answer(others);
     EXPECT_EQ(others->status, kOthersMessageStatus);
     auto deleted = send("DELETE", "/rooms/2100/messages/" + id);
-    ASSERT_TRUE(deleted);
+    ASSERT_TRUE(deleted) << why_no_answer(deleted);
     ASSERT_EQ(deleted->status, 200);
     EXPECT_EQ(body(deleted), (nlohmann::json{{"message_id", id}}));
 }

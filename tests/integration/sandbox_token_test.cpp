@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 namespace {
@@ -17,14 +18,15 @@ protected:
     }
     // Asserts a spec 2.4 error body with `error` and returns the description.
     static std::string expect_token_error(const httplib::Result& res, int status, const std::string& error) {
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         EXPECT_EQ(res->status, status) << res->body;
         const auto j = body(res);
         EXPECT_EQ(json_string(j, "error"), error) << res->body;
         EXPECT_TRUE(j.is_object() && j.contains("error_uri") && j["error_uri"].is_null())
             << "spec 2.4: error_uri is always null: " << res->body;
-        EXPECT_TRUE(j.is_object() && j.contains("error_description") && j["error_description"].is_string());
+        EXPECT_TRUE(j.is_object() && j.contains("error_description") && j["error_description"].is_string())
+            << res->body;
         // spec 2.3 / issue item 6: error responses carry the cache headers too.
         EXPECT_EQ(res->get_header_value("Cache-Control"), "no-store") << res->body;
         EXPECT_EQ(res->get_header_value("Pragma"), "no-cache") << res->body;
@@ -49,14 +51,14 @@ TEST_F(SandboxToken, CodeExchangeReturnsTheTokenSet_spec2_3_4_3) {
     const PkcePair pkce = make_pkce(kRandom);
     const std::string code = authorize(web_request(pkce));
     auto res = exchange_public(code, pkce.verifier);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 200) << res->body;
     EXPECT_EQ(res->get_header_value("Cache-Control"), "no-store");
     EXPECT_EQ(res->get_header_value("Pragma"), "no-cache");
     EXPECT_NE(res->get_header_value("Content-Type").find("application/json"), std::string::npos);
     const auto j = body(res);
     EXPECT_EQ(json_string(j, "token_type"), "Bearer");
-    ASSERT_TRUE(j.contains("expires_in") && j["expires_in"].is_number_integer());
+    ASSERT_TRUE(j.contains("expires_in") && j["expires_in"].is_number_integer()) << j.dump();
     EXPECT_EQ(j["expires_in"].get<int>(), 1800) << "spec 2.3: 30 minutes";
     EXPECT_EQ(json_string(j, "scope"), "users.all:read rooms.all:read_write");
     // At least 128 bits: 32 random bytes are 43 base64url characters.
@@ -73,7 +75,7 @@ TEST_F(SandboxToken, PublicClientIdInTheQueryStringIsAccepted_spec4_3) {
     auto res = post_form("/oauth/token?client_id=roomkey-web",
                          {{"grant_type", "authorization_code"}, {"code", code}, {"redirect_uri", kWebRedirect},
                           {"code_verifier", pkce.verifier}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 200) << res->body;
     EXPECT_FALSE(json_string(body(res), "access_token").empty());
 }
@@ -83,7 +85,7 @@ TEST_F(SandboxToken, ReplayedCodeIsRefusedAndRevokesItsTokens_spec2_2) {
     const PkcePair pkce = make_pkce(kRandom);
     const std::string code = authorize(web_request(pkce));
     auto first = exchange_public(code, pkce.verifier);
-    ASSERT_TRUE(first);
+    ASSERT_TRUE(first) << why_no_answer(first);
     ASSERT_EQ(first->status, 200);
     const auto tokens = body(first);
     ASSERT_EQ(me_status(json_string(tokens, "access_token")), 200);
@@ -175,7 +177,7 @@ TEST_F(SandboxToken, MalformedVerifierOfAnotherClientLeavesTheCode_spec7_1) {
                                            {"code_verifier", "short!"}}),
                        400, "invalid_request");
     auto res = exchange_public(code, pkce.verifier);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 200) << res->body;
 }
 
@@ -208,7 +210,7 @@ TEST_F(SandboxToken, ConfidentialClientAuthenticatesWithBasic_spec5_3) {
     expect_token_error(post_form("/oauth/token", no_basic), 401, "invalid_client");
 
     auto good = token_confidential(confidential_exchange(confidential_code("users.all:read")));
-    ASSERT_TRUE(good);
+    ASSERT_TRUE(good) << why_no_answer(good);
     EXPECT_EQ(good->status, 200) << good->body;
 }
 
@@ -257,7 +259,7 @@ TEST_F(SandboxToken, UnknownGrantTypeAndClient_spec4_3) {
 TEST_F(SandboxToken, RefreshRotatesAndReuseRevokesTheFamily_spec4_3) {
     const auto first = sign_in_web();
     auto second_res = refresh_public(json_string(first, "refresh_token"));
-    ASSERT_TRUE(second_res);
+    ASSERT_TRUE(second_res) << why_no_answer(second_res);
     ASSERT_EQ(second_res->status, 200) << second_res->body;
     EXPECT_EQ(second_res->get_header_value("Cache-Control"), "no-store");
     const auto second = body(second_res);
@@ -300,18 +302,18 @@ TEST_F(SandboxToken, ConcurrentRefreshGivesOneSuccessThenRevokes_spec4_3) {
 TEST_F(SandboxToken, RefreshScopeMayOnlyNarrow_spec4_3) {
     const auto tokens = sign_in_web("users.all:read rooms.all:read_write");
     auto narrowed = refresh_public(json_string(tokens, "refresh_token"), "users.profile.me:read");
-    ASSERT_TRUE(narrowed);
+    ASSERT_TRUE(narrowed) << why_no_answer(narrowed);
     ASSERT_EQ(narrowed->status, 200) << narrowed->body;
     const auto n = body(narrowed);
     EXPECT_EQ(json_string(n, "scope"), "users.profile.me:read");
     EXPECT_EQ(me_status(json_string(n, "access_token")), 200);
     auto status = bearer_get("/my/status", json_string(n, "access_token"));
-    ASSERT_TRUE(status);
+    ASSERT_TRUE(status) << why_no_answer(status);
     EXPECT_EQ(status->status, 403) << "the narrowed token lost users.status.me:read";
 
     // The grant itself keeps its scope: the next refresh may ask for all of it again.
     auto full = refresh_public(json_string(n, "refresh_token"), "users.all:read rooms.all:read_write");
-    ASSERT_TRUE(full);
+    ASSERT_TRUE(full) << why_no_answer(full);
     ASSERT_EQ(full->status, 200) << full->body;
     const auto f = body(full);
     expect_token_error(refresh_public(json_string(f, "refresh_token"), "contacts.all:read"), 400, "invalid_scope");
@@ -322,7 +324,7 @@ TEST_F(SandboxToken, RefreshTokenExpiresAfter14Days_spec5_4_2) {
     const auto tokens = sign_in_web();
     advance_clock(13 * 86400);
     auto ok = refresh_public(json_string(tokens, "refresh_token"));
-    ASSERT_TRUE(ok);
+    ASSERT_TRUE(ok) << why_no_answer(ok);
     ASSERT_EQ(ok->status, 200) << ok->body;
     advance_clock(86400 + 1);
     expect_token_error(refresh_public(json_string(body(ok), "refresh_token")), 400, "invalid_grant");
@@ -333,7 +335,7 @@ TEST_F(SandboxToken, RefreshTokenExpiresAfter14Days_spec5_4_2) {
 // refresh, and not extended by later refreshes).
 TEST_F(SandboxToken, RefreshWithoutOfflineAccessExpires14DaysAfterConsent_spec5_4_2) {
     auto res = token_confidential(confidential_exchange(confidential_code("offline_access users.all:read")));
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 200) << res->body;
     auto refresh = [this](const std::string& token, const std::string& scope) {
         FormFields f{{"grant_type", "refresh_token"}, {"refresh_token", token}};
@@ -341,12 +343,12 @@ TEST_F(SandboxToken, RefreshWithoutOfflineAccessExpires14DaysAfterConsent_spec5_
         return token_confidential(f);
     };
     auto narrowed = refresh(json_string(body(res), "refresh_token"), "users.all:read");
-    ASSERT_TRUE(narrowed);
+    ASSERT_TRUE(narrowed) << why_no_answer(narrowed);
     ASSERT_EQ(narrowed->status, 200) << narrowed->body;
     EXPECT_EQ(json_string(body(narrowed), "scope"), "users.all:read");
     advance_clock(10 * 86400);
     auto again = refresh(json_string(body(narrowed), "refresh_token"), "users.all:read");
-    ASSERT_TRUE(again);
+    ASSERT_TRUE(again) << why_no_answer(again);
     ASSERT_EQ(again->status, 200) << again->body;
     advance_clock(4 * 86400 + 1);  // 14 days and a second after the consent
     const std::string why =
@@ -357,13 +359,13 @@ TEST_F(SandboxToken, RefreshWithoutOfflineAccessExpires14DaysAfterConsent_spec5_
 // spec 5.4.3: with offline_access (confidential only) the refresh token has no expiry.
 TEST_F(SandboxToken, OfflineAccessRefreshTokenDoesNotExpire_spec5_4_3) {
     auto res = token_confidential(confidential_exchange(confidential_code("offline_access users.all:read")));
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     ASSERT_EQ(res->status, 200) << res->body;
     const auto tokens = body(res);
     advance_clock(400 * 86400);
     auto refreshed = token_confidential(
         {{"grant_type", "refresh_token"}, {"refresh_token", json_string(tokens, "refresh_token")}});
-    ASSERT_TRUE(refreshed);
+    ASSERT_TRUE(refreshed) << why_no_answer(refreshed);
     EXPECT_EQ(refreshed->status, 200) << refreshed->body;
 }
 

@@ -14,6 +14,7 @@
 
 #include "roomkey/upload_limits.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 namespace {
@@ -54,7 +55,7 @@ TEST_F(SandboxTransport, PlainHttpGetsNoHttpAnswer_spec4_1_1) {
     EXPECT_EQ(got.find("account_id"), std::string::npos);
 }
 
-// spec 4.1.1 / issue 1: HTTPS with a certificate from the local CA in the state directory.
+// spec 4.1.1: HTTPS with a certificate from the local CA in the state directory.
 TEST_F(SandboxTransport, HttpsVerifiesAgainstTheLocalCa_spec4_1_1) {
     auto res = api_get("/me");
     ASSERT_TRUE(res) << "TLS handshake verified by the local CA failed: " << httplib::to_string(res.error());
@@ -68,7 +69,7 @@ TEST_F(SandboxTransport, HttpsVerifiesAgainstTheLocalCa_spec4_1_1) {
     EXPECT_FALSE(refused) << "an unknown CA must not verify";
 }
 
-// issue 1: one machine-readable ready line naming the three base addresses.
+// Scripts read one machine-readable ready line naming the three base addresses.
 TEST_F(SandboxTransport, ReadyLineNamesTheThreeAddresses) {
     const std::string line = sandbox().ready_line();
     const std::string port = std::to_string(sandbox().port());
@@ -78,12 +79,12 @@ TEST_F(SandboxTransport, ReadyLineNamesTheThreeAddresses) {
     EXPECT_EQ(line.find('\n'), std::string::npos);
 }
 
-// issue 4: the consent screen cannot be framed and sends no CORS headers.
+// No clickjacking, no cross-origin reads: the consent screen cannot be framed and sends no CORS headers.
 TEST_F(SandboxTransport, PagesForbidFramingAndSendNoCors_spec4_2) {
     const PkcePair pkce = make_pkce(kRandom);
     Browser browser;
     auto page = open_consent(browser, web_request(pkce));
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     ASSERT_EQ(page->status, 200) << page->body;
     EXPECT_EQ(page->get_header_value("X-Frame-Options"), "DENY");
     EXPECT_NE(page->get_header_value("Content-Security-Policy").find("frame-ancestors 'none'"), std::string::npos);
@@ -91,14 +92,14 @@ TEST_F(SandboxTransport, PagesForbidFramingAndSendNoCors_spec4_2) {
 
     for (const char* path : {"/consent", "/v2/me", "/oauth/token", "/"}) {
         auto res = get(path, {{"Origin", "https://evil.example"}, {"x-servicetoken", kAliceToken}});
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         EXPECT_FALSE(res->has_header("Access-Control-Allow-Origin")) << path << " must not send CORS headers";
         EXPECT_FALSE(res->has_header("Access-Control-Allow-Credentials")) << path;
     }
     // A CORS preflight is never granted.
     auto preflight = client()->Options("/oauth/token", httplib::Headers{{"Origin", "https://evil.example"},
                                                                          {"Access-Control-Request-Method", "POST"}});
-    ASSERT_TRUE(preflight);
+    ASSERT_TRUE(preflight) << why_no_answer(preflight);
     EXPECT_EQ(preflight->status, 405);
     EXPECT_FALSE(preflight->has_header("Access-Control-Allow-Origin"));
     EXPECT_EQ(preflight->get_header_value("X-Frame-Options"), "DENY");
@@ -108,28 +109,28 @@ TEST_F(SandboxTransport, PagesForbidFramingAndSendNoCors_spec4_2) {
 TEST_F(SandboxTransport, ForeignHostHeaderIsRefused) {
     auto res = get("/v2/me", {{"Host", "evil.example:" + std::to_string(sandbox().port())},
                               {"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 403);
     auto ok = get("/v2/me", {{"Host", "localhost:" + std::to_string(sandbox().port())},
                              {"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(ok);
+    ASSERT_TRUE(ok) << why_no_answer(ok);
     EXPECT_EQ(ok->status, 200);
     // The sandbox listens on 127.0.0.1 only: a [::1] name is not its own.
     auto v6 = get("/v2/me", {{"Host", "[::1]:" + std::to_string(sandbox().port())}, {"x-servicetoken", kAliceToken}});
-    ASSERT_TRUE(v6);
+    ASSERT_TRUE(v6) << why_no_answer(v6);
     EXPECT_EQ(v6->status, 403);
 }
 
-// issue 10: bounded request sizes.
+// Bounded request sizes: no request can exhaust the sandbox's memory.
 TEST_F(SandboxTransport, OversizedBodyIsRefused) {
     const std::string big(kMaxRequestBodyBytes, 'a');
     auto res = client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
                               "body=" + big, "application/x-www-form-urlencoded");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << why_no_answer(res);
     EXPECT_EQ(res->status, 413);
 }
 
-// spec 4.2 / issue 4: answers cpp-httplib makes itself (413 for a body over
+// spec 4.2: answers cpp-httplib makes itself (413 for a body over
 // the limit, 414 for a long target) carry the same security headers as the
 // app's: no framing, no CORS, and a spec 2.7 error body.
 TEST_F(SandboxTransport, HttpLayerErrorsCarryTheSecurityHeaders_spec4_2) {
@@ -137,7 +138,7 @@ TEST_F(SandboxTransport, HttpLayerErrorsCarryTheSecurityHeaders_spec4_2) {
                                     "request=" + std::string(kMaxRequestBodyBytes, 'a'), "application/x-www-form-urlencoded");
     auto too_long = get("/v2/" + std::string(10000, 'a'), {{"Origin", "https://evil.example"}});
     for (const auto* res : {&too_large, &too_long}) {
-        ASSERT_TRUE(*res);
+        ASSERT_TRUE(*res) << why_no_answer(*res);
         const httplib::Response& r = **res;
         EXPECT_TRUE(r.status == 413 || r.status == 414) << r.status;
         EXPECT_EQ(r.get_header_value("X-Frame-Options"), "DENY") << r.status;
@@ -198,7 +199,7 @@ TEST_F(SandboxTransport, RefusedRequestBodyIsNeverASecondRequest) {
         }
     }
     auto messages = api_get("/rooms/2101/messages?force=1");
-    ASSERT_TRUE(messages);
+    ASSERT_TRUE(messages) << why_no_answer(messages);
     EXPECT_EQ(messages->body.find("smuggled"), std::string::npos) << "the smuggled request was executed";
 }
 
@@ -211,7 +212,7 @@ TEST_F(SandboxTransport, KeepAliveServesSequentialRequests) {
     EXPECT_FALSE(got.closed_by_server);
 }
 
-// issue 10: each idle connection holds a worker thread until its read
+// Each idle connection holds a worker thread until its read
 // timeout (10 s); 24 of them must not stall the sandbox (16 threads did).
 TEST_F(SandboxTransport, IdleConnectionsDoNotBlockRequests) {
     std::vector<int> idle;
@@ -236,21 +237,21 @@ TEST_F(SandboxTransport, IdleConnectionsDoNotBlockRequests) {
         << "the request waited for a worker thread";
 }
 
-// issue 10: no crash on junk: odd methods, bad escapes, unknown paths.
+// No crash on junk: odd methods, bad escapes, unknown paths.
 TEST_F(SandboxTransport, JunkRequestsGetErrorsNotCrashes) {
     auto c = client();
     auto patch = c->Patch("/v2/me", "x", "text/plain");
-    ASSERT_TRUE(patch);
+    ASSERT_TRUE(patch) << why_no_answer(patch);
     EXPECT_EQ(patch->status, 400) << "the service's answer to a method it lacks (hubot-chatwork #6)";
     auto bad_escape = get("/consent?client_id=%zz");
-    ASSERT_TRUE(bad_escape);
+    ASSERT_TRUE(bad_escape) << why_no_answer(bad_escape);
     EXPECT_EQ(bad_escape->status, 400);
     auto unknown = api_get("/rooms/0123/messages");
-    ASSERT_TRUE(unknown);
+    ASSERT_TRUE(unknown) << why_no_answer(unknown);
     EXPECT_EQ(unknown->status, 400) << "IDs with a leading zero are not an endpoint";
     auto utf8 = client()->Post("/v2/rooms/2100/messages", httplib::Headers{{"x-servicetoken", kAliceToken}},
                                "body=%FF%FE%80", "application/x-www-form-urlencoded");
-    ASSERT_TRUE(utf8);
+    ASSERT_TRUE(utf8) << why_no_answer(utf8);
     EXPECT_EQ(utf8->status, 200);
     auto read = api_get("/rooms/2100/messages");
     ASSERT_TRUE(read) << "invalid UTF-8 in stored data must not break the JSON writer";

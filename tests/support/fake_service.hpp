@@ -163,7 +163,7 @@ private:
 
 public:
     // spec 5.2.2: 401 with the Bearer invalid_token challenge and, as the live
-    // service answers it (chatwork-ruby issue #42, PR #43), an empty body.
+    // service answers it (asonas/chatwork-ruby issue #42, PR #43), an empty body.
     static HttpResponse invalid_token(std::string_view description) {
         HttpResponse r{401, {}, {}};
         r.headers.set("WWW-Authenticate", format_bearer_challenge("invalid_token", description));

@@ -40,7 +40,7 @@ TEST(ReadMessages, KeepsMessageIdsExactAboveTwoToThe53) {
 
 TEST(ReadMessages, NoContentIsAnEmptyList) {
     const auto r = read_messages(no_content());
-    ASSERT_TRUE(r);
+    ASSERT_TRUE(r) << to_string(r.error());
     EXPECT_TRUE(r->empty());
 }
 
@@ -64,11 +64,11 @@ TEST(ReadAnswers, MarkReadOnAReadRoomIsZeroCounts_RAML) {
     already.status = 400;
     EXPECT_TRUE(is_already_read_answer(already));
     const auto counts = read_mark_read_answer(already);
-    ASSERT_TRUE(counts);
+    ASSERT_TRUE(counts) << to_string(counts.error());
     EXPECT_EQ(counts->unread_num, 0);
     EXPECT_EQ(counts->mention_num, 0);
     const auto fresh = read_mark_read_answer(json_answer(R"({"unread_num":3,"mention_num":1})"));
-    ASSERT_TRUE(fresh);
+    ASSERT_TRUE(fresh) << to_string(fresh.error());
     EXPECT_EQ(fresh->unread_num, 3);
     HttpResponse denied = json_answer(R"({"errors":["no"]})");
     denied.status = 403;
@@ -96,7 +96,7 @@ TEST(ReadTasks, RoomTasksAndMyTasks) {
     ASSERT_TRUE(room) << to_string(room.error());
     ASSERT_EQ(room->size(), 1u);
     EXPECT_EQ((*room)[0].task_id, "31");
-    ASSERT_TRUE((*room)[0].account);
+    ASSERT_TRUE((*room)[0].account) << "the task has no account";
     EXPECT_EQ((*room)[0].account->name, "Alice");
     EXPECT_EQ((*room)[0].status, "open");
     EXPECT_EQ((*room)[0].message_id, "77");
@@ -105,7 +105,7 @@ TEST(ReadTasks, RoomTasksAndMyTasks) {
     const auto mine = read_tasks(json_answer(R"([{"task_id":"32","room":{"room_id":2100,"name":"Launch"},"body":"Ship",
         "status":"done"}])"));
     ASSERT_TRUE(mine) << to_string(mine.error());
-    ASSERT_TRUE((*mine)[0].room);
+    ASSERT_TRUE((*mine)[0].room) << "the task has no room";
     EXPECT_EQ((*mine)[0].room->room_id, "2100");
     EXPECT_EQ((*mine)[0].room->name, "Launch");
     EXPECT_EQ((*mine)[0].status, "done");
@@ -146,20 +146,20 @@ TEST(ReadMembersFilesContacts, ReadTheSandboxShapes) {
     EXPECT_EQ(read_incoming_requests(json_answer(R"([{"account_id":401,"name":"Dave"}])")).error().field, "[0].request_id");
 
     const auto accepted = read_accepted_request(json_answer(R"({"account_id":401,"name":"Dave"})"));
-    ASSERT_TRUE(accepted);
+    ASSERT_TRUE(accepted) << to_string(accepted.error());
     EXPECT_EQ(accepted->name, "Dave");
 }
 
 TEST(ReadAnswers, MarkReadAndTaskStatus) {
     const auto counts = read_unread_counts(json_answer(R"({"unread_num":0,"mention_num":0})"));
-    ASSERT_TRUE(counts);
+    ASSERT_TRUE(counts) << to_string(counts.error());
     EXPECT_EQ(counts->unread_num, 0);
     EXPECT_EQ(read_unread_counts(json_answer(R"({"unread_num":-1,"mention_num":0})")).error().kind,
               ApiReadErrorKind::invalid_value);
     EXPECT_EQ(read_unread_counts(json_answer(R"({"mention_num":0})")).error().field, "unread_num");
 
     const auto task = read_task_status_answer(json_answer(R"({"task_id":31})"));
-    ASSERT_TRUE(task);
+    ASSERT_TRUE(task) << to_string(task.error());
     EXPECT_EQ(*task, "31");
     EXPECT_FALSE(read_task_status_answer(json_answer("{}")));
 }

@@ -122,7 +122,7 @@ TEST(ApiBuilders, Spec46PostMessageValidatesRoomAndBody) {
         EXPECT_EQ(r.error(), ApiRequestError::invalid_room_id);
     }
     auto empty = post_message(kDirect, kBearer, "123", "");
-    ASSERT_FALSE(empty);
+    ASSERT_FALSE(empty) << "a request was built for an empty body: " << empty->url;
     EXPECT_EQ(empty.error(), ApiRequestError::empty_body);
 }
 
@@ -179,7 +179,7 @@ TEST(ApiRequest, OnlyBuildsAllowlistedEndpoints) {
         EXPECT_EQ(bad.error(), ApiRequestError::unknown_endpoint) << path;
     }
     auto wrong_method = api_request(kDirect, kBearer, Method::Delete, "/me");
-    ASSERT_FALSE(wrong_method);
+    ASSERT_FALSE(wrong_method) << "a request was built for DELETE /me: " << wrong_method->url;
     EXPECT_EQ(wrong_method.error(), ApiRequestError::unknown_endpoint);
 }
 
@@ -264,16 +264,16 @@ TEST(ReadAccount, Spec26ToleratesUnshownFieldsOfAnotherType) {
 
 TEST(ApiReaders, Spec414RefuseNon2xxAndNonJson) {
     auto status = read_account(HttpResponse{401, {}, R"({"errors":["Invalid API token"]})"});
-    ASSERT_FALSE(status);
+    ASSERT_FALSE(status) << "an account was read from a 401";
     EXPECT_EQ(status.error().kind, ApiReadErrorKind::http_status) << "success is decided by the status code";
     auto text = read_account(json_answer("<html>"));
-    ASSERT_FALSE(text);
+    ASSERT_FALSE(text) << "an account was read from a body that is not JSON";
     EXPECT_EQ(text.error().kind, ApiReadErrorKind::not_json);
     auto array = read_account(json_answer("[1]"));
-    ASSERT_FALSE(array);
+    ASSERT_FALSE(array) << "an account was read from an array";
     EXPECT_EQ(array.error().kind, ApiReadErrorKind::not_object);
     auto empty = read_status(json_answer(""));
-    ASSERT_FALSE(empty);
+    ASSERT_FALSE(empty) << "a status was read from an empty body";
     EXPECT_EQ(empty.error().kind, ApiReadErrorKind::not_json);
 }
 
@@ -391,10 +391,10 @@ TEST(ReadPostedMessage, Spec46KeepsTheMessageIdAsAString) {
     ASSERT_TRUE(number) << to_string(number.error());
     EXPECT_EQ(*number, "1234567890123456789") << "no rounding through a double";
     auto flt = read_posted_message(json_answer(R"({"message_id":1.2e18})"));
-    ASSERT_FALSE(flt);
+    ASSERT_FALSE(flt) << "read message_id " << *flt << " from a float";
     EXPECT_EQ(flt.error().kind, ApiReadErrorKind::wrong_type);
     auto missing = read_posted_message(json_answer("{}"));
-    ASSERT_FALSE(missing);
+    ASSERT_FALSE(missing) << "read message_id " << *missing << " from {}";
     EXPECT_EQ(to_string(missing.error()), "api.missing_field: message_id");
 }
 
@@ -403,13 +403,13 @@ TEST(ReadPostedTasks, Spec47ReadsTaskIds) {
     ASSERT_TRUE(ids) << to_string(ids.error());
     EXPECT_EQ(*ids, (std::vector<std::string>{"123", "124"}));
     auto bad = read_posted_tasks(json_answer(R"({"task_ids":[1,2.5]})"));
-    ASSERT_FALSE(bad);
+    ASSERT_FALSE(bad) << "read " << bad->size() << " task ids from a list with a float";
     EXPECT_EQ(to_string(bad.error()), "api.wrong_type: task_ids[1]");
     auto not_array = read_posted_tasks(json_answer(R"({"task_ids":5})"));
-    ASSERT_FALSE(not_array);
+    ASSERT_FALSE(not_array) << "read " << not_array->size() << " task ids from a number";
     EXPECT_EQ(not_array.error().kind, ApiReadErrorKind::not_array);
     auto missing = read_posted_tasks(json_answer("{}"));
-    ASSERT_FALSE(missing);
+    ASSERT_FALSE(missing) << "read " << missing->size() << " task ids from {}";
     EXPECT_EQ(missing.error().kind, ApiReadErrorKind::missing_field);
 }
 
@@ -422,13 +422,13 @@ TEST(ReadApiError, Spec27ReadsTheErrorsArray) {
     EXPECT_EQ(limit->errors.size(), 1u);
 
     auto missing = read_api_error(HttpResponse{400, {}, R"({"error":"x"})"});
-    ASSERT_FALSE(missing);
+    ASSERT_FALSE(missing) << "an error body was read without \"errors\"";
     EXPECT_EQ(to_string(missing.error()), "api.missing_field: errors");
     auto items = read_api_error(HttpResponse{400, {}, R"({"errors":[1]})"});
-    ASSERT_FALSE(items);
+    ASSERT_FALSE(items) << "an error body was read with a number for a message";
     EXPECT_EQ(items.error().kind, ApiReadErrorKind::wrong_type);
     auto text = read_api_error(HttpResponse{502, {}, "Bad Gateway"});
-    ASSERT_FALSE(text);
+    ASSERT_FALSE(text) << "an error body was read from text that is not JSON";
     EXPECT_EQ(text.error().kind, ApiReadErrorKind::not_json);
 }
 

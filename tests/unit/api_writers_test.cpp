@@ -123,12 +123,12 @@ TEST(ApiWriters, TasksWithAnAssigneeOrARoomReadBack) {
     ASSERT_EQ(back->size(), 2u);
     const ChatTask& a = (*back)[0];
     EXPECT_EQ(a.task_id, "31");
-    ASSERT_TRUE(a.account);
+    ASSERT_TRUE(a.account) << "the room task lost its account on the way back";
     EXPECT_EQ(a.account->account_id, "202");
     EXPECT_EQ(a.message_id, room_task.message_id);
     EXPECT_EQ(a.limit_type, room_task.limit_type);
     const ChatTask& b = (*back)[1];
-    ASSERT_TRUE(b.room);
+    ASSERT_TRUE(b.room) << "my task lost its room on the way back";
     EXPECT_EQ(b.room->room_id, "2100");
     EXPECT_EQ(b.room->icon_path, my_task.room->icon_path);
     EXPECT_EQ(b.status, "done");

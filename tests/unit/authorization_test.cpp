@@ -47,7 +47,7 @@ std::map<std::string, std::string> query_of(const std::string& url) {
     EXPECT_TRUE(parsed) << url;
     if (!parsed) return {};
     auto fields = form_decode(parsed->query.value_or(""));
-    EXPECT_TRUE(fields);
+    EXPECT_TRUE(fields) << to_string(fields.error()) << ": " << url;
     std::map<std::string, std::string> out;
     for (const auto& [k, v] : *fields) EXPECT_TRUE(out.emplace(k, v).second) << "repeated " << k;
     return out;
@@ -94,7 +94,7 @@ TEST(AuthorizationClient, ChosenRedirectUriIsSent) {  // spec 4.2 redirect_uri o
 TEST(AuthorizationClient, RedirectUriRequiredWithSeveralRegistered) {  // spec 4.2, 7.1 13000
     AuthorizationRequest request = basic_request(make_pkce(kOnes));
     auto url = build_authorization_url(kConsent, confidential_client(), request);
-    ASSERT_FALSE(url);
+    ASSERT_FALSE(url) << "built without a redirect_uri: " << *url;
     EXPECT_EQ(url.error().kind, AuthorizationRequestErrorKind::redirect_uri_missing);
     EXPECT_EQ(url.error().code, AuthorizationErrorCode::redirect_uri_missing);
     request.redirect_uri = "https://app.test/cb2";
@@ -105,11 +105,11 @@ TEST(AuthorizationClient, RedirectUriMustBeRegisteredAndWellFormed) {  // spec 4
     AuthorizationRequest request = basic_request(make_pkce(kOnes));
     request.redirect_uri = "https://127.0.0.1:8443/other";
     auto unregistered = build_authorization_url(kConsent, public_client(), request);
-    ASSERT_FALSE(unregistered);
+    ASSERT_FALSE(unregistered) << "built with an unregistered redirect_uri: " << *unregistered;
     EXPECT_EQ(unregistered.error().code, AuthorizationErrorCode::redirect_uri_unregistered);
     request.redirect_uri = "not a uri";
     auto malformed = build_authorization_url(kConsent, public_client(), request);
-    ASSERT_FALSE(malformed);
+    ASSERT_FALSE(malformed) << "built with a malformed redirect_uri: " << *malformed;
     EXPECT_EQ(malformed.error().code, AuthorizationErrorCode::redirect_uri_malformed);
 }
 
@@ -117,7 +117,7 @@ TEST(AuthorizationClient, PkceRequiredForPublicClientsOnly) {  // spec 4.2, 5.4.
     AuthorizationRequest request = basic_request(make_pkce(kOnes));
     request.pkce.reset();
     auto pub = build_authorization_url(kConsent, public_client(), request);
-    ASSERT_FALSE(pub);
+    ASSERT_FALSE(pub) << "built without PKCE for a public client: " << *pub;
     EXPECT_EQ(pub.error().kind, AuthorizationRequestErrorKind::pkce_required);
     request.redirect_uri = "https://app.test/cb1";
     auto conf = build_authorization_url(kConsent, confidential_client(), request);
@@ -130,12 +130,12 @@ TEST(AuthorizationClient, MalformedPkceIsRefused) {  // spec 4.2 code_challenge 
     AuthorizationRequest request = basic_request(make_pkce(kOnes));
     request.pkce->challenge = "short";
     auto bad_challenge = build_authorization_url(kConsent, public_client(), request);
-    ASSERT_FALSE(bad_challenge);
+    ASSERT_FALSE(bad_challenge) << "built with a malformed code_challenge: " << *bad_challenge;
     EXPECT_EQ(bad_challenge.error().code, AuthorizationErrorCode::code_challenge_malformed);
     request.pkce = make_pkce(kOnes);
     request.pkce->verifier += "+";
     auto bad_verifier = build_authorization_url(kConsent, public_client(), request);
-    ASSERT_FALSE(bad_verifier);
+    ASSERT_FALSE(bad_verifier) << "built with a malformed code_verifier: " << *bad_verifier;
     EXPECT_EQ(bad_verifier.error().code, AuthorizationErrorCode::code_verifier_malformed);
 }
 
@@ -168,7 +168,7 @@ TEST(AuthorizationClient, OfflineAccessOnlyWithOtherScopesForConfidential) {  //
     request.redirect_uri = "https://app.test/cb1";
     request.scopes = {"offline_access"};
     auto alone = build_authorization_url(kConsent, confidential_client(), request);
-    ASSERT_FALSE(alone);
+    ASSERT_FALSE(alone) << "built with offline_access alone: " << *alone;
     EXPECT_EQ(alone.error().kind, AuthorizationRequestErrorKind::offline_access_alone);
     request.scopes = {"offline_access", "rooms.messages:read"};
     auto combined = build_authorization_url(kConsent, confidential_client(), request);
@@ -183,7 +183,7 @@ TEST(AuthorizationClient, KnownRegistrationRefusesUnregisteredScopes) {  // spec
     EXPECT_TRUE(build_authorization_url(kConsent, confidential_client(), request));
     request.scopes = {"contacts.all:read"};
     auto url = build_authorization_url(kConsent, confidential_client(), request);
-    ASSERT_FALSE(url);
+    ASSERT_FALSE(url) << "built with a scope the client did not register: " << *url;
     EXPECT_EQ(url.error().kind, AuthorizationRequestErrorKind::scope_unregistered);
 }
 
@@ -339,7 +339,7 @@ TEST(AuthorizationServer, ErrorsBeforeTheRedirectUriIsVerifiedAreNeverRedirected
 TEST(AuthorizationServer, UnknownClientIdIsNamedInTheDescription) {  // spec 7.1 12000
     Registry registry;
     auto v = validate_authorization_request(with(public_query(), "client_id", "nobody"), registry.lookup());
-    ASSERT_FALSE(v);
+    ASSERT_FALSE(v) << "accepted an unknown client_id";
     EXPECT_NE(v.error().description.find("nobody"), std::string::npos) << v.error().description;
 }
 
@@ -392,9 +392,9 @@ TEST(AuthorizationServer, ConfidentialClientRules) {  // spec 4.2, 5.4
     EXPECT_FALSE(v->state.has_value());
 
     auto alone = validate_authorization_request(with(base, "scope", "offline_access"), registry.lookup());
-    ASSERT_FALSE(alone);
+    ASSERT_FALSE(alone) << "accepted offline_access alone";
     EXPECT_EQ(alone.error().code, AuthorizationErrorCode::scope_missing) << "offline_access alone (spec 5.4.4)";
-    ASSERT_TRUE(alone.error().redirect_to);
+    ASSERT_TRUE(alone.error().redirect_to) << "the refusal does not redirect back to the established client";
     EXPECT_EQ(query_of(*alone.error().redirect_to).count("state"), 0u) << "no state given, none returned";
 }
 
@@ -403,12 +403,12 @@ TEST(AuthorizationServer, RepeatedParametersAreMalformed) {  // RFC 6749 3.1
     FormFields twice_client = public_query();
     twice_client.emplace_back("client_id", "pub-client");
     auto a = validate_authorization_request(twice_client, registry.lookup());
-    ASSERT_FALSE(a);
+    ASSERT_FALSE(a) << "accepted a request with client_id twice";
     EXPECT_FALSE(a.error().redirect_to) << "the client is not established";
     FormFields twice_scope = public_query();
     twice_scope.emplace_back("scope", "rooms.all:read");
     auto b = validate_authorization_request(twice_scope, registry.lookup());
-    ASSERT_FALSE(b);
+    ASSERT_FALSE(b) << "accepted a request with scope twice";
     EXPECT_TRUE(b.error().redirect_to);
 }
 
@@ -416,7 +416,7 @@ TEST(AuthorizationServer, CallerSuppliedScopeCheckIsUsed) {  // spec 7.1 5003
     Registry registry;
     auto refuse_all = [](std::string_view) { return false; };
     auto v = validate_authorization_request(public_query(), registry.lookup(), refuse_all);
-    ASSERT_FALSE(v);
+    ASSERT_FALSE(v) << "accepted a scope the server refuses";
     EXPECT_EQ(v.error().code, AuthorizationErrorCode::scope_unregistered);
 }
 
@@ -428,9 +428,9 @@ TEST(AuthorizationServer, ClientBuiltUrlPassesTheSandboxValidator) {  // one rul
     auto url = build_authorization_url(kConsent, registry.clients.at("pub-client"), request);
     ASSERT_TRUE(url) << to_string(url.error().kind);
     auto parsed = parse_url(*url);
-    ASSERT_TRUE(parsed);
+    ASSERT_TRUE(parsed) << to_string(parsed.error()) << ": " << *url;
     auto query = form_decode(*parsed->query);
-    ASSERT_TRUE(query);
+    ASSERT_TRUE(query) << to_string(query.error()) << ": " << *parsed->query;
     auto v = validate_authorization_request(*query, registry.lookup());
     ASSERT_TRUE(v) << v.error().description;
     EXPECT_EQ(v->state, request.state);

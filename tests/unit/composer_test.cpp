@@ -14,7 +14,7 @@ using notation::PartKind;
 
 TEST(Composer, MentionReadsBackAsAMentionOfThatAccount) {
     const auto written = composer::mention("1001", "Alice");
-    ASSERT_TRUE(written);
+    ASSERT_TRUE(written) << "composer::mention refused its input";
     EXPECT_EQ(*written, "[To:1001]Alice");
     const auto parsed = notation::parse(*written);
     ASSERT_EQ(parsed.parts.size(), 1u);
@@ -28,11 +28,11 @@ TEST(Composer, MentionReadsBackAsAMentionOfThatAccount) {
 
 TEST(Composer, ReplyHeaderReadsBackAsTheReplyTarget) {
     const auto written = composer::reply("1002", "2100", "1600000000000000007", "Bob");
-    ASSERT_TRUE(written);
+    ASSERT_TRUE(written) << "composer::reply refused its input";
     EXPECT_EQ(*written, "[rp aid=1002 to=2100-1600000000000000007]Bob\n");
     const std::string body = *written + "thanks";
     const auto target = reply_target(body);
-    ASSERT_TRUE(target);
+    ASSERT_TRUE(target) << "no reply target in " << body;
     EXPECT_EQ(target->account_id, "1002");
     EXPECT_EQ(target->room_id, "2100");
     EXPECT_EQ(target->message_id, "1600000000000000007");
@@ -42,7 +42,7 @@ TEST(Composer, ReplyHeaderReadsBackAsTheReplyTarget) {
 TEST(Composer, QuoteReadsBackWithAuthorTimeAndTheQuotedParts) {
     const std::string text = "[To:1001]Alice\n\xE7\xA2\xBA\xE8\xAA\x8D\xE3\x81\x97\xE3\x81\xA6";  // 確認して
     const auto written = composer::quote("1002", 1700000000, text);
-    ASSERT_TRUE(written);
+    ASSERT_TRUE(written) << "composer::quote refused its input";
     EXPECT_EQ(*written, "[qt][qtmeta aid=1002 time=1700000000]" + text + "[/qt]\n");
     const auto parsed = notation::parse(*written);
     ASSERT_EQ(parsed.parts.size(), 2u);
@@ -56,9 +56,9 @@ TEST(Composer, QuoteReadsBackWithAuthorTimeAndTheQuotedParts) {
 
 TEST(Composer, QuoteOfAQuoteNests) {
     const auto inner = composer::quote("1003", 5, "first");
-    ASSERT_TRUE(inner);
+    ASSERT_TRUE(inner) << "composer::quote refused its input";
     const auto outer = composer::quote("1002", 6, *inner + "second");
-    ASSERT_TRUE(outer);
+    ASSERT_TRUE(outer) << "composer::quote refused a quote as its text: " << *inner;
     EXPECT_EQ(notation::depth(notation::parse_parts(*outer)), 2);
 }
 
@@ -70,7 +70,7 @@ TEST(Composer, QuoteRefusesTextThatWouldCloseItEarly) {
 
 TEST(Composer, InfoBoxWithAndWithoutTitle) {
     const auto titled = composer::info_box("Minutes", "1. ok\n2. [To:1001]Alice");
-    ASSERT_TRUE(titled);
+    ASSERT_TRUE(titled) << "composer::info_box refused its input";
     EXPECT_EQ(*titled, "[info][title]Minutes[/title]1. ok\n2. [To:1001]Alice[/info]");
     const auto parsed = notation::parse(*titled);
     ASSERT_EQ(parsed.parts.size(), 1u);
@@ -86,7 +86,7 @@ TEST(Composer, InfoBoxWithAndWithoutTitle) {
 TEST(Composer, CodeBlockKeepsItsTextVerbatim) {
     const std::string text = "if (a[0] == ']') { /* [To:1001] */ }";
     const auto written = composer::code_block(text);
-    ASSERT_TRUE(written);
+    ASSERT_TRUE(written) << "composer::code_block refused: " << text;
     const auto parsed = notation::parse(*written);
     ASSERT_EQ(parsed.parts.size(), 1u);
     EXPECT_EQ(parsed.parts[0].kind, PartKind::code);

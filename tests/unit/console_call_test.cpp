@@ -37,7 +37,7 @@ TEST(CheckCall, NamesEveryProblemAtOnce) {
     const auto r = check_call(
         Method::Post, "/rooms/{room_id}/tasks",
         {{"room_id", "0123"}, {"to_ids", "101,,102"}, {"limit", "soon"}, {"limit_type", "week"}, {"colour", "red"}});
-    ASSERT_FALSE(r);
+    ASSERT_FALSE(r) << "the call with five bad parameters was accepted";
     std::set<std::string> params;
     for (const CallProblem& p : r.error()) params.insert(p.param);
     EXPECT_EQ(params, (std::set<std::string>{"room_id", "to_ids", "limit", "limit_type", "colour", "body"}));
@@ -67,19 +67,19 @@ TEST(CheckCall, EmptyOptionalValuesAreNotSent) {
 
 TEST(CheckCall, UnknownEndpointAndConflictingIds) {
     const auto unknown = check_call(Method::Get, "/rooms/1/secrets", {});
-    ASSERT_FALSE(unknown);
+    ASSERT_FALSE(unknown) << "a path outside the catalog was accepted";
     EXPECT_EQ(unknown.error().size(), 1u);
     EXPECT_NE(describe(unknown.error()).find("not an endpoint of the catalog"), std::string::npos);
     EXPECT_FALSE(check_call(Method::Post, "/me", {}));
     const auto twice = check_call(Method::Get, "/rooms/1/messages", {{"room_id", "2"}});
-    ASSERT_FALSE(twice);
+    ASSERT_FALSE(twice) << "a room_id both in the path and as a parameter was accepted";
     EXPECT_EQ(twice.error()[0].param, "room_id");
     EXPECT_TRUE(check_call(Method::Get, "/rooms/1/messages", {{"room_id", "1"}}));
 }
 
 TEST(CheckCall, FileUploadsAreRefusedWithAReason) {
     const auto r = check_call(Method::Post, "/rooms/1/files", {{"file", "x"}});
-    ASSERT_FALSE(r);
+    ASSERT_FALSE(r) << "a file upload was accepted";
     EXPECT_NE(describe(r.error()).find("file upload"), std::string::npos);
 }
 

@@ -205,7 +205,7 @@ TEST(MatchPathTemplate, RefusesWhatTheAllowlistRefuses) {
         EXPECT_FALSE(match_path_template(t, path)) << path;
     }
     const auto ids = match_path_template("/rooms/{room_id}/tasks/{task_id}/status", "/rooms/7/tasks/8/status");
-    ASSERT_TRUE(ids);
+    ASSERT_TRUE(ids) << "the path does not match its template";
     EXPECT_EQ(ids->room_id, "7");
     EXPECT_EQ(ids->item_id, "8");
 }

@@ -88,7 +88,7 @@ TEST(TokenErrors, Spec24ToJsonHasErrorDescriptionAndNullUri) {
     const std::string text = to_json(TokenError{"invalid_grant", "The code expired."});
     auto body = nlohmann::json::parse(text, nullptr, false);
     ASSERT_TRUE(body.is_object()) << text;
-    ASSERT_TRUE(body.contains("error") && body.contains("error_description") && body.contains("error_uri"));
+    ASSERT_TRUE(body.contains("error") && body.contains("error_description") && body.contains("error_uri")) << text;
     EXPECT_EQ(body["error"], "invalid_grant");
     EXPECT_EQ(body["error_description"], "The code expired.");
     EXPECT_TRUE(body["error_uri"].is_null()) << "spec 2.4: error_uri is always null";

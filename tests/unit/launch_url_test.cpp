@@ -99,12 +99,12 @@ TEST(LaunchUrl, TheBffFragmentGivesItsCodeAndDescription) {
     const LaunchUrl read =
         read_launch_url(at("/#bff_error=state_mismatch&bff_error_description=the%20state%20did%20not%20match"));
     ASSERT_EQ(read.holds, LaunchHolds::bff_error) << to_text(read.holds);
-    ASSERT_TRUE(read.bff_error.has_value());
+    ASSERT_TRUE(read.bff_error.has_value()) << "it holds a bff_error, but none was read";
     EXPECT_EQ(read.bff_error->code, "state_mismatch");
     EXPECT_EQ(read.bff_error->description, "the state did not match");
 
     const LaunchUrl nameless = read_launch_url(at("/#bff_error=&bff_error_description=x"));
-    ASSERT_TRUE(nameless.bff_error.has_value());
+    ASSERT_TRUE(nameless.bff_error.has_value()) << "an empty bff_error code was not read as an error";
     EXPECT_EQ(nameless.bff_error->code, "unknown") << "an empty code is still an error to show";
 
     const LaunchUrl later = read_launch_url(at("/#room=7&bff_error=login_expired"));
@@ -121,7 +121,7 @@ TEST(LaunchUrl, TheHelpersBffErrorAddressReadsBackAsWritten) {
     EXPECT_EQ(address, "/#bff_error=access_denied&bff_error_description=The%20user%20denied%20access%20%26%20left");
     const LaunchUrl read = read_launch_url(at(address));
     ASSERT_EQ(read.holds, LaunchHolds::bff_error) << to_text(read.holds);
-    ASSERT_TRUE(read.bff_error.has_value());
+    ASSERT_TRUE(read.bff_error.has_value()) << "it holds a bff_error, but none was read";
     EXPECT_EQ(read.bff_error->code, "access_denied");
     EXPECT_EQ(read.bff_error->description, "The user denied access & left");
     EXPECT_EQ(read.clean_address, "/");

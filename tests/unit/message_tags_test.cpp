@@ -37,7 +37,7 @@ TEST(MessageTags, ToAllMentionsEveryone) {
 
 TEST(MessageTags, ReplyTargetNamesTheAccountRoomAndMessage) {
     const auto target = reply_target("[rp aid=1002 to=2100-1600000000000000007]Bob\nthanks");
-    ASSERT_TRUE(target);
+    ASSERT_TRUE(target) << "no reply target in the [rp] header";
     EXPECT_EQ(target->account_id, "1002");
     EXPECT_EQ(target->room_id, "2100");
     EXPECT_EQ(target->message_id, "1600000000000000007");

@@ -83,7 +83,7 @@ TEST(Multipart, ABoundaryFoundInTheContentIsDrawnAgain) {
 TEST(Multipart, ARandomSourceThatKeepsCollidingIsAnError) {
     const std::string planted = "roomkey-QUFBQUFBQUFBQUFBQUFBQUFB";
     auto built = build_multipart({file_part("x.bin", planted)}, constant_random);
-    ASSERT_FALSE(built);
+    ASSERT_FALSE(built) << "a body was built though every boundary collides with the content";
     EXPECT_EQ(built.error(), MultipartBuildError::boundary_collision);
 }
 

@@ -59,10 +59,10 @@ TEST(Pkce, RefusesTooFewOrTooManyRandomBytes) {  // spec 8.3 bounds, >= 256 bits
     std::vector<std::size_t> requests;
     ScriptedRandom random{{7}, &requests};
     auto few = make_pkce(random, 31);
-    ASSERT_FALSE(few);
+    ASSERT_FALSE(few) << "a PKCE pair was made from 31 random bytes";
     EXPECT_EQ(few.error(), PkceError::random_bytes_too_few);
     auto many = make_pkce(random, 97);
-    ASSERT_FALSE(many);
+    ASSERT_FALSE(many) << "a PKCE pair was made from 97 random bytes";
     EXPECT_EQ(many.error(), PkceError::random_bytes_too_many);
     EXPECT_TRUE(requests.empty()) << "a refused request must not consume randomness";
 }

@@ -89,7 +89,7 @@ TEST(RoomPollInterval, PollsUntilResetStayWithinTheShare) {
     }
 }
 
-// Issue 27: the open room's poll and the room list's read run side by side.
+// The open room's poll and the room list's read run side by side.
 // Simulated together until the reset, each on its own part's interval, the
 // budget dropping by one per call: together they stay within 10 % of the
 // budget at the start, as the room's poll alone does.

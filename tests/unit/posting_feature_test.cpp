@@ -69,7 +69,7 @@ TEST(PostingFeature, APostIsBuiltOnceWithoutCredentialsInItsRoomsOrder) {
     EXPECT_FALSE(out.request->headers.has("authorization")) << "the REST client attaches the credentials";
     EXPECT_FALSE(out.request->headers.has("x-servicetoken")) << "the REST client attaches the credentials";
     EXPECT_TRUE(out.options.in_room_order) << "a room's posts go one at a time";
-    ASSERT_TRUE(out.options.room_for_post);
+    ASSERT_TRUE(out.options.room_for_post) << "a post was submitted without its room";
     EXPECT_EQ(*out.options.room_for_post, "7");
     EXPECT_EQ(out.label, "message (spec 4.6)");
     ASSERT_EQ(posting.posts().size(), 1u);
@@ -98,7 +98,7 @@ TEST(PostingFeature, AFaultKeepsTheRoomsTurnUntilTheRetryGoes) {
     posting.on_answer(tag, Answer{HttpResponse{503, {}, ""}, {}, std::nullopt}, t0);
     ASSERT_EQ(posting.posts()[0].stage, PostStage::retrying);
     EXPECT_TRUE(host.released.empty()) << "a retrying post keeps its room's turn";
-    ASSERT_TRUE(posting.next_timer());
+    ASSERT_TRUE(posting.next_timer()) << "no timer set to retry the post";
     posting.run_timers(*posting.next_timer());
     ASSERT_EQ(host.resent.size(), 1u) << "the same request goes again";
     EXPECT_EQ(host.resent[0], tag);

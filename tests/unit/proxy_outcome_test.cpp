@@ -1,5 +1,5 @@
 // proxy_outcome_test.cpp: the app's reading of the helper's 502/504 answers
-// (issue 11 item 1): only "not_sent" makes a resend safe.
+// (was the request sent?): only "not_sent" makes a resend safe.
 #include "roomkey/proxy_outcome.hpp"
 
 #include <gtest/gtest.h>

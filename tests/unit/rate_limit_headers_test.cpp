@@ -19,7 +19,7 @@ Headers three(std::string limit, std::string remaining, std::string reset) {
 TEST(RateLimitHeaders, Spec81ReadsAllThree) {
     auto read = read_rate_limit(three("300", "299", "1700000000"));
     ASSERT_TRUE(read) << to_string(read.error());
-    ASSERT_TRUE(read->has_value());
+    ASSERT_TRUE(read->has_value()) << "all three headers given, no rate limit read";
     EXPECT_EQ((*read)->limit, 300);
     EXPECT_EQ((*read)->remaining, 299);
     EXPECT_EQ(unix_seconds((*read)->reset), 1700000000);
@@ -29,7 +29,7 @@ TEST(RateLimitHeaders, NamesAreCaseInsensitiveAndSpacesTrimmed) {
     Headers headers{{"X-RateLimit-Limit", " 300"}, {"X-RATELIMIT-REMAINING", "0\t"}, {"x-ratelimit-reset", "5"}};
     auto read = read_rate_limit(headers);
     ASSERT_TRUE(read) << to_string(read.error());
-    ASSERT_TRUE(read->has_value());
+    ASSERT_TRUE(read->has_value()) << "all three headers given, no rate limit read";
     EXPECT_EQ((*read)->remaining, 0) << "spec 7.3: a 429 carries remaining = 0";
 }
 
@@ -89,7 +89,7 @@ TEST(RateLimitHeaders, WriteThenReadRoundTrips) {
         << "rounded up: waiting until the stated second must never be early (spec 8.1)";
     auto read = read_rate_limit(headers);
     ASSERT_TRUE(read) << to_string(read.error());
-    ASSERT_TRUE(read->has_value());
+    ASSERT_TRUE(read->has_value()) << "the written headers read back as no rate limit";
     EXPECT_EQ(**read, (RateLimit{300, 12, instant_from_unix_seconds(1700000001)}));
     write_rate_limit(headers, RateLimit{300, 12, instant_from_unix_seconds(1700000000)});
     EXPECT_EQ(headers.get("x-ratelimit-reset"), "1700000000") << "a whole second stays as it is";

@@ -85,7 +85,7 @@ TEST(RoomView, ErrorClearsWhenTheLoadLaterSucceedsAndOtherRoomsStartEmpty) {
     EXPECT_FALSE(view.is_open());
 }
 
-// Issue 27: an edit the service took shows in place (a poll's answer too);
+// An edit the service took shows in place (a poll's answer too);
 // a delete takes the message away.
 TEST(RoomView, EditsAndDeletesShowInPlace) {
     RoomView view;

@@ -77,7 +77,7 @@ TEST(ScopeList, EmptyListIsScopeMissing) {
 // spec 7.1 code 5002: names are case-sensitive; every unknown name is reported once.
 TEST(ScopeList, UnknownNamesAreListed) {
     auto parsed = parse_scope_list("foo rooms.all:read Rooms.all:read foo users.all:read\tbar");
-    ASSERT_FALSE(parsed);
+    ASSERT_FALSE(parsed) << "parsed as " << format_scope_list(*parsed);
     EXPECT_EQ(parsed.error().kind, ScopeError::unknown);
     EXPECT_EQ(parsed.error().unknown, (std::vector<std::string>{"foo", "Rooms.all:read", "users.all:read\tbar"}))
         << "only spaces separate names (RFC 6749 3.3)";
@@ -90,7 +90,7 @@ TEST(ScopeList, FormatIsStableCatalogOrder) {
     EXPECT_EQ(format_scope_list({}), "");
     EXPECT_EQ(format_scope_list(set_of({"zz", "rooms:write", "aa"})), "rooms:write aa zz");
     auto reparsed = parse_scope_list(a);
-    ASSERT_TRUE(reparsed);
+    ASSERT_TRUE(reparsed) << to_string(reparsed.error().kind) << ": " << a;
     EXPECT_EQ(format_scope_list(*reparsed), a);
 }
 

@@ -79,7 +79,7 @@ TEST(TimeText, NoDeadline) {
     EXPECT_FALSE(deadline_text(1, "none", false, kSent, kJapan).overdue);
 }
 
-// Issue 27 item 4: the locale's writer (Intl in the browser) writes what
+// The locale's writer (Intl in the browser) writes what
 // this file decided to say; which day a time falls on still follows the zone.
 TEST(TimeText, TheLocalesWriterWritesWhatIsSaid) {
     std::vector<std::int64_t> asked;

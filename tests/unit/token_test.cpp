@@ -89,7 +89,7 @@ TEST(TokenRequestBuilder, BasicCredentialsAreIdColonSecretAsSpec43Words) {
     const std::string header = r.headers.get("Authorization").value_or("");
     ASSERT_EQ(header.rfind("Basic ", 0), 0u);
     auto decoded = base64_decode(header.substr(6));
-    ASSERT_TRUE(decoded);
+    ASSERT_TRUE(decoded) << to_string(decoded.error()) << ": " << header;
     EXPECT_EQ(*decoded, "conf-client:p@ss:w/rd+==");
     auto parsed = parse_token_request(r);
     ASSERT_TRUE(parsed) << parsed.error().description;
@@ -129,7 +129,7 @@ TEST(TokenResponse, ReadsTheTokenSet) {  // spec 2.3, 5.4.2
     EXPECT_EQ(set->expires_in, 1800);
     EXPECT_EQ(set->scope, (ScopeSet{"rooms.all:read", "users.profile.me:read"}));
     EXPECT_EQ(set->access_expires_at, kNow + Seconds(1800));
-    ASSERT_TRUE(set->refresh_expires_at.has_value());
+    ASSERT_TRUE(set->refresh_expires_at.has_value()) << "no refresh token expiry without offline_access";
     EXPECT_EQ(*set->refresh_expires_at, kNow + Seconds(14 * 24 * 3600)) << "14 days without offline_access";
 }
 
@@ -150,7 +150,7 @@ TEST(TokenResponse, TokenTypeIsCaseInsensitiveBearer) {  // spec 2.3, RFC 6749 5
     auto mac = read_token_response(
         json_answer(R"({"access_token":"at","refresh_token":"rt","token_type":"mac","expires_in":60,"scope":"rooms.all:read"})"),
         kNow);
-    ASSERT_FALSE(mac);
+    ASSERT_FALSE(mac) << "a token set was read with token_type mac";
     EXPECT_EQ(mac.error().kind, TokenResponseErrorKind::token_type_unsupported);
 }
 
@@ -214,10 +214,10 @@ TEST(TokenResponse, MalformedSuccessBodiesNameTheField) {  // spec 2.3 field typ
 TEST(TokenResponse, ErrorBodyIsReturnedTyped) {  // spec 2.4, 7.2
     auto set = read_token_response(
         HttpResponse{400, {}, R"({"error":"invalid_grant","error_description":"code expired","error_uri":null})"}, kNow);
-    ASSERT_FALSE(set);
+    ASSERT_FALSE(set) << "a token set was read from a 400";
     EXPECT_EQ(set.error().kind, TokenResponseErrorKind::error_response);
     EXPECT_EQ(set.error().status, 400);
-    ASSERT_TRUE(set.error().error.has_value());
+    ASSERT_TRUE(set.error().error.has_value()) << "the 400's error body was not read: " << to_string(set.error().kind);
     EXPECT_EQ(set.error().error->error, "invalid_grant");
     EXPECT_EQ(set.error().error->description, "code expired");
 }
@@ -232,7 +232,7 @@ TEST(TokenResponse, UnreadableErrorBodyIsTyped) {  // spec 2.4 (peer broke the c
     }
     // A success body with a non-200 status is still not a token set.
     auto set = read_token_response(HttpResponse{201, {}, kGoodBody}, kNow);
-    ASSERT_FALSE(set);
+    ASSERT_FALSE(set) << "a token set was read from a 201";
     EXPECT_EQ(set.error().kind, TokenResponseErrorKind::malformed_error_body);
 }
 
@@ -254,8 +254,8 @@ TEST(TokenResponse, SandboxErrorResponseRoundTrips) {  // spec 2.4, 7.2
     EXPECT_TRUE(bad.headers.has("WWW-Authenticate"));
     EXPECT_EQ(bad.headers.get("cache-control"), "no-store");
     auto set = read_token_response(bad, kNow);
-    ASSERT_FALSE(set);
-    ASSERT_TRUE(set.error().error);
+    ASSERT_FALSE(set) << "a token set was read from a 401";
+    ASSERT_TRUE(set.error().error) << "the 401's error body was not read: " << to_string(set.error().kind);
     EXPECT_EQ(set.error().error->error, "invalid_client");
     EXPECT_EQ(make_token_error_response(TokenError{"invalid_grant", ""}).status, 400);
 }
@@ -309,7 +309,7 @@ TEST(TokenEndpoint, PublicClientIdMayComeInTheQueryString_spec4_3) {
     HttpRequest differ = both_agree;
     differ.url = "/token?client_id=other";
     auto refused = parse_token_request(differ);
-    ASSERT_FALSE(refused);
+    ASSERT_FALSE(refused) << "accepted with two different client_ids";
     EXPECT_EQ(refused.error().error, "invalid_request");
 
     HttpRequest with_basic = form_post("grant_type=authorization_code&code=c", Headers{{"Authorization", basic("a:b")}});
@@ -363,7 +363,7 @@ TEST(TokenEndpoint, RefusesMalformedRequests) {  // spec 4.3, 5.3, 7.1 20000, RF
 TEST(TokenEndpoint, MalformedVerifierUsesThe20000Text) {  // spec 7.1 20000
     auto parsed = parse_token_request(form_post("grant_type=authorization_code&code=c&client_id=p&code_verifier=" +
                                                 std::string(43, '+')));
-    ASSERT_FALSE(parsed);
+    ASSERT_FALSE(parsed) << "accepted with a malformed code_verifier";
     EXPECT_EQ(parsed.error().description, describe(AuthorizationErrorCode::code_verifier_malformed));
 }
 

@@ -23,6 +23,7 @@
 #include "support/free_port.hpp"
 #include "support/helper_fixture.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::helper::bff_testing {
 
@@ -190,7 +191,7 @@ protected:
     httplib::Result sign_in(const Door& door, CookieJar& jar, const std::string& scope = "",
                             const std::string& decision = "allow", SignInSeen* seen = nullptr) {
         auto login = navigate(door, jar, "/bff/login" + (scope.empty() ? "" : "?scope=" + percent_encode(scope)));
-        EXPECT_TRUE(login);
+        EXPECT_TRUE(login) << why_no_answer(login);
         if (!login) return login;
         if (seen) seen->answers.push_back(*login);
         EXPECT_EQ(login->status, 303) << login->body;
@@ -200,11 +201,11 @@ protected:
         EXPECT_EQ(consent.rfind(sandbox().consent_url() + "?", 0), 0u) << consent;
         Browser at_sandbox;
         auto page = open_consent(at_sandbox, location_query_of(consent));
-        EXPECT_TRUE(page);
+        EXPECT_TRUE(page) << why_no_answer(page);
         if (!page) return page;
         EXPECT_EQ(page->status, 200) << page->body;
         auto decided = decide(at_sandbox, page->body, decision);
-        EXPECT_TRUE(decided);
+        EXPECT_TRUE(decided) << why_no_answer(decided);
         if (!decided) return decided;
         EXPECT_EQ(decided->status, 303);
         const std::string back = decided->get_header_value("Location");
@@ -222,9 +223,9 @@ protected:
     // under ASSERT_NO_FATAL_FAILURE.
     void start_signed_in() {
         helper_ = start_helper(0, state_dir());
-        ASSERT_TRUE(helper_->ok());
+        ASSERT_TRUE(helper_->ok()) << helper_->error();
         auto done = sign_in(*helper_, jar_);
-        ASSERT_TRUE(done);
+        ASSERT_TRUE(done) << why_no_answer(done);
         ASSERT_EQ(done->status, 303) << done->get_header_value("Location");
         ASSERT_FALSE(jar_.session().empty()) << done->get_header_value("Location");
     }
@@ -243,7 +244,7 @@ protected:
     // Every token value the sandbox has issued (GET /_sandbox/tokens).
     std::vector<std::string> issued_tokens() {
         auto res = get("/_sandbox/tokens", {{"X-Roomkey-Sandbox-Control", "1"}});
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         std::vector<std::string> out;
         if (!res) return out;
         const auto j = parse_json(res->body);

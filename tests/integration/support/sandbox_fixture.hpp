@@ -33,6 +33,7 @@
 #include "roomkey/url.hpp"
 #include "sandbox/server.hpp"
 #include "support/trust_only.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::sandbox::testing {
 
@@ -234,13 +235,13 @@ protected:
     void advance_clock(std::int64_t seconds) {
         auto res = client()->Post(("/_sandbox/clock/advance?seconds=" + std::to_string(seconds)).c_str(),
                                   httplib::Headers{{"X-Roomkey-Sandbox-Control", "1"}}, "", "text/plain");
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         ASSERT_EQ(res->status, 200) << res->body;
     }
     void inject_fault(const std::string& json) {
         auto res = client()->Post("/_sandbox/faults", httplib::Headers{{"X-Roomkey-Sandbox-Control", "1"}}, json,
                                   "application/json");
-        ASSERT_TRUE(res);
+        ASSERT_TRUE(res) << why_no_answer(res);
         ASSERT_EQ(res->status, 200) << res->body;
     }
 
@@ -248,7 +249,7 @@ protected:
     // session cookie ("name=value").
     std::string login_as(const std::string& login, const std::string& password) {
         auto res = post_form("/login", {{"login", login}, {"password", password}, {"next", "/clients"}});
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         EXPECT_EQ(res->status, 303) << res->body;
         const std::string c = res->get_header_value("Set-Cookie");
@@ -260,14 +261,14 @@ protected:
     std::string register_client_on_screen(const std::string& cookie, const std::string& type,
                                           const std::string& redirect_uri, const std::vector<std::string>& scopes) {
         auto form = get("/clients/new", {{"Cookie", cookie}});
-        EXPECT_TRUE(form);
+        EXPECT_TRUE(form) << why_no_answer(form);
         FormFields f{{"csrf", hidden_value(form ? form->body : "", "csrf")},
                      {"name", "Screen app"},
                      {"type", type},
                      {"redirect_uris", redirect_uri}};
         for (const auto& s : scopes) f.emplace_back("scope", s);
         auto res = post_form("/clients", f, {{"Cookie", cookie}});
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res || res->status != 303) return {};
         const std::string location = res->get_header_value("Location");
         return percent_decode(location.substr(std::string("/clients/").size())).value_or("");
@@ -333,11 +334,11 @@ protected:
     std::string authorize(const FormFields& query) {
         Browser browser;
         auto page = open_consent(browser, query);
-        EXPECT_TRUE(page);
+        EXPECT_TRUE(page) << why_no_answer(page);
         if (!page) return {};
         EXPECT_EQ(page->status, 200) << page->body;
         auto res = decide(browser, page->body, "allow");
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         EXPECT_EQ(res->status, 303);
         return field(location_query(res), "code");
@@ -370,7 +371,7 @@ protected:
         const PkcePair pkce = make_pkce(kRandom);
         const std::string code = authorize(web_request(pkce, scope));
         auto res = exchange_public(code, pkce.verifier);
-        EXPECT_TRUE(res);
+        EXPECT_TRUE(res) << why_no_answer(res);
         if (!res) return {};
         EXPECT_EQ(res->status, 200) << res->body;
         return nlohmann::json::parse(res->body, nullptr, false);
