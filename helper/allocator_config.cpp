@@ -8,7 +8,7 @@
 // near 10 MB (heaptrack) and malloc_trim() gave back under 1 MB: free space
 // split over its per-thread arenas, between long-lived TLS objects, that it
 // could not return. MALLOC_ARENA_MAX=2 still grew +12 %; mimalloc +14 %.
-// jemalloc with these settings held it flat (-3.9 %; see the note of issue 11).
+// jemalloc with these settings held it flat (-3.9 % in bench/soak.sh).
 //   narenas:4        a few arenas for 128 mostly idle threads
 //   dirty_decay_ms   freed pages go back to the system after about a second
 //   muzzy_decay_ms:0 ... and are not kept half-returned

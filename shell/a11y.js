@@ -35,7 +35,7 @@
     window.dispatchEvent(new Event('roomkey:a11y'));
   }
 
-  // Issue 28: Firefox's WebDriver BiDi types a character beyond U+FFFF (an
+  // Firefox's WebDriver BiDi types a character beyond U+FFFF (an
   // emoji) as two input events, one UTF-16 half each. A lone half is no
   // text: it has no UTF-8 form, and the app's JSON reader refuses the whole
   // request. So a high half at the end of an input waits here for the low
@@ -141,8 +141,8 @@
     // The app owns Tab (it moves its own focus ring, which this tree then
     // follows): no element here is a stop of the browser's own Tab order.
     // WebKitGTK moved the DOM focus to the tree's first button on a Tab
-    // whose keydown the app had prevented (issue 28: the first Tab landed
-    // on "Developer (F2)" or "A-", not on the app's main action). Script
+    // whose keydown the app had prevented (the first Tab landed on
+    // "Developer (F2)" or "A-", not on the app's main action). Script
     // and assistive technology still focus them.
     target.tabIndex = -1;
     var node = { el: el, target: target, role: op.role, id: op.id, text: text || null };
@@ -287,7 +287,7 @@
       if (text) askText(id, String(text), selectedAll(el));
     });
     // A paste brings its text in the event itself (clipboardData): taken
-    // here, at once, so no later frame can read a stale clipboard (issue 11).
+    // here, at once, so no later frame can read a stale clipboard.
     // beforeinput's insertFromPaste gives no text for an <input> in Chromium.
     el.addEventListener('paste', function (event) {
       var text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
@@ -367,8 +367,8 @@
     // Ctrl+A (Cmd+A) selects in the app's field, which gets the keys: the
     // input must not also select its own, possibly older, copy of the text,
     // or the next typed character would be sent as "replace everything"
-    // (issue 11: "typed 14, " lost to a select-all the app had already
-    // acted on). A selection made another way (a script's fill(), assistive
+    // ("typed 14, " was lost to a select-all the app had already acted
+    // on). A selection made another way (a script's fill(), assistive
     // technology) still replaces.
     if (inTextInput(event.target) && (event.ctrlKey || event.metaKey) && (event.key === 'a' || event.key === 'A')) {
       event.preventDefault();

@@ -4,20 +4,20 @@
 //                                    state().catalog lists every REST endpoint as
 //                                    [{method, path, scope, room_post, destructive}]
 //                                    (shared/include/roomkey/endpoint_catalog.hpp);
-//                                    issue 10: room {room_id, name, messages, tasks,
+//                                    room {room_id, name, messages, tasks,
 //                                    members, files, loading, error, poll_in_ms},
 //                                    my_tasks, contacts, incoming_requests, room_unread,
 //                                    console {last:{method, path, status, json,
 //                                    scope_needed, scope_granted, rate, error, sent},
 //                                    problems, missing_scope, confirm, sending}
 //                                    (web/app/views_state.cpp, web/app/console.hpp);
-//                                    issue 26: room.files[] {file_id, filename, filesize,
+//                                    room.files[] {file_id, filename, filesize,
 //                                    account_id, upload_time}, room.upload {name, sent,
 //                                    total, status, file_id, error}, room.download
 //                                    {file_id, url, expires_at} (web/app/room_view.hpp)
 //                                    clipboard_notice: sign-out's clipboard clear waits
-//                                    for a click or key press (issue 28), else null
-//                                    issue 27: view ('workspace'|'developer'), room_filter,
+//                                    for a click or key press, else null
+//                                    view ('workspace'|'developer'), room_filter,
 //                                    rooms[] {room_id, name, unread_num, mention_num, sticky,
 //                                    last_update_time} in the order drawn, room.messages[]
 //                                    {..., text, mentions_me, reply_to, system, edited,
@@ -25,7 +25,7 @@
 //                                    notifications {enabled, permission}, title;
 //                                    frame: the number of the frame that drew this state,
 //                                    or will draw it (web/src/main.cpp publish)
-//                                    issue 30: mode ('none'|'oauth'|'api_token'|'bff'),
+//                                    mode ('none'|'oauth'|'api_token'|'bff'),
 //                                    config.session ('browser'|'bff'), tokens_held_by
 //                                    ('page'|'helper'|null), tokens_where (the session
 //                                    panel's sentence), bff {signed_in, expires_in,
@@ -53,7 +53,7 @@
 //                                    copy_curl, log_latest, open_room, mark_read,
 //                                    console_endpoint, console_send, add_scopes,
 //                                    rate_plot, refresh_scopes, files_tab,
-//                                    upload_file; issue 27: room_list, conversation,
+//                                    upload_file; room_list, conversation,
 //                                    composer, details, developer, back; and `frame`, the
 //                                    frame it was drawn in: once widget(n).frame >=
 //                                    state().frame it shows that state): the part of it
@@ -70,7 +70,7 @@
 //                                    notice, missing_scripts}: the glyph atlas
 //                                    (web/src/browser_font.hpp); missing counts
 //                                    codepoints drawn that the atlas does not hold;
-//                                    builtin: canvas read-back is noise (issue 28),
+//                                    builtin: canvas read-back is noise (an engine's fingerprinting guard),
 //                                    so the built-in Latin font draws, notice says
 //                                    why (the mirror too), missing_scripts what it lacks
 // The app's controls are also published as an accessibility tree (#a11y,
@@ -189,7 +189,7 @@
   var staged = '';
   var firstFrameAt = null;
   var widgets = {};
-  var drawnFrame = 0;  // the last frame drawn: widget(name).frame (issue 27)
+  var drawnFrame = 0;  // the last frame drawn: widget(name).frame
   var scopeHelp = [];
   var fontStats = null;
 
@@ -230,7 +230,7 @@
       parts.push('Signed in as ' + (s.account.name ? s.account.name + ' ' : '') +
                  '(account ' + s.account.account_id + ').');
     }
-    // Issue 30: where the tokens are (roomkey-helper in BFF mode, or this page).
+    // Where the tokens are (roomkey-helper in BFF mode, or this page).
     if (s.tokens_where) parts.push('Tokens: ' + s.tokens_where + '.');
     if (s.status) {
       parts.push('Unread ' + s.status.unread_num + ' in ' + s.status.unread_room_num + ' rooms, mentions ' +
@@ -260,7 +260,7 @@
         parts.push('Post "' + p.body + '" ' + p.stage + ': ' + p.note + '.');
       }
     });
-    // Issue 10: the open room, its newest messages as they arrive.
+    // The open room, its newest messages as they arrive.
     if (s.room) {
       parts.push('Room ' + (s.room.name || s.room.room_id) + ' open: ' + s.room.messages.length + ' messages, ' +
                  s.room.tasks.length + ' tasks.');
@@ -281,7 +281,7 @@
     Object.keys(views).forEach(function (key) {
       if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
     });
-    // Issue 28: text drawn with the built-in font (canvas read-back is noise);
+    // Text drawn with the built-in font (canvas read-back is noise);
     // a clipboard clear that waits for the next click or key press.
     if (fontStats && fontStats.notice) parts.push(fontStats.notice);
     if (s.clipboard_notice) parts.push(s.clipboard_notice);

@@ -1,6 +1,6 @@
 // log_writer.hpp: the request log's writer. A request thread only appends its
 // line to a buffer; one writer thread hands everything buffered to the file
-// descriptor in a single write(). Before (issue 12 item 5's profile), every
+// descriptor in a single write(). Before (a profile of the helper under load), every
 // request paid three unbuffered std::cerr writes on its own thread, the
 // largest cost the helper added per request after TLS itself.
 //

@@ -1,4 +1,4 @@
-// api_files.cpp: files both ways (issue 26 point 4), as the live service
+// api_files.cpp: files both ways, as the live service
 // does them:
 //   POST /rooms/{room_id}/files   multipart/form-data: `file` (at most
 //       kMaxUploadFileBytes) and an optional `message`; answers {"file_id"}

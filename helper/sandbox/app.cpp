@@ -248,7 +248,7 @@ void SandboxApp::finish(RouteKind kind, const Headers& request_headers, const st
 
 void SandboxApp::apply_policy(RouteKind kind, HttpResponse& response) {
     Headers& h = response.headers;
-    // No CORS anywhere (spec issue 4.2): the real service offers none either,
+    // No CORS anywhere (spec 4.2): the real service offers none either,
     // so a browser app that works here must not depend on it.
     for (const char* name :
          {"Access-Control-Allow-Origin", "Access-Control-Allow-Credentials", "Access-Control-Allow-Headers",

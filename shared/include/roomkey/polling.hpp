@@ -1,6 +1,6 @@
 // polling.hpp: how often an open room is polled for new messages (GET
 // /rooms/{room_id}/messages) and the room list read again for mentions in
-// other rooms (GET /rooms, issue 27), derived from the overall budget the
+// other rooms (GET /rooms), derived from the overall budget the
 // pacer reports (spec 8.1), so that polling, all of it together, never takes
 // more than a stated share of what is left before the limit resets. Pure:
 // the budget and time are passed in.

@@ -1,5 +1,5 @@
 // proxy_outcome.hpp: how roomkey-helper tells the app what became of a
-// request it could not complete upstream (issue 11 item 1). The helper writes
+// request it could not complete upstream. The helper writes
 // it and the app reads it with this one definition.
 //
 // When the helper answers 502 or 504 on the upstream's behalf, the answer
@@ -51,7 +51,7 @@ std::string upstream_failure_body(const TokenError& error, UpstreamOutcome outco
 std::optional<UpstreamOutcome> read_upstream_outcome(const HttpResponse& response);
 
 // True when the service certainly did not act on the request, so the app may
-// resend it by itself (issue 11 item 1).
+// resend it by itself: a post is never sent twice.
 inline bool safe_to_resend(const std::optional<UpstreamOutcome>& outcome) {
     return outcome == UpstreamOutcome::not_sent;
 }
