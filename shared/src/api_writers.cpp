@@ -97,16 +97,22 @@ Json record_json(const ChatTask& t) {
 
 // A member, a contact and a contact request carry the account's public
 // profile in the same order, the record's own fields after it.
-Json record_json(const RoomMember& m) {
+template <class Profile>
+Json profile_json(const Profile& p) {
     Json o = Json::object();
-    o["account_id"] = id_json(m.account_id);
-    put_id(o, "room_id", m.room_id);
-    o["name"] = m.name;
-    put(o, "chatwork_id", m.chatwork_id);
-    put_id(o, "organization_id", m.organization_id);
-    put(o, "organization_name", m.organization_name);
-    put(o, "department", m.department);
-    put(o, "avatar_image_url", m.avatar_image_url);
+    o["account_id"] = id_json(p.account_id);
+    put_id(o, "room_id", p.room_id);
+    o["name"] = p.name;
+    put(o, "chatwork_id", p.chatwork_id);
+    put_id(o, "organization_id", p.organization_id);
+    put(o, "organization_name", p.organization_name);
+    put(o, "department", p.department);
+    put(o, "avatar_image_url", p.avatar_image_url);
+    return o;
+}
+
+Json record_json(const RoomMember& m) {
+    Json o = profile_json(m);
     o["role"] = m.role;
     return o;
 }
@@ -123,29 +129,10 @@ Json record_json(const ChatFile& f) {
     return o;
 }
 
-Json record_json(const Contact& c) {
-    Json o = Json::object();
-    o["account_id"] = id_json(c.account_id);
-    put_id(o, "room_id", c.room_id);
-    o["name"] = c.name;
-    put(o, "chatwork_id", c.chatwork_id);
-    put_id(o, "organization_id", c.organization_id);
-    put(o, "organization_name", c.organization_name);
-    put(o, "department", c.department);
-    put(o, "avatar_image_url", c.avatar_image_url);
-    return o;
-}
+Json record_json(const Contact& c) { return profile_json(c); }
 
 Json record_json(const ContactRequest& r) {
-    Json o = Json::object();
-    o["account_id"] = id_json(r.account_id);
-    put_id(o, "room_id", r.room_id);
-    o["name"] = r.name;
-    put(o, "chatwork_id", r.chatwork_id);
-    put_id(o, "organization_id", r.organization_id);
-    put(o, "organization_name", r.organization_name);
-    put(o, "department", r.department);
-    put(o, "avatar_image_url", r.avatar_image_url);
+    Json o = profile_json(r);
     o["request_id"] = id_json(r.request_id);
     put(o, "message", r.message);
     return o;
