@@ -34,29 +34,26 @@ AccountBrief account_brief(const ChatModel& chat, AccountId id) {
     return AccountBrief{std::to_string(id), a ? a->name : std::string(), avatar_url(id)};
 }
 
-// A contact's public profile; members and contact requests carry the same.
-Contact contact_record(const Account& a) {
-    Contact c;
-    c.account_id = std::to_string(a.account_id);
-    c.room_id = std::to_string(a.my_room_id);
-    c.name = a.name;
-    c.chatwork_id = a.chatwork_id;
-    c.organization_id = "101";
-    c.organization_name = a.organization_name;
-    c.department = a.department;
-    c.avatar_image_url = avatar_url(a.account_id);
-    return c;
+// An account's public profile, as /me, a contact, a member and a contact
+// request all carry it.
+template <class Record>
+Record with_profile(const Account& a) {
+    Record r;
+    r.account_id = std::to_string(a.account_id);
+    r.room_id = std::to_string(a.my_room_id);
+    r.name = a.name;
+    r.chatwork_id = a.chatwork_id;
+    r.organization_id = "101";
+    r.organization_name = a.organization_name;
+    r.department = a.department;
+    r.avatar_image_url = avatar_url(a.account_id);
+    return r;
 }
 
+Contact contact_record(const Account& a) { return with_profile<Contact>(a); }
+
 roomkey::Account me_record(const Account& a) {
-    roomkey::Account me;
-    me.account_id = std::to_string(a.account_id);
-    me.room_id = std::to_string(a.my_room_id);
-    me.name = a.name;
-    me.chatwork_id = a.chatwork_id;
-    me.organization_id = "101";
-    me.organization_name = a.organization_name;
-    me.department = a.department;
+    roomkey::Account me = with_profile<roomkey::Account>(a);
     me.title = a.title;
     me.url = "";
     me.introduction = a.introduction;
@@ -64,7 +61,6 @@ roomkey::Account me_record(const Account& a) {
     for (auto* unused : {&me.tel_organization, &me.tel_extension, &me.tel_mobile, &me.skype, &me.facebook, &me.twitter}) {
         *unused = "";
     }
-    me.avatar_image_url = avatar_url(a.account_id);
     me.login_mail = a.login_mail;
     return me;
 }
