@@ -76,7 +76,7 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::SignOut>) {
                 const long open = open_posts();
                 if (open > 0 && !i.discard_posts) {
-                    // Issue 11: posts still open are the user's text: ask first.
+                    // Posts still open are the user's text, not yet anywhere else: ask first.
                     feedback_.sign_out_confirm = open;
                     return;
                 }

@@ -90,7 +90,7 @@ struct Send {
     std::uint64_t id = 0;
     HttpRequest request;
     // A file upload: the platform reports the body's progress
-    // (App::on_upload_progress), which emscripten_fetch cannot.
+    // (App::on_upload_progress) from its XMLHttpRequest (web/src/fetch_transport.cpp).
     bool upload_progress = false;
 };
 // Open the browser's file picker for a room's upload; the chosen file comes
@@ -124,7 +124,7 @@ struct CopyText {
 struct ForgetClipboard {
     bool system = false;
 };
-// Remove the pending authorization from sessionStorage (issue 28: the page
+// Remove the pending authorization from sessionStorage (the page
 // was shown again from the back/forward cache; that sign-in is abandoned).
 struct ForgetPending {};
 }  // namespace effect
@@ -250,7 +250,7 @@ public:
     // retrying, checking, unknown or refused.
     long open_posts() const { return features_.posting.open_posts(); }
     const std::string& notice() const { return feedback_.notice; }
-    // Issue 28: sign-out could not overwrite the system clipboard (the
+    // Sign-out could not overwrite the system clipboard (the
     // engine wants a recent click or key press): what to tell the user, ""
     // when nothing waits.
     std::string clipboard_notice() const;
