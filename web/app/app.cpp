@@ -35,36 +35,7 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
     fetch_config(now);
     const LaunchUrl launch = read_launch_url(launch_url);
     bff_.callback_error = launch.bff_error;  // shown with the config (app_bff.cpp)
-    if (launch.holds != LaunchHolds::authorization_answer) return;
-
-    // The pending record is single use: the platform already removed it from
-    // sessionStorage, and validate_callback consumes it whatever the outcome.
-    std::optional<PendingAuthorization> pending;
-    if (pending_record) {
-        auto parsed = parse_pending(*pending_record);
-        if (parsed) {
-            add_secret(parsed->code_verifier);
-            pending = std::move(*parsed);
-        }
-    }
-    // validate_callback consumes the record: keep what the log tells of it.
-    std::optional<PendingAuthorization> sent = pending;
-    auto validated = validate_callback(launch_url, pending);
-    // Told in the HTTP log once the configuration (its consent_url) is here.
-    sign_in_.steps = ArrivedCallback{std::move(sent), std::string(launch_url),
-                                     validated ? std::nullopt : std::optional<CallbackError>(validated.error()), now};
-    if (!validated) {
-        perform(client_.callback_rejected(validated.error()), now);
-        set_error(callback_error(validated.error()));
-        return;
-    }
-    add_secret(validated->code());
-    sign_in_.requested_scopes = validated->scopes();
-    client_.expect_callback();  // the page's session exchanges the code once the config is here
-    sign_in_.callback = std::move(*validated);
-    sign_in_.callback_at = now;
-    feedback_.notice = "Completing sign-in...";
-    // The exchange waits for the helper's configuration (its token route).
+    sign_in_.on_launch(launch_url, launch, pending_record, now);
 }
 
 void App::apply(const Intent& intent, Instant now) {
@@ -72,7 +43,7 @@ void App::apply(const Intent& intent, Instant now) {
         [&](const auto& i) {
             using T = std::decay_t<decltype(i)>;
             if constexpr (std::is_same_v<T, intent::SignIn>) {
-                sign_in(i.scopes, now);
+                start_sign_in(i.scopes, now);
             } else if constexpr (std::is_same_v<T, intent::SignOut>) {
                 const long open = open_posts();
                 if (open > 0 && !i.discard_posts) {
@@ -98,26 +69,23 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::TryAgain>) {
                 feedback_.error.reset();
                 feedback_.notice.clear();
-                if (holder() != CredentialHolder::api_token) {
-                    const SessionState state = session().state();
-                    if (state == SessionState::failed || state == SessionState::expired ||
-                        state == SessionState::authorizing) {
-                        client_.reset_session(
-                            session_config(config_load_.value ? config_load_.value->client_id : std::string()));
-                    }
-                }
+                sign_in_.try_again();
                 if (!config_load_.value && !config_load_.loading) fetch_config(now);
             } else if constexpr (std::is_same_v<T, intent::RefreshNow>) {
-                refresh_now(now);
+                // In BFF mode the helper refreshes (POST /bff/refresh).
+                if (holder() == CredentialHolder::helper)
+                    bff_refresh(std::nullopt, now);
+                else
+                    sign_in_.refresh_now(now);
             } else if constexpr (std::is_same_v<T, intent::RefreshScopes>) {
-                refresh_with_scopes(i.scopes, now);
+                if (holder() == CredentialHolder::helper)
+                    bff_refresh(i.scopes, now);  // POST /bff/refresh {"scope": ...}
+                else
+                    sign_in_.refresh_with_scopes(i.scopes, now);
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {
-                sign_in_.auto_refresh = i.on;
-                // Catch up at once on anything that came due while it was off.
-                if (sign_in_.auto_refresh && holder() == CredentialHolder::page_session)
-                    perform(client_.tick(now), now);
+                sign_in_.set_auto_refresh(i.on, now);
             } else if constexpr (std::is_same_v<T, intent::UseApiToken>) {
-                use_api_token(i.token, now);
+                sign_in_.use_api_token(i.token, now);
             } else if constexpr (std::is_same_v<T, intent::ReloadAccount>) {
                 features_.dashboard.reload_account(now);
             } else if constexpr (std::is_same_v<T, intent::ReloadRooms>) {
@@ -151,11 +119,7 @@ void App::apply(const Intent& intent, Instant now) {
 }
 
 void App::tick(Instant now) {
-    if (sign_in_.refresh_tick_at && now >= *sign_in_.refresh_tick_at && sign_in_.auto_refresh &&
-        holder() == CredentialHolder::page_session) {
-        sign_in_.refresh_tick_at.reset();
-        perform(client_.tick(now), now);
-    }
+    sign_in_.tick(now);
     features_.posting.run_timers(now);
     if (helper_.probe_due(now)) probe_helper(now);
     features_.open_room.run_poll(now);
@@ -164,15 +128,12 @@ void App::tick(Instant now) {
 }
 
 std::optional<Instant> App::next_wake_at(Instant now) const {
-    std::optional<Instant> wake;
-    wake = client_.next_send_at(now);
-    if (sign_in_.refresh_tick_at && sign_in_.auto_refresh && holder() == CredentialHolder::page_session) {
-        wake = wake ? std::min(*wake, *sign_in_.refresh_tick_at) : *sign_in_.refresh_tick_at;
-    }
-    // Automatic retries and room checks of posts, and the helper probe.
+    std::optional<Instant> wake = client_.next_send_at(now);
+    // The refresh due, automatic retries and room checks of posts, and the helper probe.
     auto earliest = [&](std::optional<Instant> at) {
         if (at) wake = wake ? std::min(*wake, *at) : *at;
     };
+    earliest(sign_in_.wake_at());
     earliest(features_.posting.next_timer());
     earliest(helper_.next_probe());
     earliest(room_poll_at());
@@ -189,11 +150,6 @@ std::vector<Effect> App::take_effects() {
 // ===========================================================================
 // [SECTION] Views
 // ===========================================================================
-
-std::string App::masked_api_token() const {
-    if (sign_in_.api_token.empty()) return {};
-    return std::string(kMask) + " (" + std::to_string(sign_in_.api_token.size()) + " characters)";
-}
 
 std::optional<Instant> App::next_send_at(Instant now) const {
     return client_.next_send_at(now);

@@ -67,6 +67,7 @@
 #include "roomkey/public_config.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
+#include "app/sign_in.hpp"
 #include "app/user_errors.hpp"
 #include "app/view_answer.hpp"
 #include "app/workspace.hpp"
@@ -148,7 +149,7 @@ struct Counters {
 
 inline constexpr std::size_t kMaxRateSamples = 240;
 
-class App final : private FeatureHost {
+class App final : private FeatureHost, private SignInHost {
 public:
     // `origin` is the page's origin ("https://127.0.0.1:8443"), for curl.
     App(RandomSource random, std::string origin);
@@ -178,8 +179,8 @@ public:
     std::vector<Effect> take_effects();
 
     // ---- read-only view for the UI and the page API ----
-    const std::optional<PublicConfig>& config() const { return config_load_.value; }
-    const std::string& config_error() const { return config_load_.error; }
+    const std::optional<PublicConfig>& config() const override { return config_load_.value; }
+    const std::string& config_error() const override { return config_load_.error; }
     bool config_loading() const { return config_load_.loading; }
     // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
     CredentialHolder holder() const { return client_.holder(); }
@@ -187,12 +188,13 @@ public:
     // "signed out", "signing in", "exchanging", "signed in", "refreshing",
     // "expired", "failed" or "api token".
     std::string session_label() const;
-    const ScopeSet& requested_scopes() const { return sign_in_.requested_scopes; }
-    // "Refresh with fewer scopes" (intent::RefreshScopes): asked, granted, why not.
-    const ScopeRefresh& scope_refresh() const { return sign_in_.scope_refresh; }
+    // The page's own sign-in, the API token and the scopes asked for (sign_in.hpp).
+    const SignIn& sign_in() const { return sign_in_; }
+    const ScopeSet& requested_scopes() const { return sign_in_.requested_scopes(); }
+    const ScopeRefresh& scope_refresh() const { return sign_in_.scope_refresh(); }
     // Granted scopes differ from the requested ones (after expansion).
     bool scopes_differ() const;
-    bool auto_refresh() const { return sign_in_.auto_refresh; }
+    bool auto_refresh() const { return sign_in_.auto_refresh(); }
     std::optional<Instant> access_expires_at() const;
     // ---- the BFF mode (app_bff.cpp) ----
     // The scopes of the OAuth grant in use (the page's tokens, or the
@@ -206,7 +208,7 @@ public:
     bool oauth_grant() const {
         return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;
     }
-    std::string masked_api_token() const;
+    std::string masked_api_token() const { return sign_in_.masked_api_token(); }
 
     // ---- the features, each with its own state ----
     const Dashboard& dashboard() const { return features_.dashboard; }
@@ -293,12 +295,9 @@ private:
 
     // intents (app.cpp routes each to its feature)
     void apply_feature(const Intent& intent, Instant now);
-    void sign_in(const ScopeSet& scopes, Instant now);
+    void start_sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
     void page_restored(Instant now);
-    void refresh_with_scopes(const ScopeSet& scopes, Instant now);
-    void refresh_now(Instant now);
-    void use_api_token(std::string token, Instant now);
     void add_scopes(const intent::AddScopes& i, Instant now);
     void copy_curl(std::uint64_t entry_id, bool may_reveal);
     // The grant's scopes for the console's checks; nullopt for an API token.
@@ -308,16 +307,9 @@ private:
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
     void fetch_config(Instant now);
     void on_config(const HttpResponse& response, Instant now);
-    void on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
-                         Instant now);
 
-    // the session state machine, through the REST client
-    SessionConfig session_config(const std::string& client_id) const;
     // Performs what the REST client says: token requests, sends, answers.
-    void perform(RestStep step, Instant now);
-    void process_callback(Instant now);
-    void on_signed_in(Instant now);
-    void remember_tokens();
+    void perform(RestStep step, Instant now) override;
 
     // REST calls
     void pump(Instant now);
@@ -326,7 +318,14 @@ private:
                        Instant now);
     void drop_all_calls(const std::string& reason, Instant now);
     void record_rate(const HttpResponse& response, Instant now);
-    void reset_account_data();
+    void reset_account_data() override;
+
+    // ---- SignInHost: what the sign-in asks (app_session.cpp) ----
+    void reset_error() override { feedback_.error.reset(); }
+    void forget_pending() override { effects_.push_back(effect::ForgetPending{}); }
+    void end_session(Instant now) override { sign_out(now); }
+    void signed_in(Instant now) override { features_.dashboard.load(now); }
+    void token_refreshed() override { ++stats_.counters.token_refreshes; }
 
     void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
         feedback_.error = std::move(error);
@@ -363,7 +362,7 @@ private:
     void on_helper_unreachable(Instant now, bool probe_failed = false);
     void on_helper_answer(Instant now);
     void probe_helper(Instant now);
-    void add_secret(const std::string& secret);
+    void add_secret(const std::string& secret) override;
 
     // the BFF mode (app_bff.cpp)
     bool bff_config() const { return config_load_.value && config_load_.value->bff(); }
@@ -392,30 +391,12 @@ private:
     };
     ConfigLoad config_load_;
 
-    // Sign-in and the grant as asked for (the tokens themselves are the REST client's).
-    struct ArrivedCallback {
-        std::optional<PendingAuthorization> pending;  // as the callback consumed it
-        std::string url;
-        std::optional<CallbackError> refused;
-        Instant at;
-    };
-    struct SignIn {
-        std::optional<ValidatedCallback> callback;  // validated, waiting for the config
-        Instant callback_at;                        // when the page loaded with it (spec 2.2: code valid 1 minute)
-        // The authorization request and callback, waiting for the configuration
-        // (its consent_url) to be told in the HTTP log as steps (flow_steps.hpp).
-        std::optional<ArrivedCallback> steps;
-        ScopeSet requested_scopes;
-        ScopeRefresh scope_refresh;
-        bool auto_refresh = true;
-        std::optional<Instant> refresh_tick_at;
-        std::string api_token;
-    };
-    SignIn sign_in_;
-    void log_flow_step(FlowStep step, Instant at);
+    void log_flow_step(FlowStep step, Instant at) override;
 
     // The one REST client: credentials, session, pacing, queue (rest_client.hpp).
     RestClient client_;
+    // Sign-in and the grant as asked for (the tokens themselves are the REST client's).
+    SignIn sign_in_{*this, client_, random_};
     // Every request the App hands the transport, and where its answer goes.
     struct Wire {
         std::map<std::uint64_t, HttpPurpose> http;

@@ -89,7 +89,7 @@ void App::bff_sign_in(const ScopeSet& scopes, Instant now) {
     // the page that comes back from the callback tells it again from the
     // helper's report of its token request.
     log_flow_step(bff_login_step(url), now);
-    sign_in_.requested_scopes = scopes;
+    sign_in_.set_requested(scopes);
     bff_.signing_in = true;
     feedback_.error.reset();
     feedback_.notice = "Opening the consent screen through roomkey-helper...";
@@ -103,16 +103,16 @@ void App::bff_sign_out(Instant now) {
 
 void App::bff_refresh(std::optional<ScopeSet> scopes, Instant now) {
     if (bff_.refreshing) {
-        if (scopes) sign_in_.scope_refresh.refuse("A refresh is already under way: wait for it, then try again.");
+        if (scopes) sign_in_.scope_refresh().refuse("A refresh is already under way: wait for it, then try again.");
         return;
     }
     if (scopes) {
         const ScopeSet granted = bff_.view.scope();
         if (auto why = ScopeRefresh::refusal(*scopes, granted, false)) {
-            sign_in_.scope_refresh.refuse(std::move(*why));
+            sign_in_.scope_refresh().refuse(std::move(*why));
             return;
         }
-        sign_in_.scope_refresh.start(*scopes, granted);
+        sign_in_.scope_refresh().start(*scopes, granted);
     }
     bff_.refreshing = true;
     send(BffCall{BffRoute::refresh},
@@ -136,23 +136,23 @@ void App::on_bff_answer(BffRoute route, const std::optional<HttpResponse>& respo
         return;
     }
     if (!response) {
-        if (route == BffRoute::refresh && sign_in_.scope_refresh.pending()) {
-            sign_in_.scope_refresh.failed("The refresh did not go through (" + reason +
+        if (route == BffRoute::refresh && sign_in_.scope_refresh().pending()) {
+            sign_in_.scope_refresh().failed("The refresh did not go through (" + reason +
                                           "): the scopes granted before still apply.");
         }
         set_error(transport_error(route == BffRoute::session ? "Reading the session" : "Refreshing", reason));
         return;
     }
     if (auto why = bff_session_ended(*response)) {
-        if (sign_in_.scope_refresh.pending())
-            sign_in_.scope_refresh.failed("The refresh was refused and the session ended: sign in again.");
+        if (sign_in_.scope_refresh().pending())
+            sign_in_.scope_refresh().failed("The refresh was refused and the session ended: sign in again.");
         bff_ended(*why, now);
         return;
     }
     if (!is_success(response->status)) {
         const std::string why = bff_refusal(*response);
-        if (route == BffRoute::refresh && sign_in_.scope_refresh.pending()) {
-            sign_in_.scope_refresh.failed(why + ": the scopes granted before still apply.");
+        if (route == BffRoute::refresh && sign_in_.scope_refresh().pending()) {
+            sign_in_.scope_refresh().failed(why + ": the scopes granted before still apply.");
             return;
         }
         UserError error;
@@ -171,9 +171,9 @@ void App::on_bff_answer(BffRoute route, const std::optional<HttpResponse>& respo
         return;
     }
     if (route == BffRoute::refresh) {
-        if (sign_in_.scope_refresh.pending()) {
-            sign_in_.requested_scopes = sign_in_.scope_refresh.requested();
-            sign_in_.scope_refresh.granted(info->scope);
+        if (sign_in_.scope_refresh().pending()) {
+            sign_in_.set_requested(sign_in_.scope_refresh().requested());
+            sign_in_.scope_refresh().granted(info->scope);
         }
         if (info->signed_in) {
             ++stats_.counters.token_refreshes;
@@ -207,7 +207,7 @@ void App::bff_take_session(const BffSessionInfo& info, Instant now) {
     if (!arrived) return;
     client_.use_helper();
     bff_.signing_in = false;
-    if (sign_in_.requested_scopes.empty()) sign_in_.requested_scopes = info.scope;
+    if (sign_in_.requested_scopes().empty()) sign_in_.set_requested(info.scope);
     feedback_.error.reset();
     feedback_.notice = "Signed in through roomkey-helper: it holds the tokens, this page holds none.";
     features_.dashboard.load(now);

@@ -93,7 +93,7 @@ void App::add_scopes(const intent::AddScopes& i, Instant now) {
         return;
     }
     const ScopeSet* held = granted_scopes();
-    const ScopeSet granted = held ? *held : sign_in_.requested_scopes;
+    const ScopeSet granted = held ? *held : sign_in_.requested_scopes();
     auto scopes = scopes_adding(granted, i.scope, config_load_.value->client_type);
     if (!scopes) {
         UserError error;
@@ -102,7 +102,7 @@ void App::add_scopes(const intent::AddScopes& i, Instant now) {
         set_error(std::move(error));
         return;
     }
-    sign_in(*scopes, now);
+    start_sign_in(*scopes, now);
 }
 
 }  // namespace roomkey::app

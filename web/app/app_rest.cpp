@@ -59,7 +59,7 @@ void App::perform(RestStep step, Instant now) {
         } else if (const auto* refresh = std::get_if<session_effect::SendRefresh>(&effect)) {
             send(TokenCall{refresh->id}, "token refresh (spec 4.3)", refresh->request, now);
         } else if (const auto* at = std::get_if<session_effect::ScheduleRefreshAt>(&effect)) {
-            sign_in_.refresh_tick_at = at->at;
+            sign_in_.schedule_refresh(at->at);
         } else if (std::holds_alternative<session_effect::ForgetTokens>(effect)) {
             trace_.log.forget_secrets(redaction());
         }
