@@ -34,7 +34,7 @@ App::App(RandomSource random, std::string origin)
 void App::start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now) {
     fetch_config(now);
     const LaunchUrl launch = read_launch_url(launch_url);
-    bff_.callback_error = launch.bff_error;  // shown with the config (app_bff.cpp)
+    bff_.on_launch(launch);  // a #bff_error is shown with the config
     sign_in_.on_launch(launch_url, launch, pending_record, now);
 }
 
@@ -74,12 +74,12 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::RefreshNow>) {
                 // In BFF mode the helper refreshes (POST /bff/refresh).
                 if (holder() == CredentialHolder::helper)
-                    bff_refresh(std::nullopt, now);
+                    bff_.refresh(std::nullopt, now);
                 else
                     sign_in_.refresh_now(now);
             } else if constexpr (std::is_same_v<T, intent::RefreshScopes>) {
                 if (holder() == CredentialHolder::helper)
-                    bff_refresh(i.scopes, now);  // POST /bff/refresh {"scope": ...}
+                    bff_.refresh(i.scopes, now);  // POST /bff/refresh {"scope": ...}
                 else
                     sign_in_.refresh_with_scopes(i.scopes, now);
             } else if constexpr (std::is_same_v<T, intent::SetAutoRefresh>) {

@@ -14,21 +14,22 @@
 // therefore asks to sign in again. In roomkey-helper's BFF mode ("session":
 // "bff" in /config.json) the page holds no token at all: the helper runs the
 // flow and keeps the tokens in an HttpOnly cookie, the page asks
-// /bff/session who is signed in, so a reload keeps the session (app_bff.cpp,
+// /bff/session who is signed in, so a reload keeps the session (bff_panel.hpp,
 // bff_session.hpp).
 //
-// The features (features.hpp), each owning its state, intents, requests and
-// answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
+// The sign-in (sign_in.hpp: the page's own OAuth flow, the API token, the
+// scopes asked for) and the BFF panel (bff_panel.hpp: the helper's session)
+// own the session's side of the App. The features (features.hpp), each
+// owning its state, intents, requests and answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
 // files), my_tasks.hpp, contacts.hpp, api_console.hpp, mentions.hpp, and
 // workspace.hpp's state. Where the App's own code lives:
 //   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects
 //   app_features.cpp the features' intents, forwarded to their owners
 //   app_routes.cpp   the features' host: submit by tag, answers back by tag
 //   app_rest.cpp     what a REST client step says: token requests, sends, answers
-//   app_http.cpp     send() through the helper, /config.json, copy as curl, token answers
-//   app_session.cpp  sign-in/out, API token, refresh, secrets to mask
+//   app_http.cpp     send() through the helper, /config.json, copy as curl; answers by purpose
+//   app_session.cpp  sign-out, a page restored, secrets to mask, the session as shown
 //   app_helper.cpp   roomkey-helper unreachable: the probe
-//   app_bff.cpp      the BFF mode's sign-in, session, refresh, sign-out and log steps
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
 // How a new feature is added, so that several people can work in parallel
@@ -55,7 +56,7 @@
 #include <variant>
 #include <vector>
 
-#include "app/bff_session.hpp"
+#include "app/bff_panel.hpp"
 #include "app/console.hpp"
 #include "app/feature.hpp"
 #include "app/features.hpp"
@@ -149,7 +150,7 @@ struct Counters {
 
 inline constexpr std::size_t kMaxRateSamples = 240;
 
-class App final : private FeatureHost, private SignInHost {
+class App final : private FeatureHost, private BffHost {
 public:
     // `origin` is the page's origin ("https://127.0.0.1:8443"), for curl.
     App(RandomSource random, std::string origin);
@@ -196,14 +197,14 @@ public:
     bool scopes_differ() const;
     bool auto_refresh() const { return sign_in_.auto_refresh(); }
     std::optional<Instant> access_expires_at() const;
-    // ---- the BFF mode (app_bff.cpp) ----
+    // ---- the BFF mode (bff_panel.hpp) ----
     // The scopes of the OAuth grant in use (the page's tokens, or the
     // helper's session in BFF mode); nullptr without one (API token, signed out).
     const ScopeSet* granted_scopes() const;
     // Where the tokens are, as the session panel says it ("" when none).
     std::string tokens_held_by() const;
     // The helper's session as /bff/session last told it.
-    const BffSessionView& bff() const { return bff_.view; }
+    const BffSessionView& bff() const { return bff_.view(); }
     // An OAuth grant is in use, held by the page or by the helper.
     bool oauth_grant() const {
         return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;
@@ -286,8 +287,6 @@ private:
         RequestId id = 0;
     };
     struct HelperProbe {};
-    // A call to the helper's BFF session routes.
-    enum class BffRoute { session, refresh, logout };
     struct BffCall {
         BffRoute route = BffRoute::session;
     };
@@ -364,21 +363,13 @@ private:
     void probe_helper(Instant now);
     void add_secret(const std::string& secret) override;
 
-    // the BFF mode (app_bff.cpp)
+    // ---- BffHost: what the BFF panel asks (app_session.cpp) ----
     bool bff_config() const { return config_load_.value && config_load_.value->bff(); }
-    void bff_on_config(Instant now);
-    void bff_sign_in(const ScopeSet& scopes, Instant now);
-    void bff_sign_out(Instant now);
-    void bff_refresh(std::optional<ScopeSet> scopes, Instant now);
-    void bff_ask_session(Instant now);
-    void on_bff_answer(BffRoute route, const std::optional<HttpResponse>& response, const std::string& reason,
-                       Instant now);
-    void bff_take_session(const BffSessionInfo& info, Instant now);
-    // The helper says there is no session (401 X-Roomkey-Session: none).
-    void bff_ended(const std::string& why, Instant now);
-    // A token request the helper made, reported by a header or /bff/session.
-    void bff_log_token_request(const BffTokenRequestReport& request, Instant now);
-    void bff_note_response(const HttpResponse& response, Instant now);
+    void send_bff(BffRoute route, std::string label, HttpRequest request, Instant now) override {
+        send(BffCall{route}, std::move(label), std::move(request), now);
+    }
+    void navigate(std::string url) override { effects_.push_back(effect::Navigate{std::move(url)}); }
+    void drop_calls(const std::string& reason, Instant now) override { drop_all_calls(reason, now); }
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;
@@ -438,15 +429,8 @@ private:
     // The features: each owns its state, its requests and their answers.
     Features features_{*this, random_};
 
-    // The BFF mode.
-    struct Bff {
-        BffSessionView view;
-        bool signing_in = false;                         // navigated to /bff/login (a page restored from the cache)
-        bool refreshing = false;                         // a POST /bff/refresh is in flight
-        bool session_asked = false;                      // GET /bff/session in flight
-        std::optional<BffCallbackError> callback_error;  // the launch URL's #bff_error, until the config is read
-    };
-    Bff bff_;
+    // The BFF mode: the helper's session as the page knows it.
+    BffPanel bff_{*this, client_, sign_in_};
 };
 
 }  // namespace roomkey::app

@@ -37,7 +37,7 @@ void App::on_config(const HttpResponse& response, Instant now) {
         config_load_.value = std::move(*parsed);
         client_.set_api_config(api_config());
         if (!config_load_.value->configured) config_load_.error = "roomkey-helper has no upstream service configured";
-        bff_on_config(now);  // the BFF mode asks the helper for its session
+        bff_.on_config(now);  // the BFF mode asks the helper for its session
         sign_in_.on_config(now);  // the flow's earlier steps, told in the log
     } else {
         config_load_.error = parsed.error();
@@ -98,7 +98,7 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
     trace_.log.complete(id, response, now);
     // Any HTTP answer, whatever its status, means roomkey-helper is there.
     on_helper_answer(now);
-    bff_note_response(response, now);  // a token request the helper made meanwhile
+    bff_.note_response(response, now);  // a token request the helper made meanwhile
     std::visit(
         [&](const auto& p) {
             using T = std::decay_t<decltype(p)>;
@@ -110,7 +110,7 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
             } else if constexpr (std::is_same_v<T, RestCall>) {
                 on_api_answer(p.id, response, {}, now);
             } else if constexpr (std::is_same_v<T, BffCall>) {
-                on_bff_answer(p.route, response, {}, now);
+                bff_.on_answer(p.route, response, {}, now);
             }
         },
         purpose);
@@ -145,7 +145,7 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
                 if (auto route = wire_.routes.find(p.id); route != wire_.routes.end()) route->second.failure = failure;
                 on_api_answer(p.id, std::nullopt, reason, now);
             } else if constexpr (std::is_same_v<T, BffCall>) {
-                on_bff_answer(p.route, std::nullopt, reason, now);
+                bff_.on_answer(p.route, std::nullopt, reason, now);
             }  // HelperProbe: on_helper_unreachable set the next probe
         },
         purpose);

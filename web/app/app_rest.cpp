@@ -74,7 +74,7 @@ void App::perform(RestStep step, Instant now) {
             // The helper refreshed and retried already; a 401 it marks as "no
             // session" means signed out (expired, refused refresh, logged out).
             if (auto why = bff_session_ended(done.response)) {
-                bff_ended(*why, now);
+                bff_.ended(*why, now);
                 continue;
             }
         }

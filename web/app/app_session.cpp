@@ -29,15 +29,13 @@ void App::start_sign_in(const ScopeSet& scopes, Instant now) {
     // In BFF mode the helper makes state and PKCE; a session it holds is
     // replaced by the new one when the callback comes (incremental consent).
     if (bff_config())
-        bff_sign_in(scopes, now);
+        bff_.sign_in(scopes, now);
     else
         sign_in_.start(scopes, now);
 }
 
 void App::sign_out(Instant now) {
-    if (holder() == CredentialHolder::helper) bff_sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
-    bff_.view.signed_out();
-    bff_.signing_in = false;
+    bff_.sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
     perform(client_.sign_out(), now);
     drop_all_calls("signed out", now);
     // The log keeps its entries, but rewritten masked: the secrets of this
@@ -62,16 +60,8 @@ void App::sign_out(Instant now) {
 // The page came back from the back/forward cache: a sign-in that was at the
 // consent screen is abandoned (sign_in.cpp says why).
 void App::page_restored(Instant now) {
-    if (bff_.signing_in) {
-        // The same in BFF mode: the helper's login cookie simply expires.
-        bff_.signing_in = false;
-        sign_in_.set_requested({});
-        feedback_.notice =
-            "Sign-in was not completed: you came back from the consent screen. Sign in again when you are "
-            "ready.";
-        return;
-    }
-    sign_in_.page_restored(now);
+    // In BFF mode the helper's login cookie simply expires.
+    if (!bff_.page_restored()) sign_in_.page_restored(now);
 }
 
 std::string App::clipboard_notice() const {
@@ -95,8 +85,8 @@ void App::add_secret(const std::string& secret) {
 std::string App::session_label() const {
     if (holder() == CredentialHolder::api_token) return "api token";
     if (holder() == CredentialHolder::helper)
-        return bff_.refreshing ? "refreshing" : "signed in";  // the helper holds the tokens
-    if (bff_.signing_in) return "signing in";
+        return bff_.refreshing() ? "refreshing" : "signed in";  // the helper holds the tokens
+    if (bff_.signing_in()) return "signing in";
     if (sign_in_.exchanging()) return "exchanging";
     switch (session().state()) {
         case SessionState::signed_out:
@@ -124,10 +114,24 @@ bool App::scopes_differ() const {
 }
 
 std::optional<Instant> App::access_expires_at() const {
-    if (holder() == CredentialHolder::helper) return bff_.view.access_expires_at();
+    if (holder() == CredentialHolder::helper) return bff_.view().access_expires_at();
     const auto& tokens = session().tokens();
     if (!tokens) return std::nullopt;
     return tokens->access_expires_at;
+}
+
+const ScopeSet* App::granted_scopes() const {
+    if (holder() == CredentialHolder::helper) return &bff_.view().scope();
+    if (holder() == CredentialHolder::page_session && session().tokens()) return &session().tokens()->scope;
+    return nullptr;
+}
+
+std::string App::tokens_held_by() const {
+    if (holder() == CredentialHolder::helper) return "held by roomkey-helper (BFF), never in this page";
+    if (holder() == CredentialHolder::page_session && session().tokens())
+        return "in this page's memory (public client)";
+    if (holder() == CredentialHolder::api_token) return "the API token is in this page's memory";
+    return {};
 }
 
 }  // namespace roomkey::app
