@@ -45,7 +45,7 @@ void App::apply(const Intent& intent, Instant now) {
             if constexpr (std::is_same_v<T, intent::SignIn>) {
                 start_sign_in(i.scopes, now);
             } else if constexpr (std::is_same_v<T, intent::SignOut>) {
-                const long open = open_posts();
+                const long open = features_.posting.open_posts();
                 if (open > 0 && !i.discard_posts) {
                     // Posts still open are the user's text, not yet anywhere else: ask first.
                     feedback_.sign_out_confirm = open;
@@ -136,8 +136,8 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
     earliest(sign_in_.wake_at());
     earliest(features_.posting.next_timer());
     earliest(helper_.next_probe());
-    earliest(room_poll_at());
-    earliest(rooms_poll_at());
+    earliest(features_.open_room.poll_at());
+    earliest(features_.mentions.poll_at());
     return wake;
 }
 

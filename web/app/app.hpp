@@ -65,7 +65,6 @@
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
-#include "roomkey/public_config.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
 #include "app/sign_in.hpp"
@@ -78,6 +77,7 @@
 #include "roomkey/file_upload.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/pacing.hpp"
+#include "roomkey/public_config.hpp"
 #include "roomkey/random.hpp"
 #include "roomkey/rest_client.hpp"
 #include "roomkey/session.hpp"
@@ -191,11 +191,8 @@ public:
     std::string session_label() const;
     // The page's own sign-in, the API token and the scopes asked for (sign_in.hpp).
     const SignIn& sign_in() const { return sign_in_; }
-    const ScopeSet& requested_scopes() const { return sign_in_.requested_scopes(); }
-    const ScopeRefresh& scope_refresh() const { return sign_in_.scope_refresh(); }
     // Granted scopes differ from the requested ones (after expansion).
     bool scopes_differ() const;
-    bool auto_refresh() const { return sign_in_.auto_refresh(); }
     std::optional<Instant> access_expires_at() const;
     // ---- the BFF mode (bff_panel.hpp) ----
     // The scopes of the OAuth grant in use (the page's tokens, or the
@@ -203,29 +200,22 @@ public:
     const ScopeSet* granted_scopes() const;
     // Where the tokens are, as the session panel says it ("" when none).
     std::string tokens_held_by() const;
-    // The helper's session as /bff/session last told it.
-    const BffSessionView& bff() const { return bff_.view(); }
+    // The helper's session as /bff/session last told it, and what is on its way.
+    const BffPanel& bff() const { return bff_; }
     // An OAuth grant is in use, held by the page or by the helper.
     bool oauth_grant() const {
         return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;
     }
-    std::string masked_api_token() const { return sign_in_.masked_api_token(); }
 
     // ---- the features, each with its own state ----
     const Dashboard& dashboard() const { return features_.dashboard; }
     const OpenRoom& open_room() const { return features_.open_room; }
-    const MyTasks& my_tasks_view() const { return features_.my_tasks; }
-    const Contacts& contacts_view() const { return features_.contacts; }
+    const MyTasks& my_tasks() const { return features_.my_tasks; }
+    const Contacts& contacts() const { return features_.contacts; }
     const ApiConsole& api_console() const { return features_.console; }
-
-    const Loadable<Account>& account() const { return features_.dashboard.account(); }
-    const Loadable<MyStatus>& status() const { return features_.dashboard.status(); }
-    const Loadable<std::vector<Room>>& rooms() const { return features_.dashboard.rooms(); }
-    const std::string& selected_room() const { return features_.dashboard.selected_room(); }
-
     const Posting& posting() const { return features_.posting; }
-    const std::deque<PostJob>& posts() const { return features_.posting.posts(); }
-    const PostBatch& batch() const { return features_.posting.batch(); }
+    // The room list read again for mentions (its poll_at: nullopt when not polling, e.g. hidden tab).
+    const Mentions& mentions() const { return features_.mentions; }
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const;
     const PacingScheduler& scheduler() const override { return client_.scheduler(); }
@@ -240,8 +230,6 @@ public:
     const std::string& origin() const { return origin_; }
 
     const std::optional<UserError>& last_error() const { return feedback_.error; }
-    // Each view's own error, as the panel shows it ("" when none).
-    const std::string& posting_error() const { return features_.posting.error(); }
     const std::string& form_error() const { return feedback_.form_error; }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
@@ -249,9 +237,6 @@ public:
     std::optional<Instant> helper_probe_at() const { return helper_.probe_at(); }
     // Sign-out was asked while posts are still open: how many would be lost.
     std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm; }
-    // Posts not delivered, discarded or cancelled: waiting, sending,
-    // retrying, checking, unknown or refused.
-    long open_posts() const { return features_.posting.open_posts(); }
     const std::string& notice() const { return feedback_.notice; }
     // Sign-out could not overwrite the system clipboard (the
     // engine wants a recent click or key press): what to tell the user, ""
@@ -259,24 +244,12 @@ public:
     std::string clipboard_notice() const;
     const Counters& counters() const { return stats_.counters; }
 
-    // ---- the open room, my tasks, contacts, the console ----
-    const RoomView& room() const { return features_.open_room.view(); }
-    // When the open room is next polled (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> room_poll_at() const { return features_.open_room.poll_at(); }
     bool page_visible() const { return features_.page_visible; }
-    // The mirror's last line about new messages in the open room.
-    const std::string& room_announcement() const { return features_.open_room.announcement(); }
-    const Loadable<std::vector<ChatTask>>& my_tasks() const { return features_.my_tasks.tasks(); }
-    const Loadable<std::vector<Contact>>& contacts() const { return features_.contacts.contacts(); }
-    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return features_.contacts.incoming(); }
-    const Console& console() const { return features_.console.console(); }
     // ---- the workspace ----
     const Workspace& workspace() const { return features_.workspace; }
     // The browser's offset of local time from UTC, for times as drawn.
     void set_user_time(UserTime user) { features_.workspace.set_user_time(std::move(user)); }
     std::vector<MentionAlert> take_alerts() { return features_.workspace.take_alerts(); }
-    // When the room list is next read again (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> rooms_poll_at() const { return features_.mentions.poll_at(); }
 
 private:
     struct ConfigFetch {};

@@ -56,11 +56,13 @@ void App::apply_feature(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::SetRoomFilter>) {
                 features_.workspace.set_room_filter(i.text);
             } else if constexpr (std::is_same_v<T, intent::Reply>) {
-                if (room().room_id() == i.room_id) features_.workspace.reply(room(), i.message_id);
+                if (features_.open_room.view().room_id() == i.room_id)
+                    features_.workspace.reply(features_.open_room.view(), i.message_id);
             } else if constexpr (std::is_same_v<T, intent::Quote>) {
-                if (room().room_id() == i.room_id) features_.workspace.quote(room(), i.message_id);
+                if (features_.open_room.view().room_id() == i.room_id)
+                    features_.workspace.quote(features_.open_room.view(), i.message_id);
             } else if constexpr (std::is_same_v<T, intent::Mention>) {
-                features_.workspace.mention(room(), i.account_id);
+                features_.workspace.mention(features_.open_room.view(), i.account_id);
             } else if constexpr (std::is_same_v<T, intent::SetNotifications>) {
                 features_.workspace.set_notifications(i.on);
             } else if constexpr (std::is_same_v<T, intent::NotificationPermission>) {

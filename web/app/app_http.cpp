@@ -37,7 +37,7 @@ void App::on_config(const HttpResponse& response, Instant now) {
         config_load_.value = std::move(*parsed);
         client_.set_api_config(api_config());
         if (!config_load_.value->configured) config_load_.error = "roomkey-helper has no upstream service configured";
-        bff_.on_config(now);  // the BFF mode asks the helper for its session
+        bff_.on_config(now);      // the BFF mode asks the helper for its session
         sign_in_.on_config(now);  // the flow's earlier steps, told in the log
     } else {
         config_load_.error = parsed.error();

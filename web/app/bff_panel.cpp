@@ -47,8 +47,8 @@ void BffPanel::on_config(Instant now) {
 void BffPanel::ask_session(Instant now) {
     if (session_asked_) return;
     session_asked_ = true;
-    host_.send_bff(BffRoute::session, "session (roomkey-helper BFF)",
-                   bff_session_request(host_.config()->bff_session), now);
+    host_.send_bff(BffRoute::session, "session (roomkey-helper BFF)", bff_session_request(host_.config()->bff_session),
+                   now);
 }
 
 void BffPanel::sign_in(const ScopeSet& scopes, Instant now) {
@@ -77,8 +77,7 @@ bool BffPanel::page_restored() {
     if (phase_ != Phase::signing_in) return false;
     phase_ = Phase::idle;
     sign_in_.set_requested({});
-    host_.notice(
-        "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.");
+    host_.notice("Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.");
     return true;
 }
 

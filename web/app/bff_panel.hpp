@@ -70,8 +70,7 @@ public:
     // true when that sign-in was abandoned (the helper's login cookie expires).
     bool page_restored();
 
-    void on_answer(BffRoute route, const std::optional<HttpResponse>& response, const std::string& reason,
-                   Instant now);
+    void on_answer(BffRoute route, const std::optional<HttpResponse>& response, const std::string& reason, Instant now);
     // Any answer through the helper: a token request it made meanwhile is
     // logged, and /bff/session read again for the new lifetimes.
     void note_response(const HttpResponse& response, Instant now);

@@ -77,10 +77,10 @@ void SignIn::on_config(Instant now) {
         if (auto step = authorization_step(config.consent_url, config.client(), *arrived.pending))
             host_.log_flow_step(std::move(*step), arrived.pending->created_at);
     }
-    host_.log_flow_step(callback_step(arrived.url, arrived.refused,
-                                      arrived.pending ? std::optional<std::string>(arrived.pending->state)
-                                                      : std::nullopt),
-                        arrived.at);
+    host_.log_flow_step(
+        callback_step(arrived.url, arrived.refused,
+                      arrived.pending ? std::optional<std::string>(arrived.pending->state) : std::nullopt),
+        arrived.at);
 }
 
 void SignIn::after_config(const std::string& reason, Instant now) {
@@ -163,15 +163,14 @@ void SignIn::start(const ScopeSet& scopes, Instant now) {
 // say) is refused like any unknown one: it stays single use. A page
 // restored in any other state is as it was.
 void SignIn::page_restored(Instant now) {
-    if (client_.holder() != CredentialHolder::page_session ||
-        client_.session().state() != SessionState::authorizing || callback_)
+    if (client_.holder() != CredentialHolder::page_session || client_.session().state() != SessionState::authorizing ||
+        callback_)
         return;
     host_.perform(client_.sign_out(), now);
     host_.forget_pending();
     requested_scopes_.clear();
     host_.reset_error();
-    host_.notice(
-        "Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.");
+    host_.notice("Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.");
 }
 
 void SignIn::use_api_token(std::string token, Instant now) {
@@ -241,8 +240,8 @@ void SignIn::try_again() {
 // [SECTION] The REST client's session
 // ===========================================================================
 
-void SignIn::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response,
-                             const std::string& reason, Instant now) {
+void SignIn::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
+                             Instant now) {
     RestStep step = client_.token_answer(id, response, reason, now);
     const std::vector<Lifecycle> events = step.lifecycle;
     host_.perform(std::move(step), now);
