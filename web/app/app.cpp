@@ -101,15 +101,15 @@ void App::apply(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::ClearFinishedPosts>) {
                 features_.posting.clear_finished();
             } else if constexpr (std::is_same_v<T, intent::SetReveal>) {
-                trace_.reveal = i.on;
+                trace_.set_reveal(i.on);
             } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
                 copy_curl(i.entry_id, i.may_reveal);
             } else if constexpr (std::is_same_v<T, intent::ClearLog>) {
-                trace_.log.clear();
+                trace_.log().clear();
             } else if constexpr (std::is_same_v<T, intent::PageRestored>) {
                 page_restored(now);
             } else if constexpr (std::is_same_v<T, intent::ClipboardCleared>) {
-                trace_.clear_refused = !i.cleared;
+                trace_.clipboard_cleared(i.cleared);
             } else {
                 apply_feature(intent, now);  // the features' own intents (app_features.cpp)
             }
@@ -156,10 +156,8 @@ std::optional<Instant> App::next_send_at(Instant now) const {
 }
 
 RedactionRules App::redaction() const {
-    RedactionRules rules;
-    if (config_load_.value) rules.api_token_header = config_load_.value->token_header;
-    rules.known_secrets = trace_.secrets;
-    return rules;
+    return trace_.redaction(config_load_.value ? std::string_view(config_load_.value->token_header)
+                                               : kDefaultApiTokenHeader);
 }
 
 }  // namespace roomkey::app

@@ -19,7 +19,8 @@
 //
 // The sign-in (sign_in.hpp: the page's own OAuth flow, the API token, the
 // scopes asked for) and the BFF panel (bff_panel.hpp: the helper's session)
-// own the session's side of the App. The features (features.hpp), each
+// own the session's side of the App; trace.hpp the HTTP log and what may be
+// disclosed from it. The features (features.hpp), each
 // owning its state, intents, requests and answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
 // files), my_tasks.hpp, contacts.hpp, api_console.hpp, mentions.hpp, and
 // workspace.hpp's state. Where the App's own code lives:
@@ -68,6 +69,7 @@
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
 #include "app/sign_in.hpp"
+#include "app/trace.hpp"
 #include "app/user_errors.hpp"
 #include "app/view_answer.hpp"
 #include "app/workspace.hpp"
@@ -221,8 +223,8 @@ public:
     const PacingScheduler& scheduler() const override { return client_.scheduler(); }
     const std::vector<RateSample>& rate_samples() const { return stats_.rate_samples; }
 
-    const HttpLog& log() const { return trace_.log; }
-    bool reveal() const { return trace_.reveal; }
+    const HttpLog& log() const { return trace_.log(); }
+    bool reveal() const { return trace_.reveal(); }
     // What "Copy as curl" of log entry `entry_id` copies (masked unless
     // revealed and `may_reveal`); none for an entry no longer logged.
     std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const;
@@ -241,7 +243,7 @@ public:
     // Sign-out could not overwrite the system clipboard (the
     // engine wants a recent click or key press): what to tell the user, ""
     // when nothing waits.
-    std::string clipboard_notice() const;
+    std::string clipboard_notice() const { return trace_.clipboard_notice(); }
     const Counters& counters() const { return stats_.counters; }
 
     bool page_visible() const { return features_.page_visible; }
@@ -334,7 +336,7 @@ private:
     void on_helper_unreachable(Instant now, bool probe_failed = false);
     void on_helper_answer(Instant now);
     void probe_helper(Instant now);
-    void add_secret(const std::string& secret) override;
+    void add_secret(const std::string& secret) override { trace_.add_secret(secret); }
 
     // ---- BffHost: what the BFF panel asks (app_session.cpp) ----
     bool bff_config() const { return config_load_.value && config_load_.value->bff(); }
@@ -376,14 +378,7 @@ private:
     };
     Stats stats_;
 
-    // The HTTP log and what may be disclosed from it.
-    struct Trace {
-        HttpLog log;
-        bool reveal = false;
-        bool copied = false;               // this session put text on the system clipboard
-        bool clear_refused = false;        // sign-out's overwrite waits for a click or key press
-        std::vector<std::string> secrets;  // every token/code/verifier seen, to mask in the log
-    };
+    // The HTTP log and what may be disclosed from it (trace.hpp).
     Trace trace_;
 
     // What the user is told: the error (and the action it belongs to), notices.

@@ -45,24 +45,20 @@ void App::on_config(const HttpResponse& response, Instant now) {
 }
 
 void App::log_flow_step(FlowStep step, Instant at) {
-    trace_.log.add_step(wire_.next_http_id++, std::move(step.purpose), step.request, std::move(step.note), at,
-                        std::move(step.parameters));
+    trace_.log().add_step(wire_.next_http_id++, std::move(step.purpose), step.request, std::move(step.note), at,
+                          std::move(step.parameters));
 }
 
 std::optional<std::string> App::curl_text(std::uint64_t entry_id, bool may_reveal) const {
-    const LogEntry* entry = trace_.log.find(entry_id);
-    if (!entry) return std::nullopt;
-    return copy_as_curl(entry->request, origin_, redaction(), trace_.reveal && may_reveal);
+    return trace_.curl_text(entry_id, may_reveal, origin_, redaction());
 }
 
 void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
     auto text = curl_text(entry_id, may_reveal);
     if (!text) return;
-    const bool revealed = trace_.reveal && may_reveal;
+    const bool revealed = trace_.reveal() && may_reveal;
     effects_.push_back(effect::CopyText{std::move(*text)});
-    trace_.copied = true;
-    // The new copy is the user's now: a clear still waiting must not wipe it.
-    trace_.clear_refused = false;
+    trace_.copied();
     feedback_.notice = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
 }
 
@@ -82,9 +78,9 @@ std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest requ
         // A file upload: the log keeps what was sent, not megabytes of it.
         HttpRequest shown = request;
         shown.body = "[multipart/form-data body, " + std::to_string(request.body.size()) + " bytes]";
-        trace_.log.begin(id, std::move(label), shown, now);
+        trace_.log().begin(id, std::move(label), shown, now);
     } else {
-        trace_.log.begin(id, std::move(label), request, now);
+        trace_.log().begin(id, std::move(label), request, now);
     }
     effects_.push_back(effect::Send{id, std::move(request)});
     return id;
@@ -95,7 +91,7 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
     if (it == wire_.http.end()) return;
     const HttpPurpose purpose = it->second;
     wire_.http.erase(it);
-    trace_.log.complete(id, response, now);
+    trace_.log().complete(id, response, now);
     // Any HTTP answer, whatever its status, means roomkey-helper is there.
     on_helper_answer(now);
     bff_.note_response(response, now);  // a token request the helper made meanwhile
@@ -126,7 +122,7 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
     if (it == wire_.http.end()) return;
     const HttpPurpose purpose = it->second;
     wire_.http.erase(it);
-    trace_.log.fail(id, reason, now);
+    trace_.log().fail(id, reason, now);
     // No connection at all: hold REST calls and probe the helper with
     // backoff (a timeout says the helper is there but slow: no probe).
     if (failure == TransportFailure::network_error || std::holds_alternative<HelperProbe>(purpose)) {

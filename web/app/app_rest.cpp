@@ -61,7 +61,7 @@ void App::perform(RestStep step, Instant now) {
         } else if (const auto* at = std::get_if<session_effect::ScheduleRefreshAt>(&effect)) {
             sign_in_.schedule_refresh(at->at);
         } else if (std::holds_alternative<session_effect::ForgetTokens>(effect)) {
-            trace_.log.forget_secrets(redaction());
+            trace_.log().forget_secrets(redaction());
         }
     }
     for (rest::Send& out : step.send) on_sent(out.tag, std::move(out.request), out.is_retry, now);

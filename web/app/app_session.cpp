@@ -40,8 +40,7 @@ void App::sign_out(Instant now) {
     drop_all_calls("signed out", now);
     // The log keeps its entries, but rewritten masked: the secrets of this
     // session exist nowhere any more.
-    trace_.log.forget_secrets(redaction());
-    trace_.secrets.clear();
+    const bool copied = trace_.forget_session(redaction());
     sign_in_.forget();
     reset_account_data();
     feedback_.error.reset();
@@ -50,9 +49,7 @@ void App::sign_out(Instant now) {
     // was copied, the posts (their texts) and the session's counters. The
     // pacing scheduler and its samples stay: the service still counts those
     // sends in its windows, whoever signs in next (spec 8.1, 8.2).
-    trace_.reveal = false;
-    effects_.push_back(effect::ForgetClipboard{trace_.copied});
-    trace_.copied = false;
+    effects_.push_back(effect::ForgetClipboard{copied});
     features_.posting.clear();
     stats_.counters = Counters{};
 }
@@ -62,20 +59,6 @@ void App::sign_out(Instant now) {
 void App::page_restored(Instant now) {
     // In BFF mode the helper's login cookie simply expires.
     if (!bff_.page_restored()) sign_in_.page_restored(now);
-}
-
-std::string App::clipboard_notice() const {
-    if (!trace_.clear_refused) return {};
-    return "The clipboard still holds what roomkey copied: this browser lets a page change the clipboard only "
-           "right after a click or key press, so roomkey clears it at your next click or key press.";
-}
-
-void App::add_secret(const std::string& secret) {
-    if (secret.empty()) return;
-    if (std::find(trace_.secrets.begin(), trace_.secrets.end(), secret) != trace_.secrets.end()) return;
-    trace_.secrets.push_back(secret);
-    // Old tokens stay in old log entries; keep masking the recent ones.
-    if (trace_.secrets.size() > kMaxSecrets) trace_.secrets.erase(trace_.secrets.begin());
 }
 
 // ===========================================================================
