@@ -1,7 +1,7 @@
 // app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it
 // runs natively and under Node in the unit tests. App is the router: it
-// keeps the configuration, the sign-in and the effects web/src performs
-// (requests to send, a page to navigate to, a record to keep in
+// keeps the configuration and the effects web/src performs (effects.hpp:
+// requests to send, a page to navigate to, a record to keep in
 // sessionStorage, text for the clipboard), hands every REST request to the
 // one REST client (shared/rest_client.hpp: who holds the credentials, the
 // session table, pacing, each room's post order, 401 retry, 429 waits) and
@@ -59,6 +59,7 @@
 
 #include "app/bff_panel.hpp"
 #include "app/console.hpp"
+#include "app/effects.hpp"
 #include "app/feature.hpp"
 #include "app/features.hpp"
 #include "app/flow_steps.hpp"
@@ -86,54 +87,6 @@
 #include "roomkey/time.hpp"
 
 namespace roomkey::app {
-
-// ---- Effects: what the platform layer (web/src) must do ----
-namespace effect {
-// Send through the transport; answer with App::on_response / on_transport_error.
-struct Send {
-    std::uint64_t id = 0;
-    HttpRequest request;
-    // A file upload: the platform reports the body's progress
-    // (App::on_upload_progress) from its XMLHttpRequest (web/src/fetch_transport.cpp).
-    bool upload_progress = false;
-};
-// Open the browser's file picker for a room's upload; the chosen file comes
-// back as intent::UploadFile with this room and message.
-struct PickFile {
-    std::string room_id;
-    std::string message;
-};
-// Open a download_url (an attachment: the browser saves it, the page stays).
-struct OpenUrl {
-    std::string url;
-};
-// Keep the pending authorization in sessionStorage (read back once, at start).
-struct StorePending {
-    std::string record;
-};
-// Leave the page for the consent screen (spec 4.2).
-struct Navigate {
-    std::string url;
-};
-// Put the text on the system clipboard and in the app's own paste buffer.
-// Neither is reachable through the page API (shell/page.js).
-struct CopyText {
-    std::string text;
-};
-// Sign-out: empty the app's paste buffer; when `system` is set the app put
-// text on the system clipboard in this session (a curl command holds the
-// session's URLs and bodies, its secrets when revealed), so the system
-// clipboard is overwritten too. The platform answers with
-// intent::ClipboardCleared.
-struct ForgetClipboard {
-    bool system = false;
-};
-// Remove the pending authorization from sessionStorage (the page
-// was shown again from the back/forward cache; that sign-in is abandoned).
-struct ForgetPending {};
-}  // namespace effect
-using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
-                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
 
 // One x-ratelimit-* reading, for the plot (spec 8.1).
 struct RateSample {
