@@ -225,7 +225,6 @@ private:
     void start_sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
     void page_restored(Instant now);
-    void add_scopes(const intent::AddScopes& i, Instant now);
     void copy_curl(std::uint64_t entry_id, bool may_reveal);
     // The grant's scopes for the console's checks; nullopt for an API token.
     std::optional<ScopeSet> console_scopes() const;

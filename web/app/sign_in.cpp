@@ -7,6 +7,7 @@
 #include "app/app_detail.hpp"
 #include "app/http_log.hpp"
 #include "roomkey/authorization.hpp"
+#include "roomkey/incremental_consent.hpp"
 #include "roomkey/pkce.hpp"
 
 namespace roomkey::app {
@@ -234,6 +235,28 @@ void SignIn::try_again() {
     const SessionState state = client_.session().state();
     if (state == SessionState::failed || state == SessionState::expired || state == SessionState::authorizing)
         client_.reset_session(session_config(host_.config() ? host_.config()->client_id : std::string()));
+}
+
+std::optional<ScopeSet> SignIn::adding(const std::string& scope, const ScopeSet* granted) {
+    const bool api_token = client_.holder() == CredentialHolder::api_token;
+    if (!host_.config() || api_token) {
+        UserError error;
+        error.title = "Cannot add a scope";
+        error.message = api_token ? "An API token's scopes are set when it is created, not here."
+                                  : "roomkey-helper's configuration is not loaded yet.";
+        error.remedy = api_token ? "Sign in with OAuth to choose scopes." : "Try again in a moment.";
+        host_.set_error(std::move(error), ErrorSource::other);
+        return std::nullopt;
+    }
+    auto scopes = scopes_adding(granted ? *granted : requested_scopes_, scope, host_.config()->client_type);
+    if (!scopes) {
+        UserError error;
+        error.title = "Cannot add " + scope;
+        error.message = describe(scopes.error(), scope);
+        host_.set_error(std::move(error), ErrorSource::other);
+        return std::nullopt;
+    }
+    return std::move(*scopes);
 }
 
 // ===========================================================================

@@ -92,6 +92,10 @@ public:
     void set_auto_refresh(bool on, Instant now);
     // "Try again" after a failed or expired session: the table starts afresh.
     void try_again();
+    // "Sign in again adding <scope>": the union of the scopes `granted` (or,
+    // without a grant, those asked for) and that one; nullopt, with the user
+    // told why, when it cannot be asked for.
+    std::optional<ScopeSet> adding(const std::string& scope, const ScopeSet* granted);
 
     // ---- the REST client's session ----
     void on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
