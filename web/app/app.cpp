@@ -5,15 +5,7 @@
 
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
-#include "app/format.hpp"
-#include "roomkey/authorization.hpp"
-#include "roomkey/errors.hpp"
 #include "roomkey/launch_url.hpp"
-#include "roomkey/pkce.hpp"
-#include "roomkey/rate_limit_headers.hpp"
-#include "roomkey/scopes.hpp"
-#include "roomkey/url.hpp"
-#include "roomkey/www_authenticate.hpp"
 
 namespace roomkey::app {
 

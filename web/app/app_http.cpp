@@ -2,19 +2,10 @@
 // purpose, a log entry and an id; answers are routed back by that purpose
 // (token answers to the sign-in). Also the helper's configuration
 // (/config.json) and "copy as curl".
-#include <algorithm>
 #include <type_traits>
 
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
-#include "app/format.hpp"
-#include "roomkey/authorization.hpp"
-#include "roomkey/errors.hpp"
-#include "roomkey/pkce.hpp"
-#include "roomkey/rate_limit_headers.hpp"
-#include "roomkey/scopes.hpp"
-#include "roomkey/url.hpp"
-#include "roomkey/www_authenticate.hpp"
 
 namespace roomkey::app {
 

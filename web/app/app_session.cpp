@@ -1,20 +1,10 @@
 // app_session.cpp: the App's side of the session: sign-out (everything the
-// session had goes), the page restored from the back/forward cache, the
-// secrets to mask in the log and the session as the panel tells it. The
-// sign-in itself is sign_in.cpp's.
-#include <algorithm>
-#include <type_traits>
-
+// session had goes), the page restored from the back/forward cache, and the
+// session as the panel tells it. The sign-in itself is sign_in.cpp's, the
+// BFF mode's bff_panel.cpp's.
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
-#include "app/format.hpp"
-#include "roomkey/authorization.hpp"
-#include "roomkey/errors.hpp"
-#include "roomkey/pkce.hpp"
-#include "roomkey/rate_limit_headers.hpp"
 #include "roomkey/scopes.hpp"
-#include "roomkey/url.hpp"
-#include "roomkey/www_authenticate.hpp"
 
 namespace roomkey::app {
 
