@@ -173,8 +173,8 @@ function roundTrips(page, paths) {
   }, { paths, token: demoUsers.alice.apiToken });
 }
 
-// The app's API requests (XHR: emscripten_fetch; the bench's own are
-// fetch()es) that ended after `from` (performance.now()), in ms from `from`.
+// The app's API requests (one XMLHttpRequest each, web/src/fetch_transport.cpp;
+// the bench's own are fetch()es) that ended after `from` (performance.now()), in ms from `from`.
 function appRequestsSince(page, from) {
   return page.evaluate((from) => performance.getEntriesByType('resource')
     .filter((e) => e.responseEnd >= from && e.initiatorType === 'xmlhttprequest' &&

@@ -197,15 +197,15 @@ TEST(AppBff, ALoadAsksTheHelperAndAReloadKeepsTheSession) {
     h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
     EXPECT_EQ(h.app->holder(), CredentialHolder::helper);
     EXPECT_EQ(h.app->session_label(), "signed in");
-    ASSERT_TRUE(h.app->account().value);
-    EXPECT_EQ(h.app->account().value->account_id, "1001");
+    ASSERT_TRUE(h.app->dashboard().account().value);
+    EXPECT_EQ(h.app->dashboard().account().value->account_id, "1001");
     EXPECT_EQ(h.app->tokens_held_by(), "held by roomkey-helper (BFF), never in this page");
     EXPECT_EQ(h.app->access_expires_at(), h.now + Seconds(1800)) << "the countdown from expires_in";
 
     h.now += Seconds(60);
     h.load();  // a reload
     EXPECT_EQ(h.app->session_label(), "signed in") << "a reload keeps the session";
-    ASSERT_TRUE(h.app->account().value);
+    ASSERT_TRUE(h.app->dashboard().account().value);
     ASSERT_TRUE(h.app->granted_scopes());
     EXPECT_EQ(format_scope_list(*h.app->granted_scopes()), "users.all:read rooms.all:read_write");
 }
@@ -224,8 +224,8 @@ TEST(AppBff, ApiCallsCarryNoCredentialOnlyTheAntiCsrfHeader) {
         EXPECT_EQ(request.headers.get("X-Roomkey-Request"), std::optional<std::string>("1")) << request.url;
     }
     EXPECT_GE(api_calls, 5) << "session, /me, /my/status, /rooms and the post";
-    ASSERT_FALSE(h.app->posts().empty());
-    EXPECT_EQ(h.app->posts().back().stage, PostStage::delivered);
+    ASSERT_FALSE(h.app->posting().posts().empty());
+    EXPECT_EQ(h.app->posting().posts().back().stage, PostStage::delivered);
 }
 
 TEST(AppBff, TheLogTellsHowTheSessionWasMadeFromTheHelpersReport) {
@@ -264,7 +264,7 @@ TEST(AppBff, ANoSessionAnswerSignsOutWithTheHelpersReason) {
     ASSERT_TRUE(h.app->last_error());
     EXPECT_EQ(h.app->last_error()->title, "Signed out by roomkey-helper");
     EXPECT_NE(h.app->last_error()->message.find("the refresh token was refused"), std::string::npos);
-    EXPECT_FALSE(h.app->account().value) << "the account's data went with the session";
+    EXPECT_FALSE(h.app->dashboard().account().value) << "the account's data went with the session";
 }
 
 TEST(AppBff, AnErrorTheCallbackPutInTheFragmentIsShownAndLogged) {
@@ -288,8 +288,8 @@ TEST(AppBff, NarrowingAndRefreshGoThroughTheHelper) {
         if (request.url == "/bff/refresh" && request.body == R"({"scope":"users.all:read"})") sent = true;
     }
     EXPECT_TRUE(sent) << "POST /bff/refresh with the narrower scope";
-    ASSERT_TRUE(h.app->scope_refresh().granted_after());
-    EXPECT_EQ(format_scope_list(*h.app->scope_refresh().granted_after()), "users.all:read");
+    ASSERT_TRUE(h.app->sign_in().scope_refresh().granted_after());
+    EXPECT_EQ(format_scope_list(*h.app->sign_in().scope_refresh().granted_after()), "users.all:read");
     EXPECT_EQ(format_scope_list(*h.app->granted_scopes()), "users.all:read");
     EXPECT_TRUE(h.log_has("token request by roomkey-helper (refresh_token)"));
 
@@ -297,7 +297,7 @@ TEST(AppBff, NarrowingAndRefreshGoThroughTheHelper) {
     const std::size_t before = h.helper.got.size();
     h.apply(intent::RefreshScopes{ScopeSet{"rooms.all:read_write"}});
     EXPECT_EQ(h.helper.got.size(), before);
-    EXPECT_FALSE(h.app->scope_refresh().error().empty());
+    EXPECT_FALSE(h.app->sign_in().scope_refresh().error().empty());
 
     h.apply(intent::RefreshNow{});
     EXPECT_EQ(h.helper.got.back().url, "/bff/refresh");

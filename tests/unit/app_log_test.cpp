@@ -93,13 +93,13 @@ TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
     EXPECT_FALSE(h.app->reveal()) << "reveal does not outlive the session";
     ASSERT_EQ(h.forgot_clipboard.size(), 1u) << "the paste buffer is emptied";
     EXPECT_TRUE(h.forgot_clipboard[0].system) << "the copy is overwritten on the system clipboard";
-    EXPECT_TRUE(h.app->posts().empty()) << "the session's post texts are gone";
-    EXPECT_EQ(h.app->batch().total, 0);
+    EXPECT_TRUE(h.app->posting().posts().empty()) << "the session's post texts are gone";
+    EXPECT_EQ(h.app->posting().batch().total, 0);
     EXPECT_EQ(h.app->counters().requests_sent, 0);
     EXPECT_EQ(h.app->counters().responses_429, 0);
-    EXPECT_TRUE(h.app->masked_api_token().empty());
-    EXPECT_FALSE(h.app->account().value);
-    EXPECT_TRUE(h.app->selected_room().empty());
+    EXPECT_TRUE(h.app->sign_in().masked_api_token().empty());
+    EXPECT_FALSE(h.app->dashboard().account().value);
+    EXPECT_TRUE(h.app->dashboard().selected_room().empty());
 
     // Issue 28: a masked copy is overwritten too: it holds the session's
     // URLs and bodies (a message's text).

@@ -19,8 +19,8 @@ TEST(App, ThirtyPostsToOneRoomArePacedWithoutA429) {
     h.apply(intent::QueueMessage{std::string(AppHarness::kRoomId), "hello", 30});
     h.run_for(Seconds(25));
 
-    EXPECT_EQ(h.app->batch().delivered, 30) << "every post delivered";
-    EXPECT_EQ(h.app->batch().total, 30);
+    EXPECT_EQ(h.app->posting().batch().delivered, 30) << "every post delivered";
+    EXPECT_EQ(h.app->posting().batch().total, 30);
     EXPECT_EQ(h.per_room_429, 0) << "the pacing kept inside the per-room limit";
     EXPECT_EQ(h.app->counters().responses_429, 0);
     ASSERT_EQ(h.post_arrivals.size(), 30u);
@@ -45,13 +45,13 @@ TEST(App, PerRoom429WaitsAboutTenSecondsAndRetries) {
     for (int i = 0; i < 10; ++i) h.room_posts["7"].push_back(h.now);
     h.apply(intent::QueueMessage{"7", "late", 1});
     EXPECT_EQ(h.per_room_429, 1);
-    ASSERT_FALSE(h.app->posts().empty());
-    EXPECT_EQ(h.app->posts().back().stage, PostStage::waiting);
-    EXPECT_TRUE(contains(h.app->posts().back().note, "429")) << h.app->posts().back().note;
+    ASSERT_FALSE(h.app->posting().posts().empty());
+    EXPECT_EQ(h.app->posting().posts().back().stage, PostStage::waiting);
+    EXPECT_TRUE(contains(h.app->posting().posts().back().note, "429")) << h.app->posting().posts().back().note;
     h.run_for(Seconds(9));
-    EXPECT_EQ(h.app->posts().back().stage, PostStage::waiting) << "still waiting within the 10 s";
+    EXPECT_EQ(h.app->posting().posts().back().stage, PostStage::waiting) << "still waiting within the 10 s";
     h.run_for(Seconds(2));
-    EXPECT_EQ(h.app->posts().back().stage, PostStage::delivered) << h.app->posts().back().note;
+    EXPECT_EQ(h.app->posting().posts().back().stage, PostStage::delivered) << h.app->posting().posts().back().note;
     EXPECT_EQ(h.app->counters().responses_429, 1);
 }
 
@@ -65,11 +65,12 @@ TEST(App, RateLimitedGetWaitsForTheResetAndIsRetriedOnce) {
     ASSERT_EQ(h.sent_to("/api/me").size(), 1u);
     EXPECT_EQ(h.app->counters().responses_429, 1);
     EXPECT_FALSE(h.app->last_error()) << "not a failure yet: " << h.app->last_error()->message;
-    EXPECT_TRUE(h.app->account().loading);
-    EXPECT_TRUE(contains(h.app->account().note, "429")) << h.app->account().note;
+    EXPECT_TRUE(h.app->dashboard().account().loading);
+    EXPECT_TRUE(contains(h.app->dashboard().account().note, "429")) << h.app->dashboard().account().note;
     // x-ratelimit-reset is whole seconds; shared/'s scheduler waits its
     // reset margin (1 s) past it, in case the server rounded its window down.
-    EXPECT_TRUE(contains(h.app->account().note, "retrying once in 0:31")) << h.app->account().note;
+    EXPECT_TRUE(contains(h.app->dashboard().account().note, "retrying once in 0:31"))
+        << h.app->dashboard().account().note;
     EXPECT_TRUE(contains(h.app->notice(), "x-ratelimit-reset")) << h.app->notice();
     const auto wake = h.app->next_wake_at(h.now);
     ASSERT_TRUE(wake);
@@ -79,8 +80,8 @@ TEST(App, RateLimitedGetWaitsForTheResetAndIsRetriedOnce) {
     EXPECT_EQ(h.sent_to("/api/me").size(), 1u) << "nothing before the reset";
     h.run_for(Seconds(2));
     EXPECT_EQ(h.sent_to("/api/me").size(), 2u) << "one retry after the reset";
-    ASSERT_TRUE(h.app->account().value) << h.app->account().error;
-    EXPECT_TRUE(h.app->account().note.empty());
+    ASSERT_TRUE(h.app->dashboard().account().value) << h.app->dashboard().account().error;
+    EXPECT_TRUE(h.app->dashboard().account().note.empty());
     EXPECT_FALSE(h.app->last_error());
 }
 
@@ -91,10 +92,10 @@ TEST(App, RateLimitedGetGivesUpAfterItsOneRetry) {
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
     h.run_for(Seconds(35));
     EXPECT_EQ(h.sent_to("/api/me").size(), 2u) << "the first try and one retry";
-    EXPECT_FALSE(h.app->account().loading);
+    EXPECT_FALSE(h.app->dashboard().account().loading);
     ASSERT_TRUE(h.app->last_error());
     EXPECT_EQ(h.app->last_error()->code, "HTTP 429");
-    EXPECT_TRUE(h.app->status().value) << "the other calls were not held back for good";
+    EXPECT_TRUE(h.app->dashboard().status().value) << "the other calls were not held back for good";
 }
 
 // A background tab draws no frames: the platform only calls tick() when
@@ -105,7 +106,7 @@ TEST(App, PostsGoOutWhenTickedOnlyAtTheWakeTimes) {
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
     EXPECT_FALSE(h.app->next_wake_at(h.now)) << "nothing waits for time";
     h.apply(intent::QueueMessage{std::string(AppHarness::kRoomId), "background", 25});
-    ASSERT_EQ(h.app->batch().delivered, 10);
+    ASSERT_EQ(h.app->posting().batch().delivered, 10);
     int wakes = 0;
     while (auto wake = h.app->next_wake_at(h.now)) {
         ASSERT_GT(*wake, h.now) << "a wake time in the future, or the timer would spin";
@@ -114,7 +115,7 @@ TEST(App, PostsGoOutWhenTickedOnlyAtTheWakeTimes) {
         h.settle();
         ASSERT_LT(++wakes, 100);
     }
-    EXPECT_EQ(h.app->batch().delivered, 25);
+    EXPECT_EQ(h.app->posting().batch().delivered, 25);
     EXPECT_EQ(h.per_room_429, 0);
     EXPECT_LE(h.post_arrivals.back() - h.post_arrivals.front(), Seconds(22));
 }
@@ -147,7 +148,7 @@ TEST(App, TaskIsPostedWithAssigneesAndDueDate) {
     EXPECT_EQ(form_value(tasks[0].body, "to_ids"), std::string("11,12"));
     EXPECT_EQ(form_value(tasks[0].body, "limit"), std::string("1700100000"));
     EXPECT_EQ(form_value(tasks[0].body, "limit_type"), std::string("date"));
-    EXPECT_EQ(h.app->posts().back().stage, PostStage::delivered);
+    EXPECT_EQ(h.app->posting().posts().back().stage, PostStage::delivered);
 }
 
 TEST(App, EmptyMessageIsRefusedBeforeQueueing) {
@@ -155,7 +156,7 @@ TEST(App, EmptyMessageIsRefusedBeforeQueueing) {
     h.start();
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
     h.apply(intent::QueueMessage{"7", "", 1});
-    EXPECT_TRUE(h.app->posts().empty());
+    EXPECT_TRUE(h.app->posting().posts().empty());
     EXPECT_TRUE(h.app->last_error());
 }
 
@@ -164,11 +165,11 @@ TEST(App, CancelQueuedDropsWaitingPostsOnly) {
     h.start();
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
     h.apply(intent::QueueMessage{"7", "burst", 15});
-    EXPECT_EQ(h.app->batch().delivered, 10) << "the first window's ten went at once";
+    EXPECT_EQ(h.app->posting().batch().delivered, 10) << "the first window's ten went at once";
     h.apply(intent::CancelQueued{});
     h.run_for(Seconds(15));
     EXPECT_EQ(h.post_arrivals.size(), 10u) << "cancelled posts are never sent";
-    EXPECT_EQ(h.app->batch().total, 10);
+    EXPECT_EQ(h.app->posting().batch().total, 10);
 }
 
 // Issue 11: signing out with posts still queued asks first; only the

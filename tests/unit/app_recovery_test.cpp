@@ -17,8 +17,8 @@ AppHarness& signed_in_with_api_token(AppHarness& h) {
 }
 
 const PostJob& only_post(const AppHarness& h) {
-    EXPECT_EQ(h.app->posts().size(), 1u);
-    return h.app->posts().back();
+    EXPECT_EQ(h.app->posting().posts().size(), 1u);
+    return h.app->posting().posts().back();
 }
 
 std::size_t posts_sent(const AppHarness& h) {
@@ -100,13 +100,13 @@ TEST(App, UnknownPostNotFoundWaitsForTheUserThenRetries) {
     EXPECT_TRUE(contains(job.note, "not among the room's latest messages")) << job.note;
     EXPECT_EQ(posts_sent(h), 1u) << "a minute later: still never resent by itself";
     ASSERT_TRUE(h.app->last_error()) << "the user is told";
-    EXPECT_FALSE(h.app->posting_error().empty());
+    EXPECT_FALSE(h.app->posting().error().empty());
     EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("stage":"unknown")"));
     h.apply(intent::RetryPost{job.id});
     EXPECT_EQ(only_post(h).stage, PostStage::delivered);
     EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"maybe"});
     EXPECT_FALSE(h.app->last_error()) << "the error clears once the post went through";
-    EXPECT_TRUE(h.app->posting_error().empty());
+    EXPECT_TRUE(h.app->posting().error().empty());
 }
 
 // A timeout is unknown too; a task cannot be looked up: the user decides at once.
@@ -153,7 +153,7 @@ TEST(App, HelperUnreachableHoldsRequestsAndProbesUntilItAnswers) {
     EXPECT_TRUE(h.app->helper_unreachable());
     ASSERT_TRUE(h.app->last_error());
     EXPECT_TRUE(contains(h.app->last_error()->message, "roomkey-helper")) << h.app->last_error()->message;
-    EXPECT_FALSE(h.app->account().error.empty());
+    EXPECT_FALSE(h.app->dashboard().account().error.empty());
     EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("helper":"unreachable")"));
     h.faults.push_back(AppHarness::no_answer("/config.json", TransportFailure::network_error));
     h.apply(intent::QueueMessage{"7", "while away", 1});
@@ -166,7 +166,7 @@ TEST(App, HelperUnreachableHoldsRequestsAndProbesUntilItAnswers) {
     EXPECT_EQ(only_post(h).stage, PostStage::delivered);
     h.apply(intent::ReloadAccount{});
     EXPECT_FALSE(h.app->last_error()) << "the account error clears once the account is read";
-    EXPECT_TRUE(h.app->account().error.empty());
+    EXPECT_TRUE(h.app->dashboard().account().error.empty());
 }
 
 // A 2xx whose JSON is cut off is an error on screen, in state() and the
@@ -174,19 +174,19 @@ TEST(App, HelperUnreachableHoldsRequestsAndProbesUntilItAnswers) {
 TEST(App, UnreadableAnswerIsReportedAndClearedByTheNextSuccess) {
     AppHarness h;
     signed_in_with_api_token(h);
-    ASSERT_TRUE(h.app->account().value);
+    ASSERT_TRUE(h.app->dashboard().account().value);
     h.faults.push_back(AppHarness::status_fault("/api/me", 200, R"({"account_id": 42)"));
     h.apply(intent::ReloadAccount{});
     ASSERT_TRUE(h.app->last_error());
     EXPECT_EQ(h.app->last_error()->code, "unreadable answer");
-    EXPECT_FALSE(h.app->account().error.empty());
-    EXPECT_EQ(h.app->account().value->account_id, "4242") << "the last good account stays";
+    EXPECT_FALSE(h.app->dashboard().account().error.empty());
+    EXPECT_EQ(h.app->dashboard().account().value->account_id, "4242") << "the last good account stays";
     const std::string state = page_state_json(*h.app, h.now);
     EXPECT_TRUE(contains(state, R"("code":"unreadable answer")")) << state;
     EXPECT_TRUE(contains(state, R"("account":"The answer could not be read)")) << state;
     h.apply(intent::ReloadAccount{});
     EXPECT_FALSE(h.app->last_error());
-    EXPECT_TRUE(h.app->account().error.empty());
+    EXPECT_TRUE(h.app->dashboard().account().error.empty());
 }
 
 // Another view's success does not clear an error it did not cause.

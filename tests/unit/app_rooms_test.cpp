@@ -175,7 +175,7 @@ TEST(AppRooms, OpeningARoomReadsItsMessagesTasksMembersAndFilesWithExactIds) {
 TEST(AppRooms, TheOpenRoomIsPolledAtTheBudgetsIntervalAndNotWhileHidden) {
     RoomsHarness h;
     h.apply(intent::OpenRoom{"2100"});
-    const auto at = h.app->room_poll_at();
+    const auto at = h.app->open_room().poll_at();
     ASSERT_TRUE(at);
     const Millis interval = std::chrono::duration_cast<Millis>(*at - h.now);
     EXPECT_EQ(interval, poll_interval(h.app->scheduler().overall(h.now), h.now, kRoomMessagesPart))
@@ -196,7 +196,7 @@ TEST(AppRooms, TheOpenRoomIsPolledAtTheBudgetsIntervalAndNotWhileHidden) {
 
     // Hidden: no polls at all, however long; shown again: polling resumes.
     h.apply(intent::SetPageVisible{false});
-    EXPECT_FALSE(h.app->room_poll_at());
+    EXPECT_FALSE(h.app->open_room().poll_at());
     h.run_for(Seconds(120), Millis(500));
     EXPECT_EQ(h.count("GET /rooms/2100/messages?force=1"), 2) << "no poll while the tab is hidden";
     h.apply(intent::SetPageVisible{true});
@@ -349,7 +349,7 @@ TEST(AppRooms, SignOutForgetsTheRoomTheListsAndTheConsolesLastAnswer) {
     EXPECT_TRUE(state["room"].is_null());
     EXPECT_TRUE(state["console"]["last"].is_null()) << "the previous account's answer is gone";
     EXPECT_EQ(state["contacts"].size(), 0u);
-    EXPECT_FALSE(h.app->room_poll_at()) << "no more polls";
+    EXPECT_FALSE(h.app->open_room().poll_at()) << "no more polls";
 }
 
 // Issue 27 item 5: with notifications on, a mention count that rises at the
@@ -362,7 +362,7 @@ TEST(AppRooms, AMentionThatRoseIsReadForItsText) {
     ASSERT_EQ(h.count("GET /rooms/2100/messages?force=1"), 0);
     h.messages.push_back(message_json("9007199254740996", "Bob Example", "[To:1001]Alice lunch is ready", 1'699'999'200));
     h.mentions = 1;
-    const auto at = h.app->rooms_poll_at();
+    const auto at = h.app->mentions().poll_at();
     ASSERT_TRUE(at) << "notifications on: the room list is read again";
     h.run_for(std::chrono::duration_cast<Millis>(*at - h.now) + Millis(200));
     EXPECT_EQ(h.count("GET /rooms"), 2);
@@ -377,7 +377,7 @@ TEST(AppRooms, AMentionThatRoseIsReadForItsText) {
     // The mention is gone when the room is read (deleted): the count says it.
     h.messages.pop_back();
     h.mentions = 2;
-    h.run_for(std::chrono::duration_cast<Millis>(*h.app->rooms_poll_at() - h.now) + Millis(200));
+    h.run_for(std::chrono::duration_cast<Millis>(*h.app->mentions().poll_at() - h.now) + Millis(200));
     alerts = h.app->take_alerts();
     ASSERT_EQ(alerts.size(), 1u);
     EXPECT_EQ(alerts[0].text, "1 new mention in Roomkey project");

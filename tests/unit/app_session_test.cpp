@@ -21,7 +21,7 @@ TEST(App, ExpiredAccessTokenIsRefreshedAndTheCallRetried) {
     EXPECT_EQ(h.app->counters().token_refreshes, 1);
     EXPECT_GE(h.app->counters().retries_after_401, 1);
     EXPECT_EQ(h.app->session_label(), "signed in");
-    EXPECT_TRUE(h.app->account().error.empty()) << h.app->account().error;
+    EXPECT_TRUE(h.app->dashboard().account().error.empty()) << h.app->dashboard().account().error;
     EXPECT_FALSE(h.app->last_error());
 }
 
@@ -38,7 +38,7 @@ TEST(App, EmptyBodied401IsRefreshedAndRetriedOnce_ruby42) {
     h.apply(intent::ReloadAccount{});
     EXPECT_EQ(h.app->counters().token_refreshes, 1);
     EXPECT_EQ(h.sent_to("/api/me").size() - before, 2u) << "the refused call and its one retry";
-    EXPECT_TRUE(h.app->account().error.empty()) << h.app->account().error;
+    EXPECT_TRUE(h.app->dashboard().account().error.empty()) << h.app->dashboard().account().error;
     EXPECT_FALSE(h.app->last_error());
 }
 
@@ -109,7 +109,7 @@ TEST(App, RevokedRefreshTokenEndsTheSession) {
     EXPECT_EQ(h.app->session_label(), "failed");
     ASSERT_TRUE(h.app->last_error());
     EXPECT_EQ(h.app->last_error()->code, "invalid_grant");
-    EXPECT_FALSE(h.app->account().value) << "nothing of the ended session is shown as current";
+    EXPECT_FALSE(h.app->dashboard().account().value) << "nothing of the ended session is shown as current";
 }
 
 TEST(App, SignOutForgetsTokensAndMasksTheLogForGood) {
@@ -122,7 +122,7 @@ TEST(App, SignOutForgetsTokensAndMasksTheLogForGood) {
     h.apply(intent::SignOut{});
     EXPECT_EQ(h.app->session_label(), "signed out");
     EXPECT_FALSE(h.app->session().tokens());
-    EXPECT_FALSE(h.app->account().value);
+    EXPECT_FALSE(h.app->dashboard().account().value);
     ASSERT_FALSE(h.app->log().entries().empty()) << "the log keeps its entries";
     for (const LogEntry& entry : h.app->log().entries()) {
         const RenderedExchange shown = render(entry, h.app->redaction(), /*reveal=*/true);
@@ -173,8 +173,8 @@ TEST(App, ApiTokenIsSentOnlyInItsHeaderAndMasked) {
     h.start();
     h.apply(intent::UseApiToken{"  " + std::string(AppHarness::kApiToken) + "\n"});
     EXPECT_EQ(h.app->session_label(), "api token");
-    ASSERT_TRUE(h.app->account().value) << h.app->account().error;
-    EXPECT_EQ(h.app->account().value->name, std::string("Demo User"));
+    ASSERT_TRUE(h.app->dashboard().account().value) << h.app->dashboard().account().error;
+    EXPECT_EQ(h.app->dashboard().account().value->name, std::string("Demo User"));
     const auto api = h.sent_to("/api/");
     ASSERT_GE(api.size(), 3u);
     for (const HttpRequest& r : api) {
@@ -182,7 +182,7 @@ TEST(App, ApiTokenIsSentOnlyInItsHeaderAndMasked) {
         EXPECT_FALSE(r.headers.has("authorization")) << "no Bearer in API-token mode";
         EXPECT_FALSE(contains(r.url, AppHarness::kApiToken)) << "spec 5.1.2: never in the URL";
     }
-    EXPECT_FALSE(contains(h.app->masked_api_token(), AppHarness::kApiToken));
+    EXPECT_FALSE(contains(h.app->sign_in().masked_api_token(), AppHarness::kApiToken));
     EXPECT_TRUE(h.sent_to("/oauth/token").empty());
 }
 
@@ -224,7 +224,7 @@ TEST(App, RefreshWithFewerScopesSendsThemAndShowsTheNarrowerGrant) {
     EXPECT_EQ(form_value(token_requests.back().body, "scope"), "users.all:read");
     ASSERT_TRUE(h.app->session().tokens());
     EXPECT_EQ(h.app->session().tokens()->scope, ScopeSet{"users.all:read"}) << "the fake service granted the subset";
-    const ScopeRefresh& narrow = h.app->scope_refresh();
+    const ScopeRefresh& narrow = h.app->sign_in().scope_refresh();
     EXPECT_FALSE(narrow.pending());
     ASSERT_TRUE(narrow.granted_after());
     EXPECT_EQ(*narrow.granted_after(), ScopeSet{"users.all:read"});
@@ -239,10 +239,11 @@ TEST(App, RefreshWithMoreScopesIsRefusedBeforeAnythingIsSent) {
     const std::size_t before = h.sent.size();
     h.apply(intent::RefreshScopes{ScopeSet{"users.all:read", "rooms.all:read"}});
     EXPECT_EQ(h.sent.size(), before) << "nothing sent: the service would refuse a wider scope";
-    EXPECT_NE(h.app->scope_refresh().error().find("only narrow"), std::string::npos) << h.app->scope_refresh().error();
+    EXPECT_NE(h.app->sign_in().scope_refresh().error().find("only narrow"), std::string::npos)
+        << h.app->sign_in().scope_refresh().error();
     EXPECT_EQ(h.app->session_label(), "signed in") << "the session is untouched";
     h.apply(intent::SignOut{});
-    EXPECT_EQ(h.app->scope_refresh().error(), "") << "sign-out forgets it";
+    EXPECT_EQ(h.app->sign_in().scope_refresh().error(), "") << "sign-out forgets it";
 }
 
 

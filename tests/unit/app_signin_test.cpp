@@ -115,12 +115,12 @@ TEST(App, FullSignInExchangesTheCodeAndLoadsTheDashboard) {
     EXPECT_FALSE(exchange.headers.has("authorization")) << "no Basic for a public client";
 
     EXPECT_EQ(h.app->session_label(), "signed in");
-    ASSERT_TRUE(h.app->account().value) << h.app->account().error;
-    EXPECT_EQ(h.app->account().value->account_id, "4242");
-    ASSERT_TRUE(h.app->status().value) << h.app->status().error;
-    EXPECT_EQ(h.app->status().value->unread_num, 12);
-    ASSERT_TRUE(h.app->rooms().value);
-    EXPECT_EQ(h.app->selected_room(), "7") << "the first room is chosen";
+    ASSERT_TRUE(h.app->dashboard().account().value) << h.app->dashboard().account().error;
+    EXPECT_EQ(h.app->dashboard().account().value->account_id, "4242");
+    ASSERT_TRUE(h.app->dashboard().status().value) << h.app->dashboard().status().error;
+    EXPECT_EQ(h.app->dashboard().status().value->unread_num, 12);
+    ASSERT_TRUE(h.app->dashboard().rooms().value);
+    EXPECT_EQ(h.app->dashboard().selected_room(), "7") << "the first room is chosen";
     EXPECT_FALSE(h.app->last_error());
 
     for (const HttpRequest& api : h.sent_to("/api/")) {
@@ -138,7 +138,7 @@ TEST(App, ReloadAfterSignInAsksToSignInAgain) {
     h.reload();
     h.start("https://127.0.0.1:8443/callback", std::nullopt);
     EXPECT_EQ(h.app->session_label(), "signed out") << "tokens lived in memory only";
-    EXPECT_FALSE(h.app->account().value);
+    EXPECT_FALSE(h.app->dashboard().account().value);
 }
 
 // spec 4.2: a state that is not ours ends in a clear error and no token request.
@@ -215,7 +215,7 @@ TEST(App, ExpiredCodeEndsInInvalidGrantWithTryAgain) {
     ASSERT_TRUE(h.app->last_error());
     EXPECT_EQ(h.app->last_error()->code, "invalid_grant");
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
-    EXPECT_FALSE(h.app->account().value);
+    EXPECT_FALSE(h.app->dashboard().account().value);
 }
 
 // spec 2.2 / 8.3: the code lives 1 minute. A validated callback that waited

@@ -1,7 +1,7 @@
 // app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it
 // runs natively and under Node in the unit tests. App is the router: it
-// keeps the configuration, the sign-in and the effects web/src performs
-// (requests to send, a page to navigate to, a record to keep in
+// keeps the configuration and the effects web/src performs (effects.hpp:
+// requests to send, a page to navigate to, a record to keep in
 // sessionStorage, text for the clipboard), hands every REST request to the
 // one REST client (shared/rest_client.hpp: who holds the credentials, the
 // session table, pacing, each room's post order, 401 retry, 429 waits) and
@@ -14,21 +14,23 @@
 // therefore asks to sign in again. In roomkey-helper's BFF mode ("session":
 // "bff" in /config.json) the page holds no token at all: the helper runs the
 // flow and keeps the tokens in an HttpOnly cookie, the page asks
-// /bff/session who is signed in, so a reload keeps the session (app_bff.cpp,
+// /bff/session who is signed in, so a reload keeps the session (bff_panel.hpp,
 // bff_session.hpp).
 //
-// The features (features.hpp), each owning its state, intents, requests and
-// answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
+// The sign-in (sign_in.hpp: the page's own OAuth flow, the API token, the
+// scopes asked for) and the BFF panel (bff_panel.hpp: the helper's session)
+// own the session's side of the App; trace.hpp the HTTP log and what may be
+// disclosed from it. The features (features.hpp), each
+// owning its state, intents, requests and answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
 // files), my_tasks.hpp, contacts.hpp, api_console.hpp, mentions.hpp, and
 // workspace.hpp's state. Where the App's own code lives:
 //   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects
 //   app_features.cpp the features' intents, forwarded to their owners
 //   app_routes.cpp   the features' host: submit by tag, answers back by tag
 //   app_rest.cpp     what a REST client step says: token requests, sends, answers
-//   app_http.cpp     send() through the helper, /config.json, copy as curl, token answers
-//   app_session.cpp  sign-in/out, API token, refresh, secrets to mask
+//   app_http.cpp     send() through the helper, /config.json, copy as curl; answers by purpose
+//   app_session.cpp  sign-out, a page restored, secrets to mask, the session as shown
 //   app_helper.cpp   roomkey-helper unreachable: the probe
-//   app_bff.cpp      the BFF mode's sign-in, session, refresh, sign-out and log steps
 //   app_detail.hpp   constants and helpers those files share (internal)
 //
 // How a new feature is added, so that several people can work in parallel
@@ -55,8 +57,9 @@
 #include <variant>
 #include <vector>
 
-#include "app/bff_session.hpp"
+#include "app/bff_panel.hpp"
 #include "app/console.hpp"
+#include "app/effects.hpp"
 #include "app/feature.hpp"
 #include "app/features.hpp"
 #include "app/flow_steps.hpp"
@@ -64,9 +67,10 @@
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
-#include "roomkey/public_config.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
+#include "app/sign_in.hpp"
+#include "app/trace.hpp"
 #include "app/user_errors.hpp"
 #include "app/view_answer.hpp"
 #include "app/workspace.hpp"
@@ -76,60 +80,13 @@
 #include "roomkey/file_upload.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/pacing.hpp"
+#include "roomkey/public_config.hpp"
 #include "roomkey/random.hpp"
 #include "roomkey/rest_client.hpp"
 #include "roomkey/session.hpp"
 #include "roomkey/time.hpp"
 
 namespace roomkey::app {
-
-// ---- Effects: what the platform layer (web/src) must do ----
-namespace effect {
-// Send through the transport; answer with App::on_response / on_transport_error.
-struct Send {
-    std::uint64_t id = 0;
-    HttpRequest request;
-    // A file upload: the platform reports the body's progress
-    // (App::on_upload_progress), which emscripten_fetch cannot.
-    bool upload_progress = false;
-};
-// Open the browser's file picker for a room's upload; the chosen file comes
-// back as intent::UploadFile with this room and message.
-struct PickFile {
-    std::string room_id;
-    std::string message;
-};
-// Open a download_url (an attachment: the browser saves it, the page stays).
-struct OpenUrl {
-    std::string url;
-};
-// Keep the pending authorization in sessionStorage (read back once, at start).
-struct StorePending {
-    std::string record;
-};
-// Leave the page for the consent screen (spec 4.2).
-struct Navigate {
-    std::string url;
-};
-// Put the text on the system clipboard and in the app's own paste buffer.
-// Neither is reachable through the page API (shell/page.js).
-struct CopyText {
-    std::string text;
-};
-// Sign-out: empty the app's paste buffer; when `system` is set the app put
-// text on the system clipboard in this session (a curl command holds the
-// session's URLs and bodies, its secrets when revealed), so the system
-// clipboard is overwritten too. The platform answers with
-// intent::ClipboardCleared.
-struct ForgetClipboard {
-    bool system = false;
-};
-// Remove the pending authorization from sessionStorage (issue 28: the page
-// was shown again from the back/forward cache; that sign-in is abandoned).
-struct ForgetPending {};
-}  // namespace effect
-using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
-                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
 
 // One x-ratelimit-* reading, for the plot (spec 8.1).
 struct RateSample {
@@ -148,7 +105,7 @@ struct Counters {
 
 inline constexpr std::size_t kMaxRateSamples = 240;
 
-class App final : private FeatureHost {
+class App final : private FeatureHost, private BffHost {
 public:
     // `origin` is the page's origin ("https://127.0.0.1:8443"), for curl.
     App(RandomSource random, std::string origin);
@@ -178,8 +135,8 @@ public:
     std::vector<Effect> take_effects();
 
     // ---- read-only view for the UI and the page API ----
-    const std::optional<PublicConfig>& config() const { return config_load_.value; }
-    const std::string& config_error() const { return config_load_.error; }
+    const std::optional<PublicConfig>& config() const override { return config_load_.value; }
+    const std::string& config_error() const override { return config_load_.error; }
     bool config_loading() const { return config_load_.loading; }
     // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
     CredentialHolder holder() const { return client_.holder(); }
@@ -187,49 +144,40 @@ public:
     // "signed out", "signing in", "exchanging", "signed in", "refreshing",
     // "expired", "failed" or "api token".
     std::string session_label() const;
-    const ScopeSet& requested_scopes() const { return sign_in_.requested_scopes; }
-    // "Refresh with fewer scopes" (intent::RefreshScopes): asked, granted, why not.
-    const ScopeRefresh& scope_refresh() const { return sign_in_.scope_refresh; }
+    // The page's own sign-in, the API token and the scopes asked for (sign_in.hpp).
+    const SignIn& sign_in() const { return sign_in_; }
     // Granted scopes differ from the requested ones (after expansion).
     bool scopes_differ() const;
-    bool auto_refresh() const { return sign_in_.auto_refresh; }
     std::optional<Instant> access_expires_at() const;
-    // ---- the BFF mode (app_bff.cpp) ----
+    // ---- the BFF mode (bff_panel.hpp) ----
     // The scopes of the OAuth grant in use (the page's tokens, or the
     // helper's session in BFF mode); nullptr without one (API token, signed out).
     const ScopeSet* granted_scopes() const;
     // Where the tokens are, as the session panel says it ("" when none).
     std::string tokens_held_by() const;
-    // The helper's session as /bff/session last told it.
-    const BffSessionView& bff() const { return bff_.view; }
+    // The helper's session as /bff/session last told it, and what is on its way.
+    const BffPanel& bff() const { return bff_; }
     // An OAuth grant is in use, held by the page or by the helper.
     bool oauth_grant() const {
         return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;
     }
-    std::string masked_api_token() const;
 
     // ---- the features, each with its own state ----
     const Dashboard& dashboard() const { return features_.dashboard; }
     const OpenRoom& open_room() const { return features_.open_room; }
-    const MyTasks& my_tasks_view() const { return features_.my_tasks; }
-    const Contacts& contacts_view() const { return features_.contacts; }
+    const MyTasks& my_tasks() const { return features_.my_tasks; }
+    const Contacts& contacts() const { return features_.contacts; }
     const ApiConsole& api_console() const { return features_.console; }
-
-    const Loadable<Account>& account() const { return features_.dashboard.account(); }
-    const Loadable<MyStatus>& status() const { return features_.dashboard.status(); }
-    const Loadable<std::vector<Room>>& rooms() const { return features_.dashboard.rooms(); }
-    const std::string& selected_room() const { return features_.dashboard.selected_room(); }
-
     const Posting& posting() const { return features_.posting; }
-    const std::deque<PostJob>& posts() const { return features_.posting.posts(); }
-    const PostBatch& batch() const { return features_.posting.batch(); }
+    // The room list read again for mentions (its poll_at: nullopt when not polling, e.g. hidden tab).
+    const Mentions& mentions() const { return features_.mentions; }
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const;
     const PacingScheduler& scheduler() const override { return client_.scheduler(); }
     const std::vector<RateSample>& rate_samples() const { return stats_.rate_samples; }
 
-    const HttpLog& log() const { return trace_.log; }
-    bool reveal() const { return trace_.reveal; }
+    const HttpLog& log() const { return trace_.log(); }
+    bool reveal() const { return trace_.reveal(); }
     // What "Copy as curl" of log entry `entry_id` copies (masked unless
     // revealed and `may_reveal`); none for an entry no longer logged.
     std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const;
@@ -237,8 +185,6 @@ public:
     const std::string& origin() const { return origin_; }
 
     const std::optional<UserError>& last_error() const { return feedback_.error; }
-    // Each view's own error, as the panel shows it ("" when none).
-    const std::string& posting_error() const { return features_.posting.error(); }
     const std::string& form_error() const { return feedback_.form_error; }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
@@ -246,34 +192,19 @@ public:
     std::optional<Instant> helper_probe_at() const { return helper_.probe_at(); }
     // Sign-out was asked while posts are still open: how many would be lost.
     std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm; }
-    // Posts not delivered, discarded or cancelled: waiting, sending,
-    // retrying, checking, unknown or refused.
-    long open_posts() const { return features_.posting.open_posts(); }
     const std::string& notice() const { return feedback_.notice; }
-    // Issue 28: sign-out could not overwrite the system clipboard (the
+    // Sign-out could not overwrite the system clipboard (the
     // engine wants a recent click or key press): what to tell the user, ""
     // when nothing waits.
-    std::string clipboard_notice() const;
+    std::string clipboard_notice() const { return trace_.clipboard_notice(); }
     const Counters& counters() const { return stats_.counters; }
 
-    // ---- the open room, my tasks, contacts, the console ----
-    const RoomView& room() const { return features_.open_room.view(); }
-    // When the open room is next polled (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> room_poll_at() const { return features_.open_room.poll_at(); }
     bool page_visible() const { return features_.page_visible; }
-    // The mirror's last line about new messages in the open room.
-    const std::string& room_announcement() const { return features_.open_room.announcement(); }
-    const Loadable<std::vector<ChatTask>>& my_tasks() const { return features_.my_tasks.tasks(); }
-    const Loadable<std::vector<Contact>>& contacts() const { return features_.contacts.contacts(); }
-    const Loadable<std::vector<ContactRequest>>& incoming_requests() const { return features_.contacts.incoming(); }
-    const Console& console() const { return features_.console.console(); }
     // ---- the workspace ----
     const Workspace& workspace() const { return features_.workspace; }
     // The browser's offset of local time from UTC, for times as drawn.
     void set_user_time(UserTime user) { features_.workspace.set_user_time(std::move(user)); }
     std::vector<MentionAlert> take_alerts() { return features_.workspace.take_alerts(); }
-    // When the room list is next read again (nullopt: not polling, e.g. hidden tab).
-    std::optional<Instant> rooms_poll_at() const { return features_.mentions.poll_at(); }
 
 private:
     struct ConfigFetch {};
@@ -284,8 +215,6 @@ private:
         RequestId id = 0;
     };
     struct HelperProbe {};
-    // A call to the helper's BFF session routes.
-    enum class BffRoute { session, refresh, logout };
     struct BffCall {
         BffRoute route = BffRoute::session;
     };
@@ -293,13 +222,9 @@ private:
 
     // intents (app.cpp routes each to its feature)
     void apply_feature(const Intent& intent, Instant now);
-    void sign_in(const ScopeSet& scopes, Instant now);
+    void start_sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
     void page_restored(Instant now);
-    void refresh_with_scopes(const ScopeSet& scopes, Instant now);
-    void refresh_now(Instant now);
-    void use_api_token(std::string token, Instant now);
-    void add_scopes(const intent::AddScopes& i, Instant now);
     void copy_curl(std::uint64_t entry_id, bool may_reveal);
     // The grant's scopes for the console's checks; nullopt for an API token.
     std::optional<ScopeSet> console_scopes() const;
@@ -308,16 +233,9 @@ private:
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
     void fetch_config(Instant now);
     void on_config(const HttpResponse& response, Instant now);
-    void on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
-                         Instant now);
 
-    // the session state machine, through the REST client
-    SessionConfig session_config(const std::string& client_id) const;
     // Performs what the REST client says: token requests, sends, answers.
-    void perform(RestStep step, Instant now);
-    void process_callback(Instant now);
-    void on_signed_in(Instant now);
-    void remember_tokens();
+    void perform(RestStep step, Instant now) override;
 
     // REST calls
     void pump(Instant now);
@@ -326,7 +244,14 @@ private:
                        Instant now);
     void drop_all_calls(const std::string& reason, Instant now);
     void record_rate(const HttpResponse& response, Instant now);
-    void reset_account_data();
+    void reset_account_data() override;
+
+    // ---- SignInHost: what the sign-in asks (app_session.cpp) ----
+    void reset_error() override { feedback_.error.reset(); }
+    void forget_pending() override { effects_.push_back(effect::ForgetPending{}); }
+    void end_session(Instant now) override { sign_out(now); }
+    void signed_in(Instant now) override { features_.dashboard.load(now); }
+    void token_refreshed() override { ++stats_.counters.token_refreshes; }
 
     void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
         feedback_.error = std::move(error);
@@ -363,23 +288,15 @@ private:
     void on_helper_unreachable(Instant now, bool probe_failed = false);
     void on_helper_answer(Instant now);
     void probe_helper(Instant now);
-    void add_secret(const std::string& secret);
+    void add_secret(const std::string& secret) override { trace_.add_secret(secret); }
 
-    // the BFF mode (app_bff.cpp)
+    // ---- BffHost: what the BFF panel asks (app_session.cpp) ----
     bool bff_config() const { return config_load_.value && config_load_.value->bff(); }
-    void bff_on_config(Instant now);
-    void bff_sign_in(const ScopeSet& scopes, Instant now);
-    void bff_sign_out(Instant now);
-    void bff_refresh(std::optional<ScopeSet> scopes, Instant now);
-    void bff_ask_session(Instant now);
-    void on_bff_answer(BffRoute route, const std::optional<HttpResponse>& response, const std::string& reason,
-                       Instant now);
-    void bff_take_session(const BffSessionInfo& info, Instant now);
-    // The helper says there is no session (401 X-Roomkey-Session: none).
-    void bff_ended(const std::string& why, Instant now);
-    // A token request the helper made, reported by a header or /bff/session.
-    void bff_log_token_request(const BffTokenRequestReport& request, Instant now);
-    void bff_note_response(const HttpResponse& response, Instant now);
+    void send_bff(BffRoute route, std::string label, HttpRequest request, Instant now) override {
+        send(BffCall{route}, std::move(label), std::move(request), now);
+    }
+    void navigate(std::string url) override { effects_.push_back(effect::Navigate{std::move(url)}); }
+    void drop_calls(const std::string& reason, Instant now) override { drop_all_calls(reason, now); }
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;
@@ -392,30 +309,12 @@ private:
     };
     ConfigLoad config_load_;
 
-    // Sign-in and the grant as asked for (the tokens themselves are the REST client's).
-    struct ArrivedCallback {
-        std::optional<PendingAuthorization> pending;  // as the callback consumed it
-        std::string url;
-        std::optional<CallbackError> refused;
-        Instant at;
-    };
-    struct SignIn {
-        std::optional<ValidatedCallback> callback;  // validated, waiting for the config
-        Instant callback_at;                        // when the page loaded with it (spec 2.2: code valid 1 minute)
-        // The authorization request and callback, waiting for the configuration
-        // (its consent_url) to be told in the HTTP log as steps (flow_steps.hpp).
-        std::optional<ArrivedCallback> steps;
-        ScopeSet requested_scopes;
-        ScopeRefresh scope_refresh;
-        bool auto_refresh = true;
-        std::optional<Instant> refresh_tick_at;
-        std::string api_token;
-    };
-    SignIn sign_in_;
-    void log_flow_step(FlowStep step, Instant at);
+    void log_flow_step(FlowStep step, Instant at) override;
 
     // The one REST client: credentials, session, pacing, queue (rest_client.hpp).
     RestClient client_;
+    // Sign-in and the grant as asked for (the tokens themselves are the REST client's).
+    SignIn sign_in_{*this, client_, random_};
     // Every request the App hands the transport, and where its answer goes.
     struct Wire {
         std::map<std::uint64_t, HttpPurpose> http;
@@ -431,14 +330,7 @@ private:
     };
     Stats stats_;
 
-    // The HTTP log and what may be disclosed from it.
-    struct Trace {
-        HttpLog log;
-        bool reveal = false;
-        bool copied = false;               // this session put text on the system clipboard
-        bool clear_refused = false;        // sign-out's overwrite waits for a click or key press
-        std::vector<std::string> secrets;  // every token/code/verifier seen, to mask in the log
-    };
+    // The HTTP log and what may be disclosed from it (trace.hpp).
     Trace trace_;
 
     // What the user is told: the error (and the action it belongs to), notices.
@@ -457,15 +349,8 @@ private:
     // The features: each owns its state, its requests and their answers.
     Features features_{*this, random_};
 
-    // The BFF mode.
-    struct Bff {
-        BffSessionView view;
-        bool signing_in = false;                         // navigated to /bff/login (a page restored from the cache)
-        bool refreshing = false;                         // a POST /bff/refresh is in flight
-        bool session_asked = false;                      // GET /bff/session in flight
-        std::optional<BffCallbackError> callback_error;  // the launch URL's #bff_error, until the config is read
-    };
-    Bff bff_;
+    // The BFF mode: the helper's session as the page knows it.
+    BffPanel bff_{*this, client_, sign_in_};
 };
 
 }  // namespace roomkey::app

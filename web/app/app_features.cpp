@@ -1,10 +1,9 @@
 // app_features.cpp: the features' intents, each forwarded to the feature
 // that owns it (dashboard.hpp, open_room.hpp, my_tasks.hpp, contacts.hpp,
-// api_console.hpp, workspace.hpp), plus "sign in again adding a scope".
+// api_console.hpp, workspace.hpp; "sign in again adding a scope" is sign_in.hpp's).
 #include <type_traits>
 
 #include "app/app.hpp"
-#include "roomkey/incremental_consent.hpp"
 
 namespace roomkey::app {
 
@@ -50,17 +49,19 @@ void App::apply_feature(const Intent& intent, Instant now) {
             } else if constexpr (std::is_same_v<T, intent::DeleteMessage>) {
                 features_.console.remove(i, console_scopes(), now);
             } else if constexpr (std::is_same_v<T, intent::AddScopes>) {
-                add_scopes(i, now);
+                if (auto scopes = sign_in_.adding(i.scope, granted_scopes())) start_sign_in(*scopes, now);
             } else if constexpr (std::is_same_v<T, intent::ShowView>) {
                 features_.workspace.show(i.developer ? View::developer : View::workspace);
             } else if constexpr (std::is_same_v<T, intent::SetRoomFilter>) {
                 features_.workspace.set_room_filter(i.text);
             } else if constexpr (std::is_same_v<T, intent::Reply>) {
-                if (room().room_id() == i.room_id) features_.workspace.reply(room(), i.message_id);
+                if (features_.open_room.view().room_id() == i.room_id)
+                    features_.workspace.reply(features_.open_room.view(), i.message_id);
             } else if constexpr (std::is_same_v<T, intent::Quote>) {
-                if (room().room_id() == i.room_id) features_.workspace.quote(room(), i.message_id);
+                if (features_.open_room.view().room_id() == i.room_id)
+                    features_.workspace.quote(features_.open_room.view(), i.message_id);
             } else if constexpr (std::is_same_v<T, intent::Mention>) {
-                features_.workspace.mention(room(), i.account_id);
+                features_.workspace.mention(features_.open_room.view(), i.account_id);
             } else if constexpr (std::is_same_v<T, intent::SetNotifications>) {
                 features_.workspace.set_notifications(i.on);
             } else if constexpr (std::is_same_v<T, intent::NotificationPermission>) {
@@ -76,33 +77,6 @@ std::optional<ScopeSet> App::console_scopes() const {
     if (!oauth_grant()) return std::nullopt;
     const ScopeSet* scopes = granted_scopes();
     return scopes ? *scopes : ScopeSet{};
-}
-
-// "Sign in again adding <scope>": a new authorization request for the union
-// of the granted scopes and that one.
-void App::add_scopes(const intent::AddScopes& i, Instant now) {
-    if (!config_load_.value || holder() == CredentialHolder::api_token) {
-        UserError error;
-        error.title = "Cannot add a scope";
-        error.message = holder() == CredentialHolder::api_token
-                            ? "An API token's scopes are set when it is created, not here."
-                            : "roomkey-helper's configuration is not loaded yet.";
-        error.remedy =
-            holder() == CredentialHolder::api_token ? "Sign in with OAuth to choose scopes." : "Try again in a moment.";
-        set_error(std::move(error));
-        return;
-    }
-    const ScopeSet* held = granted_scopes();
-    const ScopeSet granted = held ? *held : sign_in_.requested_scopes;
-    auto scopes = scopes_adding(granted, i.scope, config_load_.value->client_type);
-    if (!scopes) {
-        UserError error;
-        error.title = "Cannot add " + i.scope;
-        error.message = describe(scopes.error(), i.scope);
-        set_error(std::move(error));
-        return;
-    }
-    sign_in(*scopes, now);
 }
 
 }  // namespace roomkey::app

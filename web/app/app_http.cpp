@@ -1,19 +1,11 @@
 // app_http.cpp: HTTP through the helper: every request the App sends gets a
-// purpose, a log entry and an id; answers are routed back by that purpose.
-// Also the helper's configuration (/roomkey/config) and "copy as curl".
-#include <algorithm>
+// purpose, a log entry and an id; answers are routed back by that purpose
+// (token answers to the sign-in). Also the helper's configuration
+// (/config.json) and "copy as curl".
 #include <type_traits>
 
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
-#include "app/format.hpp"
-#include "roomkey/authorization.hpp"
-#include "roomkey/errors.hpp"
-#include "roomkey/pkce.hpp"
-#include "roomkey/rate_limit_headers.hpp"
-#include "roomkey/scopes.hpp"
-#include "roomkey/url.hpp"
-#include "roomkey/www_authenticate.hpp"
 
 namespace roomkey::app {
 
@@ -36,48 +28,28 @@ void App::on_config(const HttpResponse& response, Instant now) {
         config_load_.value = std::move(*parsed);
         client_.set_api_config(api_config());
         if (!config_load_.value->configured) config_load_.error = "roomkey-helper has no upstream service configured";
-        bff_on_config(now);  // the BFF mode asks the helper for its session
-        if (sign_in_.steps) {
-            // The page that sent the authorization request is gone, and its
-            // log with it: tell that step again from the record it left,
-            // then the callback that brought us here.
-            const ArrivedCallback arrived = std::move(*sign_in_.steps);
-            sign_in_.steps.reset();
-            if (arrived.pending && config_load_.value->configured) {
-                if (auto step = authorization_step(config_load_.value->consent_url, config_load_.value->client(),
-                                                   *arrived.pending)) {
-                    log_flow_step(std::move(*step), arrived.pending->created_at);
-                }
-            }
-            log_flow_step(
-                callback_step(arrived.url, arrived.refused,
-                              arrived.pending ? std::optional<std::string>(arrived.pending->state) : std::nullopt),
-                arrived.at);
-        }
+        bff_.on_config(now);      // the BFF mode asks the helper for its session
+        sign_in_.on_config(now);  // the flow's earlier steps, told in the log
     } else {
         config_load_.error = parsed.error();
     }
 }
 
 void App::log_flow_step(FlowStep step, Instant at) {
-    trace_.log.add_step(wire_.next_http_id++, std::move(step.purpose), step.request, std::move(step.note), at,
-                        std::move(step.parameters));
+    trace_.log().add_step(wire_.next_http_id++, std::move(step.purpose), step.request, std::move(step.note), at,
+                          std::move(step.parameters));
 }
 
 std::optional<std::string> App::curl_text(std::uint64_t entry_id, bool may_reveal) const {
-    const LogEntry* entry = trace_.log.find(entry_id);
-    if (!entry) return std::nullopt;
-    return copy_as_curl(entry->request, origin_, redaction(), trace_.reveal && may_reveal);
+    return trace_.curl_text(entry_id, may_reveal, origin_, redaction());
 }
 
 void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
     auto text = curl_text(entry_id, may_reveal);
     if (!text) return;
-    const bool revealed = trace_.reveal && may_reveal;
+    const bool revealed = trace_.reveal() && may_reveal;
     effects_.push_back(effect::CopyText{std::move(*text)});
-    trace_.copied = true;
-    // The new copy is the user's now: a clear still waiting must not wipe it.
-    trace_.clear_refused = false;
+    trace_.copied();
     feedback_.notice = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
 }
 
@@ -97,9 +69,9 @@ std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest requ
         // A file upload: the log keeps what was sent, not megabytes of it.
         HttpRequest shown = request;
         shown.body = "[multipart/form-data body, " + std::to_string(request.body.size()) + " bytes]";
-        trace_.log.begin(id, std::move(label), shown, now);
+        trace_.log().begin(id, std::move(label), shown, now);
     } else {
-        trace_.log.begin(id, std::move(label), request, now);
+        trace_.log().begin(id, std::move(label), request, now);
     }
     effects_.push_back(effect::Send{id, std::move(request)});
     return id;
@@ -110,29 +82,22 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
     if (it == wire_.http.end()) return;
     const HttpPurpose purpose = it->second;
     wire_.http.erase(it);
-    trace_.log.complete(id, response, now);
+    trace_.log().complete(id, response, now);
     // Any HTTP answer, whatever its status, means roomkey-helper is there.
     on_helper_answer(now);
-    bff_note_response(response, now);  // a token request the helper made meanwhile
+    bff_.note_response(response, now);  // a token request the helper made meanwhile
     std::visit(
         [&](const auto& p) {
             using T = std::decay_t<decltype(p)>;
             if constexpr (std::is_same_v<T, ConfigFetch>) {
                 on_config(response, now);
-                if (sign_in_.callback) {
-                    if (config_load_.value) {
-                        process_callback(now);
-                    } else {
-                        sign_in_.callback.reset();
-                        set_error(transport_error("Completing sign-in", config_load_.error));
-                    }
-                }
+                sign_in_.after_config(config_load_.error, now);
             } else if constexpr (std::is_same_v<T, TokenCall>) {
-                on_token_answer(p.id, response, {}, now);
+                sign_in_.on_token_answer(p.id, response, {}, now);
             } else if constexpr (std::is_same_v<T, RestCall>) {
                 on_api_answer(p.id, response, {}, now);
             } else if constexpr (std::is_same_v<T, BffCall>) {
-                on_bff_answer(p.route, response, {}, now);
+                bff_.on_answer(p.route, response, {}, now);
             }
         },
         purpose);
@@ -148,7 +113,7 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
     if (it == wire_.http.end()) return;
     const HttpPurpose purpose = it->second;
     wire_.http.erase(it);
-    trace_.log.fail(id, reason, now);
+    trace_.log().fail(id, reason, now);
     // No connection at all: hold REST calls and probe the helper with
     // backoff (a timeout says the helper is there but slow: no probe).
     if (failure == TransportFailure::network_error || std::holds_alternative<HelperProbe>(purpose)) {
@@ -160,64 +125,18 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
             if constexpr (std::is_same_v<T, ConfigFetch>) {
                 config_load_.loading = false;
                 config_load_.error = "roomkey-helper did not answer /config.json (" + reason + ")";
-                if (sign_in_.callback) {
-                    sign_in_.callback.reset();
-                    set_error(transport_error("Completing sign-in", reason));
-                }
+                sign_in_.after_config(reason, now);
             } else if constexpr (std::is_same_v<T, TokenCall>) {
-                on_token_answer(p.id, std::nullopt, reason, now);
+                sign_in_.on_token_answer(p.id, std::nullopt, reason, now);
             } else if constexpr (std::is_same_v<T, RestCall>) {
                 if (auto route = wire_.routes.find(p.id); route != wire_.routes.end()) route->second.failure = failure;
                 on_api_answer(p.id, std::nullopt, reason, now);
             } else if constexpr (std::is_same_v<T, BffCall>) {
-                on_bff_answer(p.route, std::nullopt, reason, now);
+                bff_.on_answer(p.route, std::nullopt, reason, now);
             }  // HelperProbe: on_helper_unreachable set the next probe
         },
         purpose);
     pump(now);
-}
-
-void App::on_token_answer(TokenRequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
-                          Instant now) {
-    RestStep step = client_.token_answer(id, response, reason, now);
-    const std::vector<Lifecycle> events = step.lifecycle;
-    perform(std::move(step), now);
-    const SessionState after = session().state();
-    const lifecycle::Ended* ended = nullptr;
-    bool new_tokens = false;
-    for (const Lifecycle& event : events) {
-        if (const auto* e = std::get_if<lifecycle::Ended>(&event)) ended = e;
-        if (!std::holds_alternative<lifecycle::Ended>(event)) new_tokens = true;
-    }
-    if (sign_in_.scope_refresh.pending() && after != SessionState::refreshing) {
-        // The narrower refresh ended: what was asked is now what is requested.
-        if (new_tokens) {
-            sign_in_.requested_scopes = sign_in_.scope_refresh.requested();
-            sign_in_.scope_refresh.granted(session().tokens()->scope);
-        } else if (after == SessionState::failed || after == SessionState::expired) {
-            sign_in_.scope_refresh.failed(
-                "The refresh with fewer scopes was refused and the session ended: sign in again.");
-        } else {
-            sign_in_.scope_refresh.failed("The refresh with fewer scopes did not go through (" +
-                                          (response ? "HTTP " + std::to_string(response->status) : reason) +
-                                          "): the scopes granted before still apply.");
-        }
-    }
-    for (const Lifecycle& event : events) {
-        if (std::holds_alternative<lifecycle::SignedIn>(event)) {
-            remember_tokens();
-            on_signed_in(now);
-        } else if (std::holds_alternative<lifecycle::Refreshed>(event)) {
-            remember_tokens();
-            ++stats_.counters.token_refreshes;
-            feedback_.notice = "The access token was refreshed.";
-        }
-    }
-    if (ended) {
-        set_error(session_end_error(ended->end, response));
-        if (!response) feedback_.error->message += " (" + reason + ")";
-        reset_account_data();
-    }
 }
 
 }  // namespace roomkey::app

@@ -59,9 +59,9 @@ void App::perform(RestStep step, Instant now) {
         } else if (const auto* refresh = std::get_if<session_effect::SendRefresh>(&effect)) {
             send(TokenCall{refresh->id}, "token refresh (spec 4.3)", refresh->request, now);
         } else if (const auto* at = std::get_if<session_effect::ScheduleRefreshAt>(&effect)) {
-            sign_in_.refresh_tick_at = at->at;
+            sign_in_.schedule_refresh(at->at);
         } else if (std::holds_alternative<session_effect::ForgetTokens>(effect)) {
-            trace_.log.forget_secrets(redaction());
+            trace_.log().forget_secrets(redaction());
         }
     }
     for (rest::Send& out : step.send) on_sent(out.tag, std::move(out.request), out.is_retry, now);
@@ -74,7 +74,7 @@ void App::perform(RestStep step, Instant now) {
             // The helper refreshed and retried already; a 401 it marks as "no
             // session" means signed out (expired, refused refresh, logged out).
             if (auto why = bff_session_ended(done.response)) {
-                bff_ended(*why, now);
+                bff_.ended(*why, now);
                 continue;
             }
         }

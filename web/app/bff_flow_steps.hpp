@@ -1,11 +1,11 @@
 // bff_flow_steps.hpp: the steps of a sign-in through roomkey-helper's BFF
-// mode as HTTP log entries (issue 30, item 3), the counterpart of
+// mode as HTTP log entries (the page itself saw none of them), the counterpart of
 // flow_steps.hpp for the browser mode: the navigation to /bff/login, the
 // consent screen's redirect back to the helper's callback, and each token
 // request the helper made for the session, as the helper reports them
 // (masked by the helper; masked again by the log). The page sees none of
 // state, PKCE, code or tokens in this mode: the notes say who made and
-// checked them. Pure: App adds the entries (app_bff.cpp).
+// checked them. Pure: the BFF panel adds the entries (bff_panel.cpp).
 #pragma once
 
 #include <optional>

@@ -5,7 +5,7 @@
 // reaches the page. Pure: building the requests and navigations, reading the
 // answers, and the X-Roomkey-Session and X-Roomkey-Token-Request headers
 // (the `#bff_error=` fragment is read with the launch URL, launch_url.hpp).
-// App drives it (app_bff.cpp).
+// The BFF panel drives it (bff_panel.cpp).
 #pragma once
 
 #include <cstdint>

@@ -32,7 +32,7 @@ void add_bff_state(const App& app, Instant now, json& state) {
         state["bff"] = nullptr;
         return;
     }
-    const BffSessionView& session = app.bff();
+    const BffSessionView& session = app.bff().view();
     json requests = json::array();
     for (const BffTokenRequestReport& request : session.token_requests()) {
         requests.push_back({{"grant_type", request.grant_type},

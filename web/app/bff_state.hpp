@@ -1,4 +1,4 @@
-// bff_state.hpp: issue 30's part of the published page state
+// bff_state.hpp: the BFF mode's part of the published page state
 // (window.roomkey.state(), page_state.cpp): where the tokens are, and what
 // roomkey-helper's BFF session reported (lifetimes, its token requests as
 // it described them: grant type, status, scope; never a token).

@@ -54,12 +54,12 @@ std::string page_state_json(const App& app, Instant now) {
     }
     state["config"] = std::move(config);
 
-    if (const auto& account = app.account().value) {
+    if (const auto& account = app.dashboard().account().value) {
         state["account"] = {{"account_id", account->account_id}, {"name", account->name.value_or("")}};
     } else {
         state["account"] = nullptr;
     }
-    if (const auto& status = app.status().value) {
+    if (const auto& status = app.dashboard().status().value) {
         state["status"] = {{"unread_room_num", status->unread_room_num}, {"mention_room_num", status->mention_room_num},
                            {"mytask_room_num", status->mytask_room_num}, {"unread_num", status->unread_num},
                            {"mention_num", status->mention_num},         {"mytask_num", status->mytask_num}};
@@ -67,24 +67,25 @@ std::string page_state_json(const App& app, Instant now) {
         state["status"] = nullptr;
     }
     json rooms = json::array();
-    if (const auto& list = app.rooms().value) {
+    if (const auto& list = app.dashboard().rooms().value) {
         for (std::size_t i = 0; i < list->size() && i < kPublishedRooms; ++i) {
             rooms.push_back({{"room_id", (*list)[i].room_id}, {"name", (*list)[i].name}});
         }
     }
     state["rooms"] = std::move(rooms);
-    state["room_count"] = app.rooms().value ? app.rooms().value->size() : 0;
-    state["selected_room"] = app.selected_room();
-    state["loading"] = app.account().loading || app.status().loading || app.rooms().loading;
+    state["room_count"] = app.dashboard().rooms().value ? app.dashboard().rooms().value->size() : 0;
+    state["selected_room"] = app.dashboard().selected_room();
+    state["loading"] =
+        app.dashboard().account().loading || app.dashboard().status().loading || app.dashboard().rooms().loading;
 
     json scopes = json::object();
-    scopes["requested"] = format_scope_list(app.requested_scopes());
+    scopes["requested"] = format_scope_list(app.sign_in().requested_scopes());
     const ScopeSet* granted = app.granted_scopes();
     scopes["granted"] = granted ? format_scope_list(*granted) : std::string();
     scopes["differ"] = app.scopes_differ();
     state["scopes"] = std::move(scopes);
     // "Refresh with fewer scopes" (issue 13): what was asked and what came back.
-    const ScopeRefresh& narrow = app.scope_refresh();
+    const ScopeRefresh& narrow = app.sign_in().scope_refresh();
     state["scope_refresh"] = {
         {"pending", narrow.pending()},
         {"requested", format_scope_list(narrow.requested())},
@@ -95,7 +96,7 @@ std::string page_state_json(const App& app, Instant now) {
     } else {
         state["access_expires_in"] = nullptr;
     }
-    state["auto_refresh"] = app.auto_refresh();
+    state["auto_refresh"] = app.sign_in().auto_refresh();
     add_bff_state(app, now, state);  // issue 30: where the tokens are, the helper's session
 
     long waiting = 0;
@@ -107,7 +108,7 @@ std::string page_state_json(const App& app, Instant now) {
     // The open posts (not delivered, cancelled or discarded), with what the
     // queue shows of each: the user's own text, its stage and why.
     json posts = json::array();
-    for (const PostJob& job : app.posts()) {
+    for (const PostJob& job : app.posting().posts()) {
         if (job.stage == PostStage::waiting) ++waiting;
         if (job.stage == PostStage::sending) ++sending;
         if (job.stage == PostStage::retrying) ++retrying;
@@ -127,7 +128,7 @@ std::string page_state_json(const App& app, Instant now) {
         posts.push_back(std::move(post));
     }
     state["posts"] = std::move(posts);
-    const PostBatch& batch = app.batch();
+    const PostBatch& batch = app.posting().batch();
     state["queue"] = {{"waiting", waiting},
                       {"sending", sending},
                       {"retrying", retrying},
@@ -167,15 +168,15 @@ std::string page_state_json(const App& app, Instant now) {
     // Each view's own error, as its panel shows it ("" when none): with
     // last_error, everything the screen shows as an error (issue 11).
     state["errors"] = {{"config", app.config_error()},
-                       {"account", app.account().error},
-                       {"status", app.status().error},
-                       {"rooms", app.rooms().error},
-                       {"posting", app.posting_error()},
+                       {"account", app.dashboard().account().error},
+                       {"status", app.dashboard().status().error},
+                       {"rooms", app.dashboard().rooms().error},
+                       {"posting", app.posting().error()},
                        {"form", app.form_error()},
-                       {"room", app.room().error()},
-                       {"my_tasks", app.my_tasks().error},
-                       {"contacts", app.contacts().error},
-                       {"scope_refresh", app.scope_refresh().error()}};
+                       {"room", app.open_room().view().error()},
+                       {"my_tasks", app.my_tasks().tasks().error},
+                       {"contacts", app.contacts().contacts().error},
+                       {"scope_refresh", app.sign_in().scope_refresh().error()}};
     json connection = {{"helper", app.helper_unreachable() ? "unreachable" : "reachable"}};
     if (auto at = app.helper_probe_at()) {
         connection["retry_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());

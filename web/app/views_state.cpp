@@ -36,7 +36,7 @@ void add_workspace_state(const App& app, Instant now, json& state) {
     state["notifications"] = {{"enabled", ws.notifications_enabled()}, {"permission", ws.permission()}};
     state["title"] = ws.title();
     json rooms = json::array();
-    if (const auto& list = app.rooms().value) {
+    if (const auto& list = app.dashboard().rooms().value) {
         for (std::size_t i : room_order(*list, ws.room_filter())) {
             const Room& r = (*list)[i];
             rooms.push_back({{"room_id", r.room_id},
@@ -51,9 +51,11 @@ void add_workspace_state(const App& app, Instant now, json& state) {
     state["rooms"] = std::move(rooms);
     json& room = state["room"];
     if (!room.is_object()) return;
-    const RoomView& view = app.room();
-    const std::string me = app.account().value ? app.account().value->account_id : std::string();
-    const auto names = account_names(view, app.contacts().value ? &*app.contacts().value : nullptr);
+    const RoomView& view = app.open_room().view();
+    const std::string me =
+        app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
+    const auto names =
+        account_names(view, app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr);
     const std::int64_t now_unix = unix_ms(now) / 1000;
     json& messages = room["messages"];
     for (std::size_t i = 0; i < view.messages().size() && i < messages.size(); ++i) {
@@ -79,14 +81,14 @@ void add_workspace_state(const App& app, Instant now, json& state) {
 }  // namespace
 
 void add_views_state(const App& app, Instant now, json& state) {
-    state["room"] = roomkey::parse_json_text(room_json(app.room()));
-    if (auto at = app.room_poll_at()) {
+    state["room"] = roomkey::parse_json_text(room_json(app.open_room().view()));
+    if (auto at = app.open_room().poll_at()) {
         state["room"]["poll_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());
     } else if (state["room"].is_object()) {
         state["room"]["poll_in_ms"] = nullptr;
     }
     add_workspace_state(app, now, state);
-    state["my_tasks"] = loadable_list(app.my_tasks(), [](const ChatTask& t) {
+    state["my_tasks"] = loadable_list(app.my_tasks().tasks(), [](const ChatTask& t) {
         return json{{"task_id", t.task_id},
                     {"body", t.body},
                     {"status", t.status},
@@ -94,10 +96,10 @@ void add_views_state(const App& app, Instant now, json& state) {
                     {"room_name", t.room ? t.room->name : std::string()},
                     {"assigned_by", brief_or_null(t.assigned_by_account)}};
     });
-    state["contacts"] = loadable_list(app.contacts(), [](const Contact& c) {
+    state["contacts"] = loadable_list(app.contacts().contacts(), [](const Contact& c) {
         return json{{"account_id", c.account_id}, {"name", c.name}, {"room_id", c.room_id.value_or("")}};
     });
-    state["incoming_requests"] = loadable_list(app.incoming_requests(), [](const ContactRequest& r) {
+    state["incoming_requests"] = loadable_list(app.contacts().incoming(), [](const ContactRequest& r) {
         return json{{"request_id", r.request_id},
                     {"account_id", r.account_id},
                     {"name", r.name},
@@ -105,18 +107,18 @@ void add_views_state(const App& app, Instant now, json& state) {
     });
     // Per-room unread numbers, so a script sees mark_read's effect on the list.
     json unread = json::object();
-    if (const auto& rooms = app.rooms().value) {
+    if (const auto& rooms = app.dashboard().rooms().value) {
         for (const Room& room : *rooms) {
             if (room.unread_num) unread[room.room_id] = *room.unread_num;
         }
     }
     state["room_unread"] = std::move(unread);
     // Whether each list is being read (their errors are in state.errors).
-    state["views_loading"] = {{"my_tasks", app.my_tasks().loading},
-                              {"contacts", app.contacts().loading},
-                              {"incoming_requests", app.incoming_requests().loading}};
-    json console = roomkey::parse_json_text(console_json(app.console()));
-    state["announce"] = {{"room", app.room_announcement()}, {"console", console["announce"]}};
+    state["views_loading"] = {{"my_tasks", app.my_tasks().tasks().loading},
+                              {"contacts", app.contacts().contacts().loading},
+                              {"incoming_requests", app.contacts().incoming().loading}};
+    json console = roomkey::parse_json_text(console_json(app.api_console().console()));
+    state["announce"] = {{"room", app.open_room().announcement()}, {"console", console["announce"]}};
     console.erase("announce");
     state["console"] = std::move(console);
 }

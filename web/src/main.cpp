@@ -376,8 +376,8 @@ void on_file_chosen(roomkey::web::ChosenFile file) {
     if (!p.app) return;
     roomkey::app::intent::UploadFile upload;
     if (file.dropped) {
-        if (!p.app->room().is_open()) return;  // nowhere to put it
-        upload.room_id = p.app->room().room_id();
+        if (!p.app->open_room().view().is_open()) return;  // nowhere to put it
+        upload.room_id = p.app->open_room().view().room_id();
     } else {
         upload.room_id = p.pick.room_id;
         upload.message = p.pick.message;

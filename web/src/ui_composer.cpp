@@ -45,7 +45,7 @@ float composer_height() {
 
 void composer(const App& app, UiState& ui, Intents& out) {
     take_fill(app, ui);
-    const app::RoomView& room = app.room();
+    const app::RoomView& room = app.open_room().view();
     ImGui::BeginChild("composer_box", ImVec2(0, composer_height()), ImGuiChildFlags_Border,
                       ImGuiWindowFlags_NoScrollbar);
     // Enter starts a new line; Ctrl+Enter sends.

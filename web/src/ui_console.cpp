@@ -92,7 +92,7 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
         note_widget(ui, "console_send");
     }
 
-    const app::Console& console = app.console();
+    const app::Console& console = app.api_console().console();
     if (const auto& pending = console.pending()) {
         ImGui::TextColored(kWarn, "%s %s cannot be undone. Send it?", std::string(to_string(pending->method)).c_str(),
                            pending->path.c_str());

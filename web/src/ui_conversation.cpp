@@ -152,7 +152,7 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
 
 void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::DrawnMessage& drawn,
                  const notation::NameLookup& names, std::int64_t now, Intents& out) {
-    const app::RoomView& room = app.room();
+    const app::RoomView& room = app.open_room().view();
     ImGui::PushID(m.message_id.c_str());
     if (ui.jump_to == m.message_id) {
         ImGui::SetScrollHereY(0.0f);
@@ -170,7 +170,8 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     text_dim(when);
     if (ImGui::SmallButton(beside("Reply"))) out.push_back(app::intent::Reply{room.room_id(), m.message_id});
     if (ImGui::SmallButton(beside("Quote"))) out.push_back(app::intent::Quote{room.room_id(), m.message_id});
-    const bool mine = app.account().value && app.account().value->account_id == m.account.account_id;
+    const bool mine =
+        app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
     if (mine && !drawn.system) {
         if (ImGui::SmallButton(beside("Edit"))) {
             ui.editing = m.message_id;
@@ -207,9 +208,9 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
 }  // namespace
 
 void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
-    const app::RoomView& room = app.room();
+    const app::RoomView& room = app.open_room().view();
     if (!room.is_open()) {
-        text_dim(app.rooms().value ? "Choose a room on the left to read it." : "Loading your rooms...");
+        text_dim(app.dashboard().rooms().value ? "Choose a room on the left to read it." : "Loading your rooms...");
         return;
     }
     if (ui.show_back) {
@@ -236,9 +237,10 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
     a11y::begin_log("Conversation");  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
-    const std::string me = app.account().value ? app.account().value->account_id : std::string();
+    const std::string me =
+        app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
     const notation::NameLookup names =
-        app::account_names(room, app.contacts().value ? &*app.contacts().value : nullptr);
+        app::account_names(room, app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr);
     const std::int64_t now_unix = unix_ms(now) / 1000;
     const app::UserTime& offset = app.workspace().user_time();
     if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room yet.");

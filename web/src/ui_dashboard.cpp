@@ -22,20 +22,20 @@ void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (ImGui::Button("Reload##account")) out.push_back(app::intent::ReloadAccount{});
     ImGui::SameLine();
-    if (app.account().loading || app.status().loading) loading_text(ui, "Loading", now);
-    for (const std::string* note : {&app.account().note, &app.status().note}) {
+    if (app.dashboard().account().loading || app.dashboard().status().loading) loading_text(ui, "Loading", now);
+    for (const std::string* note : {&app.dashboard().account().note, &app.dashboard().status().note}) {
         if (!note->empty()) ImGui::TextColored(kWarn, "%s", note->c_str());
     }
-    if (const auto& account = app.account().value) {
+    if (const auto& account = app.dashboard().account().value) {
         label_value("account_id:", account->account_id);
         label_value("name:", field(account->name));
         label_value("chatwork_id:", field(account->chatwork_id));
         label_value("organization:", field(account->organization_name));
         label_value("mail:", field(account->mail));
-    } else if (!app.account().error.empty()) {
-        ImGui::TextColored(kBad, "%s", app.account().error.c_str());
+    } else if (!app.dashboard().account().error.empty()) {
+        ImGui::TextColored(kBad, "%s", app.dashboard().account().error.c_str());
     }
-    if (const auto& status = app.status().value) {
+    if (const auto& status = app.dashboard().status().value) {
         if (ImGui::BeginTable("status", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) {
             ImGui::TableSetupColumn("");
             ImGui::TableSetupColumn("messages");
@@ -55,8 +55,8 @@ void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             row("my tasks", status->mytask_num, status->mytask_room_num);
             ImGui::EndTable();
         }
-    } else if (!app.status().error.empty()) {
-        ImGui::TextColored(kBad, "%s", app.status().error.c_str());
+    } else if (!app.dashboard().status().error.empty()) {
+        ImGui::TextColored(kBad, "%s", app.dashboard().status().error.c_str());
     }
 }
 
@@ -67,14 +67,15 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         return;
     }
     if (ImGui::Button("Reload##rooms")) out.push_back(app::intent::ReloadRooms{});
-    if (app.rooms().loading) {
+    if (app.dashboard().rooms().loading) {
         ImGui::SameLine();  // only then: the list goes under the button, not beside it
         loading_text(ui, "Loading", now);
     }
-    if (!app.rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.rooms().note.c_str());
-    const auto& rooms = app.rooms().value;
+    if (!app.dashboard().rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.dashboard().rooms().note.c_str());
+    const auto& rooms = app.dashboard().rooms().value;
     if (!rooms) {
-        if (!app.rooms().error.empty()) ImGui::TextColored(kBad, "%s", app.rooms().error.c_str());
+        if (!app.dashboard().rooms().error.empty())
+            ImGui::TextColored(kBad, "%s", app.dashboard().rooms().error.c_str());
         return;
     }
     if (rooms->empty()) {
@@ -88,7 +89,7 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     for (const Room& room : *rooms) {
         std::string text = room.name + "  #" + room.room_id;
         if (room.unread_num && *room.unread_num > 0) text += "  (" + std::to_string(*room.unread_num) + " unread)";
-        if (ImGui::Selectable(text.c_str(), room.room_id == app.selected_room())) {
+        if (ImGui::Selectable(text.c_str(), room.room_id == app.dashboard().selected_room())) {
             out.push_back(app::intent::SelectRoom{room.room_id});
             out.push_back(app::intent::OpenRoom{room.room_id});  // issue 10: its messages (ui_room.cpp)
         }

@@ -43,7 +43,7 @@ void task_form(const app::RoomView& room, UiState& ui, Intents& out) {
 }  // namespace
 
 void details_pane(const App& app, UiState& ui, Instant now, Intents& out) {
-    const app::RoomView& room = app.room();
+    const app::RoomView& room = app.open_room().view();
     if (ui.show_back) {
         if (ImGui::Button("< Conversation")) ui.nav = app::navigate_back(ui.nav);
         note_widget(ui, "back");

@@ -35,7 +35,7 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
                   style.ItemSpacing.x * 4;
     if (workspace_controls) right += button_width(notify_label) + button_width("Sign out") + style.ItemSpacing.x * 2;
     const float line_end = ImGui::GetWindowContentRegionMax().x;
-    if (const auto& account = app.account().value) {
+    if (const auto& account = app.dashboard().account().value) {
         const std::string who = account->name.value_or(account->account_id);
         ImGui::SameLine();
         if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= line_end) ImGui::Text("%s", who.c_str());
@@ -78,8 +78,10 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
         if (ImGui::SmallButton("Stay signed in")) out.push_back(app::intent::CancelSignOut{});
     }
     // A destructive call asked from the conversation (a delete) waits here.
-    if (!developer && app.console().pending()) {
-        ImGui::TextColored(kWarn, "%s %s: it cannot be undone.", std::string(to_string(app.console().pending()->method)).c_str(), app.console().pending()->path.c_str());
+    if (!developer && app.api_console().console().pending()) {
+        ImGui::TextColored(kWarn, "%s %s: it cannot be undone.",
+                           std::string(to_string(app.api_console().console().pending()->method)).c_str(),
+                           app.api_console().console().pending()->path.c_str());
         ImGui::SameLine();
         if (ImGui::SmallButton("Confirm##pending")) out.push_back(app::intent::ConfirmConsoleCall{});
         ImGui::SameLine();

@@ -35,7 +35,7 @@ void copies_stepper(int& copies) {
 }  // namespace
 
 std::string room_name(const App& app, const std::string& room_id) {
-    if (const auto& rooms = app.rooms().value) {
+    if (const auto& rooms = app.dashboard().rooms().value) {
         for (const Room& room : *rooms) {
             if (room.room_id == room_id) return room.name + " #" + room.room_id;
         }
@@ -45,7 +45,7 @@ std::string room_name(const App& app, const std::string& room_id) {
 
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (!ImGui::CollapsingHeader("Post to a room", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    const std::string& room = app.selected_room();
+    const std::string& room = app.dashboard().selected_room();
     if (app.holder() == CredentialHolder::none || room.empty()) {
         text_dim("Choose a room to post messages and tasks (spec 4.6, 4.7).");
     } else {
@@ -103,8 +103,8 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         }
     }
 
-    const app::PostBatch& batch = app.batch();
-    if (batch.total == 0 && app.posts().empty()) return;
+    const app::PostBatch& batch = app.posting().batch();
+    if (batch.total == 0 && app.posting().posts().empty()) return;
     ImGui::Spacing();
     const long done = batch.delivered + batch.failed;
     const float fraction = batch.total > 0 ? static_cast<float>(done) / static_cast<float>(batch.total) : 0.0f;
@@ -124,7 +124,7 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Clear finished")) out.push_back(app::intent::ClearFinishedPosts{});
     ImGui::BeginChild("queue", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f), ImGuiChildFlags_Border);
-    for (auto it = app.posts().rbegin(); it != app.posts().rend(); ++it) {
+    for (auto it = app.posting().posts().rbegin(); it != app.posting().posts().rend(); ++it) {
         const app::PostJob& job = *it;
         ImVec4 colour = kDim;
         if (job.stage == app::PostStage::delivered) colour = kGood;

@@ -146,9 +146,9 @@ void rate_panel(const App& app, UiState& ui, Instant now) {
     auto add_room = [&](const std::string& room) {
         if (!room.empty() && std::find(rooms.begin(), rooms.end(), room) == rooms.end()) rooms.push_back(room);
     };
-    add_room(app.selected_room());
-    for (auto it = app.posts().rbegin(); it != app.posts().rend(); ++it) add_room(it->room_id);
-    if (const auto& list = app.rooms().value) {
+    add_room(app.dashboard().selected_room());
+    for (auto it = app.posting().posts().rbegin(); it != app.posting().posts().rend(); ++it) add_room(it->room_id);
+    if (const auto& list = app.dashboard().rooms().value) {
         for (const Room& room : *list) add_room(room.room_id);
     }
     if (rooms.empty()) return;

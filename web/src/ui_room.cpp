@@ -120,8 +120,8 @@ void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
 
 void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (app.holder() == CredentialHolder::none) return;
-    const app::RoomView& room = app.room();
-    const std::string& selected = app.selected_room();
+    const app::RoomView& room = app.open_room().view();
+    const std::string& selected = app.dashboard().selected_room();
     if (!room.is_open() || room.room_id() != selected) {
         if (selected.empty()) return;
         if (!ImGui::CollapsingHeader("Room", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -139,7 +139,7 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::SameLine();
     if (room.loading()) {
         loading_text(ui, "Loading", now);
-    } else if (auto at = app.room_poll_at()) {
+    } else if (auto at = app.open_room().poll_at()) {
         text_dim("next check in " + countdown_to(ui, *at, now));
     } else if (!app.page_visible()) {
         text_dim("paused while the tab is hidden");
@@ -180,13 +180,14 @@ void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::SameLine();
     if (ImGui::Button("Load contacts")) out.push_back(app::intent::LoadContacts{});
     ImGui::SameLine();
-    if (app.my_tasks().loading || app.contacts().loading || app.incoming_requests().loading) {
+    if (app.my_tasks().tasks().loading || app.contacts().contacts().loading || app.contacts().incoming().loading) {
         loading_text(ui, "Loading", now);
     }
-    for (const std::string* error : {&app.my_tasks().error, &app.contacts().error, &app.incoming_requests().error}) {
+    for (const std::string* error :
+         {&app.my_tasks().tasks().error, &app.contacts().contacts().error, &app.contacts().incoming().error}) {
         if (!error->empty()) ImGui::TextColored(kBad, "%s", error->c_str());
     }
-    if (const auto& tasks = app.my_tasks().value) {
+    if (const auto& tasks = app.my_tasks().tasks().value) {
         ImGui::Separator();
         ImGui::TextColored(kAccent, "My tasks");
         if (tasks->empty()) text_dim("No tasks assigned to you.");
@@ -200,7 +201,7 @@ void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             ImGui::PopID();
         }
     }
-    if (const auto& requests = app.incoming_requests().value) {
+    if (const auto& requests = app.contacts().incoming().value) {
         ImGui::Separator();
         ImGui::TextColored(kAccent, "Contact requests");
         if (requests->empty()) text_dim("No contact requests.");
@@ -215,7 +216,7 @@ void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             ImGui::PopID();
         }
     }
-    if (const auto& contacts = app.contacts().value) {
+    if (const auto& contacts = app.contacts().contacts().value) {
         ImGui::Separator();
         ImGui::TextColored(kAccent, "Contacts");
         if (contacts->empty()) text_dim("No contacts yet.");

@@ -23,9 +23,9 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
         out.push_back(app::intent::SetRoomFilter{ui.room_filter.data()});
     }
     note_widget(ui, "room_filter");
-    if (app.rooms().loading && !app.rooms().value) text_dim("Loading rooms...");
-    if (!app.rooms().error.empty()) ImGui::TextColored(kBad, "%s", app.rooms().error.c_str());
-    const auto& rooms = app.rooms().value;
+    if (app.dashboard().rooms().loading && !app.dashboard().rooms().value) text_dim("Loading rooms...");
+    if (!app.dashboard().rooms().error.empty()) ImGui::TextColored(kBad, "%s", app.dashboard().rooms().error.c_str());
+    const auto& rooms = app.dashboard().rooms().value;
     if (!rooms) return;
     if (rooms->empty()) text_dim("You are not a member of any room.");
     ux::begin_list("Rooms");
@@ -39,7 +39,7 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
         if (mentions > 0) label += "  @" + std::to_string(mentions);
         if (unread > 0) label += "  (" + std::to_string(unread) + " unread)";
         label += "##" + room.room_id;
-        const bool open = app.room().is_open() && app.room().room_id() == room.room_id;
+        const bool open = app.open_room().view().is_open() && app.open_room().view().room_id() == room.room_id;
         if (mentions > 0) ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
         if (ImGui::Selectable(label.c_str(), open)) {
             out.push_back(app::intent::SelectRoom{room.room_id});

@@ -17,7 +17,7 @@ void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
         ui.narrow_scopes = leaf_scopes(*granted);
         ui.narrow_of = grant;
     }
-    const app::ScopeRefresh& narrow = app.scope_refresh();
+    const app::ScopeRefresh& narrow = app.sign_in().scope_refresh();
     if (!ImGui::TreeNode("Refresh with fewer scopes (spec 4.3)")) {
         if (!narrow.error().empty()) ImGui::TextColored(kBad, "%s", narrow.error().c_str());
         return;

@@ -155,7 +155,7 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         return;
     }
     if (app.holder() == CredentialHolder::api_token) {
-        label_value("API token:", app.masked_api_token());
+        label_value("API token:", app.sign_in().masked_api_token());
         text_dim("No expiry, full access (spec 5.1.3). Kept in memory only.");
         if (ImGui::Button("Sign out")) out.push_back(app::intent::SignOut{});
         return;
@@ -172,7 +172,7 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         if (label == "exchanging") loading_text(ui, "Exchanging the authorization code", now);
         return;
     }
-    label_value("Requested:", format_scope_list(app.requested_scopes()));
+    label_value("Requested:", format_scope_list(app.sign_in().requested_scopes()));
     label_value("Granted:  ", format_scope_list(tokens->scope));
     if (app.scopes_differ()) {
         ImGui::TextColored(kWarn, "The granted scopes differ from the requested ones: some panels may get 403.");
@@ -190,10 +190,10 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     } else {
         label_value("Refresh token:", "no expiry (offline_access, spec 5.4.3)");
     }
-    if (const auto due = app.session().refresh_due_at(); due && app.auto_refresh()) {
+    if (const auto due = app.session().refresh_due_at(); due && app.sign_in().auto_refresh()) {
         label_value("Next refresh:", "in " + countdown_to(ui, *due, now));
     }
-    bool automatic = app.auto_refresh();
+    bool automatic = app.sign_in().auto_refresh();
     if (ImGui::Checkbox("Refresh automatically", &automatic)) out.push_back(app::intent::SetAutoRefresh{automatic});
     ImGui::SameLine();
     refresh_and_sign_out(app, ui, out);

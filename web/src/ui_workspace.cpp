@@ -43,7 +43,7 @@ void workspace_view(const App& app, UiState& ui, Instant now, float scale, Inten
         return;
     }
     // A room opened by the list or by a script shows its conversation.
-    const app::RoomView& room = app.room();
+    const app::RoomView& room = app.open_room().view();
     if (room.is_open() && room.room_id() != ui.nav_room) {
         ui.nav_room = room.room_id();
         ui.nav.room_open = true;

@@ -237,7 +237,7 @@ std::string describe(const SessionEnd& end);
 enum class SessionErrorKind {
     invalid_transition,    // the table has no row for (state, event)
     stale_token_response,  // an answer to a token request the machine no longer waits for
-    unknown_request,       // (ApiCalls) a response for a request id it does not know
+    unknown_request,       // (the REST client) a response for a request id it does not know
 };
 std::string_view to_string(SessionErrorKind kind);
 

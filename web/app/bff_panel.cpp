@@ -1,0 +1,233 @@
+// bff_panel.cpp: the helper's BFF session as the page asks, refreshes and
+// ends it (bff_panel.hpp says what the page does and does not do).
+#include "app/bff_panel.hpp"
+
+#include "app/app_detail.hpp"
+#include "app/bff_flow_steps.hpp"
+
+namespace roomkey::app {
+
+using namespace detail;
+
+namespace {
+
+UserError bff_callback_user_error(const BffCallbackError& error) {
+    UserError out;
+    out.code = error.code;
+    out.offers_try_again = true;
+    out.remedy = "Sign in again.";
+    if (error.code == "access_denied") {
+        out.title = "Sign-in denied";
+        out.message = "Access was denied at the consent screen, so roomkey-helper received no authorization.";
+    } else {
+        out.title = "Sign-in through roomkey-helper failed";
+        out.message = "roomkey-helper refused the answer from the consent screen";
+        out.message += error.description.empty() ? std::string(".") : ": " + error.description;
+    }
+    out.message += " No session was made.";
+    return out;
+}
+
+}  // namespace
+
+// ===========================================================================
+// [SECTION] Sign-in, session, refresh, sign-out
+// ===========================================================================
+
+void BffPanel::on_config(Instant now) {
+    if (callback_error_) {
+        const BffCallbackError error = std::move(*callback_error_);
+        callback_error_.reset();
+        host_.log_flow_step(bff_callback_step(host_.config()->redirect_uri, error), now);
+        host_.set_error(bff_callback_user_error(error), ErrorSource::other);
+    }
+    if (bff_mode()) ask_session(now);
+}
+
+void BffPanel::ask_session(Instant now) {
+    if (session_asked_) return;
+    session_asked_ = true;
+    host_.send_bff(BffRoute::session, "session (roomkey-helper BFF)", bff_session_request(host_.config()->bff_session),
+                   now);
+}
+
+void BffPanel::sign_in(const ScopeSet& scopes, Instant now) {
+    const std::string url = bff_login_url(host_.config()->bff_login, scopes);
+    // Told now, so a page shown again from the back/forward cache has it;
+    // the page that comes back from the callback tells it again from the
+    // helper's report of its token request.
+    host_.log_flow_step(bff_login_step(url), now);
+    sign_in_.set_requested(scopes);
+    phase_ = Phase::signing_in;
+    host_.reset_error();
+    host_.notice("Opening the consent screen through roomkey-helper...");
+    host_.navigate(url);
+}
+
+void BffPanel::sign_out(Instant now) {
+    if (client_.holder() == CredentialHolder::helper) {
+        host_.send_bff(BffRoute::logout, "sign-out (roomkey-helper BFF)",
+                       bff_logout_request(host_.config()->bff_logout), now);
+    }
+    view_.signed_out();
+    if (phase_ == Phase::signing_in) phase_ = Phase::idle;
+}
+
+bool BffPanel::page_restored() {
+    if (phase_ != Phase::signing_in) return false;
+    phase_ = Phase::idle;
+    sign_in_.set_requested({});
+    host_.notice("Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.");
+    return true;
+}
+
+void BffPanel::refresh(std::optional<ScopeSet> scopes, Instant now) {
+    ScopeRefresh& narrowing = sign_in_.scope_refresh();
+    if (phase_ == Phase::refreshing) {
+        if (scopes) narrowing.refuse("A refresh is already under way: wait for it, then try again.");
+        return;
+    }
+    if (scopes) {
+        const ScopeSet granted = view_.scope();
+        if (auto why = ScopeRefresh::refusal(*scopes, granted, false)) {
+            narrowing.refuse(std::move(*why));
+            return;
+        }
+        narrowing.start(*scopes, granted);
+    }
+    phase_ = Phase::refreshing;
+    host_.send_bff(BffRoute::refresh,
+                   scopes ? "refresh with fewer scopes (roomkey-helper BFF)" : "refresh (roomkey-helper BFF)",
+                   bff_refresh_request(host_.config()->bff_refresh, scopes), now);
+}
+
+void BffPanel::on_answer(BffRoute route, const std::optional<HttpResponse>& response, const std::string& reason,
+                         Instant now) {
+    if (route == BffRoute::session) session_asked_ = false;
+    if (route == BffRoute::refresh && phase_ == Phase::refreshing) phase_ = Phase::idle;
+    if (route == BffRoute::logout) {
+        // Signed out here already (sign_out); this says what the helper did.
+        if (response && is_success(response->status)) {
+            host_.notice("Signed out: " + bff_logout_note(*response));
+        } else {
+            host_.notice("Signed out here, but roomkey-helper did not confirm it (" +
+                         (response ? "HTTP " + std::to_string(response->status) : reason) +
+                         "): its session cookie may remain until it expires.");
+        }
+        return;
+    }
+    ScopeRefresh& narrowing = sign_in_.scope_refresh();
+    if (!response) {
+        if (route == BffRoute::refresh && narrowing.pending()) {
+            narrowing.failed("The refresh did not go through (" + reason + "): the scopes granted before still apply.");
+        }
+        host_.set_error(transport_error(route == BffRoute::session ? "Reading the session" : "Refreshing", reason),
+                        ErrorSource::other);
+        return;
+    }
+    if (auto why = bff_session_ended(*response)) {
+        if (narrowing.pending()) narrowing.failed("The refresh was refused and the session ended: sign in again.");
+        ended(*why, now);
+        return;
+    }
+    if (!is_success(response->status)) {
+        const std::string why = bff_refusal(*response);
+        if (route == BffRoute::refresh && narrowing.pending()) {
+            narrowing.failed(why + ": the scopes granted before still apply.");
+            return;
+        }
+        UserError error;
+        error.title = route == BffRoute::session ? "roomkey-helper's session could not be read" : "The refresh failed";
+        error.message = why;
+        error.code = "HTTP " + std::to_string(response->status);
+        error.remedy = "Try again; if it persists, sign in again.";
+        error.offers_try_again = true;
+        host_.set_error(std::move(error), ErrorSource::other);
+        return;
+    }
+    auto info = read_bff_session(response->body);
+    if (!info) {
+        host_.set_error(
+            unreadable_answer_error(route == BffRoute::session ? "Reading the session" : "Refreshing", info.error()),
+            ErrorSource::other);
+        return;
+    }
+    if (route == BffRoute::refresh) {
+        if (narrowing.pending()) {
+            sign_in_.set_requested(narrowing.requested());
+            narrowing.granted(info->scope);
+        }
+        if (info->signed_in) {
+            host_.token_refreshed();
+            host_.notice("roomkey-helper refreshed the access token.");
+        }
+    }
+    take_session(*info, now);
+}
+
+void BffPanel::take_session(const BffSessionInfo& info, Instant now) {
+    if (!info.signed_in) {
+        if (client_.holder() == CredentialHolder::helper)
+            ended("roomkey-helper holds no session for this browser any more", now);
+        return;
+    }
+    const bool arrived = client_.holder() != CredentialHolder::helper;
+    // An API token or a page-held grant gives way.
+    if (arrived && client_.holder() != CredentialHolder::none) host_.end_session(now);
+    view_.on_session(info, now);
+    // How this session was made, told again from the helper's report: the
+    // page that navigated to /bff/login is gone, and its log with it.
+    for (const BffTokenRequestReport& request : info.token_requests) {
+        if (request.grant_type == "authorization_code" && arrived && view_.first_report(request)) {
+            const Instant at = instant_from_unix_seconds(request.at);
+            host_.log_flow_step(bff_login_step(bff_login_url(host_.config()->bff_login, info.scope)), at);
+            host_.log_flow_step(bff_callback_step(host_.config()->redirect_uri, std::nullopt), at);
+            host_.log_flow_step(helper_token_step(request), at);
+        } else {
+            log_token_request(request);
+        }
+    }
+    if (!arrived) return;
+    client_.use_helper();
+    if (phase_ == Phase::signing_in) phase_ = Phase::idle;
+    if (sign_in_.requested_scopes().empty()) sign_in_.set_requested(info.scope);
+    host_.reset_error();
+    host_.notice("Signed in through roomkey-helper: it holds the tokens, this page holds none.");
+    host_.signed_in(now);
+}
+
+void BffPanel::ended(const std::string& why, Instant now) {
+    host_.drop_calls("signed out", now);
+    host_.perform(client_.sign_out(), now);  // nobody holds credentials any more
+    host_.reset_account_data();
+    view_.signed_out();
+    phase_ = Phase::idle;
+    UserError error;
+    error.title = "Signed out by roomkey-helper";
+    error.message = why;
+    error.remedy = "Sign in again.";
+    host_.set_error(std::move(error), ErrorSource::other);
+    host_.notice("Signed out: " + why);
+}
+
+// ===========================================================================
+// [SECTION] The helper's own token requests
+// ===========================================================================
+
+void BffPanel::log_token_request(const BffTokenRequestReport& request) {
+    if (!view_.first_report(request)) return;
+    host_.log_flow_step(helper_token_step(request), instant_from_unix_seconds(request.at));
+}
+
+// An answer during which the helper made a token request says so in a
+// header; the log tells it, and /bff/session is read again for the new
+// lifetimes (and the scope, after a refresh).
+void BffPanel::note_response(const HttpResponse& response, Instant now) {
+    if (!bff_mode()) return;
+    auto request = token_request_header(response);
+    if (!request) return;
+    log_token_request(*request);
+    if (client_.holder() == CredentialHolder::helper) ask_session(now);
+}
+
+}  // namespace roomkey::app
