@@ -92,7 +92,7 @@ public:
     long per_room_429 = 0;
     long next_message_id = 1000;
     bool answer_config = true;
-    // Issue 11: the next request whose URL contains `match` gets this fault
+    // The next request whose URL contains `match` gets this fault
     // instead of its answer: a status (with `body`), or no answer at all;
     // with `act_first` the fake service acts on it before the answer is lost.
     struct Fault {

@@ -86,7 +86,7 @@ TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
     h.apply(intent::QueueMessage{"7", "private text", 3});
     h.apply(intent::SetReveal{true});
     h.apply(intent::CopyCurl{h.app->log().entries().back().id, true});
-    ASSERT_TRUE(contains(h.copied.back(), AppHarness::kApiToken));
+    ASSERT_TRUE(contains(h.copied.back(), AppHarness::kApiToken)) << h.copied.back();
     ASSERT_GT(h.app->counters().requests_sent, 0);
     h.apply(intent::SignOut{});
 
@@ -101,7 +101,7 @@ TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
     EXPECT_FALSE(h.app->dashboard().account().value);
     EXPECT_TRUE(h.app->dashboard().selected_room().empty());
 
-    // Issue 28: a masked copy is overwritten too: it holds the session's
+    // A masked copy is overwritten too: it holds the session's
     // URLs and bodies (a message's text).
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
     h.apply(intent::CopyCurl{h.app->log().entries().back().id, true});
@@ -116,7 +116,7 @@ TEST(App, SignOutResetsRevealClipboardPostsAndCounters) {
     EXPECT_FALSE(h.forgot_clipboard.back().system);
 }
 
-// Issue 28: Firefox and WebKit refuse a clipboard write without a recent
+// Firefox and WebKit refuse a clipboard write without a recent
 // click or key press. The platform says so (ClipboardCleared{false}), the
 // app tells the user, and the platform clears at the next gesture.
 TEST(App, AClipboardClearTheBrowserRefusedIsShownUntilItIsDone) {
@@ -125,7 +125,7 @@ TEST(App, AClipboardClearTheBrowserRefusedIsShownUntilItIsDone) {
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
     h.apply(intent::CopyCurl{h.app->log().entries().back().id, false});
     h.apply(intent::SignOut{});
-    ASSERT_TRUE(h.forgot_clipboard.back().system);
+    ASSERT_TRUE(h.forgot_clipboard.back().system) << "the system clipboard was not cleared at sign-out";
     EXPECT_EQ(h.app->clipboard_notice(), "");
 
     h.apply(intent::ClipboardCleared{false});
@@ -144,7 +144,7 @@ TEST(App, AClipboardClearTheBrowserRefusedIsShownUntilItIsDone) {
     EXPECT_EQ(h.app->clipboard_notice(), "");
 }
 
-// Issue 28: Back from the consent screen restores the page from the
+// Back from the consent screen restores the page from the
 // back/forward cache as it was, "signing in". The sign-in is abandoned:
 // signed out, Sign in usable, the pending authorization removed from
 // storage, so a callback with its state is refused afterwards.
@@ -166,7 +166,7 @@ TEST(App, APageRestoredWhileSigningInAbandonsTheSignIn) {
     // The consent screen reached again (Forward) and allowed: the callback
     // loads a new page, and storage holds no record for it any more.
     auto redirect = h.service.consent(abandoned);
-    ASSERT_TRUE(redirect);
+    ASSERT_TRUE(redirect) << redirect.error().description;
     AppHarness callback_page;
     callback_page.start(*redirect, std::nullopt);
     EXPECT_NE(callback_page.app->session_label(), "exchanging");

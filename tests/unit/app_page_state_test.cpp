@@ -26,11 +26,11 @@ TEST(AppPageState, SnapshotHoldsNoSecretAndNamesTheAccount) {
     EXPECT_TRUE(contains(json, R"("responses_429":0)")) << json;
 }
 
-// Issue 10 item 6: `catalog` lists every endpoint with the page API's field names.
+// `catalog` lists every endpoint with the page API's field names, so a script needs no copy of the catalog.
 TEST(AppPageState, CatalogListsEveryEndpointWithItsScope) {
     AppHarness h;
     const auto state = nlohmann::json::parse(page_state_json(*h.app, h.now));
-    ASSERT_TRUE(state["catalog"].is_array());
+    ASSERT_TRUE(state["catalog"].is_array()) << "no catalog in the page state";
     EXPECT_EQ(state["catalog"].size(), endpoint_catalog().size());
     bool saw_task_status = false;
     for (const auto& entry : state["catalog"]) {

@@ -45,7 +45,7 @@ TEST(App, PerRoom429WaitsAboutTenSecondsAndRetries) {
     for (int i = 0; i < 10; ++i) h.room_posts["7"].push_back(h.now);
     h.apply(intent::QueueMessage{"7", "late", 1});
     EXPECT_EQ(h.per_room_429, 1);
-    ASSERT_FALSE(h.app->posting().posts().empty());
+    ASSERT_FALSE(h.app->posting().posts().empty()) << "the post was not queued";
     EXPECT_EQ(h.app->posting().posts().back().stage, PostStage::waiting);
     EXPECT_TRUE(contains(h.app->posting().posts().back().note, "429")) << h.app->posting().posts().back().note;
     h.run_for(Seconds(9));
@@ -73,7 +73,7 @@ TEST(App, RateLimitedGetWaitsForTheResetAndIsRetriedOnce) {
         << h.app->dashboard().account().note;
     EXPECT_TRUE(contains(h.app->notice(), "x-ratelimit-reset")) << h.app->notice();
     const auto wake = h.app->next_wake_at(h.now);
-    ASSERT_TRUE(wake);
+    ASSERT_TRUE(wake) << "no wake-up set for the rate limit reset";
     EXPECT_EQ(*wake, t0 + Seconds(31)) << "the platform's timer is set for the reset (+ 1 s margin)";
 
     h.run_for(Seconds(30));
@@ -93,7 +93,7 @@ TEST(App, RateLimitedGetGivesUpAfterItsOneRetry) {
     h.run_for(Seconds(35));
     EXPECT_EQ(h.sent_to("/api/me").size(), 2u) << "the first try and one retry";
     EXPECT_FALSE(h.app->dashboard().account().loading);
-    ASSERT_TRUE(h.app->last_error());
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_label();
     EXPECT_EQ(h.app->last_error()->code, "HTTP 429");
     EXPECT_TRUE(h.app->dashboard().status().value) << "the other calls were not held back for good";
 }
@@ -125,8 +125,8 @@ TEST(App, WakeTimeIncludesTheAutomaticRefresh) {
     h.sign_in();
     const auto wake = h.app->next_wake_at(h.now);
     const auto due = h.app->session().refresh_due_at();
-    ASSERT_TRUE(wake);
-    ASSERT_TRUE(due);
+    ASSERT_TRUE(wake) << "no wake-up set while signed in";
+    ASSERT_TRUE(due) << "no refresh due while signed in";
     EXPECT_LE(*wake, *due);
     EXPECT_LT(*wake, *h.app->access_expires_at());
     h.now = *wake;
@@ -172,7 +172,7 @@ TEST(App, CancelQueuedDropsWaitingPostsOnly) {
     EXPECT_EQ(h.app->posting().batch().total, 10);
 }
 
-// Issue 11: signing out with posts still queued asks first; only the
+// Signing out with posts still queued asks first; only the
 // user's "discard them" drops them.
 TEST(App, SignOutWithWaitingPostsAsksThenCancelsThem) {
     AppHarness h;

@@ -25,7 +25,7 @@ TEST(App, ExpiredAccessTokenIsRefreshedAndTheCallRetried) {
     EXPECT_FALSE(h.app->last_error());
 }
 
-// chatwork-ruby issue #42 (PR #43): the live service's 401 for an expired
+// asonas/chatwork-ruby issue #42 (PR #43): the live service's 401 for an expired
 // token has an empty body; the error is only in WWW-Authenticate. The app
 // refreshes once and retries once, reading the header alone.
 TEST(App, EmptyBodied401IsRefreshedAndRetriedOnce_ruby42) {
@@ -50,7 +50,7 @@ TEST(App, StillUnauthorizedAfterTheRetryGivesUp) {
     const std::size_t before = h.sent_to("/api/me").size();
     h.apply(intent::ReloadAccount{});
     EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "one refresh, not a loop";
-    ASSERT_TRUE(h.app->last_error());
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_label();
     EXPECT_TRUE(contains(h.app->last_error()->message, "unauthorized_after_retry")) << h.app->last_error()->message;
     EXPECT_EQ(h.sent_to("/api/me").size() - before, 2u) << "the first try and its one retry";
 }
@@ -60,13 +60,13 @@ TEST(App, NoAnswerFromTheHelperIsShownPlainly) {
     h.start();
     h.app->apply(intent::UseApiToken{std::string(AppHarness::kApiToken)}, h.now);
     h.drain();
-    ASSERT_FALSE(h.outstanding.empty());
+    ASSERT_FALSE(h.outstanding.empty()) << "no request went out for the API token";
     while (!h.outstanding.empty()) {
         h.app->on_transport_error(h.outstanding.front().id, "network error", h.now);
         h.outstanding.pop_front();
         h.drain();
     }
-    ASSERT_TRUE(h.app->last_error());
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_label();
     EXPECT_TRUE(contains(h.app->last_error()->message, "No answer from roomkey-helper (network error)"))
         << h.app->last_error()->message;
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
@@ -77,7 +77,7 @@ TEST(App, AutoRefreshHappensBeforeExpiry) {
     AppHarness h;
     h.sign_in();
     const auto expires = h.app->access_expires_at();
-    ASSERT_TRUE(expires);
+    ASSERT_TRUE(expires) << "no access token expiry after the sign-in";
     h.now = *expires - Seconds(10);
     h.app->tick(h.now);
     h.settle();
@@ -90,7 +90,7 @@ TEST(App, AutoRefreshOffWaitsForTheNextCall) {
     h.sign_in();
     h.apply(intent::SetAutoRefresh{false});
     const auto expires = h.app->access_expires_at();
-    ASSERT_TRUE(expires);
+    ASSERT_TRUE(expires) << "no access token expiry after the sign-in";
     h.now = *expires + Seconds(5);
     h.app->tick(h.now);
     h.settle();
@@ -107,7 +107,7 @@ TEST(App, RevokedRefreshTokenEndsTheSession) {
     h.service.revoke_refresh_tokens();
     h.apply(intent::RefreshNow{});
     EXPECT_EQ(h.app->session_label(), "failed");
-    ASSERT_TRUE(h.app->last_error());
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_label();
     EXPECT_EQ(h.app->last_error()->code, "invalid_grant");
     EXPECT_FALSE(h.app->dashboard().account().value) << "nothing of the ended session is shown as current";
 }
@@ -116,7 +116,7 @@ TEST(App, SignOutForgetsTokensAndMasksTheLogForGood) {
     AppHarness h;
     h.sign_in();
     const auto& tokens = h.app->session().tokens();
-    ASSERT_TRUE(tokens);
+    ASSERT_TRUE(tokens) << "no tokens after the sign-in";
     const std::string access = tokens->access_token;
     const std::string refresh = tokens->refresh_token;
     h.apply(intent::SignOut{});
@@ -144,9 +144,9 @@ TEST(App, ScopesDifferWhenTheGrantIsNarrower) {
     // A narrower grant: the token answer names fewer scopes than requested.
     h.app->apply(intent::SignIn{ScopeSet{"users.all:read", "rooms.all:read_write", "contacts.all:read"}}, h.now);
     h.drain();
-    ASSERT_FALSE(h.stored.empty());
+    ASSERT_FALSE(h.stored.empty()) << "no pending authorization stored for the wider sign-in";
     auto pending = parse_pending(h.stored.back());
-    ASSERT_TRUE(pending);
+    ASSERT_TRUE(pending) << to_string(pending.error());
     h.reload();
     h.app->start(std::string(kRedirectUri) + "?code=narrow&state=" + pending->state, h.stored.back(), h.now);
     h.drain();
@@ -190,7 +190,7 @@ TEST(App, WrongApiTokenIsReportedPlainly) {
     AppHarness h;
     h.start();
     h.apply(intent::UseApiToken{"not-the-token-0000"});
-    ASSERT_TRUE(h.app->last_error());
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_label();
     EXPECT_EQ(h.app->last_error()->code, "HTTP 401");
     EXPECT_TRUE(contains(h.app->last_error()->title, "API token")) << h.app->last_error()->title;
 }
@@ -204,12 +204,12 @@ TEST(App, ApiTokenWithControlCharactersIsRefusedBeforeSending) {
                             "def"});
     EXPECT_EQ(h.sent.size(), before) << "shared/'s builder refuses it: nothing is sent";
     EXPECT_EQ(h.app->holder(), CredentialHolder::none);
-    ASSERT_TRUE(h.app->last_error());
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_label();
 }
 
 
 // ---------------------------------------------------------------------------
-// Refresh with fewer scopes (spec 4.3, issue 13)
+// Refresh with fewer scopes (spec 4.3)
 // ---------------------------------------------------------------------------
 
 TEST(App, RefreshWithFewerScopesSendsThemAndShowsTheNarrowerGrant) {
@@ -222,11 +222,11 @@ TEST(App, RefreshWithFewerScopesSendsThemAndShowsTheNarrowerGrant) {
     ASSERT_EQ(token_requests.size(), before + 1) << "one refresh";
     EXPECT_EQ(form_value(token_requests.back().body, "grant_type"), "refresh_token");
     EXPECT_EQ(form_value(token_requests.back().body, "scope"), "users.all:read");
-    ASSERT_TRUE(h.app->session().tokens());
+    ASSERT_TRUE(h.app->session().tokens()) << "no tokens after the refresh";
     EXPECT_EQ(h.app->session().tokens()->scope, ScopeSet{"users.all:read"}) << "the fake service granted the subset";
     const ScopeRefresh& narrow = h.app->sign_in().scope_refresh();
     EXPECT_FALSE(narrow.pending());
-    ASSERT_TRUE(narrow.granted_after());
+    ASSERT_TRUE(narrow.granted_after()) << "no granted scopes recorded after the refresh";
     EXPECT_EQ(*narrow.granted_after(), ScopeSet{"users.all:read"});
     EXPECT_EQ(narrow.granted_before(), (ScopeSet{"users.all:read", "rooms.all:read_write"}));
     EXPECT_FALSE(h.app->scopes_differ()) << "what was asked last is what was granted: no warning";
