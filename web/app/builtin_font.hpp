@@ -1,7 +1,7 @@
 // builtin_font.hpp: what Dear ImGui's built-in font (ProggyClean) can draw,
 // and, for the text it cannot, the names of the scripts the user is not
 // shown. The app falls back to that font when the browser's canvas
-// read-back is noise (canvas_readback.hpp, issue 28): it needs no
+// read-back is noise (canvas_readback.hpp): it needs no
 // read-back, but holds Basic Latin and Latin-1 only, so the notice says
 // which scripts are missing. Pure.
 #pragma once

@@ -1,5 +1,5 @@
 // canvas_readback.hpp: whether the browser's canvas read-back can be trusted
-// to build the glyph atlas (issue 28). The atlas is drawn with Canvas 2D and
+// to build the glyph atlas. The atlas is drawn with Canvas 2D and
 // read back with getImageData (web/src/browser_font.cpp); with Firefox's
 // privacy.resistFingerprinting (LibreWolf, Tor Browser and Mullvad Browser
 // turn it on) or a similar anti-fingerprinting protection, the read-back is

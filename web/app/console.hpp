@@ -1,4 +1,4 @@
-// console.hpp: the API console's own state and decisions (issue 10 item 4),
+// console.hpp: the API console's own state and decisions,
 // pure: whether a call may be sent (shared/console_call.hpp's parameter
 // checks, the scope the catalog names against the granted ones, and a
 // confirmation for destructive calls), and what its answer shows (formatted

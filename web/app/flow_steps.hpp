@@ -1,6 +1,6 @@
 // flow_steps.hpp: the steps of the authorization-code flow that are not
 // fetches, as HTTP log entries, so that the log shows every step as the
-// Google OAuth 2.0 Playground and oauthdebugger.com do (issue 30, item 3):
+// Google OAuth 2.0 Playground and oauthdebugger.com do:
 //   - the authorization request: the browser's navigation to {consent_url}
 //     with its parameters (client_id, redirect_uri, scope, state, the S256
 //     code_challenge and its method); the code_verifier never leaves: it

@@ -167,7 +167,7 @@ Result<Intent, std::string> parse_object(const json& action) {
         return Intent{intent::CopyCurl{action["entry"].get<std::uint64_t>(), false}};
     }
     if (type == "clear_log") return Intent{intent::ClearLog{}};
-    // Issue 10: the room view, my tasks and contacts.
+    // The room view, my tasks and contacts.
     if (type == "open_room" || type == "load_messages" || type == "mark_read" || type == "complete_task") {
         std::string room;
         if (!read_id(action, "room_id", room)) return missing(type, "room_id");
@@ -178,7 +178,7 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_id(action, "task_id", task)) return missing(type, "task_id");
         return Intent{intent::CompleteTask{std::move(room), std::move(task)}};
     }
-    // Issue 27: the workspace.
+    // The workspace.
     if (type == "show_view") {
         std::string view;
         if (!read_text(action, "view", view) || (view != "workspace" && view != "developer")) {

@@ -28,7 +28,7 @@ struct SignOut {
 // The user stays signed in after that question.
 struct CancelSignOut {};
 // A post held as unknown or refused (or waiting to retry) goes again now;
-// EditPost replaces its text first (issue 11).
+// EditPost replaces its text first.
 struct RetryPost {
     std::uint64_t id = 0;
 };
@@ -48,7 +48,7 @@ struct FormError {
 // Leave an error screen for a fresh start (the "try again" action).
 struct TryAgain {};
 struct RefreshNow {};
-// Refresh with fewer scopes: a subset of the grant (spec 4.3, issue 13).
+// Refresh with fewer scopes: a subset of the grant (spec 4.3).
 struct RefreshScopes {
     ScopeSet scopes;
 };
@@ -118,7 +118,7 @@ struct DeclineRequest {
 struct SetPageVisible {
     bool visible = true;
 };
-// Issue 28, the platform's too (not page API actions). The browser showed
+// The platform's too (not page API actions). The browser showed
 // the page again from its back/forward cache (`pageshow` with `persisted`):
 // a sign-in that left it for the consent screen was abandoned.
 struct PageRestored {};
@@ -252,7 +252,7 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"refresh_scopes","scope":"users.all:read"} (a subset of the granted scopes, spec 4.3)
 //   {"type":"upload_file","room_id":"2100","name":"a.pdf","mime":"application/pdf","data_base64":"...",
 //    "message":"optional"} {"type":"open_file","room_id":"2100","file_id":"9001"}
-// Issue 27: {"type":"show_view","view":"developer"} {"type":"set_room_filter","text":"launch"}
+// {"type":"show_view","view":"developer"} {"type":"set_room_filter","text":"launch"}
 //   {"type":"reply","room_id":"2100","message_id":"5"} {"type":"quote",...same} {"type":"mention","account_id":"1002"}
 //   {"type":"edit_message","room_id":"2100","message_id":"5","body":"new"} {"type":"delete_message",...}
 //   {"type":"reopen_task","room_id":"2100","task_id":"5"} {"type":"set_notifications","on":true}

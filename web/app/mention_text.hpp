@@ -1,5 +1,5 @@
-// mention_text.hpp: what a desktop notification says about a mention
-// (issue 27 item 5): the newest message of a room that mentions you, as a
+// mention_text.hpp: what a desktop notification says about a mention:
+// the newest message of a room that mentions you, as a
 // reader sees it ("Bob Example: To Alice Example lunch is ready", the
 // notation drawn, no tags), short enough for a notification. Pure: the
 // messages come from a read of that room (mentions.hpp).

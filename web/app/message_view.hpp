@@ -1,5 +1,5 @@
-// message_view.hpp: a message of the open room as the conversation draws it
-// (issue 27 item 2): its notation parsed (shared/notation.hpp), the plain
+// message_view.hpp: a message of the open room as the conversation draws it:
+// its notation parsed (shared/notation.hpp), the plain
 // text a reader sees, whether it mentions you, whom it answers, whether the
 // service wrote it, whether it was edited, and its local time. Pure: the
 // conversation (web/src/ui_conversation.cpp) and the page API's

@@ -50,7 +50,7 @@ std::string page_state_json(const App& app, Instant now) {
         config["client_id"] = app.config()->client_id;
         config["client_type"] = std::string(to_string(app.config()->client_type));
         config["upstream"] = app.config()->upstream_base_url;
-        config["session"] = std::string(to_string(app.config()->session));  // issue 30: "browser" or "bff"
+        config["session"] = std::string(to_string(app.config()->session));  // "browser" or "bff"
     }
     state["config"] = std::move(config);
 
@@ -84,7 +84,7 @@ std::string page_state_json(const App& app, Instant now) {
     scopes["granted"] = granted ? format_scope_list(*granted) : std::string();
     scopes["differ"] = app.scopes_differ();
     state["scopes"] = std::move(scopes);
-    // "Refresh with fewer scopes" (issue 13): what was asked and what came back.
+    // "Refresh with fewer scopes": what was asked and what came back.
     const ScopeRefresh& narrow = app.sign_in().scope_refresh();
     state["scope_refresh"] = {
         {"pending", narrow.pending()},
@@ -97,7 +97,7 @@ std::string page_state_json(const App& app, Instant now) {
         state["access_expires_in"] = nullptr;
     }
     state["auto_refresh"] = app.sign_in().auto_refresh();
-    add_bff_state(app, now, state);  // issue 30: where the tokens are, the helper's session
+    add_bff_state(app, now, state);  // where the tokens are, the helper's session
 
     long waiting = 0;
     long sending = 0;
@@ -166,7 +166,7 @@ std::string page_state_json(const App& app, Instant now) {
     const std::string clipboard = app.clipboard_notice();
     state["clipboard_notice"] = clipboard.empty() ? json(nullptr) : json(clipboard);
     // Each view's own error, as its panel shows it ("" when none): with
-    // last_error, everything the screen shows as an error (issue 11).
+    // last_error, everything the screen shows as an error.
     state["errors"] = {{"config", app.config_error()},
                        {"account", app.dashboard().account().error},
                        {"status", app.dashboard().status().error},
@@ -207,7 +207,7 @@ std::string page_state_json(const App& app, Instant now) {
                            {"destructive", info.destructive}});
     }
     state["catalog"] = std::move(catalog);
-    add_views_state(app, now, state);  // issue 10: room, my_tasks, contacts, ...
+    add_views_state(app, now, state);  // room, my_tasks, contacts, ...
     return state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -5,7 +5,7 @@
 // it in the room, then let the user decide). Pure: no clock, no I/O.
 //
 // "Idempotence first": only a case where the service certainly did not act
-// is automatic. Certainly-not-acted cases (issue 11):
+// is automatic. Certainly-not-acted cases:
 //   - the helper could not reach the upstream (its 502 "not sent upstream");
 //   - the helper is unreachable: see TransportFailure, the browser cannot
 //     always tell this apart from a connection that broke after sending;

@@ -1,5 +1,5 @@
 // redraw_region.hpp: which part of the canvas a new frame changed, so only
-// that part is cleared and drawn again (issue 12, idle cost).
+// that part is cleared and drawn again (idle cost).
 //
 // A drawn frame is a sequence of triangles, each with the clip rectangle and
 // texture it is drawn with. Between two frames that differ a little (a

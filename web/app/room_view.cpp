@@ -31,7 +31,7 @@ std::vector<ChatMessage> RoomView::merge_messages(const std::vector<ChatMessage>
         if (shown.insert(m.message_id).second) {
             fresh.push_back(m);
         } else if (m.update_time) {
-            edit_message(m.message_id, m.body, *m.update_time);  // edited since it was read (issue 27)
+            edit_message(m.message_id, m.body, *m.update_time);  // edited since it was read
         }
     }
     messages_.insert(messages_.end(), fresh.begin(), fresh.end());

@@ -1,4 +1,4 @@
-// room_view.hpp: the state of the open room (issue 10 item 2): its messages
+// room_view.hpp: the state of the open room: its messages
 // (oldest first, merged by message_id across polls), tasks, members and
 // files, whether a load is running and the last error. Pure: App feeds it the
 // records shared/'s readers produced; room_json() is the page API's `room`.
@@ -17,7 +17,7 @@ namespace roomkey::app {
 // session keeps a few calls' worth.
 inline constexpr std::size_t kMaxRoomMessages = 500;
 
-// The room's last upload (issue 26 point 4): page API `room.upload`.
+// The room's last upload: page API `room.upload`.
 // status: "sending" (sent/total bytes of the request body so far), "done"
 // (file_id set), "failed" (error says why; "too large" before anything was
 // sent). total 0 until the request is built.
@@ -51,7 +51,7 @@ public:
     // shown yet (by message_id, exact strings) and returns those, oldest first,
     // for the text mirror. Clears the error: the same load now succeeded.
     std::vector<ChatMessage> merge_messages(const std::vector<ChatMessage>& answer);
-    // Issue 27: the service took an edit (the body changes, update_time set) or a delete.
+    // The service took an edit (the body changes, update_time set) or a delete.
     void edit_message(const std::string& message_id, const std::string& body, std::int64_t update_time);
     void remove_message(const std::string& message_id);
     void set_tasks(std::vector<ChatTask> tasks);
@@ -90,7 +90,7 @@ private:
     FileDownloadState download_;
 };
 
-// The page API's `room` object (issue 10 item 6): {room_id, name,
+// The page API's `room` object: {room_id, name,
 // messages:[{message_id, account_id, name, body, send_time}], tasks:[{task_id,
 // body, status, account_id}], members:[{account_id, name, role}],
 // files:[{file_id, filename, filesize, account_id, upload_time}], loading,

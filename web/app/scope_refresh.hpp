@@ -1,4 +1,4 @@
-// scope_refresh.hpp: "refresh with fewer scopes" (spec 4.3, issue 13). The
+// scope_refresh.hpp: "refresh with fewer scopes" (spec 4.3). The
 // user picks a subset of the granted scopes; the session refreshes with
 // `scope=` set to it (shared/'s RefreshRequested::scope, checked first with
 // is_subset_grant), and what the service granted then is shown beside what

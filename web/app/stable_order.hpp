@@ -3,8 +3,8 @@
 // app.
 //
 // Why not std::stable_sort: it compiles a merge sort for every comparator
-// (about 3.5 KB of wasm each; three of them were 9.3 KB, issue 29's
-// bench/web_size.mjs attribution). Here every caller shares one sort of
+// (about 3.5 KB of wasm each; three of them were 9.3 KB in
+// bench/wasm_origins.mjs's attribution). Here every caller shares one sort of
 // positions; its rule is reached through a function pointer, a cost that
 // lists of a few hundred rooms, messages or accessibility operations do not
 // notice.

@@ -1,5 +1,5 @@
 // time_text.hpp: message times, date separators and task deadlines as the
-// user reads them, in their time zone and their locale (issue 27 item 4).
+// user reads them, in their time zone and their locale.
 // Pure: the offset of local time from UTC and the locale's way of writing a
 // time come in as functions (UserTime), because the zone's rules and the
 // locale's formats live in the browser (Date.getTimezoneOffset and

@@ -1,4 +1,4 @@
-// views_state.cpp: issue 10's page API state (see views_state.hpp).
+// views_state.cpp: the views' page API state (see views_state.hpp).
 #include "app/views_state.hpp"
 
 #include <algorithm>
@@ -27,7 +27,7 @@ json loadable_list(const Loadable<std::vector<T>>& loadable, Each each) {
     return items;
 }
 
-// Issue 27: the workspace's view, the room list in the order drawn, and the
+// The workspace's view, the room list in the order drawn, and the
 // open room's messages as a reader sees them.
 void add_workspace_state(const App& app, Instant now, json& state) {
     const Workspace& ws = app.workspace();

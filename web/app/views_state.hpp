@@ -1,4 +1,4 @@
-// views_state.hpp: issue 10's part of the page API state (page_state.cpp
+// views_state.hpp: the views' part of the page API state (page_state.cpp
 // merges it): `room`, `my_tasks`, `contacts`, `incoming_requests` (arrays),
 // `room_unread`, `views_loading` and the
 // mirror's announcements, spelled exactly as the issue names them.

@@ -1,4 +1,4 @@
-// workspace.hpp: the state of issue 27's chat-first workspace that is not a
+// workspace.hpp: the state of the chat-first workspace that is not a
 // room's records: which view is shown (workspace or developer), the room
 // list's filter, what the composer is asked to take in (a reply, a quote, a
 // mention) and the desktop-notification switch. Pure: App owns one and
@@ -30,7 +30,7 @@ struct ComposerFill {
     bool replace = false;
 };
 
-// A desktop notification the platform shows (issue 27 item 5).
+// A desktop notification the platform shows.
 struct MentionAlert {
     std::string room_id;
     std::string title;  // the room's name

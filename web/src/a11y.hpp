@@ -55,7 +55,7 @@ void name_next(std::string name);
 void begin_list(const char* name);
 void end_list();
 
-// The conversation (issue 27): the controls drawn between begin_log and
+// The conversation: the controls drawn between begin_log and
 // end_log belong to a log named `name` (ARIA role log: a live region, so a
 // message that arrives is announced). Each message is one of its items,
 // opened with begin_log_item before it is drawn: an article that reads as

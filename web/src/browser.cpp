@@ -51,7 +51,7 @@ EM_JS(void, roomkey_js_navigate, (const char* url), {
 // The listener writes the pasted text into `buffer` (wasm memory) and its
 // length into *length, then calls `on_paste` at once, in the same event: the
 // text goes into the focused field from that event, so no later frame can
-// read a stale buffer (issue 11: Ctrl+V reached ImGui before Chromium fired
+// read a stale buffer (Ctrl+V reached ImGui before Chromium fired
 // `paste`, which it may do a task later). The closure holding them is
 // reachable by no script.
 // `on_paste` is the wasm table index of a void() function (EM_JS cannot

@@ -61,12 +61,12 @@ void forget_clipboard(bool system);
 // getTimezoneOffset, so daylight saving time on that day counts).
 Seconds local_utc_offset(const app::CivilDate& date);
 
-// Issue 27: the user's zone and locale, as the conversation writes times:
+// The user's zone and locale, as the conversation writes times:
 // Date's offset at each instant and Intl.DateTimeFormat with the browser's
 // own locale (web/src/user_time.cpp).
 app::UserTime browser_user_time();
 
-// Issue 27 item 5: the tab's title; the notification permission ("granted",
+// The tab's title; the notification permission ("granted",
 // "denied", "default", "unsupported"); asking for it (on a click: the
 // answer comes back through `on_permission`); a desktop notification whose
 // click calls `on_click` with its `tag`.

@@ -17,7 +17,7 @@
 namespace {
 
 // clang-format off
-// Issue 28: the read-back probe (app/canvas_readback.hpp), on a canvas of
+// The read-back probe (app/canvas_readback.hpp), on a canvas of
 // its own made as the atlas's is. Writes four RGBA images of size x size
 // into `out`, one after the other: the blank canvas, a white square at
 // (square, square) of `square` pixels, then a letter drawn once and read
@@ -133,7 +133,7 @@ EM_JS(void, roomkey_js_font_close, (), {
     delete window['roomkey']['_font'];
 });
 
-// builtin: 1 when the built-in font draws (issue 28); notice: what the UI
+// builtin: 1 when the built-in font draws; notice: what the UI
 // says about it; scripts: the missing scripts, one a line.
 EM_JS(void, roomkey_js_publish_font_stats, (int resident, int missing, int capacity, int rebuilds, int colored,
                                             int builtin, const char* notice, const char* scripts), {
@@ -156,7 +156,7 @@ struct FontState {
     roomkey::app::GlyphCache cache{roomkey::app::default_pinned_codepoints(), roomkey::web::kGlyphCapacity};
     int rebuilds = 0;
     int colored = 0;
-    // Issue 28: read-back is probed once, at the first build. Untrustworthy,
+    // Read-back is probed once, at the first build. Untrustworthy,
     // the built-in font draws from then on, and the scripts it lacks are
     // collected for the notice (which then needs a frame to show them).
     bool probed = false;

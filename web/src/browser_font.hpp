@@ -6,7 +6,7 @@
 // (web/imgui_hooks), the glyph cache (web/app/glyph_cache.hpp) decides what
 // the atlas holds, and a rebuild between frames brings new glyphs in. Falls
 // back to Dear ImGui's built-in ProggyClean when Canvas 2D cannot help:
-// when its read-back is noise (issue 28: privacy.resistFingerprinting; a
+// when its read-back is noise (privacy.resistFingerprinting; a
 // probe at the first build, web/app/canvas_readback.hpp), and then says so
 // (font_notice) and which scripts it cannot show (web/app/builtin_font.hpp).
 // Emscripten-only; call between frames (it rebuilds io.Fonts).

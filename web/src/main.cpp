@@ -95,7 +95,7 @@ EM_JS(void, roomkey_js_listen, (PageListener notify), {
     document.addEventListener('visibilitychange', function() { call(document.hidden ? 5 : 2); });
     window.addEventListener('roomkey:act', function() { call(3); });
     window.addEventListener('roomkey:a11y', function() { call(4); });
-    // Issue 28: Back (or Forward) to this page from the back/forward cache
+    // Back (or Forward) to this page from the back/forward cache
     // runs no start-up: the page resumes as it was when it was left.
     window.addEventListener('pageshow', function(event) { if (event.persisted) call(7); });
     if (window.matchMedia) {
@@ -249,7 +249,7 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
 // when the snapshot does. Called after everything that can change the app,
 // frame or no frame: page API callers see an action's result at once, and a
 // hidden tab's page state stays current.
-// Issue 27: state().frame is the number of the frame that drew this state,
+// state().frame is the number of the frame that drew this state,
 // or that will (the next one) when it changed outside a frame; widget()
 // answers with the number of the last frame drawn. A script that waits for
 // a state and then for widget(name).frame >= state().frame clicks where
@@ -315,7 +315,7 @@ void deliver_intents(const std::vector<roomkey::app::Intent>& intents) {
 std::vector<std::uint64_t> run_effects(Platform& p, roomkey::Instant now) {
     p.app->tick(now);
     std::vector<std::uint64_t> sent = perform(p.app->take_effects());
-    roomkey::web::show_mention_alerts(*p.app);  // issue 27: title, notifications
+    roomkey::web::show_mention_alerts(*p.app);  // title, notifications
     publish(p, now);
     return sent;
 }
@@ -516,7 +516,7 @@ EM_BOOL frame(double, void*) {
         roomkey::web::publish_widgets(widgets);
         p.last_widgets = std::move(widgets);
     }
-    roomkey::web::publish_frame(p.frame);  // widget().frame (issue 27)
+    roomkey::web::publish_frame(p.frame);  // widget().frame
     if (intents.empty()) {
         publish(p, now, true);  // the first frame's, and what only time changed (expires_in)
         schedule(p, now);
@@ -543,7 +543,7 @@ int main() {
     // The text size this session chose survives a reload (view_prefs.hpp).
     if (const auto size = roomkey::web::stored_text_size()) p.ui.text_size = *size;
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
-    p.app->set_user_time(roomkey::web::browser_user_time());  // issue 27: zone and locale (user_time.hpp)
+    p.app->set_user_time(roomkey::web::browser_user_time());  // zone and locale (user_time.hpp)
     p.app->start(launch_url, pending, roomkey::web::now());
     roomkey::web::install_mention_alerts(*p.app, deliver_intents, roomkey::web::now());
     launch_url.clear();

@@ -1,4 +1,4 @@
-// mention_alerts.hpp: issue 27 item 5 in the browser: the tab's title with
+// mention_alerts.hpp: mentions in the browser: the tab's title with
 // the mention count, the notification permission asked for when the user
 // turns notifications on, a desktop notification per mention that rose
 // (app/workspace.hpp decides which), and its click opening the room. The

@@ -102,13 +102,13 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
     if (app.workspace().view() == app::View::developer) {
         developer_view(app, ui, now, scale, out);
     } else {
-        workspace_view(app, ui, now, scale, out);  // issue 27 (ui_workspace.cpp)
+        workspace_view(app, ui, now, scale, out);  // ui_workspace.cpp
     }
     ImGui::End();
     return out;
 }
 
-// The developer view (issue 27): the instrument panels, as many columns as
+// The developer view: the instrument panels, as many columns as
 // fit at a readable width; they follow resizes.
 void parts::developer_view(const App& app, UiState& ui, Instant now, float scale, Intents& out) {
     const float width = ImGui::GetContentRegionAvail().x;
@@ -132,7 +132,7 @@ void parts::developer_view(const App& app, UiState& ui, Instant now, float scale
         // room's messages cannot push it out of view (and out of the
         // accessibility tree, which only holds what ImGui drew).
         posting_panel(app, ui, now, out);
-        room_panel(app, ui, now, out);  // issue 10 (ui_room.cpp)
+        room_panel(app, ui, now, out);  // ui_room.cpp
         contacts_panel(app, ui, now, out);
         if (columns == 2) {
             ImGui::EndChild();
@@ -143,7 +143,7 @@ void parts::developer_view(const App& app, UiState& ui, Instant now, float scale
             column("col3");
         }
         rate_panel(app, ui, now);
-        console_panel(app, ui, out);  // issue 10 (ui_console.cpp)
+        console_panel(app, ui, out);  // ui_console.cpp
         log_panel(app, ui, out);
         ImGui::EndChild();
         ImGui::EndTable();

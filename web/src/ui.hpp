@@ -53,7 +53,7 @@ struct UiState {
     std::map<std::string, std::array<char, 512>> console_params;
     // View.
     int text_size = 1;
-    // Issue 27, the workspace: where the user is (a room open, its details),
+    // The workspace: where the user is (a room open, its details),
     // for workspace_layout; the room list's filter as typed; the composer
     // fill last taken in (Workspace::composer_fill); the message being edited.
     app::Navigation nav;

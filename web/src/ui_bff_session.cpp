@@ -1,4 +1,4 @@
-// ui_bff_session.cpp: issue 30, the session panel's body in roomkey-helper's
+// ui_bff_session.cpp: the session panel's body in roomkey-helper's
 // BFF mode: where the tokens are (with the helper, never in this page), the
 // lifetimes the helper reported as countdowns, that the helper refreshes by
 // itself, and Refresh now / Sign out / Refresh with fewer scopes, which the

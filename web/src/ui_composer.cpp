@@ -1,4 +1,4 @@
-// ui_composer.cpp: the composer beneath the conversation (issue 27): the
+// ui_composer.cpp: the composer beneath the conversation: the
 // message field (the page API's `message`, as in the posting panel: one
 // text for both), Send (`queue_message`, through the same post queue and
 // pacing), a To picker from the room's members, and Info and Code helpers

@@ -1,4 +1,4 @@
-// ui_console.cpp: the API console (issue 10 item 4): pick any catalog
+// ui_console.cpp: the API console: pick any catalog
 // endpoint, fill its parameters, see the scope it needs next to the granted
 // ones (and "Sign in again adding <scope>" when missing), confirm destructive
 // calls, and read the answer as formatted JSON with status and rate limits.

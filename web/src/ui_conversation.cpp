@@ -1,4 +1,4 @@
-// ui_conversation.cpp: the open room's conversation (issue 27): newest at the
+// ui_conversation.cpp: the open room's conversation: newest at the
 // bottom, a separator above each local day, each message's notation drawn
 // from its parts (app/message_view.hpp: mentions of you highlighted, a reply
 // naming whom it answers, quotes, info boxes, the service's events and code

@@ -91,7 +91,7 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         if (room.unread_num && *room.unread_num > 0) text += "  (" + std::to_string(*room.unread_num) + " unread)";
         if (ImGui::Selectable(text.c_str(), room.room_id == app.dashboard().selected_room())) {
             out.push_back(app::intent::SelectRoom{room.room_id});
-            out.push_back(app::intent::OpenRoom{room.room_id});  // issue 10: its messages (ui_room.cpp)
+            out.push_back(app::intent::OpenRoom{room.room_id});  // its messages (ui_room.cpp)
         }
     }
     ImGui::EndChild();

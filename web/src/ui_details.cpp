@@ -1,4 +1,4 @@
-// ui_details.cpp: the open room's details (issue 27): its tasks (Done,
+// ui_details.cpp: the open room's details: its tasks (Done,
 // Reopen, deadlines), members (To) and files (upload, open): the room
 // panel's own tabs (ui_room.cpp), beside the conversation or as a drawer.
 #include <imgui.h>

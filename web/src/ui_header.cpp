@@ -14,7 +14,7 @@
 
 namespace roomkey::web::parts {
 
-// A slim bar (issue 27): the name, the session, then on the right the view
+// A slim bar: the name, the session, then on the right the view
 // switch (`developer`), notifications and sign-out in the workspace, and the
 // text size. What does not fit beside the name goes to a line of its own,
 // so nothing overlaps at 360 px.
@@ -89,7 +89,7 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     }
 
     if (!app.notice().empty()) text_dim(app.notice());
-    // Issue 28: the browser's fonts could not be used (browser_font.hpp);
+    // The browser's fonts could not be used (browser_font.hpp);
     // sign-out's clipboard clear waits for a click or key press.
     for (const std::string& warning : {font_notice(), app.clipboard_notice()}) {
         if (warning.empty()) continue;

@@ -71,7 +71,7 @@ void log_panel(const App& app, UiState& ui, Intents& out) {
     note_widget(ui, "copy_curl");
     ImGui::BeginChild("log_detail", ImVec2(0, 0), ImGuiChildFlags_Border);
     ImGui::TextColored(kAccent, "%s", shown.request_line.c_str());
-    // A flow step's parameters, decoded (issue 30, item 3).
+    // A flow step's parameters, decoded.
     for (const std::string& parameter : shown.parameters) ImGui::TextWrapped("  %s", parameter.c_str());
     header_lines(shown.request_headers);
     if (!shown.request_body.empty()) ImGui::TextWrapped("%s", shown.request_body.c_str());

@@ -40,7 +40,7 @@ void text_dim(const std::string& text);
 // narrower than the hint) not drawn. Returns whether it was drawn.
 bool short_hint(const char* text);
 void label_value(const char* label, const std::string& value);
-// Issue 27: the next item goes beside the last one when `label` (a small
+// The next item goes beside the last one when `label` (a small
 // button's text) still fits on the line, else on a line of its own, so a
 // row of controls wraps instead of running off a narrow pane. Returns the
 // label, for the button call.
@@ -74,7 +74,7 @@ void refresh_and_sign_out(const App& app, UiState& ui, Intents& out);  // ui_sig
 void account_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_dashboard.cpp
 void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out);       // ui_dashboard.cpp
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_posting.cpp
-// Issue 30: the session panel in roomkey-helper's BFF mode (ui_bff_session.cpp).
+// The session panel in roomkey-helper's BFF mode (ui_bff_session.cpp).
 void bff_session_details(const App& app, UiState& ui, Instant now, Intents& out);
 // "Refresh with fewer scopes", inside the session panel (ui_scope_refresh.cpp).
 void scope_refresh_controls(const App& app, UiState& ui, Intents& out);
@@ -94,7 +94,7 @@ void files_tab(const app::RoomView& room, UiState& ui, Intents& out);
 void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant now, Intents& out, const char* id,
                int tab_bar_flags, void (*task_form)(const app::RoomView&, UiState&, Intents&) = nullptr);
 
-// ---- issue 27: the workspace, one region per file ----
+// ---- the workspace, one region per file ----
 // The developer view: today's instrument panels in columns (ui.cpp).
 void developer_view(const App& app, UiState& ui, Instant now, float scale, Intents& out);
 // Signed out: signing in; signed in: the panes workspace_layout chooses (ui_workspace.cpp).

@@ -141,7 +141,7 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             ImGui::SameLine();
             text_dim(job.note);
         }
-        // Issue 11: the user decides where the outcome is unknown or refused.
+        // The user decides where the outcome is unknown or refused.
         ImGui::PushID(static_cast<int>(job.id));
         const bool decide = job.stage == app::PostStage::unknown || job.stage == app::PostStage::refused;
         if (decide || job.stage == app::PostStage::retrying) {

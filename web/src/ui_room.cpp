@@ -1,4 +1,4 @@
-// ui_room.cpp: the open room (issue 10): messages (oldest first, newest at
+// ui_room.cpp: the open room: messages (oldest first, newest at
 // the bottom, each with sender and time), Mark as read, and tabs for its
 // tasks (with Done), members and files; plus my tasks, contacts and contact
 // requests. Draws from the read-only App; every action is an intent.
@@ -53,7 +53,7 @@ void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now,
         ImGui::SameLine();
         const std::string who = t.account ? (t.account->name.empty() ? t.account->account_id : t.account->name) : "";
         ImGui::TextWrapped("[%s] %s%s%s", t.status.c_str(), t.body.c_str(), who.empty() ? "" : "  -> ", who.c_str());
-        // Issue 27: the deadline in local time, overdue marked.
+        // The deadline in local time, overdue marked.
         const app::DeadlineText due = app::deadline_text(t.limit_time.value_or(0), t.limit_type.value_or("none"),
                                                          t.status == "done", unix_ms(now) / 1000, ws.user_time());
         if (!due.text.empty()) {
@@ -69,7 +69,7 @@ void members_tab(const app::RoomView& room, Intents& out) {
     if (room.members().empty()) text_dim("No members read yet.");
     for (const RoomMember& m : room.members()) {
         ImGui::PushID(m.account_id.c_str());
-        // Issue 27: "To" inserts [To:id]Name into the composer.
+        // "To" inserts [To:id]Name into the composer.
         if (ImGui::SmallButton("To")) out.push_back(app::intent::Mention{m.account_id});
         ImGui::SameLine();
         ImGui::Text("%s", m.name.c_str());
@@ -79,7 +79,7 @@ void members_tab(const app::RoomView& room, Intents& out) {
     }
 }
 
-// Issue 26 point 4: upload (the browser's file picker, or a file dropped on
+// Upload (the browser's file picker, or a file dropped on
 // the page) with an optional message and its progress; a file's name opens
 // it (a download link asked for at that moment: it lives 30 s).
 void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {

@@ -1,4 +1,4 @@
-// ui_room_list.cpp: the workspace's room list (issue 27): a filter box, the
+// ui_room_list.cpp: the workspace's room list: a filter box, the
 // rooms in room_order's order (sticky, mentions, unread, recent) with their
 // mention and unread badges. A click opens the room.
 #include <imgui.h>

@@ -1,5 +1,5 @@
 // ui_scope_refresh.cpp: "refresh with fewer scopes" in the session panel
-// (spec 4.3, issue 13): one checkbox per granted leaf scope, the refresh,
+// (spec 4.3): one checkbox per granted leaf scope, the refresh,
 // and what was asked and granted (app/scope_refresh.hpp).
 #include <imgui.h>
 
@@ -10,7 +10,7 @@
 namespace roomkey::web::parts {
 
 void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
-    const ScopeSet* granted = app.granted_scopes();  // the page's tokens, or the helper's session (issue 30)
+    const ScopeSet* granted = app.granted_scopes();  // the page's tokens, or the helper's session
     if (!granted) return;
     const std::string grant = format_scope_list(*granted);
     if (ui.narrow_of != grant) {

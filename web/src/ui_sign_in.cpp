@@ -134,7 +134,7 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
 }
 
-// Issue 11: signing out with posts still open asks before they are lost.
+// Signing out with posts still open asks before they are lost.
 void sign_out_question(const App& app, Intents& out) {
     const auto open = app.sign_out_confirm();
     if (!open) return;

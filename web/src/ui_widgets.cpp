@@ -21,7 +21,7 @@ void text_dim(const std::string& text) {
 }
 
 bool short_hint(const char* text) {
-    // Issue 28: text_dim after SameLine wrapped at the little room left on
+    // text_dim after SameLine wrapped at the little room left on
     // the line, one letter a line. A hint is one word: it moves, whole.
     const float width = ImGui::CalcTextSize(text).x;
     ImGui::SameLine();

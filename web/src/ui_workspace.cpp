@@ -1,4 +1,4 @@
-// ui_workspace.cpp: issue 27's workspace: signed out, the sign-in; signed in,
+// ui_workspace.cpp: the workspace: signed out, the sign-in; signed in,
 // the panes app/workspace_layout.hpp chooses for the width (room list |
 // conversation with its composer | details), each drawn by its own file
 // (ui_room_list.cpp, ui_conversation.cpp, ui_composer.cpp, ui_details.cpp).

@@ -1,5 +1,5 @@
-// user_time.cpp: the user's time zone and locale from the browser (issue 27
-// item 4), as app/time_text.hpp's UserTime: the zone's offset at each
+// user_time.cpp: the user's time zone and locale from the browser,
+// as app/time_text.hpp's UserTime: the zone's offset at each
 // instant from Date, and times written by Intl.DateTimeFormat with the
 // browser's own locale and zone ("14:07" or "2:07 PM", "2024/03/05",
 // "05.03.2024"). Declared in browser.hpp. Emscripten-only.
