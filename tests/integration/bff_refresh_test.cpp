@@ -25,7 +25,7 @@ TEST_F(BffRefresh, TheHelperRefreshesBeforeTheAccessTokenExpires) {
     const std::size_t issued = refresh_tokens_issued();
     make_refresh_due();
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
     EXPECT_NE(jar_.session(), before) << "the renewed cookie was set";
@@ -34,7 +34,7 @@ TEST_F(BffRefresh, TheHelperRefreshesBeforeTheAccessTokenExpires) {
     EXPECT_EQ(record["status"], 200);
     // The renewed cookie needs no refresh for another half hour.
     me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200);
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
     EXPECT_EQ(me->get_header_value("X-Roomkey-Token-Request"), "");
@@ -46,7 +46,7 @@ TEST_F(BffRefresh, TheServicesOwn401CausesOneRefreshAndARetry) {
     // The service's clock passes the access token's expiry; the helper's does not.
     advance_clock(1801);
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
 }
@@ -56,7 +56,7 @@ TEST_F(BffRefresh, AStubborn401IsRelayedAfterOneRefresh) {
     const std::size_t issued = refresh_tokens_issued();
     inject_fault(R"({"kind":"invalid_token","target":"api","count":2})");
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 401);
     EXPECT_NE(me->get_header_value("WWW-Authenticate").find("invalid_token"), std::string::npos);
     EXPECT_EQ(me->get_header_value("X-Roomkey-Session"), "") << "the service's 401, as it came";
@@ -92,7 +92,7 @@ TEST_F(BffRefresh, RacingRequestsCauseOneRefresh) {
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
     // A request still carrying the old cookie after the refresh uses the new tokens.
     auto late = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(late);
+    ASSERT_TRUE(late) << why_no_answer(late);
     EXPECT_EQ(late->status, 200) << late->body;
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
 }
@@ -102,7 +102,7 @@ TEST_F(BffRefresh, ARefusedRefreshEndsTheSession) {
     make_refresh_due();
     inject_fault(R"({"kind":"invalid_token","target":"token"})");
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 401);
     EXPECT_EQ(me->get_header_value("X-Roomkey-Session"), "none");
     EXPECT_NE(me->body.find("invalid_grant"), std::string::npos) << me->body;
@@ -112,7 +112,7 @@ TEST_F(BffRefresh, ARefusedRefreshEndsTheSession) {
     EXPECT_EQ(record["status"], 400);
     EXPECT_EQ(record["error"], "invalid_grant");
     auto session = bff_get(*helper_, jar_, "/bff/session");
-    ASSERT_TRUE(session);
+    ASSERT_TRUE(session) << why_no_answer(session);
     EXPECT_EQ(parse_json(session->body)["signed_in"], false);
 }
 
@@ -120,11 +120,11 @@ TEST_F(BffRefresh, AnUnreachableTokenEndpointKeepsTheSession) {
     ASSERT_NO_FATAL_FAILURE(start_signed_in());
     inject_fault(R"({"kind":"status5xx","target":"token","status":503})");
     auto refreshed = bff_post(*helper_, jar_, "/bff/refresh");
-    ASSERT_TRUE(refreshed);
+    ASSERT_TRUE(refreshed) << why_no_answer(refreshed);
     EXPECT_EQ(refreshed->status, 502) << refreshed->body;
     EXPECT_FALSE(jar_.session().empty());
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
 }
 
@@ -135,11 +135,11 @@ TEST_F(BffRefresh, ARestartedHelperTakesUpTheSessionAndRefreshesAhead) {
     ASSERT_NO_FATAL_FAILURE(start_signed_in());
     helper_.reset();
     helper_ = start_helper(0, state_dir());
-    ASSERT_TRUE(helper_->ok());
+    ASSERT_TRUE(helper_->ok()) << "the helper did not restart on its saved state";
     const std::size_t issued = refresh_tokens_issued();
     make_refresh_due();
     auto me = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_EQ(refresh_tokens_issued(), issued + 1) << "refreshed ahead of the expiry, 10 s before it";
     EXPECT_NE(me->get_header_value("X-Roomkey-Token-Request"), "");
@@ -154,14 +154,14 @@ TEST_F(BffRefresh, AnUnusableRefreshAnswerKeepsTheSessionForTheNextRequest) {
     clock_offset_ = 1801;  // the helper's access token has expired
     inject_fault(R"({"kind":"malformed_json","target":"token"})");
     auto first = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(first);
+    ASSERT_TRUE(first) << why_no_answer(first);
     EXPECT_EQ(first->status, 502) << first->body;
     EXPECT_NE(first->body.find("safe to send again"), std::string::npos) << first->body;
     EXPECT_EQ(first->get_header_value("X-Roomkey-Session"), "");
     EXPECT_FALSE(jar_.session().empty()) << "the cookie is kept";
     const std::size_t issued = refresh_tokens_issued();
     auto second = api_get(*helper_, jar_, "/me");
-    ASSERT_TRUE(second);
+    ASSERT_TRUE(second) << why_no_answer(second);
     EXPECT_EQ(second->status, 200) << second->body;
     EXPECT_EQ(refresh_tokens_issued(), issued + 1);
 }

@@ -1,4 +1,4 @@
-// helper_request_body_rules_test.cpp: issue 26's upload route at the helper.
+// helper_request_body_rules_test.cpp: the upload route at the helper.
 // POST /api/rooms/{room_id}/files (found by shared/'s catalog, not a regex
 // here) takes multipart/form-data with a boundary, forwarded byte for byte,
 // up to kMaxUploadRequestBytes; every other route keeps kMaxRequestBodyBytes,
@@ -19,6 +19,7 @@
 #include "roomkey/url.hpp"
 #include "support/body_recording_upstream.hpp"
 #include "support/helper_fixture.hpp"
+#include "support/why_no_answer.hpp"
 
 // A namespace of its own: the test files build in unity batches.
 namespace roomkey::helper::request_body_rules_tests {
@@ -112,7 +113,7 @@ protected:
         auto tls = native::ensure_tls_material(dir_ / "state");
         ASSERT_TRUE(tls) << tls.error().detail;
         upstream_ = std::make_unique<BodyRecordingUpstream>(tls->server_cert_path, tls->server_key_path);
-        ASSERT_TRUE(upstream_->ok());
+        ASSERT_TRUE(upstream_->ok()) << "the recording upstream did not start";
         HelperConfig config = testing::test_config(dir_);  // the default limits: upload_limits.hpp's
         testing::use_upstream_origin(config, upstream_->origin());
         helper_ = std::make_unique<RunningHelper>(config);
@@ -131,8 +132,9 @@ protected:
     void expect_413_before_the_body(const std::string& target, const std::string& content_type, std::size_t length,
                                     std::size_t route_limit) {
         RawTls conn(helper_->port());
-        ASSERT_TRUE(conn.ok());
-        ASSERT_TRUE(conn.send(head(target, content_type, length) + std::string(1000, 'x')));
+        ASSERT_TRUE(conn.ok()) << "no TLS connection to the helper";
+        ASSERT_TRUE(conn.send(head(target, content_type, length) + std::string(1000, 'x')))
+            << "sending the head to the helper failed";
         auto res = conn.read_response(3000);
         ASSERT_TRUE(res) << target << ": no answer before the body was sent";
         EXPECT_EQ(res->status, 413) << target << ": " << res->head;
@@ -196,12 +198,12 @@ TEST_F(HelperUploadRoute, EveryOtherRouteKeeps1MiB) {
     }
     // Also the upload's own path with another method, and a path beside it.
     RawTls put(helper_->port());
-    ASSERT_TRUE(put.ok());
+    ASSERT_TRUE(put.ok()) << "no TLS connection to the helper";
     ASSERT_TRUE(put.send("PUT /api/rooms/5/files HTTP/1.1\r\nHost: " + host() +
                          "\r\nX-Roomkey-Request: 1\r\nContent-Type: " + kMultipartType +
                          "\r\nContent-Length: 2097152\r\n\r\n"));
     auto answer = put.read_response(3000);
-    ASSERT_TRUE(answer);
+    ASSERT_TRUE(answer) << "no answer to the PUT within 3 s";
     EXPECT_EQ(answer->status, 413) << answer->head;
     expect_413_before_the_body("/api/rooms/5/files/6", kMultipartType, 2 * 1024 * 1024, kMaxRequestBodyBytes);
     EXPECT_EQ(upstream_->received().size(), 1u) << "a refused body reached the upstream";
@@ -234,7 +236,7 @@ TEST_F(HelperUploadRoute, MultipartToAnyOtherRouteIs415AndNotForwarded) {
         EXPECT_EQ(res->status, 415) << target << ": " << res->body;
     }
     auto put = helper_->client()->Put("/api/rooms/5", app_headers(), body, kMultipartType.c_str());
-    ASSERT_TRUE(put);
+    ASSERT_TRUE(put) << why_no_answer(put);
     EXPECT_EQ(put->status, 415) << put->body;
     EXPECT_NE(put->body.find("file upload only"), std::string::npos) << put->body;
     EXPECT_TRUE(upstream_->received().empty()) << upstream_->received().front().method_target;
@@ -251,7 +253,7 @@ TEST_F(HelperUploadRoute, TheUploadWithoutAMultipartBodyAndBoundaryIs415) {
     EXPECT_TRUE(upstream_->received().empty()) << upstream_->received().front().method_target;
     // And the GET beside it is untouched.
     auto list = helper_->client()->Get("/api/rooms/5/files", app_headers());
-    ASSERT_TRUE(list);
+    ASSERT_TRUE(list) << why_no_answer(list);
     EXPECT_EQ(list->status, 200) << list->body;
 }
 
@@ -260,15 +262,18 @@ TEST_F(HelperUploadRoute, AnUploadOnAKeepAliveConnectionLeavesTheNextRequestInta
     // in step: the next request's answer is its own.
     const std::string body = multipart_body(64 * 1024);
     RawTls conn(helper_->port());
-    ASSERT_TRUE(conn.ok());
-    ASSERT_TRUE(conn.send(head("/api/rooms/5/files", kMultipartType, body.size())));
-    for (std::size_t at = 0; at < body.size(); at += 16384) ASSERT_TRUE(conn.send(body.substr(at, 16384)));
+    ASSERT_TRUE(conn.ok()) << "no TLS connection to the helper";
+    ASSERT_TRUE(conn.send(head("/api/rooms/5/files", kMultipartType, body.size())))
+        << "sending the upload's head failed";
+    for (std::size_t at = 0; at < body.size(); at += 16384) ASSERT_TRUE(conn.send(body.substr(at, 16384)))
+        << "sending the body failed at byte " << at;
     auto first = conn.read_response(3000);
-    ASSERT_TRUE(first);
+    ASSERT_TRUE(first) << "no answer to the upload within 3 s";
     EXPECT_EQ(first->status, 200) << first->head << first->body;
-    ASSERT_TRUE(conn.send("GET /config.json HTTP/1.1\r\nHost: " + host() + "\r\n\r\n"));
+    ASSERT_TRUE(conn.send("GET /config.json HTTP/1.1\r\nHost: " + host() + "\r\n\r\n"))
+        << "sending a second request on the same connection failed";
     auto second = conn.read_response(3000);
-    ASSERT_TRUE(second);
+    ASSERT_TRUE(second) << "no answer to the second request within 3 s";
     EXPECT_EQ(second->status, 200);
     EXPECT_NE(second->body.find("redirect_uri"), std::string::npos) << second->body;
     ASSERT_EQ(upstream_->received().size(), 1u);

@@ -1,4 +1,4 @@
-// nginx_config_test.cpp: `roomkey-helper nginx-config` (issue 14): the nginx
+// nginx_config_test.cpp: `roomkey-helper nginx-config`: the nginx
 // allowlist is shared/'s endpoint table, walked here endpoint by endpoint,
 // both in the generated text and through a running nginx in front of the
 // sandbox; the confidential client's secret is only in its 0600 include.
@@ -29,6 +29,7 @@
 #include "support/sandbox_fixture.hpp"
 #include "support/temp_dir.hpp"
 #include "support/trust_only.hpp"
+#include "support/why_no_answer.hpp"
 
 namespace roomkey::integration {
 namespace {
@@ -135,7 +136,8 @@ protected:
         ASSERT_TRUE(file) << file.error();
         nginx_ = std::make_unique<RunningNginx>(out_.path(), *file);
         // Ready once it answers.
-        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(client()->Get("/config.json")); }));
+        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(client()->Get("/config.json")); }))
+            << "nginx never answered /config.json";
     }
     void TearDown() override {
         nginx_.reset();
@@ -185,7 +187,7 @@ TEST_F(NginxFrontTest, ARelativeWebRootIsTheOneBesideTheCommandNotInsideNginxsPr
     start_nginx(helper::ClientType::public_client, "dist");
     std::filesystem::current_path(before);
     auto page = client()->Get("/");
-    ASSERT_TRUE(page);
+    ASSERT_TRUE(page) << why_no_answer(page);
     EXPECT_EQ(page->status, 200);
     EXPECT_NE(page->body.find("<title>roomkey dist</title>"), std::string::npos) << page->body;
 }
@@ -200,7 +202,7 @@ TEST(NginxConfig, AWebRootWithoutTheBuildIsRefusedWithServesWords) {
     helper::NginxOptions options;
     options.out_dir = out.path();
     auto file = helper::write_nginx_config(config, options);
-    ASSERT_FALSE(file);
+    ASSERT_FALSE(file) << "a config was written for a web root with no index.html";
     EXPECT_NE(file.error().find("has no index.html"), std::string::npos) << file.error();
 }
 
@@ -259,13 +261,13 @@ TEST_F(NginxFrontTest, ARunningNginxProxiesEveryEndpointOfTheTableAndRefusesEver
             }
         }
         auto below = send(Method::Get, path + "/x", app);
-        ASSERT_TRUE(below);
+        ASSERT_TRUE(below) << why_no_answer(below);
         EXPECT_EQ(below->status, 404);
         EXPECT_EQ(below->body, kRefusedBody) << path << "/x";
     }
     // A real answer through nginx: the sandbox's /me for alice.
     auto me = send(Method::Get, "/api/me", app);
-    ASSERT_TRUE(me);
+    ASSERT_TRUE(me) << why_no_answer(me);
     EXPECT_EQ(me->status, 200) << me->body;
     EXPECT_NE(me->body.find("account_id"), std::string::npos) << me->body;
 }
@@ -287,7 +289,7 @@ TEST_F(NginxFrontTest, AConfidentialClientsSecretIsOnlyInTheSecretFileAndTheCode
     }
     // The page's view: /config.json names the client, never the secret.
     auto config = client()->Get("/config.json");
-    ASSERT_TRUE(config);
+    ASSERT_TRUE(config) << why_no_answer(config);
     EXPECT_NE(config->body.find("\"client_type\":\"confidential\""), std::string::npos) << config->body;
     EXPECT_EQ(config->body.find(secret), std::string::npos);
 
@@ -299,14 +301,14 @@ TEST_F(NginxFrontTest, AConfidentialClientsSecretIsOnlyInTheSecretFileAndTheCode
                                     percent_encode(sandbox::testing::kConfidentialRedirect) + "&client_id=" +
                                     sandbox::testing::kConfidentialId + "&code_verifier=" + std::string(64, 'a'),
                                 "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_EQ(token->status, 400) << "only client_id may be in the query: " << token->body;
     token = client()->Post("/oauth/token", {{"X-Roomkey-Request", "1"}},
                            "grant_type=authorization_code&code=not-a-code&redirect_uri=" +
                                percent_encode(sandbox::testing::kConfidentialRedirect) + "&client_id=" +
                                sandbox::testing::kConfidentialId + "&code_verifier=" + std::string(64, 'a'),
                            "application/x-www-form-urlencoded");
-    ASSERT_TRUE(token);
+    ASSERT_TRUE(token) << why_no_answer(token);
     EXPECT_NE(token->body.find("invalid_grant"), std::string::npos) << token->status << " " << token->body;
     EXPECT_EQ(token->get_header_value("Cache-Control"), "no-store");
 
@@ -324,7 +326,7 @@ TEST_F(NginxFrontTest, AConfidentialClientsSecretIsOnlyInTheSecretFileAndTheCode
 
 
 // [the upload route] ----------------------------------------------------------
-// issue 26: POST /api/rooms/{room_id}/files takes multipart/form-data up to
+// POST /api/rooms/{room_id}/files takes multipart/form-data up to
 // kMaxUploadRequestBytes; every other route keeps kMaxRequestBodyBytes and
 // never takes multipart/form-data, through nginx as through the helper
 // (helper_request_body_rules_test.cpp).
@@ -404,7 +406,7 @@ protected:
         ASSERT_TRUE(tls) << tls.error().detail;
         ca_ = tls->ca_cert_path;
         upstream_ = std::make_unique<BodyRecordingUpstream>(tls->server_cert_path, tls->server_key_path);
-        ASSERT_TRUE(upstream_->ok());
+        ASSERT_TRUE(upstream_->ok()) << "the recording upstream did not start";
         std::ofstream(web_ / "index.html") << "<!doctype html><title>roomkey</title>\n";
         ::chmod(web_.path().c_str(), 0755);
         ::chmod((web_ / "index.html").c_str(), 0644);
@@ -423,7 +425,8 @@ protected:
         auto file = helper::write_nginx_config(config, options);
         ASSERT_TRUE(file) << file.error();
         nginx_ = std::make_unique<RunningNginx>(out_.path(), *file);
-        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(client()->Get("/config.json")); }));
+        ASSERT_TRUE(nginx_->wait_until([this] { return static_cast<bool>(client()->Get("/config.json")); }))
+            << "nginx never answered /config.json";
     }
     void TearDown() override { nginx_.reset(); }
     std::unique_ptr<httplib::SSLClient> client() const {
@@ -502,10 +505,10 @@ TEST_F(NginxUploadTest, MultipartElsewhereAndAnUploadWithoutItAre415) {
     EXPECT_TRUE(upstream_->received().empty()) << upstream_->received().front().method_target;
     // What passes: a form post elsewhere, the GET beside the upload.
     auto post = client()->Post("/api/rooms/5/messages", app_, "body=hi", "application/x-www-form-urlencoded");
-    ASSERT_TRUE(post);
+    ASSERT_TRUE(post) << why_no_answer(post);
     EXPECT_EQ(post->status, 200) << post->body;
     auto list = client()->Get("/api/rooms/5/files", app_);
-    ASSERT_TRUE(list);
+    ASSERT_TRUE(list) << why_no_answer(list);
     EXPECT_EQ(list->status, 200) << list->body;
     EXPECT_EQ(upstream_->received().size(), 2u);
 }

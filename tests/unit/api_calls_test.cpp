@@ -152,7 +152,7 @@ TEST(ApiCalls, SubmitWhileSignedOutFails) {
 TEST(ApiCalls, UnknownRequestIdIsAnError) {
     RestClient client = signed_in_client();
     auto step = client.on_response(42, HttpResponse{200, {}, ""}, t0);
-    ASSERT_FALSE(step);
+    ASSERT_FALSE(step) << "an answer to an unknown request id was accepted";
     EXPECT_EQ(step.error().kind, SessionErrorKind::unknown_request);
 }
 

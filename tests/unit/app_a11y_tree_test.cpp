@@ -157,7 +157,7 @@ TEST(A11yTree, ListsKeepTheirItemsAndARemovedListTakesThemAlong) {
     EXPECT_EQ(apply_ops(after, ops), gone);
 }
 
-// Issue 27: the conversation is a log of messages, each an article that
+// A screen reader follows the conversation as a log of messages, each an article that
 // reads as the message is drawn, holding its own controls. A message that
 // arrives is one addition at the log's end (what a live log announces);
 // the messages before it are not touched.

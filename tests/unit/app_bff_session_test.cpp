@@ -52,16 +52,16 @@ TEST(BffConfig, TheModeComesFromConfigJsonWithItsRoutes) {
 TEST(BffConfig, ABffConfigWithoutItsRoutesOrAnUnknownModeIsRefusedSayingWhich) {
     auto missing = parse_public_config(R"({"configured":true,"client_id":"c","client_type":"confidential",)"
                                        R"("session":"bff","bff_login":"/bff/login"})");
-    ASSERT_FALSE(missing);
+    ASSERT_FALSE(missing) << "a BFF config without bff_session was accepted";
     EXPECT_NE(missing.error().find("bff_session"), std::string::npos) << missing.error();
     auto foreign = parse_public_config(R"({"session":"bff","bff_login":"https://evil.example/login",)"
                                        R"("bff_session":"/s","bff_logout":"/o","bff_refresh":"/r"})");
-    ASSERT_FALSE(foreign);
+    ASSERT_FALSE(foreign) << "a bff_login on another origin was accepted";
     EXPECT_NE(foreign.error().find("bff_login"), std::string::npos) << foreign.error();
     EXPECT_FALSE(parse_public_config(R"({"session":"bff","bff_login":"//evil.example/x",)"
                                      R"("bff_session":"/s","bff_logout":"/o","bff_refresh":"/r"})"));
     auto unknown = parse_public_config(R"({"session":"cookie"})");
-    ASSERT_FALSE(unknown);
+    ASSERT_FALSE(unknown) << "an unknown session kind was accepted";
     EXPECT_NE(unknown.error().find("session"), std::string::npos) << unknown.error();
 }
 
@@ -115,7 +115,7 @@ TEST(BffSessionAnswer, OnlyA401MarkedNoSessionMeansSignedOutWithTheHelpersReason
     EXPECT_FALSE(bff_session_ended(forbidden));
     HttpResponse bare = json_answer(401, "");
     bare.headers.set("X-Roomkey-Session", "none");
-    ASSERT_TRUE(bff_session_ended(bare));
+    ASSERT_TRUE(bff_session_ended(bare)) << "a 401 saying X-Roomkey-Session: none did not end the session";
     EXPECT_NE(bff_session_ended(bare)->find("sign in again"), std::string::npos);
 }
 
@@ -123,7 +123,7 @@ TEST(BffTokenRequests, TheHeaderIsReadAndAReportIsLoggedOnceMasked) {
     HttpResponse r = json_answer(200, "{}");
     r.headers.set("X-Roomkey-Token-Request", std::string(kRefreshReport));
     auto report = token_request_header(r);
-    ASSERT_TRUE(report);
+    ASSERT_TRUE(report) << "the X-Roomkey-Token-Request header was not read";
     EXPECT_EQ(report->at, 1700000100);
     EXPECT_FALSE(token_request_header(json_answer(200, "{}")));
     HttpResponse broken = json_answer(200, "{}");
@@ -170,7 +170,7 @@ TEST(BffCallback, TheFragmentErrorIsReadAndTheStepSaysTheHelperCheckedState) {
     auto error = read_launch_url(
         "https://127.0.0.1:8443/#bff_error=state_mismatch&bff_error_description=the%20state%20did%20not%20match")
                      .bff_error;
-    ASSERT_TRUE(error);
+    ASSERT_TRUE(error) << "the #bff_error fragment was not read";
     EXPECT_EQ(error->code, "state_mismatch");
     EXPECT_EQ(error->description, "the state did not match");
     EXPECT_FALSE(read_launch_url("https://127.0.0.1:8443/").bff_error);
@@ -183,7 +183,7 @@ TEST(BffCallback, TheFragmentErrorIsReadAndTheStepSaysTheHelperCheckedState) {
     HttpLog log;
     log.add_step(1, ok.purpose, ok.request, ok.note, t0, ok.parameters);
     const RenderedExchange shown = render(log.entries().back(), RedactionRules{}, false);
-    ASSERT_FALSE(shown.parameters.empty());
+    ASSERT_FALSE(shown.parameters.empty()) << "the step shows no parameters";
     EXPECT_EQ(shown.parameters[0].rfind("code: ********", 0), 0u) << shown.parameters[0];
 }
 
@@ -191,7 +191,7 @@ TEST(BffRequests, LoginIsANavigationWithTheScopeAndRefreshNarrowsInItsBody) {
     const std::string url = bff_login_url("/bff/login", ScopeSet{"users.all:read", "offline_access"});
     EXPECT_EQ(url, "/bff/login?scope=offline_access+users.all%3Aread");
     const FlowStep step = bff_login_step(url);
-    ASSERT_FALSE(step.parameters.empty());
+    ASSERT_FALSE(step.parameters.empty()) << "the login step shows no parameters";
     EXPECT_EQ(step.parameters[0].name, "scope");
     EXPECT_EQ(step.parameters[0].value, "offline_access users.all:read");
     EXPECT_NE(step.note.find("made the state and the PKCE S256 pair"), std::string::npos) << step.note;
@@ -237,7 +237,7 @@ TEST(BffSessionAnswer, ThePageReadsWhatTheHelperWrites) {
     EXPECT_TRUE(info->signed_in);
     EXPECT_EQ(info->scope, held.scope);
     EXPECT_EQ(info->expires_in, 1700);
-    ASSERT_TRUE(info->refresh_expires_in);
+    ASSERT_TRUE(info->refresh_expires_in) << "the refresh token's lifetime was not read";
     EXPECT_EQ(*info->refresh_expires_in, 1209500);
     ASSERT_EQ(info->token_requests.size(), 1u);
     EXPECT_EQ(info->token_requests[0].grant_type, "authorization_code");

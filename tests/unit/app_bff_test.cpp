@@ -1,4 +1,4 @@
-// app_bff_test.cpp: the App in roomkey-helper's BFF mode (issue 30, docs/bff.md),
+// app_bff_test.cpp: the App in roomkey-helper's BFF mode (docs/bff.md),
 // driven like the browser drives it against an in-memory helper: sign-in is
 // a navigation to /bff/login, a new page load asks /bff/session and is
 // signed in (a reload keeps the session), API calls carry no credential, a
@@ -197,7 +197,7 @@ TEST(AppBff, ALoadAsksTheHelperAndAReloadKeepsTheSession) {
     h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
     EXPECT_EQ(h.app->holder(), CredentialHolder::helper);
     EXPECT_EQ(h.app->session_label(), "signed in");
-    ASSERT_TRUE(h.app->dashboard().account().value);
+    ASSERT_TRUE(h.app->dashboard().account().value) << "no account after the BFF sign-in";
     EXPECT_EQ(h.app->dashboard().account().value->account_id, "1001");
     EXPECT_EQ(h.app->tokens_held_by(), "held by roomkey-helper (BFF), never in this page");
     EXPECT_EQ(h.app->access_expires_at(), h.now + Seconds(1800)) << "the countdown from expires_in";
@@ -205,8 +205,8 @@ TEST(AppBff, ALoadAsksTheHelperAndAReloadKeepsTheSession) {
     h.now += Seconds(60);
     h.load();  // a reload
     EXPECT_EQ(h.app->session_label(), "signed in") << "a reload keeps the session";
-    ASSERT_TRUE(h.app->dashboard().account().value);
-    ASSERT_TRUE(h.app->granted_scopes());
+    ASSERT_TRUE(h.app->dashboard().account().value) << "no account after the reload";
+    ASSERT_TRUE(h.app->granted_scopes()) << "no granted scopes after the reload";
     EXPECT_EQ(format_scope_list(*h.app->granted_scopes()), "users.all:read rooms.all:read_write");
 }
 
@@ -224,7 +224,7 @@ TEST(AppBff, ApiCallsCarryNoCredentialOnlyTheAntiCsrfHeader) {
         EXPECT_EQ(request.headers.get("X-Roomkey-Request"), std::optional<std::string>("1")) << request.url;
     }
     EXPECT_GE(api_calls, 5) << "session, /me, /my/status, /rooms and the post";
-    ASSERT_FALSE(h.app->posting().posts().empty());
+    ASSERT_FALSE(h.app->posting().posts().empty()) << "the post was never queued";
     EXPECT_EQ(h.app->posting().posts().back().stage, PostStage::delivered);
 }
 
@@ -261,7 +261,7 @@ TEST(AppBff, ANoSessionAnswerSignsOutWithTheHelpersReason) {
     h.apply(intent::ReloadRooms{});
     EXPECT_EQ(h.app->session_label(), "signed out");
     EXPECT_EQ(h.app->holder(), CredentialHolder::none);
-    ASSERT_TRUE(h.app->last_error());
+    ASSERT_TRUE(h.app->last_error()) << "signed out without an error to show";
     EXPECT_EQ(h.app->last_error()->title, "Signed out by roomkey-helper");
     EXPECT_NE(h.app->last_error()->message.find("the refresh token was refused"), std::string::npos);
     EXPECT_FALSE(h.app->dashboard().account().value) << "the account's data went with the session";
@@ -270,7 +270,7 @@ TEST(AppBff, ANoSessionAnswerSignsOutWithTheHelpersReason) {
 TEST(AppBff, AnErrorTheCallbackPutInTheFragmentIsShownAndLogged) {
     BffHarness h;
     h.load("https://127.0.0.1:8443/#bff_error=access_denied&bff_error_description=The%20user%20denied%20access");
-    ASSERT_TRUE(h.app->last_error());
+    ASSERT_TRUE(h.app->last_error()) << "the #bff_error fragment showed no error";
     EXPECT_EQ(h.app->last_error()->title, "Sign-in denied");
     EXPECT_EQ(h.app->last_error()->code, "access_denied");
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
@@ -288,7 +288,7 @@ TEST(AppBff, NarrowingAndRefreshGoThroughTheHelper) {
         if (request.url == "/bff/refresh" && request.body == R"({"scope":"users.all:read"})") sent = true;
     }
     EXPECT_TRUE(sent) << "POST /bff/refresh with the narrower scope";
-    ASSERT_TRUE(h.app->sign_in().scope_refresh().granted_after());
+    ASSERT_TRUE(h.app->sign_in().scope_refresh().granted_after()) << "the narrower grant was not recorded";
     EXPECT_EQ(format_scope_list(*h.app->sign_in().scope_refresh().granted_after()), "users.all:read");
     EXPECT_EQ(format_scope_list(*h.app->granted_scopes()), "users.all:read");
     EXPECT_TRUE(h.log_has("token request by roomkey-helper (refresh_token)"));

@@ -1,5 +1,5 @@
 // What the built-in font draws, and the scripts named in the notice when
-// text needs more (web/app/builtin_font.hpp, issue 28).
+// text needs more (web/app/builtin_font.hpp).
 #include "app/builtin_font.hpp"
 
 #include <gtest/gtest.h>

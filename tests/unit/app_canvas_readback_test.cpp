@@ -1,4 +1,4 @@
-// Whether canvas read-back can be trusted for the glyph atlas (issue 28):
+// Whether canvas read-back can be trusted for the glyph atlas:
 // what privacy.resistFingerprinting's noise looks like to the probe, and
 // what a faithful browser reads back (web/app/canvas_readback.hpp).
 #include "app/canvas_readback.hpp"

@@ -23,7 +23,7 @@ TEST(Console, AMissingScopeStopsTheCallAndNamesIt) {
         console.prepare(Method::Get, "/contacts", {}, scopes("users.all:read rooms.all:read_write"), false);
     EXPECT_EQ(decision.verdict, Console::Verdict::missing_scope);
     EXPECT_EQ(console.missing_scope(), "contacts.all:read");
-    ASSERT_TRUE(console.last());
+    ASSERT_TRUE(console.last()) << "the refused call left no record";
     EXPECT_FALSE(console.last()->sent);
     EXPECT_EQ(console.last()->scope_needed, "contacts.all:read");
     EXPECT_EQ(console.last()->scope_granted, "users.all:read rooms.all:read_write");
@@ -64,9 +64,9 @@ TEST(Console, DestructiveCallsWaitForConfirmation) {
     auto decision = console.prepare(Method::Delete, "/rooms/{room_id}/messages/{message_id}",
                                     {{"room_id", "2100"}, {"message_id", "9007199254740993"}}, std::nullopt, false);
     EXPECT_EQ(decision.verdict, Console::Verdict::confirm);
-    ASSERT_TRUE(console.pending());
+    ASSERT_TRUE(console.pending()) << "the DELETE is not waiting for confirmation";
     auto call = console.confirm();
-    ASSERT_TRUE(call);
+    ASSERT_TRUE(call) << "confirming gave no call";
     EXPECT_EQ(call->path, "/rooms/2100/messages/9007199254740993");
     EXPECT_FALSE(console.pending());
     decision = console.prepare(Method::Delete, "/rooms/{room_id}/messages/{message_id}",

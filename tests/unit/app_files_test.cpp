@@ -1,4 +1,4 @@
-// app_files_test.cpp: files both ways through App (issue 26 point 4), with a
+// app_files_test.cpp: files both ways through App, with a
 // canned service: an upload is one multipart POST whose body shared/'s
 // reader gives back exactly, shows its progress in room.upload, then
 // reloads the room's files and messages; a file over 5 MB is refused before

@@ -1,5 +1,5 @@
 // app_flow_steps_test.cpp: the authorization request and the callback are
-// steps of the HTTP log (issue 30, item 3), with the code masked, the
+// steps of the HTTP log, so the log tells the whole flow, with the code masked, the
 // verifier never there, and the state compared.
 #include "app/flow_steps.hpp"
 
@@ -48,7 +48,7 @@ std::string query_field(const std::string& url, std::string_view name) {
 
 TEST(FlowSteps, TheAuthorizationRequestIsToldAgainFromThePendingRecordWithTheChallengeOnly) {
     const auto step = authorization_step(kConsent, public_client(), pending());
-    ASSERT_TRUE(step);
+    ASSERT_TRUE(step) << "no authorization step from the pending record";
     const std::string& url = step->request.url;
     EXPECT_EQ(url.rfind(kConsent + "?", 0), 0u) << url;
     EXPECT_EQ(query_field(url, "response_type"), "code");
@@ -83,7 +83,7 @@ TEST(FlowSteps, TheCallbackIsLoggedWithItsCodeMaskedAndItsStateCompared) {
 
 TEST(FlowSteps, TheStepsShowTheirParametersDecodedWithTheChallengeBesideTheVerifierNote) {
     const auto step = authorization_step(kConsent, public_client(), pending());
-    ASSERT_TRUE(step);
+    ASSERT_TRUE(step) << "no authorization step from the pending record";
     HttpLog log;
     log.add_step(1, step->purpose, step->request, step->note, Instant{}, step->parameters);
     RedactionRules rules;

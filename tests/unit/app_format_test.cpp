@@ -40,7 +40,7 @@ TEST(AppFormat, CountdownFractionMovesOnlyWhenTheCountdownDoes) {
     for (int tick = 0; tick < 5; ++tick) {
         const float shown = countdown_fraction(expires, lifetime, now);
         const std::optional<Instant> change = next_countdown_change(expires, now);
-        ASSERT_TRUE(change);
+        ASSERT_TRUE(change) << "no next countdown change before the expiry";
         for (Instant t = now; t < *change; t += Millis(16)) {
             EXPECT_EQ(countdown_fraction(expires, lifetime, t), shown) << "frames 16 ms apart, before the tick";
         }

@@ -37,7 +37,7 @@ int draw_while_due(FrameClock& clock, Instant& now, Picture picture, int limit =
 void settle(FrameClock& clock, Instant& now, std::uint64_t digest) {
     clock.on_change();
     draw_while_due(clock, now, [&](int) { return shows(digest); });
-    ASSERT_FALSE(clock.due(now));
+    ASSERT_FALSE(clock.due(now)) << "the clock still asks for frames after the picture settled";
 }
 
 TEST(FrameClock, IdleMeansNoFrame) {
@@ -214,7 +214,7 @@ TEST(FrameClock, FramesThatSettleTheLastPictureWaitWithTheChange) {
     clock.on_change();
     clock.on_frame(now, shows(2));  // changed: one more frame would confirm it
     clock.request_at(now + Millis(20));  // a countdown's next second
-    ASSERT_TRUE(clock.due(now));
+    ASSERT_TRUE(clock.due(now)) << "a changed picture asks for no frame to confirm it";
     clock.on_answers({1}, {2}, now);
     EXPECT_FALSE(clock.due(now + Millis(20)));
     EXPECT_EQ(clock.next_at(now), now + kFollowUpWait);
@@ -237,7 +237,7 @@ TEST(FrameClock, InputIsNotHeldBackByAWaitingChange) {
 TEST(FrameClock, CountdownChangesOncePerSecond) {
     const Instant expiry = t0 + Millis(30 * 60 * 1000 + 250);
     const std::optional<Instant> next = next_countdown_change(expiry, t0);
-    ASSERT_TRUE(next);
+    ASSERT_TRUE(next) << "no next countdown change before the expiry";
     EXPECT_EQ(*next, t0 + Millis(251));
     const auto text = [&](Instant now) { return format_countdown(std::chrono::duration_cast<Millis>(expiry - now)); };
     EXPECT_EQ(text(*next - Millis(1)), text(t0));

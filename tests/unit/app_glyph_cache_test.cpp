@@ -64,7 +64,7 @@ TEST(GlyphCache, TheCapEvictsTheLeastRecentlyUsedUnpinnedGlyphs) {
     cache.note(U'\u3046');  // う used in frame 3
     cache.next_frame();
     cache.note(U'\u3048');  // え is new in frame 4
-    ASSERT_TRUE(cache.needs_rebuild());
+    ASSERT_TRUE(cache.needs_rebuild()) << "a new glyph did not ask for a rebuild";
     const std::vector<char32_t> set = cache.rebuild();
     EXPECT_EQ(set.size(), 4u) << "the cap holds";
     EXPECT_TRUE(contains(set, U'a')) << "pinned glyphs are never evicted";

@@ -59,7 +59,7 @@ TEST(AppHttpLog, CredentialHeadersKeepOnlyTheScheme) {
 
 TEST(AppHttpLog, JsonTokensAreMaskedAtAnyDepth) {
     const auto masked = pretty_json(R"({"a":{"access_token":"AT-1","list":[{"refresh_token":"RT-1"}]},"n":1})", true);
-    ASSERT_TRUE(masked);
+    ASSERT_TRUE(masked) << "pretty_json refused valid JSON";
     EXPECT_FALSE(contains(*masked, "AT-1"));
     EXPECT_FALSE(contains(*masked, "RT-1"));
     EXPECT_TRUE(contains(*masked, "\"n\": 1"));

@@ -1,5 +1,5 @@
-// app_intents_rooms_test.cpp: issue 10's page API actions, spelled as the
-// issue names them, read into intents; bad ones get an error naming the field.
+// app_intents_rooms_test.cpp: the rooms' page API actions, spelled as the
+// page (shell/page.js) sends them, read into intents; bad ones get an error naming the field.
 #include <gtest/gtest.h>
 
 #include "app/intents.hpp"
@@ -34,10 +34,10 @@ TEST(IntentsRooms, RoomActionsTakeIdsAsStringsOrNumbers) {
 
 TEST(IntentsRooms, MissingIdsAreNamed) {
     auto bad = parse_action(R"({"type":"complete_task","room_id":"2100"})");
-    ASSERT_FALSE(bad);
+    ASSERT_FALSE(bad) << "complete_task without task_id was accepted";
     EXPECT_NE(bad.error().find("task_id"), std::string::npos);
     bad = parse_action(R"({"type":"open_room"})");
-    ASSERT_FALSE(bad);
+    ASSERT_FALSE(bad) << "open_room without room_id was accepted";
     EXPECT_NE(bad.error().find("room_id"), std::string::npos);
 }
 
@@ -53,10 +53,10 @@ TEST(IntentsRooms, ApiCallReadsMethodPathAndParams) {
                     .confirmed);
 
     auto bad = parse_action(R"({"type":"api_call","method":"PATCH","path":"/me"})");
-    ASSERT_FALSE(bad);
+    ASSERT_FALSE(bad) << "api_call with PATCH was accepted";
     EXPECT_NE(bad.error().find("GET, POST, PUT or DELETE"), std::string::npos);
     bad = parse_action(R"({"type":"api_call","method":"GET","path":"/me","params":{"x":[1]}})");
-    ASSERT_FALSE(bad);
+    ASSERT_FALSE(bad) << "an array parameter was accepted";
     EXPECT_NE(bad.error().find("\"x\""), std::string::npos);
 }
 

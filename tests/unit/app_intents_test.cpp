@@ -21,7 +21,7 @@ TEST(AppIntents, SignInReadsAScopeList) {
 // spec 5.5: only catalog scope names.
 TEST(AppIntents, UnknownScopeIsRefused) {
     auto intent = parse_action(R"({"type":"sign_in","scope":"users.all:read nope:write"})");
-    ASSERT_FALSE(intent);
+    ASSERT_FALSE(intent) << "an unknown scope was accepted";
     EXPECT_NE(intent.error().find("nope:write"), std::string::npos) << intent.error();
 }
 
@@ -53,7 +53,7 @@ TEST(AppIntents, IdsMustBeTheServicesIds) {
         EXPECT_NE(parsed.error().find("\"room_id\" must be an id"), std::string::npos) << parsed.error();
     }
     const auto task = parse_action(R"({"type":"post_task","room_id":"7","body":"do","to_ids":["1","x"]})");
-    ASSERT_FALSE(task);
+    ASSERT_FALSE(task) << "a non-numeric to_id was accepted";
     EXPECT_NE(task.error().find("to_ids"), std::string::npos) << task.error();
     EXPECT_TRUE(parse_action(R"({"type":"post_message","room_id":"18446744073709551615","body":"x"})"));
 }
@@ -75,7 +75,7 @@ TEST(AppIntents, MalformedActionsSayWhy) {
     EXPECT_FALSE(parse_action("[1]"));
     EXPECT_FALSE(parse_action(R"({"kind":"sign_out"})"));
     auto unknown = parse_action(R"({"type":"launch_rockets"})");
-    ASSERT_FALSE(unknown);
+    ASSERT_FALSE(unknown) << "an unknown type was accepted";
     EXPECT_NE(unknown.error().find("launch_rockets"), std::string::npos);
     EXPECT_FALSE(parse_action(R"({"type":"use_api_token","token":""})"));
     EXPECT_FALSE(parse_action(R"({"type":"set_reveal","on":"yes"})"));
@@ -107,7 +107,7 @@ TEST(AppIntents, ListSkipsBadItemsAndReportsThem) {
     EXPECT_EQ(errors.size(), 1u);
 }
 
-// Issue 27: the workspace's actions, spelled as the issue spells them.
+// The workspace's actions, spelled as the page API (shell/page.js) spells them.
 TEST(AppIntents, WorkspaceActions) {
     auto view = parse_action(R"({"type":"show_view","view":"developer"})");
     ASSERT_TRUE(view) << view.error();
@@ -119,13 +119,14 @@ TEST(AppIntents, WorkspaceActions) {
     auto reply = parse_action(R"({"type":"reply","room_id":"2100","message_id":5})");
     ASSERT_TRUE(reply) << reply.error();
     EXPECT_EQ(std::get<intent::Reply>(*reply).message_id, "5");
-    ASSERT_TRUE(parse_action(R"({"type":"quote","room_id":"2100","message_id":"5"})"));
-    ASSERT_TRUE(parse_action(R"({"type":"mention","account_id":"1002"})"));
+    ASSERT_TRUE(parse_action(R"({"type":"quote","room_id":"2100","message_id":"5"})")) << "quote was refused";
+    ASSERT_TRUE(parse_action(R"({"type":"mention","account_id":"1002"})")) << "mention was refused";
     auto edit = parse_action(R"({"type":"edit_message","room_id":"2100","message_id":"5","body":"new"})");
     ASSERT_TRUE(edit) << edit.error();
     EXPECT_EQ(std::get<intent::EditMessage>(*edit).body, "new");
     EXPECT_FALSE(parse_action(R"({"type":"edit_message","room_id":"2100","message_id":"5"})")) << "no body";
-    ASSERT_TRUE(parse_action(R"({"type":"delete_message","room_id":"2100","message_id":"5"})"));
+    ASSERT_TRUE(parse_action(R"({"type":"delete_message","room_id":"2100","message_id":"5"})"))
+        << "delete_message was refused";
     auto reopen = parse_action(R"({"type":"reopen_task","room_id":"2100","task_id":"9"})");
     ASSERT_TRUE(reopen) << reopen.error();
     EXPECT_EQ(std::get<intent::ReopenTask>(*reopen).task_id, "9");

@@ -28,22 +28,22 @@ TEST(MentionText, TheNewestMentionAsAReaderSeesIt) {
         message("1002", "Bob", "[To:1003]Carol not you", 500),
     };
     const auto text = mention_text(messages, "1001", kNames);
-    ASSERT_TRUE(text);
+    ASSERT_TRUE(text) << "no mention text for a message to 1001";
     EXPECT_EQ(*text, "Carol: To Alice Build green") << "the newest mention, tags drawn, one paragraph";
 }
 
 TEST(MentionText, RepliesAndToAllMentionYouAndSendersNameAccounts) {
     const auto reply = mention_text({message("1002", "Bob", "[rp aid=1001 to=5-7]Alice ok", 1)}, "1001", kNames);
-    ASSERT_TRUE(reply);
+    ASSERT_TRUE(reply) << "a reply to 1001 is not a mention";
     EXPECT_EQ(*reply, "Bob: Re Alice ok");
     const auto all = mention_text({message("1002", "Bob", "[toall]lunch", 1)}, "1001", kNames);
-    ASSERT_TRUE(all);
+    ASSERT_TRUE(all) << "[toall] is not a mention";
     EXPECT_EQ(*all, "Bob: To all lunch");
     // Carol is not in the lookup; her name comes from her own message.
     const auto named = mention_text(
         {message("1003", "Carol", "hi", 1), message("1002", "Bob", "[To:1001][To:1003]Carol and you", 2)}, "1001",
         kNames);
-    ASSERT_TRUE(named);
+    ASSERT_TRUE(named) << "a [To:1001] among others is not a mention";
     EXPECT_NE(named->find("To Carol"), std::string::npos) << *named;
     EXPECT_EQ(named->find("[To:"), std::string::npos) << *named;
 }
@@ -57,7 +57,7 @@ TEST(MentionText, ALongTextIsCutOnACharacterBoundary) {
     std::string body = "[To:1001]Alice ";
     for (int i = 0; i < 200; ++i) body += "日本";
     const auto text = mention_text({message("1002", "Bob", body, 1)}, "1001", kNames);
-    ASSERT_TRUE(text);
+    ASSERT_TRUE(text) << "no mention text for a long body";
     EXPECT_LE(text->size(), kMentionTextMaxBytes + 3);
     EXPECT_EQ(text->substr(text->size() - 3), "\xE2\x80\xA6") << "marked as cut";
     const std::string kept = text->substr(0, text->size() - 3);

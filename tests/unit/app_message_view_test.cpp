@@ -42,7 +42,7 @@ TEST(MessageView, AMentionOfYouReadsWithoutTags) {
 TEST(MessageView, AReplyNamesItsTarget) {
     const DrawnMessage d = drawn_message(message("[rp aid=1001 to=2100-55]Alice\nyes", kNow, kNow + 5), "1003", names,
                                          kNow, fixed_utc_offset(0));
-    ASSERT_TRUE(d.reply_to);
+    ASSERT_TRUE(d.reply_to) << "the [rp] tag was not drawn as a reply";
     EXPECT_EQ(d.reply_to->account_id, "1001");
     EXPECT_EQ(d.reply_to->message_id, "55");
     EXPECT_FALSE(d.mentions_me);

@@ -47,7 +47,7 @@ TEST(AppPublicConfig, BadConfigSaysWhat) {
     EXPECT_FALSE(parse_public_config("<html>"));
     EXPECT_FALSE(parse_public_config("[]"));
     auto type = parse_public_config(R"({"client_type":"Public"})");
-    ASSERT_FALSE(type);
+    ASSERT_FALSE(type) << "client_type Public (wrong case) was accepted";
     EXPECT_NE(type.error().find("client_type"), std::string::npos);
     EXPECT_FALSE(parse_public_config(R"({"client_id":42})"));
     EXPECT_FALSE(parse_public_config(R"({"scope":"made:up"})"));

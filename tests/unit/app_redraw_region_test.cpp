@@ -79,7 +79,7 @@ DrawnFrame panel(const std::string& countdown, int rows = 3) {
 }
 
 void expect_rect(const std::optional<PixelRect>& got, PixelRect want) {
-    ASSERT_TRUE(got.has_value());
+    ASSERT_TRUE(got.has_value()) << "no region to redraw";
     EXPECT_EQ(got->x0, want.x0);
     EXPECT_EQ(got->y0, want.y0);
     EXPECT_EQ(got->x1, want.x1);

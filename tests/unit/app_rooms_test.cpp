@@ -1,4 +1,4 @@
-// app_rooms_test.cpp: issue 10's views driven through App like the browser
+// app_rooms_test.cpp: the room views driven through App like the browser
 // drives it (API-token mode, a canned service answering by path): opening a
 // room reads its messages (force=1), tasks, members and files; the open room
 // is polled at shared/polling.hpp's interval and not while the tab is
@@ -176,7 +176,7 @@ TEST(AppRooms, TheOpenRoomIsPolledAtTheBudgetsIntervalAndNotWhileHidden) {
     RoomsHarness h;
     h.apply(intent::OpenRoom{"2100"});
     const auto at = h.app->open_room().poll_at();
-    ASSERT_TRUE(at);
+    ASSERT_TRUE(at) << "no poll scheduled for the open room";
     const Millis interval = std::chrono::duration_cast<Millis>(*at - h.now);
     EXPECT_EQ(interval, poll_interval(h.app->scheduler().overall(h.now), h.now, kRoomMessagesPart))
         << "the room's part of the poll share (the room list's read takes the rest)";
@@ -343,7 +343,7 @@ TEST(AppRooms, SignOutForgetsTheRoomTheListsAndTheConsolesLastAnswer) {
     RoomsHarness h;
     h.apply(intent::OpenRoom{"2100"});
     h.apply(intent::ConsoleCall{Method::Get, "/rooms/2100/members", {}});
-    ASSERT_FALSE(h.state()["console"]["last"].is_null());
+    ASSERT_FALSE(h.state()["console"]["last"].is_null()) << "the console call left no record to clear";
     h.apply(intent::SignOut{});
     const auto state = h.state();
     EXPECT_TRUE(state["room"].is_null());
@@ -352,7 +352,7 @@ TEST(AppRooms, SignOutForgetsTheRoomTheListsAndTheConsolesLastAnswer) {
     EXPECT_FALSE(h.app->open_room().poll_at()) << "no more polls";
 }
 
-// Issue 27 item 5: with notifications on, a mention count that rises at the
+// With notifications on, a mention count that rises at the
 // room list's read makes the app read that room (force=1: no cursor moved
 // for anyone) and the notification says the mention's text, tags drawn.
 TEST(AppRooms, AMentionThatRoseIsReadForItsText) {
@@ -383,7 +383,7 @@ TEST(AppRooms, AMentionThatRoseIsReadForItsText) {
     EXPECT_EQ(alerts[0].text, "1 new mention in Roomkey project");
 }
 
-// Issue 27 item 5, spec 8.1: the open room's poll and the room list's read
+// Spec 8.1: the open room's poll and the room list's read
 // share the poll share (shared/polling.hpp): the answers say 290 calls
 // remain until the reset 300 s away, so 10 % is 29 calls, both together.
 TEST(AppRooms, TheRoomPollAndTheRoomListReadTogetherStayWithinThePollShare) {

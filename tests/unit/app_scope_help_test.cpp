@@ -32,10 +32,10 @@ TEST(AppScopeHelp, OfflineAccessExplainsWhyAPublicClientCannotAsk) {
 
 TEST(AppScopeHelp, JsonListsTheWholeCatalog) {
     const auto list = nlohmann::json::parse(scope_help_json(ClientType::public_client), nullptr, false);
-    ASSERT_TRUE(list.is_array());
+    ASSERT_TRUE(list.is_array()) << "not a JSON array: " << scope_help_json(ClientType::public_client);
     ASSERT_EQ(list.size(), scope_catalog().size());
     for (const auto& item : list) {
-        ASSERT_TRUE(item["name"].is_string());
+        ASSERT_TRUE(item["name"].is_string()) << "an entry without a name: " << item;
         EXPECT_FALSE(item["explanation"].get<std::string>().empty()) << item["name"];
         EXPECT_EQ(item["available"].get<bool>(), item["name"] != "offline_access") << item["name"];
     }

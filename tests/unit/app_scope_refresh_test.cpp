@@ -25,7 +25,7 @@ TEST(ScopeRefresh, ASubsetOfTheGrantMayGo) {
 
 TEST(ScopeRefresh, MoreThanTheGrantIsRefusedWithWhatToDo) {
     const auto why = ScopeRefresh::refusal(ScopeSet{"users.all:read", "contacts.all:read"}, kGranted, false);
-    ASSERT_TRUE(why);
+    ASSERT_TRUE(why) << "asking for more than the grant was not refused";
     EXPECT_NE(why->find("only narrow"), std::string::npos) << *why;
     EXPECT_NE(why->find("Sign in again"), std::string::npos) << *why;
 }
@@ -49,7 +49,7 @@ TEST(ScopeRefresh, ShowsWhatWasAskedAndGrantedAndClearsItsError) {
     EXPECT_FALSE(narrow.pending());
     EXPECT_EQ(narrow.requested(), ScopeSet{"users.all:read"});
     EXPECT_EQ(narrow.granted_before(), kGranted);
-    ASSERT_TRUE(narrow.granted_after());
+    ASSERT_TRUE(narrow.granted_after()) << "the narrower grant was not recorded";
     EXPECT_EQ(*narrow.granted_after(), ScopeSet{"users.all:read"});
     narrow.reset();
     EXPECT_FALSE(narrow.granted_after()) << "sign-out forgets it";
@@ -63,7 +63,7 @@ TEST(ScopeRefresh, PageActionReadsTheScopeList) {
     EXPECT_EQ(action->scopes, (ScopeSet{"users.all:read", "rooms.messages:read"}));
     EXPECT_FALSE(parse_action(R"({"type":"refresh_scopes"})"));
     const auto unknown = parse_action(R"({"type":"refresh_scopes","scope":"nope:read"})");
-    ASSERT_FALSE(unknown);
+    ASSERT_FALSE(unknown) << "an unknown scope was accepted";
     EXPECT_NE(unknown.error().find("nope:read"), std::string::npos) << unknown.error();
 }
 

@@ -44,7 +44,7 @@ TEST(Workspace, StartsInTheWorkspaceAndSwitchesViews) {
 TEST(Workspace, ReplyFillsTheComposerWithTheReplyTagFirst) {
     Workspace ws;
     const RoomView view = open_room();
-    ASSERT_TRUE(ws.reply(view, "5"));
+    ASSERT_TRUE(ws.reply(view, "5")) << "no reply to message 5 in the open room";
     const ComposerFill& fill = ws.composer_fill();
     EXPECT_EQ(fill.seq, 1u);
     EXPECT_TRUE(fill.replace);
@@ -60,10 +60,10 @@ TEST(Workspace, ReplyFillsTheComposerWithTheReplyTagFirst) {
 TEST(Workspace, QuoteAndMentionAppend) {
     Workspace ws;
     const RoomView view = open_room();
-    ASSERT_TRUE(ws.quote(view, "5"));
+    ASSERT_TRUE(ws.quote(view, "5")) << "no quote of message 5 in the open room";
     EXPECT_FALSE(ws.composer_fill().replace);
     EXPECT_EQ(ws.composer_fill().text, "[qt][qtmeta aid=1002 time=1700000000]hello there[/qt]\n");
-    ASSERT_TRUE(ws.mention(view, "1002"));
+    ASSERT_TRUE(ws.mention(view, "1002")) << "no mention of account 1002 in the open room";
     EXPECT_EQ(ws.composer_fill().text, "[To:1002]Bob\n");
     EXPECT_EQ(ws.composer_fill().seq, 2u);
 }

@@ -42,20 +42,20 @@ TEST(Callback, CodeWithMatchingStateYieldsValidatedCallback) {  // spec 4.2 allo
 TEST(Callback, ReusedStateFails) {  // spec 4.2 state bound to one request
     std::optional<PendingAuthorization> slot = pending();
     const std::string url = landed({{"code", "abc"}, {"state", kState}});
-    ASSERT_TRUE(validate_callback(url, slot));
+    ASSERT_TRUE(validate_callback(url, slot)) << "the first landing with the right state was refused";
     auto again = validate_callback(url, slot);
-    ASSERT_FALSE(again);
+    ASSERT_FALSE(again) << "the same state was accepted twice";
     EXPECT_EQ(again.error().kind, CallbackErrorKind::no_pending_authorization);
 }
 
 TEST(Callback, PendingIsSpentEvenWhenValidationFails) {  // spec 4.2: a failed attempt cannot be retried with the same state
     std::optional<PendingAuthorization> slot = pending();
     auto wrong = validate_callback(landed({{"code", "abc"}, {"state", "guess"}}), slot);
-    ASSERT_FALSE(wrong);
+    ASSERT_FALSE(wrong) << "a guessed state was accepted";
     EXPECT_EQ(wrong.error().kind, CallbackErrorKind::state_mismatch);
     EXPECT_FALSE(slot.has_value());
     auto right = validate_callback(landed({{"code", "abc"}, {"state", kState}}), slot);
-    ASSERT_FALSE(right);
+    ASSERT_FALSE(right) << "the state was accepted after a failed attempt spent it";
     EXPECT_EQ(right.error().kind, CallbackErrorKind::no_pending_authorization);
 }
 
@@ -75,7 +75,7 @@ TEST(Callback, StateIsRequiredAndMustMatch) {  // spec 4.2 "the client must comp
     for (const auto& c : cases) {
         std::optional<PendingAuthorization> slot = pending();
         auto cb = validate_callback(landed(c.params), slot);
-        ASSERT_FALSE(cb);
+        ASSERT_FALSE(cb) << "accepted: " << landed(c.params);
         EXPECT_EQ(cb.error().kind, c.kind) << to_string(cb.error().kind);
     }
 }
@@ -84,14 +84,14 @@ TEST(Callback, EmptyPendingStateNeverMatches) {
     std::optional<PendingAuthorization> slot = pending();
     slot->state.clear();
     auto cb = validate_callback(landed({{"code", "abc"}, {"state", "x"}}), slot);
-    ASSERT_FALSE(cb);
+    ASSERT_FALSE(cb) << "accepted against an empty pending state";
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::state_mismatch);
 }
 
 TEST(Callback, DenyMapsToAccessDenied) {  // spec 4.2 deny outcome, 7.1 3001
     std::optional<PendingAuthorization> slot = pending();
     auto cb = validate_callback(landed({{"error", "access_denied"}, {"state", kState}}), slot);
-    ASSERT_FALSE(cb);
+    ASSERT_FALSE(cb) << "a denied consent was accepted as a callback";
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::access_denied);
     EXPECT_EQ(cb.error().code, AuthorizationErrorCode::access_denied);
     EXPECT_EQ(cb.error().error, "access_denied");
@@ -104,7 +104,7 @@ TEST(Callback, OtherErrorsCarryTheirSpecCode) {  // spec 7.1
                                         {"error_description", "The scope is unknown."},
                                         {"state", kState}}),
                                 slot);
-    ASSERT_FALSE(cb);
+    ASSERT_FALSE(cb) << "an authorization error was accepted as a callback";
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::authorization_error);
     EXPECT_EQ(cb.error().code, AuthorizationErrorCode::scope_unknown);
     EXPECT_EQ(cb.error().error, "invalid_scope");
@@ -115,7 +115,7 @@ TEST(Callback, UnlistedOrNonNumericErrorCodeGivesNoCode) {  // spec 7.1 lists on
     for (const char* code : {"999", "abc", "-5002", "5002x", "", "99999999999999999999"}) {
         std::optional<PendingAuthorization> slot = pending();
         auto cb = validate_callback(landed({{"error", "server_error"}, {"error_code", code}, {"state", kState}}), slot);
-        ASSERT_FALSE(cb);
+        ASSERT_FALSE(cb) << "error_code " << code << " was accepted as a callback";
         EXPECT_EQ(cb.error().kind, CallbackErrorKind::authorization_error);
         EXPECT_FALSE(cb.error().code.has_value()) << "error_code=" << code;
     }
@@ -124,21 +124,21 @@ TEST(Callback, UnlistedOrNonNumericErrorCodeGivesNoCode) {  // spec 7.1 lists on
 TEST(Callback, CodeIsRequired) {  // spec 2.2 code delivered as the query parameter `code`
     std::optional<PendingAuthorization> slot = pending();
     auto cb = validate_callback(landed({{"state", kState}, {"code", ""}}), slot);
-    ASSERT_FALSE(cb);
+    ASSERT_FALSE(cb) << "accepted without a code";
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::code_missing);
 }
 
 TEST(Callback, RepeatedParametersAreRefused) {
     std::optional<PendingAuthorization> slot = pending();
     auto cb = validate_callback(landed({{"code", "a"}, {"code", "b"}, {"state", kState}}), slot);
-    ASSERT_FALSE(cb);
+    ASSERT_FALSE(cb) << "accepted with the code given twice";
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::repeated_parameter);
 }
 
 TEST(Callback, MustLandOnTheRedirectUriThatWasSent) {
     std::optional<PendingAuthorization> slot = pending(kCallbackUrl);
     auto cb = validate_callback(append_query("https://127.0.0.1:8443/elsewhere", {{"code", "a"}, {"state", kState}}), slot);
-    ASSERT_FALSE(cb);
+    ASSERT_FALSE(cb) << "accepted on a path other than the redirect URI that was sent";
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::redirect_mismatch);
 
     slot = pending("https://app.test/cb");
@@ -149,7 +149,7 @@ TEST(Callback, MustLandOnTheRedirectUriThatWasSent) {
 TEST(Callback, MalformedUrlIsTyped) {
     std::optional<PendingAuthorization> slot = pending();
     auto cb = validate_callback("https://127.0.0.1:8443/callback?code=%zz&state=x", slot);
-    ASSERT_FALSE(cb);
+    ASSERT_FALSE(cb) << "accepted a malformed URL";
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::malformed_url);
     slot = pending();
     EXPECT_EQ(validate_callback("not a url", slot).error().kind, CallbackErrorKind::malformed_url);
@@ -158,7 +158,7 @@ TEST(Callback, MalformedUrlIsTyped) {
 TEST(Callback, NoPendingAuthorization) {
     std::optional<PendingAuthorization> slot;
     auto cb = validate_callback(landed({{"code", "abc"}, {"state", kState}}), slot);
-    ASSERT_FALSE(cb);
+    ASSERT_FALSE(cb) << "accepted with no pending authorization";
     EXPECT_EQ(cb.error().kind, CallbackErrorKind::no_pending_authorization);
 }
 
@@ -174,7 +174,7 @@ TEST(Callback, SandboxAllowRedirectIsAcceptedEndToEnd) {  // spec 4.2, both side
 
     slot = pending();
     auto denied = validate_callback(deny_redirect(authz), slot);
-    ASSERT_FALSE(denied);
+    ASSERT_FALSE(denied) << "the deny redirect was accepted as a callback";
     EXPECT_EQ(denied.error().kind, CallbackErrorKind::access_denied);
 }
 

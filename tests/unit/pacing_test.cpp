@@ -229,17 +229,17 @@ TEST(PostQueue, KeepsOrderWithinARoomButDoesNotBlockOtherRooms) {
     q.push({3, no_room});
     q.push({4, room_a});
     auto first = q.pop_ready(t0, s);
-    ASSERT_TRUE(first);
+    ASSERT_TRUE(first) << "nothing ready while room B's post could go";
     EXPECT_EQ(first->id, 2u) << "room B may go while room A waits";
     s.on_sent(t0, first->room_id_for_post);
     auto second = q.pop_ready(t0, s);
-    ASSERT_TRUE(second);
+    ASSERT_TRUE(second) << "the post with no room was not ready";
     EXPECT_EQ(second->id, 3u);
     s.on_sent(t0, second->room_id_for_post);
     EXPECT_FALSE(q.pop_ready(t0, s)) << "both remaining posts are to the full room A";
     EXPECT_EQ(ms_since_t0(q.next_ready_at(t0, s).value_or(t0)), 10000);
     auto third = q.pop_ready(t0 + Seconds(10), s);
-    ASSERT_TRUE(third);
+    ASSERT_TRUE(third) << "room A's post was not ready after its 10 s";
     EXPECT_EQ(third->id, 1u) << "posts to one room keep their order";
 }
 

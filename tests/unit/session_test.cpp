@@ -252,7 +252,7 @@ TEST(SessionTable, MatchesTheDocumentedTable) {
 TEST(SessionTable, SignInWhileSignedInIsRefused) {
     Session s = signed_in();
     const auto r = s.handle(ev::SignInStarted{"https://consent.example.test/"});
-    ASSERT_FALSE(r);
+    ASSERT_FALSE(r) << "a second sign-in was accepted while signed in";
     EXPECT_EQ(describe(r.error()), "invalid_transition: event sign_in_started in state signed_in");
 }
 
@@ -276,7 +276,7 @@ TEST(Session, ValidatedCallbackSendsTheCodeExchange) {
     EXPECT_EQ(req.method, Method::Post);
     EXPECT_EQ(req.url, kTokenUrl) << "the code goes in the body, never in the URL";
     const auto form = form_decode(req.body);
-    ASSERT_TRUE(form);
+    ASSERT_TRUE(form) << to_string(form.error());
     EXPECT_EQ(form_get(*form, "grant_type"), "authorization_code");
     EXPECT_EQ(form_get(*form, "code"), "the-code");
     EXPECT_EQ(form_get(*form, "code_verifier"), std::string(43, 'v'));
@@ -290,7 +290,7 @@ TEST(Session, TokenSetSignsInAndSchedulesTheRefreshAheadOfExpiry) {
     const auto sent = must(s, ev::CallbackValidated{callback_for("c")});
     const auto effects = must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-1", "rt-1"), t0});
     EXPECT_EQ(s.state(), SessionState::signed_in);
-    ASSERT_TRUE(s.tokens());
+    ASSERT_TRUE(s.tokens()) << "signed in without tokens";
     EXPECT_EQ(s.tokens()->access_token, "at-1");
     ASSERT_EQ(count_of<fx::ScheduleRefreshAt>(effects), 1u);
     EXPECT_EQ(effects_of<fx::ScheduleRefreshAt>(effects)[0].at, t0 + Seconds(30 * 60 - 60));
@@ -318,7 +318,7 @@ TEST(Session, RefusedCodeFailsTheSignInWithTheServicesReason) {
     const auto sent = must(s, ev::CallbackValidated{callback_for("c")});
     must(s, ev::TokenResponse{token_request_id(sent), token_error("invalid_grant", "code expired"), t0});
     EXPECT_EQ(s.state(), SessionState::failed);
-    ASSERT_TRUE(s.ended());
+    ASSERT_TRUE(s.ended()) << "the rejected code exchange did not end the session";
     EXPECT_EQ(s.ended()->kind, SessionEndKind::code_exchange_rejected);
     EXPECT_EQ(s.ended()->detail, "invalid_grant: code expired");
     EXPECT_FALSE(s.tokens());
@@ -350,7 +350,7 @@ TEST(Session, TokenResponseForAnotherRequestIsStale) {
     must(s, ev::SignInStarted{"https://consent.example.test/"});
     const auto sent = must(s, ev::CallbackValidated{callback_for("c")});
     const auto r = s.handle(ev::TokenResponse{token_request_id(sent) + 1, token_ok("a", "r"), t0});
-    ASSERT_FALSE(r);
+    ASSERT_FALSE(r) << "a token response for an older request was accepted";
     EXPECT_EQ(r.error().kind, SessionErrorKind::stale_token_response);
     EXPECT_EQ(s.state(), SessionState::exchanging) << "the refused answer changed nothing";
 }
@@ -372,7 +372,7 @@ TEST(Session, TickAtTheDueTimeSendsTheRefresh) {
     const HttpRequest req = effects_of<fx::SendRefresh>(effects)[0].request;
     EXPECT_EQ(req.url, kTokenUrl);
     const auto form = form_decode(req.body);
-    ASSERT_TRUE(form);
+    ASSERT_TRUE(form) << to_string(form.error());
     EXPECT_EQ(form_get(*form, "grant_type"), "refresh_token");
     EXPECT_EQ(form_get(*form, "refresh_token"), "rt-1");
     EXPECT_EQ(form_get(*form, "scope"), format_scope_list(kScopes));
@@ -401,15 +401,15 @@ TEST(Session, RefreshRequestedWithFewerScopesSendsThemAndKeepsTheNarrowerGrant) 
     const auto sent = must(s, ev::RefreshRequested{t0, fewer});
     ASSERT_EQ(count_of<fx::SendRefresh>(sent), 1u);
     const auto form = form_decode(effects_of<fx::SendRefresh>(sent)[0].request.body);
-    ASSERT_TRUE(form);
+    ASSERT_TRUE(form) << to_string(form.error());
     EXPECT_EQ(form_get(*form, "scope"), "users.profile.me:read");
     must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-2", "rt-2", 1800, fewer), t0});
-    ASSERT_TRUE(s.tokens());
+    ASSERT_TRUE(s.tokens()) << "the refresh's answer left no tokens";
     EXPECT_EQ(s.tokens()->scope, fewer);
     const auto again = must(s, ev::RefreshRequested{t0, std::nullopt});
     ASSERT_EQ(count_of<fx::SendRefresh>(again), 1u);
     const auto next = form_decode(effects_of<fx::SendRefresh>(again)[0].request.body);
-    ASSERT_TRUE(next);
+    ASSERT_TRUE(next) << to_string(next.error());
     EXPECT_EQ(form_get(*next, "scope"), "users.profile.me:read") << "the later refresh keeps the narrower grant";
 }
 
@@ -507,7 +507,7 @@ TEST(Session, InvalidGrantOnRefreshEndsTheSession) {
     EXPECT_EQ(count_of<fx::ForgetTokens>(effects), 1u);
     ASSERT_EQ(count_of<fx::FailApiRequest>(effects), 1u);
     EXPECT_EQ(effects_of<fx::FailApiRequest>(effects)[0].reason, RequestFailure::session_ended);
-    ASSERT_TRUE(s.ended());
+    ASSERT_TRUE(s.ended()) << "the rejected refresh did not end the session";
     EXPECT_EQ(s.ended()->kind, SessionEndKind::refresh_rejected);
     EXPECT_EQ(describe(*s.ended()),
               "Your sign-in is no longer valid: the service refused the refresh token (invalid_grant: revoked). "
@@ -517,7 +517,7 @@ TEST(Session, InvalidGrantOnRefreshEndsTheSession) {
 // spec 2.3 / 5.4.2: without offline_access the refresh token lasts 14 days.
 TEST(Session, RefreshTokenExpiresAfter14Days) {
     Session s = signed_in();
-    ASSERT_TRUE(s.tokens()->refresh_expires_at);
+    ASSERT_TRUE(s.tokens()->refresh_expires_at) << "the refresh token has no expiry";
     EXPECT_EQ(*s.tokens()->refresh_expires_at, t0 + Seconds(14 * 24 * 3600));
     const auto effects = must(s, ev::Tick{t0 + Seconds(14 * 24 * 3600)});
     EXPECT_EQ(s.state(), SessionState::expired);
@@ -565,7 +565,7 @@ TEST(Session, LateRefreshAnswerAfterSignOutIsRefused) {
     must(s, ev::SignInStarted{"https://consent.example.test/"});
     must(s, ev::CallbackValidated{callback_for("c3")});
     late = s.handle(ev::TokenResponse{token_request_id(refresh), token_ok("at-2", "rt-2"), t0});
-    ASSERT_FALSE(late);
+    ASSERT_FALSE(late) << "a refresh answer from before the new sign-in was accepted";
     EXPECT_EQ(late.error().kind, SessionErrorKind::stale_token_response);
 }
 
@@ -590,7 +590,7 @@ TEST(Session, RefreshDoesNotRestartThe14Days_spec5_4_2) {
     const auto sent = must(s, ev::Tick{later});
     must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-2", "rt-2"), later});
     ASSERT_EQ(s.state(), SessionState::signed_in);
-    ASSERT_TRUE(s.tokens()->refresh_expires_at);
+    ASSERT_TRUE(s.tokens()->refresh_expires_at) << "the refreshed refresh token has no expiry";
     EXPECT_EQ(*s.tokens()->refresh_expires_at, t0 + Seconds(14 * 24 * 3600));
 }
 
@@ -610,10 +610,10 @@ TEST(Session, SeveralRefreshesKeepTheGrantsEnd_spec5_4_2) {
         const std::string n = std::to_string(day + 1);
         must(s, ev::TokenResponse{token_request_id(sent), token_ok("at-" + n, "rt-" + n), at});
         ASSERT_EQ(s.state(), SessionState::signed_in);
-        ASSERT_TRUE(s.tokens()->refresh_expires_at);
+        ASSERT_TRUE(s.tokens()->refresh_expires_at) << "day " << n << ": the refresh token has no expiry";
         EXPECT_EQ(*s.tokens()->refresh_expires_at, grant_end);
         EXPECT_EQ(s.grant_ends_at(), grant_end);
-        ASSERT_TRUE(s.refresh_due_at());
+        ASSERT_TRUE(s.refresh_due_at()) << "day " << n << ": no refresh scheduled";
         EXPECT_LE(*s.refresh_due_at(), grant_end);
     }
     const auto last = must(s, ev::Tick{grant_end + Seconds(3600)});
@@ -680,7 +680,7 @@ TEST(Session, RestoredTokensSignInWithTheirRefreshAheadAndGrantEnd) {
     Session s(config());
     const auto effects = must(s, ev::TokensRestored{restored_tokens(), t0, t0 + Seconds(60)});
     EXPECT_EQ(s.state(), SessionState::signed_in);
-    ASSERT_TRUE(s.tokens());
+    ASSERT_TRUE(s.tokens()) << "restored but holds no tokens";
     EXPECT_EQ(s.tokens()->refresh_token, "rt-kept");
     EXPECT_EQ(s.grant_ends_at(), t0 + Seconds(14 * 24 * 3600));
     ASSERT_EQ(count_of<fx::ScheduleRefreshAt>(effects), 1u);
@@ -698,7 +698,7 @@ TEST(Session, RestoredTokensPastTheGrantsEndAreExpired) {
     const auto effects = must(s, ev::TokensRestored{restored_tokens(), t0, t0 + Seconds(14 * 24 * 3600 + 3600)});
     EXPECT_EQ(s.state(), SessionState::expired);
     EXPECT_EQ(count_of<fx::SendRefresh>(effects), 0u) << "a dead refresh token is not sent";
-    ASSERT_TRUE(s.ended());
+    ASSERT_TRUE(s.ended()) << "restoring a dead refresh token did not end the session";
     EXPECT_EQ(s.ended()->kind, SessionEndKind::refresh_token_expired);
 }
 

@@ -204,7 +204,7 @@ TEST(SignInFlow, PublicClientSignsInAndCallsMe) {
     EXPECT_EQ(h.token_requests_sent[0].url, FakeService::kTokenUrl) << "no code or verifier in the URL";
     EXPECT_FALSE(h.token_requests_sent[0].headers.has("authorization")) << "public client: no Basic (spec 4.3)";
     EXPECT_EQ(h.fake.code_exchanges, 1);
-    ASSERT_TRUE(h.session.tokens());
+    ASSERT_TRUE(h.session.tokens()) << "signed in without tokens";
     EXPECT_EQ(h.session.tokens()->access_expires_at, t0 + Seconds(30 * 60)) << "spec 2.3: 30 minutes";
 
     const RequestTag id = h.submit(api_get("/me"));
@@ -247,7 +247,7 @@ TEST(SignInFlow, ConfidentialClientWithOfflineAccess) {
 TEST(SignInFlow, AccessTokenIsRefreshedAheadOfExpiry) {
     Harness h;
     h.sign_in();
-    ASSERT_TRUE(h.refresh_timer);
+    ASSERT_TRUE(h.refresh_timer) << "no refresh timer after sign-in";
     EXPECT_EQ(*h.refresh_timer, t0 + Seconds(29 * 60));
     const std::string old_refresh = h.session.tokens()->refresh_token;
     const std::string old_access = h.session.tokens()->access_token;
@@ -336,7 +336,7 @@ TEST(SignInFlow, ConcurrentInvalidTokensShareOneRefresh) {
     // Perform the refresh the first step asked for.
     const auto& refresh = std::get<fx::SendRefresh>(steps[0].session_effects[0]);
     RestStep after = h.rest.token_answer(refresh.id, h.fake.handle(refresh.request), "", h.now);
-    ASSERT_FALSE(after.refused_event);
+    ASSERT_FALSE(after.refused_event) << "the refresh's answer was refused";
     ASSERT_EQ(after.send.size(), 2u) << "both requests are retried";
     for (const auto& out : after.send) EXPECT_EQ(h.fake.handle(out.request).status, 200);
     EXPECT_EQ(h.fake.refreshes, 1);
@@ -348,10 +348,10 @@ TEST(SignInFlow, CodeOlderThanOneMinuteIsRefused) {
     const std::string redirect = h.consent_redirect();
     h.now += Seconds(61);
     auto callback = validate_callback(redirect, h.pending);
-    ASSERT_TRUE(callback);
+    ASSERT_TRUE(callback) << to_string(callback.error().kind);
     h.callback(std::move(callback).value());
     EXPECT_EQ(h.session.state(), SessionState::failed);
-    ASSERT_TRUE(h.session.ended());
+    ASSERT_TRUE(h.session.ended()) << "the rejected code exchange did not end the session";
     EXPECT_EQ(h.session.ended()->kind, SessionEndKind::code_exchange_rejected);
     EXPECT_NE(h.session.ended()->detail.find("invalid_grant"), std::string::npos);
 }
@@ -362,7 +362,7 @@ TEST(SignInFlow, ForgedStateIsRejectedBeforeAnyExchange) {
     const std::string redirect = h.consent_redirect();
     const std::string forged = redirect.substr(0, redirect.find("state=")) + "state=forged";
     auto callback = validate_callback(forged, h.pending);
-    ASSERT_FALSE(callback);
+    ASSERT_FALSE(callback) << "a forged state was accepted";
     h.callback_rejected(callback.error());
     EXPECT_EQ(h.session.state(), SessionState::failed);
     EXPECT_EQ(h.fake.code_exchanges, 0);
