@@ -213,7 +213,6 @@ private:
     void start_sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
     void page_restored(Instant now);
-    void copy_curl(std::uint64_t entry_id, bool may_reveal);
 
     // helper-bound HTTP
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
@@ -230,7 +229,7 @@ private:
                        Instant now);
     void drop_all_calls(const std::string& reason, Instant now);
     void record_rate(const HttpResponse& response, Instant now);
-    void reset_account_data() override;
+    void reset_account_data() override { features_.clear_account(); }
 
     // ---- SignInHost: what the sign-in asks (app_session.cpp) ----
     void reset_error() override { feedback_.error.reset(); }

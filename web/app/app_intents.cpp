@@ -125,7 +125,12 @@ void App::apply(const Intent& intent, Instant now) {
             },
             // ---- the trace: the HTTP log and the clipboard ----
             [&](const intent::SetReveal& i) { trace_.set_reveal(i.on); },
-            [&](const intent::CopyCurl& i) { copy_curl(i.entry_id, i.may_reveal); },
+            [&](const intent::CopyCurl& i) {
+                if (auto copy = trace_.copy_curl(i.entry_id, i.may_reveal, origin_, redaction())) {
+                    effects_.push_back(effect::CopyText{std::move(copy->text)});
+                    feedback_.notice = std::move(copy->notice);
+                }
+            },
             [&](const intent::ClearLog&) { trace_.log().clear(); },
             [&](const intent::ClipboardCleared& i) { trace_.clipboard_cleared(i.cleared); },
         },
