@@ -24,8 +24,8 @@
 // owning its state, intents, requests and answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
 // files), my_tasks.hpp, contacts.hpp, api_console.hpp, mentions.hpp, and
 // workspace.hpp's state. Where the App's own code lives:
-//   app.cpp          start, intents dispatch (apply), tick/next_wake_at, effects
-//   app_features.cpp the features' intents, forwarded to their owners
+//   app.cpp          start, tick/next_wake_at, effects
+//   app_intents.cpp  every intent to its owner (apply), one line each
 //   app_routes.cpp   the features' host: submit by tag, answers back by tag
 //   app_rest.cpp     what a REST client step says: token requests, sends, answers
 //   app_http.cpp     send() through the helper, /config.json, copy as curl; answers by purpose
@@ -40,7 +40,7 @@
 //      (built once, without credentials) and its answers (on_answer by tag).
 //      Pure C++, no ImGui, no emscripten; tested natively.
 //   2. Features (features.hpp) holds one instance; one line in
-//      app_features.cpp forwards its intents; one accessor for the UI.
+//      app_intents.cpp forwards each of its intents; one accessor for the UI.
 //   3. web/src/ui_<view>.cpp draws it from the read-only App and returns
 //      intents; ui.cpp places the panel in the layout (one line).
 //   4. Its page API names go in page_state.cpp / intents.cpp exactly as the
@@ -141,20 +141,9 @@ public:
     // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
     CredentialHolder holder() const { return client_.holder(); }
     const Session& session() const { return client_.session(); }
-    // "signed out", "signing in", "exchanging", "signed in", "refreshing",
-    // "expired", "failed" or "api token".
-    std::string session_label() const;
     // The page's own sign-in, the API token and the scopes asked for (sign_in.hpp).
     const SignIn& sign_in() const { return sign_in_; }
-    // Granted scopes differ from the requested ones (after expansion).
-    bool scopes_differ() const;
-    std::optional<Instant> access_expires_at() const;
-    // ---- the BFF mode (bff_panel.hpp) ----
-    // The scopes of the OAuth grant in use (the page's tokens, or the
-    // helper's session in BFF mode); nullptr without one (API token, signed out).
-    const ScopeSet* granted_scopes() const;
-    // Where the tokens are, as the session panel says it ("" when none).
-    std::string tokens_held_by() const;
+    // ---- the BFF mode and the session as shown (bff_panel.hpp) ----
     // The helper's session as /bff/session last told it, and what is on its way.
     const BffPanel& bff() const { return bff_; }
     // An OAuth grant is in use, held by the page or by the helper.
@@ -220,14 +209,10 @@ private:
     };
     using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall, HelperProbe, BffCall>;
 
-    // intents (app.cpp routes each to its feature)
-    void apply_feature(const Intent& intent, Instant now);
+    // intents (app_intents.cpp routes each to its owner)
     void start_sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
     void page_restored(Instant now);
-    void copy_curl(std::uint64_t entry_id, bool may_reveal);
-    // The grant's scopes for the console's checks; nullopt for an API token.
-    std::optional<ScopeSet> console_scopes() const;
 
     // helper-bound HTTP
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
@@ -244,7 +229,7 @@ private:
                        Instant now);
     void drop_all_calls(const std::string& reason, Instant now);
     void record_rate(const HttpResponse& response, Instant now);
-    void reset_account_data() override;
+    void reset_account_data() override { features_.clear_account(); }
 
     // ---- SignInHost: what the sign-in asks (app_session.cpp) ----
     void reset_error() override { feedback_.error.reset(); }

@@ -1,7 +1,7 @@
 // app_http.cpp: HTTP through the helper: every request the App sends gets a
 // purpose, a log entry and an id; answers are routed back by that purpose
 // (token answers to the sign-in). Also the helper's configuration
-// (/config.json) and "copy as curl".
+// (/config.json) and the text "copy as curl" would copy.
 #include <type_traits>
 
 #include "app/app.hpp"
@@ -42,15 +42,6 @@ void App::log_flow_step(FlowStep step, Instant at) {
 
 std::optional<std::string> App::curl_text(std::uint64_t entry_id, bool may_reveal) const {
     return trace_.curl_text(entry_id, may_reveal, origin_, redaction());
-}
-
-void App::copy_curl(std::uint64_t entry_id, bool may_reveal) {
-    auto text = curl_text(entry_id, may_reveal);
-    if (!text) return;
-    const bool revealed = trace_.reveal() && may_reveal;
-    effects_.push_back(effect::CopyText{std::move(*text)});
-    trace_.copied();
-    feedback_.notice = revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked).";
 }
 
 // ===========================================================================

@@ -110,20 +110,7 @@ void App::drop_all_calls(const std::string& reason, Instant now) {
     (void)now;
     client_.drop_all();
     wire_.routes.clear();
-    features_.dashboard.drop_all();
-    features_.posting.drop_all(reason);
-    features_.open_room.drop_all();
-    features_.my_tasks.drop_all();
-    features_.contacts.drop_all();
-    features_.mentions.drop_all();
-}
-
-void App::reset_account_data() {
-    features_.dashboard.clear();
-    features_.open_room.clear();
-    features_.my_tasks.clear();
-    features_.contacts.clear();
-    features_.console.clear();  // the last answer was the previous account's
+    features_.drop_all(reason);
 }
 
 }  // namespace roomkey::app

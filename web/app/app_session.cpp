@@ -1,10 +1,9 @@
 // app_session.cpp: the App's side of the session: sign-out (everything the
-// session had goes), the page restored from the back/forward cache, and the
-// session as the panel tells it. The sign-in itself is sign_in.cpp's, the
-// BFF mode's bff_panel.cpp's.
+// session had goes) and the page restored from the back/forward cache. The
+// sign-in itself is sign_in.cpp's, the BFF mode's bff_panel.cpp's, the
+// session as shown session_shown.cpp's.
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
-#include "roomkey/scopes.hpp"
 
 namespace roomkey::app {
 
@@ -49,62 +48,6 @@ void App::sign_out(Instant now) {
 void App::page_restored(Instant now) {
     // In BFF mode the helper's login cookie simply expires.
     if (!bff_.page_restored()) sign_in_.page_restored(now);
-}
-
-// ===========================================================================
-// [SECTION] Session views
-// ===========================================================================
-
-std::string App::session_label() const {
-    if (holder() == CredentialHolder::api_token) return "api token";
-    if (holder() == CredentialHolder::helper)
-        return bff_.refreshing() ? "refreshing" : "signed in";  // the helper holds the tokens
-    if (bff_.signing_in()) return "signing in";
-    if (sign_in_.exchanging()) return "exchanging";
-    switch (session().state()) {
-        case SessionState::signed_out:
-            return "signed out";
-        case SessionState::authorizing:
-            return "signing in";
-        case SessionState::exchanging:
-            return "exchanging";
-        case SessionState::signed_in:
-            return "signed in";
-        case SessionState::refreshing:
-            return "refreshing";
-        case SessionState::expired:
-            return "expired";
-        case SessionState::failed:
-            return "failed";
-    }
-    return "unknown";
-}
-
-bool App::scopes_differ() const {
-    const ScopeSet* granted = granted_scopes();
-    if (!granted || sign_in_.requested_scopes().empty()) return false;
-    return expand(*granted) != expand(sign_in_.requested_scopes());
-}
-
-std::optional<Instant> App::access_expires_at() const {
-    if (holder() == CredentialHolder::helper) return bff_.view().access_expires_at();
-    const auto& tokens = session().tokens();
-    if (!tokens) return std::nullopt;
-    return tokens->access_expires_at;
-}
-
-const ScopeSet* App::granted_scopes() const {
-    if (holder() == CredentialHolder::helper) return &bff_.view().scope();
-    if (holder() == CredentialHolder::page_session && session().tokens()) return &session().tokens()->scope;
-    return nullptr;
-}
-
-std::string App::tokens_held_by() const {
-    if (holder() == CredentialHolder::helper) return "held by roomkey-helper (BFF), never in this page";
-    if (holder() == CredentialHolder::page_session && session().tokens())
-        return "in this page's memory (public client)";
-    if (holder() == CredentialHolder::api_token) return "the API token is in this page's memory";
-    return {};
 }
 
 }  // namespace roomkey::app

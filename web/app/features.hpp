@@ -2,6 +2,8 @@
 // requests and their answers, wired to the one host that routes for them.
 #pragma once
 
+#include <string>
+
 #include "app/api_console.hpp"
 #include "app/contacts.hpp"
 #include "app/dashboard.hpp"
@@ -24,6 +26,24 @@ struct Features {
           console(host, open_room.view()),
           posting(host, dashboard.account()),
           mentions(host, workspace, dashboard, contacts, open_room, page_visible) {}
+
+    // Signed out: no request of any feature waits for an answer any more.
+    void drop_all(const std::string& reason) {
+        dashboard.drop_all();
+        posting.drop_all(reason);
+        open_room.drop_all();
+        my_tasks.drop_all();
+        contacts.drop_all();
+        mentions.drop_all();
+    }
+    // Another account (or none): what the previous one's answers showed goes.
+    void clear_account() {
+        dashboard.clear();
+        open_room.clear();
+        my_tasks.clear();
+        contacts.clear();
+        console.clear();  // the last answer was the previous account's
+    }
 
     bool page_visible = true;  // a hidden tab does not poll
     Workspace workspace;       // views, filter, composer fills, notifications

@@ -169,7 +169,7 @@ struct OpenFile {
 struct AddScopes {
     std::string scope;
 };
-// ---- The workspace (workspace.hpp; app_features.cpp, mentions.hpp) ----
+// ---- The workspace (workspace.hpp; app_intents.cpp, mentions.hpp) ----
 // "workspace" or "developer".
 struct ShowView {
     bool developer = false;

@@ -29,6 +29,17 @@ std::optional<std::string> Trace::curl_text(std::uint64_t entry_id, bool may_rev
     return copy_as_curl(entry->request, origin, rules, reveal_ && may_reveal);
 }
 
+std::optional<Trace::CurlCopy> Trace::copy_curl(std::uint64_t entry_id, bool may_reveal, std::string_view origin,
+                                                const RedactionRules& rules) {
+    auto text = curl_text(entry_id, may_reveal, origin, rules);
+    if (!text) return std::nullopt;
+    copied_ = true;
+    clear_refused_ = false;
+    const bool revealed = reveal_ && may_reveal;
+    return CurlCopy{std::move(*text),
+                    revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked)."};
+}
+
 std::string Trace::clipboard_notice() const {
     if (!clear_refused_) return {};
     return "The clipboard still holds what roomkey copied: this browser lets a page change the clipboard only "

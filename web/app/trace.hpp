@@ -30,12 +30,15 @@ public:
     // and `may_reveal`); none for an entry no longer logged.
     std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal, std::string_view origin,
                                          const RedactionRules& rules) const;
-    // The text was put on the system clipboard: it is the user's now, so a
+    // "Copy as curl": the text for the clipboard and what to tell the user;
+    // none for an entry no longer logged. The text is the user's now, so a
     // clear still waiting must not wipe it.
-    void copied() {
-        copied_ = true;
-        clear_refused_ = false;
-    }
+    struct CurlCopy {
+        std::string text;
+        std::string notice;
+    };
+    std::optional<CurlCopy> copy_curl(std::uint64_t entry_id, bool may_reveal, std::string_view origin,
+                                      const RedactionRules& rules);
     // The platform's answer to a clear: refused until a click or key press.
     void clipboard_cleared(bool cleared) { clear_refused_ = !cleared; }
     // What to tell the user while a clear waits ("" when none does).

@@ -1,0 +1,141 @@
+// app_intents.cpp: every intent to its owner, one line each: the sign-in and
+// the BFF panel, the features (features.hpp), the trace, or the App's own
+// feedback. The overload set has no catch-all, so an intent without an owner
+// does not compile.
+#include "app/app.hpp"
+
+namespace roomkey::app {
+
+namespace {
+
+template <class... Routes>
+struct Overloaded : Routes... {
+    using Routes::operator()...;
+};
+template <class... Routes>
+Overloaded(Routes...) -> Overloaded<Routes...>;
+
+// An API token's scopes are not known to the client: the service decides.
+std::optional<ScopeSet> console_scopes(const App& app) {
+    if (!app.oauth_grant()) return std::nullopt;
+    const ScopeSet* scopes = app.bff().granted_scopes();
+    return scopes ? *scopes : ScopeSet{};
+}
+
+}  // namespace
+
+void App::apply(const Intent& intent, Instant now) {
+    Posting& posting = features_.posting;
+    OpenRoom& room = features_.open_room;
+    Workspace& workspace = features_.workspace;
+    ApiConsole& console = features_.console;
+    std::visit(
+        Overloaded{
+            // ---- the session: sign-in, the BFF panel, sign-out ----
+            [&](const intent::SignIn& i) { start_sign_in(i.scopes, now); },
+            [&](const intent::SignOut& i) {
+                const long open = posting.open_posts();
+                if (open > 0 && !i.discard_posts) {
+                    // Posts still open are the user's text, not yet anywhere else: ask first.
+                    feedback_.sign_out_confirm = open;
+                    return;
+                }
+                feedback_.sign_out_confirm.reset();
+                sign_out(now);
+                feedback_.notice = open > 0 ? "Signed out: every token was forgotten, and " + std::to_string(open) +
+                                                  " open post(s) discarded as you asked."
+                                            : "Signed out: every token was forgotten.";
+            },
+            [&](const intent::CancelSignOut&) { feedback_.sign_out_confirm.reset(); },
+            [&](const intent::TryAgain&) {
+                feedback_.error.reset();
+                feedback_.notice.clear();
+                sign_in_.try_again();
+                if (!config_load_.value && !config_load_.loading) fetch_config(now);
+            },
+            // In BFF mode the helper refreshes (POST /bff/refresh {"scope": ...}).
+            [&](const intent::RefreshNow&) {
+                if (holder() == CredentialHolder::helper)
+                    bff_.refresh(std::nullopt, now);
+                else
+                    sign_in_.refresh_now(now);
+            },
+            [&](const intent::RefreshScopes& i) {
+                if (holder() == CredentialHolder::helper)
+                    bff_.refresh(i.scopes, now);
+                else
+                    sign_in_.refresh_with_scopes(i.scopes, now);
+            },
+            [&](const intent::SetAutoRefresh& i) { sign_in_.set_auto_refresh(i.on, now); },
+            [&](const intent::UseApiToken& i) { sign_in_.use_api_token(i.token, now); },
+            [&](const intent::AddScopes& i) {
+                if (auto scopes = sign_in_.adding(i.scope, bff_.granted_scopes())) start_sign_in(*scopes, now);
+            },
+            [&](const intent::PageRestored&) { page_restored(now); },
+            [&](const intent::FormError& i) { feedback_.form_error = i.message; },
+            // ---- posting (with recovery) ----
+            [&](const intent::RetryPost& i) { posting.retry(i.id, std::nullopt, now); },
+            [&](const intent::EditPost& i) { posting.retry(i.id, i.body, now); },
+            [&](const intent::DiscardPost& i) { posting.discard(i.id); },
+            [&](const intent::QueueMessage& i) { posting.queue_message(i, now); },
+            [&](const intent::QueueTask& i) { posting.queue_task(i, now); },
+            [&](const intent::CancelQueued&) { posting.cancel_queued(); },
+            [&](const intent::ClearFinishedPosts&) { posting.clear_finished(); },
+            // ---- the dashboard, my tasks, contacts ----
+            [&](const intent::ReloadAccount&) { features_.dashboard.reload_account(now); },
+            [&](const intent::ReloadRooms&) { features_.dashboard.reload_rooms(now); },
+            [&](const intent::SelectRoom& i) { features_.dashboard.select_room(i.room_id); },
+            [&](const intent::LoadMyTasks&) { features_.my_tasks.load(now); },
+            [&](const intent::LoadContacts&) { features_.contacts.load(now); },
+            [&](const intent::AcceptRequest& i) { features_.contacts.accept(i.request_id, now); },
+            [&](const intent::DeclineRequest& i) { features_.contacts.decline(i.request_id, now); },
+            // ---- the open room and its files ----
+            [&](const intent::OpenRoom& i) { room.open(i.room_id, now); },
+            [&](const intent::LoadMessages& i) { room.load_messages(i.room_id, now); },
+            [&](const intent::MarkRead& i) { room.mark_read(i.room_id, now); },
+            [&](const intent::CompleteTask& i) { room.set_task_status(i.room_id, i.task_id, "done", now); },
+            [&](const intent::ReopenTask& i) { room.set_task_status(i.room_id, i.task_id, "open", now); },
+            [&](const intent::UploadFile& i) { room.upload(i, now); },
+            [&](const intent::PickFile& i) {
+                room.ensure_open(i.room_id, now);
+                effects_.push_back(effect::PickFile{i.room_id, i.message});
+            },
+            [&](const intent::OpenFile& i) { room.open_file(i, now); },
+            // ---- the API console ----
+            [&](const intent::ConsoleCall& i) { console.call(i, console_scopes(*this), now); },
+            [&](const intent::ConfirmConsoleCall&) { console.confirm(now); },
+            [&](const intent::CancelConsoleCall&) { console.cancel(); },
+            [&](const intent::EditMessage& i) { console.edit(i, console_scopes(*this), now); },
+            [&](const intent::DeleteMessage& i) { console.remove(i, console_scopes(*this), now); },
+            // ---- the workspace ----
+            [&](const intent::SetPageVisible& i) { features_.page_visible = i.visible; },
+            [&](const intent::ShowView& i) { workspace.show(i.developer ? View::developer : View::workspace); },
+            [&](const intent::SetRoomFilter& i) { workspace.set_room_filter(i.text); },
+            [&](const intent::Reply& i) {
+                if (room.view().room_id() == i.room_id) workspace.reply(room.view(), i.message_id);
+            },
+            [&](const intent::Quote& i) {
+                if (room.view().room_id() == i.room_id) workspace.quote(room.view(), i.message_id);
+            },
+            [&](const intent::Mention& i) { workspace.mention(room.view(), i.account_id); },
+            [&](const intent::SetNotifications& i) { workspace.set_notifications(i.on); },
+            [&](const intent::NotificationPermission& i) {
+                workspace.set_permission(i.permission);
+                if (i.permission != "granted") workspace.set_notifications(false);
+            },
+            // ---- the trace: the HTTP log and the clipboard ----
+            [&](const intent::SetReveal& i) { trace_.set_reveal(i.on); },
+            [&](const intent::CopyCurl& i) {
+                if (auto copy = trace_.copy_curl(i.entry_id, i.may_reveal, origin_, redaction())) {
+                    effects_.push_back(effect::CopyText{std::move(copy->text)});
+                    feedback_.notice = std::move(copy->notice);
+                }
+            },
+            [&](const intent::ClearLog&) { trace_.log().clear(); },
+            [&](const intent::ClipboardCleared& i) { trace_.clipboard_cleared(i.cleared); },
+        },
+        intent);
+    pump(now);
+}
+
+}  // namespace roomkey::app
