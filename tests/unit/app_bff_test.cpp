@@ -180,11 +180,11 @@ public:
 TEST(AppBff, SignInIsANavigationToTheHelperAndThePageKeepsNoState) {
     BffHarness h;
     h.load();
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
     h.apply(intent::SignIn{ScopeSet{"users.all:read", "rooms.all:read_write"}});
     ASSERT_EQ(h.navigations.size(), 1u);
     EXPECT_EQ(h.navigations[0], "/bff/login?" + form_encode({{"scope", "users.all:read rooms.all:read_write"}}));
-    EXPECT_EQ(h.app->bff().session_label(), "signing in");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signing in");
     for (const HttpRequest& request : h.helper.got) {
         EXPECT_NE(request.url, "/oauth/token") << "the page never calls a token endpoint in BFF mode";
     }
@@ -196,18 +196,18 @@ TEST(AppBff, ALoadAsksTheHelperAndAReloadKeepsTheSession) {
     h.load();
     h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
     EXPECT_EQ(h.app->holder(), CredentialHolder::helper);
-    EXPECT_EQ(h.app->bff().session_label(), "signed in");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed in");
     ASSERT_TRUE(h.app->dashboard().account().value) << "no account after the BFF sign-in";
     EXPECT_EQ(h.app->dashboard().account().value->account_id, "1001");
-    EXPECT_EQ(h.app->bff().tokens_held_by(), "held by roomkey-helper (BFF), never in this page");
-    EXPECT_EQ(h.app->bff().access_expires_at(), h.now + Seconds(1800)) << "the countdown from expires_in";
+    EXPECT_EQ(h.app->session_shown().tokens_held_by(), "held by roomkey-helper (BFF), never in this page");
+    EXPECT_EQ(h.app->session_shown().access_expires_at(), h.now + Seconds(1800)) << "the countdown from expires_in";
 
     h.now += Seconds(60);
     h.load();  // a reload
-    EXPECT_EQ(h.app->bff().session_label(), "signed in") << "a reload keeps the session";
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed in") << "a reload keeps the session";
     ASSERT_TRUE(h.app->dashboard().account().value) << "no account after the reload";
-    ASSERT_TRUE(h.app->bff().granted_scopes()) << "no granted scopes after the reload";
-    EXPECT_EQ(format_scope_list(*h.app->bff().granted_scopes()), "users.all:read rooms.all:read_write");
+    ASSERT_TRUE(h.app->session_shown().granted_scopes()) << "no granted scopes after the reload";
+    EXPECT_EQ(format_scope_list(*h.app->session_shown().granted_scopes()), "users.all:read rooms.all:read_write");
 }
 
 TEST(AppBff, ApiCallsCarryNoCredentialOnlyTheAntiCsrfHeader) {
@@ -259,7 +259,7 @@ TEST(AppBff, ANoSessionAnswerSignsOutWithTheHelpersReason) {
     h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
     h.helper.end_session_on_next_api = true;
     h.apply(intent::ReloadRooms{});
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
     EXPECT_EQ(h.app->holder(), CredentialHolder::none);
     ASSERT_TRUE(h.app->last_error()) << "signed out without an error to show";
     EXPECT_EQ(h.app->last_error()->title, "Signed out by roomkey-helper");
@@ -275,7 +275,7 @@ TEST(AppBff, AnErrorTheCallbackPutInTheFragmentIsShownAndLogged) {
     EXPECT_EQ(h.app->last_error()->code, "access_denied");
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
     EXPECT_TRUE(h.log_has("callback to roomkey-helper (BFF)"));
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
 }
 
 TEST(AppBff, NarrowingAndRefreshGoThroughTheHelper) {
@@ -290,7 +290,7 @@ TEST(AppBff, NarrowingAndRefreshGoThroughTheHelper) {
     EXPECT_TRUE(sent) << "POST /bff/refresh with the narrower scope";
     ASSERT_TRUE(h.app->sign_in().scope_refresh().granted_after()) << "the narrower grant was not recorded";
     EXPECT_EQ(format_scope_list(*h.app->sign_in().scope_refresh().granted_after()), "users.all:read");
-    EXPECT_EQ(format_scope_list(*h.app->bff().granted_scopes()), "users.all:read");
+    EXPECT_EQ(format_scope_list(*h.app->session_shown().granted_scopes()), "users.all:read");
     EXPECT_TRUE(h.log_has("token request by roomkey-helper (refresh_token)"));
 
     // A scope not within the grant is refused before anything is sent.
@@ -324,10 +324,10 @@ TEST(AppBff, SignOutPostsToTheHelperAndShowsItsNote) {
     h.apply(intent::SignOut{});
     EXPECT_EQ(h.helper.got.back().url, "/bff/logout");
     EXPECT_EQ(h.helper.got.back().method, Method::Post);
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
     EXPECT_NE(h.app->notice().find("stays granted at the service"), std::string::npos) << h.app->notice();
     h.load();
-    EXPECT_EQ(h.app->bff().session_label(), "signed out") << "the helper forgot the session";
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out") << "the helper forgot the session";
 }
 
 TEST(AppBff, ThePageStateSaysWhereTheTokensAreAndCarriesNone) {

@@ -152,12 +152,12 @@ TEST(App, APageRestoredWhileSigningInAbandonsTheSignIn) {
     AppHarness h;
     h.start();
     h.apply(intent::SignIn{kScopes});
-    ASSERT_EQ(h.app->bff().session_label(), "signing in");
+    ASSERT_EQ(h.app->session_shown().session_label(), "signing in");
     ASSERT_EQ(h.stored.size(), 1u);
     const std::string abandoned = h.navigations.back();
 
     h.apply(intent::PageRestored{});
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
     EXPECT_EQ(h.app->holder(), CredentialHolder::none);
     EXPECT_EQ(h.forgot_pending, 1) << "the pending authorization leaves sessionStorage";
     EXPECT_NE(h.app->notice().find("came back from the consent screen"), std::string::npos) << h.app->notice();
@@ -169,14 +169,14 @@ TEST(App, APageRestoredWhileSigningInAbandonsTheSignIn) {
     ASSERT_TRUE(redirect) << redirect.error().description;
     AppHarness callback_page;
     callback_page.start(*redirect, std::nullopt);
-    EXPECT_NE(callback_page.app->bff().session_label(), "exchanging");
+    EXPECT_NE(callback_page.app->session_shown().session_label(), "exchanging");
     EXPECT_TRUE(callback_page.app->last_error()) << "a callback for an abandoned sign-in is refused";
     EXPECT_TRUE(callback_page.sent_to("/oauth/token").empty()) << "its code is never exchanged";
 
     // The restored page signs in again, with a new state; the abandoned
     // callback does not match the record that sign-in keeps either.
     h.apply(intent::SignIn{kScopes});
-    EXPECT_EQ(h.app->bff().session_label(), "signing in");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signing in");
     ASSERT_EQ(h.stored.size(), 2u);
     EXPECT_NE(query_value(h.navigations.back(), "state"), query_value(abandoned, "state"));
     AppHarness mismatched;
@@ -188,15 +188,15 @@ TEST(App, APageRestoredWhileSigningInAbandonsTheSignIn) {
 TEST(App, APageRestoredInAnyOtherStateIsLeftAsItWas) {
     AppHarness h;
     h.sign_in();
-    ASSERT_EQ(h.app->bff().session_label(), "signed in");
+    ASSERT_EQ(h.app->session_shown().session_label(), "signed in");
     h.apply(intent::PageRestored{});
-    EXPECT_EQ(h.app->bff().session_label(), "signed in");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed in");
     EXPECT_EQ(h.forgot_pending, 0);
 
     AppHarness signed_out;
     signed_out.start();
     signed_out.apply(intent::PageRestored{});
-    EXPECT_EQ(signed_out.app->bff().session_label(), "signed out");
+    EXPECT_EQ(signed_out.app->session_shown().session_label(), "signed out");
     EXPECT_EQ(signed_out.forgot_pending, 0);
     EXPECT_EQ(signed_out.app->notice(), "");
 }

@@ -93,7 +93,7 @@ TEST(App, RateLimitedGetGivesUpAfterItsOneRetry) {
     h.run_for(Seconds(35));
     EXPECT_EQ(h.sent_to("/api/me").size(), 2u) << "the first try and one retry";
     EXPECT_FALSE(h.app->dashboard().account().loading);
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "HTTP 429");
     EXPECT_TRUE(h.app->dashboard().status().value) << "the other calls were not held back for good";
 }
@@ -128,7 +128,7 @@ TEST(App, WakeTimeIncludesTheAutomaticRefresh) {
     ASSERT_TRUE(wake) << "no wake-up set while signed in";
     ASSERT_TRUE(due) << "no refresh due while signed in";
     EXPECT_LE(*wake, *due);
-    EXPECT_LT(*wake, *h.app->bff().access_expires_at());
+    EXPECT_LT(*wake, *h.app->session_shown().access_expires_at());
     h.now = *wake;
     h.app->tick(h.now);
     h.settle();

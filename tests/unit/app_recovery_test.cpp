@@ -132,7 +132,7 @@ TEST(App, RefusedPostKeepsItsTextForEditRetryOrDiscard) {
     const PostJob& job = only_post(h);
     EXPECT_EQ(job.stage, PostStage::refused);
     EXPECT_EQ(job.body, "a very long text");
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "HTTP 400");
     EXPECT_TRUE(contains(job.note, "body is too long.")) << job.note;
     h.apply(intent::EditPost{job.id, "short"});
@@ -151,7 +151,7 @@ TEST(App, HelperUnreachableHoldsRequestsAndProbesUntilItAnswers) {
     h.faults.push_back(AppHarness::no_answer("/api/my/status", TransportFailure::network_error));
     h.apply(intent::ReloadAccount{});
     EXPECT_TRUE(h.app->helper_unreachable());
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_TRUE(contains(h.app->last_error()->message, "roomkey-helper")) << h.app->last_error()->message;
     EXPECT_FALSE(h.app->dashboard().account().error.empty());
     EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("helper":"unreachable")"));
@@ -177,7 +177,7 @@ TEST(App, UnreadableAnswerIsReportedAndClearedByTheNextSuccess) {
     ASSERT_TRUE(h.app->dashboard().account().value) << h.app->dashboard().account().error;
     h.faults.push_back(AppHarness::status_fault("/api/me", 200, R"({"account_id": 42)"));
     h.apply(intent::ReloadAccount{});
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "unreadable answer");
     EXPECT_FALSE(h.app->dashboard().account().error.empty());
     EXPECT_EQ(h.app->dashboard().account().value->account_id, "4242") << "the last good account stays";
@@ -195,7 +195,7 @@ TEST(App, AnErrorClearsOnlyWhenTheSameActionSucceeds) {
     signed_in_with_api_token(h);
     h.faults.push_back(AppHarness::status_fault("/api/me", 500, R"({"errors":["boom"]})"));
     h.apply(intent::ReloadAccount{});  // /me fails, /my/status succeeds
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     h.apply(intent::ReloadRooms{});
     EXPECT_TRUE(h.app->last_error()) << "the room list's success says nothing about the account";
     h.apply(intent::ReloadAccount{});

@@ -20,7 +20,7 @@ TEST(App, ExpiredAccessTokenIsRefreshedAndTheCallRetried) {
     EXPECT_EQ(form_value(h.sent_to("/oauth/token").back().body, "grant_type"), std::string("refresh_token"));
     EXPECT_EQ(h.app->counters().token_refreshes, 1);
     EXPECT_GE(h.app->counters().retries_after_401, 1);
-    EXPECT_EQ(h.app->bff().session_label(), "signed in");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed in");
     EXPECT_TRUE(h.app->dashboard().account().error.empty()) << h.app->dashboard().account().error;
     EXPECT_FALSE(h.app->last_error());
 }
@@ -50,7 +50,7 @@ TEST(App, StillUnauthorizedAfterTheRetryGivesUp) {
     const std::size_t before = h.sent_to("/api/me").size();
     h.apply(intent::ReloadAccount{});
     EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "one refresh, not a loop";
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_TRUE(contains(h.app->last_error()->message, "unauthorized_after_retry")) << h.app->last_error()->message;
     EXPECT_EQ(h.sent_to("/api/me").size() - before, 2u) << "the first try and its one retry";
 }
@@ -66,7 +66,7 @@ TEST(App, NoAnswerFromTheHelperIsShownPlainly) {
         h.outstanding.pop_front();
         h.drain();
     }
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_TRUE(contains(h.app->last_error()->message, "No answer from roomkey-helper (network error)"))
         << h.app->last_error()->message;
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
@@ -76,20 +76,20 @@ TEST(App, NoAnswerFromTheHelperIsShownPlainly) {
 TEST(App, AutoRefreshHappensBeforeExpiry) {
     AppHarness h;
     h.sign_in();
-    const auto expires = h.app->bff().access_expires_at();
+    const auto expires = h.app->session_shown().access_expires_at();
     ASSERT_TRUE(expires) << "no access token expiry after the sign-in";
     h.now = *expires - Seconds(10);
     h.app->tick(h.now);
     h.settle();
     EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "refreshed before the access token expired";
-    EXPECT_GT(*h.app->bff().access_expires_at(), *expires);
+    EXPECT_GT(*h.app->session_shown().access_expires_at(), *expires);
 }
 
 TEST(App, AutoRefreshOffWaitsForTheNextCall) {
     AppHarness h;
     h.sign_in();
     h.apply(intent::SetAutoRefresh{false});
-    const auto expires = h.app->bff().access_expires_at();
+    const auto expires = h.app->session_shown().access_expires_at();
     ASSERT_TRUE(expires) << "no access token expiry after the sign-in";
     h.now = *expires + Seconds(5);
     h.app->tick(h.now);
@@ -106,8 +106,8 @@ TEST(App, RevokedRefreshTokenEndsTheSession) {
     h.sign_in();
     h.service.revoke_refresh_tokens();
     h.apply(intent::RefreshNow{});
-    EXPECT_EQ(h.app->bff().session_label(), "failed");
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    EXPECT_EQ(h.app->session_shown().session_label(), "failed");
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "invalid_grant");
     EXPECT_FALSE(h.app->dashboard().account().value) << "nothing of the ended session is shown as current";
 }
@@ -120,7 +120,7 @@ TEST(App, SignOutForgetsTokensAndMasksTheLogForGood) {
     const std::string access = tokens->access_token;
     const std::string refresh = tokens->refresh_token;
     h.apply(intent::SignOut{});
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
     EXPECT_FALSE(h.app->session().tokens());
     EXPECT_FALSE(h.app->dashboard().account().value);
     ASSERT_FALSE(h.app->log().entries().empty()) << "the log keeps its entries";
@@ -137,7 +137,7 @@ TEST(App, SignOutForgetsTokensAndMasksTheLogForGood) {
 TEST(App, ScopesDifferWhenTheGrantIsNarrower) {
     AppHarness h;
     h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
-    EXPECT_FALSE(h.app->bff().scopes_differ()) << "the fake grants what was asked";
+    EXPECT_FALSE(h.app->session_shown().scopes_differ()) << "the fake grants what was asked";
     h.apply(intent::SignOut{});
     h.navigations.clear();
     h.stored.clear();
@@ -160,8 +160,8 @@ TEST(App, ScopesDifferWhenTheGrantIsNarrower) {
                        h.now);
     h.outstanding.clear();
     h.drain();
-    EXPECT_EQ(h.app->bff().session_label(), "signed in");
-    EXPECT_TRUE(h.app->bff().scopes_differ()) << "granted is narrower than requested";
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed in");
+    EXPECT_TRUE(h.app->session_shown().scopes_differ()) << "granted is narrower than requested";
 }
 
 // ---------------------------------------------------------------------------
@@ -172,7 +172,7 @@ TEST(App, ApiTokenIsSentOnlyInItsHeaderAndMasked) {
     AppHarness h;
     h.start();
     h.apply(intent::UseApiToken{"  " + std::string(AppHarness::kApiToken) + "\n"});
-    EXPECT_EQ(h.app->bff().session_label(), "api token");
+    EXPECT_EQ(h.app->session_shown().session_label(), "api token");
     ASSERT_TRUE(h.app->dashboard().account().value) << h.app->dashboard().account().error;
     EXPECT_EQ(h.app->dashboard().account().value->name, std::string("Demo User"));
     const auto api = h.sent_to("/api/");
@@ -190,7 +190,7 @@ TEST(App, WrongApiTokenIsReportedPlainly) {
     AppHarness h;
     h.start();
     h.apply(intent::UseApiToken{"not-the-token-0000"});
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "HTTP 401");
     EXPECT_TRUE(contains(h.app->last_error()->title, "API token")) << h.app->last_error()->title;
 }
@@ -204,7 +204,7 @@ TEST(App, ApiTokenWithControlCharactersIsRefusedBeforeSending) {
                             "def"});
     EXPECT_EQ(h.sent.size(), before) << "shared/'s builder refuses it: nothing is sent";
     EXPECT_EQ(h.app->holder(), CredentialHolder::none);
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
 }
 
 
@@ -215,7 +215,7 @@ TEST(App, ApiTokenWithControlCharactersIsRefusedBeforeSending) {
 TEST(App, RefreshWithFewerScopesSendsThemAndShowsTheNarrowerGrant) {
     AppHarness h;
     h.sign_in(ScopeSet{"users.all:read", "rooms.all:read_write"});
-    ASSERT_EQ(h.app->bff().session_label(), "signed in");
+    ASSERT_EQ(h.app->session_shown().session_label(), "signed in");
     const std::size_t before = h.sent_to("/oauth/token").size();
     h.apply(intent::RefreshScopes{ScopeSet{"users.all:read"}});
     const auto token_requests = h.sent_to("/oauth/token");
@@ -229,7 +229,7 @@ TEST(App, RefreshWithFewerScopesSendsThemAndShowsTheNarrowerGrant) {
     ASSERT_TRUE(narrow.granted_after()) << "no granted scopes recorded after the refresh";
     EXPECT_EQ(*narrow.granted_after(), ScopeSet{"users.all:read"});
     EXPECT_EQ(narrow.granted_before(), (ScopeSet{"users.all:read", "rooms.all:read_write"}));
-    EXPECT_FALSE(h.app->bff().scopes_differ()) << "what was asked last is what was granted: no warning";
+    EXPECT_FALSE(h.app->session_shown().scopes_differ()) << "what was asked last is what was granted: no warning";
     EXPECT_EQ(h.app->counters().token_refreshes, 1);
 }
 
@@ -241,7 +241,7 @@ TEST(App, RefreshWithMoreScopesIsRefusedBeforeAnythingIsSent) {
     EXPECT_EQ(h.sent.size(), before) << "nothing sent: the service would refuse a wider scope";
     EXPECT_NE(h.app->sign_in().scope_refresh().error().find("only narrow"), std::string::npos)
         << h.app->sign_in().scope_refresh().error();
-    EXPECT_EQ(h.app->bff().session_label(), "signed in") << "the session is untouched";
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed in") << "the session is untouched";
     h.apply(intent::SignOut{});
     EXPECT_EQ(h.app->sign_in().scope_refresh().error(), "") << "sign-out forgets it";
 }

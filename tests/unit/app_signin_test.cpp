@@ -31,7 +31,7 @@ TEST(App, SignInStartKeepsPendingAuthorizationAndNavigatesToConsent) {
     EXPECT_EQ(query_value(url, "client_id"), std::string(kClientId));
     EXPECT_EQ(query_value(url, "redirect_uri"), std::string(kRedirectUri));
     EXPECT_FALSE(contains(url, pending->code_verifier)) << "the verifier never goes in a URL";
-    EXPECT_EQ(h.app->bff().session_label(), "signing in");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signing in");
     EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << "no token request before the callback";
 }
 
@@ -43,7 +43,7 @@ TEST(App, SignInWithOfflineAccessAsPublicClientIsRefusedLocally) {
     h.apply(intent::SignIn{ScopeSet{"offline_access", "users.all:read"}});
     EXPECT_TRUE(h.navigations.empty()) << "no navigation for a request the service would refuse";
     EXPECT_TRUE(h.stored.empty());
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_TRUE(contains(h.app->last_error()->code, "5003")) << h.app->last_error()->code;
 }
 
@@ -53,7 +53,7 @@ TEST(App, SignInWithoutHelperConfigExplainsWhy) {
     h.start();
     h.apply(intent::SignIn{kScopes});
     EXPECT_TRUE(h.navigations.empty());
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
     EXPECT_FALSE(h.app->config_error().empty());
 }
@@ -114,7 +114,7 @@ TEST(App, FullSignInExchangesTheCodeAndLoadsTheDashboard) {
     EXPECT_EQ(form_value(exchange.body, "client_id"), std::string(kClientId)) << "public client (spec 4.3)";
     EXPECT_FALSE(exchange.headers.has("authorization")) << "no Basic for a public client";
 
-    EXPECT_EQ(h.app->bff().session_label(), "signed in");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed in");
     ASSERT_TRUE(h.app->dashboard().account().value) << h.app->dashboard().account().error;
     EXPECT_EQ(h.app->dashboard().account().value->account_id, "4242");
     ASSERT_TRUE(h.app->dashboard().status().value) << h.app->dashboard().status().error;
@@ -134,10 +134,10 @@ TEST(App, FullSignInExchangesTheCodeAndLoadsTheDashboard) {
 TEST(App, ReloadAfterSignInAsksToSignInAgain) {
     AppHarness h;
     h.sign_in();
-    ASSERT_EQ(h.app->bff().session_label(), "signed in");
+    ASSERT_EQ(h.app->session_shown().session_label(), "signed in");
     h.reload();
     h.start("https://127.0.0.1:8443/callback", std::nullopt);
-    EXPECT_EQ(h.app->bff().session_label(), "signed out") << "tokens lived in memory only";
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out") << "tokens lived in memory only";
     EXPECT_FALSE(h.app->dashboard().account().value);
 }
 
@@ -153,12 +153,12 @@ TEST(App, TamperedStateMakesNoTokenRequest) {
     h.start(std::string(kRedirectUri) + "?code=" + code + "&state=forged-state-value", h.stored.at(0));
 
     EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << "no token request after a rejected callback";
-    EXPECT_EQ(h.app->bff().session_label(), "failed");
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    EXPECT_EQ(h.app->session_shown().session_label(), "failed");
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_TRUE(contains(h.app->last_error()->title, "state")) << h.app->last_error()->title;
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
     h.apply(intent::TryAgain{});
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
     EXPECT_FALSE(h.app->last_error());
 }
 
@@ -172,7 +172,7 @@ TEST(App, DeniedConsentShows3001AndMakesNoTokenRequest) {
     h.reload();
     h.start(std::string(kRedirectUri) + "?error=access_denied&state=" + pending->state, h.stored.at(0));
     EXPECT_TRUE(h.sent_to("/oauth/token").empty());
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "3001 access_denied");
     EXPECT_FALSE(h.app->last_error()->remedy.empty()) << "the remedy comes from shared/'s catalog";
 }
@@ -187,7 +187,7 @@ TEST(App, ConsentScreenErrorShowsTheSpecCode) {
     h.reload();
     h.start(std::string(kRedirectUri) + "?error=invalid_scope&error_code=5003&state=" + pending->state, h.stored.at(0));
     EXPECT_TRUE(h.sent_to("/oauth/token").empty());
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "5003 scope_unregistered");
 }
 
@@ -196,7 +196,7 @@ TEST(App, CallbackWithoutPendingAuthorizationMakesNoTokenRequest) {
     AppHarness h;
     h.start(std::string(kRedirectUri) + "?code=abc&state=xyz", std::nullopt);
     EXPECT_TRUE(h.sent_to("/oauth/token").empty());
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
 }
 
@@ -211,8 +211,8 @@ TEST(App, ExpiredCodeEndsInInvalidGrantWithTryAgain) {
     h.reload();
     h.start(*redirect, h.stored.at(0));
     EXPECT_EQ(h.sent_to("/oauth/token").size(), 1u) << "the exchange was tried once, never retried";
-    EXPECT_EQ(h.app->bff().session_label(), "failed");
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    EXPECT_EQ(h.app->session_shown().session_label(), "failed");
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "invalid_grant");
     EXPECT_TRUE(h.app->last_error()->offers_try_again);
     EXPECT_FALSE(h.app->dashboard().account().value);
@@ -230,12 +230,12 @@ TEST(App, CallbackThatWaitedOverAMinuteForTheConfigIsNotExchanged) {
     h.app->start(*redirect, h.stored.at(0), h.now);
     h.drain();
     ASSERT_EQ(h.outstanding.size(), 1u) << "only /config.json is asked for";
-    EXPECT_EQ(h.app->bff().session_label(), "exchanging") << "validated, waiting for the token route";
+    EXPECT_EQ(h.app->session_shown().session_label(), "exchanging") << "validated, waiting for the token route";
     h.now += Seconds(61);  // the helper's configuration was slow to come
     h.settle();
 
     EXPECT_TRUE(h.sent_to("/oauth/token").empty()) << "no token request with an expired code";
-    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->bff().session_label();
+    ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "code expired");
     EXPECT_TRUE(contains(h.app->last_error()->message, "61 s")) << h.app->last_error()->message;
     EXPECT_TRUE(contains(h.app->last_error()->message, "1 minute")) << h.app->last_error()->message;
@@ -243,7 +243,7 @@ TEST(App, CallbackThatWaitedOverAMinuteForTheConfigIsNotExchanged) {
     EXPECT_FALSE(h.app->session().tokens());
     EXPECT_TRUE(contains(page_state_json(*h.app, h.now), "code expired"));
     h.apply(intent::TryAgain{});
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
     EXPECT_FALSE(h.app->last_error());
 }
 
@@ -259,7 +259,7 @@ TEST(App, CallbackThatWaitedUnderAMinuteIsExchanged) {
     h.now += Seconds(50);
     h.settle();
     EXPECT_EQ(h.sent_to("/oauth/token").size(), 1u);
-    EXPECT_EQ(h.app->bff().session_label(), "signed in");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed in");
 }
 
 // spec 7.1: every one of the 16 authorization error codes on the redirect
@@ -287,11 +287,11 @@ TEST_P(AppAuthorizationErrorTest, ShowsTheCodeOffersTryAgainAndMakesNoTokenReque
     EXPECT_EQ(h.app->last_error()->code, number + " " + std::string(error.identifier));
     EXPECT_TRUE(h.app->last_error()->offers_try_again) << number;
     EXPECT_FALSE(h.app->last_error()->remedy.empty()) << number << ": the remedy from shared/'s catalog";
-    EXPECT_EQ(h.app->bff().session_label(), "failed");
+    EXPECT_EQ(h.app->session_shown().session_label(), "failed");
     // What the page API and the text mirror show.
     EXPECT_TRUE(contains(page_state_json(*h.app, h.now), "\"code\":\"" + number + " ")) << number;
     h.apply(intent::TryAgain{});
-    EXPECT_EQ(h.app->bff().session_label(), "signed out");
+    EXPECT_EQ(h.app->session_shown().session_label(), "signed out");
     EXPECT_TRUE(h.sent_to("/oauth/token").empty());
 }
 

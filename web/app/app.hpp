@@ -69,6 +69,7 @@
 #include "app/post_outcome.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
+#include "app/session_shown.hpp"
 #include "app/sign_in.hpp"
 #include "app/trace.hpp"
 #include "app/user_errors.hpp"
@@ -146,6 +147,8 @@ public:
     // ---- the BFF mode and the session as shown (bff_panel.hpp) ----
     // The helper's session as /bff/session last told it, and what is on its way.
     const BffPanel& bff() const { return bff_; }
+    // The session as the panels and the page API show it, whoever holds it.
+    SessionShown session_shown() const { return SessionShown(client_, sign_in_, bff_); }
     // An OAuth grant is in use, held by the page or by the helper.
     bool oauth_grant() const {
         return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;

@@ -18,7 +18,7 @@ Overloaded(Routes...) -> Overloaded<Routes...>;
 // An API token's scopes are not known to the client: the service decides.
 std::optional<ScopeSet> console_scopes(const App& app) {
     if (!app.oauth_grant()) return std::nullopt;
-    const ScopeSet* scopes = app.bff().granted_scopes();
+    const ScopeSet* scopes = app.session_shown().granted_scopes();
     return scopes ? *scopes : ScopeSet{};
 }
 
@@ -69,7 +69,7 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::SetAutoRefresh& i) { sign_in_.set_auto_refresh(i.on, now); },
             [&](const intent::UseApiToken& i) { sign_in_.use_api_token(i.token, now); },
             [&](const intent::AddScopes& i) {
-                if (auto scopes = sign_in_.adding(i.scope, bff_.granted_scopes())) start_sign_in(*scopes, now);
+                if (auto scopes = sign_in_.adding(i.scope, session_shown().granted_scopes())) start_sign_in(*scopes, now);
             },
             [&](const intent::PageRestored&) { page_restored(now); },
             [&](const intent::FormError& i) { feedback_.form_error = i.message; },

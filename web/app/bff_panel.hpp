@@ -55,19 +55,6 @@ public:
     bool signing_in() const { return phase_ == Phase::signing_in; }
     bool refreshing() const { return phase_ == Phase::refreshing; }
 
-    // ---- the session as shown (session_shown.cpp): the page's tokens or the helper's ----
-    // "signed out", "signing in", "exchanging", "signed in", "refreshing",
-    // "expired", "failed" or "api token".
-    std::string session_label() const;
-    // Granted scopes differ from the requested ones (after expansion).
-    bool scopes_differ() const;
-    std::optional<Instant> access_expires_at() const;
-    // The scopes of the OAuth grant in use (the page's tokens, or the
-    // helper's session in BFF mode); nullptr without one (API token, signed out).
-    const ScopeSet* granted_scopes() const;
-    // Where the tokens are, as the session panel says it ("" when none).
-    std::string tokens_held_by() const;
-
     // The launch URL's #bff_error, shown once the configuration is read.
     void on_launch(const LaunchUrl& launch) { callback_error_ = launch.bff_error; }
     // The configuration is here: a #bff_error is shown, and in BFF mode the

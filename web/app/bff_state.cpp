@@ -27,7 +27,7 @@ void add_bff_state(const App& app, Instant now, json& state) {
     } else {
         state["tokens_held_by"] = nullptr;
     }
-    state["tokens_where"] = app.bff().tokens_held_by();
+    state["tokens_where"] = app.session_shown().tokens_held_by();
     if (!app.config() || !app.config()->bff()) {
         state["bff"] = nullptr;
         return;

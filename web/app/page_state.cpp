@@ -39,7 +39,7 @@ std::string_view mode_name(CredentialHolder holder) {
 std::string page_state_json(const App& app, Instant now) {
     json state = json::object();
     state["ready"] = true;
-    state["session"] = app.bff().session_label();
+    state["session"] = app.session_shown().session_label();
     state["mode"] = mode_name(app.holder());
 
     json config = json::object();
@@ -80,9 +80,9 @@ std::string page_state_json(const App& app, Instant now) {
 
     json scopes = json::object();
     scopes["requested"] = format_scope_list(app.sign_in().requested_scopes());
-    const ScopeSet* granted = app.bff().granted_scopes();
+    const ScopeSet* granted = app.session_shown().granted_scopes();
     scopes["granted"] = granted ? format_scope_list(*granted) : std::string();
-    scopes["differ"] = app.bff().scopes_differ();
+    scopes["differ"] = app.session_shown().scopes_differ();
     state["scopes"] = std::move(scopes);
     // "Refresh with fewer scopes": what was asked and what came back.
     const ScopeRefresh& narrow = app.sign_in().scope_refresh();
@@ -91,7 +91,7 @@ std::string page_state_json(const App& app, Instant now) {
         {"requested", format_scope_list(narrow.requested())},
         {"granted_before", format_scope_list(narrow.granted_before())},
         {"granted", narrow.granted_after() ? json(format_scope_list(*narrow.granted_after())) : json(nullptr)}};
-    if (auto expires = app.bff().access_expires_at()) {
+    if (auto expires = app.session_shown().access_expires_at()) {
         state["access_expires_in"] = std::chrono::duration_cast<Seconds>(*expires - now).count();
     } else {
         state["access_expires_in"] = nullptr;

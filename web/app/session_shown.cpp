@@ -1,16 +1,14 @@
-// session_shown.cpp: the session as the panels and the page API show it,
-// from the facts the REST client (the page's tokens), the sign-in (the
-// scopes asked for) and the helper's session (BFF mode) hold.
-#include "app/bff_panel.hpp"
-#include "roomkey/scopes.hpp"
+// session_shown.cpp: the session as the panels and the page API show it
+// (see session_shown.hpp).
+#include "app/session_shown.hpp"
 
 namespace roomkey::app {
 
-std::string BffPanel::session_label() const {
+std::string SessionShown::session_label() const {
     if (client_.holder() == CredentialHolder::api_token) return "api token";
     if (client_.holder() == CredentialHolder::helper)
-        return refreshing() ? "refreshing" : "signed in";  // the helper holds the tokens
-    if (signing_in()) return "signing in";
+        return bff_.refreshing() ? "refreshing" : "signed in";  // the helper holds the tokens
+    if (bff_.signing_in()) return "signing in";
     if (sign_in_.exchanging()) return "exchanging";
     switch (client_.session().state()) {
         case SessionState::signed_out:
@@ -31,27 +29,27 @@ std::string BffPanel::session_label() const {
     return "unknown";
 }
 
-bool BffPanel::scopes_differ() const {
+bool SessionShown::scopes_differ() const {
     const ScopeSet* granted = granted_scopes();
     if (!granted || sign_in_.requested_scopes().empty()) return false;
     return expand(*granted) != expand(sign_in_.requested_scopes());
 }
 
-std::optional<Instant> BffPanel::access_expires_at() const {
-    if (client_.holder() == CredentialHolder::helper) return view_.access_expires_at();
+std::optional<Instant> SessionShown::access_expires_at() const {
+    if (client_.holder() == CredentialHolder::helper) return bff_.view().access_expires_at();
     const auto& tokens = client_.session().tokens();
     if (!tokens) return std::nullopt;
     return tokens->access_expires_at;
 }
 
-const ScopeSet* BffPanel::granted_scopes() const {
-    if (client_.holder() == CredentialHolder::helper) return &view_.scope();
+const ScopeSet* SessionShown::granted_scopes() const {
+    if (client_.holder() == CredentialHolder::helper) return &bff_.view().scope();
     if (client_.holder() == CredentialHolder::page_session && client_.session().tokens())
         return &client_.session().tokens()->scope;
     return nullptr;
 }
 
-std::string BffPanel::tokens_held_by() const {
+std::string SessionShown::tokens_held_by() const {
     if (client_.holder() == CredentialHolder::helper) return "held by roomkey-helper (BFF), never in this page";
     if (client_.holder() == CredentialHolder::page_session && client_.session().tokens())
         return "in this page's memory (public client)";

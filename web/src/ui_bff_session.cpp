@@ -14,10 +14,10 @@ namespace roomkey::web::parts {
 
 void bff_session_details(const App& app, UiState& ui, Instant now, Intents& out) {
     const app::BffSessionView& session = app.bff().view();
-    const ScopeSet* granted = app.bff().granted_scopes();
+    const ScopeSet* granted = app.session_shown().granted_scopes();
     label_value("Requested:", format_scope_list(app.sign_in().requested_scopes()));
     label_value("Granted:  ", granted ? format_scope_list(*granted) : std::string());
-    if (app.bff().scopes_differ()) {
+    if (app.session_shown().scopes_differ()) {
         ImGui::TextColored(kWarn, "The granted scopes differ from the requested ones: some panels may get 403.");
     }
     if (const auto expires = session.access_expires_at()) {

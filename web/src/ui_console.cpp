@@ -40,7 +40,7 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
     note_widget(ui, "console_endpoint");
 
     // The scope it needs, next to what was granted.
-    const ScopeSet* held = app.bff().granted_scopes();
+    const ScopeSet* held = app.session_shown().granted_scopes();
     const std::string granted = app.holder() == CredentialHolder::api_token ? std::string("(API token: decided by the service)")
                                 : held                             ? format_scope_list(*held)
                                                                    : std::string("(not signed in)");

@@ -16,7 +16,7 @@ namespace roomkey::web::parts {
 
 void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (!ImGui::CollapsingHeader("Account and status", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    if (app.holder() == CredentialHolder::none || app.bff().session_label() == "signing in" || app.bff().session_label() == "exchanging") {
+    if (app.holder() == CredentialHolder::none || app.session_shown().session_label() == "signing in" || app.session_shown().session_label() == "exchanging") {
         text_dim("Sign in or use an API token to see your account (GET /me, GET /my/status).");
         return;
     }

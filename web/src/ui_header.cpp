@@ -24,7 +24,7 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(kAccent, "roomkey");
     ImGui::SameLine();
-    const std::string label = app.bff().session_label();
+    const std::string label = app.session_shown().session_label();
     ImGui::TextColored(session_colour(label), "[%s]", label.c_str());
     const ImGuiStyle& style = ImGui::GetStyle();
     const char* view_label = developer ? "Workspace (F2)" : "Developer (F2)";

@@ -10,7 +10,7 @@
 namespace roomkey::web::parts {
 
 void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
-    const ScopeSet* granted = app.bff().granted_scopes();  // the page's tokens, or the helper's session
+    const ScopeSet* granted = app.session_shown().granted_scopes();  // the page's tokens, or the helper's session
     if (!granted) return;
     const std::string grant = format_scope_list(*granted);
     if (ui.narrow_of != grant) {
@@ -34,7 +34,7 @@ void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
         }
     }
     const ScopeSet asked = compact(ui.narrow_scopes);
-    const bool refreshing = app.bff().session_label() == "refreshing";
+    const bool refreshing = app.session_shown().session_label() == "refreshing";
     ImGui::BeginDisabled(refreshing || asked.empty());
     if (ImGui::Button("Refresh with these scopes")) out.push_back(app::intent::RefreshScopes{asked});
     ImGui::EndDisabled();

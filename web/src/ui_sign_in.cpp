@@ -103,7 +103,7 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     const bool usable = gives_api_access(ui.chosen_scopes);
     if (!usable) ImGui::TextColored(kWarn, "Pick at least one scope that gives API access (spec 5.4.4).");
 
-    const std::string state = app.bff().session_label();
+    const std::string state = app.session_shown().session_label();
     const bool busy = state == "signing in" || state == "exchanging";
     ImGui::BeginDisabled(!usable || !config->configured || busy);
     if (primary_button(app.oauth_grant() && state == "signed in" ? "Sign in again" : "Sign in")) {
@@ -146,10 +146,10 @@ void sign_out_question(const App& app, Intents& out) {
 
 void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (!ImGui::CollapsingHeader("Session", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    const std::string label = app.bff().session_label();
+    const std::string label = app.session_shown().session_label();
     ImGui::TextColored(session_colour(label), "%s", label.c_str());
     sign_out_question(app, out);
-    if (const std::string where = app.bff().tokens_held_by(); !where.empty()) label_value("Tokens:", where);
+    if (const std::string where = app.session_shown().tokens_held_by(); !where.empty()) label_value("Tokens:", where);
     if (app.holder() == CredentialHolder::helper) {
         bff_session_details(app, ui, now, out);
         return;
@@ -174,7 +174,7 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     label_value("Requested:", format_scope_list(app.sign_in().requested_scopes()));
     label_value("Granted:  ", format_scope_list(tokens->scope));
-    if (app.bff().scopes_differ()) {
+    if (app.session_shown().scopes_differ()) {
         ImGui::TextColored(kWarn, "The granted scopes differ from the requested ones: some panels may get 403.");
     }
     // In the countdown's whole seconds: the bar moves when its text does,
@@ -203,7 +203,7 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
 }
 
 void refresh_and_sign_out(const App& app, UiState& ui, Intents& out) {
-    ImGui::BeginDisabled(app.bff().session_label() == "refreshing");
+    ImGui::BeginDisabled(app.session_shown().session_label() == "refreshing");
     if (ImGui::Button("Refresh now")) out.push_back(app::intent::RefreshNow{});
     ImGui::EndDisabled();
     ImGui::SameLine();
