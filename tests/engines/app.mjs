@@ -116,15 +116,22 @@ export const a11yControl = (driver, name) => waitFor(driver, (n) => {
   return el ? { name: n, disabled: el.getAttribute('aria-disabled') === 'true' || el.disabled } : null;
 }, name, `the control "${name}" in the accessibility tree`, 10000);
 
+// "Sign in" stays greyed out until the app has read the helper's
+// configuration; a user waits for it, and so does a scenario, with the mouse
+// or the keyboard (an Enter on the greyed-out button starts nothing).
+export async function waitForSignInEnabled(driver) {
+  await waitFor(driver, () => {
+    const el = [...document.querySelectorAll('#a11y button')].find((e) => (e.getAttribute('aria-label') || e.textContent).trim() === 'Sign in');
+    return el && el.getAttribute('aria-disabled') !== 'true' && !el.disabled;
+  }, null, '"Sign in" enabled', 30000);
+}
+
 // Clicks "Sign in" with the mouse once it is enabled (as a user waits for
 // a greyed-out button), and waits until the app has taken the click and
 // left for the sandbox's sign-in page. A failure says where the button was
 // and what the app showed.
 export async function clickSignIn(driver, origin) {
-  await waitFor(driver, () => {
-    const el = [...document.querySelectorAll('#a11y button')].find((e) => (e.getAttribute('aria-label') || e.textContent).trim() === 'Sign in');
-    return el && el.getAttribute('aria-disabled') !== 'true' && !el.disabled;
-  }, null, '"Sign in" enabled', 30000);
+  await waitForSignInEnabled(driver);
   const r = await widgetRect(driver, 'sign_in');
   await driver.click(r.x + r.width / 2, r.y + r.height / 2);
   try {

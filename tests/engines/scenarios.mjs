@@ -27,7 +27,7 @@ import assert from 'node:assert/strict';
 import { startStack, stopStack, sandboxApiJson, sandboxControl, demoUsers } from '../e2e/support.mjs';
 import { assertWorkspaceRegions } from '../e2e/workspace_regions.mjs';
 import { launchEngine, ENGINES } from './driver.mjs';
-import { openApp, waitForState, waitFor, clickWidget, a11yControl, focused, passFormsWithKeys,
+import { openApp, waitForState, waitFor, clickWidget, a11yControl, waitForSignInEnabled, focused, passFormsWithKeys,
   passFormsWithMouse, goBack, pasteClipboard, act, appState, waitUntilReady, clickSignIn, widgetRect } from './app.mjs';
 
 const engine = process.env.ROOMKEY_ENGINE;
@@ -109,7 +109,7 @@ test(`${engine}: sign-in with the keyboard alone`, async () => {
   // A fresh page, as a keyboard user arrives: where the app's keyboard
   // navigation starts must not depend on what the last scenario did.
   await openApp(driver, stack.url);
-  await a11yControl(driver, 'Sign in');
+  await waitForSignInEnabled(driver);
   // The keyboard user starts on the canvas; the first Tab is on "Sign in".
   await driver.evaluate(() => { document.getElementById('canvas').focus(); return true; });
   await waitFor(driver, () => document.activeElement && document.activeElement.id === 'canvas', null,
