@@ -43,10 +43,10 @@ Result<Unit, std::string> SandboxApp::attach_store(std::unique_ptr<StateStore> s
     return Unit{};
 }
 
-void SandboxApp::persist(bool auth) {
+void SandboxApp::persist(bool auth, bool final) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!store_) return;
-    auto written = store_->flush(StateParts{chat_, oauth_, rate_limiter_, room_limiter_, file_store_}, clock_.now(), auth);
+    auto written = store_->flush(StateParts{chat_, oauth_, rate_limiter_, room_limiter_, file_store_}, clock_.now(), auth, final);
     if (!written && !store_failed_) {
         std::fprintf(stderr, "roomkey-sandbox: cannot write the state to %s: %s (the sandbox goes on; what changes "
                              "from now on may be lost at a stop)\n", store_->path().c_str(), written.error().c_str());

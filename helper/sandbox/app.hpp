@@ -92,7 +92,8 @@ public:
     // Writes what changed (after each request; auth: the request may have
     // changed clients, sessions or tokens). A failed write is said once on
     // stderr; the sandbox goes on in memory.
-    void persist(bool auth);
+    // final: the rate windows too, however recently they were written.
+    void persist(bool auth, bool final = false);
 
     // The port the server is bound to; requests must name it in Host.
     void set_port(int port) { port_ = port; }

@@ -229,6 +229,7 @@ void Sandbox::stop() {
 
 void Sandbox::wait() {
     if (thread_.joinable()) thread_.join();
+    if (app_) app_->persist(true, true);  // the last second of rate windows too
 }
 
 std::string Sandbox::origin() const { return "https://127.0.0.1:" + std::to_string(port_); }

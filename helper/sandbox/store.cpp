@@ -216,6 +216,7 @@ Result<std::unique_ptr<StateStore>, std::string> StateStore::open(const std::str
         "PRAGMA user_version=1;"
         "COMMIT;";
     if (auto r = store->exec(schema); !r) {
+        (void)store->exec("ROLLBACK");
         const bool busy = sqlite3_errcode(db) == SQLITE_BUSY || sqlite3_errcode(db) == SQLITE_LOCKED;
         return Err{"the state file " + path + (busy ? " is in use by another roomkey-sandbox: stop it, or start "
                                                       "this one with another --state-dir or --ephemeral"
@@ -233,7 +234,6 @@ Result<Unit, std::string> StateStore::exec(const char* sql) {
     if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) == SQLITE_OK) return Unit{};
     std::string text = message ? message : error();
     sqlite3_free(message);
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     return Err{text};
 }
 
@@ -342,7 +342,7 @@ void StateStore::write_files(const FileStore& files) {
     written_files_ = std::move(now_there);
 }
 
-Result<Unit, std::string> StateStore::flush(StateParts parts, Instant now, bool auth) {
+Result<Unit, std::string> StateStore::flush(StateParts parts, Instant now, bool auth, bool final) {
     ChatChanges changes = parts.chat.take_changes();
     std::string oauth;
     if (auth) {
@@ -351,10 +351,14 @@ Result<Unit, std::string> StateStore::flush(StateParts parts, Instant now, bool 
     }
     const bool files_changed = parts.files.files().size() != written_files_.size() ||
                                (!parts.files.files().empty() && !written_files_.count(parts.files.files().back().file_id));
-    const bool limits_due = now - limits_written_ >= Seconds(1) || now < limits_written_;
+    const bool limits_due = final || now - limits_written_ >= Seconds(1) || now < limits_written_;
+    if (resync_) return save_all(parts, source_, now);  // after a failed write: everything, once
     if (!changes.any() && oauth.empty() && !files_changed && !limits_due) return Unit{};
     failed_ = false;
-    if (auto r = exec("BEGIN IMMEDIATE"); !r) return Err{r.error()};
+    if (auto r = exec("BEGIN IMMEDIATE"); !r) {
+        resync_ = true;  // the changes taken above are written with everything next time
+        return Err{r.error()};
+    }
     for (RoomId id : changes.rooms) write_room(parts.chat, id);
     for (std::int64_t id : changes.tasks) write_task(parts.chat, id);
     if (changes.accounts) write_accounts(parts.chat);
@@ -366,27 +370,19 @@ Result<Unit, std::string> StateStore::flush(StateParts parts, Instant now, bool 
     if (!oauth.empty()) write_meta("oauth", oauth);
     if (files_changed) write_files(parts.files);
     write_limits(parts, now);
-    if (failed_) {
-        const std::string message = error();
-        (void)exec("ROLLBACK");
-        return Err{message};
-    }
-    if (auto r = exec("COMMIT"); !r) return Err{r.error()};
     if (!oauth.empty()) written_oauth_ = std::move(oauth);
-    return Unit{};
+    return commit();
 }
 
 Result<Unit, std::string> StateStore::save_all(StateParts parts, const std::string& source, Instant now) {
-    if (auto r = exec("BEGIN IMMEDIATE;DELETE FROM meta;DELETE FROM accounts;DELETE FROM rooms;DELETE FROM messages;"
-                      "DELETE FROM tasks;DELETE FROM requests;DELETE FROM files;COMMIT");
-        !r) {
-        return Err{r.error()};
-    }
     written_messages_.clear();
     written_files_.clear();
     written_oauth_.clear();
+    source_ = source;
+    resync_ = true;  // until this commits
     if (auto r = exec("BEGIN IMMEDIATE"); !r) return Err{r.error()};
-    failed_ = false;
+    failed_ = !exec("DELETE FROM meta;DELETE FROM accounts;DELETE FROM rooms;DELETE FROM messages;"
+                    "DELETE FROM tasks;DELETE FROM requests;DELETE FROM files");
     write_meta("source", source);
     (void)parts.chat.take_changes();
     for (const auto& [id, room] : parts.chat.all_rooms()) write_room(parts.chat, id);
@@ -399,15 +395,23 @@ Result<Unit, std::string> StateStore::save_all(StateParts parts, const std::stri
     write_meta("oauth", written_oauth_);
     write_files(parts.files);
     write_limits(parts, now);
-    if (failed_) {
-        const std::string message = error();
+    auto done = commit();
+    if (done) resync_ = false;
+    return done;
+}
+
+Result<Unit, std::string> StateStore::commit() {
+    auto done = failed_ ? Result<Unit, std::string>(Err{error()}) : exec("COMMIT");
+    if (!done) {
         (void)exec("ROLLBACK");
-        return Err{message};
+        // What this store believes written may not be: the next write is a whole one.
+        resync_ = true;
     }
-    return exec("COMMIT");
+    return done;
 }
 
 Result<Unit, std::string> StateStore::load(StateParts parts) {
+    source_ = source();
     ChatModel& chat = parts.chat;
     auto meta = [&](const char* key) {
         Stmt s(db_, "SELECT value FROM meta WHERE key=?");

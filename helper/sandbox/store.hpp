@@ -67,7 +67,8 @@ public:
     // One transaction with what changed since the last write. auth: whether
     // the request may have changed the authorization server's records
     // (snapshotted and compared only then).
-    Result<Unit, std::string> flush(StateParts parts, Instant now, bool auth);
+    // final: write the rate windows whenever they were last written.
+    Result<Unit, std::string> flush(StateParts parts, Instant now, bool auth, bool final = false);
 
 private:
     explicit StateStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -80,10 +81,14 @@ private:
     void write_limits(StateParts& parts, Instant now);
     void write_files(const FileStore& files);
     std::string error() const;
+    // COMMIT, or ROLLBACK when a statement failed (then the next flush writes everything).
+    Result<Unit, std::string> commit();
 
     sqlite3* db_;
     std::string path_;
     bool failed_ = false;  // a statement of the current transaction failed
+    bool resync_ = false;  // a write failed: the next flush rewrites everything
+    std::string source_;
     // room -> message_id -> digest of what was written (finds edits and deletions).
     std::unordered_map<RoomId, std::unordered_map<std::string, std::size_t>> written_messages_;
     std::string written_oauth_;

@@ -92,6 +92,23 @@ TEST_F(SandboxPersistence, AStopAndAStartKeepMessagesRoomsTasksClientsSessionsAn
     EXPECT_NE(json::parse(again->body)["message_id"], json::parse(posted->body)["message_id"]);
 }
 
+// The rate windows are kept too: a restart is no way around the limit.
+TEST_F(SandboxPersistence, TheRateWindowGoesOnAfterARestart_spec8_1) {
+    SandboxOptions o = persistent_options();
+    o.rate_limit = 3;
+    start(o);
+    for (int i = 0; i < 3; ++i) {
+        auto res = api_get("/me");
+        ASSERT_TRUE(res) << why_no_answer(res);
+        ASSERT_EQ(res->status, 200) << i;
+    }
+    sandbox().stop();
+    start(o);
+    auto refused = api_get("/me");
+    ASSERT_TRUE(refused) << why_no_answer(refused);
+    EXPECT_EQ(refused->status, 429) << refused->body;
+}
+
 TEST_F(SandboxPersistence, EphemeralKeepsNothing) {
     SandboxOptions o = persistent_options();
     o.persistent = false;
