@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "common/route_answer.hpp"
+#include "common/tls_server.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey::native {
@@ -121,10 +122,20 @@ bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& r
         return true;
     }
     if (reads_body(request.method) && request.method != "DELETE" && !request.has_header("Content-Length")) {
-        // httplib hands the pre-routing handler its own, non-const Request:
-        // the one place roomkey changes a request. Without it httplib reads
-        // until the peer closes (httplib already does this for DELETE).
+        // A body came without its length: refused (docs/deploy.md: bodies
+        // come with Content-Length), never read as the next request.
+        if (bytes_waiting(connection_of(request))) {
+            response.status = 411;
+            response.set_content("send the body with Content-Length\n", "text/plain; charset=utf-8");
+            close_connection_after_response(request, response);
+            return true;
+        }
+        // Nothing follows: a body-less POST, as some browsers send it. httplib
+        // hands the pre-routing handler its own, non-const Request: without
+        // a length it would read until the peer closes (it already does this
+        // for DELETE). Whatever comes later is not read as a request either.
         const_cast<httplib::Request&>(request).set_header("Content-Length", "0");
+        close_connection_after_response(request, response);
     }
     return false;
 }
@@ -138,6 +149,12 @@ bool refuse_body_over(const httplib::Request& request, httplib::Response& respon
     // The body is never read: its bytes must not be parsed as a request.
     close_connection_after_response(request, response);
     return true;
+}
+
+void answer_uncompressed(const httplib::Request& request) {
+    // httplib decides from the request's Accept-Encoding when it writes the
+    // answer; the pre-routing handler's Request is httplib's own, non-const.
+    const_cast<httplib::Request&>(request).headers.erase("Accept-Encoding");
 }
 
 void close_connection_after_response(const httplib::Request& request, httplib::Response& response) {

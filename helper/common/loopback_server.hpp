@@ -90,10 +90,13 @@ bool body_follows(const httplib::Request& request);
 //   411  Transfer-Encoding (a chunked body's size is known only once read:
 //        no route limit could refuse it before);
 //   415  Content-Encoding on a request body (inflated without a limit).
+//   411  a POST/PUT/PATCH without Content-Length whose body (bytes after
+//        the head) has already come.
 // (A body over the payload limit gets httplib's 413 after it has been read
 // and dropped.) A POST/PUT/PATCH with neither Content-Length nor
-// Transfer-Encoding gets "Content-Length: 0" (RFC 9112 6.3: it has no body),
-// so httplib does not wait for the peer to close. Returns true when it answered.
+// Transfer-Encoding nor bytes after its head gets "Content-Length: 0" (RFC
+// 9112 6.3: it has no body), so httplib does not wait for the peer to close,
+// and its connection ends after the answer. Returns true when it answered.
 bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& response);
 
 // For a pre-routing handler, after refuse_unsafe_framing(): answers 413, and
@@ -102,6 +105,11 @@ bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& r
 // (ServerLimits::max_body_bytes) is then only the ceiling; this is a route's
 // own, smaller limit. Returns true when it answered.
 bool refuse_body_over(const httplib::Request& request, httplib::Response& response, std::size_t max_bytes);
+
+// For a pre-routing handler: the answer to `request` goes out uncompressed
+// whatever its Accept-Encoding (httplib compresses text and JSON bodies
+// when the request accepts gzip or br). For answers that carry secrets.
+void answer_uncompressed(const httplib::Request& request);
 
 // Ends the TLS connection that carries `request` once `response` is written:
 // later reads see end of stream (bytes already received included), so httplib

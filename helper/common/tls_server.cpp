@@ -99,6 +99,14 @@ bool TlsServer::process_and_close_socket(socket_t sock) {
     return ok;
 }
 
+bool bytes_waiting(SSL* ssl) {
+    if (t_stream != nullptr && t_stream->has_unread()) return true;
+    if (ssl == nullptr) return false;
+    if (SSL_has_pending(ssl) != 0) return true;
+    pollfd waiting{SSL_get_fd(ssl), POLLIN, 0};
+    return ::poll(&waiting, 1, 0) > 0;
+}
+
 void send_answer_now() {
     if (t_stream != nullptr) t_stream->flush();  // a failure shows in the loop's own flush()
 }

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <httplib.h>
+#include <openssl/ssl.h>
 
 namespace roomkey::native {
 
@@ -37,5 +38,10 @@ private:
 // answer is wholly written: the log line's work then comes after the answer
 // has left, not before.
 void send_answer_now();
+
+// Whether bytes the peer sent wait unread on the TLS connection `ssl` that
+// this thread serves (held by a TlsServer's stream, by OpenSSL, or in the
+// socket): after a request's head, the start of a body or of another request.
+bool bytes_waiting(SSL* ssl);
 
 }  // namespace roomkey::native

@@ -319,6 +319,9 @@ HttpResponse BffGateway::logout(const HttpRequest& request) {
                "roomkey forgot the tokens; the authorization itself stays granted at the service until it is "
                "revoked there"}});
     out.headers.add("Set-Cookie", jar_.clear_session_cookie());
+    // The browser drops this origin's cookies and storage too: nothing the
+    // session left in the page outlives the sign-out.
+    out.headers.set("Clear-Site-Data", "\"cookies\", \"storage\"");
     return out;
 }
 

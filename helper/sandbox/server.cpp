@@ -157,6 +157,8 @@ Result<Unit, std::string> Sandbox::start() {
     // refused, an upload's multipart body is not emptied.
     auto keep_raw = [](const httplib::Request& req, httplib::Response&) {
         native::keep_body_raw(req);
+        // Token answers are never compressed (BREACH: a secret beside reflected text).
+        if (req.path == "/oauth/token") native::answer_uncompressed(req);
         return httplib::Server::HandlerResponse::Unhandled;
     };
     native::harden_server(*server_, limits, keep_raw, apply_policy);
