@@ -224,7 +224,10 @@ void harden_server(httplib::Server& server, const ServerLimits& limits, PreRouti
             return pre_routing ? pre_routing(req, res) : httplib::Server::HandlerResponse::Unhandled;
         });
     auto* tls = dynamic_cast<httplib::SSLServer*>(&server);
-    if (tls != nullptr) SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
+    if (tls != nullptr) {
+        SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
+        use_server_suites(tls->ssl_context());
+    }
     server.set_post_routing_handler(
         [post_routing = std::move(post_routing), tls](const httplib::Request& req, httplib::Response& res) {
             if (post_routing) post_routing(req, res);

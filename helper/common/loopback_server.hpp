@@ -44,6 +44,9 @@ struct ServerLimits {
 // same port and take the OAuth redirect), the payload limit (0.18.7's
 // default is still unlimited) and the timeouts.
 //
+// On an httplib::SSLServer, the TLS versions and suites of
+// use_server_suites() (tls_server.hpp).
+//
 // It also installs the request-framing guard (see below), composed with the
 // caller's own handlers, which must therefore be given here and never set on
 // the server directly (httplib keeps one handler of each kind: setting one

@@ -99,6 +99,13 @@ bool TlsServer::process_and_close_socket(socket_t sock) {
     return ok;
 }
 
+bool use_server_suites(SSL_CTX* context) {
+    SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+    SSL_CTX_set_options(context, SSL_OP_CIPHER_SERVER_PREFERENCE);
+    return SSL_CTX_set_cipher_list(context, kTls12Ciphers) == 1 &&
+           SSL_CTX_set_ciphersuites(context, kTls13Ciphersuites) == 1;
+}
+
 bool bytes_waiting(SSL* ssl) {
     if (t_stream != nullptr && t_stream->has_unread()) return true;
     if (ssl == nullptr) return false;

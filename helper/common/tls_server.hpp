@@ -25,6 +25,21 @@
 
 namespace roomkey::native {
 
+// The suites every roomkey server (the helper, the sandbox, the generated
+// nginx front) offers: TLS 1.3's AEAD suites, and TLS 1.2 only with ECDHE
+// (forward secrecy) and an AEAD cipher (AES-GCM, ChaCha20-Poly1305): no CBC
+// (LUCKY13), CCM8, CAMELLIA or ARIA. Strongest first, the server's order
+// wins. ECDSA first (the local certificate's key); RSA for --cert/--key.
+inline constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-RSA-CHACHA20-POLY1305:ECDHE-RSA-AES128-GCM-SHA256";
+inline constexpr const char* kTls13Ciphersuites =
+    "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256";
+
+// TLS 1.2 and 1.3 only, the suites above, the server's order. False when
+// OpenSSL took none of them.
+bool use_server_suites(SSL_CTX* context);
+
 class TlsServer final : public httplib::SSLServer {
 public:
     using httplib::SSLServer::SSLServer;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "common/tls_server.hpp"
 #include "helper/nginx_locations.hpp"
 #include "helper/nginx_syntax.hpp"
 #include "helper/policy.hpp"
@@ -230,6 +231,10 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("ssl_certificate " + nq(inputs.cert_file) + ";");
     w.line("ssl_certificate_key " + nq(inputs.key_file) + ";");
     w.line("ssl_protocols TLSv1.2 TLSv1.3;");
+    // The helper's suites and order (use_server_suites()).
+    w.line("ssl_ciphers " + nq(native::kTls12Ciphers) + ";");
+    w.line("ssl_conf_command Ciphersuites " + nq(native::kTls13Ciphersuites) + ";");
+    w.line("ssl_prefer_server_ciphers on;");
     w.line("server_tokens off;");
     // "//x" is refused, never merged (target_allowed()).
     w.line("merge_slashes off;");
