@@ -133,9 +133,8 @@ bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& r
         // Nothing follows: a body-less POST, as some browsers send it. httplib
         // hands the pre-routing handler its own, non-const Request: without
         // a length it would read until the peer closes (it already does this
-        // for DELETE). Whatever comes later is not read as a request either.
+        // for DELETE).
         const_cast<httplib::Request&>(request).set_header("Content-Length", "0");
-        close_connection_after_response(request, response);
     }
     return false;
 }
@@ -218,8 +217,12 @@ void harden_server(httplib::Server& server, const ServerLimits& limits, PreRouti
     const std::size_t threads = limits.threads;
     server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
 
+    if (auto* own = dynamic_cast<TlsServer*>(&server)) {
+        own->set_connection_limits(limits.threads, limits.connections_per_peer, limits.read_timeout_seconds);
+    }
     server.set_pre_routing_handler(
         [pre_routing = std::move(pre_routing)](const httplib::Request& req, httplib::Response& res) {
+            head_complete();
             if (refuse_unsafe_framing(req, res)) return httplib::Server::HandlerResponse::Handled;
             return pre_routing ? pre_routing(req, res) : httplib::Server::HandlerResponse::Unhandled;
         });

@@ -35,6 +35,12 @@ struct ServerLimits {
     // connections held every thread and 64 busy keep-alive clients waited
     // ~5 s each (p99 4.7 s). An idle thread costs its stack's touched pages.
     std::size_t threads = 128;
+    // Connections one peer address may hold in service at once on a
+    // TlsServer (0: three quarters of the threads, so one peer can never
+    // hold them all); the request head's deadline there is
+    // read_timeout_seconds for the whole head, not for each read
+    // (TlsServer::set_connection_limits).
+    std::size_t connections_per_peer = 0;
 };
 
 // TCP_NODELAY (without it every keep-alive request after the first waits for
@@ -98,8 +104,8 @@ bool body_follows(const httplib::Request& request);
 // (A body over the payload limit gets httplib's 413 after it has been read
 // and dropped.) A POST/PUT/PATCH with neither Content-Length nor
 // Transfer-Encoding nor bytes after its head gets "Content-Length: 0" (RFC
-// 9112 6.3: it has no body), so httplib does not wait for the peer to close,
-// and its connection ends after the answer. Returns true when it answered.
+// 9112 6.3: it has no body), so httplib does not wait for the peer to close.
+// Returns true when it answered.
 bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& response);
 
 // For a pre-routing handler, after refuse_unsafe_framing(): answers 413, and

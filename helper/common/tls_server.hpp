@@ -23,6 +23,10 @@
 #include <httplib.h>
 #include <openssl/ssl.h>
 
+#include <cstddef>
+
+#include "common/connection_guard.hpp"
+
 namespace roomkey::native {
 
 // The suites every roomkey server (the helper, the sandbox, the generated
@@ -44,9 +48,27 @@ class TlsServer final : public httplib::SSLServer {
 public:
     using httplib::SSLServer::SSLServer;
 
+    // Slow and idle clients (connection_guard.hpp): `threads` as the task
+    // queue has; at most `per_peer` connections in service per peer address
+    // (0: three quarters of the threads), others closed unserved; a request
+    // head must come whole within `head_seconds` of its first byte (the
+    // first request's: of the handshake's end), like nginx's
+    // client_header_timeout; idle keep-alive connections are closed when
+    // workers are scarce. harden_server() sets it from ServerLimits.
+    void set_connection_limits(std::size_t threads, std::size_t per_peer, time_t head_seconds);
+
 private:
     bool process_and_close_socket(socket_t sock) override;
+    bool serve(int fd);  // the handshake and the keep-alive loop; closes fd
+
+    ConnectionGuard guard_;
+    time_t head_seconds_ = 10;
 };
+
+// For the pre-routing handler: the request head has come whole, so its
+// deadline no longer applies (the body's bytes each have the read timeout,
+// as nginx's client_body_timeout). A no-op outside a TlsServer.
+void head_complete();
 
 // Sends the answer written so far on the connection this thread serves for
 // a TlsServer (nothing elsewhere). For httplib's logger, which runs once an

@@ -18,6 +18,7 @@
 #include "common/state_dir.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "common/tls.hpp"
+#include "common/tls_server.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -48,7 +49,9 @@ Result<Unit, std::string> Sandbox::start() {
     if (!registered) return Err{registered.error()};
     for (const auto& line : registered.value()) std::fprintf(stderr, "roomkey-sandbox: %s\n", line.c_str());
 
-    server_ = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
+    // The helper's connection loop (common/tls_server.hpp): the same
+    // deadlines, per-peer cap and idle-first closing against slow clients.
+    server_ = std::make_unique<native::TlsServer>(cert.c_str(), key.c_str());
     if (!server_->is_valid()) return Err{"cannot load the certificate " + cert + " or its key " + key};
     // The hardened defaults, 128 worker threads included: each keep-alive or
     // idle connection holds a thread until its timeout, so fewer threads let
