@@ -158,7 +158,9 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
             [clock] {
                 if (clock) return instant_from_unix_seconds(clock());
                 return std::chrono::time_point_cast<Millis>(std::chrono::system_clock::now());
-            }});
+            },
+            // In the state dir: a restart, and every helper sharing it, keeps them.
+            std::make_shared<BffRevocations>(c.state_dir)});
     }
     return self;
 }
