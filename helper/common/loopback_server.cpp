@@ -215,7 +215,8 @@ void harden_server(httplib::Server& server, const ServerLimits& limits, PreRouti
     server.set_keep_alive_timeout(limits.keep_alive_timeout_seconds);
     server.set_keep_alive_max_count(limits.keep_alive_max_requests);
     const std::size_t threads = limits.threads;
-    server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    const std::size_t queued = limits.max_queued_connections;
+    server.new_task_queue = [threads, queued] { return new httplib::ThreadPool(threads, queued); };
 
     if (auto* own = dynamic_cast<TlsServer*>(&server)) {
         own->set_connection_limits(limits.threads, limits.connections_per_peer, limits.read_timeout_seconds);

@@ -41,6 +41,10 @@ struct ServerLimits {
     // read_timeout_seconds for the whole head, not for each read
     // (TlsServer::set_connection_limits).
     std::size_t connections_per_peer = 0;
+    // Accepted connections waiting for a worker; beyond, a new one is closed
+    // at once (httplib's default is unbounded: under a flood of connections
+    // the queue held thousands of descriptors and a file open failed).
+    std::size_t max_queued_connections = 1024;
 };
 
 // TCP_NODELAY (without it every keep-alive request after the first waits for
