@@ -9,7 +9,7 @@
 //
 //   node bench/slow_clients.mjs [--helper build/native/bin/roomkey-helper] [--requests 200]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -27,7 +27,9 @@ const helper = option('--helper', 'build/native/bin/roomkey-helper');
 const requests = Number(option('--requests', '200'));
 const work = mkdtempSync(join(tmpdir(), 'roomkey-slow-'));
 writeFileSync(join(work, 'index.html'), '<!doctype html>\n');
+chmodSync(work, 0o755);  // nginx's workers (nobody, when run as root) read the web root
 const children = [];
+let warned = 0;
 
 function start(command, argv, env) {
   return new Promise((resolve, reject) => {
@@ -48,7 +50,10 @@ function get(port, ca) {
     const req = request({ host: '127.0.0.1', port, path: '/', ca, servername: 'localhost', agent: false,
       headers: { Host: `127.0.0.1:${port}` }, timeout: 15000 }, (res) => {
       res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? Number(process.hrtime.bigint() - started) / 1e6 : null));
+      res.on('end', () => {
+        if (res.statusCode !== 200 && !warned++) console.error(`GET / on ${port}: ${res.statusCode}`);
+        resolve(res.statusCode === 200 ? Number(process.hrtime.bigint() - started) / 1e6 : null);
+      });
     });
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(null));
