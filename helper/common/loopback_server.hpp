@@ -44,7 +44,9 @@ struct ServerLimits {
     // Accepted connections waiting for a worker; beyond, a new one is closed
     // at once (httplib's default is unbounded: under a flood of connections
     // the queue held thousands of descriptors and a file open failed).
-    std::size_t max_queued_connections = 1024;
+    // 512: with the threads' own, well under the usual limit of 1024
+    // descriptors per process.
+    std::size_t max_queued_connections = 512;
 };
 
 // TCP_NODELAY (without it every keep-alive request after the first waits for
