@@ -49,6 +49,8 @@ packages=(
   "dpkg-dev:/usr/bin/dpkg-source"
   "curl:/usr/bin/curl"
   "wrk:/usr/bin/wrk"
+  # bench/tls_suites.sh: one `openssl s_client` handshake per suite
+  "openssl:/usr/bin/openssl"
   # ./scripts/run.sh --front nginx and its tests (roomkey-helper nginx-config)
   "nginx-light:/usr/sbin/nginx"
   "libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"

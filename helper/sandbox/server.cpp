@@ -23,6 +23,7 @@
 #include "roomkey/sha256.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "common/tls.hpp"
+#include "common/tls_server.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -87,7 +88,9 @@ Result<Unit, std::string> Sandbox::start() {
     app_->persist(true);
     for (const auto& line : registered.value()) std::fprintf(stderr, "roomkey-sandbox: %s\n", line.c_str());
 
-    server_ = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
+    // The helper's connection loop (common/tls_server.hpp): the same
+    // deadlines, per-peer cap and idle-first closing against slow clients.
+    server_ = std::make_unique<native::TlsServer>(cert.c_str(), key.c_str());
     if (!server_->is_valid()) return Err{"cannot load the certificate " + cert + " or its key " + key};
     // The hardened defaults, 128 worker threads included: each keep-alive or
     // idle connection holds a thread until its timeout, so fewer threads let
@@ -196,6 +199,8 @@ Result<Unit, std::string> Sandbox::start() {
     // refused, an upload's multipart body is not emptied.
     auto keep_raw = [](const httplib::Request& req, httplib::Response&) {
         native::keep_body_raw(req);
+        // Token answers are never compressed (BREACH: a secret beside reflected text).
+        if (req.path == "/oauth/token") native::answer_uncompressed(req);
         return httplib::Server::HandlerResponse::Unhandled;
     };
     native::harden_server(*server_, limits, keep_raw, apply_policy);
