@@ -145,6 +145,8 @@ json write(const Intent& intent) {
                 return {{"type", "set_notifications"}, {"on", i.on}};
             } else if constexpr (std::is_same_v<T, intent::NotificationPermission>) {
                 std::abort();  // the platform's, never from the page API
+            } else if constexpr (std::is_same_v<T, intent::SetLanguage>) {
+                return {{"type", "set_language"}, {"lang", std::string(roomkey::app::i18n::code(i.lang))}};
             } else {
                 static_assert(std::is_same_v<T, intent::ClearLog>, "a new intent: teach this target to write it");
                 return {{"type", "clear_log"}};
@@ -216,6 +218,7 @@ bool same(const Intent& x, const Intent& y) {
             if constexpr (std::is_same_v<T, intent::Mention>) return a.account_id == b.account_id;
             if constexpr (std::is_same_v<T, intent::ReopenTask>) return a.room_id == b.room_id && a.task_id == b.task_id;
             if constexpr (std::is_same_v<T, intent::SetNotifications>) return a.on == b.on;
+            if constexpr (std::is_same_v<T, intent::SetLanguage>) return a.lang == b.lang;
             return true;
         },
         x);

@@ -109,33 +109,6 @@ std::string fill_placeholders(std::string_view text, std::initializer_list<Arg> 
 
 }  // namespace
 
-std::string_view code(Lang lang) {
-    switch (lang) {
-        case Lang::ja: return "ja";
-        case Lang::qps: return "qps";
-        case Lang::en: break;
-    }
-    return "en";
-}
-
-std::optional<Lang> parse_tag(std::string_view tag) {
-    std::string primary;
-    for (char c : tag.substr(0, tag.find_first_of("-_"))) primary += ascii_lower(c);
-    if (primary == "en") return Lang::en;
-    if (primary == "ja") return Lang::ja;
-    if (primary == "qps") return Lang::qps;
-    return std::nullopt;
-}
-
-Lang choose(std::string_view query_lang, std::string_view stored, const std::vector<std::string>& browser_languages) {
-    if (auto lang = parse_tag(query_lang)) return *lang;
-    if (auto lang = parse_tag(stored)) return *lang;
-    for (const std::string& tag : browser_languages) {
-        if (auto lang = parse_tag(tag); lang && *lang != Lang::qps) return *lang;
-    }
-    return Lang::en;
-}
-
 void set_language(Lang lang) {
     g_i18n_lang = lang;
 }

@@ -211,12 +211,12 @@ struct ReopenTask {
 struct SetNotifications {
     bool on = false;
 };
-// The platform: the browser's notification permission ("granted", ...).
-// Not a page API action.
 // The language the app speaks ("ja", "en"; "qps", the pseudo-locale).
 struct SetLanguage {
     i18n::Lang lang = i18n::Lang::en;
 };
+// The platform: the browser's notification permission ("granted", ...).
+// Not a page API action.
 struct NotificationPermission {
     std::string permission;
 };
