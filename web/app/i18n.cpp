@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -20,7 +21,7 @@ extern const char* const kTexts[][2];
 
 namespace {
 
-Lang g_i18n_lang = Lang::en;
+thread_local Lang g_i18n_lang = Lang::en;
 PluralRule g_i18n_plural = builtin_plural;
 
 char ascii_lower(char c) {
@@ -136,12 +137,58 @@ Lang choose(std::string_view query_lang, std::string_view stored, const std::vec
     return Lang::en;
 }
 
+Lang from_accept_language(std::string_view header) {
+    std::optional<Lang> best;
+    double best_q = 0;
+    while (!header.empty()) {
+        const std::size_t comma = header.find(',');
+        std::string_view item = header.substr(0, comma);
+        header = comma == std::string_view::npos ? std::string_view() : header.substr(comma + 1);
+        const std::size_t semi = item.find(';');
+        std::string_view tag = item.substr(0, semi);
+        while (!tag.empty() && tag.front() == ' ') tag.remove_prefix(1);
+        while (!tag.empty() && tag.back() == ' ') tag.remove_suffix(1);
+        double q = 1;
+        if (semi != std::string_view::npos) {
+            const std::size_t at = item.find("q=", semi);
+            if (at != std::string_view::npos) q = std::strtod(std::string(item.substr(at + 2)).c_str(), nullptr);
+        }
+        const std::optional<Lang> lang = parse_tag(tag);
+        if (lang && *lang != Lang::qps && q > best_q) {
+            best = lang;
+            best_q = q;
+        }
+    }
+    return best.value_or(Lang::en);
+}
+
 void set_language(Lang lang) {
     g_i18n_lang = lang;
 }
 
 Lang language() {
     return g_i18n_lang;
+}
+
+std::vector<std::pair<std::string, std::string>> entries(std::string_view prefix) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const char* const* end = detail::kKeys + detail::kEntryCount;
+    for (const char* const* at = std::lower_bound(detail::kKeys, end, prefix,
+                                                  [](const char* k, std::string_view p) { return std::string_view(k) < p; });
+         at != end && std::string_view(*at).substr(0, prefix.size()) == prefix; ++at) {
+        out.emplace_back(*at, catalog_text_at(static_cast<std::size_t>(at - detail::kKeys)));
+    }
+    return out;
+}
+
+bool has(std::string_view key) {
+    return catalog_index(key) != detail::kEntryCount;
+}
+
+std::string scope_words(std::string_view scope) {
+    std::string key = "scope." + std::string(scope);
+    std::replace(key.begin(), key.end(), ':', '_');
+    return has(key) ? tr(key) : tr("scope.unknown");
 }
 
 const char* tr(std::string_view key) {
