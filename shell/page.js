@@ -220,74 +220,86 @@
     updateMirror();
   }
 
+  // The mirror's words, in the app's language: the "mirror." entries of the
+  // catalog (web/i18n/*.json), which the app publishes when its language is
+  // set (web/src/language.cpp). Until then (loading), English.
+  var words = {};
+  var wordsLang = 'en';
+  function say(key, values, english) {
+    var text = words[key];
+    if (values && typeof values.n === 'number' && words[key + '#other'] !== undefined) {
+      var form = 'other';
+      try { form = new Intl.PluralRules(wordsLang).select(values.n); } catch (e) {}
+      text = words[key + '#' + form] !== undefined ? words[key + '#' + form] : words[key + '#other'];
+    }
+    if (text === undefined) text = english || key;
+    return text.replace(/\{([a-z_]+)\}/g, function (all, name) {
+      return values && values[name] !== undefined ? String(values[name]) : all;
+    });
+  }
+
   // The mirror says what a sighted user sees at a glance; it leaves out what
   // changes every second (countdowns) so screen readers are not flooded.
   function describe(s) {
     if (loadError) return 'roomkey failed to start: ' + loadError;
     if (!s.ready) return 'roomkey is loading.';
-    var parts = ['roomkey is ready.', 'Session: ' + (s.session || 'unknown') + '.'];
+    var parts = [say('mirror.ready'), say('mirror.session', { session: say('session.' + String(s.session || 'unknown').replace(/ /g, '_'), null, s.session || 'unknown') })];
     if (s.account) {
-      parts.push('Signed in as ' + (s.account.name ? s.account.name + ' ' : '') +
-                 '(account ' + s.account.account_id + ').');
+      parts.push(say('mirror.signed_in_as', { name: s.account.name ? s.account.name + ' ' : '', id: s.account.account_id }));
     }
     // Where the tokens are (roomkey-helper in BFF mode, or this page).
-    if (s.tokens_where) parts.push('Tokens: ' + s.tokens_where + '.');
+    if (s.tokens_where) parts.push(say('mirror.tokens', { where: s.tokens_where }));
     if (s.status) {
-      parts.push('Unread ' + s.status.unread_num + ' in ' + s.status.unread_room_num + ' rooms, mentions ' +
-                 s.status.mention_num + ', tasks ' + s.status.mytask_num + '.');
+      parts.push(say('mirror.status', { unread: s.status.unread_num, rooms: s.status.unread_room_num,
+        mentions: s.status.mention_num, tasks: s.status.mytask_num }));
     }
-    if (s.room_count) parts.push(s.room_count + ' rooms.');
+    if (s.room_count) parts.push(say('mirror.room_count', { n: s.room_count }));
     if (s.queue && s.queue.total) {
       // A burst is announced when it starts, every 10 deliveries and when it
       // ends, not at every single post.
       var q = s.queue;
       if (q.waiting + q.sending > 0) {
         var step = Math.floor(q.delivered / 10) * 10;
-        parts.push(step === 0 ? 'Posting ' + q.total + (q.total === 1 ? ' post.' : ' posts.')
-                              : 'Posting: ' + step + ' of ' + q.total + ' delivered so far.');
-        if (q.failed) parts.push(q.failed + ' failed.');
+        parts.push(step === 0 ? say('mirror.posting', { n: q.total })
+                              : say('mirror.posting_progress', { step: step, total: q.total }));
+        if (q.failed) parts.push(say('mirror.failed', { n: q.failed }));
       } else {
-        parts.push('Posts: ' + q.delivered + ' of ' + q.total + ' delivered' +
-                   (q.failed ? ', ' + q.failed + ' failed' : '') + '.');
+        parts.push(say(q.failed ? 'mirror.posts_done_failed' : 'mirror.posts_done',
+                       { delivered: q.delivered, total: q.total, failed: q.failed }));
       }
     }
-    if (s.connection && s.connection.helper === 'unreachable') {
-      parts.push('roomkey-helper does not answer; posts wait and roomkey keeps trying.');
-    }
+    if (s.connection && s.connection.helper === 'unreachable') parts.push(say('mirror.helper_unreachable'));
     // Posts the user has to act on, and posts waiting to be sent again.
     (s.posts || []).forEach(function (p) {
       if (p.stage === 'unknown' || p.stage === 'refused' || p.stage === 'retrying' || p.stage === 'checking') {
-        parts.push('Post "' + p.body + '" ' + p.stage + ': ' + p.note + '.');
+        parts.push(say('mirror.post', { body: p.body, stage: p.stage, note: p.note }));
       }
     });
     // The open room, its newest messages as they arrive.
     if (s.room) {
-      parts.push('Room ' + (s.room.name || s.room.room_id) + ' open: ' + s.room.messages.length + ' messages, ' +
-                 s.room.tasks.length + ' tasks.');
+      parts.push(say('mirror.room', { room: s.room.name || s.room.room_id, messages: s.room.messages.length,
+        tasks: s.room.tasks.length }));
     }
     if (s.announce && s.announce.room) parts.push(s.announce.room + '.');
     if (s.announce && s.announce.console) parts.push(s.announce.console);
-    if (s.sign_out_confirm) {
-      parts.push('Sign out? ' + s.sign_out_confirm.posts + ' queued post(s) would be discarded. Confirm or stay signed in.');
-    }
+    if (s.sign_out_confirm) parts.push(say('mirror.sign_out_confirm', { posts: s.sign_out_confirm.posts }));
     if (s.scope_refresh && s.scope_refresh.granted !== null) {
-      parts.push('Refreshed with fewer scopes: granted ' + (s.scope_refresh.granted || 'none') + '.');
+      parts.push(say('mirror.scope_refresh', { granted: s.scope_refresh.granted || say('mirror.none') }));
     }
-    if (s.scopes && s.scopes.differ) parts.push('Warning: the granted scopes differ from the requested ones.');
+    if (s.scopes && s.scopes.differ) parts.push(say('mirror.scopes_differ'));
     // Each view's own error, as the panel shows it.
-    var views = { config: 'Configuration', account: 'Account', status: 'Status', rooms: 'Rooms', posting: 'Posting',
-      form: 'Form', room: 'Room', my_tasks: 'My tasks', contacts: 'Contacts', console: 'Console',
-      scope_refresh: 'Refresh with fewer scopes' };
-    Object.keys(views).forEach(function (key) {
-      if (s.errors && s.errors[key]) parts.push(views[key] + ' error: ' + s.errors[key] + '.');
+    ['config', 'account', 'status', 'rooms', 'posting', 'form', 'room', 'my_tasks', 'contacts', 'console',
+      'scope_refresh'].forEach(function (key) {
+      if (s.errors && s.errors[key]) parts.push(say('mirror.view_error', { view: say('mirror.view.' + key), error: s.errors[key] }));
     });
     // Text drawn with the built-in font (canvas read-back is noise);
     // a clipboard clear that waits for the next click or key press.
     if (fontStats && fontStats.notice) parts.push(fontStats.notice);
     if (s.clipboard_notice) parts.push(s.clipboard_notice);
     if (s.last_error) {
-      parts.push('Last error: ' + s.last_error.title + (s.last_error.code ? ' (' + s.last_error.code + ')' : '') +
-                 '. ' + s.last_error.message + (s.last_error.remedy ? ' ' + s.last_error.remedy : ''));
+      parts.push(say('mirror.last_error', { title: s.last_error.title }) +
+                 (s.last_error.code ? ' (' + s.last_error.code + ')' : '') + '. ' + s.last_error.message +
+                 (s.last_error.remedy ? ' ' + s.last_error.remedy : ''));
     }
     return parts.join(' ');
   }
@@ -332,6 +344,10 @@
     'widget': function (name) {
       var r = widgets[name];
       return r ? { 'x': r[0], 'y': r[1], 'width': r[2], 'height': r[3], 'frame': drawnFrame } : null;
+    },
+    '_publishWords': function (lang, json) {
+      try { words = JSON.parse(json); wordsLang = lang; } catch (e) { return; }
+      updateMirror();
     },
     '_publishWidgets': function (json) { try { widgets = JSON.parse(json); } catch (e) { widgets = {}; } },
     '_publishFrame': function (frame) { drawnFrame = frame; },

@@ -1,6 +1,8 @@
 // html.cpp: escaping and the page frame (see html.hpp).
 #include "sandbox/html.hpp"
 
+#include "app/i18n.hpp"
+
 namespace roomkey::sandbox {
 
 std::string html_escape(std::string_view text) {
@@ -19,6 +21,10 @@ std::string html_escape(std::string_view text) {
     return out;
 }
 
+void use_page_language(const Headers& headers) {
+    app::i18n::set_language(app::i18n::from_accept_language(headers.get("Accept-Language").value_or("")));
+}
+
 std::string hidden_field(std::string_view name, std::string_view value) {
     return "<input type=\"hidden\" name=\"" + html_escape(name) + "\" value=\"" + html_escape(value) + "\">";
 }
@@ -26,11 +32,14 @@ std::string hidden_field(std::string_view name, std::string_view value) {
 std::string html_page(std::string_view title, std::string_view body) {
     std::string page;
     page.reserve(body.size() + 1200);
-    page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    page += "<!DOCTYPE html>\n<html lang=\"";
+    page += app::i18n::code(app::i18n::language());
+    page += "\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             "<meta name=\"referrer\" content=\"no-referrer\"><title>";
     page += html_escape(title);
-    page += " - roomkey sandbox</title><style>"
+    page += app::tr("sandbox.title_suffix");
+    page += "</title><style>"
             "body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}"
             "header{border-bottom:1px solid #ccc;margin-bottom:1.5rem;color:#555;font-size:.9rem}"
             "h1{font-size:1.5rem}label{display:block;margin:.75rem 0 .25rem;font-weight:600}"
@@ -40,7 +49,9 @@ std::string html_page(std::string_view title, std::string_view body) {
             ".secret{font-family:monospace;background:#f3f3f3;padding:.2rem .4rem;word-break:break-all}"
             "code{background:#f3f3f3;padding:0 .2rem}table{border-collapse:collapse}td,th{padding:.3rem .6rem;"
             "border-bottom:1px solid #ddd;text-align:left;vertical-align:top}"
-            "</style></head><body><header>roomkey sandbox &middot; a local stand-in for the chat service</header>\n<main>";
+            "</style></head><body><header>";
+    page += html_escape(app::tr("sandbox.banner"));
+    page += "</header>\n<main>";
     page += body;
     page += "</main></body></html>\n";
     return page;

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "roomkey/http.hpp"
+
 namespace roomkey::sandbox {
 
 // Escapes & < > " ' for text and attribute values.
@@ -13,6 +15,10 @@ std::string html_escape(std::string_view text);
 
 // A complete page with the sandbox's inline style; `body` is trusted HTML.
 std::string html_page(std::string_view title, std::string_view body);
+
+// The pages' language for this request (this thread), from its
+// Accept-Language: Japanese or English, as the service's own screens.
+void use_page_language(const Headers& headers);
 
 // <input type="hidden" name=.. value=..> with both escaped.
 std::string hidden_field(std::string_view name, std::string_view value);

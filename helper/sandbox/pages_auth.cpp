@@ -2,6 +2,7 @@
 // the spec 7.1 error page. Plain HTML forms; state-changing POSTs carry the
 // session's CSRF token; outcomes go back with 303 to a redirect URI verified
 // when the request came in and again when the decision is made.
+#include "app/i18n.hpp"
 #include "roomkey/authorization.hpp"
 #include "roomkey/pkce.hpp"
 #include "sandbox/app.hpp"
@@ -25,14 +26,20 @@ std::string safe_next(std::string_view next) {
     return "/";
 }
 
+HttpResponse not_a_form_page() {
+    return html_response(400, html_page(app::tr("sandbox.bad_request"),
+                                        "<h1>" + html_escape(app::tr("sandbox.bad_request")) + "</h1><p>" +
+                                            html_escape(app::tr("sandbox.not_a_form")) + "</p>"));
+}
+
 std::string scope_items(const ScopeSet& scopes) {
     std::string out = "<ul>";
     for (const auto& name : scopes) {
         const ScopeInfo* info = find_scope(name);
-        out += "<li><strong>" + html_escape(info ? info->allows : std::string_view("Unknown permission.")) +
+        out += "<li><strong>" + html_escape(app::i18n::scope_words(name)) +
                "</strong> <code>" + html_escape(name) + "</code>";
         if (info && info->aggregate()) {
-            out += " (includes";
+            out += " (" + std::string(app::tr("sandbox.includes"));
             for (const auto& inc : info->includes) out += " <code>" + html_escape(inc) + "</code>";
             out += ")";
         }
@@ -53,53 +60,60 @@ HttpResponse SandboxApp::authorization_error_page(int status, AuthorizationError
                                                   std::string_view description,
                                                   const std::optional<std::string>& back_to) {
     const AuthorizationErrorInfo& i = info(code);
-    std::string body = "<h1>Authorization error</h1><div class=\"error\"><p>error_code: <strong id=\"error-code\">" +
+    std::string body = "<h1>" + html_escape(app::tr("sandbox.auth_error.title")) +
+                       "</h1><div class=\"error\"><p>error_code: <strong id=\"error-code\">" +
                        std::to_string(to_number(code)) + "</strong> (<code>" + html_escape(i.identifier) +
                        "</code>)</p><p id=\"error-description\">" + html_escape(description) + "</p></div><p>" +
-                       html_escape(i.remedy) + "</p>";
+                       html_escape(app::tr("auth_error." + std::string(i.identifier) + ".remedy")) + "</p>";
     if (back_to) {
         body += "<p><a id=\"back-to-client\" href=\"" + html_escape(*back_to) +
-                "\">Return to the application</a> (it receives the error).</p>";
+                "\">" + html_escape(app::tr("sandbox.auth_error.back")) + "</a> " +
+                html_escape(app::tr("sandbox.auth_error.back_note")) + "</p>";
     }
-    return html_response(status, html_page("Authorization error", body));
+    return html_response(status, html_page(app::tr("sandbox.auth_error.title"), body));
 }
 
-HttpResponse SandboxApp::index_page(const RequestContext&) {
-    std::string body =
-        "<h1>roomkey sandbox</h1><p>A strict local stand-in for the chat service. Addresses:</p><ul>"
-        "<li>REST API: <code>/v2</code> (base_url)</li><li>Token endpoint: <code>/oauth/token</code> (auth_url + "
-        "/token)</li><li>Consent screen: <code>/consent</code> (consent_url)</li></ul>"
-        "<p><a href=\"/clients\">Manage OAuth clients</a> &middot; <a href=\"/clients/new\">Register a new "
-        "client</a></p><h2>Demo accounts</h2><table><tr><th>account_id</th><th>name</th><th>login</th></tr>";
+HttpResponse SandboxApp::index_page(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
+    auto words = [](const char* key) { return html_escape(app::tr(key)); };
+    std::string body = "<h1>roomkey sandbox</h1><p>" + words("sandbox.index.intro") + "</p><ul><li>" +
+                       words("sandbox.index.rest_api") + ": <code>/v2</code> (base_url)</li><li>" +
+                       words("sandbox.index.token_endpoint") + ": <code>/oauth/token</code> (auth_url + /token)</li><li>" +
+                       words("sandbox.index.consent_screen") + ": <code>/consent</code> (consent_url)</li></ul>" +
+                       "<p><a href=\"/clients\">" + words("sandbox.index.manage_clients") +
+                       "</a> &middot; <a href=\"/clients/new\">" + words("sandbox.index.register_client") +
+                       "</a></p><h2>" + words("sandbox.index.demo_accounts") +
+                       "</h2><table><tr><th>account_id</th><th>name</th><th>login</th></tr>";
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& [id, a] : chat_.accounts()) {
         body += "<tr><td>" + std::to_string(id) + "</td><td>" + html_escape(a.name) + "</td><td>" +
                 html_escape(a.login_mail) + "</td></tr>";
     }
-    body += "</table><p>Passwords and API tokens are listed in docs/sandbox.md and by "
-            "<code>roomkey-sandbox --help</code>.</p>";
-    return html_response(200, html_page("Sandbox", body));
+    body += "</table><p>" + words("sandbox.index.passwords") + " <code>roomkey-sandbox --help</code></p>";
+    return html_response(200, html_page(app::tr("sandbox.index.title"), body));
 }
 
 HttpResponse SandboxApp::login_page(int status, std::string_view request_id, std::string_view next,
                                     std::string_view error) {
-    std::string body = "<h1>Log in</h1>";
-    if (!request_id.empty()) body += "<p>An application asks for access to your account. Log in first.</p>";
+    auto words = [](const char* key) { return html_escape(app::tr(key)); };
+    std::string body = "<h1>" + words("sandbox.login.title") + "</h1>";
+    if (!request_id.empty()) body += "<p>" + words("sandbox.login.asks") + "</p>";
     if (!error.empty()) body += "<p class=\"error\" id=\"login-error\">" + html_escape(error) + "</p>";
     body += "<form method=\"post\" action=\"/login\">";
     if (!request_id.empty()) body += hidden_field("request", request_id);
     if (!next.empty()) body += hidden_field("next", next);
-    body +=
-        "<label for=\"login\">Mail address or account ID</label><input type=\"text\" id=\"login\" name=\"login\" "
-        "autocomplete=\"username\" required autofocus><label for=\"password\">Password</label><input "
-        "type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required>"
-        "<div><button type=\"submit\" name=\"action\" value=\"login\">Log in</button>";
+    body += "<label for=\"login\">" + words("sandbox.login.login") +
+            "</label><input type=\"text\" id=\"login\" name=\"login\" autocomplete=\"username\" required autofocus>"
+            "<label for=\"password\">" + words("sandbox.login.password") +
+            "</label><input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" "
+            "required><div><button type=\"submit\" name=\"action\" value=\"login\">" + words("sandbox.login.button") +
+            "</button>";
     if (!request_id.empty()) {
-        body += "<button type=\"submit\" name=\"action\" value=\"cancel\" formnovalidate>Cancel</button>";
+        body += "<button type=\"submit\" name=\"action\" value=\"cancel\" formnovalidate>" +
+                words("sandbox.cancel") + "</button>";
     }
-    body += "</div></form><p>This login screen does not support SAML. SAML users log in through the normal login "
-            "screen first and then open the consent screen again.</p>";
-    return html_response(status, html_page("Log in", body));
+    body += "</div></form><p>" + words("sandbox.login.saml") + "</p>";
+    return html_response(status, html_page(app::tr("sandbox.login.title"), body));
 }
 
 HttpResponse SandboxApp::consent_page(const ReservedAuthorization& reserved, std::string_view reservation_id,
@@ -107,21 +121,27 @@ HttpResponse SandboxApp::consent_page(const ReservedAuthorization& reserved, std
     const ValidatedAuthorization& r = reserved.request;
     const RegisteredClient* client = oauth_.client(r.client_id);
     const Account* account = chat_.account(session.account);
-    std::string body = "<h1>Allow access?</h1><p><strong id=\"client-name\">" +
-                       html_escape(client ? client->name : r.client_id) +
-                       "</strong> asks for access to the account of <strong>" +
-                       html_escape(account ? account->name : std::string("?")) + "</strong>" +
-                       " (account_id " + std::to_string(session.account) + "). It will be able to:</p>" +
+    auto words = [](const char* key) { return html_escape(app::tr(key)); };
+    // The values go in escaped and marked up; the words around them are the catalog's.
+    const std::string asks = html_escape(app::tr(
+        "sandbox.consent.asks", {{"client", "\x01"}, {"account", "\x02"}, {"id", std::to_string(session.account)}}));
+    std::string asks_html = asks;
+    asks_html.replace(asks_html.find('\x01'), 1,
+                      "<strong id=\"client-name\">" + html_escape(client ? client->name : r.client_id) + "</strong>");
+    asks_html.replace(asks_html.find('\x02'), 1,
+                      "<strong>" + html_escape(account ? account->name : std::string("?")) + "</strong>");
+    std::string body = "<h1>" + words("sandbox.consent.heading") + "</h1><p>" + asks_html + "</p>" +
                        scope_items(r.scopes);
     if (r.scopes.count(std::string(kOfflineAccessScope)) != 0) {
-        body += "<p>With <code>offline_access</code> it keeps this access while you are away, until you revoke it.</p>";
+        body += "<p><code>offline_access</code>: " + words("sandbox.consent.offline") + "</p>";
     }
-    body += "<p>You will be sent back to <code>" + html_escape(r.redirect_uri) + "</code>.</p>"
-            "<form method=\"post\" action=\"/consent\">" +
-            hidden_field("request", reservation_id) + hidden_field("csrf", session.csrf) +
-            "<button type=\"submit\" name=\"decision\" value=\"allow\" id=\"allow\">Allow</button>"
-            "<button type=\"submit\" name=\"decision\" value=\"deny\" id=\"deny\">Deny</button></form>";
-    return html_response(200, html_page("Allow access", body));
+    body += "<p>" + words("sandbox.consent.sent_back") + " <code>" + html_escape(r.redirect_uri) + "</code></p>" +
+            "<form method=\"post\" action=\"/consent\">" + hidden_field("request", reservation_id) +
+            hidden_field("csrf", session.csrf) +
+            "<button type=\"submit\" name=\"decision\" value=\"allow\" id=\"allow\">" + words("sandbox.consent.allow") +
+            "</button><button type=\"submit\" name=\"decision\" value=\"deny\" id=\"deny\">" +
+            words("sandbox.consent.deny") + "</button></form>";
+    return html_response(200, html_page(app::tr("sandbox.consent.title"), body));
 }
 
 std::optional<HttpResponse> SandboxApp::redirect_refusal(const ValidatedAuthorization& request) {
@@ -140,6 +160,7 @@ std::optional<HttpResponse> SandboxApp::redirect_refusal(const ValidatedAuthoriz
 }
 
 HttpResponse SandboxApp::consent_get(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     std::lock_guard<std::mutex> lock(mutex_);
     // Back from the login screen: the request was validated and reserved then.
     if (const auto reservation = form_get(ctx.query, "request")) {
@@ -169,9 +190,11 @@ HttpResponse SandboxApp::consent_get(const RequestContext& ctx) {
 }
 
 HttpResponse SandboxApp::consent_post(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     auto bad_form = [] {
-        return html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>The consent form was not "
-                                                           "submitted as a form.</p>"));
+        return html_response(400, html_page(app::tr("sandbox.bad_request"),
+                                            "<h1>" + html_escape(app::tr("sandbox.bad_request")) + "</h1><p>" +
+                                                html_escape(app::tr("sandbox.consent.not_a_form")) + "</p>"));
     };
     if (!has_form_content_type(ctx.request.headers)) return bad_form();
     const auto form = decode_form(ctx.request.body);
@@ -190,9 +213,9 @@ HttpResponse SandboxApp::consent_post(const RequestContext& ctx) {
         return redirect_response("/login?" + form_encode({{"request", reservation}}));
     }
     if (!constant_time_equals(csrf, session->csrf)) {
-        return html_response(403, html_page("Form expired", "<h1>Form expired</h1><p>This form does not belong to "
-                                                            "your session. Go back to the application and start "
-                                                            "again.</p>"));
+        return html_response(403, html_page(app::tr("sandbox.form_expired"),
+                                            "<h1>" + html_escape(app::tr("sandbox.form_expired")) + "</h1><p>" +
+                                                html_escape(app::tr("sandbox.consent.form_expired")) + "</p>"));
     }
     if (decision != "allow" && decision != "deny") return bad_form();
     const auto request = oauth_.take_reserved(reservation, ctx.now);
@@ -207,6 +230,7 @@ HttpResponse SandboxApp::consent_post(const RequestContext& ctx) {
 }
 
 HttpResponse SandboxApp::login_get(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     const std::string reservation = form_get(ctx.query, "request").value_or("");
     const std::string next = form_get(ctx.query, "next").value_or("");
     std::lock_guard<std::mutex> lock(mutex_);
@@ -222,11 +246,9 @@ HttpResponse SandboxApp::login_get(const RequestContext& ctx) {
 }
 
 HttpResponse SandboxApp::login_post(const RequestContext& ctx) {
-    if (!has_form_content_type(ctx.request.headers)) {
-        return html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>Not a form.</p>"));
-    }
-    const auto form = decode_form(ctx.request.body);
-    if (!form) return html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>Not a form.</p>"));
+    use_page_language(ctx.request.headers);
+    const auto form = has_form_content_type(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
+    if (!form) return not_a_form_page();
     const std::string reservation = form_get(*form, "request").value_or("");
     const std::string next = form_get(*form, "next").value_or("");
     const std::string action = form_get(*form, "action").value_or("login");
@@ -250,7 +272,7 @@ HttpResponse SandboxApp::login_post(const RequestContext& ctx) {
     const bool password_ok = constant_time_equals(account ? account->password : std::string("\x01"), password);
     if (!account || !password_ok) {
         return login_page(200, reservation, next.empty() ? next : safe_next(next),
-                          "The mail address, account ID or password is wrong.");
+                          app::tr("sandbox.login.wrong"));
     }
     const std::string session_id = oauth_.open_session(account->account_id, ctx.now);
     HttpResponse response = redirect_response(

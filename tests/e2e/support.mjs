@@ -115,8 +115,10 @@ const PAGE_OPEN_FLAGS = ['--renderer-process-limit=1', '--js-flags=--liftoff-onl
 // for it back.
 // `phone`: a touch screen 390x844 CSS px wide as a phone's (Playwright's
 // hasTouch and isMobile), so page.touchscreen.tap() taps as a finger does.
+// `locale`: the browser's language (navigator.languages, Accept-Language),
+// e.g. 'ja-JP'; Playwright's default otherwise.
 export async function launchBrowser({ home = null, trustedOnly = false, testFlags = true, backForwardCache = false,
-  phone = false } = {}) {
+  phone = false, locale = undefined } = {}) {
   const userDataDir = mkdtempSync(join(home || tmpdir(), 'roomkey-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
@@ -126,6 +128,7 @@ export async function launchBrowser({ home = null, trustedOnly = false, testFlag
     env: home ? { ...process.env, HOME: home } : process.env,
     viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
     ...(phone ? { hasTouch: true, isMobile: true } : {}),
+    ...(locale ? { locale } : {}),
     args: ['--no-sandbox', '--disable-gpu', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
       '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', ...(testFlags ? PAGE_OPEN_FLAGS : [])],

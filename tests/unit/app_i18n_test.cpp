@@ -151,3 +151,43 @@ TEST_F(I18nTest, UserErrorsInEnglishAreTheWordsOfShared) {
 
 }  // namespace
 }  // namespace roomkey::app
+
+namespace roomkey::app {
+namespace {
+
+TEST(I18nAcceptLanguage, PicksTheMostPreferredLanguageCompiledIn) {
+    using i18n::Lang;
+    EXPECT_EQ(i18n::from_accept_language("ja"), Lang::ja);
+    EXPECT_EQ(i18n::from_accept_language("ja-JP,ja;q=0.9,en-US;q=0.8,en;q=0.7"), Lang::ja);
+    EXPECT_EQ(i18n::from_accept_language("en-US,en;q=0.9,ja;q=0.8"), Lang::en);
+    EXPECT_EQ(i18n::from_accept_language("fr-FR, en;q=0.5, ja;q=0.7"), Lang::ja);
+    EXPECT_EQ(i18n::from_accept_language("fr"), Lang::en);
+    EXPECT_EQ(i18n::from_accept_language(""), Lang::en);
+    EXPECT_EQ(i18n::from_accept_language("ja;q=0"), Lang::en) << "q=0 means not acceptable";
+    EXPECT_EQ(i18n::from_accept_language("qps, ja;q=0.1"), Lang::ja);
+    EXPECT_EQ(i18n::from_accept_language(",,;q=,ja;q=abc"), Lang::en) << "garbage is not an error";
+}
+
+}  // namespace
+}  // namespace roomkey::app
+
+#include "app/dtext_words.hpp"
+#include "roomkey/notation.hpp"
+
+namespace roomkey::app {
+namespace {
+
+TEST(I18nDtext, TheServicesMessagesReadInTheAppsLanguage) {
+    for (const char* key : {"task_added", "file_uploaded", "chatroom_groupchat_created", "chatroom_chat_edited",
+                            "chatroom_chatname_is", "chatroom_set", "chatroom_member_is", "chatroom_added",
+                            "chatroom_deleted"}) {
+        EXPECT_EQ(dtext_in_words(key), notation::dtext_words(key)) << "English is shared/'s reading of " << key;
+    }
+    i18n::set_language(i18n::Lang::ja);
+    EXPECT_EQ(dtext_in_words("task_added"), "タスクを追加しました");
+    EXPECT_EQ(dtext_in_words("chatroom_description_is"), "Chatroom description is") << "an unknown key as shared/ reads it";
+    i18n::set_language(i18n::Lang::en);
+}
+
+}  // namespace
+}  // namespace roomkey::app

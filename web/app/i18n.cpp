@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -20,7 +21,7 @@ extern const char* const kTexts[][2];
 
 namespace {
 
-Lang g_i18n_lang = Lang::en;
+thread_local Lang g_i18n_lang = Lang::en;
 PluralRule g_i18n_plural = builtin_plural;
 
 char ascii_lower(char c) {
@@ -115,6 +116,27 @@ void set_language(Lang lang) {
 
 Lang language() {
     return g_i18n_lang;
+}
+
+std::vector<std::pair<std::string, std::string>> entries(std::string_view prefix) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const char* const* end = detail::kKeys + detail::kEntryCount;
+    for (const char* const* at = std::lower_bound(detail::kKeys, end, prefix,
+                                                  [](const char* k, std::string_view p) { return std::string_view(k) < p; });
+         at != end && std::string_view(*at).substr(0, prefix.size()) == prefix; ++at) {
+        out.emplace_back(*at, catalog_text_at(static_cast<std::size_t>(at - detail::kKeys)));
+    }
+    return out;
+}
+
+bool has(std::string_view key) {
+    return catalog_index(key) != detail::kEntryCount;
+}
+
+std::string scope_words(std::string_view scope) {
+    std::string key = "scope." + std::string(scope);
+    std::replace(key.begin(), key.end(), ':', '_');
+    return has(key) ? tr(key) : tr("scope.unknown");
 }
 
 const char* tr(std::string_view key) {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace roomkey::app::i18n {
@@ -32,8 +33,24 @@ std::optional<Lang> parse_tag(std::string_view tag);
 // then the first of navigator.languages the app has, else English.
 Lang choose(std::string_view query_lang, std::string_view stored, const std::vector<std::string>& browser_languages);
 
+// The language of the calling thread: the browser app has one thread; the
+// sandbox's pages set it per request (Accept-Language).
 void set_language(Lang lang);
 Lang language();
+// An Accept-Language header ("ja,en-US;q=0.9") -> the language compiled in
+// that it prefers most (q order, then order written), else English.
+Lang from_accept_language(std::string_view header);
+
+// Whether the catalog has `key` (a text, in English at least).
+bool has(std::string_view key);
+// What a scope of spec 5.5 allows, in words ("rooms.all:read" -> its
+// "scope.rooms.all_read" entry); the name itself stays as it is.
+std::string scope_words(std::string_view scope);
+
+// Every entry whose key starts with `prefix`, in the current language:
+// (key, text); a count's forms as "key#one", "key#other". For the page's
+// own words (the text mirror, shell/page.js).
+std::vector<std::pair<std::string, std::string>> entries(std::string_view prefix);
 
 // A named value for a placeholder {name}.
 struct Arg {

@@ -1,5 +1,6 @@
 // mention_text.cpp: see mention_text.hpp.
 #include "app/mention_text.hpp"
+#include "app/i18n.hpp"
 
 #include "roomkey/message_tags.hpp"
 
@@ -36,7 +37,7 @@ std::optional<std::string> mention_text(const std::vector<ChatMessage>& messages
         return {};
     };
     const std::string who =
-        newest->account.name.empty() ? "account " + newest->account.account_id : newest->account.name;
+        newest->account.name.empty() ? tr("mentions.account", {{"id", newest->account.account_id}}) : newest->account.name;
     // One paragraph, one space between words: a notification's lines are few.
     std::string text;
     for (char c : notation::plain_text(notation::parse(newest->body), lookup)) {

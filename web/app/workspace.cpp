@@ -1,5 +1,6 @@
 // workspace.cpp: the workspace's own state (see workspace.hpp).
 #include "app/workspace.hpp"
+#include "app/i18n.hpp"
 
 #include "roomkey/composer.hpp"
 
@@ -72,7 +73,7 @@ void Workspace::on_rooms(const std::vector<Room>& rooms) {
 }
 
 std::string mention_count_text(const MentionRise& rise) {
-    return std::to_string(rise.more) + (rise.more == 1 ? " new mention" : " new mentions") + " in " + rise.name;
+    return tr_n("mentions.new_in_room", rise.more, {{"room", rise.name}});
 }
 
 std::vector<MentionRise> Workspace::take_rises() {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "app/i18n.hpp"
 #include "page_bridge.hpp"
 
@@ -31,6 +33,12 @@ EM_JS(void, roomkey_js_store_lang, (const char* key, const char* lang), {
 
 EM_JS(void, roomkey_js_page_lang, (const char* lang), {
     document.documentElement.lang = UTF8ToString(lang);
+});
+
+// The text mirror's words in the app's language (shell/page.js's say()).
+EM_JS(void, roomkey_js_publish_words, (const char* lang, const char* json), {
+    var api = window["roomkey"];
+    if (api && api["_publishWords"]) api["_publishWords"](UTF8ToString(lang), UTF8ToString(json));
 });
 
 // Intl.PluralRules's category of n, as an index into the names below.
@@ -59,6 +67,12 @@ void tell_page(roomkey::app::i18n::Lang lang) {
     g_page_language = lang;
     // The pseudo-locale is English's text in disguise.
     roomkey_js_page_lang(lang == roomkey::app::i18n::Lang::ja ? "ja" : "en");
+    nlohmann::json words = nlohmann::json::object();
+    for (const char* prefix : {"mirror.", "session."}) {
+        for (auto& [key, text] : roomkey::app::i18n::entries(prefix)) words[key] = std::move(text);
+    }
+    roomkey_js_publish_words(lang == roomkey::app::i18n::Lang::ja ? "ja" : "en",
+                             words.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
 }  // namespace

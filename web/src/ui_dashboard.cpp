@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/i18n.hpp"
 #include "app/format.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
@@ -15,14 +16,15 @@
 namespace roomkey::web::parts {
 
 void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
-    if (!ImGui::CollapsingHeader("Account and status", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    if (app.holder() == CredentialHolder::none || app.session_shown().session_label() == "signing in" || app.session_shown().session_label() == "exchanging") {
-        text_dim("Sign in or use an API token to see your account (GET /me, GET /my/status).");
+    if (!ImGui::CollapsingHeader(tr("dashboard.account_and_status"), ImGuiTreeNodeFlags_DefaultOpen)) return;
+    const std::string& session = app.session_shown().session_label();  // the page API's value, compared
+    if (app.holder() == CredentialHolder::none || session == "signing in" || session == "exchanging") {  // i18n: not shown
+        text_dim(tr("dashboard.sign_in_to_see_account", {{"calls", "GET /me, GET /my/status"}}));
         return;
     }
-    if (ImGui::Button("Reload##account")) out.push_back(app::intent::ReloadAccount{});
+    if (ImGui::Button((std::string(tr("common.reload")) + "##account").c_str())) out.push_back(app::intent::ReloadAccount{});
     ImGui::SameLine();
-    if (app.dashboard().account().loading || app.dashboard().status().loading) loading_text(ui, "Loading", now);
+    if (app.dashboard().account().loading || app.dashboard().status().loading) loading_text(ui, tr("common.loading"), now);
     for (const std::string* note : {&app.dashboard().account().note, &app.dashboard().status().note}) {
         if (!note->empty()) ImGui::TextColored(kWarn, "%s", note->c_str());
     }
@@ -38,8 +40,8 @@ void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (const auto& status = app.dashboard().status().value) {
         if (ImGui::BeginTable("status", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) {
             ImGui::TableSetupColumn("");
-            ImGui::TableSetupColumn("messages");
-            ImGui::TableSetupColumn("rooms");
+            ImGui::TableSetupColumn(tr("dashboard.messages"));
+            ImGui::TableSetupColumn(tr("dashboard.rooms"));
             ImGui::TableHeadersRow();
             auto row = [](const char* name, std::int64_t count, std::int64_t rooms) {
                 ImGui::TableNextRow();
@@ -50,9 +52,9 @@ void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
                 ImGui::TableNextColumn();
                 ImGui::Text("%lld", static_cast<long long>(rooms));
             };
-            row("unread", status->unread_num, status->unread_room_num);
-            row("mentions", status->mention_num, status->mention_room_num);
-            row("my tasks", status->mytask_num, status->mytask_room_num);
+            row(tr("dashboard.unread"), status->unread_num, status->unread_room_num);
+            row(tr("dashboard.mentions"), status->mention_num, status->mention_room_num);
+            row(tr("dashboard.my_tasks"), status->mytask_num, status->mytask_room_num);
             ImGui::EndTable();
         }
     } else if (!app.dashboard().status().error.empty()) {
@@ -61,15 +63,15 @@ void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
 }
 
 void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
-    if (!ImGui::CollapsingHeader("Rooms", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!ImGui::CollapsingHeader(tr("dashboard.rooms_header"), ImGuiTreeNodeFlags_DefaultOpen)) return;
     if (app.holder() == CredentialHolder::none) {
-        text_dim("Your rooms appear here once you are signed in (GET /rooms).");
+        text_dim(tr("dashboard.rooms_after_sign_in", {{"calls", "GET /rooms"}}));
         return;
     }
-    if (ImGui::Button("Reload##rooms")) out.push_back(app::intent::ReloadRooms{});
+    if (ImGui::Button((std::string(tr("common.reload")) + "##rooms").c_str())) out.push_back(app::intent::ReloadRooms{});
     if (app.dashboard().rooms().loading) {
         ImGui::SameLine();  // only then: the list goes under the button, not beside it
-        loading_text(ui, "Loading", now);
+        loading_text(ui, tr("common.loading"), now);
     }
     if (!app.dashboard().rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.dashboard().rooms().note.c_str());
     const auto& rooms = app.dashboard().rooms().value;
@@ -79,16 +81,16 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         return;
     }
     if (rooms->empty()) {
-        text_dim("You are not a member of any room.");
+        text_dim(tr("dashboard.no_rooms"));
         return;
     }
     const float height =
         std::min(static_cast<float>(rooms->size()) + 0.5f, 8.5f) * ImGui::GetTextLineHeightWithSpacing();
-    ux::begin_list("Rooms");  // a list of rooms for assistive technology too
+    ux::begin_list(tr("dashboard.rooms_header"));  // a list of rooms for assistive technology too
     ImGui::BeginChild("room_list", ImVec2(0, height), ImGuiChildFlags_Border);
     for (const Room& room : *rooms) {
         std::string text = room.name + "  #" + room.room_id;
-        if (room.unread_num && *room.unread_num > 0) text += "  (" + std::to_string(*room.unread_num) + " unread)";
+        if (room.unread_num && *room.unread_num > 0) text += "  (" + tr_n("dashboard.room_unread", *room.unread_num) + ")";
         if (ImGui::Selectable(text.c_str(), room.room_id == app.dashboard().selected_room())) {
             out.push_back(app::intent::SelectRoom{room.room_id});
             out.push_back(app::intent::OpenRoom{room.room_id});  // its messages (ui_room.cpp)

@@ -26,7 +26,10 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::TextColored(kAccent, "roomkey");
     ImGui::SameLine();
     const std::string label = app.session_shown().session_label();
-    ImGui::TextColored(session_colour(label), "[%s]", label.c_str());
+    // The label is the page API's value; its words are the catalog's.
+    std::string label_key = "session." + label;
+    std::replace(label_key.begin(), label_key.end(), ' ', '_');
+    ImGui::TextColored(session_colour(label), "[%s]", tr(label_key));
     const ImGuiStyle& style = ImGui::GetStyle();
     const char* view_label = developer ? tr("header.workspace") : tr("header.developer");
     const char* notify_label =

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.hpp"
 #include "app/format.hpp"
 #include "app/plot_axes.hpp"
 #include "app/scope_help.hpp"
@@ -72,7 +73,7 @@ void rate_plot(UiState& ui, const std::vector<app::RateSample>& samples, long li
     const float limit_y = std::round(y_of(static_cast<double>(limit)));
     const ImU32 warn = ImGui::ColorConvertFloat4ToU32(kWarn);
     draw->AddLine(ImVec2(area.Min.x, limit_y), ImVec2(area.Max.x, limit_y), warn, thin * 2);
-    const std::string limit_label = "limit " + std::to_string(limit) + " per 5 min";
+    const std::string limit_label = tr("rate.limit_line", {{"limit", std::to_string(limit)}});
     const ImVec2 limit_size = ImGui::CalcTextSize(limit_label.c_str());
     draw->AddText(ImVec2(area.Max.x - limit_size.x, limit_y - limit_size.y - thin * 2), warn, limit_label.c_str());
 
@@ -109,11 +110,12 @@ void rate_plot(UiState& ui, const std::vector<app::RateSample>& samples, long li
     draw->AddCircleFilled(points.back(), thin * 3, accent);
 
     // The same picture in words, for screen readers (an image in the tree).
-    std::string words = "Remaining calls over time: " + std::to_string(samples.back().remaining) + " of " +
-                        std::to_string(limit) + " left at the latest reading, lowest " + std::to_string(lowest) + "; " +
-                        limit_label + "; calls axis";
+    std::string words = tr("rate.plot_words", {{"left", std::to_string(samples.back().remaining)},
+                                               {"limit", std::to_string(limit)},
+                                               {"lowest", std::to_string(lowest)},
+                                               {"limit_line", limit_label}});
     for (const app::AxisTick& tick : values) words += " " + tick.label;
-    words += "; time axis";
+    words += tr("rate.time_axis");
     for (auto it = times.rbegin(); it != times.rend(); ++it) words += " " + it->label;
     ux::describe_last_item("rate_plot", words);
 }
@@ -121,24 +123,24 @@ void rate_plot(UiState& ui, const std::vector<app::RateSample>& samples, long li
 }  // namespace
 
 void rate_panel(const App& app, UiState& ui, Instant now) {
-    if (!ImGui::CollapsingHeader("Rate limits (spec 8)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!ImGui::CollapsingHeader(tr("rate.header"), ImGuiTreeNodeFlags_DefaultOpen)) return;
     const OverallBudget overall = app.scheduler().overall(now);
     const float fraction =
         overall.limit > 0 ? static_cast<float>(overall.remaining) / static_cast<float>(overall.limit) : 0.0f;
-    std::string overlay = std::to_string(overall.remaining) + " / " + std::to_string(overall.limit) + " left";
-    if (overall.reset) overlay += ", resets in " + countdown_to(ui, *overall.reset, now);
-    if (!overall.from_headers) overlay += " (estimate)";
+    std::string overlay =
+        tr("rate.left", {{"left", std::to_string(overall.remaining)}, {"limit", std::to_string(overall.limit)}});
+    if (overall.reset) overlay += tr("rate.resets_in", {{"time", countdown_to(ui, *overall.reset, now)}});
+    if (!overall.from_headers) overlay += tr("rate.estimate");
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.2f ? kGood : kWarn));
     ImGui::ProgressBar(std::clamp(fraction, 0.0f, 1.0f), ImVec2(-FLT_MIN, 0), overlay.c_str());
     ImGui::PopStyleColor();
-    text_dim("300 requests per 5 minutes (x-ratelimit-*); 429 answers: " +
-             std::to_string(app.counters().responses_429));
+    text_dim(tr("rate.summary", {{"headers", "x-ratelimit-*"}, {"count", std::to_string(app.counters().responses_429)}}));
     const auto& samples = app.rate_samples();
     if (samples.size() >= 2) {
-        text_dim("Remaining calls over time (x-ratelimit-remaining):");
+        text_dim(tr("rate.plot_title", {{"header", "x-ratelimit-remaining"}}));
         rate_plot(ui, samples, std::max(1L, overall.limit));
     } else {
-        text_dim("The plot fills in as API answers arrive.");
+        text_dim(tr("rate.plot_empty"));
     }
     // Every room's posting budget (spec 8.2): the chosen room and rooms with
     // posts first, then the rest of the room list; the list scrolls.
@@ -152,8 +154,7 @@ void rate_panel(const App& app, UiState& ui, Instant now) {
         for (const Room& room : *list) add_room(room.room_id);
     }
     if (rooms.empty()) return;
-    ImGui::TextColored(kDim, "Posting budgets, %zu room%s (10 posts per 10 s each):", rooms.size(),
-                       rooms.size() == 1 ? "" : "s");
+    ImGui::TextColored(kDim, "%s", tr_n("rate.posting_budgets", static_cast<long long>(rooms.size())).c_str());
     const float row = ImGui::GetFrameHeightWithSpacing();
     const float height = std::min(static_cast<float>(rooms.size()), 6.0f) * row + ImGui::GetStyle().WindowPadding.y * 2;
     ImGui::BeginChild("room_budgets", ImVec2(0, height), ImGuiChildFlags_Border);
@@ -164,9 +165,10 @@ void rate_panel(const App& app, UiState& ui, Instant now) {
             const std::string& room = rooms[static_cast<std::size_t>(i)];
             const RoomBudget budget = app.scheduler().budget(room, now);
             const long left = std::max(0L, budget.limit - budget.used);
-            std::string text =
-                room_name(app, room) + ": " + std::to_string(left) + " of " + std::to_string(budget.limit) + " left";
-            if (budget.next_free > now) text += ", next in " + countdown_to(ui, budget.next_free, now);
+            std::string text = tr("rate.room_left", {{"room", room_name(app, room)},
+                                                      {"left", std::to_string(left)},
+                                                      {"limit", std::to_string(budget.limit)}});
+            if (budget.next_free > now) text += tr("rate.next_in", {{"time", countdown_to(ui, budget.next_free, now)}});
             ImGui::ProgressBar(budget.limit > 0 ? static_cast<float>(left) / static_cast<float>(budget.limit) : 0.0f,
                                ImVec2(-FLT_MIN, 0), text.c_str());
         }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -18,11 +19,11 @@ void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
         ui.narrow_of = grant;
     }
     const app::ScopeRefresh& narrow = app.sign_in().scope_refresh();
-    if (!ImGui::TreeNode("Refresh with fewer scopes (spec 4.3)")) {
+    if (!ImGui::TreeNode(tr("scope_refresh.header"))) {
         if (!narrow.error().empty()) ImGui::TextColored(kBad, "%s", narrow.error().c_str());
         return;
     }
-    text_dim("Untick what this session no longer needs; the new token grants only the rest.");
+    text_dim(tr("scope_refresh.hint"));
     for (const std::string& scope : leaf_scopes(*granted)) {
         bool kept = ui.narrow_scopes.count(scope) > 0;
         if (ImGui::Checkbox((scope + "##narrow").c_str(), &kept)) {
@@ -36,15 +37,15 @@ void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
     const ScopeSet asked = compact(ui.narrow_scopes);
     const bool refreshing = app.session_shown().session_label() == "refreshing";
     ImGui::BeginDisabled(refreshing || asked.empty());
-    if (ImGui::Button("Refresh with these scopes")) out.push_back(app::intent::RefreshScopes{asked});
+    if (ImGui::Button(tr("scope_refresh.button"))) out.push_back(app::intent::RefreshScopes{asked});
     ImGui::EndDisabled();
     note_widget(ui, "refresh_scopes");
-    ImGui::TextWrapped("scope=%s", asked.empty() ? "(none)" : format_scope_list(asked).c_str());
-    if (narrow.pending()) text_dim("Refreshing with " + format_scope_list(narrow.requested()) + "...");
+    ImGui::TextWrapped("scope=%s", asked.empty() ? tr("common.none") : format_scope_list(asked).c_str());
+    if (narrow.pending()) text_dim(tr("scope_refresh.refreshing", {{"scopes", format_scope_list(narrow.requested())}}));
     if (const auto& after = narrow.granted_after()) {
-        label_value("Asked for:", format_scope_list(narrow.requested()));
-        label_value("Granted:", after->empty() ? "(none)" : format_scope_list(*after));
-        label_value("Before:", format_scope_list(narrow.granted_before()));
+        label_value(tr("scope_refresh.asked"), format_scope_list(narrow.requested()));
+        label_value(tr("scope_refresh.granted"), after->empty() ? tr("common.none") : format_scope_list(*after));
+        label_value(tr("scope_refresh.before"), format_scope_list(narrow.granted_before()));
     }
     if (!narrow.error().empty()) ImGui::TextColored(kBad, "%s", narrow.error().c_str());
     ImGui::TreePop();
