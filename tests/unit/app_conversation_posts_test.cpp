@@ -280,6 +280,28 @@ TEST(Conversation, TryAgainAfterADeniedConsentStartsANewSignIn) {
     EXPECT_EQ(h.stored.size(), 2u) << "with a new pending authorization";
 }
 
+// Where you are: the address's place in state().location.
+TEST(Conversation, LocationSaysWhereYouAre) {
+    AppHarness h;
+    h.start();
+    EXPECT_EQ(state(h)["location"], "#/");
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::OpenRoom{"7"});
+    EXPECT_EQ(state(h)["location"], "#/rooms/7");
+    h.apply(intent::ShowView{true});
+    EXPECT_EQ(state(h)["location"], "#/developer");
+}
+
+// A reload in the page's own session mode says why the user signs in again.
+TEST(Conversation, AReloadAtAPlaceSaysWhyTheSessionDidNotSurvive) {
+    AppHarness h;
+    h.start("https://127.0.0.1:8443/#/rooms/2100");
+    EXPECT_NE(h.app->notice().find("reloaded"), std::string::npos) << h.app->notice();
+    AppHarness plain;
+    plain.start();
+    EXPECT_EQ(plain.app->notice().find("reloaded"), std::string::npos) << "a first visit is no reload";
+}
+
 }  // namespace
 }  // namespace app_test
 }  // namespace roomkey::app

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "app/i18n.hpp"
+
 namespace roomkey::app {
 
 std::string_view pending_name(PostStage stage) {
@@ -28,28 +30,28 @@ std::string pending_words(const PostJob& job, const UserTime& user) {
     const auto starts = [&](std::string_view prefix) { return job.note.rfind(prefix, 0) == 0; };
     switch (job.stage) {
         case PostStage::retrying: {
-            const std::string why = starts("503")   ? "the service is unavailable"
-                                    : starts("429") ? "too many posts at once"
-                                                    : "the service can't be reached";
-            std::string line = "Not sent: " + why + ".";
+            const char* why = starts("503")   ? tr("pending.unavailable")
+                              : starts("429") ? tr("pending.rate_limited")
+                                              : tr("pending.unreachable");
+            std::string line = tr("pending.not_sent", {{"why", why}});
             if (job.retry_at) {
                 const std::int64_t at = (unix_ms(*job.retry_at) + 999) / 1000;
                 const LocalTime t = local_time(at, user);
                 char clock[16];
                 std::snprintf(clock, sizeof clock, "%02u:%02u:%02u", t.hour, t.minute,
                               static_cast<unsigned>(((at % 60) + 60) % 60));
-                line += " Retrying at " + std::string(clock);
+                line += " " + tr("pending.retrying_at", {{"time", clock}});
             }
             return line;
         }
         case PostStage::checking:
-            return "Sending... (checking whether it arrived)";
+            return tr("pending.checking");
         case PostStage::unknown:
-            return "May not have been sent: " + job.note + ".";
+            return tr("pending.maybe_not_sent", {{"note", job.note}});
         case PostStage::refused:
-            return "Not sent: " + job.note;
+            return tr("pending.refused", {{"note", job.note}});
         default:
-            return "Sending...";
+            return tr("pending.sending");
     }
 }
 

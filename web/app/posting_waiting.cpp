@@ -3,6 +3,7 @@
 // offered to that account only (posting.hpp, waiting_posts.hpp).
 #include <algorithm>
 
+#include "app/i18n.hpp"
 #include "app/posting.hpp"
 
 namespace roomkey::app {
@@ -66,7 +67,7 @@ void Posting::review_waiting(Instant now) {
         job.body = it->body;
         job.stage = PostStage::refused;
         job.done_at = now;
-        job.note = "not sent: it was waiting when your session ended";
+        job.note = tr("pending.waited");
         add_job(std::move(job), now);
         it = waiting_.erase(it);
     }

@@ -142,6 +142,11 @@ void add_views_state(const App& app, Instant now, json& state) {
         }
     }
     state["room_unread"] = std::move(unread);
+    // Where the user is, as the address says it (shell/page.js follows it).
+    const RoomView& open = app.open_room().view();
+    state["location"] = app.workspace().view() == View::developer ? "#/developer"
+                        : open.is_open()                          ? "#/rooms/" + open.room_id()
+                                                                  : "#/";
     // Whether each list is being read (their errors are in state.errors).
     state["views_loading"] = {{"my_tasks", app.my_tasks().tasks().loading},
                               {"contacts", app.contacts().contacts().loading},

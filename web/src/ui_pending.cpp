@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "a11y.hpp"
+#include "app/i18n.hpp"
 #include "app/post_words.hpp"
 #include "ui_parts.hpp"
 
@@ -16,22 +17,22 @@ namespace roomkey::web::parts {
 void waiting_posts_offer(const App& app, UiState& ui, Intents& out) {
     const std::size_t waiting = app.posting().waiting_for_me().size();
     if (waiting == 0) return;
-    const std::string text = waiting == 1 ? "1 message was waiting:" : std::to_string(waiting) + " messages were waiting:";
+    const std::string text = tr_n("conversation.waiting", static_cast<long long>(waiting));
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(kWarn, "%s", text.c_str());
     using W = app::intent::WaitingPosts;
-    if (ImGui::SmallButton(beside("Send"))) out.push_back(W{W::send});
+    if (ImGui::SmallButton(beside(tr("conversation.send")))) out.push_back(W{W::send});
     note_widget(ui, "waiting_send");
-    if (ImGui::SmallButton(beside("Review"))) out.push_back(W{W::review});
+    if (ImGui::SmallButton(beside(tr("conversation.review")))) out.push_back(W{W::review});
     note_widget(ui, "waiting_review");
-    if (ImGui::SmallButton(beside("Discard"))) out.push_back(W{W::discard});
+    if (ImGui::SmallButton(beside(tr("conversation.discard")))) out.push_back(W{W::discard});
     note_widget(ui, "waiting_discard");
 }
 
 std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
     const app::RoomView& room = app.open_room().view();
     const auto& account = app.dashboard().account().value;
-    const std::string who = account && account->name ? *account->name : std::string("You");
+    const std::string who = account && account->name ? *account->name : std::string(tr("conversation.you"));
     std::size_t shown = 0;
     for (const app::PostJob& job : app.posting().posts()) {
         const std::string_view pending = app::pending_name(job.stage);
@@ -48,24 +49,24 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
             ImGui::PopStyleColor();
             ImGui::InputTextMultiline("##edit_post", ui.edit_body.data(), ui.edit_body.size(),
                                       ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f));
-            if (ImGui::SmallButton("Send")) {
+            if (ImGui::SmallButton(tr("conversation.send"))) {
                 out.push_back(app::intent::EditPost{0, ui.edit_body.data(), job.local_id});
                 ui.editing.clear();
             }
             ImGui::SameLine();
-            if (ImGui::SmallButton("Cancel")) ui.editing.clear();
+            if (ImGui::SmallButton(tr("common.cancel"))) ui.editing.clear();
         } else {
             ImGui::TextWrapped("%s", job.body.c_str());
             ImGui::PopStyleColor();
             ImGui::TextColored(pending == "sending" ? kDim : pending == "waiting" ? kWarn : kBad, "%s", line.c_str());
             if (pending != "sending") {
-                if (ImGui::SmallButton(beside("Retry now"))) out.push_back(app::intent::RetryPost{0, job.local_id});
+                if (ImGui::SmallButton(beside(tr("conversation.retry_now")))) out.push_back(app::intent::RetryPost{0, job.local_id});
                 note_widget(ui, "retry_post");
-                if (ImGui::SmallButton(beside("Edit"))) {
+                if (ImGui::SmallButton(beside(tr("conversation.edit")))) {
                     ui.editing = edit_key;
                     std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", job.body.c_str());
                 }
-                if (ImGui::SmallButton(beside("Discard"))) out.push_back(app::intent::DiscardPost{0, job.local_id});
+                if (ImGui::SmallButton(beside(tr("conversation.discard")))) out.push_back(app::intent::DiscardPost{0, job.local_id});
                 note_widget(ui, "discard_post");
             }
         }
@@ -93,7 +94,7 @@ void new_messages_line(const App& app, UiState& ui) {
         ui.conv.scrolled = true;
         ImGui::SetScrollHereY(0.0f);
     }
-    ImGui::TextColored(kWarn, "--- New messages ---");
+    ImGui::TextColored(kWarn, "%s", tr("conversation.new_messages"));
 }
 
 void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant now, Intents& out) {
@@ -118,7 +119,7 @@ void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant 
         out.push_back(app::intent::SeenLatest{room.room_id()});
     if (at_end) return;
     // Not at the newest: "Jump to latest" over the log's bottom right corner.
-    const char* label = "Jump to latest";
+    const char* label = tr("conversation.jump_latest");
     const ImVec2 size = ImGui::CalcTextSize(label);
     const ImGuiStyle& style = ImGui::GetStyle();
     const float w = size.x + style.FramePadding.x * 2;
