@@ -139,6 +139,22 @@
     if (changed) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
   })();
 
+  // 1b. Where you are: the fragment names the place (#/rooms/2100,
+  // #/developer). A reload or a pasted link opens it once signed in; the
+  // tab keeps the last place too (PLACE_KEY), so a sign-in through the
+  // consent screen, whose callback address has no fragment, comes back to
+  // it. The app's state().location says where it is: a new place is a new
+  // history entry, and Back and Forward go to theirs. Nothing here runs
+  // between changes: it follows the app's publishes and popstate only.
+  var PLACE_KEY = 'roomkey.location';
+  var PLACE = /^#\/(rooms\/\d{1,20}(\/tasks)?|developer)$/;
+  var wantedPlace = null;
+  try {
+    wantedPlace = PLACE.test(window.location.hash) ? window.location.hash
+                                                   : (window.sessionStorage.getItem(PLACE_KEY) || null);
+  } catch (e) { wantedPlace = PLACE.test(window.location.hash) ? window.location.hash : null; }
+  if (wantedPlace && !PLACE.test(wantedPlace)) wantedPlace = null;
+
   // 2. Only now the stylesheet. A <link> in the HTML would be fetched by the
   // browser's preload scanner while this script is still downloading, that
   // is before the strip above; added from here it is requested after it.
@@ -205,6 +221,39 @@
       window.dispatchEvent(new Event('roomkey:state'));
     });
   }
+
+  // Opens `place` through the page's own actions (after this publish returns).
+  var leaving = null;  // the place a goTo leaves: not written back while the app is still there
+  function goTo(place) {
+    leaving = state.location || null;
+    var room = /^#\/rooms\/(\d+)/.exec(place);
+    queueMicrotask(function () {
+      if (room) {
+        window.roomkey.act({ type: 'show_view', view: 'workspace' });
+        window.roomkey.act({ type: 'open_room', room_id: room[1] });
+      } else if (place === '#/developer') {
+        window.roomkey.act({ type: 'show_view', view: 'developer' });
+      }
+    });
+  }
+  function followPlace() {
+    if (!state.account || !(state.room_count > 0)) return;  // signed out: no place yet
+    if (wantedPlace) {
+      var place = wantedPlace;
+      wantedPlace = null;
+      goTo(place);
+      return;
+    }
+    var here = state.location;
+    if (leaving !== null && here === leaving) return;
+    leaving = null;
+    if (typeof here !== 'string' || !PLACE.test(here) || window.location.hash === here) return;
+    try { window.sessionStorage.setItem(PLACE_KEY, here); } catch (e) { /* storage off: the address still says it */ }
+    window.history.pushState(null, '', window.location.pathname + window.location.search + here);
+  }
+  window.addEventListener('popstate', function () {
+    if (PLACE.test(window.location.hash)) goTo(window.location.hash);
+  });
 
   function overlay(text, isError) {
     var el = document.getElementById('overlay');
@@ -364,6 +413,7 @@
       if (state.ready) overlay(null);
       updateMirror();
       announceState();
+      followPlace();
     },
     '_cannotDraw': function () { fail(NO_WEBGL2); },
     'fontStats': function () { return fontStats ? JSON.parse(JSON.stringify(fontStats)) : null; },

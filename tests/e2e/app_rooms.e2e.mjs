@@ -42,6 +42,8 @@ test('the open room, live updates, mark as read, a task done, contacts and the c
   const page = await browser.context.newPage();
   await openApp(page, stack.url);
   await signIn(page, FULL);
+  // Marking read by hand: the room is not marked read by being seen.
+  await act(page, { type: 'set_setting', name: 'mark_read_on_view', value: false });
 
   // Open room 2100: messages (force=1), tasks, members, files.
   await act(page, { type: 'open_room', room_id: ROOM });

@@ -53,7 +53,12 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
 
 std::vector<Effect> App::take_effects() {
     std::vector<Effect> out;
-    out.swap(effects_);
+    if (features_.posting.revision() != stored_posts_) {
+        stored_posts_ = features_.posting.revision();
+        out.push_back(effect::StorePosts{features_.posting.storage_record()});  // before any Navigate
+    }
+    out.insert(out.end(), effects_.begin(), effects_.end());
+    effects_.clear();
     return out;
 }
 

@@ -118,6 +118,8 @@ public:
     void start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now);
 
     void apply(const Intent& intent, Instant now);
+    // The posts the tab's storage kept (effect::StorePosts), read at load.
+    void restore_posts(std::string_view record) { features_.posting.restore_waiting(read_waiting_posts(record)); }
     void on_response(std::uint64_t id, const HttpResponse& response, Instant now);
     void on_transport_error(std::uint64_t id, const std::string& reason, Instant now);
     // The same, typed: only a post whose failure says "not sent" may go again
@@ -232,7 +234,11 @@ private:
                        Instant now);
     void drop_all_calls(const std::string& reason, Instant now);
     void record_rate(const HttpResponse& response, Instant now);
-    void reset_account_data() override { features_.clear_account(); }
+    // The session ended: its unsent messages wait for the same account (waiting_posts.hpp).
+    void reset_account_data() override {
+        features_.posting.keep_open_posts();
+        features_.clear_account();
+    }
 
     // ---- SignInHost: what the sign-in asks (app_session.cpp) ----
     void reset_error() override { feedback_.error.reset(); }
@@ -288,6 +294,7 @@ private:
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;
+    unsigned stored_posts_ = 0;  // the posting feature's revision last kept in storage
 
     // roomkey-helper's configuration (/config.json) and its loading.
     struct ConfigLoad {

@@ -41,17 +41,22 @@ void App::apply(const Intent& intent, Instant now) {
                     return;
                 }
                 feedback_.sign_out_confirm.reset();
+                if (i.discard_posts) posting.discard_open();
                 sign_out(now);
                 feedback_.notice = open > 0 ? "Signed out: every token was forgotten, and " + std::to_string(open) +
                                                   " open post(s) discarded as you asked."
                                             : "Signed out: every token was forgotten.";
             },
             [&](const intent::CancelSignOut&) { feedback_.sign_out_confirm.reset(); },
-            [&](const intent::TryAgain&) {
+            [&](const intent::TryAgain& i) {
+                const bool retry = i.sign_in && feedback_.error && feedback_.error->offers_try_again;
                 feedback_.error.reset();
                 feedback_.notice.clear();
                 sign_in_.try_again();
                 if (!config_load_.value && !config_load_.loading) fetch_config(now);
+                // Signed out, the thing to try again is the sign-in: it starts anew.
+                if (retry && !client_.can_send() && config_load_.value && config_load_.value->configured)
+                    start_sign_in(config_load_.value->default_scopes, now);
             },
             // In BFF mode the helper refreshes (POST /bff/refresh {"scope": ...}).
             [&](const intent::RefreshNow&) {
@@ -74,9 +79,20 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::PageRestored&) { page_restored(now); },
             [&](const intent::FormError& i) { feedback_.form_error = i.message; },
             // ---- posting (with recovery) ----
-            [&](const intent::RetryPost& i) { posting.retry(i.id, std::nullopt, now); },
-            [&](const intent::EditPost& i) { posting.retry(i.id, i.body, now); },
-            [&](const intent::DiscardPost& i) { posting.discard(i.id); },
+            [&](const intent::RetryPost& i) {
+                i.local_id.empty() ? posting.retry(i.id, std::nullopt, now) : posting.retry_local(i.local_id, {}, now);
+            },
+            [&](const intent::EditPost& i) {
+                i.local_id.empty() ? posting.retry(i.id, i.body, now) : posting.retry_local(i.local_id, i.body, now);
+            },
+            [&](const intent::DiscardPost& i) {
+                i.local_id.empty() ? posting.discard(i.id) : posting.discard_local(i.local_id);
+            },
+            [&](const intent::WaitingPosts& i) {
+                if (i.what == intent::WaitingPosts::send) posting.send_waiting(now);
+                if (i.what == intent::WaitingPosts::review) posting.review_waiting(now);
+                if (i.what == intent::WaitingPosts::discard) posting.discard_waiting();
+            },
             [&](const intent::QueueMessage& i) { posting.queue_message(i, now); },
             [&](const intent::QueueTask& i) { posting.queue_task(i, now); },
             [&](const intent::CancelQueued&) { posting.cancel_queued(); },
@@ -93,6 +109,8 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::OpenRoom& i) { room.open(i.room_id, now); },
             [&](const intent::LoadMessages& i) { room.load_messages(i.room_id, now); },
             [&](const intent::MarkRead& i) { room.mark_read(i.room_id, now); },
+            [&](const intent::SeenLatest& i) { room.seen_latest(i.room_id, now); },
+            [&](const intent::SetSetting& i) { room.set_mark_read_on_view(i.value); },
             [&](const intent::CompleteTask& i) { room.set_task_status(i.room_id, i.task_id, "done", now); },
             [&](const intent::ReopenTask& i) { room.set_task_status(i.room_id, i.task_id, "open", now); },
             [&](const intent::UploadFile& i) { room.upload(i, now); },

@@ -24,6 +24,7 @@ void App::start_sign_in(const ScopeSet& scopes, Instant now) {
 }
 
 void App::sign_out(Instant now) {
+    features_.posting.keep_open_posts();  // unless the user discarded them: they wait for this account
     bff_.sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
     perform(client_.sign_out(), now);
     drop_all_calls("signed out", now);

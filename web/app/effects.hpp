@@ -55,8 +55,13 @@ struct ForgetClipboard {
 // Remove the pending authorization from sessionStorage (the page
 // was shown again from the back/forward cache; that sign-in is abandoned).
 struct ForgetPending {};
+// Keep the posts not yet sent in sessionStorage (waiting_posts.hpp): the
+// text, its room and the account that wrote it; never a token.
+struct StorePosts {
+    std::string record;
+};
 }  // namespace effect
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
-                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
+                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending, effect::StorePosts>;
 
 }  // namespace roomkey::app

@@ -25,7 +25,10 @@ struct Features {
           open_room(host, random, dashboard, my_tasks, page_visible),
           console(host, open_room.view()),
           posting(host, dashboard.account()),
-          mentions(host, workspace, dashboard, contacts, open_room, page_visible) {}
+          mentions(host, workspace, dashboard, contacts, open_room, page_visible) {
+        // A delivered message is in its conversation at once, not after the next poll.
+        posting.on_delivered([this](const PostJob& job) { open_room.show_posted(job, dashboard.account()); });
+    }
 
     // Signed out: no request of any feature waits for an answer any more.
     void drop_all(const std::string& reason) {

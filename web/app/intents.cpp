@@ -74,15 +74,22 @@ Result<Intent, std::string> parse_object(const json& action) {
     }
     if (type == "cancel_sign_out") return Intent{intent::CancelSignOut{}};
     if (type == "retry_post" || type == "discard_post" || type == "edit_post") {
-        if (!action.contains("id") || !action["id"].is_number_unsigned()) return missing(type, "id");
-        const auto id = action["id"].get<std::uint64_t>();
-        if (type == "retry_post") return Intent{intent::RetryPost{id}};
-        if (type == "discard_post") return Intent{intent::DiscardPost{id}};
+        // By the queue's id, or by the conversation's local_id (a post kept across a reload has only that).
+        std::string local;
+        const bool by_local = read_text(action, "local_id", local) && !local.empty();
+        if (!by_local && (!action.contains("id") || !action["id"].is_number_unsigned())) return missing(type, "id");
+        const auto id = by_local ? 0 : action["id"].get<std::uint64_t>();
+        if (type == "retry_post") return Intent{intent::RetryPost{id, local}};
+        if (type == "discard_post") return Intent{intent::DiscardPost{id, local}};
         std::string body;
         if (!read_text(action, "body", body) || body.empty()) return missing(type, "body");
-        return Intent{intent::EditPost{id, std::move(body)}};
+        return Intent{intent::EditPost{id, std::move(body), local}};
     }
-    if (type == "try_again") return Intent{intent::TryAgain{}};
+    if (type == "try_again") {
+        bool sign_in = false;
+        if (action.contains("sign_in") && !read_flag(action, "sign_in", sign_in)) return missing(type, "sign_in");
+        return Intent{intent::TryAgain{sign_in}};
+    }
     if (type == "refresh_now") return Intent{intent::RefreshNow{}};
     if (type == "refresh_scopes") {
         std::string scope;
@@ -153,6 +160,17 @@ Result<Intent, std::string> parse_object(const json& action) {
         return Intent{std::move(task)};
     }
     if (type == "cancel_queued") return Intent{intent::CancelQueued{}};
+    if (type == "set_setting") {
+        std::string name;
+        bool value = false;
+        if (!read_text(action, "name", name)) return missing(type, "name");
+        if (name != "mark_read_on_view") return Err{"action set_setting: unknown setting \"" + name + "\""};
+        if (!read_flag(action, "value", value)) return missing(type, "value");
+        return Intent{intent::SetSetting{std::move(name), value}};
+    }
+    if (type == "send_waiting_posts") return Intent{intent::WaitingPosts{intent::WaitingPosts::send}};
+    if (type == "review_waiting_posts") return Intent{intent::WaitingPosts{intent::WaitingPosts::review}};
+    if (type == "discard_waiting_posts") return Intent{intent::WaitingPosts{intent::WaitingPosts::discard}};
     if (type == "clear_finished_posts") return Intent{intent::ClearFinishedPosts{}};
     if (type == "set_reveal") {
         // The page API is open to every script on the page: revealed secrets

@@ -30,24 +30,47 @@ struct SignOut {
 struct CancelSignOut {};
 // A post held as unknown or refused (or waiting to retry) goes again now;
 // EditPost replaces its text first.
+// `local_id` (the conversation's name for a post, kept across a reload) wins over `id`.
 struct RetryPost {
     std::uint64_t id = 0;
+    std::string local_id = {};
 };
 struct EditPost {
     std::uint64_t id = 0;
     std::string body;
+    std::string local_id = {};
 };
 // The user drops a post that was not delivered.
 struct DiscardPost {
     std::uint64_t id = 0;
+    std::string local_id = {};
+};
+// The posts a session left unsent, offered to the account that wrote them:
+// send them, show them in their rooms as not sent, or drop them.
+struct WaitingPosts {
+    enum Do { send, review, discard } what = send;
+};
+// The conversation shows the open room to its newest message (marks it read
+// when the setting says so).
+struct SeenLatest {
+    std::string room_id;
+};
+// A setting of the user's: {"type":"set_setting","name":"mark_read_on_view","value":false}.
+struct SetSetting {
+    std::string name;
+    bool value = true;
 };
 // A view's own input check failed ("" clears it): shown in state() and the
 // mirror like every other error on screen.
 struct FormError {
     std::string message;
 };
-// Leave an error screen for a fresh start (the "try again" action).
-struct TryAgain {};
+// Leave an error screen for a fresh start (the "try again" action). With
+// `sign_in` (the error's own "Try again" button) a sign-in that did not
+// complete, a denied consent say, starts anew.
+struct TryAgain {
+    bool sign_in = false;
+};
 struct RefreshNow {};
 // Refresh with fewer scopes: a subset of the grant (spec 4.3).
 struct RefreshScopes {
@@ -234,7 +257,8 @@ using Intent =
                  intent::UploadFile, intent::PickFile, intent::OpenFile, intent::PageRestored,
                  intent::ClipboardCleared, intent::ShowView, intent::SetRoomFilter, intent::Reply, intent::Quote,
                  intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
-                 intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage>;
+                 intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
+                 intent::WaitingPosts, intent::SeenLatest, intent::SetSetting>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -248,6 +272,8 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"cancel_queued"} {"type":"copy_curl","entry":3} (always masked)
 //   {"type":"sign_out","discard_posts":true} {"type":"cancel_sign_out"}
 //   {"type":"retry_post","id":7} {"type":"edit_post","id":7,"body":"new text"} {"type":"discard_post","id":7}
+//   (each also with "local_id" instead of "id") {"type":"send_waiting_posts"} {"type":"review_waiting_posts"}
+//   {"type":"discard_waiting_posts"}
 //   {"type":"open_room","room_id":"2100"} {"type":"load_messages","room_id":"2100"}
 //   {"type":"mark_read","room_id":"2100"} {"type":"complete_task","room_id":"2100","task_id":"5"}
 //   {"type":"load_my_tasks"} {"type":"load_contacts"}

@@ -28,6 +28,14 @@ std::string megabytes(std::int64_t bytes) {
     return text;
 }
 
+// The room list's count of unread messages in a room (0 when not listed).
+std::int64_t unread_of(const Dashboard& dashboard, const std::string& room_id) {
+    const auto& rooms = dashboard.rooms().value;
+    if (!rooms) return 0;
+    const auto it = std::find_if(rooms->begin(), rooms->end(), [&](const Room& r) { return r.room_id == room_id; });
+    return it == rooms->end() ? 0 : std::max<std::int64_t>(0, it->unread_num.value_or(0));
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -41,6 +49,9 @@ void OpenRoom::open(const std::string& room_id, Instant now) {
     if (!same) {
         poll_at_.reset();
         announcement_.clear();
+        first_unread_id_.clear();
+        first_load_ = true;
+        tried_unread_ = -1;
     }
     load_messages(room_id, now);
     if (!pending(Kind::tasks, room_id))
@@ -70,6 +81,34 @@ void OpenRoom::load_messages(const std::string& room_id, Instant now) {
 void OpenRoom::mark_read(const std::string& room_id, Instant now) {
     if (pending(Kind::mark_read, room_id)) return;
     send(Call{Kind::mark_read, Method::Put, room_path(room_id, "/messages/read"), {}, room_id, {}, {}}, now);
+}
+
+bool OpenRoom::wants_mark_read(const std::string& room_id) const {
+    if (!mark_read_on_view_ || !room_.is_open() || room_.room_id() != room_id || first_load_) return false;
+    const std::int64_t unread = unread_of(dashboard_, room_id);
+    return unread > 0 && unread != tried_unread_;  // once per count: a refusal is not asked again and again
+}
+
+void OpenRoom::seen_latest(const std::string& room_id, Instant now) {
+    if (!wants_mark_read(room_id)) return;
+    tried_unread_ = unread_of(dashboard_, room_id);
+    if (pending(Kind::mark_read, room_id)) return;
+    Call call{Kind::mark_read, Method::Put, room_path(room_id, "/messages/read"), {}, room_id, {}, {}};
+    call.quiet = true;
+    send(std::move(call), now);
+}
+
+void OpenRoom::show_posted(const PostJob& job, const Loadable<Account>& me) {
+    if (!room_.is_open() || room_.room_id() != job.room_id || !me.value || job.message_id.empty()) return;
+    ChatMessage m;
+    m.message_id = job.message_id;
+    m.account.account_id = me.value->account_id;
+    m.account.name = me.value->name.value_or("");
+    m.body = job.body;
+    m.send_time = job.done_at ? unix_ms(*job.done_at) / 1000 : 0;
+    const std::string error = room_.error();
+    room_.merge_messages({m});
+    if (!error.empty()) room_.set_error(error);
 }
 
 void OpenRoom::set_task_status(const std::string& room_id, const std::string& task_id, const std::string& status,
@@ -270,8 +309,23 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     unreadable(to_string(messages.error()));
                 } else {
                     const auto fresh = room_.merge_messages(*messages);
+                    if (call.kind == Kind::messages && first_load_) {
+                        // Where the room opens: its first unread message, by the room list's count.
+                        first_load_ = false;
+                        const auto unread = static_cast<std::size_t>(unread_of(dashboard_, call.subject));
+                        const auto& all = room_.messages();
+                        if (unread > 0 && !all.empty())
+                            first_unread_id_ = all[all.size() - std::min(all.size(), unread)].message_id;
+                    }
                     // The first load is what the room holds, not news.
                     if (call.kind == Kind::poll && !fresh.empty()) announcement_ = announce_new_messages(room_, fresh);
+                    // A task added, done or reopened (from anywhere) comes with a message: read the tasks again.
+                    const bool about_tasks = std::any_of(fresh.begin(), fresh.end(), [](const ChatMessage& m) {
+                        return m.body.find("[task ") != std::string::npos || m.body.find("[dtext:task") != std::string::npos;
+                    });
+                    if (call.kind == Kind::poll && about_tasks && !pending(Kind::tasks, call.subject))
+                        send(Call{Kind::tasks, Method::Get, room_path(call.subject, "/tasks"), {}, call.subject, {}, {}},
+                             now);
                 }
             }
             break;
@@ -305,8 +359,9 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     dashboard_.set_room_counts(call.subject, counts->unread_num, counts->mention_num);
                     // The totals changed at the service: read them again.
                     dashboard_.reload_status(now);
-                    host_.notice(already_read ? "Room " + call.subject + " was already read."
-                                              : "Room " + call.subject + " marked as read.");
+                    if (!call.quiet)
+                        host_.notice(already_read ? "Room " + call.subject + " was already read."
+                                                  : "Room " + call.subject + " marked as read.");
                 }
             }
             break;

@@ -17,6 +17,7 @@
 #include "app/feature.hpp"
 #include "app/intents.hpp"
 #include "app/my_tasks.hpp"
+#include "app/posting.hpp"
 #include "app/room_view.hpp"
 #include "roomkey/file_upload.hpp"
 #include "roomkey/random.hpp"
@@ -43,6 +44,19 @@ public:
     void ensure_open(const std::string& room_id, Instant now);
     // The platform's progress of an upload's request body.
     void on_upload_progress(RequestTag tag, std::int64_t sent, std::int64_t total);
+
+    // ---- reading marks read, as the service's own client does ----
+    // The user saw the open room to its newest message: read at the service
+    // when the setting is on and the room list counts it unread.
+    void seen_latest(const std::string& room_id, Instant now);
+    bool wants_mark_read(const std::string& room_id) const;
+    void set_mark_read_on_view(bool on) { mark_read_on_view_ = on; }
+    bool mark_read_on_view() const { return mark_read_on_view_; }
+    // The first message that was unread when the room opened ("" when none):
+    // the room opens there, under a "New messages" line.
+    const std::string& first_unread_id() const { return first_unread_id_; }
+    // A message of the user's was delivered: it is in its conversation at once.
+    void show_posted(const PostJob& job, const Loadable<Account>& me);
 
     // ---- time ----
     void run_poll(Instant now);
@@ -71,6 +85,7 @@ private:
         std::string subject;  // the room, task or file it is about
         std::string room;     // open_file: the file's room
         std::shared_ptr<const FileToUpload> upload;
+        bool quiet = false;  // mark_read on view: as the service's client, without a notice
     };
     void send(Call call, Instant now);
     bool pending(Kind kind, const std::string& subject) const;
@@ -86,6 +101,10 @@ private:
     std::optional<Instant> poll_at_;  // the next poll, once the first load answered
     std::string announcement_;
     std::map<RequestTag, Call> calls_;
+    bool mark_read_on_view_ = true;
+    bool first_load_ = false;  // the open room's first messages are still to come
+    std::string first_unread_id_;
+    std::int64_t tried_unread_ = -1;  // the unread count last marked read on view
 };
 
 }  // namespace roomkey::app

@@ -9,6 +9,7 @@
 #include "app/i18n.hpp"
 #include "app/views_state.hpp"
 #include "roomkey/endpoint_catalog.hpp"
+#include "roomkey/json_text.hpp"
 
 namespace roomkey::app {
 
@@ -120,6 +121,7 @@ std::string page_state_json(const App& app, Instant now) {
         if (job.stage == PostStage::refused) ++refused;
         if (!is_open(job.stage)) continue;
         json post = {{"id", job.id},
+                     {"local_id", job.local_id},
                      {"kind", job.kind == PostKind::message ? "message" : "task"},
                      {"room_id", job.room_id},
                      {"body", job.body},
@@ -131,6 +133,8 @@ std::string page_state_json(const App& app, Instant now) {
         posts.push_back(std::move(post));
     }
     state["posts"] = std::move(posts);
+    // What a session left unsent, offered to the account that wrote it (waiting_posts.hpp).
+    state["waiting_posts"] = roomkey::parse_json_text(waiting_posts_record(app.posting().waiting_for_me()));
     const PostBatch& batch = app.posting().batch();
     state["queue"] = {{"waiting", waiting},
                       {"sending", sending},

@@ -91,6 +91,7 @@ void Posting::queue_message(const intent::QueueMessage& message, Instant now) {
     }
     for (auto& [job, request] : jobs) {
         job.id = host_.new_tag();
+        job.local_id = std::to_string(unix_ms(now)) + "-" + std::to_string(job.id);
         posts_.push_back(std::move(job));
         enqueue(posts_.back(), std::move(request), now);
     }
@@ -114,8 +115,18 @@ void Posting::queue_task(const intent::QueueTask& task, Instant now) {
         return;
     }
     job.id = host_.new_tag();
+    job.local_id = std::to_string(unix_ms(now)) + "-" + std::to_string(job.id);
     posts_.push_back(std::move(job));
     enqueue(posts_.back(), std::move(request), now);
+}
+
+// A post put back (kept across the session's end): waiting goes at once, refused waits for the user.
+void Posting::add_job(PostJob job, Instant now) {
+    job.id = host_.new_tag();
+    job.queued_at = now;
+    posts_.push_back(std::move(job));
+    PostJob& added = posts_.back();
+    if (added.stage == PostStage::waiting) enqueue(added, build_post(host_.api_config(), added), now);
 }
 
 void Posting::enqueue(PostJob& job, Result<HttpRequest, std::string> request, Instant now) {
@@ -125,6 +136,7 @@ void Posting::enqueue(PostJob& job, Result<HttpRequest, std::string> request, In
     });
     if (idle) batch_ = PostBatch{};
     ++batch_.total;
+    ++revision_;
     Outgoing out;
     out.label = job.kind == PostKind::task ? "task (spec 4.7)" : "message (spec 4.6)";
     out.request = std::move(request);
@@ -146,6 +158,14 @@ void Posting::cancel_queued() {
 void Posting::retry(RequestId id, std::optional<std::string> body, Instant now) {
     PostJob* job = find(id);
     if (!job) return;
+    const bool edited = body && !body->empty() && *body != job->body;
+    if (edited && (job->stage == PostStage::retrying || job->stage == PostStage::waiting)) {
+        // Not on the wire: it goes again with the new text, behind its room's others.
+        if (job->stage == PostStage::waiting && !host_.cancel(id)) return;
+        if (job->stage == PostStage::retrying) host_.release(id);
+        job->retry_at.reset();
+        job->stage = PostStage::unknown;
+    }
     if (job->stage == PostStage::retrying) {
         job->retry_at = now;  // the user does not want to wait for the backoff
         run_timers(now);
@@ -174,6 +194,7 @@ void Posting::discard(RequestId id) {
         it = it->second == id && host_.cancel(it->first) ? settles_.erase(it) : std::next(it);
     }
     const bool held = host_.pending(id);
+    ++revision_;
     job->stage = PostStage::cancelled;
     job->retry_at.reset();
     job->note = "discarded by you: not sent again";
@@ -231,6 +252,7 @@ std::optional<Instant> Posting::next_timer() const {
 }
 
 void Posting::drop_all(const std::string& reason) {
+    ++revision_;
     settles_.clear();
     for (PostJob& job : posts_) {
         if (is_open(job.stage)) {
@@ -246,6 +268,7 @@ void Posting::clear() {
     posts_.clear();
     batch_ = PostBatch{};
     settles_.clear();
+    ++revision_;
 }
 
 // ---------------------------------------------------------------------------
@@ -280,6 +303,7 @@ void Posting::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
 }
 
 void Posting::on_answer(RequestTag tag, const Answer& answer, Instant now) {
+    ++revision_;
     if (settles_.count(tag)) {
         on_settle_answer(tag, answer, now);
         return;
@@ -304,6 +328,8 @@ void Posting::on_post_answer(PostJob& job, const Answer& answer, Instant now) {
     if (job.kind == PostKind::message) {
         auto posted = read_posted_message(*answer.response);
         job.note = posted ? "message_id " + *posted : "delivered";
+        if (posted) job.message_id = *posted;
+        if (posted && delivered_) delivered_(job);
     } else {
         auto posted = read_posted_tasks(*answer.response);
         job.note = posted ? std::to_string(posted->size()) + " task(s)" : "delivered";

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@
 
 #include "app/feature.hpp"
 #include "app/intents.hpp"
+#include "app/waiting_posts.hpp"
 #include "roomkey/api_records.hpp"
 
 namespace roomkey::app {
@@ -40,6 +42,8 @@ bool is_open(PostStage stage);
 // One queued POST /rooms/{room_id}/messages or /tasks (spec 4.6, 4.7).
 struct PostJob {
     RequestId id = 0;
+    std::string local_id;    // the page API's name for it, kept across a reload
+    std::string message_id;  // the service's, once delivered
     PostKind kind = PostKind::message;
     std::string room_id;
     std::string body;
@@ -97,6 +101,31 @@ public:
     // The session is gone: its posts (their texts) go too.
     void clear();
 
+    // ---- posts a session left unsent (waiting_posts.hpp) ----
+    // The session ends: its open messages wait, with the account that wrote them.
+    void keep_open_posts();
+    // Sign-out with "discard them": the open posts go.
+    void discard_open();
+    // What the tab's storage held at load.
+    void restore_waiting(std::vector<WaitingPost> posts);
+    // The waiting posts of the account signed in (none when none is).
+    std::vector<WaitingPost> waiting_for_me() const;
+    // Send them all, or show them in their rooms as not sent (Retry, Edit,
+    // Discard each), or drop them: only the account that wrote them.
+    void send_waiting(Instant now);
+    void review_waiting(Instant now);
+    void discard_waiting();
+    // By the page API's local_id: a post, or a waiting post (0: none).
+    RequestId id_of(const std::string& local_id) const;
+    void retry_local(const std::string& local_id, std::optional<std::string> body, Instant now);
+    void discard_local(const std::string& local_id);
+    // The record the tab keeps: the waiting posts and the open messages; the
+    // revision changes whenever it may have.
+    std::string storage_record() const;
+    unsigned revision() const { return revision_; }
+    // A message was delivered (its message_id known): the conversation shows it at once.
+    void on_delivered(std::function<void(const PostJob&)> delivered) { delivered_ = std::move(delivered); }
+
     // ---- answers ----
     void on_answer(RequestTag tag, const Answer& answer, Instant now) override;
     void on_sent(RequestTag tag, Instant now) override;
@@ -124,6 +153,11 @@ private:
     PostBatch batch_;
     std::string error_;
     std::map<RequestTag, RequestId> settles_;  // a read of a room, for the post it looks for
+    std::vector<WaitingPost> waiting_;
+    unsigned revision_ = 0;
+    std::function<void(const PostJob&)> delivered_;
+    std::string my_id() const { return account_.value ? account_.value->account_id : std::string(); }
+    void add_job(PostJob job, Instant now);
 };
 
 }  // namespace roomkey::app

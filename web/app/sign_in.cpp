@@ -6,6 +6,7 @@
 
 #include "app/app_detail.hpp"
 #include "app/http_log.hpp"
+#include "app/i18n.hpp"
 #include "roomkey/authorization.hpp"
 #include "roomkey/incremental_consent.hpp"
 #include "roomkey/pkce.hpp"
@@ -34,6 +35,9 @@ SessionConfig SignIn::session_config(const std::string& client_id) const {
 
 void SignIn::on_launch(std::string_view launch_url, const LaunchUrl& launch,
                        const std::optional<std::string>& pending_record, Instant now) {
+    const auto hash = launch_url.find("#/");
+    if (hash != std::string_view::npos && launch.holds != LaunchHolds::authorization_answer)
+        reload_place_ = std::string(launch_url.substr(hash));
     if (launch.holds != LaunchHolds::authorization_answer) return;
     // The pending record is single use: the platform already removed it from
     // sessionStorage, and validate_callback consumes it whatever the outcome.
@@ -67,6 +71,12 @@ void SignIn::on_launch(std::string_view launch_url, const LaunchUrl& launch,
 
 void SignIn::on_config(Instant now) {
     (void)now;
+    // A reload in the page's own session mode: the tokens lived in this
+    // page's memory only, so say why the user signs in again; the place
+    // waits in the tab (shell/page.js) and opens after the sign-in.
+    if (!reload_place_.empty() && !host_.config()->bff() && client_.holder() == CredentialHolder::none)
+        host_.notice(tr("sign_in.reloaded"));
+    reload_place_.clear();
     if (!steps_) return;
     // The page that sent the authorization request is gone, and its log with
     // it: tell that step again from the record it left, then the callback

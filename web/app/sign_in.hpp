@@ -134,6 +134,7 @@ private:
     bool auto_refresh_ = true;
     std::optional<Instant> refresh_tick_at_;
     std::string api_token_;
+    std::string reload_place_;  // the launch address's place (#/rooms/2100): a reload, told once the config is here
 };
 
 }  // namespace roomkey::app

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "app/message_view.hpp"
+#include "app/post_words.hpp"
 #include "app/room_order.hpp"
 #include "roomkey/json_text.hpp"
 
@@ -25,6 +26,33 @@ json loadable_list(const Loadable<std::vector<T>>& loadable, Each each) {
         for (const T& item : *loadable.value) items.push_back(each(item));
     }
     return items;
+}
+
+// A delivered post's message carries its local_id; each post not yet
+// delivered stands after the messages with `pending` and the line shown.
+void add_pending_posts(const App& app, const std::string& me, json& room) {
+    const std::string room_id = app.open_room().view().room_id();
+    json& messages = room["messages"];
+    for (const PostJob& job : app.posting().posts()) {
+        if (job.kind != PostKind::message || job.room_id != room_id) continue;
+        if (!job.message_id.empty()) {
+            for (json& m : messages) {
+                if (m["message_id"] == job.message_id) m["local_id"] = job.local_id;
+            }
+        }
+        const std::string_view pending = pending_name(job.stage);
+        if (pending.empty()) continue;
+        messages.push_back({{"message_id", ""},
+                            {"local_id", job.local_id},
+                            {"account_id", me},
+                            {"body", job.body},
+                            {"text", job.body},
+                            {"send_time", unix_ms(job.queued_at) / 1000},
+                            {"pending", std::string(pending)},
+                            {"note", pending_words(job, app.workspace().user_time())}});
+    }
+    const std::string& first_unread = app.open_room().first_unread_id();
+    room["first_unread_id"] = first_unread.empty() ? json(nullptr) : json(first_unread);
 }
 
 // The workspace's view, the room list in the order drawn, and the
@@ -70,6 +98,7 @@ void add_workspace_state(const App& app, Instant now, json& state) {
         m["edited"] = drawn.edited;
         m["time_text"] = drawn.time_text;
     }
+    add_pending_posts(app, me, room);  // the user's posts in this room not yet delivered, at the bottom
     json& tasks = room["tasks"];
     for (std::size_t i = 0; i < view.tasks().size() && i < tasks.size(); ++i) {
         const ChatTask& t = view.tasks()[i];
@@ -113,6 +142,11 @@ void add_views_state(const App& app, Instant now, json& state) {
         }
     }
     state["room_unread"] = std::move(unread);
+    // Where the user is, as the address says it (shell/page.js follows it).
+    const RoomView& open = app.open_room().view();
+    state["location"] = app.workspace().view() == View::developer ? "#/developer"
+                        : open.is_open()                          ? "#/rooms/" + open.room_id()
+                                                                  : "#/";
     // Whether each list is being read (their errors are in state.errors).
     state["views_loading"] = {{"my_tasks", app.my_tasks().tasks().loading},
                               {"contacts", app.contacts().contacts().loading},

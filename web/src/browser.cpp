@@ -44,6 +44,16 @@ EM_JS(void, roomkey_js_store, (const char* key, const char* value), {
     }
 });
 
+// A record kept for the tab (not single use): staged for read_staged.
+EM_JS(int, roomkey_js_stage_stored, (const char* key), {
+    var text = "";
+    try {
+        text = window.sessionStorage.getItem(UTF8ToString(key)) || "";
+    } catch (e) {
+    }
+    return lengthBytesUTF8(window['roomkey']['_stageText'](text));
+});
+
 EM_JS(void, roomkey_js_navigate, (const char* url), {
     window.location.assign(UTF8ToString(url));
 });
@@ -222,6 +232,18 @@ std::optional<std::string> take_pending_authorization() {
 
 void store_pending_authorization(const std::string& record) {
     roomkey_js_store(kPendingKey, record.c_str());
+}
+
+std::string stored_posts() {
+    return detail::read_staged(roomkey_js_stage_stored(kPostsKey));
+}
+
+void store_posts(const std::string& record) {
+    if (record == "[]") {
+        roomkey_js_forget_pending(kPostsKey);  // nothing waits: nothing kept
+        return;
+    }
+    roomkey_js_store(kPostsKey, record.c_str());
 }
 
 void navigate(const std::string& url) {

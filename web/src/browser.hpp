@@ -34,6 +34,12 @@ void store_pending_authorization(const std::string& record);
 // Removes it from sessionStorage (the sign-in it belonged to was abandoned).
 void forget_pending_authorization();
 
+// The posts not yet sent, with the account that wrote them (never a token):
+// kept for the tab across a reload and the session's end (app/waiting_posts.hpp).
+inline constexpr const char* kPostsKey = "roomkey.waiting_posts";
+std::string stored_posts();
+void store_posts(const std::string& record);
+
 // location.assign(url): leaves the app (for the consent screen).
 void navigate(const std::string& url);
 

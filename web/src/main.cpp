@@ -239,6 +239,8 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
                     roomkey::web::forget_clipboard(item.system);
                 } else if constexpr (std::is_same_v<T, effect::ForgetPending>) {
                     roomkey::web::forget_pending_authorization();
+                } else if constexpr (std::is_same_v<T, effect::StorePosts>) {
+                    roomkey::web::store_posts(item.record);
                 }
             },
             e);
@@ -547,6 +549,7 @@ int main() {
     roomkey::web::install_language();  // before the app says its first word (language.hpp)
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
     p.app->set_user_time(roomkey::web::browser_user_time());  // zone and locale (user_time.hpp)
+    p.app->restore_posts(roomkey::web::stored_posts());  // what a session left unsent, for its account
     p.app->start(launch_url, pending, roomkey::web::now());
     roomkey::web::install_mention_alerts(*p.app, deliver_intents, roomkey::web::now());
     launch_url.clear();

@@ -65,6 +65,15 @@ struct UiState {
     std::string jump_to;  // a reply's target to scroll to, "" when none
     int task_assignee = -1;  // the details' task form: a member, by index
     std::array<char, 2048> edit_body{};
+    // The conversation (ui_pending.cpp): the room opened at its first unread
+    // already, a jump to the newest asked for, the pending posts last drawn.
+    struct Conversation {
+        std::string opened_at;
+        bool to_end = false;
+        bool scrolled = false;  // a scroll was asked for this frame
+        float end = -1.0f;      // where the content ended last frame
+        std::size_t pending = 0;
+    } conv;
     // The app's mode last frame: on sign-out what was typed for the session
     // (message, task, the chosen log entry) is forgotten too.
     CredentialHolder last_mode = CredentialHolder::none;

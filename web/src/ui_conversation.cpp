@@ -209,6 +209,7 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
 
 void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
+    waiting_posts_offer(app, ui, out);
     if (!room.is_open()) {
         text_dim(app.dashboard().rooms().value ? "Choose a room on the left to read it." : "Loading your rooms...");
         return;
@@ -244,7 +245,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const std::int64_t now_unix = unix_ms(now) / 1000;
     const app::UserTime& offset = app.workspace().user_time();
     if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room yet.");
-    const bool jumped = !ui.jump_to.empty();
+    const bool jumped = !ui.jump_to.empty() || opens_at_unread(app, ui);
     std::int64_t last = 0;
     bool first = true;
     for (const ChatMessage& m : room.messages()) {
@@ -254,10 +255,13 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         }
         first = false;
         last = m.send_time;
+        if (m.message_id == app.open_room().first_unread_id()) new_messages_line(app, ui);
         const app::DrawnMessage drawn = app::drawn_message(m, me, names, now_unix, offset);
         message_row(app, ui, m, drawn, names, now_unix, out);
     }
+    const std::size_t pending = pending_rows(app, ui, out);
     if (!jumped) follow_bottom();
+    conversation_end(app, ui, pending, now, out);
     ImGui::EndChild();
     a11y::end_log();
     note_widget(ui, "conversation");

@@ -125,7 +125,8 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::TextWrapped("%s", error->message.c_str());
         if (!error->remedy.empty()) ImGui::TextWrapped("%s", error->remedy.c_str());
         if (error->offers_try_again) {
-            if (primary_button(tr("common.try_again"))) out.push_back(app::intent::TryAgain{});
+            if (primary_button(tr("common.try_again"))) out.push_back(app::intent::TryAgain{true});
+            note_widget(ui, "try_again");
             ImGui::SameLine();
         }
         if (ImGui::SmallButton(tr("common.dismiss"))) out.push_back(app::intent::TryAgain{});

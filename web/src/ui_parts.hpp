@@ -64,6 +64,14 @@ const std::string& field(const std::optional<std::string>& value);
 // The room's name when the rooms are loaded, else its id.
 std::string room_name(const App& app, const std::string& room_id);
 
+// ---- ui_pending.cpp: the conversation's own posts, new messages, jump to latest ----
+void waiting_posts_offer(const App& app, UiState& ui, Intents& out);
+std::size_t pending_rows(const App& app, UiState& ui, Intents& out);  // how many it drew
+// The room opens at its first unread message (not at the bottom) this frame.
+bool opens_at_unread(const App& app, const UiState& ui);
+void new_messages_line(const App& app, UiState& ui);
+void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant now, Intents& out);
+
 // ---- one panel per file ----
 void header(const App& app, UiState& ui, Instant now, Intents& out);            // ui_header.cpp
 void connection_panel(const App& app, UiState& ui, Instant now, Intents& out);  // ui_sign_in.cpp

@@ -38,7 +38,12 @@ void signed_out(const App& app, UiState& ui, Instant now, Intents& out) {
 }  // namespace
 
 void workspace_view(const App& app, UiState& ui, Instant now, float scale, Intents& out) {
-    if (app.holder() == CredentialHolder::none) {
+    // An ended session (the refresh refused) is the sign-in screen with why, never an empty workspace.
+    const SessionState state = app.session().state();
+    const bool ended = app.holder() == CredentialHolder::page_session &&
+                       (state == SessionState::expired || state == SessionState::failed ||
+                        state == SessionState::signed_out);
+    if (app.holder() == CredentialHolder::none || ended) {
         signed_out(app, ui, now, out);
         return;
     }

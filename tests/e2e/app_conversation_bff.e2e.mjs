@@ -1,0 +1,45 @@
+// app_conversation_bff.e2e.mjs: where you were, in roomkey-helper's BFF mode
+// (the session survives a reload): the address says where you are
+// (#/rooms/2100, #/developer); a link to #/rooms/2100 opened in a new tab,
+// signed in, shows that room; a reload keeps it; Back and Forward move
+// between the places.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, act, waitForState, passConsent, demoUsers } from './support.mjs';
+import { withBffStackAndBrowser, BFF_SCOPE } from './bff_support.mjs';
+
+let stack; let browser;
+withBffStackAndBrowser((s, b) => { stack = s; browser = b; });
+const ROOM = '2100';
+const signedIn = (s) => s.session === 'signed in' && s.mode === 'bff' && s.account && s.room_count > 0 && !s.loading;
+const inRoom = (room) => (s) => signedIn(s) && s.room && s.room.room_id === room && s.location === `#/rooms/${room}`;
+
+test('#/rooms/2100 opened directly shows that room, a reload keeps it, Back and Forward move between places', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await act(page, { type: 'sign_in', scope: BFF_SCOPE });
+  await passConsent(page, stack, demoUsers.alice, 'allow');
+  await waitForState(page, signedIn, 'signed in through roomkey-helper');
+
+  // A pasted link, in a new tab of the same browser (the helper's cookie).
+  const linked = await browser.context.newPage();
+  await openApp(linked, `${stack.url}#/rooms/${ROOM}`);
+  let state = await waitForState(linked, inRoom(ROOM), 'the linked room open');
+  assert.equal(state.view, 'workspace');
+  assert.equal(new URL(linked.url()).hash, `#/rooms/${ROOM}`);
+
+  await linked.reload();
+  state = await waitForState(linked, inRoom(ROOM), 'the same room after a reload', 60000);
+  assert.equal(state.room.name, 'Roomkey project');
+
+  // Another place, then Back and Forward.
+  await act(linked, { type: 'show_view', view: 'developer' });
+  await waitForState(linked, (s) => s.location === '#/developer', 'the developer view');
+  await linked.waitForFunction(() => window.location.hash === '#/developer');
+  await linked.goBack();
+  state = await waitForState(linked, (s) => s.view === 'workspace' && s.location === `#/rooms/${ROOM}`, 'Back: the room');
+  await linked.goForward();
+  await waitForState(linked, (s) => s.view === 'developer' && s.location === '#/developer', 'Forward: the developer view');
+  await linked.close();
+  await page.close();
+});

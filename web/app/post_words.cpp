@@ -1,0 +1,58 @@
+// post_words.cpp: a pending post in words (see post_words.hpp).
+#include "app/post_words.hpp"
+
+#include <cstdio>
+
+#include "app/i18n.hpp"
+
+namespace roomkey::app {
+
+std::string_view pending_name(PostStage stage) {
+    switch (stage) {
+        case PostStage::waiting:
+        case PostStage::sending:
+        case PostStage::checking:
+            return "sending";
+        case PostStage::retrying:
+            return "waiting";
+        case PostStage::unknown:
+        case PostStage::refused:
+            return "failed";
+        case PostStage::delivered:
+        case PostStage::failed:
+        case PostStage::cancelled:
+            break;
+    }
+    return "";
+}
+
+std::string pending_words(const PostJob& job, const UserTime& user) {
+    const auto starts = [&](std::string_view prefix) { return job.note.rfind(prefix, 0) == 0; };
+    switch (job.stage) {
+        case PostStage::retrying: {
+            const char* why = starts("503")   ? tr("pending.unavailable")
+                              : starts("429") ? tr("pending.rate_limited")
+                                              : tr("pending.unreachable");
+            std::string line = tr("pending.not_sent", {{"why", why}});
+            if (job.retry_at) {
+                const std::int64_t at = (unix_ms(*job.retry_at) + 999) / 1000;
+                const LocalTime t = local_time(at, user);
+                char clock[16];
+                std::snprintf(clock, sizeof clock, "%02u:%02u:%02u", t.hour, t.minute,
+                              static_cast<unsigned>(((at % 60) + 60) % 60));
+                line += " " + tr("pending.retrying_at", {{"time", clock}});
+            }
+            return line;
+        }
+        case PostStage::checking:
+            return tr("pending.checking");
+        case PostStage::unknown:
+            return tr("pending.maybe_not_sent", {{"note", job.note}});
+        case PostStage::refused:
+            return tr("pending.refused", {{"note", job.note}});
+        default:
+            return tr("pending.sending");
+    }
+}
+
+}  // namespace roomkey::app

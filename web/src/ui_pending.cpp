@@ -1,0 +1,133 @@
+// ui_pending.cpp: the conversation's own posts until the service has them,
+// where the conversation reads: each post not yet delivered at the bottom
+// ("Sending...", or why it is not sent with Retry now, Edit and Discard),
+// the posts a session left unsent offered to the account that wrote them
+// (Send / Review / Discard), the "New messages" line and "Jump to latest".
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "a11y.hpp"
+#include "app/i18n.hpp"
+#include "app/post_words.hpp"
+#include "ui_parts.hpp"
+
+namespace roomkey::web::parts {
+
+void waiting_posts_offer(const App& app, UiState& ui, Intents& out) {
+    const std::size_t waiting = app.posting().waiting_for_me().size();
+    if (waiting == 0) return;
+    const std::string text = tr_n("conversation.waiting", static_cast<long long>(waiting));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(kWarn, "%s", text.c_str());
+    using W = app::intent::WaitingPosts;
+    if (ImGui::SmallButton(beside(tr("conversation.send")))) out.push_back(W{W::send});
+    note_widget(ui, "waiting_send");
+    if (ImGui::SmallButton(beside(tr("conversation.review")))) out.push_back(W{W::review});
+    note_widget(ui, "waiting_review");
+    if (ImGui::SmallButton(beside(tr("conversation.discard")))) out.push_back(W{W::discard});
+    note_widget(ui, "waiting_discard");
+}
+
+std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
+    const app::RoomView& room = app.open_room().view();
+    const auto& account = app.dashboard().account().value;
+    const std::string who = account && account->name ? *account->name : std::string(tr("conversation.you"));
+    std::size_t shown = 0;
+    for (const app::PostJob& job : app.posting().posts()) {
+        const std::string_view pending = app::pending_name(job.stage);
+        if (job.kind != app::PostKind::message || job.room_id != room.room_id() || pending.empty()) continue;
+        ++shown;
+        ImGui::PushID(job.local_id.c_str());
+        const std::string line = app::pending_words(job, app.workspace().user_time());
+        a11y::begin_log_item(("local-" + job.local_id).c_str(), who + ": " + job.body + ". " + line);
+        ImGui::BeginGroup();
+        ImGui::TextColored(kAccent, "%s", who.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, pending == "sending" ? kDim : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+        const std::string edit_key = "local:" + job.local_id;
+        if (ui.editing == edit_key) {
+            ImGui::PopStyleColor();
+            ImGui::InputTextMultiline("##edit_post", ui.edit_body.data(), ui.edit_body.size(),
+                                      ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f));
+            if (ImGui::SmallButton(tr("conversation.send"))) {
+                out.push_back(app::intent::EditPost{0, ui.edit_body.data(), job.local_id});
+                ui.editing.clear();
+            }
+            ImGui::SameLine();
+            if (ImGui::SmallButton(tr("common.cancel"))) ui.editing.clear();
+        } else {
+            ImGui::TextWrapped("%s", job.body.c_str());
+            ImGui::PopStyleColor();
+            ImGui::TextColored(pending == "sending" ? kDim : pending == "waiting" ? kWarn : kBad, "%s", line.c_str());
+            if (pending != "sending") {
+                if (ImGui::SmallButton(beside(tr("conversation.retry_now")))) out.push_back(app::intent::RetryPost{0, job.local_id});
+                note_widget(ui, "retry_post");
+                if (ImGui::SmallButton(beside(tr("conversation.edit")))) {
+                    ui.editing = edit_key;
+                    std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", job.body.c_str());
+                }
+                if (ImGui::SmallButton(beside(tr("conversation.discard")))) out.push_back(app::intent::DiscardPost{0, job.local_id});
+                note_widget(ui, "discard_post");
+            }
+        }
+        ImGui::EndGroup();
+        a11y::end_log_item();
+        ImGui::Spacing();
+        ImGui::PopID();
+    }
+    return shown;
+}
+
+namespace {
+std::string unread_key(const App& app) {
+    return app.open_room().view().room_id() + "/" + app.open_room().first_unread_id();
+}
+}  // namespace
+
+bool opens_at_unread(const App& app, const UiState& ui) {
+    return !app.open_room().first_unread_id().empty() && ui.conv.opened_at != unread_key(app);
+}
+
+void new_messages_line(const App& app, UiState& ui) {
+    if (opens_at_unread(app, ui)) {
+        ui.conv.opened_at = unread_key(app);  // the room opens here, once
+        ui.conv.scrolled = true;
+        ImGui::SetScrollHereY(0.0f);
+    }
+    ImGui::TextColored(kWarn, "%s", tr("conversation.new_messages"));
+}
+
+void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant now, Intents& out) {
+    const app::RoomView& room = app.open_room().view();
+    // Where the scroll stands is known only once a frame drew the same
+    // content without a scroll asked for: until then, one more frame.
+    const float end = ImGui::GetCursorPosY();
+    bool settled = end == ui.conv.end && !ui.conv.scrolled;
+    ui.conv.end = end;
+    ui.conv.scrolled = false;
+    // After a send the conversation shows it, even when scrolled up.
+    if (pending > ui.conv.pending || ui.conv.to_end) {
+        ImGui::SetScrollHereY(1.0f);
+        settled = false;
+    }
+    ui.conv.pending = pending;
+    ui.conv.to_end = false;
+    if (!settled) redraw_at(ui, now);
+    const bool at_end = ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f;
+    // Seen to its newest message: read, as the service's own client does.
+    if (settled && at_end && !room.messages().empty() && app.open_room().wants_mark_read(room.room_id()))
+        out.push_back(app::intent::SeenLatest{room.room_id()});
+    if (at_end) return;
+    // Not at the newest: "Jump to latest" over the log's bottom right corner.
+    const char* label = tr("conversation.jump_latest");
+    const ImVec2 size = ImGui::CalcTextSize(label);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float w = size.x + style.FramePadding.x * 2;
+    const float h = size.y + style.FramePadding.y * 2;
+    ImGui::SetCursorPos(ImVec2(ImGui::GetWindowContentRegionMax().x - w,
+                               ImGui::GetScrollY() + ImGui::GetWindowHeight() - h - style.WindowPadding.y));
+    if (ImGui::Button(label)) ui.conv.to_end = true;
+    note_widget(ui, "jump_latest");
+}
+
+}  // namespace roomkey::web::parts
