@@ -55,8 +55,15 @@ struct ForgetClipboard {
 // Remove the pending authorization from sessionStorage (the page
 // was shown again from the back/forward cache; that sign-in is abandoned).
 struct ForgetPending {};
+// Save `text` as a file the user downloads (not the clipboard): a HAR export.
+struct SaveFile {
+    std::string name;
+    std::string mime;
+    std::string text;
+};
 }  // namespace effect
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
-                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending>;
+                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending,
+                            effect::SaveFile>;
 
 }  // namespace roomkey::app

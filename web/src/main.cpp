@@ -238,6 +238,8 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
                     roomkey::web::forget_clipboard(item.system);
                 } else if constexpr (std::is_same_v<T, effect::ForgetPending>) {
                     roomkey::web::forget_pending_authorization();
+                } else if constexpr (std::is_same_v<T, effect::SaveFile>) {
+                    roomkey::web::save_file(item.name, item.mime, item.text);
                 }
             },
             e);

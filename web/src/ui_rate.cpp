@@ -13,6 +13,7 @@
 #include "app/plot_axes.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
+#include "app/time_text.hpp"
 #include "ui_parts.hpp"
 #include "ux_frame.hpp"
 
@@ -120,13 +121,18 @@ void rate_plot(UiState& ui, const std::vector<app::RateSample>& samples, long li
 
 }  // namespace
 
+std::string local_deadline(const App& app, UiState& ui, Instant at, Instant now) {
+    const std::string when = app::message_time_text(unix_seconds(at), unix_seconds(now), app.workspace().user_time());
+    return when + (at >= now ? " (in " : " (") + countdown_to(ui, at, now) + (at >= now ? ")" : " ago)");
+}
+
 void rate_panel(const App& app, UiState& ui, Instant now) {
     if (!ImGui::CollapsingHeader("Rate limits (spec 8)", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const OverallBudget overall = app.scheduler().overall(now);
     const float fraction =
         overall.limit > 0 ? static_cast<float>(overall.remaining) / static_cast<float>(overall.limit) : 0.0f;
     std::string overlay = std::to_string(overall.remaining) + " / " + std::to_string(overall.limit) + " left";
-    if (overall.reset) overlay += ", resets in " + countdown_to(ui, *overall.reset, now);
+    if (overall.reset) overlay += ", resets at " + local_deadline(app, ui, *overall.reset, now);
     if (!overall.from_headers) overlay += " (estimate)";
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.2f ? kGood : kWarn));
     ImGui::ProgressBar(std::clamp(fraction, 0.0f, 1.0f), ImVec2(-FLT_MIN, 0), overlay.c_str());
