@@ -6,6 +6,7 @@
 #include <string>
 
 #include "roomkey/endpoint_catalog.hpp"
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -98,7 +99,7 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::SameLine();
         app::intent::ConsoleCall anyway = call;
         anyway.anyway = true;
-        if (ImGui::Button("Send anyway##console")) out.push_back(anyway);
+        if (ImGui::Button((std::string(tr("console.send_anyway")) + "##console").c_str())) out.push_back(anyway);
         note_widget(ui, "console_send_anyway");
     }
     if (!console.asked().path.empty()) copy_as_buttons(app, std::nullopt, out);
@@ -125,9 +126,9 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         if (console.sending()) head += "  (sending)";
         ImGui::TextUnformatted(head.c_str());
         if (!last->rate.empty()) text_dim(last->rate);  // the raw headers
-        if (last->rate_reset) text_dim("resets at " + local_deadline(app, ui, *last->rate_reset, now));
+        if (last->rate_reset) text_dim(tr("console.resets_at", {{"when", local_deadline(app, ui, *last->rate_reset, now)}}));
         if (!last->error.empty()) ImGui::TextColored(kBad, "%s", last->error.c_str());
-        if (last->anyway) ImGui::TextColored(kWarn, "Sent anyway, against the console's check: %s", last->check.c_str());
+        if (last->anyway) ImGui::TextColored(kWarn, "%s", tr("console.sent_anyway", {{"check", last->check}}).c_str());
         if (!last->json.empty()) {
             ImGui::BeginChild("console_json", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 10.0f),
                               ImGuiChildFlags_Border, ImGuiWindowFlags_HorizontalScrollbar);

@@ -11,6 +11,7 @@
 #include "app/scope_help.hpp"
 #include "gesture_copy.hpp"
 #include "roomkey/registration.hpp"
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -28,7 +29,7 @@ void header_lines(const std::vector<std::pair<std::string, std::string>>& header
 }  // namespace
 
 void copy_as_buttons(const App& app, std::optional<std::uint64_t> entry, Intents& out) {
-    ImGui::TextColored(kDim, "Copy as:");
+    ImGui::TextColored(kDim, "%s", tr("log.copy_as"));
     for (SnippetFormat format : {SnippetFormat::curl_service, SnippetFormat::fetch, SnippetFormat::python}) {
         ImGui::SameLine();
         const std::string label = std::string(snippet_label(format)) + "##" + (entry ? "log" : "console");
@@ -53,10 +54,10 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     ImGui::SameLine();
     // A file download, masked unless revealed (the user's own click may reveal).
-    if (ImGui::SmallButton("Export HAR")) out.push_back(app::intent::ExportHar{true});
+    if (ImGui::SmallButton(tr("log.export_har"))) out.push_back(app::intent::ExportHar{true});
     note_widget(ui, "export_har");
     ImGui::SameLine();
-    ImGui::Checkbox("Newest first", &ui.log_newest_first);
+    ImGui::Checkbox(tr("log.newest_first"), &ui.log_newest_first);
 
     // The filter: path text, method, status class (the app keeps it: state log_filter).
     const app::LogFilter& filter = app.trace().filter();
@@ -65,7 +66,7 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     app::intent::SetLogFilter change{filter.text, filter.method, filter.status};
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-    if (ImGui::InputTextWithHint("##log_filter", "path contains", ui.log_filter.data(), ui.log_filter.size())) {
+    if (ImGui::InputTextWithHint("##log_filter", tr("log.filter_hint"), ui.log_filter.data(), ui.log_filter.size())) {
         change.text = ui.log_filter.data();
         out.push_back(change);
     }
@@ -75,9 +76,9 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     const auto choice = [&](const char* id, const char* const* names, int count, std::string& value) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
-        if (!ImGui::BeginCombo(id, value.empty() ? "any" : value.c_str())) return;
+        if (!ImGui::BeginCombo(id, value.empty() ? tr("log.any") : value.c_str())) return;
         for (int i = 0; i < count; ++i) {
-            if (ImGui::Selectable(i == 0 ? "any" : names[i], value == names[i])) {
+            if (ImGui::Selectable(i == 0 ? tr("log.any") : names[i], value == names[i])) {
                 value = names[i];
                 out.push_back(change);
             }
@@ -108,7 +109,7 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::BeginChild("log_list", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8.5f), ImGuiChildFlags_Border);
     const auto new_button = [&] {
         if (waiting == 0) return;
-        if (ImGui::SmallButton((std::to_string(waiting) + " new").c_str())) ui.log_hold = entries.back().id;
+        if (ImGui::SmallButton(tr_n("log.new", waiting).c_str())) ui.log_hold = entries.back().id;
         note_widget(ui, "log_new");
     };
     if (ui.log_newest_first) new_button();
@@ -148,8 +149,9 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::BeginChild("log_detail", ImVec2(0, 0), ImGuiChildFlags_Border);
     ImGui::TextColored(kAccent, "%s", shown.request_line.c_str());
     // In the user's zone; the raw instant (Unix ms) beside it.
-    text_dim("sent " + app::message_time_text(unix_seconds(entry->started), unix_seconds(now), app.workspace().user_time()) +
-             " (" + std::to_string(unix_ms(entry->started)) + ")");
+    text_dim(tr("log.sent_at", {{"time", app::message_time_text(unix_seconds(entry->started), unix_seconds(now),
+                                                                  app.workspace().user_time())},
+                                {"raw", std::to_string(unix_ms(entry->started))}}));
     // A flow step's parameters, decoded.
     for (const std::string& parameter : shown.parameters) ImGui::TextWrapped("  %s", parameter.c_str());
     header_lines(shown.request_headers);

@@ -14,6 +14,7 @@
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "app/time_text.hpp"
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 #include "ux_frame.hpp"
 
@@ -123,7 +124,7 @@ void rate_plot(UiState& ui, const std::vector<app::RateSample>& samples, long li
 
 std::string local_deadline(const App& app, UiState& ui, Instant at, Instant now) {
     const std::string when = app::message_time_text(unix_seconds(at), unix_seconds(now), app.workspace().user_time());
-    return when + (at >= now ? " (in " : " (") + countdown_to(ui, at, now) + (at >= now ? ")" : " ago)");
+    return tr(at >= now ? "time.deadline_in" : "time.deadline_ago", {{"time", when}, {"left", countdown_to(ui, at, now)}});
 }
 
 void rate_panel(const App& app, UiState& ui, Instant now) {
@@ -132,7 +133,7 @@ void rate_panel(const App& app, UiState& ui, Instant now) {
     const float fraction =
         overall.limit > 0 ? static_cast<float>(overall.remaining) / static_cast<float>(overall.limit) : 0.0f;
     std::string overlay = std::to_string(overall.remaining) + " / " + std::to_string(overall.limit) + " left";
-    if (overall.reset) overlay += ", resets at " + local_deadline(app, ui, *overall.reset, now);
+    if (overall.reset) overlay += ", " + tr("rate.resets_at", {{"when", local_deadline(app, ui, *overall.reset, now)}});
     if (!overall.from_headers) overlay += " (estimate)";
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.2f ? kGood : kWarn));
     ImGui::ProgressBar(std::clamp(fraction, 0.0f, 1.0f), ImVec2(-FLT_MIN, 0), overlay.c_str());

@@ -10,6 +10,7 @@
 #include "app/format.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 #include "ux_frame.hpp"
 
@@ -180,13 +181,13 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     // In the countdown's whole seconds: the bar moves when its text does,
     // and an idle page draws nothing in between.
     const float fraction = app::countdown_fraction(tokens->access_expires_at, Seconds(tokens->expires_in), now);
-    const std::string overlay = "access token expires at " + local_deadline(app, ui, tokens->access_expires_at, now);
+    const std::string overlay = tr("session.access_expires_at", {{"when", local_deadline(app, ui, tokens->access_expires_at, now)}});
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.1f ? kAccent : kWarn));
     ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), overlay.c_str());
     ImGui::PopStyleColor();
     if (tokens->refresh_expires_at) {
         label_value("Refresh token:",
-                    "valid until " + local_deadline(app, ui, *tokens->refresh_expires_at, now) + " (14 days, spec 2.3)");
+                    tr("session.refresh_valid_until", {{"when", local_deadline(app, ui, *tokens->refresh_expires_at, now)}}));
     } else {
         label_value("Refresh token:", "no expiry (offline_access, spec 5.4.3)");
     }
