@@ -8,8 +8,10 @@
 //                                    members, files, loading, error, poll_in_ms},
 //                                    my_tasks, contacts, incoming_requests, room_unread,
 //                                    console {last:{method, path, status, json,
-//                                    scope_needed, scope_granted, rate, error, sent},
-//                                    problems, missing_scope, confirm, sending}
+//                                    scope_needed, scope_granted, rate, error, sent,
+//                                    anyway, check}, problems, missing_scope, confirm, sending}
+//                                    log_filter {text, method, status}, last_export
+//                                    {name, bytes} of the last HAR download, or null
 //                                    (web/app/views_state.cpp, web/app/console.hpp);
 //                                    room.files[] {file_id, filename, filesize,
 //                                    account_id, upload_time}, room.upload {name, sent,
@@ -41,6 +43,9 @@
 //                                    {type:'post_message', room_id:'7', body:'hi', count:30}
 //                                    {type:'upload_file', room_id, name, mime, data_base64, message}
 //                                    {type:'open_file', room_id, file_id}
+//                                    {type:'copy_as', entry, format:'curl_service'|'curl_helper'|
+//                                    'fetch'|'python'} (always masked), {type:'export_har'},
+//                                    {type:'set_log_filter', text, method, status}
 //                                    {type:'refresh_scopes', scope:'users.all:read'} (a subset of
 //                                    state().scopes.granted, spec 4.3; the outcome in
 //                                    state().scope_refresh {pending, requested,
@@ -50,7 +55,8 @@
 //   window.roomkey.widget(name)   -> {x, y, width, height} (CSS px) of a main control
 //                                    drawn in the canvas (sign_in, message,
 //                                    queue_message, queue_hint, sign_out, reveal,
-//                                    copy_curl, log_latest, open_room, mark_read,
+//                                    copy_curl, log_latest, export_har, log_filter, log_new,
+//                                    console_send_anyway, open_room, mark_read,
 //                                    console_endpoint, console_send, add_scopes,
 //                                    rate_plot, refresh_scopes, files_tab,
 //                                    upload_file; room_list, conversation,

@@ -3,7 +3,7 @@
 // page can hand to window.roomkey:
 // - no crash on any bytes; a refusal says what is wrong (non-empty text);
 // - the page API can never reveal secrets: no SetReveal intent, and a
-//   CopyCurl from it is always masked (may_reveal false);
+//   CopyCurl, CopyAs or ExportHar from it is always masked (may_reveal false);
 // - a post_message count is 1 to kMaxBurst; ids are non-empty;
 // - nothing is dropped silently: every element of an action array becomes
 //   either an intent or an error, in order;
@@ -84,6 +84,14 @@ json write(const Intent& intent) {
                 std::abort();  // never from the page API
             } else if constexpr (std::is_same_v<T, intent::CopyCurl>) {
                 return {{"type", "copy_curl"}, {"entry", i.entry_id}};
+            } else if constexpr (std::is_same_v<T, intent::CopyAs>) {
+                json j = {{"type", "copy_as"}, {"format", std::string(to_string(i.format))}};
+                if (i.entry) j["entry"] = *i.entry;
+                return j;
+            } else if constexpr (std::is_same_v<T, intent::ExportHar>) {
+                return {{"type", "export_har"}};
+            } else if constexpr (std::is_same_v<T, intent::SetLogFilter>) {
+                return {{"type", "set_log_filter"}, {"text", i.text}, {"method", i.method}, {"status", i.status}};
             } else if constexpr (std::is_same_v<T, intent::OpenRoom>) {
                 return {{"type", "open_room"}, {"room_id", i.room_id}};
             } else if constexpr (std::is_same_v<T, intent::LoadMessages>) {
@@ -110,7 +118,8 @@ json write(const Intent& intent) {
                         {"method", std::string(to_string(i.method))},
                         {"path", i.path},
                         {"params", params},
-                        {"confirmed", i.confirmed}};
+                        {"confirmed", i.confirmed},
+                        {"anyway", i.anyway}};
             } else if constexpr (std::is_same_v<T, intent::ConfirmConsoleCall>) {
                 return {{"type", "confirm_api_call"}};
             } else if constexpr (std::is_same_v<T, intent::CancelConsoleCall>) {
@@ -181,6 +190,13 @@ bool same(const Intent& x, const Intent& y) {
             if constexpr (std::is_same_v<T, intent::CopyCurl>) {
                 return a.entry_id == b.entry_id && a.may_reveal == b.may_reveal;
             }
+            if constexpr (std::is_same_v<T, intent::CopyAs>) {
+                return a.entry == b.entry && a.format == b.format && a.may_reveal == b.may_reveal;
+            }
+            if constexpr (std::is_same_v<T, intent::ExportHar>) return a.may_reveal == b.may_reveal;
+            if constexpr (std::is_same_v<T, intent::SetLogFilter>) {
+                return a.text == b.text && a.method == b.method && a.status == b.status;
+            }
             if constexpr (std::is_same_v<T, intent::OpenRoom> || std::is_same_v<T, intent::LoadMessages> ||
                           std::is_same_v<T, intent::MarkRead>) {
                 return a.room_id == b.room_id;
@@ -198,7 +214,7 @@ bool same(const Intent& x, const Intent& y) {
                     return f;
                 };
                 return a.method == b.method && a.path == b.path && sorted(a.params) == sorted(b.params) &&
-                       a.confirmed == b.confirmed;
+                       a.confirmed == b.confirmed && a.anyway == b.anyway;
             }
             if constexpr (std::is_same_v<T, intent::AddScopes>) return a.scope == b.scope;
             if constexpr (std::is_same_v<T, intent::UploadFile>) {
@@ -233,6 +249,8 @@ void check(const Intent& intent) {
     if (std::holds_alternative<intent::NotificationPermission>(intent)) std::abort();  // the platform's
     if (const auto* e = std::get_if<intent::EditPost>(&intent); e && e->body.empty()) std::abort();
     if (const auto* copy = std::get_if<intent::CopyCurl>(&intent); copy && copy->may_reveal) std::abort();
+    if (const auto* copy = std::get_if<intent::CopyAs>(&intent); copy && copy->may_reveal) std::abort();
+    if (const auto* har = std::get_if<intent::ExportHar>(&intent); har && har->may_reveal) std::abort();
     if (const auto* m = std::get_if<intent::QueueMessage>(&intent)) {
         if (m->count < 1 || m->count > kMaxBurst || m->room_id.empty()) std::abort();
     }

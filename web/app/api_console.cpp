@@ -9,7 +9,7 @@ namespace roomkey::app {
 using detail::kNoAnswer;
 
 void ApiConsole::call(const intent::ConsoleCall& i, const std::optional<ScopeSet>& granted, Instant now) {
-    const Console::Decision decision = console_.prepare(i.method, i.path, i.params, granted, i.confirmed);
+    const Console::Decision decision = console_.prepare(i.method, i.path, i.params, granted, i.confirmed, i.anyway);
     if (decision.verdict == Console::Verdict::send) send(decision.call, now);
 }
 
@@ -41,7 +41,9 @@ void ApiConsole::send(const ConsolePending& call, Instant now) {
         return;
     }
     Outgoing out;
-    out.label = "API console: " + std::string(to_string(call.method)) + " " + call.path;
+    const bool anyway = console_.last() && console_.last()->anyway;
+    out.label = (anyway ? "API console, sent anyway against its own check: " : "API console: ") +
+                std::string(to_string(call.method)) + " " + call.path;
     out.request = built(api_request(host_.api_config(), HeldByHelper{}, call.method, call.path, call.params));
     out.options = view_options();
     if (call.room_post && !call.room_id.empty()) out.options.room_for_post = call.room_id;

@@ -172,9 +172,16 @@ public:
 
     const HttpLog& log() const { return trace_.log(); }
     bool reveal() const { return trace_.reveal(); }
+    const Trace& trace() const { return trace_; }
     // What "Copy as curl" of log entry `entry_id` copies (masked unless
     // revealed and `may_reveal`); none for an entry no longer logged.
     std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const;
+    // What "Copy as <format>" of log entry `entry_id` (the console's call when
+    // none) copies; "" when it cannot (the notice then says why).
+    std::string text_as(std::optional<std::uint64_t> entry_id, SnippetFormat format, bool may_reveal) const;
+    // Where copied requests go (the page's origin, the helper's proxy, the service).
+    SnippetTarget snippet_target() const;
+    PlannedCall planned_console_call() const;
     RedactionRules redaction() const;
     const std::string& origin() const { return origin_; }
 

@@ -44,6 +44,29 @@ std::optional<std::string> App::curl_text(std::uint64_t entry_id, bool may_revea
     return trace_.curl_text(entry_id, may_reveal, origin_, redaction());
 }
 
+SnippetTarget App::snippet_target() const {
+    SnippetTarget target;
+    target.origin = origin_;
+    const ApiConfig helper = api_config();
+    target.api_base = helper.base_url;
+    target.service.token_header = helper.token_header;
+    if (config_load_.value) {
+        target.service.base_url = config_load_.value->upstream_base_url;
+        target.request_header = config_load_.value->request_header;
+    }
+    return target;
+}
+
+PlannedCall App::planned_console_call() const {
+    const ConsolePending& asked = features_.console.console().asked();
+    return PlannedCall{asked.method, asked.path, asked.params};
+}
+
+std::string App::text_as(std::optional<std::uint64_t> entry_id, SnippetFormat format, bool may_reveal) const {
+    auto text = trace_.text_as(entry_id, planned_console_call(), format, may_reveal, snippet_target(), redaction());
+    return text ? std::move(*text) : std::string();
+}
+
 // ===========================================================================
 // [SECTION] HTTP through the helper
 // ===========================================================================

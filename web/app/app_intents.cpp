@@ -150,6 +150,31 @@ void App::apply(const Intent& intent, Instant now) {
                     feedback_.notice = std::move(copy->notice);
                 }
             },
+            [&](const intent::CopyAs& i) {
+                auto copy = trace_.copy_as(i.entry, planned_console_call(), i.format, i.may_reveal, snippet_target(),
+                                           redaction());
+                if (!copy) {
+                    feedback_.notice = copy.error();
+                    return;
+                }
+                effects_.push_back(effect::CopyText{std::move(copy->text)});
+                feedback_.notice = std::move(copy->notice);
+            },
+            [&](const intent::ExportHar& i) {
+                auto file = trace_.export_har(i.may_reveal, origin_, redaction(), now);
+                feedback_.notice = "Saved the HTTP log as " + file.name + (trace_.reveal() && i.may_reveal
+                                                                                ? " WITH the secrets revealed."
+                                                                                : " (secrets masked).");
+                effects_.push_back(effect::SaveFile{std::move(file.name), "application/json", std::move(file.text)});
+            },
+            [&](const intent::SetLogFilter& i) {
+                LogFilter filter{i.text, i.method, i.status};
+                if (std::string problem = log_filter_problem(filter); !problem.empty()) {
+                    feedback_.notice = "Log filter not changed: " + problem + ".";
+                    return;
+                }
+                trace_.set_filter(std::move(filter));
+            },
             [&](const intent::ClearLog&) { trace_.log().clear(); },
             [&](const intent::ClipboardCleared& i) { trace_.clipboard_cleared(i.cleared); },
         },

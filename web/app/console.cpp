@@ -27,13 +27,35 @@ std::string format_body(const std::string& body) {
     return parsed.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
+// The call as asked: ids from the parameters filled into a template, the
+// other non-empty parameters kept as given.
+ConsolePending as_asked(Method method, const std::string& path, const FormFields& params) {
+    ConsolePending call;
+    call.method = method;
+    const EndpointInfo* info = find_endpoint(method, path);
+    call.path = info ? fill_path_template(path, [&](std::string_view name) {
+        return form_get(params, name).value_or(std::string());
+    })
+                     : path;
+    for (const auto& [name, value] : params) {
+        const EndpointParam* p = info ? find_param(*info, name) : nullptr;
+        if (!value.empty() && !(p && p->where == ParamWhere::path)) call.params.emplace_back(name, value);
+    }
+    if (auto match = match_endpoint(method, call.path)) {
+        call.room_post = endpoint_info(match->endpoint).room_post;
+        call.room_id = match->room_id;
+    }
+    return call;
+}
+
 }  // namespace
 
 Console::Decision Console::prepare(Method method, const std::string& path, const FormFields& params,
-                                   const std::optional<ScopeSet>& granted, bool confirmed) {
+                                   const std::optional<ScopeSet>& granted, bool confirmed, bool anyway) {
     Decision decision;
     problems_.clear();
     pending_.reset();
+    asked_ = as_asked(method, path, params);
     ConsoleLast last;
     last.method = std::string(to_string(method));
     last.path = path;
@@ -42,8 +64,10 @@ Console::Decision Console::prepare(Method method, const std::string& path, const
     if (!checked) {
         problems_ = checked.error();
         last.error = "Not sent: " + describe(problems_);
-        last_ = std::move(last);
+        last.check = describe(problems_);
         missing_scope_.clear();
+        if (anyway && match_endpoint(method, asked_.path)) return send_anyway(std::move(last), confirmed);
+        last_ = std::move(last);
         decision.verdict = Verdict::problems;
         return decision;
     }
@@ -53,6 +77,8 @@ Console::Decision Console::prepare(Method method, const std::string& path, const
         missing_scope_ = std::string(endpoint.scope);
         last.error = "Not sent: " + call_name(method, checked->path) + " needs the scope " + missing_scope_ +
                      ", which this sign-in did not grant. Sign in again adding " + missing_scope_ + ".";
+        last.check = last.error.substr(10);
+        if (anyway) return send_anyway(std::move(last), confirmed);
         last_ = std::move(last);
         decision.verdict = Verdict::missing_scope;
         return decision;
@@ -72,6 +98,25 @@ Console::Decision Console::prepare(Method method, const std::string& path, const
     }
     decision.verdict = Verdict::send;
     decision.call = std::move(call);
+    return decision;
+}
+
+Console::Decision Console::send_anyway(ConsoleLast last, bool confirmed) {
+    last.anyway = true;
+    last.error.clear();
+    last_ = std::move(last);
+    Decision decision;
+    const EndpointInfo* endpoint = match_endpoint(asked_.method, asked_.path)
+                                       ? &endpoint_info(match_endpoint(asked_.method, asked_.path)->endpoint)
+                                       : nullptr;
+    if (endpoint && endpoint->destructive && !confirmed) {
+        last_->error = "Waiting for confirmation: " + call_name(asked_.method, asked_.path) + " cannot be undone.";
+        pending_ = asked_;
+        decision.verdict = Verdict::confirm;
+        return decision;
+    }
+    decision.verdict = Verdict::send;
+    decision.call = asked_;
     return decision;
 }
 
@@ -102,7 +147,9 @@ void Console::on_answer(const HttpResponse& response) {
     last.status = response.status;
     last.json = format_body(response.body);
     last.rate.clear();
+    last.rate_reset.reset();
     if (auto rate = read_rate_limit(response.headers); rate && *rate) {
+        last.rate_reset = (*rate)->reset;
         last.rate = "x-ratelimit-limit " + std::to_string((*rate)->limit) + ", remaining " +
                     std::to_string((*rate)->remaining) + ", reset " +
                     std::to_string(std::chrono::duration_cast<Seconds>((*rate)->reset.time_since_epoch()).count());
@@ -152,7 +199,9 @@ std::string console_json(const Console& console) {
                        {"scope_granted", last->scope_granted},
                        {"rate", last->rate},
                        {"error", last->error},
-                       {"sent", last->sent}};
+                       {"sent", last->sent},
+                       {"anyway", last->anyway},
+                       {"check", last->check}};
     } else {
         out["last"] = nullptr;
     }

@@ -26,8 +26,13 @@ struct ConsoleLast {
     std::string scope_needed;   // the catalog's scope for the endpoint ("" if unknown)
     std::string scope_granted;  // the granted scopes, space-separated ("" for an API token)
     std::string rate;           // "x-ratelimit-limit 300, remaining 287, reset 1700000300", or ""
+    std::optional<Instant> rate_reset;  // x-ratelimit-reset, shown in the user's zone
     std::string error;          // why it was not sent, or what failed; "" after a success
     bool sent = false;
+    // Sent as it was although the console's own check found problems (the
+    // service's answer is then what a program sending it would get).
+    bool anyway = false;
+    std::string check;  // what the console's check found ("" when it passed)
 };
 
 // A call waiting for the user's confirmation (destructive, spec 5.5 deletes).
@@ -49,9 +54,11 @@ public:
 
     // Checks one call. `granted` is nullopt for an API token (its scopes are
     // not known to the client: the service decides). `confirmed`: the user
-    // already said yes to a destructive call.
+    // already said yes to a destructive call. `anyway`: after the check has
+    // said what is wrong, send the call as it is (an endpoint of the
+    // catalog, ids in its path), for the service's own answer.
     Decision prepare(Method method, const std::string& path, const FormFields& params,
-                     const std::optional<ScopeSet>& granted, bool confirmed);
+                     const std::optional<ScopeSet>& granted, bool confirmed, bool anyway = false);
     // The user confirmed (returns the call to send) or cancelled the waiting call.
     std::optional<ConsolePending> confirm();
     void cancel();
@@ -65,6 +72,9 @@ public:
     const std::optional<ConsoleLast>& last() const { return last_; }
     const std::vector<CallProblem>& problems() const { return problems_; }
     const std::optional<ConsolePending>& pending() const { return pending_; }
+    // The last call as asked, ids filled into its path (for "Copy as ...",
+    // sent or not); empty path before the first.
+    const ConsolePending& asked() const { return asked_; }
     bool sending() const { return sending_; }
     // The scope to offer as "sign in again adding <scope>" ("" for none):
     // the endpoint's when the grant lacks it, or a 403's WWW-Authenticate scope.
@@ -73,15 +83,17 @@ public:
     std::string announcement() const;
 
 private:
+    Decision send_anyway(ConsoleLast last, bool confirmed);
     std::optional<ConsoleLast> last_;
     std::vector<CallProblem> problems_;
     std::optional<ConsolePending> pending_;
+    ConsolePending asked_;
     bool sending_ = false;
     std::string missing_scope_;
 };
 
 // The page API's `console` object: {last:{method, path, status, json,
-// scope_needed, scope_granted, rate, error, sent}, problems:[{param,
+// scope_needed, scope_granted, rate, error, sent, anyway, check}, problems:[{param,
 // message}], missing_scope, confirm:{method, path}|null, sending}.
 std::string console_json(const Console& console);
 

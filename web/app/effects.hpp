@@ -60,8 +60,15 @@ struct ForgetPending {};
 struct StorePosts {
     std::string record;
 };
+// Save `text` as a file the user downloads (not the clipboard): a HAR export.
+struct SaveFile {
+    std::string name;
+    std::string mime;
+    std::string text;
+};
 }  // namespace effect
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
-                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending, effect::StorePosts>;
+                            effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending,
+                            effect::StorePosts, effect::SaveFile>;
 
 }  // namespace roomkey::app

@@ -2,9 +2,11 @@
 #include "app/http_log.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "roomkey/json_text.hpp"
+#include "roomkey/request_snippets.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::app {
@@ -196,35 +198,46 @@ std::string entry_title(const LogEntry& entry) {
     return title;
 }
 
-std::string shell_quote(std::string_view text) {
-    std::string out = "'";
-    for (char c : text) {
-        if (c == '\'') {
-            out += "'\\''";
-        } else {
-            out += c;
-        }
-    }
-    out += "'";
-    return out;
-}
-
 std::string copy_as_curl(const HttpRequest& request, std::string_view origin, const RedactionRules& rules,
                          bool reveal) {
-    std::string url = request.url;
-    if (!url.empty() && url.front() == '/') url = std::string(origin) + url;
-    if (!reveal) url = masked_url(url, rules);
-    std::string out = "curl -X " + std::string(to_string(request.method)) + " " + shell_quote(url);
-    for (const auto& [name, value] : request.headers.fields()) {
-        const std::string shown = reveal ? value : mask_known_secrets(mask_header_value(name, value, rules), rules);
-        out += " \\\n  -H " + shell_quote(name + ": " + shown);
+    HttpRequest shown = request;
+    if (!shown.url.empty() && shown.url.front() == '/') shown.url = std::string(origin) + shown.url;
+    if (!reveal) {
+        shown.url = masked_url(shown.url, rules);
+        Headers headers;
+        for (const auto& [name, value] : request.headers.fields()) {
+            headers.add(name, mask_known_secrets(mask_header_value(name, value, rules), rules));
+        }
+        shown.headers = std::move(headers);
+        shown.body = has_form_content_type(request.headers) ? mask_form(request.body, rules)
+                                                            : mask_known_secrets(request.body, rules);
     }
-    if (!request.body.empty()) {
-        std::string body = request.body;
-        if (!reveal) body = has_form_content_type(request.headers) ? mask_form(body, rules) : mask_known_secrets(body, rules);
-        out += " \\\n  --data-raw " + shell_quote(body);
+    return write_snippet(SnippetFormat::curl_helper, shown);
+}
+
+std::string log_filter_problem(const LogFilter& filter) {
+    constexpr std::string_view kMethods[] = {"", "GET", "POST", "PUT", "DELETE"};
+    constexpr std::string_view kClasses[] = {"", "2xx", "3xx", "4xx", "5xx", "none"};
+    if (std::find(std::begin(kMethods), std::end(kMethods), filter.method) == std::end(kMethods)) {
+        return "the method must be GET, POST, PUT, DELETE or empty (any)";
     }
-    return out;
+    if (std::find(std::begin(kClasses), std::end(kClasses), filter.status) == std::end(kClasses)) {
+        return "the status must be 2xx, 3xx, 4xx, 5xx, none (no answer) or empty (any)";
+    }
+    return {};
+}
+
+bool matches(const LogEntry& entry, const LogFilter& filter) {
+    if (!filter.method.empty() && filter.method != to_string(entry.request.method)) return false;
+    if (!filter.status.empty()) {
+        const std::string got = entry.response ? std::to_string(entry.response->status / 100) + "xx" : "none";
+        if (got != filter.status) return false;
+    }
+    const std::string path = path_of(entry.request.url);
+    const auto lower = [](unsigned char c) { return static_cast<char>(std::tolower(c)); };
+    return filter.text.empty() || std::search(path.begin(), path.end(), filter.text.begin(), filter.text.end(),
+                       [&](char a, char b) { return lower(static_cast<unsigned char>(a)) == lower(static_cast<unsigned char>(b)); }) !=
+           path.end();
 }
 
 void HttpLog::begin(std::uint64_t id, std::string purpose, const HttpRequest& request, Instant now) {
@@ -259,29 +272,31 @@ void HttpLog::fail(std::uint64_t id, std::string error, Instant now) {
     }
 }
 
-void HttpLog::forget_secrets(const RedactionRules& rules) {
-    for (LogEntry& entry : entries_) {
-        HttpRequest& request = entry.request;
-        request.url = masked_url(request.url, rules);
-        Headers masked;
-        for (const auto& [name, value] : request.headers.fields()) {
-            masked.add(name, mask_known_secrets(mask_header_value(name, value, rules), rules));
-        }
-        request.headers = std::move(masked);
-        request.body = body_for_display(request.headers, request.body, rules, false);
-        for (StepParameter& parameter : entry.step_parameters) {
-            parameter.value = is_secret_field(parameter.name) ? std::string(kMask)
-                                                              : mask_known_secrets(parameter.value, rules);
-        }
-        if (entry.response) {
-            Headers response_headers;
-            for (const auto& [name, value] : entry.response->headers.fields()) {
-                response_headers.add(name, mask_known_secrets(mask_header_value(name, value, rules), rules));
-            }
-            entry.response->headers = std::move(response_headers);
-            entry.response->body = body_for_display(entry.response->headers, entry.response->body, rules, false);
-        }
+void mask_entry(LogEntry& entry, const RedactionRules& rules) {
+    HttpRequest& request = entry.request;
+    request.url = masked_url(request.url, rules);
+    Headers masked;
+    for (const auto& [name, value] : request.headers.fields()) {
+        masked.add(name, mask_known_secrets(mask_header_value(name, value, rules), rules));
     }
+    request.headers = std::move(masked);
+    request.body = body_for_display(request.headers, request.body, rules, false);
+    for (StepParameter& parameter : entry.step_parameters) {
+        parameter.value =
+            is_secret_field(parameter.name) ? std::string(kMask) : mask_known_secrets(parameter.value, rules);
+    }
+    if (entry.response) {
+        Headers response_headers;
+        for (const auto& [name, value] : entry.response->headers.fields()) {
+            response_headers.add(name, mask_known_secrets(mask_header_value(name, value, rules), rules));
+        }
+        entry.response->headers = std::move(response_headers);
+        entry.response->body = body_for_display(entry.response->headers, entry.response->body, rules, false);
+    }
+}
+
+void HttpLog::forget_secrets(const RedactionRules& rules) {
+    for (LogEntry& entry : entries_) mask_entry(entry, rules);
 }
 
 const LogEntry* HttpLog::find(std::uint64_t id) const {

@@ -13,6 +13,7 @@
 
 #include "roomkey/api.hpp"
 #include "roomkey/http.hpp"
+#include "roomkey/request_snippets.hpp"
 #include "roomkey/time.hpp"
 
 namespace roomkey::app {
@@ -87,16 +88,26 @@ struct RenderedExchange {
 };
 
 RenderedExchange render(const LogEntry& entry, const RedactionRules& rules, bool reveal);
+// The entry rewritten to its masked form, for good (sign-out, a HAR export).
+void mask_entry(LogEntry& entry, const RedactionRules& rules);
 // Just the title line (no secrets: method, path, status, duration, purpose).
 std::string entry_title(const LogEntry& entry);
 
-// `curl` for the request, one option per line. `origin` ("https://127.0.0.1:8443")
+// `curl` for the request, one option per line (request_snippets.hpp). `origin` ("https://127.0.0.1:8443")
 // makes origin-relative URLs absolute. Secrets masked unless `reveal`.
 std::string copy_as_curl(const HttpRequest& request, std::string_view origin, const RedactionRules& rules,
                          bool reveal);
 
-// A single-quoted POSIX shell word.
-std::string shell_quote(std::string_view text);
+// Which entries the log shows: all fields empty shows every one.
+struct LogFilter {
+    std::string text;    // part of the URL's path, any case
+    std::string method;  // "GET", "POST", "PUT", "DELETE"
+    std::string status;  // "2xx" .. "5xx", or "none": no answer (pending, failed, a flow step)
+    bool empty() const { return text.empty() && method.empty() && status.empty(); }
+};
+// "" when `filter` is one the log can apply; else what is wrong.
+std::string log_filter_problem(const LogFilter& filter);
+bool matches(const LogEntry& entry, const LogFilter& filter);
 
 // The bounded list of exchanges, newest last.
 class HttpLog {

@@ -184,6 +184,29 @@ Result<Intent, std::string> parse_object(const json& action) {
         // may_reveal stays false: a copy the page API asks for is always masked.
         return Intent{intent::CopyCurl{action["entry"].get<std::uint64_t>(), false}};
     }
+    if (type == "copy_as") {
+        intent::CopyAs copy;
+        std::string format;
+        if (!read_text(action, "format", format) || !parse_snippet_format(format)) {
+            return Err{std::string(
+                "action copy_as: \"format\" must be one of curl_service, curl_helper, fetch, python")};
+        }
+        copy.format = *parse_snippet_format(format);
+        if (action.contains("entry") && !action["entry"].is_null()) {
+            if (!action["entry"].is_number_unsigned()) return missing(type, "entry");
+            copy.entry = action["entry"].get<std::uint64_t>();
+        }
+        // may_reveal stays false: a copy the page API asks for is always masked.
+        return Intent{copy};
+    }
+    if (type == "export_har") return Intent{intent::ExportHar{}};  // masked: see copy_curl
+    if (type == "set_log_filter") {
+        intent::SetLogFilter filter;
+        for (auto [name, out] : {std::pair{"text", &filter.text}, {"method", &filter.method}, {"status", &filter.status}}) {
+            if (action.contains(name) && !action[name].is_null() && !read_text(action, name, *out)) return missing(type, name);
+        }
+        return Intent{std::move(filter)};
+    }
     if (type == "clear_log") return Intent{intent::ClearLog{}};
     // The room view, my tasks and contacts.
     if (type == "open_room" || type == "load_messages" || type == "mark_read" || type == "complete_task") {
@@ -282,6 +305,7 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (action.contains("confirmed") && !read_flag(action, "confirmed", call.confirmed)) {
             return missing(type, "confirmed");
         }
+        if (action.contains("anyway") && !read_flag(action, "anyway", call.anyway)) return missing(type, "anyway");
         return Intent{std::move(call)};
     }
     if (type == "confirm_api_call") return Intent{intent::ConfirmConsoleCall{}};

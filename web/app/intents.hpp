@@ -12,6 +12,7 @@
 
 #include "app/i18n.hpp"
 #include "roomkey/api.hpp"
+#include "roomkey/request_snippets.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/scopes.hpp"
 #include "roomkey/url.hpp"
@@ -106,7 +107,23 @@ struct CopyCurl {
     std::uint64_t entry_id = 0;
     bool may_reveal = false;
 };
+// Download the HTTP log as a HAR 1.2 file (masked unless revealed and `may_reveal`).
+struct ExportHar {
+    bool may_reveal = false;
+};
 struct ClearLog {};
+// Shows only the log entries that match (http_log.hpp's LogFilter).
+struct SetLogFilter {
+    std::string text;    // part of the path, any case ("" = any)
+    std::string method;  // "GET", ... ("" = any)
+    std::string status;  // "2xx", "3xx", "4xx", "5xx", "none" (no answer) ("" = any)
+};
+// "Copy as <format>" of log entry `entry`, or of the console's call when none.
+struct CopyAs {
+    std::optional<std::uint64_t> entry;
+    SnippetFormat format = SnippetFormat::curl_service;
+    bool may_reveal = false;
+};
 
 // ---- The room view, my tasks and contacts (open_room.hpp, my_tasks.hpp, contacts.hpp) ----
 // Opens the room: GET its messages (force=1), tasks, members and files, then
@@ -161,6 +178,7 @@ struct ConsoleCall {
     std::string path;
     FormFields params;
     bool confirmed = false;
+    bool anyway = false;  // send even when the console's own check finds problems
 };
 struct ConfirmConsoleCall {};
 struct CancelConsoleCall {};
@@ -249,7 +267,8 @@ using Intent =
     std::variant<intent::SignIn, intent::SignOut, intent::TryAgain, intent::RefreshNow, intent::SetAutoRefresh,
                  intent::UseApiToken, intent::ReloadAccount, intent::ReloadRooms, intent::SelectRoom,
                  intent::QueueMessage, intent::QueueTask, intent::CancelQueued, intent::ClearFinishedPosts,
-                 intent::SetReveal, intent::CopyCurl, intent::ClearLog, intent::CancelSignOut, intent::RetryPost,
+                 intent::SetReveal, intent::CopyCurl, intent::CopyAs, intent::ExportHar,
+                 intent::SetLogFilter, intent::ClearLog, intent::CancelSignOut, intent::RetryPost,
                  intent::EditPost, intent::DiscardPost, intent::FormError, intent::OpenRoom, intent::LoadMessages,
                  intent::MarkRead, intent::CompleteTask, intent::LoadMyTasks, intent::LoadContacts,
                  intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,

@@ -203,6 +203,13 @@ std::string page_state_json(const App& app, Instant now) {
         log.push_back({{"id", entries[i].id}, {"title", entry_title(entries[i])}});
     }
     state["log"] = std::move(log);
+    const LogFilter& filter = app.trace().filter();
+    state["log_filter"] = {{"text", filter.text}, {"method", filter.method}, {"status", filter.status}};
+    if (const auto& saved = app.trace().last_export()) {
+        state["last_export"] = {{"name", saved->name}, {"bytes", saved->bytes}};
+    } else {
+        state["last_export"] = nullptr;
+    }
 
     // The endpoint catalog (shared/endpoint_catalog.hpp), for scripts driving the console.
     json catalog = json::array();

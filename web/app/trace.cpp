@@ -1,11 +1,55 @@
-// trace.cpp: the HTTP log's secrets, reveal switch and clipboard (trace.hpp).
+// trace.cpp: the HTTP log's secrets, reveal switch, "Copy as ..." and clipboard (trace.hpp).
 #include "app/trace.hpp"
 
 #include <algorithm>
 
 #include "app/app_detail.hpp"
+#include "app/har.hpp"
 
 namespace roomkey::app {
+
+namespace {
+
+std::string without_prefix(std::string_view text, std::string_view prefix) {
+    return std::string(text.substr(text.rfind(prefix, 0) == 0 ? prefix.size() : 0));
+}
+
+}  // namespace
+
+Result<std::string, std::string> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
+                                            const RedactionRules& rules, bool reveal) {
+    if (format == SnippetFormat::curl_helper) return copy_as_curl(sent, target.origin, rules, reveal);
+    const std::string label(snippet_label(format));
+    std::string url = without_prefix(sent.url, target.origin);
+    const std::string api = target.api_base + "/";
+    if (url.rfind(api, 0) != 0) {
+        return Err{"Copy as " + label + ": only an API call goes to the service itself; use curl (via helper) for this one."};
+    }
+    if (target.service.base_url.empty()) {
+        return Err{"Copy as " + label + ": roomkey-helper has not said the service's address; use curl (via helper)."};
+    }
+    FormFields params;
+    const auto question = url.find('?');
+    if (question != std::string::npos) {
+        if (auto query = form_decode(std::string_view(url).substr(question + 1))) params = std::move(*query);
+        url.resize(question);
+    }
+    if (has_form_content_type(sent.headers)) {
+        if (auto body = form_decode(sent.body)) params.insert(params.end(), body->begin(), body->end());
+    }
+    // The credential as the service takes it; the helper's own (BFF) is never the page's to show.
+    const auto take = [&](std::optional<std::string> value) { return reveal && value ? *value : std::string(kMask); };
+    Credentials credentials = BearerToken{std::string(kMask)};
+    if (auto bearer = sent.headers.get("authorization"); bearer && bearer->rfind("Bearer ", 0) == 0) {
+        credentials = BearerToken{take(bearer->substr(7))};
+    } else if (auto token = sent.headers.get(target.service.token_header)) {
+        credentials = ApiToken{take(token)};
+    }
+    auto request = api_request(target.service, credentials, sent.method, url.substr(api.size() - 1), params);
+    if (!request) return Err{"Copy as " + label + ": " + std::string(to_string(request.error()))};
+    std::string text = write_snippet(format, *request);
+    return reveal ? text : mask_known_secrets(std::move(text), rules);
+}
 
 void Trace::add_secret(const std::string& secret) {
     if (secret.empty()) return;
@@ -31,13 +75,58 @@ std::optional<std::string> Trace::curl_text(std::uint64_t entry_id, bool may_rev
 
 std::optional<Trace::CurlCopy> Trace::copy_curl(std::uint64_t entry_id, bool may_reveal, std::string_view origin,
                                                 const RedactionRules& rules) {
-    auto text = curl_text(entry_id, may_reveal, origin, rules);
-    if (!text) return std::nullopt;
+    SnippetTarget target;
+    target.origin = std::string(origin);
+    auto copy = copy_as(entry_id, {}, SnippetFormat::curl_helper, may_reveal, target, rules);
+    if (!copy) return std::nullopt;
+    return std::move(*copy);
+}
+
+HttpRequest Trace::planned_request(const PlannedCall& planned, const SnippetTarget& target) const {
+    auto built = api_request(ApiConfig{target.api_base, target.service.token_header}, HeldByHelper{}, planned.method,
+                             planned.path, planned.params);
+    HttpRequest request = built ? std::move(*built) : HttpRequest{planned.method, target.api_base + planned.path, {}, {}};
+    if (!target.request_header.empty()) request.headers.set(target.request_header, "1");
+    const std::string api = target.api_base + "/";
+    for (auto it = log_.entries().rbegin(); it != log_.entries().rend(); ++it) {
+        if (without_prefix(it->request.url, target.origin).rfind(api, 0) != 0) continue;
+        for (const std::string_view name : {std::string_view("authorization"), std::string_view(target.service.token_header)}) {
+            if (auto value = it->request.headers.get(name)) {
+                request.headers.set(std::string(name), *value);
+                return request;
+            }
+        }
+    }
+    return request;
+}
+
+Result<std::string, std::string> Trace::text_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
+                                                SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                                const RedactionRules& rules) const {
+    const LogEntry* entry = entry_id ? log_.find(*entry_id) : nullptr;
+    if (entry_id && !entry) return Err{"Copy as: entry " + std::to_string(*entry_id) + " is no longer in the log."};
+    if (!entry && planned.path.empty()) return Err{std::string("Copy as: the console has no call yet; enter one first.")};
+    return snippet_of(entry ? entry->request : planned_request(planned, target), format, target, rules,
+                      reveal_ && may_reveal);
+}
+
+Result<Trace::CurlCopy, std::string> Trace::copy_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
+                                                    SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                                    const RedactionRules& rules) {
+    auto text = text_as(entry_id, planned, format, may_reveal, target, rules);
+    if (!text) return Err{text.error()};
     copied_ = true;
     clear_refused_ = false;
-    const bool revealed = reveal_ && may_reveal;
-    return CurlCopy{std::move(*text),
-                    revealed ? "Copied as curl WITH the secrets revealed." : "Copied as curl (secrets masked)."};
+    const std::string label(format == SnippetFormat::curl_helper ? "curl" : snippet_label(format));
+    return CurlCopy{std::move(*text), reveal_ && may_reveal ? "Copied as " + label + " WITH the secrets revealed."
+                                                            : "Copied as " + label + " (secrets masked)."};
+}
+
+Trace::HarFile Trace::export_har(bool may_reveal, std::string_view origin, const RedactionRules& rules,
+                                 Instant now) {
+    HarFile file{har_file_name(now), write_har(log_.entries(), rules, reveal_ && may_reveal, origin)};
+    last_export_ = Export{file.name, file.text.size()};
+    return file;
 }
 
 std::string Trace::clipboard_notice() const {

@@ -81,6 +81,16 @@ EM_JS(void, roomkey_js_open_download, (const char* url), {
     a.click();
     a.remove();
 });
+// A file made here (a HAR export), saved by the browser as a download.
+EM_JS(void, roomkey_js_save_file, (const char* name, const char* mime, const char* text), {
+    var a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([UTF8ToString(text)], {type: UTF8ToString(mime)}));
+    a.download = UTF8ToString(name);
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function() { URL.revokeObjectURL(a.href); }, 60000);
+});
 // clang-format on
 
 void (*g_file_listener)(roomkey::web::ChosenFile) = nullptr;
@@ -116,6 +126,10 @@ void open_file_picker() {
 
 void open_download(const std::string& url) {
     roomkey_js_open_download(url.c_str());
+}
+
+void save_file(const std::string& name, const std::string& mime, const std::string& text) {
+    roomkey_js_save_file(name.c_str(), mime.c_str(), text.c_str());
 }
 
 }  // namespace roomkey::web

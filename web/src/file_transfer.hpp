@@ -30,5 +30,7 @@ void open_file_picker();
 // Opens a download_url: an <a download> clicked, so an attachment is saved
 // and the page stays.
 void open_download(const std::string& url);
+// Saves `text` as the download `name` (a Blob URL; not the clipboard).
+void save_file(const std::string& name, const std::string& mime, const std::string& text);
 
 }  // namespace roomkey::web

@@ -241,6 +241,8 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
                     roomkey::web::forget_pending_authorization();
                 } else if constexpr (std::is_same_v<T, effect::StorePosts>) {
                     roomkey::web::store_posts(item.record);
+                } else if constexpr (std::is_same_v<T, effect::SaveFile>) {
+                    roomkey::web::save_file(item.name, item.mime, item.text);
                 }
             },
             e);

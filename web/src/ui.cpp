@@ -143,8 +143,8 @@ void parts::developer_view(const App& app, UiState& ui, Instant now, float scale
             column("col3");
         }
         rate_panel(app, ui, now);
-        console_panel(app, ui, out);  // ui_console.cpp
-        log_panel(app, ui, out);
+        console_panel(app, ui, now, out);  // ui_console.cpp
+        log_panel(app, ui, now, out);
         ImGui::EndChild();
         ImGui::EndTable();
     }

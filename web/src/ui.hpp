@@ -45,8 +45,13 @@ struct UiState {
     // due date means the end of that day in the user's local time.
     app::UtcOffsetOf utc_offset = nullptr;
     std::string form_error;
-    // HTTP log: the entry whose details are shown.
+    // HTTP log: the entry whose details are shown; the newest entry shown
+    // while the pointer rests on the list (0: live, new entries appear); the
+    // filter's text as typed; newest first instead of at the end.
     std::uint64_t selected_log = 0;
+    std::uint64_t log_hold = 0;
+    std::array<char, 96> log_filter{};
+    bool log_newest_first = false;
     // API console (ui_console.cpp): the chosen catalog entry and its
     // parameters as typed, by name.
     int console_endpoint = 0;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "roomkey/endpoint_catalog.hpp"
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -18,7 +19,7 @@ std::string entry_label(const EndpointInfo& info) {
 
 }  // namespace
 
-void console_panel(const App& app, UiState& ui, Intents& out) {
+void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (!ImGui::CollapsingHeader("API console")) return;
     const EndpointCatalog catalog = endpoint_catalog();
     if (catalog.size() == 0) return;
@@ -93,6 +94,15 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
     }
 
     const app::Console& console = app.api_console().console();
+    if (!console.problems().empty() || !console.missing_scope().empty()) {
+        // After the console has said what is wrong: the service's own answer to it.
+        ImGui::SameLine();
+        app::intent::ConsoleCall anyway = call;
+        anyway.anyway = true;
+        if (ImGui::Button((std::string(tr("console.send_anyway")) + "##console").c_str())) out.push_back(anyway);
+        note_widget(ui, "console_send_anyway");
+    }
+    if (!console.asked().path.empty()) copy_as_buttons(app, std::nullopt, out);
     if (const auto& pending = console.pending()) {
         ImGui::TextColored(kWarn, "%s %s cannot be undone. Send it?", std::string(to_string(pending->method)).c_str(),
                            pending->path.c_str());
@@ -115,8 +125,10 @@ void console_panel(const App& app, UiState& ui, Intents& out) {
         if (last->status) head += "  ->  " + std::to_string(*last->status);
         if (console.sending()) head += "  (sending)";
         ImGui::TextUnformatted(head.c_str());
-        if (!last->rate.empty()) text_dim(last->rate);
+        if (!last->rate.empty()) text_dim(last->rate);  // the raw headers
+        if (last->rate_reset) text_dim(tr("console.resets_at", {{"when", local_deadline(app, ui, *last->rate_reset, now)}}));
         if (!last->error.empty()) ImGui::TextColored(kBad, "%s", last->error.c_str());
+        if (last->anyway) ImGui::TextColored(kWarn, "%s", tr("console.sent_anyway", {{"check", last->check}}).c_str());
         if (!last->json.empty()) {
             ImGui::BeginChild("console_json", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 10.0f),
                               ImGuiChildFlags_Border, ImGuiWindowFlags_HorizontalScrollbar);

@@ -87,10 +87,16 @@ void bff_session_details(const App& app, UiState& ui, Instant now, Intents& out)
 // "Refresh with fewer scopes", inside the session panel (ui_scope_refresh.cpp).
 void scope_refresh_controls(const App& app, UiState& ui, Intents& out);
 void rate_panel(const App& app, UiState& ui, Instant now);                      // ui_rate.cpp
-void log_panel(const App& app, UiState& ui, Intents& out);                      // ui_http_log.cpp
+// A deadline as the user reads it: "14:07 (in 3:12)" in their zone and
+// locale, the date too when not today (ui_rate.cpp).
+std::string local_deadline(const App& app, UiState& ui, Instant at, Instant now);
+void log_panel(const App& app, UiState& ui, Instant now, Intents& out);         // ui_http_log.cpp
+// "Copy as" curl for the service, fetch and Python, of log entry `entry` or
+// of the console's call (none) (ui_http_log.cpp).
+void copy_as_buttons(const App& app, std::optional<std::uint64_t> entry, Intents& out);
 void room_panel(const App& app, UiState& ui, Instant now, Intents& out);        // ui_room.cpp
 void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out);    // ui_room.cpp
-void console_panel(const App& app, UiState& ui, Intents& out);                  // ui_console.cpp
+void console_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_console.cpp
 // The room's tabs, shared by the developer view's room panel and the
 // workspace's details pane (ui_room.cpp).
 void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now, Intents& out);

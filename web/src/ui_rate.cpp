@@ -14,6 +14,8 @@
 #include "app/plot_axes.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
+#include "app/time_text.hpp"
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 #include "ux_frame.hpp"
 
@@ -122,6 +124,11 @@ void rate_plot(UiState& ui, const std::vector<app::RateSample>& samples, long li
 
 }  // namespace
 
+std::string local_deadline(const App& app, UiState& ui, Instant at, Instant now) {
+    const std::string when = app::message_time_text(unix_seconds(at), unix_seconds(now), app.workspace().user_time());
+    return tr(at >= now ? "time.deadline_in" : "time.deadline_ago", {{"time", when}, {"left", countdown_to(ui, at, now)}});
+}
+
 void rate_panel(const App& app, UiState& ui, Instant now) {
     if (!ImGui::CollapsingHeader(tr("rate.header"), ImGuiTreeNodeFlags_DefaultOpen)) return;
     const OverallBudget overall = app.scheduler().overall(now);
@@ -129,7 +136,7 @@ void rate_panel(const App& app, UiState& ui, Instant now) {
         overall.limit > 0 ? static_cast<float>(overall.remaining) / static_cast<float>(overall.limit) : 0.0f;
     std::string overlay =
         tr("rate.left", {{"left", std::to_string(overall.remaining)}, {"limit", std::to_string(overall.limit)}});
-    if (overall.reset) overlay += tr("rate.resets_in", {{"time", countdown_to(ui, *overall.reset, now)}});
+    if (overall.reset) overlay += ", " + tr("rate.resets_at", {{"when", local_deadline(app, ui, *overall.reset, now)}});
     if (!overall.from_headers) overlay += tr("rate.estimate");
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.2f ? kGood : kWarn));
     ImGui::ProgressBar(std::clamp(fraction, 0.0f, 1.0f), ImVec2(-FLT_MIN, 0), overlay.c_str());

@@ -5,20 +5,16 @@
 #include <cstdio>
 #include <ctime>
 
+#include "browser.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
 
 namespace {
 
-// "2024-02-29 13:05 UTC": the message's send time (UTC, as the service gives it).
+// A file's upload time in the user's zone and locale, as the conversation writes times.
 std::string format_time(std::int64_t unix_seconds) {
-    const std::time_t t = static_cast<std::time_t>(unix_seconds);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
-    return text;
+    return app::written_time(unix_seconds, app::TimeStyle::date_clock, browser_user_time());
 }
 
 void messages_child(const app::RoomView& room) {

@@ -10,6 +10,7 @@
 #include "app/format.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 #include "ux_frame.hpp"
 
@@ -180,18 +181,18 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     // In the countdown's whole seconds: the bar moves when its text does,
     // and an idle page draws nothing in between.
     const float fraction = app::countdown_fraction(tokens->access_expires_at, Seconds(tokens->expires_in), now);
-    const std::string overlay = "access token expires in " + countdown_to(ui, tokens->access_expires_at, now);
+    const std::string overlay = tr("session.access_expires_at", {{"when", local_deadline(app, ui, tokens->access_expires_at, now)}});
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, bar_fill(fraction > 0.1f ? kAccent : kWarn));
     ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), overlay.c_str());
     ImGui::PopStyleColor();
     if (tokens->refresh_expires_at) {
         label_value("Refresh token:",
-                    "valid " + countdown_to(ui, *tokens->refresh_expires_at, now) + " more (14 days, spec 2.3)");
+                    tr("session.refresh_valid_until", {{"when", local_deadline(app, ui, *tokens->refresh_expires_at, now)}}));
     } else {
         label_value("Refresh token:", "no expiry (offline_access, spec 5.4.3)");
     }
     if (const auto due = app.session().refresh_due_at(); due && app.sign_in().auto_refresh()) {
-        label_value("Next refresh:", "in " + countdown_to(ui, *due, now));
+        label_value("Next refresh:", local_deadline(app, ui, *due, now));
     }
     bool automatic = app.sign_in().auto_refresh();
     if (ImGui::Checkbox("Refresh automatically", &automatic)) out.push_back(app::intent::SetAutoRefresh{automatic});
