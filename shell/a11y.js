@@ -350,6 +350,16 @@
     if (document.activeElement !== field.target) field.target.focus({ preventScroll: true });
   }, true);
 
+  // A click on the canvas while a field's input has the focus leaves the
+  // focus there, so an IME keeps reaching the field (a click in the field
+  // being edited changes nothing); a click that takes the app's focus
+  // elsewhere moves the DOM focus after it (focus() above).
+  window.addEventListener('mousedown', function (event) {
+    if (event.target === document.getElementById('canvas') && inTextInput(document.activeElement)) {
+      event.preventDefault();
+    }
+  }, true);
+
   // Before GLFW's listeners (roomkey.js loads after this file): characters
   // typed into a field's input come through beforeinput, not keypress.
   window.addEventListener('keypress', function (event) {

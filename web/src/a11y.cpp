@@ -327,15 +327,19 @@ void draw_composition() {
     ImGuiContext& g = *GImGui;
     if (t.compose_text.empty() || g.ActiveId != t.compose_id) return;
     if (!g.PlatformImeData.WantVisible) return;  // no field drew a caret this frame
+    // At the caret (InputPos is the caret's top left), clipped to the field.
     const ImVec2 pos = g.PlatformImeData.InputPos;
     ImDrawList* draw = ImGui::GetForegroundDrawList();
-    const ImVec2 at(pos.x + 1.0f, pos.y + g.FontSize);  // InputPos is one line above the caret's top
+    const auto box = t.boxes.find(t.compose_id);
+    if (box != t.boxes.end()) draw->PushClipRect(box->second.Min, box->second.Max, true);
+    const ImVec2 at(pos.x + 1.0f, pos.y);
     const ImVec2 size = ImGui::CalcTextSize(t.compose_text.c_str());
     draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBgActive));
     draw->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), t.compose_text.c_str());
     const float underline = std::max(1.0f, std::round(g.FontSize / 14.0f));
     draw->AddLine(ImVec2(at.x, at.y + size.y - underline), ImVec2(at.x + size.x, at.y + size.y - underline),
                   ImGui::GetColorU32(ImGuiCol_Text), underline);
+    if (box != t.boxes.end()) draw->PopClipRect();
 }
 
 void publish(float scale) {
@@ -365,7 +369,7 @@ void publish(float scale) {
     const ImVec2 pos = g.PlatformImeData.InputPos;
     if (focus != 0 && focus == g.ActiveId && g.PlatformImeData.WantVisible) {
         caret = {static_cast<int>(focus), static_cast<int>(std::lround(pos.x / s)),
-                 static_cast<int>(std::lround((pos.y + g.FontSize) / s)),
+                 static_cast<int>(std::lround(pos.y / s)),
                  static_cast<int>(std::lround(g.FontSize / s))};
     }
     if (caret != t.caret_published) {
@@ -392,6 +396,12 @@ void focus(unsigned int id) {
 
 void activate(unsigned int id) {
     activate_item(id);
+}
+
+void keep_editing(unsigned int id) {
+    ImGuiContext& g = *GImGui;
+    g.NavNextActivateId = id;
+    g.NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
 }
 
 bool text_field_ready(unsigned int id) {

@@ -26,6 +26,10 @@ bool take_dom_requests();
 // field also starts editing). Call between frames.
 void focus(unsigned int id);
 
+// Right after the text field `id` ended its edit (Enter sent it): editing
+// starts again at the next frame, so the caret and the DOM focus stay.
+void keep_editing(unsigned int id);
+
 // Activates the widget `id` as a click would. Call between frames.
 void activate(unsigned int id);
 
