@@ -105,15 +105,17 @@ test('an IME composition is drawn at the caret, on its line, inside the field', 
   await openRoom(page);
   await focusComposer(page);
   const field = await widgetRect(page, 'message');
-  // The caret of the empty field: where its DOM input sits (the IME's window opens there).
+  // The empty field's caret is on its first line; the DOM input (where the
+  // IME opens its window) sits at the caret, one line high.
   const caret = await page.evaluate(() => {
     const r = document.activeElement.getBoundingClientRect();
     return { x: r.left, y: r.top, height: r.height };
   });
-  assert.ok(caret.y >= field.y && caret.y + caret.height <= field.y + field.height,
-    `the caret ${JSON.stringify(caret)} lies in the field ${JSON.stringify(field)}`);
-  const line = { x: Math.round(caret.x), y: Math.round(caret.y), width: 120, height: Math.max(8, Math.round(caret.height)) };
-  const below = { ...line, y: line.y + line.height + 2 };
+  const lineHeight = Math.max(8, Math.round(caret.height));
+  assert.ok(caret.y >= field.y && caret.y < field.y + lineHeight,
+    `the DOM input ${JSON.stringify(caret)} is on the first line of the field ${JSON.stringify(field)}`);
+  const line = { x: Math.round(field.x) + 2, y: Math.round(field.y) + 2, width: 120, height: lineHeight };
+  const below = { ...line, y: Math.round(field.y) + lineHeight + 6 };
   const shot = async (clip) => decodePng(await page.screenshot({ clip }));
   const lineBefore = await shot(line);
   const belowBefore = await shot(below);
