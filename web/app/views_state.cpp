@@ -6,6 +6,7 @@
 #include "app/message_view.hpp"
 #include "app/room_order.hpp"
 #include "roomkey/json_text.hpp"
+#include "roomkey/links.hpp"
 
 namespace roomkey::app {
 
@@ -69,6 +70,11 @@ void add_workspace_state(const App& app, Instant now, json& state) {
         m["system"] = drawn.system;
         m["edited"] = drawn.edited;
         m["time_text"] = drawn.time_text;
+        json links = json::array();
+        for (const TextLink& l : find_links(drawn.text)) {
+            links.push_back({{"url", l.url}, {"text", drawn.text.substr(l.begin, l.end - l.begin)}});
+        }
+        m["links"] = std::move(links);
     }
     json& tasks = room["tasks"];
     for (std::size_t i = 0; i < view.tasks().size() && i < tasks.size(); ++i) {

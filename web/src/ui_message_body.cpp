@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "a11y.hpp"
+#include "roomkey/links.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -11,6 +13,82 @@ namespace {
 
 using notation::Part;
 using notation::PartKind;
+
+// One line of a paragraph from `s` to `end` at `at`, its links (`links`,
+// byte offsets from `base`) in the link colour, underlined. Under the
+// pointer, a link gets a real <a> of the page laid over it
+// (a11y::hover_link): a click, a middle-click or Ctrl+click opens it in a
+// new tab and a right-click gives the browser's own link menu, as on any
+// page. Answers the line's width.
+float draw_line(const char* base, const char* s, const char* end, ImVec2 at, const std::vector<TextLink>& links) {
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float x0 = at.x;
+    while (s < end) {
+        const auto offset = static_cast<std::size_t>(s - base);
+        const TextLink* link = nullptr;
+        std::size_t stop = static_cast<std::size_t>(end - base);
+        for (const TextLink& l : links) {
+            if (l.end > offset && l.begin <= offset) link = &l;
+            if (l.end > offset && l.begin <= offset) stop = std::min(stop, l.end);
+            if (l.begin > offset) stop = std::min(stop, l.begin);
+        }
+        const char* piece_end = base + stop;
+        const float width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, s, piece_end).x;
+        draw->AddText(font, size, at, ImGui::GetColorU32(link ? kAccent : ImGui::GetStyleColorVec4(ImGuiCol_Text)), s,
+                      piece_end);
+        if (link) {
+            const ImVec2 max(at.x + width, at.y + size);
+            draw->AddLine(ImVec2(at.x, max.y - 1.0f), ImVec2(max.x, max.y - 1.0f), ImGui::GetColorU32(kAccent));
+            if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(at, max)) {
+                ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+                a11y::hover_link(link->url, at, max);
+                // A click that reached the canvas (a tap, or a click before the <a> was there).
+                if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+                    a11y::open_link(link->url);
+                }
+            }
+        }
+        at.x += width;
+        s = piece_end;
+    }
+    return at.x - x0;
+}
+
+// A wrapped paragraph, as ImGui::TextWrapped lays it out, with its links.
+void paragraph(std::string_view text) {
+    const std::vector<TextLink> links = find_links(text);
+    if (links.empty()) {
+        ImGui::TextWrapped("%.*s", static_cast<int>(text.size()), text.data());
+        return;
+    }
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const char* base = text.data();
+    const char* end = base + text.size();
+    float y = origin.y;
+    float widest = 0.0f;
+    const char* s = base;
+    while (true) {
+        const char* hard = std::find(s, end, '\n');
+        if (s == hard) y += size;  // an empty line
+        while (s < hard) {
+            const char* eol = font->CalcWordWrapPositionA(size / font->FontSize, s, hard, wrap);
+            if (eol <= s) eol = s + 1;
+            while (eol < hard && (static_cast<unsigned char>(*eol) & 0xC0) == 0x80) ++eol;  // whole characters
+            widest = std::max(widest, draw_line(base, s, eol, ImVec2(origin.x, y), links));
+            y += size;
+            s = eol;
+            while (s < hard && (*s == ' ' || *s == '\t')) ++s;
+        }
+        if (hard == end) break;
+        s = hard + 1;
+    }
+    ImGui::Dummy(ImVec2(widest, y - origin.y));
+}
 
 std::string name_of(const Drawing& d, std::string_view id) {
     std::string name = d.names(id);
@@ -103,7 +181,7 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
         while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
         std::size_t start = 0;
         while (start < line.size() && (line[start] == '\n' || line[start] == ' ')) ++start;
-        if (start < line.size()) ImGui::TextWrapped("%s", line.c_str() + start);
+        if (start < line.size()) paragraph(std::string_view(line).substr(start));
         line.clear();
     };
     for (const Part& part : parts) {
