@@ -40,9 +40,8 @@ std::vector<TextLink> find_links(std::string_view text) {
     std::size_t at = 0;
     while (at < text.size()) {
         const char before = at > 0 ? text[at - 1] : ' ';
-        const std::size_t scheme = (alnum(before) || before == '+' || before == '-' || before == '.')
-                                       ? 0
-                                       : scheme_at(text, at);
+        const std::size_t scheme =
+            (alnum(before) || before == '+' || before == '-' || before == '.') ? 0 : scheme_at(text, at);
         if (scheme == 0 || at + scheme >= text.size() || !alnum(text[at + scheme])) {
             ++at;
             continue;
@@ -56,7 +55,8 @@ std::vector<TextLink> find_links(std::string_view text) {
         }
         while (end > at + scheme) {
             const char last = text[end - 1];
-            if (last != '.' && last != ',' && last != ':' && last != ';' && last != '!' && last != '?' && last != '\'') {
+            if (last != '.' && last != ',' && last != ':' && last != ';' && last != '!' && last != '?' &&
+                last != '\'') {
                 break;
             }
             --end;

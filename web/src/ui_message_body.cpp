@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "a11y.hpp"
+#include "roomkey/line_break.hpp"
 #include "roomkey/links.hpp"
 #include "ui_parts.hpp"
 
@@ -56,36 +57,35 @@ float draw_line(const char* base, const char* s, const char* end, ImVec2 at, con
     return at.x - x0;
 }
 
-// A wrapped paragraph, as ImGui::TextWrapped lays it out, with its links.
+// The room a box's padding takes on the right of its text (boxed()).
+float g_box_inset = 0.0f;
+
+// A wrapped paragraph with its links, broken into lines as a reader
+// expects (shared/line_break.hpp: UAX #14 with the Japanese rules).
 void paragraph(std::string_view text) {
     const std::vector<TextLink> links = find_links(text);
-    if (links.empty()) {
-        ImGui::TextWrapped("%.*s", static_cast<int>(text.size()), text.data());
-        return;
-    }
-    ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize();
-    const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    const float wrap = std::max(size, ImGui::GetContentRegionAvail().x - g_box_inset);
+    const line_break::Measure measure = [](std::string_view piece, const void*) {
+        return ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x;
+    };
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const char* base = text.data();
-    const char* end = base + text.size();
     float y = origin.y;
     float widest = 0.0f;
-    const char* s = base;
-    while (true) {
-        const char* hard = std::find(s, end, '\n');
-        if (s == hard) y += size;  // an empty line
-        while (s < hard) {
-            const char* eol = font->CalcWordWrapPositionA(size / font->FontSize, s, hard, wrap);
-            if (eol <= s) eol = s + 1;
-            while (eol < hard && (static_cast<unsigned char>(*eol) & 0xC0) == 0x80) ++eol;  // whole characters
-            widest = std::max(widest, draw_line(base, s, eol, ImVec2(origin.x, y), links));
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t hard = text.find('\n', begin);
+        if (hard == std::string_view::npos) hard = text.size();
+        const std::string_view piece = text.substr(begin, hard - begin);
+        const std::vector<line_break::Line> lines = line_break::wrap(piece, wrap, measure, nullptr);
+        if (lines.empty()) y += size;  // an empty line
+        for (const line_break::Line& l : lines) {
+            widest = std::max(widest, draw_line(base, base + begin + l.begin, base + begin + l.end, ImVec2(origin.x, y),
+                                                links));
             y += size;
-            s = eol;
-            while (s < hard && (*s == ' ' || *s == '\t')) ++s;
         }
-        if (hard == end) break;
-        s = hard + 1;
+        begin = hard + 1;
     }
     ImGui::Dummy(ImVec2(widest, y - origin.y));
 }
@@ -103,14 +103,18 @@ bool is_block(PartKind kind) {
 // A box around what `draw` puts inside, in `colour`.
 template <class Draw>
 void boxed(ImVec4 colour, Draw draw) {
+    // Padding on both sides: the text never touches the border.
+    const float pad = ImGui::GetFontSize() * 0.4f;
     ImGui::BeginGroup();
-    ImGui::Indent(ImGui::GetFontSize() * 0.6f);
+    ImGui::Indent(pad * 1.5f);
+    g_box_inset += pad * 1.5f;
     draw();
-    ImGui::Unindent(ImGui::GetFontSize() * 0.6f);
+    g_box_inset -= pad * 1.5f;
+    ImGui::Unindent(pad * 1.5f);
     ImGui::EndGroup();
     const ImVec2 min = ImGui::GetItemRectMin();
     ImVec2 max = ImGui::GetItemRectMax();
-    max.x = std::max(max.x, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x);
+    max.x = std::max(max.x, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - g_box_inset);
     ImGui::GetWindowDrawList()->AddRect(ImVec2(min.x, min.y - 2), ImVec2(max.x - 2, max.y + 2),
                                         ImGui::GetColorU32(colour), 3.0f);
     ImGui::Spacing();
