@@ -103,7 +103,11 @@ else()
         # httplib listens with a backlog of 5 by default: a burst of new
         # connections (a page load, 8 benchmark clients) overflows it and
         # the kernel drops SYNs, which costs a 1 s retransmit.
-        "CPPHTTPLIB_LISTEN_BACKLOG=SOMAXCONN")
+        "CPPHTTPLIB_LISTEN_BACKLOG=SOMAXCONN"
+        # poll(), not select(): httplib answers 500 to any request on a
+        # socket numbered FD_SETSIZE (1024) or above, which a flood of
+        # connections reaches (tests/integration/helper_slow_clients_test.cpp).
+        CPPHTTPLIB_USE_POLL)
     target_link_libraries(roomkey_httplib PUBLIC OpenSSL::SSL OpenSSL::Crypto ZLIB::ZLIB PkgConfig::BROTLI Threads::Threads)
     add_library(roomkey::httplib ALIAS roomkey_httplib)
 endif()

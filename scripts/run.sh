@@ -8,10 +8,12 @@
 #   roomkey: app at https://127.0.0.1:PORT/
 # and runs until Ctrl-C.
 #
-#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--front F] [--bff [--helpers N]] [--no-build]
+#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--fixture FILE] [--front F] [--bff [--helpers N]] [--no-build]
 #     --port N          the app's port (default 8443; 0 = any free port)
 #     --sandbox-port N  the sandbox's port (default 0 = any free port)
-#     --state-dir DIR   certificates and local CA (default ~/.local/state/roomkey)
+#     --state-dir DIR   certificates, local CA and logs/ (default ~/.local/state/roomkey)
+#     --fixture FILE    the sandbox's data from a JSON fixture instead of the demo data
+#                       (docs/sandbox.md "Fixtures"; a large one: roomkey-sandbox generate)
 #     --front F         helper (default) or nginx (unprivileged, files in STATE_DIR/nginx)
 #     --bff             the BFF mode (docs/bff.md): a confidential client "roomkey-bff"
 #                       (its secret in STATE_DIR/bff-client-secret), the helper keeps the tokens
@@ -28,12 +30,14 @@ build=1
 front=helper
 bff=0
 helpers=1
+fixture=
 usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port="${2:?--port needs a number}"; shift 2 ;;
     --sandbox-port) sandbox_port="${2:?--sandbox-port needs a number}"; shift 2 ;;
     --state-dir) state_dir="${2:?--state-dir needs a folder}"; shift 2 ;;
+    --fixture) fixture="${2:?--fixture needs a file}"; shift 2 ;;
     --front) front="${2:?--front needs helper or nginx}"; shift 2 ;;
     --bff) bff=1; shift ;;
     --helpers) helpers="${2:?--helpers needs a number}"; shift 2 ;;
@@ -70,13 +74,17 @@ if [ "$port" = 0 ]; then
 fi
 
 pids=()
-fifo_dir=$(mktemp -d)
+# Each server's output (its log lines: redacted, no secret) stays in the
+# state dir after the run, one folder per run, to read after a problem.
+log_dir="$state_dir/logs/$(date -u +%Y%m%dT%H%M%SZ)-$$"
+mkdir -p "$log_dir" && chmod 700 "$state_dir" "$state_dir/logs"
+echo "run: logs in $log_dir" >&2
 cleanup() {
   trap - INT TERM EXIT
   # Every background job: both servers and the log follower.
   for pid in $(jobs -p); do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  rm -rf "$fifo_dir"
+  echo "run: the servers' logs are kept in $log_dir" >&2
 }
 trap cleanup EXIT
 trap 'echo "run.sh: stopping" >&2; exit 130' INT TERM
@@ -87,13 +95,13 @@ trap 'echo "run.sh: stopping" >&2; exit 130' INT TERM
 ready_line=
 start_and_wait() {
   local name=$1 pattern=$2; shift 2
-  local out="$fifo_dir/$name.out"
-  "$@" >"$out" 2>"$fifo_dir/$name.err" &
+  local out="$log_dir/$name.out"
+  "$@" >"$out" 2>"$log_dir/$name.err" &
   pids+=($!)
   for _ in $(seq 1 200); do
     if grep -qE "$pattern" "$out" 2>/dev/null; then ready_line=$(grep -E "$pattern" "$out" | head -1); return 0; fi
     if ! kill -0 "${pids[-1]}" 2>/dev/null; then
-      cat "$fifo_dir/$name.err" "$out" >&2; echo "run.sh: $name did not start (see above)" >&2; exit 1
+      cat "$log_dir/$name.err" "$out" >&2; echo "run.sh: $name did not start (see above)" >&2; exit 1
     fi
     sleep 0.1
   done
@@ -101,6 +109,7 @@ start_and_wait() {
 }
 
 sandbox_args=(--port "$sandbox_port" --state-dir "$state_dir" --web-port "$port")
+if [ -n "$fixture" ]; then sandbox_args+=(--fixture "$fixture"); fi
 if [ "$bff" = 1 ]; then
   # The BFF mode's confidential client: its secret made once, kept 0600 in
   # the state dir, registered with the sandbox from a 0600 clients file (a
@@ -153,16 +162,17 @@ else
 fi
 # The helper's full ready output (the app line, and how to trust the local CA
 # when the browser does not yet) is the one thing on stdout.
-cat "$fifo_dir/helper.out"
+cat "$log_dir/helper.out"
 # Its notes (the local CA, and how to trust it if the browser does not yet).
-cat "$fifo_dir/helper.err" >&2
+cat "$log_dir/helper.err" >&2
 echo "run: press Ctrl-C to stop" >&2
 # The servers' logs (method, path, status, time; secrets redacted) go on
 # stderr so that stdout holds only the ready lines.
-logs=("$fifo_dir/sandbox.out" "$fifo_dir/sandbox.err" "$fifo_dir/helper.out" "$fifo_dir/helper.err")
-for f in "$fifo_dir"/bff*.err; do [ -e "$f" ] && logs+=("$f"); done
+logs=("$log_dir/sandbox.out" "$log_dir/sandbox.err" "$log_dir/helper.out" "$log_dir/helper.err")
+for f in "$log_dir"/bff*.err; do [ -e "$f" ] && logs+=("$f"); done
 # nginx writes its access log (redacted like the helper's) to a file.
 [ "$front" = nginx ] && logs+=("$state_dir/nginx/access.log")
+[ "$front" = nginx ] && echo "run: nginx's own logs in $state_dir/nginx/ (access.log, error.log)" >&2
 tail -q -n 0 -F "${logs[@]}" 2>/dev/null >&2 &
 # Until Ctrl-C (the trap stops both) or until either server stops on its own,
 # which stops the other: a helper without its sandbox is of no use.

@@ -29,6 +29,8 @@ packages=(
   "pkg-config:/usr/bin/pkg-config"
   "libssl-dev:/usr/include/openssl/ssl.h"
   "libjemalloc-dev:/usr/include/jemalloc/jemalloc.h"
+  # roomkey-sandbox keeps its state in SQLite (helper/sandbox/store.hpp)
+  "libsqlite3-dev:/usr/include/sqlite3.h"
   # cpp-httplib 0.18.7 is compiled from its Debian 13 sources (below) with
   # OpenSSL, zlib and brotli, as Debian 12's libcpp-httplib-dev 0.11.4 was;
   # python3 runs its split.py at configure time.
@@ -47,6 +49,8 @@ packages=(
   "dpkg-dev:/usr/bin/dpkg-source"
   "curl:/usr/bin/curl"
   "wrk:/usr/bin/wrk"
+  # bench/tls_suites.sh: one `openssl s_client` handshake per suite
+  "openssl:/usr/bin/openssl"
   # ./scripts/run.sh --front nginx and its tests (roomkey-helper nginx-config)
   "nginx-light:/usr/sbin/nginx"
   "libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"

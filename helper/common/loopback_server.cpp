@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "common/route_answer.hpp"
+#include "common/tls_server.hpp"
 #include "roomkey/http.hpp"
 
 namespace roomkey::native {
@@ -121,9 +122,18 @@ bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& r
         return true;
     }
     if (reads_body(request.method) && request.method != "DELETE" && !request.has_header("Content-Length")) {
-        // httplib hands the pre-routing handler its own, non-const Request:
-        // the one place roomkey changes a request. Without it httplib reads
-        // until the peer closes (httplib already does this for DELETE).
+        // A body came without its length: refused (docs/deploy.md: bodies
+        // come with Content-Length), never read as the next request.
+        if (bytes_waiting(connection_of(request))) {
+            response.status = 411;
+            response.set_content("send the body with Content-Length\n", "text/plain; charset=utf-8");
+            close_connection_after_response(request, response);
+            return true;
+        }
+        // Nothing follows: a body-less POST, as some browsers send it. httplib
+        // hands the pre-routing handler its own, non-const Request: without
+        // a length it would read until the peer closes (it already does this
+        // for DELETE).
         const_cast<httplib::Request&>(request).set_header("Content-Length", "0");
     }
     return false;
@@ -138,6 +148,12 @@ bool refuse_body_over(const httplib::Request& request, httplib::Response& respon
     // The body is never read: its bytes must not be parsed as a request.
     close_connection_after_response(request, response);
     return true;
+}
+
+void answer_uncompressed(const httplib::Request& request) {
+    // httplib decides from the request's Accept-Encoding when it writes the
+    // answer; the pre-routing handler's Request is httplib's own, non-const.
+    const_cast<httplib::Request&>(request).headers.erase("Accept-Encoding");
 }
 
 void close_connection_after_response(const httplib::Request& request, httplib::Response& response) {
@@ -199,15 +215,23 @@ void harden_server(httplib::Server& server, const ServerLimits& limits, PreRouti
     server.set_keep_alive_timeout(limits.keep_alive_timeout_seconds);
     server.set_keep_alive_max_count(limits.keep_alive_max_requests);
     const std::size_t threads = limits.threads;
-    server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    const std::size_t queued = limits.max_queued_connections;
+    server.new_task_queue = [threads, queued] { return new httplib::ThreadPool(threads, queued); };
 
+    if (auto* own = dynamic_cast<TlsServer*>(&server)) {
+        own->set_connection_limits(limits.threads, limits.connections_per_peer, limits.read_timeout_seconds);
+    }
     server.set_pre_routing_handler(
         [pre_routing = std::move(pre_routing)](const httplib::Request& req, httplib::Response& res) {
+            head_complete();
             if (refuse_unsafe_framing(req, res)) return httplib::Server::HandlerResponse::Handled;
             return pre_routing ? pre_routing(req, res) : httplib::Server::HandlerResponse::Unhandled;
         });
     auto* tls = dynamic_cast<httplib::SSLServer*>(&server);
-    if (tls != nullptr) SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
+    if (tls != nullptr) {
+        SSL_CTX_set_info_callback(tls->ssl_context(), note_connection);
+        use_server_suites(tls->ssl_context());
+    }
     server.set_post_routing_handler(
         [post_routing = std::move(post_routing), tls](const httplib::Request& req, httplib::Response& res) {
             if (post_routing) post_routing(req, res);

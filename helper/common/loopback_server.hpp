@@ -35,6 +35,18 @@ struct ServerLimits {
     // connections held every thread and 64 busy keep-alive clients waited
     // ~5 s each (p99 4.7 s). An idle thread costs its stack's touched pages.
     std::size_t threads = 128;
+    // Connections one peer address may hold in service at once on a
+    // TlsServer (0: three quarters of the threads, so one peer can never
+    // hold them all); the request head's deadline there is
+    // read_timeout_seconds for the whole head, not for each read
+    // (TlsServer::set_connection_limits).
+    std::size_t connections_per_peer = 0;
+    // Accepted connections waiting for a worker; beyond, a new one is closed
+    // at once (httplib's default is unbounded: under a flood of connections
+    // the queue held thousands of descriptors and a file open failed).
+    // 512: with the threads' own, well under the usual limit of 1024
+    // descriptors per process.
+    std::size_t max_queued_connections = 512;
 };
 
 // TCP_NODELAY (without it every keep-alive request after the first waits for
@@ -43,6 +55,9 @@ struct ServerLimits {
 // default_socket_options still sets it: a second process could bind the
 // same port and take the OAuth redirect), the payload limit (0.18.7's
 // default is still unlimited) and the timeouts.
+//
+// On an httplib::SSLServer, the TLS versions and suites of
+// use_server_suites() (tls_server.hpp).
 //
 // It also installs the request-framing guard (see below), composed with the
 // caller's own handlers, which must therefore be given here and never set on
@@ -90,10 +105,13 @@ bool body_follows(const httplib::Request& request);
 //   411  Transfer-Encoding (a chunked body's size is known only once read:
 //        no route limit could refuse it before);
 //   415  Content-Encoding on a request body (inflated without a limit).
+//   411  a POST/PUT/PATCH without Content-Length whose body (bytes after
+//        the head) has already come.
 // (A body over the payload limit gets httplib's 413 after it has been read
 // and dropped.) A POST/PUT/PATCH with neither Content-Length nor
-// Transfer-Encoding gets "Content-Length: 0" (RFC 9112 6.3: it has no body),
-// so httplib does not wait for the peer to close. Returns true when it answered.
+// Transfer-Encoding nor bytes after its head gets "Content-Length: 0" (RFC
+// 9112 6.3: it has no body), so httplib does not wait for the peer to close.
+// Returns true when it answered.
 bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& response);
 
 // For a pre-routing handler, after refuse_unsafe_framing(): answers 413, and
@@ -102,6 +120,11 @@ bool refuse_unsafe_framing(const httplib::Request& request, httplib::Response& r
 // (ServerLimits::max_body_bytes) is then only the ceiling; this is a route's
 // own, smaller limit. Returns true when it answered.
 bool refuse_body_over(const httplib::Request& request, httplib::Response& response, std::size_t max_bytes);
+
+// For a pre-routing handler: the answer to `request` goes out uncompressed
+// whatever its Accept-Encoding (httplib compresses text and JSON bodies
+// when the request accepts gzip or br). For answers that carry secrets.
+void answer_uncompressed(const httplib::Request& request);
 
 // Ends the TLS connection that carries `request` once `response` is written:
 // later reads see end of stream (bytes already received included), so httplib

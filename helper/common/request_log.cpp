@@ -1,9 +1,27 @@
 // request_log.cpp: the log line of request_log.hpp.
 #include "common/request_log.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace roomkey::native {
+
+std::string escape_for_log(std::string_view text) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte < 0x7f && c != '\\') {
+            out += c;
+        } else {
+            out += "\\x";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 0xf];
+        }
+    }
+    return out;
+}
 
 std::string milliseconds_suffix(std::optional<double> milliseconds) {
     if (!milliseconds) return "";
@@ -21,11 +39,9 @@ std::string request_log_line(std::string_view method, std::string_view target, i
         line = "- -";
     } else {
         const std::size_t path_end = query == QueryInLog::redacted ? target.find('?') : target.find_first_of("?#");
-        std::string path(target.substr(0, path_end));
-        for (char& c : path) {
-            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-        }
-        if (path.size() > 200) path = path.substr(0, 200) + "...";
+        const std::string_view raw = target.substr(0, std::min(path_end, target.size()));
+        std::string path = escape_for_log(raw.substr(0, 200));
+        if (raw.size() > 200) path += "...";
         line = std::string(method);
         line += ' ';
         line += path;

@@ -30,6 +30,9 @@ constexpr Row kRows[] = {
     {"X-Frame-Options", "DENY", "DENY", "DENY"},
     {"Cross-Origin-Opener-Policy", "same-origin", "", ""},
     {"Cross-Origin-Resource-Policy", "same-origin", "", ""},
+    // The sandbox's pages use no feature either, but it stands in for the
+    // service, whose headers are its own.
+    {"Permissions-Policy", kAppPermissionsPolicy, "", ""},
 };
 
 }  // namespace

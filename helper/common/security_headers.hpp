@@ -23,6 +23,12 @@ inline constexpr std::string_view kAppContentSecurityPolicy =
     "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'";
 
+// The helper's Permissions-Policy: none of the powerful features the app
+// never uses (it copies to the clipboard, so clipboard-write stays allowed).
+inline constexpr std::string_view kAppPermissionsPolicy =
+    "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), hid=(), magnetometer=(), "
+    "microphone=(), midi=(), payment=(), serial=(), usb=()";
+
 struct SecurityHeader {
     std::string_view name;
     std::string_view value;

@@ -3,6 +3,8 @@
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -29,11 +31,15 @@ int milliseconds(time_t sec, time_t usec) { return static_cast<int>(sec * 1000 +
 // readable, the keep-alive timeout passes, or the server stops (its
 // listening socket closed), looked at every
 // CPPHTTPLIB_KEEPALIVE_TIMEOUT_CHECK_INTERVAL_USECOND.
-bool next_request_comes(int fd, const std::atomic<socket_t>& listening, time_t timeout_sec) {
+// Between requests (`guard` given), ended early when workers are scarce: an
+// idle keep-alive connection is the first to go. A new connection's first
+// request is waited for as long as the head's deadline.
+bool next_request_comes(int fd, const std::atomic<socket_t>& listening, time_t timeout_sec,
+                        const ConnectionGuard* guard) {
     const int interval_ms = CPPHTTPLIB_KEEPALIVE_TIMEOUT_CHECK_INTERVAL_USECOND / 1000;
     const auto deadline = Clock::now() + std::chrono::seconds(timeout_sec);
     for (;;) {
-        if (listening == INVALID_SOCKET) return false;
+        if (listening == INVALID_SOCKET || (guard != nullptr && guard->scarce())) return false;
         pollfd waiting{fd, POLLIN, 0};
         const int ready = ::poll(&waiting, 1, interval_ms);
         if (ready > 0) return true;
@@ -53,10 +59,46 @@ void shut_down(SSL* ssl, int fd) {
     }
 }
 
+std::string peer_address(int fd) {
+    sockaddr_storage addr{};
+    socklen_t len = sizeof addr;
+    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "";
+    char host[INET6_ADDRSTRLEN] = {};
+    if (addr.ss_family == AF_INET6) {
+        ::inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(&addr)->sin6_addr, host, sizeof host);
+    } else {
+        ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(&addr)->sin_addr, host, sizeof host);
+    }
+    return host;
+}
+
+thread_local int t_head_fd = -1;  // the connection whose request head has a deadline
+
 }  // namespace
+
+void TlsServer::set_connection_limits(std::size_t threads, std::size_t per_peer, time_t head_seconds) {
+    guard_.configure(threads, per_peer);
+    head_seconds_ = head_seconds;
+}
+
+void head_complete() {
+    if (t_head_fd >= 0) clear_deadline(t_head_fd);
+}
 
 bool TlsServer::process_and_close_socket(socket_t sock) {
     const int fd = static_cast<int>(sock);
+    const std::string peer = peer_address(fd);
+    if (!guard_.admit(peer)) {
+        // Over its peer's cap: closed before any TLS work.
+        ::close(fd);
+        return false;
+    }
+    bool ok = serve(fd);
+    guard_.leave(peer);
+    return ok;
+}
+
+bool TlsServer::serve(int fd) {
     bool ok = false;
     SSL* ssl = SSL_new(ssl_context());
     // The whole handshake within the read timeout (httplib: each wait of it).
@@ -66,6 +108,7 @@ bool TlsServer::process_and_close_socket(socket_t sock) {
         // One recv per read, not one for a record's header and one for its
         // body; TlsStream::has_unread() sees what read ahead holds.
         SSL_set_read_ahead(ssl, 1);
+        t_head_fd = fd;
         TlsStream stream(fd, ssl, milliseconds(read_timeout_sec_, read_timeout_usec_),
                          milliseconds(write_timeout_sec_, write_timeout_usec_));
         stream.hold_writes();
@@ -78,14 +121,23 @@ bool TlsServer::process_and_close_socket(socket_t sock) {
         // a request already read from the socket (held by the stream or by
         // OpenSSL) is served without waiting for the socket to be readable.
         for (std::size_t left = keep_alive_max_count_; left > 0; --left) {
-            if (!stream.has_unread() && !next_request_comes(fd, svr_sock_, keep_alive_timeout_sec_)) break;
+            const bool first = left == keep_alive_max_count_;
+            if (!stream.has_unread() &&
+                !next_request_comes(fd, svr_sock_, first ? head_seconds_ : keep_alive_timeout_sec_,
+                                    first ? nullptr : &guard_)) {
+                break;
+            }
             bool connection_closed = false;
+            // The whole head within head_seconds_ (head_complete() ends it).
+            set_deadline(fd, Clock::now() + std::chrono::seconds(head_seconds_));
             ok = process_request(stream, remote_addr, remote_port, local_addr, local_port, left == 1, connection_closed,
                                  [ssl](httplib::Request& req) { req.ssl = ssl; });
+            clear_deadline(fd);
             ok = stream.flush() && ok;  // the answer leaves here, in one record
             if (!ok || connection_closed) break;
         }
         t_stream = nullptr;
+        t_head_fd = -1;
         // Gracefully only after an answer went out: a peer that looks gone
         // gets no close_notify (it could raise SIGPIPE).
         if (ok) shut_down(ssl, fd);
@@ -97,6 +149,21 @@ bool TlsServer::process_and_close_socket(socket_t sock) {
     ::shutdown(fd, SHUT_RDWR);
     ::close(fd);
     return ok;
+}
+
+bool use_server_suites(SSL_CTX* context) {
+    SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+    SSL_CTX_set_options(context, SSL_OP_CIPHER_SERVER_PREFERENCE);
+    return SSL_CTX_set_cipher_list(context, kTls12Ciphers) == 1 &&
+           SSL_CTX_set_ciphersuites(context, kTls13Ciphersuites) == 1;
+}
+
+bool bytes_waiting(SSL* ssl) {
+    if (t_stream != nullptr && t_stream->has_unread()) return true;
+    if (ssl == nullptr) return false;
+    if (SSL_has_pending(ssl) != 0) return true;
+    pollfd waiting{SSL_get_fd(ssl), POLLIN, 0};
+    return ::poll(&waiting, 1, 0) > 0;
 }
 
 void send_answer_now() {

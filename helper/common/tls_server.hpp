@@ -21,21 +21,64 @@
 #pragma once
 
 #include <httplib.h>
+#include <openssl/ssl.h>
+
+#include <cstddef>
+
+#include "common/connection_guard.hpp"
 
 namespace roomkey::native {
+
+// The suites every roomkey server (the helper, the sandbox, the generated
+// nginx front) offers: TLS 1.3's AEAD suites, and TLS 1.2 only with ECDHE
+// (forward secrecy) and an AEAD cipher (AES-GCM, ChaCha20-Poly1305): no CBC
+// (LUCKY13), CCM8, CAMELLIA or ARIA. Strongest first, the server's order
+// wins. ECDSA first (the local certificate's key); RSA for --cert/--key.
+inline constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-RSA-CHACHA20-POLY1305:ECDHE-RSA-AES128-GCM-SHA256";
+inline constexpr const char* kTls13Ciphersuites =
+    "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256";
+
+// TLS 1.2 and 1.3 only, the suites above, the server's order. False when
+// OpenSSL took none of them.
+bool use_server_suites(SSL_CTX* context);
 
 class TlsServer final : public httplib::SSLServer {
 public:
     using httplib::SSLServer::SSLServer;
 
+    // Slow and idle clients (connection_guard.hpp): `threads` as the task
+    // queue has; at most `per_peer` connections in service per peer address
+    // (0: three quarters of the threads), others closed unserved; a request
+    // head must come whole within `head_seconds` of its first byte (the
+    // first request's: of the handshake's end), like nginx's
+    // client_header_timeout; idle keep-alive connections are closed when
+    // workers are scarce. harden_server() sets it from ServerLimits.
+    void set_connection_limits(std::size_t threads, std::size_t per_peer, time_t head_seconds);
+
 private:
     bool process_and_close_socket(socket_t sock) override;
+    bool serve(int fd);  // the handshake and the keep-alive loop; closes fd
+
+    ConnectionGuard guard_;
+    time_t head_seconds_ = 10;
 };
+
+// For the pre-routing handler: the request head has come whole, so its
+// deadline no longer applies (the body's bytes each have the read timeout,
+// as nginx's client_body_timeout). A no-op outside a TlsServer.
+void head_complete();
 
 // Sends the answer written so far on the connection this thread serves for
 // a TlsServer (nothing elsewhere). For httplib's logger, which runs once an
 // answer is wholly written: the log line's work then comes after the answer
 // has left, not before.
 void send_answer_now();
+
+// Whether bytes the peer sent wait unread on the TLS connection `ssl` that
+// this thread serves (held by a TlsServer's stream, by OpenSSL, or in the
+// socket): after a request's head, the start of a body or of another request.
+bool bytes_waiting(SSL* ssl);
 
 }  // namespace roomkey::native

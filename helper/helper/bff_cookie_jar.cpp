@@ -26,6 +26,8 @@ std::string_view to_string(CookieRefusal refusal) {
             return "unsealed";
         case CookieRefusal::expired:
             return "expired";
+        case CookieRefusal::revoked:
+            return "revoked";
     }
     return "unknown";
 }
@@ -40,6 +42,8 @@ std::string describe(CookieRefusal refusal) {
             return "the session cookie was changed, cut short, or sealed with a key this helper does not have";
         case CookieRefusal::expired:
             return "the session has expired";
+        case CookieRefusal::revoked:
+            return "this session was signed out: sign in again";
     }
     return "no session";
 }

@@ -24,6 +24,7 @@ enum class CookieRefusal {
     malformed,  // not "<id>.<base64url>", or the sealed text is not ours
     unsealed,   // not opened: changed, truncated, or sealed with an unknown key
     expired,    // past its sealed lifetime (or the refresh token's)
+    revoked,    // signed out, here or by another helper sharing the key (bff_revocations.hpp)
 };
 std::string_view to_string(CookieRefusal refusal);
 // "no session", "the session cookie was changed or sealed with another key", ...

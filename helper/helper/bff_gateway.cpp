@@ -255,7 +255,7 @@ HttpResponse BffGateway::callback(const HttpRequest& request) {
 
 HttpResponse BffGateway::session(const HttpRequest& request) {
     const Instant now = setup_.now();
-    auto opened = jar_.open_session(request.headers.get("cookie"), now);
+    auto opened = open(request, now);
     if (!opened) {
         HttpResponse out = json_text_answer(200, bff_signed_out_body());
         if (opened.error() != CookieRefusal::absent) out.headers.add("Set-Cookie", jar_.clear_session_cookie());
@@ -276,7 +276,7 @@ HttpResponse BffGateway::session(const HttpRequest& request) {
 
 HttpResponse BffGateway::refresh(const HttpRequest& request) {
     const Instant now = setup_.now();
-    auto opened = jar_.open_session(request.headers.get("cookie"), now);
+    auto opened = open(request, now);
     if (!opened) return no_session(describe(opened.error()), jar_);
     auto newest = flight_.newest(opened->session);
     if (!newest) return no_session(newest.error().words, jar_);
@@ -311,14 +311,32 @@ HttpResponse BffGateway::refresh(const HttpRequest& request) {
     return with_record(std::move(out), refreshed->record);
 }
 
+Result<OpenedSession, CookieRefusal> BffGateway::open(const HttpRequest& request, Instant now) const {
+    auto opened = jar_.open_session(request.headers.get("cookie"), now);
+    if (opened && setup_.revocations && setup_.revocations->revoked(opened->session.id, now)) {
+        return Err{CookieRefusal::revoked};
+    }
+    return opened;
+}
+
 HttpResponse BffGateway::logout(const HttpRequest& request) {
-    if (auto opened = jar_.open_session(request.headers.get("cookie"), setup_.now())) flight_.end(opened->session.id);
+    if (auto opened = open(request, setup_.now())) {
+        flight_.end(opened->session.id);
+        // Until no copy of its cookie could be opened any more.
+        const BffSession& s = opened->session;
+        Instant until = s.valid_until;
+        if (s.refresh_expires_at && *s.refresh_expires_at > until) until = *s.refresh_expires_at;
+        if (setup_.revocations) setup_.revocations->revoke(s.id, until);
+    }
     HttpResponse out = json_answer(
         200, {{"signed_in", false},
               {"note",
                "roomkey forgot the tokens; the authorization itself stays granted at the service until it is "
                "revoked there"}});
     out.headers.add("Set-Cookie", jar_.clear_session_cookie());
+    // The browser drops this origin's cookies and storage too: nothing the
+    // session left in the page outlives the sign-out.
+    out.headers.set("Clear-Site-Data", "\"cookies\", \"storage\"");
     return out;
 }
 
@@ -334,7 +352,7 @@ HttpResponse BffGateway::api(const HttpRequest& request) {
     // token the user typed, as in the browser mode.
     if (request.headers.get(setup_.upstream.token_header)) return setup_.api(request);
 
-    auto opened = jar_.open_session(request.headers.get("cookie"), setup_.now());
+    auto opened = open(request, setup_.now());
     if (!opened) return no_session(describe(opened.error()), jar_);
     // The session table says whether the token goes as it is, is refreshed
     // first (ahead of its expiry), or whether the session is over.

@@ -14,6 +14,7 @@
 
 #include "helper/bff_cookie_jar.hpp"
 #include "helper/bff_refresh_flight.hpp"
+#include "helper/bff_revocations.hpp"
 #include "helper/options.hpp"
 #include "helper/proxy.hpp"
 #include "roomkey/http.hpp"
@@ -36,6 +37,9 @@ struct BffGatewaySetup {
     std::function<HttpResponse(const HttpRequest&)> api;  // Proxy::api (the allowlist, relaying)
     RandomSource random;
     std::function<Instant()> now;
+    // The signed-out sessions every helper sharing the key sees; none: this
+    // helper's memory only (bff_refresh_flight.hpp's end()).
+    std::shared_ptr<BffRevocations> revocations;
 };
 
 class BffGateway {
@@ -58,6 +62,8 @@ public:
 
 private:
     std::string token_url() const { return setup_.upstream.auth_url + "/token"; }
+    // The request's session cookie opened, unless signed out (`revoked`).
+    Result<OpenedSession, CookieRefusal> open(const HttpRequest& request, Instant now) const;
     // `out` with the X-Roomkey-Token-Request header when a token request was made for it.
     HttpResponse with_record(HttpResponse out, const std::optional<BffTokenRequest>& record) const;
 

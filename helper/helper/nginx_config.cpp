@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "common/tls_server.hpp"
 #include "helper/nginx_locations.hpp"
 #include "helper/nginx_syntax.hpp"
 #include "helper/policy.hpp"
@@ -102,14 +103,26 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("default 0;");
     w.line(nq("~*" + host_regex(config, options)) + " 1;");
     w.close();
-    // CSRF (proxy_request_allowed()): Sec-Fetch-Site cross-site/same-site is
-    // refused; an Origin must be the app's own; without one the app's header
-    // must be "1".
+    // A header of single_valued_headers() twice (refusal_for()): nginx 1.23+
+    // joins repeated lines with ", " in $http_*, which none of their single
+    // values holds. (1.22 gives the first line only: the CSRF map then judges
+    // that one, and the BFF helpers behind refuse the pair themselves.)
+    std::string single_valued;
+    for (const auto& name : single_valued_headers()) {
+        single_valued += (single_valued.empty() ? "" : "|") + header_variable(name);
+    }
+    w.open("map \"" + single_valued + "\" $roomkey_header_twice");
+    w.line("default 0;");
+    w.line("\"~,\" 1;");
+    w.close();
+    // CSRF (proxy_request_allowed()): a Sec-Fetch-Site other than
+    // same-origin or none (case-sensitive) is refused; an Origin must be the
+    // app's own; without one the app's header must be "1".
     const std::string origin_hosts = host_regex(config, options);
     w.open("map \"$http_sec_fetch_site|$http_origin|" + header_variable(kAppRequestHeader) +
            "\" $roomkey_proxy_allowed");
     w.line("default 0;");
-    w.line("\"~^(cross-site|same-site)\\|\" 0;");
+    w.line("\"~^(?!(same-origin|none)\\|)[^|]+\\|\" 0;");
     // BFF mode: a cookie authorises, so the app's header is required even
     // with the app's Origin (proxy_request_allowed(..., cookie_session)).
     const std::string header_part = bff ? "1" : "[^|]*";
@@ -218,6 +231,10 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("ssl_certificate " + nq(inputs.cert_file) + ";");
     w.line("ssl_certificate_key " + nq(inputs.key_file) + ";");
     w.line("ssl_protocols TLSv1.2 TLSv1.3;");
+    // The helper's suites and order (use_server_suites()).
+    w.line("ssl_ciphers " + nq(native::kTls12Ciphers) + ";");
+    w.line("ssl_conf_command Ciphersuites " + nq(native::kTls13Ciphersuites) + ";");
+    w.line("ssl_prefer_server_ciphers on;");
     w.line("server_tokens off;");
     // "//x" is refused, never merged (target_allowed()).
     w.line("merge_slashes off;");
@@ -254,6 +271,7 @@ std::string nginx_site_config(const HelperConfig& config, const NginxOptions& op
     w.line("if ($request_uri ~ \"^//\") { return 400; }");
     w.line("if ($request_uri ~* \"^[^?]*/(\\.|%2e){1,2}(/|\\?|$)\") { return 400; }");
     w.line("if ($roomkey_host_allowed = 0) { return 403; }");
+    w.line("if ($roomkey_header_twice) { return 403; }");
     // The helper routes no other method (405, without any CORS header).
     std::string methods;
     for (const auto& name : routed_methods(routes)) methods += (methods.empty() ? "" : "|") + name;

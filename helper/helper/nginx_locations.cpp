@@ -118,9 +118,16 @@ void web_build_location(Writer& w, const Route& route, const LocationContext& c)
     w.close();
 }
 
+// Answers holding tokens or the session are never compressed
+// (answer_may_be_compressed()), whatever an including config turns on.
+void no_compression(Writer& w) {
+    w.line("gzip off;");
+}
+
 void bff_location(Writer& w, const Route& route, const LocationContext& c) {
     open_location(w, route);
     location_headers(w, route.route_class);
+    no_compression(w);
     if (route.nginx == NginxHandling::bff_navigation) {
         // Navigations: the helper checks Fetch Metadata itself.
         methods_line(w, route);
@@ -137,6 +144,7 @@ void bff_location(Writer& w, const Route& route, const LocationContext& c) {
 void token_location(Writer& w, const Route& route, const LocationContext& c) {
     open_location(w, route);
     location_headers(w, route.route_class);
+    no_compression(w);
     if (route.proxy) proxy_checks(w);
     // BFF mode: the page never calls the token endpoint (docs/bff.md).
     if (c.bff) w.line("return 404;");

@@ -33,8 +33,9 @@ bool same_origin(std::string_view origin, const Listening& at) {
 }
 
 bool proxy_request_allowed(const httplib::Request& request, const Listening& at, bool cookie_session) {
+    // Fetch Metadata's four values, case-sensitive: anything else is cross-site.
     const std::string site = request.get_header_value("Sec-Fetch-Site");
-    if (site == "cross-site" || site == "same-site") return false;
+    if (request.has_header("Sec-Fetch-Site") && site != "same-origin" && site != "none") return false;
     const bool app_header = request.get_header_value(std::string(kAppRequestHeader).c_str()) == "1";
     if (cookie_session && !app_header) return false;
     if (request.has_header("Origin")) return same_origin(request.get_header_value("Origin"), at);
@@ -83,6 +84,10 @@ std::size_t header_section_bytes(const httplib::Headers& headers) {
     return total;
 }
 
+std::vector<std::string> single_valued_headers() {
+    return {"Origin", std::string(kAppRequestHeader), "Sec-Fetch-Site"};
+}
+
 std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits,
                                    bool cookie_session) {
     if (request.target.size() > limits.max_uri_bytes) return Refusal{414, "URI too long"};
@@ -92,6 +97,9 @@ std::optional<Refusal> refusal_for(const httplib::Request& request, const Listen
     if (!target_allowed(request.target, request.path)) return Refusal{400, "request-target not accepted"};
     // DNS rebinding: a page on evil.example resolved to 127.0.0.1.
     if (!host_allowed(request.get_header_value("Host"), at)) return Refusal{403, "forbidden host"};
+    for (const auto& name : single_valued_headers()) {
+        if (request.get_header_value_count(name) > 1) return Refusal{403, "Origin, X-Roomkey-Request and Sec-Fetch-Site may each come once"};
+    }
     // CSRF: only the app's own page may use the proxies.
     if (is_proxy_path(request.path) && !proxy_request_allowed(request, at, cookie_session)) {
         return Refusal{403, "cross-origin request refused"};

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "roomkey/public_config.hpp"
 
@@ -21,7 +22,8 @@ namespace roomkey::helper {
 inline constexpr std::string_view kAppRequestHeader = kHelperRequestHeader;
 
 // The security headers of every answer (common/security_headers.hpp's
-// helper profile: CSP, nosniff, no-referrer, DENY, COOP, CORP), as
+// helper profile: CSP, nosniff, no-referrer, DENY, COOP, CORP,
+// Permissions-Policy), as
 // cpp-httplib's default headers.
 httplib::Headers security_headers();
 
@@ -43,8 +45,9 @@ bool host_allowed(std::string_view host_header, const Listening& at);
 bool same_origin(std::string_view origin, const Listening& at);
 
 // For the proxies: an Origin header, when present, must be the app's own;
-// without one the app's custom header must be there; a Sec-Fetch-Site of
-// cross-site/same-site is refused either way. When a cookie authorises the
+// without one the app's custom header must be there; a Sec-Fetch-Site other
+// than same-origin or none is refused either way (a value outside the four
+// Fetch Metadata defines, "CROSS-SITE" included, counts as cross-site). When a cookie authorises the
 // request (the BFF mode, `cookie_session`), the custom header is required
 // even with the app's Origin: the browser attaches the cookie to any
 // request, the header only to the app's own (no CORS preflight is granted).
@@ -76,9 +79,15 @@ struct Refusal {
     std::string_view text;
 };
 
+// The request headers the CSRF rule reads. Each may come at most once: two
+// Origin lines ("evil" then "own") would otherwise be resolved by whichever
+// one a reader picks (httplib the first, others the last).
+std::vector<std::string> single_valued_headers();
+
 // The whole policy for one request, in order: 414, 431, 400 (target), 403
-// (Host), 403 (Origin, proxies only; `cookie_session` as for
-// proxy_request_allowed). nullopt: route it.
+// (Host), 403 (a header of single_valued_headers() twice), 403 (Origin,
+// proxies only; `cookie_session` as for proxy_request_allowed). nullopt:
+// route it.
 std::optional<Refusal> refusal_for(const httplib::Request& request, const Listening& at, const PolicyLimits& limits,
                                    bool cookie_session = false);
 

@@ -129,6 +129,24 @@ TEST_F(BffSignIn, LogoutForgetsTheTokensAndSaysTheGrantStays) {
     EXPECT_EQ(replayed->status, 401);
 }
 
+TEST_F(BffSignIn, LogoutClearsTheSiteDataAndNoSessionAnswerIsCompressed) {
+    ASSERT_NO_FATAL_FAILURE(start_signed_in());
+    for (const char* path : {"/bff/session", "/bff/refresh", "/bff/logout"}) {
+        httplib::Headers h = app_fetch(*helper_, jar_);
+        h.emplace("Accept-Encoding", "gzip, deflate, br");
+        auto res = std::string(path) == "/bff/session" ? helper_->client()->Get(path, h)
+                                                       : helper_->client()->Post(path, h, "", "application/json");
+        ASSERT_TRUE(res) << why_no_answer(res);
+        EXPECT_EQ(res->status, 200) << path << ": " << res->body;
+        EXPECT_FALSE(res->has_header("Content-Encoding")) << path << ": " << res->get_header_value("Content-Encoding");
+        EXPECT_EQ(res->has_header("Clear-Site-Data"), std::string(path) == "/bff/logout") << path;
+        if (std::string(path) == "/bff/logout") {
+            EXPECT_EQ(res->get_header_value("Clear-Site-Data"), "\"cookies\", \"storage\"");
+        }
+        jar_.take(*res);
+    }
+}
+
 TEST_F(BffSignIn, RefusedConsentComesBackAsAFragmentError) {
     auto helper = start_helper(0, state_dir());
     CookieJar jar;

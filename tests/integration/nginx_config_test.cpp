@@ -28,6 +28,7 @@
 #include "support/nginx_process.hpp"
 #include "support/sandbox_fixture.hpp"
 #include "support/temp_dir.hpp"
+#include "support/tls_suite_probe.hpp"
 #include "support/trust_only.hpp"
 #include "support/why_no_answer.hpp"
 
@@ -240,6 +241,21 @@ TEST(NginxConfig, IdleUpstreamConnectionsAreClosedBeforeTheServerClosesThem) {
     // The sandbox (and any cpp-httplib server) closes idle connections after
     // keep_alive_timeout_seconds; ours go well before.
     EXPECT_LT(helper::kUpstreamIdleSeconds, native::ServerLimits{}.keep_alive_timeout_seconds);
+}
+
+TEST_F(NginxFrontTest, NginxOffersTheHelpersSuitesInItsOrderAndRefusesCbc) {
+    ASSERT_NO_FATAL_FAILURE(start_nginx(helper::ClientType::public_client));
+    const int port = config_.port;
+    for (const char* cipher : {"ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA384", "ECDHE-ECDSA-AES128-CCM8",
+                               "ECDHE-ECDSA-CAMELLIA128-SHA256", "ECDHE-ECDSA-ARIA128-GCM-SHA256"}) {
+        EXPECT_EQ(negotiated_suite(port, TLS1_2_VERSION, cipher), "") << "nginx accepted " << cipher;
+    }
+    EXPECT_EQ(negotiated_suite(port, TLS1_2_VERSION, "ECDHE-ECDSA-CHACHA20-POLY1305"), "ECDHE-ECDSA-CHACHA20-POLY1305");
+    EXPECT_EQ(negotiated_suite(port, TLS1_3_VERSION, "", "TLS_AES_128_GCM_SHA256"), "TLS_AES_128_GCM_SHA256");
+    EXPECT_EQ(negotiated_suite(port, TLS1_3_VERSION, "", "TLS_AES_128_CCM_SHA256"), "");
+    EXPECT_EQ(negotiated_suite(port, TLS1_2_VERSION, "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384"),
+              "ECDHE-ECDSA-AES256-GCM-SHA384")
+        << "the server's order";
 }
 
 TEST_F(NginxFrontTest, ARunningNginxProxiesEveryEndpointOfTheTableAndRefusesEverythingElse) {
