@@ -73,6 +73,7 @@ const NOT_CONVERTED = [
   'web/src/ui_conversation.cpp',
   'web/src/ui_details.cpp',
   'web/src/ui_http_log.cpp',
+  'web/src/ui_message_body.cpp',
   'web/src/ui_posting.cpp',
   'web/src/ui_room.cpp',
   'web/src/ui_room_list.cpp',

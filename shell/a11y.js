@@ -350,6 +350,16 @@
     if (document.activeElement !== field.target) field.target.focus({ preventScroll: true });
   }, true);
 
+  // A click on the canvas while a field's input has the focus leaves the
+  // focus there, so an IME keeps reaching the field (a click in the field
+  // being edited changes nothing); a click that takes the app's focus
+  // elsewhere moves the DOM focus after it (focus() above).
+  window.addEventListener('mousedown', function (event) {
+    if (event.target === document.getElementById('canvas') && inTextInput(document.activeElement)) {
+      event.preventDefault();
+    }
+  }, true);
+
   // Before GLFW's listeners (roomkey.js loads after this file): characters
   // typed into a field's input come through beforeinput, not keypress.
   window.addEventListener('keypress', function (event) {
@@ -389,6 +399,46 @@
     }
   }, true);
 
+  // The link under the pointer (the app draws it): a real <a> laid over it,
+  // so a click, a middle-click or Ctrl+click opens it in a new tab and a
+  // right-click gives the browser's own link menu. The canvas does not
+  // hear the pointer leave for it (the app would take the link as left and
+  // take the <a> away); the wheel over it scrolls the canvas.
+  var link = null;
+  function showLink(url, x, y, width, height) {
+    if (!link) {
+      link = document.createElement('a');
+      link.id = 'link-over';
+      link.target = '_blank';
+      link.rel = 'noopener noreferrer';
+      link.addEventListener('wheel', function (event) {
+        event.preventDefault();
+        var canvas = document.getElementById('canvas');
+        if (canvas) canvas.dispatchEvent(new WheelEvent('wheel', event));
+      }, { passive: false });
+      document.body.appendChild(link);
+    }
+    if (!/^https?:\/\//i.test(url)) {
+      link.hidden = true;
+      link.removeAttribute('href');
+      return;
+    }
+    link.href = url;
+    link.textContent = url;
+    var s = link.style;
+    s.left = x + 'px';
+    s.top = y + 'px';
+    s.width = Math.max(1, width) + 'px';
+    s.height = Math.max(1, height) + 'px';
+    link.hidden = false;
+  }
+  window.addEventListener('mouseleave', function (event) {
+    if (link && event.relatedTarget === link && event.target === document.getElementById('canvas')) {
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
+  api['_a11yLink'] = showLink;
   api['_a11yApply'] = apply;
   api['_a11yFocus'] = focus;
   api['_a11yCaret'] = caret;

@@ -23,7 +23,8 @@
 //                                    rooms[] {room_id, name, unread_num, mention_num, sticky,
 //                                    last_update_time} in the order drawn, room.messages[]
 //                                    {..., text, mentions_me, reply_to, system, edited,
-//                                    time_text}, room.tasks[] {..., limit_time, limit_type},
+//                                    time_text, links [{url, text}]: its http(s) links},
+//                                    room.tasks[] {..., limit_time, limit_type},
 //                                    notifications {enabled, permission}, title;
 //                                    frame: the number of the frame that drew this state,
 //                                    or will draw it (web/src/main.cpp publish)

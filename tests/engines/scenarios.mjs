@@ -16,7 +16,9 @@
 //   6. the workspace: a room open, the conversation and the
 //      composer on screen, the conversation the largest region, no two
 //      regions overlapping, the demo messages read without tags (on screen
-//      and in the accessibility tree's log), a message typed and posted.
+//      and in the accessibility tree's log), a message typed and posted;
+//   7. a burst of typed text then Ctrl+Enter at once: sent exactly; Ctrl+A
+//      and Backspace right behind a burst empty the composer.
 // One browser and one tab for the whole file (a browser start is most of
 // what an engine costs); each scenario starts from where the previous one
 // left the app, and gets there itself if that one failed.
@@ -305,4 +307,39 @@ test(`${engine}: the workspace: the conversation the largest region, nothing ove
     'the post delivered', 60000);
   const held = await sandboxApiJson(stack, user, 'GET', `/rooms/${DEMO_ROOM}/messages?force=1`);
   assert.ok(held.some((m) => m.body === text), `the sandbox holds it: ${JSON.stringify(held.slice(-2).map((m) => m.body))}`);
+});
+
+// Keys keep what they said (tests/e2e/app_text_keys.e2e.mjs in Chromium):
+// 28 characters typed by script and Ctrl+Enter at once send exactly that
+// text; Ctrl+A then Backspace right behind a burst empty the composer.
+test(`${engine}: a burst of typed text then Ctrl+Enter at once is sent exactly; Ctrl+A, Backspace empty the composer`, async () => {
+  await signedIn();
+  const ROOM = '2101';
+  await act(driver, { type: 'show_view', view: 'workspace' });
+  await act(driver, { type: 'open_room', room_id: ROOM });
+  await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM && !s.room.loading,
+    'room 2101 open', 60000);
+  const composerFocused = () => document.activeElement && document.activeElement.getAttribute('aria-label') === 'Message' &&
+    !!document.activeElement.closest('#a11y');
+  await clickWidget(driver, 'message');
+  await waitFor(driver, composerFocused, null, 'the composer focused', 10000);
+  const text = `burst in ${engine} `.padEnd(28, 'x');
+  await driver.type(text);
+  await driver.press('Control+Enter');
+  const deadline = Date.now() + 60000;
+  let held = [];
+  while (Date.now() < deadline && !held.some((m) => m.body === text)) {
+    held = await sandboxApiJson(stack, user, 'GET', `/rooms/${ROOM}/messages?force=1`);
+    if (!held.some((m) => m.body === text)) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.ok(held.some((m) => m.body === text), `sent exactly: ${JSON.stringify(held.slice(-3).map((m) => m.body))}`);
+
+  await waitFor(driver, composerFocused, null, 'the caret still in the composer after sending', 10000);
+  await driver.type('a burst the select-all takes');
+  await driver.press('Control+A');
+  await driver.press('Backspace');
+  await driver.type('end');
+  const value = await waitFor(driver, () => document.activeElement && document.activeElement.value === 'end' && 'end',
+    null, 'only "end" left in the composer', 20000).catch(() => null);
+  assert.equal(value ?? await driver.evaluate(() => document.activeElement && document.activeElement.value), 'end');
 });

@@ -7,6 +7,7 @@
 #include "app/post_words.hpp"
 #include "app/room_order.hpp"
 #include "roomkey/json_text.hpp"
+#include "roomkey/links.hpp"
 
 namespace roomkey::app {
 
@@ -97,6 +98,11 @@ void add_workspace_state(const App& app, Instant now, json& state) {
         m["system"] = drawn.system;
         m["edited"] = drawn.edited;
         m["time_text"] = drawn.time_text;
+        json links = json::array();
+        for (const TextLink& l : find_links(drawn.text)) {
+            links.push_back({{"url", l.url}, {"text", drawn.text.substr(l.begin, l.end - l.begin)}});
+        }
+        m["links"] = std::move(links);
     }
     add_pending_posts(app, me, room);  // the user's posts in this room not yet delivered, at the bottom
     json& tasks = room["tasks"];

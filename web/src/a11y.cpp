@@ -34,6 +34,15 @@ EM_JS(void, roomkey_js_a11y_caret, (unsigned int id, int x, int y, int height), 
     window['roomkey']['_a11yCaret'](id >>> 0, x, y, height);
 });
 
+// url "": no link under the pointer.
+EM_JS(void, roomkey_js_link, (const char* url, int x, int y, int width, int height), {
+    window['roomkey']['_a11yLink'](UTF8ToString(url), x, y, width, height);
+});
+
+EM_JS(void, roomkey_js_open_link, (const char* url), {
+    window.open(UTF8ToString(url), '_blank', 'noopener,noreferrer');
+});
+
 EM_JS(int, roomkey_js_a11y_stage_requests, (), {
     return lengthBytesUTF8(window['roomkey']['_stageText'](window['roomkey']['_a11yTake']()));
 });
@@ -58,6 +67,10 @@ struct Tree {
     std::string next_name;
     ImGuiID focus_published = 0;
     std::array<int, 4> caret_published{};
+    std::string link_url;  // under the pointer this frame, and as published
+    ImRect link_box;
+    std::string link_published;
+    std::array<int, 4> link_box_published{};
     ImGuiID compose_id = 0;
     std::string compose_text;
     ImGuiID list = 0;  // the list open now (begin_list): its items become list items
@@ -327,15 +340,19 @@ void draw_composition() {
     ImGuiContext& g = *GImGui;
     if (t.compose_text.empty() || g.ActiveId != t.compose_id) return;
     if (!g.PlatformImeData.WantVisible) return;  // no field drew a caret this frame
+    // At the caret (InputPos is the caret's top left), clipped to the field.
     const ImVec2 pos = g.PlatformImeData.InputPos;
     ImDrawList* draw = ImGui::GetForegroundDrawList();
-    const ImVec2 at(pos.x + 1.0f, pos.y + g.FontSize);  // InputPos is one line above the caret's top
+    const auto box = t.boxes.find(t.compose_id);
+    if (box != t.boxes.end()) draw->PushClipRect(box->second.Min, box->second.Max, true);
+    const ImVec2 at(pos.x + 1.0f, pos.y);
     const ImVec2 size = ImGui::CalcTextSize(t.compose_text.c_str());
     draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBgActive));
     draw->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), t.compose_text.c_str());
     const float underline = std::max(1.0f, std::round(g.FontSize / 14.0f));
     draw->AddLine(ImVec2(at.x, at.y + size.y - underline), ImVec2(at.x + size.x, at.y + size.y - underline),
                   ImGui::GetColorU32(ImGuiCol_Text), underline);
+    if (box != t.boxes.end()) draw->PopClipRect();
 }
 
 void publish(float scale) {
@@ -365,13 +382,27 @@ void publish(float scale) {
     const ImVec2 pos = g.PlatformImeData.InputPos;
     if (focus != 0 && focus == g.ActiveId && g.PlatformImeData.WantVisible) {
         caret = {static_cast<int>(focus), static_cast<int>(std::lround(pos.x / s)),
-                 static_cast<int>(std::lround((pos.y + g.FontSize) / s)),
+                 static_cast<int>(std::lround(pos.y / s)),
                  static_cast<int>(std::lround(g.FontSize / s))};
     }
     if (caret != t.caret_published) {
         if (caret[0] != 0) roomkey_js_a11y_caret(static_cast<unsigned int>(caret[0]), caret[1], caret[2], caret[3]);
         t.caret_published = caret;
     }
+
+    // The link under the pointer gets the page's <a> over it.
+    std::array<int, 4> link_box{};
+    if (!t.link_url.empty()) {
+        link_box = {static_cast<int>(std::lround(t.link_box.Min.x / s)), static_cast<int>(std::lround(t.link_box.Min.y / s)),
+                    static_cast<int>(std::lround(t.link_box.GetWidth() / s)),
+                    static_cast<int>(std::lround(t.link_box.GetHeight() / s))};
+    }
+    if (t.link_url != t.link_published || link_box != t.link_box_published) {
+        roomkey_js_link(t.link_url.c_str(), link_box[0], link_box[1], link_box[2], link_box[3]);
+        t.link_published = t.link_url;
+        t.link_box_published = link_box;
+    }
+    t.link_url.clear();
 
     t.published = std::move(t.nodes);
     t.nodes.clear();
@@ -392,6 +423,21 @@ void focus(unsigned int id) {
 
 void activate(unsigned int id) {
     activate_item(id);
+}
+
+void hover_link(const std::string& url, ImVec2 min, ImVec2 max) {
+    tree().link_url = url;
+    tree().link_box = ImRect(min, max);
+}
+
+void open_link(const std::string& url) {
+    roomkey_js_open_link(url.c_str());
+}
+
+void keep_editing(unsigned int id) {
+    ImGuiContext& g = *GImGui;
+    g.NavNextActivateId = id;
+    g.NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
 }
 
 bool text_field_ready(unsigned int id) {

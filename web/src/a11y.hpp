@@ -9,6 +9,8 @@
 // Emscripten-only.
 #pragma once
 
+#include <imgui.h>
+
 #include <string>
 
 namespace roomkey::web::a11y {
@@ -25,6 +27,19 @@ bool take_dom_requests();
 // Moves keyboard focus and the focus ring to the widget `id` (a text
 // field also starts editing). Call between frames.
 void focus(unsigned int id);
+
+// The link `url` drawn over [min, max] (device px) is under the pointer
+// this frame: publish() lays a real <a> of the page over it, so the
+// browser's own click, middle-click, Ctrl+click and link menu work on it.
+void hover_link(const std::string& url, ImVec2 min, ImVec2 max);
+
+// Opens `url` (http or https: shared/links.hpp) in a new tab, without
+// opener or referrer: a click on a link that reached the canvas.
+void open_link(const std::string& url);
+
+// Right after the text field `id` ended its edit (Enter sent it): editing
+// starts again at the next frame, so the caret and the DOM focus stay.
+void keep_editing(unsigned int id);
 
 // Activates the widget `id` as a click would. Call between frames.
 void activate(unsigned int id);

@@ -12,6 +12,16 @@
 //   - while anything waits here, GLFW's events wait behind it.
 // Text goes with Ctrl and Cmd up: ImGui ignores typed characters while they
 // are down, and a paste arrives while Ctrl+V is still held.
+//
+// Keys keep what they said. A key or button that waited here goes on with
+// the modifiers it was pressed with, not those held when it goes (the GLFW
+// backend reads them from the keyboard's state: a Ctrl+Enter behind a burst
+// of text became a plain Enter once Ctrl was up). And a burst of text lands
+// at once: while a field is edited, a character key pressed without Ctrl,
+// Alt or Super brings nothing its text does not (ImGui would trickle each
+// press and release into frames of their own, one character per frame), so
+// only its modifiers go on; text behind text for the same field joins it in
+// the same frame.
 #include "input_queue.hpp"
 
 #include <GLFW/glfw3.h>
@@ -21,6 +31,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <bitset>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -56,12 +67,66 @@ struct Event {
 constexpr long kFieldWaitFrames = 30;
 
 GLFWwindow* g_window = nullptr;
+std::bitset<GLFW_KEY_LAST + 1> g_down;  // presses that went to ImGui: their releases go too
+unsigned int g_text_field = 0;           // the field text went to this frame, plus one (0: none)
 std::vector<Event> g_waiting;  // a few events at most: a vector, not a deque (web size)
 long g_frame = 0;
 bool g_dom_event_this_frame = false;
 
 bool imgui_queue_empty() {
     return GImGui->InputEventsQueue.empty();
+}
+
+bool imgui_queue_only_text() {
+    for (const ImGuiInputEvent& e : GImGui->InputEventsQueue) {
+        if (e.Type != ImGuiInputEventType_Text) return false;
+    }
+    return true;
+}
+
+// The backend reads the modifiers from GLFW's key state (glfwGetKey): for
+// the length of one call, that state says what the event said.
+// clang-format off
+EM_JS(int, roomkey_js_glfw_mods, (int mods), {
+    var keys = GLFW.active ? GLFW.active.keys : null;
+    if (!keys) return mods;
+    var was = 0;
+    for (var bit = 0; bit < 4; bit++) {
+        if (keys[340 + bit]) was |= 1 << bit;
+        keys[340 + bit] = mods & (1 << bit) ? 1 : 0;
+    }
+    return was;
+});
+// clang-format on
+
+void add_mods(int mods) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.AddKeyEvent(ImGuiMod_Ctrl, (mods & GLFW_MOD_CONTROL) != 0);
+    io.AddKeyEvent(ImGuiMod_Shift, (mods & GLFW_MOD_SHIFT) != 0);
+    io.AddKeyEvent(ImGuiMod_Alt, (mods & GLFW_MOD_ALT) != 0);
+    io.AddKeyEvent(ImGuiMod_Super, (mods & GLFW_MOD_SUPER) != 0);
+}
+
+// A key whose press only types its character (see the rule).
+bool types_only(const Event& e) {
+    const int k = e.code;
+    const bool character = (k >= GLFW_KEY_SPACE && k <= GLFW_KEY_WORLD_2) ||
+                           (k >= GLFW_KEY_KP_0 && k <= GLFW_KEY_KP_EQUAL && k != GLFW_KEY_KP_ENTER);
+    return character && (e.mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)) == 0 &&
+           ImGui::GetIO().WantTextInput;
+}
+
+void forward_key(const Event& e) {
+    const bool known = e.code >= 0 && e.code <= GLFW_KEY_LAST;
+    const bool press = e.action != GLFW_RELEASE;
+    if (known && (press ? types_only(e) : !g_down[static_cast<std::size_t>(e.code)])) {
+        add_mods(e.mods);
+        return;
+    }
+    if (known) g_down[static_cast<std::size_t>(e.code)] = press;
+    const int was = roomkey_js_glfw_mods(e.mods);
+    ImGui_ImplGlfw_KeyCallback(g_window, e.code, e.scancode, e.action, e.mods);
+    roomkey_js_glfw_mods(was);
 }
 
 // Text into ImGui's queue with Ctrl and Cmd up around it (see the rule).
@@ -118,11 +183,14 @@ Readiness readiness(Event& e) {
 void forward(const Event& e) {
     switch (e.type) {
         case Event::Type::Key:
-            ImGui_ImplGlfw_KeyCallback(g_window, e.code, e.scancode, e.action, e.mods);
+            forward_key(e);
             break;
-        case Event::Type::MouseButton:
+        case Event::Type::MouseButton: {
+            const int was = roomkey_js_glfw_mods(e.mods);
             ImGui_ImplGlfw_MouseButtonCallback(g_window, e.code, e.action, e.mods);
+            roomkey_js_glfw_mods(was);
             break;
+        }
         case Event::Type::Char:
             ImGui_ImplGlfw_CharCallback(g_window, static_cast<unsigned int>(e.code));
             break;
@@ -148,14 +216,18 @@ void drain() {
         Event& next = g_waiting.front();
         if (next.not_before_frame > g_frame) return;
         if (!next.from_glfw()) {
-            if (g_dom_event_this_frame || !imgui_queue_empty()) return;
-            const Readiness ready = readiness(next);
+            // Text right behind text for the same field joins it.
+            const bool joins = next.type == Event::Type::Text && !next.replace && g_text_field == next.field + 1 &&
+                               imgui_queue_only_text();
+            if (!joins && (g_dom_event_this_frame || !imgui_queue_empty())) return;
+            const Readiness ready = joins ? Readiness::Ready : readiness(next);
             if (ready == Readiness::Wait) return;
             if (ready == Readiness::Drop) {
                 g_waiting.erase(g_waiting.begin());
                 continue;
             }
             g_dom_event_this_frame = true;
+            g_text_field = next.type == Event::Type::Text ? next.field + 1 : 0;
         }
         const Event event = std::move(next);
         g_waiting.erase(g_waiting.begin());
@@ -356,6 +428,7 @@ void push_focus(unsigned int id) {
 void frame_began() {
     ++g_frame;
     g_dom_event_this_frame = false;
+    g_text_field = 0;
 }
 
 bool after_frame() {

@@ -52,6 +52,7 @@ void composer(const App& app, UiState& ui, Intents& out) {
     const bool ctrl_enter = ImGui::InputTextMultiline("##message", ui.message.data(), ui.message.size(),
                                                       ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
                                                       ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ctrl_enter) a11y::keep_editing(ImGui::GetItemID());  // the caret stays for the next message
     note_widget(ui, "message");
     ux::main_action();  // signed in: the first Tab lands in the message
     ImGui::BeginDisabled(ui.message[0] == '\0');

@@ -3,14 +3,63 @@
 // mention and unread badges. A click opens the room.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
+#include "a11y.hpp"
 #include "app/room_order.hpp"
 #include "ui_parts.hpp"
 #include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
+
+namespace {
+
+// A row over the Selectable just drawn from `min` (where its text goes): the badges (mentions, unread) at
+// its right end, always on screen; the name in what is left, ending in an
+// ellipsis when it does not fit.
+void room_row(ImVec2 min, const std::string& name, std::int64_t mentions, std::int64_t unread) {
+    const ImVec2 max = ImGui::GetItemRectMax();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float right =
+        std::min(max.x, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) - style.FramePadding.x * 0.5f;
+    if (unread > 0) {
+        const std::string text = std::to_string(unread);
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        const float pad = size.y * 0.35f;
+        const ImVec2 at(right - size.x - pad * 2, min.y);
+        draw->AddRectFilled(at, ImVec2(right, min.y + size.y), ImGui::GetColorU32(kAccent), size.y * 0.5f);
+        draw->AddText(ImVec2(at.x + pad, at.y), IM_COL32(255, 255, 255, 255), text.c_str());
+        right = at.x - style.ItemInnerSpacing.x;
+    }
+    if (mentions > 0) {
+        const std::string text = "@" + std::to_string(mentions);
+        const float width = ImGui::CalcTextSize(text.c_str()).x;
+        draw->AddText(ImVec2(right - width, min.y), ImGui::GetColorU32(kWarn), text.c_str());
+        right -= width + style.ItemInnerSpacing.x;
+    }
+    // The name, cut on a character boundary before an ellipsis when it does not fit.
+    const ImU32 colour = ImGui::GetColorU32(mentions > 0 ? kWarn : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    const float room = right - min.x;
+    std::string shown = name;
+    if (ImGui::CalcTextSize(shown.c_str()).x > room) {
+        const char* ellipsis = "\xE2\x80\xA6";  // …
+        const float ellipsis_width = ImGui::CalcTextSize(ellipsis).x;
+        std::size_t cut = shown.size();
+        while (cut > 0) {
+            do {
+                --cut;
+            } while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80);
+            if (ImGui::CalcTextSize(shown.c_str(), shown.c_str() + cut).x + ellipsis_width <= room) break;
+        }
+        shown = shown.substr(0, cut) + ellipsis;
+    }
+    draw->AddText(min, colour, shown.c_str());
+}
+
+}  // namespace
 
 void room_list_pane(const App& app, UiState& ui, Intents& out) {
     const std::string& filter = app.workspace().room_filter();
@@ -32,22 +81,25 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
     ImGui::BeginChild("room_rows", ImVec2(0, 0), ImGuiChildFlags_None);
     for (std::size_t i : app::room_order(*rooms, ui.room_filter.data())) {
         const Room& room = (*rooms)[i];
-        std::string label = room.name;
-        if (room.sticky.value_or(false)) label = "* " + label;
+        std::string name = room.name;
+        if (room.sticky.value_or(false)) name = "* " + name;
         const std::int64_t mentions = room.mention_num.value_or(0);
         const std::int64_t unread = room.unread_num.value_or(0);
-        if (mentions > 0) label += "  @" + std::to_string(mentions);
-        if (unread > 0) label += "  (" + std::to_string(unread) + " unread)";
-        label += "##" + room.room_id;
         const bool open = app.open_room().view().is_open() && app.open_room().view().room_id() == room.room_id;
-        if (mentions > 0) ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
-        if (ImGui::Selectable(label.c_str(), open)) {
+        std::string spoken = name;
+        if (mentions > 0) spoken += "  @" + std::to_string(mentions);
+        if (unread > 0) spoken += "  (" + std::to_string(unread) + " unread)";
+        a11y::name_next(spoken);
+        const std::string id = "##" + room.room_id;
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const bool chosen = ImGui::Selectable(id.c_str(), open);
+        room_row(at, name, mentions, unread);
+        if (chosen) {
             out.push_back(app::intent::SelectRoom{room.room_id});
             out.push_back(app::intent::OpenRoom{room.room_id});
             ui.nav.room_open = true;
             ui.nav.details_open = false;
         }
-        if (mentions > 0) ImGui::PopStyleColor();
     }
     ImGui::EndChild();
     ux::end_list();

@@ -1,0 +1,130 @@
+// app_text_keys.e2e.mjs: keys keep what they said, in Chromium at 1366x800:
+// - a burst of typed text (a text expander, auto-type, dictation) followed
+//   at once by Ctrl+Enter sends exactly that text, and the caret stays in
+//   the composer, its DOM input still focused, for the next message;
+// - Ctrl+A then Backspace right behind a burst empties the composer;
+// - a click in the field being edited leaves the browser's focus in its
+//   input (an IME keeps reaching it);
+// - an IME composition (CDP Input.imeSetComposition) is drawn at the caret,
+//   on the caret's own line, not on the line below.
+// The same burst runs in Firefox and WebKit (tests/engines/scenarios.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApiJson, decodePng,
+  withStackAndBrowser } from './support.mjs';
+
+const ROOM = '2101';
+let stack; let browser;
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
+
+async function openRoom(page) {
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  await waitForState(page, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM && !s.room.loading,
+    `room ${ROOM} open`);
+}
+
+// The composer's DOM input (the accessibility tree's), once it has the focus.
+const composerFocused = () => {
+  const el = document.activeElement;
+  return !!el && el.getAttribute('aria-label') === 'Message' && !!el.closest('#a11y');
+};
+
+async function focusComposer(page) {
+  await clickWidget(page, 'message');
+  await page.waitForFunction(composerFocused, null, { timeout: 30000 });
+}
+
+// What the composer holds, as the app publishes it to its DOM input.
+const composerValue = (page) => page.evaluate(() => {
+  const el = [...document.querySelectorAll('#a11y input, #a11y textarea')]
+    .find((e) => e.getAttribute('aria-label') === 'Message');
+  return el ? el.value : null;
+});
+
+test('a burst of 28 characters then Ctrl+Enter at once sends exactly that text; the caret stays in the composer', async () => {
+  const page = await browser.context.newPage();
+  await openRoom(page);
+  await focusComposer(page);
+  const text = 'burst of twenty-eight chars!';
+  assert.equal(text.length, 28);
+  await page.keyboard.type(text);
+  await page.keyboard.press('Control+Enter');
+  const deadline = Date.now() + 30000;
+  let held = [];
+  while (Date.now() < deadline && !held.some((m) => m.body === text)) {
+    held = await sandboxApiJson(stack, demoUsers.bob, 'GET', `/rooms/${ROOM}/messages?force=1`);
+    if (!held.some((m) => m.body === text)) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.ok(held.some((m) => m.body === text), `sent exactly: ${JSON.stringify(held.slice(-3).map((m) => m.body))}`);
+  // The caret stays: the field is being edited again, empty, and its input has the focus.
+  await page.waitForFunction(composerFocused, null, { timeout: 10000 });
+  await page.waitForFunction(() => document.activeElement.value === '', null, { timeout: 10000 }).catch(() => {});
+  assert.equal(await composerValue(page), '', 'the composer is empty once sent');
+  await page.keyboard.type('next');
+  await page.waitForFunction(() => {
+    const el = document.activeElement;
+    return el && el.value === 'next';
+  }, null, { timeout: 10000 });
+  await page.close();
+});
+
+test('Ctrl+A then Backspace right behind a burst empties the composer', async () => {
+  const page = await browser.context.newPage();
+  await openRoom(page);
+  await focusComposer(page);
+  await page.keyboard.type('a burst the select-all takes');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('end');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.value === 'end', null,
+    { timeout: 20000 }).catch(() => {});
+  assert.equal(await composerValue(page), 'end', 'everything typed before Ctrl+A went with the Backspace');
+  // A click in the field being edited keeps the browser's focus in its input.
+  await clickWidget(page, 'message');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.ok(await page.evaluate(composerFocused), 'the composer\'s input kept the focus after a click in it');
+  await page.close();
+});
+
+// Pixels that differ between two screenshots of the same clip.
+function changed(a, b) {
+  let n = 0;
+  for (let i = 0; i < a.pixels.length; i += a.channels) {
+    if (Math.abs(a.pixels[i] - b.pixels[i]) + Math.abs(a.pixels[i + 1] - b.pixels[i + 1]) +
+        Math.abs(a.pixels[i + 2] - b.pixels[i + 2]) > 60) n += 1;
+  }
+  return n;
+}
+
+test('an IME composition is drawn at the caret, on its line, inside the field', async () => {
+  const page = await browser.context.newPage();
+  await openRoom(page);
+  await focusComposer(page);
+  const field = await widgetRect(page, 'message');
+  // The empty field's caret is on its first line; the DOM input (where the
+  // IME opens its window) sits at the caret, one line high.
+  const caret = await page.evaluate(() => {
+    const r = document.activeElement.getBoundingClientRect();
+    return { x: r.left, y: r.top, height: r.height };
+  });
+  const lineHeight = Math.max(8, Math.round(caret.height));
+  assert.ok(caret.y >= field.y && caret.y < field.y + lineHeight,
+    `the DOM input ${JSON.stringify(caret)} is on the first line of the field ${JSON.stringify(field)}`);
+  const line = { x: Math.round(field.x) + 2, y: Math.round(field.y) + 2, width: 120, height: lineHeight };
+  const below = { ...line, y: Math.round(field.y) + lineHeight + 6 };
+  const shot = async (clip) => decodePng(await page.screenshot({ clip }));
+  const lineBefore = await shot(line);
+  const belowBefore = await shot(below);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.imeSetComposition', { text: 'にほんご', selectionStart: 4, selectionEnd: 4 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const onLine = changed(lineBefore, await shot(line));
+  const onBelow = changed(belowBefore, await shot(below));
+  assert.ok(onLine > 100, `the composition is drawn on the caret's line (${onLine} pixels changed)`);
+  assert.ok(onBelow < 20, `nothing is drawn on the line below the caret (${onBelow} pixels changed)`);
+  await page.close();
+});

@@ -1,0 +1,218 @@
+// ui_message_body.cpp: see ui_message_body.hpp.
+#include "ui_message_body.hpp"
+
+#include <algorithm>
+
+#include "a11y.hpp"
+#include "roomkey/line_break.hpp"
+#include "roomkey/links.hpp"
+#include "ui_parts.hpp"
+
+namespace roomkey::web::parts {
+
+namespace {
+
+using notation::Part;
+using notation::PartKind;
+
+// One line of a paragraph from `s` to `end` at `at`, its links (`links`,
+// byte offsets from `base`) in the link colour, underlined. Under the
+// pointer, a link gets a real <a> of the page laid over it
+// (a11y::hover_link): a click, a middle-click or Ctrl+click opens it in a
+// new tab and a right-click gives the browser's own link menu, as on any
+// page. Answers the line's width.
+float draw_line(const char* base, const char* s, const char* end, ImVec2 at, const std::vector<TextLink>& links) {
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float x0 = at.x;
+    while (s < end) {
+        const auto offset = static_cast<std::size_t>(s - base);
+        const TextLink* link = nullptr;
+        std::size_t stop = static_cast<std::size_t>(end - base);
+        for (const TextLink& l : links) {
+            if (l.end > offset && l.begin <= offset) link = &l;
+            if (l.end > offset && l.begin <= offset) stop = std::min(stop, l.end);
+            if (l.begin > offset) stop = std::min(stop, l.begin);
+        }
+        const char* piece_end = base + stop;
+        const float width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, s, piece_end).x;
+        draw->AddText(font, size, at, ImGui::GetColorU32(link ? kAccent : ImGui::GetStyleColorVec4(ImGuiCol_Text)), s,
+                      piece_end);
+        if (link) {
+            const ImVec2 max(at.x + width, at.y + size);
+            draw->AddLine(ImVec2(at.x, max.y - 1.0f), ImVec2(max.x, max.y - 1.0f), ImGui::GetColorU32(kAccent));
+            if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(at, max)) {
+                ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+                a11y::hover_link(link->url, at, max);
+                // A click that reached the canvas (a tap, or a click before the <a> was there).
+                if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+                    a11y::open_link(link->url);
+                }
+            }
+        }
+        at.x += width;
+        s = piece_end;
+    }
+    return at.x - x0;
+}
+
+// The room a box's padding takes on the right of its text (boxed()).
+float g_box_inset = 0.0f;
+
+// A wrapped paragraph with its links, broken into lines as a reader
+// expects (shared/line_break.hpp: UAX #14 with the Japanese rules).
+void paragraph(std::string_view text) {
+    const std::vector<TextLink> links = find_links(text);
+    const float size = ImGui::GetFontSize();
+    const float wrap = std::max(size, ImGui::GetContentRegionAvail().x - g_box_inset);
+    const line_break::Measure measure = [](std::string_view piece, const void*) {
+        return ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x;
+    };
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const char* base = text.data();
+    float y = origin.y;
+    float widest = 0.0f;
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t hard = text.find('\n', begin);
+        if (hard == std::string_view::npos) hard = text.size();
+        const std::string_view piece = text.substr(begin, hard - begin);
+        const std::vector<line_break::Line> lines = line_break::wrap(piece, wrap, measure, nullptr);
+        if (lines.empty()) y += size;  // an empty line
+        for (const line_break::Line& l : lines) {
+            widest = std::max(widest, draw_line(base, base + begin + l.begin, base + begin + l.end, ImVec2(origin.x, y),
+                                                links));
+            y += size;
+        }
+        begin = hard + 1;
+    }
+    ImGui::Dummy(ImVec2(widest, y - origin.y));
+}
+
+std::string name_of(const Drawing& d, std::string_view id) {
+    std::string name = d.names(id);
+    return name.empty() ? "account " + std::string(id) : name;
+}
+
+bool is_block(PartKind kind) {
+    return kind == PartKind::quote || kind == PartKind::info || kind == PartKind::service_event ||
+           kind == PartKind::code || kind == PartKind::rule || kind == PartKind::task;
+}
+
+// A box around what `draw` puts inside, in `colour`.
+template <class Draw>
+void boxed(ImVec4 colour, Draw draw) {
+    // Padding on both sides: the text never touches the border.
+    const float pad = ImGui::GetFontSize() * 0.4f;
+    ImGui::BeginGroup();
+    ImGui::Indent(pad * 1.5f);
+    g_box_inset += pad * 1.5f;
+    draw();
+    g_box_inset -= pad * 1.5f;
+    ImGui::Unindent(pad * 1.5f);
+    ImGui::EndGroup();
+    const ImVec2 min = ImGui::GetItemRectMin();
+    ImVec2 max = ImGui::GetItemRectMax();
+    max.x = std::max(max.x, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - g_box_inset);
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(min.x, min.y - 2), ImVec2(max.x - 2, max.y + 2),
+                                        ImGui::GetColorU32(colour), 3.0f);
+    ImGui::Spacing();
+}
+
+void draw_block(const Drawing& d, const Part& part) {
+    switch (part.kind) {
+        case PartKind::quote:
+            boxed(kDim, [&] {
+                std::string head = "Quote";
+                if (!part.account_id.empty()) head += ": " + name_of(d, d.parts.of(part.account_id));
+                if (part.time) head += "  " + app::message_time_text(*part.time, d.now, d.offset);
+                text_dim(head);
+                draw_parts(d, part.children);
+            });
+            break;
+        case PartKind::info:
+            boxed(kAccent, [&] {
+                if (!part.name.empty()) ImGui::TextColored(kAccent, "%s", std::string(d.parts.of(part.name)).c_str());
+                draw_parts(d, part.children);
+            });
+            break;
+        case PartKind::service_event:
+            boxed(kGood, [&] {
+                ImGui::TextColored(kGood, "%s", notation::dtext_words(d.parts.of(part.key)).c_str());
+                draw_parts(d, part.children);
+            });
+            break;
+        case PartKind::code:
+            boxed(kDim, [&] {
+                const std::string_view code = d.parts.of(part.inner);
+                ImGui::TextUnformatted(code.data(), code.data() + code.size());
+            });
+            break;
+        case PartKind::rule:
+            ImGui::Separator();
+            break;
+        case PartKind::task:
+            boxed(kWarn, [&] {
+                std::string head = "Task";
+                if (!part.account_id.empty()) head += " for " + name_of(d, d.parts.of(part.account_id));
+                if (part.task_state == notation::TaskState::done) head += " (done)";
+                ImGui::TextColored(kWarn, "%s", head.c_str());
+                draw_parts(d, part.children);
+                if (part.time) {
+                    const char* type = part.limit_type == notation::LimitType::time ? "time" : "date";
+                    const app::DeadlineText due = app::deadline_text(
+                        *part.time, type, part.task_state == notation::TaskState::done, d.now, d.offset);
+                    if (!due.text.empty()) {
+                        ImGui::TextColored(due.overdue ? kBad : kDim, "due %s%s", due.text.c_str(),
+                                           due.overdue ? " (overdue)" : "");
+                    }
+                }
+            });
+            break;
+        default:
+            break;
+    }
+}
+
+}  // namespace
+
+// Inline parts gather into one wrapped paragraph; mentions and replies are
+// labels of their own, blocks stand on lines of their own.
+void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
+    std::string line;
+    auto flush = [&] {
+        while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+        std::size_t start = 0;
+        while (start < line.size() && (line[start] == '\n' || line[start] == ' ')) ++start;
+        if (start < line.size()) paragraph(std::string_view(line).substr(start));
+        line.clear();
+    };
+    for (const Part& part : parts) {
+        if (is_block(part.kind)) {
+            flush();
+            draw_block(d, part);
+        } else if (part.kind == PartKind::mention || part.kind == PartKind::reply || part.kind == PartKind::to_all) {
+            flush();
+            std::string label = part.kind == PartKind::to_all  ? "To all"
+                                : part.kind == PartKind::reply ? "Re " + name_of(d, d.parts.of(part.account_id))
+                                                               : "To " + name_of(d, d.parts.of(part.account_id));
+            if (part.kind == PartKind::reply && d.jump) {
+                // A reply names whom it answers; a click shows that message when it is loaded.
+                ImGui::PushStyleColor(ImGuiCol_Text, kAccent);
+                ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+                if (ImGui::SmallButton(label.c_str())) *d.jump = std::string(d.parts.of(part.message_id));
+                ImGui::PopStyleColor(2);
+            } else {
+                ImGui::TextColored(kAccent, "%s", label.c_str());
+            }
+            const std::string name = d.names(d.parts.of(part.account_id));
+            line += std::string(notation::written_after_name(d.parts.of(part.name), name));
+        } else {
+            line += notation::plain_text(d.parts.body, std::vector<Part>{part}, d.names);
+        }
+    }
+    flush();
+}
+
+}  // namespace roomkey::web::parts
