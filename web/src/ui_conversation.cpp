@@ -4,13 +4,17 @@
 // naming whom it answers, quotes, info boxes, the service's events and code
 // as boxes, tasks with assignee and deadline, unknown tags as text), Reply
 // and Quote on every message, Edit and Delete on your own; the composer
-// directly beneath (ui_composer.cpp).
+// directly beneath (ui_composer.cpp). Only the messages on screen are
+// drawn: the others keep their measured height (app/message_layout.hpp),
+// and so only those are in the accessibility tree's log.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
 
 #include "a11y.hpp"
+#include "app/digest.hpp"
+#include "app/message_layout.hpp"
 #include "app/message_view.hpp"
 #include "ui_parts.hpp"
 
@@ -205,6 +209,28 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     ImGui::PopID();
 }
 
+// The conversation's rows as last drawn (one conversation is on screen).
+struct Rows {
+    app::RowHeights heights;
+    app::DrawnMessages drawn;
+};
+Rows& conversation_rows() {
+    static Rows rows;
+    return rows;
+}
+
+// What every drawn message reads besides itself: who I am, the names, the day.
+std::uint64_t drawn_context(const app::RoomView& room, const App& app, const std::string& me, std::int64_t now_unix,
+                            const app::UserTime& offset) {
+    app::Digest d;
+    d.add(me).add(app::written_time(now_unix, app::TimeStyle::date, offset));
+    for (const RoomMember& m : room.members()) d.add(m.account_id).add(m.name);
+    if (const auto& contacts = app.contacts().contacts().value) {
+        for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
+    }
+    return d.value();
+}
+
 }  // namespace
 
 void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
@@ -245,17 +271,42 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const app::UserTime& offset = app.workspace().user_time();
     if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room yet.");
     const bool jumped = !ui.jump_to.empty();
-    std::int64_t last = 0;
-    bool first = true;
-    for (const ChatMessage& m : room.messages()) {
-        if (first || !app::same_local_day(last, m.send_time, offset)) {
+    // Only the rows on screen are parsed, laid out and drawn; the others
+    // keep the height they were drawn at (app/message_layout.hpp).
+    const std::vector<ChatMessage>& messages = room.messages();
+    Rows& rows = conversation_rows();
+    std::vector<bool> day_above(messages.size());
+    std::vector<app::RowKey> keys(messages.size());
+    std::size_t jump_row = messages.size();
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        day_above[i] = i == 0 || !app::same_local_day(messages[i - 1].send_time, messages[i].send_time, offset);
+        keys[i] = {messages[i].message_id, app::message_version(messages[i], day_above[i])};
+        if (jumped && messages[i].message_id == ui.jump_to) jump_row = i;
+    }
+    rows.heights.set_layout(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
+                            ImGui::GetTextLineHeightWithSpacing() * 3.0f);
+    rows.heights.set_rows(keys);
+    rows.drawn.keep_only(messages);
+    const std::uint64_t context = drawn_context(room, app, me, now_unix, offset);
+    const float list_top = ImGui::GetCursorPosY();
+    // A reply's target off screen: the window around it, where message_row scrolls to it.
+    const float scroll = jump_row < messages.size() ? rows.heights.top_of(jump_row) : ImGui::GetScrollY() - list_top;
+    const float view = ImGui::GetWindowHeight();
+    const app::RowWindow shown = rows.heights.window(scroll, view, view * 0.5f);
+    ImGui::SetCursorPosY(list_top + shown.before);
+    for (std::size_t i = shown.first; i < shown.last; ++i) {
+        const ChatMessage& m = messages[i];
+        const float top = ImGui::GetCursorPosY();
+        if (day_above[i]) {
             ImGui::Spacing();
             text_dim("--- " + app::date_separator_text(m.send_time, now_unix, offset) + " ---");
         }
-        first = false;
-        last = m.send_time;
-        const app::DrawnMessage drawn = app::drawn_message(m, me, names, now_unix, offset);
-        message_row(app, ui, m, drawn, names, now_unix, out);
+        message_row(app, ui, m, rows.drawn.get(m, context, me, names, now_unix, offset), names, now_unix, out);
+        rows.heights.measured(i, ImGui::GetCursorPosY() - top);
+    }
+    if (shown.after > 0) {
+        ImGui::SetCursorPosY(ImGui::GetCursorPosY() + shown.after - ImGui::GetStyle().ItemSpacing.y);
+        ImGui::Dummy(ImVec2(1.0f, 0.0f));  // the list's whole height, for the scroll bar
     }
     if (!jumped) follow_bottom();
     ImGui::EndChild();
