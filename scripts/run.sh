@@ -8,10 +8,12 @@
 #   roomkey: app at https://127.0.0.1:PORT/
 # and runs until Ctrl-C.
 #
-#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--front F] [--bff [--helpers N]] [--no-build]
+#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--fixture FILE] [--front F] [--bff [--helpers N]] [--no-build]
 #     --port N          the app's port (default 8443; 0 = any free port)
 #     --sandbox-port N  the sandbox's port (default 0 = any free port)
 #     --state-dir DIR   certificates and local CA (default ~/.local/state/roomkey)
+#     --fixture FILE    the sandbox's data from a JSON fixture instead of the demo data
+#                       (docs/sandbox.md "Fixtures"; a large one: roomkey-sandbox generate)
 #     --front F         helper (default) or nginx (unprivileged, files in STATE_DIR/nginx)
 #     --bff             the BFF mode (docs/bff.md): a confidential client "roomkey-bff"
 #                       (its secret in STATE_DIR/bff-client-secret), the helper keeps the tokens
@@ -28,12 +30,14 @@ build=1
 front=helper
 bff=0
 helpers=1
+fixture=
 usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port="${2:?--port needs a number}"; shift 2 ;;
     --sandbox-port) sandbox_port="${2:?--sandbox-port needs a number}"; shift 2 ;;
     --state-dir) state_dir="${2:?--state-dir needs a folder}"; shift 2 ;;
+    --fixture) fixture="${2:?--fixture needs a file}"; shift 2 ;;
     --front) front="${2:?--front needs helper or nginx}"; shift 2 ;;
     --bff) bff=1; shift ;;
     --helpers) helpers="${2:?--helpers needs a number}"; shift 2 ;;
@@ -101,6 +105,7 @@ start_and_wait() {
 }
 
 sandbox_args=(--port "$sandbox_port" --state-dir "$state_dir" --web-port "$port")
+if [ -n "$fixture" ]; then sandbox_args+=(--fixture "$fixture"); fi
 if [ "$bff" = 1 ]; then
   # The BFF mode's confidential client: its secret made once, kept 0600 in
   # the state dir, registered with the sandbox from a 0600 clients file (a

@@ -15,12 +15,13 @@
 
 namespace roomkey::sandbox {
 
-SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjector& faults, RandomSource random)
+SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjector& faults, RandomSource random,
+                       ChatModel chat)
     : options_(std::move(options)),
       clock_(clock),
       faults_(faults),
       random_(random),
-      chat_(ChatModel::demo(unix_seconds(clock.now()))),
+      chat_(std::move(chat)),
       oauth_(random, options_.caps),
       rate_limiter_(options_.rate_limit, std::chrono::duration_cast<Millis>(options_.rate_window)),
       room_limiter_(options_.room_post_limit, std::chrono::duration_cast<Millis>(options_.room_post_window)),

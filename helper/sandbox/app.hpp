@@ -72,7 +72,9 @@ enum class RouteKind { page, token, api, control, download };
 
 class SandboxApp {
 public:
-    SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjector& faults, RandomSource random);
+    // `chat`: the data set to serve (ChatModel::demo or a fixture's).
+    SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjector& faults, RandomSource random,
+               ChatModel chat);
 
     // Registers the web app's client and the clients of the options; the
     // message names the first client that breaks the spec 2.1 rules. On

@@ -398,4 +398,31 @@ void ChatModel::add_incoming_request(AccountId from, AccountId to, std::string m
     requests_.emplace(r.request_id, std::move(r));
 }
 
+const Message& ChatModel::append_message(Room& room, Message message) {
+    if (message.message_id.empty()) {
+        message.message_id = next_message_id();
+    } else {
+        const std::uint64_t seq = std::stoull(message.message_id);
+        if (seq >= next_message_seq_) next_message_seq_ = seq + 1;
+    }
+    room.last_update_time = std::max(room.last_update_time, std::max(message.send_time, message.update_time));
+    room.messages.push_back(std::move(message));
+    return room.messages.back();
+}
+
+void ChatModel::set_unread(Room& room, AccountId id, std::int64_t unread) {
+    auto it = room.members.find(id);
+    if (it == room.members.end()) return;
+    it->second.unread = unread;
+    count_unread_from(room, it->second, id, first_unread_index(room, it->second, id));
+}
+
+std::int64_t ChatModel::add_task(Task task) {
+    if (task.task_id == 0) task.task_id = next_task_id_++;
+    next_task_id_ = std::max(next_task_id_, task.task_id + 1);
+    const std::int64_t id = task.task_id;
+    tasks_.insert_or_assign(id, std::move(task));
+    return id;
+}
+
 }  // namespace roomkey::sandbox

@@ -202,6 +202,15 @@ public:
     Account& add_account(Account account);
     Room& add_room(Room room);
     void add_incoming_request(AccountId from, AccountId to, std::string message);
+    // A message appended as it is, with nobody's unread counted (fixtures):
+    // an empty message_id gets the next one; a given one (decimal) moves the
+    // next past it.
+    const Message& append_message(Room& room, Message message);
+    // The member has read all but the newest `unread` messages of others;
+    // the mentions are counted from those.
+    static void set_unread(Room& room, AccountId id, std::int64_t unread);
+    // A task record as it is (task_id 0 = the next one); returns its id.
+    std::int64_t add_task(Task task);
 
 private:
     std::string next_message_id();

@@ -17,6 +17,7 @@ bool FileStore::add(StoredFile file) {
         files_.pop_front();
     }
     total_ += file.bytes.size();
+    if (file.file_id >= next_id_) next_id_ = file.file_id + 1;  // a fixture's ids may pass 9100
     files_.push_back(std::move(file));
     return true;
 }

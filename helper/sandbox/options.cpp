@@ -175,6 +175,9 @@ usage: roomkey-sandbox [options]
   --register-client SPEC   register a client at start-up, e.g.
                            'name=My app,type=public,redirect_uri=https://127.0.0.1:9000/cb,scope=users.all:read'
                            (redirect_uri may repeat; client_id=ID optional; may repeat)
+  --fixture FILE           start with the accounts, rooms, messages, tasks and files of
+                           a JSON fixture instead of the demo data (docs/sandbox.md,
+                           "Fixtures"); `roomkey-sandbox generate --help` writes a large one
   --clients FILE           register the clients listed in a JSON file (may hold client_secret)
   --web-port N             port of the web app's redirect URI for client "roomkey-web"
                            (default 8443: https://127.0.0.1:8443/callback)
@@ -243,6 +246,11 @@ Result<CommandLine, std::string> parse_command_line(const std::vector<std::strin
             auto v = value();
             if (!v) return Err{v.error()};
             o.state_dir = *v;
+        } else if (arg == "--fixture") {
+            auto v = value();
+            if (!v) return Err{v.error()};
+            if (v->empty()) return Err{std::string("--fixture needs a file name")};
+            o.fixture_path = *v;
         } else if (arg == "--cert") {
             auto v = value();
             if (!v) return Err{v.error()};

@@ -47,6 +47,7 @@ struct SandboxOptions {
     std::string host = "127.0.0.1";  // loopback only
     int port = 8444;                 // 0 = any free port (tests)
     std::string state_dir;           // empty = native::default_state_dir()
+    std::string fixture_path;        // --fixture: the data set instead of the demo one (fixture.hpp)
     std::string cert_path;           // PEM chain; empty = from the state directory's local CA
     std::string key_path;
     std::vector<ClientSpec> clients;

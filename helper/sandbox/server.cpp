@@ -16,6 +16,7 @@
 #include "common/request_log.hpp"
 #include "common/route_answer.hpp"
 #include "common/state_dir.hpp"
+#include "sandbox/fixture.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "common/tls.hpp"
 #include "sandbox/app.hpp"
@@ -43,7 +44,12 @@ Result<Unit, std::string> Sandbox::start() {
         ca_cert_path_ = tls->ca_cert_path;
     }
 
-    app_ = std::make_unique<SandboxApp>(options_, clock_, faults_, RandomSource(native::openssl_random));
+    const std::int64_t now = unix_seconds(clock_.now());
+    auto chat = options_.fixture_path.empty() ? Result<ChatModel, std::string>(ChatModel::demo(now))
+                                              : load_fixture_file(options_.fixture_path, now);
+    if (!chat) return Err{chat.error()};
+    app_ = std::make_unique<SandboxApp>(options_, clock_, faults_, RandomSource(native::openssl_random),
+                                        std::move(chat).value());
     auto registered = app_->register_start_up_clients();
     if (!registered) return Err{registered.error()};
     for (const auto& line : registered.value()) std::fprintf(stderr, "roomkey-sandbox: %s\n", line.c_str());
