@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include "helper/proxy.hpp"
 #include "support/helper_fixture.hpp"
 #include "support/sandbox_fixture.hpp"
 #include "support/why_no_answer.hpp"
@@ -38,6 +39,7 @@ protected:
     void SetUp() override {
         SandboxTest::SetUp();
         HelperConfig config = testing::test_config(dir_);
+        config.state_dir = sandbox::testing::shared_state_dir();  // trusts the sandbox's local CA
         config.upstream.base_url = sandbox().base_url();
         config.upstream.auth_url = sandbox().auth_url();
         config.upstream.consent_url = sandbox().consent_url();

@@ -7,39 +7,51 @@
 
 namespace roomkey::app {
 
+namespace {
+
+// Where `id` is in `rows`, looking from `from` on, then before it: lists
+// keep their order from frame to frame, so this is the next row.
+template <class Rows, class Id>
+std::size_t find_from(const Rows& rows, std::size_t from, Id id) {
+    for (std::size_t n = 0; n < rows.size(); ++n) {
+        const std::size_t i = (from + n) % rows.size();
+        if (id(rows[i])) return i;
+    }
+    return rows.size();
+}
+
+}  // namespace
+
 void RowHeights::set_layout(float width, float text_size, float estimate) {
-    if (width != width_ || text_size != text_size_) heights_.clear();
+    if (width != width_ || text_size != text_size_) heights_.assign(heights_.size(), -1.0f);
     width_ = width;
     text_size_ = text_size;
     estimate_ = estimate;
 }
 
 void RowHeights::set_rows(const std::vector<RowKey>& rows) {
-    rows_ = rows;
-    // Heights of rows no longer listed (a deleted message) go.
-    if (heights_.size() > rows_.size()) {
-        std::map<std::string, Measure> kept;
-        for (const RowKey& row : rows_) {
-            auto it = heights_.find(row.id);
-            if (it != heights_.end()) kept.insert(*it);
-        }
-        heights_ = std::move(kept);
+    std::vector<float> heights(rows.size(), -1.0f);
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::size_t at = find_from(rows_, from, [&](const RowKey& k) { return k.id == rows[i].id; });
+        if (at == rows_.size()) continue;                                     // new
+        if (rows_[at].version == rows[i].version) heights[i] = heights_[at];  // else changed: measured again
+        from = at + 1;
     }
+    rows_ = rows;
+    heights_ = std::move(heights);
 }
 
 void RowHeights::measured(std::size_t row, float height) {
-    if (row < rows_.size()) heights_[rows_[row].id] = Measure{rows_[row].version, height};
+    if (row < heights_.size()) heights_[row] = height;
 }
 
 bool RowHeights::known(std::size_t row) const {
-    if (row >= rows_.size()) return false;
-    const auto it = heights_.find(rows_[row].id);
-    return it != heights_.end() && it->second.version == rows_[row].version;
+    return row < heights_.size() && heights_[row] >= 0;
 }
 
 float RowHeights::height_of(std::size_t row) const {
-    const auto it = heights_.find(rows_[row].id);
-    return it != heights_.end() && it->second.version == rows_[row].version ? it->second.height : estimate_;
+    return known(row) ? heights_[row] : estimate_;
 }
 
 float RowHeights::top_of(std::size_t row) const {
@@ -85,22 +97,26 @@ const DrawnMessage& DrawnMessages::get(const ChatMessage& message, std::uint64_t
         context_ = context;
     }
     const std::uint64_t version = message_version(message, false);
-    Entry& entry = entries_[message.message_id];
-    if (entry.version != version || entry.drawn.parts.body.empty()) {
+    std::size_t at = find_from(entries_, next_, [&](const Entry& e) { return e.id == message.message_id; });
+    if (at == entries_.size()) entries_.push_back(Entry{message.message_id, version + 1, {}});
+    Entry& entry = entries_[at];
+    if (entry.version != version) {
         entry.version = version;
         entry.drawn = drawn_message(message, my_account_id, names, now_unix, user);
     }
+    next_ = at + 1;
     return entry.drawn;
 }
 
 void DrawnMessages::keep_only(const std::vector<ChatMessage>& kept) {
     if (entries_.size() <= kept.size()) return;
-    std::map<std::string, Entry> still;
+    std::vector<Entry> still;
     for (const ChatMessage& m : kept) {
-        auto it = entries_.find(m.message_id);
-        if (it != entries_.end()) still.insert(std::move(*it));
+        const std::size_t at = find_from(entries_, 0, [&](const Entry& e) { return e.id == m.message_id; });
+        if (at != entries_.size()) still.push_back(std::move(entries_[at]));
     }
     entries_ = std::move(still);
+    next_ = 0;
 }
 
 }  // namespace roomkey::app

@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -56,15 +55,11 @@ public:
 private:
     float height_of(std::size_t row) const;
 
-    struct Measure {
-        std::uint64_t version = 0;
-        float height = 0;
-    };
     float width_ = -1;
     float text_size_ = -1;
     float estimate_ = 0;
     std::vector<RowKey> rows_;
-    std::map<std::string, Measure> heights_;
+    std::vector<float> heights_;  // by row; below 0: not measured (no map: wasm size)
 };
 
 // Messages as drawn (message_view.hpp), parsed once per message_id and
@@ -80,11 +75,13 @@ public:
 
 private:
     struct Entry {
+        std::string id;
         std::uint64_t version = 0;
         DrawnMessage drawn;
     };
     std::uint64_t context_ = 0;
-    std::map<std::string, Entry> entries_;
+    std::vector<Entry> entries_;  // in the order asked for, so a frame's lookups run along it
+    std::size_t next_ = 0;        // where the next lookup starts
 };
 
 // The version of a message as a row shows it: its update_time and body

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <map>
+#include <set>
 
 #include "app/stable_order.hpp"
 
@@ -12,22 +12,22 @@ namespace roomkey::app {
 MessageMerge merge_message_answer(std::vector<ChatMessage>& shown, const std::vector<ChatMessage>& answer,
                                   std::size_t keep) {
     MessageMerge out;
-    std::map<std::string, std::size_t> at;
-    for (std::size_t i = 0; i < shown.size(); ++i) at.emplace(shown[i].message_id, i);
+    std::set<std::string> known;
+    for (const ChatMessage& m : shown) known.insert(m.message_id);
     for (const ChatMessage& m : answer) {
-        const auto known = at.find(m.message_id);
-        if (known == at.end()) {
-            at.emplace(m.message_id, shown.size() + out.fresh.size());
+        if (known.insert(m.message_id).second) {
             out.fresh.push_back(m);
             continue;
         }
-        // Only an edit newer than the copy shown counts (update_time 0: never edited).
-        ChatMessage* copy =
-            known->second < shown.size() ? &shown[known->second] : &out.fresh[known->second - shown.size()];
+        // A repeat: only an edit newer than the copy held counts (update_time 0: never edited).
+        auto same = [&](const ChatMessage& c) { return c.message_id == m.message_id; };
+        auto copy = std::find_if(shown.begin(), shown.end(), same);
+        const bool in_shown = copy != shown.end();
+        if (!in_shown) copy = std::find_if(out.fresh.begin(), out.fresh.end(), same);
         if (m.update_time.value_or(0) > copy->update_time.value_or(0)) {
             copy->body = m.body;
             copy->update_time = m.update_time;
-            if (known->second < shown.size()) out.edited.push_back(m.message_id);
+            if (in_shown) out.edited.push_back(m.message_id);
         }
     }
     if (out.fresh.empty() && out.edited.empty()) return out;  // a 204: nothing moves

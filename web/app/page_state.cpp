@@ -221,17 +221,18 @@ std::string page_state_json(const App& app, Instant now) {
 
 std::string PageStatePublisher::changes(const App& app, Instant now, bool time_only) {
     built_.clear();
-    if (keys_.empty()) time_only = false;  // the page holds nothing yet
+    if (!published_) time_only = false;  // the page holds nothing yet
     json parts = json::object();
     add_small_state(app, now, parts);
     built_.push_back("small");
     if (!time_only) {
         // Each larger part is built again only when what it reads changed.
         const std::string console = console_json(app.api_console().console());
+        std::size_t index = 0;
         auto group = [&](const char* name, std::uint64_t key, auto build) {
-            const auto known = keys_.find(name);
-            if (known != keys_.end() && known->second == key) return;
-            keys_[name] = key;
+            std::uint64_t& known = keys_[index++];
+            if (published_ && known == key) return;
+            known = key;
             build();
             built_.push_back(name);
         };
@@ -246,11 +247,12 @@ std::string PageStatePublisher::changes(const App& app, Instant now, bool time_o
     json changed = json::object();
     for (auto& [name, value] : parts.items()) {
         std::string text = text_of(value);
-        auto& last = sent_[name];
-        if (last == text) continue;
+        json& last = sent_[name];
+        if (last.is_string() && last.get_ref<const std::string&>() == text) continue;
         last = std::move(text);
         changed[name] = std::move(value);
     }
+    published_ = true;
     // A part set inside `room` is set again whenever `room` is replaced.
     if (changed.contains("room") && !changed.contains(kRoomPollInMs))
         changed[std::string(kRoomPollInMs)] = parts[std::string(kRoomPollInMs)];

@@ -3,11 +3,13 @@
 // holds no secret: no token, code or verifier, only counts, names and labels.
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "app/app.hpp"
 
@@ -41,8 +43,10 @@ public:
     const std::vector<std::string>& built() const { return built_; }
 
 private:
-    std::map<std::string, std::string> sent_;    // part -> the text the page holds
-    std::map<std::string, std::uint64_t> keys_;  // group -> digest of what it read
+    // (A JSON object and an array, not std::maps: each map type costs wasm bytes.)
+    nlohmann::json sent_ = nlohmann::json::object();  // part -> the text the page holds
+    std::array<std::uint64_t, 5> keys_{};             // group -> digest of what it read
+    bool published_ = false;                          // the page holds every part
     std::vector<std::string> built_;
 };
 

@@ -5,8 +5,9 @@
 // as boxes, tasks with assignee and deadline, unknown tags as text), Reply
 // and Quote on every message, Edit and Delete on your own; the composer
 // directly beneath (ui_composer.cpp). Only the messages on screen are
-// drawn: the others keep their measured height (app/message_layout.hpp),
-// and so only those are in the accessibility tree's log.
+// drawn: the others keep their measured height (app/message_layout.hpp);
+// the accessibility tree's log holds every message, the ones not drawn as
+// text without controls.
 #include <imgui.h>
 
 #include <algorithm>
@@ -154,6 +155,15 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
     flush();
 }
 
+std::string sender(const ChatMessage& m) {
+    return m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
+}
+
+// How the conversation's log item reads the message (drawn or not).
+std::string log_text(const ChatMessage& m, const app::DrawnMessage& drawn) {
+    return sender(m) + ", " + drawn.time_text + ": " + drawn.text;
+}
+
 void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::DrawnMessage& drawn,
                  const notation::NameLookup& names, std::int64_t now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
@@ -163,10 +173,10 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ui.jump_to.clear();
     }
     const ImVec2 top = ImGui::GetCursorScreenPos();
-    const std::string who = m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
+    const std::string who = sender(m);
     // For assistive technology: an item of the conversation's log that reads
     // as the message is drawn (no tags), its controls inside it.
-    a11y::begin_log_item(m.message_id.c_str(), who + ", " + drawn.time_text + ": " + drawn.text);
+    a11y::begin_log_item(m.message_id.c_str(), log_text(m, drawn));
     ImGui::BeginGroup();
     ImGui::TextColored(kAccent, "%s", who.c_str());
     const std::string when = drawn.time_text + (drawn.edited ? "  (edited)" : "");
@@ -213,6 +223,9 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
 struct Rows {
     app::RowHeights heights;
     app::DrawnMessages drawn;
+    std::string room;        // the room they are of
+    std::size_t count = 0;   // its messages at the last frame
+    bool at_bottom = false;  // its messages just came: kept at the newest
 };
 Rows& conversation_rows() {
     static Rows rows;
@@ -289,10 +302,27 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     rows.drawn.keep_only(messages);
     const std::uint64_t context = drawn_context(room, app, me, now_unix, offset);
     const float list_top = ImGui::GetCursorPosY();
-    // A reply's target off screen: the window around it, where message_row scrolls to it.
-    const float scroll = jump_row < messages.size() ? rows.heights.top_of(jump_row) : ImGui::GetScrollY() - list_top;
     const float view = ImGui::GetWindowHeight();
+    // A room's messages come in at the bottom, where the newest are: drawn
+    // there (and measured) until the rows there all had their height.
+    if (rows.room != room.room_id() || rows.count == 0) rows.at_bottom = true;
+    rows.room = room.room_id();
+    rows.count = messages.size();
+    // A reply's target off screen: the window around it, where message_row scrolls to it.
+    const float scroll = jump_row < messages.size() ? rows.heights.top_of(jump_row)
+                         : rows.at_bottom && !jumped ? std::max(0.0f, rows.heights.total() - view)
+                                                     : ImGui::GetScrollY() - list_top;
     const app::RowWindow shown = rows.heights.window(scroll, view, view * 0.5f);
+    bool all_known = true;
+    for (std::size_t i = shown.first; i < shown.last; ++i) all_known = all_known && rows.heights.known(i);
+    // The log still holds every message, in order: those not drawn read as text.
+    auto not_drawn = [&](std::size_t i) {
+        ImGui::PushID(messages[i].message_id.c_str());
+        a11y::log_item_not_drawn(messages[i].message_id.c_str(),
+                                 log_text(messages[i], rows.drawn.get(messages[i], context, me, names, now_unix, offset)));
+        ImGui::PopID();
+    };
+    for (std::size_t i = 0; i < shown.first; ++i) not_drawn(i);
     ImGui::SetCursorPosY(list_top + shown.before);
     for (std::size_t i = shown.first; i < shown.last; ++i) {
         const ChatMessage& m = messages[i];
@@ -304,9 +334,14 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         message_row(app, ui, m, rows.drawn.get(m, context, me, names, now_unix, offset), names, now_unix, out);
         rows.heights.measured(i, ImGui::GetCursorPosY() - top);
     }
+    for (std::size_t i = shown.last; i < messages.size(); ++i) not_drawn(i);
     if (shown.after > 0) {
         ImGui::SetCursorPosY(ImGui::GetCursorPosY() + shown.after - ImGui::GetStyle().ItemSpacing.y);
         ImGui::Dummy(ImVec2(1.0f, 0.0f));  // the list's whole height, for the scroll bar
+    }
+    if (rows.at_bottom && !jumped) {
+        ImGui::SetScrollY(list_top + rows.heights.total());  // clamped to the end
+        rows.at_bottom = !all_known;
     }
     if (!jumped) follow_bottom();
     ImGui::EndChild();
