@@ -9,18 +9,13 @@
 
 namespace roomkey::app {
 
+// (Its members are out of line, in digest.cpp: inlined at each of the many
+// call sites, the loop cost wasm bytes.)
 class Digest {
 public:
-    Digest& add(std::string_view text) {
-        for (unsigned char c : text) mix(c);
-        mix(0xff);  // "ab","c" differs from "a","bc"
-        return *this;
-    }
-    Digest& add(std::int64_t value) {
-        for (int i = 0; i < 8; ++i) mix(static_cast<unsigned char>(static_cast<std::uint64_t>(value) >> (8 * i)));
-        return *this;
-    }
-    Digest& add(bool value) { return add(static_cast<std::int64_t>(value ? 1 : 0)); }
+    Digest& add(std::string_view text);
+    Digest& add(std::int64_t value);
+    Digest& add(bool value);
     template <class T>
     Digest& add(const std::optional<T>& value) {
         add(value.has_value());
@@ -29,10 +24,7 @@ public:
     std::uint64_t value() const { return hash_; }
 
 private:
-    void mix(unsigned char c) {
-        hash_ ^= c;
-        hash_ *= 0x100000001b3ULL;
-    }
+    void mix(unsigned char c);
     std::uint64_t hash_ = 0xcbf29ce484222325ULL;
 };
 
