@@ -75,7 +75,7 @@ writeFileSync(join(stateDir, 'clients.json'), JSON.stringify({
               redirect_uri: `https://127.0.0.1:${bffPort}/callback`, scopes: ['users.all:read', 'rooms.all:read_write'] }],
 }), { mode: 0o600 });
 const ready = await start([join(bin, 'roomkey-sandbox'), '--port', String(sandboxPort), '--state-dir', stateDir,
-  '--web-port', String(browserPort), '--clients', join(stateDir, 'clients.json'), '--rate-limit', '1000000'],
+  '--web-port', String(browserPort), '--clients', join(stateDir, 'clients.json'), '--rate-limit', '1000000', '--ephemeral'],
 /roomkey-sandbox: ready base_url=(\S+) auth_url=(\S+) consent_url=(\S+)/);
 const [, baseUrl, authUrl, consentUrl] = ready;
 const common = ['--state-dir', stateDir, '--web-root', join(stateDir, 'web'), '--base-url', baseUrl, '--auth-url', authUrl,

@@ -78,7 +78,7 @@ state=$work/state
 # The rate limit is raised (1,000,000 per 10 s: the load measures the server,
 # not its 429 path); with the default 5-minute window a few rounds at ~20k
 # requests/s would use it up.
-"$build/bin/roomkey-sandbox" --port 0 --state-dir "$state" --no-web-client --quiet \
+"$build/bin/roomkey-sandbox" --port 0 --state-dir "$state" --no-web-client --quiet --ephemeral \
   --rate-limit 1000000 --rate-window 10 >"$work/sandbox.out" 2>"$work/sandbox.err" &
 bench_started $!
 wait_for_line "$work/sandbox.out" '^roomkey-sandbox: ready '
@@ -96,7 +96,7 @@ wait_for_line "$work/helper.out" '^roomkey: app at '
 
 # The new-connection pair: a second sandbox that closes every connection
 # after its first answer, and a second helper in front of it.
-"$tools/bin/roomkey-sandbox" --port 0 --state-dir "$state" --no-web-client --quiet \
+"$tools/bin/roomkey-sandbox" --port 0 --state-dir "$state" --no-web-client --quiet --ephemeral \
   --rate-limit 1000000 --rate-window 10 --keep-alive-requests 1 >"$work/sandbox1.out" 2>"$work/sandbox1.err" &
 bench_started $!
 wait_for_line "$work/sandbox1.out" '^roomkey-sandbox: ready '

@@ -49,7 +49,7 @@ helper_port=$(free_port)
 state=$work/state
 # The rate limit is raised so that the soak measures the servers, not 429s;
 # every other limit (sizes, timeouts, memory caps) is the default.
-"$build/bin/roomkey-sandbox" --port 0 --state-dir "$state" --web-port "$helper_port" --quiet \
+"$build/bin/roomkey-sandbox" --port 0 --state-dir "$state" --web-port "$helper_port" --quiet --ephemeral \
   --rate-limit 1000000 --rate-window 1 >"$work/sandbox.out" 2>"$work/sandbox.err" &
 sandbox_pid=$!
 bench_started "$sandbox_pid"

@@ -29,6 +29,8 @@ packages=(
   "pkg-config:/usr/bin/pkg-config"
   "libssl-dev:/usr/include/openssl/ssl.h"
   "libjemalloc-dev:/usr/include/jemalloc/jemalloc.h"
+  # roomkey-sandbox keeps its state in SQLite (helper/sandbox/store.hpp)
+  "libsqlite3-dev:/usr/include/sqlite3.h"
   # cpp-httplib 0.18.7 is compiled from its Debian 13 sources (below) with
   # OpenSSL, zlib and brotli, as Debian 12's libcpp-httplib-dev 0.11.4 was;
   # python3 runs its split.py at configure time.

@@ -10,6 +10,8 @@
 #include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/upload_limits.hpp"
+#include <cstdio>
+
 #include "sandbox/html.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -30,7 +32,33 @@ SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjecto
     seed_demo_files();
 }
 
+Result<Unit, std::string> SandboxApp::attach_store(std::unique_ptr<StateStore> store, const std::string& source,
+                                                  bool restore) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const StateParts parts{chat_, oauth_, rate_limiter_, room_limiter_, file_store_};
+    auto done = restore ? store->load(parts) : store->save_all(parts, source, clock_.now());
+    if (!done) return Err{"the state file " + store->path() + ": " + done.error()};
+    restored_ = restore;
+    store_ = std::move(store);
+    return Unit{};
+}
+
+void SandboxApp::persist(bool auth, bool final) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!store_) return;
+    auto written = store_->flush(StateParts{chat_, oauth_, rate_limiter_, room_limiter_, file_store_}, clock_.now(), auth, final);
+    if (!written && !store_failed_) {
+        std::fprintf(stderr, "roomkey-sandbox: cannot write the state to %s: %s (the sandbox goes on; what changes "
+                             "from now on may be lost at a stop)\n", store_->path().c_str(), written.error().c_str());
+    }
+    store_failed_ = !written;
+}
+
 Result<std::vector<std::string>, std::string> SandboxApp::register_start_up_clients() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (restored_) oauth_.forget_start_up_clients();
+    }
     std::vector<ClientSpec> specs;
     if (options_.register_web_client) specs.push_back(web_client_spec(options_.web_port));
     for (const auto& s : options_.clients) specs.push_back(s);
@@ -218,6 +246,8 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
     }
     const RequestContext ctx{request, target.path, target.query, std::move(query).value(), clock_.now(), std::nullopt};
     response = route->handler(*this, ctx);
+    // Written before the answer leaves: what a client was told is kept.
+    persist(route->kind == RouteKind::page || route->kind == RouteKind::token);
     finish(route->kind, request.headers, ctx.counted, response);
     return response;
 }

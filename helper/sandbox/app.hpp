@@ -31,6 +31,7 @@
 #include "sandbox/oauth_state.hpp"
 #include "sandbox/options.hpp"
 #include "sandbox/rate_limiter.hpp"
+#include "sandbox/store.hpp"
 
 namespace roomkey::sandbox {
 
@@ -82,6 +83,17 @@ public:
     // secret was generated (the screens show start-up clients' secrets to no
     // one, so this is the only place to learn it).
     Result<std::vector<std::string>, std::string> register_start_up_clients();
+
+    // From now on every change is written to `store` (store.hpp): when it
+    // holds the state started from `source`, that state is loaded first (the
+    // app was made with an empty ChatModel); otherwise it is replaced by this
+    // app's. Before register_start_up_clients.
+    Result<Unit, std::string> attach_store(std::unique_ptr<StateStore> store, const std::string& source, bool restore);
+    // Writes what changed (after each request; auth: the request may have
+    // changed clients, sessions or tokens). A failed write is said once on
+    // stderr; the sandbox goes on in memory.
+    // final: the rate windows too, however recently they were written.
+    void persist(bool auth, bool final = false);
 
     // The port the server is bound to; requests must name it in Host.
     void set_port(int port) { port_ = port; }
@@ -221,6 +233,9 @@ private:
     DownloadSigner download_signer_;
     std::deque<std::string> issued_access_tokens_;   // test controls only
     std::deque<std::string> issued_refresh_tokens_;  // test controls only
+    std::unique_ptr<StateStore> store_;              // nullptr: --ephemeral
+    bool store_failed_ = false;
+    bool restored_ = false;
 };
 
 }  // namespace roomkey::sandbox

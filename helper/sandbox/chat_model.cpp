@@ -102,7 +102,9 @@ std::vector<const Room*> ChatModel::rooms_of(AccountId id) const {
 
 Room* ChatModel::room(RoomId id) {
     auto it = rooms_.find(id);
-    return it == rooms_.end() ? nullptr : &it->second;
+    if (it == rooms_.end()) return nullptr;
+    changes_.rooms.insert(id);  // the caller may change it
+    return &it->second;
 }
 
 const Room* ChatModel::room(RoomId id) const {
@@ -136,6 +138,7 @@ std::optional<RoomId> ChatModel::create_room(AccountId creator, std::string name
     }
     const std::string announcement = room_created_message(r.name, others);
     const RoomId id = r.room_id;
+    changes_.rooms.insert(id);
     Room& created = rooms_.emplace(id, std::move(r)).first->second;
     post_message(created, creator, announcement, false, now);
     return id;
@@ -151,13 +154,16 @@ const Room* ChatModel::room_with_link_code(std::string_view code) const {
 void ChatModel::leave_room(RoomId id, AccountId account_id) {
     Room* r = room(id);
     if (!r) return;
+    changes_.rooms.insert(id);
     r->members.erase(account_id);
     if (r->members.empty()) delete_room(id);
 }
 
 void ChatModel::delete_room(RoomId id) {
     rooms_.erase(id);
+    changes_.rooms.insert(id);
     for (auto it = tasks_.begin(); it != tasks_.end();) {
+        if (it->second.room_id == id) changes_.tasks.insert(it->first);
         it = it->second.room_id == id ? tasks_.erase(it) : std::next(it);
     }
 }
@@ -169,6 +175,7 @@ std::string ChatModel::next_message_id() { return std::to_string(next_message_se
 
 const Message& ChatModel::post_message(Room& room, AccountId from, std::string body, bool self_unread,
                                        std::int64_t now) {
+    changes_.rooms.insert(room.room_id);
     Message m;
     m.message_id = next_message_id();
     m.account_id = from;
@@ -322,6 +329,7 @@ std::vector<std::int64_t> ChatModel::add_tasks(Room& room, AccountId by, const s
         t.limit_time = limit_time;
         t.limit_type = limit_type;
         ids.push_back(t.task_id);
+        changes_.tasks.insert(t.task_id);
         tasks_.emplace(t.task_id, std::move(t));
     }
     return ids;
@@ -344,6 +352,7 @@ std::vector<const Task*> ChatModel::tasks_assigned_to(AccountId id) const {
 }
 
 Task* ChatModel::task(std::int64_t task_id) {
+    changes_.tasks.insert(task_id);  // the caller may change it
     auto it = tasks_.find(task_id);
     return it == tasks_.end() ? nullptr : &it->second;
 }
@@ -364,6 +373,7 @@ std::optional<IncomingRequest> ChatModel::take_incoming_request(std::int64_t req
     if (it == requests_.end() || it->second.to != to) return std::nullopt;
     IncomingRequest r = it->second;
     requests_.erase(it);
+    changes_.requests = true;
     return r;
 }
 
@@ -371,6 +381,7 @@ void ChatModel::add_contact(AccountId a, AccountId b) {
     auto ia = accounts_.find(a);
     auto ib = accounts_.find(b);
     if (ia == accounts_.end() || ib == accounts_.end() || a == b) return;
+    changes_.accounts = true;
     ia->second.contacts.insert(b);
     ib->second.contacts.insert(a);
 }
@@ -380,11 +391,13 @@ void ChatModel::add_contact(AccountId a, AccountId b) {
 // ---------------------------------------------------------------------------
 Account& ChatModel::add_account(Account account) {
     const AccountId id = account.account_id;
+    changes_.accounts = true;
     return accounts_.insert_or_assign(id, std::move(account)).first->second;
 }
 
 Room& ChatModel::add_room(Room room) {
     const RoomId id = room.room_id;
+    changes_.rooms.insert(id);
     if (id >= next_room_id_) next_room_id_ = id + 1;
     return rooms_.insert_or_assign(id, std::move(room)).first->second;
 }
@@ -395,6 +408,7 @@ void ChatModel::add_incoming_request(AccountId from, AccountId to, std::string m
     r.from = from;
     r.to = to;
     r.message = std::move(message);
+    changes_.requests = true;
     requests_.emplace(r.request_id, std::move(r));
 }
 
@@ -421,8 +435,23 @@ std::int64_t ChatModel::add_task(Task task) {
     if (task.task_id == 0) task.task_id = next_task_id_++;
     next_task_id_ = std::max(next_task_id_, task.task_id + 1);
     const std::int64_t id = task.task_id;
+    changes_.tasks.insert(id);
     tasks_.insert_or_assign(id, std::move(task));
     return id;
+}
+
+void ChatModel::add_request_record(IncomingRequest request) {
+    changes_.requests = true;
+    next_request_id_ = std::max(next_request_id_, request.request_id + 1);
+    const std::int64_t id = request.request_id;
+    requests_.insert_or_assign(id, std::move(request));
+}
+
+void ChatModel::set_counters(const ChatCounters& c) {
+    next_room_id_ = c.next_room_id;
+    next_task_id_ = c.next_task_id;
+    next_request_id_ = c.next_request_id;
+    next_message_seq_ = c.next_message_seq;
 }
 
 }  // namespace roomkey::sandbox

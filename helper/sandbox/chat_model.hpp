@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "roomkey/api.hpp"
@@ -129,6 +130,26 @@ inline constexpr std::size_t kMaxMessagesPerRoom = 5000;
 inline constexpr std::size_t kMaxRooms = 2000;
 inline constexpr std::size_t kMaxTasks = 50000;
 
+// What changed since the state store last took the changes (store.hpp):
+// rooms (with their members, files, link, cursors and messages) and tasks by
+// id, a gone one to be deleted; accounts and contact requests as a whole.
+// Every non-const way into a room or task marks it.
+struct ChatChanges {
+    std::set<RoomId> rooms;
+    std::set<std::int64_t> tasks;
+    bool accounts = false;
+    bool requests = false;
+    bool any() const { return !rooms.empty() || !tasks.empty() || accounts || requests; }
+};
+
+// The model's id counters, kept by the state store.
+struct ChatCounters {
+    RoomId next_room_id = 3000;
+    std::int64_t next_task_id = 5000;
+    std::int64_t next_request_id = 700;
+    std::uint64_t next_message_seq = 1600000000000000001ULL;
+};
+
 // What PUT /messages/read and /messages/unread found.
 enum class ReadMark { done, nothing_unread, no_such_message };
 
@@ -211,6 +232,17 @@ public:
     static void set_unread(Room& room, AccountId id, std::int64_t unread);
     // A task record as it is (task_id 0 = the next one); returns its id.
     std::int64_t add_task(Task task);
+    void add_request_record(IncomingRequest request);
+
+    // --- persistence (store.cpp) ---
+    ChatChanges take_changes() { return std::exchange(changes_, ChatChanges{}); }
+    const std::map<RoomId, Room>& all_rooms() const { return rooms_; }
+    const std::map<std::int64_t, Task>& all_tasks() const { return tasks_; }
+    const std::map<std::int64_t, IncomingRequest>& all_requests() const { return requests_; }
+    ChatCounters counters() const {
+        return {next_room_id_, next_task_id_, next_request_id_, next_message_seq_};
+    }
+    void set_counters(const ChatCounters& c);
 
 private:
     std::string next_message_id();
@@ -224,6 +256,7 @@ private:
     std::int64_t next_request_id_ = 700;
     // Above 2^53 on purpose: a client that reads message_id as a double loses digits.
     std::uint64_t next_message_seq_ = 1600000000000000001ULL;
+    ChatChanges changes_;
 };
 
 }  // namespace roomkey::sandbox

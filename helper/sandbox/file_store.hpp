@@ -42,6 +42,7 @@ public:
     bool add(StoredFile file);
     const StoredFile* find(std::int64_t file_id) const;
     std::size_t total_bytes() const { return total_; }
+    const std::deque<StoredFile>& files() const { return files_; }  // oldest first (the state store)
     // Ids for new files, above the demo data's.
     std::int64_t next_id() { return next_id_++; }
 

@@ -14,6 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "roomkey/authorization.hpp"
 #include "roomkey/client.hpp"
 #include "roomkey/random.hpp"
@@ -151,6 +153,17 @@ public:
     // tokens rotated out more than kRotatedRefreshGrace ago, and grants that
     // can no longer be used. Runs at most once a minute (sandbox time).
     void sweep(Instant now);
+
+    // --- persistence (oauth_persist.cpp; the state store keeps the JSON) ---
+    // Clients, login sessions, token families and their access and refresh
+    // tokens (by digest, as held). Codes and reserved requests live minutes
+    // and are not kept: a sign-in under way when the sandbox stops starts over.
+    nlohmann::json snapshot() const;
+    void restore(const nlohmann::json& snapshot);
+    // Start-up clients restored from the store are registered again from the
+    // options (their settings may have changed): their records go, their
+    // grants stay (a signed-in browser stays signed in).
+    void forget_start_up_clients();
 
 private:
     struct CodeRecord {

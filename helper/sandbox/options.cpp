@@ -169,7 +169,7 @@ std::string usage_text() {
 usage: roomkey-sandbox [options]
 
   --port N                 listen on 127.0.0.1:N (default 8444; 0 = any free port)
-  --state-dir DIR          where the local CA and server certificate live
+  --state-dir DIR          where the local CA, the server certificate and sandbox.db live
                            (default $XDG_STATE_HOME/roomkey or ~/.local/state/roomkey)
   --cert FILE --key FILE   serve with this certificate chain and key instead
   --register-client SPEC   register a client at start-up, e.g.
@@ -178,6 +178,9 @@ usage: roomkey-sandbox [options]
   --fixture FILE           start with the accounts, rooms, messages, tasks and files of
                            a JSON fixture instead of the demo data (docs/sandbox.md,
                            "Fixtures"); `roomkey-sandbox generate --help` writes a large one
+  --ephemeral              keep nothing: without it the whole state (accounts, rooms,
+                           messages, clients, tokens, ...) is kept in STATE_DIR/sandbox.db
+                           and is there again after a stop, a restart or a crash
   --clients FILE           register the clients listed in a JSON file (may hold client_secret)
   --web-port N             port of the web app's redirect URI for client "roomkey-web"
                            (default 8443: https://127.0.0.1:8443/callback)
@@ -209,6 +212,7 @@ These are demo values of a local sandbox, not secrets. See docs/sandbox.md.
 Result<CommandLine, std::string> parse_command_line(const std::vector<std::string>& args) {
     CommandLine cl;
     SandboxOptions& o = cl.options;
+    o.persistent = true;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];
         std::string inline_value;
@@ -251,6 +255,8 @@ Result<CommandLine, std::string> parse_command_line(const std::vector<std::strin
             if (!v) return Err{v.error()};
             if (v->empty()) return Err{std::string("--fixture needs a file name")};
             o.fixture_path = *v;
+        } else if (arg == "--ephemeral") {
+            o.persistent = false;
         } else if (arg == "--cert") {
             auto v = value();
             if (!v) return Err{v.error()};

@@ -48,6 +48,10 @@ struct SandboxOptions {
     int port = 8444;                 // 0 = any free port (tests)
     std::string state_dir;           // empty = native::default_state_dir()
     std::string fixture_path;        // --fixture: the data set instead of the demo one (fixture.hpp)
+    // Keep the state in STATE_DIR/sandbox.db (store.hpp). The command line
+    // turns it on unless --ephemeral; the in-process tests start from these
+    // defaults and keep the in-memory behaviour.
+    bool persistent = false;
     std::string cert_path;           // PEM chain; empty = from the state directory's local CA
     std::string key_path;
     std::vector<ClientSpec> clients;

@@ -38,11 +38,15 @@ public:
     Millis window() const { return window_; }
     std::size_t tracked_keys() const { return windows_.size(); }
 
-private:
+    // For the state store: each key's window, and putting one back.
     struct Window {
         Instant start;
         std::int64_t count = 0;
     };
+    const std::unordered_map<std::string, Window>& windows() const { return windows_; }
+    void restore(const std::string& key, Window window) { windows_[key] = window; }
+
+private:
     void forget_expired(Instant now);
 
     std::int64_t limit_;
@@ -61,6 +65,10 @@ public:
 
     std::size_t limit() const { return limit_; }
     Millis window() const { return window_; }
+
+    // For the state store: each key's calls, and putting them back.
+    const std::unordered_map<std::string, std::deque<Instant>>& calls() const { return calls_; }
+    void restore(const std::string& key, std::deque<Instant> calls) { calls_[key] = std::move(calls); }
 
 private:
     void forget_expired(Instant now);

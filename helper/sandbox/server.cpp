@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
@@ -17,6 +19,8 @@
 #include "common/route_answer.hpp"
 #include "common/state_dir.hpp"
 #include "sandbox/fixture.hpp"
+#include "sandbox/store.hpp"
+#include "roomkey/sha256.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "common/tls.hpp"
 #include "sandbox/app.hpp"
@@ -45,13 +49,42 @@ Result<Unit, std::string> Sandbox::start() {
     }
 
     const std::int64_t now = unix_seconds(clock_.now());
-    auto chat = options_.fixture_path.empty() ? Result<ChatModel, std::string>(ChatModel::demo(now))
-                                              : load_fixture_file(options_.fixture_path, now);
+    // What the state starts from; a store that holds the state started from
+    // the same source is loaded instead (the sandbox remembers).
+    std::string source = "demo";
+    if (!options_.fixture_path.empty()) {
+        std::ifstream in(options_.fixture_path, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        source = "fixture " + to_hex(sha256(text.str()));
+    }
+    std::unique_ptr<StateStore> store;
+    bool restore = false;
+    if (options_.persistent) {
+        const std::string dir = options_.state_dir.empty() ? native::default_state_dir() : options_.state_dir;
+        if (dir.empty()) return Err{std::string("no state directory: set HOME, pass --state-dir DIR, or --ephemeral")};
+        auto opened = StateStore::open(dir + "/" + std::string(kStoreFileName));
+        if (!opened) return Err{opened.error()};
+        store = std::move(opened).value();
+        const std::string stored = store->source();
+        restore = stored == source;
+        if (!stored.empty() && !restore) {
+            std::fprintf(stderr, "roomkey-sandbox: %s held a state started from %s; starting afresh from %s\n",
+                         store->path().c_str(), stored.substr(0, 15).c_str(), source.substr(0, 15).c_str());
+        }
+    }
+    auto chat = restore ? Result<ChatModel, std::string>(ChatModel())
+                : options_.fixture_path.empty() ? Result<ChatModel, std::string>(ChatModel::demo(now))
+                                                : load_fixture_file(options_.fixture_path, now);
     if (!chat) return Err{chat.error()};
     app_ = std::make_unique<SandboxApp>(options_, clock_, faults_, RandomSource(native::openssl_random),
                                         std::move(chat).value());
+    if (store) {
+        if (auto attached = app_->attach_store(std::move(store), source, restore); !attached) return Err{attached.error()};
+    }
     auto registered = app_->register_start_up_clients();
     if (!registered) return Err{registered.error()};
+    app_->persist(true);
     for (const auto& line : registered.value()) std::fprintf(stderr, "roomkey-sandbox: %s\n", line.c_str());
 
     server_ = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
@@ -196,6 +229,7 @@ void Sandbox::stop() {
 
 void Sandbox::wait() {
     if (thread_.joinable()) thread_.join();
+    if (app_) app_->persist(true, true);  // the last second of rate windows too
 }
 
 std::string Sandbox::origin() const { return "https://127.0.0.1:" + std::to_string(port_); }

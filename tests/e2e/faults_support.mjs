@@ -41,7 +41,8 @@ export function faultKit(stackOf) {
     const port = new URL(stack.sandbox.origin).port;
     const webPort = new URL(stack.origin).port;
     const started = await startProgram(join(binDir, 'roomkey-sandbox'),
-      ['--port', port, '--state-dir', stack.stateDir, '--web-port', webPort, '--enable-test-controls', '--quiet'],
+      ['--port', port, '--state-dir', stack.stateDir, '--web-port', webPort, '--enable-test-controls', '--quiet',
+        '--ephemeral'],
       /^roomkey-sandbox: ready base_url=(\S+)/);
     stack.sandbox = { ...stack.sandbox, ...started };
   }

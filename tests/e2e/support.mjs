@@ -202,7 +202,7 @@ export { freePort };
 export async function startSandbox(stateDir, webPort, extraArgs = []) {
   const started = await startProgram(join(binDir, 'roomkey-sandbox'),
     ['--port', '0', '--state-dir', stateDir, '--web-port', String(webPort), '--enable-test-controls', '--quiet',
-      ...extraArgs],
+      '--ephemeral', ...extraArgs],
     /^roomkey-sandbox: ready base_url=(\S+) auth_url=(\S+) consent_url=(\S+)/);
   const [, baseUrl, authUrl, consentUrl] = started.match;
   return { ...started, baseUrl, authUrl, consentUrl, origin: new URL(baseUrl).origin };

@@ -284,7 +284,8 @@ TEST_F(SandboxFixture, TheProgramGeneratesAndLoadsAndRefusesABadFixture) {
     EXPECT_EQ(bad_arg.wait_exit(5000), 2);
     EXPECT_NE(bad_arg.stderr_text().find("--romos"), std::string::npos);
 
-    integration::Child sandbox({program, "--port", "0", "--state-dir", shared_state_dir(), "--quiet", "--fixture", file});
+    integration::Child sandbox(
+        {program, "--port", "0", "--state-dir", shared_state_dir(), "--quiet", "--ephemeral", "--fixture", file});
     const std::string ready = sandbox.read_line(30000);
     ASSERT_EQ(ready.rfind("roomkey-sandbox: ready ", 0), 0u) << ready << sandbox.stderr_text();
     const int port = std::stoi(ready.substr(ready.find("127.0.0.1:") + 10));
@@ -299,7 +300,8 @@ TEST_F(SandboxFixture, TheProgramGeneratesAndLoadsAndRefusesABadFixture) {
     json spoilt = good_fixture();
     spoilt["rooms"][0]["members"][1]["role"] = "owner";
     write_file(dir_ / "bad.json", spoilt.dump());
-    integration::Child refused({program, "--port", "0", "--state-dir", shared_state_dir(), "--fixture", dir_ / "bad.json"});
+    integration::Child refused(
+        {program, "--port", "0", "--state-dir", shared_state_dir(), "--ephemeral", "--fixture", dir_ / "bad.json"});
     EXPECT_EQ(refused.wait_exit(10000), 1);
     const std::string err = refused.stderr_text();
     EXPECT_EQ(err.rfind("roomkey-sandbox: fixture " + (dir_ / "bad.json") + ": rooms[0].members[1].role: ", 0), 0u) << err;

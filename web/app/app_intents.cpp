@@ -119,6 +119,7 @@ void App::apply(const Intent& intent, Instant now) {
             },
             [&](const intent::Mention& i) { workspace.mention(room.view(), i.account_id); },
             [&](const intent::SetNotifications& i) { workspace.set_notifications(i.on); },
+            [&](const intent::SetLanguage& i) { i18n::set_language(i.lang); },
             [&](const intent::NotificationPermission& i) {
                 workspace.set_permission(i.permission);
                 if (i.permission != "granted") workspace.set_notifications(false);

@@ -7,6 +7,7 @@
 
 #include "app/bff_state.hpp"
 #include "app/console.hpp"
+#include "app/i18n.hpp"
 #include "app/views_state.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 
@@ -40,6 +41,8 @@ void add_small_state(const App& app, Instant now, json& state) {
     state["ready"] = true;
     state["session"] = app.session_shown().session_label();
     state["mode"] = mode_name(app.holder());
+    // The language the app speaks: "ja" or "en" (the pseudo-locale is English's).
+    state["lang"] = i18n::language() == i18n::Lang::ja ? "ja" : "en";
 
     json config = json::object();
     config["loaded"] = app.config().has_value();

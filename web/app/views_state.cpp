@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "app/digest.hpp"
+#include "app/i18n.hpp"
 #include "app/message_view.hpp"
 #include "app/room_order.hpp"
 #include "roomkey/json_text.hpp"
@@ -112,6 +113,7 @@ std::uint64_t open_room_key(const App& app, Instant now) {
         for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
     }
     d.add(written_time(unix_ms(now) / 1000, TimeStyle::date, app.workspace().user_time()));
+    d.add(static_cast<std::int64_t>(i18n::language()));  // the words the messages are read in
     return d.value();
 }
 
@@ -197,7 +199,11 @@ void add_lists(const App& app, json& state) {
 }
 
 std::uint64_t console_key(const App& app, const std::string& console_text) {
-    return Digest().add(console_text).add(app.open_room().announcement()).value();
+    return Digest()
+        .add(console_text)
+        .add(app.open_room().announcement())
+        .add(static_cast<std::int64_t>(i18n::language()))
+        .value();
 }
 
 void add_console(const App& app, const std::string& console_text, json& state) {

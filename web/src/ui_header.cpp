@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/format.hpp"
+#include "app/i18n.hpp"
 #include "app/scope_help.hpp"
 #include "browser_font.hpp"
 #include "roomkey/registration.hpp"
@@ -27,13 +28,19 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     const std::string label = app.session_shown().session_label();
     ImGui::TextColored(session_colour(label), "[%s]", label.c_str());
     const ImGuiStyle& style = ImGui::GetStyle();
-    const char* view_label = developer ? "Workspace (F2)" : "Developer (F2)";
-    const char* notify_label = app.workspace().notifications_enabled() ? "Notifications on" : "Notifications off";
+    const char* view_label = developer ? tr("header.workspace") : tr("header.developer");
+    const char* notify_label =
+        app.workspace().notifications_enabled() ? tr("header.notifications_on") : tr("header.notifications_off");
+    // The switch names the other language in its own words.
+    const bool japanese = app::i18n::language() == app::i18n::Lang::ja;
+    const char* language_label = japanese ? tr("language.en") : tr("language.ja");
     const bool workspace_controls = !developer && signed_in;
     auto button_width = [&](const char* text) { return ImGui::CalcTextSize(text).x + style.FramePadding.x * 2; };
-    float right = button_width(view_label) + ImGui::CalcTextSize("Text").x + button_width("A-") + button_width("A+") +
-                  style.ItemSpacing.x * 4;
-    if (workspace_controls) right += button_width(notify_label) + button_width("Sign out") + style.ItemSpacing.x * 2;
+    float right = button_width(view_label) + ImGui::CalcTextSize(tr("header.text")).x + button_width("A-") +
+                  button_width("A+") + button_width(language_label) + style.ItemSpacing.x * 5;
+    if (workspace_controls) {
+        right += button_width(notify_label) + button_width(tr("header.sign_out")) + style.ItemSpacing.x * 2;
+    }
     const float line_end = ImGui::GetWindowContentRegionMax().x;
     if (const auto& account = app.dashboard().account().value) {
         const std::string who = account->name.value_or(account->account_id);
@@ -57,11 +64,11 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
             out.push_back(app::intent::SetNotifications{!app.workspace().notifications_enabled()});
         }
         note_widget(ui, "notifications");
-        if (ImGui::SmallButton(beside("Sign out"))) out.push_back(app::intent::SignOut{});
+        if (ImGui::SmallButton(beside(tr("header.sign_out")))) out.push_back(app::intent::SignOut{});
         note_widget(ui, "sign_out");
     }
-    beside("Text A- A+");
-    text_dim("Text");
+    beside((std::string(tr("header.text")) + " A- A+ " + language_label).c_str());
+    text_dim(tr("header.text"));
     ImGui::SameLine();
     ImGui::BeginDisabled(ui.text_size <= 0);
     if (ImGui::SmallButton("A-")) --ui.text_size;
@@ -70,22 +77,31 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::BeginDisabled(ui.text_size >= kTextSizeCount - 1);
     if (ImGui::SmallButton("A+")) ++ui.text_size;
     ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::SmallButton((std::string(language_label) + "##language").c_str())) {
+        out.push_back(app::intent::SetLanguage{japanese ? app::i18n::Lang::en : app::i18n::Lang::ja});
+    }
+    note_widget(ui, "language");
     // Signing out with posts still open asks first, wherever it was asked.
     if (workspace_controls && app.sign_out_confirm()) {
-        ImGui::TextColored(kWarn, "Sign out? %ld post(s) not yet delivered would be discarded.", *app.sign_out_confirm());
-        if (ImGui::SmallButton("Sign out and discard them")) out.push_back(app::intent::SignOut{true});
+        ImGui::TextColored(kWarn, "%s", tr_n("header.sign_out_confirm", *app.sign_out_confirm()).c_str());
+        if (ImGui::SmallButton(tr("header.sign_out_discard"))) out.push_back(app::intent::SignOut{true});
         ImGui::SameLine();
-        if (ImGui::SmallButton("Stay signed in")) out.push_back(app::intent::CancelSignOut{});
+        if (ImGui::SmallButton(tr("header.stay_signed_in"))) out.push_back(app::intent::CancelSignOut{});
     }
     // A destructive call asked from the conversation (a delete) waits here.
     if (!developer && app.api_console().console().pending()) {
-        ImGui::TextColored(kWarn, "%s %s: it cannot be undone.",
-                           std::string(to_string(app.api_console().console().pending()->method)).c_str(),
-                           app.api_console().console().pending()->path.c_str());
+        const std::string call = std::string(to_string(app.api_console().console().pending()->method)) + " " +
+                                 app.api_console().console().pending()->path;
+        ImGui::TextColored(kWarn, "%s", tr("header.cannot_undo", {{"call", call}}).c_str());
         ImGui::SameLine();
-        if (ImGui::SmallButton("Confirm##pending")) out.push_back(app::intent::ConfirmConsoleCall{});
+        if (ImGui::SmallButton((std::string(tr("common.confirm")) + "##pending").c_str())) {
+            out.push_back(app::intent::ConfirmConsoleCall{});
+        }
         ImGui::SameLine();
-        if (ImGui::SmallButton("Cancel##pending")) out.push_back(app::intent::CancelConsoleCall{});
+        if (ImGui::SmallButton((std::string(tr("common.cancel")) + "##pending").c_str())) {
+            out.push_back(app::intent::CancelConsoleCall{});
+        }
     }
 
     if (!app.notice().empty()) text_dim(app.notice());
@@ -106,10 +122,10 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::TextWrapped("%s", error->message.c_str());
         if (!error->remedy.empty()) ImGui::TextWrapped("%s", error->remedy.c_str());
         if (error->offers_try_again) {
-            if (primary_button("Try again")) out.push_back(app::intent::TryAgain{});
+            if (primary_button(tr("common.try_again"))) out.push_back(app::intent::TryAgain{});
             ImGui::SameLine();
         }
-        if (ImGui::SmallButton("Dismiss")) out.push_back(app::intent::TryAgain{});
+        if (ImGui::SmallButton(tr("common.dismiss"))) out.push_back(app::intent::TryAgain{});
         ImGui::EndChild();
         ImGui::PopStyleColor();
     }
