@@ -89,11 +89,12 @@ function markFilled() {
   });
   window.__roomkeyApiHooks.push((api) => {
     const publish = api._publish;
+    const state = {};
     api._publish = function (json) {
       publish(json);
-      if (window.__filledAt) return;
       try {
-        const s = JSON.parse(json);
+        const s = window.__roomkeyMergeParts(state, json);
+        if (window.__filledAt) return;
         if (s.account && s.status && s.room_count > 0 && !s.loading) window.__filledAt = performance.now();
       } catch (e) { /* not a state */ }
     };

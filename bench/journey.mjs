@@ -114,11 +114,12 @@ function journeyHooks() {
   window.requestAnimationFrame = (callback) => raf((time) => { frameStart = performance.now(); callback(time); });
   window.__roomkeyApiHooks.push((value) => {
     const publish = value._publish;
+    const state = {};
     value._publish = function (json) {
       publish(json);
-      if (!j.want || j.metAt) return;
       let s;
-      try { s = JSON.parse(json); } catch (e) { return; }
+      try { s = window.__roomkeyMergeParts(state, json); } catch (e) { return; }
+      if (!j.want || j.metAt) return;
       if (!predicates[j.want.kind](s, j.want)) return;
       j.metAt = performance.now();
       j.metFrame = s.frame;

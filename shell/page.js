@@ -414,8 +414,18 @@
       // member, so no caller of this API can replace or break the wake-up.
       window.dispatchEvent(new Event('roomkey:act'));
     },
+    // The parts of the state that changed (web/app/page_state.hpp): each
+    // top-level name replaces that part; "room.poll_in_ms" sets a field
+    // inside its part (a countdown that ticks without the room being sent).
     '_publish': function (json) {
-      try { state = JSON.parse(json); } catch (e) { return; }
+      var parts;
+      try { parts = JSON.parse(json); } catch (e) { return; }
+      Object.keys(parts).forEach(function (name) {
+        var dot = name.indexOf('.');
+        if (dot < 0) { state[name] = parts[name]; return; }
+        var owner = state[name.slice(0, dot)];
+        if (owner && typeof owner === 'object') owner[name.slice(dot + 1)] = parts[name];
+      });
       if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();
       if (state.ready) overlay(null);
       updateMirror();

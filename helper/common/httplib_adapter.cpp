@@ -1,6 +1,8 @@
 // httplib_adapter.cpp: field-by-field copies between cpp-httplib and shared/.
 #include "common/httplib_adapter.hpp"
 
+#include <memory>
+
 namespace roomkey::native {
 namespace {
 
@@ -59,9 +61,18 @@ void to_httplib_response(const HttpResponse& response, httplib::Response& out) {
         }
         out.headers.emplace(name, value);
     }
-    if (!response.body.empty() || !content_type.empty()) {
-        out.set_content(response.body, content_type.empty() ? "application/octet-stream" : content_type);
+    const std::string type = content_type.empty() ? "application/octet-stream" : content_type;
+    if (response.body.empty()) {
+        if (!content_type.empty()) out.set_content(response.body, type);
+        return;
     }
+    // A provider of known length, which httplib sends as it is: it would
+    // compress a set_content body of some types on its own, and whether an
+    // answer is compressed is the handler's choice (a token answer never is).
+    auto body = std::make_shared<std::string>(response.body);
+    out.set_content_provider(body->size(), type, [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        return sink.write(body->data() + offset, length);
+    });
 }
 
 HttpResponse from_httplib_response(const httplib::Response& response) {

@@ -23,8 +23,10 @@ httplib::Headers to_httplib_headers(const Headers& headers);
 std::optional<HttpRequest> from_httplib_request(const httplib::Request& request);
 
 // Fills `out` with status, headers and body. Content-Length and framing
-// headers are left to httplib; Content-Type goes through set_content so
-// httplib does not add its own.
+// headers are left to httplib; Content-Type goes through set_content (or
+// the provider) so httplib does not add its own. The body goes as it is:
+// httplib never compresses it (a handler that wants it compressed does it
+// and says Content-Encoding).
 void to_httplib_response(const HttpResponse& response, httplib::Response& out);
 
 // A response as a client received it (httplib::Client result).

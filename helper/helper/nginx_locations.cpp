@@ -194,6 +194,14 @@ void api_allowlist_location(Writer& w, const Route& route, const LocationContext
     open_location(w, route);
     location_headers(w, route.route_class);
     w.line("default_type application/json;");
+    // API answers compressed for a browser that accepts it, as the helper
+    // does (proxy.hpp compress_api_answer); only here: the token and /bff/
+    // locations hold secrets and stay uncompressed (gzip is off by default).
+    w.line("gzip on;");
+    w.line("gzip_proxied any;");
+    w.line("gzip_types application/json;");
+    w.line("gzip_min_length " + std::to_string(kCompressFromBytes) + ";");
+    w.line("gzip_vary on;");
     if (route.proxy) proxy_checks(w);
     std::string credential_names;
     for (const auto& name : credential_query_names(up)) {

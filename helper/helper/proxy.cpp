@@ -2,6 +2,7 @@
 #include "helper/proxy.hpp"
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include <algorithm>
 #include <iterator>
@@ -9,6 +10,7 @@
 #include "helper/policy.hpp"
 #include "helper/request_body_rules.hpp"
 #include "helper/route_policy.hpp"
+#include "helper/static_site.hpp"
 #include "roomkey/encoding.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/launch_url.hpp"
@@ -95,7 +97,33 @@ FormFields without_field(const FormFields& fields, std::string_view name) {
     return out;
 }
 
+// gzip (RFC 1952) of `body`, or nothing if zlib failed.
+std::optional<std::string> gzip(const std::string& body) {
+    z_stream z{};
+    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+    std::string out(deflateBound(&z, static_cast<uLong>(body.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
+    z.avail_in = static_cast<uInt>(body.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    const bool done = deflate(&z, Z_FINISH) == Z_STREAM_END;
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    if (!done) return {};
+    return out;
+}
+
 }  // namespace
+
+void compress_api_answer(const HttpRequest& from_app, HttpResponse& out) {
+    if (out.body.size() < kCompressFromBytes || out.headers.get("content-encoding")) return;
+    out.headers.set("Vary", "Accept-Encoding");
+    if (!accepts_encoding(from_app.headers.get("accept-encoding").value_or(""), "gzip")) return;
+    auto packed = gzip(out.body);
+    if (!packed || packed->size() >= out.body.size()) return;
+    out.body = std::move(*packed);
+    out.headers.set("Content-Encoding", "gzip");
+}
 
 // The client_id the page sent (body or query), if any, must be the one the
 // helper authenticates as: a page configured for another client is a mistake
@@ -271,6 +299,7 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
     }
     set_route_headers(out, RouteClass::api);
     out.body = std::move(answer->body);
+    compress_api_answer(from_app, out);
     return out;
 }
 

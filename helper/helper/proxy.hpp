@@ -3,6 +3,7 @@
 // shared/'s HTTP values so they run in memory in tests. Also /config.json.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -19,6 +20,17 @@ using UpstreamTransport = std::function<Result<HttpResponse, UpstreamError>(cons
 // Opens `connections` connections to the origin of an absolute https URL
 // ahead of the requests that will use them (UpstreamClient::preconnect).
 using UpstreamPreconnect = std::function<void(const std::string& url, std::size_t connections)>;
+
+// API answers from this size on go gzip-compressed to a page that accepts
+// it (Accept-Encoding); smaller ones gain nothing worth the work.
+inline constexpr std::size_t kCompressFromBytes = 512;
+
+// Compresses `out`, an API answer for `from_app`, as above (and says Vary:
+// Accept-Encoding). Only API answers: a token endpoint's or /bff/* answer
+// holds secrets, and a compressed secret beside text the page chose can leak
+// through its length (BREACH), so those always go as they are
+// (httplib_adapter.hpp never compresses on its own).
+void compress_api_answer(const HttpRequest& from_app, HttpResponse& out);
 
 class Proxy {
 public:
@@ -45,7 +57,8 @@ public:
     // anything else is refused with 404 (no open proxy, no SSRF). Copies the
     // credentials (Authorization: Bearer or the API-token header), Accept,
     // Content-Type and body; relays status, body, Content-Type,
-    // x-ratelimit-* and WWW-Authenticate.
+    // x-ratelimit-* and WWW-Authenticate; compresses the answer
+    // (compress_api_answer).
     HttpResponse api(const HttpRequest& from_app) const;
 
     // The public part of the configuration for the page (never the secret).

@@ -288,6 +288,37 @@ TEST_F(NginxFrontTest, ARunningNginxProxiesEveryEndpointOfTheTableAndRefusesEver
     EXPECT_NE(me->body.find("account_id"), std::string::npos) << me->body;
 }
 
+// As the helper: API answers gzip-compressed for a browser that accepts it;
+// the token endpoint's never (they hold secrets).
+TEST_F(NginxFrontTest, ApiAnswersAreCompressedWhenAcceptedAndTokenAnswersNever) {
+    start_nginx(helper::ClientType::public_client);
+    auto c = client();
+    c->set_decompress(false);
+    const httplib::Headers gzip = {{"X-Roomkey-Request", "1"},
+                                   {"x-servicetoken", sandbox::testing::kAliceToken},
+                                   {"Accept-Encoding", "gzip, deflate, br"}};
+    auto rooms = c->Get("/api/rooms", gzip);
+    ASSERT_TRUE(rooms) << why_no_answer(rooms);
+    ASSERT_EQ(rooms->status, 200);
+    EXPECT_EQ(rooms->get_header_value("Content-Encoding"), "gzip");
+    auto plain = c->Get("/api/rooms", {{"X-Roomkey-Request", "1"},
+                                       {"x-servicetoken", sandbox::testing::kAliceToken},
+                                       {"Accept-Encoding", "identity"}});
+    ASSERT_TRUE(plain) << why_no_answer(plain);
+    EXPECT_EQ(plain->get_header_value("Content-Encoding"), "");
+    EXPECT_LT(rooms->body.size(), plain->body.size());
+
+    auto token = c->Post("/oauth/token", gzip,
+                         "grant_type=authorization_code&code=" + std::string(600, 'c') +
+                             "&redirect_uri=https%3A%2F%2F127.0.0.1%2Fcallback&code_verifier=" + std::string(43, 'v') +
+                             "&client_id=roomkey-web",
+                         "application/x-www-form-urlencoded");
+    ASSERT_TRUE(token) << why_no_answer(token);
+    EXPECT_EQ(token->status, 400) << token->body;
+    EXPECT_EQ(token->get_header_value("Content-Encoding"), "");
+    EXPECT_NE(token->body.find("\"error\""), std::string::npos) << token->body;
+}
+
 TEST_F(NginxFrontTest, AConfidentialClientsSecretIsOnlyInTheSecretFileAndTheCodeExchangeUsesIt) {
     start_nginx(helper::ClientType::confidential);
     const std::string secret = sandbox::testing::kConfidentialSecret;

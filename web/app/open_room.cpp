@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/app_detail.hpp"
+#include "app/message_merge.hpp"
 #include "app/view_answer.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/polling.hpp"
@@ -242,10 +243,12 @@ void OpenRoom::run_poll(Instant now) {
     if (!at || now < *at) return;
     poll_at_.reset();  // set again when this poll answers
     if (pending(Kind::poll, room_.room_id())) return;
+    const auto& rooms = dashboard_.rooms().value;
+    const bool latest = poll_reads_latest(room_.messages(), rooms ? &*rooms : nullptr, room_.room_id(), read_for_);
     send(Call{Kind::poll,
               Method::Get,
               room_path(room_.room_id(), "/messages"),
-              {{"force", "1"}},
+              {{"force", latest ? "1" : "0"}},  // 0: only what is new (message_merge.hpp)
               room_.room_id(),
               {},
               {}},

@@ -99,6 +99,7 @@ private:
     const bool& page_visible_;
     RoomView room_;
     std::optional<Instant> poll_at_;  // the next poll, once the first load answered
+    std::int64_t read_for_ = 0;        // poll_reads_latest's room change read already
     std::string announcement_;
     std::map<RequestTag, Call> calls_;
     bool mark_read_on_view_ = true;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/bff_state.hpp"
+#include "app/console.hpp"
 #include "app/i18n.hpp"
 #include "app/views_state.hpp"
 #include "roomkey/endpoint_catalog.hpp"
@@ -36,10 +37,8 @@ std::string_view mode_name(CredentialHolder holder) {
     return "none";
 }
 
-}  // namespace
-
-std::string page_state_json(const App& app, Instant now) {
-    json state = json::object();
+// Everything small: built at each publish, sent when its text changed.
+void add_small_state(const App& app, Instant now, json& state) {
     state["ready"] = true;
     state["session"] = app.session_shown().session_label();
     state["mode"] = mode_name(app.holder());
@@ -70,13 +69,6 @@ std::string page_state_json(const App& app, Instant now) {
     } else {
         state["status"] = nullptr;
     }
-    json rooms = json::array();
-    if (const auto& list = app.dashboard().rooms().value) {
-        for (std::size_t i = 0; i < list->size() && i < kPublishedRooms; ++i) {
-            rooms.push_back({{"room_id", (*list)[i].room_id}, {"name", (*list)[i].name}});
-        }
-    }
-    state["rooms"] = std::move(rooms);
     state["room_count"] = app.dashboard().rooms().value ? app.dashboard().rooms().value->size() : 0;
     state["selected_room"] = app.dashboard().selected_room();
     state["loading"] =
@@ -211,7 +203,11 @@ std::string page_state_json(const App& app, Instant now) {
         state["last_export"] = nullptr;
     }
 
-    // The endpoint catalog (shared/endpoint_catalog.hpp), for scripts driving the console.
+    add_views_small(app, state);
+}
+
+// The endpoint catalog (shared/endpoint_catalog.hpp), for scripts driving the console.
+void add_catalog(json& state) {
     json catalog = json::array();
     for (const EndpointInfo& info : endpoint_catalog()) {
         catalog.push_back({{"method", std::string(to_string(info.method))},
@@ -221,8 +217,60 @@ std::string page_state_json(const App& app, Instant now) {
                            {"destructive", info.destructive}});
     }
     state["catalog"] = std::move(catalog);
-    add_views_state(app, now, state);  // room, my_tasks, contacts, ...
-    return state.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string text_of(const json& value) {
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string page_state_json(const App& app, Instant now) {
+    json state = json::object();
+    add_small_state(app, now, state);
+    add_catalog(state);
+    add_views_state(app, now, state);  // room, rooms, my_tasks, contacts, ...
+    return text_of(state);
+}
+
+std::string PageStatePublisher::changes(const App& app, Instant now, bool time_only) {
+    built_.clear();
+    if (!published_) time_only = false;  // the page holds nothing yet
+    json parts = json::object();
+    add_small_state(app, now, parts);
+    built_.push_back("small");
+    if (!time_only) {
+        // Each larger part is built again only when what it reads changed.
+        const std::string console = console_json(app.api_console().console());
+        std::size_t index = 0;
+        auto group = [&](const char* name, std::uint64_t key, auto build) {
+            std::uint64_t& known = keys_[index++];
+            if (published_ && known == key) return;
+            known = key;
+            build();
+            built_.push_back(name);
+        };
+        group("catalog", 0, [&] { add_catalog(parts); });
+        group("rooms", room_list_key(app), [&] { add_room_list(app, parts); });
+        group("room", open_room_key(app, now), [&] { add_open_room(app, now, parts); });
+        group("lists", lists_key(app), [&] { add_lists(app, parts); });
+        group("console", console_key(app, console), [&] { add_console(app, console, parts); });
+    }
+    // The countdown inside `room`, on its own: it ticks without the room being rebuilt.
+    parts[std::string(kRoomPollInMs)] = room_poll_in_ms(app, now);
+    json changed = json::object();
+    for (auto& [name, value] : parts.items()) {
+        std::string text = text_of(value);
+        json& last = sent_[name];
+        if (last.is_string() && last.get_ref<const std::string&>() == text) continue;
+        last = std::move(text);
+        changed[name] = std::move(value);
+    }
+    published_ = true;
+    // A part set inside `room` is set again whenever `room` is replaced.
+    if (changed.contains("room") && !changed.contains(kRoomPollInMs))
+        changed[std::string(kRoomPollInMs)] = parts[std::string(kRoomPollInMs)];
+    return changed.empty() ? std::string() : text_of(changed);
 }
 
 }  // namespace roomkey::app

@@ -3,16 +3,51 @@
 // holds no secret: no token, code or verifier, only counts, names and labels.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "app/app.hpp"
 
 namespace roomkey::app {
 
-// How many log titles and rooms the snapshot lists.
+// How many log titles the snapshot lists.
 inline constexpr std::size_t kPublishedLogEntries = 30;
-inline constexpr std::size_t kPublishedRooms = 50;
 
+// The whole state.
 std::string page_state_json(const App& app, Instant now);
+
+// The name under which PageStatePublisher sends room.poll_in_ms, a
+// countdown inside `room` that ticks without `room` being sent again.
+inline constexpr std::string_view kRoomPollInMs = "room.poll_in_ms";
+
+// Publishes the state by parts, so a publish costs what changed: the page
+// (shell/page.js) keeps the last state and replaces the top-level parts it
+// is given; a name with a dot ("room.poll_in_ms") sets that field inside
+// its part. The small parts are built at each call; the large ones (the
+// room list, the open room, the lists, the console, the catalog) only when
+// a digest of what they read changed (views_state.hpp).
+class PageStatePublisher {
+public:
+    // The parts that changed since the last call, as a JSON object ("" when
+    // none; the first call gives every part). `time_only`: nothing but time
+    // passed since the last call (a frame that changed nothing), so only the
+    // small parts and the countdowns are built.
+    std::string changes(const App& app, Instant now, bool time_only = false);
+    // The groups the last call built ("small", "catalog", "rooms", "room",
+    // "lists", "console"): tests see that an unchanged part was not rebuilt.
+    const std::vector<std::string>& built() const { return built_; }
+
+private:
+    // (A JSON object and an array, not std::maps: each map type costs wasm bytes.)
+    nlohmann::json sent_ = nlohmann::json::object();  // part -> the text the page holds
+    std::array<std::uint64_t, 5> keys_{};             // group -> digest of what it read
+    bool published_ = false;                          // the page holds every part
+    std::vector<std::string> built_;
+};
 
 }  // namespace roomkey::app

@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <nlohmann/json.hpp>
-#include <set>
 
-#include "app/stable_order.hpp"
+#include "app/message_merge.hpp"
 #include "roomkey/message_tags.hpp"
 
 namespace roomkey::app {
@@ -24,26 +23,8 @@ void RoomView::close() {
 }
 
 std::vector<ChatMessage> RoomView::merge_messages(const std::vector<ChatMessage>& answer) {
-    std::set<std::string> shown;
-    for (const ChatMessage& m : messages_) shown.insert(m.message_id);
-    std::vector<ChatMessage> fresh;
-    for (const ChatMessage& m : answer) {
-        if (shown.insert(m.message_id).second) {
-            fresh.push_back(m);
-        } else if (m.update_time) {
-            edit_message(m.message_id, m.body, *m.update_time);  // edited since it was read
-        }
-    }
-    messages_.insert(messages_.end(), fresh.begin(), fresh.end());
-    // Newest at the bottom: by send time, arrival order within one second.
-    const std::vector<std::size_t> order = stable_order(
-        messages_.size(), [&](std::size_t a, std::size_t b) { return messages_[a].send_time < messages_[b].send_time; });
-    messages_ = in_order(std::move(messages_), order);
-    if (messages_.size() > kMaxRoomMessages) {
-        messages_.erase(messages_.begin(), messages_.begin() + static_cast<std::ptrdiff_t>(messages_.size() - kMaxRoomMessages));
-    }
     error_.clear();
-    return fresh;
+    return merge_message_answer(messages_, answer, kMaxRoomMessages).fresh;
 }
 
 void RoomView::edit_message(const std::string& message_id, const std::string& body, std::int64_t update_time) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "app/digest.hpp"
+#include "app/i18n.hpp"
 #include "app/message_view.hpp"
 #include "app/post_words.hpp"
 #include "app/room_order.hpp"
@@ -27,6 +29,15 @@ json loadable_list(const Loadable<std::vector<T>>& loadable, Each each) {
         for (const T& item : *loadable.value) items.push_back(each(item));
     }
     return items;
+}
+
+std::string my_account_id(const App& app) {
+    return app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
+}
+
+void add_brief(Digest& d, const std::optional<AccountBrief>& a) {
+    d.add(a.has_value());
+    if (a) d.add(a->account_id).add(a->name);
 }
 
 // A delivered post's message carries its local_id; each post not yet
@@ -56,17 +67,43 @@ void add_pending_posts(const App& app, const std::string& me, json& room) {
     room["first_unread_id"] = first_unread.empty() ? json(nullptr) : json(first_unread);
 }
 
-// The workspace's view, the room list in the order drawn, and the
-// open room's messages as a reader sees them.
-void add_workspace_state(const App& app, Instant now, json& state) {
+}  // namespace
+
+void add_views_small(const App& app, json& state) {
     const Workspace& ws = app.workspace();
     state["view"] = std::string(to_string(ws.view()));
     state["room_filter"] = ws.room_filter();
     state["notifications"] = {{"enabled", ws.notifications_enabled()}, {"permission", ws.permission()}};
     state["title"] = ws.title();
-    json rooms = json::array();
+    // Where the user is, as the address says it (shell/page.js follows it).
+    const RoomView& open = app.open_room().view();
+    state["location"] = ws.view() == View::developer ? "#/developer"
+                        : open.is_open()             ? "#/rooms/" + open.room_id()
+                                                     : "#/";
+    // Whether each list is being read (their errors are in state.errors).
+    state["views_loading"] = {{"my_tasks", app.my_tasks().tasks().loading},
+                              {"contacts", app.contacts().contacts().loading},
+                              {"incoming_requests", app.contacts().incoming().loading}};
+}
+
+std::uint64_t room_list_key(const App& app) {
+    Digest d;
+    d.add(app.workspace().room_filter());
     if (const auto& list = app.dashboard().rooms().value) {
-        for (std::size_t i : room_order(*list, ws.room_filter())) {
+        for (const Room& r : *list) {
+            d.add(r.room_id).add(r.name).add(r.unread_num).add(r.mention_num).add(r.sticky).add(r.last_update_time);
+        }
+    }
+    return d.value();
+}
+
+// The room list in the order drawn (every room: a script may page it, never
+// miss one), and per-room unread numbers, so a script sees mark_read's effect.
+void add_room_list(const App& app, json& state) {
+    json rooms = json::array();
+    json unread = json::object();
+    if (const auto& list = app.dashboard().rooms().value) {
+        for (std::size_t i : room_order(*list, app.workspace().room_filter())) {
             const Room& r = (*list)[i];
             rooms.push_back({{"room_id", r.room_id},
                              {"name", r.name},
@@ -74,21 +111,66 @@ void add_workspace_state(const App& app, Instant now, json& state) {
                              {"mention_num", r.mention_num.value_or(0)},
                              {"sticky", r.sticky.value_or(false)},
                              {"last_update_time", r.last_update_time.value_or(0)}});
-            if (rooms.size() >= 50) break;
+        }
+        for (const Room& room : *list) {
+            if (room.unread_num) unread[room.room_id] = *room.unread_num;
         }
     }
     state["rooms"] = std::move(rooms);
+    state["room_unread"] = std::move(unread);
+}
+
+std::uint64_t open_room_key(const App& app, Instant now) {
+    const RoomView& view = app.open_room().view();
+    Digest d;
+    d.add(view.room_id()).add(view.name()).add(view.loading()).add(view.error());
+    for (const ChatMessage& m : view.messages()) {
+        d.add(m.message_id).add(m.account.account_id).add(m.account.name).add(m.body).add(m.send_time);
+        d.add(m.update_time);
+    }
+    for (const ChatTask& t : view.tasks()) {
+        d.add(t.task_id).add(t.body).add(t.status).add(t.limit_time).add(t.limit_type);
+        add_brief(d, t.account);
+    }
+    for (const RoomMember& m : view.members()) d.add(m.account_id).add(m.name).add(m.role);
+    for (const ChatFile& f : view.files()) {
+        d.add(f.file_id).add(f.filename).add(f.filesize).add(f.upload_time);
+        add_brief(d, f.account);
+    }
+    const FileUploadState& up = view.upload();
+    d.add(up.name).add(up.sent).add(up.total).add(up.status).add(up.file_id).add(up.error);
+    const FileDownloadState& down = view.download();
+    d.add(down.file_id).add(down.url).add(down.expires_at).add(down.error);
+    // Who the messages name, and the day the times are written against.
+    d.add(my_account_id(app));
+    if (const auto& contacts = app.contacts().contacts().value) {
+        for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
+    }
+    d.add(written_time(unix_ms(now) / 1000, TimeStyle::date, app.workspace().user_time()));
+    d.add(static_cast<std::int64_t>(i18n::language()));  // the words the messages are read in
+    // The user's posts in this room not yet delivered, and where it opens.
+    for (const PostJob& job : app.posting().posts()) {
+        if (job.kind != PostKind::message || job.room_id != view.room_id()) continue;
+        d.add(job.local_id).add(job.message_id).add(job.body).add(pending_words(job, app.workspace().user_time()));
+        d.add(std::string_view(pending_name(job.stage))).add(unix_ms(job.queued_at));
+    }
+    d.add(app.open_room().first_unread_id());
+    return d.value();
+}
+
+// The open room's messages as a reader sees them.
+void add_open_room(const App& app, Instant now, json& state) {
+    state["room"] = roomkey::parse_json_text(room_json(app.open_room().view()));
     json& room = state["room"];
     if (!room.is_object()) return;
     const RoomView& view = app.open_room().view();
-    const std::string me =
-        app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
+    const std::string me = my_account_id(app);
     const auto names =
         account_names(view, app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr);
     const std::int64_t now_unix = unix_ms(now) / 1000;
     json& messages = room["messages"];
     for (std::size_t i = 0; i < view.messages().size() && i < messages.size(); ++i) {
-        const DrawnMessage drawn = drawn_message(view.messages()[i], me, names, now_unix, ws.user_time());
+        const DrawnMessage drawn = drawn_message(view.messages()[i], me, names, now_unix, app.workspace().user_time());
         json& m = messages[i];
         m["text"] = drawn.text;
         m["mentions_me"] = drawn.mentions_me;
@@ -113,16 +195,37 @@ void add_workspace_state(const App& app, Instant now, json& state) {
     }
 }
 
-}  // namespace
+json room_poll_in_ms(const App& app, Instant now) {
+    if (auto at = app.open_room().poll_at()) return std::max<std::int64_t>(0, (*at - now).count());
+    return nullptr;
+}
 
-void add_views_state(const App& app, Instant now, json& state) {
-    state["room"] = roomkey::parse_json_text(room_json(app.open_room().view()));
-    if (auto at = app.open_room().poll_at()) {
-        state["room"]["poll_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());
-    } else if (state["room"].is_object()) {
-        state["room"]["poll_in_ms"] = nullptr;
+std::uint64_t lists_key(const App& app) {
+    Digest d;
+    auto loadable = [&d](const auto& l) {
+        d.add(l.value.has_value()).add(static_cast<std::int64_t>(l.value ? l.value->size() : 0));
+    };
+    loadable(app.my_tasks().tasks());
+    if (const auto& tasks = app.my_tasks().tasks().value) {
+        for (const ChatTask& t : *tasks) {
+            d.add(t.task_id).add(t.body).add(t.status);
+            d.add(t.room.has_value());
+            if (t.room) d.add(t.room->room_id).add(t.room->name);
+            add_brief(d, t.assigned_by_account);
+        }
     }
-    add_workspace_state(app, now, state);
+    loadable(app.contacts().contacts());
+    if (const auto& contacts = app.contacts().contacts().value) {
+        for (const Contact& c : *contacts) d.add(c.account_id).add(c.name).add(c.room_id);
+    }
+    loadable(app.contacts().incoming());
+    if (const auto& requests = app.contacts().incoming().value) {
+        for (const ContactRequest& r : *requests) d.add(r.request_id).add(r.account_id).add(r.name).add(r.message);
+    }
+    return d.value();
+}
+
+void add_lists(const App& app, json& state) {
     state["my_tasks"] = loadable_list(app.my_tasks().tasks(), [](const ChatTask& t) {
         return json{{"task_id", t.task_id},
                     {"body", t.body},
@@ -140,27 +243,30 @@ void add_views_state(const App& app, Instant now, json& state) {
                     {"name", r.name},
                     {"message", r.message.value_or("")}};
     });
-    // Per-room unread numbers, so a script sees mark_read's effect on the list.
-    json unread = json::object();
-    if (const auto& rooms = app.dashboard().rooms().value) {
-        for (const Room& room : *rooms) {
-            if (room.unread_num) unread[room.room_id] = *room.unread_num;
-        }
-    }
-    state["room_unread"] = std::move(unread);
-    // Where the user is, as the address says it (shell/page.js follows it).
-    const RoomView& open = app.open_room().view();
-    state["location"] = app.workspace().view() == View::developer ? "#/developer"
-                        : open.is_open()                          ? "#/rooms/" + open.room_id()
-                                                                  : "#/";
-    // Whether each list is being read (their errors are in state.errors).
-    state["views_loading"] = {{"my_tasks", app.my_tasks().tasks().loading},
-                              {"contacts", app.contacts().contacts().loading},
-                              {"incoming_requests", app.contacts().incoming().loading}};
-    json console = roomkey::parse_json_text(console_json(app.api_console().console()));
+}
+
+std::uint64_t console_key(const App& app, const std::string& console_text) {
+    return Digest()
+        .add(console_text)
+        .add(app.open_room().announcement())
+        .add(static_cast<std::int64_t>(i18n::language()))
+        .value();
+}
+
+void add_console(const App& app, const std::string& console_text, json& state) {
+    json console = roomkey::parse_json_text(console_text);
     state["announce"] = {{"room", app.open_room().announcement()}, {"console", console["announce"]}};
     console.erase("announce");
     state["console"] = std::move(console);
+}
+
+void add_views_state(const App& app, Instant now, json& state) {
+    add_open_room(app, now, state);
+    if (state["room"].is_object()) state["room"]["poll_in_ms"] = room_poll_in_ms(app, now);
+    add_views_small(app, state);
+    add_room_list(app, state);
+    add_lists(app, state);
+    add_console(app, console_json(app.api_console().console()), state);
 }
 
 }  // namespace roomkey::app

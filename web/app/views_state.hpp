@@ -1,8 +1,16 @@
 // views_state.hpp: the views' part of the page API state (page_state.cpp
-// merges it): `room`, `my_tasks`, `contacts`, `incoming_requests` (arrays),
-// `room_unread`, `views_loading` and the
-// mirror's announcements, spelled exactly as the issue names them.
+// merges it): `room`, `rooms`, `my_tasks`, `contacts`, `incoming_requests`
+// (arrays), `room_unread`, `views_loading`, the workspace's `view`,
+// `room_filter`, `notifications`, `title`, `console` and the mirror's
+// `announce`, spelled exactly as the issue names them.
+//
+// The page state is published by part (page_state.hpp): each add_* below
+// fills the keys it names, and each *_key digests everything that add_*
+// reads, so a part whose key did not change is not built again. A builder
+// that starts reading something must add it to its key.
 #pragma once
+
+#include <cstdint>
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +18,28 @@
 
 namespace roomkey::app {
 
-// Adds those keys to `state` (a JSON object).
+// `view`, `room_filter`, `notifications`, `title`, `views_loading`: small, built each time.
+void add_views_small(const App& app, nlohmann::json& state);
+
+// `rooms` (every room, in the order drawn) and `room_unread`.
+std::uint64_t room_list_key(const App& app);
+void add_room_list(const App& app, nlohmann::json& state);
+
+// `room` (the open room as a reader sees it, or null), without `poll_in_ms`:
+// room_poll_in_ms() is that countdown, published on its own.
+std::uint64_t open_room_key(const App& app, Instant now);
+void add_open_room(const App& app, Instant now, nlohmann::json& state);
+nlohmann::json room_poll_in_ms(const App& app, Instant now);
+
+// `my_tasks`, `contacts`, `incoming_requests`.
+std::uint64_t lists_key(const App& app);
+void add_lists(const App& app, nlohmann::json& state);
+
+// `console` and `announce` {room, console}.
+std::uint64_t console_key(const App& app, const std::string& console_text);
+void add_console(const App& app, const std::string& console_text, nlohmann::json& state);
+
+// All of the above at once (the whole state).
 void add_views_state(const App& app, Instant now, nlohmann::json& state);
 
 }  // namespace roomkey::app

@@ -286,6 +286,11 @@ void end_log_item() {
     t.log_item = 0;
 }
 
+void log_item_not_drawn(const char* id, std::string text) {
+    begin_log_item(id, std::move(text));
+    tree().log_item = 0;  // no rect: it is not on the canvas
+}
+
 void describe_last_item(const char* id, const std::string& description) {
     A11yNode node;
     node.id = ImGui::GetID((std::string("##a11y_image:") + id).c_str());

@@ -82,6 +82,10 @@ void begin_log(const char* name);
 void end_log();
 void begin_log_item(const char* id, std::string text);
 void end_log_item();
+// A message of the log that is not drawn (only the rows on screen are):
+// an item that reads as `text`, without controls or a place on the canvas,
+// so the log still holds every message in order.
+void log_item_not_drawn(const char* id, std::string text);
 
 // The item just drawn (a plot) is an image described by `description` (its
 // axes, values and labels as words); `id` names it uniquely in the window.

@@ -120,7 +120,7 @@ struct Platform {
     // after the canvas was resized or the font texture replaced.
     std::optional<std::uint64_t> on_screen;
     roomkey::web::CanvasPainter painter;
-    std::string last_published;
+    roomkey::app::PageStatePublisher published;  // what the page holds of the state
     std::string last_widgets;
     bool scope_help_published = false;
     std::string clipboard;  // keeps the pointer ImGui gets alive
@@ -259,15 +259,14 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
 // answers with the number of the last frame drawn. A script that waits for
 // a state and then for widget(name).frame >= state().frame clicks where
 // that state's control is. `drawn`: called right after a frame drew the
-// app as it is now.
+// app as it is now, which nothing but time changed since the last publish
+// (a frame that changed the app settles it): only what counts down is built.
 void publish(Platform& p, roomkey::Instant now, bool drawn = false) {
     if (p.frame == 0) return;  // ready() means drawn: the first frame publishes first
     roomkey::web::follow_language();  // a new language is kept and put on <html lang>
-    std::string state = roomkey::app::page_state_json(*p.app, now);
-    if (state != p.last_published) {
-        p.last_published = std::move(state);
+    std::string text = p.published.changes(*p.app, now, drawn);
+    if (!text.empty()) {
         const long frame = drawn ? p.frame : p.frame + 1;
-        std::string text = p.last_published;
         text.insert(text.size() - 1, ",\"frame\":" + std::to_string(frame));
         roomkey::web::publish_state(text);
     }

@@ -9,8 +9,10 @@
 
 namespace roomkey::web {
 
-// Hands a JSON snapshot of the app's state to window.roomkey (state() and the
-// aria-live mirror). The page touches the DOM only when the text changed.
+// Hands the parts of the app's state that changed (a JSON object,
+// app/page_state.hpp PageStatePublisher) to window.roomkey, which merges
+// them into state() and the aria-live mirror. The page touches the DOM only
+// when the text changed.
 void publish_state(const std::string& json);
 
 // Hands the scope catalog with its explanations (JSON array, see

@@ -5,13 +5,18 @@
 // as boxes, tasks with assignee and deadline, unknown tags as text:
 // ui_message_body.cpp), Reply
 // and Quote on every message, Edit and Delete on your own; the composer
-// directly beneath (ui_composer.cpp).
+// directly beneath (ui_composer.cpp). Only the messages on screen are
+// drawn: the others keep their measured height (app/message_layout.hpp);
+// the accessibility tree's log holds every message, the ones not drawn as
+// text without controls.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
 
 #include "a11y.hpp"
+#include "app/digest.hpp"
+#include "app/message_layout.hpp"
 #include "app/message_view.hpp"
 #include "ui_message_body.hpp"
 #include "ui_parts.hpp"
@@ -19,6 +24,15 @@
 namespace roomkey::web::parts {
 
 namespace {
+
+std::string sender(const ChatMessage& m) {
+    return m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
+}
+
+// How the conversation's log item reads the message (drawn or not).
+std::string log_text(const ChatMessage& m, const app::DrawnMessage& drawn) {
+    return sender(m) + ", " + drawn.time_text + ": " + drawn.text;
+}
 
 void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::DrawnMessage& drawn,
                  const notation::NameLookup& names, std::int64_t now, Intents& out) {
@@ -29,10 +43,10 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ui.jump_to.clear();
     }
     const ImVec2 top = ImGui::GetCursorScreenPos();
-    const std::string who = m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
+    const std::string who = sender(m);
     // For assistive technology: an item of the conversation's log that reads
     // as the message is drawn (no tags), its controls inside it.
-    a11y::begin_log_item(m.message_id.c_str(), who + ", " + drawn.time_text + ": " + drawn.text);
+    a11y::begin_log_item(m.message_id.c_str(), log_text(m, drawn));
     ImGui::BeginGroup();
     ImGui::TextColored(kAccent, "%s", who.c_str());
     const std::string when = drawn.time_text + (drawn.edited ? "  (edited)" : "");
@@ -75,6 +89,31 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     ImGui::PopID();
 }
 
+// The conversation's rows as last drawn (one conversation is on screen).
+struct Rows {
+    app::RowHeights heights;
+    app::DrawnMessages drawn;
+    std::string room;        // the room they are of
+    std::size_t count = 0;   // its messages at the last frame
+    bool at_bottom = false;  // its messages just came: kept at the newest
+};
+Rows& conversation_rows() {
+    static Rows rows;
+    return rows;
+}
+
+// What every drawn message reads besides itself: who I am, the names, the day.
+std::uint64_t drawn_context(const app::RoomView& room, const App& app, const std::string& me, std::int64_t now_unix,
+                            const app::UserTime& offset) {
+    app::Digest d;
+    d.add(me).add(app::written_time(now_unix, app::TimeStyle::date, offset));
+    for (const RoomMember& m : room.members()) d.add(m.account_id).add(m.name);
+    if (const auto& contacts = app.contacts().contacts().value) {
+        for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
+    }
+    return d.value();
+}
+
 }  // namespace
 
 void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
@@ -115,19 +154,72 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const std::int64_t now_unix = unix_ms(now) / 1000;
     const app::UserTime& offset = app.workspace().user_time();
     if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room yet.");
-    const bool jumped = !ui.jump_to.empty() || opens_at_unread(app, ui);
-    std::int64_t last = 0;
-    bool first = true;
-    for (const ChatMessage& m : room.messages()) {
-        if (first || !app::same_local_day(last, m.send_time, offset)) {
+    // A room with unread messages opens at its first unread (once).
+    const bool at_unread = opens_at_unread(app, ui);
+    const bool jumped = !ui.jump_to.empty() || at_unread;
+    const std::string& first_unread = app.open_room().first_unread_id();
+    // Only the rows on screen are parsed, laid out and drawn; the others
+    // keep the height they were drawn at (app/message_layout.hpp).
+    const std::vector<ChatMessage>& messages = room.messages();
+    Rows& rows = conversation_rows();
+    std::vector<bool> day_above(messages.size());
+    std::vector<app::RowKey> keys(messages.size());
+    std::size_t jump_row = messages.size();
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        day_above[i] = i == 0 || !app::same_local_day(messages[i - 1].send_time, messages[i].send_time, offset);
+        keys[i] = {messages[i].message_id, app::message_version(messages[i], day_above[i])};
+        if (!ui.jump_to.empty() ? messages[i].message_id == ui.jump_to
+                                : at_unread && messages[i].message_id == first_unread) {
+            jump_row = i;
+        }
+    }
+    rows.heights.set_layout(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
+                            ImGui::GetTextLineHeightWithSpacing() * 3.0f);
+    rows.heights.set_rows(keys);
+    rows.drawn.keep_only(messages);
+    const std::uint64_t context = drawn_context(room, app, me, now_unix, offset);
+    const float list_top = ImGui::GetCursorPosY();
+    const float view = ImGui::GetWindowHeight();
+    // A room's messages come in at the bottom, where the newest are: drawn
+    // there (and measured) until the rows there all had their height.
+    if (rows.room != room.room_id() || rows.count == 0) rows.at_bottom = true;
+    rows.room = room.room_id();
+    rows.count = messages.size();
+    // A reply's target off screen: the window around it, where message_row scrolls to it.
+    const float scroll = jump_row < messages.size() ? rows.heights.top_of(jump_row)
+                         : rows.at_bottom && !jumped ? std::max(0.0f, rows.heights.total() - view)
+                                                     : ImGui::GetScrollY() - list_top;
+    const app::RowWindow shown = rows.heights.window(scroll, view, view * 0.5f);
+    bool all_known = true;
+    for (std::size_t i = shown.first; i < shown.last; ++i) all_known = all_known && rows.heights.known(i);
+    // The log still holds every message, in order: those not drawn read as text.
+    auto not_drawn = [&](std::size_t i) {
+        ImGui::PushID(messages[i].message_id.c_str());
+        a11y::log_item_not_drawn(messages[i].message_id.c_str(),
+                                 log_text(messages[i], rows.drawn.get(messages[i], context, me, names, now_unix, offset)));
+        ImGui::PopID();
+    };
+    for (std::size_t i = 0; i < shown.first; ++i) not_drawn(i);
+    ImGui::SetCursorPosY(list_top + shown.before);
+    for (std::size_t i = shown.first; i < shown.last; ++i) {
+        const ChatMessage& m = messages[i];
+        const float top = ImGui::GetCursorPosY();
+        if (day_above[i]) {
             ImGui::Spacing();
             text_dim("--- " + app::date_separator_text(m.send_time, now_unix, offset) + " ---");
         }
-        first = false;
-        last = m.send_time;
-        if (m.message_id == app.open_room().first_unread_id()) new_messages_line(app, ui);
-        const app::DrawnMessage drawn = app::drawn_message(m, me, names, now_unix, offset);
-        message_row(app, ui, m, drawn, names, now_unix, out);
+        if (m.message_id == first_unread) new_messages_line(app, ui);
+        message_row(app, ui, m, rows.drawn.get(m, context, me, names, now_unix, offset), names, now_unix, out);
+        rows.heights.measured(i, ImGui::GetCursorPosY() - top);
+    }
+    for (std::size_t i = shown.last; i < messages.size(); ++i) not_drawn(i);
+    if (shown.after > 0) {
+        ImGui::SetCursorPosY(ImGui::GetCursorPosY() + shown.after - ImGui::GetStyle().ItemSpacing.y);
+        ImGui::Dummy(ImVec2(1.0f, 0.0f));  // the list's whole height, for the scroll bar
+    }
+    if (rows.at_bottom && !jumped) {
+        ImGui::SetScrollY(list_top + rows.heights.total());  // clamped to the end
+        rows.at_bottom = !all_known;
     }
     const std::size_t pending = pending_rows(app, ui, out);
     if (!jumped) follow_bottom();

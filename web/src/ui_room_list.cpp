@@ -1,6 +1,7 @@
 // ui_room_list.cpp: the workspace's room list: a filter box, the
 // rooms in room_order's order (sticky, mentions, unread, recent) with their
-// mention and unread badges. A click opens the room.
+// mention and unread badges. A click opens the room. Only the rows on
+// screen are drawn (and listed for assistive technology).
 #include <imgui.h>
 
 #include <algorithm>
@@ -79,26 +80,32 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
     if (rooms->empty()) text_dim("You are not a member of any room.");
     ux::begin_list("Rooms");
     ImGui::BeginChild("room_rows", ImVec2(0, 0), ImGuiChildFlags_None);
-    for (std::size_t i : app::room_order(*rooms, ui.room_filter.data())) {
-        const Room& room = (*rooms)[i];
-        std::string name = room.name;
-        if (room.sticky.value_or(false)) name = "* " + name;
-        const std::int64_t mentions = room.mention_num.value_or(0);
-        const std::int64_t unread = room.unread_num.value_or(0);
-        const bool open = app.open_room().view().is_open() && app.open_room().view().room_id() == room.room_id;
-        std::string spoken = name;
-        if (mentions > 0) spoken += "  @" + std::to_string(mentions);
-        if (unread > 0) spoken += "  (" + std::to_string(unread) + " unread)";
-        a11y::name_next(spoken);
-        const std::string id = "##" + room.room_id;
-        const ImVec2 at = ImGui::GetCursorScreenPos();
-        const bool chosen = ImGui::Selectable(id.c_str(), open);
-        room_row(at, name, mentions, unread);
-        if (chosen) {
-            out.push_back(app::intent::SelectRoom{room.room_id});
-            out.push_back(app::intent::OpenRoom{room.room_id});
-            ui.nav.room_open = true;
-            ui.nav.details_open = false;
+    // Only the rows on screen are drawn (rows are one line each).
+    const std::vector<std::size_t> order = app::room_order(*rooms, ui.room_filter.data());
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(order.size()));
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const Room& room = (*rooms)[order[static_cast<std::size_t>(row)]];
+            std::string name = room.name;
+            if (room.sticky.value_or(false)) name = "* " + name;
+            const std::int64_t mentions = room.mention_num.value_or(0);
+            const std::int64_t unread = room.unread_num.value_or(0);
+            const bool open = app.open_room().view().is_open() && app.open_room().view().room_id() == room.room_id;
+            std::string spoken = name;
+            if (mentions > 0) spoken += "  @" + std::to_string(mentions);
+            if (unread > 0) spoken += "  (" + std::to_string(unread) + " unread)";
+            a11y::name_next(spoken);
+            const std::string id = "##" + room.room_id;
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            const bool chosen = ImGui::Selectable(id.c_str(), open);
+            room_row(at, name, mentions, unread);
+            if (chosen) {
+                out.push_back(app::intent::SelectRoom{room.room_id});
+                out.push_back(app::intent::OpenRoom{room.room_id});
+                ui.nav.room_open = true;
+                ui.nav.details_open = false;
+            }
         }
     }
     ImGui::EndChild();

@@ -1,0 +1,386 @@
+#!/usr/bin/env node
+// scale.mjs: the app with a real-sized account beside the demo account, in
+// one run, interleaved (each account goes first in every other run), in
+// headless Chromium at 1366x800; medians, the ratio large / demo, and the
+// goals beside them:
+//   - sign-in -> room list drawn: from the consent's Allow (the /callback
+//     document's time origin) to the frame that shows the account, the
+//     status and the room list, on screen (goal <= 1.2x);
+//   - open the room -> messages drawn: from act({type:'open_room'}) to the
+//     frame that shows its messages on screen (goal <= 1.2x);
+//   - scrolling the open room to the top and back with the wheel: the app's
+//     frame time (its animation frame callback) p50/p95 (goal <= 1.2x), the
+//     interval between frames p95/max, and the main thread's busy share
+//     (Chromium's TaskDuration over the wall time);
+//   - a key in the room filter -> the list drawn (goal <= 1.2x);
+//   - page state published: bytes per publish while scrolling (goal: what
+//     changed, not the whole state) and per frame drawn;
+//   - a poll of the open room with nothing new, bytes on the wire (goal < 1 KB);
+//   - API bytes on the wire (headers and bodies as sent) in the first
+//     --window seconds after the Allow (goal <= 3x).
+// The large account: Alice in 300 rooms (216 unread, 52 with mentions of
+// her), 101 tasks for her, and a room of 100 messages (about 57,000
+// characters, heavy in [To], [rp], [qt], [info], [code] and Japanese), made
+// through the sandbox's REST API before the runs (a few hundred requests,
+// with the sandbox's rate limits raised for both accounts alike), or given
+// with --fixture FILE (roomkey-sandbox --fixture; --large-room names its long room).
+//
+//   cmake --preset wasm && cmake --build build/wasm
+//   cmake --build build/native --target roomkey-helper roomkey-sandbox
+//   node bench/scale.mjs [--runs 3] [--window 60] [--fixture FILE --large-room ID] [--json] [--bin DIR] [--web DIR]
+import { commandLine } from './cli.mjs';
+import { addPageApiHooks } from './page_api_hook.mjs';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const { option, flag } = commandLine(import.meta.url);
+const runs = Number(option('--runs', '3'));
+const windowS = Number(option('--window', '60'));
+const fixture = option('--fixture', null);
+const asJson = flag('--json');
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`scale.mjs: --runs takes a whole number above 0, not '${option('--runs')}' (try --help)`);
+  process.exit(2);
+}
+if (!(windowS >= 10)) {
+  console.error(`scale.mjs: --window takes seconds, at least 10, not '${option('--window')}' (try --help)`);
+  process.exit(2);
+}
+if (fixture && !option('--large-room', null)) {
+  console.error('scale.mjs: --fixture needs --large-room ID, the fixture\'s long room to open (try --help)');
+  process.exit(2);
+}
+process.env.ROOMKEY_BIN_DIR ||= resolve(option('--bin', 'build/native/bin'));
+process.env.ROOMKEY_WEB_DIST ||= resolve(option('--web', 'build/wasm/web/dist'));
+process.env.ROOMKEY_ARTIFACTS ||= resolve('build/bench-artifacts');
+for (const [what, path] of [['roomkey-helper', join(process.env.ROOMKEY_BIN_DIR, 'roomkey-helper')],
+  ['roomkey-sandbox', join(process.env.ROOMKEY_BIN_DIR, 'roomkey-sandbox')],
+  ['the web build', join(process.env.ROOMKEY_WEB_DIST, 'index.html')]]) {
+  if (!existsSync(path)) {
+    console.error(`scale.mjs: ${what} is missing (${path}): build it (see --help), or name another with --bin/--web`);
+    process.exit(2);
+  }
+}
+const { launchBrowser, startStack, stopStack, openApp, act, passConsent, sandboxApi, demoUsers } =
+  await import('../tests/e2e/support.mjs');
+
+const ACCOUNTS = ['demo', 'large'];
+const SCOPE = 'users.all:read rooms.all:read_write';
+// Both sandboxes alike: no 429 measured, and the seeding is not paced.
+const LIMITS = ['--rate-limit', '100000', '--room-post-limit', '100000'];
+const progress = (text) => { if (!asJson || process.stderr.isTTY) process.stderr.write(`scale: ${text}\n`); };
+const median = (list) => {
+  if (!list.length) return null;
+  const sorted = [...list].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const quantile = (list, q) => {
+  if (!list.length) return null;
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+
+// ---------------------------------------------------------------------------
+// The large account, through the sandbox's REST API
+// ---------------------------------------------------------------------------
+
+// A deterministic stream of numbers in [0, 1).
+function randomFrom(seed) {
+  let x = seed >>> 0;
+  return () => ((x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+}
+const JA = ['了解しました。', '確認お願いします。', '明日の会議は十時からです。', '資料を共有します。',
+  '対応ありがとうございます！', 'リリースは来週の予定です 🚀', '少し遅れます。', 'テストが通りました ✅'];
+const EN = ['The build is green.', 'Can you review the consent screen?', 'Shipping this after lunch.',
+  'I pushed a fix for the refresh race.', 'Numbers look good: 3.5 ms p50.', 'Notes from the call below.'];
+
+// One message of the long room: `i` picks its notation, `sizes` its length.
+function longRoomMessage(rnd, i, roomId, earlier) {
+  const words = (n) => Array.from({ length: n }, () => (rnd() < 0.5 ? JA : EN)[Math.floor(rnd() * 6)]).join(' ');
+  const target = i === 7 ? 3000 : Math.round(120 + rnd() * 440);  // median about 340, one of 3,000
+  let body;
+  switch (i % 6) {
+    case 0: body = `[To:1001]Alice Example さん\n${words(3)}`; break;
+    case 1: body = earlier ? `[rp aid=1001 to=${roomId}-${earlier}]Alice Example\n${words(2)}` : words(3); break;
+    case 2: body = `[qt][qtmeta aid=1003 time=1700000000]${words(2)}[/qt]\n${words(2)}`; break;
+    case 3: body = `[info][title]${words(1)}[/title]${words(3)}[/info]`; break;
+    case 4: body = `[code]const answer = await fetch('/api/rooms');\nif (!answer.ok) throw new Error('x');[/code]\n${words(1)}`; break;
+    default: body = words(4);
+  }
+  while (body.length < target) body += `\n${words(2)}`;
+  return body.slice(0, Math.max(target, 60));
+}
+
+async function seedLarge(stack) {
+  const rnd = randomFrom(36);
+  const call = async (user, method, path, form) => {
+    const answer = await sandboxApi(stack, user, method, path, form);
+    if (answer.status !== 200) throw new Error(`seeding: ${method} ${path}: ${answer.status} ${answer.text}`);
+    return JSON.parse(answer.text);
+  };
+  const carol = { ...demoUsers.alice, apiToken: 'sandbox-api-token-carol-1003' };
+  const inParallel = async (count, one) => {
+    for (let at = 0; at < count; at += 8) {
+      await Promise.all(Array.from({ length: Math.min(8, count - at) }, (_, k) => one(at + k)));
+    }
+  };
+  // 299 rooms more (Alice has the demo's), then the long room, so it is the newest.
+  const rooms = [];
+  await inParallel(296, async (i) => {
+    const name = (i % 3 ? `Project ${i}` : `プロジェクト ${i} 連絡`) + (i % 17 ? '' : ' 🚀');
+    rooms[i] = (await call(demoUsers.alice, 'POST', '/rooms', { name, members_admin_ids: '1001',
+      members_member_ids: '1002,1003' })).room_id;
+  });
+  const long = (await call(demoUsers.alice, 'POST', '/rooms', { name: '長い会話 The long room',
+    members_admin_ids: '1001', members_member_ids: '1002,1003' })).room_id;
+  // Unread in 216 rooms, 52 of them mentioning Alice.
+  await inParallel(216, (i) => call(demoUsers.bob, 'POST', `/rooms/${rooms[i]}/messages`,
+    { body: i < 52 ? `[To:1001]Alice Example ${JA[i % 8]}` : EN[i % 6] }));
+  // 101 tasks for Alice, spread over the rooms.
+  await inParallel(101, (i) => call(demoUsers.bob, 'POST', `/rooms/${rooms[(i * 7) % rooms.length]}/tasks`,
+    { body: `${EN[i % 6]} (${i})`, to_ids: '1001', limit: String(1800000000 + i * 3600), limit_type: 'date' }));
+  // The long room: 100 messages from Bob, Carol and Alice, in order.
+  let earlier = null;
+  let characters = 0;
+  for (let i = 0; i < 100; i++) {
+    const body = longRoomMessage(rnd, i, long, earlier);
+    characters += [...body].length;
+    const from = [demoUsers.bob, carol, demoUsers.alice][i % 3];
+    earlier = (await call(from, 'POST', `/rooms/${long}/messages`, { body })).message_id;
+  }
+  return { room: String(long), characters };
+}
+
+// ---------------------------------------------------------------------------
+// In the page
+// ---------------------------------------------------------------------------
+
+// Runs in every document before its scripts (after addPageApiHooks): the
+// state as published (the parts merged, page_api_hook.mjs), when a wanted
+// state is published, drawn and on screen, each animation frame's start and
+// length, and the bytes of each publish.
+function scaleHooks() {
+  performance.setResourceTimingBufferSize(100000);
+  const predicates = {
+    workspace: (s) => s.session === 'signed in' && s.account && s.status && s.room_count > 0 && !s.loading &&
+      Array.isArray(s.rooms) && s.rooms.length > 0,
+    room: (s, w) => s.room && s.room.room_id === w.room_id && !s.room.loading && s.room.messages.length > 0,
+    filter: (s, w) => s.room_filter === w.text,
+  };
+  const j = window.__scale = {
+    state: {}, want: { kind: 'workspace' }, metAt: 0, metFrame: 0, shownAt: 0, lastFrame: 0, lastFrameEnd: 0,
+    frames: [], publishes: [], recording: false,
+    expect(want) { Object.assign(j, { want, metAt: 0, metFrame: 0, shownAt: 0 }); },
+    record(on) { j.recording = on; if (on) { j.frames = []; j.publishes = []; } },
+  };
+  const shown = () => requestAnimationFrame(() => { j.shownAt = performance.now(); });
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => raf((time) => {
+    const start = performance.now();
+    callback(time);
+    if (j.recording) j.frames.push([start, performance.now()]);
+  });
+  window.__roomkeyApiHooks.push((api) => {
+    const publish = api._publish;
+    api._publish = function (json) {
+      publish(json);
+      if (j.recording) j.publishes.push(json.length);
+      const s = window.__roomkeyMergeParts(j.state, json);
+      if (!j.want || j.metAt || !predicates[j.want.kind](s, j.want)) return;
+      j.metAt = performance.now();
+      j.metFrame = s.frame;
+      if (j.lastFrame >= s.frame) shown();
+    };
+    const publishFrame = api._publishFrame;
+    api._publishFrame = function (frame) {
+      publishFrame(frame);
+      j.lastFrame = frame;
+      j.lastFrameEnd = performance.now();
+      if (j.metAt && !j.shownAt && frame >= j.metFrame) shown();
+    };
+  });
+}
+
+// Waits until the wanted state is on screen, then until nothing was drawn for 300 ms.
+function onScreen(page, what, timeoutMs = 60000) {
+  return page.evaluate(async ({ what, timeoutMs }) => {
+    const j = window.__scale;
+    const start = Date.now();
+    while (!j.shownAt || performance.now() - j.lastFrameEnd < 300) {
+      if (Date.now() - start > timeoutMs) throw new Error(`${what} was not on screen within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { metAt: j.metAt, shownAt: j.shownAt };
+  }, { what, timeoutMs });
+}
+
+// The app's API requests (XMLHttpRequest) that started before `until` (ms of the time origin).
+function apiRequests(page, until) {
+  return page.evaluate((until) => performance.getEntriesByType('resource')
+    .filter((e) => e.initiatorType === 'xmlhttprequest' && new URL(e.name).pathname.startsWith('/api/') &&
+      e.startTime < until)
+    .map((e) => ({ url: e.name, bytes: e.transferSize, status: e.responseStatus ?? 0 })), until);
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function run(browser, stack, roomId, warmUp = false) {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await addPageApiHooks(page);
+  await page.addInitScript(scaleHooks);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const taskSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics
+    .find((m) => m.name === 'TaskDuration').value;
+  try {
+    await openApp(page, stack.url);
+    await act(page, { type: 'sign_in', scope: SCOPE });
+    await passConsent(page, stack, demoUsers.alice, 'allow');
+    // The /callback document's time origin is the Allow's navigation.
+    const signIn = await onScreen(page, 'the room list');
+
+    const opened = await page.evaluate((room) => {
+      window.__scale.expect({ kind: 'room', room_id: room });
+      window.roomkey.act({ type: 'open_room', room_id: room });
+      return performance.now();
+    }, roomId);
+    const room = await onScreen(page, `room ${roomId}'s messages`);
+
+    // Scrolling: the wheel over the conversation, to the top and back.
+    const box = await page.evaluate(() => window.roomkey.widget('conversation'));
+    if (!box) throw new Error('the conversation is not drawn (widget("conversation"))');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await pause(300);
+    await page.evaluate(() => window.__scale.record(true));
+    const busyFrom = await taskSeconds();
+    const wallFrom = Date.now();
+    for (const delta of [-240, 240]) {
+      for (let i = 0; i < 60; i++) {
+        await page.mouse.wheel(0, delta);
+        await pause(16);
+      }
+    }
+    await pause(300);
+    const busy = (await taskSeconds() - busyFrom) / ((Date.now() - wallFrom) / 1000);
+    const scroll = await page.evaluate(() => {
+      const j = window.__scale;
+      j.record(false);
+      return { frames: j.frames, publishes: j.publishes };
+    });
+
+    // A key in the room filter, then the filter emptied again.
+    const filterBox = await page.evaluate(() => window.roomkey.widget('room_filter'));
+    await page.mouse.click(filterBox.x + filterBox.width / 2, filterBox.y + filterBox.height / 2);
+    await pause(300);
+    const keyAt = await page.evaluate(() => { window.__scale.expect({ kind: 'filter', text: 'p' }); return performance.now(); });
+    await page.keyboard.press('p');
+    const filtered = await onScreen(page, 'the filtered room list');
+    await page.keyboard.press('Backspace');
+
+    // The API bytes of the first --window seconds after the Allow.
+    const left = windowS * 1000 - (await page.evaluate(() => performance.now()));
+    if (left > 0 && !warmUp) await pause(left);
+    const requests = await apiRequests(page, windowS * 1000);
+    await act(page, { type: 'sign_out' });
+    const frameTimes = scroll.frames.map(([a, b]) => b - a);
+    const intervals = scroll.frames.slice(1).map(([a], i) => a - scroll.frames[i][0]);
+    const emptyPolls = requests.filter((r) => /force=0/.test(r.url) && r.status === 204).map((r) => r.bytes);
+    return {
+      sign_in: signIn.shownAt,
+      open_room: room.shownAt - opened,
+      frame_p50: quantile(frameTimes, 0.5), frame_p95: quantile(frameTimes, 0.95),
+      interval_p95: quantile(intervals, 0.95), interval_max: intervals.length ? Math.max(...intervals) : null,
+      busy: busy * 100,
+      filter_key: filtered.shownAt - keyAt,
+      publish_bytes: median(scroll.publishes),
+      publish_bytes_per_frame: scroll.frames.length ? scroll.publishes.reduce((a, b) => a + b, 0) / scroll.frames.length : 0,
+      empty_poll_bytes: median(emptyPolls),
+      api_kb: requests.reduce((a, r) => a + r.bytes, 0) / 1024,
+      api_requests: requests.length,
+    };
+  } finally {
+    await cdp.detach().catch(() => {});
+    await page.close();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The runs
+// ---------------------------------------------------------------------------
+
+const stacks = {};
+const rooms = { demo: '2100' };
+const results = { demo: [], large: [] };
+let seeded = null;
+let browser;
+try {
+  progress('starting the demo account\'s sandbox and helper');
+  stacks.demo = await startStack({ sandboxArgs: LIMITS, via: 'helper' });
+  progress('starting the large account\'s sandbox and helper');
+  stacks.large = await startStack({ sandboxArgs: fixture ? [...LIMITS, '--fixture', resolve(fixture)] : LIMITS,
+    via: 'helper' });
+  if (fixture) {
+    rooms.large = option('--large-room');
+  } else {
+    progress('making the large account through the sandbox\'s API');
+    seeded = await seedLarge(stacks.large);
+    rooms.large = seeded.room;
+  }
+  browser = await launchBrowser({ testFlags: false });
+  for (const who of ACCOUNTS) {
+    progress(`warm-up: the ${who} account`);
+    await run(browser, stacks[who], rooms[who], true);
+  }
+  for (let i = 0; i < runs; i++) {
+    for (const who of i % 2 ? [...ACCOUNTS].reverse() : ACCOUNTS) {
+      const r = await run(browser, stacks[who], rooms[who]);
+      results[who].push(r);
+      progress(`run ${i + 1}/${runs} ${who.padEnd(5)}: sign-in ${r.sign_in.toFixed(0)} ms, open room ` +
+        `${r.open_room.toFixed(0)} ms, frame p50/p95 ${r.frame_p50?.toFixed(1)}/${r.frame_p95?.toFixed(1)} ms, ` +
+        `filter key ${r.filter_key.toFixed(0)} ms, API ${r.api_kb.toFixed(1)} KB`);
+    }
+  }
+} finally {
+  if (browser) await browser.close();
+  for (const stack of Object.values(stacks)) await stopStack(stack);
+}
+
+const ROWS = [
+  ['sign-in -> room list drawn', 'sign_in', ' ms', 0, 1.2],
+  ['open the room -> messages drawn', 'open_room', ' ms', 0, 1.2],
+  ['app frame time while scrolling, p50', 'frame_p50', ' ms', 1, 1.2],
+  ['app frame time while scrolling, p95', 'frame_p95', ' ms', 1, 1.2],
+  ['frame interval while scrolling, p95', 'interval_p95', ' ms', 1, null],
+  ['frame interval while scrolling, max', 'interval_max', ' ms', 1, null],
+  ['main thread busy while scrolling', 'busy', ' %', 0, null],
+  ['a key in the room filter -> list drawn', 'filter_key', ' ms', 0, 1.2],
+  ['page state per publish while scrolling', 'publish_bytes', ' B', 0, null],
+  ['page state published per frame drawn', 'publish_bytes_per_frame', ' B', 0, null],
+  ['a poll with nothing new, on the wire (< 1 KB)', 'empty_poll_bytes', ' B', 0, null],
+  [`API bytes in the first ${windowS} s`, 'api_kb', ' KB', 1, 3],
+  [`API requests in the first ${windowS} s`, 'api_requests', '', 0, null],
+];
+const summary = { runs, window_s: windowS, rooms, large_account: fixture ? { fixture } : seeded, rows: {} };
+for (const [label, key, , , goal] of ROWS) {
+  const demo = median(results.demo.map((r) => r[key]).filter((v) => typeof v === 'number'));
+  const large = median(results.large.map((r) => r[key]).filter((v) => typeof v === 'number'));
+  const ratio = demo && large !== null ? large / demo : null;
+  summary.rows[key] = { label, demo, large, ratio, goal, met: goal && ratio !== null ? ratio <= goal : null };
+}
+if (asJson) {
+  console.log(JSON.stringify(summary, null, 2));
+} else {
+  const cell = (v, unit, digits) => (v === null || v === undefined ? '-' : v.toFixed(digits) + unit).padStart(12);
+  console.log(`medians of ${runs} runs, the accounts taking turns (demo: room ${rooms.demo}; large: room ` +
+    `${rooms.large}${seeded ? `, ${seeded.characters} characters` : ''}):`);
+  console.log(`  ${''.padEnd(48)}${'demo'.padStart(12)}${'large'.padStart(12)}${'ratio'.padStart(9)}   goal`);
+  for (const [label, key, unit, digits, goal] of ROWS) {
+    const r = summary.rows[key];
+    const goalText = goal ? `<= ${goal}x ${r.met ? 'met' : 'not met'}` :
+      key === 'empty_poll_bytes' ? (r.large !== null && r.large < 1024 ? '< 1 KB met' : '< 1 KB') : '';
+    console.log(`  ${label.padEnd(48)}${cell(r.demo, unit, digits)}${cell(r.large, unit, digits)}` +
+      `${(r.ratio === null ? '-' : r.ratio.toFixed(1) + 'x').padStart(9)}   ${goalText}`);
+  }
+}

@@ -1,0 +1,117 @@
+// app_page_state_publish_test.cpp: the page state published by part
+// (app/page_state.hpp PageStatePublisher): the parts given, applied as
+// shell/page.js applies them, add up to the whole state; a change publishes
+// that change; a countdown that ticks rebuilds neither the room list nor the
+// open room.
+#include <algorithm>
+
+#include "app/page_state.hpp"
+#include "app_harness.hpp"
+
+namespace roomkey::app {
+namespace app_page_state_publish_test {
+namespace {
+
+using json = nlohmann::json;
+using app_test::AppHarness;
+
+// What shell/page.js's _publish does with the parts.
+void apply_parts(json& state, const std::string& text) {
+    if (text.empty()) return;
+    const json parts = json::parse(text);
+    for (const auto& [name, value] : parts.items()) {
+        const auto dot = name.find('.');
+        if (dot == std::string::npos) {
+            state[name] = value;
+        } else if (state[name.substr(0, dot)].is_object()) {
+            state[name.substr(0, dot)][name.substr(dot + 1)] = value;
+        }
+    }
+}
+
+bool built(const PageStatePublisher& p, std::string_view group) {
+    return std::find(p.built().begin(), p.built().end(), group) != p.built().end();
+}
+
+struct Publishing {
+    AppHarness h;
+    PageStatePublisher publisher;
+    json page = json::object();  // what the page holds
+
+    Publishing() {
+        h.start();
+        h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+        h.room_bodies["7"] = {"hello [To:4242] you"};
+        h.room_bodies["8"] = {"over in ops"};
+        h.apply(intent::OpenRoom{"7"});
+        publish();
+    }
+    json publish(bool time_only = false) {
+        const std::string text = publisher.changes(*h.app, h.now, time_only);
+        apply_parts(page, text);
+        return text.empty() ? json::object() : json::parse(text);
+    }
+    json whole() const { return json::parse(page_state_json(*h.app, h.now)); }
+};
+
+TEST(PageStatePublisher, ThePartsAddUpToTheWholeState) {
+    Publishing p;
+    EXPECT_EQ(p.page, p.whole()) << "the first publish gives every part";
+    ASSERT_TRUE(p.page["room"].is_object());
+    ASSERT_EQ(p.page["room"]["messages"].size(), 1u);
+    EXPECT_EQ(p.page["room"]["messages"][0]["mentions_me"], true);
+    EXPECT_TRUE(p.page["room"]["poll_in_ms"].is_number()) << "the countdown is set inside room";
+    p.h.apply(intent::SetRoomFilter{"ops"});
+    p.publish();
+    EXPECT_EQ(p.page, p.whole()) << "after a change";
+    p.h.now += Millis(1500);
+    p.publish(true);
+    EXPECT_EQ(p.page, p.whole()) << "after time passed";
+}
+
+TEST(PageStatePublisher, ACountdownThatTicksRebuildsNeitherTheRoomsNorTheRoom) {
+    Publishing p;
+    p.h.now += Millis(700);
+    const json ticked = p.publish(true);
+    EXPECT_EQ(p.publisher.built(), std::vector<std::string>{"small"});
+    ASSERT_TRUE(ticked.contains(kRoomPollInMs)) << ticked.dump();
+    EXPECT_FALSE(ticked.contains("room")) << "the room is not sent again for its countdown";
+    EXPECT_FALSE(ticked.contains("rooms"));
+    EXPECT_LT(ticked.dump().size(), 200u) << ticked.dump();
+
+    // A publish after something that changed nothing they read: nothing large built.
+    p.h.now += Millis(700);
+    const json again = p.publish();
+    EXPECT_FALSE(built(p.publisher, "rooms"));
+    EXPECT_FALSE(built(p.publisher, "room"));
+    EXPECT_FALSE(built(p.publisher, "catalog"));
+    EXPECT_FALSE(again.contains("room"));
+    EXPECT_FALSE(again.contains("catalog"));
+}
+
+TEST(PageStatePublisher, AChangePublishesThatChange) {
+    Publishing p;
+    p.h.apply(intent::SetRoomFilter{"ops"});
+    json changed = p.publish();
+    EXPECT_TRUE(built(p.publisher, "rooms"));
+    EXPECT_FALSE(built(p.publisher, "room")) << "the open room did not change";
+    ASSERT_TRUE(changed.contains("rooms"));
+    ASSERT_EQ(changed["rooms"].size(), 1u);
+    EXPECT_EQ(changed["rooms"][0]["name"], "Ops");
+    EXPECT_EQ(changed["room_filter"], "ops");
+    EXPECT_FALSE(changed.contains("room"));
+
+    // Another room opens: the room is sent, the list is not.
+    p.h.apply(intent::OpenRoom{"8"});
+    changed = p.publish();
+    EXPECT_TRUE(built(p.publisher, "room"));
+    EXPECT_FALSE(built(p.publisher, "rooms"));
+    ASSERT_TRUE(changed.contains("room"));
+    EXPECT_EQ(changed["room"]["messages"][0]["body"], "over in ops");
+    EXPECT_FALSE(changed.contains("rooms"));
+    EXPECT_EQ(p.page, p.whole());
+}
+
+}  // namespace
+}  // namespace app_page_state_publish_test
+}  // namespace roomkey::app

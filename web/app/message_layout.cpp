@@ -1,0 +1,122 @@
+// message_layout.cpp: row heights, the rows on screen, messages parsed once (see message_layout.hpp).
+#include "app/message_layout.hpp"
+
+#include <algorithm>
+
+#include "app/digest.hpp"
+
+namespace roomkey::app {
+
+namespace {
+
+// Where `id` is in `rows`, looking from `from` on, then before it: lists
+// keep their order from frame to frame, so this is the next row.
+template <class Rows, class Id>
+std::size_t find_from(const Rows& rows, std::size_t from, Id id) {
+    for (std::size_t n = 0; n < rows.size(); ++n) {
+        const std::size_t i = (from + n) % rows.size();
+        if (id(rows[i])) return i;
+    }
+    return rows.size();
+}
+
+}  // namespace
+
+void RowHeights::set_layout(float width, float text_size, float estimate) {
+    if (width != width_ || text_size != text_size_) heights_.assign(heights_.size(), -1.0f);
+    width_ = width;
+    text_size_ = text_size;
+    estimate_ = estimate;
+}
+
+void RowHeights::set_rows(const std::vector<RowKey>& rows) {
+    std::vector<float> heights(rows.size(), -1.0f);
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::size_t at = find_from(rows_, from, [&](const RowKey& k) { return k.id == rows[i].id; });
+        if (at == rows_.size()) continue;                                     // new
+        if (rows_[at].version == rows[i].version) heights[i] = heights_[at];  // else changed: measured again
+        from = at + 1;
+    }
+    rows_ = rows;
+    heights_ = std::move(heights);
+}
+
+void RowHeights::measured(std::size_t row, float height) {
+    if (row < heights_.size()) heights_[row] = height;
+}
+
+bool RowHeights::known(std::size_t row) const {
+    return row < heights_.size() && heights_[row] >= 0;
+}
+
+float RowHeights::height_of(std::size_t row) const {
+    return known(row) ? heights_[row] : estimate_;
+}
+
+float RowHeights::top_of(std::size_t row) const {
+    float y = 0;
+    for (std::size_t i = 0; i < row && i < rows_.size(); ++i) y += height_of(i);
+    return y;
+}
+
+RowWindow RowHeights::window(float scroll_y, float view_height, float margin) const {
+    RowWindow w;
+    const float from = scroll_y - margin;
+    const float to = scroll_y + view_height + margin;
+    float y = 0;
+    std::size_t i = 0;
+    for (; i < rows_.size(); ++i) {
+        const float h = height_of(i);
+        if (y + h > from) break;
+        y += h;
+    }
+    w.first = i;
+    w.before = y;
+    for (; i < rows_.size() && y < to; ++i) y += height_of(i);
+    w.last = i;
+    for (; i < rows_.size(); ++i) w.after += height_of(i);
+    return w;
+}
+
+std::uint64_t message_version(const ChatMessage& message, bool day_separator) {
+    // update_time moves with every edit the service took; the length is for
+    // a body changed here before the service answered.
+    return Digest()
+        .add(message.update_time)
+        .add(static_cast<std::int64_t>(message.body.size()))
+        .add(day_separator)
+        .value();
+}
+
+const DrawnMessage& DrawnMessages::get(const ChatMessage& message, std::uint64_t context,
+                                       const std::string& my_account_id, const notation::NameLookup& names,
+                                       std::int64_t now_unix, const UserTime& user) {
+    if (context != context_) {
+        entries_.clear();
+        context_ = context;
+    }
+    const std::uint64_t version = message_version(message, false);
+    std::size_t at = find_from(entries_, next_, [&](const Entry& e) { return e.id == message.message_id; });
+    if (at == entries_.size()) entries_.push_back(Entry{message.message_id, version + 1, {}});
+    Entry& entry = entries_[at];
+    if (entry.version != version) {
+        entry.version = version;
+        entry.drawn = drawn_message(message, my_account_id, names, now_unix, user);
+    }
+    next_ = at + 1;
+    return entry.drawn;
+}
+
+void DrawnMessages::keep_only(const std::vector<ChatMessage>& kept) {
+    if (entries_.size() <= kept.size()) return;
+    std::vector<Entry> still;
+    for (const ChatMessage& m : kept) {
+        const std::size_t at = find_from(entries_, 0, [&](const Entry& e) { return e.id == m.message_id; });
+        if (at != entries_.size()) still.push_back(std::move(entries_[at]));
+    }
+    entries_ = std::move(still);
+    next_ = 0;
+}
+
+}  // namespace roomkey::app

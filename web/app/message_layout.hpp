@@ -1,0 +1,91 @@
+// message_layout.hpp: what a long list keeps so that only what is on screen
+// costs a frame (Dear ImGui's ListClipper, with heights that differ by row):
+// each row's measured height, kept by its id and the version of what it
+// shows, forgotten when the width or the text size changes; the window of
+// rows a scroll position shows; and each message of the conversation parsed
+// once per body (kept by message_id and update_time), not every frame. Pure:
+// the UI (web/src/ui_conversation.cpp) measures, this remembers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/message_view.hpp"
+
+namespace roomkey::app {
+
+// The rows a view shows, and the space of the rows above and below it.
+struct RowWindow {
+    std::size_t first = 0;  // the first row drawn
+    std::size_t last = 0;   // one past the last row drawn
+    float before = 0;       // the height of the rows above `first`
+    float after = 0;        // the height of the rows from `last` on
+};
+
+// A row as the list holds it now: what it is and what it shows.
+struct RowKey {
+    std::string id;
+    std::uint64_t version = 0;  // changes when what the row shows changes (an edit)
+};
+
+class RowHeights {
+public:
+    // The width and text size rows are laid out at; any change forgets every
+    // height (text wraps differently). `estimate`: the height of a row not
+    // measured yet, until one is.
+    void set_layout(float width, float text_size, float estimate);
+    // The rows, in order. Heights measured for a row with the same id and
+    // version are kept; a row whose version changed is measured again.
+    void set_rows(const std::vector<RowKey>& rows);
+    // Row `row` was drawn `height` high.
+    void measured(std::size_t row, float height);
+
+    // The rows that meet [scroll_y, scroll_y + view_height], and `margin`
+    // more above and below (pixels, so a wheel step finds them drawn).
+    RowWindow window(float scroll_y, float view_height, float margin) const;
+    // Where row `row` starts, from the top of the list; total(): the list's height.
+    float top_of(std::size_t row) const;
+    float total() const { return top_of(rows_.size()); }
+    std::size_t size() const { return rows_.size(); }
+    // Whether row `row`'s height was measured (else it is the estimate).
+    bool known(std::size_t row) const;
+
+private:
+    float height_of(std::size_t row) const;
+
+    float width_ = -1;
+    float text_size_ = -1;
+    float estimate_ = 0;
+    std::vector<RowKey> rows_;
+    std::vector<float> heights_;  // by row; below 0: not measured (no map: wasm size)
+};
+
+// Messages as drawn (message_view.hpp), parsed once per message_id and
+// version (message_version), and again only when what every message reads
+// changes (`context`: who I am, the names, the day the times are written on).
+class DrawnMessages {
+public:
+    const DrawnMessage& get(const ChatMessage& message, std::uint64_t context, const std::string& my_account_id,
+                            const notation::NameLookup& names, std::int64_t now_unix, const UserTime& user);
+    // Forgets the messages not in `kept` (deleted, or another room's).
+    void keep_only(const std::vector<ChatMessage>& kept);
+    std::size_t size() const { return entries_.size(); }
+
+private:
+    struct Entry {
+        std::string id;
+        std::uint64_t version = 0;
+        DrawnMessage drawn;
+    };
+    std::uint64_t context_ = 0;
+    std::vector<Entry> entries_;  // in the order asked for, so a frame's lookups run along it
+    std::size_t next_ = 0;        // where the next lookup starts
+};
+
+// The version of a message as a row shows it: its update_time and body
+// length, and whether a day separator sits above it.
+std::uint64_t message_version(const ChatMessage& message, bool day_separator);
+
+}  // namespace roomkey::app
