@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/dialog.hpp"
 #include "app/message_view.hpp"
 #include "app/room_order.hpp"
 #include "roomkey/json_text.hpp"
@@ -35,6 +36,16 @@ void add_workspace_state(const App& app, Instant now, json& state) {
     state["room_filter"] = ws.room_filter();
     state["notifications"] = {{"enabled", ws.notifications_enabled()}, {"permission", ws.permission()}};
     state["title"] = ws.title();
+    const std::string& open = app.open_room().view().room_id();
+    state["composer"] = {{"text", open.empty() ? "" : ws.drafts().text(open)}, {"room_id", open}};
+    if (const auto q = ws.view() == View::workspace ? open_question(app) : std::nullopt) {
+        state["dialog"] = {
+            {"title", q->title}, {"quote", q->quote}, {"detail", q->detail}, {"yes", q->yes}, {"no", q->no}};
+    } else {
+        state["dialog"] = nullptr;
+    }
+    state["settings"] = {{"send_key", std::string(to_string(ws.settings().send_key()))},
+                         {"mark_read_on_view", ws.settings().mark_read_on_view()}};
     json rooms = json::array();
     if (const auto& list = app.dashboard().rooms().value) {
         for (std::size_t i : room_order(*list, ws.room_filter())) {

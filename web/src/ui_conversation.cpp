@@ -26,7 +26,8 @@ struct Drawing {
     const notation::NameLookup& names;
     const app::UserTime& offset;
     std::int64_t now = 0;
-    std::string* jump = nullptr;  // a reply's label was clicked: the message it answers
+    std::string* jump = nullptr;       // a reply's label was clicked: the message it answers
+    std::string* open_file = nullptr;  // a file card was clicked: its file_id
 };
 
 std::string name_of(const Drawing& d, std::string_view id) {
@@ -127,6 +128,13 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
         if (is_block(part.kind)) {
             flush();
             draw_block(d, part);
+        } else if (part.kind == PartKind::download && d.open_file) {
+            // A file card: a click downloads the file (open_file: a fresh download_url).
+            flush();
+            const std::string id(d.parts.of(part.file_id));
+            const std::string label =
+                "File: " + notation::plain_text(d.parts.body, std::vector<Part>{part}, d.names) + "##file" + id;
+            if (ImGui::Button(label.c_str())) *d.open_file = id;
         } else if (part.kind == PartKind::mention || part.kind == PartKind::reply || part.kind == PartKind::to_all) {
             flush();
             std::string label = part.kind == PartKind::to_all  ? "To all"
@@ -176,11 +184,14 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         if (ImGui::SmallButton(beside("Edit"))) {
             ui.editing = m.message_id;
             std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", m.body.c_str());
+            ui.edit_focus = true;  // the caret goes into the edit field (next frame)
         }
         if (ImGui::SmallButton(beside("Delete")))
             out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
     }
     if (ui.editing == m.message_id) {
+        if (ui.edit_focus) ImGui::SetKeyboardFocusHere();
+        ui.edit_focus = false;
         ImGui::InputTextMultiline("##edit", ui.edit_body.data(), ui.edit_body.size(),
                                   ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f));
         if (ImGui::SmallButton("Save")) {
@@ -190,8 +201,10 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ImGui::SameLine();
         if (ImGui::SmallButton("Cancel")) ui.editing.clear();
     } else {
-        const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to};
+        std::string open_file;
+        const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to, &open_file};
         draw_parts(d, drawn.parts.parts);
+        if (!open_file.empty()) out.push_back(app::intent::OpenFile{room.room_id(), open_file});
     }
     ImGui::EndGroup();
     a11y::end_log_item();

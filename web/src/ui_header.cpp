@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/dialog.hpp"
 #include "app/format.hpp"
 #include "app/scope_help.hpp"
 #include "browser_font.hpp"
@@ -14,11 +15,78 @@
 
 namespace roomkey::web::parts {
 
-// A slim bar: the name, the session, then on the right the view
-// switch (`developer`), notifications and sign-out in the workspace, and the
-// text size. What does not fit beside the name goes to a line of its own,
-// so nothing overlaps at 360 px.
-void header(const App& app, UiState& ui, Instant now, Intents& out) {
+namespace {
+
+// A question before what cannot be undone (app/dialog.hpp), over the page:
+// nothing beneath it moves. Escape is "no".
+void question_dialog(const App& app, UiState& ui, Intents& out) {
+    const std::optional<app::Question> q = app::open_question(app);
+    constexpr const char* kId = "###question";
+    if (q && !ImGui::IsPopupOpen(kId)) ImGui::OpenPopup(kId);
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(display.x - 16.0f, ImGui::GetFontSize() * 26.0f), 0));
+    const std::string title = (q ? q->title : std::string()) + kId;
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings;
+    if (!ImGui::BeginPopupModal(title.c_str(), nullptr, fixed)) return;
+    if (!q) {
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    const bool sign_out = !app.api_console().console().pending();
+    if (!q->quote.empty()) ImGui::TextWrapped("%s", q->quote.c_str());
+    ImGui::TextWrapped("%s", q->detail.c_str());
+    ImGui::Spacing();
+    using app::Intent;
+    if (primary_button(q->yes.c_str())) {
+        out.push_back(sign_out ? Intent{app::intent::SignOut{true}} : Intent{app::intent::ConfirmConsoleCall{}});
+    }
+    note_widget(ui, "dialog_yes");
+    ImGui::SameLine();
+    if (ImGui::Button(q->no.c_str()) || ImGui::IsKeyPressed(ImGuiKey_Escape, false)) {
+        out.push_back(sign_out ? Intent{app::intent::CancelSignOut{}} : Intent{app::intent::CancelConsoleCall{}});
+    }
+    note_widget(ui, "dialog_no");
+    note_window(ui, "dialog");
+    ImGui::EndPopup();
+}
+
+// A finger's pointer (coarse): controls at least 44 CSS px tall, as touch
+// guidelines ask. Buttons grow; small buttons keep their look and take
+// touches in a 44 px band around their text (TouchExtraPadding).
+void finger_sized(const UiState& ui) {
+    ImGuiStyle& style = ImGui::GetStyle();
+    const float css = ImGui::GetFontSize() / kTextSizes[ui.text_size];
+    const float spare = std::max(0.0f, (44.0f * css - ImGui::GetFontSize()) * 0.5f);
+    style.FramePadding.y = std::max(style.FramePadding.y, spare);
+    style.TouchExtraPadding = ImVec2(4.0f * css, spare);
+}
+
+// The settings (app/settings.hpp), kept for this browser.
+void settings_items(const App& app, Intents& out) {
+    const app::Settings& settings = app.workspace().settings();
+    bool enter = settings.send_key() == app::SendKey::enter;
+    if (ImGui::Checkbox("Enter sends (Shift+Enter: new line)", &enter)) {
+        out.push_back(app::intent::SetSetting{"send_key", enter ? "enter" : "ctrl_enter"});
+    }
+    bool mark = settings.mark_read_on_view();
+    if (ImGui::Checkbox("Mark a room read when I view it", &mark)) {
+        out.push_back(app::intent::SetSetting{"mark_read_on_view", mark ? "true" : "false"});
+    }
+}
+
+void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool signed_in);
+
+}  // namespace
+
+// One slim line: the name, the session, then on the right the view switch
+// (`developer`), notifications and sign-out in the workspace, the text size
+// and the settings. When they do not fit beside the name (a phone), they are
+// in a menu at the line's end: the header stays one line at 360 px.
+void header(const App& app, UiState& ui, Instant, Intents& out) {
+    set_touch(ui.touch);
+    if (ui.touch) finger_sized(ui);
     const bool developer = app.workspace().view() == app::View::developer;
     const bool signed_in = app.holder() != CredentialHolder::none;
     ImGui::AlignTextToFramePadding();
@@ -32,62 +100,68 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     const bool workspace_controls = !developer && signed_in;
     auto button_width = [&](const char* text) { return ImGui::CalcTextSize(text).x + style.FramePadding.x * 2; };
     float right = button_width(view_label) + ImGui::CalcTextSize("Text").x + button_width("A-") + button_width("A+") +
-                  style.ItemSpacing.x * 4;
+                  button_width("Settings") + style.ItemSpacing.x * 5;
     if (workspace_controls) right += button_width(notify_label) + button_width("Sign out") + style.ItemSpacing.x * 2;
     const float line_end = ImGui::GetWindowContentRegionMax().x;
+    // A phone's width: one line, the controls in a menu at its end.
+    ImGui::SameLine();
+    const bool in_menu = ImGui::GetCursorPosX() + right > line_end;
     if (const auto& account = app.dashboard().account().value) {
         const std::string who = account->name.value_or(account->account_id);
-        ImGui::SameLine();
-        if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= line_end) ImGui::Text("%s", who.c_str());
+        const float room = line_end - (in_menu ? button_width("Menu") + style.ItemSpacing.x : right);
+        if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= room) ImGui::Text("%s", who.c_str());
     }
-    // Right-aligned on the name's line when all of it fits there; otherwise
-    // the controls flow onto lines of their own (a phone's width).
-    ImGui::SameLine();
-    if (ImGui::GetCursorPosX() + right <= line_end) {
-        ImGui::SameLine(line_end - right);
-    } else {
-        ImGui::NewLine();
-    }
-    if (ImGui::SmallButton(view_label) || (ImGui::IsKeyPressed(ImGuiKey_F2, false) && !ImGui::GetIO().WantTextInput)) {
+    if (ImGui::IsKeyPressed(ImGuiKey_F2, false) && !ImGui::GetIO().WantTextInput) {
         out.push_back(app::intent::ShowView{!developer});
     }
+    ImGui::SameLine(line_end - (in_menu ? button_width("Menu") : right));
+    if (in_menu) {
+        if (tap_button("Menu")) ImGui::OpenPopup("header_menu");
+        note_widget(ui, "menu");
+        if (!ImGui::BeginPopup("header_menu")) return header_rest(app, ui, out, developer, signed_in);
+    }
+    if (tap_button(view_label)) out.push_back(app::intent::ShowView{!developer});
     note_widget(ui, "developer");
     if (workspace_controls) {
-        if (ImGui::SmallButton(beside(notify_label))) {
+        if (tap_button(in_menu ? notify_label : beside(notify_label))) {
             out.push_back(app::intent::SetNotifications{!app.workspace().notifications_enabled()});
         }
         note_widget(ui, "notifications");
-        if (ImGui::SmallButton(beside("Sign out"))) out.push_back(app::intent::SignOut{});
+        if (tap_button(in_menu ? "Sign out" : beside("Sign out"))) out.push_back(app::intent::SignOut{});
         note_widget(ui, "sign_out");
     }
-    beside("Text A- A+");
-    text_dim("Text");
+    if (!in_menu) beside("Text A- A+");
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(kDim, "Text");
     ImGui::SameLine();
     ImGui::BeginDisabled(ui.text_size <= 0);
-    if (ImGui::SmallButton("A-")) --ui.text_size;
+    if (tap_button("A-")) --ui.text_size;
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(ui.text_size >= kTextSizeCount - 1);
-    if (ImGui::SmallButton("A+")) ++ui.text_size;
+    if (tap_button("A+")) ++ui.text_size;
     ImGui::EndDisabled();
-    // Signing out with posts still open asks first, wherever it was asked.
-    if (workspace_controls && app.sign_out_confirm()) {
-        ImGui::TextColored(kWarn, "Sign out? %ld post(s) not yet delivered would be discarded.", *app.sign_out_confirm());
-        if (ImGui::SmallButton("Sign out and discard them")) out.push_back(app::intent::SignOut{true});
+    if (in_menu) {
+        ImGui::Separator();
+        settings_items(app, out);
+        ImGui::EndPopup();
+    } else {
         ImGui::SameLine();
-        if (ImGui::SmallButton("Stay signed in")) out.push_back(app::intent::CancelSignOut{});
+        if (tap_button("Settings")) ImGui::OpenPopup("settings");
+        note_widget(ui, "settings");
+        if (ImGui::BeginPopup("settings")) {
+            settings_items(app, out);
+            ImGui::EndPopup();
+        }
     }
-    // A destructive call asked from the conversation (a delete) waits here.
-    if (!developer && app.api_console().console().pending()) {
-        ImGui::TextColored(kWarn, "%s %s: it cannot be undone.",
-                           std::string(to_string(app.api_console().console().pending()->method)).c_str(),
-                           app.api_console().console().pending()->path.c_str());
-        ImGui::SameLine();
-        if (ImGui::SmallButton("Confirm##pending")) out.push_back(app::intent::ConfirmConsoleCall{});
-        ImGui::SameLine();
-        if (ImGui::SmallButton("Cancel##pending")) out.push_back(app::intent::CancelConsoleCall{});
-    }
+    header_rest(app, ui, out, developer, signed_in);
+}
 
+namespace {
+
+// Under the header's line: the question asked, the notice, warnings, the error.
+void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool signed_in) {
+    if (!developer && signed_in) question_dialog(app, ui, out);
     if (!app.notice().empty()) text_dim(app.notice());
     // The browser's fonts could not be used (browser_font.hpp);
     // sign-out's clipboard clear waits for a click or key press.
@@ -109,12 +183,13 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
             if (primary_button("Try again")) out.push_back(app::intent::TryAgain{});
             ImGui::SameLine();
         }
-        if (ImGui::SmallButton("Dismiss")) out.push_back(app::intent::TryAgain{});
+        if (tap_button("Dismiss")) out.push_back(app::intent::TryAgain{});
         ImGui::EndChild();
         ImGui::PopStyleColor();
     }
-    (void)now;
     ImGui::Separator();
 }
+
+}  // namespace
 
 }  // namespace roomkey::web::parts
