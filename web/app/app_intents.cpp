@@ -135,6 +135,7 @@ void App::apply(const Intent& intent, Instant now) {
             },
             [&](const intent::SetDraft& i) { workspace.drafts().set(i.room_id, i.text); },
             [&](const intent::RestoreDrafts& i) { workspace.drafts().restore(i.account_id, i.stored); },
+            [&](const intent::SetLanguage& i) { i18n::set_language(i.lang); },
             [&](const intent::NotificationPermission& i) {
                 workspace.set_permission(i.permission);
                 if (i.permission != "granted") workspace.set_notifications(false);

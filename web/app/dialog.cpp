@@ -1,6 +1,7 @@
 // dialog.cpp: see dialog.hpp.
 #include "app/dialog.hpp"
 
+#include "app/i18n.hpp"
 #include "app/message_view.hpp"
 #include "app/words.hpp"
 
@@ -24,23 +25,22 @@ const ChatMessage* deleted_message(const App& app, const std::string& path) {
 
 std::optional<Question> open_question(const App& app) {
     if (const auto& pending = app.api_console().console().pending()) {
-        Question q{"Delete this message?", "", "This can't be undone.", "Delete", "Cancel"};
+        Question q{tr("dialog.delete_message"), "", tr("dialog.cannot_undo"), tr("dialog.delete"), tr("common.cancel")};
         if (const ChatMessage* m = deleted_message(app, pending->path)) {
             const std::string me = app.dashboard().account().value ? app.dashboard().account().value->account_id : "";
             const DrawnMessage drawn =
                 drawn_message(*m, me, account_names(app.open_room().view(), nullptr), 0, app.workspace().user_time());
             q.quote = "'" + quoted(drawn.text) + "'";
         } else if (pending->path.find("/messages/") == std::string::npos) {
-            q.title = "Go ahead?";  // a destructive call of the console that is not a message's delete
-            q.yes = "Go ahead";
+            // A destructive call of the console that is not a message's delete.
+            q.title = tr("dialog.go_ahead_title");
+            q.yes = tr("dialog.go_ahead");
         }
         return q;
     }
     if (const auto open = app.sign_out_confirm()) {
-        const std::string n = std::to_string(*open);
-        return Question{"Sign out?", "",
-                        n + (*open == 1 ? " post is" : " posts are") + " not sent yet. Signing out now discards them.",
-                        "Sign out and discard", "Stay signed in"};
+        return Question{tr("dialog.sign_out_title"), "", tr_n("dialog.sign_out_detail", *open),
+                        tr("header.sign_out_discard"), tr("header.stay_signed_in")};
     }
     return std::nullopt;
 }

@@ -192,6 +192,13 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_text(action, "text", text)) return missing(type, "text");
         return Intent{intent::SetRoomFilter{std::move(text)}};
     }
+    if (type == "set_language") {
+        std::string lang;
+        if (!read_text(action, "lang", lang)) return missing(type, "lang");
+        const auto parsed = lang.find('-') == std::string::npos ? i18n::parse_tag(lang) : std::nullopt;
+        if (!parsed) return Err{"action set_language: \"lang\" must be \"ja\" or \"en\", not \"" + lang + "\""};
+        return Intent{intent::SetLanguage{*parsed}};
+    }
     if (type == "set_notifications") {
         bool on = false;
         if (!read_flag(action, "on", on)) return missing(type, "on");

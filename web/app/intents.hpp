@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/i18n.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/scopes.hpp"
@@ -212,6 +213,10 @@ struct SetNotifications {
 };
 // The platform: the browser's notification permission ("granted", ...).
 // Not a page API action.
+// The language the app speaks ("ja", "en"; "qps", the pseudo-locale).
+struct SetLanguage {
+    i18n::Lang lang = i18n::Lang::en;
+};
 struct NotificationPermission {
     std::string permission;
 };
@@ -248,7 +253,7 @@ using Intent =
                  intent::ClipboardCleared, intent::ShowView, intent::SetRoomFilter, intent::Reply, intent::Quote,
                  intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
                  intent::SetNotifications, intent::NotificationPermission, intent::SetSetting, intent::SetDraft,
-                 intent::RestoreSettings, intent::RestoreDrafts>;
+                 intent::RestoreSettings, intent::RestoreDrafts, intent::SetLanguage>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;

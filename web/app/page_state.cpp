@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/bff_state.hpp"
+#include "app/i18n.hpp"
 #include "app/views_state.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 
@@ -41,6 +42,8 @@ std::string page_state_json(const App& app, Instant now) {
     state["ready"] = true;
     state["session"] = app.session_shown().session_label();
     state["mode"] = mode_name(app.holder());
+    // The language the app speaks: "ja" or "en" (the pseudo-locale is English's).
+    state["lang"] = i18n::language() == i18n::Lang::ja ? "ja" : "en";
 
     json config = json::object();
     config["loaded"] = app.config().has_value();

@@ -13,12 +13,16 @@ std::string_view to_string(SendKey key) {
 
 std::string Settings::check(std::string_view name, std::string_view value) {
     if (name == "send_key") {
-        return value == "enter" || value == "ctrl_enter" ? "" : "send_key must be \"enter\" or \"ctrl_enter\"";
+        const bool ok = value == "enter" || value == "ctrl_enter";
+        return ok ? "" : "send_key must be \"enter\" or \"ctrl_enter\"";  // i18n: not shown (page API)
     }
     if (name == "mark_read_on_view") {
-        return value == "true" || value == "false" ? "" : "mark_read_on_view must be true or false";
+        return value == "true" || value == "false"
+                   ? ""
+                   : "mark_read_on_view must be true or false";  // i18n: not shown (page API)
     }
-    return "unknown setting \"" + std::string(name) + "\": send_key or mark_read_on_view";
+    const std::string unknown = "unknown setting \"";                          // i18n: not shown (page API)
+    return unknown + std::string(name) + "\": send_key or mark_read_on_view";  // i18n: not shown (page API)
 }
 
 bool Settings::set(std::string_view name, std::string_view value) {

@@ -1,6 +1,8 @@
 // words.cpp: see words.hpp.
 #include "app/words.hpp"
 
+#include "app/i18n.hpp"
+
 namespace roomkey::app {
 
 std::string quoted(std::string_view text, std::size_t most) {
@@ -23,14 +25,14 @@ std::string room_words(const std::vector<Room>* rooms, const std::string& room_i
             if (r.room_id == room_id && !r.name.empty()) return r.name;
         }
     }
-    return "the room";
+    return tr("words.the_room");
 }
 
 std::string file_words(const std::vector<ChatFile>& files, const std::string& file_id) {
     for (const ChatFile& f : files) {
         if (f.file_id == file_id && !f.filename.empty()) return f.filename;
     }
-    return "the file";
+    return tr("words.the_file");
 }
 
 std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, const std::string& task_id) {
@@ -40,7 +42,7 @@ std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, c
             if (t.task_id == task_id && !t.body.empty()) return "'" + quoted(t.body) + "'";
         }
     }
-    return "The task";
+    return tr("words.the_task");
 }
 
 }  // namespace roomkey::app

@@ -47,6 +47,7 @@
 #include "input_queue.hpp"
 #include "local_store.hpp"
 #include "mention_alerts.hpp"
+#include "language.hpp"
 #include "page_bridge.hpp"
 #include "ui.hpp"
 #include "ux_frame.hpp"
@@ -258,6 +259,7 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
 // app as it is now.
 void publish(Platform& p, roomkey::Instant now, bool drawn = false) {
     if (p.frame == 0) return;  // ready() means drawn: the first frame publishes first
+    roomkey::web::follow_language();  // a new language is kept and put on <html lang>
     std::string state = roomkey::app::page_state_json(*p.app, now);
     if (state != p.last_published) {
         p.last_published = std::move(state);
@@ -546,6 +548,7 @@ int main() {
     // The text size this session chose survives a reload (view_prefs.hpp).
     if (const auto size = roomkey::web::stored_text_size()) p.ui.text_size = *size;
     p.ui.touch = roomkey::web::coarse_pointer();
+    roomkey::web::install_language();  // before the app says its first word (language.hpp)
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
     p.app->set_user_time(roomkey::web::browser_user_time());  // zone and locale (user_time.hpp)
     p.app->start(launch_url, pending, roomkey::web::now());

@@ -8,6 +8,7 @@
 
 #include "app/dialog.hpp"
 #include "app/format.hpp"
+#include "app/i18n.hpp"
 #include "app/scope_help.hpp"
 #include "browser_font.hpp"
 #include "roomkey/registration.hpp"
@@ -67,11 +68,11 @@ void finger_sized(const UiState& ui) {
 void settings_items(const App& app, Intents& out) {
     const app::Settings& settings = app.workspace().settings();
     bool enter = settings.send_key() == app::SendKey::enter;
-    if (ImGui::Checkbox("Enter sends (Shift+Enter: new line)", &enter)) {
+    if (ImGui::Checkbox(tr("settings.enter_sends"), &enter)) {
         out.push_back(app::intent::SetSetting{"send_key", enter ? "enter" : "ctrl_enter"});
     }
     bool mark = settings.mark_read_on_view();
-    if (ImGui::Checkbox("Mark a room read when I view it", &mark)) {
+    if (ImGui::Checkbox(tr("settings.mark_read_on_view"), &mark)) {
         out.push_back(app::intent::SetSetting{"mark_read_on_view", mark ? "true" : "false"});
     }
 }
@@ -95,28 +96,36 @@ void header(const App& app, UiState& ui, Instant, Intents& out) {
     const std::string label = app.session_shown().session_label();
     ImGui::TextColored(session_colour(label), "[%s]", label.c_str());
     const ImGuiStyle& style = ImGui::GetStyle();
-    const char* view_label = developer ? "Workspace (F2)" : "Developer (F2)";
-    const char* notify_label = app.workspace().notifications_enabled() ? "Notifications on" : "Notifications off";
+    const char* view_label = developer ? tr("header.workspace") : tr("header.developer");
+    const char* notify_label =
+        app.workspace().notifications_enabled() ? tr("header.notifications_on") : tr("header.notifications_off");
+    // The switch names the other language in its own words.
+    const bool japanese = app::i18n::language() == app::i18n::Lang::ja;
+    const char* language_label = japanese ? tr("language.en") : tr("language.ja");
+    const char* menu_label = tr("header.menu");
+    const char* settings_label = tr("header.settings");
+    const char* sign_out_label = tr("header.sign_out");
     const bool workspace_controls = !developer && signed_in;
     auto button_width = [&](const char* text) { return ImGui::CalcTextSize(text).x + style.FramePadding.x * 2; };
-    float right = button_width(view_label) + ImGui::CalcTextSize("Text").x + button_width("A-") + button_width("A+") +
-                  button_width("Settings") + style.ItemSpacing.x * 5;
-    if (workspace_controls) right += button_width(notify_label) + button_width("Sign out") + style.ItemSpacing.x * 2;
+    float right = button_width(view_label) + ImGui::CalcTextSize(tr("header.text")).x + button_width("A-") +
+                  button_width("A+") + button_width(language_label) + button_width(settings_label) +
+                  style.ItemSpacing.x * 6;
+    if (workspace_controls) right += button_width(notify_label) + button_width(sign_out_label) + style.ItemSpacing.x * 2;
     const float line_end = ImGui::GetWindowContentRegionMax().x;
     // A phone's width: one line, the controls in a menu at its end.
     ImGui::SameLine();
     const bool in_menu = ImGui::GetCursorPosX() + right > line_end;
     if (const auto& account = app.dashboard().account().value) {
         const std::string who = account->name.value_or(account->account_id);
-        const float room = line_end - (in_menu ? button_width("Menu") + style.ItemSpacing.x : right);
+        const float room = line_end - (in_menu ? button_width(menu_label) + style.ItemSpacing.x : right);
         if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= room) ImGui::Text("%s", who.c_str());
     }
     if (ImGui::IsKeyPressed(ImGuiKey_F2, false) && !ImGui::GetIO().WantTextInput) {
         out.push_back(app::intent::ShowView{!developer});
     }
-    ImGui::SameLine(line_end - (in_menu ? button_width("Menu") : right));
+    ImGui::SameLine(line_end - (in_menu ? button_width(menu_label) : right));
     if (in_menu) {
-        if (tap_button("Menu")) ImGui::OpenPopup("header_menu");
+        if (tap_button((std::string(menu_label) + "##menu").c_str())) ImGui::OpenPopup("header_menu");
         note_widget(ui, "menu");
         if (!ImGui::BeginPopup("header_menu")) return header_rest(app, ui, out, developer, signed_in);
     }
@@ -127,12 +136,12 @@ void header(const App& app, UiState& ui, Instant, Intents& out) {
             out.push_back(app::intent::SetNotifications{!app.workspace().notifications_enabled()});
         }
         note_widget(ui, "notifications");
-        if (tap_button(in_menu ? "Sign out" : beside("Sign out"))) out.push_back(app::intent::SignOut{});
+        if (tap_button(in_menu ? sign_out_label : beside(sign_out_label))) out.push_back(app::intent::SignOut{});
         note_widget(ui, "sign_out");
     }
-    if (!in_menu) beside("Text A- A+");
+    if (!in_menu) beside((std::string(tr("header.text")) + " A- A+ " + language_label).c_str());
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(kDim, "Text");
+    ImGui::TextColored(kDim, "%s", tr("header.text"));
     ImGui::SameLine();
     ImGui::BeginDisabled(ui.text_size <= 0);
     if (tap_button("A-")) --ui.text_size;
@@ -141,13 +150,18 @@ void header(const App& app, UiState& ui, Instant, Intents& out) {
     ImGui::BeginDisabled(ui.text_size >= kTextSizeCount - 1);
     if (tap_button("A+")) ++ui.text_size;
     ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (tap_button((std::string(language_label) + "##language").c_str())) {
+        out.push_back(app::intent::SetLanguage{japanese ? app::i18n::Lang::en : app::i18n::Lang::ja});
+    }
+    note_widget(ui, "language");
     if (in_menu) {
         ImGui::Separator();
         settings_items(app, out);
         ImGui::EndPopup();
     } else {
         ImGui::SameLine();
-        if (tap_button("Settings")) ImGui::OpenPopup("settings");
+        if (tap_button((std::string(settings_label) + "##settings").c_str())) ImGui::OpenPopup("settings");
         note_widget(ui, "settings");
         if (ImGui::BeginPopup("settings")) {
             settings_items(app, out);
@@ -180,10 +194,10 @@ void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool
         ImGui::TextWrapped("%s", error->message.c_str());
         if (!error->remedy.empty()) ImGui::TextWrapped("%s", error->remedy.c_str());
         if (error->offers_try_again) {
-            if (primary_button("Try again")) out.push_back(app::intent::TryAgain{});
+            if (primary_button(tr("common.try_again"))) out.push_back(app::intent::TryAgain{});
             ImGui::SameLine();
         }
-        if (tap_button("Dismiss")) out.push_back(app::intent::TryAgain{});
+        if (tap_button(tr("common.dismiss"))) out.push_back(app::intent::TryAgain{});
         ImGui::EndChild();
         ImGui::PopStyleColor();
     }

@@ -1,0 +1,97 @@
+// language.cpp: see language.hpp.
+#include "language.hpp"
+
+#include <emscripten.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/i18n.hpp"
+#include "page_bridge.hpp"
+
+namespace {
+
+// clang-format off
+// ?lang=, the stored choice, then navigator.languages: one per line, staged
+// for page_bridge's reader ("" for what is absent or unreadable).
+EM_JS(int, roomkey_js_stage_languages, (const char* key), {
+    var query = "";
+    var stored = "";
+    try { query = new URLSearchParams(window.location.search).get("lang") || ""; } catch (e) {}
+    try { stored = window.localStorage.getItem(UTF8ToString(key)) || ""; } catch (e) {}
+    var list = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+    var lines = [query.slice(0, 16), stored.slice(0, 16)].concat(list.slice(0, 16));
+    return lengthBytesUTF8(window["roomkey"]["_stageText"](lines.join("\n")));
+});
+
+EM_JS(void, roomkey_js_store_lang, (const char* key, const char* lang), {
+    try { window.localStorage.setItem(UTF8ToString(key), UTF8ToString(lang)); } catch (e) {}
+});
+
+EM_JS(void, roomkey_js_page_lang, (const char* lang), {
+    document.documentElement.lang = UTF8ToString(lang);
+});
+
+// Intl.PluralRules's category of n, as an index into the names below.
+EM_JS(int, roomkey_js_plural, (const char* lang, double n), {
+    var rules = Module["pluralRules"] || (Module["pluralRules"] = {});
+    var tag = UTF8ToString(lang);
+    try {
+        var rule = rules[tag] || (rules[tag] = new Intl.PluralRules(tag));
+        return ["zero", "one", "two", "few", "many", "other"].indexOf(rule.select(n));
+    } catch (e) {
+        return -1;
+    }
+});
+// clang-format on
+
+const char* intl_plural(roomkey::app::i18n::Lang lang, long long n) {
+    static const char* const kCategories[] = {"zero", "one", "two", "few", "many", "other"};
+    const std::string tag(roomkey::app::i18n::code(lang == roomkey::app::i18n::Lang::qps ? roomkey::app::i18n::Lang::en : lang));
+    const int at = roomkey_js_plural(tag.c_str(), static_cast<double>(n));
+    return at >= 0 ? kCategories[at] : roomkey::app::i18n::builtin_plural(lang, n);
+}
+
+roomkey::app::i18n::Lang g_page_language = roomkey::app::i18n::Lang::en;
+
+void tell_page(roomkey::app::i18n::Lang lang) {
+    g_page_language = lang;
+    // The pseudo-locale is English's text in disguise.
+    roomkey_js_page_lang(lang == roomkey::app::i18n::Lang::ja ? "ja" : "en");
+}
+
+}  // namespace
+
+namespace roomkey::web {
+
+void install_language() {
+    namespace i18n = app::i18n;
+    const std::string text = detail::read_staged(roomkey_js_stage_languages(kLanguageKey));
+    std::vector<std::string> lines;
+    for (std::size_t start = 0; start <= text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    lines.resize(std::max<std::size_t>(lines.size(), 2));
+    const std::string query = lines[0];
+    const std::string stored = lines[1];
+    const std::vector<std::string> browser(lines.begin() + 2, lines.end());
+    const i18n::Lang lang = i18n::choose(query, stored, browser);
+    // ?lang= is a choice too: it outlasts the sign-in's round trip.
+    if (i18n::parse_tag(query)) roomkey_js_store_lang(kLanguageKey, std::string(i18n::code(lang)).c_str());
+    i18n::set_plural_rule(intl_plural);
+    i18n::set_language(lang);
+    tell_page(lang);
+}
+
+bool follow_language() {
+    namespace i18n = app::i18n;
+    if (i18n::language() == g_page_language) return false;
+    roomkey_js_store_lang(kLanguageKey, std::string(i18n::code(i18n::language())).c_str());
+    tell_page(i18n::language());
+    return true;
+}
+
+}  // namespace roomkey::web
