@@ -30,7 +30,7 @@ std::optional<Question> open_question(const App& app) {
             const std::string me = app.dashboard().account().value ? app.dashboard().account().value->account_id : "";
             const DrawnMessage drawn =
                 drawn_message(*m, me, account_names(app.open_room().view(), nullptr), 0, app.workspace().user_time());
-            q.quote = "'" + quoted(drawn.text) + "'";
+            q.quote = "'" + cut_short(drawn.text) + "'";
         } else if (pending->path.find("/messages/") == std::string::npos) {
             // A destructive call of the console that is not a message's delete.
             q.title = tr("dialog.go_ahead_title");

@@ -5,7 +5,7 @@
 
 namespace roomkey::app {
 
-std::string quoted(std::string_view text, std::size_t most) {
+std::string cut_short(std::string_view text, std::size_t most) {
     std::string out;
     std::size_t chars = 0;
     for (char c : text) {
@@ -39,7 +39,7 @@ std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, c
     for (const auto* list : lists) {
         if (!list) continue;
         for (const ChatTask& t : *list) {
-            if (t.task_id == task_id && !t.body.empty()) return "'" + quoted(t.body) + "'";
+            if (t.task_id == task_id && !t.body.empty()) return "'" + cut_short(t.body) + "'";
         }
     }
     return tr("words.the_task");

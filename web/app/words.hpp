@@ -12,7 +12,7 @@
 namespace roomkey::app {
 
 // At most `most` characters (UTF-8) of `text` on one line, "…" when cut.
-std::string quoted(std::string_view text, std::size_t most = 40);
+std::string cut_short(std::string_view text, std::size_t most = 40);
 // "Launch", or "the room" when the list does not have it.
 std::string room_words(const std::vector<Room>* rooms, const std::string& room_id);
 // "report.pdf", or "the file" when the room's list does not have it.
