@@ -462,7 +462,7 @@ export async function widgetRect(page, name, { stableMs = 150, timeoutMs = 30000
 }
 
 // The header's controls a narrow page keeps in its menu ('menu'), one click away.
-const IN_HEADER_MENU = new Set(['developer', 'notifications', 'sign_out', 'settings']);
+const IN_HEADER_MENU = new Set(['notifications', 'sign_out', 'settings']);
 
 // When `name` is one of them and the header shows its menu instead, opens
 // the menu with `press` (a click or a tap), as a user would first.

@@ -117,7 +117,9 @@ void take_fill(const App& app, UiState& ui, Intents& out) {
         text = typed + fill.text;
     }
     const std::size_t caret = fill.replace ? fill.text.size() + typed.size() : text.size();
-    replace(ui.composer, text, caret, true);
+    // The caret goes there when the field is next entered. (Taking the focus here
+    // left the page's text input behind: a click on the field no longer moved it.)
+    replace(ui.composer, text, caret, false);
     out.push_back(app::intent::SetDraft{ui.composer.room, text});
 }
 

@@ -54,14 +54,14 @@ void question_dialog(const App& app, UiState& ui, Intents& out) {
 }
 
 // A finger's pointer (coarse): controls at least 44 CSS px tall, as touch
-// guidelines ask. Buttons grow; small buttons keep their look and take
-// touches in a 44 px band around their text (TouchExtraPadding).
+// guidelines ask: buttons, fields and tap_button grow. (Not TouchExtraPadding:
+// it widened child windows' hover too, and a pane's edge took taps meant for
+// the button above it.)
 void finger_sized(const UiState& ui) {
     ImGuiStyle& style = ImGui::GetStyle();
     const float css = ImGui::GetFontSize() / kTextSizes[ui.text_size];
     const float spare = std::max(0.0f, (44.0f * css - ImGui::GetFontSize()) * 0.5f);
     style.FramePadding.y = std::max(style.FramePadding.y, spare);
-    style.TouchExtraPadding = ImVec2(4.0f * css, spare);
 }
 
 // The settings (app/settings.hpp), kept for this browser.
@@ -115,22 +115,25 @@ void header(const App& app, UiState& ui, Instant, Intents& out) {
     // A phone's width: one line, the controls in a menu at its end.
     ImGui::SameLine();
     const bool in_menu = ImGui::GetCursorPosX() + right > line_end;
+    // In the menu's place: the view switch (the developer view stays one click away), then Menu.
+    const float menu_right = button_width(view_label) + style.ItemSpacing.x + button_width(menu_label);
     if (const auto& account = app.dashboard().account().value) {
         const std::string who = account->name.value_or(account->account_id);
-        const float room = line_end - (in_menu ? button_width(menu_label) + style.ItemSpacing.x : right);
+        const float room = line_end - (in_menu ? menu_right + style.ItemSpacing.x : right);
         if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= room) ImGui::Text("%s", who.c_str());
     }
     if (ImGui::IsKeyPressed(ImGuiKey_F2, false) && !ImGui::GetIO().WantTextInput) {
         out.push_back(app::intent::ShowView{!developer});
     }
-    ImGui::SameLine(line_end - (in_menu ? button_width(menu_label) : right));
+    ImGui::SameLine(line_end - (in_menu ? menu_right : right));
+    if (tap_button(view_label)) out.push_back(app::intent::ShowView{!developer});
+    note_widget(ui, "developer");
     if (in_menu) {
+        ImGui::SameLine();
         if (tap_button((std::string(menu_label) + "##menu").c_str())) ImGui::OpenPopup("header_menu");
         note_widget(ui, "menu");
         if (!ImGui::BeginPopup("header_menu")) return header_rest(app, ui, out, developer, signed_in);
     }
-    if (tap_button(view_label)) out.push_back(app::intent::ShowView{!developer});
-    note_widget(ui, "developer");
     if (workspace_controls) {
         if (tap_button(in_menu ? notify_label : beside(notify_label))) {
             out.push_back(app::intent::SetNotifications{!app.workspace().notifications_enabled()});
