@@ -47,6 +47,11 @@
 //                                    {type:'copy_as', entry, format:'curl_service'|'curl_helper'|
 //                                    'fetch'|'python'} (always masked), {type:'export_har'},
 //                                    {type:'set_log_filter', text, method, status}
+//                                    {type:'attach_file', ...} (as upload_file)
+//                                    {type:'set_setting', name:'send_key', value:'enter'|'ctrl_enter'}
+//                                    {type:'set_setting', name:'mark_read_on_view', value:true}
+//                                    (state: composer {text, room_id}, settings {send_key,
+//                                    mark_read_on_view}, dialog {title, quote, detail, yes, no} or null)
 //                                    {type:'refresh_scopes', scope:'users.all:read'} (a subset of
 //                                    state().scopes.granted, spec 4.3; the outcome in
 //                                    state().scope_refresh {pending, requested,
@@ -61,7 +66,10 @@
 //                                    console_endpoint, console_send, add_scopes,
 //                                    rate_plot, refresh_scopes, files_tab,
 //                                    upload_file; room_list, conversation,
-//                                    composer, details, developer, back; and `frame`, the
+//                                    composer, details, developer, back, attach,
+//                                    mention_option, send_key, menu (a narrow header),
+//                                    settings, dialog, dialog_yes, dialog_no (while a
+//                                    question is open); and `frame`, the
 //                                    frame it was drawn in: once widget(n).frame >=
 //                                    state().frame it shows that state): the part of it
 //                                    on screen, or null when it is not drawn or

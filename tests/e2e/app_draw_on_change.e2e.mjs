@@ -104,6 +104,9 @@ test('painting only what changed leaves the picture a full repaint draws', async
   // below it changes, then changes back), the API-token section opened
   // (everything under it moves down) and closed again.
   await page.mouse.move(signIn.x + signIn.width / 2, signIn.y + signIn.height / 2);
+  // The scopes are in the connection's settings, one click from the first screen.
+  await page.getByRole('button', { name: 'Connection settings', exact: true }).dispatchEvent('click');
+  await settledPicture(page);
   const contacts = page.getByRole('checkbox', { name: 'contacts.all:read_write', exact: true });
   const tokenSection = page.getByRole('button', { name: 'Or use an API token (spec 5.1)', exact: true });
   for (const control of [contacts, contacts, tokenSection, tokenSection]) {

@@ -464,9 +464,24 @@ export async function widgetRect(page, name, { stableMs = 150, timeoutMs = 30000
   throw new Error(`the widget "${name}" was not drawn, or kept moving, for ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
 }
 
+// The header's controls a narrow page keeps in its menu ('menu'), one click away.
+const IN_HEADER_MENU = new Set(['notifications', 'sign_out', 'settings']);
+
+// When `name` is one of them and the header shows its menu instead, opens
+// the menu with `press` (a click or a tap), as a user would first.
+async function openHeaderMenuFor(page, name, press) {
+  if (!IN_HEADER_MENU.has(name)) return;
+  const where = await page.waitForFunction((n) => {
+    const api = window.roomkey;
+    return api && (api.widget(n) ? 'drawn' : api.widget('menu') ? 'menu' : null);
+  }, name, { timeout: 30000 });
+  if (await where.jsonValue() === 'menu') await press('menu');
+}
+
 // Taps the middle of the widget `name` with a finger (a page of a `phone`
 // browser): the press arrives with its position, no pointer moved there first.
 export async function tapWidget(page, name) {
+  await openHeaderMenuFor(page, name, (n) => tapWidget(page, n));
   const r = await widgetRect(page, name);
   await page.touchscreen.tap(r.x + r.width / 2, r.y + r.height / 2);
 }
@@ -477,6 +492,7 @@ export async function tapWidget(page, name) {
 // an item others may overlap (a tab) only when the frame before already had
 // the pointer over it.
 export async function clickWidget(page, name) {
+  await openHeaderMenuFor(page, name, (n) => clickWidget(page, n));
   const r = await widgetRect(page, name);
   const x = r.x + r.width / 2; const y = r.y + r.height / 2;
   await page.mouse.move(x, y);

@@ -110,10 +110,15 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::LoadMessages& i) { room.load_messages(i.room_id, now); },
             [&](const intent::MarkRead& i) { room.mark_read(i.room_id, now); },
             [&](const intent::SeenLatest& i) { room.seen_latest(i.room_id, now); },
-            [&](const intent::SetSetting& i) { room.set_mark_read_on_view(i.value); },
             [&](const intent::CompleteTask& i) { room.set_task_status(i.room_id, i.task_id, "done", now); },
             [&](const intent::ReopenTask& i) { room.set_task_status(i.room_id, i.task_id, "open", now); },
-            [&](const intent::UploadFile& i) { room.upload(i, now); },
+            [&](const intent::UploadFile& i) {
+                room.upload(i, now);
+                // The composer's text went with the file: it is not a draft any more.
+                if (!i.message.empty() && workspace.drafts().text(i.room_id) == i.message) {
+                    workspace.drafts().set(i.room_id, "");
+                }
+            },
             [&](const intent::PickFile& i) {
                 room.ensure_open(i.room_id, now);
                 effects_.push_back(effect::PickFile{i.room_id, i.message});
@@ -137,6 +142,16 @@ void App::apply(const Intent& intent, Instant now) {
             },
             [&](const intent::Mention& i) { workspace.mention(room.view(), i.account_id); },
             [&](const intent::SetNotifications& i) { workspace.set_notifications(i.on); },
+            [&](const intent::SetSetting& i) {
+                workspace.settings().set(i.name, i.value);
+                room.set_mark_read_on_view(workspace.settings().mark_read_on_view());
+            },
+            [&](const intent::RestoreSettings& i) {
+                workspace.settings().restore(i.stored);
+                room.set_mark_read_on_view(workspace.settings().mark_read_on_view());
+            },
+            [&](const intent::SetDraft& i) { workspace.drafts().set(i.room_id, i.text); },
+            [&](const intent::RestoreDrafts& i) { workspace.drafts().restore(i.account_id, i.stored); },
             [&](const intent::SetLanguage& i) { i18n::set_language(i.lang); },
             [&](const intent::NotificationPermission& i) {
                 workspace.set_permission(i.permission);

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/settings.hpp"
 #include "roomkey/encoding.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/json_text.hpp"
@@ -160,14 +161,6 @@ Result<Intent, std::string> parse_object(const json& action) {
         return Intent{std::move(task)};
     }
     if (type == "cancel_queued") return Intent{intent::CancelQueued{}};
-    if (type == "set_setting") {
-        std::string name;
-        bool value = false;
-        if (!read_text(action, "name", name)) return missing(type, "name");
-        if (name != "mark_read_on_view") return Err{"action set_setting: unknown setting \"" + name + "\""};
-        if (!read_flag(action, "value", value)) return missing(type, "value");
-        return Intent{intent::SetSetting{std::move(name), value}};
-    }
     if (type == "send_waiting_posts") return Intent{intent::WaitingPosts{intent::WaitingPosts::send}};
     if (type == "review_waiting_posts") return Intent{intent::WaitingPosts{intent::WaitingPosts::review}};
     if (type == "discard_waiting_posts") return Intent{intent::WaitingPosts{intent::WaitingPosts::discard}};
@@ -244,6 +237,15 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_flag(action, "on", on)) return missing(type, "on");
         return Intent{intent::SetNotifications{on}};
     }
+    if (type == "set_setting") {
+        std::string name;
+        if (!read_text(action, "name", name)) return missing(type, "name");
+        const json& v = action.contains("value") ? action["value"] : json();
+        const std::string value = v.is_string() ? v.get<std::string>() : v.is_boolean() ? v.dump() : "";
+        const std::string why = Settings::check(name, value);
+        if (!why.empty()) return Err{"action set_setting: " + why};
+        return Intent{intent::SetSetting{std::move(name), value}};
+    }
     if (type == "mention") {
         std::string account;
         if (!read_id(action, "account_id", account)) return missing(type, "account_id");
@@ -310,7 +312,7 @@ Result<Intent, std::string> parse_object(const json& action) {
     }
     if (type == "confirm_api_call") return Intent{intent::ConfirmConsoleCall{}};
     if (type == "cancel_api_call") return Intent{intent::CancelConsoleCall{}};
-    if (type == "upload_file") {
+    if (type == "upload_file" || type == "attach_file") {
         intent::UploadFile upload;
         if (!read_id(action, "room_id", upload.room_id)) return bad_id(type, "room_id");
         if (!read_text(action, "name", upload.name) || upload.name.empty()) return missing(type, "name");

@@ -56,11 +56,6 @@ struct WaitingPosts {
 struct SeenLatest {
     std::string room_id;
 };
-// A setting of the user's: {"type":"set_setting","name":"mark_read_on_view","value":false}.
-struct SetSetting {
-    std::string name;
-    bool value = true;
-};
 // A view's own input check failed ("" clears it): shown in state() and the
 // mirror like every other error on screen.
 struct FormError {
@@ -261,6 +256,24 @@ struct SetLanguage {
 struct NotificationPermission {
     std::string permission;
 };
+// A setting (settings.hpp): the value as text ("enter", "true", ...).
+struct SetSetting {
+    std::string name;
+    std::string value;
+};
+// The composer's text for a room, as typed (the UI, not a page API action).
+struct SetDraft {
+    std::string room_id;
+    std::string text;
+};
+// The platform: what localStorage kept (settings; an account's drafts, "" when signed out).
+struct RestoreSettings {
+    std::string stored;
+};
+struct RestoreDrafts {
+    std::string account_id;
+    std::string stored;
+};
 }  // namespace intent
 
 using Intent =
@@ -277,7 +290,8 @@ using Intent =
                  intent::ClipboardCleared, intent::ShowView, intent::SetRoomFilter, intent::Reply, intent::Quote,
                  intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
-                 intent::WaitingPosts, intent::SeenLatest, intent::SetSetting>;
+                 intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,
+                 intent::RestoreSettings, intent::RestoreDrafts>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -301,11 +315,13 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"confirm_api_call"} {"type":"cancel_api_call"} {"type":"add_scopes","scope":"contacts.all:read"}
 //   {"type":"refresh_scopes","scope":"users.all:read"} (a subset of the granted scopes, spec 4.3)
 //   {"type":"upload_file","room_id":"2100","name":"a.pdf","mime":"application/pdf","data_base64":"...",
-//    "message":"optional"} {"type":"open_file","room_id":"2100","file_id":"9001"}
+//    "message":"optional"} (attach_file: the same) {"type":"open_file","room_id":"2100","file_id":"9001"}
 // {"type":"show_view","view":"developer"} {"type":"set_room_filter","text":"launch"}
 //   {"type":"reply","room_id":"2100","message_id":"5"} {"type":"quote",...same} {"type":"mention","account_id":"1002"}
 //   {"type":"edit_message","room_id":"2100","message_id":"5","body":"new"} {"type":"delete_message",...}
 //   {"type":"reopen_task","room_id":"2100","task_id":"5"} {"type":"set_notifications","on":true}
+//   {"type":"set_setting","name":"send_key","value":"enter"} ("enter"|"ctrl_enter")
+//   {"type":"set_setting","name":"mark_read_on_view","value":false}
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

@@ -7,6 +7,7 @@
 #include "app/app_detail.hpp"
 #include "app/message_merge.hpp"
 #include "app/view_answer.hpp"
+#include "app/words.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/polling.hpp"
 #include "roomkey/upload_limits.hpp"
@@ -362,9 +363,11 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     dashboard_.set_room_counts(call.subject, counts->unread_num, counts->mention_num);
                     // The totals changed at the service: read them again.
                     dashboard_.reload_status(now);
-                    if (!call.quiet)
-                        host_.notice(already_read ? "Room " + call.subject + " was already read."
-                                                  : "Room " + call.subject + " marked as read.");
+                    if (!call.quiet) {
+                        const std::string room =
+                            room_words(dashboard_.rooms().value ? &*dashboard_.rooms().value : nullptr, call.subject);
+                        host_.notice(already_read ? room + " was already read." : "Marked " + room + " as read.");
+                    }
                 }
             }
             break;
@@ -378,7 +381,10 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     const std::string done = call.params.empty() ? "done" : call.params.front().second;
                     room_.set_task_status(call.subject, done);
                     my_tasks_.set_status(call.subject, done);
-                    host_.notice("Task " + call.subject + (done == "done" ? " is done." : " is open again."));
+                    host_.notice(
+                        task_words({&room_.tasks(), my_tasks_.tasks().value ? &*my_tasks_.tasks().value : nullptr},
+                                   call.subject) +
+                        (done == "done" ? " is done." : " is open again."));
                 }
             }
             break;
@@ -394,7 +400,7 @@ void OpenRoom::on_file_answer(const Call& call, const Answer& answer, Instant no
     const bool upload = call.kind == Kind::upload;
     const std::string room = upload ? call.subject : call.room;
     const std::string what = upload ? "Uploading " + (call.upload ? call.upload->name : std::string("the file"))
-                                    : "Opening file " + call.subject;
+                                    : "Opening " + file_words(room_.files(), call.subject);
     const std::optional<HttpResponse>& response = answer.response;
     // The failure in words ("" on success), as the view and the app's error show it.
     std::string failure;
@@ -435,8 +441,7 @@ void OpenRoom::on_file_answer(const Call& call, const Answer& answer, Instant no
             if (failure.empty()) up.sent = up.total;
         }
         if (!failure.empty()) return;
-        host_.notice("Uploaded " + (call.upload ? call.upload->name : std::string("the file")) + " (file " + file_id +
-                     ").");
+        host_.notice("Uploaded " + (call.upload ? call.upload->name : std::string("the file")) + ".");
         host_.clear_error(ErrorSource::room);
         // The service wrote its file_uploaded message: show it, and the file.
         if (for_open_room) {

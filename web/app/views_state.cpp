@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/dialog.hpp"
 #include "app/digest.hpp"
 #include "app/i18n.hpp"
 #include "app/message_view.hpp"
@@ -75,6 +76,16 @@ void add_views_small(const App& app, json& state) {
     state["room_filter"] = ws.room_filter();
     state["notifications"] = {{"enabled", ws.notifications_enabled()}, {"permission", ws.permission()}};
     state["title"] = ws.title();
+    const std::string& open_id = app.open_room().view().room_id();
+    state["composer"] = {{"text", open_id.empty() ? "" : ws.drafts().text(open_id)}, {"room_id", open_id}};
+    if (const auto q = ws.view() == View::workspace ? open_question(app) : std::nullopt) {
+        state["dialog"] = {
+            {"title", q->title}, {"quote", q->quote}, {"detail", q->detail}, {"yes", q->yes}, {"no", q->no}};
+    } else {
+        state["dialog"] = nullptr;
+    }
+    state["settings"] = {{"send_key", std::string(to_string(ws.settings().send_key()))},
+                         {"mark_read_on_view", ws.settings().mark_read_on_view()}};
     // Where the user is, as the address says it (shell/page.js follows it).
     const RoomView& open = app.open_room().view();
     state["location"] = ws.view() == View::developer ? "#/developer"

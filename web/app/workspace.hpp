@@ -12,7 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "app/drafts.hpp"
 #include "app/room_view.hpp"
+#include "app/settings.hpp"
 #include "app/time_text.hpp"
 #include "roomkey/api.hpp"
 
@@ -80,6 +82,12 @@ public:
     // The tab's title: "(N) roomkey" with N the mentions across rooms, else "roomkey".
     std::string title() const;
 
+    // The composer's drafts (this account's, per room) and the user's settings (this browser's).
+    const Drafts& drafts() const { return drafts_; }
+    Drafts& drafts() { return drafts_; }
+    const Settings& settings() const { return settings_; }
+    Settings& settings() { return settings_; }
+
     // The user's zone and locale (the platform sets the browser's; UTC and digits until then).
     const UserTime& user_time() const { return user_time_; }
     void set_user_time(UserTime user) { user_time_ = std::move(user); }
@@ -97,6 +105,8 @@ private:
     std::vector<MentionRise> rises_;
     std::vector<MentionAlert> alerts_;
     UserTime user_time_;
+    Drafts drafts_;
+    Settings settings_;
 };
 
 }  // namespace roomkey::app

@@ -45,6 +45,7 @@
 #include "file_transfer.hpp"
 #include "frame_picture.hpp"
 #include "input_queue.hpp"
+#include "local_store.hpp"
 #include "mention_alerts.hpp"
 #include "language.hpp"
 #include "page_bridge.hpp"
@@ -319,6 +320,7 @@ void deliver_intents(const std::vector<roomkey::app::Intent>& intents) {
 // published. Returns the ids of the requests sent.
 std::vector<std::uint64_t> run_effects(Platform& p, roomkey::Instant now) {
     p.app->tick(now);
+    for (const roomkey::app::Intent& kept : roomkey::web::sync_local_store(*p.app)) p.app->apply(kept, now);
     std::vector<std::uint64_t> sent = perform(p.app->take_effects());
     roomkey::web::show_mention_alerts(*p.app);  // title, notifications
     publish(p, now);
@@ -375,7 +377,7 @@ void on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total)
 }
 
 // A file chosen in the picker goes to the room the picker was opened for;
-// a file dropped on the canvas to the open room (no message).
+// a file dropped on the canvas to the open room, with the composer's text.
 void on_file_chosen(roomkey::web::ChosenFile file) {
     Platform& p = g_platform;
     if (!p.app) return;
@@ -383,6 +385,7 @@ void on_file_chosen(roomkey::web::ChosenFile file) {
     if (file.dropped) {
         if (!p.app->open_room().view().is_open()) return;  // nowhere to put it
         upload.room_id = p.app->open_room().view().room_id();
+        upload.message = p.app->workspace().drafts().text(upload.room_id);
     } else {
         upload.room_id = p.pick.room_id;
         upload.message = p.pick.message;
@@ -547,6 +550,7 @@ int main() {
     p.ui.utc_offset = roomkey::web::local_utc_offset;
     // The text size this session chose survives a reload (view_prefs.hpp).
     if (const auto size = roomkey::web::stored_text_size()) p.ui.text_size = *size;
+    p.ui.touch = roomkey::web::coarse_pointer();
     roomkey::web::install_language();  // before the app says its first word (language.hpp)
     p.app = std::make_unique<roomkey::app::App>(roomkey::web::browser_random, roomkey::web::page_origin());
     p.app->set_user_time(roomkey::web::browser_user_time());  // zone and locale (user_time.hpp)

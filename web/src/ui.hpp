@@ -79,6 +79,23 @@ struct UiState {
         float end = -1.0f;      // where the content ended last frame
         std::size_t pending = 0;
     } conv;
+    bool edit_focus = false;  // Edit was pressed: the caret goes into the edit field
+    // The composer (ui_composer.cpp): the field's text with soft line breaks
+    // (app/soft_wrap.hpp) for the room `room`, the caret last seen (in
+    // `shown`), the width it was wrapped for; what to do when next drawn.
+    struct Composer {
+        std::string room;
+        std::string shown;
+        std::vector<std::size_t> soft;
+        std::size_t caret = std::string::npos;
+        float width = 0;
+        int set_caret = -1;
+        bool focus = false;
+        unsigned int field = 0;  // the field's ImGui id
+        const RoomMember* take = nullptr;  // an offered name Enter took: written in by the field's callback
+    } composer;
+    // The pointer is coarse (a touch screen): bigger targets, no keyboard hints.
+    bool touch = false;
     // The app's mode last frame: on sign-out what was typed for the session
     // (message, task, the chosen log entry) is forgotten too.
     CredentialHolder last_mode = CredentialHolder::none;

@@ -60,11 +60,14 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         if (ImGui::SmallButton(beside("Edit"))) {
             ui.editing = m.message_id;
             std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", m.body.c_str());
+            ui.edit_focus = true;  // the caret goes into the edit field (next frame)
         }
         if (ImGui::SmallButton(beside("Delete")))
             out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
     }
     if (ui.editing == m.message_id) {
+        if (ui.edit_focus) ImGui::SetKeyboardFocusHere();
+        ui.edit_focus = false;
         ImGui::InputTextMultiline("##edit", ui.edit_body.data(), ui.edit_body.size(),
                                   ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f));
         if (ImGui::SmallButton("Save")) {
@@ -74,8 +77,10 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ImGui::SameLine();
         if (ImGui::SmallButton("Cancel")) ui.editing.clear();
     } else {
-        const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to};
+        std::string open_file;
+        const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to, &open_file};
         draw_parts(d, drawn.parts.parts);
+        if (!open_file.empty()) out.push_back(app::intent::OpenFile{room.room_id(), open_file});
     }
     ImGui::EndGroup();
     a11y::end_log_item();

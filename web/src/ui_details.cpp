@@ -28,7 +28,7 @@ void task_form(const app::RoomView& room, UiState& ui, Intents& out) {
         ImGui::EndCombo();
     }
     ImGui::BeginDisabled(ui.task_assignee < 0 || ui.task_body[0] == '\0');
-    if (ImGui::SmallButton(beside("Add task"))) {
+    if (tap_button(beside("Add task"))) {
         out.push_back(app::intent::QueueTask{room.room_id(),
                                              ui.task_body.data(),
                                              {members[static_cast<std::size_t>(ui.task_assignee)].account_id},
@@ -49,10 +49,11 @@ void details_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         note_widget(ui, "back");
         ImGui::SameLine();
     }
-    if (ImGui::SmallButton("Close")) ui.nav.details_open = false;
+    if (tap_button("Close")) ui.nav.details_open = false;
     if (!room.is_open()) return;
-    // No cut labels in a drawer: the tab bar scrolls.
-    room_tabs(app, room, ui, now, out, "details_tabs", ImGuiTabBarFlags_FittingPolicyScroll, task_form);
+    // Every tab in sight at any width (from 360 px): tabs narrow rather than
+    // hide behind scroll arrows; each keeps its whole name for assistive technology.
+    room_tabs(app, room, ui, now, out, "details_tabs", ImGuiTabBarFlags_FittingPolicyResizeDown, task_form);
 }
 
 }  // namespace roomkey::web::parts

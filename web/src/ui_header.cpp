@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/dialog.hpp"
 #include "app/format.hpp"
 #include "app/i18n.hpp"
 #include "app/scope_help.hpp"
@@ -15,11 +16,78 @@
 
 namespace roomkey::web::parts {
 
-// A slim bar: the name, the session, then on the right the view
-// switch (`developer`), notifications and sign-out in the workspace, and the
-// text size. What does not fit beside the name goes to a line of its own,
-// so nothing overlaps at 360 px.
-void header(const App& app, UiState& ui, Instant now, Intents& out) {
+namespace {
+
+// A question before what cannot be undone (app/dialog.hpp), over the page:
+// nothing beneath it moves. Escape is "no".
+void question_dialog(const App& app, UiState& ui, Intents& out) {
+    const std::optional<app::Question> q = app::open_question(app);
+    constexpr const char* kId = "###question";
+    if (q && !ImGui::IsPopupOpen(kId)) ImGui::OpenPopup(kId);
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(display.x - 16.0f, ImGui::GetFontSize() * 26.0f), 0));
+    const std::string title = (q ? q->title : std::string()) + kId;
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings;
+    if (!ImGui::BeginPopupModal(title.c_str(), nullptr, fixed)) return;
+    if (!q) {
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    const bool sign_out = !app.api_console().console().pending();
+    if (!q->quote.empty()) ImGui::TextWrapped("%s", q->quote.c_str());
+    ImGui::TextWrapped("%s", q->detail.c_str());
+    ImGui::Spacing();
+    using app::Intent;
+    if (primary_button(q->yes.c_str())) {
+        out.push_back(sign_out ? Intent{app::intent::SignOut{true}} : Intent{app::intent::ConfirmConsoleCall{}});
+    }
+    note_widget(ui, "dialog_yes");
+    ImGui::SameLine();
+    if (ImGui::Button(q->no.c_str()) || ImGui::IsKeyPressed(ImGuiKey_Escape, false)) {
+        out.push_back(sign_out ? Intent{app::intent::CancelSignOut{}} : Intent{app::intent::CancelConsoleCall{}});
+    }
+    note_widget(ui, "dialog_no");
+    note_window(ui, "dialog");
+    ImGui::EndPopup();
+}
+
+// A finger's pointer (coarse): controls at least 44 CSS px tall, as touch
+// guidelines ask: buttons, fields and tap_button grow. (Not TouchExtraPadding:
+// it widened child windows' hover too, and a pane's edge took taps meant for
+// the button above it.)
+void finger_sized(const UiState& ui) {
+    ImGuiStyle& style = ImGui::GetStyle();
+    const float css = ImGui::GetFontSize() / kTextSizes[ui.text_size];
+    const float spare = std::max(0.0f, (44.0f * css - ImGui::GetFontSize()) * 0.5f);
+    style.FramePadding.y = std::max(style.FramePadding.y, spare);
+}
+
+// The settings (app/settings.hpp), kept for this browser.
+void settings_items(const App& app, Intents& out) {
+    const app::Settings& settings = app.workspace().settings();
+    bool enter = settings.send_key() == app::SendKey::enter;
+    if (ImGui::Checkbox(tr("settings.enter_sends"), &enter)) {
+        out.push_back(app::intent::SetSetting{"send_key", enter ? "enter" : "ctrl_enter"});
+    }
+    bool mark = settings.mark_read_on_view();
+    if (ImGui::Checkbox(tr("settings.mark_read_on_view"), &mark)) {
+        out.push_back(app::intent::SetSetting{"mark_read_on_view", mark ? "true" : "false"});
+    }
+}
+
+void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool signed_in);
+
+}  // namespace
+
+// One slim line: the name, the session, then on the right the view switch
+// (`developer`), notifications and sign-out in the workspace, the text size
+// and the settings. When they do not fit beside the name (a phone), they are
+// in a menu at the line's end: the header stays one line at 360 px.
+void header(const App& app, UiState& ui, Instant, Intents& out) {
+    set_touch(ui.touch);
+    if (ui.touch) finger_sized(ui);
     const bool developer = app.workspace().view() == app::View::developer;
     const bool signed_in = app.holder() != CredentialHolder::none;
     ImGui::AlignTextToFramePadding();
@@ -37,76 +105,83 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
     // The switch names the other language in its own words.
     const bool japanese = app::i18n::language() == app::i18n::Lang::ja;
     const char* language_label = japanese ? tr("language.en") : tr("language.ja");
+    const char* menu_label = tr("header.menu");
+    const char* settings_label = tr("header.settings");
+    const char* sign_out_label = tr("header.sign_out");
     const bool workspace_controls = !developer && signed_in;
     auto button_width = [&](const char* text) { return ImGui::CalcTextSize(text).x + style.FramePadding.x * 2; };
     float right = button_width(view_label) + ImGui::CalcTextSize(tr("header.text")).x + button_width("A-") +
-                  button_width("A+") + button_width(language_label) + style.ItemSpacing.x * 5;
-    if (workspace_controls) {
-        right += button_width(notify_label) + button_width(tr("header.sign_out")) + style.ItemSpacing.x * 2;
-    }
+                  button_width("A+") + button_width(language_label) + button_width(settings_label) +
+                  style.ItemSpacing.x * 6;
+    if (workspace_controls) right += button_width(notify_label) + button_width(sign_out_label) + style.ItemSpacing.x * 2;
     const float line_end = ImGui::GetWindowContentRegionMax().x;
+    // A phone's width: one line, the controls in a menu at its end.
+    ImGui::SameLine();
+    const bool in_menu = ImGui::GetCursorPosX() + right > line_end;
+    // In the menu's place: the view switch (the developer view stays one click away), then Menu.
+    const float menu_right = button_width(view_label) + style.ItemSpacing.x + button_width(menu_label);
     if (const auto& account = app.dashboard().account().value) {
         const std::string who = account->name.value_or(account->account_id);
-        ImGui::SameLine();
-        if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= line_end) ImGui::Text("%s", who.c_str());
+        const float room = line_end - (in_menu ? menu_right + style.ItemSpacing.x : right);
+        if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= room) ImGui::Text("%s", who.c_str());
     }
-    // Right-aligned on the name's line when all of it fits there; otherwise
-    // the controls flow onto lines of their own (a phone's width).
-    ImGui::SameLine();
-    if (ImGui::GetCursorPosX() + right <= line_end) {
-        ImGui::SameLine(line_end - right);
-    } else {
-        ImGui::NewLine();
-    }
-    if (ImGui::SmallButton(view_label) || (ImGui::IsKeyPressed(ImGuiKey_F2, false) && !ImGui::GetIO().WantTextInput)) {
+    if (ImGui::IsKeyPressed(ImGuiKey_F2, false) && !ImGui::GetIO().WantTextInput) {
         out.push_back(app::intent::ShowView{!developer});
     }
+    ImGui::SameLine(line_end - (in_menu ? menu_right : right));
+    if (tap_button(view_label)) out.push_back(app::intent::ShowView{!developer});
     note_widget(ui, "developer");
+    if (in_menu) {
+        ImGui::SameLine();
+        if (tap_button((std::string(menu_label) + "##menu").c_str())) ImGui::OpenPopup("header_menu");
+        note_widget(ui, "menu");
+        if (!ImGui::BeginPopup("header_menu")) return header_rest(app, ui, out, developer, signed_in);
+    }
     if (workspace_controls) {
-        if (ImGui::SmallButton(beside(notify_label))) {
+        if (tap_button(in_menu ? notify_label : beside(notify_label))) {
             out.push_back(app::intent::SetNotifications{!app.workspace().notifications_enabled()});
         }
         note_widget(ui, "notifications");
-        if (ImGui::SmallButton(beside(tr("header.sign_out")))) out.push_back(app::intent::SignOut{});
+        if (tap_button(in_menu ? sign_out_label : beside(sign_out_label))) out.push_back(app::intent::SignOut{});
         note_widget(ui, "sign_out");
     }
-    beside((std::string(tr("header.text")) + " A- A+ " + language_label).c_str());
-    text_dim(tr("header.text"));
+    if (!in_menu) beside((std::string(tr("header.text")) + " A- A+ " + language_label).c_str());
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(kDim, "%s", tr("header.text"));
     ImGui::SameLine();
     ImGui::BeginDisabled(ui.text_size <= 0);
-    if (ImGui::SmallButton("A-")) --ui.text_size;
+    if (tap_button("A-")) --ui.text_size;
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(ui.text_size >= kTextSizeCount - 1);
-    if (ImGui::SmallButton("A+")) ++ui.text_size;
+    if (tap_button("A+")) ++ui.text_size;
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::SmallButton((std::string(language_label) + "##language").c_str())) {
+    if (tap_button((std::string(language_label) + "##language").c_str())) {
         out.push_back(app::intent::SetLanguage{japanese ? app::i18n::Lang::en : app::i18n::Lang::ja});
     }
     note_widget(ui, "language");
-    // Signing out with posts still open asks first, wherever it was asked.
-    if (workspace_controls && app.sign_out_confirm()) {
-        ImGui::TextColored(kWarn, "%s", tr_n("header.sign_out_confirm", *app.sign_out_confirm()).c_str());
-        if (ImGui::SmallButton(tr("header.sign_out_discard"))) out.push_back(app::intent::SignOut{true});
+    if (in_menu) {
+        ImGui::Separator();
+        settings_items(app, out);
+        ImGui::EndPopup();
+    } else {
         ImGui::SameLine();
-        if (ImGui::SmallButton(tr("header.stay_signed_in"))) out.push_back(app::intent::CancelSignOut{});
-    }
-    // A destructive call asked from the conversation (a delete) waits here.
-    if (!developer && app.api_console().console().pending()) {
-        const std::string call = std::string(to_string(app.api_console().console().pending()->method)) + " " +
-                                 app.api_console().console().pending()->path;
-        ImGui::TextColored(kWarn, "%s", tr("header.cannot_undo", {{"call", call}}).c_str());
-        ImGui::SameLine();
-        if (ImGui::SmallButton((std::string(tr("common.confirm")) + "##pending").c_str())) {
-            out.push_back(app::intent::ConfirmConsoleCall{});
-        }
-        ImGui::SameLine();
-        if (ImGui::SmallButton((std::string(tr("common.cancel")) + "##pending").c_str())) {
-            out.push_back(app::intent::CancelConsoleCall{});
+        if (tap_button((std::string(settings_label) + "##settings").c_str())) ImGui::OpenPopup("settings");
+        note_widget(ui, "settings");
+        if (ImGui::BeginPopup("settings")) {
+            settings_items(app, out);
+            ImGui::EndPopup();
         }
     }
+    header_rest(app, ui, out, developer, signed_in);
+}
 
+namespace {
+
+// Under the header's line: the question asked, the notice, warnings, the error.
+void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool signed_in) {
+    if (!developer && signed_in) question_dialog(app, ui, out);
     if (!app.notice().empty()) text_dim(app.notice());
     // The browser's fonts could not be used (browser_font.hpp);
     // sign-out's clipboard clear waits for a click or key press.
@@ -129,12 +204,13 @@ void header(const App& app, UiState& ui, Instant now, Intents& out) {
             note_widget(ui, "try_again");
             ImGui::SameLine();
         }
-        if (ImGui::SmallButton(tr("common.dismiss"))) out.push_back(app::intent::TryAgain{});
+        if (tap_button(tr("common.dismiss"))) out.push_back(app::intent::TryAgain{});
         ImGui::EndChild();
         ImGui::PopStyleColor();
     }
-    (void)now;
     ImGui::Separator();
 }
+
+}  // namespace
 
 }  // namespace roomkey::web::parts

@@ -192,6 +192,13 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
         if (is_block(part.kind)) {
             flush();
             draw_block(d, part);
+        } else if (part.kind == PartKind::download && d.open_file) {
+            // A file card: a click downloads the file (open_file: a fresh download_url).
+            flush();
+            const std::string id(d.parts.of(part.file_id));
+            const std::string label =
+                "File: " + notation::plain_text(d.parts.body, std::vector<Part>{part}, d.names) + "##file" + id;
+            if (ImGui::Button(label.c_str())) *d.open_file = id;
         } else if (part.kind == PartKind::mention || part.kind == PartKind::reply || part.kind == PartKind::to_all) {
             flush();
             std::string label = part.kind == PartKind::to_all  ? "To all"

@@ -19,7 +19,8 @@ struct Drawing {
     const notation::NameLookup& names;
     const app::UserTime& offset;
     std::int64_t now = 0;
-    std::string* jump = nullptr;  // a reply's label was clicked: the message it answers
+    std::string* jump = nullptr;       // a reply's label was clicked: the message it answers
+    std::string* open_file = nullptr;  // a file card was clicked: its file_id
 };
 
 // Draws `parts` (a message's, or a box's children) at the cursor.

@@ -48,7 +48,12 @@ const char* beside(const char* label);
 void help_marker(const std::string& text);
 // Remembers where the last item was drawn, under `name`.
 void note_widget(UiState& ui, const char* name);
+// Remembers where the current window (a dialog) is, under `name`.
+void note_window(UiState& ui, const char* name);
 bool primary_button(const char* label);
+// A small button, full height (44 CSS px: finger_sized) when the pointer is a finger.
+bool tap_button(const char* label);
+void set_touch(bool touch);  // the header sets it, each frame
 // "Loading" with dots that move, so a wait is visibly alive (asks for the
 // frame of the next step: UiState::redraw_at).
 void loading_text(UiState& ui, const char* what, Instant now);
@@ -75,6 +80,7 @@ void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant 
 // ---- one panel per file ----
 void header(const App& app, UiState& ui, Instant now, Intents& out);            // ui_header.cpp
 void connection_panel(const App& app, UiState& ui, Instant now, Intents& out);  // ui_sign_in.cpp
+void sign_in_screen(const App& app, UiState& ui, Instant now, Intents& out);    // ui_sign_in.cpp
 void session_panel(const App& app, UiState& ui, Instant now, Intents& out);     // ui_sign_in.cpp
 // The session's "Refresh now" (off while one runs) and "Sign out", in both
 // modes' session panels.

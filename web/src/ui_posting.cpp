@@ -68,7 +68,7 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         note_widget(ui, "queue_message");
         // The shortcut is on the button for assistive technology
         // (aria-keyshortcuts): the hint may go when it does not fit.
-        if (short_hint("Ctrl+Enter")) note_widget(ui, "queue_hint");
+        if (!ui.touch && short_hint("Ctrl+Enter")) note_widget(ui, "queue_hint");
 
         if (ImGui::TreeNode("Add a task")) {
             ImGui::InputTextWithHint("##task_body", "what to do", ui.task_body.data(), ui.task_body.size());

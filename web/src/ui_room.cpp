@@ -2,6 +2,7 @@
 // the bottom, each with sender and time), Mark as read, and tabs for its
 // tasks (with Done), members and files; plus my tasks, contacts and contact
 // requests. Draws from the read-only App; every action is an intent.
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 
@@ -79,11 +80,13 @@ void members_tab(const app::RoomView& room, Intents& out) {
 // the page) with an optional message and its progress; a file's name opens
 // it (a download link asked for at that moment: it lives 30 s).
 void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+    // The field leaves room for the button beside it; in a narrow pane the button goes under it, whole.
+    const float button = ImGui::CalcTextSize("Upload a file...").x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    const float room_left = ImGui::GetContentRegionAvail().x - button - ImGui::GetStyle().ItemSpacing.x;
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 16.0f, std::max(room_left, ImGui::GetFontSize() * 8.0f)));
     ImGui::InputTextWithHint("##upload_message", "message with the file (optional)", ui.upload_message.data(),
                              ui.upload_message.size());
-    ImGui::SameLine();
-    if (ImGui::Button("Upload a file...")) {
+    if (ImGui::Button(beside("Upload a file..."))) {
         out.push_back(app::intent::PickFile{room.room_id(), ui.upload_message.data()});
         ui.upload_message[0] = '\0';
     }

@@ -63,17 +63,22 @@ void scope_row(const ScopeInfo& info, bool offline_allowed, UiState& ui) {
 
 }  // namespace
 
-void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
-    if (!ImGui::CollapsingHeader("Connection", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    const auto& config = app.config();
-    if (!config) {
-        if (app.config_loading()) {
-            loading_text(ui, "Reading the helper's configuration", now);
-        } else {
-            ImGui::TextColored(kBad, "No configuration: %s", app.config_error().c_str());
-        }
-        return;
+namespace {
+
+// The configuration as read, or why there is none; false when there is none.
+bool config_read(const App& app, UiState& ui, Instant now) {
+    if (app.config()) return true;
+    if (app.config_loading()) {
+        loading_text(ui, "Reading the helper's configuration", now);
+    } else {
+        ImGui::TextColored(kBad, "No configuration: %s", app.config_error().c_str());
     }
+    return false;
+}
+
+// Where the app signs in, and the scopes it asks for (picked here).
+void connection_details(const App& app, UiState& ui) {
+    const auto& config = app.config();
     label_value("Service API:", config->upstream_base_url.empty() ? "-" : config->upstream_base_url);
     label_value("Consent screen:", config->consent_url.empty() ? "-" : config->consent_url);
     label_value("Client ID:", config->client_id);
@@ -83,10 +88,6 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (!app.config_error().empty()) ImGui::TextColored(kWarn, "%s", app.config_error().c_str());
 
     const bool signed_in = app.holder() != CredentialHolder::none;
-    if (!ui.scopes_initialised) {
-        ui.chosen_scopes = config->default_scopes;
-        ui.scopes_initialised = true;
-    }
     ImGui::Spacing();
     if (ImGui::TreeNodeEx("Scopes to request (spec 5.5)", signed_in ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
         const bool offline_allowed = offline_access_allowed(config->client_type);
@@ -101,9 +102,13 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     const std::string requested = format_scope_list(ui.chosen_scopes);
     ImGui::TextWrapped("scope=%s", requested.empty() ? "(none)" : requested.c_str());
+}
+
+// The main action: Sign in (greyed out until it can start).
+void sign_in_button(const App& app, UiState& ui, Intents& out, bool with_note) {
+    const auto& config = app.config();
     const bool usable = gives_api_access(ui.chosen_scopes);
     if (!usable) ImGui::TextColored(kWarn, "Pick at least one scope that gives API access (spec 5.4.4).");
-
     const std::string state = app.session_shown().session_label();
     const bool busy = state == "signing in" || state == "exchanging";
     ImGui::BeginDisabled(!usable || !config->configured || busy);
@@ -113,26 +118,71 @@ void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::EndDisabled();
     note_widget(ui, "sign_in");
     if (state != "signed in") ux::main_action();  // the first Tab lands here
+    if (!with_note) return;
     ImGui::SameLine();
     text_dim(config->bff() ? "through roomkey-helper (BFF): it runs code + PKCE (S256) and keeps the tokens"
                            : "authorization code + PKCE (S256)");
+}
 
+void api_token_form(const App& app, UiState& ui, Intents& out) {
+    if (!ImGui::TreeNode("Or use an API token (spec 5.1)")) return;
+    ImGui::TextWrapped("It is sent only in the %s header, through the helper, never in a URL, and kept in memory.",
+                       app.config()->token_header.c_str());
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    const bool entered =
+        ImGui::InputTextWithHint("##api_token", "paste the API token", ui.api_token.data(), ui.api_token.size(),
+                                 ImGuiInputTextFlags_Password | ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::BeginDisabled(ui.api_token[0] == '\0');
+    if (ImGui::Button("Use this token") || (entered && ui.api_token[0] != '\0')) {
+        out.push_back(app::intent::UseApiToken{std::string(ui.api_token.data())});
+        ui.api_token.fill('\0');  // the app holds it now; the field forgets it
+    }
+    ImGui::EndDisabled();
+    ImGui::TreePop();
+}
+
+void init_scopes(const App& app, UiState& ui) {
+    if (ui.scopes_initialised) return;
+    ui.chosen_scopes = app.config()->default_scopes;
+    ui.scopes_initialised = true;
+}
+
+}  // namespace
+
+void connection_panel(const App& app, UiState& ui, Instant now, Intents& out) {
+    if (!ImGui::CollapsingHeader("Connection", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!config_read(app, ui, now)) return;
+    init_scopes(app, ui);
+    connection_details(app, ui);
+    sign_in_button(app, ui, out, true);
     ImGui::Spacing();
-    if (ImGui::TreeNode("Or use an API token (spec 5.1)")) {
-        ImGui::TextWrapped("It is sent only in the %s header, through the helper, never in a URL, and kept in memory.",
-                           config->token_header.c_str());
-        ImGui::SetNextItemWidth(-FLT_MIN);
-        const bool entered =
-            ImGui::InputTextWithHint("##api_token", "paste the API token", ui.api_token.data(), ui.api_token.size(),
-                                     ImGuiInputTextFlags_Password | ImGuiInputTextFlags_EnterReturnsTrue);
-        ImGui::BeginDisabled(ui.api_token[0] == '\0');
-        if (ImGui::Button("Use this token") || (entered && ui.api_token[0] != '\0')) {
-            out.push_back(app::intent::UseApiToken{std::string(ui.api_token.data())});
-            ui.api_token.fill('\0');  // the app holds it now; the field forgets it
-        }
-        ImGui::EndDisabled();
+    api_token_form(app, ui, out);
+}
+
+// The first screen: one clear Sign in; the API token and the connection's
+// settings (service, client, scopes, the session's state) one click away.
+void sign_in_screen(const App& app, UiState& ui, Instant now, Intents& out) {
+    if (!config_read(app, ui, now)) return;
+    init_scopes(app, ui);
+    const auto& config = app.config();
+    std::string service = config->upstream_base_url;
+    if (const auto scheme = service.find("://"); scheme != std::string::npos) service.erase(0, scheme + 3);
+    service = service.substr(0, service.find('/'));
+    ImGui::TextColored(kAccent, "Your rooms%s%s", service.empty() ? "" : " on ", service.c_str());
+    ImGui::TextWrapped("Sign in to read and answer them. You will confirm on the service's own page.");
+    ImGui::Spacing();
+    sign_in_button(app, ui, out, false);
+    const std::string state = app.session_shown().session_label();
+    if (state == "signing in") loading_text(ui, "Waiting for the consent screen", now);
+    if (state == "exchanging") loading_text(ui, "Exchanging the authorization code", now);
+    ImGui::Spacing();
+    api_token_form(app, ui, out);
+    if (ImGui::TreeNode("Connection settings")) {
+        connection_details(app, ui);
+        session_panel(app, ui, now, out);
         ImGui::TreePop();
     }
+    text_dim("The developer view (top right, F2) shows the connection, tokens, rate limits and the HTTP log.");
 }
 
 // Signing out with posts still open asks before they are lost.

@@ -76,6 +76,24 @@ void note_widget(UiState& ui, const char* name) {
     ui.widgets[name] = {left, top, right - left, bottom - top};
 }
 
+void note_window(UiState& ui, const char* name) {
+    const ImVec2 at = ImGui::GetWindowPos();
+    const ImVec2 size = ImGui::GetWindowSize();
+    ui.widgets[name] = {at.x, at.y, size.x, size.y};
+}
+
+namespace {
+bool g_touch = false;  // this frame's pointer is a finger (set_touch)
+}  // namespace
+
+void set_touch(bool touch) {
+    g_touch = touch;
+}
+
+bool tap_button(const char* label) {
+    return g_touch ? ImGui::Button(label) : ImGui::SmallButton(label);
+}
+
 bool primary_button(const char* label) {
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.20f, 0.45f, 0.85f, 1.0f));
     ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.28f, 0.53f, 0.92f, 1.0f));

@@ -26,12 +26,7 @@ void signed_out(const App& app, UiState& ui, Instant now, Intents& out) {
     const float width = std::min(avail, ImGui::GetFontSize() * 40.0f);
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + (avail - width) * 0.5f);
     ImGui::BeginChild("sign_in_screen", ImVec2(width, ImGui::GetContentRegionAvail().y), ImGuiChildFlags_None);
-    ImGui::TextWrapped(
-        "Sign in to read and answer your rooms. The developer view (top right) shows the "
-        "connection, tokens, rate limits and the HTTP log.");
-    ImGui::Spacing();
-    connection_panel(app, ui, now, out);
-    session_panel(app, ui, now, out);
+    sign_in_screen(app, ui, now, out);  // ui_sign_in.cpp
     ImGui::EndChild();
 }
 

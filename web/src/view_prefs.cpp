@@ -12,6 +12,10 @@ EM_JS(int, roomkey_js_prefers_light, (), {
     return window.matchMedia && window.matchMedia('(prefers-color-scheme: light)').matches ? 1 : 0;
 });
 
+EM_JS(int, roomkey_js_coarse_pointer, (), {
+    return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0;
+});
+
 // -1: nothing stored (or no storage).
 EM_JS(int, roomkey_js_read_int, (const char* key), {
     try {
@@ -38,6 +42,10 @@ namespace roomkey::web {
 
 bool prefers_dark_scheme() {
     return roomkey_js_prefers_light() == 0;
+}
+
+bool coarse_pointer() {
+    return roomkey_js_coarse_pointer() != 0;
 }
 
 std::optional<int> stored_text_size() {

@@ -15,6 +15,9 @@ inline constexpr const char* kTextSizeKey = "roomkey.text_size";
 // when it states no preference).
 bool prefers_dark_scheme();
 
+// True when the main pointer is coarse (a finger): (pointer: coarse).
+bool coarse_pointer();
+
 // The text size this session chose (a valid index into kTextSizes), or
 // nullopt (none chosen, storage unavailable, or a value that is not one).
 std::optional<int> stored_text_size();

@@ -1,0 +1,210 @@
+// app_composer.e2e.mjs: the composer as people use it, in Chromium at
+// 1000x700: long text wraps (the box grows, the text sent has no line
+// breaks it did not have); "@bo" offers Bob and Enter writes [To:1002]Bob Example;
+// Enter sends when that is chosen, Ctrl+Enter when that is; a draft
+// survives a room switch and a reload (signed in again as the same
+// account). Files: the attach control beside the composer is whole on
+// screen at 1366x800, 1000x700 and 390x844 and sends the typed message
+// with the file; the file card in the message downloads the same bytes.
+// The delete question is a dialog in words: no method, no path, no id.
+// Screenshots: composer_wrapped_1000x700.png, composer_<w>x<h>.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApiJson, artifacts,
+  withStackAndBrowser } from './support.mjs';
+
+const ROOM = '2100';
+let stack; let browser;
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
+
+async function signIn(page) {
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  return waitForState(page, (s) => s.account && s.rooms.length > 1 && !s.loading, 'the rooms');
+}
+
+async function openRoom(page, room) {
+  await act(page, { type: 'open_room', room_id: room });
+  return waitForState(page, (s) => s.view === 'workspace' && s.room && s.room.room_id === room && !s.room.loading &&
+    s.room.members.length > 0, `room ${room} open`);
+}
+
+// The tests of this file share the browser's storage: each starts without drafts.
+async function start(page) {
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await openApp(page, stack.url);
+  await page.evaluate(() => localStorage.clear());
+  const state = await signIn(page);
+  await openRoom(page, ROOM);
+  return state;
+}
+
+// The keyboard in the composer: the click puts the caret there (the DOM
+// layer beside the canvas takes the keys: a11y.js).
+async function focusComposer(page) {
+  await clickWidget(page, 'message');
+  await page.waitForFunction(() => {
+    const el = document.activeElement;
+    return el && el.closest('#a11y') !== null;
+  }, null, { timeout: 30000 });
+}
+
+// Waits until the sandbox has a message of room 2100 with exactly `body`.
+async function sandboxHas(body) {
+  const deadline = Date.now() + 30000;
+  let bodies = [];
+  while (Date.now() < deadline) {
+    const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${ROOM}/messages?force=1`);
+    bodies = (messages || []).map((m) => m.body);
+    if (bodies.includes(body)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.fail(`the sandbox has no message ${JSON.stringify(body)}: ${JSON.stringify(bodies.slice(-3))}`);
+}
+
+test('long text wraps: the box grows, and what is sent is what was typed', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  await act(page, { type: 'set_setting', name: 'send_key', value: 'enter' });
+  await waitForState(page, (s) => s.settings.send_key === 'enter', 'Enter sends');
+  const before = await widgetRect(page, 'message');
+  await focusComposer(page);
+  const text = 'The sandbox is up again after the maintenance window; every room reads and posts as before, ' +
+    'and the files uploaded this morning are all there. Tell me if anything looks off in your rooms.';
+  await page.keyboard.type(text);
+  await waitForState(page, (s) => s.composer.text === text && s.composer.room_id === ROOM, 'the text typed');
+  const grown = await widgetRect(page, 'message');
+  assert.ok(grown.height > before.height, `the box grows with the text (${before.height} -> ${grown.height})`);
+  assert.ok(grown.width <= before.width + 1 && grown.x >= before.x - 1, 'not sideways');
+  await page.screenshot({ path: join(artifacts, 'composer_wrapped_1000x700.png') });
+  await page.keyboard.press('Enter');
+  await waitForState(page, (s) => s.composer.text === '', 'the composer emptied once the post is queued');
+  await sandboxHas(text);  // exactly: no line breaks added
+  await page.close();
+});
+
+test('"@bo" offers Bob and Enter writes [To:1002]Bob', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  await act(page, { type: 'set_setting', name: 'send_key', value: 'ctrl_enter' });
+  await focusComposer(page);
+  await page.keyboard.type('Thanks @bo');
+  await widgetRect(page, 'mention_option');
+  await page.keyboard.press('Enter');
+  await waitForState(page, (s) => s.composer.text.startsWith(`Thanks [To:${demoUsers.bob.accountId}]Bob`),
+    'the To tag in place of @bo');
+  await page.keyboard.type('see you');
+  // The sandbox's Bob is "Bob Example": the tag carries the name the room's members list gives.
+  await waitForState(page, (s) => s.composer.text === `Thanks [To:${demoUsers.bob.accountId}]Bob Example see you`,
+    'the caret after the name');
+  await waitForState(page, (s) => s.settings.send_key === 'ctrl_enter', 'Ctrl+Enter sends');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('bye');
+  await waitForState(page, (s) => s.composer.text.endsWith('see you\nbye'), 'Enter is a new line now');
+  await page.keyboard.press('Control+Enter');
+  await waitForState(page, (s) => s.composer.text === '', 'Ctrl+Enter sent it');
+  const want = `Thanks [To:${demoUsers.bob.accountId}]Bob Example see you\nbye`;
+  await sandboxHas(want);
+  await page.close();
+});
+
+test('a draft survives a room switch and a reload', async () => {
+  const page = await browser.context.newPage();
+  const state = await start(page);
+  const other = state.rooms.find((r) => r.room_id !== ROOM).room_id;
+  await focusComposer(page);
+  await page.keyboard.type('half a thought for 2100');
+  await waitForState(page, (s) => s.composer.text === 'half a thought for 2100', 'typed');
+  await openRoom(page, other);
+  await waitForState(page, (s) => s.composer.room_id === other && s.composer.text === '', 'the other room: its own');
+  await openRoom(page, ROOM);
+  await waitForState(page, (s) => s.composer.text === 'half a thought for 2100', 'back: the draft');
+  await page.reload();
+  await page.waitForFunction(() => window.roomkey && window.roomkey.ready(), null, { timeout: 60000 });
+  await openApp(page, stack.url);
+  await signIn(page);
+  await openRoom(page, ROOM);
+  await waitForState(page, (s) => s.composer.text === 'half a thought for 2100', 'after a reload: the draft');
+  const stored = await page.evaluate(() => Object.keys(localStorage).map((k) => k + '=' + localStorage.getItem(k)));
+  assert.ok(stored.every((kv) => !kv.includes(demoUsers.alice.apiToken)), 'no token in storage');
+  await page.close();
+});
+
+for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
+  test(`the attach control is whole on screen at ${width}x${height}`, async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width, height });
+    await openApp(page, stack.url);
+    await signIn(page);
+    await openRoom(page, ROOM);
+    const attach = await widgetRect(page, 'attach');
+    assert.ok(attach.x >= 0 && attach.y >= 0 && attach.x + attach.width <= width && attach.y + attach.height <= height,
+      `on screen: ${JSON.stringify(attach)}`);
+    const send = await widgetRect(page, 'queue_message');
+    assert.ok(attach.height >= 14 && Math.abs(attach.y + attach.height / 2 - (send.y + send.height / 2)) < send.height,
+      `a whole control beside Send, not a sliver: ${JSON.stringify(attach)}, Send ${JSON.stringify(send)}`);
+    await page.screenshot({ path: join(artifacts, `composer_${width}x${height}.png`) });
+    await page.close();
+  });
+}
+
+test('attach sends the typed message with the file; its card downloads the same bytes', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  await focusComposer(page);
+  await page.keyboard.type('The notes from today');
+  await waitForState(page, (s) => s.composer.text === 'The notes from today', 'typed');
+  const bytes = Buffer.from('notes: the sandbox is up; rooms read and post as before.\n');
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 30000 }),
+    clickWidget(page, 'attach')]);
+  await chooser.setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: bytes });
+  const done = await waitForState(page, (s) => s.room.upload && s.room.upload.name === 'notes.txt' &&
+    s.room.upload.status !== 'sending', 'the upload ended', 60000);
+  assert.equal(done.room.upload.status, 'done', JSON.stringify(done.room.upload));
+  const id = done.room.upload.file_id;
+  const state = await waitForState(page, (s) => s.room.messages.some((m) => m.body.includes(`[download:${id}]`)),
+    'the file in the conversation');
+  const message = state.room.messages.find((m) => m.body.includes(`[download:${id}]`));
+  assert.ok(message.body.startsWith('The notes from today\n'), message.body);
+  assert.equal(state.composer.text, '', 'the message went with the file: no draft left');
+  assert.doesNotMatch(state.notice ?? '', /\d{4,}/, `the status line names the file, not its id: ${state.notice}`);
+  // The card in the message, as a user finds it (the accessibility tree mirrors the drawn button).
+  // Scrolled to, if the conversation did not follow to its end.
+  const card = page.getByRole('button', { name: /^File: notes\.txt/ });
+  const log = await widgetRect(page, 'conversation');
+  await page.mouse.move(log.x + log.width / 2, log.y + log.height / 2);
+  for (let i = 0; i < 20 && await card.count() === 0; ++i) {
+    await page.mouse.wheel(0, 400);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  await card.waitFor({ state: 'attached', timeout: 10000 });
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }),
+    card.dispatchEvent('click')]);
+  assert.ok(readFileSync(await download.path()).equals(bytes), 'the same bytes back');
+  await page.close();
+});
+
+test('the delete question is a dialog in words: no method, path or id', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  const body = 'Alice, the sandbox is up again and every room reads as before';
+  await act(page, { type: 'post_message', room_id: ROOM, body });
+  const state = await waitForState(page, (s) => s.room.messages.some((m) => m.body === body &&
+    m.account_id === demoUsers.alice.accountId), 'the message in the conversation', 60000);
+  const mine = state.room.messages.find((m) => m.body === body);
+  await act(page, { type: 'delete_message', room_id: ROOM, message_id: mine.message_id });
+  const asked = await waitForState(page, (s) => s.dialog !== null, 'the question');
+  const words = `${asked.dialog.title} ${asked.dialog.quote} ${asked.dialog.detail} ${asked.dialog.yes}`;
+  assert.equal(asked.dialog.title, 'Delete this message?');
+  assert.ok(asked.dialog.quote.startsWith("'Alice, the sandbox is"), asked.dialog.quote);
+  assert.doesNotMatch(words, /DELETE|\/rooms|\d{4,}/, words);
+  const dialog = await widgetRect(page, 'dialog');
+  assert.ok(dialog.width > 0 && dialog.y >= 0, JSON.stringify(dialog));
+  await clickWidget(page, 'dialog_yes');
+  await waitForState(page, (s) => s.dialog === null && !s.room.messages.some((m) => m.message_id === mine.message_id),
+    'deleted, the dialog gone');
+  assert.equal(await page.evaluate(() => window.roomkey.widget('dialog')), null);
+  await page.close();
+});

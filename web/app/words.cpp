@@ -1,0 +1,48 @@
+// words.cpp: see words.hpp.
+#include "app/words.hpp"
+
+#include "app/i18n.hpp"
+
+namespace roomkey::app {
+
+std::string cut_short(std::string_view text, std::size_t most) {
+    std::string out;
+    std::size_t chars = 0;
+    for (char c : text) {
+        if (c == '\n' || c == '\t') c = ' ';
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80 && chars++ == most) {
+            while (!out.empty() && out.back() == ' ') out.pop_back();
+            return out + "\xE2\x80\xA6";  // …
+        }
+        out += c;
+    }
+    return out;
+}
+
+std::string room_words(const std::vector<Room>* rooms, const std::string& room_id) {
+    if (rooms) {
+        for (const Room& r : *rooms) {
+            if (r.room_id == room_id && !r.name.empty()) return r.name;
+        }
+    }
+    return tr("words.the_room");
+}
+
+std::string file_words(const std::vector<ChatFile>& files, const std::string& file_id) {
+    for (const ChatFile& f : files) {
+        if (f.file_id == file_id && !f.filename.empty()) return f.filename;
+    }
+    return tr("words.the_file");
+}
+
+std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, const std::string& task_id) {
+    for (const auto* list : lists) {
+        if (!list) continue;
+        for (const ChatTask& t : *list) {
+            if (t.task_id == task_id && !t.body.empty()) return "'" + cut_short(t.body) + "'";
+        }
+    }
+    return tr("words.the_task");
+}
+
+}  // namespace roomkey::app
