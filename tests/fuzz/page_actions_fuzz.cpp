@@ -27,6 +27,17 @@
 
 namespace {
 
+// A post by the conversation's local_id (a post kept across a reload has
+// only that) or by the queue's id.
+nlohmann::json by_post(nlohmann::json action, std::uint64_t id, const std::string& local_id) {
+    if (local_id.empty()) {
+        action["id"] = id;
+    } else {
+        action["local_id"] = local_id;
+    }
+    return action;
+}
+
 using namespace roomkey;
 using namespace roomkey::app;
 using json = nlohmann::json;
@@ -43,15 +54,26 @@ json write(const Intent& intent) {
             } else if constexpr (std::is_same_v<T, intent::CancelSignOut>) {
                 return {{"type", "cancel_sign_out"}};
             } else if constexpr (std::is_same_v<T, intent::RetryPost>) {
-                return {{"type", "retry_post"}, {"id", i.id}};
+                return by_post({{"type", "retry_post"}}, i.id, i.local_id);
             } else if constexpr (std::is_same_v<T, intent::EditPost>) {
-                return {{"type", "edit_post"}, {"id", i.id}, {"body", i.body}};
+                return by_post({{"type", "edit_post"}, {"body", i.body}}, i.id, i.local_id);
             } else if constexpr (std::is_same_v<T, intent::DiscardPost>) {
-                return {{"type", "discard_post"}, {"id", i.id}};
+                return by_post({{"type", "discard_post"}}, i.id, i.local_id);
+            } else if constexpr (std::is_same_v<T, intent::WaitingPosts>) {
+                const char* type = i.what == intent::WaitingPosts::send     ? "send_waiting_posts"
+                                   : i.what == intent::WaitingPosts::review ? "review_waiting_posts"
+                                                                            : "discard_waiting_posts";
+                return {{"type", type}};
+            } else if constexpr (std::is_same_v<T, intent::SetSetting>) {
+                return {{"type", "set_setting"}, {"name", i.name}, {"value", i.value}};
+            } else if constexpr (std::is_same_v<T, intent::SeenLatest> || std::is_same_v<T, intent::SetDraft> ||
+                                 std::is_same_v<T, intent::RestoreSettings> ||
+                                 std::is_same_v<T, intent::RestoreDrafts>) {
+                std::abort();  // the UI's and the platform's, never from the page API
             } else if constexpr (std::is_same_v<T, intent::FormError>) {
                 std::abort();  // the UI's own, never from the page API
             } else if constexpr (std::is_same_v<T, intent::TryAgain>) {
-                return {{"type", "try_again"}};
+                return {{"type", "try_again"}, {"sign_in", i.sign_in}};
             } else if constexpr (std::is_same_v<T, intent::RefreshNow>) {
                 return {{"type", "refresh_now"}};
             } else if constexpr (std::is_same_v<T, intent::RefreshScopes>) {
@@ -177,9 +199,14 @@ bool same(const Intent& x, const Intent& y) {
             if constexpr (std::is_same_v<T, intent::SelectRoom>) return a.room_id == b.room_id;
             if constexpr (std::is_same_v<T, intent::SignOut>) return a.discard_posts == b.discard_posts;
             if constexpr (std::is_same_v<T, intent::RetryPost> || std::is_same_v<T, intent::DiscardPost>) {
-                return a.id == b.id;
+                return a.id == b.id && a.local_id == b.local_id;
             }
-            if constexpr (std::is_same_v<T, intent::EditPost>) return a.id == b.id && a.body == b.body;
+            if constexpr (std::is_same_v<T, intent::EditPost>) {
+                return a.id == b.id && a.body == b.body && a.local_id == b.local_id;
+            }
+            if constexpr (std::is_same_v<T, intent::TryAgain>) return a.sign_in == b.sign_in;
+            if constexpr (std::is_same_v<T, intent::WaitingPosts>) return a.what == b.what;
+            if constexpr (std::is_same_v<T, intent::SetSetting>) return a.name == b.name && a.value == b.value;
             if constexpr (std::is_same_v<T, intent::QueueMessage>) {
                 return a.room_id == b.room_id && a.body == b.body && a.count == b.count;
             }
@@ -247,6 +274,10 @@ void check(const Intent& intent) {
     if (std::holds_alternative<intent::PageRestored>(intent)) std::abort();
     if (std::holds_alternative<intent::ClipboardCleared>(intent)) std::abort();
     if (std::holds_alternative<intent::NotificationPermission>(intent)) std::abort();  // the platform's
+    if (std::holds_alternative<intent::SeenLatest>(intent)) std::abort();  // the UI's
+    if (std::holds_alternative<intent::SetDraft>(intent)) std::abort();
+    if (std::holds_alternative<intent::RestoreSettings>(intent)) std::abort();  // the platform's
+    if (std::holds_alternative<intent::RestoreDrafts>(intent)) std::abort();
     if (const auto* e = std::get_if<intent::EditPost>(&intent); e && e->body.empty()) std::abort();
     if (const auto* copy = std::get_if<intent::CopyCurl>(&intent); copy && copy->may_reveal) std::abort();
     if (const auto* copy = std::get_if<intent::CopyAs>(&intent); copy && copy->may_reveal) std::abort();
