@@ -251,7 +251,16 @@
       }
     });
   }
+  var hadAccount = false;
   function followPlace() {
+    // A sign-out ends the place with the session: the next person at this
+    // tab starts at the beginning. (A reload that lost the page's session
+    // keeps it: signing in again returns there.)
+    if (hadAccount && !state.account && state.session === 'signed out') {
+      wantedPlace = null;
+      try { window.sessionStorage.removeItem(PLACE_KEY); } catch (e) { /* storage off */ }
+    }
+    hadAccount = !!state.account;
     if (!state.account || !(state.room_count > 0)) return;  // signed out: no place yet
     if (wantedPlace) {
       var place = wantedPlace;

@@ -138,6 +138,10 @@ test('keyboard alone and role queries: sign in, choose the room, compose Japanes
 test('role queries act like clicks: the Sign in button signs in, the message field posts', async () => {
   const page = await browser.context.newPage();
   await openApp(page, stack.url);
+  // The scopes are in the connection's settings, one click from the first screen.
+  const settings = page.getByRole('button', { name: 'Connection settings', exact: true });
+  await settings.waitFor({ timeout: 30000 });
+  await settings.dispatchEvent('click');
   // A scope's expander draws no text: it is named for what it shows, with
   // the scope written as the service writes it.
   const expander = page.getByRole('button', { name: 'What rooms.all:read_write includes', exact: true });

@@ -188,6 +188,9 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     // A room's messages come in at the bottom, where the newest are: drawn
     // there (and measured) until the rows there all had their height.
     if (rows.room != room.room_id() || rows.count == 0) rows.at_bottom = true;
+    // Opening at the first unread is not opening at the bottom; "Jump to latest" is.
+    if (at_unread) rows.at_bottom = false;
+    if (ui.conv.to_end) rows.at_bottom = true;
     rows.room = room.room_id();
     rows.count = messages.size();
     // A reply's target off screen: the window around it, where message_row scrolls to it.

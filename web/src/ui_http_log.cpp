@@ -35,6 +35,9 @@ void copy_as_buttons(const App& app, std::optional<std::uint64_t> entry, Intents
         const std::string label = std::string(snippet_label(format)) + "##" + (entry ? "log" : "console");
         // The user's own click: the one way a revealed copy can be made.
         if (ImGui::SmallButton(label.c_str())) out.push_back(app::intent::CopyAs{entry, format, true});
+        // The page holds one copy for the click's own handler: the button under
+        // the pointer or focused takes it, else "Copy as curl" keeps it.
+        if (!ImGui::IsItemHovered() && !ImGui::IsItemFocused()) continue;
         if (const std::string text = app.text_as(entry, format, true); !text.empty()) gesture_copy::arm_last_item(text);
     }
 }
@@ -106,7 +109,12 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         }
     }
     if (ui.log_newest_first) std::reverse(visible.begin(), visible.end());
-    ImGui::BeginChild("log_list", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8.5f), ImGuiChildFlags_Border);
+    // At most 8.5 lines, and short enough that the newest entry (at the
+    // list's end) and the chosen entry's Copy buttons under it stay on
+    // screen when little of the pane is left.
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float list_h = std::clamp(ImGui::GetContentRegionAvail().y - line * 3.0f, line * 3.0f, line * 8.5f);
+    ImGui::BeginChild("log_list", ImVec2(0, list_h), ImGuiChildFlags_Border);
     const auto new_button = [&] {
         if (waiting == 0) return;
         if (ImGui::SmallButton(tr_n("log.new", waiting).c_str())) ui.log_hold = entries.back().id;
