@@ -191,9 +191,10 @@ test('the delete question is a dialog in words: no method, path or id', async ()
   await start(page);
   const body = 'Alice, the sandbox is up again and every room reads as before';
   await act(page, { type: 'post_message', room_id: ROOM, body });
-  const state = await waitForState(page, (s) => s.room.messages.some((m) => m.body === body &&
-    m.account_id === demoUsers.alice.accountId), 'the message in the conversation', 60000);
-  const mine = state.room.messages.find((m) => m.body === body);
+  // The service's message, not the post still standing in the conversation as "Sending...".
+  const delivered = (m) => m.body === body && m.account_id === demoUsers.alice.accountId && !m.pending && m.message_id;
+  const state = await waitForState(page, (s) => s.room.messages.some(delivered), 'the message in the conversation', 60000);
+  const mine = state.room.messages.find(delivered);
   await act(page, { type: 'delete_message', room_id: ROOM, message_id: mine.message_id });
   const asked = await waitForState(page, (s) => s.dialog !== null, 'the question');
   const words = `${asked.dialog.title} ${asked.dialog.quote} ${asked.dialog.detail} ${asked.dialog.yes}`;
@@ -205,6 +206,8 @@ test('the delete question is a dialog in words: no method, path or id', async ()
   await clickWidget(page, 'dialog_yes');
   await waitForState(page, (s) => s.dialog === null && !s.room.messages.some((m) => m.message_id === mine.message_id),
     'deleted, the dialog gone');
+  // The frame that answers the dialog still drew it; the next one no longer does.
+  await page.waitForFunction(() => window.roomkey.widget('dialog') === null, null, { timeout: 10000 });
   assert.equal(await page.evaluate(() => window.roomkey.widget('dialog')), null);
   await page.close();
 });

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, binDir, freshStateDir,
-  widgetRect } from './support.mjs';
+  widgetRect, sandboxApiJson } from './support.mjs';
 
 const ROOMS = 300;
 let stack; let browser; let fixtureDir;
@@ -33,6 +33,11 @@ after(async () => {
 test('300 rooms with their badges, and the long room scrolled to the top and back', async () => {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1366, height: 800 });
+  // The long room read at the service: a room with unread messages opens at
+  // the first of them, one without at its newest, where this test starts.
+  const listed = await sandboxApiJson(stack, demoUsers.alice, 'GET', '/rooms');
+  const longRoom = listed.find((r) => r.name.includes('Long'));
+  await sandboxApiJson(stack, demoUsers.alice, 'PUT', `/rooms/${longRoom.room_id}/messages/read`);
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   const state = await waitForState(page, (s) => s.account && s.status && s.room_count === ROOMS &&
