@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openApp, act, waitForState, demoUsers, artifacts, withStackAndBrowser } from './support.mjs';
+import { openApp, act, waitForState, widgetRect, demoUsers, artifacts, withStackAndBrowser } from './support.mjs';
 import { assertWorkspaceRegions } from './workspace_regions.mjs';
 
 const ROOM = '2100';
@@ -49,8 +49,9 @@ test('pseudo-locale at 360 px: controls within the window, signed out and in an 
   await act(page, { type: 'open_room', room_id: ROOM });
   await waitForState(page, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM && !s.room.loading &&
     s.room.messages.length >= 3, 'room 2100 open');
-  const regions = {};
-  for (const name of ['conversation', 'composer', 'room_list', 'details']) {
+  // The open room's regions once they hold still (the composer sizes itself to its text).
+  const regions = { conversation: await widgetRect(page, 'conversation'), composer: await widgetRect(page, 'composer') };
+  for (const name of ['room_list', 'details']) {  // at a phone's width, one pane at a time
     const r = await page.evaluate((n) => window.roomkey.widget(n), name);
     if (r) regions[name] = r;
   }
