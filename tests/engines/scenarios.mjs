@@ -276,8 +276,16 @@ test(`${engine}: the workspace: the conversation the largest region, nothing ove
   await act(driver, { type: 'open_room', room_id: DEMO_ROOM });
   const state = await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === DEMO_ROOM &&
     !s.room.loading && s.room.messages.length >= 3 && s.room.members.length > 0, 'the demo room open', 60000);
-  const regions = { conversation: await widgetRect(driver, 'conversation'),
-    composer: await widgetRect(driver, 'composer') };
+  // The two regions once they hold still together (the composer sizes itself to its text).
+  await widgetRect(driver, 'conversation');
+  const regions = await waitFor(driver, () => {
+    const now = ['conversation', 'composer'].map((n) => window.roomkey.widget(n));
+    const key = JSON.stringify(now.map((r) => r && [r.x, r.y, r.width, r.height]));
+    const seen = window.__regionsSeen;
+    if (!seen || seen.key !== key) { window.__regionsSeen = { key, since: performance.now() }; return null; }
+    if (!now.every(Boolean) || performance.now() - seen.since < 300) return null;
+    return { conversation: now[0], composer: now[1] };
+  }, null, 'the conversation and the composer holding still', 30000);
   for (const name of ['room_list', 'details']) {
     const r = await driver.evaluate((n) => window.roomkey.widget(n), name);
     if (r) regions[name] = r;

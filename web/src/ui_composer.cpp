@@ -268,7 +268,12 @@ void composer(const App& app, UiState& ui, Intents& out) {
         }
     }
     ImGui::EndChild();
-    g_box_height = ImGui::GetItemRectSize().y;
+    // The conversation above was sized from the box as last drawn: a box
+    // that changed height lays the pane out again in the next frame, so the
+    // two never overlap while nothing else happens.
+    const float drawn_height = ImGui::GetItemRectSize().y;
+    if (drawn_height != g_box_height) redraw_at(ui, Instant{});
+    g_box_height = drawn_height;
     note_widget(ui, "composer");
 }
 
