@@ -12,6 +12,7 @@
 
 #include "helper/bff_keys.hpp"
 #include "helper/bff_redis_store.hpp"
+#include "helper/bff_revocations.hpp"
 #include "helper/options.hpp"
 #include "support/bff_fixture.hpp"
 #include "support/redis_process.hpp"
@@ -94,6 +95,23 @@ TEST_F(BffSharedStore, ASignedOutCookieIsRefusedByAHelperOnAnotherMachine) {
     auto taken = api_get(*unshared, at_unshared, "/me");
     ASSERT_TRUE(taken) << why_no_answer(taken);
     EXPECT_EQ(taken->status, 200) << "without the shared store the copy still works there: " << taken->body;
+}
+
+TEST_F(BffSharedStore, ASignedOutCookieStaysRefusedAfterTheHelperRestartsWithAnEmptyStateDir) {
+    ASSERT_TRUE(redis_.ready());
+    auto first = start_on_machine(0, redis_.url());
+    ASSERT_TRUE(first->ok()) << first->error();
+    const CookieJar copy = sign_in_keep_a_copy_and_log_out(*first);
+    first.reset();
+    // The host was rebuilt: a new state dir holding only the key.
+    std::filesystem::remove_all(dir_ / "machine-1");
+    auto again = start_on_machine(1, redis_.url());
+    ASSERT_TRUE(again->ok()) << again->error();
+    ASSERT_FALSE(std::filesystem::exists(dir_ / ("machine-1/" + std::string(kBffRevokedFile))));
+    CookieJar at_again = copy;
+    auto me = api_get(*again, at_again, "/me");
+    ASSERT_TRUE(me) << why_no_answer(me);
+    EXPECT_EQ(me->status, 401) << me->body;
 }
 
 TEST_F(BffSharedStore, AnotherSessionIsNotAffected) {
