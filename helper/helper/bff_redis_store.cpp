@@ -4,6 +4,7 @@
 #include <hiredis/hiredis.h>
 #include <sys/time.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 
@@ -15,6 +16,8 @@ constexpr const char* kRedisKeyPrefix = "roomkey:bff-revoked:";
 // Redis answers a loopback or LAN request in well under a millisecond; a
 // store that takes longer than this is treated as unreachable.
 constexpr timeval kRedisTimeout{1, 0};
+// After a failure, requests are answered "unknown" at once for this long.
+constexpr std::chrono::milliseconds kRedisRetryAfter{1000};
 
 struct RedisReplyFree {
     void operator()(redisReply* r) const { freeReplyObject(r); }
@@ -106,42 +109,51 @@ bool BffRedisStore::connect_locked() {
     return true;
 }
 
+template <class Send>
+std::unique_ptr<redisReply, void (*)(void*)> BffRedisStore::command_locked(Send send, int expected_type) {
+    using Reply = std::unique_ptr<redisReply, void (*)(void*)>;
+    // Shortly after a failure the store is not asked again: a store that
+    // hangs would otherwise hold every request for a timeout in turn.
+    if (context_ == nullptr && std::chrono::steady_clock::now() < retry_after_) return Reply(nullptr, freeReplyObject);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const bool reused = context_ != nullptr;
+        if (connect_locked()) {
+            Reply r(static_cast<redisReply*>(send(context_)), freeReplyObject);
+            if (r && r->type == expected_type) return r;
+            drop_locked(redis_failure(r.get(), context_));
+        }
+        // A connection kept from before may have been closed by Redis (a
+        // restart, an idle timeout): once more on a new one. A new one
+        // that failed is the store's answer.
+        if (!reused) break;
+    }
+    retry_after_ = std::chrono::steady_clock::now() + kRedisRetryAfter;
+    return Reply(nullptr, freeReplyObject);
+}
+
 bool BffRedisStore::revoke(const std::string& session_id, std::int64_t until_unix) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (int attempt = 0; attempt < 2; ++attempt) {  // once more on a fresh connection
-        if (!connect_locked()) continue;
-        const std::string key = kRedisKeyPrefix + session_id;
-        const std::string until = std::to_string(until_unix);
-        std::unique_ptr<redisReply, RedisReplyFree> r(static_cast<redisReply*>(
-            redisCommand(context_, "SET %b 1 EXAT %b", key.data(), key.size(), until.data(), until.size())));
-        if (r && r->type == REDIS_REPLY_STATUS) return true;
-        drop_locked(redis_failure(r.get(), context_));
-    }
-    return false;
+    const std::string key = kRedisKeyPrefix + session_id;
+    const std::string until = std::to_string(until_unix);
+    return command_locked(
+               [&](redisContext* c) {
+                   return redisCommand(c, "SET %b 1 EXAT %b", key.data(), key.size(), until.data(), until.size());
+               },
+               REDIS_REPLY_STATUS) != nullptr;
 }
 
 std::optional<bool> BffRedisStore::revoked(const std::string& session_id) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        if (!connect_locked()) continue;
-        const std::string key = kRedisKeyPrefix + session_id;
-        std::unique_ptr<redisReply, RedisReplyFree> r(
-            static_cast<redisReply*>(redisCommand(context_, "EXISTS %b", key.data(), key.size())));
-        if (r && r->type == REDIS_REPLY_INTEGER) return r->integer > 0;
-        drop_locked(redis_failure(r.get(), context_));
-    }
-    return std::nullopt;
+    const std::string key = kRedisKeyPrefix + session_id;
+    auto r = command_locked([&](redisContext* c) { return redisCommand(c, "EXISTS %b", key.data(), key.size()); },
+                            REDIS_REPLY_INTEGER);
+    if (!r) return std::nullopt;
+    return r->integer > 0;
 }
 
 bool BffRedisStore::ping() {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        if (!connect_locked()) continue;
-        std::unique_ptr<redisReply, RedisReplyFree> r(static_cast<redisReply*>(redisCommand(context_, "PING")));
-        if (r && r->type == REDIS_REPLY_STATUS) return true;
-        drop_locked(redis_failure(r.get(), context_));
-    }
-    return false;
+    return command_locked([](redisContext* c) { return redisCommand(c, "PING"); }, REDIS_REPLY_STATUS) != nullptr;
 }
 
 }  // namespace roomkey::helper

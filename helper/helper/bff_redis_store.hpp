@@ -4,11 +4,14 @@
 // at the session's end ("roomkey:bff-revoked:<id>", SET ... EXAT), so the
 // store never grows past the sessions still alive. One connection (hiredis,
 // Debian's libhiredis-dev) under a mutex, opened again after an error, with
-// short timeouts: an unreachable store is reported as unknown, never as
-// "not revoked".
+// short timeouts (1 s) and, after a failure, a second in which the store is
+// not asked: an unreachable or hung store is reported as unknown, never as
+// "not revoked", and never holds the requests in a queue of timeouts.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -16,6 +19,7 @@
 #include "roomkey/result.hpp"
 
 struct redisContext;
+struct redisReply;
 
 namespace roomkey::helper {
 
@@ -49,11 +53,16 @@ public:
 private:
     bool connect_locked();
     void drop_locked(const std::string& why);
+    // Sends a command (send(context) -> redisCommand's reply) and returns
+    // the reply when it is of `expected_type`; null when the store failed.
+    template <class Send>
+    std::unique_ptr<redisReply, void (*)(void*)> command_locked(Send send, int expected_type);
 
     RedisAddress address_;
     mutable std::mutex mutex_;
     redisContext* context_ = nullptr;
     std::string error_;
+    std::chrono::steady_clock::time_point retry_after_{};
 };
 
 }  // namespace roomkey::helper

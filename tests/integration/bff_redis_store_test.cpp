@@ -153,6 +153,34 @@ TEST_F(BffSharedStore, AnUnreachableStoreNeitherTakesNorDropsTheCookie) {
     EXPECT_EQ(jar_.session(), cookie);
 }
 
+TEST_F(BffSharedStore, AHungStoreGets503AndTheSessionWorksAgainOnceItAnswers) {
+    ASSERT_TRUE(redis_.ready());
+    auto helper = start_on_machine(0, redis_.url());
+    ASSERT_TRUE(helper->ok()) << helper->error();
+    auto done = sign_in(*helper, jar_);
+    ASSERT_TRUE(done) << why_no_answer(done);
+    const std::string cookie = jar_.session();
+
+    redis_.pause();
+    for (int i = 0; i < 3; ++i) {
+        auto me = api_get(*helper, jar_, "/me");
+        ASSERT_TRUE(me) << "request " << i << " got no answer while the store hung: " << why_no_answer(me);
+        EXPECT_EQ(me->status, 503) << me->body;
+    }
+    EXPECT_EQ(jar_.session(), cookie);
+
+    redis_.resume();
+    // Within the back-off the helper does not ask yet: wait for the answer.
+    int status = 0;
+    for (int waited = 0; waited < 10000 && status != 200; waited += 100) {
+        auto me = api_get(*helper, jar_, "/me");
+        ASSERT_TRUE(me) << why_no_answer(me);
+        status = me->status;
+        if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(status, 200) << "the session did not work again once the store answered";
+}
+
 TEST_F(BffSharedStore, AHelperWhoseStoreDoesNotAnswerDoesNotStart) {
     const int nothing = integration::free_port();
     auto helper = start_on_machine(0, "redis://127.0.0.1:" + std::to_string(nothing));

@@ -4,6 +4,7 @@
 // in a temporary folder; killed with the test.
 #pragma once
 
+#include <csignal>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ public:
     std::string url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
     // Gone at once, as a crashed or unplugged store would be.
     void kill() { child_.reset(); }
+    // Hung: connections stay open, nothing answers (SIGSTOP); resume() undoes it.
+    void pause() { child_->signal(SIGSTOP); }
+    void resume() { child_->signal(SIGCONT); }
 
 private:
     TempDir dir_;
