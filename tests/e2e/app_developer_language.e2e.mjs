@@ -44,6 +44,25 @@ async function treeHas(page, name) {
 const press = (page, role, name) => page.locator('#a11y').getByRole(role, { name, exact: true }).dispatchEvent('click');
 const shot = (page, name) => page.screenshot({ path: join(artifacts, `developer-${name}.png`) });
 
+// Screenshots at both sizes, each scrolled to the HTTP log (`log`, its
+// heading) so the picture shows it: the wheel over the pane until the
+// heading is in the window.
+async function shots(page, log, lang) {
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await treeHas(page, log);
+    const heading = page.locator('#a11y').getByRole('button', { name: log, exact: true });
+    for (let i = 0; i < 20; i++) {
+      const box = await heading.boundingBox();
+      if (box && box.y >= 0 && box.y + box.height <= height / 2) break;
+      await page.mouse.move(width / 2, height / 2);
+      await page.mouse.wheel(0, 200);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    }
+    await shot(page, `${lang}-${width}x${height}`);
+  }
+}
+
 async function signedIn(browser) {
   const page = await browser.context.newPage();
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
@@ -112,11 +131,7 @@ test('ja-JP: the developer view, the flow, the console and its errors are Japane
   // The text mirror speaks Japanese too (the session, the view's error).
   await page.waitForFunction(() => /セッション: ログイン済み。/.test(window.roomkey.mirrorText()), null, { timeout: 30000 });
 
-  for (const [width, height] of SIZES) {
-    await page.setViewportSize({ width, height });
-    await treeHas(page, 'HTTP ログ');
-    await shot(page, `ja-${width}x${height}`);
-  }
+  await shots(page, 'HTTP ログ', 'ja');
   await page.close();
 });
 
@@ -140,10 +155,6 @@ test('en-US: the developer view reads as before', async () => {
   await page.bringToFront();
   await act(page, { type: 'copy_as', entry: sent.id, format: 'curl_service' });
   await waitForState(page, (s) => s.notice === 'Copied as curl (service) (secrets masked).', 'the copy notice');
-  for (const [width, height] of SIZES) {
-    await page.setViewportSize({ width, height });
-    await treeHas(page, 'HTTP log');
-    await shot(page, `en-${width}x${height}`);
-  }
+  await shots(page, 'HTTP log', 'en');
   await page.close();
 });
