@@ -187,6 +187,8 @@
     return { id: m.id, o: start + (node.nodeType === 3 ? offset : offset > 0 ? length : 0) };
   }
 
+  function inField(el) { return el && /^(INPUT|TEXTAREA)$/.test(el.tagName); }
+
   function order(p) { return messages.indexOf(byId[p.id]); }
   function before(p, q) { var a = order(p), b = order(q); return a < b || (a === b && p.o < q.o); }
 
@@ -252,8 +254,21 @@
   document.addEventListener('selectionchange', function () {
     var sel = window.getSelection();
     if (!sel || !sel.rangeCount || !layer) return;
+    // Ctrl+A after a press in the conversation: the browser selected the
+    // whole page; the conversation takes every loaded message instead.
+    // (No key listener of its own: with a window keydown listener here,
+    // WebKitGTK lost the click after typed text in tests/engines; why is
+    // not known.)
+    var whole = !layer.contains(sel.anchorNode) || !layer.contains(sel.focusNode);
+    if (whole && pressInside && messages.length && !sel.isCollapsed && !inField(document.activeElement) &&
+        sel.containsNode(layer, true)) {
+      var last = messages[messages.length - 1];
+      model = { a: { id: messages[0].id, o: 0 }, f: { id: last.id, o: last.text.length } };
+      apply();
+      return;
+    }
     if (!layer.contains(sel.anchorNode)) {
-      if (model && !(document.activeElement && /^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName))) {
+      if (model && !inField(document.activeElement)) {
         model = null;
         publish();
       }
@@ -357,18 +372,6 @@
     apply();
   }, true);
   window.addEventListener('mouseup', function () { dragging = false; }, true);
-
-  function inField(el) { return el && /^(INPUT|TEXTAREA)$/.test(el.tagName); }
-
-  // Ctrl+A after a press in the conversation: every loaded message.
-  window.addEventListener('keydown', function (event) {
-    if (!(event.ctrlKey || event.metaKey) || (event.key !== 'a' && event.key !== 'A')) return;
-    if (!pressInside || inField(document.activeElement) || !messages.length) return;
-    event.preventDefault();
-    var last = messages[messages.length - 1];
-    model = { a: { id: messages[0].id, o: 0 }, f: { id: last.id, o: last.text.length } };
-    apply();
-  }, true);
 
   // Ctrl+C (and the browser's Copy): the text as the reader sees it, not
   // the spans' own (their lines, in the order they are laid out).
