@@ -51,7 +51,6 @@ const NOT_CONVERTED = [
   'web/app/sign_in.cpp',
   'web/app/view_answer.cpp',
   'web/app/workspace.cpp',
-  'web/src/a11y.cpp',
   'web/src/browser_font.cpp',
   'web/src/canvas_painter.cpp',
   'web/src/main.cpp',

@@ -18,7 +18,9 @@
 //      regions overlapping, the demo messages read without tags (on screen
 //      and in the accessibility tree's log), a message typed and posted;
 //   7. a burst of typed text then Ctrl+Enter at once: sent exactly; Ctrl+A
-//      and Backspace right behind a burst empty the composer.
+//      and Backspace right behind a burst empty the composer;
+//   8. a drag and a double-click select drawn text of a message, and Ctrl+C
+//      copies it.
 // One browser and one tab for the whole file (a browser start is most of
 // what an engine costs); each scenario starts from where the previous one
 // left the app, and gets there itself if that one failed.
@@ -350,4 +352,51 @@ test(`${engine}: a burst of typed text then Ctrl+Enter at once is sent exactly; 
   const value = await waitFor(driver, () => document.activeElement && document.activeElement.value === 'end' && 'end',
     null, 'only "end" left in the composer', 20000).catch(() => null);
   assert.equal(value ?? await driver.evaluate(() => document.activeElement && document.activeElement.value), 'end');
+});
+
+// The conversation's text is held as on any page (tests/e2e/app_text_select.e2e.mjs
+// in Chromium): a drag over part of a message selects exactly that part, a
+// double-click a word, and Ctrl+C puts the selection on the clipboard.
+test(`${engine}: a drag and a double-click select drawn text; Ctrl+C copies it`, async () => {
+  await signedIn();
+  const ROOM = '2101';
+  const text = `select this part in ${engine} please`;
+  const posted = await sandboxApiJson(stack, user, 'POST', `/rooms/${ROOM}/messages`, { body: text });
+  await act(driver, { type: 'show_view', view: 'workspace' });
+  await act(driver, { type: 'open_room', room_id: ROOM });
+  await act(driver, { type: 'load_messages', room_id: ROOM });
+  await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM &&
+    s.room.messages.some((m) => m.text === text), 'the new message in room 2101', 60000);
+  // Client px of the boundary before character `index` of the message, on
+  // the text layer's span over its drawn line, once it held still for 150 ms.
+  const boundary = (index) => waitFor(driver, ([id, i]) => {
+    let at = null;
+    for (const run of document.querySelectorAll(`#textlayer .tl-msg[data-id="${id}"] .tl-run`)) {
+      const start = Number(run.dataset.start);
+      const node = run.firstChild;
+      if (i < start || i > start + node.length) continue;
+      const range = document.createRange();
+      range.setStart(node, Math.min(i - start, node.length - 1));
+      range.setEnd(node, Math.min(i - start + 1, node.length));
+      const r = range.getBoundingClientRect();
+      if (r.height > 0) at = { x: i - start >= node.length ? r.right : r.left, y: r.top + r.height / 2 };
+      break;
+    }
+    const key = JSON.stringify([id, i, at]);
+    const seen = window.__boundarySeen;
+    if (!at || !seen || seen.key !== key) { window.__boundarySeen = { key, since: performance.now() }; return null; }
+    return performance.now() - seen.since >= 150 ? at : null;
+  }, [String(posted.message_id), index], 'the message drawn with its text over it, holding still', 30000);
+  const from = text.indexOf('this');
+  const to = text.indexOf(' please');
+  const a = await boundary(from);
+  const b = await boundary(to);
+  await driver.drag(a.x + 1, a.y, b.x - 1, b.y);
+  await waitForState(driver, (s) => s.selection && s.selection.text === text.slice(from, to), 'the dragged part selected');
+  const word = await boundary(text.indexOf('part') + 1);
+  await driver.dblclick(word.x, word.y);
+  await waitForState(driver, (s) => s.selection && s.selection.text === 'part', 'the double-clicked word selected');
+  await driver.press('Control+c');
+  const copied = await clipboardUntil((t) => t === 'part');
+  assert.equal(copied, 'part', 'Ctrl+C copied the selected word');
 });

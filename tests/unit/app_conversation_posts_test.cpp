@@ -47,6 +47,33 @@ json mine_pending(const json& s) {
     return out;
 }
 
+// The page API's select_text reaches the conversation's text layer for the
+// open room only; copy_selection always does (the platform copies what is selected).
+TEST(Conversation, SelectTextGoesToTheOpenRoomsTextLayer) {
+    AppHarness h;
+    signed_in(h);
+    auto selections = [&h] {
+        std::vector<effect::SelectText> out;
+        for (Effect& e : h.app->take_effects()) {
+            if (auto* s = std::get_if<effect::SelectText>(&e)) out.push_back(*s);
+        }
+        return out;
+    };
+    selections();
+    h.app->apply(intent::SelectText{"8", "5", 1, 3}, h.now);
+    EXPECT_TRUE(selections().empty()) << "another room's message is not in the conversation";
+    h.app->apply(intent::SelectText{"7", "5", 1, 3}, h.now);
+    const std::vector<effect::SelectText> got = selections();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].message_id, "5");
+    EXPECT_EQ(got[0].start, 1u);
+    EXPECT_EQ(got[0].end, 3u);
+    h.app->apply(intent::CopySelection{}, h.now);
+    bool copied = false;
+    for (Effect& e : h.app->take_effects()) copied = copied || std::holds_alternative<effect::CopySelection>(e);
+    EXPECT_TRUE(copied);
+}
+
 TEST(Conversation, APostIsInTheConversationAtOnceAndBecomesTheServicesMessage) {
     AppHarness h;
     signed_in(h);

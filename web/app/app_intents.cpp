@@ -141,6 +141,10 @@ void App::apply(const Intent& intent, Instant now) {
                 if (room.view().room_id() == i.room_id) workspace.quote(room.view(), i.message_id);
             },
             [&](const intent::Mention& i) { workspace.mention(room.view(), i.account_id); },
+            [&](const intent::SelectText& i) {
+                if (room.view().room_id() == i.room_id) effects_.push_back(effect::SelectText{i.message_id, i.start, i.end});
+            },
+            [&](const intent::CopySelection&) { effects_.push_back(effect::CopySelection{}); },
             [&](const intent::SetNotifications& i) { workspace.set_notifications(i.on); },
             [&](const intent::SetSetting& i) {
                 workspace.settings().set(i.name, i.value);

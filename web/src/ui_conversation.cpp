@@ -18,6 +18,7 @@
 #include "app/digest.hpp"
 #include "app/message_layout.hpp"
 #include "app/message_view.hpp"
+#include "text_layer.hpp"
 #include "ui_message_body.hpp"
 #include "ui_parts.hpp"
 
@@ -47,6 +48,7 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     // For assistive technology: an item of the conversation's log that reads
     // as the message is drawn (no tags), its controls inside it.
     a11y::begin_log_item(m.message_id.c_str(), log_text(m, drawn));
+    text_layer::message(m.message_id, drawn.text, true);  // its lines, as the page's text (text_layer.hpp)
     ImGui::BeginGroup();
     ImGui::TextColored(kAccent, "%s", who.c_str());
     const std::string when = drawn.time_text + (drawn.edited ? "  (edited)" : "");
@@ -152,6 +154,8 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
     a11y::begin_log("Conversation");  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
+    text_layer::begin();
+    if (std::string shown = text_layer::take_shown(); !shown.empty()) ui.jump_to = std::move(shown);
     const std::string me =
         app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
     const notation::NameLookup names =
@@ -203,8 +207,9 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     // The log still holds every message, in order: those not drawn read as text.
     auto not_drawn = [&](std::size_t i) {
         ImGui::PushID(messages[i].message_id.c_str());
-        a11y::log_item_not_drawn(messages[i].message_id.c_str(),
-                                 log_text(messages[i], rows.drawn.get(messages[i], context, me, names, now_unix, offset)));
+        const app::DrawnMessage& drawn = rows.drawn.get(messages[i], context, me, names, now_unix, offset);
+        a11y::log_item_not_drawn(messages[i].message_id.c_str(), log_text(messages[i], drawn));
+        text_layer::message(messages[i].message_id, drawn.text, false);
         ImGui::PopID();
     };
     for (std::size_t i = 0; i < shown.first; ++i) not_drawn(i);

@@ -36,9 +36,7 @@ void copy_as_buttons(const App& app, std::optional<std::uint64_t> entry, Intents
         const std::string label = app::snippet_words(format) + "##" + (entry ? "log" : "console");
         // The user's own click: the one way a revealed copy can be made.
         if (ImGui::SmallButton(label.c_str())) out.push_back(app::intent::CopyAs{entry, format, true});
-        // The page holds one copy for the click's own handler: the button under
-        // the pointer or focused takes it, else "Copy as curl" keeps it.
-        if (!ImGui::IsItemHovered() && !ImGui::IsItemFocused()) continue;
+        // Written in the click's own handler, where every engine allows it (gesture_copy.hpp).
         if (const std::string text = app.text_as(entry, format, true); !text.empty()) gesture_copy::arm_last_item(text);
     }
 }

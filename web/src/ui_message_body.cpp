@@ -6,6 +6,7 @@
 #include "a11y.hpp"
 #include "roomkey/line_break.hpp"
 #include "roomkey/links.hpp"
+#include "text_layer.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -81,8 +82,10 @@ void paragraph(std::string_view text) {
         const std::vector<line_break::Line> lines = line_break::wrap(piece, wrap, measure, nullptr);
         if (lines.empty()) y += size;  // an empty line
         for (const line_break::Line& l : lines) {
-            widest = std::max(widest, draw_line(base, base + begin + l.begin, base + begin + l.end, ImVec2(origin.x, y),
-                                                links));
+            const char* from = base + begin + l.begin;
+            const float width = draw_line(base, from, base + begin + l.end, ImVec2(origin.x, y), links);
+            text_layer::run(from, base + begin + l.end, ImVec2(origin.x, y), width, size);  // the page's text over it
+            widest = std::max(widest, width);
             y += size;
         }
         begin = hard + 1;
