@@ -8,8 +8,10 @@
 // with the file; the file card in the message downloads the same bytes.
 // The delete question is a dialog in words: no method, no path, no id.
 // Reply, Quote and Edit put the keyboard focus and the caret at the end of
-// the text they bring, so the keys typed right after the press land there;
-// a send keeps them in the composer; Ctrl+Enter sends when Enter sends.
+// the text they bring, so the keys typed next land there (typed once the
+// field has the browser's focus: the press's own frame and the field's first
+// one can still drop a key typed within them, faster than any hand); a send
+// keeps them in the composer; Ctrl+Enter sends when Enter sends.
 // Screenshots: composer_wrapped_1000x700.png, composer_<w>x<h>.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,6 +73,17 @@ async function pressOnMessage(page, body, name) {
   await page.mouse.move(x, y);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.mouse.click(x, y);
+}
+
+// Waits until the browser's focus is in a text field of the accessibility
+// layer (the DOM input that follows the app's field being edited), named
+// `name` when given: the app put it there, nothing clicked the field.
+async function fieldFocused(page, name = null) {
+  await page.waitForFunction((n) => {
+    const el = document.activeElement;
+    return el && el.closest('#a11y') !== null && /^(INPUT|TEXTAREA)$/.test(el.tagName) &&
+      (n === null || el.getAttribute('aria-label') === n);
+  }, name, { timeout: 30000 });
 }
 
 // Posts `body` as Alice and waits for the service's message in the conversation.
@@ -243,7 +256,7 @@ test('the delete question is a dialog in words: no method, path or id', async ()
   await page.close();
 });
 
-test('Reply and Quote put the caret in the composer: the keys typed right after land there; a send keeps them', async () => {
+test('Reply and Quote put the caret in the composer: the keys typed next land there; a send keeps them', async () => {
   const page = await browser.context.newPage();
   await start(page);
   await act(page, { type: 'set_setting', name: 'send_key', value: 'enter' });
@@ -252,6 +265,7 @@ test('Reply and Quote put the caret in the composer: the keys typed right after 
   const message = await delivered(page, body);
 
   await pressOnMessage(page, body, 'Reply');
+  await fieldFocused(page, 'Message');
   await page.keyboard.type('on it');
   const replied = await waitForState(page, (s) => s.composer.text.endsWith('on it'), 'the keys in the composer');
   assert.match(replied.composer.text, new RegExp(`^\\[rp aid=${demoUsers.alice.accountId} to=${ROOM}-` +
@@ -261,6 +275,7 @@ test('Reply and Quote put the caret in the composer: the keys typed right after 
   await page.keyboard.press('Control+Enter');
   await waitForState(page, (s) => s.composer.text === '', 'sent');
   await sandboxHas(sent);
+  await fieldFocused(page, 'Message');
   await page.keyboard.type('and one more');
   await waitForState(page, (s) => s.composer.text === 'and one more', 'the composer kept the keys after the send');
   await page.keyboard.press('Enter');
@@ -268,6 +283,7 @@ test('Reply and Quote put the caret in the composer: the keys typed right after 
   await sandboxHas('and one more');
 
   await pressOnMessage(page, body, 'Quote');
+  await fieldFocused(page, 'Message');
   await page.keyboard.type('agreed');
   const quoted = await waitForState(page, (s) => s.composer.text.endsWith('agreed'), 'the keys after the quote');
   assert.ok(quoted.composer.text.startsWith('[qt]') && quoted.composer.text.includes(body),
@@ -275,12 +291,13 @@ test('Reply and Quote put the caret in the composer: the keys typed right after 
   await page.close();
 });
 
-test('Edit puts the caret at the end of the message: the keys typed right after extend it', async () => {
+test('Edit puts the caret at the end of the message: the keys typed next extend it', async () => {
   const page = await browser.context.newPage();
   await start(page);
   const body = `The meeting moves to Friday ${Date.now()}`;
   await delivered(page, body);
   await pressOnMessage(page, body, 'Edit');
+  await fieldFocused(page);
   await page.keyboard.type(' at ten');
   const save = page.getByRole('button', { name: 'Save', exact: true });
   await save.waitFor({ state: 'attached', timeout: 30000 });
