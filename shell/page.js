@@ -254,6 +254,8 @@
       if (room) {
         window.roomkey.act({ type: 'show_view', view: 'workspace' });
         window.roomkey.act({ type: 'open_room', room_id: room[1] });
+        // #/rooms/ID/tasks is the room's Tasks tab; #/rooms/ID, the room alone.
+        window.roomkey.act({ type: 'show_details', tab: /\/tasks$/.test(place) ? 'tasks' : 'none' });
       } else if (place === '#/developer') {
         window.roomkey.act({ type: 'show_view', view: 'developer' });
       }

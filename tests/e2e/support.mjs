@@ -212,6 +212,10 @@ export async function startSandbox(stateDir, webPort, extraArgs = []) {
   return { ...started, baseUrl, authUrl, consentUrl, origin: new URL(baseUrl).origin };
 }
 
+// The first screen's main action, as it reads: "Sign in to <service>", the
+// service named by its API address (an IP address with its port, here).
+export const signInLabel = (stack) => `Sign in to ${new URL(stack.sandbox.baseUrl).host}`;
+
 // The helper's upstream arguments for `sandbox` (as startStack starts it).
 function upstreamArgs(sandbox) {
   return ['--base-url', sandbox.baseUrl, '--auth-url', sandbox.authUrl, '--consent-url', sandbox.consentUrl,

@@ -158,6 +158,8 @@ json write(const Intent& intent) {
                 std::abort();  // the UI's, never from the page API
             } else if constexpr (std::is_same_v<T, intent::ShowView>) {
                 return {{"type", "show_view"}, {"view", i.developer ? "developer" : "workspace"}};
+            } else if constexpr (std::is_same_v<T, intent::ShowDetails>) {
+                return {{"type", "show_details"}, {"tab", std::string(app::to_string(i.tab))}};
             } else if constexpr (std::is_same_v<T, intent::SetRoomFilter>) {
                 return {{"type", "set_room_filter"}, {"text", i.text}};
             } else if constexpr (std::is_same_v<T, intent::Reply>) {
@@ -255,6 +257,7 @@ bool same(const Intent& x, const Intent& y) {
             }
             if constexpr (std::is_same_v<T, intent::OpenFile>) return a.room_id == b.room_id && a.file_id == b.file_id;
             if constexpr (std::is_same_v<T, intent::ShowView>) return a.developer == b.developer;
+            if constexpr (std::is_same_v<T, intent::ShowDetails>) return a.tab == b.tab;
             if constexpr (std::is_same_v<T, intent::SetRoomFilter>) return a.text == b.text;
             if constexpr (std::is_same_v<T, intent::Reply> || std::is_same_v<T, intent::Quote> ||
                           std::is_same_v<T, intent::DeleteMessage>) {

@@ -252,6 +252,28 @@ TEST(Conversation, ARefusedMarkReadIsNotAskedAgainForTheSameCount) {
     EXPECT_FALSE(h.app->open_room().wants_mark_read("7"));
 }
 
+// Seen during an outage: the failure is an error on screen (state().errors.room), the room
+// still counts as unread, and the room's next answered poll marks it read.
+TEST(Conversation, AMarkReadOnViewFailedInAnOutageIsAnErrorAndIsAskedAgainWhenTheServiceAnswers) {
+    AppHarness h;
+    with_unread_room(h);
+    h.faults.push_back(AppHarness::helper_gateway_fault("/messages/read", UpstreamOutcome::not_sent));
+    h.apply(intent::SeenLatest{"7"});
+    ASSERT_EQ(h.sent_to("/api/rooms/7/messages/read").size(), 1u);
+    json s = state(h);
+    EXPECT_NE(s["errors"]["room"], "") << "the failure is shown";
+    EXPECT_EQ(s["room_unread"]["7"], 2) << "never said to be read";
+    EXPECT_EQ(s["notice"].get<std::string>().find("read"), std::string::npos) << s["notice"];
+    h.apply(intent::SeenLatest{"7"});
+    EXPECT_EQ(h.sent_to("/api/rooms/7/messages/read").size(), 1u) << "not again at once";
+    h.faults.push_back(AppHarness::status_fault("/messages/read", 200, R"({"unread_num":0,"mention_num":0})"));
+    h.run_for(Seconds(20));  // the room's poll answers: the service is back
+    EXPECT_EQ(h.sent_to("/api/rooms/7/messages/read").size(), 2u) << "asked again";
+    s = state(h);
+    EXPECT_EQ(s["room_unread"]["7"], 0);
+    EXPECT_EQ(s["errors"]["room"], "");
+}
+
 TEST(Conversation, WithMarkReadOnViewOffSeeingTheRoomMarksNothing) {
     AppHarness h;
     with_unread_room(h);

@@ -220,6 +220,15 @@ Result<Intent, std::string> parse_object(const json& action) {
         }
         return Intent{intent::ShowView{view == "developer"}};
     }
+    if (type == "show_details") {
+        std::string tab;
+        const auto named = read_text(action, "tab", tab) ? details_tab_named(tab) : std::nullopt;
+        if (!named) {
+            return Err{
+                std::string("action show_details: \"tab\" must be \"tasks\", \"members\", \"files\" or \"none\"")};
+        }
+        return Intent{intent::ShowDetails{*named}};
+    }
     if (type == "set_room_filter") {
         std::string text;
         if (!read_text(action, "text", text)) return missing(type, "text");

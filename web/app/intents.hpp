@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/i18n.hpp"
+#include "app/details_tab.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/request_snippets.hpp"
 #include "roomkey/result.hpp"
@@ -211,6 +212,10 @@ struct AddScopes {
 struct ShowView {
     bool developer = false;
 };
+// The open room's details pane, showing `tab` (none: closed): the UI's, and the page's for a place.
+struct ShowDetails {
+    DetailsTab tab = DetailsTab::none;
+};
 struct SetRoomFilter {
     std::string text;
 };
@@ -298,7 +303,7 @@ using Intent =
                  intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,
                  intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes, intent::RefreshScopes,
                  intent::UploadFile, intent::PickFile, intent::OpenFile, intent::PageRestored,
-                 intent::ClipboardCleared, intent::ShowView, intent::SetRoomFilter, intent::Reply, intent::Quote,
+                 intent::ClipboardCleared, intent::ShowView, intent::ShowDetails, intent::SetRoomFilter, intent::Reply, intent::Quote,
                  intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
                  intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,

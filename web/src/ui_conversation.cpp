@@ -15,6 +15,7 @@
 #include <cstdio>
 
 #include "a11y.hpp"
+#include "input_queue.hpp"
 #include "app/digest.hpp"
 #include "app/message_layout.hpp"
 #include "app/message_view.hpp"
@@ -54,8 +55,14 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     const std::string when = drawn.time_text + (drawn.edited ? "  (edited)" : "");
     beside(when.c_str());
     text_dim(when);
-    if (ImGui::SmallButton(beside("Reply"))) out.push_back(app::intent::Reply{room.room_id(), m.message_id});
-    if (ImGui::SmallButton(beside("Quote"))) out.push_back(app::intent::Quote{room.room_id(), m.message_id});
+    if (ImGui::SmallButton(beside("Reply"))) {
+        out.push_back(app::intent::Reply{room.room_id(), m.message_id});
+        keys_to_composer(ui);  // the keys typed next go on the reply
+    }
+    if (ImGui::SmallButton(beside("Quote"))) {
+        out.push_back(app::intent::Quote{room.room_id(), m.message_id});
+        keys_to_composer(ui);
+    }
     const bool mine =
         app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
     if (mine && !drawn.system) {
@@ -63,15 +70,22 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
             ui.editing = m.message_id;
             std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", m.body.c_str());
             ui.edit_focus = true;  // the caret goes into the edit field (next frame)
+            input_queue::keys_for_field(ImGui::GetID("##edit"));  // with the keys typed from now on
         }
         if (ImGui::SmallButton(beside("Delete")))
             out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
     }
     if (ui.editing == m.message_id) {
-        if (ui.edit_focus) ImGui::SetKeyboardFocusHere();
+        // Entered at the next frame, the caret after the text (as the composer after a Reply).
+        if (ui.edit_focus) {
+            a11y::keep_editing(ImGui::GetID("##edit"));
+            redraw_at(ui, Instant{});
+        }
+        ui.edit_caret_end = ui.edit_caret_end || ui.edit_focus;
         ui.edit_focus = false;
         ImGui::InputTextMultiline("##edit", ui.edit_body.data(), ui.edit_body.size(),
-                                  ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f));
+                                  ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
+                                  ImGuiInputTextFlags_CallbackAlways, caret_to_end, &ui.edit_caret_end);
         if (ImGui::SmallButton("Save")) {
             out.push_back(app::intent::EditMessage{room.room_id(), m.message_id, ui.edit_body.data()});
             ui.editing.clear();
