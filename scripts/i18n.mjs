@@ -32,21 +32,13 @@ const KEY = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
 // it fails the check for any literal user string.
 const NOT_CONVERTED = [
   'web/app/api_console.cpp',
-  'web/app/app_detail.hpp',
-  'web/app/app_helper.cpp',
-  'web/app/app_http.cpp',
-  'web/app/app_intents.cpp',
-  'web/app/app_rest.cpp',
-  'web/app/app_session.cpp',
   'web/app/bff_flow_steps.cpp',
   'web/app/bff_panel.cpp',
   'web/app/bff_session.cpp',
-  'web/app/builtin_font.cpp',
   'web/app/canvas_readback.cpp',
   'web/app/console.cpp',
   'web/app/contacts.cpp',
   'web/app/dashboard.cpp',
-  'web/app/feature.hpp',
   'web/app/flow_steps.cpp',
   'web/app/helper_watch.cpp',
   'web/app/http_log.cpp',
@@ -62,12 +54,10 @@ const NOT_CONVERTED = [
   'web/app/sign_in.cpp',
   'web/app/time_text.cpp',
   'web/app/trace.cpp',
-  'web/app/view_answer.cpp',
   'web/app/workspace.cpp',
   'web/src/a11y.cpp',
   'web/src/browser_font.cpp',
   'web/src/canvas_painter.cpp',
-  'web/src/main.cpp',
   'web/src/ui_composer.cpp',
   'web/src/ui_console.cpp',
   'web/src/ui_conversation.cpp',
@@ -78,8 +68,6 @@ const NOT_CONVERTED = [
   'web/src/ui_room.cpp',
   'web/src/ui_room_list.cpp',
   'web/src/ui_sign_in.cpp',
-  'web/src/ui_widgets.cpp',
-  'web/src/ui_workspace.cpp',
 ];
 
 function readCatalog(lang) {

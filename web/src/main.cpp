@@ -268,7 +268,7 @@ void publish(Platform& p, roomkey::Instant now, bool drawn = false) {
     std::string text = p.published.changes(*p.app, now, drawn);
     if (!text.empty()) {
         const long frame = drawn ? p.frame : p.frame + 1;
-        text.insert(text.size() - 1, ",\"frame\":" + std::to_string(frame));
+        text.insert(text.size() - 1, ",\"frame\":" + std::to_string(frame));  // i18n: not shown (JSON)
         roomkey::web::publish_state(text);
     }
     if (!p.scope_help_published && p.app->config()) {
@@ -561,7 +561,7 @@ int main() {
     perform(p.app->take_effects());
 
     if (!glfwInit()) {
-        std::fprintf(stderr, "roomkey: could not initialise GLFW\n");
+        std::fprintf(stderr, "roomkey: could not initialise GLFW\n");  // i18n: not shown (the console)
         return 1;
     }
     // GLFW brings the window's input; the WebGL2 context is made here, with
@@ -572,7 +572,7 @@ int main() {
     p.window = glfwCreateWindow(size.css_width > 0 ? size.css_width : 1280, size.css_height > 0 ? size.css_height : 720,
                                 "roomkey", nullptr, nullptr);
     if (!p.window || !roomkey::web::create_canvas_context()) {
-        std::fprintf(stderr, "roomkey: could not create a WebGL2 context\n");
+        std::fprintf(stderr, "roomkey: could not create a WebGL2 context\n");  // i18n: not shown (the console)
         roomkey::web::report_cannot_draw();  // not a page that loads forever
         return 1;
     }
