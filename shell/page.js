@@ -379,6 +379,8 @@
     // a clipboard clear that waits for the next click or key press.
     if (fontStats && fontStats.notice) parts.push(fontStats.notice);
     if (s.clipboard_notice) parts.push(s.clipboard_notice);
+    // The status line under the header ("Signed out: ...", "Copied as curl"), as drawn.
+    if (s.notice) parts.push(s.notice);
     if (s.last_error) {
       parts.push(say('mirror.last_error', { title: s.last_error.title }) +
                  (s.last_error.code ? ' (' + s.last_error.code + ')' : '') + '. ' + s.last_error.message +

@@ -26,10 +26,11 @@ public:
     void text(std::string_view s) {
         if (s.empty()) return;
         if (after_block_ && s.front() != '\n') out_ += '\n';
-        // "[toall]lunch" reads "To all lunch"; "[piconname:1]さん" or "Bob, " keep their own spacing.
+        // "[toall]lunch" reads "To all lunch" (and "[toall]お昼" "To all お昼": the chip's
+        // words may be any language's); "[piconname:1]さん" or "Bob, " keep their own spacing.
         if ((last_chip_ == Chip::picture || last_chip_ == Chip::everyone) && !after_block_ && s.front() != ' ' &&
             s.front() != '\n' && std::string_view(".,:;!?)").find(s.front()) == std::string_view::npos &&
-            static_cast<unsigned char>(s.front()) < 0x80) {
+            (last_chip_ == Chip::everyone || static_cast<unsigned char>(s.front()) < 0x80)) {
             out_ += ' ';
         }
         out_ += s;
@@ -66,7 +67,8 @@ private:
 
 class PlainText {
 public:
-    PlainText(std::string_view body, const NameLookup& names) : body_(body), names_(names) {}
+    PlainText(std::string_view body, const NameLookup& names, const Wording& words)
+        : body_(body), names_(names), words_(words) {}
 
     std::string of(const std::vector<Part>& parts) const {
         Writer w;
@@ -81,17 +83,26 @@ private:
         return name.empty() ? std::string(id) : name;
     }
 
+    std::string say(Phrase phrase, std::string_view name = {}, std::string_view text = {}) const {
+        if (words_) return words_(phrase, PhraseValues{name, text});
+        // No words given: the values alone, a dtext key as it reads.
+        if (phrase == Phrase::dtext) return dtext_words(text);
+        std::string out(name);
+        if (!out.empty() && !text.empty()) out += ' ';
+        return out += text;
+    }
+
     // "To Alice" / "Re Bob", then what the writer put after the name.
-    void addressed(Writer& w, std::string_view prefix, const Part& part) const {
+    void addressed(Writer& w, Phrase phrase, const Part& part) const {
         const std::string_view id = part.account_id.of(body_);
         const std::string known = names_ ? names_(id) : std::string();
         const std::string_view written = part.name.of(body_);
         if (known.empty()) {
             const std::string_view rest = trim_spaces_front(written);
-            w.chip(std::string(prefix) + std::string(rest.empty() ? id : rest), Writer::Chip::address);
+            w.chip(say(phrase, rest.empty() ? id : rest), Writer::Chip::address);
             return;
         }
-        w.chip(std::string(prefix) + known, Writer::Chip::address);
+        w.chip(say(phrase, known), Writer::Chip::address);
         const std::string_view rest = written_after_name(written, known);
         if (rest.empty()) return;
         // Text that is not the name gets a space of its own ("To Alice Ali").
@@ -135,20 +146,20 @@ private:
                 w.text(part.source.of(body_));
                 return;
             case PartKind::mention:
-                addressed(w, "To ", part);
+                addressed(w, Phrase::mention, part);
                 return;
             case PartKind::reply:
-                addressed(w, "Re ", part);
+                addressed(w, Phrase::reply, part);
                 return;
             case PartKind::to_all:
-                w.chip("To all", Writer::Chip::everyone);
+                w.chip(say(Phrase::to_all), Writer::Chip::everyone);
                 return;
             case PartKind::picon:
             case PartKind::piconname:
                 w.chip(name_of(part.account_id), Writer::Chip::picture);
                 return;
             case PartKind::dtext:
-                w.text(dtext_words(part.key.of(body_)));
+                w.text(say(Phrase::dtext, {}, part.key.of(body_)));
                 return;
             case PartKind::quote:
                 w.block(quoted(part));
@@ -157,7 +168,7 @@ private:
                 w.block(titled(part.name.of(body_), part));
                 return;
             case PartKind::service_event:
-                w.block(titled(dtext_words(part.key.of(body_)), part));
+                w.block(titled(say(Phrase::dtext, {}, part.key.of(body_)), part));
                 return;
             case PartKind::code:
                 w.block(trim_newlines(part.inner.of(body_)));
@@ -166,11 +177,14 @@ private:
                 w.block("----");
                 return;
             case PartKind::task: {
-                std::string line = part.account_id.empty() ? "Task: " : "Task for " + name_of(part.account_id) + ": ";
                 const std::string inside = of(part.children);
-                line += trim_newlines(inside);
-                if (part.task_state == TaskState::done) line += ", done";
-                w.block(line);
+                const bool done = part.task_state == TaskState::done;
+                if (part.account_id.empty()) {
+                    w.block(say(done ? Phrase::task_done : Phrase::task, {}, trim_newlines(inside)));
+                } else {
+                    w.block(say(done ? Phrase::task_for_done : Phrase::task_for, name_of(part.account_id),
+                                trim_newlines(inside)));
+                }
                 return;
             }
             case PartKind::download:
@@ -183,35 +197,13 @@ private:
 
     std::string_view body_;
     const NameLookup& names_;
-};
-
-struct KeyWords {
-    std::string_view key;
-    std::string_view words;
-};
-
-// The service's events (an [info] titled [dtext:KEY]) and the phrases of its
-// room messages, which read in this order: "Chat name set to " NAME "."
-// then "Members: " NAMES " added." (service_messages.hpp).
-constexpr KeyWords kKeyWords[] = {
-    {"task_added", "Task added"},
-    {"file_uploaded", "File uploaded"},
-    {"chatroom_groupchat_created", "Group chat created"},
-    {"chatroom_chat_edited", "Chat edited"},
-    {"chatroom_chatname_is", "Chat name set to "},
-    {"chatroom_set", "."},
-    {"chatroom_member_is", "Members: "},
-    {"chatroom_added", " added."},
-    {"chatroom_deleted", " removed."},
+    const Wording& words_;
 };
 
 }  // namespace
 }  // namespace notation_text
 
 std::string dtext_words(std::string_view key) {
-    for (const auto& entry : notation_text::kKeyWords) {
-        if (entry.key == key) return std::string(entry.words);
-    }
     std::string words(key);
     for (char& c : words) {
         if (c == '_') c = ' ';
@@ -226,12 +218,13 @@ std::string_view written_after_name(std::string_view written, std::string_view n
     return written;
 }
 
-std::string plain_text(std::string_view body, const std::vector<Part>& parts, const NameLookup& names) {
-    return notation_text::PlainText(body, names).of(parts);
+std::string plain_text(std::string_view body, const std::vector<Part>& parts, const NameLookup& names,
+                       const Wording& words) {
+    return notation_text::PlainText(body, names, words).of(parts);
 }
 
-std::string plain_text(const Parts& parts, const NameLookup& names) {
-    return plain_text(parts.body, parts.parts, names);
+std::string plain_text(const Parts& parts, const NameLookup& names, const Wording& words) {
+    return plain_text(parts.body, parts.parts, names, words);
 }
 
 }  // namespace roomkey::notation

@@ -1,15 +1,16 @@
 // app_language.e2e.mjs: the app speaks the browser's language. With the
 // browser in Japanese (locale ja-JP) the words on screen, read from the
 // accessibility tree and the text mirror, are Japanese signed out and
-// signed in, in the workspace and the developer view, for an error, and
-// on the sandbox's login and consent screens, at 1366x800 and 390x844
+// signed in, in the workspace and the developer view, for an error, a
+// room's service message, the delete dialog, a notification and the status
+// line, and on the sandbox's login and consent screens, at 1366x800 and 390x844
 // (screenshots in the build tree); the switch in the header changes the
 // language and is kept; with en-US the words are English as before.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, passConsent, demoUsers, artifacts, startStack, stopStack, launchBrowser,
-  clickWidget } from './support.mjs';
+  clickWidget, sandboxApi } from './support.mjs';
 import { before, after } from 'node:test';
 
 let stack; let ja; let en;
@@ -25,6 +26,7 @@ after(async () => {
 });
 
 const SCOPE = 'users.all:read rooms.all:read_write contacts.all:read';
+const ROOM = '2100';
 const SIZES = [[1366, 800], [390, 844]];
 const mirror = (page) => page.evaluate(() => window.roomkey.mirrorText());
 const button = (page, name) => page.locator('#a11y').getByRole('button', { name, exact: true });
@@ -44,6 +46,17 @@ const treeNames = (page) => page.evaluate(() =>
 async function treeHas(page, text) {
   await page.waitForFunction((t) => [...document.querySelectorAll('#a11y *')].some((el) =>
     el.getAttribute('aria-label') === t || el.textContent === t), text, { timeout: 30000 });
+}
+
+// Waits until a node of the accessibility tree holds `text` in its name or its words.
+async function treeIncludes(page, text, what) {
+  await page.waitForFunction((t) => [...document.querySelectorAll('#a11y *')].some((el) =>
+    (el.getAttribute('aria-label') || el.textContent || '').includes(t)), text, { timeout: 30000 })
+    .catch(async () => {
+      const names = await page.evaluate(() => [...document.querySelectorAll('#a11y *')]
+        .map((el) => el.getAttribute('aria-label') || '').filter((n) => n).join(' | '));
+      throw new Error(`${what}: "${text}" is not in the accessibility tree: ${names.slice(0, 3000)}`);
+    });
 }
 
 async function waitForMirror(page, pattern, what) {
@@ -110,6 +123,99 @@ test('ja-JP, signed in: the sandbox consent, the workspace, the developer view a
   await act(page, { type: 'show_view', view: 'workspace' });
   await act(page, { type: 'sign_out', discard_posts: true });
   await waitForState(page, (s) => s.session === 'signed out', 'signed out');
+  await page.close();
+});
+
+// A room in Japanese: the service's message about a task (its [dtext:...]
+// title and the task's line), the delete dialog, a notification of a
+// reply to Alice, the status line after signing out and the page title,
+// read from the accessibility tree, the text mirror, the page API's
+// dialog and the browser's Notification, at both sizes.
+test('ja-JP: a task\'s message, the delete dialog, a notification and the status line are Japanese', async () => {
+  await ja.context.grantPermissions(['notifications'], { origin: stack.origin });
+  const page = await ja.context.newPage();
+  await page.addInitScript(() => {
+    window.__notes = [];
+    const Native = window.Notification;
+    class Counted extends Native {
+      constructor(title, options) {
+        super(title, options);
+        window.__notes.push({ title, body: options && options.body });
+      }
+    }
+    Object.defineProperty(Counted, 'permission', { get: () => Native.permission });
+    Counted.requestPermission = (...args) => Native.requestPermission(...args);
+    window.Notification = Counted;
+  });
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await openApp(page, stack.url);
+  await waitForState(page, (s) => s.lang === 'ja', 'the Japanese app');
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  let state = await waitForState(page, (s) => s.account && s.rooms.length > 1 && !s.loading, 'the rooms');
+  await act(page, { type: 'set_notifications', on: true });
+  await waitForState(page, (s) => s.notifications.enabled && s.notifications.permission === 'granted',
+    'notifications on');
+  await headerButton(page, '通知オン', 'メニュー');
+
+  // The service's own message about a task, as the sandbox writes it
+  // (helper/sandbox/service_messages.hpp): its words are the catalog's.
+  await act(page, { type: 'open_room', room_id: ROOM });
+  await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading && s.room.members.length > 0,
+    'the room open');
+  const task = `リリースノートを確認する ${Date.now()}`;
+  await act(page, { type: 'post_task', room_id: ROOM, body: task, to_ids: [demoUsers.alice.accountId] });
+  state = await waitForState(page, (s) => s.room.messages.some((m) => m.system && m.text.includes(task)),
+    'the service\'s message about the task', 60000);
+  const told = state.room.messages.find((m) => m.system && m.text.includes(task));
+  assert.match(told.text, new RegExp(`^タスクを追加しました\\n.+さんのタスク: ${task}$`), told.text);
+  await treeIncludes(page, 'タスクを追加しました\n', 'the task\'s message');
+
+  // The delete dialog, in words.
+  const body = `お昼は 12 時からです ${Date.now()}`;
+  await act(page, { type: 'post_message', room_id: ROOM, body });
+  const delivered = (m) => m.body === body && !m.pending && m.message_id;
+  state = await waitForState(page, (s) => s.room.messages.some(delivered), 'the message delivered', 60000);
+  const mine = state.room.messages.find(delivered);
+  await act(page, { type: 'delete_message', room_id: ROOM, message_id: mine.message_id });
+  const asked = await waitForState(page, (s) => s.dialog !== null, 'the question');
+  assert.equal(asked.dialog.title, 'このメッセージを削除しますか？');
+  assert.equal(asked.dialog.yes, '削除');
+  await button(page, '削除').waitFor({ timeout: 30000 });
+  await button(page, 'キャンセル').waitFor({ timeout: 30000 });
+  assert.equal(asked.dialog.detail, 'この操作は取り消せません。');
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await button(page, '削除').waitFor({ timeout: 30000 });
+    await shot(page, `ja-dialog-${width}x${height}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await clickWidget(page, 'dialog_yes');
+  await waitForState(page, (s) => s.dialog === null && !s.room.messages.some((m) => m.message_id === mine.message_id),
+    'deleted');
+
+  // A notification: Bob replies to Alice in another room.
+  const other = state.rooms.find((r) => r.room_id !== ROOM && r.name === 'Random');
+  const before = state.rooms.reduce((n, r) => n + r.mention_num, 0);
+  const posted = await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${other.room_id}/messages`,
+    { body: `[rp aid=${demoUsers.alice.accountId} to=${other.room_id}-1]Alice Example\nお昼の準備ができました` });
+  assert.equal(posted.status, 200, posted.text);
+  state = await waitForState(page, (s) => s.rooms.reduce((n, r) => n + r.mention_num, 0) > before,
+    'the reply counted at the next read of the room list', 90000);
+  await page.waitForFunction(() => window.__notes.length > 0, null, { timeout: 30000 });
+  const notes = await page.evaluate(() => window.__notes);
+  assert.equal(notes[0].title, 'Random');
+  assert.equal(notes[0].body, 'Bob Example: 返信 Alice Example お昼の準備ができました');
+  assert.equal(await page.evaluate(() => document.title), state.title);
+
+  // The status line after signing out.
+  await act(page, { type: 'sign_out', discard_posts: true });
+  state = await waitForState(page, (s) => s.session === 'signed out' && s.notice, 'signed out');
+  assert.equal(state.notice, 'ログアウトしました: トークンはすべて破棄されました。');
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await waitForMirror(page, /ログアウトしました: トークンはすべて破棄されました。/, 'the status line in the mirror');
+    await shot(page, `ja-signed-out-notice-${width}x${height}`);
+  }
   await page.close();
 });
 

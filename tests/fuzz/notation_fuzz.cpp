@@ -65,8 +65,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<Part> parts = notation::parse_parts(body);
     check(parts, Span{0, body.size()}, 0);
     if (notation::depth(parts) > notation::kMaxDepth) std::abort();
-    (void)notation::plain_text(body, parts,
-                               [](std::string_view id) { return id.size() % 2 ? std::string("Al") : std::string(); });
+    (void)notation::plain_text(
+        body, parts, [](std::string_view id) { return id.size() % 2 ? std::string("Al") : std::string(); },
+        [](notation::Phrase, const notation::PhraseValues& v) { return std::string(v.name) + std::string(v.text); });
+    (void)notation::plain_text(body, parts, {}, {});
 
     // The mention rule is one source: the sandbox's count and the drawn chips agree.
     for (std::string_view account : {"1001", "1"}) {

@@ -178,14 +178,56 @@ namespace roomkey::app {
 namespace {
 
 TEST(I18nDtext, TheServicesMessagesReadInTheAppsLanguage) {
-    for (const char* key : {"task_added", "file_uploaded", "chatroom_groupchat_created", "chatroom_chat_edited",
-                            "chatroom_chatname_is", "chatroom_set", "chatroom_member_is", "chatroom_added",
-                            "chatroom_deleted"}) {
-        EXPECT_EQ(dtext_in_words(key), notation::dtext_words(key)) << "English is shared/'s reading of " << key;
+    // English: the words shared/ read them in before its words moved to the catalog.
+    const std::pair<const char*, const char*> english[] = {
+        {"task_added", "Task added"},
+        {"file_uploaded", "File uploaded"},
+        {"chatroom_groupchat_created", "Group chat created"},
+        {"chatroom_chat_edited", "Chat edited"},
+        {"chatroom_chatname_is", "Chat name set to "},
+        {"chatroom_set", "."},
+        {"chatroom_member_is", "Members: "},
+        {"chatroom_added", " added."},
+        {"chatroom_deleted", " removed."},
+    };
+    for (const auto& [key, words] : english) {
+        EXPECT_EQ(dtext_in_words(key), words) << "the English words of " << key;
     }
     i18n::set_language(i18n::Lang::ja);
     EXPECT_EQ(dtext_in_words("task_added"), "タスクを追加しました");
     EXPECT_EQ(dtext_in_words("chatroom_description_is"), "Chatroom description is") << "an unknown key as shared/ reads it";
+    i18n::set_language(i18n::Lang::en);
+}
+
+}  // namespace
+}  // namespace roomkey::app
+
+namespace roomkey::app {
+namespace {
+
+// A message without its tags, as the conversation, the page API's
+// room.messages[].text and a notification read it: shared/ says which
+// words go where a tag stood, the catalog gives them.
+TEST(I18nNotation, AMessageReadsInTheAppsLanguage) {
+    const notation::NameLookup names = [](std::string_view id) {
+        return id == "1001" ? std::string("Alice") : std::string();
+    };
+    const auto read = [&](const char* body) { return plain_text(notation::parse(body), names); };
+    const char* task = "[info][title][dtext:task_added][/title][task aid=1001 st=open lt=0 ltype=none]Review[/task][/info]";
+    i18n::set_language(i18n::Lang::en);
+    EXPECT_EQ(read(task), "Task added\nTask for Alice: Review");
+    EXPECT_EQ(read("[rp aid=1001 to=2100-5]Alice\nthanks"), "Re Alice\nthanks");
+    i18n::set_language(i18n::Lang::ja);
+    EXPECT_EQ(read(task), "タスクを追加しました\nAliceさんのタスク: Review");
+    EXPECT_EQ(read("[task st=done]Ship it[/task]"), "タスク(完了): Ship it");
+    EXPECT_EQ(read("[task aid=1001 st=done]Ship it[/task]"), "Aliceさんのタスク(完了): Ship it");
+    EXPECT_EQ(read("[task]Ship it[/task]"), "タスク: Ship it");
+    EXPECT_EQ(read("[rp aid=1001 to=2100-5]Alice\nありがとう"), "返信 Alice\nありがとう");
+    EXPECT_EQ(read("[To:1001]Aliceさん\nお昼です"), "To Aliceさん\nお昼です") << "the writer's さん stays theirs";
+    EXPECT_EQ(read("[toall]お昼です"), "全員宛て お昼です");
+    EXPECT_EQ(read("[info][title][dtext:chatroom_groupchat_created][/title][dtext:chatroom_chatname_is]Design"
+                   "[dtext:chatroom_set][/info]"),
+              "グループチャットを新規作成しました\nチャット名を「Design」に設定しました。");
     i18n::set_language(i18n::Lang::en);
 }
 

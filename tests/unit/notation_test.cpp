@@ -1,6 +1,9 @@
 // notation_test.cpp: the service's notation read into parts that keep every byte (shared/notation.hpp).
 #include "roomkey/notation.hpp"
 
+#include "app/dtext_words.hpp"
+#include "app/i18n.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -65,8 +68,11 @@ std::string names_of(std::string_view id) {
     return found == names.end() ? std::string() : found->second;
 }
 
+// The words are the app's, in English (shared/ yields which words; the app
+// puts them in the reader's language: app_i18n_test has them in Japanese).
 std::string plain(std::string body) {
-    return notation::plain_text(notation::parse(std::move(body)), names_of);
+    app::i18n::set_language(app::i18n::Lang::en);
+    return notation::plain_text(notation::parse(std::move(body)), names_of, app::notation_words());
 }
 
 TEST(Notation, PlainTextIsOneTextPart) {

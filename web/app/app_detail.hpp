@@ -14,7 +14,7 @@ namespace roomkey::app::detail {
 
 inline constexpr std::size_t kMaxSecrets = 64;
 // Prefix of the failure reason of a request that got no HTTP answer at all.
-inline constexpr std::string_view kNoAnswer = "no answer: ";
+inline constexpr std::string_view kNoAnswer = "no answer: ";  // i18n: not shown (a marker the features strip)
 
 inline SessionConfig default_session_config() {
     SessionConfig config;

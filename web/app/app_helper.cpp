@@ -2,6 +2,7 @@
 // App tells the user, and the probe it sends.
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 
 namespace roomkey::app {
 
@@ -21,7 +22,7 @@ void App::probe_helper(Instant now) {
     HttpRequest request;
     request.method = Method::Get;
     request.url = std::string(kConfigPath);
-    send(HelperProbe{}, "helper check (is roomkey-helper back?)", std::move(request), now);
+    send(HelperProbe{}, tr("log.purpose.helper_check"), std::move(request), now);
 }
 
 }  // namespace roomkey::app

@@ -6,6 +6,7 @@
 
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 
 namespace roomkey::app {
 
@@ -17,17 +18,17 @@ void App::fetch_config(Instant now) {
     HttpRequest request;
     request.method = Method::Get;
     request.url = std::string(kConfigPath);
-    send(ConfigFetch{}, "helper configuration", std::move(request), now);
+    send(ConfigFetch{}, tr("log.purpose.config"), std::move(request), now);
 }
 
 void App::on_config(const HttpResponse& response, Instant now) {
     config_load_.loading = false;
     if (!is_success(response.status)) {
-        config_load_.error = "roomkey-helper answered " + std::to_string(response.status) + " for /config.json";
+        config_load_.error = tr("config.helper_answered", {{"status", std::to_string(response.status)}});
     } else if (auto parsed = parse_public_config(response.body)) {
         config_load_.value = std::move(*parsed);
         client_.set_api_config(api_config());
-        if (!config_load_.value->configured) config_load_.error = "roomkey-helper has no upstream service configured";
+        if (!config_load_.value->configured) config_load_.error = tr("config.no_upstream");
         bff_.on_config(now);      // the BFF mode asks the helper for its session
         sign_in_.on_config(now);  // the flow's earlier steps, told in the log
     } else {
@@ -82,7 +83,7 @@ std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest requ
     if (type && type->rfind("multipart/", 0) == 0) {
         // A file upload: the log keeps what was sent, not megabytes of it.
         HttpRequest shown = request;
-        shown.body = "[multipart/form-data body, " + std::to_string(request.body.size()) + " bytes]";
+        shown.body = tr("log.multipart_body", {{"bytes", std::to_string(request.body.size())}});
         trace_.log().begin(id, std::move(label), shown, now);
     } else {
         trace_.log().begin(id, std::move(label), request, now);
@@ -138,7 +139,7 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
             using T = std::decay_t<decltype(p)>;
             if constexpr (std::is_same_v<T, ConfigFetch>) {
                 config_load_.loading = false;
-                config_load_.error = "roomkey-helper did not answer /config.json (" + reason + ")";
+                config_load_.error = tr("config.no_answer", {{"reason", reason}});
                 sign_in_.after_config(reason, now);
             } else if constexpr (std::is_same_v<T, TokenCall>) {
                 sign_in_.on_token_answer(p.id, std::nullopt, reason, now);

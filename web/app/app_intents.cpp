@@ -3,6 +3,7 @@
 // feedback. The overload set has no catch-all, so an intent without an owner
 // does not compile.
 #include "app/app.hpp"
+#include "app/i18n.hpp"
 
 namespace roomkey::app {
 
@@ -43,9 +44,7 @@ void App::apply(const Intent& intent, Instant now) {
                 feedback_.sign_out_confirm.reset();
                 if (i.discard_posts) posting.discard_open();
                 sign_out(now);
-                feedback_.notice = open > 0 ? "Signed out: every token was forgotten, and " + std::to_string(open) +
-                                                  " open post(s) discarded as you asked."
-                                            : "Signed out: every token was forgotten.";
+                feedback_.notice = open > 0 ? tr_n("notice.signed_out_discarded", open) : tr("notice.signed_out");
             },
             [&](const intent::CancelSignOut&) { feedback_.sign_out_confirm.reset(); },
             [&](const intent::TryAgain& i) {
@@ -186,15 +185,14 @@ void App::apply(const Intent& intent, Instant now) {
             },
             [&](const intent::ExportHar& i) {
                 auto file = trace_.export_har(i.may_reveal, origin_, redaction(), now);
-                feedback_.notice = "Saved the HTTP log as " + file.name + (trace_.reveal() && i.may_reveal
-                                                                                ? " WITH the secrets revealed."
-                                                                                : " (secrets masked).");
+                feedback_.notice = tr(trace_.reveal() && i.may_reveal ? "notice.har_saved_revealed" : "notice.har_saved",
+                                      {{"file", file.name}});
                 effects_.push_back(effect::SaveFile{std::move(file.name), "application/json", std::move(file.text)});
             },
             [&](const intent::SetLogFilter& i) {
                 LogFilter filter{i.text, i.method, i.status};
                 if (std::string problem = log_filter_problem(filter); !problem.empty()) {
-                    feedback_.notice = "Log filter not changed: " + problem + ".";
+                    feedback_.notice = tr("notice.log_filter_unchanged", {{"problem", problem}});
                     return;
                 }
                 trace_.set_filter(std::move(filter));

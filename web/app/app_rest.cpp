@@ -6,6 +6,7 @@
 
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 #include "roomkey/rate_limit_headers.hpp"
 
 namespace roomkey::app {
@@ -36,7 +37,7 @@ void App::on_sent(RequestId id, HttpRequest request, bool retry, Instant now) {
     if (route == wire_.routes.end()) return;
     std::string label = route->second.label;
     if (retry) {
-        label += ", retry after refresh";
+        label = tr("log.purpose.retry_after_refresh", {{"purpose", label}});
         ++stats_.counters.retries_after_401;
     }
     route->second.failure.reset();
@@ -49,15 +50,15 @@ void App::on_sent(RequestId id, HttpRequest request, bool retry, Instant now) {
 
 void App::perform(RestStep step, Instant now) {
     // The table has no row for this: a bug in this adapter, shown, not hidden.
-    if (step.refused_event) feedback_.notice = "internal: " + describe(*step.refused_event);
+    if (step.refused_event) feedback_.notice = tr("notice.internal", {{"what", describe(*step.refused_event)}});
     if (step.keep_pending) effects_.push_back(effect::StorePending{std::move(*step.keep_pending)});
     for (const SessionEffect& effect : step.session_effects) {
         if (const auto* go = std::get_if<session_effect::NavigateToConsent>(&effect)) {
             effects_.push_back(effect::Navigate{go->url});
         } else if (const auto* exchange = std::get_if<session_effect::SendCodeExchange>(&effect)) {
-            send(TokenCall{exchange->id}, "code exchange (spec 4.3)", exchange->request, now);
+            send(TokenCall{exchange->id}, tr("log.purpose.code_exchange"), exchange->request, now);
         } else if (const auto* refresh = std::get_if<session_effect::SendRefresh>(&effect)) {
-            send(TokenCall{refresh->id}, "token refresh (spec 4.3)", refresh->request, now);
+            send(TokenCall{refresh->id}, tr("log.purpose.token_refresh"), refresh->request, now);
         } else if (const auto* at = std::get_if<session_effect::ScheduleRefreshAt>(&effect)) {
             sign_in_.schedule_refresh(at->at);
         } else if (std::holds_alternative<session_effect::ForgetTokens>(effect)) {

@@ -4,6 +4,7 @@
 // session as shown session_shown.cpp's.
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 
 namespace roomkey::app {
 
@@ -27,7 +28,7 @@ void App::sign_out(Instant now) {
     features_.posting.keep_open_posts();  // unless the user discarded them: they wait for this account
     bff_.sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
     perform(client_.sign_out(), now);
-    drop_all_calls("signed out", now);
+    drop_all_calls(tr("posting.dropped_signed_out"), now);
     // The log keeps its entries, but rewritten masked: the secrets of this
     // session exist nowhere any more.
     const bool copied = trace_.forget_session(redaction());

@@ -16,8 +16,8 @@ namespace roomkey::app {
 bool builtin_font_draws(char32_t codepoint);
 
 // "Japanese", "Cyrillic", "emoji", ...: the script a codepoint the
-// built-in font lacks belongs to, in words a user knows ("other scripts"
-// for the rest, "symbols" for punctuation and marks).
+// built-in font lacks belongs to, in words a user knows, in the app's
+// language ("other scripts" for the rest, "symbols" for punctuation and marks).
 std::string_view script_name(char32_t codepoint);
 
 // The scripts of the text drawn so far that the built-in font lacks, in the
@@ -26,11 +26,13 @@ class MissingScripts {
 public:
     // True when `codepoint` added a script to the list.
     bool note(char32_t codepoint);
+    // Their names as the page API lists them (English, whatever the language).
     const std::vector<std::string>& names() const { return names_; }
-    // "Japanese, Cyrillic and emoji"; "" when none.
+    // "Japanese, Cyrillic and emoji" in the app's language; "" when none.
     std::string sentence() const;
 
 private:
+    std::vector<std::string_view> keys_;  // the catalog's script.<key>
     std::vector<std::string> names_;
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "app/i18n.hpp"
 #include "app/post_outcome.hpp"
 #include "app/user_errors.hpp"
 #include "roomkey/api.hpp"
@@ -48,11 +49,13 @@ struct Outgoing {
 };
 
 // Wraps a builder's result as an Outgoing request: the failure reason says
-// "the <what> could not be built: <error>".
+// "the <what> could not be built: <error>" (the error's identifier).
 template <class E>
-Result<HttpRequest, std::string> built(Result<HttpRequest, E> request, std::string_view what = "request") {
+Result<HttpRequest, std::string> built(Result<HttpRequest, E> request, std::string_view what = {}) {
     if (request) return std::move(*request);
-    return Err{"the " + std::string(what) + " could not be built: " + std::string(to_string(request.error()))};
+    std::string error(to_string(request.error()));
+    if (what.empty()) return Err{tr("errors.not_built", {{"error", std::move(error)}})};
+    return Err{tr("errors.not_built_what", {{"what", std::string(what)}, {"error", std::move(error)}})};
 }
 
 class Feature {

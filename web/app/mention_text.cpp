@@ -1,5 +1,6 @@
 // mention_text.cpp: see mention_text.hpp.
 #include "app/mention_text.hpp"
+#include "app/dtext_words.hpp"
 #include "app/i18n.hpp"
 
 #include "roomkey/message_tags.hpp"
@@ -40,7 +41,7 @@ std::optional<std::string> mention_text(const std::vector<ChatMessage>& messages
         newest->account.name.empty() ? tr("mentions.account", {{"id", newest->account.account_id}}) : newest->account.name;
     // One paragraph, one space between words: a notification's lines are few.
     std::string text;
-    for (char c : notation::plain_text(notation::parse(newest->body), lookup)) {
+    for (char c : plain_text(notation::parse(newest->body), lookup)) {
         const bool space = c == ' ' || c == '\n' || c == '\t';
         if (space && (text.empty() || text.back() == ' ')) continue;
         text += space ? ' ' : c;

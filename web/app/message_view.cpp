@@ -1,6 +1,7 @@
 // message_view.cpp: a message as drawn (see message_view.hpp).
 #include "app/message_view.hpp"
 
+#include "app/dtext_words.hpp"
 #include "roomkey/message_tags.hpp"
 
 namespace roomkey::app {
@@ -26,7 +27,7 @@ DrawnMessage drawn_message(const ChatMessage& message, const std::string& my_acc
                            const notation::NameLookup& names, std::int64_t now_unix, const UserTime& user) {
     DrawnMessage out;
     out.parts = notation::parse(message.body);
-    out.text = notation::plain_text(out.parts, names);
+    out.text = plain_text(out.parts, names);
     out.mentions_me = !my_account_id.empty() && mentions_account(message.body, my_account_id);
     if (const auto target = reply_target(message.body)) {
         out.reply_to = ReplyTo{std::string(target->account_id), std::string(target->message_id)};

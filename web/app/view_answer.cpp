@@ -5,6 +5,7 @@
 
 #include "app/app_detail.hpp"
 #include "app/format.hpp"
+#include "app/i18n.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/www_authenticate.hpp"
@@ -30,11 +31,11 @@ std::string view_failure(FeatureHost& host, const std::string& what, const Answe
         } else {
             // The session gave the request up (e.g. still 401 after the one
             // refresh and retry, spec 5.2.2).
-            failure = "the request was not completed (" + answer.reason + ")";
+            failure = tr("errors.request_not_completed.reason", {{"reason", answer.reason}});
             UserError error;
-            error.title = what + " failed";
-            error.message = "The request was not completed (" + answer.reason + ").";
-            error.remedy = "Sign in again.";
+            error.title = tr("errors.failed.title", {{"what", what}});
+            error.message = tr("errors.request_not_completed.message", {{"reason", answer.reason}});
+            error.remedy = tr("errors.sign_in_again");
             host.set_error(std::move(error), source);
         }
     } else if (!ok) {
@@ -47,7 +48,7 @@ std::string view_failure(FeatureHost& host, const std::string& what, const Answe
         const auto challenge = find_bearer_challenge(answer.response->headers);
         if (answer.response->status == 403 && challenge && challenge->error == "insufficient_scope" &&
             challenge->scope) {
-            failure += " This needs the scope " + *challenge->scope + ": sign in again adding it.";
+            failure += tr("errors.needs_scope", {{"scope", *challenge->scope}});
             host.offer_scope(*challenge->scope);
         }
         host.set_error(std::move(error), source);
@@ -67,8 +68,7 @@ std::string rate_limit_note(const FeatureHost& host, Instant now) {
     // The scheduler now holds every request until x-ratelimit-reset; the
     // request goes again then, once, and says so.
     const Millis wait = std::chrono::duration_cast<Millis>(host.scheduler().earliest_send(now, std::nullopt) - now);
-    return "429: the rate limit is used up; retrying once in " + format_countdown(std::max(wait, Millis(0))) +
-           ", when x-ratelimit-reset passes (spec 8.1)";
+    return tr("rate.retrying_once", {{"time", format_countdown(std::max(wait, Millis(0)))}});
 }
 
 }  // namespace roomkey::app

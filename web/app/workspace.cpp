@@ -105,7 +105,7 @@ std::vector<MentionAlert> Workspace::take_alerts() {
 }
 
 std::string Workspace::title() const {
-    return mention_total_ > 0 ? tr_n("workspace.title_mentions", mention_total_) : "roomkey";
+    return mention_total_ > 0 ? tr_n("page.title_mentions", mention_total_) : std::string(tr("page.title"));
 }
 
 }  // namespace roomkey::app

@@ -1,7 +1,8 @@
 // main.cpp: the browser platform layer: GLFW + WebGL2 setup, HiDPI and
 // resizes, the frame runner (draw on change: app/frame_clock.hpp), and the
 // hand-off between the app (web/app), the UI (ui.cpp), the transport
-// (fetch_transport.cpp), the browser glue (browser.cpp) and the page
+// (fetch_transport.cpp) and the browser glue (browser.cpp), both reached
+// through the app's effects (perform_effects.cpp), and the page
 // (page_bridge.cpp). Everything browser-specific stays in web/src.
 //
 // There is no permanent frame loop. Everything that can change something
@@ -29,7 +30,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "app/app.hpp"
@@ -49,6 +49,7 @@
 #include "mention_alerts.hpp"
 #include "language.hpp"
 #include "page_bridge.hpp"
+#include "perform_effects.hpp"
 #include "ui.hpp"
 #include "text_layer.hpp"
 #include "ux_frame.hpp"
@@ -212,48 +213,6 @@ std::string widgets_json(const Platform& p) {
     return json + "}";
 }
 
-// Carries out the app's effects; returns the ids of the requests sent.
-std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
-    namespace effect = roomkey::app::effect;
-    std::vector<std::uint64_t> sent;
-    for (auto& e : effects) {
-        std::visit(
-            [&](auto& item) {
-                using T = std::decay_t<decltype(item)>;
-                if constexpr (std::is_same_v<T, effect::Send>) {
-                    roomkey::web::fetch_start(item.id, item.request,
-                                              item.upload_progress ? roomkey::web::kUploadTimeoutMs
-                                                                   : roomkey::web::kFetchTimeoutMs,
-                                              item.upload_progress);
-                    sent.push_back(item.id);
-                } else if constexpr (std::is_same_v<T, effect::PickFile>) {
-                    g_platform.pick = item;
-                    roomkey::web::open_file_picker();
-                } else if constexpr (std::is_same_v<T, effect::OpenUrl>) {
-                    roomkey::web::open_download(item.url);
-                } else if constexpr (std::is_same_v<T, effect::StorePending>) {
-                    roomkey::web::store_pending_authorization(item.record);
-                } else if constexpr (std::is_same_v<T, effect::Navigate>) {
-                    roomkey::web::navigate(item.url);
-                } else if constexpr (std::is_same_v<T, effect::CopyText>) {
-                    roomkey::web::copy_to_clipboard(item.text);
-                } else if constexpr (std::is_same_v<T, effect::ForgetClipboard>) {
-                    roomkey::web::forget_clipboard(item.system);
-                } else if constexpr (std::is_same_v<T, effect::ForgetPending>) {
-                    roomkey::web::forget_pending_authorization();
-                } else if constexpr (std::is_same_v<T, effect::StorePosts>) {
-                    roomkey::web::store_posts(item.record);
-                } else if constexpr (std::is_same_v<T, effect::SaveFile>) {
-                    roomkey::web::save_file(item.name, item.mime, item.text);
-                } else if constexpr (std::is_same_v<T, effect::SelectText> || std::is_same_v<T, effect::CopySelection>) {
-                    roomkey::web::text_layer::perform(item);
-                }
-            },
-            e);
-    }
-    return sent;
-}
-
 // The page's state, its aria mirror and its scope description change only
 // when the snapshot does. Called after everything that can change the app,
 // frame or no frame: page API callers see an action's result at once, and a
@@ -271,7 +230,7 @@ void publish(Platform& p, roomkey::Instant now, bool drawn = false) {
     std::string text = p.published.changes(*p.app, now, drawn);
     if (!text.empty()) {
         const long frame = drawn ? p.frame : p.frame + 1;
-        text.insert(text.size() - 1, ",\"frame\":" + std::to_string(frame));
+        text.insert(text.size() - 1, ",\"frame\":" + std::to_string(frame));  // i18n: not shown (JSON)
         roomkey::web::publish_state(text);
     }
     if (!p.scope_help_published && p.app->config()) {
@@ -324,7 +283,7 @@ void deliver_intents(const std::vector<roomkey::app::Intent>& intents) {
 std::vector<std::uint64_t> run_effects(Platform& p, roomkey::Instant now) {
     p.app->tick(now);
     for (const roomkey::app::Intent& kept : roomkey::web::sync_local_store(*p.app)) p.app->apply(kept, now);
-    std::vector<std::uint64_t> sent = perform(p.app->take_effects());
+    std::vector<std::uint64_t> sent = roomkey::web::perform_effects(p.app->take_effects(), p.pick);
     roomkey::web::show_mention_alerts(*p.app);  // title, notifications
     publish(p, now);
     return sent;
@@ -561,10 +520,10 @@ int main() {
     p.app->start(launch_url, pending, roomkey::web::now());
     roomkey::web::install_mention_alerts(*p.app, deliver_intents, roomkey::web::now());
     launch_url.clear();
-    perform(p.app->take_effects());
+    roomkey::web::perform_effects(p.app->take_effects(), p.pick);
 
     if (!glfwInit()) {
-        std::fprintf(stderr, "roomkey: could not initialise GLFW\n");
+        std::fprintf(stderr, "roomkey: could not initialise GLFW\n");  // i18n: not shown (the console)
         return 1;
     }
     // GLFW brings the window's input; the WebGL2 context is made here, with
@@ -575,7 +534,7 @@ int main() {
     p.window = glfwCreateWindow(size.css_width > 0 ? size.css_width : 1280, size.css_height > 0 ? size.css_height : 720,
                                 "roomkey", nullptr, nullptr);
     if (!p.window || !roomkey::web::create_canvas_context()) {
-        std::fprintf(stderr, "roomkey: could not create a WebGL2 context\n");
+        std::fprintf(stderr, "roomkey: could not create a WebGL2 context\n");  // i18n: not shown (the console)
         roomkey::web::report_cannot_draw();  // not a page that loads forever
         return 1;
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "a11y.hpp"
+#include "app/dtext_words.hpp"
 #include "roomkey/line_break.hpp"
 #include "roomkey/links.hpp"
 #include "text_layer.hpp"
@@ -142,7 +143,7 @@ void draw_block(const Drawing& d, const Part& part) {
             break;
         case PartKind::service_event:
             boxed(kGood, [&] {
-                ImGui::TextColored(kGood, "%s", notation::dtext_words(d.parts.of(part.key)).c_str());
+                ImGui::TextColored(kGood, "%s", app::dtext_in_words(d.parts.of(part.key)).c_str());
                 draw_parts(d, part.children);
             });
             break;
@@ -200,7 +201,7 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
             flush();
             const std::string id(d.parts.of(part.file_id));
             const std::string label =
-                "File: " + notation::plain_text(d.parts.body, std::vector<Part>{part}, d.names) + "##file" + id;
+                "File: " + app::plain_text(d.parts.body, std::vector<Part>{part}, d.names) + "##file" + id;
             if (ImGui::Button(label.c_str())) *d.open_file = id;
         } else if (part.kind == PartKind::mention || part.kind == PartKind::reply || part.kind == PartKind::to_all) {
             flush();
@@ -219,7 +220,7 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
             const std::string name = d.names(d.parts.of(part.account_id));
             line += std::string(notation::written_after_name(d.parts.of(part.name), name));
         } else {
-            line += notation::plain_text(d.parts.body, std::vector<Part>{part}, d.names);
+            line += app::plain_text(d.parts.body, std::vector<Part>{part}, d.names);
         }
     }
     flush();

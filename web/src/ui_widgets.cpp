@@ -135,10 +135,11 @@ std::string countdown_to(UiState& ui, Instant at, Instant now) {
     return app::format_countdown(std::chrono::duration_cast<Millis>(at - now));
 }
 
+// `label`: the page API's session value (English), not the words shown.
 ImVec4 session_colour(const std::string& label) {
-    if (label == "signed in" || label == "api token") return kGood;
+    if (label == "signed in" || label == "api token") return kGood;  // i18n: not shown (page API values)
     if (label == "failed" || label == "expired") return kBad;
-    if (label == "signed out") return kDim;
+    if (label == "signed out") return kDim;  // i18n: not shown (a page API value)
     return kWarn;
 }
 

@@ -114,9 +114,10 @@ Parts parse(std::string body);
 // The deepest container nesting in `parts` (0: no containers).
 int depth(const std::vector<Part>& parts);
 
-// A dtext key in words: the service's events ("task_added" -> "Task added")
-// and the inline phrases of its room messages ("chatroom_chatname_is" ->
-// "Chat name set to "). An unknown key reads as itself with spaces for '_'.
+// A dtext key the app has no words for, read as itself: '_' as spaces, the
+// first letter capitalised ("chatroom_description_is" -> "Chatroom
+// description is"). The words of the keys the app knows are its catalog's
+// (shared/ holds no language).
 std::string dtext_words(std::string_view key);
 
 // What the writer put after a mention or reply tag, once the account's name
@@ -127,19 +128,38 @@ std::string_view written_after_name(std::string_view written, std::string_view n
 // Account id -> display name; an empty answer means "not known" (the id is shown).
 using NameLookup = std::function<std::string(std::string_view account_id)>;
 
+// The words plain_text puts where a tag stood. shared/ says which words are
+// meant and with which values; the caller puts them in the reader's
+// language (the app: from its catalog, web/app/dtext_words.hpp).
+enum class Phrase {
+    mention,        // [To:id]             name: the account's        "To Alice"
+    reply,          // [rp aid=..]         name                       "Re Bob"
+    to_all,         // [toall]                                        "To all"
+    task,           // a task for no one   text: its contents         "Task: Review"
+    task_for,       // name, text                                     "Task for Alice: Review"
+    task_done,      // text                                           "Task: Review, done"
+    task_for_done,  // name, text                                     "Task for Alice: Review, done"
+    dtext,          // [dtext:KEY] and a service event's title: text is KEY   "Task added"
+};
+struct PhraseValues {
+    std::string_view name;
+    std::string_view text;
+};
+using Wording = std::function<std::string(Phrase phrase, const PhraseValues& values)>;
+
 // The message as a reader sees it, without tags:
-//   mention    "To Alice" (then what the writer put after the name); [toall] "To all"
-//   reply      "Re Bob"
+//   mention    Phrase::mention (then what the writer put after the name); [toall] Phrase::to_all
+//   reply      Phrase::reply
 //   quote      "> Bob" then each quoted line as "> line" (nested quotes "> > ")
 //   info       its title on a line, then its contents
-//   service    its event in words on a line ("Task added"), then its contents
-//   task       "Task for Alice: Review" (", done" when done); the deadline is left to the
-//              caller, who knows the time zone
+//   service    its event in words (Phrase::dtext) on a line, then its contents
+//   task       Phrase::task.. (the deadline is left to the caller, who knows the time zone)
 //   code       its contents verbatim; rule "----"
 //   picon, piconname   the account's name; dtext: its words
 //   download   "name (size)" as written; preview: nothing (its download names the file)
 // Blocks (quote, info, service_event, code, rule) stand on lines of their own.
-std::string plain_text(const Parts& parts, const NameLookup& names);
-std::string plain_text(std::string_view body, const std::vector<Part>& parts, const NameLookup& names);
+std::string plain_text(const Parts& parts, const NameLookup& names, const Wording& words);
+std::string plain_text(std::string_view body, const std::vector<Part>& parts, const NameLookup& names,
+                       const Wording& words);
 
 }  // namespace roomkey::notation
