@@ -51,7 +51,6 @@
 #include "page_bridge.hpp"
 #include "perform_effects.hpp"
 #include "ui.hpp"
-#include "text_layer.hpp"
 #include "ux_frame.hpp"
 #include "view_prefs.hpp"
 
