@@ -22,12 +22,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RawResponse;
-using testing::RawTls;
-using testing::RunningHelper;
-using testing::StubUpstream;
-using testing::TempDir;
-
 class HelperHardening : public ::testing::Test {
 protected:
     void SetUp() override {
