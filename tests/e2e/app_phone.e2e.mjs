@@ -26,6 +26,8 @@ test('on a phone: one header line with a menu, finger-sized controls, no keyboar
     assert.ok(r.height >= 44, `${name} is at least 44 CSS px tall: ${JSON.stringify(r)}`);
   }
   assert.equal(await page.evaluate(() => window.roomkey.widget('queue_hint')), null, 'no keyboard hint on touch');
+  assert.equal(await page.getByRole('button', { name: 'Developer', exact: true }).count(), 1,
+    'the view switch names no key (a phone has no F2)');
   await page.screenshot({ path: join(artifacts, 'phone_390x844.png') });
   await tapWidget(page, 'menu');
   const signOut = await widgetRect(page, 'sign_out');
