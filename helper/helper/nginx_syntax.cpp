@@ -2,6 +2,7 @@
 #include "helper/nginx_syntax.hpp"
 
 #include "common/loopback_server.hpp"
+#include "roomkey/ascii.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::helper::nginx {
@@ -39,9 +40,7 @@ std::string regex_escape(std::string_view text) {
 std::string header_variable(std::string_view name) {
     std::string out = "$http_";
     for (char c : name) {
-        if (c == '-') c = '_';
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        out += c;
+        out += c == '-' ? '_' : ascii_lower(c);
     }
     return out;
 }

@@ -17,14 +17,6 @@
 namespace roomkey::helper {
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    return out;
-}
-
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -93,7 +85,7 @@ std::string content_type_for(std::string_view path) {
     const auto slash = path.rfind('/');
     const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
     const auto dot = name.rfind('.');
-    const std::string ext = dot == std::string_view::npos ? std::string() : lower(name.substr(dot + 1));
+    const std::string ext = dot == std::string_view::npos ? std::string() : ascii_lower(name.substr(dot + 1));
     for (const auto& entry : kContentTypes) {
         if (entry.extension == ext) return std::string(entry.type);
     }
@@ -119,7 +111,7 @@ bool accepts_encoding(std::string_view accept_encoding, std::string_view coding)
         bool acceptable = true;
         if (const auto semi = item.find(';'); semi != std::string_view::npos) {
             name = trim(item.substr(0, semi));
-            std::string params = lower(item.substr(semi + 1));
+            std::string params = ascii_lower(item.substr(semi + 1));
             // "q=0", "q=0.0", "q=0.000" mean "not acceptable".
             if (const auto q = params.find("q="); q != std::string::npos) {
                 const std::string value(trim(std::string_view(params).substr(q + 2)));

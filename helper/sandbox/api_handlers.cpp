@@ -374,7 +374,8 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
 
         case Endpoint::room_messages_get: {
             // RAML: without force (or force=0) only what the previous call did
-            // not return, 204 when nothing is new; force=1: the latest 100.
+            // not return; force=1: the latest 100. 204 when nothing is new is
+            // ours (the RAML lists no 204 here: docs/sandbox.md).
             const bool force = query("force").value_or("0") == "1";
             const std::string cursor_key =
                 kMessageCursorPerAccount ? "account:" + std::to_string(caller.account) : caller.rate_key;

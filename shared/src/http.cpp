@@ -15,18 +15,6 @@ std::string_view to_string(Method method) {
     return "GET";
 }
 
-namespace {
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-}  // namespace
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-    }
-    return true;
-}
-
 bool is_form_content_type(const std::optional<std::string>& content_type) {
     if (!content_type) return false;
     std::string_view media = *content_type;

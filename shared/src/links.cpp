@@ -1,6 +1,8 @@
 // links.cpp: see links.hpp.
 #include "roomkey/links.hpp"
 
+#include "roomkey/ascii.hpp"
+
 namespace roomkey {
 
 namespace {
@@ -9,17 +11,10 @@ bool alnum(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-char lower(char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 // The scheme's length ("http://" or "https://") when `text` starts with one.
 std::size_t scheme_at(std::string_view text, std::size_t at) {
     for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
-        if (text.size() - at < scheme.size()) continue;
-        bool same = true;
-        for (std::size_t i = 0; i < scheme.size() && same; ++i) same = lower(text[at + i]) == scheme[i];
-        if (same) return scheme.size();
+        if (istarts_with(text.substr(at), scheme)) return scheme.size();
     }
     return 0;
 }
@@ -65,7 +60,7 @@ std::vector<TextLink> find_links(std::string_view text) {
         link.begin = at;
         link.end = end;
         link.url.assign(text.substr(at, end - at));
-        for (std::size_t i = 0; i < scheme; ++i) link.url[i] = lower(link.url[i]);
+        for (std::size_t i = 0; i < scheme; ++i) link.url[i] = ascii_lower(link.url[i]);
         links.push_back(std::move(link));
         at = end;
     }

@@ -221,14 +221,6 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    return out;
-}
-
 struct Param {
     std::string name;  // lower case
     std::string value;
@@ -239,7 +231,7 @@ struct Param {
 // browsers never write them); nullopt when malformed.
 std::optional<std::pair<std::string, std::vector<Param>>> parse_header_value(std::string_view value) {
     std::size_t semi = value.find(';');
-    std::string head = lower(trim(value.substr(0, semi)));
+    std::string head = ascii_lower(trim(value.substr(0, semi)));
     std::vector<Param> params;
     std::size_t i = semi == std::string_view::npos ? value.size() : semi + 1;
     while (i < value.size()) {
@@ -248,7 +240,7 @@ std::optional<std::pair<std::string, std::vector<Param>>> parse_header_value(std
         const std::size_t eq = value.find('=', i);
         if (eq == std::string_view::npos) return std::nullopt;
         Param p;
-        p.name = lower(trim(value.substr(i, eq - i)));
+        p.name = ascii_lower(trim(value.substr(i, eq - i)));
         if (p.name.empty()) return std::nullopt;
         i = eq + 1;
         while (i < value.size() && (value[i] == ' ' || value[i] == '\t')) ++i;

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+#include "roomkey/ascii.hpp"
+
 namespace roomkey {
 
 std::string_view to_string(UrlError error) {
@@ -37,7 +39,6 @@ int hex_value(char c) {
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return c - 'a' + 10;
 }
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool is_unreserved(char c) { return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
 
@@ -132,12 +133,6 @@ bool is_ipv6(std::string_view s) {
     return head >= 0 && tail >= 0 && head + tail <= 7;
 }
 
-std::string lowercase(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = lower(c);
-    return out;
-}
-
 Result<std::uint16_t, UrlError> parse_port(std::string_view s) {
     if (s.empty() || s.size() > 5) return Err{UrlError::invalid_port};
     std::uint32_t value = 0;
@@ -175,7 +170,7 @@ Result<Unit, UrlError> parse_authority(std::string_view authority, Url& url) {
         if (!number) return Err{number.error()};
         url.port = *number;
     }
-    url.host = lowercase(host);
+    url.host = ascii_lower(host);
     return Unit{};
 }
 
@@ -224,7 +219,7 @@ Result<Url, UrlError> parse_url(std::string_view text) {
     if (colon == std::string_view::npos || text[colon] != ':' || colon == 0) return Err{UrlError::missing_scheme};
     const std::string_view scheme = text.substr(0, colon);
     if (!is_scheme(scheme)) return Err{UrlError::invalid_scheme};
-    url.scheme = lowercase(scheme);
+    url.scheme = ascii_lower(scheme);
 
     std::string_view rest = text.substr(colon + 1);
     if (rest.substr(0, 2) == "//") {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openApp, act, waitForState, widgetRect, tapWidget, demoUsers, artifacts, withStackAndBrowser }
+import { openRoomPage, widgetRect, tapWidget, artifacts, withStackAndBrowser }
   from './support.mjs';
 
 const ROOM = '2100';
@@ -13,12 +13,7 @@ let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; }, {}, { phone: true });
 
 test('on a phone: one header line with a menu, finger-sized controls, no keyboard hints', async () => {
-  const page = await browser.context.newPage();
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading, 'room 2100 open');
+  const { page } = await openRoomPage(browser.context, stack.url, ROOM);
   const menu = await widgetRect(page, 'menu');
   const conversation = await widgetRect(page, 'conversation');
   assert.ok(menu.height >= 44, `the menu is finger-sized: ${JSON.stringify(menu)}`);
@@ -31,6 +26,8 @@ test('on a phone: one header line with a menu, finger-sized controls, no keyboar
     assert.ok(r.height >= 44, `${name} is at least 44 CSS px tall: ${JSON.stringify(r)}`);
   }
   assert.equal(await page.evaluate(() => window.roomkey.widget('queue_hint')), null, 'no keyboard hint on touch');
+  assert.equal(await page.getByRole('button', { name: 'Developer', exact: true }).count(), 1,
+    'the view switch names no key (a phone has no F2)');
   await page.screenshot({ path: join(artifacts, 'phone_390x844.png') });
   await tapWidget(page, 'menu');
   const signOut = await widgetRect(page, 'sign_out');

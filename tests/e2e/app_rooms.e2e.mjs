@@ -60,7 +60,10 @@ test('the open room, live updates, mark as read, a task done, contacts and the c
 
   // Bob posts with his API token while Alice has the room open: the next
   // poll (the first GET of the room's messages sent after the post) carries
-  // it, and the screen shows it with its exact message_id.
+  // it, and the screen shows it with its exact message_id. The poll reads
+  // with force=0, which the live service answers with only what is new
+  // (chatwork/api RAML/api-ja.raml, GET /rooms/{room_id}/messages:
+  // "パラメータ未指定だと前回取得分からの差分のみを返します").
   const body = `Hello Alice from Bob ${Date.now()}`;
   const posted = await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body });
   assert.equal(posted.status, 200, posted.text);

@@ -11,21 +11,15 @@
 // text field focuses its input within the tap, so the keyboard opens.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, widgetRect, tapWidget, demoUsers, sandboxApiJson, withStackAndBrowser } from './support.mjs';
+import { openRoomPage, widgetRect, tapWidget, demoUsers, sandboxApiJson, withStackAndBrowser } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sandbox.md)
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; }, {}, { phone: true });
 
 test('on a phone, one tap each: the room\'s details, its Files tab, and back to the conversation', async () => {
-  const page = await browser.context.newPage();
-  await openApp(page, stack.url);
+  const { page } = await openRoomPage(browser.context, stack.url, ROOM, { until: (s) => s.room.tasks.length > 0 });
   assert.ok(await page.evaluate(() => matchMedia('(pointer: coarse)').matches), 'a touch screen is the pointer');
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading && s.room.tasks.length > 0,
-    'room 2100 open');
   await widgetRect(page, 'conversation');
 
   await tapWidget(page, 'details_toggle');
@@ -65,13 +59,8 @@ test('on a phone, a finger dragged down the conversation scrolls it back, the me
   // Read at the service: a room with unread messages opens at the first of
   // them, one without at its newest, where this test starts.
   await sandboxApiJson(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`);
-  const page = await browser.context.newPage();
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
-    s.room.messages.some((m) => m.body.startsWith('Scroll test 6')), 'room 2100 with Bob\'s posts');
+  const { page, state } = await openRoomPage(browser.context, stack.url, ROOM, {
+    until: (s) => s.room.messages.some((m) => m.body.startsWith('Scroll test 6')), what: 'room 2100 with Bob\'s posts' });
   const conversation = await widgetRect(page, 'conversation');
   await page.waitForFunction((n) => document.querySelectorAll('#a11y [role=log] [role=article]').length === n,
     state.room.messages.length, { timeout: 10000 });
@@ -102,12 +91,7 @@ test('on a phone, a finger dragged down the conversation scrolls it back, the me
 });
 
 test('on a phone, a tap on the composer focuses its field within the tap (the on-screen keyboard opens), and typing reaches it', async () => {
-  const page = await browser.context.newPage();
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading, 'room 2100 open');
+  const { page } = await openRoomPage(browser.context, stack.url, ROOM);
   await widgetRect(page, 'composer');
   const field = page.getByRole('textbox', { name: 'Message', exact: true });
   const box = await field.boundingBox();

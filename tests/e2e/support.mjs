@@ -316,6 +316,19 @@ export async function openApp(page, url) {
     window.roomkey.state().config && window.roomkey.state().config.loaded, null, { timeout: 60000 });
 }
 
+// A new page of `context` signed in with `user`'s API token, `room` open and
+// loaded, and `until(state)` true: { page, state }.
+export async function openRoomPage(context, url, room, { user = demoUsers.alice, until = () => true,
+  what = `room ${room} open` } = {}) {
+  const page = await context.newPage();
+  await openApp(page, url);
+  await act(page, { type: 'use_api_token', token: user.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: room });
+  const state = await waitForState(page, (s) => s.room && s.room.room_id === room && !s.room.loading && until(s), what);
+  return { page, state };
+}
+
 // Sends one action through the page API (window.roomkey.act).
 export function act(page, action) {
   return page.evaluate((a) => window.roomkey.act(a), action);

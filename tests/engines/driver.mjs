@@ -20,6 +20,14 @@
 //   fill(css, text)      a form field emptied, then typed into with keys
 //   type(text)           keys typed into whatever has the focus
 //   press(chord)         one key or a chord: 'Tab', 'Enter', 'Control+Enter'
+//   tap(x, y)            a finger's tap at CSS px of the viewport (touch
+//                        events, no mouse before it)
+//   compose(steps, text) an IME composition: each of `steps` shown as the
+//                        text being composed, then `text` committed.
+//                        Chromium's IME is driven through CDP; Firefox's and
+//                        WebKit's drivers have none, so there the page's
+//                        input gets the events an IME fires (composition
+//                        start, update, end), dispatched in the page
 //   pids()               the processes the engine started (for CPU figures)
 //   close()
 // Coordinates and names are those of window.roomkey.widget (CSS px of the
@@ -85,6 +93,21 @@ async function launchChromium(testFlags) {
     fill: async (css, text) => { await page.click(css); await page.fill(css, ''); await page.keyboard.type(text); },
     type: (text) => page.keyboard.type(text),
     press: (chord) => page.keyboard.press(chord),
+    tap: async (x, y) => {
+      // The context has no hasTouch (Playwright's tap refuses): CDP's touch events, as app_touch.e2e.mjs drags.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await cdp.detach();
+    },
+    compose: async (steps, text) => {
+      const cdp = await page.context().newCDPSession(page);
+      for (const step of steps) {
+        await cdp.send('Input.imeSetComposition', { text: step, selectionStart: step.length, selectionEnd: step.length });
+      }
+      await cdp.send('Input.insertText', { text });
+      await cdp.detach();
+    },
     pids: chromePids,
     close: () => browser.close(),
   };
@@ -143,6 +166,8 @@ async function launchFirefox() {
       await page.keyboard.press(last);
       for (const k of keys.reverse()) await page.keyboard.up(k);
     },
+    tap: (x, y) => page.touchscreen.tap(x, y),
+    compose: (steps, text) => page.evaluate(dispatchComposition, steps, text),
     pids: () => (browser.process() ? [browser.process().pid] : []),
     close: () => browser.close(),
   };
@@ -248,6 +273,14 @@ async function launchWebKit() {
       for (const k of [...keys].reverse()) actions = actions.keyUp(k);
       await actions.perform();
     },
+    tap: async (x, y) => {
+      const input = await import('selenium-webdriver/lib/input.js');
+      const { Pointer } = input.Pointer ? input : input.default;
+      const finger = new Pointer('finger', Pointer.Type.TOUCH);
+      await driver.actions().insert(finger, finger.move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT }),
+        finger.press(), finger.release()).perform();
+    },
+    compose: (steps, text) => driver.executeScript(`(${dispatchComposition})(arguments[0], arguments[1]);`, steps, text),
     pids: () => [server.pid],
     close: async () => {
       await driver.quit().catch(() => {});
@@ -255,6 +288,15 @@ async function launchWebKit() {
       await exited;
     },
   };
+}
+
+// In the page: the events an IME fires on the focused field while it
+// composes `steps` and commits `text` (UI Events' composition events).
+function dispatchComposition(steps, text) {
+  const el = document.activeElement;
+  el.dispatchEvent(new CompositionEvent('compositionstart', { bubbles: true, data: '' }));
+  for (const step of steps) el.dispatchEvent(new CompositionEvent('compositionupdate', { bubbles: true, data: step }));
+  el.dispatchEvent(new CompositionEvent('compositionend', { bubbles: true, data: text }));
 }
 
 // The pids of `parent`'s children whose process name matches `pattern`

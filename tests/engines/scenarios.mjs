@@ -22,7 +22,12 @@
 //   8. a drag and a double-click select drawn text of a message, and Ctrl+C
 //      copies it;
 //   9. Enter to send, when chosen: the post stands in the conversation as
-//      sending at once, then as the service's message, shown once.
+//      sending at once, then as the service's message, shown once;
+//  10. Japanese composed with an IME: while composing nothing is typed into
+//      the draft; the committed text lands in the composer once, exactly,
+//      and is sent as it is;
+//  11. a finger's tap on the composer focuses its field, and text typed
+//      then lands in the composer.
 // One browser and one tab for the whole file (a browser start is most of
 // what an engine costs); each scenario starts from where the previous one
 // left the app, and gets there itself if that one failed.
@@ -445,4 +450,73 @@ test(`${engine}: Enter sends when chosen; the post shows as sending, then as the
   assert.equal(steps[0], 'sending', `at once in the conversation as sending: ${JSON.stringify(steps)}`);
   assert.equal(steps.at(-1), 'shown', `then the service's message: ${JSON.stringify(steps)}`);
   await act(driver, { type: 'set_setting', name: 'send_key', value: 'ctrl_enter' });
+});
+
+// The composer of room 2101, open in the workspace and on screen.
+async function composerOpen() {
+  await signedIn();
+  await act(driver, { type: 'show_view', view: 'workspace' });
+  await act(driver, { type: 'open_room', room_id: '2101' });
+  await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === '2101' && !s.room.loading,
+    'room 2101 open', 60000);
+  return widgetRect(driver, 'message');
+}
+const composerFocused = () => document.activeElement && document.activeElement.getAttribute('aria-label') === 'Message' &&
+  !!document.activeElement.closest('#a11y');
+
+test(`${engine}: Japanese composed with an IME lands in the composer once, exactly, and is sent as composed`, async (t) => {
+  await composerOpen();
+  await clickWidget(driver, 'message');
+  await waitFor(driver, composerFocused, null, 'the composer focused', 10000);
+  // What an earlier scenario left in this room's draft goes first.
+  if ((await appState(driver)).composer.text !== '') {
+    await driver.press('Control+A');
+    await driver.press('Backspace');
+    await waitForState(driver, (s) => s.composer.text === '', 'an empty composer', 20000);
+  }
+  if (engine !== 'chromium') t.diagnostic(`${engine}'s driver has no IME: the composition events are dispatched in the page`);
+  const COMPOSED = `日本語を入力 ${engine}`;
+  await driver.compose(['にほんご', 'にほんごを'], COMPOSED);
+  const state = await waitForState(driver, (s) => s.composer && s.composer.text === COMPOSED,
+    'the committed text in the composer\'s draft', 20000).catch(async (e) => {
+    throw new Error(`${e.message}; the field holds ${JSON.stringify((await focused(driver))?.value)}`);
+  });
+  assert.equal(state.composer.text, COMPOSED, 'the composition in progress was never typed into the draft');
+  await waitFor(driver, (text) => document.activeElement && document.activeElement.value === text, COMPOSED,
+    'the composed text in the field', 10000);
+  await clickWidget(driver, 'queue_message');
+  const deadline = Date.now() + 60000;
+  let held = [];
+  while (Date.now() < deadline && !held.some((m) => m.body === COMPOSED)) {
+    held = await sandboxApiJson(stack, user, 'GET', '/rooms/2101/messages?force=1');
+    if (!held.some((m) => m.body === COMPOSED)) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.ok(held.some((m) => m.body === COMPOSED), `sent as composed: ${JSON.stringify(held.slice(-3).map((m) => m.body))}`);
+});
+
+test(`${engine}: a finger's tap on the composer focuses it, and what is typed then lands there`, async (t) => {
+  const field = await composerOpen();
+  // Away from the field first, so the tap is what focuses it.
+  await driver.evaluate(() => { document.getElementById('canvas').focus(); return true; });
+  await driver.evaluate(() => {
+    window.__touches = 0;
+    window.addEventListener('touchend', () => { window.__touches += 1; }, true);
+    return true;
+  });
+  try {
+    await driver.tap(field.x + field.width / 2, field.y + field.height / 2);
+  } catch (error) {
+    t.skip(`${engine}'s driver cannot tap with a finger here: ${error.message.split('\n')[0]}`);
+    return;
+  }
+  if (await driver.evaluate(() => window.__touches) === 0) {
+    t.skip(`${engine} delivered no touch event for the driver's tap (no touch screen under automation here)`);
+    return;
+  }
+  await waitFor(driver, composerFocused, null, 'the composer focused by the tap', 10000);
+  const before = (await appState(driver)).composer.text;
+  const text = `tapped in ${engine}`;
+  await driver.type(text);
+  await waitForState(driver, (s) => s.composer && s.composer.text === before + text, 'the typed text in the composer\'s draft', 20000)
+    .catch(async (e) => { throw new Error(`${e.message}; the field holds ${JSON.stringify((await focused(driver))?.value)}`); });
 });

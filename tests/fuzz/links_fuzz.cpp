@@ -7,19 +7,16 @@
 #include <string>
 #include <string_view>
 
+#include "roomkey/ascii.hpp"
 #include "roomkey/links.hpp"
 
 namespace {
-
-char lower(char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 bool same_ignoring_scheme_case(std::string_view written, const std::string& url) {
     if (written.size() != url.size()) return false;
     const std::size_t scheme = url.find("://") + 3;
     for (std::size_t i = 0; i < url.size(); ++i) {
-        if (i < scheme ? lower(written[i]) != url[i] : written[i] != url[i]) return false;
+        if (i < scheme ? roomkey::ascii_lower(written[i]) != url[i] : written[i] != url[i]) return false;
     }
     return true;
 }

@@ -4,7 +4,6 @@
 // rotate-bff-key command.
 #include <gtest/gtest.h>
 
-
 #include "helper/options.hpp"
 #include "support/helper_fixture.hpp"
 
@@ -13,7 +12,6 @@ namespace bff_options_test {
 namespace {
 
 using testing::env_of;
-using testing::TempDir;
 
 std::vector<std::string> confidential_upstream(const std::string& secret_file) {
     return {"--base-url",    "https://127.0.0.1:9000/v2", "--auth-url",  "https://127.0.0.1:9000/oauth",

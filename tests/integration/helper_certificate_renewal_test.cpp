@@ -14,10 +14,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RawTls;
-using testing::RunningHelper;
-using testing::TempDir;
-
 constexpr std::time_t kDay = 24 * 3600;
 
 // Polls `done` for up to `ms`.

@@ -20,8 +20,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::TempDir;
-
 std::string helper_binary() {
     return integration::program_path("roomkey-helper");
 }

@@ -13,9 +13,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RunningHelper;
-using testing::TempDir;
-
 std::string gunzip(const std::string& packed) {
     z_stream z{};
     if (inflateInit2(&z, 15 + 16) != Z_OK) return {};

@@ -14,9 +14,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RawTls;
-using testing::TempDir;
-
 // A hardened SSLServer on 127.0.0.1 whose GET /inner counts its calls, with
 // its own pre-routing handler (when given) behind harden_server's guard.
 class GuardedServer {

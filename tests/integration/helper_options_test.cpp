@@ -12,7 +12,6 @@ namespace roomkey::helper {
 namespace {
 
 using testing::env_of;
-using testing::TempDir;
 
 TEST(HelperOptions, DefaultsAreServeOn8443WithNoUpstream) {
     auto cmd = parse_command_line({}, env_of({{"HOME", "/home/u"}}));

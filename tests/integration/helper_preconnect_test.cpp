@@ -34,9 +34,6 @@
 namespace roomkey::helper::preconnect_tests {
 namespace {
 
-using testing::RunningHelper;
-using testing::TempDir;
-
 // testing::StubUpstream (200 to everything) that also counts the TLS
 // connections begun and completed, and the client's closes.
 class CountingUpstream {

@@ -17,9 +17,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RunningHelper;
-using testing::TempDir;
-
 // Records what the proxy sends and answers with a canned response.
 struct RecordingUpstream {
     std::vector<HttpRequest> seen;

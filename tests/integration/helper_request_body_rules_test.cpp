@@ -28,9 +28,6 @@ namespace {
 using integration::BodyRecordingUpstream;
 using integration::multipart_body;
 using integration::kMultipartType;
-using testing::RawTls;
-using testing::RunningHelper;
-using testing::TempDir;
 
 // "/rooms/{room_id}/files/{file_id}" -> "/rooms/5/files/5".
 std::string instantiate(std::string_view path_template) {

@@ -6,9 +6,6 @@
 // the BFF routes' answers: bff_signin_test.cpp.)
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cctype>
-
 #include "common/request_log.hpp"
 #include "common/security_headers.hpp"
 #include "common/tls.hpp"
@@ -18,19 +15,8 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RawResponse;
-using testing::RawTls;
-using testing::RunningHelper;
-using testing::StubUpstream;
-using testing::TempDir;
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
-
 bool has_header_named(const RawResponse& r, const std::string& name) {
-    return lower(r.head).find("\r\n" + lower(name) + ":") != std::string::npos;
+    return ifind(r.head, "\r\n" + name + ":") != std::string::npos;
 }
 
 class HelperRequestRules : public ::testing::Test {

@@ -28,9 +28,6 @@
 namespace roomkey::helper::route_table_tests {
 namespace {
 
-using testing::RunningHelper;
-using testing::TempDir;
-
 // A request path the row answers: the path itself, a file under a prefix,
 // a hashed file name.
 std::string sample_path(const Route& route) {

@@ -27,9 +27,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RunningHelper;
-using testing::TempDir;
-
 const std::string kConfidentialId = "helper-bff-client";
 const std::string kConfidentialSecret = "helper-bff-secret-0123456789abcdef0123";
 

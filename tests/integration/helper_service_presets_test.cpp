@@ -17,7 +17,6 @@ namespace roomkey::helper::service_presets_tests {
 namespace {
 
 using testing::env_of;
-using testing::TempDir;
 
 // The service's published values, written out here on purpose (not read from
 // the table): the RAML (chatwork/api, RAML/api-ja.raml) gives baseUri

@@ -10,9 +10,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RunningHelper;
-using testing::TempDir;
-
 class HelperServing : public ::testing::Test {
 protected:
     void SetUp() override {

@@ -24,9 +24,6 @@
 namespace roomkey::helper {
 namespace {
 
-using testing::RunningHelper;
-using testing::TempDir;
-
 // A TLS upstream that completes the handshake, reads one whole request
 // (header section and Content-Length body), counts it, then either hangs up
 // without a byte of answer or holds the connection open, unanswered, until
@@ -100,10 +97,9 @@ private:
             const auto end = in.find("\r\n\r\n");
             if (need == std::string::npos && end != std::string::npos) {
                 std::size_t body = 0;
-                std::string lower = in.substr(0, end);
-                for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-                if (auto at = lower.find("content-length:"); at != std::string::npos) {
-                    body = std::stoul(lower.substr(at + 15));
+                const std::string_view head = std::string_view(in).substr(0, end);
+                if (auto at = ifind(head, "content-length:"); at != std::string::npos) {
+                    body = std::stoul(std::string(head.substr(at + 15)));
                 }
                 need = end + 4 + body;
             }

@@ -21,8 +21,6 @@
 namespace roomkey::helper::upstream_session_test {
 namespace {
 
-using testing::TempDir;
-
 // testing::StubUpstream that closes each connection after one answer and
 // counts the TLS handshakes it completed, and how many of them resumed a session.
 class ResumptionCountingUpstream {

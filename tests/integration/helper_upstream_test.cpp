@@ -56,9 +56,6 @@ bool issue_server_certificate(const std::string& ca_cert_path, const std::string
            PEM_write_bio_PrivateKey(key_out.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) == 1;
 }
 
-using testing::RunningHelper;
-using testing::TempDir;
-
 const char* const kAccessToken = "AT-0f3c9a7e51d2-secret";
 const char* const kRefreshToken = "RT-8b1d44c0e9aa-secret";
 const char* const kCode = "CODE-5e2b7d1c";

@@ -12,6 +12,7 @@
 #include "sandbox/fixture_generator.hpp"
 #include "support/child_process.hpp"
 #include "support/sandbox_fixture.hpp"
+#include "support/sandbox_program.hpp"
 #include "support/temp_dir.hpp"
 
 namespace roomkey::sandbox::testing {
@@ -284,14 +285,10 @@ TEST_F(SandboxFixture, TheProgramGeneratesAndLoadsAndRefusesABadFixture) {
     EXPECT_EQ(bad_arg.wait_exit(5000), 2);
     EXPECT_NE(bad_arg.stderr_text().find("--romos"), std::string::npos);
 
-    integration::Child sandbox(
-        {program, "--port", "0", "--state-dir", shared_state_dir(), "--quiet", "--ephemeral", "--fixture", file});
-    const std::string ready = sandbox.read_line(30000);
-    ASSERT_EQ(ready.rfind("roomkey-sandbox: ready ", 0), 0u) << ready << sandbox.stderr_text();
-    const int port = std::stoi(ready.substr(ready.find("127.0.0.1:") + 10));
-    httplib::SSLClient client("127.0.0.1", port);
-    integration::trust_only(client, "127.0.0.1", shared_state_dir() + "/ca-cert.pem");
-    auto res = client.Get("/v2/my/status", {{"x-servicetoken", kAliceToken}});
+    integration::SandboxProgram sandbox;
+    ASSERT_NO_FATAL_FAILURE(integration::start_sandbox_program(sandbox, shared_state_dir(),
+                                                               {"--quiet", "--ephemeral", "--fixture", file}));
+    auto res = sandbox.client()->Get("/v2/my/status", {{"x-servicetoken", kAliceToken}});
     ASSERT_TRUE(res) << why_no_answer(res);
     const json status = json::parse(res->body, nullptr, false);
     EXPECT_EQ(status["unread_room_num"], 5) << res->body;

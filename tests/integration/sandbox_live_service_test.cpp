@@ -144,8 +144,12 @@ TEST_F(SandboxLiveService, MarkReadUpToAMessageBeforeOnesOwnPost_RAML) {
     EXPECT_EQ(body(upto)["mention_num"], 0);
 }
 
-// RAML: without force (or force=0) only what the previous call did not
-// return, 204 when nothing is new; force=1 the latest (at most 100).
+// RAML (chatwork/api RAML/api-ja.raml, GET /rooms/{room_id}/messages):
+// "パラメータ未指定だと前回取得分からの差分のみを返します。(最大100件まで取得)"
+// (without force, only what the previous read did not return) and force:
+// "1を指定すると未取得にかかわらず最新の100件を取得します（デフォルトは0）".
+// The 204 when nothing is new is the sandbox's choice (docs/sandbox.md): the
+// RAML lists no 204 for this GET.
 TEST_F(SandboxLiveService, MessagesWithoutForceReturnOnlyWhatIsNew_RAML) {
     const auto first = messages("2100", "0");
     ASSERT_FALSE(first.empty()) << "no messages in room 2100";

@@ -13,6 +13,7 @@
 
 #include "sandbox/fixture_generator.hpp"
 #include "support/child_process.hpp"
+#include "support/sandbox_program.hpp"
 #include "support/sandbox_fixture.hpp"
 #include "support/temp_dir.hpp"
 
@@ -188,33 +189,20 @@ TEST_F(SandboxPersistence, AStateFileThatIsNotOneOrIsNewerStopsTheStart) {
 // same state directory is refused while the first runs.
 TEST_F(SandboxPersistence, AKillNineRightAfterAPostKeepsTheMessage) {
     const std::string program = integration::program_path("roomkey-sandbox");
-    auto start_child = [&](std::unique_ptr<integration::Child>& child, int& port) {
-        child = std::make_unique<integration::Child>(
-            std::vector<std::string>{program, "--port", "0", "--state-dir", dir_.path(), "--quiet"});
-        const std::string ready = child->read_line(20000);
-        ASSERT_EQ(ready.rfind("roomkey-sandbox: ready ", 0), 0u) << ready << child->stderr_text();
-        port = std::stoi(ready.substr(ready.find("127.0.0.1:") + 10));
-    };
-    auto client_for = [&](int port) {
-        auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", port);
-        integration::trust_only(*c, "127.0.0.1", dir_ / "ca-cert.pem");
-        return c;
-    };
-    std::unique_ptr<integration::Child> child;
-    int port = 0;
-    ASSERT_NO_FATAL_FAILURE(start_child(child, port));
-    auto posted = client_for(port)->Post("/v2/rooms/2101/messages", {{"x-servicetoken", kAliceToken}},
+    integration::SandboxProgram sandbox;
+    ASSERT_NO_FATAL_FAILURE(integration::start_sandbox_program(sandbox, dir_.path()));
+    auto posted = sandbox.client()->Post("/v2/rooms/2101/messages", {{"x-servicetoken", kAliceToken}},
                                          "body=posted%20just%20before%20the%20kill", "application/x-www-form-urlencoded");
     ASSERT_TRUE(posted) << why_no_answer(posted);
     ASSERT_EQ(posted->status, 200) << posted->body;
     integration::Child second({program, "--port", "0", "--state-dir", dir_.path(), "--quiet"});
     EXPECT_EQ(second.wait_exit(10000), 1);
     EXPECT_NE(second.stderr_text().find("in use by another roomkey-sandbox"), std::string::npos) << second.stderr_text();
-    child->signal(SIGKILL);
-    ASSERT_TRUE(child->ended_within(10000));
+    sandbox.child->signal(SIGKILL);
+    ASSERT_TRUE(sandbox.child->ended_within(10000));
 
-    ASSERT_NO_FATAL_FAILURE(start_child(child, port));
-    auto read = client_for(port)->Get("/v2/rooms/2101/messages?force=1", {{"x-servicetoken", kAliceToken}});
+    ASSERT_NO_FATAL_FAILURE(integration::start_sandbox_program(sandbox, dir_.path()));
+    auto read = sandbox.client()->Get("/v2/rooms/2101/messages?force=1", {{"x-servicetoken", kAliceToken}});
     ASSERT_TRUE(read) << why_no_answer(read);
     EXPECT_NE(read->body.find("posted just before the kill"), std::string::npos) << read->body;
 }

@@ -1,7 +1,11 @@
 // app_message_merge_test.cpp: the open room's merge of GET .../messages
 // answers (app/message_merge.hpp): a poll's force=0 answers in order, a 204
 // (nothing new), repeats, an edited message, and the cap; when a poll reads
-// the latest instead.
+// the latest instead. The live service's rule these answers follow is the
+// RAML's (chatwork/api RAML/api-ja.raml, GET /rooms/{room_id}/messages):
+// "パラメータ未指定だと前回取得分からの差分のみを返します" (force=0: only what
+// the previous read did not return) and force=1 "未取得にかかわらず最新の100件";
+// the 204 and the cursor per account are the sandbox's choices (docs/sandbox.md).
 #include <gtest/gtest.h>
 
 #include "app/message_merge.hpp"

@@ -80,8 +80,10 @@ public:
                                R"("unread_num":)" +
                                    std::to_string(unread) + R"(,"mention_num":)" + std::to_string(mentions) + "}]");
         };
-        // force=1: all of them; force=0: those no read returned yet, 204 when none
-        // (the service's cursor, moved by both: docs/sandbox.md).
+        // force=1: all of them; force=0: those no read returned yet, as the RAML
+        // says (chatwork/api RAML/api-ja.raml, GET /rooms/{room_id}/messages:
+        // "パラメータ未指定だと前回取得分からの差分のみを返します"); 204 when none
+        // and the cursor moved by both are the sandbox's choices (docs/sandbox.md).
         routes["GET /rooms/2100/messages?force=1"] = [this](const HttpRequest&) {
             std::string body = "[";
             for (std::size_t i = 0; i < messages.size(); ++i) body += (i ? "," : "") + messages[i];

@@ -2,10 +2,10 @@
 #include "app/http_log.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "app/i18n.hpp"
+#include "roomkey/ascii.hpp"
 #include "roomkey/json_text.hpp"
 #include "roomkey/request_snippets.hpp"
 #include "roomkey/url.hpp"
@@ -234,11 +234,7 @@ bool matches(const LogEntry& entry, const LogFilter& filter) {
         const std::string got = entry.response ? std::to_string(entry.response->status / 100) + "xx" : "none";
         if (got != filter.status) return false;
     }
-    const std::string path = path_of(entry.request.url);
-    const auto lower = [](unsigned char c) { return static_cast<char>(std::tolower(c)); };
-    return filter.text.empty() || std::search(path.begin(), path.end(), filter.text.begin(), filter.text.end(),
-                       [&](char a, char b) { return lower(static_cast<unsigned char>(a)) == lower(static_cast<unsigned char>(b)); }) !=
-           path.end();
+    return ifind(path_of(entry.request.url), filter.text) != std::string_view::npos;
 }
 
 void HttpLog::begin(std::uint64_t id, std::string purpose, const HttpRequest& request, Instant now) {

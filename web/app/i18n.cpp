@@ -9,6 +9,8 @@
 #include <memory>
 #include <set>
 
+#include "roomkey/ascii.hpp"
+
 namespace roomkey::app::i18n {
 
 namespace detail {
@@ -23,10 +25,6 @@ namespace {
 
 thread_local Lang g_i18n_lang = Lang::en;
 PluralRule g_i18n_plural = builtin_plural;
-
-char ascii_lower(char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 // The index of `key`, or kEntryCount.
 std::size_t catalog_index(std::string_view key) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/i18n.hpp"
+#include "roomkey/ascii.hpp"
 
 namespace roomkey::app::i18n {
 
@@ -19,10 +20,7 @@ std::string_view code(Lang lang) {
 }
 
 std::optional<Lang> parse_tag(std::string_view tag) {
-    std::string primary;
-    for (char c : tag.substr(0, tag.find_first_of("-_"))) {
-        primary += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    }
+    const std::string primary = ascii_lower(tag.substr(0, tag.find_first_of("-_")));
     if (primary == "en") return Lang::en;
     if (primary == "ja") return Lang::ja;
     if (primary == "qps") return Lang::qps;

@@ -1,8 +1,7 @@
 // member_completion.cpp: see member_completion.hpp.
 #include "app/member_completion.hpp"
 
-#include <cctype>
-
+#include "roomkey/ascii.hpp"
 #include "roomkey/composer.hpp"
 
 namespace roomkey::app {
@@ -13,21 +12,10 @@ bool space(char c) {
     return c == ' ' || c == '\t' || c == '\n';
 }
 
-// ASCII letters fold; other bytes compare as they are.
-bool starts_with_folded(std::string_view text, std::string_view prefix) {
-    if (prefix.size() > text.size()) return false;
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(text[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) {
-            return false;
-        }
-    }
-    return true;
-}
-
 bool matches(const RoomMember& m, std::string_view query) {
-    if (query.empty() || starts_with_folded(m.account_id, query)) return true;
+    if (query.empty() || istarts_with(m.account_id, query)) return true;
     for (std::size_t i = 0; i < m.name.size(); ++i) {
-        if ((i == 0 || space(m.name[i - 1])) && starts_with_folded(std::string_view(m.name).substr(i), query)) {
+        if ((i == 0 || space(m.name[i - 1])) && istarts_with(std::string_view(m.name).substr(i), query)) {
             return true;
         }
     }

@@ -4,15 +4,12 @@
 #include <algorithm>
 #include <tuple>
 #include "app/stable_order.hpp"
+#include "roomkey/ascii.hpp"
 
 namespace roomkey::app {
 
 namespace room_order_detail {
 namespace {
-
-char ascii_lower(char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 std::string_view trim_spaces(std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -46,10 +43,7 @@ bool room_matches_filter(const Room& room, std::string_view filter) {
     using namespace room_order_detail;
     const std::string_view needle = trim_spaces(filter);
     if (needle.empty()) return true;
-    const std::string_view name = room.name;
-    const auto found = std::search(name.begin(), name.end(), needle.begin(), needle.end(),
-                                   [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
-    return found != name.end();
+    return ifind(room.name, needle) != std::string_view::npos;
 }
 
 std::vector<std::size_t> room_order(const std::vector<Room>& rooms, std::string_view filter) {

@@ -99,7 +99,9 @@ void header(const App& app, UiState& ui, Instant, Intents& out) {
     std::replace(label_key.begin(), label_key.end(), ' ', '_');
     ImGui::TextColored(session_colour(label), "[%s]", tr(label_key));
     const ImGuiStyle& style = ImGui::GetStyle();
-    const char* view_label = developer ? tr("header.workspace") : tr("header.developer");
+    // A touch screen has no F2 key: its label names no key.
+    const char* view_label = developer ? tr(ui.touch ? "header.workspace_touch" : "header.workspace")
+                                       : tr(ui.touch ? "header.developer_touch" : "header.developer");
     const char* notify_label =
         app.workspace().notifications_enabled() ? tr("header.notifications_on") : tr("header.notifications_off");
     // The switch names the other language in its own words.

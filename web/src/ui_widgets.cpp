@@ -36,7 +36,11 @@ bool short_hint(const char* text) {
 void label_value(const char* label, const std::string& value) {
     ImGui::TextColored(kDim, "%s", label);
     ImGui::SameLine();
+    // A long value (an address, a token's place) wraps at the pane's edge
+    // rather than running past it: at 390 px most of them would.
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(value.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 void help_marker(const std::string& text) {

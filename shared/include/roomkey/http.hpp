@@ -8,14 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "roomkey/ascii.hpp"  // iequals: header names compare case-insensitively
+
 namespace roomkey {
 
 enum class Method { Get, Post, Put, Delete };
 
 std::string_view to_string(Method method);
-
-// ASCII case-insensitive comparison, the rule for header names (RFC 9110 5.1).
-bool iequals(std::string_view a, std::string_view b);
 
 // Header fields in arrival order; names compare case-insensitively.
 class Headers {

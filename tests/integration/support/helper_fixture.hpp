@@ -36,6 +36,7 @@
 #include "common/loopback_server.hpp"
 #include "helper/helper_server.hpp"
 #include "helper/options.hpp"
+#include "roomkey/ascii.hpp"
 #include "support/temp_dir.hpp"
 #include "support/trust_only.hpp"
 
@@ -171,12 +172,7 @@ struct RawResponse {
     std::string body;
     // Case-insensitive name, exact value.
     bool has_header(const std::string& name, const std::string& value) const {
-        std::string want = name + ": " + value + "\r\n";
-        std::string lower_head = head;
-        std::transform(want.begin(), want.end(), want.begin(), [](unsigned char c) { return std::tolower(c); });
-        std::transform(lower_head.begin(), lower_head.end(), lower_head.begin(),
-                       [](unsigned char c) { return std::tolower(c); });
-        return lower_head.find(want) != std::string::npos;
+        return ifind(head, name + ": " + value + "\r\n") != std::string::npos;
     }
 };
 
@@ -237,11 +233,8 @@ public:
                 RawResponse r;
                 r.head = buffer_.substr(0, end + 2);
                 std::size_t length = 0;
-                std::string lower = r.head;
-                std::transform(lower.begin(), lower.end(), lower.begin(),
-                               [](unsigned char c) { return std::tolower(c); });
-                if (auto cl = lower.find("\r\ncontent-length:"); cl != std::string::npos) {
-                    length = std::strtoul(lower.c_str() + cl + 17, nullptr, 10);
+                if (auto cl = ifind(r.head, "\r\ncontent-length:"); cl != std::string::npos) {
+                    length = std::strtoul(r.head.c_str() + cl + 17, nullptr, 10);
                 }
                 if (buffer_.size() >= end + 4 + length) {
                     r.body = buffer_.substr(end + 4, length);
@@ -454,3 +447,13 @@ inline std::vector<std::string> listening_addresses(int port) {
 }
 
 }  // namespace roomkey::helper::testing
+
+namespace roomkey::helper {
+// The fixture's names every helper test uses unqualified: one list here
+// rather than the same using-lines at the top of each test file.
+using testing::RawResponse;
+using testing::RawTls;
+using testing::RunningHelper;
+using testing::StubUpstream;
+using testing::TempDir;
+}  // namespace roomkey::helper
