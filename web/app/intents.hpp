@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/i18n.hpp"
+#include "app/message_menu.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/request_snippets.hpp"
 #include "roomkey/result.hpp"
@@ -238,6 +239,16 @@ struct DeleteMessage {
     std::string room_id;
     std::string message_id;
 };
+// A message's menu (message_menu.hpp): opens on a message of the open room;
+// the UI closes it with an empty message_id (the page API always names one).
+struct OpenMessageMenu {
+    std::string room_id;
+    std::string message_id;
+};
+// An item of the open menu, for its message.
+struct ChooseMenuItem {
+    MenuItem item = MenuItem::reply;
+};
 // PUT /rooms/{room_id}/tasks/{task_id}/status with body=open.
 struct ReopenTask {
     std::string room_id;
@@ -291,7 +302,8 @@ using Intent =
                  intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
                  intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,
-                 intent::RestoreSettings, intent::RestoreDrafts>;
+                 intent::RestoreSettings, intent::RestoreDrafts, intent::OpenMessageMenu,
+                 intent::ChooseMenuItem>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -319,6 +331,8 @@ inline constexpr int kMaxBurst = 100;
 // {"type":"show_view","view":"developer"} {"type":"set_room_filter","text":"launch"}
 //   {"type":"reply","room_id":"2100","message_id":"5"} {"type":"quote",...same} {"type":"mention","account_id":"1002"}
 //   {"type":"edit_message","room_id":"2100","message_id":"5","body":"new"} {"type":"delete_message",...}
+//   {"type":"message_menu","room_id":"2100","message_id":"5"} {"type":"message_menu_choose","item":"quote"}
+//   (item: reply, quote, copy_text, copy_link, edit, delete, add_task)
 //   {"type":"reopen_task","room_id":"2100","task_id":"5"} {"type":"set_notifications","on":true}
 //   {"type":"set_setting","name":"send_key","value":"enter"} ("enter"|"ctrl_enter")
 //   {"type":"set_setting","name":"mark_read_on_view","value":false}
