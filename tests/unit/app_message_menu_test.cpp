@@ -112,15 +112,16 @@ TEST(MessageMenu, PageApiNamesReadBackAndABadItemIsNamed) {
         EXPECT_EQ(to_string(*item), name);
         auto parsed = parse_action(std::string(R"({"type":"message_menu_choose","item":")") + name + "\"}");
         ASSERT_TRUE(parsed) << parsed.error();
-        EXPECT_EQ(std::get<intent::ChooseMenuItem>(*parsed).item, *item);
+        EXPECT_EQ(std::get<intent::MessageMenu>(*parsed).item, item);
     }
     auto bad = parse_action(R"({"type":"message_menu_choose","item":"remove"})");
     ASSERT_FALSE(bad) << "not a page API name";
     EXPECT_NE(bad.error().find("copy_link"), std::string::npos) << bad.error();
     auto open = parse_action(R"({"type":"message_menu","room_id":2100,"message_id":"5"})");
     ASSERT_TRUE(open) << open.error();
-    EXPECT_EQ(std::get<intent::OpenMessageMenu>(*open).room_id, "2100");
-    EXPECT_EQ(std::get<intent::OpenMessageMenu>(*open).message_id, "5");
+    EXPECT_EQ(std::get<intent::MessageMenu>(*open).room_id, "2100");
+    EXPECT_EQ(std::get<intent::MessageMenu>(*open).message_id, "5");
+    EXPECT_FALSE(std::get<intent::MessageMenu>(*open).item) << "opening chooses nothing";
     bad = parse_action(R"({"type":"message_menu","room_id":"2100"})");
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.error().find("message_id"), std::string::npos);

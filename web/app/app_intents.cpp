@@ -141,12 +141,12 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::Quote& i) {
                 if (room.view().room_id() == i.room_id) workspace.quote(room.view(), i.message_id);
             },
-            [&](const intent::OpenMessageMenu& i) {
+            [&](const intent::MessageMenu& i) {
+                if (i.item) return choose_menu_item(*i.item, now);
                 if (i.message_id.empty()) return features_.message_menu.close();
                 const auto& me = features_.dashboard.account().value;
                 features_.message_menu.open(room.view(), i.room_id, i.message_id, me ? me->account_id : "");
             },
-            [&](const intent::ChooseMenuItem& i) { choose_menu_item(i.item, now); },
             [&](const intent::Mention& i) { workspace.mention(room.view(), i.account_id); },
             [&](const intent::SetNotifications& i) { workspace.set_notifications(i.on); },
             [&](const intent::SetSetting& i) {

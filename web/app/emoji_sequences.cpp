@@ -100,26 +100,25 @@ std::string EmojiSequences::fold(std::string_view utf8) {
             continue;
         }
         const std::string sequence = single ? std::string(written) + "\xEF\xB8\x8F" : std::string(written);  // + VS16
-        auto found = by_sequence_.find(sequence);
-        if (found == by_sequence_.end()) {
-            const char32_t next = kFirst + static_cast<char32_t>(by_codepoint_.size());
-            if (next > kLast) {
+        std::size_t index = 0;
+        while (index < sequences_.size() && sequences_[index] != sequence) ++index;
+        if (index == sequences_.size()) {
+            if (kFirst + index > kLast) {
                 out += written;
                 i = j;
                 continue;
             }
-            found = by_sequence_.emplace(sequence, next).first;
-            by_codepoint_.emplace(next, found->first);
+            sequences_.push_back(sequence);
         }
-        put(out, found->second);
+        put(out, kFirst + static_cast<char32_t>(index));
         i = j;
     }
     return out;
 }
 
 const std::string* EmojiSequences::sequence_of(char32_t codepoint) const {
-    const auto found = by_codepoint_.find(codepoint);
-    return found == by_codepoint_.end() ? nullptr : &found->second;
+    if (codepoint < kFirst || codepoint - kFirst >= sequences_.size()) return nullptr;
+    return &sequences_[codepoint - kFirst];
 }
 
 }  // namespace roomkey::app

@@ -9,9 +9,9 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace roomkey::app {
 
@@ -24,14 +24,13 @@ public:
     std::string fold(std::string_view utf8);
     // The sequence a folded codepoint stands for; nullptr for any other.
     const std::string* sequence_of(char32_t codepoint) const;
-    std::size_t added() const { return by_codepoint_.size(); }
+    std::size_t added() const { return sequences_.size(); }
 
     static constexpr char32_t kFirst = 0xF0000;  // Supplementary Private Use Area-A
     static constexpr char32_t kLast = 0xFFFFD;
 
 private:
-    std::map<std::string, char32_t, std::less<>> by_sequence_;
-    std::map<char32_t, std::string> by_codepoint_;
+    std::vector<std::string> sequences_;  // kFirst + index: a message holds few
 };
 
 }  // namespace roomkey::app

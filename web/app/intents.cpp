@@ -254,7 +254,7 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "message_menu_choose") {
         std::string name;
         read_text(action, "item", name);
-        if (const auto item = menu_item_named(name)) return Intent{intent::ChooseMenuItem{*item}};
+        if (const auto item = menu_item_named(name)) return Intent{intent::MessageMenu{"", "", item}};
         return Err{"action message_menu_choose: \"item\" must be one of reply, quote, copy_text, copy_link, edit, "
                    "delete, add_task"};
     }
@@ -271,7 +271,7 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_id(action, "message_id", message)) return missing(type, "message_id");
         if (type == "reply") return Intent{intent::Reply{std::move(room), std::move(message)}};
         if (type == "quote") return Intent{intent::Quote{std::move(room), std::move(message)}};
-        if (type == "message_menu") return Intent{intent::OpenMessageMenu{std::move(room), std::move(message)}};
+        if (type == "message_menu") return Intent{intent::MessageMenu{std::move(room), std::move(message), {}}};
         if (type == "delete_message") return Intent{intent::DeleteMessage{std::move(room), std::move(message)}};
         std::string body;
         if (!read_text(action, "body", body)) return missing(type, "body");

@@ -239,15 +239,13 @@ struct DeleteMessage {
     std::string room_id;
     std::string message_id;
 };
-// A message's menu (message_menu.hpp): opens on a message of the open room;
-// the UI closes it with an empty message_id (the page API always names one).
-struct OpenMessageMenu {
+// A message's menu (message_menu.hpp): opens on a message of the open room
+// (the UI closes it with an empty message_id; the page API always names
+// one), or, with `item`, chooses an item of the open menu for its message.
+struct MessageMenu {
     std::string room_id;
     std::string message_id;
-};
-// An item of the open menu, for its message.
-struct ChooseMenuItem {
-    MenuItem item = MenuItem::reply;
+    std::optional<MenuItem> item;
 };
 // PUT /rooms/{room_id}/tasks/{task_id}/status with body=open.
 struct ReopenTask {
@@ -302,8 +300,7 @@ using Intent =
                  intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
                  intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,
-                 intent::RestoreSettings, intent::RestoreDrafts, intent::OpenMessageMenu,
-                 intent::ChooseMenuItem>;
+                 intent::RestoreSettings, intent::RestoreDrafts, intent::MessageMenu>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;

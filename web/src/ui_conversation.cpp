@@ -54,16 +54,16 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     const std::string when = drawn.time_text + (drawn.edited ? "  " + std::string(tr("conversation.edited")) : "");
     beside(when.c_str());
     text_dim(when);
-    if (ImGui::SmallButton(beside(tr("conversation.reply")))) out.push_back(app::intent::Reply{room.room_id(), m.message_id});
+    if (ImGui::SmallButton(beside(tr("menu.reply")))) out.push_back(app::intent::Reply{room.room_id(), m.message_id});
     bool focused = ImGui::IsItemFocused();
-    if (ImGui::SmallButton(beside(tr("conversation.quote")))) out.push_back(app::intent::Quote{room.room_id(), m.message_id});
+    if (ImGui::SmallButton(beside(tr("menu.quote")))) out.push_back(app::intent::Quote{room.room_id(), m.message_id});
     focused = focused || ImGui::IsItemFocused();
     const bool mine =
         app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
     if (mine && !drawn.system) {
         if (ImGui::SmallButton(beside(tr("conversation.edit")))) begin_edit(ui, m.message_id, m.body);
         focused = focused || ImGui::IsItemFocused();
-        if (ImGui::SmallButton(beside(tr("conversation.delete"))))
+        if (ImGui::SmallButton(beside(tr("menu.delete"))))
             out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
         focused = focused || ImGui::IsItemFocused();
     }

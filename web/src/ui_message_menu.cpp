@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <string>
 
-#include "a11y.hpp"
 #include "app/i18n.hpp"
 #include "app/message_menu.hpp"
 
@@ -37,7 +36,7 @@ void open_at(const std::string& room_id, const std::string& message_id, ImVec2 a
     MenuUi& m = menu_ui();
     m.anchor_for = message_id;
     m.anchor = at;
-    out.push_back(app::intent::OpenMessageMenu{room_id, message_id});
+    out.push_back(app::intent::MessageMenu{room_id, message_id, {}});
 }
 
 // Shift+F10 or the context-menu key, while no text field takes the keys.
@@ -56,10 +55,21 @@ void begin_edit(UiState& ui, const std::string& message_id, const std::string& b
 }
 
 bool message_more(UiState& ui, const std::string& room_id, const std::string& message_id, Intents& out) {
-    a11y::name_next(tr("menu.label"));  // read as "Message menu", not as "⋯"
-    a11y::shortcut_next("Shift+F10");
-    const bool pressed = ImGui::SmallButton(beside("\xE2\x8B\xAF##menu"));  // "⋯"
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.more"));
+    // Narrow, and only where it fits beside Reply and Quote: it never adds a
+    // line to a message (on a narrow pane the menu still opens by a
+    // right-click or the keys).
+    const char* label = "\xE2\x8B\xAF##menu";  // "⋯"
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(2.0f, 0.0f));
+    const float width = ImGui::CalcTextSize(label, nullptr, true).x + 4.0f;
+    ImGui::SameLine();
+    if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) {
+        ImGui::PopStyleVar();
+        ImGui::NewLine();
+        return false;
+    }
+    const bool pressed = ImGui::SmallButton(label);
+    ImGui::PopStyleVar();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.label"));
     note_widget(ui, "message_more");
     if (pressed) open_at(room_id, message_id, ImVec2(ImGui::GetItemRectMin().x, ImGui::GetItemRectMax().y), out);
     return ImGui::IsItemFocused();
@@ -118,14 +128,14 @@ void message_menu(const App& app, UiState& ui, Intents& out) {
                 const std::string key = "menu." + std::string(app::to_string(item));
                 const bool chosen = ImGui::Selectable(tr(key));
                 note_widget(ui, ("menu_" + std::string(app::to_string(item))).c_str());
-                if (chosen) out.push_back(app::intent::ChooseMenuItem{item});
+                if (chosen) out.push_back(app::intent::MessageMenu{"", "", item});
             }
         }
         ImGui::EndPopup();
     } else if (m.shown) {
         m.shown = false;
         // Escape or a click elsewhere closed it.
-        if (target && target->seq == m.placed) out.push_back(app::intent::OpenMessageMenu{});
+        if (target && target->seq == m.placed) out.push_back(app::intent::MessageMenu{});
     }
 }
 
