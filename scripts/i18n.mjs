@@ -38,8 +38,6 @@ const NOT_CONVERTED = [
   'web/app/my_tasks.cpp',
   'web/src/browser_font.cpp',
   'web/src/canvas_painter.cpp',
-  'web/src/ui_conversation.cpp',
-  'web/src/ui_message_body.cpp',
   'web/src/ui_room_list.cpp',
 ];
 

@@ -177,6 +177,9 @@ json write(const Intent& intent) {
                 return {{"type", "edit_message"}, {"room_id", i.room_id}, {"message_id", i.message_id}, {"body", i.body}};
             } else if constexpr (std::is_same_v<T, intent::DeleteMessage>) {
                 return {{"type", "delete_message"}, {"room_id", i.room_id}, {"message_id", i.message_id}};
+            } else if constexpr (std::is_same_v<T, intent::MessageMenu>) {
+                if (i.item) return {{"type", "message_menu_choose"}, {"item", std::string(to_string(*i.item))}};
+                return {{"type", "message_menu"}, {"room_id", i.room_id}, {"message_id", i.message_id}};
             } else if constexpr (std::is_same_v<T, intent::ReopenTask>) {
                 return {{"type", "reopen_task"}, {"room_id", i.room_id}, {"task_id", i.task_id}};
             } else if constexpr (std::is_same_v<T, intent::SetNotifications>) {
@@ -273,6 +276,9 @@ bool same(const Intent& x, const Intent& y) {
             if constexpr (std::is_same_v<T, intent::ReopenTask>) return a.room_id == b.room_id && a.task_id == b.task_id;
             if constexpr (std::is_same_v<T, intent::SetNotifications>) return a.on == b.on;
             if constexpr (std::is_same_v<T, intent::SetLanguage>) return a.lang == b.lang;
+            if constexpr (std::is_same_v<T, intent::MessageMenu>) {
+                return a.room_id == b.room_id && a.message_id == b.message_id && a.item == b.item;
+            }
             return true;
         },
         x);
@@ -306,6 +312,8 @@ void check(const Intent& intent) {
     if (const auto* t = std::get_if<intent::SelectText>(&intent)) {
         if (t->room_id.empty() || t->message_id.empty() || t->end < t->start) std::abort();
     }
+    // The page always names the message it opens the menu of (an empty one is the UI's way to close it).
+    if (const auto* m = std::get_if<intent::MessageMenu>(&intent); m && !m->item && m->message_id.empty()) std::abort();
     if (const auto* s = std::get_if<intent::SignIn>(&intent)) {
         for (const auto& scope : s->scopes) {
             if (!is_known_scope(scope)) std::abort();

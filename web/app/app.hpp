@@ -203,6 +203,7 @@ public:
     bool page_visible() const { return features_.page_visible; }
     // ---- the workspace ----
     const Workspace& workspace() const { return features_.workspace; }
+    const MessageMenu& message_menu() const { return features_.message_menu; }
     // The browser's offset of local time from UTC, for times as drawn.
     void set_user_time(UserTime user) { features_.workspace.set_user_time(std::move(user)); }
     std::vector<MentionAlert> take_alerts() { return features_.workspace.take_alerts(); }
@@ -224,6 +225,8 @@ private:
     // intents (app_intents.cpp routes each to its owner)
     void start_sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
+    // The open message menu's item, carried out by its owner (app_intents.cpp).
+    void choose_menu_item(MenuItem item, Instant now);
     void page_restored(Instant now);
 
     // helper-bound HTTP

@@ -4,6 +4,7 @@
 // does not compile.
 #include "app/app.hpp"
 #include "app/i18n.hpp"
+#include "app/message_view.hpp"
 
 namespace roomkey::app {
 
@@ -144,6 +145,12 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::Quote& i) {
                 if (room.view().room_id() == i.room_id) workspace.quote(room.view(), i.message_id);
             },
+            [&](const intent::MessageMenu& i) {
+                if (i.item) return choose_menu_item(*i.item, now);
+                if (i.message_id.empty()) return features_.message_menu.close();
+                const auto& me = features_.dashboard.account().value;
+                features_.message_menu.open(room.view(), i.room_id, i.message_id, me ? me->account_id : "");
+            },
             [&](const intent::Mention& i) { workspace.mention(room.view(), i.account_id); },
             [&](const intent::SelectText& i) {
                 if (room.view().room_id() == i.room_id) effects_.push_back(effect::SelectText{i.message_id, i.start, i.end});
@@ -202,6 +209,51 @@ void App::apply(const Intent& intent, Instant now) {
         },
         intent);
     pump(now);
+}
+
+// Each item goes to the part that owns its action: Reply and Quote to the
+// workspace's composer fill, Delete to the console's question (asked first),
+// the copies to the clipboard, Edit and "Add as task" to the UI's fields.
+void App::choose_menu_item(MenuItem item, Instant now) {
+    MessageMenu& menu = features_.message_menu;
+    const RoomView& room = features_.open_room.view();
+    if (!menu.offers(item)) {
+        feedback_.notice = tr("menu.not_offered", {{"item", std::string(to_string(item))}});
+        return;
+    }
+    const MessageMenu::Target target = *menu.target();
+    menu.close();
+    const ChatMessage* message = nullptr;
+    for (const ChatMessage& m : room.messages()) {
+        if (m.message_id == target.message_id) message = &m;
+    }
+    if (!message || room.room_id() != target.room_id) return;  // the room changed under the menu
+    const auto& account = features_.dashboard.account().value;
+    const auto& contacts = features_.contacts.contacts().value;
+    const DrawnMessage drawn =
+        drawn_message(*message, account ? account->account_id : "", account_names(room, contacts ? &*contacts : nullptr),
+                      unix_ms(now) / 1000, features_.workspace.user_time());
+    MenuChoice choice = menu_choice(item, target.room_id, *message, drawn.text, menu.selected_in(target.message_id));
+    switch (item) {
+        case MenuItem::reply:
+            features_.workspace.reply(room, choice.message_id);
+            break;
+        case MenuItem::quote:
+            features_.workspace.quote(room, choice.message_id, choice.text);
+            break;
+        case MenuItem::copy_text:
+        case MenuItem::copy_link:
+            feedback_.notice = tr(item == MenuItem::copy_text ? "menu.copied_text" : "menu.copied_link");
+            effects_.push_back(effect::CopyText{std::move(choice.text)});
+            break;
+        case MenuItem::remove:
+            apply(intent::DeleteMessage{choice.room_id, choice.message_id}, now);
+            break;
+        case MenuItem::edit:
+        case MenuItem::add_task:
+            menu.hand_off(std::move(choice));
+            break;
+    }
 }
 
 }  // namespace roomkey::app

@@ -9,6 +9,7 @@
 #include "app/dashboard.hpp"
 #include "app/feature.hpp"
 #include "app/mentions.hpp"
+#include "app/message_menu.hpp"
 #include "app/my_tasks.hpp"
 #include "app/open_room.hpp"
 #include "app/posting.hpp"
@@ -50,6 +51,7 @@ struct Features {
 
     bool page_visible = true;  // a hidden tab does not poll
     Workspace workspace;       // views, filter, composer fills, notifications
+    MessageMenu message_menu;  // a message's menu, open on one message at a time
     Dashboard dashboard;
     MyTasks my_tasks;
     Contacts contacts;

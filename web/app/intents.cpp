@@ -260,8 +260,15 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_id(action, "account_id", account)) return missing(type, "account_id");
         return Intent{intent::Mention{std::move(account)}};
     }
+    if (type == "message_menu_choose") {
+        std::string name;
+        read_text(action, "item", name);
+        if (const auto item = menu_item_named(name)) return Intent{intent::MessageMenu{"", "", item}};
+        return Err{"action message_menu_choose: \"item\" must be one of reply, quote, copy_text, copy_link, edit, "
+                   "delete, add_task"};
+    }
     if (type == "reply" || type == "quote" || type == "edit_message" || type == "delete_message" ||
-        type == "reopen_task") {
+        type == "reopen_task" || type == "message_menu") {
         std::string room;
         if (!read_id(action, "room_id", room)) return missing(type, "room_id");
         if (type == "reopen_task") {
@@ -273,6 +280,7 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_id(action, "message_id", message)) return missing(type, "message_id");
         if (type == "reply") return Intent{intent::Reply{std::move(room), std::move(message)}};
         if (type == "quote") return Intent{intent::Quote{std::move(room), std::move(message)}};
+        if (type == "message_menu") return Intent{intent::MessageMenu{std::move(room), std::move(message), {}}};
         if (type == "delete_message") return Intent{intent::DeleteMessage{std::move(room), std::move(message)}};
         std::string body;
         if (!read_text(action, "body", body)) return missing(type, "body");

@@ -12,6 +12,7 @@
 
 #include "app/i18n.hpp"
 #include "app/details_tab.hpp"
+#include "app/message_menu.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/request_snippets.hpp"
 #include "roomkey/result.hpp"
@@ -254,6 +255,14 @@ struct DeleteMessage {
     std::string room_id;
     std::string message_id;
 };
+// A message's menu (message_menu.hpp): opens on a message of the open room
+// (the UI closes it with an empty message_id; the page API always names
+// one), or, with `item`, chooses an item of the open menu for its message.
+struct MessageMenu {
+    std::string room_id;
+    std::string message_id;
+    std::optional<MenuItem> item;
+};
 // PUT /rooms/{room_id}/tasks/{task_id}/status with body=open.
 struct ReopenTask {
     std::string room_id;
@@ -307,7 +316,8 @@ using Intent =
                  intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
                  intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,
-                 intent::RestoreSettings, intent::RestoreDrafts, intent::SelectText, intent::CopySelection>;
+                 intent::RestoreSettings, intent::RestoreDrafts, intent::SelectText, intent::CopySelection,
+                 intent::MessageMenu>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -335,6 +345,8 @@ inline constexpr int kMaxBurst = 100;
 // {"type":"show_view","view":"developer"} {"type":"set_room_filter","text":"launch"}
 //   {"type":"reply","room_id":"2100","message_id":"5"} {"type":"quote",...same} {"type":"mention","account_id":"1002"}
 //   {"type":"edit_message","room_id":"2100","message_id":"5","body":"new"} {"type":"delete_message",...}
+//   {"type":"message_menu","room_id":"2100","message_id":"5"} {"type":"message_menu_choose","item":"quote"}
+//   (item: reply, quote, copy_text, copy_link, edit, delete, add_task)
 //   {"type":"reopen_task","room_id":"2100","task_id":"5"} {"type":"set_notifications","on":true}
 //   {"type":"set_setting","name":"send_key","value":"enter"} ("enter"|"ctrl_enter")
 //   {"type":"set_setting","name":"mark_read_on_view","value":false}

@@ -48,10 +48,10 @@ bool Workspace::reply(const RoomView& room, std::string_view message_id) {
     return true;
 }
 
-bool Workspace::quote(const RoomView& room, std::string_view message_id) {
+bool Workspace::quote(const RoomView& room, std::string_view message_id, std::string_view part) {
     const ChatMessage* m = find_message(room, message_id);
     if (!m) return false;
-    auto text = composer::quote(m->account.account_id, m->send_time, m->body);
+    auto text = composer::quote(m->account.account_id, m->send_time, part.empty() ? m->body : part);
     if (!text) return false;
     fill(std::move(*text), false);
     return true;

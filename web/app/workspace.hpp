@@ -63,9 +63,10 @@ public:
     void set_room_filter(std::string text) { room_filter_ = std::move(text); }
 
     // Reply / Quote: the composer gets the tag for message `message_id` of
-    // the open room; false when the message is not loaded.
+    // the open room; false when the message is not loaded. A quote holds
+    // `part` (a selected part of the message) when given, else the whole body.
     bool reply(const RoomView& room, std::string_view message_id);
-    bool quote(const RoomView& room, std::string_view message_id);
+    bool quote(const RoomView& room, std::string_view message_id, std::string_view part = {});
     // "[To:id]Name" appended, the name from the open room's members.
     bool mention(const RoomView& room, std::string_view account_id);
     const ComposerFill& composer_fill() const { return fill_; }

@@ -71,7 +71,8 @@ EM_JS(int, roomkey_js_font_open, (float px, float* out), {
 // out: advance, ink left, ink right (relative to the pen position).
 EM_JS(void, roomkey_js_glyph_metrics, (int codepoint, float* out), {
     var f = window['roomkey']['_font'];
-    var m = f['ctx'].measureText(String.fromCodePoint(codepoint));
+    // A folded emoji sequence's codepoint (emoji_glyphs.cpp) is drawn as the sequence.
+    var m = f['ctx'].measureText((window['roomkey']['_sequences'] || {})[codepoint] || String.fromCodePoint(codepoint));
     HEAPF32[out >> 2] = m.width;
     HEAPF32[(out >> 2) + 1] = m['actualBoundingBoxLeft'] || 0;
     HEAPF32[(out >> 2) + 2] = m['actualBoundingBoxRight'] || m.width;
@@ -92,7 +93,7 @@ EM_JS(void, roomkey_js_glyphs_blit, (const int* glyphs, const float* pens, int c
     ctx.font = f['font'];
     ctx.fillStyle = "#fff";
     ctx.textBaseline = "alphabetic";
-    var i, g;
+    var i, g, seq = window['roomkey']['_sequences'] || {};
     for (i = 0; i < count; i++) {
         g = (glyphs >> 2) + i * 4;
         // Clipped to its own rectangle: ink must not bleed into a neighbour.
@@ -100,7 +101,7 @@ EM_JS(void, roomkey_js_glyphs_blit, (const int* glyphs, const float* pens, int c
         ctx.beginPath();
         ctx.rect(HEAP32[g + 1], HEAP32[g + 2], HEAP32[g + 3], height);
         ctx.clip();
-        ctx.fillText(String.fromCodePoint(HEAP32[g]), HEAP32[g + 1] + HEAPF32[(pens >> 2) + i], HEAP32[g + 2] + baseline);
+        ctx.fillText(seq[HEAP32[g]] || String.fromCodePoint(HEAP32[g]), HEAP32[g + 1] + HEAPF32[(pens >> 2) + i], HEAP32[g + 2] + baseline);
         ctx.restore();
     }
     var data = ctx.getImageData(0, 0, atlas_width, atlas_height).data;

@@ -3,8 +3,8 @@
 // from its parts (app/message_view.hpp: mentions of you highlighted, a reply
 // naming whom it answers, quotes, info boxes, the service's events and code
 // as boxes, tasks with assignee and deadline, unknown tags as text:
-// ui_message_body.cpp), Reply
-// and Quote on every message, Edit and Delete on your own; the composer
+// ui_message_body.cpp), Reply, Quote and a menu (ui_message_menu.cpp) on
+// every message, Edit and Delete on your own; the composer
 // directly beneath (ui_composer.cpp). Only the messages on screen are
 // drawn: the others keep their measured height (app/message_layout.hpp);
 // the accessibility tree's log holds every message, the ones not drawn as
@@ -17,10 +17,12 @@
 #include "a11y.hpp"
 #include "input_queue.hpp"
 #include "app/digest.hpp"
+#include "app/i18n.hpp"
 #include "app/message_layout.hpp"
 #include "app/message_view.hpp"
 #include "text_layer.hpp"
 #include "ui_message_body.hpp"
+#include "ui_message_menu.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -28,12 +30,12 @@ namespace roomkey::web::parts {
 namespace {
 
 std::string sender(const ChatMessage& m) {
-    return m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
+    return m.account.name.empty() ? tr("mentions.account", {{"id", m.account.account_id}}) : m.account.name;
 }
 
 // How the conversation's log item reads the message (drawn or not).
 std::string log_text(const ChatMessage& m, const app::DrawnMessage& drawn) {
-    return sender(m) + ", " + drawn.time_text + ": " + drawn.text;
+    return tr("conversation.log_item", {{"name", sender(m)}, {"time", drawn.time_text}, {"text", drawn.text}});
 }
 
 void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::DrawnMessage& drawn,
@@ -52,29 +54,32 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     text_layer::message(m.message_id, drawn.text, true);  // its lines, as the page's text (text_layer.hpp)
     ImGui::BeginGroup();
     ImGui::TextColored(kAccent, "%s", who.c_str());
-    const std::string when = drawn.time_text + (drawn.edited ? "  (edited)" : "");
+    const std::string when = drawn.time_text + (drawn.edited ? "  " + std::string(tr("conversation.edited")) : "");
     beside(when.c_str());
     text_dim(when);
-    if (ImGui::SmallButton(beside("Reply"))) {
+    if (ImGui::SmallButton(beside(tr("menu.reply")))) {
         out.push_back(app::intent::Reply{room.room_id(), m.message_id});
         keys_to_composer(ui);  // the keys typed next go on the reply
     }
-    if (ImGui::SmallButton(beside("Quote"))) {
+    bool focused = ImGui::IsItemFocused();
+    if (ImGui::SmallButton(beside(tr("menu.quote")))) {
         out.push_back(app::intent::Quote{room.room_id(), m.message_id});
         keys_to_composer(ui);
     }
+    focused = focused || ImGui::IsItemFocused();
     const bool mine =
         app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
     if (mine && !drawn.system) {
-        if (ImGui::SmallButton(beside("Edit"))) {
-            ui.editing = m.message_id;
-            std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", m.body.c_str());
-            ui.edit_focus = true;  // the caret goes into the edit field (next frame)
+        if (ImGui::SmallButton(beside(tr("conversation.edit")))) {
+            begin_edit(ui, m.message_id, m.body);
             input_queue::keys_for_field(ImGui::GetID("##edit"));  // with the keys typed from now on
         }
-        if (ImGui::SmallButton(beside("Delete")))
+        focused = focused || ImGui::IsItemFocused();
+        if (ImGui::SmallButton(beside(tr("menu.delete"))))
             out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
+        focused = focused || ImGui::IsItemFocused();
     }
+    focused = message_more(ui, room.room_id(), m.message_id, out) || focused;
     if (ui.editing == m.message_id) {
         // Entered at the next frame, the caret after the text (as the composer after a Reply).
         if (ui.edit_focus) {
@@ -86,12 +91,15 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ImGui::InputTextMultiline("##edit", ui.edit_body.data(), ui.edit_body.size(),
                                   ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
                                   ImGuiInputTextFlags_CallbackAlways, caret_to_end, &ui.edit_caret_end);
-        if (ImGui::SmallButton("Save")) {
+        note_widget(ui, "edit_message");
+        const bool save = ImGui::SmallButton(tr("conversation.save"));
+        note_widget(ui, "edit_save");
+        if (save) {
             out.push_back(app::intent::EditMessage{room.room_id(), m.message_id, ui.edit_body.data()});
             ui.editing.clear();
         }
         ImGui::SameLine();
-        if (ImGui::SmallButton("Cancel")) ui.editing.clear();
+        if (ImGui::SmallButton(tr("common.cancel"))) ui.editing.clear();
     } else {
         std::string open_file;
         const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to, &open_file};
@@ -99,6 +107,7 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         if (!open_file.empty()) out.push_back(app::intent::OpenFile{room.room_id(), open_file});
     }
     ImGui::EndGroup();
+    message_menu_opener(room.room_id(), m.message_id, focused, out);
     a11y::end_log_item();
     if (drawn.mentions_me) {
         // Mentions of you: a band in the warning colour on the left.
@@ -141,32 +150,32 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
     waiting_posts_offer(app, ui, out);
     if (!room.is_open()) {
-        text_dim(app.dashboard().rooms().value ? "Choose a room on the left to read it." : "Loading your rooms...");
+        text_dim(tr(app.dashboard().rooms().value ? "conversation.choose_room" : "conversation.loading_rooms"));
         return;
     }
     if (ui.show_back) {
-        if (ImGui::Button("< Rooms")) ui.nav = app::navigate_back(ui.nav);
+        if (ImGui::Button(tr("conversation.back_to_rooms"))) ui.nav = app::navigate_back(ui.nav);
         note_widget(ui, "back");
         ImGui::SameLine();
     }
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(kAccent, "%s", (room.name().empty() ? "#" + room.room_id() : room.name()).c_str());
-    if (ImGui::SmallButton(beside("Mark as read"))) out.push_back(app::intent::MarkRead{room.room_id()});
+    if (ImGui::SmallButton(beside(tr("conversation.mark_read")))) out.push_back(app::intent::MarkRead{room.room_id()});
     note_widget(ui, "mark_read");
-    if (ImGui::SmallButton(beside(ui.nav.details_open ? "Hide details" : "Details"))) {
+    if (ImGui::SmallButton(beside(tr(ui.nav.details_open ? "conversation.hide_details" : "conversation.details")))) {
         ui.nav.details_open = !ui.nav.details_open;
     }
     note_widget(ui, "details_toggle");
     if (room.loading()) {
         ImGui::SameLine();
-        loading_text(ui, "Loading", now);
+        loading_text(ui, tr("common.loading"), now);
     }
     if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
 
     const float composer_h = composer_height();
     const float height = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f,
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
-    a11y::begin_log("Conversation");  // its messages, each read as drawn (a11y.hpp)
+    a11y::begin_log(tr("conversation.log"));  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
     text_layer::begin();
     if (std::string shown = text_layer::take_shown(); !shown.empty()) ui.jump_to = std::move(shown);
@@ -176,7 +185,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         app::account_names(room, app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr);
     const std::int64_t now_unix = unix_ms(now) / 1000;
     const app::UserTime& offset = app.workspace().user_time();
-    if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room yet.");
+    if (room.messages().empty()) text_dim(tr(room.loading() ? "conversation.loading_messages" : "conversation.empty"));
     // A room with unread messages opens at its first unread (once).
     const bool at_unread = opens_at_unread(app, ui);
     const bool jumped = !ui.jump_to.empty() || at_unread;
@@ -251,6 +260,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const std::size_t pending = pending_rows(app, ui, out);
     if (!jumped) follow_bottom();
     conversation_end(app, ui, pending, now, out);
+    message_menu(app, ui, out);
     ImGui::EndChild();
     a11y::end_log();
     note_widget(ui, "conversation");

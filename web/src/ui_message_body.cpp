@@ -5,6 +5,8 @@
 
 #include "a11y.hpp"
 #include "app/dtext_words.hpp"
+#include "app/i18n.hpp"
+#include "emoji_glyphs.hpp"
 #include "roomkey/line_break.hpp"
 #include "roomkey/links.hpp"
 #include "text_layer.hpp"
@@ -38,9 +40,13 @@ float draw_line(const char* base, const char* s, const char* end, ImVec2 at, con
             if (l.begin > offset) stop = std::min(stop, l.begin);
         }
         const char* piece_end = base + stop;
-        const float width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, s, piece_end).x;
-        draw->AddText(font, size, at, ImGui::GetColorU32(link ? kAccent : ImGui::GetStyleColorVec4(ImGuiCol_Text)), s,
-                      piece_end);
+        // Each emoji sequence one glyph (emoji_glyphs.hpp).
+        const std::string shown = emoji_folded(std::string_view(s, static_cast<std::size_t>(piece_end - s)));
+        const char* text = shown.c_str();
+        const char* text_end = text + shown.size();
+        const float width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text, text_end).x;
+        draw->AddText(font, size, at, ImGui::GetColorU32(link ? kAccent : ImGui::GetStyleColorVec4(ImGuiCol_Text)),
+                      text, text_end);
         if (link) {
             const ImVec2 max(at.x + width, at.y + size);
             draw->AddLine(ImVec2(at.x, max.y - 1.0f), ImVec2(max.x, max.y - 1.0f), ImGui::GetColorU32(kAccent));
@@ -69,7 +75,8 @@ void paragraph(std::string_view text) {
     const float size = ImGui::GetFontSize();
     const float wrap = std::max(size, ImGui::GetContentRegionAvail().x - g_box_inset);
     const line_break::Measure measure = [](std::string_view piece, const void*) {
-        return ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x;
+        const std::string shown = emoji_folded(piece);
+        return ImGui::CalcTextSize(shown.data(), shown.data() + shown.size()).x;
     };
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const char* base = text.data();
@@ -96,7 +103,7 @@ void paragraph(std::string_view text) {
 
 std::string name_of(const Drawing& d, std::string_view id) {
     std::string name = d.names(id);
-    return name.empty() ? "account " + std::string(id) : name;
+    return name.empty() ? tr("mentions.account", {{"id", std::string(id)}}) : name;
 }
 
 bool is_block(PartKind kind) {
@@ -128,8 +135,9 @@ void draw_block(const Drawing& d, const Part& part) {
     switch (part.kind) {
         case PartKind::quote:
             boxed(kDim, [&] {
-                std::string head = "Quote";
-                if (!part.account_id.empty()) head += ": " + name_of(d, d.parts.of(part.account_id));
+                std::string head = part.account_id.empty()
+                                       ? std::string(tr("message.quote"))
+                                       : tr("message.quote_by", {{"name", name_of(d, d.parts.of(part.account_id))}});
                 if (part.time) head += "  " + app::message_time_text(*part.time, d.now, d.offset);
                 text_dim(head);
                 draw_parts(d, part.children);
@@ -158,18 +166,20 @@ void draw_block(const Drawing& d, const Part& part) {
             break;
         case PartKind::task:
             boxed(kWarn, [&] {
-                std::string head = "Task";
-                if (!part.account_id.empty()) head += " for " + name_of(d, d.parts.of(part.account_id));
-                if (part.task_state == notation::TaskState::done) head += " (done)";
+                std::string head = part.account_id.empty()
+                                       ? std::string(tr("message.task"))
+                                       : tr("message.task_for", {{"name", name_of(d, d.parts.of(part.account_id))}});
+                if (part.task_state == notation::TaskState::done) head = tr("message.task_done", {{"head", head}});
                 ImGui::TextColored(kWarn, "%s", head.c_str());
                 draw_parts(d, part.children);
                 if (part.time) {
-                    const char* type = part.limit_type == notation::LimitType::time ? "time" : "date";
+                    const char* type = part.limit_type == notation::LimitType::time ? "time" : "date";  // i18n: not shown (a wire value)
                     const app::DeadlineText due = app::deadline_text(
                         *part.time, type, part.task_state == notation::TaskState::done, d.now, d.offset);
                     if (!due.text.empty()) {
-                        ImGui::TextColored(due.overdue ? kBad : kDim, "due %s%s", due.text.c_str(),
-                                           due.overdue ? " (overdue)" : "");
+                        const std::string when =
+                            tr(due.overdue ? "message.due_overdue" : "message.due", {{"when", due.text}});
+                        ImGui::TextColored(due.overdue ? kBad : kDim, "%s", when.c_str());
                     }
                 }
             });
@@ -201,13 +211,15 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
             flush();
             const std::string id(d.parts.of(part.file_id));
             const std::string label =
-                "File: " + app::plain_text(d.parts.body, std::vector<Part>{part}, d.names) + "##file" + id;
+                tr("message.file", {{"name", app::plain_text(d.parts.body, std::vector<Part>{part}, d.names)}}) +
+                "##file" + id;
             if (ImGui::Button(label.c_str())) *d.open_file = id;
         } else if (part.kind == PartKind::mention || part.kind == PartKind::reply || part.kind == PartKind::to_all) {
             flush();
-            std::string label = part.kind == PartKind::to_all  ? "To all"
-                                : part.kind == PartKind::reply ? "Re " + name_of(d, d.parts.of(part.account_id))
-                                                               : "To " + name_of(d, d.parts.of(part.account_id));
+            const std::string who = name_of(d, d.parts.of(part.account_id));
+            std::string label = part.kind == PartKind::to_all  ? std::string(tr("message.to_all"))
+                                : part.kind == PartKind::reply ? tr("message.reply_to", {{"name", who}})
+                                                               : tr("message.to", {{"name", who}});
             if (part.kind == PartKind::reply && d.jump) {
                 // A reply names whom it answers; a click shows that message when it is loaded.
                 ImGui::PushStyleColor(ImGuiCol_Text, kAccent);
@@ -217,8 +229,24 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
             } else {
                 ImGui::TextColored(kAccent, "%s", label.c_str());
             }
-            const std::string name = d.names(d.parts.of(part.account_id));
-            line += std::string(notation::written_after_name(d.parts.of(part.name), name));
+            // What was written after the name ("さん", ", hi") stays on the
+            // label's line when it fits there: an honorific never stands
+            // alone at the start of the next line.
+            const std::string_view rest =
+                notation::written_after_name(d.parts.of(part.name), d.names(d.parts.of(part.account_id)));
+            const std::size_t start = std::min(rest.find_first_not_of(" \t"), rest.size());
+            const std::string_view words = rest.substr(start);
+            const float gap = start > 0 ? ImGui::CalcTextSize(" ").x : 0.0f;
+            if (!words.empty() && words.find('\n') == std::string_view::npos) {
+                ImGui::SameLine(0.0f, gap);
+                if (ImGui::CalcTextSize(words.data(), words.data() + words.size()).x <=
+                    ImGui::GetContentRegionAvail().x - g_box_inset) {
+                    paragraph(words);
+                    continue;
+                }
+                ImGui::NewLine();
+            }
+            line += std::string(rest);
         } else {
             line += app::plain_text(d.parts.body, std::vector<Part>{part}, d.names);
         }

@@ -1,0 +1,121 @@
+// app_text_glyphs.e2e.mjs: text drawn as a reader expects, in Chromium at
+// 1366x800:
+// - what is written after a To's name ("さん") stays on the name's line: the
+//   message is as tall as the same To without it;
+// - emoji sequences are drawn as one glyph in colour: a flag (🇯🇵, two regional indicators), a ZWJ family
+// (👨‍👩‍👧), a character with VS16 (⚠️), a keycap (1️⃣) and a skin tone (👍🏽),
+// each starting a message, are no wider than one glyph cell (at most 1.5
+// times the ink of 😀, a single-codepoint emoji) and, but for the family
+// (Noto Color Emoji draws it in neutral grey), in colour. As separate
+// codepoints the flag is two letters in boxes, the family three faces, the
+// skin tone a face and a swatch, ⚠ and the keycap monochrome.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, act, waitForState, demoUsers, sandboxApi, decodePng, withStackAndBrowser } from './support.mjs';
+
+const ROOM = '2101';
+let stack; let browser;
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
+
+async function openRoomWith(bodies) {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
+    bodies.every((b) => s.room.messages.some((m) => m.body === b)), 'the messages');
+  return { page, state };
+}
+
+// Where the message is drawn (its accessibility article lies over it), once on screen.
+async function messageRect(page, text) {
+  return page.waitForFunction((t) => {
+    const p = [...document.querySelectorAll('#a11y [role=article] .a11y-text')].find((e) => e.textContent.endsWith(t));
+    if (!p) return null;
+    const b = p.getBoundingClientRect();
+    return b.height > 1 && b.top >= 0 && b.bottom <= window.innerHeight
+      ? { x: b.left, y: b.top, width: b.width, height: b.height } : null;
+  }, text, { timeout: 30000 }).then((h) => h.jsonValue());
+}
+
+test('what is written after a To\'s name stays on the name\'s line', async () => {
+  const bare = '[To:1001]Alice Example';
+  const honorific = '[To:1001]Alice Example さん';
+  for (const body of [bare, honorific]) {
+    assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body })).status, 200);
+  }
+  const { page, state } = await openRoomWith([bare, honorific]);
+  const text = (body) => state.room.messages.filter((m) => m.body === body).at(-1).text;
+  assert.ok(text(honorific).endsWith('さん'), text(honorific));
+  const without = await messageRect(page, text(bare));
+  const withIt = await messageRect(page, text(honorific));
+  assert.equal(withIt.height, without.height, 'さん is drawn on the line of the name, not alone on the next');
+  await page.close();
+});
+
+// The first glyph drawn on a line (the message's body starts with the
+// emoji): the columns from the left up to the first gap of 3 blank columns
+// (background: the crop's rightmost column), and how many of its pixels
+// have a colour of their own (the theme's text is grey).
+function firstGlyph(png) {
+  const at = (x, y) => { const i = (y * png.width + x) * png.channels; return [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]]; };
+  const ink = (x) => {
+    for (let y = 0; y < png.height; y++) {
+      const p = at(x, y); const b = at(png.width - 1, y);
+      if (Math.abs(p[0] - b[0]) + Math.abs(p[1] - b[1]) + Math.abs(p[2] - b[2]) > 60) return true;
+    }
+    return false;
+  };
+  let left = 0;
+  while (left < png.width && !ink(left)) left++;
+  let right = left; let blank = 0;
+  for (let x = left; x < png.width && blank < 3; x++) {
+    if (ink(x)) { right = x; blank = 0; } else blank++;
+  }
+  let colour = 0;
+  for (let y = 0; y < png.height; y++) {
+    for (let x = left; x <= right; x++) {
+      const p = at(x, y);
+      if (Math.max(...p) - Math.min(...p) > 60) colour++;
+    }
+  }
+  return { width: left < png.width ? right - left + 1 : 0, colour };
+}
+
+test('flags, ZWJ sequences, VS16, keycaps and skin tones: one glyph cell each, in colour', async () => {
+  const reference = '\u{1F600}';
+  const sequences = {
+    flag: '\u{1F1EF}\u{1F1F5}',
+    family: '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
+    warning: '\u26A0\uFE0F',
+    keycap: '1\uFE0F\u20E3',
+    skin_tone: '\u{1F44D}\u{1F3FD}',
+  };
+  // Each message's body starts with its emoji: "<emoji> <name>".
+  const bodies = { reference: `${reference} reference` };
+  for (const [name, text] of Object.entries(sequences)) bodies[name] = `${text} ${name}`;
+  for (const body of Object.values(bodies)) {
+    assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body })).status, 200);
+  }
+
+  const { page } = await openRoomWith(Object.values(bodies));
+
+  const ink = {};
+  for (const [name, body] of Object.entries(bodies)) {
+    // The message's last line, where its body is drawn: its article lies over it.
+    const r = await messageRect(page, body);
+    const line = 20;
+    const shot = await page.screenshot({ clip: { x: r.x, y: r.y + r.height - line, width: Math.min(r.width, 200), height: line } });
+    ink[name] = firstGlyph(decodePng(shot));
+  }
+  assert.ok(ink.reference.colour > 20 && ink.reference.width > 6, `the reference emoji is drawn in colour: ${JSON.stringify(ink.reference)}`);
+  for (const name of Object.keys(sequences)) {
+    // Noto Color Emoji draws the family in neutral grey: only its width tells it.
+    if (name !== 'family') assert.ok(ink[name].colour > 20, `${name} is drawn in colour: ${JSON.stringify(ink[name])}`);
+    assert.ok(ink[name].width > 6 && ink[name].width <= ink.reference.width * 1.5,
+      `${name} is one glyph cell: ${ink[name].width} px of ink against ${ink.reference.width} px for one emoji`);
+  }
+  await page.close();
+});

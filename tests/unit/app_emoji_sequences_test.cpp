@@ -1,0 +1,66 @@
+// app_emoji_sequences_test.cpp: each emoji sequence (a flag, a ZWJ family, a
+// skin tone, a keycap, VS16) becomes one codepoint to draw, the same one
+// each time, and a single emoji stands for itself with VS16; other single
+// codepoints, text, line breaks and broken bytes are left as written (web/app/emoji_sequences.hpp).
+#include "app/emoji_sequences.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace roomkey::app {
+namespace emoji_sequences_test {
+
+// The codepoints of UTF-8 text (valid input only).
+std::u32string codepoints(const std::string& s) {
+    std::u32string out;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : 4;
+        char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
+        for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+        out += c;
+        i += n;
+    }
+    return out;
+}
+
+TEST(EmojiSequences, EachSequenceIsOneCodepointStandingForIt) {
+    EmojiSequences seq;
+    const std::string flag = "\U0001F1EF\U0001F1F5";                       // 🇯🇵
+    const std::string family = "\U0001F468\u200D\U0001F469\u200D\U0001F467";  // 👨‍👩‍👧
+    const std::string warning = "\u26A0\uFE0F";                              // ⚠️
+    const std::string keycap = "1\uFE0F\u20E3";                              // 1️⃣
+    const std::string thumbs = "\U0001F44D\U0001F3FD";                       // 👍🏽
+    for (const std::string& s : {flag, family, warning, keycap, thumbs}) {
+        const std::u32string folded = codepoints(seq.fold("a " + s + " b"));
+        ASSERT_EQ(folded.size(), 5u) << s;
+        EXPECT_EQ(folded[0], U'a');
+        EXPECT_GE(folded[2], EmojiSequences::kFirst);
+        ASSERT_NE(seq.sequence_of(folded[2]), nullptr);
+        EXPECT_EQ(*seq.sequence_of(folded[2]), s) << "its glyph is the whole sequence";
+    }
+    EXPECT_EQ(seq.added(), 5u);
+    EXPECT_EQ(seq.fold(flag + flag), seq.fold(flag) + seq.fold(flag)) << "the same sequence, the same codepoint";
+    EXPECT_EQ(codepoints(seq.fold(flag + "\U0001F1FA\U0001F1F8")).size(), 2u) << "🇯🇵🇺🇸: two flags";
+    EXPECT_EQ(seq.added(), 6u);
+    // A single emoji of emoji presentation stands for itself with VS16, as if written so.
+    const std::u32string grin = codepoints(seq.fold("\U0001F600"));
+    ASSERT_EQ(grin.size(), 1u);
+    ASSERT_NE(seq.sequence_of(grin[0]), nullptr);
+    EXPECT_EQ(*seq.sequence_of(grin[0]), "\U0001F600\uFE0F");
+    EXPECT_EQ(seq.fold("\U0001F600\uFE0F"), seq.fold("\U0001F600"));
+}
+
+TEST(EmojiSequences, EverythingElseStaysAsWritten) {
+    EmojiSequences seq;
+    for (const std::string s : {"plain text", "日本語のテキスト、です。", "\u2600 text-style sun",
+                                "line\nbreak", "\xFF\xFE broken \xE2\x80", "a\u200D\nb", "\u200D", "\U0001F1EF alone"}) {
+        EXPECT_EQ(seq.fold(s), s);
+    }
+    EXPECT_EQ(seq.added(), 0u);
+    EXPECT_EQ(seq.sequence_of(EmojiSequences::kFirst), nullptr);
+}
+
+}  // namespace emoji_sequences_test
+}  // namespace roomkey::app
