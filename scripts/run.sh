@@ -8,7 +8,7 @@
 #   roomkey: app at https://127.0.0.1:PORT/
 # and runs until Ctrl-C.
 #
-#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--fixture FILE] [--front F] [--bff [--helpers N]] [--no-build]
+#   ./scripts/run.sh [--port N] [--sandbox-port N] [--state-dir DIR] [--fixture FILE] [--front F] [--bff [--helpers N] [--redis]] [--no-build]
 #     --port N          the app's port (default 8443; 0 = any free port)
 #     --sandbox-port N  the sandbox's port (default 0 = any free port)
 #     --state-dir DIR   certificates, local CA and logs/ (default ~/.local/state/roomkey)
@@ -19,6 +19,9 @@
 #                       (its secret in STATE_DIR/bff-client-secret), the helper keeps the tokens
 #     --helpers N       with --front nginx --bff: N BFF helpers on loopback behind nginx,
 #                       sharing STATE_DIR's key (default 1)
+#     --redis           with --bff: signed-out sessions shared through a redis-server
+#                       on a free loopback port (nothing saved), as helpers on several
+#                       machines share one (--bff-store, docs/deploy.md step 7)
 #     --no-build        start what is already built
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +34,8 @@ front=helper
 bff=0
 helpers=1
 fixture=
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+redis=0
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port="${2:?--port needs a number}"; shift 2 ;;
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
     --front) front="${2:?--front needs helper or nginx}"; shift 2 ;;
     --bff) bff=1; shift ;;
     --helpers) helpers="${2:?--helpers needs a number}"; shift 2 ;;
+    --redis) redis=1; shift ;;
     --no-build) build=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -52,6 +57,10 @@ case "$helpers" in ''|*[!0-9]*|0) echo "run.sh: --helpers must be a number 1-16,
 if [ "$helpers" -gt 16 ]; then echo "run.sh: --helpers must be a number 1-16, not '$helpers'" >&2; exit 2; fi
 if [ "$helpers" != 1 ] && { [ "$front" != nginx ] || [ "$bff" != 1 ]; }; then
   echo "run.sh: --helpers N is for --front nginx --bff (several BFF helpers behind nginx)" >&2; exit 2
+fi
+
+if [ "$redis" = 1 ] && [ "$bff" != 1 ]; then
+  echo "run.sh: --redis is for --bff (where the helpers keep signed-out sessions)" >&2; exit 2
 fi
 
 if [ "$build" = 1 ]; then
@@ -137,6 +146,13 @@ if [ "$bff" = 1 ]; then
     --session bff --scope "users.all:read rooms.all:read_write")
 else
   front_args+=(--client-id roomkey-web --client-type public)
+fi
+if [ "$redis" = 1 ]; then
+  redis_port=$(free_port)
+  start_and_wait redis 'Ready to accept connections' \
+    /usr/bin/redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$log_dir"
+  front_args+=(--bff-store "redis://127.0.0.1:$redis_port")
+  echo "run: redis-server at 127.0.0.1:$redis_port keeps the signed-out sessions (nothing saved)" >&2
 fi
 if [ "$front" = nginx ] && [ "$bff" = 1 ]; then
   # The BFF helpers on loopback, one state dir (so one key) for all; the

@@ -49,6 +49,11 @@ packages=(
   "dpkg-dev:/usr/bin/dpkg-source"
   "curl:/usr/bin/curl"
   "wrk:/usr/bin/wrk"
+  # BFF revocations shared by helpers on several machines
+  # (--bff-store redis://..., helper/helper/bff_redis_store.hpp) and the
+  # redis-server its test starts on a loopback port
+  "libhiredis-dev:/usr/include/hiredis/hiredis.h"
+  "redis-server:/usr/bin/redis-server"
   # bench/tls_suites.sh: one `openssl s_client` handshake per suite
   "openssl:/usr/bin/openssl"
   # ./scripts/run.sh --front nginx and its tests (roomkey-helper nginx-config)

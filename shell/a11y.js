@@ -439,6 +439,7 @@
   }, true);
 
   api['_a11yLink'] = showLink;
+  api['_a11yAsk'] = ask;  // the text layer's requests (shell/text_layer.js) take the same road
   api['_a11yApply'] = apply;
   api['_a11yFocus'] = focus;
   api['_a11yCaret'] = caret;

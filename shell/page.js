@@ -26,6 +26,10 @@
 //                                    time_text, links [{url, text}]: its http(s) links},
 //                                    room.tasks[] {..., limit_time, limit_type},
 //                                    notifications {enabled, permission}, title;
+//                                    selection {text, message_ids}: the conversation's
+//                                    selected text as copied (each message's part of
+//                                    its `text`, in order, a line each) and the
+//                                    messages it spans, or null (shell/text_layer.js);
 //                                    frame: the number of the frame that drew this state,
 //                                    or will draw it (web/src/main.cpp publish)
 //                                    mode ('none'|'oauth'|'api_token'|'bff'),
@@ -50,6 +54,10 @@
 //                                    {type:'attach_file', ...} (as upload_file)
 //                                    {type:'set_setting', name:'send_key', value:'enter'|'ctrl_enter'}
 //                                    {type:'set_setting', name:'mark_read_on_view', value:true}
+//                                    {type:'select_text', room_id, message_id, start, end}: selects
+//                                    characters [start, end) of a loaded message's `text` (UTF-16
+//                                    code units, as text.slice takes them) and shows the message;
+//                                    {type:'copy_selection'} puts state().selection.text on the clipboard
 //                                    (state: composer {text, room_id}, settings {send_key,
 //                                    mark_read_on_view}, dialog {title, quote, detail, yes, no} or null)
 //                                    {type:'refresh_scopes', scope:'users.all:read'} (a subset of
@@ -213,7 +221,7 @@
     return compiled;
   })();
 
-  var state = { ready: false };
+  var state = { ready: false, selection: null };
   var loadError = null;
   var mirrorText = '';
   var actions = [];
@@ -246,6 +254,8 @@
       if (room) {
         window.roomkey.act({ type: 'show_view', view: 'workspace' });
         window.roomkey.act({ type: 'open_room', room_id: room[1] });
+        // #/rooms/ID/tasks is the room's Tasks tab; #/rooms/ID, the room alone.
+        window.roomkey.act({ type: 'show_details', tab: /\/tasks$/.test(place) ? 'tasks' : 'none' });
       } else if (place === '#/developer') {
         window.roomkey.act({ type: 'show_view', view: 'developer' });
       }
@@ -448,6 +458,11 @@
       updateMirror();
       announceState();
       followPlace();
+    },
+    // The conversation's selection (shell/text_layer.js): page state of its own.
+    '_publishSelection': function (selection) {
+      state.selection = selection;
+      announceState();
     },
     '_cannotDraw': function () { fail(NO_WEBGL2); },
     'fontStats': function () { return fontStats ? JSON.parse(JSON.stringify(fontStats)) : null; },

@@ -1,5 +1,7 @@
 // tls.cpp: the local CA and the loopback server certificate, with the OpenSSL 3
-// API (EVP_PKEY + X509; EC P-256 keys, SHA-256 signatures).
+// API (EVP_PKEY + X509; EC P-256 keys, SHA-256 signatures). The CA is name
+// constrained to loopback (kCaNameConstraints): once a user trusts it, its key
+// can still only vouch for 127.0.0.0/8, ::1 and localhost, never for a site.
 //
 // [SECTION] OpenSSL handles
 // [SECTION] building keys and certificates
@@ -22,6 +24,7 @@
 #include <openssl/x509v3.h>
 
 #include <cerrno>
+#include <ctime>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -108,11 +111,17 @@ bool set_name(X509_NAME* name, const char* organization, const char* common_name
     return add("O", organization) && add("CN", common_name);
 }
 
-bool set_validity(X509* cert, std::time_t now, int days) {
+// From an hour before `now` to `days` after it, and never past the issuer's
+// own end: a leaf that outlived its CA would only fail later, less clearly.
+bool set_validity(X509* cert, X509* issuer, std::time_t now, int days) {
     std::time_t start = now;
     // An hour of slack for clocks that disagree a little (VMs, containers).
-    return X509_time_adj_ex(X509_getm_notBefore(cert), 0, -3600, &start) != nullptr &&
-           X509_time_adj_ex(X509_getm_notAfter(cert), days, 0, &start) != nullptr;
+    if (X509_time_adj_ex(X509_getm_notBefore(cert), 0, -3600, &start) == nullptr ||
+        X509_time_adj_ex(X509_getm_notAfter(cert), days, 0, &start) == nullptr) {
+        return false;
+    }
+    if (issuer == nullptr || ASN1_TIME_compare(X509_get0_notAfter(issuer), X509_get0_notAfter(cert)) >= 0) return true;
+    return X509_set1_notAfter(cert, X509_get0_notAfter(issuer)) == 1;
 }
 
 // A certificate for `key`, with the given subject, signed by issuer_key
@@ -121,7 +130,7 @@ X509Ptr make_certificate(EVP_PKEY* key, const std::string& common_name, X509* is
                          std::time_t now, int days, bool is_ca) {
     X509Ptr cert(X509_new());
     if (!cert || X509_set_version(cert.get(), 2) != 1 || !set_random_serial(cert.get()) ||
-        !set_validity(cert.get(), now, days) || X509_set_pubkey(cert.get(), key) != 1 ||
+        !set_validity(cert.get(), issuer, now, days) || X509_set_pubkey(cert.get(), key) != 1 ||
         !set_name(X509_get_subject_name(cert.get()), "roomkey development", common_name.c_str())) {
         return nullptr;
     }
@@ -131,6 +140,7 @@ X509Ptr make_certificate(EVP_PKEY* key, const std::string& common_name, X509* is
     if (is_ca) {
         ok = add_ext(cert.get(), signer, NID_basic_constraints, "critical,CA:TRUE,pathlen:0") &&
              add_ext(cert.get(), signer, NID_key_usage, "critical,keyCertSign,cRLSign") &&
+             add_ext(cert.get(), signer, NID_name_constraints, kCaNameConstraints) &&
              add_ext(cert.get(), signer, NID_subject_key_identifier, "hash") &&
              add_ext(cert.get(), signer, NID_authority_key_identifier, "keyid:always");
     } else {
@@ -188,9 +198,16 @@ bool fresh(X509* cert, std::time_t now, int margin_days) {
            X509_cmp_time(X509_get0_notAfter(cert), &t_limit) > 0;
 }
 
+// A CA made before it was name constrained (ten years, any name) is
+// replaced: nothing may keep a key that signs for the world.
+bool name_constrained(X509* cert) {
+    const int at = X509_get_ext_by_NID(cert, NID_name_constraints, -1);
+    return at >= 0 && X509_EXTENSION_get_critical(X509_get_ext(cert, at)) == 1;
+}
+
 bool usable_ca(X509* cert, EVP_PKEY* key, std::time_t now, int margin_days) {
     const bool ok = cert != nullptr && key != nullptr && X509_check_private_key(cert, key) == 1 &&
-                    X509_check_ca(cert) >= 1 && fresh(cert, now, margin_days);
+                    X509_check_ca(cert) >= 1 && name_constrained(cert) && fresh(cert, now, margin_days);
     ERR_clear_error();
     return ok;
 }
@@ -202,6 +219,15 @@ bool usable_server(X509* cert, EVP_PKEY* key, EVP_PKEY* ca_key, std::time_t now,
                     X509_check_host(cert, "localhost", 0, 0, nullptr) == 1;
     ERR_clear_error();
     return ok;
+}
+
+// "YYYY-MM-DD" of a certificate time (UTC), for the user.
+std::string day_of(const ASN1_TIME* time) {
+    struct tm tm {};
+    if (ASN1_TIME_to_tm(time, &tm) != 1) return {};
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+    return buf;
 }
 
 // Holds an exclusive flock on state_dir/.lock while alive, so the helper and
@@ -291,6 +317,7 @@ Result<TlsMaterial, TlsFailure> ensure_tls_material(const std::string& state_dir
         }
         out.created_server = true;
     }
+    out.ca_not_after = day_of(X509_get0_notAfter(ca_cert.get()));
     return out;
 }
 

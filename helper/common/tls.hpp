@@ -21,6 +21,14 @@ inline constexpr std::string_view kServerKeyFile = "server-key.pem";  // the ser
 // The CA's subject common name; `roomkey-helper trust` uses it as NSS nickname.
 inline constexpr std::string_view kCaCommonName = "roomkey local CA";
 
+// What the CA may vouch for (RFC 5280 name constraints, critical, in
+// OpenSSL's configuration syntax): the loopback addresses and localhost
+// (with its subdomains), nothing else. A certificate for any other name
+// signed with ca-key.pem is refused by OpenSSL, Chromium and Firefox alike.
+inline constexpr const char* kCaNameConstraints =
+    "critical,permitted;IP:127.0.0.0/255.0.0.0,"
+    "permitted;IP:0:0:0:0:0:0:0:1/FFFF:FFFF:FFFF:FFFF:FFFF:FFFF:FFFF:FFFF,permitted;DNS:localhost";
+
 enum class TlsError {
     state_dir_unusable,      // the directory cannot be created or locked
     key_generation_failed,   // OpenSSL could not make an EC P-256 key
@@ -42,19 +50,23 @@ struct TlsMaterial {
     std::string server_key_path;
     bool created_ca = false;       // this call made a new CA (it must be trusted again)
     bool created_server = false;   // this call made a new server certificate
+    std::string ca_not_after;      // the CA's last day, "YYYY-MM-DD" (UTC)
 };
 
 struct TlsOptions {
     // "Now", for tests of the renewal rule; the system clock when empty.
     std::optional<std::time_t> now;
-    int ca_days = 3650;          // 10 years
-    int server_days = 365;       // about 1 year (browsers cap leaf lifetimes near 398 days)
-    int renew_within_days = 30;  // a certificate that expires sooner is replaced
+    // A short-lived CA: a copy of its key that leaks stops working within the
+    // year (the name constraints already keep it to loopback).
+    int ca_days = 397;
+    int server_days = 365;       // never past the CA's end (browsers cap leaves near 398 days)
+    int renew_within_days = 30;  // a certificate (the CA included) that expires sooner is replaced
 };
 
 // Makes sure `state_dir` holds a usable CA and a server certificate for
 // IP:127.0.0.1, IP:::1 and DNS:localhost signed by it; creates what is missing,
-// unreadable, mismatched or about to expire. Safe to call from two processes
+// unreadable, mismatched, about to expire or (a CA) not name constrained;
+// a new CA always comes with a new server certificate. Safe to call from two processes
 // at once (an flock on state_dir/.lock serialises them).
 Result<TlsMaterial, TlsFailure> ensure_tls_material(const std::string& state_dir,
                                                     const TlsOptions& options = {});

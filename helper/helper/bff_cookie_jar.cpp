@@ -28,6 +28,8 @@ std::string_view to_string(CookieRefusal refusal) {
             return "expired";
         case CookieRefusal::revoked:
             return "revoked";
+        case CookieRefusal::store_unreachable:
+            return "store_unreachable";
     }
     return "unknown";
 }
@@ -44,6 +46,9 @@ std::string describe(CookieRefusal refusal) {
             return "the session has expired";
         case CookieRefusal::revoked:
             return "this session was signed out: sign in again";
+        case CookieRefusal::store_unreachable:
+            return "the helpers' shared session store cannot be reached, so the session cannot be checked: try "
+                   "again shortly";
     }
     return "no session";
 }

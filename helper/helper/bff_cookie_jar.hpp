@@ -25,6 +25,7 @@ enum class CookieRefusal {
     unsealed,   // not opened: changed, truncated, or sealed with an unknown key
     expired,    // past its sealed lifetime (or the refresh token's)
     revoked,    // signed out, here or by another helper sharing the key (bff_revocations.hpp)
+    store_unreachable,  // the shared store of signed-out sessions (Redis) cannot be asked: not known
 };
 std::string_view to_string(CookieRefusal refusal);
 // "no session", "the session cookie was changed or sealed with another key", ...

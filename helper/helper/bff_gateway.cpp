@@ -58,6 +58,14 @@ HttpResponse no_session(const std::string& why, const BffCookieJar& jar) {
     return out;
 }
 
+// A cookie not opened: signed out (401, the cookie cleared), or, when the
+// shared store of signed-out sessions cannot be asked, 503 with the cookie
+// kept: the session may well be alive, and a guess either way is wrong.
+HttpResponse refused(CookieRefusal why, const BffCookieJar& jar) {
+    if (why == CookieRefusal::store_unreachable) return errors_answer(503, "roomkey session: " + describe(why));
+    return no_session(describe(why), jar);
+}
+
 HttpResponse see_other(const std::string& location) {
     HttpResponse out;
     out.status = 303;
@@ -256,6 +264,7 @@ HttpResponse BffGateway::callback(const HttpRequest& request) {
 HttpResponse BffGateway::session(const HttpRequest& request) {
     const Instant now = setup_.now();
     auto opened = open(request, now);
+    if (!opened && opened.error() == CookieRefusal::store_unreachable) return refused(opened.error(), jar_);
     if (!opened) {
         HttpResponse out = json_text_answer(200, bff_signed_out_body());
         if (opened.error() != CookieRefusal::absent) out.headers.add("Set-Cookie", jar_.clear_session_cookie());
@@ -277,7 +286,7 @@ HttpResponse BffGateway::session(const HttpRequest& request) {
 HttpResponse BffGateway::refresh(const HttpRequest& request) {
     const Instant now = setup_.now();
     auto opened = open(request, now);
-    if (!opened) return no_session(describe(opened.error()), jar_);
+    if (!opened) return refused(opened.error(), jar_);
     auto newest = flight_.newest(opened->session);
     if (!newest) return no_session(newest.error().words, jar_);
 
@@ -313,20 +322,30 @@ HttpResponse BffGateway::refresh(const HttpRequest& request) {
 
 Result<OpenedSession, CookieRefusal> BffGateway::open(const HttpRequest& request, Instant now) const {
     auto opened = jar_.open_session(request.headers.get("cookie"), now);
-    if (opened && setup_.revocations && setup_.revocations->revoked(opened->session.id, now)) {
-        return Err{CookieRefusal::revoked};
+    if (opened && setup_.revocations) {
+        const std::optional<bool> revoked = setup_.revocations->revoked(opened->session.id, now);
+        if (!revoked) return Err{CookieRefusal::store_unreachable};
+        if (*revoked) return Err{CookieRefusal::revoked};
     }
     return opened;
 }
 
 HttpResponse BffGateway::logout(const HttpRequest& request) {
-    if (auto opened = open(request, setup_.now())) {
+    auto opened = open(request, setup_.now());
+    if (!opened && opened.error() == CookieRefusal::store_unreachable) return refused(opened.error(), jar_);
+    if (opened) {
         flight_.end(opened->session.id);
         // Until no copy of its cookie could be opened any more.
         const BffSession& s = opened->session;
         Instant until = s.valid_until;
         if (s.refresh_expires_at && *s.refresh_expires_at > until) until = *s.refresh_expires_at;
-        if (setup_.revocations) setup_.revocations->revoke(s.id, until);
+        // Not recorded where the other helpers look: the cookie stays, so
+        // the user can sign out again once the store answers.
+        if (setup_.revocations && !setup_.revocations->revoke(s.id, until)) {
+            return errors_answer(503, "roomkey session: the sign-out could not be recorded in the helpers' shared "
+                                      "session store, so other helpers would still take this cookie: try again "
+                                      "shortly");
+        }
     }
     HttpResponse out = json_answer(
         200, {{"signed_in", false},
@@ -353,7 +372,7 @@ HttpResponse BffGateway::api(const HttpRequest& request) {
     if (request.headers.get(setup_.upstream.token_header)) return setup_.api(request);
 
     auto opened = open(request, setup_.now());
-    if (!opened) return no_session(describe(opened.error()), jar_);
+    if (!opened) return refused(opened.error(), jar_);
     // The session table says whether the token goes as it is, is refreshed
     // first (ahead of its expiry), or whether the session is over.
     auto cleared = flight_.send(opened->session);

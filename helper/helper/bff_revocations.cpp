@@ -35,8 +35,10 @@ void parse_into(const std::string& text, std::map<std::string, std::int64_t>& ou
 
 }  // namespace
 
-BffRevocations::BffRevocations(std::string state_dir)
-    : path_(state_dir.empty() ? std::string() : state_dir + "/" + kBffRevokedFile) {}
+BffRevocations::BffRevocations(std::string state_dir, std::shared_ptr<BffRedisStore> redis)
+    : path_(state_dir.empty() || redis ? std::string() : state_dir + "/" + kBffRevokedFile), redis_(std::move(redis)) {}
+
+std::string BffRevocations::store_error() const { return redis_ ? redis_->error() : std::string(); }
 
 void BffRevocations::reload_if_changed() {
     if (path_.empty()) return;
@@ -54,13 +56,20 @@ void BffRevocations::reload_if_changed() {
     seen_mtime_ns_ = mtime_ns;
 }
 
-void BffRevocations::revoke(const std::string& session_id, Instant until) {
-    std::lock_guard<std::mutex> lock(mutex_);
+bool BffRevocations::revoke(const std::string& session_id, Instant until) {
     const std::int64_t end = unix_seconds(until);
+    if (redis_) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (end > until_[session_id]) until_[session_id] = end;
+        }
+        return redis_->revoke(session_id, end);
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
     if (end > until_[session_id]) until_[session_id] = end;
-    if (path_.empty()) return;
+    if (path_.empty()) return true;
     const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) return;
+    if (fd < 0) return true;  // kept in memory: this helper refuses it still
     ::flock(fd, LOCK_EX);
     // What the other helpers wrote, then every entry still in force, ours included.
     parse_into(read_locked(fd), until_);
@@ -81,13 +90,19 @@ void BffRevocations::revoke(const std::string& session_id, Instant until) {
     }
     ::flock(fd, LOCK_UN);
     ::close(fd);
+    return true;
 }
 
-bool BffRevocations::revoked(const std::string& session_id, Instant now) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    reload_if_changed();
-    const auto it = until_.find(session_id);
-    return it != until_.end() && it->second > unix_seconds(now);
+std::optional<bool> BffRevocations::revoked(const std::string& session_id, Instant now) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        reload_if_changed();
+        const auto it = until_.find(session_id);
+        if (it != until_.end() && it->second > unix_seconds(now)) return true;
+    }
+    // Redis expires the key at the session's end itself.
+    if (redis_) return redis_->revoked(session_id);
+    return false;
 }
 
 }  // namespace roomkey::helper

@@ -43,6 +43,8 @@ std::string_view to_string(StartError error) {
             return "upstream_invalid";
         case StartError::bff_key_failed:
             return "bff_key_failed";
+        case StartError::bff_store_failed:
+            return "bff_store_failed";
     }
     return "unknown";
 }
@@ -132,6 +134,19 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
         if (!keys) return Err{failure(StartError::bff_key_failed, "--session bff: " + keys.error())};
         bff_keys = std::move(*keys);
     }
+    std::shared_ptr<BffRedisStore> bff_redis;
+    if (c.session == SessionMode::bff && !c.bff_store.empty()) {
+        auto address = parse_redis_url(c.bff_store);
+        if (!address) return Err{failure(StartError::bff_store_failed, address.error())};
+        bff_redis = std::make_shared<BffRedisStore>(*address);
+        if (!bff_redis->ping()) {
+            return Err{failure(StartError::bff_store_failed,
+                               "--bff-store: cannot reach " + bff_redis->error() +
+                                   ": start redis-server there, or leave --bff-store out to keep signed-out "
+                                   "sessions in the state directory (helpers on this machine only)")};
+        }
+        self->log("signed-out BFF sessions are shared in " + bff_redis->url());
+    }
 
     // 127.0.0.1 first (port 0 picks the port), then [::1] on the same port.
     if (auto ok = self->add_listener("127.0.0.1", cert_file, key_file); !ok) return Err{ok.error()};
@@ -159,8 +174,9 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
                 if (clock) return instant_from_unix_seconds(clock());
                 return std::chrono::time_point_cast<Millis>(std::chrono::system_clock::now());
             },
-            // In the state dir: a restart, and every helper sharing it, keeps them.
-            std::make_shared<BffRevocations>(c.state_dir)});
+            // In the state dir: a restart, and every helper sharing it, keeps
+            // them; in Redis, helpers on every machine that uses it.
+            std::make_shared<BffRevocations>(c.state_dir, bff_redis)});
     }
     return self;
 }

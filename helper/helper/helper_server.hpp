@@ -37,6 +37,7 @@ enum class StartError {
     bind_failed,       // any other bind failure
     upstream_invalid,  // the upstream configuration cannot be used
     bff_key_failed,    // --session bff: the cookie key could not be read or made
+    bff_store_failed,  // --bff-store: the Redis address is wrong or does not answer
 };
 std::string_view to_string(StartError error);
 

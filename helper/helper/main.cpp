@@ -39,7 +39,10 @@ int serve(const helper::HelperConfig& config) {
     native::StopSignalWatcher watcher([&s] { s.stop(); });
 
     if (const auto& tls = s.tls()) {
-        log("local CA " + tls->ca_cert_path + (tls->created_ca ? " (new)" : ""));
+        // The CA lives about a year: say when it ends, and that the helper
+        // replaces it in time (the new one must be trusted again).
+        log("local CA " + tls->ca_cert_path + (tls->created_ca ? " (new)" : "") + ", for loopback names only, valid until " +
+            tls->ca_not_after + "; the helper renews it 30 days before (then run `roomkey-helper trust` again)");
         // Every database `trust` would write (Chromium's and each Firefox profile's).
         const auto missing = helper::nss_databases_without_ca(tls->ca_cert_path, helper::TrustOptions{});
         if (!missing.empty()) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/state_dir.hpp"
+#include "helper/bff_redis_store.hpp"
 #include "helper/service_presets.hpp"
 #include "roomkey/token.hpp"
 
@@ -73,7 +74,7 @@ const char* const kFileKeys[] = {
     "base_url",     "auth_url",  "consent_url",      "client_id", "client_type", "client_secret_file",
     "token_header", "scope",     "upstream_ca_file", "port",      "host",        "web_root",
     "state_dir",    "cert_file", "key_file",         "ipv6",      "service",     "session",
-    "front_origin"};
+    "front_origin", "bff_store"};
 
 Result<Unit, std::string> read_config_file(const std::string& path, Settings& out) {
     auto text = native::read_whole_file(path);
@@ -113,7 +114,7 @@ const EnvName kEnvNames[] = {
     {"ROOMKEY_TOKEN_HEADER", "token_header"}, {"ROOMKEY_SCOPE", "scope"},
     {"ROOMKEY_WEB_ROOT", "web_root"},         {"ROOMKEY_STATE_DIR", "state_dir"},
     {"ROOMKEY_SERVICE", "service"},           {"ROOMKEY_SESSION", "session"},
-    {"ROOMKEY_FRONT_ORIGIN", "front_origin"},
+    {"ROOMKEY_FRONT_ORIGIN", "front_origin"}, {"ROOMKEY_BFF_STORE", "bff_store"},
 };
 
 struct FlagName {
@@ -139,6 +140,7 @@ const FlagName kServeFlags[] = {
     {"--scope", "scope"},
     {"--session", "session"},
     {"--front-origin", "front_origin"},
+    {"--bff-store", "bff_store"},
 };
 
 // Header names are tokens (RFC 9110 5.6.2).
@@ -288,6 +290,14 @@ Result<Command, std::string> resolve_serve(const Settings& flags, const std::vec
             return Err{"--session bff: the helper runs the sign-in itself, so it needs the service's addresses "
                        "(--base-url, --auth-url, --consent-url, or --service) and --client-id"};
         }
+    }
+    // Where signed-out sessions are kept: the state directory (the default,
+    // helpers on one machine) or Redis (helpers on several machines).
+    const std::string store = get("bff_store");
+    if (!store.empty() && store != "state-dir") {
+        if (c.session != SessionMode::bff) return Err{"--bff-store " + store + ": only with --session bff"};
+        if (auto address = parse_redis_url(store); !address) return Err{address.error()};
+        c.bff_store = store;
     }
     return cmd;
 }

@@ -67,6 +67,10 @@ struct HelperConfig {
     // --session bff`) forwards to this helper, e.g. "https://127.0.0.1:8443":
     // Host and Origin may name it, and the redirect URI is on it. "" = none.
     std::string front_origin;
+    // --session bff: where signed-out session ids are kept for every helper
+    // sharing the cookie key: "" = the state directory (one machine), or
+    // "redis://HOST:PORT[/DB]" (several machines; bff_redis_store.hpp).
+    std::string bff_store;
     // Open upstream connections when a sign-in returns to /callback, before
     // its token request and dashboard reads need them (Proxy::callback_arrived).
     bool preconnect = true;

@@ -74,6 +74,11 @@ Upstream (default: none; ./scripts/run.sh passes the sandbox's addresses):
   --front-origin URL    behind a front (nginx) at this origin, e.g.
                         https://127.0.0.1:8443: Host and Origin may name it,
                         and the redirect URI is on it     ($ROOMKEY_FRONT_ORIGIN)
+  --bff-store STORE     --session bff: where signed-out sessions are kept for
+                        every helper sharing the cookie key: state-dir (the
+                        default; helpers on this machine) or
+                        redis://HOST:PORT[/DB] (helpers on several machines;
+                        docs/deploy.md step 7)            ($ROOMKEY_BFF_STORE)
   --no-preconnect       do not open upstream connections ahead of need (by
                         default the browser's return to /callback with a
                         code opens the connections its token request and the

@@ -1,6 +1,8 @@
 // client_form.cpp: the client creation form's fields -> ClientRegistration.
 #include "sandbox/client_form.hpp"
 
+#include "app/i18n.hpp"
+
 namespace roomkey::sandbox {
 
 std::vector<std::string> split_lines(std::string_view text) {
@@ -27,7 +29,7 @@ ClientForm read_client_form(const FormFields& form) {
     if (type) {
         reg.type = *type;
     } else {
-        out.problems.emplace_back("Choose the client type: public or confidential.");
+        out.problems.emplace_back(app::tr("sandbox.clients.choose_type"));
     }
     reg.redirect_uris = split_lines(form_get(form, "redirect_uris").value_or(""));
     for (const auto& [name, value] : form) {

@@ -2,6 +2,7 @@
 // /rooms/{room_id}/link, and link=1 on POST /rooms): making a new one, its
 // URL, and the page that URL opens. The endpoints themselves are in
 // api_handlers.cpp; code and length rules are the catalog's (url_code).
+#include "app/i18n.hpp"
 #include "sandbox/app.hpp"
 #include "sandbox/html.hpp"
 #include "sandbox/http_util.hpp"
@@ -34,21 +35,21 @@ Result<InviteLink, HttpResponse> SandboxApp::new_link(const std::optional<std::s
 }
 
 HttpResponse SandboxApp::invitation_page(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     const std::string code = ctx.path.substr(3);  // after "/g/"
     std::lock_guard<std::mutex> lock(mutex_);
     const Room* room = chat_.room_with_link_code(code);
     if (!room) {
-        return html_response(404, html_page("Invitation not found",
-                                            "<h1>Invitation not found</h1><p>No room has this invitation link; it "
-                                            "may have been changed or removed.</p>"));
+        return html_response(404, html_page(app::tr("sandbox.invite.not_found"),
+                                            "<h1>" + html_escape(app::tr("sandbox.invite.not_found")) + "</h1><p>" +
+                                                html_escape(app::tr("sandbox.invite.not_found_text")) + "</p>"));
     }
-    const std::string how = room->link->need_acceptance
-                                ? "An administrator of the room accepts each request to join."
-                                : "Anyone with this link can join.";
-    return html_response(200, html_page("Invitation to " + room->name,
-                                        "<h1>Invitation to " + html_escape(room->name) + "</h1><p>" +
-                                            html_escape(room->link->description) + "</p><p>" + how +
-                                            " (The sandbox shows this page only; joining is not simulated.)</p>"));
+    const char* how = app::tr(room->link->need_acceptance ? "sandbox.invite.acceptance" : "sandbox.invite.anyone");
+    const std::string title = app::tr("sandbox.invite.title", {{"room", room->name}});
+    return html_response(200, html_page(title, "<h1>" + html_escape(title) + "</h1><p>" +
+                                                   html_escape(room->link->description) + "</p><p>" +
+                                                   html_escape(how) + " " +
+                                                   html_escape(app::tr("sandbox.invite.not_simulated")) + "</p>"));
 }
 
 }  // namespace roomkey::sandbox

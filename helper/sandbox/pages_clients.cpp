@@ -6,6 +6,7 @@
 // config file, the web app's) belong to no one and are read-only here.
 #include <algorithm>
 
+#include "app/i18n.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/registration.hpp"
 #include "sandbox/app.hpp"
@@ -28,6 +29,19 @@ bool owns(const RegisteredClient& client, const LoginSession& session) {
     return client.owner != 0 && client.owner == session.account;
 }
 
+// The page's words, escaped, in the request's language (use_page_language).
+std::string t(std::string_view key) { return html_escape(app::tr(key)); }
+
+// A text whose {name} stands for a wire name, shown as code.
+std::string t_code(std::string_view key, std::string_view name) {
+    std::string text = t(key);
+    const std::string mark = "{" + std::string(name) + "}";
+    if (const auto at = text.find(mark); at != std::string::npos) {
+        text.replace(at, mark.size(), "<code>" + std::string(name) + "</code>");
+    }
+    return text;
+}
+
 std::string list_items(const std::vector<std::string>& items) {
     std::string out;
     for (const auto& i : items) out += "<code>" + html_escape(i) + "</code><br>";
@@ -38,9 +52,9 @@ std::string list_items(const std::vector<std::string>& items) {
 
 HttpResponse SandboxApp::client_form(int status, const LoginSession& session, const ClientRegistration& values,
                                      const std::vector<std::string>& problems) {
-    std::string body = "<h1>Register a client</h1>";
+    std::string body = "<h1>" + t("sandbox.clients.register_title") + "</h1>";
     if (!problems.empty()) {
-        body += "<div class=\"error\" id=\"problems\"><p>The client was not registered:</p><ul>";
+        body += "<div class=\"error\" id=\"problems\"><p>" + t("sandbox.clients.not_registered") + "</p><ul>";
         for (const auto& p : problems) body += "<li>" + html_escape(p) + "</li>";
         body += "</ul></div>";
     }
@@ -48,35 +62,37 @@ HttpResponse SandboxApp::client_form(int status, const LoginSession& session, co
     for (const auto& u : values.redirect_uris) uris += u + "\n";
     const bool confidential = values.type == ClientType::confidential;
     body += "<form method=\"post\" action=\"/clients\">" + hidden_field("csrf", session.csrf) +
-            "<label for=\"name\">Client name</label><input type=\"text\" id=\"name\" name=\"name\" value=\"" +
-            html_escape(values.name) +
-            "\" required><label>Client type</label>"
-            "<input type=\"radio\" id=\"type-public\" name=\"type\" value=\"public\"" +
-            (confidential ? "" : " checked") +
-            "> <span>Public (browser or mobile app: cannot keep a secret; PKCE required)</span><br>"
-            "<input type=\"radio\" id=\"type-confidential\" name=\"type\" value=\"confidential\"" +
-            (confidential ? " checked" : "") +
-            "> <span>Confidential (server application: keeps a client secret)</span>"
-            "<label for=\"redirect_uris\">Redirect URIs (1 to 5, one per line; confidential: https:// only; "
-            "public: no http://)</label><textarea id=\"redirect_uris\" name=\"redirect_uris\" rows=\"4\">" +
-            html_escape(uris) + "</textarea><label>Scopes (at least one)</label>";
+            "<label for=\"name\">" + t("sandbox.clients.name") +
+            "</label><input type=\"text\" id=\"name\" name=\"name\" value=\"" + html_escape(values.name) +
+            "\" required><label>" + t("sandbox.clients.type") +
+            "</label><input type=\"radio\" id=\"type-public\" name=\"type\" value=\"public\"" +
+            (confidential ? "" : " checked") + "> <span>" + t("sandbox.clients.public") +
+            "</span><br><input type=\"radio\" id=\"type-confidential\" name=\"type\" value=\"confidential\"" +
+            (confidential ? " checked" : "") + "> <span>" + t("sandbox.clients.confidential") +
+            "</span><label for=\"redirect_uris\">" + t("sandbox.clients.redirect_uris_label") +
+            "</label><textarea id=\"redirect_uris\" name=\"redirect_uris\" rows=\"4\">" + html_escape(uris) +
+            "</textarea><label>" + t("sandbox.clients.scopes_label") + "</label>";
     for (const auto& scope : scope_catalog()) {
         const bool checked = std::find(values.scopes.begin(), values.scopes.end(), scope.name) != values.scopes.end();
         body += "<input type=\"checkbox\" name=\"scope\" value=\"" + html_escape(scope.name) + "\"" +
                 (checked ? " checked" : "") + "> <code>" + html_escape(scope.name) + "</code> " +
-                html_escape(scope.allows) + "<br>";
+                html_escape(app::i18n::scope_words(scope.name)) + "<br>";
     }
-    body += "<p><code>offline_access</code> only for confidential clients, and never alone.</p>"
-            "<button type=\"submit\">Register</button></form><p><a href=\"/clients\">Back to the list</a></p>";
-    return html_response(status, html_page("Register a client", body));
+    body += "<p>" + t_code("sandbox.clients.offline_note", "offline_access") + "</p><button type=\"submit\">" +
+            t("sandbox.clients.register") + "</button></form><p><a href=\"/clients\">" + t("sandbox.clients.back") +
+            "</a></p>";
+    return html_response(status, html_page(app::tr("sandbox.clients.register_title"), body));
 }
 
 HttpResponse SandboxApp::clients_list(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     std::lock_guard<std::mutex> lock(mutex_);
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients");
-    std::string body = "<h1>OAuth clients</h1><p><a href=\"/clients/new\">Register a new client</a></p>"
-                       "<table id=\"clients\"><tr><th>name</th><th>client ID</th><th>type</th><th>redirect URIs</th></tr>";
+    std::string body = "<h1>" + t("sandbox.clients.list_title") + "</h1><p><a href=\"/clients/new\">" +
+                       t("sandbox.index.register_client") + "</a></p><table id=\"clients\"><tr><th>" +
+                       t("sandbox.clients.col_name") + "</th><th>" + t("sandbox.clients.col_id") + "</th><th>" +
+                       t("sandbox.clients.col_type") + "</th><th>" + t("sandbox.clients.col_uris") + "</th></tr>";
     for (const RegisteredClient* c : oauth_.clients()) {
         body += "<tr><td><a href=\"" + html_escape(client_path(c->config.client_id)) + "\">" + html_escape(c->name) +
                 "</a></td><td><code>" + html_escape(c->config.client_id) + "</code></td><td>" +
@@ -84,11 +100,12 @@ HttpResponse SandboxApp::clients_list(const RequestContext& ctx) {
                 "</td></tr>";
     }
     body += "</table><form method=\"post\" action=\"/logout\">" + hidden_field("csrf", session->csrf) +
-            "<button type=\"submit\">Log out</button></form>";
-    return html_response(200, html_page("OAuth clients", body));
+            "<button type=\"submit\">" + t("sandbox.clients.log_out") + "</button></form>";
+    return html_response(200, html_page(app::tr("sandbox.clients.list_title"), body));
 }
 
 HttpResponse SandboxApp::clients_new(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     std::lock_guard<std::mutex> lock(mutex_);
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients/new");
@@ -96,14 +113,20 @@ HttpResponse SandboxApp::clients_new(const RequestContext& ctx) {
 }
 
 HttpResponse SandboxApp::clients_create(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     const auto form = has_form_content_type(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
-    if (!form) return html_response(400, html_page("Bad request", "<h1>Bad request</h1><p>Not a form.</p>"));
+    if (!form) {
+        return html_response(400, html_page(app::tr("sandbox.bad_request"), "<h1>" + t("sandbox.bad_request") +
+                                                                                "</h1><p>" + t("sandbox.not_a_form") +
+                                                                                "</p>"));
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients/new");
     if (!constant_time_equals(form_get(*form, "csrf").value_or(""), session->csrf)) {
-        return html_response(403, html_page("Form expired", "<h1>Form expired</h1><p><a href=\"/clients/new\">Open "
-                                                            "the form again</a>.</p>"));
+        return html_response(403, html_page(app::tr("sandbox.form_expired"),
+                                            "<h1>" + t("sandbox.form_expired") + "</h1><p><a href=\"/clients/new\">" +
+                                                t("sandbox.clients.open_again") + "</a></p>"));
     }
     ClientForm read = read_client_form(*form);
     ClientRegistration& reg = read.registration;
@@ -112,7 +135,7 @@ HttpResponse SandboxApp::clients_create(const RequestContext& ctx) {
         auto registered = oauth_.register_client(reg, {}, {}, session->account, ctx.now);
         if (registered) return redirect_response(client_path(registered.value()->config.client_id));
         for (const auto& v : registered.error().violations) {
-            std::string text(user_message(v.kind));
+            std::string text = app::tr("sandbox.violation." + std::string(to_string(v.kind)));
             if (!v.detail.empty()) text += " (" + v.detail + ")";
             problems.push_back(std::move(text));
         }
@@ -122,54 +145,53 @@ HttpResponse SandboxApp::clients_create(const RequestContext& ctx) {
 }
 
 HttpResponse SandboxApp::clients_item(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     const auto id = percent_decode(std::string_view(ctx.path).substr(std::string_view("/clients/").size()));
     std::lock_guard<std::mutex> lock(mutex_);
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients");
     const RegisteredClient* c = id ? oauth_.client(*id) : nullptr;
-    if (!c) return html_response(404, html_page("No such client", "<h1>No such client</h1><p><a href=\"/clients\">"
-                                                                   "Back to the list</a></p>"));
+    if (!c) {
+        return html_response(404, html_page(app::tr("sandbox.clients.no_such"),
+                                            "<h1>" + t("sandbox.clients.no_such") + "</h1><p><a href=\"/clients\">" +
+                                                t("sandbox.clients.back") + "</a></p>"));
+    }
     std::string scopes;
     for (const auto& s : c->config.scopes) scopes += "<code>" + html_escape(s) + "</code> ";
-    std::string body = "<h1>" + html_escape(c->name) + "</h1><table><tr><th>client ID</th><td class=\"secret\" "
-                       "id=\"client-id\">" + html_escape(c->config.client_id) + "</td></tr><tr><th>client type</th>"
-                       "<td id=\"client-type\">" + html_escape(to_string(c->config.type)) + "</td></tr>";
+    std::string body = "<h1>" + html_escape(c->name) + "</h1><table><tr><th>" + t("sandbox.clients.col_id") +
+                       "</th><td class=\"secret\" id=\"client-id\">" + html_escape(c->config.client_id) +
+                       "</td></tr><tr><th>" + t("sandbox.clients.col_client_type") + "</th><td id=\"client-type\">" +
+                       html_escape(to_string(c->config.type)) + "</td></tr>";
     const bool owner = owns(*c, *session);
     if (c->config.type == ClientType::confidential) {
-        body += owner ? "<tr><th>client secret</th><td class=\"secret\" id=\"client-secret\">" +
-                            html_escape(c->secret) + "</td></tr>"
-                      : std::string(
-                            "<tr><th>client secret</th><td id=\"client-secret-hidden\">shown only to the "
-                            "user who registered this client</td></tr>");
+        body += "<tr><th>" + t("sandbox.clients.col_secret") + "</th>" +
+                (owner ? "<td class=\"secret\" id=\"client-secret\">" + html_escape(c->secret)
+                       : "<td id=\"client-secret-hidden\">" + t("sandbox.clients.secret_hidden")) +
+                "</td></tr>";
     }
-    body += "<tr><th>redirect URIs</th><td>" + list_items(c->config.redirect_uris) + "</td></tr><tr><th>scopes</th>"
-            "<td>" + scopes + "</td></tr></table>";
-    if (c->config.type == ClientType::confidential) {
-        body += "<p>Use the secret as the Basic authentication password at the token endpoint. Keep it on the "
-                "server; never put it in a browser app.</p>";
-    } else {
-        body += "<p>A public client has no secret: it sends <code>client_id</code> to the token endpoint and must "
-                "use PKCE (S256).</p>";
-    }
+    body += "<tr><th>" + t("sandbox.clients.col_uris") + "</th><td>" + list_items(c->config.redirect_uris) +
+            "</td></tr><tr><th>" + t("sandbox.clients.col_scopes") + "</th><td>" + scopes + "</td></tr></table>";
+    body += "<p>" +
+            (c->config.type == ClientType::confidential ? t("sandbox.clients.secret_use")
+                                                        : t_code("sandbox.clients.public_note", "client_id")) +
+            "</p>";
     if (owner) {
         body += "<form method=\"post\" action=\"" + html_escape(client_path(c->config.client_id)) + "/delete\">" +
                 hidden_field("csrf", session->csrf) +
-                "<button type=\"submit\" id=\"delete-client\">Delete this client (revokes its tokens)</button>"
-                "</form>";
-    } else if (c->owner == 0) {
-        body += "<p>Registered at start-up (flag or config file): read-only here.</p>";
+                "<button type=\"submit\" id=\"delete-client\">" + t("sandbox.clients.delete") + "</button></form>";
     } else {
-        body += "<p>Registered by another user: only they can see its secret or delete it.</p>";
+        body += "<p>" + t(c->owner == 0 ? "sandbox.clients.startup" : "sandbox.clients.others") + "</p>";
     }
-    body += "<p><a href=\"/clients\">Back to the list</a></p>";
+    body += "<p><a href=\"/clients\">" + t("sandbox.clients.back") + "</a></p>";
     return html_response(200, html_page(c->name, body));
 }
 
 HttpResponse SandboxApp::clients_item_post(const RequestContext& ctx) {
+    use_page_language(ctx.request.headers);
     std::string_view rest = std::string_view(ctx.path).substr(std::string_view("/clients/").size());
     constexpr std::string_view kDelete = "/delete";
     if (rest.size() <= kDelete.size() || rest.substr(rest.size() - kDelete.size()) != kDelete) {
-        return html_response(404, html_page("Not found", "<h1>Not found</h1>"));
+        return html_response(404, html_page(app::tr("sandbox.not_found"), "<h1>" + t("sandbox.not_found") + "</h1>"));
     }
     const auto id = percent_decode(rest.substr(0, rest.size() - kDelete.size()));
     const auto form = has_form_content_type(ctx.request.headers) ? decode_form(ctx.request.body) : std::nullopt;
@@ -177,15 +199,16 @@ HttpResponse SandboxApp::clients_item_post(const RequestContext& ctx) {
     const LoginSession* session = current_session(ctx);
     if (!session) return login_first("/clients");
     if (!form || !constant_time_equals(form_get(*form, "csrf").value_or(""), session->csrf)) {
-        return html_response(403, html_page("Form expired", "<h1>Form expired</h1>"));
+        return html_response(403, html_page(app::tr("sandbox.form_expired"), "<h1>" + t("sandbox.form_expired") + "</h1>"));
     }
     const RegisteredClient* c = id ? oauth_.client(*id) : nullptr;
-    if (!c) return html_response(404, html_page("No such client", "<h1>No such client</h1>"));
+    if (!c) {
+        return html_response(404, html_page(app::tr("sandbox.clients.no_such"), "<h1>" + t("sandbox.clients.no_such") + "</h1>"));
+    }
     if (!owns(*c, *session)) {
-        return html_response(403, html_page("Not yours",
-                                            "<h1>Not yours</h1><p>Only the user who registered this "
-                                            "client can delete it; clients registered at start-up "
-                                            "cannot be deleted here.</p>"));
+        return html_response(403, html_page(app::tr("sandbox.clients.not_yours"),
+                                            "<h1>" + t("sandbox.clients.not_yours") + "</h1><p>" +
+                                                t("sandbox.clients.not_yours_text") + "</p>"));
     }
     oauth_.remove_client(*id);
     return redirect_response("/clients");

@@ -7,6 +7,11 @@
 // screen at 1366x800, 1000x700 and 390x844 and sends the typed message
 // with the file; the file card in the message downloads the same bytes.
 // The delete question is a dialog in words: no method, no path, no id.
+// Reply, Quote and Edit put the keyboard focus and the caret at the end of
+// the text they bring, so the keys typed next land there (typed once the
+// field has the browser's focus: the press's own frame and the field's first
+// one can still drop a key typed within them, faster than any hand); a send
+// keeps them in the composer; Ctrl+Enter sends when Enter sends.
 // Screenshots: composer_wrapped_1000x700.png, composer_<w>x<h>.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,6 +53,45 @@ async function focusComposer(page) {
     const el = document.activeElement;
     return el && el.closest('#a11y') !== null;
   }, null, { timeout: 30000 });
+}
+
+// Presses the button `name` of the message that reads `body` with the mouse,
+// where it is drawn: the accessibility tree places each control over its
+// drawing and lets the pointer through to the canvas. A user aims at a
+// control that holds still; so does this.
+async function pressOnMessage(page, body, name) {
+  const button = page.getByRole('article').filter({ hasText: body }).getByRole('button', { name, exact: true });
+  await button.waitFor({ state: 'attached', timeout: 30000 });
+  let last = null;
+  for (let same = 0; same < 3;) {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const box = await button.boundingBox();
+    same = box && last && box.x === last.x && box.y === last.y ? same + 1 : 0;
+    last = box;
+  }
+  const x = last.x + last.width / 2; const y = last.y + last.height / 2;
+  await page.mouse.move(x, y);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.mouse.click(x, y);
+}
+
+// Waits until the browser's focus is in a text field of the accessibility
+// layer (the DOM input that follows the app's field being edited), named
+// `name` when given: the app put it there, nothing clicked the field.
+async function fieldFocused(page, name = null) {
+  await page.waitForFunction((n) => {
+    const el = document.activeElement;
+    return el && el.closest('#a11y') !== null && /^(INPUT|TEXTAREA)$/.test(el.tagName) &&
+      (n === null || el.getAttribute('aria-label') === n);
+  }, name, { timeout: 30000 });
+}
+
+// Posts `body` as Alice and waits for the service's message in the conversation.
+async function delivered(page, body) {
+  await act(page, { type: 'post_message', room_id: ROOM, body });
+  const mine = (m) => m.body === body && !m.pending && m.message_id;
+  const state = await waitForState(page, (s) => s.room.messages.some(mine), 'the message in the conversation', 60000);
+  return state.room.messages.find(mine);
 }
 
 // Waits until the sandbox has a message of room 2100 with exactly `body`.
@@ -209,5 +253,55 @@ test('the delete question is a dialog in words: no method, path or id', async ()
   // The frame that answers the dialog still drew it; the next one no longer does.
   await page.waitForFunction(() => window.roomkey.widget('dialog') === null, null, { timeout: 10000 });
   assert.equal(await page.evaluate(() => window.roomkey.widget('dialog')), null);
+  await page.close();
+});
+
+test('Reply and Quote put the caret in the composer: the keys typed next land there; a send keeps them', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  await act(page, { type: 'set_setting', name: 'send_key', value: 'enter' });
+  await waitForState(page, (s) => s.settings.send_key === 'enter', 'Enter sends');
+  const body = `Can someone look at the build? ${Date.now()}`;
+  const message = await delivered(page, body);
+
+  await pressOnMessage(page, body, 'Reply');
+  await fieldFocused(page, 'Message');
+  await page.keyboard.type('on it');
+  const replied = await waitForState(page, (s) => s.composer.text.endsWith('on it'), 'the keys in the composer');
+  assert.match(replied.composer.text, new RegExp(`^\\[rp aid=${demoUsers.alice.accountId} to=${ROOM}-` +
+    `${message.message_id}\\][^\\n]*\\non it$`), `after the reply's head: ${JSON.stringify(replied.composer.text)}`);
+  const sent = replied.composer.text;
+  // Ctrl+Enter sends too when Enter sends, as the service's client does.
+  await page.keyboard.press('Control+Enter');
+  await waitForState(page, (s) => s.composer.text === '', 'sent');
+  await sandboxHas(sent);
+  await fieldFocused(page, 'Message');
+  await page.keyboard.type('and one more');
+  await waitForState(page, (s) => s.composer.text === 'and one more', 'the composer kept the keys after the send');
+  await page.keyboard.press('Enter');
+  await waitForState(page, (s) => s.composer.text === '', 'Enter sent it');
+  await sandboxHas('and one more');
+
+  await pressOnMessage(page, body, 'Quote');
+  await fieldFocused(page, 'Message');
+  await page.keyboard.type('agreed');
+  const quoted = await waitForState(page, (s) => s.composer.text.endsWith('agreed'), 'the keys after the quote');
+  assert.ok(quoted.composer.text.startsWith('[qt]') && quoted.composer.text.includes(body),
+    `the quote, then the keys: ${JSON.stringify(quoted.composer.text)}`);
+  await page.close();
+});
+
+test('Edit puts the caret at the end of the message: the keys typed next extend it', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  const body = `The meeting moves to Friday ${Date.now()}`;
+  await delivered(page, body);
+  await pressOnMessage(page, body, 'Edit');
+  await fieldFocused(page);
+  await page.keyboard.type(' at ten');
+  const save = page.getByRole('button', { name: 'Save', exact: true });
+  await save.waitFor({ state: 'attached', timeout: 30000 });
+  await save.dispatchEvent('click');
+  await sandboxHas(`${body} at ten`);
   await page.close();
 });

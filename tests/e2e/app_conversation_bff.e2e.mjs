@@ -2,10 +2,12 @@
 // (the session survives a reload): the address says where you are
 // (#/rooms/2100, #/developer); a link to #/rooms/2100 opened in a new tab,
 // signed in, shows that room; a reload keeps it; Back and Forward move
-// between the places.
+// between the places. #/rooms/2100/tasks (the room's Tasks tab) is a place
+// of its own: a link and a reload open it, closing the details leaves it,
+// Back and Forward move between the two.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, passConsent, demoUsers } from './support.mjs';
+import { openApp, act, waitForState, passConsent, demoUsers, clickWidget, widgetRect } from './support.mjs';
 import { withBffStackAndBrowser, BFF_SCOPE } from './bff_support.mjs';
 
 let stack; let browser;
@@ -40,6 +42,49 @@ test('#/rooms/2100 opened directly shows that room, a reload keeps it, Back and 
   state = await waitForState(linked, (s) => s.view === 'workspace' && s.location === `#/rooms/${ROOM}`, 'Back: the room');
   await linked.goForward();
   await waitForState(linked, (s) => s.view === 'developer' && s.location === '#/developer', 'Forward: the developer view');
+  await linked.close();
+  await page.close();
+});
+
+test('#/rooms/2100/tasks is the room\'s Tasks tab: a link and a reload open it, Back and Forward move', async () => {
+  const TASKS = `#/rooms/${ROOM}/tasks`;
+  const atTasks = (s) => signedIn(s) && s.room && s.room.room_id === ROOM && s.location === TASKS;
+  // The Tasks tab of the details is drawn: its form to add a task is there.
+  const tasksShown = (page) => page.getByRole('button', { name: /^Add task/ }).waitFor({ state: 'attached',
+    timeout: 30000 });
+  const page = await browser.context.newPage();
+  await openApp(page, stack.url);
+  await act(page, { type: 'sign_in', scope: BFF_SCOPE });
+  await passConsent(page, stack, demoUsers.alice, 'allow');
+  await waitForState(page, signedIn, 'signed in through roomkey-helper');
+
+  const linked = await browser.context.newPage();
+  await linked.setViewportSize({ width: 1366, height: 800 });
+  await openApp(linked, `${stack.url}${TASKS}`);
+  await waitForState(linked, atTasks, 'the linked Tasks tab');
+  await tasksShown(linked);
+  assert.equal(new URL(linked.url()).hash, TASKS);
+
+  await linked.reload();
+  await waitForState(linked, atTasks, 'the Tasks tab after a reload', 60000);
+  await tasksShown(linked);
+
+  // The user closes the details: the room alone, a new place.
+  await clickWidget(linked, 'details_toggle');
+  await waitForState(linked, inRoom(ROOM), 'the room without its details');
+  await linked.waitForFunction((room) => window.location.hash === `#/rooms/${room}`, ROOM);
+  await linked.waitForFunction(() => window.roomkey.widget('details') === null, null, { timeout: 10000 });
+  await linked.goBack();
+  await waitForState(linked, atTasks, 'Back: the Tasks tab');
+  await tasksShown(linked);
+  await widgetRect(linked, 'details');
+  await linked.goForward();
+  await waitForState(linked, inRoom(ROOM), 'Forward: the room alone');
+
+  // Opened by the user, the details' Tasks tab is the place too.
+  await clickWidget(linked, 'details_toggle');
+  await waitForState(linked, atTasks, 'Details opened on its Tasks tab');
+  await linked.waitForFunction((place) => window.location.hash === place, TASKS);
   await linked.close();
   await page.close();
 });

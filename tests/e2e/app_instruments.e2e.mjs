@@ -4,10 +4,14 @@
 // session in it; "Copy as curl (service)" names the sandbox itself, masked;
 // Send anyway of a POST without `body` shows the sandbox's own 400 and its
 // message, and the log says it was sent against the console's check.
+// The HAR is checked as its readers take it: against the HAR 1.2 schema
+// (har_schema.mjs), and imported by Chromium's own DevTools HAR importer
+// (the code of the Network panel's "Import HAR file", run in a DevTools page).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { openApp, act, waitForState, passConsent, demoUsers, sandboxApi, withStackAndBrowser } from './support.mjs';
+import { validate } from './har_schema.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
@@ -55,6 +59,29 @@ function assertHas(object, kind) {
   for (const name of REQUIRED[kind]) assert.ok(object && name in object, `${kind} lacks ${name}`);
 }
 
+// What Chromium's DevTools make of a HAR: its Network panel imports a file
+// with HARFormat.HARRoot (which refuses a malformed one) and
+// Importer.requestsFromHARLog; the requests as the panel would list them.
+async function importInDevTools(context, text) {
+  const devtools = await context.newPage();
+  try {
+    await devtools.goto('devtools://devtools/bundled/devtools_app.html', { timeout: 30000 });
+    return await devtools.evaluate(async (source) => {
+      const { HARFormat, Importer } = await import('devtools://devtools/bundled/models/har/har.js');
+      try {
+        const root = new HARFormat.HARRoot(JSON.parse(source));
+        return Importer.Importer.requestsFromHARLog(root.log).map((r) => ({
+          method: r.requestMethod, url: r.url(), status: r.statusCode,
+        }));
+      } catch (e) {
+        return { error: String(e && e.message) };
+      }
+    }, text);
+  } finally {
+    await devtools.close();
+  }
+}
+
 test('HAR export: a download of valid HAR 1.2 with every entry and no unmasked secret', async () => {
   const page = await browser.context.newPage();
   const secrets = watchSecrets(page);
@@ -96,6 +123,20 @@ test('HAR export: a download of valid HAR 1.2 with every entry and no unmasked s
   assert.deepEqual(post.request.postData.params.find((p) => p.name === 'body'), { name: 'body', value: 'HAR 🎉 "quoted"' });
   for (const secret of secrets) assert.ok(!text.includes(secret), 'no secret of the session in the HAR');
   assert.ok(text.includes('Bearer ********'), 'the credential is there, masked');
+
+  // The HAR 1.2 schema, every member of every entry (the validator itself refuses a broken HAR).
+  assert.deepEqual(validate(har), [], 'valid HAR 1.2');
+  assert.ok(validate({ log: { version: 1.2, entries: [{ time: -5 }] } }).length >= 4, 'the schema check can fail');
+  // Chromium's DevTools import it: every entry, with its method, address and status.
+  const imported = await importInDevTools(browser.context, text);
+  assert.ok(Array.isArray(imported), `DevTools refused the HAR: ${JSON.stringify(imported)}`);
+  assert.equal(imported.length, har.log.entries.length, 'DevTools read every entry');
+  // (DevTools lists them by start time: compared as one set of requests.)
+  const line = (method, url, status) => `${method} ${url} ${status > 0 ? status : '-'}`;
+  assert.deepEqual(imported.map((r) => line(r.method, r.url, r.status)).sort(),
+    har.log.entries.map((e) => line(e.request.method, e.request.url, e.response.status)).sort());
+  const broken = await importInDevTools(browser.context, JSON.stringify({ log: { ...har.log, entries: [{ ...har.log.entries[0], startedDateTime: 'yesterday' }] } }));
+  assert.ok(broken.error, 'the importer refuses a malformed HAR');
   await page.close();
 });
 

@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, passConsent, sandboxControl, demoUsers, decodePng, distinctColours,
-  artifacts, trackNetwork, withStackAndBrowser, launchBrowser, appOnlyTest } from './support.mjs';
+  artifacts, trackNetwork, withStackAndBrowser, launchBrowser, appOnlyTest,
+  signInLabel } from './support.mjs';
 
 const SCOPE = 'users.all:read rooms.all:read_write';
 let stack; let browser;
@@ -314,8 +315,8 @@ appOnlyTest('Back from the consent screen: the page restored from the back/forwa
     const state = await waitForState(page, (s) => s.session === 'signed out', 'a usable page after Back');
     assert.match(state.notice, /came back from the consent screen/);
     assert.equal(state.last_error, null);
-    assert.equal(await page.getByRole('button', { name: 'Sign in', exact: true }).getAttribute('aria-disabled'), null,
-      'Sign in is not greyed out');
+    assert.equal(await page.getByRole('button', { name: signInLabel(stack), exact: true }).getAttribute('aria-disabled'),
+      null, 'Sign in is not greyed out');
     assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the abandoned authorization left storage');
 
     // Back at the consent screen (its address again: Playwright's

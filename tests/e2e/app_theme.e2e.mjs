@@ -17,7 +17,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { launchBrowser, startStack, stopStack, openApp, widgetRect, act, waitForState, demoUsers, decodePng, artifacts,
-  passConsent, sandboxApiJson } from './support.mjs';
+  passConsent, sandboxApiJson,
+  signInLabel } from './support.mjs';
 
 const ROOMS = ['開発チーム', 'Привет, команда', '🚀 Запуск 🎉'];
 let stack; let browser;
@@ -82,7 +83,7 @@ test('the theme follows prefers-color-scheme, live, and the focus ring stands ou
   await page.keyboard.press('Tab');
   await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y'), null,
     { timeout: 5000 });
-  const ring = await page.getByRole('button', { name: 'Sign in', exact: true }).boundingBox();
+  const ring = await page.getByRole('button', { name: signInLabel(stack), exact: true }).boundingBox();
   await page.waitForTimeout(200);
   const shot = decodePng(await page.screenshot({ path: join(artifacts, 'focus_ring_light.png'),
     clip: { x: Math.max(0, ring.x - 6), y: Math.max(0, ring.y - 6), width: ring.width + 12, height: ring.height + 12 } }));

@@ -18,7 +18,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, decodePng, artifacts,
-  sandboxApiJson } from './support.mjs';
+  sandboxApiJson,
+  signInLabel } from './support.mjs';
 
 const ROOM_NAME = '開発チーム 🚀 Привет';
 const COMPOSED = '日本語の入力';
@@ -83,8 +84,9 @@ test('keyboard alone and role queries: sign in, choose the room, compose Japanes
   await page.locator('#canvas').focus();
   await page.keyboard.press('Tab');
   await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y'), null, { timeout: 5000 });
-  assert.deepEqual(await focused(page), { tag: 'BUTTON', name: 'Sign in', inTree: true }, 'the first Tab is on "Sign in"');
-  const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
+  assert.deepEqual(await focused(page), { tag: 'BUTTON', name: signInLabel(stack), inTree: true },
+    'the first Tab is on "Sign in to <service>"');
+  const signIn = page.getByRole('button', { name: signInLabel(stack), exact: true });
   const ring = await signIn.boundingBox();
   await page.waitForTimeout(200);
   const ringShot = decodePng(await page.screenshot({ path: join(artifacts, 'focus_ring.png'),
@@ -147,7 +149,7 @@ test('role queries act like clicks: the Sign in button signs in, the message fie
   const expander = page.getByRole('button', { name: 'What rooms.all:read_write includes', exact: true });
   await expander.waitFor({ timeout: 30000 });
   assert.equal(await expander.getAttribute('aria-expanded'), 'false');
-  const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
+  const signIn = page.getByRole('button', { name: signInLabel(stack), exact: true });
   await Promise.all([page.waitForURL((u) => u.origin === stack.sandbox.origin, { timeout: 30000 }),
     signIn.dispatchEvent('click')]);
   await page.goBack();  // back to the app; the pending sign-in is abandoned

@@ -117,8 +117,9 @@ const PAGE_OPEN_FLAGS = ['--renderer-process-limit=1', '--js-flags=--liftoff-onl
 // hasTouch and isMobile), so page.touchscreen.tap() taps as a finger does.
 // `locale`: the browser's language (navigator.languages, Accept-Language),
 // e.g. 'ja-JP'; Playwright's default otherwise.
+// `args`: more command-line switches (e.g. --host-resolver-rules).
 export async function launchBrowser({ home = null, trustedOnly = false, testFlags = true, backForwardCache = false,
-  phone = false, locale = undefined } = {}) {
+  phone = false, locale = undefined, args = [] } = {}) {
   const userDataDir = mkdtempSync(join(home || tmpdir(), 'roomkey-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
@@ -131,7 +132,7 @@ export async function launchBrowser({ home = null, trustedOnly = false, testFlag
     ...(locale ? { locale } : {}),
     args: ['--no-sandbox', '--disable-gpu', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
       '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', ...(testFlags ? PAGE_OPEN_FLAGS : [])],
+      '--disable-component-update', '--disable-sync', ...(testFlags ? PAGE_OPEN_FLAGS : []), ...args],
   });
   const close = async () => { await context.close(); rmSync(userDataDir, { recursive: true, force: true }); };
   return { context, close };
@@ -210,6 +211,10 @@ export async function startSandbox(stateDir, webPort, extraArgs = []) {
   const [, baseUrl, authUrl, consentUrl] = started.match;
   return { ...started, baseUrl, authUrl, consentUrl, origin: new URL(baseUrl).origin };
 }
+
+// The first screen's main action, as it reads: "Sign in to <service>", the
+// service named by its API address (an IP address with its port, here).
+export const signInLabel = (stack) => `Sign in to ${new URL(stack.sandbox.baseUrl).host}`;
 
 // The helper's upstream arguments for `sandbox` (as startStack starts it).
 function upstreamArgs(sandbox) {

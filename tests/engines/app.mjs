@@ -116,12 +116,14 @@ export const a11yControl = (driver, name) => waitFor(driver, (n) => {
   return el ? { name: n, disabled: el.getAttribute('aria-disabled') === 'true' || el.disabled } : null;
 }, name, `the control "${name}" in the accessibility tree`, 10000);
 
-// "Sign in" stays greyed out until the app has read the helper's
+// "Sign in to <service>" (the first screen's main action; "Sign in" in the
+// developer view's connection panel) stays greyed out until the app has read the helper's
 // configuration; a user waits for it, and so does a scenario, with the mouse
 // or the keyboard (an Enter on the greyed-out button starts nothing).
 export async function waitForSignInEnabled(driver) {
   await waitFor(driver, () => {
-    const el = [...document.querySelectorAll('#a11y button')].find((e) => (e.getAttribute('aria-label') || e.textContent).trim() === 'Sign in');
+    const el = [...document.querySelectorAll('#a11y button')]
+      .find((e) => /^Sign in( to \S+)?$/.test((e.getAttribute('aria-label') || e.textContent).trim()));
     return el && el.getAttribute('aria-disabled') !== 'true' && !el.disabled;
   }, null, '"Sign in" enabled', 30000);
 }

@@ -13,6 +13,9 @@
 //                        document's own, puppeteer's lags after Back)
 //   evaluate(fn, arg)    fn(arg) in the page (a promise is awaited); its JSON
 //   click(x, y)          a mouse click at CSS px of the viewport
+//   dblclick(x, y)       a double click there
+//   drag(x1, y1, x2, y2) the left button pressed at one point, moved to the
+//                        other in steps, released there
 //   clickElement(css)    a mouse click on an element of an HTML page
 //   fill(css, text)      a form field emptied, then typed into with keys
 //   type(text)           keys typed into whatever has the focus
@@ -71,6 +74,13 @@ async function launchChromium(testFlags) {
     url: async () => page.url(),
     evaluate: async (fn, arg = null) => JSON.parse(await page.evaluate(pageCall(fn, arg))),
     click: (x, y) => page.mouse.click(x, y),
+    dblclick: (x, y) => page.mouse.dblclick(x, y),
+    drag: async (x1, y1, x2, y2) => {
+      await page.mouse.move(x1, y1);
+      await page.mouse.down();
+      await page.mouse.move(x2, y2, { steps: 6 });
+      await page.mouse.up();
+    },
     clickElement: (css) => page.click(css),
     fill: async (css, text) => { await page.click(css); await page.fill(css, ''); await page.keyboard.type(text); },
     type: (text) => page.keyboard.type(text),
@@ -112,6 +122,13 @@ async function launchFirefox() {
     url: () => page.evaluate(() => window.location.href).catch(() => page.url()),
     evaluate: async (fn, arg = null) => JSON.parse(await page.evaluate(pageCall(fn, arg))),
     click: (x, y) => page.mouse.click(x, y),
+    dblclick: (x, y) => page.mouse.click(x, y, { count: 2 }),
+    drag: async (x1, y1, x2, y2) => {
+      await page.mouse.move(x1, y1);
+      await page.mouse.down();
+      await page.mouse.move(x2, y2, { steps: 6 });
+      await page.mouse.up();
+    },
     clickElement: (css) => page.click(css),
     fill: async (css, text) => {
       await page.click(css);
@@ -205,6 +222,12 @@ async function launchWebKit() {
     evaluate: (fn, arg = null) => run(fn, arg),
     click: (x, y) => driver.actions().move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT })
       .press().release().perform(),
+    dblclick: (x, y) => driver.actions().move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT })
+      .doubleClick().perform(),
+    drag: (x1, y1, x2, y2) => driver.actions()
+      .move({ x: Math.round(x1), y: Math.round(y1), origin: Origin.VIEWPORT }).press()
+      .move({ x: Math.round((x1 + x2) / 2), y: Math.round((y1 + y2) / 2), origin: Origin.VIEWPORT })
+      .move({ x: Math.round(x2), y: Math.round(y2), origin: Origin.VIEWPORT }).release().perform(),
     clickElement: async (css) => {
       const { By } = await import('selenium-webdriver');
       await (await driver.findElement(By.css(css))).click();

@@ -18,7 +18,11 @@
 //      regions overlapping, the demo messages read without tags (on screen
 //      and in the accessibility tree's log), a message typed and posted;
 //   7. a burst of typed text then Ctrl+Enter at once: sent exactly; Ctrl+A
-//      and Backspace right behind a burst empty the composer.
+//      and Backspace right behind a burst empty the composer;
+//   8. a drag and a double-click select drawn text of a message, and Ctrl+C
+//      copies it;
+//   9. Enter to send, when chosen: the post stands in the conversation as
+//      sending at once, then as the service's message, shown once.
 // One browser and one tab for the whole file (a browser start is most of
 // what an engine costs); each scenario starts from where the previous one
 // left the app, and gets there itself if that one failed.
@@ -26,7 +30,7 @@
 // why, never as a pass.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStack, stopStack, sandboxApiJson, sandboxControl, demoUsers } from '../e2e/support.mjs';
+import { startStack, stopStack, sandboxApiJson, sandboxControl, demoUsers, signInLabel } from '../e2e/support.mjs';
 import { assertWorkspaceRegions } from '../e2e/workspace_regions.mjs';
 import { launchEngine, ENGINES } from './driver.mjs';
 import { openApp, waitForState, waitFor, clickWidget, a11yControl, waitForSignInEnabled, focused, passFormsWithKeys,
@@ -103,8 +107,8 @@ test(`${engine}: the first frame, and every glyph of the first screen`, async (t
     null, 'no glyph missing from the atlas', 20000);
   assert.equal(stats.builtin, false, `canvas read-back works, so the browser's fonts draw (${JSON.stringify(stats)})`);
   assert.ok(stats.resident > 0, `the atlas holds glyphs (${JSON.stringify(stats)})`);
-  // What the canvas drew reaches assistive technology: "Sign in" is a control.
-  assert.deepEqual(await a11yControl(driver, 'Sign in'), { name: 'Sign in', disabled: false });
+  // What the canvas drew reaches assistive technology: "Sign in to <service>" is a control.
+  assert.deepEqual(await a11yControl(driver, signInLabel(stack)), { name: signInLabel(stack), disabled: false });
 });
 
 test(`${engine}: sign-in with the keyboard alone`, async () => {
@@ -134,7 +138,7 @@ test(`${engine}: sign-in with the keyboard alone`, async () => {
   // first button ("A-", later "Developer (F2)") on this Tab although the
   // app had prevented its keydown; the tree's controls are no Tab stops
   // now (shell/a11y.js), and the app's own first-Tab rule decides.
-  assert.equal(first, 'Sign in', `the first Tab lands on the main action (what the Tab did: ${
+  assert.equal(first, signInLabel(stack), `the first Tab lands on the main action (what the Tab did: ${
     JSON.stringify(await driver.evaluate(() => window.__tabTrace))})`);
   await driver.press('Enter');
   await passFormsWithKeys(driver, stack, user);
@@ -257,7 +261,9 @@ test(`${engine}: Back from the sign-in page comes back working, then sign-in wit
   const state = await waitForState(driver, (s) => s.session === 'signed out', 'a usable page after Back');
   assert.equal(state.last_error, null);
   if (restored) assert.match(state.notice || '', /came back from the consent screen/);
-  assert.deepEqual(await a11yControl(driver, 'Sign in'), { name: 'Sign in', disabled: false }, 'Sign in is not greyed out');
+  // The developer view's connection panel says "Sign in"; the first screen (a page loaded again) names the service.
+  const label = state.view === 'developer' ? 'Sign in' : signInLabel(stack);
+  assert.deepEqual(await a11yControl(driver, label), { name: label, disabled: false }, 'Sign in is not greyed out');
   assert.equal(await driver.evaluate(() => sessionStorage.length), 0, 'the abandoned authorization left storage');
 
   await clickSignIn(driver, stack.sandbox.origin);
@@ -350,4 +356,93 @@ test(`${engine}: a burst of typed text then Ctrl+Enter at once is sent exactly; 
   const value = await waitFor(driver, () => document.activeElement && document.activeElement.value === 'end' && 'end',
     null, 'only "end" left in the composer', 20000).catch(() => null);
   assert.equal(value ?? await driver.evaluate(() => document.activeElement && document.activeElement.value), 'end');
+});
+
+// The conversation's text is held as on any page (tests/e2e/app_text_select.e2e.mjs
+// in Chromium): a drag over part of a message selects exactly that part, a
+// double-click a word, and Ctrl+C puts the selection on the clipboard.
+test(`${engine}: a drag and a double-click select drawn text; Ctrl+C copies it`, async () => {
+  await signedIn();
+  const ROOM = '2101';
+  const text = `select this part in ${engine} please`;
+  const posted = await sandboxApiJson(stack, user, 'POST', `/rooms/${ROOM}/messages`, { body: text });
+  await act(driver, { type: 'show_view', view: 'workspace' });
+  await act(driver, { type: 'open_room', room_id: ROOM });
+  await act(driver, { type: 'load_messages', room_id: ROOM });
+  await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM &&
+    s.room.messages.some((m) => m.text === text), 'the new message in room 2101', 60000);
+  // Client px of the boundary before character `index` of the message, on
+  // the text layer's span over its drawn line, once it held still for 150 ms.
+  const boundary = (index) => waitFor(driver, ([id, i]) => {
+    let at = null;
+    for (const run of document.querySelectorAll(`#textlayer .tl-msg[data-id="${id}"] .tl-run`)) {
+      const start = Number(run.dataset.start);
+      const node = run.firstChild;
+      if (i < start || i > start + node.length) continue;
+      const range = document.createRange();
+      range.setStart(node, Math.min(i - start, node.length - 1));
+      range.setEnd(node, Math.min(i - start + 1, node.length));
+      const r = range.getBoundingClientRect();
+      if (r.height > 0) at = { x: i - start >= node.length ? r.right : r.left, y: r.top + r.height / 2 };
+      break;
+    }
+    const key = JSON.stringify([id, i, at]);
+    const seen = window.__boundarySeen;
+    if (!at || !seen || seen.key !== key) { window.__boundarySeen = { key, since: performance.now() }; return null; }
+    return performance.now() - seen.since >= 150 ? at : null;
+  }, [String(posted.message_id), index], 'the message drawn with its text over it, holding still', 30000);
+  const from = text.indexOf('this');
+  const to = text.indexOf(' please');
+  const a = await boundary(from);
+  const b = await boundary(to);
+  await driver.drag(a.x + 1, a.y, b.x - 1, b.y);
+  await waitForState(driver, (s) => s.selection && s.selection.text === text.slice(from, to), 'the dragged part selected');
+  const word = await boundary(text.indexOf('part') + 1);
+  await driver.dblclick(word.x, word.y);
+  await waitForState(driver, (s) => s.selection && s.selection.text === 'part', 'the double-clicked word selected');
+  await driver.press('Control+c');
+  const copied = await clipboardUntil((t) => t === 'part');
+  assert.equal(copied, 'part', 'Ctrl+C copied the selected word');
+});
+
+// Enter sends when the user chose it (the service's client offers both);
+// what was sent stands in the conversation at once as "Sending..." and
+// becomes the service's message when the answer comes (every published
+// state is watched, so the step that shows it sending cannot be missed).
+test(`${engine}: Enter sends when chosen; the post shows as sending, then as the service's message`, async () => {
+  await signedIn();
+  const ROOM = '2100';  // its composer empty: the burst scenario left a draft in 2101
+  await act(driver, { type: 'show_view', view: 'workspace' });
+  await act(driver, { type: 'open_room', room_id: ROOM });
+  await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM && !s.room.loading,
+    'room 2100 open', 60000);
+  await act(driver, { type: 'set_setting', name: 'send_key', value: 'enter' });
+  await waitForState(driver, (s) => s.settings.send_key === 'enter', 'Enter sends');
+  const composerFocused = () => document.activeElement && document.activeElement.getAttribute('aria-label') === 'Message' &&
+    !!document.activeElement.closest('#a11y');
+  await clickWidget(driver, 'message');
+  await waitFor(driver, composerFocused, null, 'the composer focused', 10000);
+  const text = `Enter sends in ${engine}`;
+  await driver.type(text);
+  await waitFor(driver, (t) => document.activeElement && document.activeElement.value === t, text,
+    'the typed text in the composer', 20000);
+  await driver.evaluate((t) => {
+    window.__postSteps = [];
+    window.addEventListener('roomkey:state', () => {
+      const s = window.roomkey.state();
+      const m = s.room && s.room.messages.find((x) => x.body === t);
+      const step = m ? (m.pending || (m.message_id ? 'shown' : 'other')) : null;
+      if (step && window.__postSteps.at(-1) !== step) window.__postSteps.push(step);
+    });
+    return true;
+  }, text);
+  await driver.press('Enter');
+  const sent = await waitForState(driver, (s) => s.room.messages.some((m) => m.body === text && !m.pending &&
+    m.message_id), 'the service\'s message in the conversation', 60000);
+  assert.equal(sent.room.messages.filter((m) => m.body === text).length, 1, 'shown once');
+  assert.equal(sent.composer.text, '', 'the composer emptied by the send');
+  const steps = await driver.evaluate(() => window.__postSteps);
+  assert.equal(steps[0], 'sending', `at once in the conversation as sending: ${JSON.stringify(steps)}`);
+  assert.equal(steps.at(-1), 'shown', `then the service's message: ${JSON.stringify(steps)}`);
+  await act(driver, { type: 'set_setting', name: 'send_key', value: 'ctrl_enter' });
 });

@@ -158,6 +158,8 @@ json write(const Intent& intent) {
                 std::abort();  // the UI's, never from the page API
             } else if constexpr (std::is_same_v<T, intent::ShowView>) {
                 return {{"type", "show_view"}, {"view", i.developer ? "developer" : "workspace"}};
+            } else if constexpr (std::is_same_v<T, intent::ShowDetails>) {
+                return {{"type", "show_details"}, {"tab", std::string(app::to_string(i.tab))}};
             } else if constexpr (std::is_same_v<T, intent::SetRoomFilter>) {
                 return {{"type", "set_room_filter"}, {"text", i.text}};
             } else if constexpr (std::is_same_v<T, intent::Reply>) {
@@ -166,6 +168,11 @@ json write(const Intent& intent) {
                 return {{"type", "quote"}, {"room_id", i.room_id}, {"message_id", i.message_id}};
             } else if constexpr (std::is_same_v<T, intent::Mention>) {
                 return {{"type", "mention"}, {"account_id", i.account_id}};
+            } else if constexpr (std::is_same_v<T, intent::SelectText>) {
+                return {{"type", "select_text"}, {"room_id", i.room_id}, {"message_id", i.message_id},
+                        {"start", i.start}, {"end", i.end}};
+            } else if constexpr (std::is_same_v<T, intent::CopySelection>) {
+                return {{"type", "copy_selection"}};
             } else if constexpr (std::is_same_v<T, intent::EditMessage>) {
                 return {{"type", "edit_message"}, {"room_id", i.room_id}, {"message_id", i.message_id}, {"body", i.body}};
             } else if constexpr (std::is_same_v<T, intent::DeleteMessage>) {
@@ -250,6 +257,7 @@ bool same(const Intent& x, const Intent& y) {
             }
             if constexpr (std::is_same_v<T, intent::OpenFile>) return a.room_id == b.room_id && a.file_id == b.file_id;
             if constexpr (std::is_same_v<T, intent::ShowView>) return a.developer == b.developer;
+            if constexpr (std::is_same_v<T, intent::ShowDetails>) return a.tab == b.tab;
             if constexpr (std::is_same_v<T, intent::SetRoomFilter>) return a.text == b.text;
             if constexpr (std::is_same_v<T, intent::Reply> || std::is_same_v<T, intent::Quote> ||
                           std::is_same_v<T, intent::DeleteMessage>) {
@@ -259,6 +267,9 @@ bool same(const Intent& x, const Intent& y) {
                 return a.room_id == b.room_id && a.message_id == b.message_id && a.body == b.body;
             }
             if constexpr (std::is_same_v<T, intent::Mention>) return a.account_id == b.account_id;
+            if constexpr (std::is_same_v<T, intent::SelectText>) {
+                return a.room_id == b.room_id && a.message_id == b.message_id && a.start == b.start && a.end == b.end;
+            }
             if constexpr (std::is_same_v<T, intent::ReopenTask>) return a.room_id == b.room_id && a.task_id == b.task_id;
             if constexpr (std::is_same_v<T, intent::SetNotifications>) return a.on == b.on;
             if constexpr (std::is_same_v<T, intent::SetLanguage>) return a.lang == b.lang;
@@ -292,6 +303,9 @@ void check(const Intent& intent) {
         }
     }
     if (const auto* r = std::get_if<intent::SelectRoom>(&intent); r && r->room_id.empty()) std::abort();
+    if (const auto* t = std::get_if<intent::SelectText>(&intent)) {
+        if (t->room_id.empty() || t->message_id.empty() || t->end < t->start) std::abort();
+    }
     if (const auto* s = std::get_if<intent::SignIn>(&intent)) {
         for (const auto& scope : s->scopes) {
             if (!is_known_scope(scope)) std::abort();

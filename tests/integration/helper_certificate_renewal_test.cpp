@@ -1,7 +1,8 @@
 // helper_certificate_renewal_test.cpp: a helper that runs for months keeps a
 // valid certificate: the periodic check renews the server
 // certificate when it is due and the next handshake gets the new one, no
-// restart; with nothing due, nothing changes. Time is the injected clock.
+// restart; with nothing due, nothing changes; a CA near its end (it lives
+// about a year) is renewed with it, and the log says to trust it again. Time is the injected clock.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -76,7 +77,26 @@ TEST_F(HelperCertificateRenewal, DueCertificateIsRenewedAndServedWithoutRestart)
               std::string::npos)
         << helper_->log();
     EXPECT_EQ(native::certificate_fingerprint(helper_->server().tls()->ca_cert_path), ca_before)
-        << "the CA (10 years) stays: browsers that trust it keep trusting";
+        << "the CA (57 days left) stays: browsers that trust it keep trusting";
+}
+
+TEST_F(HelperCertificateRenewal, ACaNearItsEndIsRenewedWithTheServerCertificateAndTheLogSaysTrustAgain) {
+    const std::string ca_path = helper_->server().tls()->ca_cert_path;
+    const std::string ca_before = native::certificate_fingerprint(ca_path);
+    const std::string before = native::certificate_fingerprint(cert_path_);
+
+    now_ += 380 * kDay;  // 17 days before the end of the CA
+    ASSERT_TRUE(eventually([&] { return native::certificate_fingerprint(ca_path) != ca_before; }, 3000))
+        << "the running helper did not renew the CA";
+    // The server certificate is written just after the CA.
+    ASSERT_TRUE(eventually([&] { return native::certificate_fingerprint(cert_path_) != before; }, 3000))
+        << "the server certificate was not renewed with the CA";
+    const std::string after = native::certificate_fingerprint(cert_path_);
+    EXPECT_TRUE(eventually([&] { return served_fingerprint() == after; }, 3000))
+        << "new connections still get the certificate of the old CA";
+    const std::string log = helper_->wait_for_log("roomkey-helper trust` again");
+    EXPECT_NE(log.find("and the local CA " + ca_path), std::string::npos) << log;
+    EXPECT_NE(log.find("roomkey-helper trust` again"), std::string::npos) << log;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/tls.hpp"
 #include "support/child_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -114,6 +115,43 @@ TEST(HelperTrust, TrustCoversFirefoxProfilesOfEsr153Esr140AndTheSnap) {
     ASSERT_EQ(removed.code, 0) << removed.err;
     for (const std::string& db : {esr153, esr140, snap}) {
         EXPECT_EQ(nss_listing(db).find("roomkey local CA"), std::string::npos) << db;
+    }
+}
+
+// The CA lives about a year: after a renewal, `trust` puts the new one in
+// every database it covers and takes the old one out of each, so no
+// browser keeps trusting a CA whose key is no longer in use.
+TEST(HelperTrust, TrustAgainReplacesARenewedCaInEveryDatabase) {
+    TempDir home;
+    const std::string esr153 = home / ".config/mozilla/firefox/k3m9x2aa.default-esr";
+    const std::string esr140 = home / ".mozilla/firefox/p0q1r2s3.default-esr";
+    for (const std::string& db : {esr153, esr140}) ASSERT_TRUE(make_database(db)) << db;
+    const std::string chromium = home / ".pki/nssdb";
+    ASSERT_EQ(run(home, "trust").code, 0);
+    // The nickname carries the start of the CA's fingerprint.
+    auto nickname_part = [&] {
+        std::string fp;
+        for (char c : native::certificate_fingerprint(home / "state/ca-cert.pem")) {
+            if (c != ':') fp += c;
+        }
+        return "roomkey local CA " + fp.substr(0, 16);
+    };
+    const std::string old_name = nickname_part();
+    for (const std::string& db : {chromium, esr153, esr140}) {
+        ASSERT_NE(nss_listing(db).find(old_name), std::string::npos) << db << ":\n" << nss_listing(db);
+    }
+
+    // A renewal makes a new CA (here: its key is gone, as when it expired).
+    ASSERT_EQ(std::remove((home / "state/ca-key.pem").c_str()), 0);
+    const CliRun again = run(home, "trust");
+    ASSERT_EQ(again.code, 0) << again.err;
+    const std::string new_name = nickname_part();
+    ASSERT_NE(new_name, old_name) << "the CA was not renewed";
+    for (const std::string& db : {chromium, esr153, esr140}) {
+        const std::string listing = nss_listing(db);
+        EXPECT_NE(listing.find(new_name), std::string::npos) << db << ":\n" << listing;
+        EXPECT_EQ(listing.find(old_name), std::string::npos) << db << " still trusts the old CA:\n" << listing;
+        EXPECT_EQ(listing.find("roomkey local CA"), listing.rfind("roomkey local CA")) << db << ":\n" << listing;
     }
 }
 

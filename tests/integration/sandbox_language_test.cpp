@@ -1,6 +1,9 @@
 // sandbox_language_test.cpp: roomkey-sandbox's screens speak the browser's
 // language (Accept-Language), Japanese or English, as the service's own
 // screens do; the wire values on them (scope names, error codes, ids) stay.
+#include "app/i18n.hpp"
+#include "roomkey/registration.hpp"
+#include "sandbox/html.hpp"
 #include "support/sandbox_fixture.hpp"
 #include "support/why_no_answer.hpp"
 
@@ -22,6 +25,15 @@ protected:
         const std::string set_cookie = login->get_header_value("Set-Cookie");
         return get(login->get_header_value("Location"),
                    {{"Cookie", set_cookie.substr(0, set_cookie.find(';'))}, {"Accept-Language", language}});
+    }
+    // Logs in on the client registration screens; returns the session cookie.
+    std::string clients_login(const std::string& language) {
+        auto res = post_form("/login", {{"login", "1001"}, {"password", "alice-demo"}, {"next", "/clients/new"}},
+                             {{"Accept-Language", language}});
+        EXPECT_TRUE(res && res->status == 303) << why_no_answer(res);
+        if (!res) return {};
+        const std::string c = res->get_header_value("Set-Cookie");
+        return c.substr(0, c.find(';'));
     }
 };
 
@@ -67,6 +79,83 @@ TEST_F(SandboxLanguage, LoginAndErrorPagesFollowTheLanguage) {
     EXPECT_NE(error->body.find("認可エラー"), std::string::npos) << error->body;
     EXPECT_NE(error->body.find("<code>scope_unknown</code>"), std::string::npos) << error->body;
     EXPECT_NE(error->body.find("スコープ一覧"), std::string::npos) << error->body;
+}
+
+// The client registration screens (spec 2.1) as the service's own are: the
+// form, its refusals, a client's page and the list in Japanese; the wire
+// values (scope names, client types, client_id) as they are.
+TEST_F(SandboxLanguage, ClientRegistrationPagesAreJapaneseForAcceptLanguageJa) {
+    const std::string cookie = clients_login("ja");
+    const httplib::Headers ja{{"Cookie", cookie}, {"Accept-Language", "ja-JP,ja;q=0.9"}};
+    auto form = get("/clients/new", ja);
+    ASSERT_TRUE(form) << why_no_answer(form);
+    ASSERT_EQ(form->status, 200) << form->body;
+    const std::string& page = form->body;
+    EXPECT_NE(page.find("<html lang=\"ja\">"), std::string::npos) << page;
+    for (const char* words : {"<h1>クライアントの新規登録</h1>", ">クライアント名</label>", ">クライアントタイプ</label>",
+                              "パブリック(", "コンフィデンシャル(", ">登録する</button>", ">一覧に戻る</a>",
+                              "<code>offline_access</code> はコンフィデンシャルクライアントのみ",
+                              "<code>users.all:read</code> 自分のアカウントに紐づく情報の取得。"}) {
+        EXPECT_NE(page.find(words), std::string::npos) << words << "\n" << page;
+    }
+    for (const char* english : {"Register a client", "Client name", "Back to the list", "at least one"}) {
+        EXPECT_EQ(page.find(english), std::string::npos) << english;
+    }
+    EXPECT_NE(page.find("value=\"public\""), std::string::npos) << "the form's values stay wire values";
+
+    // Every refusal at once, in Japanese.
+    FormFields bad{{"csrf", hidden_value(page, "csrf")}, {"name", ""}, {"type", "public"},
+                   {"redirect_uris", "http://127.0.0.1/a"}, {"scope", "offline_access"}};
+    auto refused = post_form("/clients", bad, ja);
+    ASSERT_TRUE(refused) << why_no_answer(refused);
+    EXPECT_EQ(refused->status, 400);
+    for (const char* words : {"クライアントは登録されませんでした:", "クライアント名を入力してください。",
+                              "http:// を使えません", "コンフィデンシャルクライアントだけです。"}) {
+        EXPECT_NE(refused->body.find(words), std::string::npos) << words << "\n" << refused->body;
+    }
+    EXPECT_EQ(refused->body.find("Enter a client name."), std::string::npos);
+
+    // A client's own page and the list.
+    FormFields good{{"csrf", hidden_value(page, "csrf")}, {"name", "私のアプリ"}, {"type", "public"},
+                    {"redirect_uris", "myapp://callback"}, {"scope", "users.all:read"}};
+    auto made = post_form("/clients", good, ja);
+    ASSERT_TRUE(made) << why_no_answer(made);
+    ASSERT_EQ(made->status, 303) << made->body;
+    auto item = get(made->get_header_value("Location"), ja);
+    ASSERT_TRUE(item) << why_no_answer(item);
+    EXPECT_NE(item->body.find(">クライアントタイプ</th><td id=\"client-type\">public<"), std::string::npos) << item->body;
+    EXPECT_NE(item->body.find("<code>client_id</code> を送り"), std::string::npos) << item->body;
+    EXPECT_NE(item->body.find(">このクライアントを削除"), std::string::npos) << item->body;
+    auto list = get("/clients", ja);
+    ASSERT_TRUE(list) << why_no_answer(list);
+    EXPECT_NE(list->body.find("<h1>OAuth クライアント</h1>"), std::string::npos) << list->body;
+    EXPECT_NE(list->body.find("私のアプリ"), std::string::npos);
+    EXPECT_NE(list->body.find(">ログアウト</button>"), std::string::npos);
+
+    // The same screens in English for an English browser, as before.
+    auto en = get("/clients/new", {{"Cookie", cookie}, {"Accept-Language", "en-US"}});
+    ASSERT_TRUE(en) << why_no_answer(en);
+    EXPECT_NE(en->body.find("<h1>Register a client</h1>"), std::string::npos) << en->body;
+    EXPECT_NE(en->body.find("<html lang=\"en\">"), std::string::npos);
+}
+
+// The refusals' English is shared/'s sentence (what the registration rules
+// say); every rule has its words in each language of the catalog.
+TEST(SandboxLanguageCatalog, EveryRegistrationRuleHasItsWords) {
+    using V = RegistrationViolation;
+    struct English {  // the thread's language back to English, whatever happens
+        ~English() { app::i18n::set_language(app::i18n::Lang::en); }
+    } english;
+    for (V v : {V::name_missing, V::redirect_uri_count, V::redirect_uri_malformed, V::redirect_uri_not_https,
+                V::redirect_uri_http, V::redirect_uri_fragment, V::redirect_uri_duplicate, V::scope_missing,
+                V::scope_unknown, V::offline_access_public, V::offline_access_alone}) {
+        const std::string key = "sandbox.violation." + std::string(to_string(v));
+        ASSERT_TRUE(app::i18n::has(key)) << key;
+        app::i18n::set_language(app::i18n::Lang::en);
+        EXPECT_EQ(app::tr(key), user_message(v)) << key;
+        app::i18n::set_language(app::i18n::Lang::ja);
+        EXPECT_NE(app::tr(key), user_message(v)) << key << " is not translated";
+    }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "app/console.hpp"
+#include "app/i18n.hpp"
 
 namespace roomkey::app {
 // A namespace of its own: unity batches compile test files together, and
@@ -28,6 +29,26 @@ TEST(Console, AMissingScopeStopsTheCallAndNamesIt) {
     EXPECT_EQ(console.last()->scope_needed, "contacts.all:read");
     EXPECT_EQ(console.last()->scope_granted, "users.all:read rooms.all:read_write");
     EXPECT_NE(console.last()->error.find("Sign in again adding contacts.all:read"), std::string::npos);
+}
+
+// In Japanese the console's refusal and announcement are Japanese, the call
+// and the scope (wire values) as they are; English is as it always was.
+TEST(Console, InJapaneseTheRefusalIsJapaneseWithTheCallAndScopeAsTheyAre) {
+    struct English {
+        ~English() { i18n::set_language(i18n::Lang::en); }
+    } english;
+    i18n::set_language(i18n::Lang::ja);
+    Console console;
+    console.prepare(Method::Get, "/contacts", {}, scopes("users.all:read"), false);
+    ASSERT_TRUE(console.last());
+    EXPECT_EQ(console.last()->error, "送信していません: GET /contacts にはスコープ contacts.all:read が必要ですが、"
+                                     "このログインでは許可されていません。contacts.all:read を追加してログインし直してください。");
+    EXPECT_EQ(console.announcement(), "コンソール: GET /contacts: " + console.last()->error);
+    i18n::set_language(i18n::Lang::en);
+    console.prepare(Method::Get, "/contacts", {}, scopes("users.all:read"), false);
+    EXPECT_EQ(console.last()->error, "Not sent: GET /contacts needs the scope contacts.all:read, which this sign-in did "
+                                     "not grant. Sign in again adding contacts.all:read.");
+    EXPECT_EQ(console.last()->check, console.last()->error.substr(std::string("Not sent: ").size()));
 }
 
 TEST(Console, AnAggregateGrantCoversTheLeafAndAnApiTokenIsLeftToTheService) {

@@ -47,6 +47,33 @@ json mine_pending(const json& s) {
     return out;
 }
 
+// The page API's select_text reaches the conversation's text layer for the
+// open room only; copy_selection always does (the platform copies what is selected).
+TEST(Conversation, SelectTextGoesToTheOpenRoomsTextLayer) {
+    AppHarness h;
+    signed_in(h);
+    auto selections = [&h] {
+        std::vector<effect::SelectText> out;
+        for (Effect& e : h.app->take_effects()) {
+            if (auto* s = std::get_if<effect::SelectText>(&e)) out.push_back(*s);
+        }
+        return out;
+    };
+    selections();
+    h.app->apply(intent::SelectText{"8", "5", 1, 3}, h.now);
+    EXPECT_TRUE(selections().empty()) << "another room's message is not in the conversation";
+    h.app->apply(intent::SelectText{"7", "5", 1, 3}, h.now);
+    const std::vector<effect::SelectText> got = selections();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].message_id, "5");
+    EXPECT_EQ(got[0].start, 1u);
+    EXPECT_EQ(got[0].end, 3u);
+    h.app->apply(intent::CopySelection{}, h.now);
+    bool copied = false;
+    for (Effect& e : h.app->take_effects()) copied = copied || std::holds_alternative<effect::CopySelection>(e);
+    EXPECT_TRUE(copied);
+}
+
 TEST(Conversation, APostIsInTheConversationAtOnceAndBecomesTheServicesMessage) {
     AppHarness h;
     signed_in(h);
@@ -223,6 +250,28 @@ TEST(Conversation, ARefusedMarkReadIsNotAskedAgainForTheSameCount) {
     h.apply(intent::SeenLatest{"7"});
     EXPECT_EQ(h.sent_to("/api/rooms/7/messages/read").size(), 1u);
     EXPECT_FALSE(h.app->open_room().wants_mark_read("7"));
+}
+
+// Seen during an outage: the failure is an error on screen (state().errors.room), the room
+// still counts as unread, and the room's next answered poll marks it read.
+TEST(Conversation, AMarkReadOnViewFailedInAnOutageIsAnErrorAndIsAskedAgainWhenTheServiceAnswers) {
+    AppHarness h;
+    with_unread_room(h);
+    h.faults.push_back(AppHarness::helper_gateway_fault("/messages/read", UpstreamOutcome::not_sent));
+    h.apply(intent::SeenLatest{"7"});
+    ASSERT_EQ(h.sent_to("/api/rooms/7/messages/read").size(), 1u);
+    json s = state(h);
+    EXPECT_NE(s["errors"]["room"], "") << "the failure is shown";
+    EXPECT_EQ(s["room_unread"]["7"], 2) << "never said to be read";
+    EXPECT_EQ(s["notice"].get<std::string>().find("read"), std::string::npos) << s["notice"];
+    h.apply(intent::SeenLatest{"7"});
+    EXPECT_EQ(h.sent_to("/api/rooms/7/messages/read").size(), 1u) << "not again at once";
+    h.faults.push_back(AppHarness::status_fault("/messages/read", 200, R"({"unread_num":0,"mention_num":0})"));
+    h.run_for(Seconds(20));  // the room's poll answers: the service is back
+    EXPECT_EQ(h.sent_to("/api/rooms/7/messages/read").size(), 2u) << "asked again";
+    s = state(h);
+    EXPECT_EQ(s["room_unread"]["7"], 0);
+    EXPECT_EQ(s["errors"]["room"], "");
 }
 
 TEST(Conversation, WithMarkReadOnViewOffSeeingTheRoomMarksNothing) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "app/http_log.hpp"
+#include "app/i18n.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/url.hpp"
 
@@ -80,6 +81,36 @@ TEST(FlowSteps, TheCallbackIsLoggedWithItsCodeMaskedAndItsStateCompared) {
     EXPECT_NE(refused.note.find("refused: state is not the one kept"), std::string::npos) << refused.note;
 }
 
+
+// In Japanese the steps' words are Japanese; the wire values beside them (the
+// parameter names and values, the refusal's identifiers) stay as sent, and a
+// spec 7.1 refusal says what to do (docs/errors.md's remedy).
+TEST(FlowSteps, InJapaneseTheWordsAreJapaneseAndTheWireValuesStay) {
+    struct English {
+        ~English() { i18n::set_language(i18n::Lang::en); }
+    } english;
+    i18n::set_language(i18n::Lang::ja);
+    const auto step = authorization_step(kConsent, public_client(), pending());
+    ASSERT_TRUE(step);
+    EXPECT_EQ(step->purpose, "認可リクエスト(仕様 4.2)");
+    bool noted = false;
+    for (const StepParameter& p : step->parameters) {
+        if (p.name != "code_challenge_method") continue;
+        noted = true;
+        EXPECT_EQ(p.value, "S256");
+        EXPECT_EQ(p.note, "S256(plain は拒否されます)");
+    }
+    EXPECT_TRUE(noted);
+    CallbackError unknown{CallbackErrorKind::authorization_error, AuthorizationErrorCode::scope_unknown, "invalid_scope",
+                          ""};
+    const FlowStep refused = callback_step(kRedirect + "?error=invalid_scope&state=state-abc", unknown, "state-abc");
+    EXPECT_EQ(refused.purpose, "コールバック(仕様 4.2)");
+    EXPECT_EQ(refused.note.rfind("拒否: callback.authorization_error (invalid_scope)。交換は行いません", 0), 0u) << refused.note;
+    EXPECT_NE(refused.note.find("対処: 開発者: スコープ一覧(仕様 5.5)"), std::string::npos) << refused.note;
+    HttpLog log;
+    log.add_step(1, refused.purpose, refused.request, refused.note, Instant{});
+    EXPECT_EQ(entry_title(log.entries().back()), "GET /callback -> ステップ  コールバック(仕様 4.2)");
+}
 
 TEST(FlowSteps, TheStepsShowTheirParametersDecodedWithTheChallengeBesideTheVerifierNote) {
     const auto step = authorization_step(kConsent, public_client(), pending());

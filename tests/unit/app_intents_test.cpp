@@ -136,6 +136,29 @@ TEST(AppIntents, WorkspaceActions) {
     EXPECT_FALSE(parse_action(R"({"type":"reply","room_id":"../me","message_id":"5"})"));
 }
 
+// The conversation's selection, as a script asks for it: positions in the
+// message's text, never backwards, never negative; a refusal says which.
+TEST(AppIntents, SelectTextAndCopySelection) {
+    auto select = parse_action(R"({"type":"select_text","room_id":"2100","message_id":5,"start":7,"end":11})");
+    ASSERT_TRUE(select) << select.error();
+    const auto& s = std::get<intent::SelectText>(*select);
+    EXPECT_EQ(s.room_id, "2100");
+    EXPECT_EQ(s.message_id, "5");
+    EXPECT_EQ(s.start, 7u);
+    EXPECT_EQ(s.end, 11u);
+    auto backwards = parse_action(R"({"type":"select_text","room_id":"2100","message_id":"5","start":9,"end":2})");
+    ASSERT_FALSE(backwards);
+    EXPECT_NE(backwards.error().find("\"end\" is before \"start\""), std::string::npos) << backwards.error();
+    auto negative = parse_action(R"({"type":"select_text","room_id":"2100","message_id":"5","start":-1,"end":2})");
+    ASSERT_FALSE(negative);
+    EXPECT_NE(negative.error().find("\"start\""), std::string::npos) << negative.error();
+    EXPECT_FALSE(parse_action(R"({"type":"select_text","room_id":"2100","message_id":"5","start":0})")) << "no end";
+    EXPECT_FALSE(parse_action(R"({"type":"select_text","room_id":"x","message_id":"5","start":0,"end":1})"));
+    auto copy = parse_action(R"({"type":"copy_selection"})");
+    ASSERT_TRUE(copy) << copy.error();
+    EXPECT_TRUE(std::holds_alternative<intent::CopySelection>(*copy));
+}
+
 }  // namespace
 }  // namespace app_intents_test
 }  // namespace roomkey::app

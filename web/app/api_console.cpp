@@ -2,6 +2,7 @@
 #include "app/api_console.hpp"
 
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 #include "app/view_answer.hpp"
 
 namespace roomkey::app {
@@ -37,13 +38,13 @@ void ApiConsole::remove(const intent::DeleteMessage& i, const std::optional<Scop
 
 void ApiConsole::send(const ConsolePending& call, Instant now) {
     if (!host_.can_send()) {
-        console_.on_failure("not signed in: sign in or use an API token first");
+        console_.on_failure(tr("console.not_signed_in"));
         return;
     }
     Outgoing out;
     const bool anyway = console_.last() && console_.last()->anyway;
-    out.label = (anyway ? "API console, sent anyway against its own check: " : "API console: ") +
-                std::string(to_string(call.method)) + " " + call.path;
+    out.label = tr(anyway ? "console.purpose_anyway" : "console.purpose",
+                   {{"call", std::string(to_string(call.method)) + " " + call.path}});
     out.request = built(api_request(host_.api_config(), HeldByHelper{}, call.method, call.path, call.params));
     out.options = view_options();
     if (call.room_post && !call.room_id.empty()) out.options.room_for_post = call.room_id;

@@ -106,7 +106,11 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::AcceptRequest& i) { features_.contacts.accept(i.request_id, now); },
             [&](const intent::DeclineRequest& i) { features_.contacts.decline(i.request_id, now); },
             // ---- the open room and its files ----
-            [&](const intent::OpenRoom& i) { room.open(i.room_id, now); },
+            [&](const intent::OpenRoom& i) {
+                // Another room opens with its details closed (the address says so at once).
+                if (room.view().room_id() != i.room_id) workspace.show_details(DetailsTab::none);
+                room.open(i.room_id, now);
+            },
             [&](const intent::LoadMessages& i) { room.load_messages(i.room_id, now); },
             [&](const intent::MarkRead& i) { room.mark_read(i.room_id, now); },
             [&](const intent::SeenLatest& i) { room.seen_latest(i.room_id, now); },
@@ -133,6 +137,7 @@ void App::apply(const Intent& intent, Instant now) {
             // ---- the workspace ----
             [&](const intent::SetPageVisible& i) { features_.page_visible = i.visible; },
             [&](const intent::ShowView& i) { workspace.show(i.developer ? View::developer : View::workspace); },
+            [&](const intent::ShowDetails& i) { workspace.show_details(i.tab); },
             [&](const intent::SetRoomFilter& i) { workspace.set_room_filter(i.text); },
             [&](const intent::Reply& i) {
                 if (room.view().room_id() == i.room_id) workspace.reply(room.view(), i.message_id);
@@ -141,6 +146,10 @@ void App::apply(const Intent& intent, Instant now) {
                 if (room.view().room_id() == i.room_id) workspace.quote(room.view(), i.message_id);
             },
             [&](const intent::Mention& i) { workspace.mention(room.view(), i.account_id); },
+            [&](const intent::SelectText& i) {
+                if (room.view().room_id() == i.room_id) effects_.push_back(effect::SelectText{i.message_id, i.start, i.end});
+            },
+            [&](const intent::CopySelection&) { effects_.push_back(effect::CopySelection{}); },
             [&](const intent::SetNotifications& i) { workspace.set_notifications(i.on); },
             [&](const intent::SetSetting& i) {
                 workspace.settings().set(i.name, i.value);

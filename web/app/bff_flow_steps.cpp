@@ -1,6 +1,7 @@
 // bff_flow_steps.cpp: the BFF sign-in's steps for the log (see bff_flow_steps.hpp).
 #include "app/bff_flow_steps.hpp"
 
+#include "app/i18n.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::app {
@@ -27,55 +28,49 @@ std::pair<HttpRequest, std::string> split_request_line(std::string_view line) {
 }  // namespace
 
 FlowStep bff_login_step(std::string login_url) {
-    FlowStep step{"sign-in through roomkey-helper (BFF)", navigation(login_url),
-                  "the browser went to roomkey-helper, which made the state and the PKCE S256 pair, kept them in a "
-                  "short-lived encrypted HttpOnly cookie this page cannot read, and sent the browser on to the "
-                  "consent screen (spec 4.2, 5.4)",
-                  {}};
+    FlowStep step{tr("flow.bff_login.title"), navigation(login_url), tr("flow.bff_login.note"), {}};
     const auto question = login_url.find('?');
     if (question != std::string::npos) {
         if (auto fields = form_decode(std::string_view(login_url).substr(question + 1))) {
             for (auto& [name, value] : *fields) {
                 step.parameters.push_back(StepParameter{
-                    name, std::move(value), name == "scope" ? "what the consent screen asks the user to grant" : ""});
+                    name, std::move(value), name == "scope" ? tr("flow.param.scope") : ""});
             }
         }
     }
-    step.parameters.push_back(StepParameter{"state, code_challenge", "(made by roomkey-helper)",
-                                            "the verifier stays in the helper's cookie until the callback"});
+    step.parameters.push_back(
+        StepParameter{"state, code_challenge", tr("flow.bff_login.made_by_helper"), tr("flow.bff_login.verifier_note")});
     return step;
 }
 
 FlowStep bff_callback_step(std::string redirect_uri, const std::optional<BffCallbackError>& refused) {
-    FlowStep step{"callback to roomkey-helper (BFF)", navigation(std::move(redirect_uri)), {}, {}};
-    step.parameters.push_back(StepParameter{"code", "", "taken by roomkey-helper, never given to this page"});
+    FlowStep step{tr("flow.bff_callback.title"), navigation(std::move(redirect_uri)), {}, {}};
+    step.parameters.push_back(StepParameter{"code", "", tr("flow.bff_callback.code_note")});
     if (!refused) {
-        step.parameters.push_back(StepParameter{"state", "(compared by roomkey-helper)",
-                                                "equal to the one in its login cookie"});
-        step.note = "the consent screen sent the browser back to roomkey-helper, which compared state with its login "
-                    "cookie, exchanged the code with the code_verifier and its client secret (HTTP Basic), kept the "
-                    "tokens in its HttpOnly session cookie and sent this page to / without them";
+        step.parameters.push_back(
+            StepParameter{"state", tr("flow.bff_callback.compared"), tr("flow.bff_callback.state_equal")});
+        step.note = tr("flow.bff_callback.accepted");
     } else {
         step.parameters.push_back(StepParameter{"bff_error", refused->code, refused->description});
-        step.note = "refused by roomkey-helper (" + refused->code + ")" +
-                    (refused->description.empty() ? std::string() : ": " + refused->description) +
-                    "; no session was made";
+        step.note = refused->description.empty()
+                        ? tr("flow.bff_callback.refused", {{"code", refused->code}})
+                        : tr("flow.bff_callback.refused_why", {{"code", refused->code}, {"why", refused->description}});
     }
     return step;
 }
 
 FlowStep helper_token_step(const BffTokenRequestReport& report) {
     auto [request, sent] = split_request_line(report.request);
-    FlowStep step{"token request by roomkey-helper (" + report.grant_type + ")", std::move(request), {}, {}};
+    FlowStep step{tr("flow.helper_token.title", {{"grant_type", report.grant_type}}), std::move(request), {}, {}};
     step.parameters.push_back(StepParameter{"grant_type", report.grant_type, ""});
     if (!report.scope.empty()) step.parameters.push_back(StepParameter{"scope", report.scope, ""});
-    if (!sent.empty()) step.parameters.push_back(StepParameter{"sent", sent, "as roomkey-helper reported it, masked"});
+    if (!sent.empty()) step.parameters.push_back(StepParameter{"sent", sent, tr("flow.helper_token.sent_note")});
     if (!report.response.empty()) step.parameters.push_back(StepParameter{"answer", report.response, ""});
     if (!report.error.empty()) step.parameters.push_back(StepParameter{"error", report.error, ""});
-    step.note = (report.status == 0 ? std::string("no answer from the token endpoint")
-                                    : "the token endpoint answered " + std::to_string(report.status)) +
-                " in " + std::to_string(report.ms) +
-                " ms; the tokens stay with roomkey-helper (this page gets none)";
+    const std::string ms = std::to_string(report.ms);
+    step.note = report.status == 0
+                    ? tr("flow.helper_token.no_answer", {{"ms", ms}})
+                    : tr("flow.helper_token.answered", {{"status", std::to_string(report.status)}, {"ms", ms}});
     return step;
 }
 

@@ -4,6 +4,7 @@
 
 #include "app/app_detail.hpp"
 #include "app/bff_flow_steps.hpp"
+#include "app/i18n.hpp"
 
 namespace roomkey::app {
 
@@ -15,16 +16,15 @@ UserError bff_callback_user_error(const BffCallbackError& error) {
     UserError out;
     out.code = error.code;
     out.offers_try_again = true;
-    out.remedy = "Sign in again.";
+    out.remedy = tr("errors.sign_in_again");
     if (error.code == "access_denied") {
-        out.title = "Sign-in denied";
-        out.message = "Access was denied at the consent screen, so roomkey-helper received no authorization.";
+        out.title = tr("errors.sign_in_denied.title");
+        out.message = tr("errors.bff_denied.message");
     } else {
-        out.title = "Sign-in through roomkey-helper failed";
-        out.message = "roomkey-helper refused the answer from the consent screen";
-        out.message += error.description.empty() ? std::string(".") : ": " + error.description;
+        out.title = tr("errors.bff_failed.title");
+        out.message = error.description.empty() ? tr("errors.bff_refused.message")
+                                                : tr("errors.bff_refused.message_why", {{"why", error.description}});
     }
-    out.message += " No session was made.";
     return out;
 }
 
@@ -47,7 +47,7 @@ void BffPanel::on_config(Instant now) {
 void BffPanel::ask_session(Instant now) {
     if (session_asked_) return;
     session_asked_ = true;
-    host_.send_bff(BffRoute::session, "session (roomkey-helper BFF)", bff_session_request(host_.config()->bff_session),
+    host_.send_bff(BffRoute::session, tr("bff.session_purpose"), bff_session_request(host_.config()->bff_session),
                    now);
 }
 
@@ -60,13 +60,13 @@ void BffPanel::sign_in(const ScopeSet& scopes, Instant now) {
     sign_in_.set_requested(scopes);
     phase_ = Phase::signing_in;
     host_.reset_error();
-    host_.notice("Opening the consent screen through roomkey-helper...");
+    host_.notice(tr("bff.opening"));
     host_.navigate(url);
 }
 
 void BffPanel::sign_out(Instant now) {
     if (client_.holder() == CredentialHolder::helper) {
-        host_.send_bff(BffRoute::logout, "sign-out (roomkey-helper BFF)",
+        host_.send_bff(BffRoute::logout, tr("bff.sign_out_purpose"),
                        bff_logout_request(host_.config()->bff_logout), now);
     }
     view_.signed_out();
@@ -77,14 +77,14 @@ bool BffPanel::page_restored() {
     if (phase_ != Phase::signing_in) return false;
     phase_ = Phase::idle;
     sign_in_.set_requested({});
-    host_.notice("Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.");
+    host_.notice(tr("bff.not_completed"));
     return true;
 }
 
 void BffPanel::refresh(std::optional<ScopeSet> scopes, Instant now) {
     ScopeRefresh& narrowing = sign_in_.scope_refresh();
     if (phase_ == Phase::refreshing) {
-        if (scopes) narrowing.refuse("A refresh is already under way: wait for it, then try again.");
+        if (scopes) narrowing.refuse(tr("bff.refresh_busy"));
         return;
     }
     if (scopes) {
@@ -97,7 +97,7 @@ void BffPanel::refresh(std::optional<ScopeSet> scopes, Instant now) {
     }
     phase_ = Phase::refreshing;
     host_.send_bff(BffRoute::refresh,
-                   scopes ? "refresh with fewer scopes (roomkey-helper BFF)" : "refresh (roomkey-helper BFF)",
+                   tr(scopes ? "bff.refresh_fewer_purpose" : "bff.refresh_purpose"),
                    bff_refresh_request(host_.config()->bff_refresh, scopes), now);
 }
 
@@ -108,39 +108,38 @@ void BffPanel::on_answer(BffRoute route, const std::optional<HttpResponse>& resp
     if (route == BffRoute::logout) {
         // Signed out here already (sign_out); this says what the helper did.
         if (response && is_success(response->status)) {
-            host_.notice("Signed out: " + bff_logout_note(*response));
+            host_.notice(tr("bff.signed_out", {{"note", bff_logout_note(*response)}}));
         } else {
-            host_.notice("Signed out here, but roomkey-helper did not confirm it (" +
-                         (response ? "HTTP " + std::to_string(response->status) : reason) +
-                         "): its session cookie may remain until it expires.");
+            host_.notice(tr("bff.sign_out_unconfirmed",
+                            {{"why", response ? "HTTP " + std::to_string(response->status) : reason}}));
         }
         return;
     }
     ScopeRefresh& narrowing = sign_in_.scope_refresh();
     if (!response) {
         if (route == BffRoute::refresh && narrowing.pending()) {
-            narrowing.failed("The refresh did not go through (" + reason + "): the scopes granted before still apply.");
+            narrowing.failed(tr("bff.refresh_not_through", {{"why", reason}}));
         }
-        host_.set_error(transport_error(route == BffRoute::session ? "Reading the session" : "Refreshing", reason),
+        host_.set_error(transport_error(tr(route == BffRoute::session ? "bff.reading_session" : "bff.refreshing"), reason),
                         ErrorSource::other);
         return;
     }
     if (auto why = bff_session_ended(*response)) {
-        if (narrowing.pending()) narrowing.failed("The refresh was refused and the session ended: sign in again.");
+        if (narrowing.pending()) narrowing.failed(tr("bff.refresh_ended"));
         ended(*why, now);
         return;
     }
     if (!is_success(response->status)) {
         const std::string why = bff_refusal(*response);
         if (route == BffRoute::refresh && narrowing.pending()) {
-            narrowing.failed(why + ": the scopes granted before still apply.");
+            narrowing.failed(tr("bff.refresh_refused", {{"why", why}}));
             return;
         }
         UserError error;
-        error.title = route == BffRoute::session ? "roomkey-helper's session could not be read" : "The refresh failed";
+        error.title = tr(route == BffRoute::session ? "errors.bff_session_unreadable.title" : "errors.bff_refresh_failed.title");
         error.message = why;
         error.code = "HTTP " + std::to_string(response->status);
-        error.remedy = "Try again; if it persists, sign in again.";
+        error.remedy = tr("errors.bff_try_again.remedy");
         error.offers_try_again = true;
         host_.set_error(std::move(error), ErrorSource::other);
         return;
@@ -148,7 +147,7 @@ void BffPanel::on_answer(BffRoute route, const std::optional<HttpResponse>& resp
     auto info = read_bff_session(response->body);
     if (!info) {
         host_.set_error(
-            unreadable_answer_error(route == BffRoute::session ? "Reading the session" : "Refreshing", info.error()),
+            unreadable_answer_error(tr(route == BffRoute::session ? "bff.reading_session" : "bff.refreshing"), info.error()),
             ErrorSource::other);
         return;
     }
@@ -159,7 +158,7 @@ void BffPanel::on_answer(BffRoute route, const std::optional<HttpResponse>& resp
         }
         if (info->signed_in) {
             host_.token_refreshed();
-            host_.notice("roomkey-helper refreshed the access token.");
+            host_.notice(tr("bff.refreshed"));
         }
     }
     take_session(*info, now);
@@ -168,7 +167,7 @@ void BffPanel::on_answer(BffRoute route, const std::optional<HttpResponse>& resp
 void BffPanel::take_session(const BffSessionInfo& info, Instant now) {
     if (!info.signed_in) {
         if (client_.holder() == CredentialHolder::helper)
-            ended("roomkey-helper holds no session for this browser any more", now);
+            ended(tr("bff.no_session"), now);
         return;
     }
     const bool arrived = client_.holder() != CredentialHolder::helper;
@@ -192,22 +191,22 @@ void BffPanel::take_session(const BffSessionInfo& info, Instant now) {
     if (phase_ == Phase::signing_in) phase_ = Phase::idle;
     if (sign_in_.requested_scopes().empty()) sign_in_.set_requested(info.scope);
     host_.reset_error();
-    host_.notice("Signed in through roomkey-helper: it holds the tokens, this page holds none.");
+    host_.notice(tr("bff.signed_in"));
     host_.signed_in(now);
 }
 
 void BffPanel::ended(const std::string& why, Instant now) {
-    host_.drop_calls("signed out", now);
+    host_.drop_calls("signed out", now);  // i18n: not shown (the reason features are told, as app_session.cpp tells it)
     host_.perform(client_.sign_out(), now);  // nobody holds credentials any more
     host_.reset_account_data();
     view_.signed_out();
     phase_ = Phase::idle;
     UserError error;
-    error.title = "Signed out by roomkey-helper";
+    error.title = tr("errors.bff_signed_out.title");
     error.message = why;
-    error.remedy = "Sign in again.";
+    error.remedy = tr("errors.sign_in_again");
     host_.set_error(std::move(error), ErrorSource::other);
-    host_.notice("Signed out: " + why);
+    host_.notice(tr("bff.signed_out", {{"note", why}}));
 }
 
 // ===========================================================================

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/i18n.hpp"
 #include "roomkey/errors.hpp"
 #include "roomkey/json_text.hpp"
 #include "roomkey/url.hpp"
@@ -45,7 +46,7 @@ std::optional<std::string> bff_session_ended(const HttpResponse& response) {
     const auto session = response.headers.get(kBffSessionHeader);
     if (!session || *session != kBffNoSession) return std::nullopt;
     if (auto why = first_error(response.body)) return why;
-    return std::string("roomkey session: roomkey-helper holds no session for this browser; sign in again");
+    return std::string(tr("bff.session_gone"));
 }
 
 std::optional<BffTokenRequestReport> token_request_header(const HttpResponse& response) {
@@ -83,13 +84,12 @@ std::string bff_logout_note(const HttpResponse& response) {
         !root["note"].get<std::string>().empty()) {
         return root["note"].get<std::string>();
     }
-    return "roomkey-helper forgot the tokens; the authorization itself stays granted at the service until you revoke "
-           "it there.";
+    return tr("bff.logout_note");
 }
 
 std::string bff_refusal(const HttpResponse& response) {
     if (auto why = first_error(response.body)) return *why;
-    return "roomkey-helper answered HTTP " + std::to_string(response.status);
+    return tr("bff.answered_http", {{"status", std::to_string(response.status)}});
 }
 
 void BffSessionView::on_session(const BffSessionInfo& info, Instant now) {

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/i18n.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/json_text.hpp"
 #include "roomkey/rate_limit_headers.hpp"
@@ -63,8 +64,8 @@ Console::Decision Console::prepare(Method method, const std::string& path, const
     auto checked = check_call(method, path, params);
     if (!checked) {
         problems_ = checked.error();
-        last.error = "Not sent: " + describe(problems_);
         last.check = describe(problems_);
+        last.error = tr("console.not_sent", {{"why", last.check}});
         missing_scope_.clear();
         if (anyway && match_endpoint(method, asked_.path)) return send_anyway(std::move(last), confirmed);
         last_ = std::move(last);
@@ -75,9 +76,8 @@ Console::Decision Console::prepare(Method method, const std::string& path, const
     last.scope_needed = std::string(endpoint.scope);
     if (granted && !grants(*granted, endpoint.scope)) {
         missing_scope_ = std::string(endpoint.scope);
-        last.error = "Not sent: " + call_name(method, checked->path) + " needs the scope " + missing_scope_ +
-                     ", which this sign-in did not grant. Sign in again adding " + missing_scope_ + ".";
-        last.check = last.error.substr(10);
+        last.check = tr("console.missing_scope", {{"call", call_name(method, checked->path)}, {"scope", missing_scope_}});
+        last.error = tr("console.not_sent", {{"why", last.check}});
         if (anyway) return send_anyway(std::move(last), confirmed);
         last_ = std::move(last);
         decision.verdict = Verdict::missing_scope;
@@ -91,7 +91,7 @@ Console::Decision Console::prepare(Method method, const std::string& path, const
     if (auto match = match_endpoint(method, checked->path)) call.room_id = match->room_id;
     last_ = std::move(last);
     if (endpoint.destructive && !confirmed) {
-        last_->error = "Waiting for confirmation: " + call_name(method, call.path) + " cannot be undone.";
+        last_->error = tr("console.confirm_wait", {{"call", call_name(method, call.path)}});
         pending_ = call;
         decision.verdict = Verdict::confirm;
         return decision;
@@ -110,7 +110,7 @@ Console::Decision Console::send_anyway(ConsoleLast last, bool confirmed) {
                                        ? &endpoint_info(match_endpoint(asked_.method, asked_.path)->endpoint)
                                        : nullptr;
     if (endpoint && endpoint->destructive && !confirmed) {
-        last_->error = "Waiting for confirmation: " + call_name(asked_.method, asked_.path) + " cannot be undone.";
+        last_->error = tr("console.confirm_wait", {{"call", call_name(asked_.method, asked_.path)}});
         pending_ = asked_;
         decision.verdict = Verdict::confirm;
         return decision;
@@ -128,7 +128,7 @@ std::optional<ConsolePending> Console::confirm() {
 }
 
 void Console::cancel() {
-    if (pending_ && last_) last_->error = "Cancelled: not sent.";
+    if (pending_ && last_) last_->error = tr("console.cancelled");
     pending_.reset();
 }
 
@@ -164,8 +164,7 @@ void Console::on_answer(const HttpResponse& response) {
     if (response.status == 403 && challenge && challenge->error == "insufficient_scope") {
         // Spec 5.2.2: the service names the scope the call needed.
         missing_scope_ = challenge->scope ? *challenge->scope : last.scope_needed;
-        last.error += ": insufficient_scope: this call needs the scope " + missing_scope_ + ". Sign in again adding " +
-                      missing_scope_ + ".";
+        last.error = tr("console.insufficient_scope", {{"status", "403"}, {"scope", missing_scope_}});
     }
 }
 
@@ -174,17 +173,21 @@ void Console::on_failure(const std::string& reason) {
     if (!last_) last_.emplace();
     last_->status.reset();
     last_->json.clear();
-    last_->error = "No answer: " + reason;
+    last_->error = tr("console.no_answer", {{"reason", reason}});
 }
 
 std::string Console::announcement() const {
     if (!last_) return {};
     const ConsoleLast& last = *last_;
-    std::string out = "Console: " + last.method + " " + last.path;
-    if (last.status) out += " answered " + std::to_string(*last.status);
-    if (!last.error.empty()) out += (last.status ? ". " : ": ") + last.error;
-    if (!last.error.empty() && last.error.back() != '.') out += ".";
-    if (last.error.empty()) out += ".";
+    const std::string call = last.method + " " + last.path;
+    const std::string_view stop = tr("console.full_stop");
+    std::string out = last.status ? tr("console.announce_status", {{"call", call}, {"status", std::to_string(*last.status)}})
+                                  : tr("console.announce", {{"call", call}});
+    if (!last.error.empty()) out += (last.status ? std::string(stop) + " " : std::string(": ")) + last.error;
+    const auto ends = [&](std::string_view end) {
+        return out.size() >= end.size() && out.compare(out.size() - end.size(), end.size(), end) == 0;
+    };
+    if (!ends(".") && !ends(stop)) out += stop;
     return out;
 }
 

@@ -66,9 +66,17 @@ struct SaveFile {
     std::string mime;
     std::string text;
 };
+// Select text of a message of the open room in the conversation's text
+// layer (intent::SelectText), or copy what is selected there.
+struct SelectText {
+    std::string message_id;
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+};
+struct CopySelection {};
 }  // namespace effect
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
                             effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending,
-                            effect::StorePosts, effect::SaveFile>;
+                            effect::StorePosts, effect::SaveFile, effect::SelectText, effect::CopySelection>;
 
 }  // namespace roomkey::app

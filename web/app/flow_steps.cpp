@@ -1,6 +1,8 @@
 // flow_steps.cpp: the flow's steps that are not fetches (see flow_steps.hpp).
 #include "app/flow_steps.hpp"
 
+#include "app/i18n.hpp"
+#include "app/user_errors.hpp"
 #include "roomkey/pkce.hpp"
 #include "roomkey/url.hpp"
 
@@ -10,14 +12,12 @@ namespace {
 
 // What each authorization request and callback parameter is for (spec 4.2, 5.4).
 std::string parameter_note(std::string_view name) {
-    if (name == "response_type") return "authorization code flow";
-    if (name == "client_id") return "the registered client (5003 when unknown)";
-    if (name == "redirect_uri") return "must equal a registered redirect URI exactly";
-    if (name == "scope") return "what the consent screen asks the user to grant";
-    if (name == "state") return "random, single use: the callback must bring it back unchanged";
-    if (name == "code_challenge") return "S256 of the code_verifier, which is kept until the callback and never sent here";
-    if (name == "code_challenge_method") return "S256 (plain is refused)";
-    if (name == "code") return "single use, valid 1 minute; masked";
+    static constexpr std::string_view kNoted[] = {"response_type", "client_id",      "redirect_uri",
+                                                  "scope",         "state",          "code_challenge",
+                                                  "code_challenge_method", "code"};
+    for (std::string_view noted : kNoted) {
+        if (name == noted) return tr("flow.param." + std::string(name));
+    }
     return {};
 }
 
@@ -44,10 +44,7 @@ HttpRequest navigation(std::string url) {
 }
 
 FlowStep authorization_step(std::string url) {
-    FlowStep step{"authorization request (spec 4.2)", navigation(url),
-                  "the browser went to the consent screen with these parameters; only the S256 code_challenge "
-                  "left, its code_verifier stays in sessionStorage until the callback (spec 5.4)",
-                  decoded_query(url)};
+    FlowStep step{tr("flow.authorization.title"), navigation(url), tr("flow.authorization.note"), decoded_query(url)};
     return step;
 }
 
@@ -71,25 +68,28 @@ FlowStep callback_step(std::string url, const std::optional<CallbackError>& refu
     for (StepParameter& parameter : parameters) {
         if (parameter.name != "state") continue;
         if (!kept_state) {
-            parameter.note = "no sign-in of this page was waiting for it";
+            parameter.note = tr("flow.callback.state_unexpected");
         } else if (*kept_state == parameter.value) {
-            parameter.note = "equals the state kept for this sign-in";
+            parameter.note = tr("flow.callback.state_equal");
         } else {
-            parameter.note = "differs from the state kept for this sign-in: " + *kept_state;
+            parameter.note = tr("flow.callback.state_differs", {{"state", *kept_state}});
         }
     }
     std::string note;
     if (!refused) {
-        note = "the consent screen sent the browser back: state matched the one kept for this sign-in (single use, "
-               "now spent); the code goes to the token endpoint next (valid 1 minute, spec 2.2)";
+        note = tr("flow.callback.accepted");
     } else if (refused->kind == CallbackErrorKind::state_mismatch) {
-        note = "refused: state is not the one kept for this sign-in (spec 4.2); nothing is exchanged";
+        note = tr("flow.callback.state_refused");
     } else {
-        note = "refused: " + std::string(to_string(refused->kind));
-        if (!refused->error.empty()) note += " (" + refused->error + ")";
-        note += "; nothing is exchanged";
+        const std::string kind(to_string(refused->kind));
+        note = refused->error.empty() ? tr("flow.callback.refused", {{"kind", kind}})
+                                      : tr("flow.callback.refused_error", {{"kind", kind}, {"error", refused->error}});
+        // The spec 7.1 code's remedy (docs/errors.md), beside the identifier.
+        if (const std::string remedy = callback_error(*refused).remedy; !remedy.empty()) {
+            note += " " + tr("flow.callback.remedy", {{"remedy", remedy}});
+        }
     }
-    return FlowStep{"callback (spec 4.2)", navigation(std::move(url)), std::move(note), std::move(parameters)};
+    return FlowStep{tr("flow.callback.title"), navigation(std::move(url)), std::move(note), std::move(parameters)};
 }
 
 }  // namespace roomkey::app

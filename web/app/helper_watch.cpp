@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "app/format.hpp"
+#include "app/i18n.hpp"
 #include "app/post_outcome.hpp"
 
 namespace roomkey::app {
@@ -18,8 +19,7 @@ std::optional<std::string> HelperWatch::on_unreachable(Instant now, bool probe_f
     if (probe_failed) ++probes_;
     const Millis wait = retry_backoff(probes_ + 1);
     probe_at_ = now + wait;
-    return "roomkey-helper does not answer; requests wait, and roomkey asks it again in " +
-           format_countdown(std::max(wait, Millis(0))) + ".";
+    return tr("helper.unreachable", {{"time", format_countdown(std::max(wait, Millis(0)))}});
 }
 
 std::optional<std::string> HelperWatch::on_answer() {
@@ -28,7 +28,7 @@ std::optional<std::string> HelperWatch::on_answer() {
     probes_ = 0;
     probe_in_flight_ = false;
     probe_at_.reset();
-    return "roomkey-helper answers again; waiting requests go on.";
+    return std::string(tr("helper.back"));
 }
 
 }  // namespace roomkey::app

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "app/i18n.hpp"
 #include "roomkey/json_text.hpp"
 #include "roomkey/request_snippets.hpp"
 #include "roomkey/url.hpp"
@@ -72,7 +73,7 @@ std::string body_for_display(const Headers& headers, std::string_view body, cons
     if (!reveal) shown = mask_known_secrets(std::move(shown), rules);
     if (shown.size() > kMaxShownBody) {
         shown.resize(kMaxShownBody);
-        shown += "\n... (truncated)";
+        shown += "\n" + std::string(tr("log.truncated"));
     }
     return shown;
 }
@@ -173,11 +174,11 @@ RenderedExchange render(const LogEntry& entry, const RedactionRules& rules, bool
         out.response_headers = headers_for_display(entry.response->headers, rules, reveal);
         out.response_body = body_for_display(entry.response->headers, entry.response->body, rules, reveal);
     } else if (!entry.transport_error.empty()) {
-        out.status_line = "(no response: " + entry.transport_error + ")";
+        out.status_line = tr("log.no_response", {{"error", entry.transport_error}});
     } else if (!entry.step_note.empty()) {
         out.status_line = "(" + entry.step_note + ")";
     } else {
-        out.status_line = "(pending)";
+        out.status_line = tr("log.pending_status");
     }
     out.title = entry_title(entry);
     return out;
@@ -186,14 +187,14 @@ RenderedExchange render(const LogEntry& entry, const RedactionRules& rules, bool
 std::string entry_title(const LogEntry& entry) {
     if (!entry.step_note.empty()) {
         // A navigation: no status and no duration, only which step it was.
-        return std::string(to_string(entry.request.method)) + " " + path_of(entry.request.url) + " -> step  " +
-               entry.purpose;
+        return tr("log.step_title", {{"call", std::string(to_string(entry.request.method)) + " " + path_of(entry.request.url)},
+                                     {"purpose", entry.purpose}});
     }
     std::string outcome = entry.response ? std::to_string(entry.response->status)
-                                         : entry.transport_error.empty() ? "pending" : "failed";
+                                         : tr(entry.transport_error.empty() ? "log.pending" : "log.failed");
     std::string title = std::string(to_string(entry.request.method)) + " " + path_of(entry.request.url) + " -> " +
                         outcome;
-    if (entry.finished) title += " (" + std::to_string((*entry.finished - entry.started).count()) + " ms)";
+    if (entry.finished) title += " " + tr("log.duration", {{"ms", std::to_string((*entry.finished - entry.started).count())}});
     if (!entry.purpose.empty()) title += "  " + entry.purpose;
     return title;
 }
@@ -219,10 +220,10 @@ std::string log_filter_problem(const LogFilter& filter) {
     constexpr std::string_view kMethods[] = {"", "GET", "POST", "PUT", "DELETE"};
     constexpr std::string_view kClasses[] = {"", "2xx", "3xx", "4xx", "5xx", "none"};
     if (std::find(std::begin(kMethods), std::end(kMethods), filter.method) == std::end(kMethods)) {
-        return "the method must be GET, POST, PUT, DELETE or empty (any)";
+        return tr("log.bad_method");
     }
     if (std::find(std::begin(kClasses), std::end(kClasses), filter.status) == std::end(kClasses)) {
-        return "the status must be 2xx, 3xx, 4xx, 5xx, none (no answer) or empty (any)";
+        return tr("log.bad_status");
     }
     return {};
 }

@@ -220,6 +220,15 @@ Result<Intent, std::string> parse_object(const json& action) {
         }
         return Intent{intent::ShowView{view == "developer"}};
     }
+    if (type == "show_details") {
+        std::string tab;
+        const auto named = read_text(action, "tab", tab) ? details_tab_named(tab) : std::nullopt;
+        if (!named) {
+            return Err{
+                std::string("action show_details: \"tab\" must be \"tasks\", \"members\", \"files\" or \"none\"")};
+        }
+        return Intent{intent::ShowDetails{*named}};
+    }
     if (type == "set_room_filter") {
         std::string text;
         if (!read_text(action, "text", text)) return missing(type, "text");
@@ -269,6 +278,21 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_text(action, "body", body)) return missing(type, "body");
         return Intent{intent::EditMessage{std::move(room), std::move(message), std::move(body)}};
     }
+    if (type == "select_text") {
+        intent::SelectText select;
+        if (!read_id(action, "room_id", select.room_id)) return bad_id(type, "room_id");
+        if (!read_id(action, "message_id", select.message_id)) return bad_id(type, "message_id");
+        for (auto [name, out] : {std::pair{"start", &select.start}, std::pair{"end", &select.end}}) {
+            if (!action.contains(name) || !action[name].is_number_unsigned()) {
+                return Err{"action select_text: \"" + std::string(name) +
+                           "\" must be a character position (a whole number from 0) in the message's text"};
+            }
+            *out = action[name].get<std::uint64_t>();
+        }
+        if (select.end < select.start) return Err{std::string("action select_text: \"end\" is before \"start\"")};
+        return Intent{std::move(select)};
+    }
+    if (type == "copy_selection") return Intent{intent::CopySelection{}};
     if (type == "load_my_tasks") return Intent{intent::LoadMyTasks{}};
     if (type == "load_contacts") return Intent{intent::LoadContacts{}};
     if (type == "accept_request" || type == "decline_request") {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/i18n.hpp"
+#include "app/details_tab.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/request_snippets.hpp"
 #include "roomkey/result.hpp"
@@ -211,6 +212,10 @@ struct AddScopes {
 struct ShowView {
     bool developer = false;
 };
+// The open room's details pane, showing `tab` (none: closed): the UI's, and the page's for a place.
+struct ShowDetails {
+    DetailsTab tab = DetailsTab::none;
+};
 struct SetRoomFilter {
     std::string text;
 };
@@ -223,6 +228,17 @@ struct Quote {
     std::string room_id;
     std::string message_id;
 };
+// Select characters [start, end) of a loaded message's text (its page API
+// `text`, counted in UTF-16 code units as a script indexes it) in the
+// conversation's text layer (web/src/text_layer.hpp), showing the message.
+struct SelectText {
+    std::string room_id;
+    std::string message_id;
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+};
+// Put the conversation's selected text on the clipboard (Ctrl+C).
+struct CopySelection {};
 // Insert "[To:id]Name" into the composer.
 struct Mention {
     std::string account_id;
@@ -287,11 +303,11 @@ using Intent =
                  intent::AcceptRequest, intent::DeclineRequest, intent::SetPageVisible, intent::ConsoleCall,
                  intent::ConfirmConsoleCall, intent::CancelConsoleCall, intent::AddScopes, intent::RefreshScopes,
                  intent::UploadFile, intent::PickFile, intent::OpenFile, intent::PageRestored,
-                 intent::ClipboardCleared, intent::ShowView, intent::SetRoomFilter, intent::Reply, intent::Quote,
+                 intent::ClipboardCleared, intent::ShowView, intent::ShowDetails, intent::SetRoomFilter, intent::Reply, intent::Quote,
                  intent::Mention, intent::EditMessage, intent::DeleteMessage, intent::ReopenTask,
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
                  intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,
-                 intent::RestoreSettings, intent::RestoreDrafts>;
+                 intent::RestoreSettings, intent::RestoreDrafts, intent::SelectText, intent::CopySelection>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;
@@ -322,6 +338,7 @@ inline constexpr int kMaxBurst = 100;
 //   {"type":"reopen_task","room_id":"2100","task_id":"5"} {"type":"set_notifications","on":true}
 //   {"type":"set_setting","name":"send_key","value":"enter"} ("enter"|"ctrl_enter")
 //   {"type":"set_setting","name":"mark_read_on_view","value":false}
+//   {"type":"select_text","room_id":"2100","message_id":"5","start":0,"end":4} {"type":"copy_selection"}
 // "set_reveal" is refused: revealing secrets is reachable from the UI only.
 // The error text names what is wrong, for the page's console.
 Result<Intent, std::string> parse_action(std::string_view json_text);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 #include "app/message_merge.hpp"
 #include "app/view_answer.hpp"
 #include "app/words.hpp"
@@ -26,7 +27,8 @@ std::string room_path(const std::string& room_id, std::string_view rest = {}) {
 // "7.3 MB" for the too-large message.
 std::string megabytes(std::int64_t bytes) {
     char text[32];
-    std::snprintf(text, sizeof text, "%.1f MB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    const double mb = static_cast<double>(bytes) / (1024.0 * 1024.0);
+    std::snprintf(text, sizeof text, "%.1f MB", mb);  // i18n: not shown (a unit, in room.upload_too_large)
     return text;
 }
 
@@ -54,6 +56,7 @@ void OpenRoom::open(const std::string& room_id, Instant now) {
         first_unread_id_.clear();
         first_load_ = true;
         tried_unread_ = -1;
+        read_retry_ = false;
     }
     load_messages(room_id, now);
     if (!pending(Kind::tasks, room_id))
@@ -134,15 +137,15 @@ void OpenRoom::upload(const intent::UploadFile& i, Instant now) {
     const auto size = i.size.value_or(static_cast<std::int64_t>(i.data.size()));
     if (size > static_cast<std::int64_t>(kMaxUploadFileBytes)) {
         state.status = "failed";
-        state.error = i.name + " is " + megabytes(size) + ": the service takes files up to 5 MB (" +
-                      std::to_string(kMaxUploadFileBytes) + " bytes). Nothing was sent.";
+        state.error = tr("room.upload_too_large",
+                         {{"name", i.name}, {"size", megabytes(size)}, {"most", std::to_string(kMaxUploadFileBytes)}});
         room_.set_upload(std::move(state));
         return;
     }
     if (pending(Kind::upload, i.room_id)) {
         // One upload per room at a time: the progress shown is that one's.
         state.status = "failed";
-        state.error = "An upload to this room is still running: wait for it, then send " + i.name + ".";
+        state.error = tr("room.upload_running", {{"name", i.name}});
         room_.set_upload(std::move(state));
         return;
     }
@@ -187,25 +190,25 @@ void OpenRoom::on_upload_progress(RequestTag tag, std::int64_t sent, std::int64_
 std::string OpenRoom::label(const Call& call) {
     switch (call.kind) {
         case Kind::messages:
-            return "room messages (open room)";
+            return tr("room.call_messages");
         case Kind::poll:
-            return "room messages (poll)";
+            return tr("room.call_poll");
         case Kind::tasks:
-            return "room tasks";
+            return tr("room.call_tasks");
         case Kind::members:
-            return "room members";
+            return tr("room.call_members");
         case Kind::files:
-            return "room files";
+            return tr("room.call_files");
         case Kind::mark_read:
-            return "mark as read";
+            return tr("room.call_mark_read");
         case Kind::task_status:
-            return "task done";
+            return tr("room.call_task_status");
         case Kind::upload:
-            return "file upload (" + (call.upload ? call.upload->name : std::string()) + ")";
+            return tr("room.call_upload", {{"name", call.upload ? call.upload->name : std::string()}});
         case Kind::open_file:
-            return "file download link";
+            return tr("room.call_download_link");
     }
-    return "room";
+    return tr("room.header");
 }
 
 void OpenRoom::send(Call call, Instant now) {
@@ -291,7 +294,11 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
     const bool already_read = call.kind == Kind::mark_read && response && is_already_read_answer(*response);
     const bool ok = response && (is_success(response->status) || already_read);
     const bool for_open_room = room_.is_open() && call.subject == room_.room_id();
-    const std::string what = "Reading " + label(call);
+    const std::string what =
+        call.kind == Kind::mark_read
+            ? tr("room.marking_read",
+                 {{"room", room_words(dashboard_.rooms().value ? &*dashboard_.rooms().value : nullptr, call.subject)}})
+            : tr("room.reading", {{"what", label(call)}});
     if (call.kind == Kind::messages || call.kind == Kind::poll) {
         if (for_open_room) room_.set_loading(false);
         // The next poll is timed from this answer, with the budget as it is now.
@@ -330,6 +337,12 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     if (call.kind == Kind::poll && about_tasks && !pending(Kind::tasks, call.subject))
                         send(Call{Kind::tasks, Method::Get, room_path(call.subject, "/tasks"), {}, call.subject, {}, {}},
                              now);
+                    // The service answers again: the room seen during the outage is marked read now.
+                    if (read_retry_) {
+                        read_retry_ = false;
+                        tried_unread_ = -1;
+                        seen_latest(call.subject, now);
+                    }
                 }
             }
             break;
@@ -355,6 +368,13 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
             }
             break;
         case Kind::mark_read:
+            // Seen during an outage (no answer, the helper's or the service's 5xx, 429): the
+            // error stands, the room stays unread, and the next answer of the room's poll asks again.
+            // A refusal (4xx) is not asked again for the same count.
+            if (!failure.empty() && call.quiet && for_open_room &&
+                (!response || response->status >= 500 || response->status == 429)) {
+                read_retry_ = true;
+            }
             if (failure.empty()) {
                 auto counts = read_mark_read_answer(*response);
                 if (!counts) {
@@ -366,7 +386,7 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     if (!call.quiet) {
                         const std::string room =
                             room_words(dashboard_.rooms().value ? &*dashboard_.rooms().value : nullptr, call.subject);
-                        host_.notice(already_read ? room + " was already read." : "Marked " + room + " as read.");
+                        host_.notice(tr(already_read ? "room.was_read" : "room.marked_read", {{"room", room}}));
                     }
                 }
             }
@@ -382,9 +402,10 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     room_.set_task_status(call.subject, done);
                     my_tasks_.set_status(call.subject, done);
                     host_.notice(
-                        task_words({&room_.tasks(), my_tasks_.tasks().value ? &*my_tasks_.tasks().value : nullptr},
-                                   call.subject) +
-                        (done == "done" ? " is done." : " is open again."));
+                        tr(done == "done" ? "room.task_is_done" : "room.task_is_open",
+                           {{"task",
+                             task_words({&room_.tasks(), my_tasks_.tasks().value ? &*my_tasks_.tasks().value : nullptr},
+                                        call.subject)}}));
                 }
             }
             break;
@@ -399,8 +420,9 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
 void OpenRoom::on_file_answer(const Call& call, const Answer& answer, Instant now) {
     const bool upload = call.kind == Kind::upload;
     const std::string room = upload ? call.subject : call.room;
-    const std::string what = upload ? "Uploading " + (call.upload ? call.upload->name : std::string("the file"))
-                                    : "Opening " + file_words(room_.files(), call.subject);
+    const std::string what =
+        upload ? tr("room.uploading", {{"name", call.upload ? call.upload->name : std::string(tr("words.the_file"))}})
+               : tr("room.opening", {{"name", file_words(room_.files(), call.subject)}});
     const std::optional<HttpResponse>& response = answer.response;
     // The failure in words ("" on success), as the view and the app's error show it.
     std::string failure;
@@ -441,7 +463,8 @@ void OpenRoom::on_file_answer(const Call& call, const Answer& answer, Instant no
             if (failure.empty()) up.sent = up.total;
         }
         if (!failure.empty()) return;
-        host_.notice("Uploaded " + (call.upload ? call.upload->name : std::string("the file")) + ".");
+        host_.notice(
+            tr("room.uploaded", {{"name", call.upload ? call.upload->name : std::string(tr("words.the_file"))}}));
         host_.clear_error(ErrorSource::room);
         // The service wrote its file_uploaded message: show it, and the file.
         if (for_open_room) {

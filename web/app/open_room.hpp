@@ -106,6 +106,7 @@ private:
     bool first_load_ = false;  // the open room's first messages are still to come
     std::string first_unread_id_;
     std::int64_t tried_unread_ = -1;  // the unread count last marked read on view
+    bool read_retry_ = false;         // that failed for want of the service: asked again once it answers
 };
 
 }  // namespace roomkey::app

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "app/i18n.hpp"
+
 #include "roomkey/api_records.hpp"
 #include "roomkey/proxy_outcome.hpp"
 
@@ -21,11 +23,11 @@ std::string_view to_string(TransportFailure failure) {
 std::string describe(TransportFailure failure) {
     switch (failure) {
         case TransportFailure::network_error:
-            return "the connection to roomkey-helper failed (refused, or broken before an answer)";
+            return tr("post.helper_failed");
         case TransportFailure::timeout:
-            return "roomkey-helper did not answer in time";
+            return tr("post.helper_timeout");
     }
-    return "no answer";
+    return tr("post.no_answer");
 }
 
 std::optional<GatewayFailure> read_gateway_failure(const HttpResponse& response) {
@@ -60,35 +62,34 @@ std::string_view to_string(PostVerdict verdict) {
 PostOutcome classify_post(const HttpResponse& response) {
     const int status = response.status;
     if (status >= 200 && status < 300) return {PostVerdict::delivered, {}};
-    if (status == 429) return {PostVerdict::rate_limited, "429: the rate limit is reached (spec 7.3, 8.1)"};
+    if (status == 429) return {PostVerdict::rate_limited, tr("post.429")};
     if (status == 503) {
-        return {PostVerdict::retry_automatically, "503: the service is unavailable and did not take the post"};
+        return {PostVerdict::retry_automatically, tr("post.503")};
     }
     if (status == 502) {
         switch (read_gateway_failure(response).value_or(GatewayFailure::sent_no_answer)) {
             case GatewayFailure::not_sent:
-                return {PostVerdict::retry_automatically, "roomkey-helper could not reach the service: not sent"};
+                return {PostVerdict::retry_automatically, tr("post.not_sent")};
             case GatewayFailure::sent_no_answer:
-                return {PostVerdict::unknown, "502: the service got the post but no answer came back"};
+                return {PostVerdict::unknown, tr("post.502")};
         }
     }
     if (status >= 500) {
-        return {PostVerdict::unknown,
-                "HTTP " + std::to_string(status) + ": the service failed while handling the post"};
+        return {PostVerdict::unknown, tr("post.5xx", {{"status", std::to_string(status)}})};
     }
-    if (status >= 400) return {PostVerdict::refused, "HTTP " + std::to_string(status) + ": the service refused it"};
+    if (status >= 400) return {PostVerdict::refused, tr("post.4xx", {{"status", std::to_string(status)}})};
     // 1xx/3xx never end a fetch normally: treat as unknown, never resend.
-    return {PostVerdict::unknown, "unexpected HTTP " + std::to_string(status)};
+    return {PostVerdict::unknown, tr("post.unexpected", {{"status", std::to_string(status)}})};
 }
 
 PostOutcome classify_post_failure(TransportFailure failure) {
     switch (failure) {
         case TransportFailure::network_error:
-            return {PostVerdict::unknown, describe(failure) + "; the browser cannot tell whether the post was sent"};
+            return {PostVerdict::unknown, tr("post.cannot_tell", {{"why", describe(failure)}})};
         case TransportFailure::timeout:
-            return {PostVerdict::unknown, describe(failure) + "; the post may have been delivered"};
+            return {PostVerdict::unknown, tr("post.may_be_delivered", {{"why", describe(failure)}})};
     }
-    return {PostVerdict::unknown, "no answer"};
+    return {PostVerdict::unknown, tr("post.no_answer")};
 }
 
 Millis retry_backoff(int attempt) {

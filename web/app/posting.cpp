@@ -5,6 +5,7 @@
 
 #include "app/app_detail.hpp"
 #include "app/format.hpp"
+#include "app/i18n.hpp"
 #include "roomkey/errors.hpp"
 
 namespace roomkey::app {
@@ -82,8 +83,8 @@ void Posting::queue_message(const intent::QueueMessage& message, Instant now) {
         auto request = build_post(host_.api_config(), job);
         if (!request) {
             UserError error;
-            error.title = "This message cannot be posted";
-            error.message = "Check the room and the text (" + request.error() + ").";
+            error.title = tr("post.message_invalid");
+            error.message = tr("post.message_invalid_check", {{"why", request.error()}});
             host_.set_error(std::move(error), ErrorSource::other);
             return;
         }
@@ -109,8 +110,8 @@ void Posting::queue_task(const intent::QueueTask& task, Instant now) {
     auto request = build_post(host_.api_config(), job);
     if (!request) {
         UserError error;
-        error.title = "This task cannot be added";
-        error.message = "Check the room, text, assignees and due date (" + request.error() + ").";
+        error.title = tr("post.task_invalid");
+        error.message = tr("post.task_invalid_check", {{"why", request.error()}});
         host_.set_error(std::move(error), ErrorSource::other);
         return;
     }
@@ -138,7 +139,7 @@ void Posting::enqueue(PostJob& job, Result<HttpRequest, std::string> request, In
     ++batch_.total;
     ++revision_;
     Outgoing out;
-    out.label = job.kind == PostKind::task ? "task (spec 4.7)" : "message (spec 4.6)";
+    out.label = tr(job.kind == PostKind::task ? "post.call_task" : "post.call_message");
     out.request = std::move(request);
     out.options.room_for_post = job.room_id;
     out.options.in_room_order = true;  // one post per room at a time, so they arrive in order
@@ -150,7 +151,7 @@ void Posting::cancel_queued() {
     for (PostJob& job : posts_) {
         if (!host_.pending(job.id) || !host_.cancel(job.id)) continue;  // on the wire: its answer decides
         job.stage = PostStage::cancelled;
-        job.note = "cancelled before it was sent";
+        job.note = tr("post.cancelled");
         if (batch_.total > 0) --batch_.total;
     }
 }
@@ -180,7 +181,7 @@ void Posting::retry(RequestId id, std::optional<std::string> body, Instant now) 
     job->rate_limited = 0;
     job->done_at.reset();
     job->queued_at = now;  // a later check looks for this attempt
-    job->note = "sent again at your request";
+    job->note = tr("post.sent_again");
     error_.clear();
     host_.clear_error(ErrorSource::posting);
     enqueue(*job, build_post(host_.api_config(), *job), now);
@@ -197,7 +198,7 @@ void Posting::discard(RequestId id) {
     ++revision_;
     job->stage = PostStage::cancelled;
     job->retry_at.reset();
-    job->note = "discarded by you: not sent again";
+    job->note = tr("post.discarded");
     if (held) host_.release(id);  // the room's next post may go
     if (std::none_of(posts_.begin(), posts_.end(),
                      [](const PostJob& p) { return p.stage == PostStage::unknown || p.stage == PostStage::refused; })) {
@@ -230,7 +231,7 @@ void Posting::run_timers(Instant now) {
             job.retry_at.reset();
             // Settling a post whose outcome is unknown: is it in the room?
             Outgoing out;
-            out.label = "room messages (spec 4.8), looking for a post whose answer was lost";
+            out.label = tr("post.call_settle");
             out.request = built(api_request(host_.api_config(), HeldByHelper{}, Method::Get,
                                             "/rooms/" + job.room_id + "/messages", {{"force", "1"}}));
             out.options.rate_limit_retries = kSettleRateLimitRetries;
@@ -298,8 +299,7 @@ void Posting::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
     if (!job) return;
     job->rate_limited = waiting.count;
     job->stage = PostStage::waiting;
-    job->note = waiting.per_room ? "429: per-room posting limit; waiting about 10 s (spec 7.3)"
-                                 : "429: rate limit; waiting for the reset (spec 8.1)";
+    job->note = tr(waiting.per_room ? "post.429_room" : "post.429_overall");
 }
 
 void Posting::on_answer(RequestTag tag, const Answer& answer, Instant now) {
@@ -327,12 +327,13 @@ void Posting::on_post_answer(PostJob& job, const Answer& answer, Instant now) {
     job.stage = PostStage::delivered;
     if (job.kind == PostKind::message) {
         auto posted = read_posted_message(*answer.response);
-        job.note = posted ? "message_id " + *posted : "delivered";
+        job.note = posted ? "message_id " + *posted : std::string(tr("post.delivered"));
         if (posted) job.message_id = *posted;
         if (posted && delivered_) delivered_(job);
     } else {
         auto posted = read_posted_tasks(*answer.response);
-        job.note = posted ? std::to_string(posted->size()) + " task(s)" : "delivered";
+        job.note =
+            posted ? tr_n("post.tasks", static_cast<long long>(posted->size())) : std::string(tr("post.delivered"));
     }
     ++batch_.delivered;
     error_.clear();
@@ -349,7 +350,7 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
     } else {
         // The session did not send it (signed out, the refresh failed, still
         // 401 after the one retry): the service did not act on it.
-        outcome = {PostVerdict::refused, "not sent: " + answer.reason};
+        outcome = {PostVerdict::refused, tr("post.not_sent_because", {{"why", answer.reason}})};
     }
     switch (outcome.verdict) {
         case PostVerdict::delivered:
@@ -360,8 +361,8 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
             const Millis wait = retry_backoff(job.attempts);
             job.stage = PostStage::retrying;
             job.retry_at = now + wait;
-            job.note = outcome.why + "; sending it again by itself in " + wait_text(wait) + " (retry " +
-                       std::to_string(job.attempts) + ")";
+            job.note = tr("post.retrying_in",
+                          {{"why", outcome.why}, {"in", wait_text(wait)}, {"n", std::to_string(job.attempts)}});
             return;
         }
         case PostVerdict::unknown:
@@ -370,28 +371,26 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
                 job.checks = 0;
                 job.why = outcome.why;
                 job.retry_at = now + kFirstCheckDelay;
-                job.note = outcome.why + "; looking for it in the room's latest messages";
+                job.note = tr("post.looking", {{"why", outcome.why}});
                 return;
             }
             job.stage = PostStage::unknown;
-            job.note = outcome.why + (job.kind == PostKind::task
-                                          ? ". A task cannot be looked up here: check the room's tasks, then "
-                                            "Retry (it may be added twice) or Discard."
-                                          : ". Retry (it may arrive twice) or Discard.");
+            job.note =
+                tr(job.kind == PostKind::task ? "post.unknown_task" : "post.unknown_message", {{"why", outcome.why}});
             decided(job, now);
             return;
         case PostVerdict::refused: {
             job.stage = PostStage::refused;
             job.done_at = now;
             if (answer.response) {
-                UserError error =
-                    api_error(job.kind == PostKind::message ? "Posting a message" : "Adding a task", *answer.response,
-                              job.kind == PostKind::message ? Endpoint::room_messages_post : Endpoint::room_tasks_post);
-                job.note = error.code + ": " + error.message + " The text is kept: Edit, Retry or Discard.";
+                UserError error = api_error(
+                    tr(job.kind == PostKind::message ? "post.posting_message" : "post.adding_task"), *answer.response,
+                    job.kind == PostKind::message ? Endpoint::room_messages_post : Endpoint::room_tasks_post);
+                job.note = tr("post.refused_kept", {{"code", error.code}, {"why", error.message}});
                 error_ = job.note;
                 host_.set_error(std::move(error), ErrorSource::posting);
             } else {
-                job.note = outcome.why + ". The text is kept: Retry or Discard.";
+                job.note = tr("post.not_sent_kept", {{"why", outcome.why}});
                 error_ = job.note;
             }
             ++batch_.failed;
@@ -405,11 +404,11 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
 void Posting::decided(PostJob& job, Instant now) {
     job.done_at = now;
     job.retry_at.reset();
-    error_ = "A post may not have been delivered: " + job.note;
+    error_ = tr("post.maybe_lost", {{"note", job.note}});
     UserError error;
-    error.title = "A post may not have been delivered";
+    error.title = tr("post.maybe_lost_title");
     error.message = job.note;
-    error.remedy = "Use Retry or Discard on the post in the queue.";
+    error.remedy = tr("post.maybe_lost_remedy");
     host_.set_error(std::move(error), ErrorSource::posting);
     batch_.last_done = now;
 }
@@ -426,7 +425,7 @@ void Posting::on_settle_answer(RequestTag tag, const Answer& answer, Instant now
     if (found == Settlement::found) {
         job->stage = PostStage::delivered;
         job->done_at = now;
-        job->note = "delivered: " + job->why + ", and it was found in the room";
+        job->note = tr("post.found", {{"why", job->why}});
         ++batch_.delivered;
         batch_.last_done = now;
         error_.clear();
@@ -436,9 +435,7 @@ void Posting::on_settle_answer(RequestTag tag, const Answer& answer, Instant now
     }
     if (found == Settlement::not_found) {
         job->stage = PostStage::unknown;
-        job->note = job->why +
-                    "; it is not among the room's latest messages, so it was most likely not delivered. Retry "
-                    "sends it again; Discard drops it";
+        job->note = tr("post.not_found", {{"why", job->why}});
         host_.release(job->id);
         decided(*job, now);
         return;
@@ -447,18 +444,17 @@ void Posting::on_settle_answer(RequestTag tag, const Answer& answer, Instant now
     // waits for it; otherwise a few more reads, then the user decides.
     const bool helper_away = !answer.response && answer.failure == TransportFailure::network_error;
     if (!helper_away) ++job->checks;
-    const std::string why =
-        answer.response ? "the room's messages could not be read (HTTP " + std::to_string(answer.response->status) + ")"
-                        : "the room's messages could not be read (no answer)";
+    const std::string why = answer.response
+                                ? tr("post.unreadable_status", {{"status", std::to_string(answer.response->status)}})
+                                : std::string(tr("post.unreadable_no_answer"));
     if (job->checks < kMaxSettleChecks) {
         const Millis wait = retry_backoff(job->checks + 1);
         job->retry_at = now + wait;
-        job->note = job->why + "; " + why + "; looking again in " + wait_text(wait);
+        job->note = tr("post.looking_again", {{"why", job->why}, {"unread", why}, {"in", wait_text(wait)}});
         return;
     }
     job->stage = PostStage::unknown;
-    job->note = job->why + "; " + why +
-                ", so roomkey cannot tell whether it was delivered. Retry (it may arrive twice) or Discard";
+    job->note = tr("post.cannot_settle", {{"why", job->why}, {"unread", why}});
     host_.release(job->id);
     decided(*job, now);
 }

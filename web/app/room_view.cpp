@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 
+#include "app/i18n.hpp"
 #include "app/message_merge.hpp"
 #include "roomkey/message_tags.hpp"
 
@@ -129,8 +130,8 @@ std::string room_json(const RoomView& view) {
 
 std::string announce_new_messages(const RoomView& view, const std::vector<ChatMessage>& fresh) {
     if (fresh.empty()) return {};
-    std::string out = std::to_string(fresh.size()) + (fresh.size() == 1 ? " new message" : " new messages") + " in " +
-                      (view.name().empty() ? "room " + view.room_id() : view.name()) + ": ";
+    std::string out = tr_n("room.announce_new", static_cast<long long>(fresh.size()),
+                           {{"room", view.name().empty() ? tr("words.the_room") : view.name()}});
     for (std::size_t i = 0; i < fresh.size(); ++i) {
         if (i > 0) out += "; ";
         out += (fresh[i].account.name.empty() ? fresh[i].account.account_id : fresh[i].account.name) + ": " +

@@ -3,19 +3,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/i18n.hpp"
+
 namespace roomkey::app {
 
 std::string scope_explanation(const ScopeInfo& info, bool offline_allowed, bool implied) {
-    std::string text(info.allows);
+    std::string text = i18n::scope_words(info.name);
     if (info.aggregate()) {
-        text += " Includes:";
-        for (std::string_view part : info.includes) text += " " + std::string(part);
-        text += ".";
+        std::string parts;
+        for (std::string_view part : info.includes) parts += (parts.empty() ? "" : " ") + std::string(part);
+        text += tr("scope_help.includes", {{"scopes", parts}});
     }
-    if (info.name == kOfflineAccessScope && !offline_allowed) {
-        text += " Only confidential clients may ask for offline_access (spec 2.1, 5.4.3); this app is a public client.";
-    }
-    if (implied) text += " Included by an aggregate you picked.";
+    if (info.name == kOfflineAccessScope && !offline_allowed) text += tr("scope_help.offline_public");
+    if (implied) text += tr("scope_help.implied");
     return text;
 }
 

@@ -1,21 +1,18 @@
 // scope_refresh.cpp: see scope_refresh.hpp.
 #include "app/scope_refresh.hpp"
 
+#include "app/i18n.hpp"
+
 namespace roomkey::app {
 
 std::optional<std::string> ScopeRefresh::refusal(const ScopeSet& requested, const ScopeSet& granted, bool busy) {
-    if (busy) return std::string("A token refresh is already under way: try again when it has finished.");
-    if (!gives_api_access(requested)) {
-        return std::string(
-            "Pick at least one scope that gives API access (offline_access alone does not, spec 5.4.4).");
-    }
+    if (busy) return std::string(tr("scope_refresh.busy"));
+    if (!gives_api_access(requested)) return std::string(tr("scope_refresh.no_api_access"));
     if (!is_subset_grant(requested, granted)) {
-        return "A refresh can only narrow the grant (spec 4.3): " + format_scope_list(requested) +
-               " asks for more than the granted " + format_scope_list(granted) + ". Sign in again to widen it.";
+        return tr("scope_refresh.wider",
+                  {{"requested", format_scope_list(requested)}, {"granted", format_scope_list(granted)}});
     }
-    if (leaf_scopes(requested) == leaf_scopes(granted)) {
-        return std::string("These are all the granted scopes: untick the ones to give up, or use Refresh now.");
-    }
+    if (leaf_scopes(requested) == leaf_scopes(granted)) return std::string(tr("scope_refresh.all_granted"));
     return std::nullopt;
 }
 

@@ -2,23 +2,27 @@
 // (see session_shown.hpp).
 #include "app/session_shown.hpp"
 
+#include "app/i18n.hpp"
+
 namespace roomkey::app {
 
+// The page API's value (English for scripts); the screen reads its words from
+// the catalog's session.* entries.
 std::string SessionShown::session_label() const {
-    if (client_.holder() == CredentialHolder::api_token) return "api token";
+    if (client_.holder() == CredentialHolder::api_token) return "api token";  // i18n: not shown (a page API value)
     if (client_.holder() == CredentialHolder::helper)
-        return bff_.refreshing() ? "refreshing" : "signed in";  // the helper holds the tokens
-    if (bff_.signing_in()) return "signing in";
+        return bff_.refreshing() ? "refreshing" : "signed in";  // i18n: not shown (a page API value)
+    if (bff_.signing_in()) return "signing in";  // i18n: not shown (a page API value)
     if (sign_in_.exchanging()) return "exchanging";
     switch (client_.session().state()) {
         case SessionState::signed_out:
-            return "signed out";
+            return "signed out";  // i18n: not shown (a page API value)
         case SessionState::authorizing:
-            return "signing in";
+            return "signing in";  // i18n: not shown (a page API value)
         case SessionState::exchanging:
             return "exchanging";
         case SessionState::signed_in:
-            return "signed in";
+            return "signed in";  // i18n: not shown (a page API value)
         case SessionState::refreshing:
             return "refreshing";
         case SessionState::expired:
@@ -50,10 +54,10 @@ const ScopeSet* SessionShown::granted_scopes() const {
 }
 
 std::string SessionShown::tokens_held_by() const {
-    if (client_.holder() == CredentialHolder::helper) return "held by roomkey-helper (BFF), never in this page";
+    if (client_.holder() == CredentialHolder::helper) return tr("bff.tokens_helper");
     if (client_.holder() == CredentialHolder::page_session && client_.session().tokens())
-        return "in this page's memory (public client)";
-    if (client_.holder() == CredentialHolder::api_token) return "the API token is in this page's memory";
+        return tr("bff.tokens_page");
+    if (client_.holder() == CredentialHolder::api_token) return tr("bff.tokens_api_token");
     return {};
 }
 

@@ -13,11 +13,25 @@
 
 namespace roomkey::app {
 
+std::string service_name(std::string_view base_url) {
+    if (const auto scheme = base_url.find("://"); scheme != std::string_view::npos) base_url.remove_prefix(scheme + 3);
+    const std::string_view host = base_url.substr(0, base_url.find('/'));
+    const std::string_view bare = host.substr(0, host.find(':'));
+    const bool numeric = bare.find_first_not_of("0123456789.") == std::string_view::npos;
+    const auto last = bare.rfind('.');
+    if (numeric || last == std::string_view::npos || last == 0) return std::string(host);
+    const auto before = bare.rfind('.', last - 1);
+    const std::size_t from = before == std::string_view::npos ? 0 : before + 1;
+    std::string name(bare.substr(from, last - from));
+    if (!name.empty() && name[0] >= 'a' && name[0] <= 'z') name[0] = static_cast<char>(name[0] - 'a' + 'A');
+    return name;
+}
+
 using namespace detail;
 
 std::string SignIn::masked_api_token() const {
     if (api_token_.empty()) return {};
-    return std::string(kMask) + " (" + std::to_string(api_token_.size()) + " characters)";
+    return std::string(kMask) + tr("sign_in.token_characters", {{"n", std::to_string(api_token_.size())}});
 }
 
 SessionConfig SignIn::session_config(const std::string& client_id) const {
@@ -65,7 +79,7 @@ void SignIn::on_launch(std::string_view launch_url, const LaunchUrl& launch,
     client_.expect_callback();  // the page's session exchanges the code once the config is here
     callback_ = std::move(*validated);
     callback_at_ = now;
-    host_.notice("Completing sign-in...");
+    host_.notice(tr("sign_in.completing_dots"));
     // The exchange waits for the helper's configuration (its token route).
 }
 
@@ -101,7 +115,7 @@ void SignIn::after_config(const std::string& reason, Instant now) {
         return;
     }
     callback_.reset();
-    host_.set_error(transport_error("Completing sign-in", reason), ErrorSource::other);
+    host_.set_error(transport_error(tr("sign_in.completing"), reason), ErrorSource::other);
 }
 
 void SignIn::process_callback(Instant now) {
@@ -117,7 +131,7 @@ void SignIn::process_callback(Instant now) {
             return;
         }
     }
-    host_.notice("Exchanging the authorization code...");
+    host_.notice(tr("sign_in.exchanging"));
     host_.perform(std::move(step), now);
 }
 
@@ -129,12 +143,12 @@ bool SignIn::may_start() {
     const auto& config = host_.config();
     if (config && config->configured) return true;
     UserError error;
-    error.title = "Sign-in cannot start";
-    error.message = config ? "roomkey-helper has no upstream service configured."
-                           : "roomkey-helper's configuration is not loaded (" +
-                                 (host_.config_error().empty() ? std::string("still loading") : host_.config_error()) +
-                                 ").";
-    error.remedy = "Start roomkey with ./scripts/run.sh, then try again.";
+    error.title = tr("sign_in.cannot_start");
+    error.message = config ? std::string(tr("sign_in.no_upstream"))
+                           : tr("sign_in.config_not_loaded",
+                                {{"why", host_.config_error().empty() ? std::string(tr("sign_in.still_loading"))
+                                                                      : host_.config_error()}});
+    error.remedy = tr("sign_in.start_run_sh");
     error.offers_try_again = true;
     host_.set_error(std::move(error), ErrorSource::other);
     return false;
@@ -158,7 +172,7 @@ void SignIn::start(const ScopeSet& scopes, Instant now) {
     }
     requested_scopes_ = scopes;
     host_.reset_error();
-    host_.notice("Opening the consent screen...");
+    host_.notice(tr("sign_in.opening_consent"));
     host_.log_flow_step(authorization_step(*url), now);  // shown if the page comes back (back/forward cache)
     // The pending record is kept in sessionStorage before the page leaves.
     host_.perform(client_.sign_in(session_config(client.client_id), std::move(*url),
@@ -181,7 +195,7 @@ void SignIn::page_restored(Instant now) {
     host_.forget_pending();
     requested_scopes_.clear();
     host_.reset_error();
-    host_.notice("Sign-in was not completed: you came back from the consent screen. Sign in again when you are ready.");
+    host_.notice(tr("sign_in.came_back"));
 }
 
 void SignIn::use_api_token(std::string token, Instant now) {
@@ -189,10 +203,9 @@ void SignIn::use_api_token(std::string token, Instant now) {
     // shared/ decides what a usable token is (no control bytes, not empty).
     if (auto probe = get_me(host_.api_config(), ApiToken{token}); !probe) {
         UserError error;
-        error.title = "This API token cannot be used";
-        error.message =
-            "It is empty or holds characters a header cannot carry (" + std::string(to_string(probe.error())) + ").";
-        error.remedy = "Copy the token again from the service's settings page.";
+        error.title = tr("sign_in.token_unusable");
+        error.message = tr("sign_in.token_unusable_why", {{"why", std::string(to_string(probe.error()))}});
+        error.remedy = tr("sign_in.token_copy_again");
         host_.set_error(std::move(error), ErrorSource::other);
         return;
     }
@@ -203,8 +216,8 @@ void SignIn::use_api_token(std::string token, Instant now) {
     client_.set_api_config(host_.api_config());
     client_.use_api_token(api_token_);
     host_.reset_error();
-    host_.notice("Using an API token (spec 5.1): it is sent only in the " +
-                 (host_.config() ? host_.config()->token_header : std::string(kDefaultApiTokenHeader)) + " header.");
+    host_.notice(tr("sign_in.using_token",
+                    {{"header", host_.config() ? host_.config()->token_header : std::string(kDefaultApiTokenHeader)}}));
     host_.signed_in(now);
 }
 
@@ -213,8 +226,7 @@ void SignIn::use_api_token(std::string token, Instant now) {
 void SignIn::refresh_with_scopes(const ScopeSet& scopes, Instant now) {
     const auto& tokens = client_.session().tokens();
     if (client_.holder() != CredentialHolder::page_session || !tokens) {
-        scope_refresh_.refuse(
-            "Sign in with OAuth first: only an OAuth grant can be narrowed (an API token has no scopes).");
+        scope_refresh_.refuse(tr("sign_in.narrow_needs_oauth"));
         return;
     }
     const bool busy = client_.session().state() == SessionState::refreshing;
@@ -251,17 +263,16 @@ std::optional<ScopeSet> SignIn::adding(const std::string& scope, const ScopeSet*
     const bool api_token = client_.holder() == CredentialHolder::api_token;
     if (!host_.config() || api_token) {
         UserError error;
-        error.title = "Cannot add a scope";
-        error.message = api_token ? "An API token's scopes are set when it is created, not here."
-                                  : "roomkey-helper's configuration is not loaded yet.";
-        error.remedy = api_token ? "Sign in with OAuth to choose scopes." : "Try again in a moment.";
+        error.title = tr("sign_in.cannot_add_scope");
+        error.message = tr(api_token ? "sign_in.token_scopes_fixed" : "sign_in.config_not_loaded_yet");
+        error.remedy = tr(api_token ? "sign_in.use_oauth_for_scopes" : "sign_in.try_again_moment");
         host_.set_error(std::move(error), ErrorSource::other);
         return std::nullopt;
     }
     auto scopes = scopes_adding(granted ? *granted : requested_scopes_, scope, host_.config()->client_type);
     if (!scopes) {
         UserError error;
-        error.title = "Cannot add " + scope;
+        error.title = tr("sign_in.cannot_add", {{"scope", scope}});
         error.message = describe(scopes.error(), scope);
         host_.set_error(std::move(error), ErrorSource::other);
         return std::nullopt;
@@ -291,23 +302,22 @@ void SignIn::on_token_answer(TokenRequestId id, const std::optional<HttpResponse
             requested_scopes_ = scope_refresh_.requested();
             scope_refresh_.granted(client_.session().tokens()->scope);
         } else if (after == SessionState::failed || after == SessionState::expired) {
-            scope_refresh_.failed("The refresh with fewer scopes was refused and the session ended: sign in again.");
+            scope_refresh_.failed(tr("sign_in.narrow_refused"));
         } else {
-            scope_refresh_.failed("The refresh with fewer scopes did not go through (" +
-                                  (response ? "HTTP " + std::to_string(response->status) : reason) +
-                                  "): the scopes granted before still apply.");
+            scope_refresh_.failed(
+                tr("sign_in.narrow_failed", {{"why", response ? "HTTP " + std::to_string(response->status) : reason}}));
         }
     }
     for (const Lifecycle& event : events) {
         if (std::holds_alternative<lifecycle::SignedIn>(event)) {
             remember_tokens();
             host_.reset_error();
-            host_.notice("Signed in.");
+            host_.notice(tr("sign_in.signed_in"));
             host_.signed_in(now);
         } else if (std::holds_alternative<lifecycle::Refreshed>(event)) {
             remember_tokens();
             host_.token_refreshed();
-            host_.notice("The access token was refreshed.");
+            host_.notice(tr("sign_in.refreshed"));
         }
     }
     if (ended) {

@@ -22,6 +22,12 @@
 
 namespace roomkey::app {
 
+// The service's name for "Sign in to <service>", from its API address:
+// a registered name says it ("https://api.chatwork.com/v2" -> "Chatwork");
+// an address without one (an IP address, localhost) is said as it is, with
+// its port ("https://127.0.0.1:8444/v2" -> "127.0.0.1:8444").
+std::string service_name(std::string_view base_url);
+
 // What the sign-in asks of the App that routes for it.
 class SignInHost {
 public:

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "app/i18n.hpp"
+
 namespace roomkey::app {
 
 namespace time_text_detail {
@@ -39,7 +41,8 @@ std::string clock_text(const LocalTime& t) {
     return text;
 }
 
-constexpr const char* kWeekdays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+constexpr const char* kWeekdays[] = {"time.weekday.sun", "time.weekday.mon", "time.weekday.tue", "time.weekday.wed",
+                                     "time.weekday.thu", "time.weekday.fri", "time.weekday.sat"};
 
 }  // namespace
 }  // namespace time_text_detail
@@ -74,7 +77,7 @@ std::string written_time(std::int64_t unix_seconds, TimeStyle style, const UserT
         case TimeStyle::date_clock:
             return date_text(t) + " " + clock_text(t);
         case TimeStyle::date_weekday:
-            return date_text(t) + " (" + kWeekdays[t.weekday] + ")";
+            return date_text(t) + " (" + tr(kWeekdays[t.weekday]) + ")";
     }
     return date_text(t);
 }
@@ -91,8 +94,8 @@ bool same_local_day(std::int64_t a, std::int64_t b, const UserTime& user) {
 std::string date_separator_text(std::int64_t day, std::int64_t now, const UserTime& user) {
     const std::int64_t number = local_time(day, user).day_number;
     const std::int64_t today = local_time(now, user).day_number;
-    if (number == today) return "Today";
-    if (number == today - 1) return "Yesterday";
+    if (number == today) return tr("time.today");
+    if (number == today - 1) return tr("time.yesterday");
     return written_time(day, TimeStyle::date_weekday, user);
 }
 

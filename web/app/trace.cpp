@@ -5,6 +5,7 @@
 
 #include "app/app_detail.hpp"
 #include "app/har.hpp"
+#include "app/i18n.hpp"
 
 namespace roomkey::app {
 
@@ -16,17 +17,23 @@ std::string without_prefix(std::string_view text, std::string_view prefix) {
 
 }  // namespace
 
+std::string snippet_words(SnippetFormat format) {
+    if (format == SnippetFormat::curl_service) return tr("log.format.curl_service");
+    if (format == SnippetFormat::curl_helper) return tr("log.format.curl_helper");
+    return std::string(snippet_label(format));  // a language and a library: names
+}
+
 Result<std::string, std::string> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
                                             const RedactionRules& rules, bool reveal) {
     if (format == SnippetFormat::curl_helper) return copy_as_curl(sent, target.origin, rules, reveal);
-    const std::string label(snippet_label(format));
+    const std::string label = snippet_words(format);
     std::string url = without_prefix(sent.url, target.origin);
     const std::string api = target.api_base + "/";
     if (url.rfind(api, 0) != 0) {
-        return Err{"Copy as " + label + ": only an API call goes to the service itself; use curl (via helper) for this one."};
+        return Err{tr("log.copy_not_api", {{"format", label}})};
     }
     if (target.service.base_url.empty()) {
-        return Err{"Copy as " + label + ": roomkey-helper has not said the service's address; use curl (via helper)."};
+        return Err{tr("log.copy_no_service", {{"format", label}})};
     }
     FormFields params;
     const auto question = url.find('?');
@@ -40,13 +47,13 @@ Result<std::string, std::string> snippet_of(const HttpRequest& sent, SnippetForm
     // The credential as the service takes it; the helper's own (BFF) is never the page's to show.
     const auto take = [&](std::optional<std::string> value) { return reveal && value ? *value : std::string(kMask); };
     Credentials credentials = BearerToken{std::string(kMask)};
-    if (auto bearer = sent.headers.get("authorization"); bearer && bearer->rfind("Bearer ", 0) == 0) {
+    if (auto bearer = sent.headers.get("authorization"); bearer && bearer->rfind("Bearer ", 0) == 0) {  // i18n: not shown (the scheme)
         credentials = BearerToken{take(bearer->substr(7))};
     } else if (auto token = sent.headers.get(target.service.token_header)) {
         credentials = ApiToken{take(token)};
     }
     auto request = api_request(target.service, credentials, sent.method, url.substr(api.size() - 1), params);
-    if (!request) return Err{"Copy as " + label + ": " + std::string(to_string(request.error()))};
+    if (!request) return Err{tr("log.copy_failed", {{"format", label}, {"error", std::string(to_string(request.error()))}})};
     std::string text = write_snippet(format, *request);
     return reveal ? text : mask_known_secrets(std::move(text), rules);
 }
@@ -104,8 +111,8 @@ Result<std::string, std::string> Trace::text_as(std::optional<std::uint64_t> ent
                                                 SnippetFormat format, bool may_reveal, const SnippetTarget& target,
                                                 const RedactionRules& rules) const {
     const LogEntry* entry = entry_id ? log_.find(*entry_id) : nullptr;
-    if (entry_id && !entry) return Err{"Copy as: entry " + std::to_string(*entry_id) + " is no longer in the log."};
-    if (!entry && planned.path.empty()) return Err{std::string("Copy as: the console has no call yet; enter one first.")};
+    if (entry_id && !entry) return Err{tr("log.entry_gone", {{"id", std::to_string(*entry_id)}})};
+    if (!entry && planned.path.empty()) return Err{std::string(tr("log.console_empty"))};
     return snippet_of(entry ? entry->request : planned_request(planned, target), format, target, rules,
                       reveal_ && may_reveal);
 }
@@ -117,9 +124,9 @@ Result<Trace::CurlCopy, std::string> Trace::copy_as(std::optional<std::uint64_t>
     if (!text) return Err{text.error()};
     copied_ = true;
     clear_refused_ = false;
-    const std::string label(format == SnippetFormat::curl_helper ? "curl" : snippet_label(format));
-    return CurlCopy{std::move(*text), reveal_ && may_reveal ? "Copied as " + label + " WITH the secrets revealed."
-                                                            : "Copied as " + label + " (secrets masked)."};
+    const std::string label = format == SnippetFormat::curl_helper ? std::string("curl") : snippet_words(format);
+    return CurlCopy{std::move(*text), tr(reveal_ && may_reveal ? "log.copied_revealed" : "log.copied_masked",
+                                         {{"format", label}})};
 }
 
 Trace::HarFile Trace::export_har(bool may_reveal, std::string_view origin, const RedactionRules& rules,
@@ -131,8 +138,7 @@ Trace::HarFile Trace::export_har(bool may_reveal, std::string_view origin, const
 
 std::string Trace::clipboard_notice() const {
     if (!clear_refused_) return {};
-    return "The clipboard still holds what roomkey copied: this browser lets a page change the clipboard only "
-           "right after a click or key press, so roomkey clears it at your next click or key press.";
+    return tr("log.clipboard_held");
 }
 
 bool Trace::forget_session(const RedactionRules& rules) {

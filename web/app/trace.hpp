@@ -38,6 +38,9 @@ struct PlannedCall {
 // `sent` (a request the page sent to the helper) in `format`: secrets masked
 // unless `reveal`. The service's formats need an API call of the catalog;
 // the error says why not, for the user.
+// The format's name in the user's language ("curl (service)").
+std::string snippet_words(SnippetFormat format);
+
 Result<std::string, std::string> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
                                             const RedactionRules& rules, bool reveal);
 

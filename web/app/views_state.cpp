@@ -88,9 +88,7 @@ void add_views_small(const App& app, json& state) {
                          {"mark_read_on_view", ws.settings().mark_read_on_view()}};
     // Where the user is, as the address says it (shell/page.js follows it).
     const RoomView& open = app.open_room().view();
-    state["location"] = ws.view() == View::developer ? "#/developer"
-                        : open.is_open()             ? "#/rooms/" + open.room_id()
-                                                     : "#/";
+    state["location"] = location(ws.view(), open.is_open() ? open.room_id() : std::string(), ws.details());
     // Whether each list is being read (their errors are in state.errors).
     state["views_loading"] = {{"my_tasks", app.my_tasks().tasks().loading},
                               {"contacts", app.contacts().contacts().loading},

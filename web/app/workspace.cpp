@@ -21,6 +21,18 @@ std::string_view to_string(View view) {
     return view == View::developer ? "developer" : "workspace";
 }
 
+std::string location(View view, const std::string& open_room_id, DetailsTab details) {
+    if (view == View::developer) return "#/developer";
+    if (open_room_id.empty()) return "#/";
+    return "#/rooms/" + open_room_id + (details == DetailsTab::tasks ? "/tasks" : "");
+}
+
+void Workspace::show_details(DetailsTab tab) {
+    if (tab == details_) return;
+    details_ = tab;
+    ++details_seq_;
+}
+
 void Workspace::fill(std::string text, bool replace) {
     ++fill_.seq;
     fill_.text = std::move(text);
@@ -93,7 +105,7 @@ std::vector<MentionAlert> Workspace::take_alerts() {
 }
 
 std::string Workspace::title() const {
-    return mention_total_ > 0 ? "(" + std::to_string(mention_total_) + ") roomkey" : "roomkey";
+    return mention_total_ > 0 ? tr_n("workspace.title_mentions", mention_total_) : "roomkey";
 }
 
 }  // namespace roomkey::app

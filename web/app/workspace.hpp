@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/details_tab.hpp"
 #include "app/drafts.hpp"
 #include "app/room_view.hpp"
 #include "app/settings.hpp"
@@ -22,6 +23,10 @@ namespace roomkey::app {
 
 enum class View { workspace, developer };
 std::string_view to_string(View view);
+
+// Where the user is, as the address says it: "#/developer", "#/rooms/2100",
+// "#/rooms/2100/tasks" (its Tasks tab), "#/" (no room open).
+std::string location(View view, const std::string& open_room_id, DetailsTab details);
 
 // Text for the composer. `replace`: the composer's text becomes `text` (a
 // reply's head goes first, then what was typed); otherwise it is appended.
@@ -65,6 +70,13 @@ public:
     bool mention(const RoomView& room, std::string_view account_id);
     const ComposerFill& composer_fill() const { return fill_; }
 
+    // The details pane of the open room: what the UI shows, or what a place
+    // (the address, Back, a script) asks it to show; `details_seq` moves on
+    // at each change, so the UI tells the two apart.
+    DetailsTab details() const { return details_; }
+    std::uint64_t details_seq() const { return details_seq_; }
+    void show_details(DetailsTab tab);
+
     // Notifications: `permission` is the browser's ("default", "granted",
     // "denied"; "unsupported" when it has none).
     bool notifications_enabled() const { return notify_; }
@@ -97,6 +109,8 @@ private:
     View view_ = View::workspace;
     std::string room_filter_;
     ComposerFill fill_;
+    DetailsTab details_ = DetailsTab::none;
+    std::uint64_t details_seq_ = 0;
     bool notify_ = false;
     std::string permission_ = "default";
     bool rooms_seen_ = false;

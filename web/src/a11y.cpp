@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "app/a11y_tree.hpp"
+#include "app/i18n.hpp"
 #include "imgui_hooks.hpp"
 #include "input_queue.hpp"
 #include "page_bridge.hpp"
 #include "roomkey/json_text.hpp"
+#include "text_layer.hpp"
 
 namespace {
 
@@ -312,6 +314,12 @@ bool take_dom_requests() {
     if (!requests.is_array()) return false;
     bool taken = false;
     for (const nlohmann::json& r : requests) {
+        if (r.is_object() && r.value("type", "") == "show") {
+            // The page's find or selection reached a message not drawn: show it.
+            text_layer::show(r.value("message_id", ""));
+            taken = true;
+            continue;
+        }
         if (!r.is_object() || !r.contains("id") || !r["id"].is_number_unsigned()) continue;
         const auto id = r["id"].get<ImGuiID>();
         const std::string type = r.value("type", "");
@@ -367,6 +375,7 @@ void publish(float scale) {
     for (A11yNode& node : t.nodes) {
         for (int& v : node.rect) v = static_cast<int>(std::lround(static_cast<float>(v) / s));
     }
+    text_layer::publish(s);
     const std::vector<app::A11yOp> ops = app::diff_a11y_tree(t.published, t.nodes);
     if (!ops.empty()) roomkey_js_a11y_apply(app::a11y_ops_json(ops).c_str());
 
@@ -465,7 +474,7 @@ void select_to_edge(unsigned int id, bool forward) {
 
 void text_field_gone() {
     // Say so rather than drop it silently.
-    roomkey::web::console_warn("roomkey: typed text could not reach its field (it is no longer on screen)");
+    roomkey::web::console_warn(roomkey::app::tr("a11y.text_lost"));
 }
 
 bool dom_text_focused() {

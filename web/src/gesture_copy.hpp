@@ -15,7 +15,8 @@
 
 namespace roomkey::web::gesture_copy {
 
-// The item just drawn copies `text` when activated.
+// The item just drawn copies `text` when activated (every such control of
+// a frame is armed).
 void arm_last_item(const std::string& text);
 
 // After ImGui::Render: hands the page what is armed this frame (nothing

@@ -401,6 +401,30 @@ void push_text(std::string text, unsigned int field, bool replace) {
     push(std::move(e));
 }
 
+void keys_for_field(unsigned int field) {
+    // Characters typed since the press that ImGui still holds (it trickles
+    // text behind a button's release into the next frame, which would be the
+    // field's first, where ImGui drops typed text) wait for the field too.
+    std::vector<Event> typed;
+    ImVector<ImGuiInputEvent>& held = GImGui->InputEventsQueue;
+    for (int i = 0; i < held.Size;) {
+        if (held[i].Type != ImGuiInputEventType_Text) {
+            ++i;
+            continue;
+        }
+        Event c;
+        c.type = Event::Type::Char;
+        c.code = static_cast<int>(held[i].Text.Char);
+        typed.push_back(c);
+        held.erase(held.Data + i);
+    }
+    Event e;  // text with nothing in it: what waits for the field is the keys behind it
+    e.type = Event::Type::Text;
+    e.field = field;
+    push(std::move(e));
+    for (Event& c : typed) push(std::move(c));
+}
+
 void push_deletion(unsigned int field, bool forward, DeletionSpan span, bool replace) {
     Event e;
     e.type = Event::Type::Deletion;

@@ -27,6 +27,11 @@ void install(GLFWwindow* window);
 // `replace`: the text replaces the field's content.
 void push_text(std::string text, unsigned int field = 0, bool replace = false);
 
+// The keys typed from now on wait until the text field `field` is being
+// edited (it is focused first): a control that puts the caret in a field
+// (Reply, Edit) loses none of the keys typed right behind its press.
+void keys_for_field(unsigned int field);
+
 // A deletion in the accessibility tree's field `field` that came with no
 // key (a mobile keyboard's beforeinput "deleteContentBackward" and kin):
 // Backspace, or Delete when `forward`, of a character, of a word (as with

@@ -50,6 +50,7 @@
 #include "language.hpp"
 #include "page_bridge.hpp"
 #include "ui.hpp"
+#include "text_layer.hpp"
 #include "ux_frame.hpp"
 #include "view_prefs.hpp"
 
@@ -244,6 +245,8 @@ std::vector<std::uint64_t> perform(std::vector<roomkey::app::Effect> effects) {
                     roomkey::web::store_posts(item.record);
                 } else if constexpr (std::is_same_v<T, effect::SaveFile>) {
                     roomkey::web::save_file(item.name, item.mime, item.text);
+                } else if constexpr (std::is_same_v<T, effect::SelectText> || std::is_same_v<T, effect::CopySelection>) {
+                    roomkey::web::text_layer::perform(item);
                 }
             },
             e);

@@ -66,6 +66,10 @@ struct UiState {
     bool show_back = false;  // one pane at a time, off the room list: a back control  // the open room nav.room_open was last set for
     std::array<char, 128> room_filter{};
     std::uint64_t fill_seq = 0;
+    // The details' tab as the app last said it (Workspace::details_seq), and a
+    // tab the app asked for that the tab bar has not shown yet (ui_details.cpp).
+    std::uint64_t details_seq = 0;
+    app::DetailsTab select_tab = app::DetailsTab::none;
     std::string editing;  // message_id, "" when none
     std::string jump_to;  // a reply's target to scroll to, "" when none
     int task_assignee = -1;  // the details' task form: a member, by index
@@ -80,6 +84,7 @@ struct UiState {
         std::size_t pending = 0;
     } conv;
     bool edit_focus = false;  // Edit was pressed: the caret goes into the edit field
+    bool edit_caret_end = false;  // ... at the end of its text, once it is being edited (caret_to_end)
     // The composer (ui_composer.cpp): the field's text with soft line breaks
     // (app/soft_wrap.hpp) for the room `room`, the caret last seen (in
     // `shown`), the width it was wrapped for; what to do when next drawn.

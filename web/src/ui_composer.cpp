@@ -13,8 +13,10 @@
 #include <cstring>
 
 #include "a11y.hpp"
+#include "app/i18n.hpp"
 #include "app/member_completion.hpp"
 #include "app/soft_wrap.hpp"
+#include "input_queue.hpp"
 #include "roomkey/composer.hpp"
 #include "ui_parts.hpp"
 #include "ux_frame.hpp"
@@ -104,9 +106,10 @@ float box_extra() {
     return ImGui::GetFrameHeightWithSpacing() + style.ItemSpacing.y + style.WindowPadding.y * 2 + 2.0f;
 }
 
-void take_fill(const App& app, UiState& ui, Intents& out) {
+// True when it took one in (the draft says so from the next frame on).
+bool take_fill(const App& app, UiState& ui, Intents& out) {
     const app::ComposerFill& fill = app.workspace().composer_fill();
-    if (fill.seq == ui.fill_seq) return;
+    if (fill.seq == ui.fill_seq) return false;
     ui.fill_seq = fill.seq;
     std::string typed = text_of(ui.composer);
     std::string text;
@@ -117,10 +120,16 @@ void take_fill(const App& app, UiState& ui, Intents& out) {
         text = typed + fill.text;
     }
     const std::size_t caret = fill.replace ? fill.text.size() + typed.size() : text.size();
-    // The caret goes there when the field is next entered. (Taking the focus here
-    // left the page's text input behind: a click on the field no longer moved it.)
+    // The field is entered at the next frame, the caret at the end of what came in, by the road
+    // Enter's send takes: the page's text input follows, so the next keys land in the box.
+    // (ImGui's SetKeyboardFocusHere left the page's text input behind.)
     replace(ui.composer, text, caret, false);
+    if (ui.composer.field != 0) {
+        a11y::keep_editing(ui.composer.field);
+        redraw_at(ui, Instant{});  // the frame that enters it
+    }
     out.push_back(app::intent::SetDraft{ui.composer.room, text});
+    return true;
 }
 
 void send(const std::string& room, UiState& ui, Intents& out) {
@@ -128,9 +137,21 @@ void send(const std::string& room, UiState& ui, Intents& out) {
     out.push_back(app::intent::QueueMessage{room, text, 1});
     out.push_back(app::intent::SetDraft{room, ""});
     replace(ui.composer, "", 0, false);
+    a11y::keep_editing(ui.composer.field);  // sent by Enter or Send, the caret stays in the box
 }
 
 }  // namespace
+
+void keys_to_composer(const UiState& ui) {
+    if (ui.composer.field != 0) input_queue::keys_for_field(ui.composer.field);
+}
+
+int caret_to_end(ImGuiInputTextCallbackData* data) {
+    bool& pending = *static_cast<bool*>(data->UserData);
+    if (pending) data->CursorPos = data->SelectionStart = data->SelectionEnd = data->BufTextLen;
+    pending = false;
+    return 0;
+}
 
 float composer_height() {
     g_field_max = std::max(ImGui::GetTextLineHeight() * 2.0f, ImGui::GetContentRegionAvail().y / 3.0f - box_extra());
@@ -156,14 +177,14 @@ void composer(const App& app, UiState& ui, Intents& out) {
         box.width = width;
         wrap(box, text_of(box), app::text_pos(std::min(box.caret, box.shown.size()), box.soft));
     }
-    take_fill(app, ui, out);
+    const bool filled = take_fill(app, ui, out);
 
     ImGui::BeginChild("composer_box", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY,
                       ImGuiWindowFlags_NoScrollbar);
     box.field = ImGui::GetID("##message");
     const bool editing = ImGui::GetActiveID() == box.field;
     // Not edited: the draft is the text (restored after a reload, or cleared by a send).
-    if (!editing && !box.focus && text_of(box) != draft) replace(box, draft, draft.size(), false);
+    if (!editing && !box.focus && !filled && text_of(box) != draft) replace(box, draft, draft.size(), false);
 
     const std::string text = text_of(box);
     const std::size_t caret = box.caret == std::string::npos ? std::string::npos : app::text_pos(box.caret, box.soft);
@@ -175,8 +196,9 @@ void composer(const App& app, UiState& ui, Intents& out) {
     const bool enter_sends = ws.settings().send_key() == app::SendKey::enter;
     ImGuiInputTextFlags flags = ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CallbackAlways |
                                 ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_NoHorizontalScroll;
-    // Enter sends when Enter sends; Shift+Enter is a new line.
-    if (enter_sends && !ImGui::GetIO().KeyShift) flags |= ImGuiInputTextFlags_CtrlEnterForNewLine;
+    // Enter sends when Enter sends (Ctrl+Enter too, as the service's client does); Shift+Enter is a new line.
+    if (enter_sends && !ImGui::GetIO().KeyShift && !ImGui::GetIO().KeyCtrl)
+        flags |= ImGuiInputTextFlags_CtrlEnterForNewLine;
     // Names offered: Enter takes the first; the field does not see that Enter.
     if (editing && !offered.empty() &&
         (ImGui::IsKeyPressed(ImGuiKey_Enter) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter))) {
@@ -228,42 +250,42 @@ void composer(const App& app, UiState& ui, Intents& out) {
         ImGui::NewLine();
     } else {
         ImGui::BeginDisabled(!can_send);
-        a11y::shortcut_next(enter_sends ? "Enter" : "Control+Enter");
-        if (primary_button("Send") && can_send) send(room.room_id(), ui, out);
+        a11y::shortcut_next(enter_sends ? "Enter" : "Control+Enter");  // i18n: not shown (aria-keyshortcuts names)
+        if (primary_button(tr("conversation.send")) && can_send) send(room.room_id(), ui, out);
         ImGui::EndDisabled();
         note_widget(ui, "queue_message");
         // A file, with what was typed as its message (the draft goes once the upload starts).
-        if (tap_button(beside("Attach..."))) out.push_back(app::intent::PickFile{room.room_id(), now_text});
+        if (tap_button(beside(tr("composer.attach")))) out.push_back(app::intent::PickFile{room.room_id(), now_text});
         note_widget(ui, "attach");
-        if (tap_button(beside("To..."))) ImGui::OpenPopup("to_picker");
+        if (tap_button(beside(tr("composer.to")))) ImGui::OpenPopup("to_picker");
         if (ImGui::BeginPopup("to_picker")) {
-            if (room.members().empty()) text_dim("No members read yet.");
+            if (room.members().empty()) text_dim(tr("room.no_members"));
             for (const RoomMember& m : room.members()) {
                 const std::string label = m.name + "##to" + m.account_id;
                 if (ImGui::Selectable(label.c_str())) out.push_back(app::intent::Mention{m.account_id});
             }
             ImGui::EndPopup();
         }
-        if (tap_button(beside("Info"))) {
+        if (tap_button(beside(tr("composer.info")))) {
             if (auto info = composer::info_box("", now_text)) {
                 replace(box, *info, info->size(), true);
                 out.push_back(app::intent::SetDraft{room.room_id(), *info});
             }
         }
-        if (tap_button(beside("Code"))) {
+        if (tap_button(beside(tr("composer.code")))) {
             if (auto code = composer::code_block(now_text)) {
                 replace(box, *code, code->size(), true);
                 out.push_back(app::intent::SetDraft{room.room_id(), *code});
             }
         }
         bool enter = enter_sends;
-        beside("[x] Enter sends");
-        if (ImGui::Checkbox("Enter sends", &enter)) {
+        beside((std::string("[x] ") + tr("composer.enter_sends")).c_str());  // the check box's width
+        if (ImGui::Checkbox(tr("composer.enter_sends"), &enter)) {
             out.push_back(app::intent::SetSetting{"send_key", enter ? "enter" : "ctrl_enter"});
         }
         note_widget(ui, "send_key");
         // The shortcut is on the button for assistive technology; on a touch screen there is no key to hint.
-        if (!ui.touch && short_hint(enter_sends ? "Shift+Enter: new line" : "Ctrl+Enter sends")) {
+        if (!ui.touch && short_hint(tr(enter_sends ? "composer.hint_new_line" : "composer.hint_ctrl_enter"))) {
             note_widget(ui, "queue_hint");
         }
     }

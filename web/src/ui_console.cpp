@@ -8,6 +8,7 @@
 #include "roomkey/endpoint_catalog.hpp"
 #include "app/i18n.hpp"
 #include "ui_parts.hpp"
+#include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
 
@@ -20,7 +21,7 @@ std::string entry_label(const EndpointInfo& info) {
 }  // namespace
 
 void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
-    if (!ImGui::CollapsingHeader("API console")) return;
+    if (!ImGui::CollapsingHeader((std::string(tr("console.title")) + "###api_console").c_str())) return;
     const EndpointCatalog catalog = endpoint_catalog();
     if (catalog.size() == 0) return;
     if (ui.console_endpoint < 0 || static_cast<std::size_t>(ui.console_endpoint) >= catalog.size()) {
@@ -42,15 +43,15 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
 
     // The scope it needs, next to what was granted.
     const ScopeSet* held = app.session_shown().granted_scopes();
-    const std::string granted = app.holder() == CredentialHolder::api_token ? std::string("(API token: decided by the service)")
+    const std::string granted = app.holder() == CredentialHolder::api_token ? std::string(tr("console.api_token_scope"))
                                 : held                             ? format_scope_list(*held)
-                                                                   : std::string("(not signed in)");
+                                                                   : std::string(tr("console.not_signed_in_scope"));
     const bool has_scope = !app.oauth_grant() || (held && grants(*held, info.scope));
-    ImGui::Text("Needs:");
+    ImGui::TextUnformatted(tr("console.needs"));
     ImGui::SameLine();
     ImGui::TextColored(has_scope ? kGood : kWarn, "%s", std::string(info.scope).c_str());
-    label_value("Granted:", granted);
-    if (info.destructive) ImGui::TextColored(kWarn, "Destructive: asks for confirmation before sending.");
+    label_value(tr("console.granted"), granted);
+    if (info.destructive) ImGui::TextColored(kWarn, "%s", tr("console.destructive"));
 
     app::intent::ConsoleCall call;
     call.method = info.method;
@@ -80,16 +81,16 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             if (name == "message") message = value;
         }
         if (!is_resource_id(room_id)) {
-            ImGui::TextColored(kWarn, "Give room_id (digits) first: the file goes to that room.");
+            ImGui::TextColored(kWarn, "%s", tr("console.give_room_id"));
         } else {
-            if (ImGui::Button("Choose file and send##console")) {
+            if (ImGui::Button((std::string(tr("console.choose_file")) + "##console").c_str())) {
                 out.push_back(app::intent::PickFile{room_id, message});
             }
             note_widget(ui, "console_send");
-            ImGui::TextColored(kDim, "Up to 5 MB; progress in the room's Files tab.");
+            ImGui::TextColored(kDim, "%s", tr("console.upload_hint"));
         }
     } else {
-        if (ImGui::Button("Send##console")) out.push_back(call);
+        if (ImGui::Button((std::string(tr("console.send")) + "##console").c_str())) out.push_back(call);
         note_widget(ui, "console_send");
     }
 
@@ -104,14 +105,16 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (!console.asked().path.empty()) copy_as_buttons(app, std::nullopt, out);
     if (const auto& pending = console.pending()) {
-        ImGui::TextColored(kWarn, "%s %s cannot be undone. Send it?", std::string(to_string(pending->method)).c_str(),
-                           pending->path.c_str());
-        if (ImGui::Button("Yes, send")) out.push_back(app::intent::ConfirmConsoleCall{});
+        const std::string asked = std::string(to_string(pending->method)) + " " + pending->path;
+        ImGui::TextColored(kWarn, "%s", tr("console.confirm_send", {{"call", asked}}).c_str());
+        if (ImGui::Button(tr("console.yes_send"))) out.push_back(app::intent::ConfirmConsoleCall{});
         ImGui::SameLine();
-        if (ImGui::Button("Cancel##console")) out.push_back(app::intent::CancelConsoleCall{});
+        if (ImGui::Button((std::string(tr("common.cancel")) + "##console").c_str())) {
+            out.push_back(app::intent::CancelConsoleCall{});
+        }
     }
     if (!console.missing_scope().empty() && app.oauth_grant()) {
-        const std::string label = "Sign in again adding " + console.missing_scope();
+        const std::string label = tr("console.add_scope", {{"scope", console.missing_scope()}});
         if (ImGui::Button(label.c_str())) out.push_back(app::intent::AddScopes{console.missing_scope()});
         note_widget(ui, "add_scopes");
     }
@@ -123,10 +126,15 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::Separator();
         std::string head = last->method + " " + last->path;
         if (last->status) head += "  ->  " + std::to_string(*last->status);
-        if (console.sending()) head += "  (sending)";
+        if (console.sending()) head += "  " + std::string(tr("console.sending"));
         ImGui::TextUnformatted(head.c_str());
         if (!last->rate.empty()) text_dim(last->rate);  // the raw headers
-        if (last->rate_reset) text_dim(tr("console.resets_at", {{"when", local_deadline(app, ui, *last->rate_reset, now)}}));
+        if (last->rate_reset) {
+            // In the user's zone with its countdown; the raw headers above.
+            const std::string reset = tr("console.resets_at", {{"when", local_deadline(app, ui, *last->rate_reset, now)}});
+            text_dim(reset);
+            ux::describe_last_item("console_rate_reset", reset);
+        }
         if (!last->error.empty()) ImGui::TextColored(kBad, "%s", last->error.c_str());
         if (last->anyway) ImGui::TextColored(kWarn, "%s", tr("console.sent_anyway", {{"check", last->check}}).c_str());
         if (!last->json.empty()) {

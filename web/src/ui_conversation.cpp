@@ -15,9 +15,11 @@
 #include <cstdio>
 
 #include "a11y.hpp"
+#include "input_queue.hpp"
 #include "app/digest.hpp"
 #include "app/message_layout.hpp"
 #include "app/message_view.hpp"
+#include "text_layer.hpp"
 #include "ui_message_body.hpp"
 #include "ui_parts.hpp"
 
@@ -47,13 +49,20 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     // For assistive technology: an item of the conversation's log that reads
     // as the message is drawn (no tags), its controls inside it.
     a11y::begin_log_item(m.message_id.c_str(), log_text(m, drawn));
+    text_layer::message(m.message_id, drawn.text, true);  // its lines, as the page's text (text_layer.hpp)
     ImGui::BeginGroup();
     ImGui::TextColored(kAccent, "%s", who.c_str());
     const std::string when = drawn.time_text + (drawn.edited ? "  (edited)" : "");
     beside(when.c_str());
     text_dim(when);
-    if (ImGui::SmallButton(beside("Reply"))) out.push_back(app::intent::Reply{room.room_id(), m.message_id});
-    if (ImGui::SmallButton(beside("Quote"))) out.push_back(app::intent::Quote{room.room_id(), m.message_id});
+    if (ImGui::SmallButton(beside("Reply"))) {
+        out.push_back(app::intent::Reply{room.room_id(), m.message_id});
+        keys_to_composer(ui);  // the keys typed next go on the reply
+    }
+    if (ImGui::SmallButton(beside("Quote"))) {
+        out.push_back(app::intent::Quote{room.room_id(), m.message_id});
+        keys_to_composer(ui);
+    }
     const bool mine =
         app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
     if (mine && !drawn.system) {
@@ -61,15 +70,22 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
             ui.editing = m.message_id;
             std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", m.body.c_str());
             ui.edit_focus = true;  // the caret goes into the edit field (next frame)
+            input_queue::keys_for_field(ImGui::GetID("##edit"));  // with the keys typed from now on
         }
         if (ImGui::SmallButton(beside("Delete")))
             out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
     }
     if (ui.editing == m.message_id) {
-        if (ui.edit_focus) ImGui::SetKeyboardFocusHere();
+        // Entered at the next frame, the caret after the text (as the composer after a Reply).
+        if (ui.edit_focus) {
+            a11y::keep_editing(ImGui::GetID("##edit"));
+            redraw_at(ui, Instant{});
+        }
+        ui.edit_caret_end = ui.edit_caret_end || ui.edit_focus;
         ui.edit_focus = false;
         ImGui::InputTextMultiline("##edit", ui.edit_body.data(), ui.edit_body.size(),
-                                  ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f));
+                                  ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
+                                  ImGuiInputTextFlags_CallbackAlways, caret_to_end, &ui.edit_caret_end);
         if (ImGui::SmallButton("Save")) {
             out.push_back(app::intent::EditMessage{room.room_id(), m.message_id, ui.edit_body.data()});
             ui.editing.clear();
@@ -152,6 +168,8 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
     a11y::begin_log("Conversation");  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
+    text_layer::begin();
+    if (std::string shown = text_layer::take_shown(); !shown.empty()) ui.jump_to = std::move(shown);
     const std::string me =
         app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
     const notation::NameLookup names =
@@ -203,8 +221,9 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     // The log still holds every message, in order: those not drawn read as text.
     auto not_drawn = [&](std::size_t i) {
         ImGui::PushID(messages[i].message_id.c_str());
-        a11y::log_item_not_drawn(messages[i].message_id.c_str(),
-                                 log_text(messages[i], rows.drawn.get(messages[i], context, me, names, now_unix, offset)));
+        const app::DrawnMessage& drawn = rows.drawn.get(messages[i], context, me, names, now_unix, offset);
+        a11y::log_item_not_drawn(messages[i].message_id.c_str(), log_text(messages[i], drawn));
+        text_layer::message(messages[i].message_id, drawn.text, false);
         ImGui::PopID();
     };
     for (std::size_t i = 0; i < shown.first; ++i) not_drawn(i);

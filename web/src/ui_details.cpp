@@ -3,6 +3,7 @@
 // panel's own tabs (ui_room.cpp), beside the conversation or as a drawer.
 #include <imgui.h>
 
+#include "app/i18n.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -12,11 +13,11 @@ namespace {
 // A task for a member picked from the room's members (not typed as an id).
 void task_form(const app::RoomView& room, UiState& ui, Intents& out) {
     ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::InputTextWithHint("##details_task", "a task for...", ui.task_body.data(), ui.task_body.size());
+    ImGui::InputTextWithHint("##details_task", tr("details.task_hint"), ui.task_body.data(), ui.task_body.size());
     const auto& members = room.members();
     if (ui.task_assignee >= static_cast<int>(members.size())) ui.task_assignee = -1;
-    const char* who =
-        ui.task_assignee >= 0 ? members[static_cast<std::size_t>(ui.task_assignee)].name.c_str() : "choose a member";
+    const char* who = ui.task_assignee >= 0 ? members[static_cast<std::size_t>(ui.task_assignee)].name.c_str()
+                                            : tr("details.choose_member");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
     if (ImGui::BeginCombo("##assignee", who)) {
         for (std::size_t i = 0; i < members.size(); ++i) {
@@ -28,7 +29,7 @@ void task_form(const app::RoomView& room, UiState& ui, Intents& out) {
         ImGui::EndCombo();
     }
     ImGui::BeginDisabled(ui.task_assignee < 0 || ui.task_body[0] == '\0');
-    if (tap_button(beside("Add task"))) {
+    if (tap_button(beside(tr("details.add_task")))) {
         out.push_back(app::intent::QueueTask{room.room_id(),
                                              ui.task_body.data(),
                                              {members[static_cast<std::size_t>(ui.task_assignee)].account_id},
@@ -42,14 +43,30 @@ void task_form(const app::RoomView& room, UiState& ui, Intents& out) {
 
 }  // namespace
 
+void follow_details(const App& app, UiState& ui, Intents& out) {
+    const app::Workspace& ws = app.workspace();
+    if (ws.details_seq() != ui.details_seq) {
+        ui.details_seq = ws.details_seq();
+        const bool open = ws.details() != app::DetailsTab::none;
+        if (open && app.open_room().view().is_open()) ui.nav.room_open = true;
+        if (open && (!ui.nav.details_open || ws.details() != ui.select_tab)) ui.select_tab = ws.details();
+        ui.nav.details_open = open;
+        return;
+    }
+    // Closed here (Close, Back, another room): the app hears it. An open pane tells its tab as it draws it.
+    if (!ui.nav.details_open && ws.details() != app::DetailsTab::none) {
+        out.push_back(app::intent::ShowDetails{app::DetailsTab::none});
+    }
+}
+
 void details_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
     if (ui.show_back) {
-        if (ImGui::Button("< Conversation")) ui.nav = app::navigate_back(ui.nav);
+        if (ImGui::Button(tr("details.back"))) ui.nav = app::navigate_back(ui.nav);
         note_widget(ui, "back");
         ImGui::SameLine();
     }
-    if (tap_button("Close")) ui.nav.details_open = false;
+    if (tap_button(tr("details.close"))) ui.nav.details_open = false;
     if (!room.is_open()) return;
     // Every tab in sight at any width (from 360 px): tabs narrow rather than
     // hide behind scroll arrows; each keeps its whole name for assistive technology.

@@ -13,6 +13,7 @@
 #include "roomkey/registration.hpp"
 #include "app/i18n.hpp"
 #include "ui_parts.hpp"
+#include "ux_frame.hpp"
 
 namespace roomkey::web::parts {
 
@@ -32,26 +33,24 @@ void copy_as_buttons(const App& app, std::optional<std::uint64_t> entry, Intents
     ImGui::TextColored(kDim, "%s", tr("log.copy_as"));
     for (SnippetFormat format : {SnippetFormat::curl_service, SnippetFormat::fetch, SnippetFormat::python}) {
         ImGui::SameLine();
-        const std::string label = std::string(snippet_label(format)) + "##" + (entry ? "log" : "console");
+        const std::string label = app::snippet_words(format) + "##" + (entry ? "log" : "console");
         // The user's own click: the one way a revealed copy can be made.
         if (ImGui::SmallButton(label.c_str())) out.push_back(app::intent::CopyAs{entry, format, true});
-        // The page holds one copy for the click's own handler: the button under
-        // the pointer or focused takes it, else "Copy as curl" keeps it.
-        if (!ImGui::IsItemHovered() && !ImGui::IsItemFocused()) continue;
+        // Written in the click's own handler, where every engine allows it (gesture_copy.hpp).
         if (const std::string text = app.text_as(entry, format, true); !text.empty()) gesture_copy::arm_last_item(text);
     }
 }
 
 void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
-    if (!ImGui::CollapsingHeader("HTTP log", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!ImGui::CollapsingHeader((std::string(tr("log.title")) + "###http_log").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+        return;
+    }
     bool reveal = app.reveal();
-    if (ImGui::Checkbox("Reveal secrets on screen", &reveal)) out.push_back(app::intent::SetReveal{reveal});
+    if (ImGui::Checkbox(tr("log.reveal"), &reveal)) out.push_back(app::intent::SetReveal{reveal});
     note_widget(ui, "reveal");
-    help_marker(
-        "Tokens, codes, verifiers and secrets are masked. Revealing shows them on this screen only; "
-        "they are never stored, and sign-out erases them from the log.");
+    help_marker(tr("log.reveal_help"));
     ImGui::SameLine();
-    if (ImGui::SmallButton("Clear")) {
+    if (ImGui::SmallButton(tr("log.clear"))) {
         out.push_back(app::intent::ClearLog{});
         ui.selected_log = ui.log_hold = 0;
     }
@@ -93,7 +92,7 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
 
     const auto& entries = app.log().entries();
     if (entries.empty()) {
-        text_dim("Every request and answer appears here.");
+        text_dim(tr("log.empty"));
         return;
     }
     // While the pointer rests on the list it holds still: what came since
@@ -142,11 +141,11 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     const app::LogEntry* entry = app.log().find(ui.selected_log);
     if (!entry) {
-        text_dim("Select an exchange to see its headers and body.");
+        text_dim(tr("log.select"));
         return;
     }
     const app::RenderedExchange shown = app::render(*entry, app.redaction(), app.reveal());
-    if (ImGui::Button(app.reveal() ? "Copy as curl (REVEALED)" : "Copy as curl (masked)")) {
+    if (ImGui::Button(tr(app.reveal() ? "log.copy_curl_revealed" : "log.copy_curl_masked"))) {
         // The user's own click: the one way a revealed copy can be made.
         out.push_back(app::intent::CopyCurl{entry->id, true});
     }
@@ -157,15 +156,18 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::BeginChild("log_detail", ImVec2(0, 0), ImGuiChildFlags_Border);
     ImGui::TextColored(kAccent, "%s", shown.request_line.c_str());
     // In the user's zone; the raw instant (Unix ms) beside it.
-    text_dim(tr("log.sent_at", {{"time", app::message_time_text(unix_seconds(entry->started), unix_seconds(now),
-                                                                  app.workspace().user_time())},
-                                {"raw", std::to_string(unix_ms(entry->started))}}));
+    const std::string sent = tr("log.sent_at", {{"time", app::message_time_text(unix_seconds(entry->started),
+                                                                                  unix_seconds(now),
+                                                                                  app.workspace().user_time())},
+                                                {"raw", std::to_string(unix_ms(entry->started))}});
+    text_dim(sent);
+    ux::describe_last_item("log_sent_at", sent);
     // A flow step's parameters, decoded.
     for (const std::string& parameter : shown.parameters) ImGui::TextWrapped("  %s", parameter.c_str());
     header_lines(shown.request_headers);
     if (!shown.request_body.empty()) ImGui::TextWrapped("%s", shown.request_body.c_str());
     ImGui::Separator();
-    ImGui::TextColored(kAccent, "status %s", shown.status_line.c_str());
+    ImGui::TextColored(kAccent, "%s", tr("log.status", {{"status", shown.status_line}}).c_str());
     header_lines(shown.response_headers);
     if (!shown.response_body.empty()) ImGui::TextWrapped("%s", shown.response_body.c_str());
     ImGui::EndChild();

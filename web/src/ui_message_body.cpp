@@ -7,6 +7,7 @@
 #include "app/message_layout.hpp"
 #include "roomkey/line_break.hpp"
 #include "roomkey/links.hpp"
+#include "text_layer.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -64,7 +65,7 @@ float g_box_inset = 0.0f;
 // A wrapped paragraph with its links, broken into lines as a reader
 // expects (shared/line_break.hpp: UAX #14 with the Japanese rules), laid
 // out once per text and width (app/message_layout.hpp); only its lines
-// inside the window's clip rectangle are drawn.
+// inside the window's clip rectangle are painted.
 void paragraph(std::string_view text) {
     static app::ParagraphLayouts layouts;
     const float size = ImGui::GetFontSize();
@@ -78,10 +79,12 @@ void paragraph(std::string_view text) {
     const float top = draw->GetClipRectMin().y;
     const float bottom = draw->GetClipRectMax().y;
     float y = origin.y;
-    for (const line_break::Line& l : layout.lines) {
-        if (y + size >= top && y <= bottom) {
-            draw_line(text.data(), text.data() + l.begin, text.data() + l.end, ImVec2(origin.x, y), layout.links);
-        }
+    for (std::size_t i = 0; i < layout.lines.size(); ++i) {
+        const char* from = text.data() + layout.lines[i].begin;
+        const char* to = text.data() + layout.lines[i].end;
+        if (y + size >= top && y <= bottom) draw_line(text.data(), from, to, ImVec2(origin.x, y), layout.links);
+        // The page's text over it (every line of a drawn message, as before).
+        if (from != to) text_layer::run(from, to, ImVec2(origin.x, y), layout.widths[i], size);
         y += size;
     }
     ImGui::Dummy(ImVec2(layout.widest, y - origin.y));

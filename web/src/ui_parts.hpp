@@ -111,6 +111,20 @@ void files_tab(const app::RoomView& room, UiState& ui, Intents& out);
 // The room's Tasks, Members and Files tabs, in the developer view's room
 // panel and in the workspace's details alike; `task_form` draws first in the
 // Tasks tab when given (the details' "add a task" form).
+// A text field's callback (ImGuiInputTextFlags_CallbackAlways, UserData a
+// bool*): while the bool is set, the caret goes to the end of the text and
+// the bool is cleared. With a11y::keep_editing: a field entered with its
+// caret where the user goes on typing.
+int caret_to_end(ImGuiInputTextCallbackData* data);
+
+// Reply, Quote, To (composer_fill) and Edit: the keys typed from the
+// press on wait for the field they put the caret in (input_queue.hpp).
+void keys_to_composer(const UiState& ui);
+
+// The details pane follows a place asked for (the address, Back, a script),
+// and tells the app when the user closes it (called before the panes and
+// after them); its tab bar tells the tab it shows (room_tabs).
+void follow_details(const App& app, UiState& ui, Intents& out);
 void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant now, Intents& out, const char* id,
                int tab_bar_flags, void (*task_form)(const app::RoomView&, UiState&, Intents&) = nullptr);
 

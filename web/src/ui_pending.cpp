@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "a11y.hpp"
+#include "input_queue.hpp"
 #include "app/i18n.hpp"
 #include "app/post_words.hpp"
 #include "ui_parts.hpp"
@@ -47,8 +48,16 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
         const std::string edit_key = "local:" + job.local_id;
         if (ui.editing == edit_key) {
             ImGui::PopStyleColor();
+            // Entered at the next frame, the caret after the text, so the next keys go on with it.
+            if (ui.edit_focus) {
+                a11y::keep_editing(ImGui::GetID("##edit_post"));
+                redraw_at(ui, Instant{});
+            }
+            ui.edit_caret_end = ui.edit_caret_end || ui.edit_focus;
+            ui.edit_focus = false;
             ImGui::InputTextMultiline("##edit_post", ui.edit_body.data(), ui.edit_body.size(),
-                                      ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f));
+                                      ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
+                                      ImGuiInputTextFlags_CallbackAlways, caret_to_end, &ui.edit_caret_end);
             if (ImGui::SmallButton(tr("conversation.send"))) {
                 out.push_back(app::intent::EditPost{0, ui.edit_body.data(), job.local_id});
                 ui.editing.clear();
@@ -65,6 +74,8 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
                 if (ImGui::SmallButton(beside(tr("conversation.edit")))) {
                     ui.editing = edit_key;
                     std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", job.body.c_str());
+                    ui.edit_focus = true;
+                    input_queue::keys_for_field(ImGui::GetID("##edit_post"));
                 }
                 if (ImGui::SmallButton(beside(tr("conversation.discard")))) out.push_back(app::intent::DiscardPost{0, job.local_id});
                 note_widget(ui, "discard_post");

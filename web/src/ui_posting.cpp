@@ -8,6 +8,7 @@
 
 #include "a11y.hpp"
 #include "app/format.hpp"
+#include "app/i18n.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
@@ -23,12 +24,12 @@ namespace {
 // read better to a screen reader than a slider's bare number.
 void copies_stepper(int& copies) {
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("copies: %d", copies);
+    ImGui::Text("%s", tr("posting.copies", {{"n", std::to_string(copies)}}).c_str());
     ImGui::SameLine();
     ImGui::PushButtonRepeat(true);
-    if (ImGui::SmallButton("fewer##copies") && copies > 1) --copies;
+    if (ImGui::SmallButton((std::string(tr("posting.fewer")) + "##fewer").c_str()) && copies > 1) --copies;
     ImGui::SameLine();
-    if (ImGui::SmallButton("more##copies") && copies < app::kMaxBurst) ++copies;
+    if (ImGui::SmallButton((std::string(tr("posting.more")) + "##more").c_str()) && copies < app::kMaxBurst) ++copies;
     ImGui::PopButtonRepeat();
 }
 
@@ -44,12 +45,14 @@ std::string room_name(const App& app, const std::string& room_id) {
 }
 
 void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
-    if (!ImGui::CollapsingHeader("Post to a room", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!ImGui::CollapsingHeader((std::string(tr("posting.header")) + "###post").c_str(),
+                                 ImGuiTreeNodeFlags_DefaultOpen))
+        return;
     const std::string& room = app.dashboard().selected_room();
     if (app.holder() == CredentialHolder::none || room.empty()) {
-        text_dim("Choose a room to post messages and tasks (spec 4.6, 4.7).");
+        text_dim(tr("posting.choose_room"));
     } else {
-        label_value("Room:", room_name(app, room));
+        label_value(tr("posting.room"), room_name(app, room));
         // Enter starts a new line; Ctrl+Enter queues the message.
         const bool ctrl_enter = ImGui::InputTextMultiline("##message", ui.message.data(), ui.message.size(),
                                                           ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
@@ -57,40 +60,42 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         note_widget(ui, "message");
         ux::main_action();  // signed in: the first Tab lands in the message
         copies_stepper(ui.repeat);
-        help_marker("Queue several numbered copies to see the pacing: at most 10 posts per 10 s per room (spec 8.2).");
+        help_marker(tr("posting.copies_help"));
         ImGui::SameLine();
         ImGui::BeginDisabled(ui.message[0] == '\0');
-        a11y::shortcut_next("Control+Enter");
-        if (primary_button("Queue message") || (ctrl_enter && ui.message[0] != '\0')) {
+        a11y::shortcut_next("Control+Enter");  // i18n: not shown (aria-keyshortcuts names)
+        if (primary_button(tr("posting.queue_message")) || (ctrl_enter && ui.message[0] != '\0')) {
             out.push_back(app::intent::QueueMessage{room, std::string(ui.message.data()), ui.repeat});
         }
         ImGui::EndDisabled();
         note_widget(ui, "queue_message");
         // The shortcut is on the button for assistive technology
         // (aria-keyshortcuts): the hint may go when it does not fit.
-        if (!ui.touch && short_hint("Ctrl+Enter")) note_widget(ui, "queue_hint");
+        if (!ui.touch && short_hint(tr("composer.hint_ctrl_enter"))) note_widget(ui, "queue_hint");
 
-        if (ImGui::TreeNode("Add a task")) {
-            ImGui::InputTextWithHint("##task_body", "what to do", ui.task_body.data(), ui.task_body.size());
-            ImGui::InputTextWithHint("assignees", "account ids: 12, 34", ui.task_assignees.data(),
-                                     ui.task_assignees.size());
+        if (ImGui::TreeNode((std::string(tr("posting.add_a_task")) + "###add_task").c_str())) {
+            ImGui::InputTextWithHint("##task_body", tr("posting.task_hint"), ui.task_body.data(), ui.task_body.size());
+            ImGui::InputTextWithHint((std::string(tr("posting.assignees")) + "###assignees").c_str(),
+                                     tr("posting.assignees_hint"), ui.task_assignees.data(), ui.task_assignees.size());
             ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-            ImGui::Combo("due", &ui.task_limit_type, "none\0date\0");
+            // The items are the service's limit_type values (wire words).
+            ImGui::Combo((std::string(tr("posting.due")) + "###due").c_str(), &ui.task_limit_type,
+                         "none\0date\0");  // i18n: not shown (wire values)
             if (ui.task_limit_type == 1) {
                 ImGui::SameLine();
                 ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-                ImGui::InputTextWithHint("due by the end of this day (your local time)##due", "YYYY-MM-DD",
+                ImGui::InputTextWithHint((std::string(tr("posting.due_date")) + "###due_date").c_str(), "YYYY-MM-DD",
                                          ui.task_due.data(), ui.task_due.size());
             }
-            if (ImGui::Button("Add task")) {
+            if (ImGui::Button(tr("details.add_task"))) {
                 ui.form_error.clear();
                 const auto ids = app::parse_id_list(ui.task_assignees.data());
                 std::optional<std::int64_t> limit;
                 if (ui.task_limit_type == 1) limit = app::parse_due_date(ui.task_due.data(), ui.utc_offset);
                 if (!ids || ids->empty()) {
-                    ui.form_error = "Assignees: one or more account ids, separated by commas.";
+                    ui.form_error = tr("posting.assignees_error");
                 } else if (ui.task_limit_type == 1 && !limit) {
-                    ui.form_error = "Due date: a real date as YYYY-MM-DD.";
+                    ui.form_error = tr("posting.due_error");
                 } else {
                     out.push_back(app::intent::QueueTask{room, std::string(ui.task_body.data()), *ids, limit,
                                                          limit ? TaskLimitType::date : TaskLimitType::none});
@@ -108,21 +113,22 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::Spacing();
     const long done = batch.delivered + batch.failed;
     const float fraction = batch.total > 0 ? static_cast<float>(done) / static_cast<float>(batch.total) : 0.0f;
-    std::string overlay = std::to_string(batch.delivered) + " of " + std::to_string(batch.total) + " delivered";
-    if (batch.failed > 0) overlay += ", " + std::to_string(batch.failed) + " failed";
+    std::string overlay =
+        tr("posting.delivered_of", {{"n", std::to_string(batch.delivered)}, {"total", std::to_string(batch.total)}});
+    if (batch.failed > 0) overlay += tr("posting.failed_count", {{"n", std::to_string(batch.failed)}});
     if (batch.first_sent && batch.last_done && done == batch.total) {
         char seconds[32];
-        std::snprintf(seconds, sizeof seconds, " in %.1f s",
+        std::snprintf(seconds, sizeof seconds, "%.1f",
                       static_cast<double>((*batch.last_done - *batch.first_sent).count()) / 1000.0);
-        overlay += seconds;
+        overlay += tr("posting.in_seconds", {{"s", seconds}});
     }
     ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), overlay.c_str());
     if (const auto next = app.next_send_at(now); next && *next > now) {
-        text_dim("next post in " + countdown_to(ui, *next, now) + " (paced, spec 8.2)");
+        text_dim(tr("posting.next_post", {{"in", countdown_to(ui, *next, now)}}));
     }
-    if (ImGui::SmallButton("Cancel waiting")) out.push_back(app::intent::CancelQueued{});
+    if (ImGui::SmallButton(tr("posting.cancel_waiting"))) out.push_back(app::intent::CancelQueued{});
     ImGui::SameLine();
-    if (ImGui::SmallButton("Clear finished")) out.push_back(app::intent::ClearFinishedPosts{});
+    if (ImGui::SmallButton(tr("posting.clear_finished"))) out.push_back(app::intent::ClearFinishedPosts{});
     ImGui::BeginChild("queue", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f), ImGuiChildFlags_Border);
     for (auto it = app.posting().posts().rbegin(); it != app.posting().posts().rend(); ++it) {
         const app::PostJob& job = *it;
@@ -146,17 +152,18 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         const bool decide = job.stage == app::PostStage::unknown || job.stage == app::PostStage::refused;
         if (decide || job.stage == app::PostStage::retrying) {
             ImGui::Indent();
-            if (ImGui::SmallButton(decide ? "Retry" : "Send now")) out.push_back(app::intent::RetryPost{job.id});
+            if (ImGui::SmallButton(tr(decide ? "posting.retry" : "posting.send_now")))
+                out.push_back(app::intent::RetryPost{job.id});
             if (decide && job.kind == app::PostKind::message) {
                 ImGui::SameLine();
-                if (ImGui::SmallButton("Edit")) {
+                if (ImGui::SmallButton(tr("conversation.edit"))) {
                     // Back into the message field to change it; the queued copy goes.
                     std::snprintf(ui.message.data(), ui.message.size(), "%s", job.body.c_str());
                     out.push_back(app::intent::DiscardPost{job.id});
                 }
             }
             ImGui::SameLine();
-            if (ImGui::SmallButton("Discard")) out.push_back(app::intent::DiscardPost{job.id});
+            if (ImGui::SmallButton(tr("conversation.discard"))) out.push_back(app::intent::DiscardPost{job.id});
             ImGui::Unindent();
         }
         ImGui::PopID();

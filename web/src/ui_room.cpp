@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "app/i18n.hpp"
 #include "browser.hpp"
 #include "ui_parts.hpp"
 
@@ -21,13 +22,16 @@ std::string format_time(std::int64_t unix_seconds) {
 void messages_child(const app::RoomView& room) {
     const float height = ImGui::GetTextLineHeightWithSpacing() * 12.0f;
     ImGui::BeginChild("room_messages", ImVec2(0, height), ImGuiChildFlags_Border);
-    if (room.messages().empty()) text_dim(room.loading() ? "Loading messages..." : "No messages in this room.");
+    if (room.messages().empty()) text_dim(tr(room.loading() ? "room.loading_messages" : "room.no_messages"));
     for (const ChatMessage& m : room.messages()) {
-        const std::string who = m.account.name.empty() ? "account " + m.account.account_id : m.account.name;
+        const std::string who =
+            m.account.name.empty() ? tr("room.account", {{"id", m.account.account_id}}) : m.account.name;
         ImGui::TextColored(kAccent, "%s", who.c_str());
         ImGui::SameLine();
         text_dim(format_time(m.send_time));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("message_id %s", m.message_id.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("message_id %s",
+                              m.message_id.c_str());  // i18n: not shown (the wire name, developer view)
         ImGui::TextWrapped("%s", m.body.c_str());
         ImGui::Spacing();
     }
@@ -38,13 +42,13 @@ void messages_child(const app::RoomView& room) {
 }  // namespace
 
 void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now, Intents& out) {
-    if (room.tasks().empty()) text_dim("No tasks in this room.");
+    if (room.tasks().empty()) text_dim(tr("room.no_tasks"));
     for (const ChatTask& t : room.tasks()) {
         ImGui::PushID(t.task_id.c_str());
         // The button first, so a long task body never pushes it out of view.
         if (t.status != "done") {
-            if (ImGui::SmallButton("Done")) out.push_back(app::intent::CompleteTask{room.room_id(), t.task_id});
-        } else if (ImGui::SmallButton("Reopen")) {
+            if (tap_button(tr("room.task_done"))) out.push_back(app::intent::CompleteTask{room.room_id(), t.task_id});
+        } else if (tap_button(tr("room.task_reopen"))) {
             out.push_back(app::intent::ReopenTask{room.room_id(), t.task_id});
         }
         ImGui::SameLine();
@@ -55,7 +59,9 @@ void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now,
                                                          t.status == "done", unix_ms(now) / 1000, ws.user_time());
         if (!due.text.empty()) {
             ImGui::Indent();
-            ImGui::TextColored(due.overdue ? kBad : kDim, "due %s%s", due.text.c_str(), due.overdue ? " (overdue)" : "");
+            ImGui::TextColored(
+                due.overdue ? kBad : kDim, "%s",
+                tr(due.overdue ? "room.task_due_overdue" : "room.task_due", {{"when", due.text}}).c_str());
             ImGui::Unindent();
         }
         ImGui::PopID();
@@ -63,11 +69,11 @@ void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now,
 }
 
 void members_tab(const app::RoomView& room, Intents& out) {
-    if (room.members().empty()) text_dim("No members read yet.");
+    if (room.members().empty()) text_dim(tr("room.no_members"));
     for (const RoomMember& m : room.members()) {
         ImGui::PushID(m.account_id.c_str());
         // "To" inserts [To:id]Name into the composer.
-        if (ImGui::SmallButton("To")) out.push_back(app::intent::Mention{m.account_id});
+        if (tap_button(tr("room.to"))) out.push_back(app::intent::Mention{m.account_id});
         ImGui::SameLine();
         ImGui::Text("%s", m.name.c_str());
         ImGui::SameLine();
@@ -81,38 +87,40 @@ void members_tab(const app::RoomView& room, Intents& out) {
 // it (a download link asked for at that moment: it lives 30 s).
 void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
     // The field leaves room for the button beside it; in a narrow pane the button goes under it, whole.
-    const float button = ImGui::CalcTextSize("Upload a file...").x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    const float button = ImGui::CalcTextSize(tr("room.upload")).x + ImGui::GetStyle().FramePadding.x * 2.0f;
     const float room_left = ImGui::GetContentRegionAvail().x - button - ImGui::GetStyle().ItemSpacing.x;
     ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 16.0f, std::max(room_left, ImGui::GetFontSize() * 8.0f)));
-    ImGui::InputTextWithHint("##upload_message", "message with the file (optional)", ui.upload_message.data(),
+    ImGui::InputTextWithHint("##upload_message", tr("room.upload_message_hint"), ui.upload_message.data(),
                              ui.upload_message.size());
-    if (ImGui::Button(beside("Upload a file..."))) {
+    if (ImGui::Button(beside(tr("room.upload")))) {
         out.push_back(app::intent::PickFile{room.room_id(), ui.upload_message.data()});
         ui.upload_message[0] = '\0';
     }
     note_widget(ui, "upload_file");
-    text_dim("or drop a file on the page; up to 5 MB");
+    text_dim(tr("room.upload_drop"));
     const app::FileUploadState& up = room.upload();
     if (up.status == "sending") {
         const float done = up.total > 0 ? static_cast<float>(up.sent) / static_cast<float>(up.total) : 0.0f;
-        const std::string label = std::to_string(up.sent) + " / " + std::to_string(up.total) + " bytes";
+        const std::string label =
+            tr("room.upload_progress", {{"sent", std::to_string(up.sent)}, {"total", std::to_string(up.total)}});
         ImGui::ProgressBar(done, ImVec2(ImGui::GetFontSize() * 16.0f, 0), label.c_str());
         ImGui::SameLine();
-        text_dim("sending " + up.name);
+        text_dim(tr("room.upload_sending", {{"name", up.name}}));
     } else if (up.status == "done") {
-        ImGui::TextColored(kGood, "Uploaded %s (file %s).", up.name.c_str(), up.file_id.c_str());
+        ImGui::TextColored(kGood, "%s", tr("room.uploaded", {{"name", up.name}}).c_str());
     } else if (up.status == "failed") {
         ImGui::TextColored(kBad, "%s", up.error.c_str());
     }
     if (!room.download().error.empty()) ImGui::TextColored(kBad, "%s", room.download().error.c_str());
     ImGui::Separator();
-    if (room.files().empty()) text_dim("No files in this room.");
+    if (room.files().empty()) text_dim(tr("room.no_files"));
     for (const ChatFile& f : room.files()) {
         ImGui::PushID(f.file_id.c_str());
-        if (ImGui::SmallButton(f.filename.c_str())) out.push_back(app::intent::OpenFile{room.room_id(), f.file_id});
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open (download) file %s", f.file_id.c_str());
+        if (tap_button(f.filename.c_str())) out.push_back(app::intent::OpenFile{room.room_id(), f.file_id});
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("room.open_file"));
         ImGui::SameLine();
-        text_dim(std::to_string(f.filesize) + " bytes" + (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
+        text_dim(tr("room.file_bytes", {{"n", std::to_string(f.filesize)}}) +
+                 (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
         ImGui::PopID();
     }
 }
@@ -123,25 +131,29 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     const std::string& selected = app.dashboard().selected_room();
     if (!room.is_open() || room.room_id() != selected) {
         if (selected.empty()) return;
-        if (!ImGui::CollapsingHeader("Room", ImGuiTreeNodeFlags_DefaultOpen)) return;
-        const std::string label = "Open " + room_name(app, selected) + "##open_room";
+        if (!ImGui::CollapsingHeader((std::string(tr("room.header")) + "###room").c_str(),
+                                     ImGuiTreeNodeFlags_DefaultOpen))
+            return;
+        const std::string label = tr("room.open", {{"room", room_name(app, selected)}}) + "##open_room";
         if (ImGui::Button(label.c_str())) out.push_back(app::intent::OpenRoom{selected});
         note_widget(ui, "open_room");
         return;
     }
-    const std::string title = "Room: " + (room.name().empty() ? "#" + room.room_id() : room.name()) + "###room";
+    const std::string title =
+        tr("room.title", {{"room", room.name().empty() ? "#" + room.room_id() : room.name()}}) + "###room";
     if (!ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
-    if (ImGui::Button("Reload##room")) out.push_back(app::intent::LoadMessages{room.room_id()});
+    if (ImGui::Button((std::string(tr("common.reload")) + "##room").c_str()))
+        out.push_back(app::intent::LoadMessages{room.room_id()});
     ImGui::SameLine();
-    if (ImGui::Button("Mark as read")) out.push_back(app::intent::MarkRead{room.room_id()});
+    if (ImGui::Button(tr("room.mark_read"))) out.push_back(app::intent::MarkRead{room.room_id()});
     note_widget(ui, "mark_read");
     ImGui::SameLine();
     if (room.loading()) {
-        loading_text(ui, "Loading", now);
+        loading_text(ui, tr("common.loading"), now);
     } else if (auto at = app.open_room().poll_at()) {
-        text_dim("next check in " + countdown_to(ui, *at, now));
+        text_dim(tr("room.next_check", {{"in", countdown_to(ui, *at, now)}}));
     } else if (!app.page_visible()) {
-        text_dim("paused while the tab is hidden");
+        text_dim(tr("room.paused_hidden"));
     }
     if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
     messages_child(room);
@@ -151,36 +163,59 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
 void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant now, Intents& out, const char* id,
                int tab_bar_flags, void (*task_form)(const app::RoomView&, UiState&, Intents&)) {
     if (!ImGui::BeginTabBar(id, tab_bar_flags)) return;
-    const std::string tasks = "Tasks (" + std::to_string(room.tasks().size()) + ")###tasks";
-    if (ImGui::BeginTabItem(tasks.c_str())) {
+    // The details' tabs (not the developer view's) are a place: the app knows the one shown.
+    const bool place = task_form != nullptr;
+    app::DetailsTab shown = app::DetailsTab::none;
+    const auto tab = [&](const std::string& label, app::DetailsTab which) {
+        const bool asked = place && ui.select_tab == which;
+        const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, asked ? ImGuiTabItemFlags_SetSelected : 0);
+        if (open) shown = which;
+        return open;
+    };
+    const std::string tasks = tr("room.tab_tasks", {{"n", std::to_string(room.tasks().size())}}) + "###tasks";
+    if (tab(tasks, app::DetailsTab::tasks)) {
         if (task_form) task_form(room, ui, out);
         tasks_tab(room, app.workspace(), now, out);
         ImGui::EndTabItem();
     }
-    const std::string members = "Members (" + std::to_string(room.members().size()) + ")###members";
-    if (ImGui::BeginTabItem(members.c_str())) {
+    const std::string members = tr("room.tab_members", {{"n", std::to_string(room.members().size())}}) + "###members";
+    if (tab(members, app::DetailsTab::members)) {
         members_tab(room, out);
         ImGui::EndTabItem();
     }
-    const std::string files = "Files (" + std::to_string(room.files().size()) + ")###files";
-    const bool files_open = ImGui::BeginTabItem(files.c_str());
+    const std::string files = tr("room.tab_files", {{"n", std::to_string(room.files().size())}}) + "###files";
+    const bool files_open = tab(files, app::DetailsTab::files);
     note_widget(ui, "files_tab");
     if (files_open) {
         files_tab(room, ui, out);
         ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
+    if (!place) return;
+    if (ui.select_tab != app::DetailsTab::none) {
+        // The tab bar shows a tab asked for from the next frame on.
+        if (shown == ui.select_tab) {
+            ui.select_tab = app::DetailsTab::none;
+        } else {
+            redraw_at(ui, Instant{});
+            return;
+        }
+    }
+    if (shown != app::DetailsTab::none && shown != app.workspace().details() &&
+        ui.details_seq == app.workspace().details_seq()) {
+        out.push_back(app::intent::ShowDetails{shown});
+    }
 }
 
 void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (app.holder() == CredentialHolder::none) return;
-    if (!ImGui::CollapsingHeader("My tasks and contacts")) return;
-    if (ImGui::Button("Load my tasks")) out.push_back(app::intent::LoadMyTasks{});
+    if (!ImGui::CollapsingHeader((std::string(tr("room.mine_header")) + "###mine").c_str())) return;
+    if (ImGui::Button(tr("room.load_my_tasks"))) out.push_back(app::intent::LoadMyTasks{});
     ImGui::SameLine();
-    if (ImGui::Button("Load contacts")) out.push_back(app::intent::LoadContacts{});
+    if (ImGui::Button(tr("room.load_contacts"))) out.push_back(app::intent::LoadContacts{});
     ImGui::SameLine();
     if (app.my_tasks().tasks().loading || app.contacts().contacts().loading || app.contacts().incoming().loading) {
-        loading_text(ui, "Loading", now);
+        loading_text(ui, tr("common.loading"), now);
     }
     for (const std::string* error :
          {&app.my_tasks().tasks().error, &app.contacts().contacts().error, &app.contacts().incoming().error}) {
@@ -188,37 +223,38 @@ void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (const auto& tasks = app.my_tasks().tasks().value) {
         ImGui::Separator();
-        ImGui::TextColored(kAccent, "My tasks");
-        if (tasks->empty()) text_dim("No tasks assigned to you.");
+        ImGui::TextColored(kAccent, "%s", tr("room.my_tasks"));
+        if (tasks->empty()) text_dim(tr("room.no_my_tasks"));
         for (const ChatTask& t : *tasks) {
             ImGui::PushID(("my" + t.task_id).c_str());
             ImGui::TextWrapped("[%s] %s  (%s)", t.status.c_str(), t.body.c_str(), t.room ? t.room->name.c_str() : "");
             if (t.status != "done" && t.room) {
                 ImGui::SameLine();
-                if (ImGui::SmallButton("Done")) out.push_back(app::intent::CompleteTask{t.room->room_id, t.task_id});
+                if (ImGui::SmallButton(tr("room.task_done")))
+                    out.push_back(app::intent::CompleteTask{t.room->room_id, t.task_id});
             }
             ImGui::PopID();
         }
     }
     if (const auto& requests = app.contacts().incoming().value) {
         ImGui::Separator();
-        ImGui::TextColored(kAccent, "Contact requests");
-        if (requests->empty()) text_dim("No contact requests.");
+        ImGui::TextColored(kAccent, "%s", tr("room.contact_requests"));
+        if (requests->empty()) text_dim(tr("room.no_contact_requests"));
         for (const ContactRequest& r : *requests) {
             ImGui::PushID(("req" + r.request_id).c_str());
             ImGui::Text("%s", r.name.c_str());
             ImGui::SameLine();
-            if (ImGui::SmallButton("Accept")) out.push_back(app::intent::AcceptRequest{r.request_id});
+            if (ImGui::SmallButton(tr("room.accept"))) out.push_back(app::intent::AcceptRequest{r.request_id});
             ImGui::SameLine();
-            if (ImGui::SmallButton("Decline")) out.push_back(app::intent::DeclineRequest{r.request_id});
+            if (ImGui::SmallButton(tr("room.decline"))) out.push_back(app::intent::DeclineRequest{r.request_id});
             if (r.message && !r.message->empty()) text_dim(*r.message);
             ImGui::PopID();
         }
     }
     if (const auto& contacts = app.contacts().contacts().value) {
         ImGui::Separator();
-        ImGui::TextColored(kAccent, "Contacts");
-        if (contacts->empty()) text_dim("No contacts yet.");
+        ImGui::TextColored(kAccent, "%s", tr("room.contacts"));
+        if (contacts->empty()) text_dim(tr("room.no_contacts"));
         for (const Contact& c : *contacts) {
             ImGui::Text("%s", c.name.c_str());
             ImGui::SameLine();

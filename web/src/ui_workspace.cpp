@@ -50,6 +50,7 @@ void workspace_view(const App& app, UiState& ui, Instant now, float scale, Inten
         ui.nav.details_open = false;
     }
     if (!room.is_open()) ui.nav = {};
+    follow_details(app, ui, out);  // ui_details.cpp: the details' tab and the address's place agree
 
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -92,6 +93,7 @@ void workspace_view(const App& app, UiState& ui, Instant now, float scale, Inten
         ImGui::EndChild();
         note_widget(ui, "details");
     }
+    follow_details(app, ui, out);  // closed in this frame (Hide details, Close, Back): the address follows now
 }
 
 }  // namespace roomkey::web::parts

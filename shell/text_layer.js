@@ -1,0 +1,408 @@
+// text_layer.js: the conversation's text as the page's own text (web/src/
+// text_layer.cpp is its other half), laid over the drawn glyphs the way
+// pdf.js lays its text layer over a page: each drawn line is a transparent
+// span at the line's place, in the same fonts, stretched to the drawn width.
+//   - Selection: a press, drag, double-click (a word), triple-click (a
+//     paragraph), Shift+click (extends) over the conversation, and Ctrl+A
+//     after a press in it (every loaded message), select the layer's text;
+//     the browser draws the selection over the canvas. The layer never
+//     takes the pointer (the canvas keeps every event): presses are mapped
+//     to text positions here.
+//   - Copy (Ctrl+C, or the page API's copy_selection) writes the selected
+//     text of the messages' `text` (state().room.messages[].text), in order,
+//     one message a line.
+//   - Find: every loaded message is in the layer, the ones not drawn as
+//     hidden text; when the browser's find (window.find(), or closing
+//     Ctrl+F's bar on a match) selects text of a message not drawn, the app
+//     is asked to show it, and the selection follows onto its drawn lines.
+// The selection is kept as positions in the messages' texts (UTF-16 code
+// units), so it outlives the spans, which change as the conversation scrolls.
+// Nothing here runs while nothing happens: the app sends the layer only when
+// the drawn lines or their places change.
+'use strict';
+(function () {
+  var api = window['roomkey'];
+  var FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", Arial, sans-serif, ' +
+             '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji"';
+  var layer = null;
+  var messages = [];    // in order: {id, text, el, runs: [{el, start, end}] (drawn lines; empty: not drawn)}
+  var byId = {};
+  var model = null;     // {a: {id, o}, f: {id, o}}: anchor and focus in the messages' texts
+  var published = 'null';
+  var asked = null;     // the message last asked to be shown
+  var measure = null;
+  var pressInside = false;  // the last press was over the conversation (Ctrl+A selects it)
+  var dragging = false;
+
+  function root() {
+    if (layer) return layer;
+    layer = document.createElement('div');
+    layer.id = 'textlayer';
+    // Assistive technology reads the conversation's log (#a11y), not this copy.
+    layer.setAttribute('aria-hidden', 'true');
+    var a11y = document.getElementById('a11y');
+    // Before the accessibility tree: the browser's find meets this text first.
+    document.body.insertBefore(layer, a11y || null);
+    return layer;
+  }
+
+  function span(cls, text, start) {
+    var el = document.createElement('span');
+    el.className = cls;
+    el.textContent = text;
+    el.dataset.start = String(start);
+    return el;
+  }
+
+  // A message not drawn: its whole text, hidden, where find still reaches it.
+  function hidden(m) {
+    m.el.textContent = '';
+    m.runs = [];
+    m.el.appendChild(span('tl-hidden', m.text, 0));
+  }
+
+  function naturalWidth(text, px) {
+    if (!measure) measure = document.createElement('canvas').getContext('2d');
+    if (!measure) return 0;
+    measure.font = px + 'px ' + FONT;
+    return measure.measureText(text).width;
+  }
+
+  function place(el, r) {
+    var s = el.style;
+    s.left = r[0] + 'px';
+    s.top = r[1] + 'px';
+    s.fontSize = r[3] + 'px';
+    s.height = r[3] + 'px';
+    var natural = naturalWidth(r[4], r[3]);
+    s.transform = natural > 0 ? 'scaleX(' + (r[2] / natural) + ')' : '';
+  }
+
+  // The drawn lines of a message, each at its place in the message's text
+  // (found in order; a line that is not part of the text, a box's heading,
+  // is left out).
+  function drawRuns(m, list) {
+    m.el.textContent = '';
+    m.runs = [];
+    var cursor = 0;
+    list.forEach(function (r) {
+      var at = m.text.indexOf(r[4], cursor);
+      if (at < 0) return;
+      var el = span('tl-run', r[4], at);
+      place(el, r);
+      m.el.appendChild(el);
+      m.runs.push({ el: el, start: at, end: at + r[4].length, text: r[4] });
+      cursor = at + r[4].length;
+    });
+    if (!m.runs.length) hidden(m);
+  }
+
+  function setMessages(json) {
+    var list;
+    try { list = JSON.parse(json); } catch (e) { return; }
+    var old = byId;
+    messages = [];
+    byId = {};
+    var box = root();
+    list.forEach(function (pair) {
+      var m = old[pair[0]];
+      if (!m || m.text !== pair[1]) {
+        m = { id: pair[0], text: pair[1], el: document.createElement('div'), runs: [] };
+        m.el.className = 'tl-msg';
+        m.el.dataset.id = m.id;
+        hidden(m);
+      }
+      messages.push(m);
+      byId[m.id] = m;
+    });
+    // In the conversation's order (appending moves a kept element).
+    box.textContent = '';
+    messages.forEach(function (m) { box.appendChild(m.el); });
+    if (model && (!byId[model.a.id] || !byId[model.f.id])) model = null;
+    apply();
+  }
+
+  function setRuns(json) {
+    var data;
+    try { data = JSON.parse(json); } catch (e) { return; }
+    var box = root();
+    var c = data.clip;
+    box.style.left = c[0] + 'px';
+    box.style.top = c[1] + 'px';
+    box.style.width = c[2] + 'px';
+    box.style.height = c[3] + 'px';
+    messages.forEach(function (m) {
+      var list = data.runs[m.id];
+      if (!list) {
+        if (m.runs.length) hidden(m);
+        return;
+      }
+      var same = list.length === m.runs.length && list.every(function (r, i) { return r[4] === m.runs[i].text; });
+      if (!same) {
+        drawRuns(m, list);
+        return;
+      }
+      // Only moved (a scroll): the spans stay, and so does the selection in them.
+      list.forEach(function (r, i) { place(m.runs[i].el, r); });
+    });
+    if (model) apply();
+    asked = null;
+  }
+
+  // ---- positions: the model (message, offset) and the DOM (node, offset) ----
+
+  function domPoint(p) {
+    var m = byId[p.id];
+    var o = Math.max(0, Math.min(p.o, m.text.length));
+    if (!m.runs.length) {
+      var el = m.el.firstChild;
+      return el.firstChild ? [el.firstChild, o] : [el, 0];
+    }
+    for (var i = 0; i < m.runs.length; i++) {
+      var r = m.runs[i];
+      if (o < r.start) return [r.el.firstChild, 0];  // between lines: the next line's start
+      if (o <= r.end) return [r.el.firstChild, o - r.start];
+    }
+    var last = m.runs[m.runs.length - 1];
+    return [last.el.firstChild, last.end - last.start];
+  }
+
+  function modelPoint(node, offset) {
+    if (!node || !layer || !layer.contains(node)) return null;
+    var el = node.nodeType === 3 ? node.parentNode : node;
+    if (el === layer) {
+      var at = messages[Math.min(offset, messages.length - 1)];
+      if (!at) return null;
+      return offset < messages.length ? { id: at.id, o: 0 } : { id: at.id, o: at.text.length };
+    }
+    var msg = el.closest('.tl-msg');
+    var m = msg && byId[msg.dataset.id];
+    if (!m) return null;
+    if (el === msg) {
+      var child = msg.childNodes[offset];
+      return { id: m.id, o: child ? Number(child.dataset.start) : m.text.length };
+    }
+    var start = Number(el.dataset.start);
+    var length = el.textContent.length;
+    return { id: m.id, o: start + (node.nodeType === 3 ? offset : offset > 0 ? length : 0) };
+  }
+
+  function inField(el) { return el && /^(INPUT|TEXTAREA)$/.test(el.tagName); }
+
+  function order(p) { return messages.indexOf(byId[p.id]); }
+  function before(p, q) { var a = order(p), b = order(q); return a < b || (a === b && p.o < q.o); }
+
+  // The selected text, as the reader sees it: each message's part, in order, a line each.
+  function selected() {
+    if (!model) return null;
+    var lo = before(model.f, model.a) ? model.f : model.a;
+    var hi = lo === model.a ? model.f : model.a;
+    var first = order(lo), last = order(hi);
+    if (first < 0 || last < 0) return null;
+    var parts = [], ids = [];
+    for (var i = first; i <= last; i++) {
+      var m = messages[i];
+      var part = m.text.slice(i === first ? lo.o : 0, i === last ? hi.o : m.text.length);
+      if (!part) continue;
+      parts.push(part);
+      ids.push(m.id);
+    }
+    return parts.length ? { text: parts.join('\n'), message_ids: ids } : null;
+  }
+
+  function publish() {
+    var sel = selected();
+    var json = JSON.stringify(sel);
+    if (json === published) return;
+    published = json;
+    api['_publishSelection'](sel);
+  }
+
+  function show(id) {
+    if (asked === id || !api['_a11yAsk']) return;
+    asked = id;
+    api['_a11yAsk']({ type: 'show', message_id: id });
+  }
+
+  // The model onto the DOM selection (the browser draws it). It never asks
+  // for a message to be shown: the frame that shows it calls this again.
+  function apply() {
+    var sel = window.getSelection();
+    if (!sel) return;
+    if (!model) {
+      if (sel.rangeCount && layer && layer.contains(sel.anchorNode)) sel.removeAllRanges();
+      publish();
+      return;
+    }
+    var a = domPoint(model.a), f = domPoint(model.f);
+    try { sel.setBaseAndExtent(a[0], a[1], f[0], f[1]); } catch (e) { /* a node just replaced */ }
+    publish();
+  }
+
+  // Whether the line holding `p` is drawn on screen.
+  function inView(p) {
+    var m = byId[p.id];
+    if (!m || !m.runs.length || !layer) return false;
+    var node = domPoint(p)[0];
+    var line = (node.nodeType === 3 ? node.parentNode : node).getBoundingClientRect();
+    var box = layer.getBoundingClientRect();
+    return line.bottom > box.top && line.top < box.bottom;
+  }
+
+  // The DOM selection onto the model: the browser's own changes (find, a
+  // script's selection).
+  document.addEventListener('selectionchange', function () {
+    var sel = window.getSelection();
+    if (!sel || !sel.rangeCount || !layer) return;
+    // Ctrl+A after a press in the conversation: the browser selected the
+    // whole page; the conversation takes every loaded message instead.
+    // (No key listener of its own: with a window keydown listener here,
+    // WebKitGTK lost the click after typed text in tests/engines; why is
+    // not known.)
+    var whole = !layer.contains(sel.anchorNode) || !layer.contains(sel.focusNode);
+    if (whole && pressInside && messages.length && !sel.isCollapsed && !inField(document.activeElement) &&
+        sel.containsNode(layer, true)) {
+      var last = messages[messages.length - 1];
+      model = { a: { id: messages[0].id, o: 0 }, f: { id: last.id, o: last.text.length } };
+      apply();
+      return;
+    }
+    if (!layer.contains(sel.anchorNode)) {
+      if (model && !inField(document.activeElement)) {
+        model = null;
+        publish();
+      }
+      return;
+    }
+    var a = modelPoint(sel.anchorNode, sel.anchorOffset), f = modelPoint(sel.focusNode, sel.focusOffset);
+    if (!a || !f) return;
+    if (model && a.id === model.a.id && a.o === model.a.o && f.id === model.f.id && f.o === model.f.o) return;
+    model = { a: a, f: f };
+    publish();
+    if (!inView(f)) show(f.id);
+  });
+
+  // ---- the pointer over the canvas ----
+
+  function inside(event) {
+    if (!layer) return false;
+    var r = layer.getBoundingClientRect();
+    return event.clientX >= r.left && event.clientX < r.right && event.clientY >= r.top && event.clientY < r.bottom;
+  }
+
+  // The text position under (x, y) (client px): on a drawn line, or with
+  // `nearest` the nearest line's nearest end (a drag past the text).
+  function pointAt(x, y, nearest) {
+    var best = null, bestDistance = Infinity;
+    messages.forEach(function (m) {
+      m.runs.forEach(function (r) {
+        var box = r.el.getBoundingClientRect();
+        var dy = y < box.top ? box.top - y : y >= box.bottom ? y - box.bottom + 1 : 0;
+        var dx = x < box.left ? box.left - x : x > box.right ? x - box.right : 0;
+        var distance = dy * 10000 + dx;
+        if (distance < bestDistance) { bestDistance = distance; best = { m: m, r: r, box: box }; }
+      });
+    });
+    if (!best) return null;
+    if (!nearest && (bestDistance >= 10000 || x < best.box.left - 4)) return null;
+    var node = best.r.el.firstChild;
+    var length = node.length;
+    // The boundary nearest to x: the widths of the line's beginnings.
+    var range = document.createRange();
+    var lo = 0, hi = length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      range.setStart(node, mid);
+      range.setEnd(node, mid + 1);
+      var rect = range.getBoundingClientRect();
+      if (x >= (rect.left + rect.right) / 2) lo = mid + 1; else hi = mid;
+    }
+    var code = lo > 0 ? node.data.charCodeAt(lo - 1) : 0;
+    if (code >= 0xD800 && code <= 0xDBFF) lo++;  // never inside a surrogate pair
+    return { id: best.m.id, o: best.r.start + lo };
+  }
+
+  var words = typeof Intl === 'object' && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'word' }) : null;
+  function word(p) {
+    var text = byId[p.id].text;
+    if (words) {
+      var it = words.segment(text).containing(Math.min(p.o, text.length - 1));
+      if (it) return { a: { id: p.id, o: it.index }, f: { id: p.id, o: it.index + it.segment.length } };
+    }
+    var s = p.o, e = p.o;
+    while (s > 0 && /\w/.test(text[s - 1])) s--;
+    while (e < text.length && /\w/.test(text[e])) e++;
+    return { a: { id: p.id, o: s }, f: { id: p.id, o: e } };
+  }
+  function paragraph(p) {
+    var text = byId[p.id].text;
+    var s = text.lastIndexOf('\n', p.o - 1) + 1;
+    var e = text.indexOf('\n', p.o);
+    return { a: { id: p.id, o: s }, f: { id: p.id, o: e < 0 ? text.length : e } };
+  }
+
+  window.addEventListener('mousedown', function (event) {
+    var canvas = document.getElementById('canvas');
+    pressInside = event.target === canvas && inside(event);
+    if (!pressInside || event.button !== 0) return;
+    var p = pointAt(event.clientX, event.clientY, false);
+    if (!p) {
+      if (!event.shiftKey) { model = null; apply(); }
+      return;
+    }
+    if (event.detail === 2) {
+      model = word(p);
+    } else if (event.detail >= 3) {
+      model = paragraph(p);
+    } else if (event.shiftKey && model) {
+      model = { a: model.a, f: p };
+      dragging = true;
+    } else {
+      model = { a: p, f: p };
+      dragging = true;
+    }
+    apply();
+  }, true);
+  window.addEventListener('mousemove', function (event) {
+    if (!dragging) return;
+    if (!(event.buttons & 1)) { dragging = false; return; }
+    var p = pointAt(event.clientX, event.clientY, true);
+    if (!p || (p.id === model.f.id && p.o === model.f.o)) return;
+    model = { a: model.a, f: p };
+    apply();
+  }, true);
+  window.addEventListener('mouseup', function () { dragging = false; }, true);
+
+  // Ctrl+C (and the browser's Copy): the text as the reader sees it, not
+  // the spans' own (their lines, in the order they are laid out).
+  document.addEventListener('copy', function (event) {
+    var sel = selected();
+    var target = event.target;
+    if (!sel || !event.clipboardData) return;
+    if (inField(target) && target.selectionStart !== target.selectionEnd) return;  // the field's own copy
+    var dom = window.getSelection();
+    if (!dom || !dom.rangeCount || !layer || !layer.contains(dom.anchorNode)) return;
+    event.clipboardData.setData('text/plain', sel.text);
+    event.preventDefault();
+  });
+
+  api['_textMessages'] = setMessages;
+  api['_textRuns'] = setRuns;
+  api['_textSelect'] = function (id, start, end) {
+    var m = byId[id];
+    if (!m) {
+      console.warn('roomkey.act select_text: message ' + id + ' is not loaded in the conversation');
+      return;
+    }
+    model = { a: { id: id, o: Math.min(start, m.text.length) }, f: { id: id, o: Math.min(end, m.text.length) } };
+    apply();
+    if (!inView(model.f)) show(id);
+  };
+  api['_textCopy'] = function () {
+    var sel = selected();
+    if (!sel || !navigator.clipboard || !navigator.clipboard.writeText) return;
+    navigator.clipboard.writeText(sel.text).catch(function () {
+      console.warn('roomkey: the browser refused clipboard access; select the text and press Ctrl+C');
+    });
+  };
+})();

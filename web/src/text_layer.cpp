@@ -1,0 +1,143 @@
+// text_layer.cpp: see text_layer.hpp.
+#include "text_layer.hpp"
+
+#include <emscripten.h>
+#include <imgui_internal.h>
+
+#include <cmath>
+#include <functional>
+#include <utility>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace {
+
+// clang-format off
+EM_JS(void, roomkey_js_text_messages, (const char* json), {
+    window['roomkey']['_textMessages'](UTF8ToString(json));
+});
+EM_JS(void, roomkey_js_text_runs, (const char* json), {
+    window['roomkey']['_textRuns'](UTF8ToString(json));
+});
+EM_JS(void, roomkey_js_text_select, (const char* id, double start, double end), {
+    window['roomkey']['_textSelect'](UTF8ToString(id), start, end);
+});
+EM_JS(void, roomkey_js_text_copy, (), {
+    window['roomkey']['_textCopy']();
+});
+// clang-format on
+
+struct Message {
+    std::string id;
+    std::string text;
+    nlohmann::json runs = nlohmann::json::array();
+};
+
+struct Layer {
+    ImGuiWindow* window = nullptr;  // the conversation's, this frame
+    ImRect clip;
+    std::vector<Message> messages;
+    std::size_t current = 0;  // 1 + the index of the message drawn now (its lines go to it); 0: none
+    std::size_t messages_key = 0;
+    std::string runs_published;
+    std::string shown;
+};
+
+Layer& layer() {
+    static Layer instance;
+    return instance;
+}
+
+std::size_t messages_key(const std::vector<Message>& messages) {
+    std::size_t key = messages.size();
+    for (const Message& m : messages) {
+        key = key * 31 + std::hash<std::string>{}(m.id);
+        key = key * 31 + std::hash<std::string>{}(m.text);
+    }
+    return key;
+}
+
+}  // namespace
+
+namespace roomkey::web::text_layer {
+
+void begin() {
+    Layer& l = layer();
+    l.window = ImGui::GetCurrentWindow();
+    l.clip = l.window->InnerClipRect;
+    l.messages.clear();
+    l.current = 0;
+}
+
+void message(const std::string& id, const std::string& text, bool drawn) {
+    Layer& l = layer();
+    if (!l.window) return;
+    l.messages.push_back(Message{id, text});
+    l.current = drawn ? l.messages.size() : 0;
+}
+
+void run(const char* begin, const char* end, ImVec2 at, float width, float size) {
+    Layer& l = layer();
+    // Every line of a drawn message, on screen or in the margin drawn around
+    // it: the layer clips them, and find reaches them all.
+    if (l.current == 0 || ImGui::GetCurrentWindow() != l.window || begin == end) return;
+    l.messages[l.current - 1].runs.push_back({at.x, at.y, width, size, std::string(begin, end)});
+}
+
+void publish(float scale) {
+    Layer& l = layer();
+    const float s = scale > 0 ? scale : 1.0f;
+    const auto css = [s](float v) { return std::round(v / s * 100.0f) / 100.0f; };
+    // The messages' texts: sent again only when one changed (a new message, an edit, another room).
+    const std::size_t key = messages_key(l.messages);
+    if (key != l.messages_key) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const Message& m : l.messages) list.push_back({m.id, m.text});
+        roomkey_js_text_messages(list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        l.messages_key = key;
+        l.runs_published.clear();
+    }
+    // The drawn lines, in CSS px of the page.
+    nlohmann::json drawn = nlohmann::json::object();
+    for (Message& m : l.messages) {
+        if (m.runs.empty()) continue;
+        for (nlohmann::json& r : m.runs) {
+            r[0] = css(r[0].get<float>() - l.clip.Min.x);
+            r[1] = css(r[1].get<float>() - l.clip.Min.y);
+            r[2] = css(r[2].get<float>());
+            r[3] = css(r[3].get<float>());
+        }
+        drawn[m.id] = std::move(m.runs);
+    }
+    const nlohmann::json box = l.window ? nlohmann::json{css(l.clip.Min.x), css(l.clip.Min.y), css(l.clip.GetWidth()),
+                                                         css(l.clip.GetHeight())}
+                                        : nlohmann::json{0, 0, 0, 0};
+    std::string json = nlohmann::json{{"clip", box}, {"runs", std::move(drawn)}}.dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (json != l.runs_published) {
+        roomkey_js_text_runs(json.c_str());
+        l.runs_published = std::move(json);
+    }
+    l.window = nullptr;
+    l.current = 0;
+    l.messages.clear();
+}
+
+std::string take_shown() {
+    return std::exchange(layer().shown, std::string());
+}
+
+void show(std::string message_id) {
+    layer().shown = std::move(message_id);
+}
+
+void perform(const app::effect::SelectText& select) {
+    roomkey_js_text_select(select.message_id.c_str(), static_cast<double>(select.start),
+                           static_cast<double>(select.end));
+}
+
+void perform(const app::effect::CopySelection&) {
+    roomkey_js_text_copy();
+}
+
+}  // namespace roomkey::web::text_layer

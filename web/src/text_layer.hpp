@@ -1,0 +1,44 @@
+// text_layer.hpp: the conversation's text as the page's own DOM text
+// (shell/text_layer.js is its other half), the way pdf.js lays its text
+// layer over a drawn page: each line the conversation draws becomes a
+// transparent span at the same place and width, so the browser's own
+// selection (drag, double- and triple-click, Shift+click, Ctrl+A), copy and
+// find work on what the reader sees. Every loaded message is there, the
+// ones not drawn as hidden text: find reaches them, and the page asks for
+// the found one to be shown (take_shown). The page hears of the layer only
+// when the drawn lines or their places change, never on an idle frame.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+#include "app/effects.hpp"
+
+namespace roomkey::web::text_layer {
+
+// The conversation's list starts in the current window (its visible box
+// clips the layer).
+void begin();
+// The next message of the conversation, in order; `text` is what the page
+// API calls its text (room.messages[].text). Lines drawn after this (run())
+// belong to it, when `drawn`.
+void message(const std::string& id, const std::string& text, bool drawn);
+// A line of the current message drawn at `at` (its top left), `width` wide,
+// at text size `size`.
+void run(const char* begin, const char* end, ImVec2 at, float width, float size);
+
+// After the frame: the page gets what changed. `scale`: device px per CSS px.
+void publish(float scale);
+
+// A message the page asked to show (found by the browser's find, or
+// selected by the page API), once; "" when none.
+std::string take_shown();
+void show(std::string message_id);
+
+// The page API's select_text (characters: UTF-16 code units of the
+// message's text, as a script indexes it) and copy_selection.
+void perform(const app::effect::SelectText& select);
+void perform(const app::effect::CopySelection& copy);
+
+}  // namespace roomkey::web::text_layer
