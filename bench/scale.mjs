@@ -28,15 +28,20 @@
 //   cmake --preset wasm && cmake --build build/wasm
 //   cmake --build build/native --target roomkey-helper roomkey-sandbox
 //   node bench/scale.mjs [--runs 3] [--window 60] [--fixture FILE --large-room ID] [--json] [--bin DIR] [--web DIR]
+//       [--profile DIR]
+// --profile DIR: Chromium's CPU profile of each scroll (DIR/<account>-<run>.cpuprofile,
+// for DevTools) and the functions that took the most time, printed; give it
+// --web with a build whose .wasm keeps its names (web/profile) to read them.
 import { commandLine } from './cli.mjs';
 import { addPageApiHooks } from './page_api_hook.mjs';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const { option, flag } = commandLine(import.meta.url);
 const runs = Number(option('--runs', '3'));
 const windowS = Number(option('--window', '60'));
 const fixture = option('--fixture', null);
+const profileDir = option('--profile', null);
 const asJson = flag('--json');
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`scale.mjs: --runs takes a whole number above 0, not '${option('--runs')}' (try --help)`);
@@ -225,15 +230,28 @@ function apiRequests(page, until) {
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function run(browser, stack, roomId, warmUp = false) {
+// The functions with the most self time in a CPU profile (ms), top `count`.
+function topFunctions(profile, count = 12) {
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const dt = profile.timeDeltas;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const f = byId.get(profile.samples[i]).callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url ? f.url.split('/').pop() : ''}`.trim();
+    self.set(name, (self.get(name) ?? 0) + (dt[i] ?? 0) / 1000);
+  }
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, count);
+}
+
+async function run(browser, stack, roomId, warmUp = false, label = '') {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1366, height: 800 });
   await addPageApiHooks(page);
   await page.addInitScript(scaleHooks);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  const taskSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics
-    .find((m) => m.name === 'TaskDuration').value;
+  const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics
+    .map((m) => [m.name, m.value]));
   try {
     await openApp(page, stack.url);
     await act(page, { type: 'sign_in', scope: SCOPE });
@@ -254,7 +272,12 @@ async function run(browser, stack, roomId, warmUp = false) {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await pause(300);
     await page.evaluate(() => window.__scale.record(true));
-    const busyFrom = await taskSeconds();
+    if (profileDir && !warmUp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    const metricsFrom = await metrics();
     const wallFrom = Date.now();
     for (const delta of [-240, 240]) {
       for (let i = 0; i < 60; i++) {
@@ -263,7 +286,16 @@ async function run(browser, stack, roomId, warmUp = false) {
       }
     }
     await pause(300);
-    const busy = (await taskSeconds() - busyFrom) / ((Date.now() - wallFrom) / 1000);
+    const metricsTo = await metrics();
+    const spent = (name) => (metricsTo[name] - metricsFrom[name]) * 1000;  // ms
+    const busy = spent('TaskDuration') / (Date.now() - wallFrom);
+    if (profileDir && !warmUp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      mkdirSync(profileDir, { recursive: true });
+      writeFileSync(join(profileDir, `${label}.cpuprofile`), JSON.stringify(profile));
+      progress(`${label}: self time while scrolling, top functions:\n` +
+        topFunctions(profile).map(([name, ms]) => `  ${ms.toFixed(1).padStart(8)} ms  ${name}`).join('\n'));
+    }
     const scroll = await page.evaluate(() => {
       const j = window.__scale;
       j.record(false);
@@ -293,6 +325,9 @@ async function run(browser, stack, roomId, warmUp = false) {
       frame_p50: quantile(frameTimes, 0.5), frame_p95: quantile(frameTimes, 0.95),
       interval_p95: quantile(intervals, 0.95), interval_max: intervals.length ? Math.max(...intervals) : null,
       busy: busy * 100,
+      // Where the main thread's time went while scrolling (Chromium's counters):
+      // the page's script (the app included), and the DOM's style and layout.
+      script_ms: spent('ScriptDuration'), layout_ms: spent('LayoutDuration') + spent('RecalcStyleDuration'),
       filter_key: filtered.shownAt - keyAt,
       publish_bytes: median(scroll.publishes),
       publish_bytes_per_frame: scroll.frames.length ? scroll.publishes.reduce((a, b) => a + b, 0) / scroll.frames.length : 0,
@@ -335,7 +370,7 @@ try {
   }
   for (let i = 0; i < runs; i++) {
     for (const who of i % 2 ? [...ACCOUNTS].reverse() : ACCOUNTS) {
-      const r = await run(browser, stacks[who], rooms[who]);
+      const r = await run(browser, stacks[who], rooms[who], false, `${who}-${i + 1}`);
       results[who].push(r);
       progress(`run ${i + 1}/${runs} ${who.padEnd(5)}: sign-in ${r.sign_in.toFixed(0)} ms, open room ` +
         `${r.open_room.toFixed(0)} ms, frame p50/p95 ${r.frame_p50?.toFixed(1)}/${r.frame_p95?.toFixed(1)} ms, ` +
@@ -355,6 +390,8 @@ const ROWS = [
   ['frame interval while scrolling, p95', 'interval_p95', ' ms', 1, null],
   ['frame interval while scrolling, max', 'interval_max', ' ms', 1, null],
   ['main thread busy while scrolling', 'busy', ' %', 0, null],
+  ['  of it script, while scrolling', 'script_ms', ' ms', 0, null],
+  ['  of it DOM style and layout, while scrolling', 'layout_ms', ' ms', 0, null],
   ['a key in the room filter -> list drawn', 'filter_key', ' ms', 0, 1.2],
   ['page state per publish while scrolling', 'publish_bytes', ' B', 0, null],
   ['page state published per frame drawn', 'publish_bytes_per_frame', ' B', 0, null],

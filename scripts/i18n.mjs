@@ -32,13 +32,8 @@ const KEY = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
 // it fails the check for any literal user string.
 const NOT_CONVERTED = [
   'web/app/canvas_readback.cpp',
-  'web/app/contacts.cpp',
-  'web/app/dashboard.cpp',
-  'web/app/mentions.cpp',
-  'web/app/my_tasks.cpp',
   'web/src/browser_font.cpp',
   'web/src/canvas_painter.cpp',
-  'web/src/ui_room_list.cpp',
 ];
 
 function readCatalog(lang) {

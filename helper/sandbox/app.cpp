@@ -35,7 +35,7 @@ SandboxApp::SandboxApp(SandboxOptions options, SandboxClock& clock, FaultInjecto
 Result<Unit, std::string> SandboxApp::attach_store(std::unique_ptr<StateStore> store, const std::string& source,
                                                   bool restore) {
     std::lock_guard<std::mutex> lock(mutex_);
-    const StateParts parts{chat_, oauth_, rate_limiter_, room_limiter_, file_store_};
+    const StateParts parts{chat_, oauth_, rate_limiter_, room_limiter_, file_store_, clock_};
     auto done = restore ? store->load(parts) : store->save_all(parts, source, clock_.now());
     if (!done) return Err{"the state file " + store->path() + ": " + done.error()};
     restored_ = restore;
@@ -46,7 +46,7 @@ Result<Unit, std::string> SandboxApp::attach_store(std::unique_ptr<StateStore> s
 void SandboxApp::persist(bool auth, bool final) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!store_) return;
-    auto written = store_->flush(StateParts{chat_, oauth_, rate_limiter_, room_limiter_, file_store_}, clock_.now(), auth, final);
+    auto written = store_->flush(StateParts{chat_, oauth_, rate_limiter_, room_limiter_, file_store_, clock_}, clock_.now(), auth, final);
     if (!written && !store_failed_) {
         std::fprintf(stderr, "roomkey-sandbox: cannot write the state to %s: %s (the sandbox goes on; what changes "
                              "from now on may be lost at a stop)\n", store_->path().c_str(), written.error().c_str());

@@ -42,4 +42,6 @@ double SandboxClock::scale() const {
     return scale_;
 }
 
+Instant SandboxClock::wall() const { return std::chrono::time_point_cast<Millis>(sources_.wall()); }
+
 }  // namespace roomkey::sandbox

@@ -35,6 +35,8 @@ public:
     // non-finite factors and for factors above kMaxScale.
     bool set_scale(double factor);
     double scale() const;
+    // The wall clock's time now (what a restart measures the stop against).
+    Instant wall() const;
 
     static constexpr double kMaxScale = 1e6;
 

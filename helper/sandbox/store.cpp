@@ -1,5 +1,5 @@
 // store.cpp: StateStore (see store.hpp). Tables: meta (key -> text: the
-// source, the id counters, the auth records' JSON, the rate windows' JSON),
+// source, the id counters, the auth records' JSON, the rate windows' JSON, the clock),
 // accounts, rooms (a room's JSON without its messages), messages (a row
 // each), tasks, requests (contact requests), files (uploaded bytes).
 #include "sandbox/store.hpp"
@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <functional>
 
 #include <nlohmann/json.hpp>
@@ -322,6 +323,8 @@ void StateStore::write_limits(StateParts& parts, Instant now) {
     }
     write_meta("limits", json{{"windows", windows}, {"room_posts", posts}}.dump());
     limits_written_ = now;
+    clock_scale_written_ = parts.clock.scale();
+    write_meta("clock", json{unix_ms(now), unix_ms(parts.clock.wall()), clock_scale_written_}.dump());
 }
 
 void StateStore::write_files(const FileStore& files) {
@@ -351,7 +354,9 @@ Result<Unit, std::string> StateStore::flush(StateParts parts, Instant now, bool 
     }
     const bool files_changed = parts.files.files().size() != written_files_.size() ||
                                (!parts.files.files().empty() && !written_files_.count(parts.files.files().back().file_id));
-    const bool limits_due = final || now - limits_written_ >= Seconds(1) || now < limits_written_;
+    // (A new speed is written at once: a frozen clock never makes a second pass.)
+    const bool limits_due = final || now - limits_written_ >= Seconds(1) || now < limits_written_ ||
+                            parts.clock.scale() != clock_scale_written_;
     if (resync_) return save_all(parts, source_, now);  // after a failed write: everything, once
     if (!changes.any() && oauth.empty() && !files_changed && !limits_due) return Unit{};
     failed_ = false;
@@ -489,6 +494,15 @@ Result<Unit, std::string> StateStore::load(StateParts parts) {
             for (const json& t : item.value()) calls.push_back(instant_from_unix_ms(t.get<std::int64_t>()));
             parts.room_posts.restore(unhex(item.key()), std::move(calls));
         }
+    }
+    // The clock goes on from where it was, plus the real time the sandbox was stopped.
+    const json clock = meta("clock");
+    if (clock.is_array() && clock.size() == 3 && clock[0].is_number_integer() && clock[1].is_number_integer() &&
+        clock[2].is_number()) {
+        const Millis stopped = std::max(Millis(0), parts.clock.wall() - instant_from_unix_ms(clock[1].get<std::int64_t>()));
+        parts.clock.advance(instant_from_unix_ms(clock[0].get<std::int64_t>()) + stopped - parts.clock.now());
+        parts.clock.set_scale(clock[2].get<double>());
+        clock_scale_written_ = parts.clock.scale();
     }
     Stmt f(db_, "SELECT id, room_id, filename, bytes FROM files ORDER BY rowid");
     while (f.row()) {

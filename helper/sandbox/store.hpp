@@ -1,12 +1,15 @@
 // store.hpp: the sandbox's memory across stops and crashes: its whole state
 // (accounts, rooms, members, messages, tasks, files, links, contact
 // requests, registered clients, login sessions, grants and tokens, the rate
-// windows) in SQLite, STATE_DIR/sandbox.db, in WAL mode. Each request's
+// windows, the clock) in SQLite, STATE_DIR/sandbox.db, in WAL mode. Each request's
 // changes are written in one transaction before its answer leaves, by row:
 // the rooms and tasks the chat model marked, each room's messages compared
 // with what was written (a post writes one row, not the account). The rate
 // windows are written at most once a second, so a crash forgets at most a
-// second of counting. --ephemeral runs without a store. docs/sandbox.md.
+// second of counting. The clock is kept with them (its time, the wall time
+// it was written at, its speed): a start goes on from the time kept plus the
+// real time the sandbox was stopped, so a clock moved forward is never set
+// back and a token it expired stays expired. --ephemeral runs without a store. docs/sandbox.md.
 // Not thread-safe: SandboxApp calls it under its state mutex.
 #pragma once
 
@@ -20,6 +23,7 @@
 #include "roomkey/result.hpp"
 #include "roomkey/time.hpp"
 #include "sandbox/chat_model.hpp"
+#include "sandbox/clock.hpp"
 #include "sandbox/file_store.hpp"
 #include "sandbox/oauth_state.hpp"
 #include "sandbox/rate_limiter.hpp"
@@ -44,6 +48,7 @@ struct StateParts {
     WindowLimiter& rate;
     SlidingLimiter& room_posts;
     FileStore& files;
+    SandboxClock& clock;
 };
 
 class StateStore {
@@ -94,6 +99,7 @@ private:
     std::string written_oauth_;
     std::set<std::int64_t> written_files_;
     Instant limits_written_{};
+    double clock_scale_written_ = -1;  // the clock's speed as last written
 };
 
 }  // namespace roomkey::sandbox

@@ -3,7 +3,7 @@
 // there again after a stop and a start, and after a kill -9 right after an
 // answer; --ephemeral keeps nothing; a state file that is not one, or from a
 // newer version, stops the start with a message saying what to do; a fixture
-// is loaded once and then remembered.
+// is loaded once and then remembered; the clock goes on from where it was.
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -108,6 +108,28 @@ TEST_F(SandboxPersistence, TheRateWindowGoesOnAfterARestart_spec8_1) {
     auto refused = api_get("/me");
     ASSERT_TRUE(refused) << why_no_answer(refused);
     EXPECT_EQ(refused->status, 429) << refused->body;
+}
+
+// The clock is kept: time moved forward stays moved (a token it expired
+// stays expired), and so does its speed.
+TEST_F(SandboxPersistence, TheClockGoesOnFromWhereItWasAfterARestart) {
+    start(persistent_options());
+    const json tokens = sign_in_web();
+    ASSERT_TRUE(tokens.contains("access_token")) << tokens.dump();
+    advance_clock(2 * 86400);  // well past the access token's life
+    auto frozen = client()->Post("/_sandbox/clock/scale?factor=0", httplib::Headers{{"X-Roomkey-Sandbox-Control", "1"}},
+                                 "", "text/plain");
+    ASSERT_TRUE(frozen) << why_no_answer(frozen);
+    ASSERT_EQ(frozen->status, 200) << frozen->body;
+    const Instant moved = sandbox().clock().now();
+    sandbox().stop();
+
+    start(persistent_options());
+    EXPECT_GE(sandbox().clock().now(), moved) << "the time moved forward is kept";
+    EXPECT_EQ(sandbox().clock().scale(), 0.0) << "and the clock's speed";
+    auto me = bearer_get("/me", tokens["access_token"].get<std::string>());
+    ASSERT_TRUE(me) << why_no_answer(me);
+    EXPECT_EQ(me->status, 401) << "a token the moved clock expired stays expired: " << me->body;
 }
 
 TEST_F(SandboxPersistence, EphemeralKeepsNothing) {

@@ -2,8 +2,10 @@
 // is on screen costs a frame (app/message_layout.hpp): heights kept per
 // message and forgotten when the width or text size changes or the message
 // is edited or deleted; the window of rows a scroll shows; messages parsed
-// once per version.
+// once per version; paragraphs broken into lines once per text and width.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "app/message_layout.hpp"
 
@@ -113,6 +115,59 @@ TEST(DrawnMessages, AMessageIsParsedOncePerVersion) {
         << "another context parses again";
     cache.keep_only({});
     EXPECT_EQ(cache.size(), 0u) << "a deleted message is forgotten";
+}
+
+// A measure that counts its calls: every character is 10 wide.
+float counted_width(std::string_view piece, const void* calls) {
+    ++*static_cast<int*>(const_cast<void*>(calls));
+    return 10.0f * static_cast<float>(piece.size());
+}
+
+TEST(ParagraphLayouts, AParagraphIsBrokenOncePerTextWidthAndTextSize) {
+    ParagraphLayouts layouts;
+    int calls = 0;
+    const std::string text = "one two three four\n\nsee https://example.com/x now";
+    const ParagraphLayout first = layouts.get(text, 105.0f, 13.0f, counted_width, &calls);
+    // "one two" | "three four" | "" | "see" | the link, wider than a line, broken between characters | "now"
+    ASSERT_GE(first.lines.size(), 5u);
+    EXPECT_EQ(text.substr(first.lines[0].begin, first.lines[0].end - first.lines[0].begin), "one two");
+    EXPECT_EQ(text.substr(first.lines[1].begin, first.lines[1].end - first.lines[1].begin), "three four");
+    EXPECT_EQ(first.lines[2].begin, first.lines[2].end) << "the empty line stays a line";
+    ASSERT_EQ(first.links.size(), 1u);
+    EXPECT_EQ(first.links[0].url, "https://example.com/x");
+    EXPECT_EQ(first.widths.size(), first.lines.size());
+    EXPECT_EQ(first.widest, *std::max_element(first.widths.begin(), first.widths.end()));
+    const int measured = calls;
+    EXPECT_GT(measured, 0);
+
+    // The next frames: nothing measured again.
+    for (int frame = 0; frame < 3; ++frame) layouts.get(text, 105.0f, 13.0f, counted_width, &calls);
+    EXPECT_EQ(calls, measured);
+    // Another width or text size, or an edited text: laid out again.
+    EXPECT_LT(layouts.get(text, 300.0f, 13.0f, counted_width, &calls).lines.size(), first.lines.size());
+    EXPECT_GT(calls, measured);
+    const int after_width = calls;
+    layouts.get(text, 105.0f, 16.0f, counted_width, &calls);
+    EXPECT_GT(calls, after_width);
+    const int after_size = calls;
+    const ParagraphLayout& edited = layouts.get(text + " more", 105.0f, 13.0f, counted_width, &calls);
+    EXPECT_GT(calls, after_size);
+    EXPECT_EQ(text.size() + 5, edited.lines.back().end);
+}
+
+TEST(ParagraphLayouts, KeepsTheParagraphsUsedLastAndForgetsTheOldest) {
+    ParagraphLayouts layouts;
+    int calls = 0;
+    for (std::size_t i = 0; i < ParagraphLayouts::kKept * 2; ++i) {
+        layouts.get("paragraph " + std::to_string(i), 500.0f, 13.0f, counted_width, &calls);
+        layouts.get("on screen", 500.0f, 13.0f, counted_width, &calls);  // used every time
+    }
+    EXPECT_LE(layouts.size(), ParagraphLayouts::kKept);
+    const int before = calls;
+    layouts.get("on screen", 500.0f, 13.0f, counted_width, &calls);
+    EXPECT_EQ(calls, before) << "the paragraph used all along is still kept";
+    layouts.get("paragraph 0", 500.0f, 13.0f, counted_width, &calls);
+    EXPECT_GT(calls, before) << "the one used longest ago was forgotten";
 }
 
 }  // namespace

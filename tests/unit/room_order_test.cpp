@@ -73,6 +73,22 @@ TEST(RoomOrder, FilterIsASubstringCaseInsensitiveForAscii) {
     EXPECT_EQ(room_order(rooms, "").size(), 3u);
 }
 
+// The list drawn every frame is sorted again only when the rooms or the filter changed.
+TEST(RoomOrder, KeptUntilARoomOrTheFilterChanges) {
+    std::vector<Room> rooms = {room("1", "b", false, 0, 0, 5), room("2", "a", false, 0, 1, 1),
+                               room("3", "c", false, 0, 0, 9)};
+    KeptRoomOrder kept;
+    EXPECT_EQ(kept.of(rooms, ""), room_order(rooms, ""));
+    const std::uint64_t before = room_list_digest(rooms, "");
+    rooms[0].unread_num = 2;  // a poll: "b" now has unread messages
+    EXPECT_NE(room_list_digest(rooms, ""), before);
+    EXPECT_EQ(kept.of(rooms, ""), room_order(rooms, ""));
+    EXPECT_EQ(kept.of(rooms, "c"), room_order(rooms, "c"));
+    rooms[2].name = "renamed";
+    EXPECT_EQ(kept.of(rooms, "c"), room_order(rooms, "c")) << "a new name leaves the filtered list";
+    EXPECT_TRUE(kept.of(rooms, "c").empty());
+}
+
 }  // namespace
 }  // namespace room_order_test
 }  // namespace roomkey::app

@@ -103,6 +103,51 @@ TEST(RoomView, EditsAndDeletesShowInPlace) {
     EXPECT_EQ(view.messages()[0].message_id, "2");
 }
 
+// The page state rebuilds `room` by version(): every change bumps it, and
+// it never comes back to a value shown before (not even for another room).
+TEST(RoomView, EveryChangeBumpsTheVersion) {
+    RoomView view;
+    std::uint64_t last = view.version();
+    auto changed = [&](const char* what) {
+        EXPECT_GT(view.version(), last) << what;
+        last = view.version();
+    };
+    view.open("2100", "Launch");
+    changed("open");
+    view.merge_messages({msg("1", "Bob", "one", 100)});
+    changed("messages merged");
+    view.edit_message("1", "one, edited", 120);
+    changed("an edit");
+    view.remove_message("1");
+    changed("a delete");
+    view.set_tasks({});
+    changed("tasks");
+    view.set_task_status("7", "done");
+    changed("a task's status");
+    view.set_members({});
+    changed("members");
+    view.set_files({});
+    changed("files");
+    view.set_upload({});
+    changed("an upload");
+    view.upload().sent = 10;
+    changed("the upload changed in place");
+    view.set_download({});
+    changed("a download link");
+    view.set_loading(true);
+    changed("loading");
+    view.set_error("broken");
+    changed("an error");
+    view.clear_error();
+    changed("the error cleared");
+    view.set_loading(true);
+    EXPECT_EQ(view.version(), last) << "setting what is already so is no change";
+    view.open("2101", "Other");
+    changed("another room");
+    view.close();
+    changed("closed");
+}
+
 }  // namespace
 }  // namespace room_view_test
 }  // namespace roomkey::app

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 #include "app/view_answer.hpp"
 
 namespace roomkey::app {
@@ -11,15 +12,15 @@ namespace roomkey::app {
 std::string Contacts::label(Kind kind) {
     switch (kind) {
         case Kind::contacts:
-            return "contacts";
+            return tr("views.contacts");
         case Kind::incoming:
-            return "contact requests";
+            return tr("views.contact_requests");
         case Kind::accept:
-            return "accept contact request";
+            return tr("views.accept_request");
         case Kind::decline:
-            return "decline contact request";
+            return tr("views.decline_request");
     }
-    return "contacts";
+    return tr("views.contacts");
 }
 
 bool Contacts::pending(Kind kind, const std::string& request_id) const {
@@ -87,7 +88,7 @@ void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
     if (it == calls_.end()) return;
     const Call call = it->second;
     calls_.erase(it);
-    const std::string what = "Reading " + label(call.kind);
+    const std::string what = tr("views.reading", {{"what", label(call.kind)}});
     const bool ok = answer.response && detail::is_success(answer.response->status);
     std::string failure = view_failure(host_, what, answer, ok, method(call.kind), path(call), ErrorSource::contacts);
     auto unreadable = [&](std::string_view detail) {
@@ -143,9 +144,9 @@ void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                         contacts_.loading = true;
                         send(Call{Kind::contacts, {}}, now);
                     }
-                    host_.notice("Contact request " + call.request_id + " accepted.");
+                    host_.notice(tr("views.request_accepted", {{"id", call.request_id}}));
                 } else {
-                    host_.notice("Contact request " + call.request_id + " declined.");
+                    host_.notice(tr("views.request_declined", {{"id", call.request_id}}));
                 }
             }
             contacts_.error = failure;

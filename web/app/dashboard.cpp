@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 #include "app/view_answer.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/errors.hpp"
@@ -33,9 +34,9 @@ void fill(FeatureHost& host, Loadable<T>& loadable, const Answer& answer, Reader
             // The session gave the request up (e.g. still 401 after the
             // one refresh and retry, spec 5.2.2).
             UserError error;
-            error.title = std::string(what) + " failed";
-            error.message = "The request was not completed (" + answer.reason + ").";
-            error.remedy = "Sign in again.";
+            error.title = tr("errors.failed.title", {{"what", std::string(what)}});
+            error.message = tr("views.not_completed", {{"reason", answer.reason}});
+            error.remedy = tr("errors.sign_in_again");
             error.offers_try_again = true;
             host.set_error(std::move(error), source);
         }
@@ -108,17 +109,17 @@ void Dashboard::read(Read which, Instant now) {
     switch (which) {
         case Read::me:
             account_.loading = true;
-            out.label = "account (spec 4.4)";
+            out.label = tr("views.call.account");
             out.request = built(get_me(config, HeldByHelper{}));
             break;
         case Read::my_status:
             status_.loading = true;
-            out.label = "status (spec 4.5)";
+            out.label = tr("views.call.status");
             out.request = built(get_my_status(config, HeldByHelper{}));
             break;
         case Read::rooms:
             rooms_.loading = true;
-            out.label = "room list (spec 4.8)";
+            out.label = tr("views.call.rooms");
             out.request = built(get_rooms(config, HeldByHelper{}));
             break;
     }
@@ -134,15 +135,15 @@ void Dashboard::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
     switch (it->second) {
         case Read::me:
             account_.note = note;
-            host_.notice("Reading your account: " + note);
+            host_.notice(tr("views.reading", {{"what", tr("views.your_account")}}) + ": " + note);
             break;
         case Read::my_status:
             status_.note = note;
-            host_.notice("Reading your status: " + note);
+            host_.notice(tr("views.reading", {{"what", tr("views.your_status")}}) + ": " + note);
             break;
         case Read::rooms:
             rooms_.note = note;
-            host_.notice("Reading the room list: " + note);
+            host_.notice(tr("views.reading", {{"what", tr("views.the_room_list")}}) + ": " + note);
             break;
     }
 }
@@ -154,15 +155,15 @@ void Dashboard::on_answer(RequestTag tag, const Answer& answer, Instant now) {
     reads_.erase(it);
     switch (which) {
         case Read::me:
-            fill(host_, account_, answer, read_account, "Reading your account", Endpoint::me, ErrorSource::account,
+            fill(host_, account_, answer, read_account, tr("views.reading", {{"what", tr("views.your_account")}}), Endpoint::me, ErrorSource::account,
                  now);
             break;
         case Read::my_status:
-            fill(host_, status_, answer, read_status, "Reading your status", Endpoint::my_status, ErrorSource::status,
+            fill(host_, status_, answer, read_status, tr("views.reading", {{"what", tr("views.your_status")}}), Endpoint::my_status, ErrorSource::status,
                  now);
             break;
         case Read::rooms:
-            fill(host_, rooms_, answer, read_rooms, "Reading the room list", Endpoint::rooms_list, ErrorSource::rooms,
+            fill(host_, rooms_, answer, read_rooms, tr("views.reading", {{"what", tr("views.the_room_list")}}), Endpoint::rooms_list, ErrorSource::rooms,
                  now);
             if (rooms_.value && !rooms_.value->empty()) {
                 const auto& list = *rooms_.value;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 #include "app/mention_text.hpp"
 #include "app/view_answer.hpp"
 #include "roomkey/polling.hpp"
@@ -15,7 +16,7 @@ namespace {
 // Rooms read for their mention's text after one room list read; a rise
 // beyond these is told by its count (the budget is shared with the user).
 constexpr std::size_t kMentionReadsPerList = 3;
-constexpr std::string_view kMentionLabel = "room messages (a mention's text)";
+std::string mention_words() { return tr("views.mention_text"); }
 
 }  // namespace
 
@@ -38,7 +39,7 @@ void Mentions::on_room_list_read(Instant now) {
         } else if (reads < kMentionReadsPerList) {
             ++reads;
             Outgoing out;
-            out.label = std::string(kMentionLabel);
+            out.label = mention_words();
             out.request = built(api_request(host_.api_config(), HeldByHelper{}, Method::Get,
                                             "/rooms/" + rise.room_id + "/messages", {{"force", "1"}}));
             out.options = view_options();
@@ -55,7 +56,7 @@ void Mentions::on_room_list_read(Instant now) {
 }
 
 void Mentions::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
-    if (reading_.count(waiting.tag)) host_.notice(std::string(kMentionLabel) + ": " + rate_limit_note(host_, now));
+    if (reading_.count(waiting.tag)) host_.notice(mention_words() + ": " + rate_limit_note(host_, now));
 }
 
 void Mentions::on_answer(RequestTag tag, const Answer& answer, Instant now) {

@@ -2,6 +2,7 @@
 #include "app/message_layout.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/digest.hpp"
 
@@ -106,6 +107,53 @@ const DrawnMessage& DrawnMessages::get(const ChatMessage& message, std::uint64_t
     }
     next_ = at + 1;
     return entry.drawn;
+}
+
+const ParagraphLayout& ParagraphLayouts::get(std::string_view text, float width, float text_size,
+                                             line_break::Measure measure, const void* context) {
+    // (Widths to 1/64 px: what a layout can tell apart.)
+    const std::uint64_t key = Digest()
+                                  .add(text)
+                                  .add(static_cast<std::int64_t>(text.size()))
+                                  .add(static_cast<std::int64_t>(std::lround(width * 64.0f)))
+                                  .add(static_cast<std::int64_t>(std::lround(text_size * 64.0f)))
+                                  .value();
+    ++clock_;
+    std::size_t at = find_from(entries_, next_, [&](const Entry& e) { return e.key == key; });
+    if (at == entries_.size()) {
+        if (entries_.size() >= kKept) {
+            // Forget the half used longest ago.
+            std::vector<std::uint64_t> uses;
+            for (const Entry& e : entries_) uses.push_back(e.used);
+            std::nth_element(uses.begin(), uses.begin() + static_cast<std::ptrdiff_t>(uses.size() / 2), uses.end());
+            const std::uint64_t cut = uses[uses.size() / 2];
+            entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.used < cut; }),
+                           entries_.end());
+        }
+        Entry e;
+        e.key = key;
+        ParagraphLayout& l = e.layout;
+        l.links = find_links(text);
+        std::size_t begin = 0;
+        while (begin <= text.size()) {
+            std::size_t hard = text.find('\n', begin);
+            if (hard == std::string_view::npos) hard = text.size();
+            const std::vector<line_break::Line> lines =
+                line_break::wrap(text.substr(begin, hard - begin), width, measure, context);
+            if (lines.empty()) l.lines.push_back({begin, begin});
+            for (const line_break::Line& line : lines) l.lines.push_back({begin + line.begin, begin + line.end});
+            begin = hard + 1;
+        }
+        for (const line_break::Line& line : l.lines) {
+            l.widths.push_back(line.end > line.begin ? measure(text.substr(line.begin, line.end - line.begin), context) : 0.0f);
+            l.widest = std::max(l.widest, l.widths.back());
+        }
+        entries_.push_back(std::move(e));
+        at = entries_.size() - 1;
+    }
+    entries_[at].used = clock_;
+    next_ = at + 1;
+    return entries_[at].layout;
 }
 
 void DrawnMessages::keep_only(const std::vector<ChatMessage>& kept) {

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "app/message_view.hpp"
+#include "roomkey/line_break.hpp"
+#include "roomkey/links.hpp"
 
 namespace roomkey::app {
 
@@ -82,6 +84,37 @@ private:
     std::uint64_t context_ = 0;
     std::vector<Entry> entries_;  // in the order asked for, so a frame's lookups run along it
     std::size_t next_ = 0;        // where the next lookup starts
+};
+
+// A paragraph as drawn: its lines (UAX #14, line_break.hpp; an empty line
+// is one with begin == end), each line's width, and its links.
+struct ParagraphLayout {
+    std::vector<line_break::Line> lines;  // byte offsets into the paragraph, hard lines split
+    std::vector<float> widths;            // by line, as `measure` says
+    float widest = 0;
+    std::vector<TextLink> links;
+};
+
+// Paragraphs laid out once per text, width and text size, not every frame:
+// breaking a long message into lines (and finding its links) was most of
+// what drawing it cost. Keeps the paragraphs of the last few hundred asked
+// for (those on screen, and what a scroll brings back).
+class ParagraphLayouts {
+public:
+    const ParagraphLayout& get(std::string_view text, float width, float text_size, line_break::Measure measure,
+                               const void* context);
+    std::size_t size() const { return entries_.size(); }
+    static constexpr std::size_t kKept = 384;
+
+private:
+    struct Entry {
+        std::uint64_t key = 0;
+        std::uint64_t used = 0;
+        ParagraphLayout layout;
+    };
+    std::vector<Entry> entries_;
+    std::uint64_t clock_ = 0;  // counts lookups: which were used last
+    std::size_t next_ = 0;     // where the next lookup starts (paragraphs come in the same order each frame)
 };
 
 // The version of a message as a row shows it: its update_time and body

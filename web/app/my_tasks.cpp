@@ -2,19 +2,20 @@
 #include "app/my_tasks.hpp"
 
 #include "app/app_detail.hpp"
+#include "app/i18n.hpp"
 #include "app/view_answer.hpp"
 
 namespace roomkey::app {
 
 namespace {
-constexpr std::string_view kMyTasksLabel = "my tasks";
+std::string my_tasks_words() { return tr("views.my_tasks"); }
 }  // namespace
 
 void MyTasks::load(Instant now) {
     if (reading_) return;
     tasks_.loading = true;
     Outgoing out;
-    out.label = std::string(kMyTasksLabel);
+    out.label = my_tasks_words();
     out.request = built(api_request(host_.api_config(), HeldByHelper{}, Method::Get, "/my/tasks"));
     out.options = view_options();
     reading_ = host_.new_tag();
@@ -34,13 +35,13 @@ void MyTasks::drop_all() {
 }
 
 void MyTasks::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
-    if (reading_ == waiting.tag) host_.notice(std::string(kMyTasksLabel) + ": " + rate_limit_note(host_, now));
+    if (reading_ == waiting.tag) host_.notice(my_tasks_words() + ": " + rate_limit_note(host_, now));
 }
 
 void MyTasks::on_answer(RequestTag tag, const Answer& answer, Instant now) {
     if (reading_ != tag) return;
     reading_.reset();
-    const std::string what = "Reading " + std::string(kMyTasksLabel);
+    const std::string what = tr("views.reading", {{"what", my_tasks_words()}});
     const bool ok = answer.response && detail::is_success(answer.response->status);
     std::string failure = view_failure(host_, what, answer, ok, Method::Get, "/my/tasks", ErrorSource::my_tasks);
     tasks_.loading = false;

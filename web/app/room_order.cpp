@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <tuple>
+
+#include "app/digest.hpp"
 #include "app/stable_order.hpp"
 #include "roomkey/ascii.hpp"
 
@@ -54,6 +56,25 @@ std::vector<std::size_t> room_order(const std::vector<Room>& rooms, std::string_
     const std::vector<std::size_t> drawn = stable_order(
         order.size(), [&](std::size_t a, std::size_t b) { return room_drawn_before(rooms[order[a]], rooms[order[b]]); });
     return in_order(std::move(order), drawn);
+}
+
+std::uint64_t room_list_digest(const std::vector<Room>& rooms, std::string_view filter) {
+    Digest d;
+    d.add(filter);
+    for (const Room& r : rooms) {
+        d.add(r.room_id).add(r.name).add(r.unread_num).add(r.mention_num).add(r.sticky).add(r.last_update_time);
+    }
+    return d.value();
+}
+
+const std::vector<std::size_t>& KeptRoomOrder::of(const std::vector<Room>& rooms, std::string_view filter) {
+    const std::uint64_t key = room_list_digest(rooms, filter);
+    if (!known_ || key != key_) {
+        order_ = room_order(rooms, filter);
+        key_ = key;
+        known_ = true;
+    }
+    return order_;
 }
 
 }  // namespace roomkey::app

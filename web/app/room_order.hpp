@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,21 @@ bool room_matches_filter(const Room& room, std::string_view filter);
 
 // The indices of `rooms` that match `filter`, in the order they are drawn.
 std::vector<std::size_t> room_order(const std::vector<Room>& rooms, std::string_view filter);
+
+// A digest of everything room_order and a room's row read (ids, names,
+// counts, sticky, times) and the filter: equal digests, equal lists.
+std::uint64_t room_list_digest(const std::vector<Room>& rooms, std::string_view filter);
+
+// room_order, worked out again only when room_list_digest changed: the list
+// is drawn every frame, and sorting hundreds of rooms each time was not free.
+class KeptRoomOrder {
+public:
+    const std::vector<std::size_t>& of(const std::vector<Room>& rooms, std::string_view filter);
+
+private:
+    std::uint64_t key_ = 0;
+    bool known_ = false;
+    std::vector<std::size_t> order_;
+};
 
 }  // namespace roomkey::app

@@ -13,18 +13,24 @@ namespace roomkey::app {
 
 void RoomView::open(const std::string& room_id, const std::string& name) {
     if (room_id != room_id_) {
+        const std::uint64_t version = version_;
         *this = RoomView{};
+        version_ = version;
         room_id_ = room_id;
     }
     name_ = name;
+    ++version_;
 }
 
 void RoomView::close() {
+    const std::uint64_t version = version_;
     *this = RoomView{};
+    version_ = version + 1;
 }
 
 std::vector<ChatMessage> RoomView::merge_messages(const std::vector<ChatMessage>& answer) {
     error_.clear();
+    ++version_;
     return merge_message_answer(messages_, answer, kMaxRoomMessages).fresh;
 }
 
@@ -34,17 +40,20 @@ void RoomView::edit_message(const std::string& message_id, const std::string& bo
         m.body = body;
         m.update_time = update_time;
     }
+    ++version_;
 }
 
 void RoomView::remove_message(const std::string& message_id) {
     messages_.erase(std::remove_if(messages_.begin(), messages_.end(),
                                    [&](const ChatMessage& m) { return m.message_id == message_id; }),
                     messages_.end());
+    ++version_;
 }
 
 void RoomView::set_tasks(std::vector<ChatTask> tasks) {
     tasks_ = std::move(tasks);
     error_.clear();
+    ++version_;
 }
 
 void RoomView::set_task_status(const std::string& task_id, const std::string& status) {
@@ -52,16 +61,19 @@ void RoomView::set_task_status(const std::string& task_id, const std::string& st
         if (t.task_id == task_id) t.status = status;
     }
     error_.clear();
+    ++version_;
 }
 
 void RoomView::set_members(std::vector<RoomMember> members) {
     members_ = std::move(members);
     error_.clear();
+    ++version_;
 }
 
 void RoomView::set_files(std::vector<ChatFile> files) {
     files_ = std::move(files);
     error_.clear();
+    ++version_;
 }
 
 namespace {

@@ -2,6 +2,8 @@
 // (oldest first, merged by message_id across polls), tasks, members and
 // files, whether a load is running and the last error. Pure: App feeds it the
 // records shared/'s readers produced; room_json() is the page API's `room`.
+// version() is the one owner of "changed": every change goes through a
+// member here, and each bumps it (the page state rebuilds `room` by it).
 #pragma once
 
 #include <cstddef>
@@ -60,15 +62,31 @@ public:
     void set_members(std::vector<RoomMember> members);
     void set_files(std::vector<ChatFile> files);
 
-    void set_upload(FileUploadState upload) { upload_ = std::move(upload); }
-    FileUploadState& upload() { return upload_; }
+    void set_upload(FileUploadState upload) {
+        upload_ = std::move(upload);
+        ++version_;
+    }
+    // For changing the upload in place: counted as a change.
+    FileUploadState& upload() {
+        ++version_;
+        return upload_;
+    }
     const FileUploadState& upload() const { return upload_; }
-    void set_download(FileDownloadState download) { download_ = std::move(download); }
+    void set_download(FileDownloadState download) {
+        download_ = std::move(download);
+        ++version_;
+    }
     const FileDownloadState& download() const { return download_; }
 
-    void set_loading(bool loading) { loading_ = loading; }
-    void set_error(std::string error) { error_ = std::move(error); }
-    void clear_error() { error_.clear(); }
+    void set_loading(bool loading) {
+        version_ += loading != loading_;
+        loading_ = loading;
+    }
+    void set_error(std::string error) {
+        version_ += error != error_;
+        error_ = std::move(error);
+    }
+    void clear_error() { set_error({}); }
 
     const std::vector<ChatMessage>& messages() const { return messages_; }
     const std::vector<ChatTask>& tasks() const { return tasks_; }
@@ -76,6 +94,9 @@ public:
     const std::vector<ChatFile>& files() const { return files_; }
     bool loading() const { return loading_; }
     const std::string& error() const { return error_; }
+    // Grows with every change of anything above (never goes back, not even
+    // when another room opens): equal versions, the same room as shown.
+    std::uint64_t version() const { return version_; }
 
 private:
     std::string room_id_;
@@ -88,6 +109,7 @@ private:
     std::string error_;
     FileUploadState upload_;
     FileDownloadState download_;
+    std::uint64_t version_ = 0;
 };
 
 // The page API's `room` object: {room_id, name,

@@ -96,14 +96,8 @@ void add_views_small(const App& app, json& state) {
 }
 
 std::uint64_t room_list_key(const App& app) {
-    Digest d;
-    d.add(app.workspace().room_filter());
-    if (const auto& list = app.dashboard().rooms().value) {
-        for (const Room& r : *list) {
-            d.add(r.room_id).add(r.name).add(r.unread_num).add(r.mention_num).add(r.sticky).add(r.last_update_time);
-        }
-    }
-    return d.value();
+    const auto& list = app.dashboard().rooms().value;
+    return room_list_digest(list ? *list : std::vector<Room>{}, app.workspace().room_filter());
 }
 
 // The room list in the order drawn (every room: a script may page it, never
@@ -132,24 +126,7 @@ void add_room_list(const App& app, json& state) {
 std::uint64_t open_room_key(const App& app, Instant now) {
     const RoomView& view = app.open_room().view();
     Digest d;
-    d.add(view.room_id()).add(view.name()).add(view.loading()).add(view.error());
-    for (const ChatMessage& m : view.messages()) {
-        d.add(m.message_id).add(m.account.account_id).add(m.account.name).add(m.body).add(m.send_time);
-        d.add(m.update_time);
-    }
-    for (const ChatTask& t : view.tasks()) {
-        d.add(t.task_id).add(t.body).add(t.status).add(t.limit_time).add(t.limit_type);
-        add_brief(d, t.account);
-    }
-    for (const RoomMember& m : view.members()) d.add(m.account_id).add(m.name).add(m.role);
-    for (const ChatFile& f : view.files()) {
-        d.add(f.file_id).add(f.filename).add(f.filesize).add(f.upload_time);
-        add_brief(d, f.account);
-    }
-    const FileUploadState& up = view.upload();
-    d.add(up.name).add(up.sent).add(up.total).add(up.status).add(up.file_id).add(up.error);
-    const FileDownloadState& down = view.download();
-    d.add(down.file_id).add(down.url).add(down.expires_at).add(down.error);
+    d.add(static_cast<std::int64_t>(view.version()));  // the room itself: any change bumps it (room_view.hpp)
     // Who the messages name, and the day the times are written against.
     d.add(my_account_id(app));
     if (const auto& contacts = app.contacts().contacts().value) {

@@ -7,6 +7,7 @@
 #include "app/dtext_words.hpp"
 #include "app/i18n.hpp"
 #include "emoji_glyphs.hpp"
+#include "app/message_layout.hpp"
 #include "roomkey/line_break.hpp"
 #include "roomkey/links.hpp"
 #include "text_layer.hpp"
@@ -69,36 +70,32 @@ float draw_line(const char* base, const char* s, const char* end, ImVec2 at, con
 float g_box_inset = 0.0f;
 
 // A wrapped paragraph with its links, broken into lines as a reader
-// expects (shared/line_break.hpp: UAX #14 with the Japanese rules).
+// expects (shared/line_break.hpp: UAX #14 with the Japanese rules), laid
+// out once per text and width (app/message_layout.hpp); only its lines
+// inside the window's clip rectangle are painted.
 void paragraph(std::string_view text) {
-    const std::vector<TextLink> links = find_links(text);
+    static app::ParagraphLayouts layouts;
     const float size = ImGui::GetFontSize();
     const float wrap = std::max(size, ImGui::GetContentRegionAvail().x - g_box_inset);
     const line_break::Measure measure = [](std::string_view piece, const void*) {
         const std::string shown = emoji_folded(piece);
         return ImGui::CalcTextSize(shown.data(), shown.data() + shown.size()).x;
     };
+    const app::ParagraphLayout& layout = layouts.get(text, wrap, size, measure, nullptr);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const char* base = text.data();
+    const ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float top = draw->GetClipRectMin().y;
+    const float bottom = draw->GetClipRectMax().y;
     float y = origin.y;
-    float widest = 0.0f;
-    std::size_t begin = 0;
-    while (begin <= text.size()) {
-        std::size_t hard = text.find('\n', begin);
-        if (hard == std::string_view::npos) hard = text.size();
-        const std::string_view piece = text.substr(begin, hard - begin);
-        const std::vector<line_break::Line> lines = line_break::wrap(piece, wrap, measure, nullptr);
-        if (lines.empty()) y += size;  // an empty line
-        for (const line_break::Line& l : lines) {
-            const char* from = base + begin + l.begin;
-            const float width = draw_line(base, from, base + begin + l.end, ImVec2(origin.x, y), links);
-            text_layer::run(from, base + begin + l.end, ImVec2(origin.x, y), width, size);  // the page's text over it
-            widest = std::max(widest, width);
-            y += size;
-        }
-        begin = hard + 1;
+    for (std::size_t i = 0; i < layout.lines.size(); ++i) {
+        const char* from = text.data() + layout.lines[i].begin;
+        const char* to = text.data() + layout.lines[i].end;
+        if (y + size >= top && y <= bottom) draw_line(text.data(), from, to, ImVec2(origin.x, y), layout.links);
+        // The page's text over it (every line of a drawn message, as before).
+        if (from != to) text_layer::run(from, to, ImVec2(origin.x, y), layout.widths[i], size);
+        y += size;
     }
-    ImGui::Dummy(ImVec2(widest, y - origin.y));
+    ImGui::Dummy(ImVec2(layout.widest, y - origin.y));
 }
 
 std::string name_of(const Drawing& d, std::string_view id) {

@@ -69,19 +69,20 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
     if (!ImGui::IsWindowFocused() && filter != ui.room_filter.data()) {
         std::snprintf(ui.room_filter.data(), ui.room_filter.size(), "%s", filter.c_str());
     }
-    if (ImGui::InputTextWithHint("##room_filter", "filter rooms", ui.room_filter.data(), ui.room_filter.size())) {
+    if (ImGui::InputTextWithHint("##room_filter", tr("room_list.filter_hint"), ui.room_filter.data(), ui.room_filter.size())) {
         out.push_back(app::intent::SetRoomFilter{ui.room_filter.data()});
     }
     note_widget(ui, "room_filter");
-    if (app.dashboard().rooms().loading && !app.dashboard().rooms().value) text_dim("Loading rooms...");
+    if (app.dashboard().rooms().loading && !app.dashboard().rooms().value) text_dim(tr("room_list.loading"));
     if (!app.dashboard().rooms().error.empty()) ImGui::TextColored(kBad, "%s", app.dashboard().rooms().error.c_str());
     const auto& rooms = app.dashboard().rooms().value;
     if (!rooms) return;
-    if (rooms->empty()) text_dim("You are not a member of any room.");
-    ux::begin_list("Rooms");
+    if (rooms->empty()) text_dim(tr("dashboard.no_rooms"));
+    ux::begin_list(tr("dashboard.rooms_header"));
     ImGui::BeginChild("room_rows", ImVec2(0, 0), ImGuiChildFlags_None);
     // Only the rows on screen are drawn (rows are one line each).
-    const std::vector<std::size_t> order = app::room_order(*rooms, ui.room_filter.data());
+    static app::KeptRoomOrder kept;  // sorted again only when the rooms or the filter changed
+    const std::vector<std::size_t>& order = kept.of(*rooms, ui.room_filter.data());
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(order.size()));
     while (clipper.Step()) {
@@ -93,8 +94,8 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
             const std::int64_t unread = room.unread_num.value_or(0);
             const bool open = app.open_room().view().is_open() && app.open_room().view().room_id() == room.room_id;
             std::string spoken = name;
-            if (mentions > 0) spoken += "  @" + std::to_string(mentions);
-            if (unread > 0) spoken += "  (" + std::to_string(unread) + " unread)";
+            if (mentions > 0) spoken += "  " + tr("room_list.spoken_mentions", {{"n", std::to_string(mentions)}});
+            if (unread > 0) spoken += "  " + tr_n("room_list.spoken_unread", unread);
             a11y::name_next(spoken);
             const std::string id = "##" + room.room_id;
             const ImVec2 at = ImGui::GetCursorScreenPos();
