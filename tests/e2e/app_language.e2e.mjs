@@ -30,6 +30,10 @@ const ROOM = '2100';
 const SIZES = [[1366, 800], [390, 844]];
 const mirror = (page) => page.evaluate(() => window.roomkey.mirrorText());
 const button = (page, name) => page.locator('#a11y').getByRole('button', { name, exact: true });
+// A button of the dialog: not one of the conversation's own (each message
+// has a Delete of its own, named the same).
+const dialogButton = (page, name) => page.locator('#a11y').getByRole('button', { name, exact: true })
+  .and(page.locator('xpath=//*[@id="a11y"]//button[not(ancestor::*[@role="log"])]'));
 // A control of the header: at a phone's width the header is one line and
 // its controls are in its menu (`menu`, named in the page's language).
 async function headerButton(page, name, menu) {
@@ -180,12 +184,12 @@ test('ja-JP: a task\'s message, the delete dialog, a notification and the status
   const asked = await waitForState(page, (s) => s.dialog !== null, 'the question');
   assert.equal(asked.dialog.title, 'このメッセージを削除しますか？');
   assert.equal(asked.dialog.yes, '削除');
-  await button(page, '削除').waitFor({ timeout: 30000 });
-  await button(page, 'キャンセル').waitFor({ timeout: 30000 });
+  await dialogButton(page, '削除').waitFor({ timeout: 30000 });
+  await dialogButton(page, 'キャンセル').waitFor({ timeout: 30000 });
   assert.equal(asked.dialog.detail, 'この操作は取り消せません。');
   for (const [width, height] of SIZES) {
     await page.setViewportSize({ width, height });
-    await button(page, '削除').waitFor({ timeout: 30000 });
+    await dialogButton(page, '削除').waitFor({ timeout: 30000 });
     await shot(page, `ja-dialog-${width}x${height}`);
   }
   await page.setViewportSize({ width: 1366, height: 800 });

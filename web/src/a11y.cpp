@@ -386,7 +386,16 @@ void publish(float scale) {
     } else if (g.NavId != 0 && !g.NavDisableHighlight && t.index.count(g.NavId)) {
         focus = g.NavId;
     }
-    if (focus != t.focus_published) {
+    // A press on the field being edited hands the page's focus back to it:
+    // the page may have moved its focus away meanwhile (a script, the
+    // browser's own UI) while the app still edits the field.
+    bool pressed_on_focus = false;
+    if (focus != 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        const std::array<int, 4>& r = t.nodes[t.index.at(focus)].rect;
+        const int x = static_cast<int>(g.IO.MousePos.x / s), y = static_cast<int>(g.IO.MousePos.y / s);
+        pressed_on_focus = x >= r[0] && x < r[0] + r[2] && y >= r[1] && y < r[1] + r[3];
+    }
+    if (focus != t.focus_published || pressed_on_focus) {
         roomkey_js_a11y_focus(focus);
         t.focus_published = focus;
     }
