@@ -216,6 +216,8 @@
     if (json === published) return;
     published = json;
     api['_publishSelection'](sel);
+    // The app hears of it too: a Quote from the message's menu takes the selected part.
+    if (api['_a11yAsk']) api['_a11yAsk']({ type: 'selection', text: sel ? sel.text : '', message_ids: sel ? sel.message_ids : [] });
   }
 
   function show(id) {

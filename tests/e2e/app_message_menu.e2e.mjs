@@ -158,3 +158,33 @@ test('a message menu by right-click, keyboard, its ⋯ control and the page API:
   await widgetRect(page, 'details');
   await page.close();
 });
+
+test('Quote from the menu takes the part of the message that is selected, with its author and time', async () => {
+  const theirs = 'Quote check from Bob: only this part, not the rest';
+  const part = 'only this part';
+  assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body: theirs })).status, 200);
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
+    s.room.messages.some((m) => m.text === theirs), 'Bob\'s message');
+  const bob = state.room.messages.find((m) => m.text === theirs);
+  const start = theirs.indexOf(part);
+  await act(page, { type: 'select_text', room_id: ROOM, message_id: bob.message_id, start, end: start + part.length });
+  await waitForState(page, (s) => s.selection && s.selection.text === part, 'the part selected');
+  // A right-click keeps the selection (as on any page); the menu's Quote takes it.
+  const at = await onBody(page, theirs);
+  await page.mouse.move(at.x, at.y);
+  await drawn(page);
+  await page.mouse.click(at.x, at.y, { button: 'right' });
+  await widgetRect(page, 'message_menu');
+  await clickWidget(page, 'menu_quote');
+  const quoted = `[qt][qtmeta aid=1002 time=${bob.send_time}]${part}[/qt]`;
+  const s = await waitForState(page, (st) => st.composer.text.includes('[qtmeta aid=1002'), 'the quote in the composer');
+  assert.ok(s.composer.text.includes(quoted), `the selected part quoted: ${s.composer.text}`);
+  await menuClosed(page);
+  await page.close();
+});

@@ -184,7 +184,8 @@ json write(const Intent& intent) {
                 return {{"type", "reopen_task"}, {"room_id", i.room_id}, {"task_id", i.task_id}};
             } else if constexpr (std::is_same_v<T, intent::SetNotifications>) {
                 return {{"type", "set_notifications"}, {"on", i.on}};
-            } else if constexpr (std::is_same_v<T, intent::NotificationPermission>) {
+            } else if constexpr (std::is_same_v<T, intent::NotificationPermission> ||
+                                 std::is_same_v<T, intent::SelectionChanged>) {
                 std::abort();  // the platform's, never from the page API
             } else if constexpr (std::is_same_v<T, intent::SetLanguage>) {
                 return {{"type", "set_language"}, {"lang", std::string(roomkey::app::i18n::code(i.lang))}};
@@ -290,7 +291,10 @@ void check(const Intent& intent) {
     if (std::holds_alternative<intent::SetPageVisible>(intent)) std::abort();  // the platform's only
     if (std::holds_alternative<intent::PageRestored>(intent)) std::abort();
     if (std::holds_alternative<intent::ClipboardCleared>(intent)) std::abort();
-    if (std::holds_alternative<intent::NotificationPermission>(intent)) std::abort();  // the platform's
+    if (std::holds_alternative<intent::NotificationPermission>(intent) ||
+        std::holds_alternative<intent::SelectionChanged>(intent)) {
+        std::abort();  // the platform's
+    }
     if (std::holds_alternative<intent::SeenLatest>(intent)) std::abort();  // the UI's
     if (std::holds_alternative<intent::SetDraft>(intent)) std::abort();
     if (std::holds_alternative<intent::RestoreSettings>(intent)) std::abort();  // the platform's

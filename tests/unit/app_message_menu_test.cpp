@@ -86,6 +86,20 @@ TEST(MessageMenu, TheSelectionCountsOnlyInsideTheMenusMessage) {
     EXPECT_EQ(menu.selected_in("5"), "") << "a selection across two messages is not a quote of one";
 }
 
+TEST(MessageMenu, TheMenuKeepsWhatWasSelectedWhenItOpened) {
+    // A press on the menu's own item clears the page's selection before the
+    // choice arrives: Quote still takes the part the user had selected.
+    const RoomView view = room();
+    MessageMenu menu;
+    menu.set_selection("hello", {"5"});
+    ASSERT_TRUE(menu.open(view, "2100", "5", "1001"));
+    menu.set_selection("", {});
+    ASSERT_TRUE(menu.target().has_value());
+    EXPECT_EQ(menu.target()->selected, "hello");
+    ASSERT_TRUE(menu.open(view, "2100", "5", "1001"));
+    EXPECT_EQ(menu.target()->selected, "") << "a menu opened with nothing selected quotes the whole message";
+}
+
 TEST(MessageMenu, HandOffsMoveOn) {
     MessageMenu menu;
     EXPECT_EQ(menu.handoff().seq, 0u);

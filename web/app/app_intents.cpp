@@ -156,6 +156,7 @@ void App::apply(const Intent& intent, Instant now) {
                 if (room.view().room_id() == i.room_id) effects_.push_back(effect::SelectText{i.message_id, i.start, i.end});
             },
             [&](const intent::CopySelection&) { effects_.push_back(effect::CopySelection{}); },
+            [&](const intent::SelectionChanged& i) { features_.message_menu.set_selection(i.text, i.message_ids); },
             [&](const intent::SetNotifications& i) { workspace.set_notifications(i.on); },
             [&](const intent::SetSetting& i) {
                 workspace.settings().set(i.name, i.value);
@@ -233,7 +234,7 @@ void App::choose_menu_item(MenuItem item, Instant now) {
     const DrawnMessage drawn =
         drawn_message(*message, account ? account->account_id : "", account_names(room, contacts ? &*contacts : nullptr),
                       unix_ms(now) / 1000, features_.workspace.user_time());
-    MenuChoice choice = menu_choice(item, target.room_id, *message, drawn.text, menu.selected_in(target.message_id));
+    MenuChoice choice = menu_choice(item, target.room_id, *message, drawn.text, target.selected);
     switch (item) {
         case MenuItem::reply:
             features_.workspace.reply(room, choice.message_id);

@@ -281,6 +281,13 @@ struct SetLanguage {
 struct NotificationPermission {
     std::string permission;
 };
+// The platform: the conversation's selection changed (the page's text
+// layer, shell/text_layer.js): what a Quote of the menu takes. Not a page
+// API action (the page API reads it as state().selection).
+struct SelectionChanged {
+    std::string text;
+    std::vector<std::string> message_ids;
+};
 // A setting (settings.hpp): the value as text ("enter", "true", ...).
 struct SetSetting {
     std::string name;
@@ -317,7 +324,7 @@ using Intent =
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
                  intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,
                  intent::RestoreSettings, intent::RestoreDrafts, intent::SelectText, intent::CopySelection,
-                 intent::MessageMenu>;
+                 intent::MessageMenu, intent::SelectionChanged>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;

@@ -67,7 +67,8 @@ bool MessageMenu::open(const RoomView& room, std::string_view room_id, std::stri
                                 [&](const ChatMessage& x) { return x.message_id == message_id; });
     if (m == messages.end()) return false;
     const bool mine = !me.empty() && m->account.account_id == me;
-    target_ = Target{std::string(room_id), std::string(message_id), menu_items(mine, service_event_key(m->body).has_value()), ++opened_};
+    target_ = Target{std::string(room_id), std::string(message_id), menu_items(mine, service_event_key(m->body).has_value()),
+                     ++opened_, std::string(selected_in(message_id))};
     return true;
 }
 

@@ -55,6 +55,10 @@ public:
         std::string message_id;
         std::vector<MenuItem> items;
         std::uint64_t seq = 0;  // each opening its own: the UI places the menu once
+        // What was selected in the message when the menu opened: a press on
+        // the menu's own item may clear the page's selection before the
+        // choice arrives, and the choice is about what the user saw.
+        std::string selected;
     };
     // Opens on a loaded message of the open room (false, and closed, for any
     // other); `me` decides Edit and Delete.

@@ -320,6 +320,18 @@ bool take_dom_requests() {
             taken = true;
             continue;
         }
+        if (r.is_object() && r.value("type", "") == "selection") {
+            // The conversation's selection changed: a Quote of the menu takes it.
+            text_layer::Selection changed{r.value("text", ""), {}};
+            if (const auto ids = r.find("message_ids"); ids != r.end() && ids->is_array()) {
+                for (const nlohmann::json& id : *ids) {
+                    if (id.is_string()) changed.message_ids.push_back(id.get<std::string>());
+                }
+            }
+            text_layer::selection_changed(std::move(changed));
+            taken = true;
+            continue;
+        }
         if (!r.is_object() || !r.contains("id") || !r["id"].is_number_unsigned()) continue;
         const auto id = r["id"].get<ImGuiID>();
         const std::string type = r.value("type", "");

@@ -48,6 +48,11 @@ Layer& layer() {
     return instance;
 }
 
+std::optional<roomkey::web::text_layer::Selection>& selection() {
+    static std::optional<roomkey::web::text_layer::Selection> changed;
+    return changed;
+}
+
 std::size_t messages_key(const std::vector<Message>& messages) {
     std::size_t key = messages.size();
     for (const Message& m : messages) {
@@ -121,6 +126,14 @@ void publish(float scale) {
     l.window = nullptr;
     l.current = 0;
     l.messages.clear();
+}
+
+std::optional<Selection> take_selection() {
+    return std::exchange(selection(), std::nullopt);
+}
+
+void selection_changed(Selection changed) {
+    selection() = std::move(changed);
 }
 
 std::string take_shown() {

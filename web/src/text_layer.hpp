@@ -11,7 +11,9 @@
 
 #include <imgui.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/effects.hpp"
 
@@ -35,6 +37,15 @@ void publish(float scale);
 // selected by the page API), once; "" when none.
 std::string take_shown();
 void show(std::string message_id);
+
+// The page's selection as it changed (text_layer.js tells it), once; null
+// when it did not change since the last take.
+struct Selection {
+    std::string text;
+    std::vector<std::string> message_ids;
+};
+std::optional<Selection> take_selection();
+void selection_changed(Selection selection);
 
 // The page API's select_text (characters: UTF-16 code units of the
 // message's text, as a script indexes it) and copy_selection.

@@ -179,6 +179,9 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
     text_layer::begin();
     if (std::string shown = text_layer::take_shown(); !shown.empty()) ui.jump_to = std::move(shown);
+    if (auto selected = text_layer::take_selection()) {
+        out.push_back(app::intent::SelectionChanged{std::move(selected->text), std::move(selected->message_ids)});
+    }
     const std::string me =
         app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
     const notation::NameLookup names =
