@@ -13,7 +13,7 @@
 //   task form, and an item the menu does not offer is refused, named.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApi, sandboxApiJson,
+import { openRoomPage, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApi, sandboxApiJson,
   withStackAndBrowser } from './support.mjs';
 
 const ROOM = '2101';
@@ -60,14 +60,8 @@ test('a message menu by right-click, keyboard, its ⋯ control and the page API:
   assert.equal((await sandboxApi(stack, demoUsers.alice, 'POST', `/rooms/${ROOM}/messages`, { body: mine })).status, 200);
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
 
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
-    s.room.messages.some((m) => m.text === theirs) && s.room.messages.some((m) => m.text === mine), 'both messages');
+  const { page, state } = await openRoomPage(browser.context, stack.url, ROOM, { viewport: { width: 1366, height: 800 },
+    until: (s) => s.room.messages.some((m) => m.text === theirs) && s.room.messages.some((m) => m.text === mine), what: 'both messages' });
   const bob = state.room.messages.find((m) => m.text === theirs);
   const own = state.room.messages.find((m) => m.text === mine);
 
@@ -163,14 +157,8 @@ test('Quote from the menu takes the part of the message that is selected, with i
   const theirs = 'Quote check from Bob: only this part, not the rest';
   const part = 'only this part';
   assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body: theirs })).status, 200);
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
-    s.room.messages.some((m) => m.text === theirs), 'Bob\'s message');
+  const { page, state } = await openRoomPage(browser.context, stack.url, ROOM, { viewport: { width: 1366, height: 800 },
+    until: (s) => s.room.messages.some((m) => m.text === theirs), what: 'Bob\'s message' });
   const bob = state.room.messages.find((m) => m.text === theirs);
   const start = theirs.indexOf(part);
   await act(page, { type: 'select_text', room_id: ROOM, message_id: bob.message_id, start, end: start + part.length });

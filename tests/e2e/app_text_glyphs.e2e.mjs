@@ -11,21 +11,15 @@
 // skin tone a face and a swatch, ⚠ and the keycap monochrome.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, demoUsers, sandboxApi, decodePng, withStackAndBrowser } from './support.mjs';
+import { openRoomPage, demoUsers, sandboxApi, decodePng, withStackAndBrowser } from './support.mjs';
 
 const ROOM = '2101';
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
 async function openRoomWith(bodies) {
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
-    bodies.every((b) => s.room.messages.some((m) => m.body === b)), 'the messages');
+  const { page, state } = await openRoomPage(browser.context, stack.url, ROOM, { viewport: { width: 1366, height: 800 },
+    until: (s) => bodies.every((b) => s.room.messages.some((m) => m.body === b)), what: 'the messages' });
   return { page, state };
 }
 

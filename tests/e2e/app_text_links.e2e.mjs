@@ -7,7 +7,7 @@
 //   with no opener and no referrer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, demoUsers, sandboxApi, withStackAndBrowser } from './support.mjs';
+import { openRoomPage, demoUsers, sandboxApi, withStackAndBrowser } from './support.mjs';
 
 const ROOM = '2101';
 let stack; let browser;
@@ -18,14 +18,8 @@ test('a URL in a message is a link that opens a new page; javascript: and data: 
   const body = `${url} is the page; javascript:alert(1) and data:text/html,hi are not links`;
   assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body })).status, 200);
 
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
-    s.room.messages.some((m) => m.text === body), 'the message with a URL');
+  const { page, state } = await openRoomPage(browser.context, stack.url, ROOM, { viewport: { width: 1366, height: 800 },
+    until: (s) => s.room.messages.some((m) => m.text === body), what: 'the message with a URL' });
   const message = state.room.messages.find((m) => m.text === body);
   assert.deepEqual(message.links, [{ url, text: url }], 'the URL is the one link; javascript: and data: are text');
 

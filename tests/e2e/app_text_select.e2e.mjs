@@ -11,7 +11,7 @@
 // - the page API's select_text and copy_selection do the same as a user.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, demoUsers, sandboxApi, withStackAndBrowser, widgetRect } from './support.mjs';
+import { openRoomPage, act, waitForState, demoUsers, sandboxApi, withStackAndBrowser, widgetRect } from './support.mjs';
 
 const ROOM = '2101';
 let stack; let browser;
@@ -74,14 +74,8 @@ test('selection, copy and find over the drawn conversation', async () => {
   // Read (the service's PUT .../messages/read): the room opens at its newest message, not its first unread.
   assert.equal((await sandboxApi(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`, {})).status, 200);
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  const state = await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading &&
-    s.room.messages.some((m) => m.text === SECOND), 'the newest messages');
+  const { page, state } = await openRoomPage(browser.context, stack.url, ROOM, { viewport: { width: 1366, height: 800 },
+    until: (s) => s.room.messages.some((m) => m.text === SECOND), what: 'the newest messages' });
   const first = state.room.messages.find((m) => m.text === FIRST);
   const second = state.room.messages.find((m) => m.text === SECOND);
   const far = state.room.messages.find((m) => m.text === FAR);

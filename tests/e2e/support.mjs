@@ -319,8 +319,9 @@ export async function openApp(page, url) {
 // A new page of `context` signed in with `user`'s API token, `room` open and
 // loaded, and `until(state)` true: { page, state }.
 export async function openRoomPage(context, url, room, { user = demoUsers.alice, until = () => true,
-  what = `room ${room} open` } = {}) {
+  what = `room ${room} open`, viewport = null } = {}) {
   const page = await context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
   await openApp(page, url);
   await act(page, { type: 'use_api_token', token: user.apiToken });
   await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
