@@ -267,7 +267,8 @@ long wait_for_close(int sock, int limit_ms) {
 
 TEST_F(HelperHardening, SilentConnectionIsClosedAfterTheReadTimeout) {
     // The fixture sets a 1 s read timeout; httplib's own default is 5 s, so
-    // closing within 2.5 s proves the configured value is applied.
+    // closing before 4 s proves the configured value is applied (the margin
+    // is for a loaded machine: 2.6 s was seen under a full test run).
     const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -278,18 +279,19 @@ TEST_F(HelperHardening, SilentConnectionIsClosedAfterTheReadTimeout) {
     const long ms = wait_for_close(sock, 6000);
     ::close(sock);
     EXPECT_GE(ms, 0) << "the idle connection was not closed within 6 s";
-    EXPECT_LE(ms, 2500) << "closed after " << ms << " ms: the 1 s read timeout is not applied";
+    EXPECT_LT(ms, 4000) << "closed after " << ms << " ms: the 1 s read timeout is not applied";
 }
 
 TEST_F(HelperHardening, HalfSentRequestIsClosedAfterTheReadTimeout) {
-    // After the handshake, a request line without its end.
+    // After the handshake, a request line without its end. As above: closed
+    // before httplib's own 5 s default shows the 1 s read timeout applied.
     RawTls conn(helper_->port());
     ASSERT_TRUE(conn.ok()) << "no TLS connection (connect or handshake failed)";
     ASSERT_TRUE(conn.send("GET / HTTP/1.1\r\nHost: 127.0.0.1")) << "the connection closed before the request was sent";
     const auto start = std::chrono::steady_clock::now();
     EXPECT_TRUE(conn.closed_within(6000)) << "the half-sent request holds the connection";
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-    EXPECT_LE(ms.count(), 2500) << "the 1 s read timeout is not applied";
+    EXPECT_LT(ms.count(), 4000) << "closed after " << ms.count() << " ms: the 1 s read timeout is not applied";
 }
 
 TEST_F(HelperHardening, PageCarriesTheSecurityHeaders) {
