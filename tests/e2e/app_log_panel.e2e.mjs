@@ -166,7 +166,9 @@ test("times are the user's: an entry's time and the rate-limit reset in the brow
 
   // An entry's time: the clock time in Tokyo, the raw instant (Unix ms) beside it.
   await act(page, { type: 'set_log_filter', text: 'api/me', method: 'GET', status: '' });
-  const [entry] = await waitForShown(page, (list) => list.length >= 1, 'GET /api/me');
+  // Every entry shown passes the filter: the frame before it took effect is not read.
+  const [entry] = await waitForShown(page, (list) => list.length >= 1 && list.every((e) => e.name.startsWith('GET /api/me')),
+    'GET /api/me');
   await named(page, 'button', entry.name).dispatchEvent('click');
   const sent = await imageText(page, /^sent .* \(\d{13}\)$/);
   const raw = Number(sent.match(/\((\d{13})\)$/)[1]);
