@@ -173,6 +173,23 @@ HttpResponse bad_param(std::string_view name, std::string_view rule) {
     return api_error(400, "Parameter `" + std::string(name) + "` " + std::string(rule));
 }
 
+// A room's create and its member update name members in three lists, one per role; an account
+// named in two lists takes the later list's role, as before.
+Result<std::map<AccountId, RoomRole>, HttpResponse> member_roles(const ChatModel& chat, const FormFields& form) {
+    std::map<AccountId, RoomRole> roles;
+    for (auto [key, role] : {std::pair{"members_admin_ids", RoomRole::admin},
+                             std::pair{"members_member_ids", RoomRole::member},
+                             std::pair{"members_readonly_ids", RoomRole::readonly}}) {
+        auto ids = parse_id_list(form_get(form, key).value_or(""));
+        if (!ids) return Err{bad_param(key, "must be a comma-separated list of account IDs.")};
+        for (auto id : *ids) {
+            if (!chat.account(id)) return Err{bad_param(key, "names an unknown account.")};
+            roles[id] = role;
+        }
+    }
+    return roles;
+}
+
 HttpResponse room_not_found() {
     return api_error(404, "The room does not exist or you are not a member of it.");
 }
@@ -270,17 +287,8 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
             // Lengths and allowed values were checked against the catalog (api.cpp).
             const std::string name = field("name").value_or("");
             if (name.empty()) return bad_param("name", "is required (1-255 characters).");
-            std::map<AccountId, RoomRole> members;
-            for (auto [key, role] : {std::pair{"members_admin_ids", RoomRole::admin},
-                                     std::pair{"members_member_ids", RoomRole::member},
-                                     std::pair{"members_readonly_ids", RoomRole::readonly}}) {
-                auto ids = parse_id_list(field(key).value_or(""));
-                if (!ids) return bad_param(key, "must be a comma-separated list of account IDs.");
-                for (auto id : *ids) {
-                    if (!chat_.account(id)) return bad_param(key, "names an unknown account.");
-                    members[id] = role;
-                }
-            }
+            auto members = member_roles(chat_, form);
+            if (!members) return members.error();
             if (!field("members_admin_ids")) return bad_param("members_admin_ids", "is required.");
             std::optional<InviteLink> link;
             if (field("link").value_or("0") == "1") {
@@ -289,7 +297,7 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
                 link = std::move(made).value();
             }
             const auto id = chat_.create_room(caller.account, name, field("description").value_or(""),
-                                              field("icon_preset").value_or("group"), members, now);
+                                              field("icon_preset").value_or("group"), *members, now);
             if (!id) return api_error(400, "The sandbox holds too many rooms.");
             if (link) chat_.room(*id)->link = std::move(link);
             return json_response(200, ordered_json{{"room_id", *id}});
@@ -336,17 +344,9 @@ HttpResponse SandboxApp::api_endpoint(const RequestContext& ctx, const Caller& c
         case Endpoint::room_members_put: {
             if (!admin) return forbidden();
             if (!field("members_admin_ids")) return bad_param("members_admin_ids", "is required.");
-            std::map<AccountId, RoomRole> roles;
-            for (auto [key, role] : {std::pair{"members_admin_ids", RoomRole::admin},
-                                     std::pair{"members_member_ids", RoomRole::member},
-                                     std::pair{"members_readonly_ids", RoomRole::readonly}}) {
-                auto ids = parse_id_list(field(key).value_or(""));
-                if (!ids) return bad_param(key, "must be a comma-separated list of account IDs.");
-                for (auto id : *ids) {
-                    if (!chat_.account(id)) return bad_param(key, "names an unknown account.");
-                    roles[id] = role;
-                }
-            }
+            auto read_roles = member_roles(chat_, form);
+            if (!read_roles) return read_roles.error();
+            const std::map<AccountId, RoomRole>& roles = *read_roles;
             bool has_admin = false;
             for (const auto& [id, role] : roles) has_admin = has_admin || role == RoomRole::admin;
             if (!has_admin) return bad_param("members_admin_ids", "must name at least one account.");
