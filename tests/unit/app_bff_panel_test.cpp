@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "recording_sign_in_host.hpp"
 #include "roomkey/bff_session.hpp"
 
 namespace roomkey::app {
@@ -21,31 +22,11 @@ namespace roomkey::app {
 namespace app_bff_panel_test {
 namespace {
 
-struct Host : BffHost {
-    virtual ~Host() = default;
-    std::optional<PublicConfig> loaded;
-    std::string load_error;
-    std::optional<UserError> error;
-    std::vector<std::string> secrets;
+struct Host : test_support::RecordingSignInHost<BffHost> {
     std::vector<std::pair<BffRoute, HttpRequest>> sent;
     std::vector<std::string> navigated;
     int dropped = 0;
-    int signed_in_count = 0;
 
-    const std::optional<PublicConfig>& config() const override { return loaded; }
-    const std::string& config_error() const override { return load_error; }
-    ApiConfig api_config() const override { return {}; }
-    void perform(RestStep, Instant) override {}
-    void set_error(UserError e, ErrorSource) override { error = std::move(e); }
-    void notice(std::string) override {}
-    void reset_error() override { error.reset(); }
-    void log_flow_step(FlowStep, Instant) override {}
-    void add_secret(const std::string& secret) override { secrets.push_back(secret); }
-    void forget_pending() override {}
-    void end_session(Instant) override {}
-    void signed_in(Instant) override { ++signed_in_count; }
-    void token_refreshed() override {}
-    void reset_account_data() override {}
     void send_bff(BffRoute route, std::string, HttpRequest request, Instant) override {
         sent.emplace_back(route, std::move(request));
     }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "recording_sign_in_host.hpp"
 #include "roomkey/authorization.hpp"
 #include "roomkey/launch_url.hpp"
 
@@ -24,29 +25,7 @@ namespace {
 constexpr std::string_view kVerifier = "v3r1f13r-0123456789-abcdefghijklmnopqrstuvwxyz";
 constexpr std::string_view kRedirect = "https://127.0.0.1:8443/callback";
 
-struct Host : SignInHost {
-    virtual ~Host() = default;
-    std::optional<PublicConfig> loaded;
-    std::string load_error;
-    std::vector<RestStep> performed;
-    std::optional<UserError> error;
-    std::vector<std::string> secrets;
-
-    const std::optional<PublicConfig>& config() const override { return loaded; }
-    const std::string& config_error() const override { return load_error; }
-    ApiConfig api_config() const override { return {}; }
-    void perform(RestStep step, Instant) override { performed.push_back(std::move(step)); }
-    void set_error(UserError e, ErrorSource) override { error = std::move(e); }
-    void notice(std::string) override {}
-    void reset_error() override { error.reset(); }
-    void log_flow_step(FlowStep, Instant) override {}
-    void add_secret(const std::string& secret) override { secrets.push_back(secret); }
-    void forget_pending() override {}
-    void end_session(Instant) override {}
-    void signed_in(Instant) override {}
-    void token_refreshed() override {}
-    void reset_account_data() override {}
-
+struct Host : test_support::RecordingSignInHost<SignInHost> {
     // The code exchanges the sign-in asked the REST client to send.
     std::vector<HttpRequest> exchanges() const {
         std::vector<HttpRequest> out;
