@@ -148,6 +148,12 @@ appOnlyTest('newest at the end, the setting turns it around; the list holds stil
   assert.equal(shown.length, 2, 'the new entry waits behind "1 new"');
   assert.equal(shown[0].name, older.name);
   assert.equal(shown[0].top, older.top, 'nothing moved under the pointer');
+  // widget('log_latest') is the newest entry shown, so a click on it, with the
+  // pointer resting on the list, still opens an entry.
+  const latest = await page.evaluate(() => window.roomkey.widget('log_latest'));
+  assert.ok(latest, 'log_latest is drawn while the newest of all waits behind "1 new"');
+  assert.ok(Math.abs(latest.y + latest.height / 2 - shown[1].y) < latest.height,
+    `log_latest is the newest entry shown (${JSON.stringify(latest)} vs ${JSON.stringify(shown[1])})`);
   assert.ok((await waitForState(page, (s) => s.log.length > before, 'logged')).log.length > before);
 
   // "1 new" shows it, at the end.

@@ -108,6 +108,10 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         }
     }
     if (ui.log_newest_first) std::reverse(visible.begin(), visible.end());
+    // "log_latest" is the newest entry shown: while the list holds still
+    // under the pointer, the newest of all waits behind "N new" unseen.
+    const app::LogEntry* newest_shown =
+        visible.empty() ? nullptr : (ui.log_newest_first ? visible.front() : visible.back());
     // At most 8.5 lines, and short enough that the newest entry (at the
     // list's end) and the chosen entry's Copy buttons under it stay on
     // screen when little of the pane is left.
@@ -126,7 +130,7 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::PushStyleColor(ImGuiCol_Text, bad ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_Text));
         if (ImGui::Selectable(title.c_str(), ui.selected_log == e->id)) ui.selected_log = e->id;
         ImGui::PopStyleColor();
-        if (e == &entries.back()) note_widget(ui, "log_latest");
+        if (e == newest_shown) note_widget(ui, "log_latest");
     }
     if (!ui.log_newest_first) {
         new_button();
