@@ -15,6 +15,9 @@
 #include "a11y.hpp"
 #include "app/i18n.hpp"
 #include "app/message_menu.hpp"
+#include "app/message_view.hpp"
+#include "gesture_copy.hpp"
+#include "roomkey/message_link.hpp"
 
 namespace roomkey::web::parts {
 
@@ -48,6 +51,25 @@ bool menu_keys() {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return false;
     return (io.KeyShift && ImGui::IsKeyPressed(ImGuiKey_F10, false)) || ImGui::IsKeyPressed(ImGuiKey_Menu, false);
+}
+
+// What Copy text and Copy link put on the clipboard (app/message_menu.hpp's
+// menu_choice), written in the click's own handler (gesture_copy.hpp):
+// WebKit refuses a write a frame later.
+std::string copied(const App& app, const app::MessageMenu::Target& t, app::MenuItem item) {
+    if (item == app::MenuItem::copy_link) return message_link(t.room_id, t.message_id);
+    if (!t.selected.empty()) return t.selected;
+    const app::RoomView& room = app.open_room().view();
+    for (const ChatMessage& m : room.messages()) {
+        if (m.message_id != t.message_id) continue;
+        const auto& account = app.dashboard().account().value;
+        const auto& contacts = app.contacts().contacts().value;
+        return app::drawn_message(m, account ? account->account_id : "",
+                                  app::account_names(room, contacts ? &*contacts : nullptr), 0,
+                                  app.workspace().user_time())
+            .text;
+    }
+    return {};
 }
 
 }  // namespace
@@ -130,6 +152,9 @@ void message_menu(const App& app, UiState& ui, Intents& out) {
             for (const app::MenuItem item : target->items) {
                 const std::string key = "menu." + std::string(app::to_string(item));
                 const bool chosen = ImGui::Selectable(tr(key));
+                if (item == app::MenuItem::copy_text || item == app::MenuItem::copy_link) {
+                    gesture_copy::arm_last_item(copied(app, *target, item));
+                }
                 note_widget(ui, ("menu_" + std::string(app::to_string(item))).c_str());
                 if (chosen) out.push_back(app::intent::MessageMenu{"", "", item});
             }
