@@ -96,16 +96,29 @@ test('headings, labels and code are text of the page, in reading order', async (
   // Tall messages after it, then the newest: a drag from the newest's
   // text, held above the conversation's top edge, scrolls it up until the
   // selection reaches into the message with labels.
-  for (const b of [FILLER, FILLER, NEWEST]) {
+  for (const b of [FILLER, FILLER, FILLER, FILLER, NEWEST]) {
     assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body: b })).status, 200);
   }
   await act(page, { type: 'load_messages', room_id: ROOM });
   const loaded = await waitForState(page, (s) => s.room.messages.some((m) => m.text === NEWEST), 'the newest message');
   const newest = loaded.room.messages.find((m) => m.text === NEWEST);
-  await act(page, { type: 'select_text', room_id: ROOM, message_id: newest.message_id, start: 0, end: 3 });  // shows it
-  const start = (await spans(page, newest.message_id))[0];
+  // The wheel over the conversation down to its end, until the newest message is in view.
+  let start = null;
+  for (let turn = 0; turn < 40 && !start; turn++) {
+    const list = await page.evaluate((m) => [...document.querySelectorAll(`#textlayer .tl-msg[data-id="${m}"] .tl-run`)]
+      .map((e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, right: r.right, bottom: r.bottom }; }),
+    newest.message_id);
+    if (list.length && list[0].y >= view.y && list[0].bottom <= view.y + view.height) {
+      start = (await spans(page, newest.message_id))[0];
+      break;
+    }
+    await page.mouse.move(view.x + view.width / 2, view.y + view.height / 2);
+    await page.mouse.wheel(0, 600);
+    await frames(page);
+  }
+  assert.ok(start && start.y >= view.y && start.bottom <= view.y + view.height, 'the newest message in view');
   const drawn = (id) => page.evaluate((m) => !!document.querySelector(`#textlayer .tl-msg[data-id="${m}"] .tl-run`), id);
-  assert.equal(await drawn(labelled.message_id), false, 'the message with labels is out of view');
+  assert.equal(await drawn(labelled.message_id), false, 'the message with labels is out of view, far above');
   await page.mouse.move(start.right - 2, (start.y + start.bottom) / 2);
   await frames(page);
   await page.mouse.down();
