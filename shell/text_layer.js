@@ -33,6 +33,7 @@
   var measure = null;
   var pressInside = false;  // the last press was over the conversation (Ctrl+A selects it)
   var dragging = false;
+  var lastPointer = null;  // where the selecting drag is (client px)
 
   function root() {
     if (layer) return layer;
@@ -78,21 +79,32 @@
     s.transform = natural > 0 ? 'scaleX(' + (r[2] / natural) + ')' : '';
   }
 
-  // The drawn lines of a message, each at its place in the message's text
-  // (found in order; a line that is not part of the text, a box's heading,
-  // is left out).
+  // The drawn lines of a message in reading order, each at its place in
+  // the message's text (found in order). A label (r[5]: a To/Re label, a
+  // box's heading, a file card) is found only where the text goes on with
+  // it; one the text does not hold ("Quote: Alice 10:02", "due tomorrow")
+  // is a line of its own, kept at the text position it is drawn at.
   function drawRuns(m, list) {
     m.el.textContent = '';
     m.runs = [];
-    var cursor = 0;
+    var cursor = 0, labels = 0;
     list.forEach(function (r) {
       var at = m.text.indexOf(r[4], cursor);
-      if (at < 0) return;
-      var el = span('tl-run', r[4], at);
-      place(el, r);
-      m.el.appendChild(el);
-      m.runs.push({ el: el, start: at, end: at + r[4].length, text: r[4] });
-      cursor = at + r[4].length;
+      if (at >= 0 && r[5] && !/^[\s>]*$/.test(m.text.slice(cursor, at))) at = -1;
+      var run = { text: r[4], label: r[5], y: r[1], size: r[3] };
+      if (at >= 0) {
+        run.el = span('tl-run', r[4], at);
+        run.start = at;
+        run.end = cursor = at + r[4].length;
+      } else {
+        run.el = span('tl-run tl-label', r[4], cursor);
+        run.anchor = cursor;
+        run.l = labels++;
+        run.el.dataset.label = String(run.l);
+      }
+      place(run.el, r);
+      m.el.appendChild(run.el);
+      m.runs.push(run);
     });
     if (!m.runs.length) hidden(m);
   }
@@ -137,34 +149,70 @@
         if (m.runs.length) hidden(m);
         return;
       }
-      var same = list.length === m.runs.length && list.every(function (r, i) { return r[4] === m.runs[i].text; });
+      var same = list.length === m.runs.length &&
+                 list.every(function (r, i) { return r[4] === m.runs[i].text && r[5] === m.runs[i].label; });
       if (!same) {
         drawRuns(m, list);
         return;
       }
       // Only moved (a scroll): the spans stay, and so does the selection in them.
-      list.forEach(function (r, i) { place(m.runs[i].el, r); });
+      list.forEach(function (r, i) { place(m.runs[i].el, r); m.runs[i].y = r[1]; });
     });
+    // A drag held still beyond an edge while the conversation scrolls: the
+    // selection follows the text passing under the pointer.
+    if (dragging && lastPointer) extend(lastPointer.x, lastPointer.y);
     if (model) apply();
     asked = null;
   }
 
   // ---- positions: the model (message, offset) and the DOM (node, offset) ----
+  // A point is {id, o} (o: UTF-16 offset in the message's text), or in a
+  // label not in the text {id, o: where it stands in the text, l: its
+  // index among the message's labels, c: offset in it}.
+
+  function point(id, o, l, c) { return l >= 0 ? { id: id, o: o, l: l, c: c } : { id: id, o: o }; }
+  function isText(r) { return r.l === undefined; }
+  function labelOf(m, l) {
+    for (var i = 0; i < m.runs.length; i++) if (m.runs[i].l === l) return i;
+    return -1;
+  }
+
+  // Where `p` stands in the message's drawn lines: index of the line +
+  // offset / (length + 1); -1 before them all, runs.length after. Not drawn:
+  // the offset in the text (a label's point: where it stands).
+  function position(p) {
+    var m = byId[p.id];
+    if (p.l >= 0 && m.runs.length) {
+      var at = labelOf(m, p.l);
+      if (at >= 0) return at + Math.min(p.c, m.runs[at].text.length) / (m.runs[at].text.length + 1);
+    }
+    if (!m.runs.length) return p.o;
+    if (p.o <= 0 && !(m.runs[0].start === 0)) return -1;
+    if (p.o >= m.text.length) return m.runs.length;
+    var previous = -1;
+    for (var i = 0; i < m.runs.length; i++) {
+      var r = m.runs[i];
+      if (!isText(r)) continue;
+      if (p.o <= r.end) {
+        if (p.o >= r.start) return i + (p.o - r.start) / (r.text.length + 1);
+        break;
+      }
+      previous = i;
+    }
+    return previous < 0 ? -1 : previous + m.runs[previous].text.length / (m.runs[previous].text.length + 1);
+  }
 
   function domPoint(p) {
     var m = byId[p.id];
-    var o = Math.max(0, Math.min(p.o, m.text.length));
     if (!m.runs.length) {
       var el = m.el.firstChild;
-      return el.firstChild ? [el.firstChild, o] : [el, 0];
+      return el.firstChild ? [el.firstChild, Math.max(0, Math.min(p.o, m.text.length))] : [el, 0];
     }
-    for (var i = 0; i < m.runs.length; i++) {
-      var r = m.runs[i];
-      if (o < r.start) return [r.el.firstChild, 0];  // between lines: the next line's start
-      if (o <= r.end) return [r.el.firstChild, o - r.start];
-    }
-    var last = m.runs[m.runs.length - 1];
-    return [last.el.firstChild, last.end - last.start];
+    var at = position(p);
+    if (at < 0) return [m.el, 0];
+    if (at >= m.runs.length) return [m.el, m.runs.length];
+    var i = Math.floor(at), r = m.runs[i];
+    return [r.el.firstChild, Math.round((at - i) * (r.text.length + 1))];
   }
 
   function modelPoint(node, offset) {
@@ -180,17 +228,54 @@
     if (!m) return null;
     if (el === msg) {
       var child = msg.childNodes[offset];
-      return { id: m.id, o: child ? Number(child.dataset.start) : m.text.length };
+      if (!child) return { id: m.id, o: m.text.length };
+      el = child;
+      node = child;
+      offset = 0;
     }
     var start = Number(el.dataset.start);
     var length = el.textContent.length;
-    return { id: m.id, o: start + (node.nodeType === 3 ? offset : offset > 0 ? length : 0) };
+    var k = node.nodeType === 3 ? offset : offset > 0 ? length : 0;
+    if (el.dataset.label) return point(m.id, start, Number(el.dataset.label), k);
+    return { id: m.id, o: start + k };
   }
 
   function inField(el) { return el && /^(INPUT|TEXTAREA)$/.test(el.tagName); }
 
   function order(p) { return messages.indexOf(byId[p.id]); }
-  function before(p, q) { var a = order(p), b = order(q); return a < b || (a === b && p.o < q.o); }
+  function before(p, q) { var a = order(p), b = order(q); return a < b || (a === b && position(p) < position(q)); }
+  function same(p, q) { return p.id === q.id && p.o === q.o && p.l === q.l && p.c === q.c; }
+
+  // Between two drawn lines of a message: a line break where the text has
+  // one or the second is drawn below the first; the text's own spaces
+  // between the parts of a wrapped paragraph.
+  function between(m, r, q) {
+    if (isText(r) && isText(q)) {
+      var gap = m.text.slice(r.end, q.start);
+      if (gap.indexOf('\n') >= 0) return '\n';
+      if (/^\s*$/.test(gap)) return gap;
+    }
+    return q.y > r.y + r.size / 2 ? '\n' : ' ';
+  }
+
+  // The part of message `m` from `lo` (null: its start) to `hi` (null: its
+  // end), as it reads: its drawn lines, labels included, in order.
+  function part(m, lo, hi) {
+    if (!m.runs.length) return m.text.slice(lo ? Math.max(0, lo.o) : 0, hi ? hi.o : m.text.length);
+    var from = lo ? position(lo) : -1, to = hi ? position(hi) : m.runs.length;
+    var out = '', last = null;
+    m.runs.forEach(function (r, i) {
+      var n = r.text.length;
+      if (to < i || from >= i + 1) return;
+      var a = from < i ? 0 : Math.round((from - i) * (n + 1));
+      var b = to >= i + 1 ? n : Math.round((to - i) * (n + 1));
+      if (a >= b) return;
+      if (last) out += between(m, last, r);
+      out += r.text.slice(a, b);
+      last = r;
+    });
+    return out;
+  }
 
   // The selected text, as the reader sees it: each message's part, in order, a line each.
   function selected() {
@@ -202,9 +287,9 @@
     var parts = [], ids = [];
     for (var i = first; i <= last; i++) {
       var m = messages[i];
-      var part = m.text.slice(i === first ? lo.o : 0, i === last ? hi.o : m.text.length);
-      if (!part) continue;
-      parts.push(part);
+      var text = part(m, i === first ? lo : null, i === last ? hi : null);
+      if (!text) continue;
+      parts.push(text);
       ids.push(m.id);
     }
     return parts.length ? { text: parts.join('\n'), message_ids: ids } : null;
@@ -269,6 +354,12 @@
       apply();
       return;
     }
+    // The browser's own long press leaves a caret where the finger was:
+    // the word a finger's long press selected stays until the next press.
+    if (model && heldWord && sel.isCollapsed) {
+      apply();
+      return;
+    }
     if (!layer.contains(sel.anchorNode)) {
       if (model && !inField(document.activeElement)) {
         model = null;
@@ -278,7 +369,7 @@
     }
     var a = modelPoint(sel.anchorNode, sel.anchorOffset), f = modelPoint(sel.focusNode, sel.focusOffset);
     if (!a || !f) return;
-    if (model && a.id === model.a.id && a.o === model.a.o && f.id === model.f.id && f.o === model.f.o) return;
+    if (model && same(a, model.a) && same(f, model.f)) return;
     model = { a: a, f: f };
     publish();
     if (!inView(f)) show(f.id);
@@ -321,11 +412,12 @@
     }
     var code = lo > 0 ? node.data.charCodeAt(lo - 1) : 0;
     if (code >= 0xD800 && code <= 0xDBFF) lo++;  // never inside a surrogate pair
-    return { id: best.m.id, o: best.r.start + lo };
+    return isText(best.r) ? { id: best.m.id, o: best.r.start + lo } : point(best.m.id, best.r.anchor, best.r.l, lo);
   }
 
   var words = typeof Intl === 'object' && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'word' }) : null;
   function word(p) {
+    if (p.l >= 0) return { a: point(p.id, p.o, p.l, 0), f: point(p.id, p.o, p.l, 1e9) };  // a label: all of it
     var text = byId[p.id].text;
     if (words) {
       var it = words.segment(text).containing(Math.min(p.o, text.length - 1));
@@ -337,6 +429,7 @@
     return { a: { id: p.id, o: s }, f: { id: p.id, o: e } };
   }
   function paragraph(p) {
+    if (p.l >= 0) return word(p);
     var text = byId[p.id].text;
     var s = text.lastIndexOf('\n', p.o - 1) + 1;
     var e = text.indexOf('\n', p.o);
@@ -346,6 +439,7 @@
   window.addEventListener('mousedown', function (event) {
     var canvas = document.getElementById('canvas');
     pressInside = event.target === canvas && inside(event);
+    if (event.isTrusted) heldWord = false;
     if (!pressInside || event.button !== 0) return;
     var p = pointAt(event.clientX, event.clientY, false);
     if (!p) {
@@ -365,15 +459,94 @@
     }
     apply();
   }, true);
-  window.addEventListener('mousemove', function (event) {
-    if (!dragging) return;
-    if (!(event.buttons & 1)) { dragging = false; return; }
-    var p = pointAt(event.clientX, event.clientY, true);
-    if (!p || (p.id === model.f.id && p.o === model.f.o)) return;
+  function extend(x, y) {
+    var p = pointAt(x, y, true);
+    if (!p || !model || same(p, model.f)) return false;
     model = { a: model.a, f: p };
-    apply();
+    return true;
+  }
+
+  // The I-beam over the conversation's text (a link's own <a> keeps its
+  // pointer; a label on a button keeps the arrow).
+  function overText(x, y) {
+    return messages.some(function (m) {
+      return m.runs.some(function (r) {
+        if (r.label === 2) return false;
+        var b = r.el.getBoundingClientRect();
+        return x >= b.left && x < b.right && y >= b.top && y < b.bottom;
+      });
+    });
+  }
+  function pointer(event) {
+    var canvas = document.getElementById('canvas');
+    if (!canvas) return;
+    var want = dragging || (event.target === canvas && !event.buttons && inside(event) &&
+               overText(event.clientX, event.clientY)) ? 'text' : '';
+    if (canvas.style.cursor !== want) canvas.style.cursor = want;
+  }
+
+  window.addEventListener('mousemove', function (event) {
+    pointer(event);
+    if (!dragging) return;
+    if (!(event.buttons & 1)) { dragging = false; lastPointer = null; return; }
+    lastPointer = { x: event.clientX, y: event.clientY };
+    if (extend(event.clientX, event.clientY)) apply();
   }, true);
-  window.addEventListener('mouseup', function () { dragging = false; }, true);
+  window.addEventListener('mouseup', function () { dragging = false; lastPointer = null; }, true);
+
+  // A finger held still on the canvas for LONG_PRESS ms selects the word
+  // under it and is a right-click there: the message's menu opens (as a
+  // long press does in the service's own app), its Copy and Quote on that
+  // word. The touch then ends without a tap.
+  var LONG_PRESS = 500;
+  var held = null;
+  var heldWord = false;  // the selection is the word a long press chose (touchAt)
+  var longPressed = false;  // this touch was a long press: its end is no tap
+  function release() { if (held) clearTimeout(held.timer); held = null; }
+  function longPress() {
+    var canvas = document.getElementById('canvas');
+    if (!held || !canvas) return;
+    var at = { clientX: held.x, clientY: held.y, bubbles: true, cancelable: true, view: window };
+    var p = pointAt(held.x, held.y, false);
+    held = null;
+    longPressed = true;
+    if (p) {
+      model = word(p);
+      heldWord = true;
+      apply();
+    }
+    canvas.dispatchEvent(new MouseEvent('mousemove', at));
+    at.button = 2;
+    at.buttons = 2;
+    canvas.dispatchEvent(new MouseEvent('mousedown', at));
+    at.buttons = 0;
+    canvas.dispatchEvent(new MouseEvent('mouseup', at));
+  }
+  function touchAt(event) {
+    var t = event.touches.length === 1 ? event.touches[0] : null;
+    if (!t) return release();
+    if (event.type === 'touchstart') {
+      release();
+      heldWord = longPressed = false;
+      held = { x: t.clientX, y: t.clientY, timer: setTimeout(longPress, LONG_PRESS) };
+    } else if (held && (Math.abs(t.clientX - held.x) > 10 || Math.abs(t.clientY - held.y) > 10)) {
+      release();
+    }
+  }
+  function listenTouch() {
+    var canvas = document.getElementById('canvas');
+    if (!canvas) return;
+    canvas.addEventListener('touchstart', touchAt, { passive: true });
+    canvas.addEventListener('touchmove', touchAt, { passive: true });
+    canvas.addEventListener('touchend', function (event) {
+      release();
+      // No tap after a long press: the menu it opened is under the finger.
+      if (longPressed && event.cancelable) event.preventDefault();
+      longPressed = false;
+    });
+    canvas.addEventListener('touchcancel', release, { passive: true });
+  }
+  listenTouch();  // the canvas comes before this script (index.html)
 
   // Ctrl+C (and the browser's Copy): the text as the reader sees it, not
   // the spans' own (their lines, in the order they are laid out).
@@ -388,6 +561,7 @@
     event.preventDefault();
   });
 
+  api['_textDragging'] = function () { return dragging; };
   api['_textMessages'] = setMessages;
   api['_textRuns'] = setRuns;
   api['_textSelect'] = function (id, start, end) {

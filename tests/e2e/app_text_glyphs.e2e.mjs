@@ -8,10 +8,12 @@
 // times the ink of 😀, a single-codepoint emoji) and, but for the family
 // (Noto Color Emoji draws it in neutral grey), in colour. As separate
 // codepoints the flag is two letters in boxes, the family three faces, the
-// skin tone a face and a swatch, ⚠ and the keycap monochrome.
+// skin tone a face and a swatch, ⚠ and the keycap monochrome;
+// - the same in the room list: a room's name starting with a flag or a
+//   family shows it as one glyph cell.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openRoomPage, demoUsers, sandboxApi, decodePng, withStackAndBrowser } from './support.mjs';
+import { openRoomPage, demoUsers, sandboxApi, sandboxApiJson, decodePng, withStackAndBrowser } from './support.mjs';
 
 const ROOM = '2101';
 let stack; let browser;
@@ -110,6 +112,34 @@ test('flags, ZWJ sequences, VS16, keycaps and skin tones: one glyph cell each, i
     if (name !== 'family') assert.ok(ink[name].colour > 20, `${name} is drawn in colour: ${JSON.stringify(ink[name])}`);
     assert.ok(ink[name].width > 6 && ink[name].width <= ink.reference.width * 1.5,
       `${name} is one glyph cell: ${ink[name].width} px of ink against ${ink.reference.width} px for one emoji`);
+  }
+  await page.close();
+});
+
+test('in the room list, a name\'s flag and family are one glyph cell each', async () => {
+  const names = { reference: '\u{1F600} reference room', flag: '\u{1F1EF}\u{1F1F5} flag room',
+    family: '\u{1F468}\u200D\u{1F469}\u200D\u{1F467} family room' };
+  for (const name of Object.values(names)) {
+    await sandboxApiJson(stack, demoUsers.alice, 'POST', '/rooms', { name, members_admin_ids: demoUsers.alice.accountId });
+  }
+  const { page } = await openRoomWith([]);
+  const ink = {};
+  for (const [key, name] of Object.entries(names)) {
+    // The row's button in the accessibility tree lies over the drawn row.
+    const r = await page.waitForFunction((n) => {
+      const b = [...document.querySelectorAll('#a11y li button')].find((e) => e.textContent.startsWith(n));
+      const box = b && b.getBoundingClientRect();
+      return box && box.height > 1 && box.top >= 0 && box.bottom <= window.innerHeight
+        ? { x: box.left, y: box.top, width: box.width, height: box.height } : null;
+    }, name, { timeout: 30000 }).then((h) => h.jsonValue());
+    const shot = await page.screenshot({ clip: { x: r.x, y: r.y, width: Math.min(r.width, 120), height: r.height } });
+    ink[key] = firstGlyph(decodePng(shot));
+  }
+  assert.ok(ink.reference.width > 6, `the reference emoji is drawn: ${JSON.stringify(ink.reference)}`);
+  assert.ok(ink.flag.colour > 20, `the flag is drawn in colour: ${JSON.stringify(ink.flag)}`);
+  for (const key of ['flag', 'family']) {
+    assert.ok(ink[key].width > 6 && ink[key].width <= ink.reference.width * 1.5,
+      `${key} is one glyph cell: ${ink[key].width} px of ink against ${ink.reference.width} px for one emoji`);
   }
   await page.close();
 });

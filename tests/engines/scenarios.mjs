@@ -27,7 +27,9 @@
 //      the draft; the committed text lands in the composer once, exactly,
 //      and is sent as it is;
 //  11. a finger's tap on the composer focuses its field, and text typed
-//      then lands in the composer.
+//      then lands in the composer;
+//  12. a message's menu: its "⋯" control opens it, Escape closes it, and
+//      its Copy text puts the message's text on the clipboard.
 // One browser and one tab for the whole file (a browser start is most of
 // what an engine costs); each scenario starts from where the previous one
 // left the app, and gets there itself if that one failed.
@@ -523,4 +525,24 @@ test(`${engine}: a finger's tap on the composer focuses it, and what is typed th
   await driver.type(text);
   await waitForState(driver, (s) => s.composer && s.composer.text === before + text, 'the typed text in the composer\'s draft', 20000)
     .catch(async (e) => { throw new Error(`${e.message}; the field holds ${JSON.stringify((await focused(driver))?.value)}`); });
+});
+
+test(`${engine}: a message's ⋯ control opens its menu; Escape closes it; Copy text copies the message`, async () => {
+  await composerOpen();
+  const text = `menu check in ${engine}`;
+  await sandboxApiJson(stack, user, 'POST', '/rooms/2101/messages', { body: text });
+  await act(driver, { type: 'load_messages', room_id: '2101' });
+  await waitForState(driver, (s) => s.room && s.room.messages.at(-1) && s.room.messages.at(-1).text === text,
+    'the new message, the newest in room 2101', 60000);
+  // The newest message's ⋯ control is the one noted last.
+  await clickWidget(driver, 'message_more');
+  await widgetRect(driver, 'message_menu');
+  await driver.press('Escape');
+  await waitFor(driver, () => window.roomkey.widget('message_menu') === null, null, 'the menu closed by Escape', 20000);
+  await clickWidget(driver, 'message_more');
+  await widgetRect(driver, 'message_menu');
+  await clickWidget(driver, 'menu_copy_text');
+  await waitForState(driver, (s) => /Copied the message's text/.test(s.notice), 'Copy text chosen', 20000);
+  const copied = await clipboardUntil((t) => t === text);
+  assert.equal(copied, text, 'the message\'s text on the clipboard');
 });

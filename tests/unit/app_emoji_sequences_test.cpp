@@ -52,6 +52,18 @@ TEST(EmojiSequences, EachSequenceIsOneCodepointStandingForIt) {
     EXPECT_EQ(seq.fold("\U0001F600\uFE0F"), seq.fold("\U0001F600"));
 }
 
+TEST(EmojiSequences, WithoutSinglesOnlySequencesFold) {
+    EmojiSequences seq;
+    const std::string flag = "\U0001F1EF\U0001F1F5";  // 🇯🇵
+    EXPECT_EQ(seq.fold("\U0001F680 Dev", false), "\U0001F680 Dev") << "🚀 alone stays as written";
+    const std::u32string folded = codepoints(seq.fold(flag + " Dev \U0001F680", false));
+    ASSERT_EQ(folded.size(), 7u);
+    ASSERT_NE(seq.sequence_of(folded[0]), nullptr);
+    EXPECT_EQ(*seq.sequence_of(folded[0]), flag);
+    EXPECT_EQ(folded[6], U'\U0001F680');
+    EXPECT_EQ(seq.added(), 1u);
+}
+
 TEST(EmojiSequences, EverythingElseStaysAsWritten) {
     EmojiSequences seq;
     for (const std::string s : {"plain text", "日本語のテキスト、です。", "\u2600 text-style sun",

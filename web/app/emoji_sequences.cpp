@@ -66,7 +66,7 @@ void put(std::string& out, char32_t c) {
 
 }  // namespace
 
-std::string EmojiSequences::fold(std::string_view utf8) {
+std::string EmojiSequences::fold(std::string_view utf8, bool singles) {
     // Every sequence holds a byte of 0xE2 or more (VS16, ZWJ, the keycap, a regional indicator...).
     bool any = false;
     for (const char ch : utf8) any = any || static_cast<unsigned char>(ch) >= 0xE2;
@@ -94,7 +94,7 @@ std::string EmojiSequences::fold(std::string_view utf8) {
         }
         const std::string_view written = utf8.substr(cps[i].begin, cps[j - 1].end - cps[i].begin);
         const bool single = j == i + 1;
-        if (single && !emoji_presentation(cps[i].c)) {
+        if (single && (!singles || !emoji_presentation(cps[i].c))) {
             out += written;
             i = j;
             continue;

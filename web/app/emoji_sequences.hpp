@@ -20,8 +20,9 @@ public:
     // `utf8` with each sequence (and each single emoji) replaced by its
     // own codepoint; text without one comes back unchanged. A new sequence
     // gets the next free codepoint (`added` counts them); past the area's
-    // end a sequence stays as written.
-    std::string fold(std::string_view utf8);
+    // end a sequence stays as written. Without `singles`, a single emoji
+    // stays as written (names: WebKitGTK drew 🚀 with VS16 in monochrome).
+    std::string fold(std::string_view utf8, bool singles = true);
     // The sequence a folded codepoint stands for; nullptr for any other.
     const std::string* sequence_of(char32_t codepoint) const;
     std::size_t added() const { return sequences_.size(); }

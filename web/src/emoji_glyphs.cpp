@@ -20,10 +20,10 @@ EM_JS(void, roomkey_js_emoji_sequence, (int codepoint, const char* text), {
 
 }  // namespace
 
-std::string emoji_folded(std::string_view utf8) {
+std::string emoji_folded(std::string_view utf8, bool singles) {
     static app::EmojiSequences sequences;
     const std::size_t before = sequences.added();
-    std::string out = sequences.fold(utf8);
+    std::string out = sequences.fold(utf8, singles);
     for (std::size_t i = before; i < sequences.added(); ++i) {
         const char32_t codepoint = app::EmojiSequences::kFirst + static_cast<char32_t>(i);
         roomkey_js_emoji_sequence(static_cast<int>(codepoint), sequences.sequence_of(codepoint)->c_str());

@@ -9,6 +9,7 @@
 
 namespace roomkey::web {
 
-std::string emoji_folded(std::string_view utf8);
+// `singles`: a single emoji too (EmojiSequences::fold).
+std::string emoji_folded(std::string_view utf8, bool singles = true);
 
 }  // namespace roomkey::web

@@ -4,6 +4,7 @@
 #include <emscripten.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <utility>
@@ -21,6 +22,9 @@ EM_JS(void, roomkey_js_text_runs, (const char* json), {
 });
 EM_JS(void, roomkey_js_text_select, (const char* id, double start, double end), {
     window['roomkey']['_textSelect'](UTF8ToString(id), start, end);
+});
+EM_JS(int, roomkey_js_text_dragging, (), {
+    return window['roomkey']['_textDragging']() ? 1 : 0;
 });
 EM_JS(void, roomkey_js_text_copy, (), {
     window['roomkey']['_textCopy']();
@@ -66,12 +70,21 @@ std::size_t messages_key(const std::vector<Message>& messages) {
 
 namespace roomkey::web::text_layer {
 
-void begin() {
+bool begin() {
     Layer& l = layer();
     l.window = ImGui::GetCurrentWindow();
     l.clip = l.window->InnerClipRect;
     l.messages.clear();
     l.current = 0;
+    const ImGuiIO& io = ImGui::GetIO();
+    const float y = io.MousePos.y;
+    if (!io.MouseDown[0] || (y >= l.clip.Min.y && y < l.clip.Max.y) || !roomkey_js_text_dragging()) return false;
+    // Faster the further beyond the edge, as in a browser's own text.
+    const float step = ImGui::GetFontSize();
+    const float over = y < l.clip.Min.y ? y - l.clip.Min.y : y - l.clip.Max.y + 1.0f;
+    if (over < 0 ? l.window->Scroll.y <= 0.0f : l.window->Scroll.y >= l.window->ScrollMax.y) return false;
+    ImGui::SetScrollY(l.window->Scroll.y + std::clamp(over, -3.0f * step, 3.0f * step));
+    return true;
 }
 
 void message(const std::string& id, const std::string& text, bool drawn) {
@@ -81,12 +94,18 @@ void message(const std::string& id, const std::string& text, bool drawn) {
     l.current = drawn ? l.messages.size() : 0;
 }
 
-void run(const char* begin, const char* end, ImVec2 at, float width, float size) {
+void run(const char* begin, const char* end, ImVec2 at, float width, float size, Run kind) {
     Layer& l = layer();
     // Every line of a drawn message, on screen or in the margin drawn around
     // it: the layer clips them, and find reaches them all.
     if (l.current == 0 || ImGui::GetCurrentWindow() != l.window || begin == end) return;
-    l.messages[l.current - 1].runs.push_back({at.x, at.y, width, size, std::string(begin, end)});
+    l.messages[l.current - 1].runs.push_back({at.x, at.y, width, size, std::string(begin, end), static_cast<int>(kind)});
+}
+
+void item(std::string_view text, Run kind, ImVec2 pad) {
+    const ImVec2 at = ImGui::GetItemRectMin();
+    const float width = ImGui::GetItemRectSize().x - 2.0f * pad.x;  // as drawn (emoji folded)
+    run(text.data(), text.data() + text.size(), ImVec2(at.x + pad.x, at.y + pad.y), width, ImGui::GetFontSize(), kind);
 }
 
 void publish(float scale) {

@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/effects.hpp"
@@ -20,15 +21,22 @@
 namespace roomkey::web::text_layer {
 
 // The conversation's list starts in the current window (its visible box
-// clips the layer).
-void begin();
+// clips the layer). While a drag selecting its text is held beyond its top
+// or bottom edge, it scrolls that way: true while it does (the next frame
+// scrolls on).
+bool begin();
 // The next message of the conversation, in order; `text` is what the page
 // API calls its text (room.messages[].text). Lines drawn after this (run())
 // belong to it, when `drawn`.
 void message(const std::string& id, const std::string& text, bool drawn);
 // A line of the current message drawn at `at` (its top left), `width` wide,
-// at text size `size`.
-void run(const char* begin, const char* end, ImVec2 at, float width, float size);
+// at text size `size`: of its text, or a label drawn with it (a To/Re label,
+// a box's heading, a file card: the page finds it in the text only where
+// the text goes on with it), `control` when it is on a button (no I-beam).
+enum class Run { text, label, control };
+void run(const char* begin, const char* end, ImVec2 at, float width, float size, Run kind = Run::text);
+// The last item's text as a line (a label drawn by ImGui), `pad` inside its rectangle.
+void item(std::string_view text, Run kind, ImVec2 pad = ImVec2(0, 0));
 
 // After the frame: the page gets what changed. `scale`: device px per CSS px.
 void publish(float scale);

@@ -20,6 +20,7 @@
 #include "app/i18n.hpp"
 #include "app/message_layout.hpp"
 #include "app/message_view.hpp"
+#include "emoji_glyphs.hpp"
 #include "text_layer.hpp"
 #include "ui_message_body.hpp"
 #include "ui_message_menu.hpp"
@@ -53,7 +54,7 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     a11y::begin_log_item(m.message_id.c_str(), log_text(m, drawn));
     text_layer::message(m.message_id, drawn.text, true);  // its lines, as the page's text (text_layer.hpp)
     ImGui::BeginGroup();
-    ImGui::TextColored(kAccent, "%s", who.c_str());
+    ImGui::TextColored(kAccent, "%s", emoji_folded(who, false).c_str());  // each emoji one glyph (emoji_glyphs.hpp)
     const std::string when = drawn.time_text + (drawn.edited ? "  " + std::string(tr("conversation.edited")) : "");
     beside(when.c_str());
     text_dim(when);
@@ -159,7 +160,8 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::SameLine();
     }
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(kAccent, "%s", (room.name().empty() ? "#" + room.room_id() : room.name()).c_str());
+    const std::string title = emoji_folded(room.name().empty() ? "#" + room.room_id() : room.name(), false);
+    ImGui::TextColored(kAccent, "%s", title.c_str());
     if (ImGui::SmallButton(beside(tr("conversation.mark_read")))) out.push_back(app::intent::MarkRead{room.room_id()});
     note_widget(ui, "mark_read");
     if (ImGui::SmallButton(beside(tr(ui.nav.details_open ? "conversation.hide_details" : "conversation.details")))) {
@@ -177,7 +179,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
     a11y::begin_log(tr("conversation.log"));  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
-    text_layer::begin();
+    if (text_layer::begin()) redraw_at(ui, Instant{});  // scrolling on under a held selecting drag
     if (std::string shown = text_layer::take_shown(); !shown.empty()) ui.jump_to = std::move(shown);
     if (auto selected = text_layer::take_selection()) {
         out.push_back(app::intent::SelectionChanged{std::move(selected->text), std::move(selected->message_ids)});

@@ -103,6 +103,30 @@ std::string name_of(const Drawing& d, std::string_view id) {
     return name.empty() ? tr("mentions.account", {{"id", std::string(id)}}) : name;
 }
 
+// A line of words drawn with the message (a heading, a label), in the page's text too.
+void heading(ImVec4 colour, std::string_view words) {
+    const std::string shown = emoji_folded(words);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
+    ImGui::PopStyleColor();
+    text_layer::item(words, text_layer::Run::label);
+}
+
+// A code block's lines, each a line of the page's text.
+void code_lines(std::string_view code) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::TextUnformatted(code.data(), code.data() + code.size());
+    const float size = ImGui::GetFontSize();
+    float y = at.y;
+    for (std::size_t begin = 0; begin <= code.size(); y += size) {
+        std::size_t end = std::min(code.find('\n', begin), code.size());
+        const std::string_view line = code.substr(begin, end - begin);
+        text_layer::run(line.data(), line.data() + line.size(), ImVec2(at.x, y),
+                        ImGui::CalcTextSize(line.data(), line.data() + line.size()).x, size);
+        begin = end + 1;
+    }
+}
+
 bool is_block(PartKind kind) {
     return kind == PartKind::quote || kind == PartKind::info || kind == PartKind::service_event ||
            kind == PartKind::code || kind == PartKind::rule || kind == PartKind::task;
@@ -136,26 +160,25 @@ void draw_block(const Drawing& d, const Part& part) {
                                        ? std::string(tr("message.quote"))
                                        : tr("message.quote_by", {{"name", name_of(d, d.parts.of(part.account_id))}});
                 if (part.time) head += "  " + app::message_time_text(*part.time, d.now, d.offset);
-                text_dim(head);
+                heading(kDim, head);
                 draw_parts(d, part.children);
             });
             break;
         case PartKind::info:
             boxed(kAccent, [&] {
-                if (!part.name.empty()) ImGui::TextColored(kAccent, "%s", std::string(d.parts.of(part.name)).c_str());
+                if (!part.name.empty()) heading(kAccent, d.parts.of(part.name));
                 draw_parts(d, part.children);
             });
             break;
         case PartKind::service_event:
             boxed(kGood, [&] {
-                ImGui::TextColored(kGood, "%s", app::dtext_in_words(d.parts.of(part.key)).c_str());
+                heading(kGood, app::dtext_in_words(d.parts.of(part.key)));
                 draw_parts(d, part.children);
             });
             break;
         case PartKind::code:
             boxed(kDim, [&] {
-                const std::string_view code = d.parts.of(part.inner);
-                ImGui::TextUnformatted(code.data(), code.data() + code.size());
+                code_lines(d.parts.of(part.inner));
             });
             break;
         case PartKind::rule:
@@ -167,7 +190,7 @@ void draw_block(const Drawing& d, const Part& part) {
                                        ? std::string(tr("message.task"))
                                        : tr("message.task_for", {{"name", name_of(d, d.parts.of(part.account_id))}});
                 if (part.task_state == notation::TaskState::done) head = tr("message.task_done", {{"head", head}});
-                ImGui::TextColored(kWarn, "%s", head.c_str());
+                heading(kWarn, head);
                 draw_parts(d, part.children);
                 if (part.time) {
                     const char* type = part.limit_type == notation::LimitType::time ? "time" : "date";  // i18n: not shown (a wire value)
@@ -176,7 +199,7 @@ void draw_block(const Drawing& d, const Part& part) {
                     if (!due.text.empty()) {
                         const std::string when =
                             tr(due.overdue ? "message.due_overdue" : "message.due", {{"when", due.text}});
-                        ImGui::TextColored(due.overdue ? kBad : kDim, "%s", when.c_str());
+                        heading(due.overdue ? kBad : kDim, when);
                     }
                 }
             });
@@ -211,6 +234,8 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
                 tr("message.file", {{"name", app::plain_text(d.parts.body, std::vector<Part>{part}, d.names)}}) +
                 "##file" + id;
             if (ImGui::Button(label.c_str())) *d.open_file = id;
+            text_layer::item(std::string_view(label).substr(0, label.rfind("##file")), text_layer::Run::control,
+                             ImGui::GetStyle().FramePadding);
         } else if (part.kind == PartKind::mention || part.kind == PartKind::reply || part.kind == PartKind::to_all) {
             flush();
             const std::string who = name_of(d, d.parts.of(part.account_id));
@@ -221,10 +246,12 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
                 // A reply names whom it answers; a click shows that message when it is loaded.
                 ImGui::PushStyleColor(ImGuiCol_Text, kAccent);
                 ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
-                if (ImGui::SmallButton(label.c_str())) *d.jump = std::string(d.parts.of(part.message_id));
+                a11y::name_next(label);  // said as written; drawn with each emoji one glyph
+                if (ImGui::SmallButton(emoji_folded(label).c_str())) *d.jump = std::string(d.parts.of(part.message_id));
                 ImGui::PopStyleColor(2);
+                text_layer::item(label, text_layer::Run::control, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
             } else {
-                ImGui::TextColored(kAccent, "%s", label.c_str());
+                heading(kAccent, label);
             }
             // What was written after the name ("さん", ", hi") stays on the
             // label's line when it fits there: an honorific never stands

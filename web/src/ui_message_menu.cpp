@@ -10,9 +10,14 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
+#include "a11y.hpp"
 #include "app/i18n.hpp"
 #include "app/message_menu.hpp"
+#include "app/message_view.hpp"
+#include "gesture_copy.hpp"
+#include "roomkey/message_link.hpp"
 
 namespace roomkey::web::parts {
 
@@ -26,16 +31,18 @@ struct MenuUi {
     std::string anchor_for;          // the message the anchor is for
     ImVec2 anchor{-1.0f, -1.0f};     // where the menu opens (screen)
     std::string current;             // the message last clicked or focused: Shift+F10's
+    bool by_keys = false;            // opened from the keyboard: its first item takes the focus
 };
 MenuUi& menu_ui() {
     static MenuUi m;
     return m;
 }
 
-void open_at(const std::string& room_id, const std::string& message_id, ImVec2 at, Intents& out) {
+void open_at(const std::string& room_id, const std::string& message_id, ImVec2 at, Intents& out, bool by_keys = false) {
     MenuUi& m = menu_ui();
     m.anchor_for = message_id;
     m.anchor = at;
+    m.by_keys = by_keys;
     out.push_back(app::intent::MessageMenu{room_id, message_id, {}});
 }
 
@@ -44,6 +51,25 @@ bool menu_keys() {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return false;
     return (io.KeyShift && ImGui::IsKeyPressed(ImGuiKey_F10, false)) || ImGui::IsKeyPressed(ImGuiKey_Menu, false);
+}
+
+// What Copy text and Copy link put on the clipboard (app/message_menu.hpp's
+// menu_choice), written in the click's own handler (gesture_copy.hpp):
+// WebKit refuses a write a frame later.
+std::string copied(const App& app, const app::MessageMenu::Target& t, app::MenuItem item) {
+    if (item == app::MenuItem::copy_link) return message_link(t.room_id, t.message_id);
+    if (!t.selected.empty()) return t.selected;
+    const app::RoomView& room = app.open_room().view();
+    for (const ChatMessage& m : room.messages()) {
+        if (m.message_id != t.message_id) continue;
+        const auto& account = app.dashboard().account().value;
+        const auto& contacts = app.contacts().contacts().value;
+        return app::drawn_message(m, account ? account->account_id : "",
+                                  app::account_names(room, contacts ? &*contacts : nullptr), 0,
+                                  app.workspace().user_time())
+            .text;
+    }
+    return {};
 }
 
 }  // namespace
@@ -55,19 +81,16 @@ void begin_edit(UiState& ui, const std::string& message_id, const std::string& b
 }
 
 bool message_more(UiState& ui, const std::string& room_id, const std::string& message_id, Intents& out) {
-    // Narrow, and only where it fits beside Reply and Quote: it never adds a
-    // line to a message (on a narrow pane the menu still opens by a
-    // right-click or the keys).
+    // On every message, beside its other controls or on the next line when
+    // they fill it; as tall and wide as a finger on a touch screen.
     const char* label = "\xE2\x8B\xAF##menu";  // "⋯"
-    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(2.0f, 0.0f));
-    const float width = ImGui::CalcTextSize(label, nullptr, true).x + 4.0f;
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(2.0f, ui.touch ? ImGui::GetStyle().FramePadding.y : 0.0f));
+    const float width = ui.touch ? ImGui::GetFrameHeight() : ImGui::CalcTextSize(label, nullptr, true).x + 4.0f;
     ImGui::SameLine();
-    if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) {
-        ImGui::PopStyleVar();
-        ImGui::NewLine();
-        return false;
-    }
-    const bool pressed = ImGui::SmallButton(label);
+    if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
+    a11y::name_next(tr("menu.label"));
+    a11y::shortcut_next("Shift+F10");  // i18n: not shown (aria-keyshortcuts: a key's DOM name)
+    const bool pressed = ui.touch ? ImGui::Button(label, ImVec2(width, 0.0f)) : ImGui::SmallButton(label);
     ImGui::PopStyleVar();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.label"));
     note_widget(ui, "message_more");
@@ -87,7 +110,7 @@ void message_menu_opener(const std::string& room_id, const std::string& message_
         open_at(room_id, message_id, ImGui::GetMousePos(), out);
     } else if (menu_keys() && (m.current == message_id || (m.current.empty() && hovered))) {
         open_at(room_id, message_id, ImVec2(ImGui::GetItemRectMin().x + ImGui::GetFontSize(), ImGui::GetItemRectMin().y),
-                out);
+                out, true);
     }
 }
 
@@ -124,9 +147,14 @@ void message_menu(const App& app, UiState& ui, Intents& out) {
             ImGui::CloseCurrentPopup();  // chosen, or closed by the page API
         } else {
             note_window(ui, "message_menu");
+            // From the keys: on its first item, the arrows move and Enter chooses.
+            if (std::exchange(m.by_keys, false)) ImGui::SetKeyboardFocusHere();
             for (const app::MenuItem item : target->items) {
                 const std::string key = "menu." + std::string(app::to_string(item));
                 const bool chosen = ImGui::Selectable(tr(key));
+                if (item == app::MenuItem::copy_text || item == app::MenuItem::copy_link) {
+                    gesture_copy::arm_last_item(copied(app, *target, item));
+                }
                 note_widget(ui, ("menu_" + std::string(app::to_string(item))).c_str());
                 if (chosen) out.push_back(app::intent::MessageMenu{"", "", item});
             }

@@ -10,6 +10,7 @@
 
 #include "a11y.hpp"
 #include "app/room_order.hpp"
+#include "emoji_glyphs.hpp"
 #include "ui_parts.hpp"
 #include "ux_frame.hpp"
 
@@ -44,7 +45,7 @@ void room_row(ImVec2 min, const std::string& name, std::int64_t mentions, std::i
     // The name, cut on a character boundary before an ellipsis when it does not fit.
     const ImU32 colour = ImGui::GetColorU32(mentions > 0 ? kWarn : ImGui::GetStyleColorVec4(ImGuiCol_Text));
     const float room = right - min.x;
-    std::string shown = name;
+    std::string shown = emoji_folded(name, false);  // each emoji one glyph (emoji_glyphs.hpp)
     if (ImGui::CalcTextSize(shown.c_str()).x > room) {
         const char* ellipsis = "\xE2\x80\xA6";  // …
         const float ellipsis_width = ImGui::CalcTextSize(ellipsis).x;
