@@ -55,6 +55,10 @@ function get(port, ca) {
         resolve(res.statusCode === 200 ? Number(process.hrtime.bigint() - started) / 1e6 : null);
       });
     });
+    // 15 s from the start, whatever happened by then (an idle-socket timeout
+    // alone left a request to a server that never answered pending for good).
+    const deadline = setTimeout(() => { req.destroy(); resolve(null); }, 15000);
+    req.on('close', () => clearTimeout(deadline));
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(null));
     req.end();

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tls_suites.sh: which TLS versions and suites roomkey-helper and the nginx
 # front (scripts/nginx-front.sh) accept, probed one suite at a time with
-# `openssl s_client` (testssl.sh and sslscan are not installed here; this is
-# their "cipher per protocol" table for the suites a scanner flagged), then
+# `openssl s_client` (a quick check of the suites a scanner flagged;
+# bench/tls_audit.sh runs testssl.sh itself), then
 # which suite each server picks when the client lists AES-128-GCM first
 # (the server's order wins when that is not AES-128). Prints one line per
 # suite: "suite  helper  nginx".

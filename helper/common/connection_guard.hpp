@@ -19,16 +19,19 @@ namespace roomkey::native {
 class ConnectionGuard {
 public:
     // `threads`: the server's worker threads; `per_peer`: connections one
-    // peer address may hold in service at once (0: threads * 3 / 4).
+    // peer address may hold at once, in service or waiting for a worker
+    // (0: threads * 3 / 4).
     void configure(std::size_t threads, std::size_t per_peer);
 
-    // A connection from `peer` starts being served; false (and nothing
-    // counted) when that peer is at its cap: close it unserved.
+    // A connection from `peer` is accepted (TlsServer: on the accept
+    // thread, before it waits for a worker); false (and nothing counted)
+    // when that peer is at its cap: close it unserved.
     bool admit(const std::string& peer);
     // ... ends (after an admit() that returned true).
     void leave(const std::string& peer);
-    // Three quarters of the threads or more are serving: an idle keep-alive
-    // connection is closed rather than kept waiting for its next request.
+    // Connections held (served or waiting for a worker) reach three
+    // quarters of the threads: an idle keep-alive connection is closed
+    // rather than kept waiting for its next request.
     bool scarce() const;
 
 private:

@@ -219,7 +219,8 @@ void harden_server(httplib::Server& server, const ServerLimits& limits, PreRouti
     server.new_task_queue = [threads, queued] { return new httplib::ThreadPool(threads, queued); };
 
     if (auto* own = dynamic_cast<TlsServer*>(&server)) {
-        own->set_connection_limits(limits.threads, limits.connections_per_peer, limits.read_timeout_seconds);
+        own->set_connection_limits(limits.threads, limits.max_queued_connections, limits.connections_per_peer,
+                                   limits.read_timeout_seconds);
     }
     server.set_pre_routing_handler(
         [pre_routing = std::move(pre_routing)](const httplib::Request& req, httplib::Response& res) {

@@ -35,9 +35,10 @@ struct ServerLimits {
     // connections held every thread and 64 busy keep-alive clients waited
     // ~5 s each (p99 4.7 s). An idle thread costs its stack's touched pages.
     std::size_t threads = 128;
-    // Connections one peer address may hold in service at once on a
-    // TlsServer (0: three quarters of the threads, so one peer can never
-    // hold them all); the request head's deadline there is
+    // Connections one peer address may hold at once on a TlsServer, in
+    // service or waiting for a worker (0: three quarters of the threads, so
+    // one peer can never hold them all, nor fill the queue below: its
+    // connections over the cap are closed as they are accepted); the request head's deadline there is
     // read_timeout_seconds for the whole head, not for each read
     // (TlsServer::set_connection_limits).
     std::size_t connections_per_peer = 0;

@@ -76,9 +76,35 @@ thread_local int t_head_fd = -1;  // the connection whose request head has a dea
 
 }  // namespace
 
-void TlsServer::set_connection_limits(std::size_t threads, std::size_t per_peer, time_t head_seconds) {
+namespace {
+
+// httplib's task queue for a TlsServer: httplib's accept loop hands it each
+// accepted connection as process_and_close_socket(sock), which this runs at
+// once, on the accept thread; that call gives the connection to `workers`.
+class AdmittingQueue final : public httplib::TaskQueue {
+public:
+    AdmittingQueue(std::size_t threads, std::size_t queued) : workers(threads, queued) {}
+    bool enqueue(std::function<void()> admit) override {
+        t_admitting = this;
+        admit();
+        t_admitting = nullptr;
+        return true;  // admit() closed what it did not hand over
+    }
+    void shutdown() override { workers.shutdown(); }
+
+    static thread_local AdmittingQueue* t_admitting;  // the queue whose enqueue() runs on this thread
+    httplib::ThreadPool workers;
+};
+
+thread_local AdmittingQueue* AdmittingQueue::t_admitting = nullptr;
+
+}  // namespace
+
+void TlsServer::set_connection_limits(std::size_t threads, std::size_t queued, std::size_t per_peer,
+                                      time_t head_seconds) {
     guard_.configure(threads, per_peer);
     head_seconds_ = head_seconds;
+    new_task_queue = [threads, queued] { return new AdmittingQueue(threads, queued); };
 }
 
 void head_complete() {
@@ -87,15 +113,30 @@ void head_complete() {
 
 bool TlsServer::process_and_close_socket(socket_t sock) {
     const int fd = static_cast<int>(sock);
-    const std::string peer = peer_address(fd);
+    std::string peer = peer_address(fd);
     if (!guard_.admit(peer)) {
         // Over its peer's cap: closed before any TLS work.
         ::close(fd);
         return false;
     }
-    bool ok = serve(fd);
-    guard_.leave(peer);
-    return ok;
+    AdmittingQueue* queue = AdmittingQueue::t_admitting;
+    if (queue == nullptr) {  // not from the accept loop: served on this thread
+        const bool ok = serve(fd);
+        guard_.leave(peer);
+        return ok;
+    }
+    if (!queue->workers.enqueue([this, fd, peer] {
+            serve(fd);
+            guard_.leave(peer);
+        })) {
+        // Every worker busy and the queue full, with every peer under its
+        // cap: the server is at capacity.
+        guard_.leave(peer);
+        ::shutdown(fd, SHUT_RDWR);
+        ::close(fd);
+        return false;
+    }
+    return true;
 }
 
 bool TlsServer::serve(int fd) {

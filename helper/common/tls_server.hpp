@@ -48,16 +48,26 @@ class TlsServer final : public httplib::SSLServer {
 public:
     using httplib::SSLServer::SSLServer;
 
-    // Slow and idle clients (connection_guard.hpp): `threads` as the task
-    // queue has; at most `per_peer` connections in service per peer address
-    // (0: three quarters of the threads), others closed unserved; a request
+    // Slow and idle clients (connection_guard.hpp): `threads` workers, and
+    // at most `queued` accepted connections waiting for one; at most
+    // `per_peer` connections per peer address in service or waiting (0:
+    // three quarters of the threads), others closed unserved; a request
     // head must come whole within `head_seconds` of its first byte (the
     // first request's: of the handshake's end), like nginx's
     // client_header_timeout; idle keep-alive connections are closed when
     // workers are scarce. harden_server() sets it from ServerLimits.
-    void set_connection_limits(std::size_t threads, std::size_t per_peer, time_t head_seconds);
+    //
+    // The peer's cap is applied on the accept thread, as each connection is
+    // accepted, not by a worker: httplib's accept loop closes a connection
+    // at once when the workers' queue is full, and when a worker had to
+    // take each connection to refuse it, a flood from one peer filled that
+    // queue with connections waiting only to be refused, and another peer's
+    // (a user's) was closed unserved.
+    void set_connection_limits(std::size_t threads, std::size_t queued, std::size_t per_peer, time_t head_seconds);
 
 private:
+    // On the accept thread (through the task queue set_connection_limits()
+    // installs): the peer's cap, then the connection to a worker.
     bool process_and_close_socket(socket_t sock) override;
     bool serve(int fd);  // the handshake and the keep-alive loop; closes fd
 

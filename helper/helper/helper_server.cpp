@@ -19,7 +19,7 @@
 #include "common/route_answer.hpp"
 #include "common/tls_server.hpp"
 #include "helper/bff_gateway.hpp"
-#include "helper/certificate_renewal.hpp"
+#include "common/certificate_renewal.hpp"
 #include "helper/policy.hpp"
 #include "helper/proxy.hpp"
 #include "helper/request_body_rules.hpp"
@@ -106,7 +106,7 @@ Result<std::unique_ptr<HelperServer>, StartFailure> HelperServer::start(HelperCo
         cert_file = tls->server_cert_path;
         key_file = tls->server_key_path;
         local_ca = tls->ca_cert_path;
-        auto renewal = CertificateRenewal::create(c.state_dir, *tls, c.clock);
+        auto renewal = native::CertificateRenewal::create(c.state_dir, *tls, c.clock);
         if (!renewal) return Err{failure(StartError::tls_failed, renewal.error())};
         self->renewal_ = std::move(*renewal);
     } else {
@@ -429,19 +429,10 @@ bool HelperServer::listen(Listener& listener) {
     return ok;
 }
 
-void HelperServer::renew_certificates_until_stopped() {
-    std::unique_lock<std::mutex> lock(stop_mutex_);
-    while (
-        !stop_signal_.wait_for(lock, config_.certificate_check_interval, [this] { return stop_requested_.load(); })) {
-        lock.unlock();
-        if (auto line = renewal_->check()) log(*line);
-        lock.lock();
-    }
-}
-
 bool HelperServer::run() {
-    std::thread renewal;
-    if (renewal_) renewal = std::thread([this] { renew_certificates_until_stopped(); });
+    if (renewal_) {
+        renewal_->start_checks(config_.certificate_check_interval, [this](const std::string& line) { log(line); });
+    }
     std::vector<std::thread> others;
     for (std::size_t i = 1; i < listeners_.size(); ++i) {
         others.emplace_back([this, i] { listen(*listeners_[i]); });
@@ -450,7 +441,7 @@ bool HelperServer::run() {
     // Whichever way the main listener ended, the others end with it.
     stop();
     for (auto& t : others) t.join();
-    if (renewal.joinable()) renewal.join();
+    if (renewal_) renewal_->stop_checks();
     return ok;
 }
 
@@ -459,11 +450,7 @@ void HelperServer::run_in_background() {
 }
 
 void HelperServer::stop() {
-    {
-        std::lock_guard<std::mutex> lock(stop_mutex_);
-        stop_requested_.store(true);
-    }
-    stop_signal_.notify_all();
+    stop_requested_.store(true);
     for (auto& listener : listeners_) {
         if (listener->stop_sent.exchange(true)) continue;
         // run() has begun but httplib may not be accepting yet; its stop() is

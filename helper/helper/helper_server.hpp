@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/certificate_renewal.hpp"
 #include "common/tls.hpp"
 #include "helper/options.hpp"
 #include "helper/routes.hpp"
@@ -26,7 +27,6 @@
 namespace roomkey::helper {
 
 class BffGateway;
-class CertificateRenewal;
 class Proxy;
 class UpstreamClient;
 
@@ -113,14 +113,13 @@ private:
     // Answers `res` with the policy's refusal, if any; true when it did.
     bool refuse(const httplib::Request& req, httplib::Response& res) const;
     bool listen(Listener& listener);
-    void renew_certificates_until_stopped();
     void log(const std::string& line) const;
 
     HelperConfig config_;
     LogSink log_;
     StaticSite site_;
     std::optional<native::TlsMaterial> tls_;
-    std::unique_ptr<CertificateRenewal> renewal_;  // generated certificates only; outlives the servers
+    std::unique_ptr<native::CertificateRenewal> renewal_;  // generated certificates only; outlives the servers
     std::vector<std::unique_ptr<Listener>> listeners_;
     std::vector<RegisteredRoute> registered_;
     std::unique_ptr<Proxy> proxy_;
@@ -129,8 +128,6 @@ private:
     int port_ = 0;
     std::thread thread_;
     std::atomic<bool> stop_requested_{false};
-    std::mutex stop_mutex_;
-    std::condition_variable stop_signal_;  // wakes the renewal loop
 };
 
 }  // namespace roomkey::helper

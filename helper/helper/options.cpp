@@ -309,6 +309,7 @@ Result<Command, std::string> parse_trust(Subcommand which, const std::vector<std
     const char* name = which == Subcommand::trust     ? "trust"
                        : which == Subcommand::untrust ? "untrust"
                                                       : "rotate-bff-key";
+    bool no_system_store = false;
     for (; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "-h" || a == "--help") {
@@ -318,6 +319,10 @@ Result<Command, std::string> parse_trust(Subcommand which, const std::vector<std
         }
         if (a == "--nssdb" && which == Subcommand::rotate_bff_key) {
             return Err{std::string("roomkey-helper ") + name + ": unknown option " + a + " (see --help)"};
+        }
+        if (a == "--no-system-store" && which != Subcommand::rotate_bff_key) {
+            no_system_store = true;
+            continue;
         }
         if ((a == "--state-dir" || a == "--nssdb") && i + 1 < args.size()) {
             (a == "--state-dir" ? cmd.trust.state_dir : cmd.trust.nssdb) = args[++i];
@@ -329,6 +334,11 @@ Result<Command, std::string> parse_trust(Subcommand which, const std::vector<std
     if (cmd.trust.state_dir.empty()) {
         auto e = env("ROOMKEY_STATE_DIR");
         cmd.trust.state_dir = e && !e->empty() ? *e : native::default_state_dir();
+    }
+    // --nssdb means that database only.
+    if (!no_system_store && cmd.trust.nssdb.empty()) {
+        auto e = env("ROOMKEY_SYSTEM_CA_DIR");
+        cmd.trust.system_store = !e || e->empty() ? kSystemCaDir : *e == "none" ? "" : *e;
     }
     return cmd;
 }

@@ -107,7 +107,13 @@ struct TrustOptions {
     std::string state_dir;
     std::string nssdb;  // default: $HOME/.pki/nssdb (Chromium; Firefox profiles are found too)
     std::string home;   // where those live; default: $HOME
+    // The system store's directory of added CAs (update-ca-certificates reads
+    // it; WebKitGTK reads its result through GnuTLS): kSystemCaDir, or
+    // $ROOMKEY_SYSTEM_CA_DIR (tests); empty: not touched (--nssdb,
+    // --no-system-store, or that variable set to "none").
+    std::string system_store;
 };
+inline constexpr const char* kSystemCaDir = "/usr/local/share/ca-certificates";
 
 struct Command {
     Subcommand subcommand = Subcommand::serve;

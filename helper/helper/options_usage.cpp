@@ -141,27 +141,34 @@ Step by step: docs/deploy.md.
 )";
     }
     if (subcommand == "trust") {
-        return R"(Usage: roomkey-helper trust [--state-dir DIR] [--nssdb DIR]
+        return R"(Usage: roomkey-helper trust [--state-dir DIR] [--nssdb DIR] [--no-system-store]
 
 Adds the local CA (state dir/ca-cert.pem, created if missing) to the NSS
 database Chromium uses (~/.pki/nssdb) and to every Firefox profile found, with
 certutil (Debian package libnss3-tools), so the browser trusts
-https://127.0.0.1:PORT/ without warnings. Undo with `roomkey-helper untrust`.
+https://127.0.0.1:PORT/ without warnings. Run as root (or with write access to
+/usr/local/share/ca-certificates), it also adds it to the system store with
+update-ca-certificates, which WebKitGTK (GNOME Web, MiniBrowser) and curl
+read; otherwise it prints the commands an administrator runs for that. Each
+replaces an older roomkey CA. Undo with `roomkey-helper untrust`.
 
-  --state-dir DIR   where the CA lives (default as for serve)
-  --nssdb DIR       only this NSS database (a directory holding cert9.db)
-  -h, --help        this text
+  --state-dir DIR     where the CA lives (default as for serve)
+  --nssdb DIR         only this NSS database (a directory holding cert9.db)
+  --no-system-store   leave the system store alone
+  -h, --help          this text
 )";
     }
     if (subcommand == "untrust") {
-        return R"(Usage: roomkey-helper untrust [--state-dir DIR] [--nssdb DIR]
+        return R"(Usage: roomkey-helper untrust [--state-dir DIR] [--nssdb DIR] [--no-system-store]
 
 Removes the local CA that `roomkey-helper trust` added from ~/.pki/nssdb and
-the Firefox profiles (or only from --nssdb DIR).
+the Firefox profiles (or only from --nssdb DIR), and from the system store
+(as root; otherwise it prints the commands an administrator runs).
 
-  --state-dir DIR   where the CA lives (default as for serve)
-  --nssdb DIR       only this NSS database
-  -h, --help        this text
+  --state-dir DIR     where the CA lives (default as for serve)
+  --nssdb DIR         only this NSS database
+  --no-system-store   leave the system store alone
+  -h, --help          this text
 )";
     }
     if (subcommand == "rotate-bff-key") {

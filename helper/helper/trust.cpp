@@ -1,4 +1,5 @@
-// trust.cpp: certutil calls, without a shell (fork + execvp), for trust/untrust.
+// trust.cpp: certutil and update-ca-certificates calls, without a shell
+// (fork + execvp), for trust/untrust.
 #include "helper/trust.hpp"
 
 #include <dirent.h>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "common/state_dir.hpp"
 #include "common/tls.hpp"
 
 namespace roomkey::helper {
@@ -157,6 +159,91 @@ std::vector<std::string> our_nicknames(const std::string& db) {
     return names;
 }
 
+// [system store] --------------------------------------------------------------
+// Debian's: CAs added by hand are .crt files in /usr/local/share/
+// ca-certificates; update-ca-certificates puts them in
+// /etc/ssl/certs/ca-certificates.crt, which GnuTLS reads as the system
+// trust (WebKitGTK through glib-networking, so GNOME Web and MiniBrowser),
+// as do OpenSSL's defaults (curl, wget) and other programs.
+
+constexpr std::string_view kSystemFilePrefix = "roomkey-local-ca";
+
+std::vector<std::string> our_system_files(const std::string& dir) {
+    std::vector<std::string> files;
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return files;
+    while (dirent* entry = ::readdir(d)) {
+        const std::string name = entry->d_name;
+        if (name.rfind(kSystemFilePrefix, 0) == 0) files.push_back(dir + "/" + name);
+    }
+    ::closedir(d);
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string system_file(const std::string& dir, const std::string& ca_path) {
+    // The fingerprint in the name, as in the NSS nickname: a renewed CA is another file.
+    return dir + "/" + std::string(kSystemFilePrefix) + "-" + nss_nickname(ca_path).substr(native::kCaCommonName.size() + 1) + ".crt";
+}
+
+// Adds (ca_path given) or removes roomkey's CAs in the system store; says what
+// it did, or what an administrator must run. Returns the failures (0 when it
+// lacked the rights: that is said, not failed).
+int update_system_store(const std::string& dir, const std::string& ca_path) {
+    const bool add = !ca_path.empty();
+    const std::vector<std::string> old = our_system_files(dir);
+    if (!exists(dir)) {
+        std::cerr << "roomkey-helper: no system store at " << dir
+                  << " (Debian's ca-certificates package makes it): WebKit browsers not covered\n";
+        return 0;
+    }
+    const std::string target = add ? system_file(dir, ca_path) : "";
+    if (!add && old.empty()) {
+        std::cerr << "roomkey-helper: nothing to remove in the system store (" << dir << ")\n";
+        return 0;
+    }
+    if (add && old.size() == 1 && old.front() == target) {
+        // Already there (the same CA): nothing to write, nothing to update.
+        std::cerr << "roomkey-helper: the system store already trusts it (" << target << ")\n";
+        return 0;
+    }
+    if (::access(dir.c_str(), W_OK) != 0) {
+        // Not root: the commands, for the user to run with sudo.
+        std::cerr << "roomkey-helper: the system store (WebKit browsers: GNOME Web, MiniBrowser; curl) needs an "
+                     "administrator; run:\n";
+        for (const auto& file : old) std::cerr << "    sudo rm " << file << '\n';
+        if (add) std::cerr << "    sudo install -m 644 " << ca_path << ' ' << target << '\n';
+        std::cerr << "    sudo update-ca-certificates\n";
+        return 0;
+    }
+    int failures = 0;
+    for (const auto& file : old) {
+        if (file == target) continue;
+        if (::unlink(file.c_str()) != 0) {
+            ++failures;
+            std::cerr << "roomkey-helper: could not remove " << file << '\n';
+        } else {
+            std::cerr << "roomkey-helper: removed " << file << " from the system store\n";
+        }
+    }
+    if (add) {
+        auto pem = native::read_whole_file(ca_path);
+        if (!pem || !native::write_file_atomically(target, *pem, 0644)) {
+            std::cerr << "roomkey-helper: could not write " << target << '\n';
+            return failures + 1;
+        }
+    }
+    const ProcessResult updated = run_process({"update-ca-certificates"});
+    if (!updated.started || updated.exit_code != 0) {
+        std::cerr << "roomkey-helper: update-ca-certificates "
+                  << (updated.started ? "failed: " + updated.output : std::string("not found (Debian's ca-certificates)"))
+                  << '\n';
+        return failures + 1;
+    }
+    if (add) std::cerr << "roomkey-helper: trusted " << ca_path << " in the system store (" << target << ")\n";
+    return failures;
+}
+
 }  // namespace
 
 std::string nss_nickname(const std::string& ca_cert_path) {
@@ -266,6 +353,13 @@ int run_trust(const TrustOptions& options, bool add) {
                 }
             }
             if (names.empty()) std::cerr << "roomkey-helper: nothing to remove in " << db << '\n';
+        }
+    }
+    if (!options.system_store.empty()) {
+        const int system_failures = update_system_store(options.system_store, ca_path);
+        failures += system_failures;
+        if (add && system_failures == 0 && ::access(options.system_store.c_str(), W_OK) == 0) {
+            covered.push_back("WebKit browsers and curl (the system store)");
         }
     }
     if (add) {

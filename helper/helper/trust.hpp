@@ -1,7 +1,9 @@
 // trust.hpp: `roomkey-helper trust` / `untrust`: add or remove the local CA
 // in the NSS databases Chromium (~/.pki/nssdb) and Firefox profiles read,
-// with certutil from libnss3-tools (what mkcert does on Linux). WebKit
-// (Safari, Epiphany, MiniBrowser) reads the system store instead: README.
+// with certutil from libnss3-tools (what mkcert does on Linux), and in the
+// system store (TrustOptions::system_store, update-ca-certificates) that
+// WebKitGTK (Epiphany, MiniBrowser) reads through GnuTLS, when the user may
+// write there; otherwise it prints the commands an administrator runs.
 #pragma once
 
 #include <string>

@@ -4,8 +4,11 @@
 
 #include "roomkey/upload_limits.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +57,12 @@ struct SandboxOptions {
     bool persistent = false;
     std::string cert_path;           // PEM chain; empty = from the state directory's local CA
     std::string key_path;
+    // The local certificate is checked this often and renewed (or taken up
+    // when the helper renewed it) while the sandbox runs (common/certificate_renewal.hpp).
+    std::chrono::milliseconds certificate_check_interval = std::chrono::hours(1);
+    // "Now" for that check (tests); the system clock when empty. Never the
+    // sandbox's own clock, which tests move by days.
+    std::function<std::time_t()> certificate_clock;
     std::vector<ClientSpec> clients;
     bool register_web_client = true;
     int web_port = 8443;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/certificate_renewal.hpp"
 #include "common/httplib_adapter.hpp"
 #include "common/loopback_server.hpp"
 #include "common/openssl_random.hpp"
@@ -47,6 +48,9 @@ Result<Unit, std::string> Sandbox::start() {
         cert = tls->server_cert_path;
         key = tls->server_key_path;
         ca_cert_path_ = tls->ca_cert_path;
+        auto renewal = native::CertificateRenewal::create(dir, *tls, options_.certificate_clock);
+        if (!renewal) return Err{renewal.error()};
+        renewal_ = std::move(renewal).value();
     }
 
     const std::int64_t now = unix_seconds(clock_.now());
@@ -92,6 +96,7 @@ Result<Unit, std::string> Sandbox::start() {
     // deadlines, per-peer cap and idle-first closing against slow clients.
     server_ = std::make_unique<native::TlsServer>(cert.c_str(), key.c_str());
     if (!server_->is_valid()) return Err{"cannot load the certificate " + cert + " or its key " + key};
+    if (renewal_) renewal_->attach(server_->ssl_context());
     // The hardened defaults, 128 worker threads included: each keep-alive or
     // idle connection holds a thread until its timeout, so fewer threads let
     // a handful of idle connections stall the sandbox.
@@ -217,6 +222,11 @@ Result<Unit, std::string> Sandbox::start() {
     app_->set_port(port_);
     app_->set_listening_on_ipv6(options_.host == "::1");
     thread_ = std::thread([this] { server_->listen_after_bind(); });
+    if (renewal_) {
+        renewal_->start_checks(options_.certificate_check_interval, [](const std::string& line) {
+            std::fprintf(stderr, "roomkey-sandbox: %s\n", line.c_str());
+        });
+    }
     // httplib's stop() does nothing before the accept loop runs (0.18.7
     // too): wait for it, so a stop right after start cannot be lost.
     server_->wait_until_ready();
@@ -234,7 +244,12 @@ void Sandbox::stop() {
 
 void Sandbox::wait() {
     if (thread_.joinable()) thread_.join();
+    if (renewal_) renewal_->stop_checks();
     if (app_) app_->persist(true, true);  // the last second of rate windows too
+}
+
+std::optional<std::string> Sandbox::check_certificate() {
+    return renewal_ ? renewal_->check() : std::nullopt;
 }
 
 std::string Sandbox::origin() const { return "https://127.0.0.1:" + std::to_string(port_); }

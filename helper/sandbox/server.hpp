@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -14,6 +15,9 @@
 
 namespace httplib {
 class SSLServer;
+}
+namespace roomkey::native {
+class CertificateRenewal;
 }
 
 namespace roomkey::sandbox {
@@ -49,6 +53,11 @@ public:
     std::string ready_line() const;
     // The CA that signed the server certificate (empty with --cert/--key).
     const std::string& ca_cert_path() const { return ca_cert_path_; }
+    // One check of the local certificate, as the periodic one does: renews
+    // what is due, or takes up what the helper renewed in the shared state
+    // directory; the next handshake gets the result. A line for the log when
+    // something changed or failed; nothing with --cert/--key.
+    std::optional<std::string> check_certificate();
 
     SandboxClock& clock() { return clock_; }
     FaultInjector& faults() { return faults_; }
@@ -58,6 +67,7 @@ private:
     SandboxClock clock_;
     FaultInjector faults_;
     std::unique_ptr<SandboxApp> app_;
+    std::unique_ptr<native::CertificateRenewal> renewal_;  // outlives server_ (declared before it)
     std::unique_ptr<httplib::SSLServer> server_;
     std::thread thread_;
     int port_ = 0;

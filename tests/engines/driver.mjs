@@ -46,13 +46,15 @@ export const MINIBROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
 export const VIEWPORT = { width: 1280, height: 900 };
 
 // `testFlags`: Chromium's page-open flags (support.mjs); false for bench/.
-export async function launchEngine(name, { testFlags = true } = {}) {
+// `trustedOnly` (WebKit): no certificate the engine's own trust refuses is
+// accepted (webkit_trust.mjs); the scenarios accept the local CA's.
+export async function launchEngine(name, { testFlags = true, trustedOnly = false } = {}) {
   if (name === 'chromium') return launchChromium(testFlags);
   if (name === 'firefox' || name === 'webkit') {
     if (!process.env.DISPLAY) {
       throw new Error(`${name} needs an X server (no DISPLAY): run under xvfb-run -a -s "-screen 0 1600x1000x24"`);
     }
-    return name === 'firefox' ? launchFirefox() : launchWebKit();
+    return name === 'firefox' ? launchFirefox() : launchWebKit(trustedOnly);
   }
   throw new Error(`unknown engine "${name}" (one of ${ENGINES.join(', ')})`);
 }
@@ -122,7 +124,7 @@ async function launchFirefox() {
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: false,
-    acceptInsecureCerts: true,
+    acceptInsecureCerts: !trustedOnly,
     defaultViewport: VIEWPORT,
     // No updates, studies or first-run pages: nothing of Firefox's own
     // competes with the page for the CPU or the network.
@@ -177,7 +179,7 @@ async function launchFirefox() {
 // WebKitGTK: selenium-webdriver against WebKitWebDriver, MiniBrowser with a
 // window (under xvfb-run).
 // ---------------------------------------------------------------------------
-async function launchWebKit() {
+async function launchWebKit(trustedOnly) {
   const { Builder, Key, Origin } = await import('selenium-webdriver');
   const { freePort } = await import('../support/free_port.mjs');
   const port = await freePort();
@@ -200,7 +202,7 @@ async function launchWebKit() {
   }
   const capabilities = {
     browserName: 'MiniBrowser',
-    acceptInsecureCerts: true,
+    acceptInsecureCerts: !trustedOnly,
     // Commands do not wait for a navigation to end: after history.back()
     // WebKitWebDriver never sees the reloaded page's load end and every
     // command waits out the page-load timeout. The callers wait for the

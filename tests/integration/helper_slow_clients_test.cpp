@@ -4,7 +4,8 @@
 // roomkey-helper and roomkey-sandbox, a user's GET / keeps being answered
 // (p99 printed; bench/slow_clients.mjs measures it beside nginx); a request
 // head dripped a byte at a time is cut at the head deadline although each
-// byte comes well within the read timeout.
+// byte comes well within the read timeout; a flood from one peer never
+// closes another peer's connection unserved.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,32 +33,24 @@ void expect_get_answers_beside(const std::function<std::unique_ptr<httplib::SSLC
     }
     ASSERT_GE(slow.opened(), 700) << who;
     std::vector<double> ms;
-    int refused = 0;
     for (int i = 0; i < 20; ++i) {
         const auto start = Clock::now();
-        // A connection refused outright is tried once more, as a browser
-        // does; it was seen once in a CI run while the attack's 700
-        // connections were still being opened. The count is printed, and a
-        // second refusal fails.
-        auto get = [&] {
-            auto c = client();
-            c->set_connection_timeout(15, 0);
-            c->set_read_timeout(15, 0);
-            return c->Get("/");
-        };
-        auto res = get();
-        if (!res && res.error() == httplib::Error::SSLConnection) {
-            ++refused;
-            res = get();
-        }
+        // Answered on the first try: the attack's connections over its peer's
+        // cap are closed as they are accepted, so they never fill the queue
+        // of connections waiting for a worker, where the user's would be
+        // closed unserved (AFloodFromOnePeerNeverClosesAnotherPeersConnection).
+        auto c = client();
+        c->set_connection_timeout(15, 0);
+        c->set_read_timeout(15, 0);
+        auto res = c->Get("/");
         ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
         ASSERT_TRUE(res) << who << ": GET / #" << i << " got no answer: " << why_no_answer(res);
         EXPECT_EQ(res->status, 200) << who << ": " << res->body;
     }
     std::sort(ms.begin(), ms.end());
     std::printf("[ figures  ] %s: GET / beside 200 slow-drip + 500 idle connections: median %.1f ms, p99 %.1f ms "
-                "(%ld opened, %ld closed by the server; %d connection(s) refused and tried again)\n",
-                who.c_str(), ms[ms.size() / 2], ms.back(), slow.opened(), slow.closed_by_server(), refused);
+                "(%ld opened, %ld closed by the server)\n",
+                who.c_str(), ms[ms.size() / 2], ms.back(), slow.opened(), slow.closed_by_server());
 }
 
 TEST(HelperSlowClients, TheHelperKeepsAnsweringBesideSlowDripAndIdleConnections) {
@@ -73,6 +66,39 @@ class HelperSlowClientsSandbox : public sandbox::testing::SandboxTest {};
 TEST_F(HelperSlowClientsSandbox, TheSandboxKeepsAnsweringBesideSlowDripAndIdleConnections) {
     SlowClients slow(sandbox().port(), 500, 200);
     expect_get_answers_beside([&] { return client(); }, slow, "roomkey-sandbox");
+}
+
+// A server of 8 workers with room for 8 connections waiting for one, and a
+// cap of 4 per peer (under the queue's room, so one peer's admitted
+// connections can never fill it): 200 idle connections from another peer,
+// each reopened as soon as the server closes it, hold 4 workers; every other
+// one is closed as it is accepted. A user's 50 connections are each served
+// at once. (When
+// a worker had to take each connection to refuse it, the flood kept the
+// queue full, and httplib's accept loop closed the user's connections
+// unserved: "SSL connection failed", seen in CI beside the 700-connection
+// attack above.)
+TEST(HelperSlowClients, AFloodFromOnePeerNeverClosesAnotherPeersConnection) {
+    testing::TempDir dir;
+    HelperConfig config = testing::test_config(dir);
+    config.limits.threads = 8;
+    config.limits.max_queued_connections = 8;
+    config.limits.connections_per_peer = 4;
+    testing::RunningHelper helper(config);
+    ASSERT_TRUE(helper.ok()) << helper.error();
+    SlowClients slow(helper.port(), 200, 0);
+    // The flood is in place: every connection opened once, and being refused.
+    for (int i = 0; i < 400 && (slow.opened() < 400 || slow.closed_by_server() < 200); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    ASSERT_GE(slow.closed_by_server(), 200);
+    for (int i = 0; i < 50; ++i) {
+        auto res = helper.client()->Get("/");
+        ASSERT_TRUE(res) << "GET / #" << i << " beside the flood got no answer: " << why_no_answer(res);
+        EXPECT_EQ(res->status, 200);
+    }
+    std::printf("[ figures  ] beside the flood: %ld connections opened, %ld closed by the server\n", slow.opened(),
+                slow.closed_by_server());
 }
 
 TEST(HelperSlowClients, ARequestHeadDrippedByteByByteIsCutAtTheHeadDeadline) {

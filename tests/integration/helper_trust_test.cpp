@@ -2,10 +2,12 @@
 // any browser has started (no NSS database yet): a fresh, empty HOME, real certutil.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "common/tls.hpp"
 #include "support/child_process.hpp"
@@ -46,9 +48,10 @@ bool make_database(const std::string& db) {
 }
 
 CliRun run(const TempDir& home, const std::string& command) {
-    // An XDG_CONFIG_HOME of the machine's would lead trust out of this home.
+    // An XDG_CONFIG_HOME of the machine's would lead trust out of this home;
+    // the system store is the test's own (SystemStore below), never the machine's.
     Child child({helper_binary(), command, "--state-dir", home / "state"},
-                ChildOptions{{{"HOME", home.path()}, {"XDG_CONFIG_HOME", ""}}});
+                ChildOptions{{{"HOME", home.path()}, {"XDG_CONFIG_HOME", ""}, {"ROOMKEY_SYSTEM_CA_DIR", "none"}}});
     const int code = child.wait_exit(30000);
     return {code, child.stderr_text()};
 }
@@ -166,6 +169,135 @@ TEST(HelperTrust, TrustSaysWhereItLookedWhenNoFirefoxProfileExists) {
          {home / ".config/mozilla/firefox", home / ".mozilla/firefox", home / "snap/firefox/common/.mozilla/firefox"}) {
         EXPECT_NE(line.find(root), std::string::npos) << line;
     }
+}
+
+// [system store] WebKitGTK (GNOME Web, MiniBrowser) reads no NSS database
+// but the system trust GnuTLS loads, /etc/ssl/certs/ca-certificates.crt,
+// which update-ca-certificates builds from /usr/local/share/ca-certificates.
+// Here the store is a directory of the test's (ROOMKEY_SYSTEM_CA_DIR) and
+// update-ca-certificates a stand-in first in PATH that notes each run: the
+// machine's own store is never touched.
+class SystemStore : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_EQ(::mkdir(store_.c_str(), 0755), 0);
+        ASSERT_EQ(::mkdir(bin_.c_str(), 0755), 0);
+        const std::string stub = bin_ + "/update-ca-certificates";
+        FILE* f = std::fopen(stub.c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fprintf(f, "#!/bin/sh\nls '%s' >> '%s'\necho ran >> '%s'\n", store_.c_str(), updates_.c_str(),
+                     updates_.c_str());
+        std::fclose(f);
+        ASSERT_EQ(::chmod(stub.c_str(), 0755), 0);
+    }
+    CliRun run_with_store(const std::string& command, std::vector<std::string> prefix = {}) {
+        std::vector<std::string> args = std::move(prefix);
+        for (const std::string& a : {helper_binary(), command, std::string("--state-dir"), home_ / "state"}) {
+            args.push_back(a);
+        }
+        const char* path = std::getenv("PATH");
+        Child child(args, ChildOptions{{{"HOME", home_.path()},
+                                        {"XDG_CONFIG_HOME", ""},
+                                        {"ROOMKEY_SYSTEM_CA_DIR", store_},
+                                        {"PATH", bin_ + ":" + (path != nullptr ? path : "/usr/bin:/bin")}}});
+        const int code = child.wait_exit(30000);
+        return {code, child.stderr_text()};
+    }
+    // The store's files, sorted, one a line.
+    std::string listing() const {
+        std::string out;
+        FILE* p = ::popen(("ls '" + store_ + "'").c_str(), "r");
+        char buf[512];
+        while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+        if (p != nullptr) ::pclose(p);
+        return out;
+    }
+    int updates() const {
+        std::string text = read_file(updates_);
+        int n = 0;
+        for (std::size_t at = text.find("ran"); at != std::string::npos; at = text.find("ran", at + 1)) ++n;
+        return n;
+    }
+    static std::string read_file(const std::string& path) {
+        std::string out;
+        FILE* f = std::fopen(path.c_str(), "r");
+        char buf[4096];
+        std::size_t n = 0;
+        while (f != nullptr && (n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+        if (f != nullptr) std::fclose(f);
+        return out;
+    }
+    std::string ca_file_name() const {
+        std::string fp;
+        for (char c : native::certificate_fingerprint(home_ / "state/ca-cert.pem")) {
+            if (c != ':') fp += c;
+        }
+        return "roomkey-local-ca-" + fp.substr(0, 16) + ".crt";
+    }
+
+    TempDir home_;
+    std::string store_ = home_ / "store";
+    std::string bin_ = home_ / "bin";
+    std::string updates_ = home_ / "updates.log";
+};
+
+TEST_F(SystemStore, TrustAddsTheCaToTheSystemStoreReplacingAnOldRoomkeyCaAndUntrustRemovesIt) {
+    // An earlier roomkey CA, and a CA of someone else's that stays.
+    ASSERT_EQ(std::system(("echo old > '" + store_ + "/roomkey-local-ca-00aa00aa00aa00aa.crt'").c_str()), 0);
+    ASSERT_EQ(std::system(("echo other > '" + store_ + "/corporate-proxy.crt'").c_str()), 0);
+
+    const CliRun trusted = run_with_store("trust");
+    ASSERT_EQ(trusted.code, 0) << trusted.err;
+    const std::string name = ca_file_name();
+    EXPECT_EQ(listing(), "corporate-proxy.crt\n" + name + "\n") << "the old roomkey CA is replaced, nothing else";
+    EXPECT_EQ(read_file(store_ + "/" + name), read_file(home_ / "state/ca-cert.pem"));
+    struct stat st {};
+    ASSERT_EQ(::stat((store_ + "/" + name).c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0644u) << "update-ca-certificates' readers are every user";
+    EXPECT_EQ(updates(), 1) << "update-ca-certificates runs once the store holds the new CA";
+    EXPECT_NE(read_file(updates_).find(name), std::string::npos) << read_file(updates_);
+    EXPECT_NE(trusted.err.find("trusted " + (home_ / "state/ca-cert.pem") + " in the system store"), std::string::npos)
+        << trusted.err;
+    EXPECT_NE(trusted.err.find("WebKit browsers and curl (the system store)"), std::string::npos) << trusted.err;
+
+    // Trusting again changes nothing, and updates nothing.
+    const CliRun again = run_with_store("trust");
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_EQ(updates(), 1) << again.err;
+    EXPECT_NE(again.err.find("the system store already trusts it"), std::string::npos) << again.err;
+
+    const CliRun removed = run_with_store("untrust");
+    ASSERT_EQ(removed.code, 0) << removed.err;
+    EXPECT_EQ(listing(), "corporate-proxy.crt\n");
+    EXPECT_EQ(updates(), 2);
+    EXPECT_NE(removed.err.find("removed " + store_ + "/" + name + " from the system store"), std::string::npos)
+        << removed.err;
+    const CliRun nothing = run_with_store("untrust");
+    EXPECT_EQ(nothing.code, 0) << nothing.err;
+    EXPECT_EQ(updates(), 2) << "nothing to remove: nothing to update";
+}
+
+TEST_F(SystemStore, WithoutTheRightsTrustPrintsWhatAnAdministratorRunsAndTouchesNothing) {
+    // A user who may not write the store: as root, the test runs trust as
+    // nobody (root may write anywhere); otherwise the store is read-only.
+    std::vector<std::string> as_user;
+    if (::geteuid() == 0) {
+        as_user = {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"};
+        ASSERT_EQ(::chmod(home_.path().c_str(), 0777), 0);
+    } else {
+        ASSERT_EQ(::chmod(store_.c_str(), 0555), 0);
+    }
+    const CliRun trusted = run_with_store("trust", as_user);
+    ASSERT_EQ(trusted.code, 0) << "the NSS databases were covered; the system store is the user's step: "
+                               << trusted.err;
+    EXPECT_EQ(listing(), "");
+    EXPECT_EQ(updates(), 0);
+    const std::string name = ca_file_name();
+    EXPECT_NE(trusted.err.find("needs an administrator"), std::string::npos) << trusted.err;
+    EXPECT_NE(trusted.err.find("sudo install -m 644 " + (home_ / "state/ca-cert.pem") + " " + store_ + "/" + name),
+              std::string::npos)
+        << trusted.err;
+    EXPECT_NE(trusted.err.find("sudo update-ca-certificates"), std::string::npos) << trusted.err;
 }
 
 }  // namespace

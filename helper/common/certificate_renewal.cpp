@@ -1,15 +1,14 @@
 // certificate_renewal.cpp: the served certificate in memory, swapped under a
 // mutex, handed to each handshake by OpenSSL's certificate callback.
-#include "helper/certificate_renewal.hpp"
+#include "common/certificate_renewal.hpp"
 
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
 #include "common/state_dir.hpp"
-#include "common/tls.hpp"
 
-namespace roomkey::helper {
+namespace roomkey::native {
 
 // A certificate, the rest of its chain and its key, as OpenSSL objects.
 struct CertificateRenewal::Loaded {
@@ -30,14 +29,13 @@ struct CertificateRenewal::Loaded {
 CertificateRenewal::CertificateRenewal(std::string state_dir, Clock clock, std::shared_ptr<const Loaded> loaded)
     : state_dir_(std::move(state_dir)), clock_(std::move(clock)), loaded_(std::move(loaded)) {}
 
-CertificateRenewal::~CertificateRenewal() = default;
+CertificateRenewal::~CertificateRenewal() { stop_checks(); }
 
-Result<std::unique_ptr<CertificateRenewal>, std::string> CertificateRenewal::create(std::string state_dir,
-                                                                                    const native::TlsMaterial& material,
-                                                                                    Clock clock) {
-    auto cert_text = native::read_whole_file(material.server_cert_path);
+Result<std::shared_ptr<const CertificateRenewal::Loaded>, std::string> CertificateRenewal::load(
+    const TlsMaterial& material) {
+    auto cert_text = read_whole_file(material.server_cert_path);
     if (!cert_text) return Err{cert_text.error()};
-    auto key_text = native::read_whole_file(material.server_key_path);
+    auto key_text = read_whole_file(material.server_key_path);
     if (!key_text) return Err{key_text.error()};
 
     auto loaded = std::make_shared<Loaded>();
@@ -52,11 +50,19 @@ Result<std::unique_ptr<CertificateRenewal>, std::string> CertificateRenewal::cre
     BIO_free(bio);
     if (loaded->cert == nullptr || loaded->key == nullptr || X509_check_private_key(loaded->cert, loaded->key) != 1) {
         return Err{"cannot load " + material.server_cert_path + " with " + material.server_key_path + ": " +
-                   native::openssl_error()};
+                   openssl_error()};
     }
     ERR_clear_error();
+    return std::shared_ptr<const Loaded>(std::move(loaded));
+}
+
+Result<std::unique_ptr<CertificateRenewal>, std::string> CertificateRenewal::create(std::string state_dir,
+                                                                                    const TlsMaterial& material,
+                                                                                    Clock clock) {
+    auto loaded = load(material);
+    if (!loaded) return Err{loaded.error()};
     return std::unique_ptr<CertificateRenewal>(
-        new CertificateRenewal(std::move(state_dir), std::move(clock), std::move(loaded)));
+        new CertificateRenewal(std::move(state_dir), std::move(clock), std::move(loaded).value()));
 }
 
 void CertificateRenewal::attach(SSL_CTX* ctx) {
@@ -75,26 +81,51 @@ std::shared_ptr<const CertificateRenewal::Loaded> CertificateRenewal::current() 
 }
 
 std::optional<std::string> CertificateRenewal::check() {
-    native::TlsOptions options;
+    TlsOptions options;
     if (clock_) options.now = clock_();
-    auto material = native::ensure_tls_material(state_dir_, options);
+    auto material = ensure_tls_material(state_dir_, options);
     if (!material) {
-        return "certificate check failed: " + std::string(native::to_string(material.error().code)) + ": " +
+        return "certificate check failed: " + std::string(to_string(material.error().code)) + ": " +
                material.error().detail;
     }
-    if (!material->created_server) return std::nullopt;
-    auto fresh = create(state_dir_, *material, clock_);
+    auto fresh = load(*material);
     if (!fresh) return "renewed certificate cannot be loaded: " + fresh.error();
+    // Renewed by this call, or earlier by the other program sharing the
+    // state directory (the helper beside the sandbox).
+    if (!material->created_server && X509_cmp((*fresh)->cert, current()->cert) == 0) return std::nullopt;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        loaded_ = (*fresh)->current();
+        loaded_ = std::move(fresh).value();
     }
+    if (!material->created_server) return "serving the server certificate renewed in " + material->server_cert_path;
     std::string line = "renewed the server certificate " + material->server_cert_path;
     if (material->created_ca) {
         line += " and the local CA " + material->ca_cert_path +
-                ": browsers trust it only after `roomkey-helper trust` again; restart the sandbox too";
+                ": browsers trust it only after `roomkey-helper trust` again";
     }
     return line;
 }
 
-}  // namespace roomkey::helper
+void CertificateRenewal::start_checks(std::chrono::milliseconds interval, Log log) {
+    stop_checks();
+    checks_stopping_ = false;
+    checks_ = std::thread([this, interval, log = std::move(log)] {
+        std::unique_lock<std::mutex> lock(checks_mutex_);
+        while (!checks_stop_.wait_for(lock, interval, [this] { return checks_stopping_; })) {
+            lock.unlock();
+            if (auto line = check()) log(*line);
+            lock.lock();
+        }
+    });
+}
+
+void CertificateRenewal::stop_checks() {
+    {
+        std::lock_guard<std::mutex> lock(checks_mutex_);
+        checks_stopping_ = true;
+    }
+    checks_stop_.notify_all();
+    if (checks_.joinable()) checks_.join();
+}
+
+}  // namespace roomkey::native
