@@ -76,6 +76,7 @@
 //                                    upload_file; room_list, conversation,
 //                                    composer, details, developer, back, attach,
 //                                    mention_option, send_key, menu (a narrow header),
+//                                    session (the header's session words),
 //                                    settings, dialog, dialog_yes, dialog_no (while a
 //                                    question is open); and `frame`, the
 //                                    frame it was drawn in: once widget(n).frame >=
