@@ -9,7 +9,8 @@
 //                                    my_tasks, contacts, incoming_requests, room_unread,
 //                                    console {last:{method, path, status, json,
 //                                    scope_needed, scope_granted, rate, error, sent,
-//                                    anyway, check}, problems, missing_scope, confirm, sending}
+//                                    anyway, check}, problems [{param, kind, message}],
+//                                    missing_scope, confirm, sending}
 //                                    log_filter {text, method, status}, last_export
 //                                    {name, bytes} of the last HAR download, or null
 //                                    (web/app/views_state.cpp, web/app/console.hpp);

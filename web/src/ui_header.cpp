@@ -87,9 +87,9 @@ void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool
 // One slim line: the name, the session, then on the right the view switch
 // (`developer`), notifications and sign-out in the workspace, the text size
 // and the settings. When they do not fit beside the name (a phone), they are
-// in a menu at the line's end: the header stays one line at 360 px (in
-// English; where the session's words leave no room, the view switch and the
-// menu take a second line).
+// in a menu at the line's end, on the same line while the session's words
+// leave room for them (signed out or in, in English, at 360 px), else on a
+// second line of their own.
 void header(const App& app, UiState& ui, Instant, Intents& out) {
     set_touch(ui.touch);
     if (ui.touch) finger_sized(ui);
