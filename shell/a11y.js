@@ -5,7 +5,8 @@
 //     widgets: buttons, checkboxes, text fields, headings, lists of items
 //     (the rooms), the conversation as a log (role log, a live region) of
 //     articles that read as the messages are drawn, and described drawings
-//     (the rate plot). Each element sits over its widget (CSS px), so
+//     (the rate plot), and the app's question as a modal dialog named by
+//     its title. Each element sits over its widget (CSS px), so
 //     screen magnifiers follow the focus.
 //   - Activating an element (a click, a screen reader's "press") asks the
 //     app to activate the same widget; focus moves both ways.
@@ -99,7 +100,8 @@
   // Elements that hold others: named by aria-label, never by their text,
   // and not positioned, so their children sit over the canvas like the rest.
   function isContainer(role) {
-    return role === 'list' || role === 'listitem' || role === 'group' || role === 'log' || role === 'article';
+    return role === 'list' || role === 'listitem' || role === 'group' || role === 'log' || role === 'article' ||
+      role === 'dialog';
   }
 
   function create(op) {
@@ -121,9 +123,11 @@
       wireText(el, op.id);
     } else if (op.role === 'list' || op.role === 'listitem') {
       el = target = document.createElement(op.role === 'list' ? 'ul' : 'li');
-    } else if (op.role === 'group' || op.role === 'img' || op.role === 'log') {
+    } else if (op.role === 'group' || op.role === 'img' || op.role === 'log' || op.role === 'dialog') {
       el = target = document.createElement('div');
       el.setAttribute('role', op.role);
+      // The app's question is modal: nothing beneath it takes input.
+      if (op.role === 'dialog') el.setAttribute('aria-modal', 'true');
     } else if (op.role === 'article') {
       // A message: its text first (what a screen reader reads, and what a
       // live log announces), positioned over the message; its controls after.

@@ -9,7 +9,8 @@
 //                                    my_tasks, contacts, incoming_requests, room_unread,
 //                                    console {last:{method, path, status, json,
 //                                    scope_needed, scope_granted, rate, error, sent,
-//                                    anyway, check}, problems, missing_scope, confirm, sending}
+//                                    anyway, check}, problems [{param, kind, message}],
+//                                    missing_scope, confirm, sending}
 //                                    log_filter {text, method, status}, last_export
 //                                    {name, bytes} of the last HAR download, or null
 //                                    (web/app/views_state.cpp, web/app/console.hpp);
@@ -76,6 +77,7 @@
 //                                    upload_file; room_list, conversation,
 //                                    composer, details, developer, back, attach,
 //                                    mention_option, send_key, menu (a narrow header),
+//                                    session (the header's session words),
 //                                    settings, dialog, dialog_yes, dialog_no (while a
 //                                    question is open); and `frame`, the
 //                                    frame it was drawn in: once widget(n).frame >=

@@ -12,6 +12,7 @@
 #include "roomkey/upload_limits.hpp"
 #include <cstdio>
 
+#include "app/i18n.hpp"
 #include "sandbox/html.hpp"
 #include "sandbox/http_util.hpp"
 
@@ -148,10 +149,20 @@ RouteKind kind_for_path(const std::string& path) {
     return RouteKind::page;
 }
 
-HttpResponse not_found(RouteKind kind) {
+// A page's error in the words of the request's Accept-Language: its title
+// and its text (`text_key` with `args`), then a link when `link_key` is given.
+HttpResponse error_page(int status, const Headers& headers, std::string_view title_key, std::string_view text_key,
+                        std::initializer_list<app::i18n::Arg> args = {}, std::string_view link_key = {}) {
+    use_page_language(headers);
+    const std::string title = app::tr(title_key);
+    std::string body = "<h1>" + html_escape(title) + "</h1><p>" + html_escape(app::tr(text_key, args));
+    if (!link_key.empty()) body += " <a href=\"/\">" + html_escape(app::tr(link_key)) + "</a>";
+    return html_response(status, html_page(title, body + "</p>"));
+}
+
+HttpResponse not_found(RouteKind kind, const Headers& headers) {
     if (kind == RouteKind::page) {
-        return html_response(404, html_page("Not found", "<h1>Not found</h1><p>The sandbox serves no such page. "
-                                                         "Start at <a href=\"/\">the index</a>.</p>"));
+        return error_page(404, headers, "sandbox.not_found", "sandbox.not_found.text", {}, "sandbox.not_found.index");
     }
     // The service's answer to a path or method its API does not have.
     if (kind == RouteKind::api) return api_error(400, kInvalidEndpointMessage);
@@ -160,11 +171,11 @@ HttpResponse not_found(RouteKind kind) {
 
 // A method the route does not take: 405 with Allow, but under /v2 the
 // service's 400 (hubot-chatwork issue #6), which carries no Allow.
-HttpResponse method_not_allowed(RouteKind kind, const std::string& allowed) {
+HttpResponse method_not_allowed(RouteKind kind, const std::string& allowed, const Headers& headers) {
     if (kind == RouteKind::api) return api_error(400, kInvalidEndpointMessage);
-    HttpResponse response = kind == RouteKind::page
-                                ? html_response(405, html_page("Method not allowed", "<h1>Method not allowed</h1>"))
-                                : api_error(405, "Method not allowed");
+    HttpResponse response = kind == RouteKind::page ? error_page(405, headers, "sandbox.method_not_allowed",
+                                                                 "sandbox.method_not_allowed.text", {{"allowed", allowed}})
+                                                    : api_error(405, "Method not allowed");
     response.headers.set("Allow", allowed);
     return response;
 }
@@ -218,8 +229,8 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
         allowed += std::string(to_string(r.method));
     }
     if (!route) {
-        if (allowed.empty()) return early(guessed, not_found(guessed));
-        return early(guessed, method_not_allowed(guessed, allowed));
+        if (allowed.empty()) return early(guessed, not_found(guessed, request.headers));
+        return early(guessed, method_not_allowed(guessed, allowed, request.headers));
     }
     // httplib reads bodies up to the upload route's limit; every other route
     // keeps the small one (docs/sandbox.md, Limits).
@@ -231,9 +242,7 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
     auto query = decode_form(target.query);
     if (!query) {
         return early(route->kind, route->kind == RouteKind::page
-                                      ? html_response(400, html_page("Bad request",
-                                                                     "<h1>Bad request</h1><p>The query string is "
-                                                                     "not valid percent-encoding.</p>"))
+                                      ? error_page(400, request.headers, "sandbox.bad_request", "sandbox.bad_query")
                                       : api_error(400, "The query string is not valid percent-encoding."));
     }
     if (route->kind == RouteKind::control) {
@@ -254,7 +263,7 @@ HttpResponse SandboxApp::handle(const HttpRequest& request) {
 
 HttpResponse SandboxApp::unsupported_method(std::string_view target, const Headers& request_headers) {
     const RouteKind kind = kind_for_path(split_target(target).path);
-    HttpResponse response = method_not_allowed(kind, "GET, POST, PUT, DELETE");
+    HttpResponse response = method_not_allowed(kind, "GET, POST, PUT, DELETE", request_headers);
     finish(kind, request_headers, std::nullopt, response);
     return response;
 }

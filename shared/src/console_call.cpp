@@ -13,15 +13,54 @@ std::string param_names(const EndpointInfo& info) {
         if (!out.empty()) out += ", ";
         out += p.name;
     }
-    return out.empty() ? "none" : out;
+    return out;
 }
 
-// Empty when the value fits the parameter; else what to enter.
-std::string value_problem(const EndpointParam& p, std::string_view value) {
+std::string call_of(Method method, std::string_view path) {
+    return std::string(to_string(method)) + " " + std::string(path);
+}
+
+// nullopt when the value fits the parameter.
+std::optional<CallProblem> problem_of(const EndpointParam& p, std::string_view value) {
+    CallProblem out;
+    out.param = std::string(p.name);
     if (p.type == ParamType::file) {
-        return std::string(p.name) + " is a file upload, which the console does not send; use the service's own client.";
+        out.kind = CallProblemKind::file_upload;
+        return out;
     }
-    return param_value_problem(p, value);  // the catalog's one value rule
+    switch (value_problem(p, value)) {  // the catalog's one value rule
+        case ValueProblem::none:
+            return std::nullopt;
+        case ValueProblem::not_id:
+            out.kind = CallProblemKind::not_id;
+            break;
+        case ValueProblem::not_id_list:
+            out.kind = CallProblemKind::not_id_list;
+            break;
+        case ValueProblem::not_choice:
+            out.kind = CallProblemKind::not_choice;
+            out.values = allowed_list(p.allowed);
+            break;
+        case ValueProblem::not_unix_time:
+            out.kind = CallProblemKind::not_unix_time;
+            break;
+        case ValueProblem::not_url_code:
+            out.kind = CallProblemKind::not_url_code;
+            break;
+        case ValueProblem::too_short:
+            out.kind = CallProblemKind::too_short;
+            break;
+        case ValueProblem::too_long:
+            out.kind = CallProblemKind::too_long;
+            break;
+        case ValueProblem::bad_length:
+            out.kind = CallProblemKind::bad_length;
+            break;
+    }
+    out.min = p.min_chars;
+    out.max = p.max_chars;
+    out.length = utf8_length(value);
+    return out;
 }
 
 const std::string* value_of(const FormFields& params, std::string_view name) {
@@ -33,6 +72,14 @@ const std::string* value_of(const FormFields& params, std::string_view name) {
 
 }  // namespace
 
+std::string_view to_string(CallProblemKind kind) {
+    static constexpr std::string_view names[] = {
+        "not_endpoint", "unknown_param", "given_twice", "required",   "file_upload", "not_id",     "not_id_list",
+        "not_choice",   "not_unix_time", "not_url_code", "too_short", "too_long",    "bad_length",
+    };
+    return names[static_cast<std::size_t>(kind)];
+}
+
 Result<CheckedCall, std::vector<CallProblem>> check_call(Method method, std::string_view path,
                                                          const FormFields& params) {
     std::vector<CallProblem> problems;
@@ -42,9 +89,10 @@ Result<CheckedCall, std::vector<CallProblem>> check_call(Method method, std::str
     if (!call.endpoint) {
         match = match_endpoint(method, path);
         if (!match) {
-            return Err{std::vector<CallProblem>{
-                {"", std::string(to_string(method)) + " " + std::string(path) +
-                         " is not an endpoint of the catalog; pick one from the list (ids as digits, no query)."}}};
+            CallProblem whole;
+            whole.kind = CallProblemKind::not_endpoint;
+            whole.call = call_of(method, path);
+            return Err{std::vector<CallProblem>{std::move(whole)}};
         }
         call.endpoint = &endpoint_info(match->endpoint);
     }
@@ -53,14 +101,22 @@ Result<CheckedCall, std::vector<CallProblem>> check_call(Method method, std::str
     for (const auto& [key, value] : params) {
         const EndpointParam* p = find_param(info, key);
         if (!p) {
-            problems.push_back({key, key + " is not a parameter of " + std::string(to_string(info.method)) + " " +
-                                         std::string(info.path) + " (it takes: " + param_names(info) + ")."});
+            CallProblem unknown;
+            unknown.kind = CallProblemKind::unknown_param;
+            unknown.param = key;
+            unknown.call = call_of(info.method, info.path);
+            unknown.values = param_names(info);
+            problems.push_back(std::move(unknown));
             continue;
         }
         if (p->where == ParamWhere::path && match && !value.empty()) {
             const std::string& from_path = p->name == "room_id" ? match->room_id : match->item_id;
             if (value != from_path) {
-                problems.push_back({key, key + " is " + from_path + " in the path; give it once."});
+                CallProblem twice;
+                twice.kind = CallProblemKind::given_twice;
+                twice.param = key;
+                twice.values = from_path;
+                problems.push_back(std::move(twice));
             }
         }
     }
@@ -73,12 +129,11 @@ Result<CheckedCall, std::vector<CallProblem>> check_call(Method method, std::str
             value = &from_path;
         }
         if (!value) {
-            if (p.required) problems.push_back({name, name + " is required."});
+            if (p.required) problems.push_back({CallProblemKind::required, name, {}, {}});
             continue;
         }
-        std::string problem = value_problem(p, *value);
-        if (!problem.empty()) {
-            problems.push_back({name, std::move(problem)});
+        if (auto problem = problem_of(p, *value)) {
+            problems.push_back(std::move(*problem));
             continue;
         }
         if (p.where != ParamWhere::path) call.params.emplace_back(name, *value);
@@ -89,15 +144,6 @@ Result<CheckedCall, std::vector<CallProblem>> check_call(Method method, std::str
         return v ? *v : std::string();
     });
     return call;
-}
-
-std::string describe(const std::vector<CallProblem>& problems) {
-    std::string out;
-    for (const CallProblem& p : problems) {
-        if (!out.empty()) out += ' ';
-        out += p.message;
-    }
-    return out;
 }
 
 }  // namespace roomkey

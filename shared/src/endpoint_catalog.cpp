@@ -332,49 +332,66 @@ bool is_url_code(std::string_view text) {
     return true;
 }
 
+}  // namespace
+
 std::string allowed_list(std::string_view allowed) {
     std::string out;
     for (char c : allowed) out += c == '|' ? std::string(", ") : std::string(1, c);
     return out;
 }
 
-std::string length_problem(const EndpointParam& p, std::string_view value) {
-    if (p.min_chars == 0 && p.max_chars == 0) return {};
-    const std::size_t length = utf8_length(value);
-    if (length >= p.min_chars && (p.max_chars == 0 || length <= p.max_chars)) return {};
-    const std::string name(p.name);
-    if (p.max_chars == 0) return name + " must be at least " + std::to_string(p.min_chars) + " characters.";
-    if (p.min_chars == 0) return name + " must be at most " + std::to_string(p.max_chars) + " characters.";
-    return name + " must be " + std::to_string(p.min_chars) + " to " + std::to_string(p.max_chars) +
-           " characters (it has " + std::to_string(length) + ").";
+ValueProblem value_problem(const EndpointParam& p, std::string_view value) {
+    const auto length = [&] {
+        if (p.min_chars == 0 && p.max_chars == 0) return ValueProblem::none;
+        const std::size_t n = utf8_length(value);
+        if (n >= p.min_chars && (p.max_chars == 0 || n <= p.max_chars)) return ValueProblem::none;
+        if (p.max_chars == 0) return ValueProblem::too_short;
+        return p.min_chars == 0 ? ValueProblem::too_long : ValueProblem::bad_length;
+    };
+    switch (p.type) {
+        case ParamType::id:
+            return is_resource_id(value) ? ValueProblem::none : ValueProblem::not_id;
+        case ParamType::id_list:
+            // An optional list may be given empty (no members of that role).
+            return (value.empty() && !p.required) || is_id_list(value) ? ValueProblem::none : ValueProblem::not_id_list;
+        case ParamType::choice:
+            return is_allowed_value(p, value) ? ValueProblem::none : ValueProblem::not_choice;
+        case ParamType::unix_time:
+            return all_digits(value) ? ValueProblem::none : ValueProblem::not_unix_time;
+        case ParamType::file:
+            return ValueProblem::none;  // a file part's bytes: only its size is ruled (upload_limits.hpp)
+        case ParamType::url_code:
+            return is_url_code(value) ? length() : ValueProblem::not_url_code;
+        case ParamType::text:
+            return length();
+    }
+    return ValueProblem::none;
 }
-
-}  // namespace
 
 std::string param_value_problem(const EndpointParam& p, std::string_view value) {
     const std::string name(p.name);
-    switch (p.type) {
-        case ParamType::id:
-            if (!is_resource_id(value)) return name + " must be an id: 1 to 20 digits without a leading zero.";
+    const std::string min = std::to_string(p.min_chars);
+    const std::string max = std::to_string(p.max_chars);
+    switch (value_problem(p, value)) {
+        case ValueProblem::none:
             return {};
-        case ParamType::id_list:
-            // An optional list may be given empty (no members of that role).
-            if (value.empty() && !p.required) return {};
-            if (!is_id_list(value)) return name + " must be ids separated by commas, e.g. 101,102.";
-            return {};
-        case ParamType::choice:
-            if (!is_allowed_value(p, value)) return name + " must be one of: " + allowed_list(p.allowed) + ".";
-            return {};
-        case ParamType::unix_time:
-            if (!all_digits(value)) return name + " must be a Unix time in seconds (digits only).";
-            return {};
-        case ParamType::file:
-            return {};  // a file part's bytes: only its size is ruled (upload_limits.hpp)
-        case ParamType::url_code:
-            if (!is_url_code(value)) return name + " may hold only letters A-Z and a-z, digits, '_' and '-'.";
-            return length_problem(p, value);
-        case ParamType::text:
-            return length_problem(p, value);
+        case ValueProblem::not_id:
+            return name + " must be an id: 1 to 20 digits without a leading zero.";
+        case ValueProblem::not_id_list:
+            return name + " must be ids separated by commas, e.g. 101,102.";
+        case ValueProblem::not_choice:
+            return name + " must be one of: " + allowed_list(p.allowed) + ".";
+        case ValueProblem::not_unix_time:
+            return name + " must be a Unix time in seconds (digits only).";
+        case ValueProblem::not_url_code:
+            return name + " may hold only letters A-Z and a-z, digits, '_' and '-'.";
+        case ValueProblem::too_short:
+            return name + " must be at least " + min + " characters.";
+        case ValueProblem::too_long:
+            return name + " must be at most " + max + " characters.";
+        case ValueProblem::bad_length:
+            return name + " must be " + min + " to " + max + " characters (it has " +
+                   std::to_string(utf8_length(value)) + ").";
     }
     return {};
 }

@@ -123,6 +123,17 @@ test('ja-JP: the developer view, the flow, the console and its errors are Japane
   await waitForState(page, (s) => /^コンソール: GET \/contacts の応答 403。 HTTP 403: insufficient_scope/.test(s.announce.console),
     'the spoken answer');
 
+  // The console's own check of the parameters: its words are Japanese, the
+  // parameter and the values as they are; the page API's problems keep their English.
+  await act(page, { type: 'api_call', method: 'POST', path: '/rooms/{room_id}/messages',
+    params: { room_id: '2100', self_unread: '2' } });
+  const checked = await waitForState(page, (s) => s.console.last && s.console.last.path === '/rooms/{room_id}/messages' &&
+    s.console.problems.length > 0, 'the console check');
+  assert.equal(checked.console.last.error,
+    '送信していません: body は必須です。 self_unread は次のいずれかにしてください: 0, 1。');
+  assert.deepEqual(checked.console.problems.map((p) => [p.param, p.kind, p.message]),
+    [['body', 'required', 'body is required.'], ['self_unread', 'not_choice', 'self_unread must be one of: 0, 1.']]);
+
   // "Copy as": the notice in Japanese, the format's name translated, the snippet as the service takes it.
   await page.bringToFront();
   await act(page, { type: 'copy_as', entry: sent.id, format: 'curl_service' });

@@ -4,14 +4,17 @@
 // signed in, in the workspace and the developer view, for an error, a
 // room's service message, the delete dialog, a notification and the status
 // line, and on the sandbox's login and consent screens, at 1366x800 and 390x844
-// (screenshots in the build tree); the switch in the header changes the
+// (screenshots in the build tree); the dialog is a modal dialog of the
+// browser's accessibility tree named by its title in either language; the
+// header's session words are whole at both sizes; the switch in the header changes the
 // language and is kept; with en-US the words are English as before.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, passConsent, demoUsers, artifacts, startStack, stopStack, launchBrowser,
-  clickWidget, sandboxApi } from './support.mjs';
+  clickWidget, sandboxApi, widgetRect } from './support.mjs';
 import { before, after } from 'node:test';
+import { assertSessionWordsWhole } from './workspace_regions.mjs';
 
 let stack; let ja; let en;
 before(async () => {
@@ -68,6 +71,35 @@ async function waitForMirror(page, pattern, what) {
     { timeout: 30000 }).catch(async () => { throw new Error(`${what}: mirror was ${await mirror(page)}`); });
 }
 
+// The dialog named `title` as the browser's own accessibility tree has it
+// (what a screen reader gets, read over CDP): its role, whether it is
+// modal, and the names of the buttons inside it.
+async function axDialog(page, title) {
+  await page.locator('#a11y [role=dialog]').and(page.locator(`[aria-label="${title}"]`))
+    .waitFor({ state: 'attached', timeout: 30000 });
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const value = (v) => (v ? v.value : undefined);
+    const dialogs = nodes.filter((n) => value(n.role) === 'dialog');
+    const dialog = dialogs.find((n) => value(n.name) === title);
+    assert.ok(dialog, `a dialog named "${title}" in the accessibility tree; dialogs: ${JSON.stringify(dialogs.map((n) => value(n.name)))}`);
+    const buttons = [];
+    const pending = [...(dialog.childIds || [])];
+    while (pending.length) {
+      const n = byId.get(pending.shift());
+      if (!n) continue;
+      if (value(n.role) === 'button') buttons.push(value(n.name));
+      pending.push(...(n.childIds || []));
+    }
+    const modal = (dialog.properties || []).some((p) => p.name === 'modal' && value(p.value) === true);
+    return { modal, buttons };
+  } finally {
+    await cdp.detach();
+  }
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: join(artifacts, `language-${name}.png`) });
 }
@@ -113,6 +145,8 @@ test('ja-JP, signed in: the sandbox consent, the workspace, the developer view a
   await waitForMirror(page, /セッション: ログイン済み。 .*としてログインしています。 .*未読 \d+ 件/, 'signed in, in Japanese');
   for (const [width, height] of SIZES) {
     await page.setViewportSize({ width, height });
+    await widgetRect(page, 'session');  // drawn at this size
+    await assertSessionWordsWhole(page, width, `the workspace at ${width} px`);
     await headerButton(page, 'ログアウト', 'メニュー');
     await headerButton(page, '通知オフ', 'メニュー');
     await shot(page, `ja-workspace-${width}x${height}`);
@@ -123,6 +157,8 @@ test('ja-JP, signed in: the sandbox consent, the workspace, the developer view a
   await treeHas(page, 'リクエスト数の上限(仕様 8)');
   await shot(page, 'ja-developer-1366x800');
   await page.setViewportSize({ width: 390, height: 844 });
+  await widgetRect(page, 'session');
+  await assertSessionWordsWhole(page, 390, 'the developer view at 390 px');
   await shot(page, 'ja-developer-390x844');
   await act(page, { type: 'show_view', view: 'workspace' });
   await act(page, { type: 'sign_out', discard_posts: true });
@@ -187,12 +223,23 @@ test('ja-JP: a task\'s message, the delete dialog, a notification and the status
   await dialogButton(page, '削除').waitFor({ timeout: 30000 });
   await dialogButton(page, 'キャンセル').waitFor({ timeout: 30000 });
   assert.equal(asked.dialog.detail, 'この操作は取り消せません。');
+  // The dialog itself, not only its buttons: role dialog, modal, named by its title.
+  let ax = await axDialog(page, 'このメッセージを削除しますか？');
+  assert.ok(ax.modal, 'the dialog is modal');
+  assert.deepEqual(ax.buttons, ['削除', 'キャンセル']);
   for (const [width, height] of SIZES) {
     await page.setViewportSize({ width, height });
     await dialogButton(page, '削除').waitFor({ timeout: 30000 });
     await shot(page, `ja-dialog-${width}x${height}`);
   }
   await page.setViewportSize({ width: 1366, height: 800 });
+  // In English, the same dialog is named by its English title.
+  await act(page, { type: 'set_language', lang: 'en' });
+  await waitForState(page, (s) => s.lang === 'en' && s.dialog && s.dialog.title === 'Delete this message?', 'English');
+  ax = await axDialog(page, 'Delete this message?');
+  assert.deepEqual(ax.buttons, ['Delete', 'Cancel']);
+  await act(page, { type: 'set_language', lang: 'ja' });
+  await waitForState(page, (s) => s.lang === 'ja' && s.dialog, 'back to Japanese');
   await clickWidget(page, 'dialog_yes');
   await waitForState(page, (s) => s.dialog === null && !s.room.messages.some((m) => m.message_id === mine.message_id),
     'deleted');

@@ -30,3 +30,21 @@ export function assertWorkspaceRegions(regions, width, height) {
     }
   }
 }
+
+// The header's session words (widget `session`) are whole at `width`: inside
+// the window and under no control of the header's line (the layout rule of
+// web/src/ui_header.cpp; a long language puts the controls on a line of their own).
+export async function assertSessionWordsWhole(page, width, where) {
+  const rect = (name) => page.evaluate((n) => window.roomkey.widget(n), name);
+  const session = await rect('session');
+  assert.ok(session && session.width > 0, `${where}: the session's words are drawn`);
+  assert.ok(session.x >= 0 && session.x + session.width <= width + 1,
+    `${where}: the session's words lie within ${width} px: ${JSON.stringify(session)}`);
+  for (const name of ['developer', 'menu']) {
+    const control = await rect(name);
+    if (control) {
+      assert.ok(!overlap(session, control),
+        `${where}: ${name} ${JSON.stringify(control)} is drawn over the session's words ${JSON.stringify(session)}`);
+    }
+  }
+}

@@ -81,6 +81,41 @@ TEST_F(SandboxLanguage, LoginAndErrorPagesFollowTheLanguage) {
     EXPECT_NE(error->body.find("スコープ一覧"), std::string::npos) << error->body;
 }
 
+// A page the sandbox does not serve, or a method a page does not take: the
+// 404 and 405 pages speak the request's language too; Allow and the method
+// names stay as they are.
+TEST_F(SandboxLanguage, NotFoundAndMethodNotAllowedPagesFollowTheLanguage) {
+    auto missing = get("/no-such-page", {{"Accept-Language", "ja-JP,ja;q=0.9"}});
+    ASSERT_TRUE(missing) << why_no_answer(missing);
+    EXPECT_EQ(missing->status, 404);
+    EXPECT_NE(missing->body.find("<html lang=\"ja\">"), std::string::npos) << missing->body;
+    EXPECT_NE(missing->body.find("<h1>見つかりません</h1>"), std::string::npos) << missing->body;
+    EXPECT_NE(missing->body.find("<a href=\"/\">トップページから始めてください。</a>"), std::string::npos) << missing->body;
+    EXPECT_EQ(missing->body.find("Not found"), std::string::npos) << missing->body;
+
+    auto put = client()->Put("/login", {{"Accept-Language", "ja"}}, "", "text/plain");
+    ASSERT_TRUE(put) << why_no_answer(put);
+    EXPECT_EQ(put->status, 405);
+    EXPECT_EQ(put->get_header_value("Allow"), "GET, POST");
+    EXPECT_NE(put->body.find("<h1>このメソッドは使えません</h1>"), std::string::npos) << put->body;
+    EXPECT_NE(put->body.find("GET, POST だけです"), std::string::npos) << put->body;
+    EXPECT_EQ(put->body.find("Method not allowed"), std::string::npos) << put->body;
+
+    auto bad_query = get("/login?next=%zz", {{"Accept-Language", "ja"}});
+    ASSERT_TRUE(bad_query) << why_no_answer(bad_query);
+    EXPECT_EQ(bad_query->status, 400);
+    EXPECT_NE(bad_query->body.find("<h1>不正なリクエスト</h1>"), std::string::npos) << bad_query->body;
+
+    // English for an English browser, as before.
+    auto en = get("/no-such-page", {{"Accept-Language", "en-US"}});
+    ASSERT_TRUE(en) << why_no_answer(en);
+    EXPECT_NE(en->body.find("<h1>Not found</h1>"), std::string::npos) << en->body;
+    EXPECT_NE(en->body.find("<html lang=\"en\">"), std::string::npos) << en->body;
+    auto en_put = client()->Put("/login", {{"Accept-Language", "en-US"}}, "", "text/plain");
+    ASSERT_TRUE(en_put) << why_no_answer(en_put);
+    EXPECT_NE(en_put->body.find("<h1>Method not allowed</h1>"), std::string::npos) << en_put->body;
+}
+
 // The client registration screens (spec 2.1) as the service's own are: the
 // form, its refusals, a client's page and the list in Japanese; the wire
 // values (scope names, client types, client_id) as they are.

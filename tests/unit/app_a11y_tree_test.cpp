@@ -180,6 +180,25 @@ TEST(A11yTree, ANewMessageIsOneArticleAddedAtTheLogsEnd) {
     EXPECT_EQ(parsed[2]["parent"], 2) << "the message's own Reply";
 }
 
+// A question over the page is a dialog named by its title, its buttons
+// inside; its title in another language is one update of the same node
+// (the buttons stay where they are).
+TEST(A11yTree, ADialogIsNamedByItsTitleAndHoldsItsButtons) {
+    const std::vector<A11yNode> english = {node(1, A11yRole::Dialog, "Delete this message?"),
+                                           node(2, A11yRole::Button, "Delete", 1),
+                                           node(3, A11yRole::Button, "Cancel", 1)};
+    const nlohmann::json parsed = nlohmann::json::parse(a11y_ops_json(diff_a11y_tree({}, english)));
+    EXPECT_EQ(parsed[0]["role"], "dialog");
+    EXPECT_EQ(parsed[0]["name"], "Delete this message?");
+    EXPECT_EQ(parsed[1]["parent"], 1) << "its buttons are inside it";
+    std::vector<A11yNode> japanese = {node(1, A11yRole::Dialog, "このメッセージを削除しますか？"),
+                                      node(2, A11yRole::Button, "削除", 1), node(3, A11yRole::Button, "キャンセル", 1)};
+    const std::vector<A11yOp> ops = diff_a11y_tree(english, japanese);
+    ASSERT_EQ(ops.size(), 3u);
+    for (const A11yOp& op : ops) EXPECT_EQ(op.kind, A11yOp::Kind::Update) << op.node.name;
+    EXPECT_EQ(apply_ops(english, ops), japanese);
+}
+
 TEST(A11yTree, ARoleChangeReplacesTheElement) {
     const std::vector<A11yNode> before = {node(1, A11yRole::Button, "x")};
     const std::vector<A11yNode> after = {node(1, A11yRole::Checkbox, "x")};

@@ -10,6 +10,8 @@
 
 #include "app/bff_flow_steps.hpp"
 #include "app/http_log.hpp"
+#include "app/i18n.hpp"
+#include "app/user_errors.hpp"
 #include "roomkey/public_config.hpp"
 #include "roomkey/bff_session.hpp"
 #include "roomkey/launch_url.hpp"
@@ -164,6 +166,39 @@ TEST(BffTokenRequests, ASecretTheHelperLeftInAReportIsMaskedByItsName) {
     for (const std::string& line : shown.parameters) {
         EXPECT_EQ(line.find("leaked-access-token-value"), std::string::npos) << line;
     }
+}
+
+// The token step shows the service's error identifier as it is and, beside
+// it, the remedy the page's own sign-in shows for it (docs/errors.md), in the
+// user's language.
+TEST(BffTokenRequests, TheTokenErrorShowsItsRemedyBesideTheIdentifier) {
+    struct English {  // the thread's language back to English, whatever happens
+        ~English() { i18n::set_language(i18n::Lang::en); }
+    } english;
+    BffTokenRequestReport report;
+    report.grant_type = "refresh_token";
+    report.status = 400;
+    report.request = "POST https://auth.example/token grant_type=refresh_token";
+    report.error = "invalid_grant";
+    for (const i18n::Lang lang : {i18n::Lang::en, i18n::Lang::ja}) {
+        i18n::set_language(lang);
+        const FlowStep step = helper_token_step(report);
+        const StepParameter* error = nullptr;
+        for (const StepParameter& p : step.parameters) {
+            if (p.name == "error") error = &p;
+        }
+        ASSERT_NE(error, nullptr) << "no error parameter";
+        EXPECT_EQ(error->value, "invalid_grant") << "the wire value stays";
+        EXPECT_NE(error->note.find(token_error_remedy("invalid_grant")), std::string::npos) << error->note;
+        EXPECT_NE(error->note.find(lang == i18n::Lang::ja ? "もう一度ログインしてください" : "sign in again"),
+                  std::string::npos)
+            << error->note;
+    }
+    report.error = "no_such_error";
+    i18n::set_language(i18n::Lang::en);
+    const FlowStep odd = helper_token_step(report);
+    EXPECT_NE(odd.parameters.back().note.find(token_error_remedy("no_such_error")), std::string::npos)
+        << "an identifier RFC 6749 does not define gets the generic remedy";
 }
 
 TEST(BffCallback, TheFragmentErrorIsReadAndTheStepSaysTheHelperCheckedState) {

@@ -8,6 +8,8 @@
 #include "app/console.hpp"
 #include "app/i18n.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace roomkey::app {
 // A namespace of its own: unity batches compile test files together, and
 // their helpers' names may repeat.
@@ -78,6 +80,55 @@ TEST(Console, BadParametersAreListedAndNothingIsSent) {
     EXPECT_EQ(decision.verdict, Console::Verdict::problems);
     ASSERT_GE(console.problems().size(), 2u) << "room_id missing and force invalid, both at once";
     EXPECT_NE(console.last()->error.find("Not sent"), std::string::npos);
+}
+
+// The check's problems are worded in the user's language (shared/ gives
+// only their kinds); the page API's `problems` keep their English message.
+TEST(Console, ProblemsAreWordedInTheUsersLanguage) {
+    Console console;
+    const FormFields params = {{"room_id", "7"}, {"colour", "red"}, {"to_ids", "1,2"}, {"limit_type", "week"}};
+    i18n::set_language(i18n::Lang::ja);
+    console.prepare(Method::Post, "/rooms/{room_id}/tasks", params, std::nullopt, false);
+    i18n::set_language(i18n::Lang::en);
+    ASSERT_TRUE(console.last());
+    const std::string& ja = console.last()->error;
+    EXPECT_NE(ja.find("送信していません"), std::string::npos) << ja;
+    EXPECT_NE(ja.find("body は必須です。"), std::string::npos) << ja;
+    EXPECT_NE(ja.find("limit_type は次のいずれかにしてください: none, date, time。"), std::string::npos) << ja;
+    EXPECT_EQ(ja.find("is required"), std::string::npos) << "English left in the Japanese sentence: " << ja;
+    EXPECT_EQ(ja.find("must be"), std::string::npos) << "English left in the Japanese sentence: " << ja;
+
+    std::string english;
+    for (const CallProblem& p : console.problems()) english += problem_words(p) + " ";
+    EXPECT_NE(english.find("body is required."), std::string::npos) << english;
+    EXPECT_NE(english.find("limit_type must be one of: none, date, time."), std::string::npos) << english;
+    EXPECT_NE(english.find("colour is not a parameter of POST /rooms/{room_id}/tasks (it takes: room_id, body, to_ids"),
+              std::string::npos)
+        << english;
+
+    i18n::set_language(i18n::Lang::ja);
+    const auto state = nlohmann::json::parse(console_json(console));
+    i18n::set_language(i18n::Lang::en);
+    bool body_seen = false;
+    for (const auto& p : state["problems"]) {
+        if (p["param"] != "body") continue;
+        body_seen = true;
+        EXPECT_EQ(p["kind"], "required");
+        EXPECT_EQ(p["message"], "body is required.") << "the page API's values stay English";
+    }
+    EXPECT_TRUE(body_seen) << state.dump();
+}
+
+TEST(Console, EveryProblemKindHasWordsInEveryLanguage) {
+    for (auto kind = CallProblemKind::not_endpoint; kind <= CallProblemKind::bad_length;
+         kind = static_cast<CallProblemKind>(static_cast<int>(kind) + 1)) {
+        const std::string key = "console.problem." + std::string(to_string(kind));
+        EXPECT_TRUE(i18n::has(key)) << key;
+        CallProblem p;
+        p.kind = kind;
+        p.param = "x";
+        EXPECT_EQ(problem_words(p).find("console.problem"), std::string::npos) << key;
+    }
 }
 
 TEST(Console, DestructiveCallsWaitForConfirmation) {

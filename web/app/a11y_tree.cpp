@@ -32,6 +32,8 @@ const char* to_string(A11yRole role) {
             return "log";
         case A11yRole::Article:
             return "article";
+        case A11yRole::Dialog:
+            return "dialog";
     }
     return "group";
 }

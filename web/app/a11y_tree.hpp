@@ -16,7 +16,8 @@ namespace roomkey::app {
 // Image: a drawing described by its name (the rate plot: its axes' labels).
 // Log: a live region of items in the order they came (the conversation);
 // Article: one of its items, read as its name (the message as drawn), with
-// its controls (Reply, Quote, ...) inside.
+// its controls (Reply, Quote, ...) inside. Dialog: a modal question, named
+// by its title, its controls inside.
 enum class A11yRole {
     Button,
     Checkbox,
@@ -28,7 +29,8 @@ enum class A11yRole {
     Group,
     Image,
     Log,
-    Article
+    Article,
+    Dialog
 };
 
 const char* to_string(A11yRole role);

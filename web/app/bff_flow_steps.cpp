@@ -2,6 +2,7 @@
 #include "app/bff_flow_steps.hpp"
 
 #include "app/i18n.hpp"
+#include "app/user_errors.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::app {
@@ -66,7 +67,11 @@ FlowStep helper_token_step(const BffTokenRequestReport& report) {
     if (!report.scope.empty()) step.parameters.push_back(StepParameter{"scope", report.scope, ""});
     if (!sent.empty()) step.parameters.push_back(StepParameter{"sent", sent, tr("flow.helper_token.sent_note")});
     if (!report.response.empty()) step.parameters.push_back(StepParameter{"answer", report.response, ""});
-    if (!report.error.empty()) step.parameters.push_back(StepParameter{"error", report.error, ""});
+    if (!report.error.empty()) {
+        // The identifier as the service sent it, its remedy beside it.
+        step.parameters.push_back(StepParameter{
+            "error", report.error, tr("flow.callback.remedy", {{"remedy", token_error_remedy(report.error)}})});
+    }
     const std::string ms = std::to_string(report.ms);
     step.note = report.status == 0
                     ? tr("flow.helper_token.no_answer", {{"ms", ms}})

@@ -51,6 +51,26 @@ ConsolePending as_asked(Method method, const std::string& path, const FormFields
 
 }  // namespace
 
+std::string problem_words(const CallProblem& p) {
+    std::string key = "console.problem." + std::string(to_string(p.kind));
+    if (p.kind == CallProblemKind::unknown_param && p.values.empty()) key += "_none";
+    return tr(key, {{"param", p.param},
+                    {"call", p.call},
+                    {"values", p.values},
+                    {"min", std::to_string(p.min)},
+                    {"max", std::to_string(p.max)},
+                    {"length", std::to_string(p.length)}});
+}
+
+std::string describe(const std::vector<CallProblem>& problems) {
+    std::string out;
+    for (const CallProblem& p : problems) {
+        if (!out.empty()) out += ' ';
+        out += problem_words(p);
+    }
+    return out;
+}
+
 Console::Decision Console::prepare(Method method, const std::string& path, const FormFields& params,
                                    const std::optional<ScopeSet>& granted, bool confirmed, bool anyway) {
     Decision decision;
@@ -209,7 +229,12 @@ std::string console_json(const Console& console) {
         out["last"] = nullptr;
     }
     json problems = json::array();
-    for (const CallProblem& p : console.problems()) problems.push_back({{"param", p.param}, {"message", p.message}});
+    const i18n::Lang lang = i18n::language();
+    i18n::set_language(i18n::Lang::en);  // the page API's values stay English
+    for (const CallProblem& p : console.problems()) {
+        problems.push_back({{"param", p.param}, {"kind", to_string(p.kind)}, {"message", problem_words(p)}});
+    }
+    i18n::set_language(lang);
     out["problems"] = std::move(problems);
     out["missing_scope"] = console.missing_scope();
     if (const auto& pending = console.pending()) {

@@ -92,9 +92,17 @@ private:
     std::string missing_scope_;
 };
 
+// A problem of the console's check in words of the current language
+// ("body is required." / "body は必須です。"); describe: all of them on one line.
+std::string problem_words(const CallProblem& problem);
+std::string describe(const std::vector<CallProblem>& problems);
+
 // The page API's `console` object: {last:{method, path, status, json,
 // scope_needed, scope_granted, rate, error, sent, anyway, check}, problems:[{param,
-// message}], missing_scope, confirm:{method, path}|null, sending}.
+// kind, message}], missing_scope, confirm:{method, path}|null, sending}. A
+// problem's kind is its CallProblemKind ("required") and its message stays
+// English whatever the language (scripts read it); `check` and `error` are
+// the words the user reads.
 std::string console_json(const Console& console);
 
 }  // namespace roomkey::app

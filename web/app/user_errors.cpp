@@ -18,12 +18,6 @@ std::string auth_error_words(AuthorizationErrorCode code, const char* part, std:
     return tr("auth_error." + std::string(to_string(code)) + "." + part, {{"argument", std::string(argument)}});
 }
 
-// A token error's remedy (spec 2.4, 7.2), by its identifier.
-std::string token_error_remedy(const TokenError& error) {
-    const std::string key = "token_error." + error.error + ".remedy";
-    return token_error_info(error.error) ? std::string(tr(key)) : std::string(tr("token_error.unknown.remedy"));
-}
-
 // What the session's end means, in words (shared/'s describe(SessionEnd)).
 std::string session_end_words(const SessionEnd& end) {
     std::string what = tr("session_end." + std::string(to_string(end.kind)));
@@ -92,6 +86,11 @@ UserError authorization_request_error(const AuthorizationRequestError& error) {
     return out;
 }
 
+std::string token_error_remedy(std::string_view identifier) {
+    const std::string key = "token_error." + std::string(identifier) + ".remedy";
+    return token_error_info(identifier) ? std::string(tr(key)) : std::string(tr("token_error.unknown.remedy"));
+}
+
 UserError session_end_error(const SessionEnd& end, const std::optional<HttpResponse>& token_answer) {
     UserError out;
     out.offers_try_again = true;
@@ -108,7 +107,7 @@ UserError session_end_error(const SessionEnd& end, const std::optional<HttpRespo
     if (token_answer) {
         if (auto body = read_token_error(token_answer->body)) {
             out.code = body->error;
-            out.remedy = token_error_remedy(*body);
+            out.remedy = token_error_remedy(body->error);
         } else {
             out.code = "HTTP " + std::to_string(token_answer->status);
         }

@@ -32,6 +32,9 @@ std::string code_label(AuthorizationErrorCode code);
 UserError callback_error(const CallbackError& error);
 // build_authorization_url refused the request we were about to make.
 UserError authorization_request_error(const AuthorizationRequestError& error);
+// A token error's remedy (spec 2.4, 7.2, docs/errors.md) by its identifier
+// ("invalid_grant"); a generic one for an identifier RFC 6749 does not define.
+std::string token_error_remedy(std::string_view identifier);
 // The session ended; `token_answer` is the token endpoint's answer, if any.
 UserError session_end_error(const SessionEnd& end, const std::optional<HttpResponse>& token_answer);
 // A REST call answered with a non-2xx status (spec 7.3).

@@ -78,6 +78,7 @@ struct Tree {
     ImGuiID list = 0;  // the list open now (begin_list): its items become list items
     ImGuiID log = 0;   // the log open now (begin_log)
     ImGuiID log_item = 0;  // its item open now (begin_log_item): the controls' parent
+    ImGuiID dialog = 0;    // the dialog open now (begin_dialog): the controls' parent
 };
 
 Tree& tree() {
@@ -166,6 +167,8 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
         item.rect = node.rect;
         node.parent = item.id;
         t.nodes.push_back(std::move(item));
+    } else if (t.dialog != 0) {
+        node.parent = t.dialog;
     }
     t.index[id] = t.nodes.size();
     t.nodes.push_back(std::move(node));
@@ -260,6 +263,20 @@ void begin_log(const char* name) {
 void end_log() {
     tree().log = 0;
     tree().log_item = 0;
+}
+
+void begin_dialog(const std::string& title) {
+    // One id whatever the title: its name changes with the language, its node stays.
+    A11yNode node;
+    node.id = ImGui::GetID("##a11y_dialog");
+    node.role = A11yRole::Dialog;
+    node.name = title;
+    tree().dialog = node.id;
+    add_declared(std::move(node));
+}
+
+void end_dialog() {
+    tree().dialog = 0;
 }
 
 void begin_log_item(const char* id, std::string text) {

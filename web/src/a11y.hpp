@@ -79,6 +79,11 @@ void end_list();
 // drew the message ends: the item is placed over it. `id` names it uniquely
 // in the log.
 void begin_log(const char* name);
+// A modal question (ImGui's popup modal): the controls drawn between
+// begin_dialog and end_dialog are inside a dialog named by its `title`
+// (ARIA role dialog, aria-modal).
+void begin_dialog(const std::string& title);
+void end_dialog();
 void end_log();
 void begin_log_item(const char* id, std::string text);
 void end_log_item();

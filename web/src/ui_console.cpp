@@ -119,8 +119,7 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         note_widget(ui, "add_scopes");
     }
     for (const CallProblem& problem : console.problems()) {
-        ImGui::TextColored(kBad, "%s%s%s", problem.param.c_str(), problem.param.empty() ? "" : ": ",
-                           problem.message.c_str());
+        ImGui::TextColored(kBad, "%s", app::problem_words(problem).c_str());
     }
     if (const auto& last = console.last()) {
         ImGui::Separator();

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "a11y.hpp"
 #include "app/dialog.hpp"
 #include "app/format.hpp"
 #include "app/i18n.hpp"
@@ -35,6 +36,7 @@ void question_dialog(const App& app, UiState& ui, Intents& out) {
         ImGui::EndPopup();
         return;
     }
+    a11y::begin_dialog(q->title);  // named by its title, its buttons inside
     const bool sign_out = !app.api_console().console().pending();
     if (!q->quote.empty()) ImGui::TextWrapped("%s", q->quote.c_str());
     ImGui::TextWrapped("%s", q->detail.c_str());
@@ -50,6 +52,7 @@ void question_dialog(const App& app, UiState& ui, Intents& out) {
     }
     note_widget(ui, "dialog_no");
     note_window(ui, "dialog");
+    a11y::end_dialog();
     ImGui::EndPopup();
 }
 
@@ -84,7 +87,9 @@ void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool
 // One slim line: the name, the session, then on the right the view switch
 // (`developer`), notifications and sign-out in the workspace, the text size
 // and the settings. When they do not fit beside the name (a phone), they are
-// in a menu at the line's end: the header stays one line at 360 px.
+// in a menu at the line's end, on the same line while the session's words
+// leave room for them (signed out or in, in English, at 360 px), else on a
+// second line of their own.
 void header(const App& app, UiState& ui, Instant, Intents& out) {
     set_touch(ui.touch);
     if (ui.touch) finger_sized(ui);
@@ -95,9 +100,8 @@ void header(const App& app, UiState& ui, Instant, Intents& out) {
     ImGui::SameLine();
     const std::string label = app.session_shown().session_label();
     // The label is the page API's value; its words are the catalog's.
-    std::string label_key = "session." + label;
-    std::replace(label_key.begin(), label_key.end(), ' ', '_');
-    ImGui::TextColored(session_colour(label), "[%s]", tr(label_key));
+    ImGui::TextColored(session_colour(label), "[%s]", session_words(label));
+    note_widget(ui, "session");
     const ImGuiStyle& style = ImGui::GetStyle();
     // A touch screen has no F2 key: its label names no key.
     const char* view_label = developer ? tr(ui.touch ? "header.workspace_touch" : "header.workspace")
@@ -122,7 +126,11 @@ void header(const App& app, UiState& ui, Instant, Intents& out) {
     const bool in_menu = ImGui::GetCursorPosX() + right > line_end;
     // In the menu's place: the view switch (the developer view stays one click away), then Menu.
     const float menu_right = button_width(view_label) + style.ItemSpacing.x + button_width(menu_label);
-    if (const auto& account = app.dashboard().account().value) {
+    // When even those do not fit beside the session's words (a long
+    // language at a phone's width), they go on a line of their own under
+    // it, at its end: no word is cut and nothing overlaps.
+    const bool own_line = in_menu && ImGui::GetCursorPosX() + menu_right > line_end;
+    if (const auto& account = app.dashboard().account().value; account && !own_line) {
         const std::string who = account->name.value_or(account->account_id);
         const float room = line_end - (in_menu ? menu_right + style.ItemSpacing.x : right);
         if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(who.c_str()).x <= room) ImGui::Text("%s", who.c_str());
@@ -130,7 +138,12 @@ void header(const App& app, UiState& ui, Instant, Intents& out) {
     if (ImGui::IsKeyPressed(ImGuiKey_F2, false) && !ImGui::GetIO().WantTextInput) {
         out.push_back(app::intent::ShowView{!developer});
     }
-    ImGui::SameLine(line_end - (in_menu ? menu_right : right));
+    if (own_line) {
+        ImGui::NewLine();
+        ImGui::SetCursorPosX(line_end - menu_right);
+    } else {
+        ImGui::SameLine(line_end - (in_menu ? menu_right : right));
+    }
     if (tap_button(view_label)) out.push_back(app::intent::ShowView{!developer});
     note_widget(ui, "developer");
     if (in_menu) {

@@ -65,6 +65,9 @@ void redraw_at(UiState& ui, std::optional<Instant> at);
 // bottom, and the view stays there while it is scrolled to the end.
 void follow_bottom();
 ImVec4 session_colour(const std::string& label);
+// The session's words for the page API's value `label` ("signed in" -> the
+// catalog's session.signed_in: "ログイン済み").
+const char* session_words(std::string label);
 const std::string& field(const std::optional<std::string>& value);
 // The room's name when the rooms are loaded, else its id.
 std::string room_name(const App& app, const std::string& room_id);

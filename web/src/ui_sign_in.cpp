@@ -210,7 +210,8 @@ void session_panel(const App& app, UiState& ui, Instant now, Intents& out) {
                                  ImGuiTreeNodeFlags_DefaultOpen))
         return;
     const std::string label = app.session_shown().session_label();
-    ImGui::TextColored(session_colour(label), "%s", label.c_str());
+    // The words, and the page API's value beside them as the developer view shows wire values.
+    ImGui::TextColored(session_colour(label), "%s (%s)", session_words(label), label.c_str());
     sign_out_question(app, out);
     if (const std::string where = app.session_shown().tokens_held_by(); !where.empty())
         label_value(tr("connection.tokens"), where);

@@ -8,6 +8,7 @@
 
 #include "app/format.hpp"
 #include "app/frame_clock.hpp"
+#include "app/i18n.hpp"
 #include "app/scope_help.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
@@ -145,6 +146,11 @@ ImVec4 session_colour(const std::string& label) {
     if (label == "failed" || label == "expired") return kBad;
     if (label == "signed out") return kDim;  // i18n: not shown (a page API value)
     return kWarn;
+}
+
+const char* session_words(std::string label) {
+    std::replace(label.begin(), label.end(), ' ', '_');
+    return tr("session." + label);
 }
 
 const std::string& field(const std::optional<std::string>& value) {

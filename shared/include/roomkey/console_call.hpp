@@ -2,7 +2,7 @@
 // catalog, before anything is sent: the endpoint exists, every required
 // parameter is there, none is unknown, and each value fits its type (ids,
 // id lists, allowed values, Unix times). The problems name the parameter and
-// say what to enter, all at once so a form can mark every field.
+// what is wrong with it, all at once so a form can mark every field.
 #pragma once
 
 #include <string>
@@ -16,9 +16,32 @@
 
 namespace roomkey {
 
+// What is wrong, as a kind and the values its words need: shared/ holds no
+// language, the app words each kind from its catalog (web/app/console.hpp).
+enum class CallProblemKind : unsigned char {
+    not_endpoint,   // call: "GET /rooms/1/secrets" (not in the catalog)
+    unknown_param,  // call: the endpoint's template; values: the parameters it takes
+    given_twice,    // values: the id the path already holds
+    required,       // not given
+    file_upload,    // a file part: the console does not send files
+    not_id,         // then the kinds of the catalog's value rule (ValueProblem)
+    not_id_list,
+    not_choice,     // values: the allowed values ("0, 1")
+    not_unix_time,
+    not_url_code,
+    too_short,      // min
+    too_long,       // max
+    bad_length,     // min, max, length
+};
+// "not_endpoint", "required", ...: the page API's problem `kind`.
+std::string_view to_string(CallProblemKind kind);
+
 struct CallProblem {
-    std::string param;    // the parameter's name; "" for the call as a whole
-    std::string message;  // what is wrong and what to do
+    CallProblemKind kind = CallProblemKind::required;
+    std::string param;   // the parameter's name; "" for the call as a whole
+    std::string call;    // not_endpoint, unknown_param: the call
+    std::string values;  // unknown_param, given_twice, not_choice: see the kind
+    std::size_t min = 0, max = 0, length = 0;  // a length's bounds (characters) and the value's
 };
 
 struct CheckedCall {
@@ -32,8 +55,5 @@ struct CheckedCall {
 // with an empty value count as not given.
 Result<CheckedCall, std::vector<CallProblem>> check_call(Method method, std::string_view path,
                                                          const FormFields& params);
-
-// "force must be one of: 0, 1." and the like, joined with spaces (for one line of text).
-std::string describe(const std::vector<CallProblem>& problems);
 
 }  // namespace roomkey

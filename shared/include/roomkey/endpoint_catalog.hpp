@@ -96,11 +96,29 @@ bool takes_file_part(const EndpointInfo& endpoint);
 // True when `value` is one of a choice parameter's allowed values.
 bool is_allowed_value(const EndpointParam& param, std::string_view value);
 
-// Empty when `value` fits the parameter's type, allowed values and length;
-// else what is wrong and what to enter ("name must be 1 to 255 characters.").
-// The one value rule: the API console checks a call with it before sending,
-// and the sandbox refuses what it refuses (400), as the service does.
+// What is wrong with a value for its parameter. The one value rule: the API
+// console checks a call with it before sending (and words it in the user's
+// language), and the sandbox refuses what it refuses (400), as the service does.
+enum class ValueProblem : unsigned char {
+    none,
+    not_id,         // 1 to 20 digits without a leading zero
+    not_id_list,    // ids separated by commas
+    not_choice,     // one of EndpointParam::allowed
+    not_unix_time,  // digits
+    not_url_code,   // letters A-Z a-z, digits, '_' and '-'
+    too_short,      // fewer than min_chars (no max_chars)
+    too_long,       // more than max_chars (no min_chars)
+    bad_length,     // outside min_chars..max_chars
+};
+ValueProblem value_problem(const EndpointParam& param, std::string_view value);
+
+// The same in the service's English for the sandbox's 400 answer: empty when
+// `value` fits, else what is wrong and what to enter ("name must be 1 to 255
+// characters (it has 256).").
 std::string param_value_problem(const EndpointParam& param, std::string_view value);
+
+// A choice parameter's allowed values as a list to read ("none, date, time").
+std::string allowed_list(std::string_view allowed);
 
 // The number of Unicode code points of UTF-8 text (continuation bytes are
 // not counted; invalid bytes count as one each).
