@@ -29,8 +29,9 @@
 //   cmake --build build/native --target roomkey-helper roomkey-sandbox
 //   node bench/scale.mjs [--runs 3] [--window 60] [--fixture FILE --large-room ID] [--json] [--bin DIR] [--web DIR]
 //       [--profile DIR]
-// --profile DIR: Chromium's CPU profile of each scroll (DIR/<account>-<run>.cpuprofile,
-// for DevTools) and the functions that took the most time, printed; give it
+// --profile DIR: Chromium's CPU profile of each opening, scroll and filter key
+// (DIR/<account>-<run>-<open|scroll|filter>.cpuprofile, for DevTools) and the
+// functions that took the most time, printed; give it
 // --web with a build whose .wasm keeps its names (web/profile) to read them.
 import { commandLine } from './cli.mjs';
 import { addPageApiHooks } from './page_api_hook.mjs';
@@ -259,12 +260,31 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
     // The /callback document's time origin is the Allow's navigation.
     const signIn = await onScreen(page, 'the room list');
 
+    // --profile: each measured step's CPU profile (DIR/<account>-<run>-<step>.cpuprofile) and its top functions.
+    const profiling = profileDir && !warmUp;
+    const profileStart = async () => {
+      if (!profiling) return;
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    };
+    const profileStop = async (step) => {
+      if (!profiling) return;
+      const { profile } = await cdp.send('Profiler.stop');
+      mkdirSync(profileDir, { recursive: true });
+      writeFileSync(join(profileDir, `${label}-${step}.cpuprofile`), JSON.stringify(profile));
+      progress(`${label}: self time, ${step}, top functions:\n` +
+        topFunctions(profile).map(([name, ms]) => `  ${ms.toFixed(1).padStart(8)} ms  ${name}`).join('\n'));
+    };
+
+    await profileStart();
     const opened = await page.evaluate((room) => {
       window.__scale.expect({ kind: 'room', room_id: room });
       window.roomkey.act({ type: 'open_room', room_id: room });
       return performance.now();
     }, roomId);
     const room = await onScreen(page, `room ${roomId}'s messages`);
+    await profileStop('open');
 
     // Scrolling: the wheel over the conversation, to the top and back.
     const box = await page.evaluate(() => window.roomkey.widget('conversation'));
@@ -272,11 +292,7 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await pause(300);
     await page.evaluate(() => window.__scale.record(true));
-    if (profileDir && !warmUp) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-      await cdp.send('Profiler.start');
-    }
+    await profileStart();
     const metricsFrom = await metrics();
     const wallFrom = Date.now();
     for (const delta of [-240, 240]) {
@@ -289,13 +305,7 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
     const metricsTo = await metrics();
     const spent = (name) => (metricsTo[name] - metricsFrom[name]) * 1000;  // ms
     const busy = spent('TaskDuration') / (Date.now() - wallFrom);
-    if (profileDir && !warmUp) {
-      const { profile } = await cdp.send('Profiler.stop');
-      mkdirSync(profileDir, { recursive: true });
-      writeFileSync(join(profileDir, `${label}.cpuprofile`), JSON.stringify(profile));
-      progress(`${label}: self time while scrolling, top functions:\n` +
-        topFunctions(profile).map(([name, ms]) => `  ${ms.toFixed(1).padStart(8)} ms  ${name}`).join('\n'));
-    }
+    await profileStop('scroll');
     const scroll = await page.evaluate(() => {
       const j = window.__scale;
       j.record(false);
@@ -307,8 +317,10 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
     await page.mouse.click(filterBox.x + filterBox.width / 2, filterBox.y + filterBox.height / 2);
     await pause(300);
     const keyAt = await page.evaluate(() => { window.__scale.expect({ kind: 'filter', text: 'p' }); return performance.now(); });
+    await profileStart();
     await page.keyboard.press('p');
     const filtered = await onScreen(page, 'the filtered room list');
+    await profileStop('filter');
     await page.keyboard.press('Backspace');
 
     // The API bytes of the first --window seconds after the Allow.

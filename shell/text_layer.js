@@ -73,6 +73,11 @@
     var s = el.style;
     s.left = r[0] + 'px';
     s.top = r[1] + 'px';
+    // A line only moved (a scroll) keeps its size and stretch: measuring its
+    // text again each frame was most of what a scroll cost here.
+    var size = r[2] + ' ' + r[3];
+    if (el.placedSize === size) return;
+    el.placedSize = size;
     s.fontSize = r[3] + 'px';
     s.height = r[3] + 'px';
     var natural = naturalWidth(r[4], r[3]);

@@ -37,6 +37,35 @@ TEST(RowHeights, OnlyTheRowsInViewAreInTheWindow) {
     EXPECT_FLOAT_EQ(bottom.after, 0);
 }
 
+// A frame draws the rows in view; the margin's rows only until measured.
+TEST(RowHeights, AScrolledFrameDrawsOnlyTheRowsInViewOnceTheMarginIsMeasured) {
+    RowHeights h;
+    h.set_layout(600, 16, 50);
+    std::vector<RowKey> keys = rows(100);
+    h.set_rows(keys);
+    const RowWindow first = h.drawn(2000, 200, 100);  // in view: rows 40..43; the margin 38..45
+    EXPECT_EQ(first.first, 38u) << "not measured yet: drawn to be measured";
+    EXPECT_EQ(first.last, 46u);
+    for (std::size_t i = first.first; i < first.last; ++i) h.measured(i, 50);
+    const RowWindow then = h.drawn(2000, 200, 100);
+    EXPECT_EQ(then.first, 40u);
+    EXPECT_EQ(then.last, 44u);
+    EXPECT_EQ(then.last - then.first, 4u) << "only the 4 rows in view";
+    EXPECT_FLOAT_EQ(then.before + 4 * 50 + then.after, h.total()) << "the list keeps its whole height";
+    // A row in the margin edited: measured again, so drawn again.
+    keys[45].version = 2;
+    keys[39].version = 2;
+    h.set_rows(keys);
+    const RowWindow edited = h.drawn(2000, 200, 100);
+    EXPECT_EQ(edited.first, 39u);
+    EXPECT_EQ(edited.last, 46u);
+    EXPECT_FLOAT_EQ(edited.before, 39 * 50);
+    EXPECT_FLOAT_EQ(edited.after, 54 * 50);
+    // The same frame at the very top and bottom stays in the list.
+    EXPECT_EQ(h.drawn(0, 200, 100).first, 0u);
+    EXPECT_EQ(h.drawn(h.total() - 200, 200, 100).last, 100u);
+}
+
 TEST(RowHeights, UnmeasuredRowsTakeTheEstimateUntilDrawn) {
     RowHeights h;
     h.set_layout(600, 16, 50);
@@ -115,6 +144,29 @@ TEST(DrawnMessages, AMessageIsParsedOncePerVersion) {
         << "another context parses again";
     cache.keep_only({});
     EXPECT_EQ(cache.size(), 0u) << "a deleted message is forgotten";
+}
+
+TEST(DrawnMessages, TheLogLineIsMadeWithTheParseNotEachFrame) {
+    DrawnMessages cache;
+    const notation::NameLookup names = [](std::string_view) { return std::string("Bob"); };
+    UserTime user;
+    ChatMessage m;
+    m.message_id = "6";
+    m.body = "[info]deploy done[/info]";
+    m.account.account_id = "1002";
+    m.account.name = "Bob";
+    const DrawnMessage& drawn = cache.get(m, 1, "1001", names, 1'700'000'000, user);
+    EXPECT_EQ(drawn.sender, "Bob");
+    EXPECT_NE(drawn.spoken.find("Bob"), std::string::npos) << drawn.spoken;
+    EXPECT_NE(drawn.spoken.find("deploy done"), std::string::npos) << "the text as drawn: " << drawn.spoken;
+    EXPECT_EQ(drawn.spoken.find("[info]"), std::string::npos) << "no tags: " << drawn.spoken;
+    for (int frame = 0; frame < 10; ++frame) cache.get(m, 1, "1001", names, 1'700'000'000, user);
+    EXPECT_EQ(cache.parses(), 1u) << "ten frames later, still the one parse";
+    m.account.name.clear();
+    m.update_time = 1'700'000'050;
+    EXPECT_NE(cache.get(m, 1, "1001", names, 1'700'000'000, user).sender.find("1002"), std::string::npos)
+        << "a sender without a name is named by account id";
+    EXPECT_EQ(cache.parses(), 2u);
 }
 
 // A measure that counts its calls: every character is 10 wide.

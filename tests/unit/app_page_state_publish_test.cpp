@@ -112,6 +112,33 @@ TEST(PageStatePublisher, AChangePublishesThatChange) {
     EXPECT_EQ(p.page, p.whole());
 }
 
+// Opening a room parses each message once: the page state and the
+// conversation (ui_conversation.cpp) read the open room's one cache.
+TEST(PageStatePublisher, AMessageIsParsedOnceForTheStateAndTheConversation) {
+    Publishing p;
+    const App& app = *p.h.app;
+    const DrawnMessages& drawn = app.open_room().drawn();
+    EXPECT_EQ(drawn.parses(), 1u) << "the state parsed the room's one message";
+    // The conversation asks as it draws, with the same context.
+    const RoomView& room = app.open_room().view();
+    const auto& contacts = app.contacts().contacts().value;
+    const std::string me = app.dashboard().account().value ? app.dashboard().account().value->account_id : "";
+    const std::int64_t now_unix = unix_ms(p.h.now) / 1000;
+    const UserTime& user = app.workspace().user_time();
+    const std::uint64_t context = drawn_context(room, contacts ? &*contacts : nullptr, me, now_unix, user);
+    ASSERT_EQ(room.messages().size(), 1u);
+    for (int frame = 0; frame < 3; ++frame) {
+        const DrawnMessage& m = app.open_room().drawn().get(
+            room.messages()[0], context, me, account_names(room, contacts ? &*contacts : nullptr), now_unix, user);
+        EXPECT_TRUE(m.mentions_me);
+    }
+    EXPECT_EQ(drawn.parses(), 1u) << "the conversation took the state's parse";
+    p.h.apply(intent::SetRoomFilter{"ops"});
+    p.publish();
+    p.whole();
+    EXPECT_EQ(drawn.parses(), 1u) << "publishing again parses nothing";
+}
+
 }  // namespace
 }  // namespace app_page_state_publish_test
 }  // namespace roomkey::app

@@ -242,6 +242,25 @@ TEST(AppRooms, MarkReadZeroesTheRoomAndReadsStatusAgain) {
     EXPECT_EQ(state["status"]["unread_num"], 0);
 }
 
+// The room list drawn each frame is kept while this version is the same
+// (room_order.hpp's KeptRoomOrder): every change of a room moves it.
+TEST(AppRooms, TheRoomsVersionMovesWithEveryChangeOfARoomOnly) {
+    RoomsHarness h;
+    h.routes["PUT /rooms/2100/messages/read"] = [&h](const HttpRequest&) {
+        h.unread = 0;
+        return answer(200, R"({"unread_num":0,"mention_num":0})");
+    };
+    h.apply(intent::OpenRoom{"2100"});
+    const std::uint64_t opened = h.app->dashboard().rooms_version();
+    h.apply(intent::SetRoomFilter{"ops"});
+    EXPECT_EQ(h.app->dashboard().rooms_version(), opened) << "a filter changes no room";
+    h.apply(intent::MarkRead{"2100"});
+    EXPECT_NE(h.app->dashboard().rooms_version(), opened) << "its counts changed";
+    const std::uint64_t read = h.app->dashboard().rooms_version();
+    h.apply(intent::ReloadRooms{});
+    EXPECT_NE(h.app->dashboard().rooms_version(), read) << "the list was read again";
+}
+
 // RAML: PUT /messages/read answers 400 when nothing is unread. The room is
 // read all the same: no error for the user, the counts are zero.
 TEST(AppRooms, MarkReadOnAReadRoomIsNoError_RAML) {

@@ -89,6 +89,21 @@ TEST(RoomOrder, KeptUntilARoomOrTheFilterChanges) {
     EXPECT_TRUE(kept.of(rooms, "c").empty());
 }
 
+// A frame asks with the dashboard's version of the rooms: while it and the
+// filter are the same, no room is read (the list drawn is the one kept).
+TEST(RoomOrder, KeptByVersionReadsNoRoomUntilTheVersionOrTheFilterChanges) {
+    std::vector<Room> rooms = {room("1", "b", false, 0, 0, 5), room("2", "a", false, 0, 1, 1),
+                               room("3", "c", false, 0, 0, 9)};
+    KeptRoomOrder kept;
+    const std::vector<std::size_t> first = room_order(rooms, "");
+    EXPECT_EQ(kept.of(rooms, 1, ""), first);
+    rooms[0].unread_num = 2;  // changed where the version does not say so
+    EXPECT_EQ(kept.of(rooms, 1, ""), first) << "the same version: the rooms were not read again";
+    EXPECT_EQ(kept.of(rooms, 2, ""), room_order(rooms, "")) << "a new version is read";
+    EXPECT_NE(kept.of(rooms, 2, ""), first);
+    EXPECT_EQ(kept.of(rooms, 2, "c"), room_order(rooms, "c")) << "another filter is read";
+}
+
 }  // namespace
 }  // namespace room_order_test
 }  // namespace roomkey::app

@@ -163,6 +163,7 @@ void Dashboard::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                  now);
             break;
         case Read::rooms:
+            ++rooms_version_;
             fill(host_, rooms_, answer, read_rooms, tr("views.reading", {{"what", tr("views.the_room_list")}}), Endpoint::rooms_list, ErrorSource::rooms,
                  now);
             if (rooms_.value && !rooms_.value->empty()) {
@@ -178,6 +179,7 @@ void Dashboard::on_answer(RequestTag tag, const Answer& answer, Instant now) {
 
 void Dashboard::set_room_counts(const std::string& room_id, std::int64_t unread, std::int64_t mentions) {
     if (!rooms_.value) return;
+    ++rooms_version_;
     for (Room& room : *rooms_.value) {
         if (room.room_id == room_id) {
             room.unread_num = unread;
@@ -208,6 +210,7 @@ void Dashboard::clear() {
     account_ = {};
     status_ = {};
     rooms_ = {};
+    ++rooms_version_;
     selected_room_.clear();
 }
 

@@ -45,6 +45,9 @@ public:
     const Loadable<Account>& account() const { return account_; }
     const Loadable<MyStatus>& status() const { return status_; }
     const Loadable<std::vector<Room>>& rooms() const { return rooms_; }
+    // Changes whenever rooms().value may have: a frame knows the list is the
+    // same without reading hundreds of rooms (room_order.hpp's KeptRoomOrder).
+    std::uint64_t rooms_version() const { return rooms_version_; }
     const std::string& selected_room() const { return selected_room_; }
     // The name of a room in the list ("" when it is not there).
     std::string room_name(const std::string& room_id) const;
@@ -58,6 +61,7 @@ private:
     Loadable<Account> account_;
     Loadable<MyStatus> status_;
     Loadable<std::vector<Room>> rooms_;
+    std::uint64_t rooms_version_ = 0;
     std::string selected_room_;
     std::map<RequestTag, Read> reads_;
     std::function<void(Instant)> on_rooms_read_;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app/digest.hpp"
+#include "app/i18n.hpp"
 
 namespace roomkey::app {
 
@@ -80,6 +81,28 @@ RowWindow RowHeights::window(float scroll_y, float view_height, float margin) co
     return w;
 }
 
+RowWindow RowHeights::drawn(float scroll_y, float view_height, float margin) const {
+    const RowWindow in_view = window(scroll_y, view_height, 0);
+    const RowWindow wide = window(scroll_y, view_height, margin);
+    RowWindow w = in_view;
+    // From the first unmeasured row above the view, to the last below it.
+    for (std::size_t i = wide.first; i < in_view.first; ++i) {
+        if (!known(i)) {
+            w.first = i;
+            w.before = top_of(i);
+            break;
+        }
+    }
+    for (std::size_t i = wide.last; i > in_view.last; --i) {
+        if (!known(i - 1)) {
+            w.last = i;
+            w.after = total() - top_of(i);
+            break;
+        }
+    }
+    return w;
+}
+
 std::uint64_t message_version(const ChatMessage& message, bool day_separator) {
     // update_time moves with every edit the service took; the length is for
     // a body changed here before the service answered.
@@ -88,6 +111,18 @@ std::uint64_t message_version(const ChatMessage& message, bool day_separator) {
         .add(static_cast<std::int64_t>(message.body.size()))
         .add(day_separator)
         .value();
+}
+
+std::uint64_t drawn_context(const RoomView& room, const std::vector<Contact>* contacts,
+                            const std::string& my_account_id, std::int64_t now_unix, const UserTime& user) {
+    Digest d;
+    d.add(my_account_id).add(written_time(now_unix, TimeStyle::date, user));
+    d.add(static_cast<std::int64_t>(i18n::language()));
+    for (const RoomMember& m : room.members()) d.add(m.account_id).add(m.name);
+    if (contacts) {
+        for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
+    }
+    return d.value();
 }
 
 const DrawnMessage& DrawnMessages::get(const ChatMessage& message, std::uint64_t context,
@@ -104,6 +139,7 @@ const DrawnMessage& DrawnMessages::get(const ChatMessage& message, std::uint64_t
     if (entry.version != version) {
         entry.version = version;
         entry.drawn = drawn_message(message, my_account_id, names, now_unix, user);
+        ++parses_;
     }
     next_ = at + 1;
     return entry.drawn;

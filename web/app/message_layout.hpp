@@ -47,6 +47,11 @@ public:
     // The rows that meet [scroll_y, scroll_y + view_height], and `margin`
     // more above and below (pixels, so a wheel step finds them drawn).
     RowWindow window(float scroll_y, float view_height, float margin) const;
+    // The rows a frame draws: those in view, and those in the margin only
+    // while their height is not measured yet (so a wheel step finds them
+    // measured, and the rows in view do not jump). Once measured, the rows
+    // off screen cost the frame nothing.
+    RowWindow drawn(float scroll_y, float view_height, float margin) const;
     // Where row `row` starts, from the top of the list; total(): the list's height.
     float top_of(std::size_t row) const;
     float total() const { return top_of(rows_.size()); }
@@ -64,9 +69,16 @@ private:
     std::vector<float> heights_;  // by row; below 0: not measured (no map: wasm size)
 };
 
+// What every drawn message reads besides itself: who I am, the names (the
+// room's members, the contacts), the day the times are written against and
+// the language. The conversation and the page state ask with the same one,
+// so a message is parsed once for both.
+std::uint64_t drawn_context(const RoomView& room, const std::vector<Contact>* contacts,
+                            const std::string& my_account_id, std::int64_t now_unix, const UserTime& user);
+
 // Messages as drawn (message_view.hpp), parsed once per message_id and
 // version (message_version), and again only when what every message reads
-// changes (`context`: who I am, the names, the day the times are written on).
+// changes (`context`: drawn_context). The open room keeps one (open_room.hpp).
 class DrawnMessages {
 public:
     const DrawnMessage& get(const ChatMessage& message, std::uint64_t context, const std::string& my_account_id,
@@ -74,6 +86,8 @@ public:
     // Forgets the messages not in `kept` (deleted, or another room's).
     void keep_only(const std::vector<ChatMessage>& kept);
     std::size_t size() const { return entries_.size(); }
+    // How many times a message was parsed, in all.
+    std::size_t parses() const { return parses_; }
 
 private:
     struct Entry {
@@ -82,6 +96,7 @@ private:
         DrawnMessage drawn;
     };
     std::uint64_t context_ = 0;
+    std::size_t parses_ = 0;
     std::vector<Entry> entries_;  // in the order asked for, so a frame's lookups run along it
     std::size_t next_ = 0;        // where the next lookup starts
 };

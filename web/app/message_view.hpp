@@ -31,6 +31,8 @@ struct DrawnMessage {
     bool system = false;
     bool edited = false;
     std::string time_text;  // local time, as drawn
+    std::string sender;     // its sender's name, or "account <id>"
+    std::string spoken;     // how the conversation's log reads it: who, when, the text
 };
 
 // Account names from the room's members, then the contacts.

@@ -16,6 +16,7 @@
 #include "app/dashboard.hpp"
 #include "app/feature.hpp"
 #include "app/intents.hpp"
+#include "app/message_layout.hpp"
 #include "app/my_tasks.hpp"
 #include "app/posting.hpp"
 #include "app/room_view.hpp"
@@ -72,6 +73,9 @@ public:
 
     const RoomView& view() const { return room_; }
     RoomView& view() { return room_; }
+    // Its messages as drawn, parsed once for the conversation and the page
+    // state alike (a cache: reading the state fills it).
+    DrawnMessages& drawn() const { return drawn_; }
     // The mirror's last line about new messages in the open room.
     const std::string& announcement() const { return announcement_; }
 
@@ -98,6 +102,7 @@ private:
     MyTasks& my_tasks_;
     const bool& page_visible_;
     RoomView room_;
+    mutable DrawnMessages drawn_;
     std::optional<Instant> poll_at_;  // the next poll, once the first load answered
     std::int64_t read_for_ = 0;        // poll_reads_latest's room change read already
     std::string announcement_;

@@ -258,19 +258,25 @@ std::string PageStatePublisher::changes(const App& app, Instant now, bool time_o
     }
     // The countdown inside `room`, on its own: it ticks without the room being rebuilt.
     parts[std::string(kRoomPollInMs)] = room_poll_in_ms(app, now);
-    json changed = json::object();
+    // The parts that changed, each written once (the room's messages are
+    // most of the state: written again, they were most of a publish).
+    std::string changed;
+    bool room = false;
+    bool poll = false;
     for (auto& [name, value] : parts.items()) {
         std::string text = text_of(value);
         json& last = sent_[name];
         if (last.is_string() && last.get_ref<const std::string&>() == text) continue;
+        changed += (changed.empty() ? "{" : ",") + text_of(json(name)) + ":" + text;
         last = std::move(text);
-        changed[name] = std::move(value);
+        room = room || name == "room";
+        poll = poll || name == kRoomPollInMs;
     }
     published_ = true;
-    // A part set inside `room` is set again whenever `room` is replaced.
-    if (changed.contains("room") && !changed.contains(kRoomPollInMs))
-        changed[std::string(kRoomPollInMs)] = parts[std::string(kRoomPollInMs)];
-    return changed.empty() ? std::string() : text_of(changed);
+    // A part set inside `room` is set again whenever `room` is replaced (after it: the page applies them in order).
+    const std::string poll_name(kRoomPollInMs);
+    if (room && !poll) changed += "," + text_of(json(poll_name)) + ":" + text_of(parts[poll_name]);
+    return changed.empty() ? std::string() : changed + "}";
 }
 
 }  // namespace roomkey::app

@@ -68,7 +68,12 @@ std::uint64_t room_list_digest(const std::vector<Room>& rooms, std::string_view 
 }
 
 const std::vector<std::size_t>& KeptRoomOrder::of(const std::vector<Room>& rooms, std::string_view filter) {
-    const std::uint64_t key = room_list_digest(rooms, filter);
+    return of(rooms, room_list_digest(rooms, filter), filter);
+}
+
+const std::vector<std::size_t>& KeptRoomOrder::of(const std::vector<Room>& rooms, std::uint64_t version,
+                                                  std::string_view filter) {
+    const std::uint64_t key = Digest().add(static_cast<std::int64_t>(version)).add(filter).value();
     if (!known_ || key != key_) {
         order_ = room_order(rooms, filter);
         key_ = key;

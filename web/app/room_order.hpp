@@ -35,6 +35,9 @@ std::uint64_t room_list_digest(const std::vector<Room>& rooms, std::string_view 
 class KeptRoomOrder {
 public:
     const std::vector<std::size_t>& of(const std::vector<Room>& rooms, std::string_view filter);
+    // The same, known to be unchanged while `version` and the filter are
+    // (Dashboard::rooms_version): a frame reads no room, only the rows it draws.
+    const std::vector<std::size_t>& of(const std::vector<Room>& rooms, std::uint64_t version, std::string_view filter);
 
 private:
     std::uint64_t key_ = 0;

@@ -151,12 +151,16 @@ void add_open_room(const App& app, Instant now, json& state) {
     if (!room.is_object()) return;
     const RoomView& view = app.open_room().view();
     const std::string me = my_account_id(app);
-    const auto names =
-        account_names(view, app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr);
+    const std::vector<Contact>* contacts =
+        app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr;
+    const auto names = account_names(view, contacts);
     const std::int64_t now_unix = unix_ms(now) / 1000;
+    const UserTime& user = app.workspace().user_time();
+    // As the conversation draws them: parsed once for both (message_layout.hpp).
+    const std::uint64_t context = drawn_context(view, contacts, me, now_unix, user);
     json& messages = room["messages"];
     for (std::size_t i = 0; i < view.messages().size() && i < messages.size(); ++i) {
-        const DrawnMessage drawn = drawn_message(view.messages()[i], me, names, now_unix, app.workspace().user_time());
+        const DrawnMessage& drawn = app.open_room().drawn().get(view.messages()[i], context, me, names, now_unix, user);
         json& m = messages[i];
         m["text"] = drawn.text;
         m["mentions_me"] = drawn.mentions_me;

@@ -4,9 +4,10 @@
 #include <GLES3/gl3.h>
 #include <emscripten/html5.h>
 #include <imgui.h>
-#include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
@@ -47,18 +48,75 @@ app::DrawnFrame drawn_frame(const ImDrawData& draw_data) {
     return frame;
 }
 
-// Every draw command is clipped to `region` too: the backend's scissor then
-// keeps each one inside it.
-void clip_to(ImDrawData& draw_data, const app::PixelRect& region) {
-    const ImVec2 origin = draw_data.DisplayPos;
-    for (int n = 0; n < draw_data.CmdListsCount; ++n) {
-        for (ImDrawCmd& cmd : draw_data.CmdLists[n]->CmdBuffer) {
-            cmd.ClipRect.x = std::max(cmd.ClipRect.x, region.x0 + origin.x);
-            cmd.ClipRect.y = std::max(cmd.ClipRect.y, region.y0 + origin.y);
-            cmd.ClipRect.z = std::min(cmd.ClipRect.z, region.x1 + origin.x);
-            cmd.ClipRect.w = std::min(cmd.ClipRect.w, region.y1 + origin.y);
-        }
-    }
+// The canvas's own program and buffers, made once. ImGui's OpenGL3 backend
+// reads back some twenty GL states at every RenderDrawData to restore them
+// after (nothing else draws here), and in Chromium each read of the
+// viewport, the scissor box or the blend state waits for the GPU process:
+// most of a scrolled frame's time went there. This draws the same triangles
+// with the same shader and blending, and reads nothing back.
+struct Gl {
+    GLuint program = 0, vao = 0, vbo = 0, ebo = 0;
+    GLint projection = -1;
+};
+
+GLuint compiled(GLenum kind, const char* source) {
+    const GLuint shader = glCreateShader(kind);
+    glShaderSource(shader, 1, &source, nullptr);
+    glCompileShader(shader);
+    return shader;
+}
+
+const Gl& gl() {
+    static Gl g;
+    if (g.program != 0) return g;
+    const GLuint vertex = compiled(GL_VERTEX_SHADER,
+                                   "#version 300 es\n"
+                                   "precision highp float;\n"
+                                   "layout (location = 0) in vec2 position;\n"
+                                   "layout (location = 1) in vec2 uv;\n"
+                                   "layout (location = 2) in vec4 colour;\n"
+                                   "uniform mat4 projection;\n"
+                                   "out vec2 frag_uv;\n"
+                                   "out vec4 frag_colour;\n"
+                                   "void main() {\n"
+                                   "  frag_uv = uv;\n"
+                                   "  frag_colour = colour;\n"
+                                   "  gl_Position = projection * vec4(position, 0.0, 1.0);\n"
+                                   "}\n");
+    const GLuint fragment = compiled(GL_FRAGMENT_SHADER,
+                                     "#version 300 es\n"
+                                     "precision mediump float;\n"
+                                     "uniform sampler2D atlas;\n"
+                                     "in vec2 frag_uv;\n"
+                                     "in vec4 frag_colour;\n"
+                                     "layout (location = 0) out vec4 out_colour;\n"
+                                     "void main() { out_colour = frag_colour * texture(atlas, frag_uv); }\n");
+    g.program = glCreateProgram();
+    glAttachShader(g.program, vertex);
+    glAttachShader(g.program, fragment);
+    glLinkProgram(g.program);
+    glDeleteShader(vertex);
+    glDeleteShader(fragment);
+    g.projection = glGetUniformLocation(g.program, "projection");
+    glUseProgram(g.program);
+    glUniform1i(glGetUniformLocation(g.program, "atlas"), 0);
+    glGenVertexArrays(1, &g.vao);
+    glGenBuffers(1, &g.vbo);
+    glGenBuffers(1, &g.ebo);
+    glBindVertexArray(g.vao);  // holds the buffers and the layout below
+    glBindBuffer(GL_ARRAY_BUFFER, g.vbo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.ebo);
+    const auto stride = static_cast<GLsizei>(sizeof(app::DrawnVertex));
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(app::DrawnVertex, x)));
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(app::DrawnVertex, u)));
+    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
+                          reinterpret_cast<const void*>(offsetof(app::DrawnVertex, colour)));
+    return g;
 }
 
 }  // namespace
@@ -84,16 +142,58 @@ void CanvasPainter::paint(ImDrawData& draw_data, const ImVec4& background, bool 
     shown_ = std::move(next);
     if (!last_region_) return;
     const app::PixelRect& r = *last_region_;
+    const app::DrawnFrame& frame = *shown_;
     const auto height = static_cast<GLint>(canvas.y1);
-    glViewport(0, 0, static_cast<GLsizei>(canvas.x1), height);
     // GL's scissor counts rows from the bottom.
+    auto scissor = [height](float x0, float y0, float x1, float y1) {
+        glScissor(static_cast<GLint>(x0), static_cast<GLint>(static_cast<float>(height) - y1),
+                  static_cast<GLsizei>(x1 - x0), static_cast<GLsizei>(y1 - y0));
+    };
+    glViewport(0, 0, static_cast<GLsizei>(canvas.x1), height);
     glEnable(GL_SCISSOR_TEST);
-    glScissor(static_cast<GLint>(r.x0), height - static_cast<GLint>(r.y1), static_cast<GLsizei>(r.x1 - r.x0),
-              static_cast<GLsizei>(r.y1 - r.y0));
+    scissor(r.x0, r.y0, r.x1, r.y1);
     glClearColor(background.x, background.y, background.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    clip_to(draw_data, r);
-    ImGui_ImplOpenGL3_RenderDrawData(&draw_data);
+    if (frame.indices.empty()) {
+        glDisable(GL_SCISSOR_TEST);
+        return;
+    }
+    // ImGui's state: blending as its backend sets it, no culling, depth or stencil.
+    const Gl& g = gl();
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_STENCIL_TEST);
+    glUseProgram(g.program);
+    const float left = draw_data.DisplayPos.x, right = left + draw_data.DisplaySize.x;
+    const float top = draw_data.DisplayPos.y, bottom = top + draw_data.DisplaySize.y;
+    // clang-format off
+    const float projection[16] = {2.0f / (right - left), 0, 0, 0,
+                                  0, 2.0f / (top - bottom), 0, 0,
+                                  0, 0, -1.0f, 0,
+                                  (right + left) / (left - right), (top + bottom) / (bottom - top), 0, 1.0f};
+    // clang-format on
+    glUniformMatrix4fv(g.projection, 1, GL_FALSE, projection);
+    glActiveTexture(GL_TEXTURE0);
+    glBindVertexArray(g.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, g.vbo);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(frame.vertices.size() * sizeof(app::DrawnVertex)),
+                 frame.vertices.data(), GL_STREAM_DRAW);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(frame.indices.size() * sizeof(std::uint32_t)),
+                 frame.indices.data(), GL_STREAM_DRAW);
+    for (const app::DrawnBatch& b : frame.batches) {
+        // Each batch inside its clip rectangle and the repainted region.
+        const float x0 = std::max(b.clip.x0, r.x0), y0 = std::max(b.clip.y0, r.y0);
+        const float x1 = std::min(b.clip.x1, r.x1), y1 = std::min(b.clip.y1, r.y1);
+        if (x1 <= x0 || y1 <= y0 || b.index_count == 0) continue;
+        scissor(x0, y0, x1, y1);
+        glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(b.texture));
+        glDrawElements(
+            GL_TRIANGLES, static_cast<GLsizei>(b.index_count), GL_UNSIGNED_INT,
+            reinterpret_cast<const void*>(static_cast<std::uintptr_t>(b.first_index) * sizeof(std::uint32_t)));
+    }
     glDisable(GL_SCISSOR_TEST);
 }
 

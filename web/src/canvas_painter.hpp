@@ -22,8 +22,8 @@ class CanvasPainter {
 public:
     // `canvas_intact`: the canvas still shows the last frame painted (false
     // after a resize, which blanks it, or a change of theme or font texture).
-    // `draw_data` is ImGui's, after ImGui::Render(); its clip rectangles are
-    // narrowed to the repainted region.
+    // `draw_data` is ImGui's, after ImGui::Render(), drawn with the canvas's
+    // own program (it reads no GL state back, as ImGui's backend does).
     void paint(ImDrawData& draw_data, const ImVec4& background, bool canvas_intact);
 
     // The region the last paint() drew again (none: the picture was the same).

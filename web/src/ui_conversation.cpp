@@ -30,15 +30,6 @@ namespace roomkey::web::parts {
 
 namespace {
 
-std::string sender(const ChatMessage& m) {
-    return m.account.name.empty() ? tr("mentions.account", {{"id", m.account.account_id}}) : m.account.name;
-}
-
-// How the conversation's log item reads the message (drawn or not).
-std::string log_text(const ChatMessage& m, const app::DrawnMessage& drawn) {
-    return tr("conversation.log_item", {{"name", sender(m)}, {"time", drawn.time_text}, {"text", drawn.text}});
-}
-
 void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::DrawnMessage& drawn,
                  const notation::NameLookup& names, std::int64_t now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
@@ -48,10 +39,10 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         ui.jump_to.clear();
     }
     const ImVec2 top = ImGui::GetCursorScreenPos();
-    const std::string who = sender(m);
+    const std::string& who = drawn.sender;
     // For assistive technology: an item of the conversation's log that reads
     // as the message is drawn (no tags), its controls inside it.
-    a11y::begin_log_item(m.message_id.c_str(), log_text(m, drawn));
+    a11y::begin_log_item(m.message_id.c_str(), drawn.spoken);
     text_layer::message(m.message_id, drawn.text, true);  // its lines, as the page's text (text_layer.hpp)
     ImGui::BeginGroup();
     ImGui::TextColored(kAccent, "%s", emoji_folded(who, false).c_str());  // each emoji one glyph (emoji_glyphs.hpp)
@@ -123,7 +114,8 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
 // The conversation's rows as last drawn (one conversation is on screen).
 struct Rows {
     app::RowHeights heights;
-    app::DrawnMessages drawn;
+    std::uint64_t keys_of = 0;    // the room (version) and offset the keys below are of
+    std::vector<bool> day_above;  // by row: a day separator above it
     std::string room;        // the room they are of
     std::size_t count = 0;   // its messages at the last frame
     bool at_bottom = false;  // its messages just came: kept at the newest
@@ -131,18 +123,6 @@ struct Rows {
 Rows& conversation_rows() {
     static Rows rows;
     return rows;
-}
-
-// What every drawn message reads besides itself: who I am, the names, the day.
-std::uint64_t drawn_context(const app::RoomView& room, const App& app, const std::string& me, std::int64_t now_unix,
-                            const app::UserTime& offset) {
-    app::Digest d;
-    d.add(me).add(app::written_time(now_unix, app::TimeStyle::date, offset));
-    for (const RoomMember& m : room.members()) d.add(m.account_id).add(m.name);
-    if (const auto& contacts = app.contacts().contacts().value) {
-        for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
-    }
-    return d.value();
 }
 
 }  // namespace
@@ -199,22 +179,38 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     // keep the height they were drawn at (app/message_layout.hpp).
     const std::vector<ChatMessage>& messages = room.messages();
     Rows& rows = conversation_rows();
-    std::vector<bool> day_above(messages.size());
-    std::vector<app::RowKey> keys(messages.size());
+    // The rows' keys and day separators, worked out again only when the room
+    // (or the UTC offset) changed: each day asks the browser for its offset.
+    const std::uint64_t keys_of = app::Digest()
+                                      .add(room.room_id())
+                                      .add(static_cast<std::int64_t>(room.version()))
+                                      .add(static_cast<std::int64_t>(offset.offset(now_unix)))
+                                      .value();
+    if (keys_of != rows.keys_of || rows.day_above.size() != messages.size()) {
+        rows.keys_of = keys_of;
+        rows.day_above.assign(messages.size(), true);
+        std::vector<app::RowKey> keys(messages.size());
+        for (std::size_t i = 0; i < messages.size(); ++i) {
+            rows.day_above[i] =
+                i == 0 || !app::same_local_day(messages[i - 1].send_time, messages[i].send_time, offset);
+            keys[i] = {messages[i].message_id, app::message_version(messages[i], rows.day_above[i])};
+        }
+        rows.heights.set_rows(keys);
+    }
+    const std::vector<bool>& day_above = rows.day_above;
     std::size_t jump_row = messages.size();
-    for (std::size_t i = 0; i < messages.size(); ++i) {
-        day_above[i] = i == 0 || !app::same_local_day(messages[i - 1].send_time, messages[i].send_time, offset);
-        keys[i] = {messages[i].message_id, app::message_version(messages[i], day_above[i])};
-        if (!ui.jump_to.empty() ? messages[i].message_id == ui.jump_to
-                                : at_unread && messages[i].message_id == first_unread) {
-            jump_row = i;
+    if (!ui.jump_to.empty() || at_unread) {
+        const std::string& target = !ui.jump_to.empty() ? ui.jump_to : first_unread;
+        for (std::size_t i = 0; i < messages.size(); ++i) {
+            if (messages[i].message_id == target) jump_row = i;
         }
     }
     rows.heights.set_layout(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
                             ImGui::GetTextLineHeightWithSpacing() * 3.0f);
-    rows.heights.set_rows(keys);
-    rows.drawn.keep_only(messages);
-    const std::uint64_t context = drawn_context(room, app, me, now_unix, offset);
+    app::DrawnMessages& parsed = app.open_room().drawn();  // parsed once, with the page state's
+    parsed.keep_only(messages);
+    const std::uint64_t context = app::drawn_context(
+        room, app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr, me, now_unix, offset);
     const float list_top = ImGui::GetCursorPosY();
     const float view = ImGui::GetWindowHeight();
     // A room's messages come in at the bottom, where the newest are: drawn
@@ -229,14 +225,14 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const float scroll = jump_row < messages.size() ? rows.heights.top_of(jump_row)
                          : rows.at_bottom && !jumped ? std::max(0.0f, rows.heights.total() - view)
                                                      : ImGui::GetScrollY() - list_top;
-    const app::RowWindow shown = rows.heights.window(scroll, view, view * 0.5f);
+    const app::RowWindow shown = rows.heights.drawn(scroll, view, view * 0.5f);
     bool all_known = true;
     for (std::size_t i = shown.first; i < shown.last; ++i) all_known = all_known && rows.heights.known(i);
     // The log still holds every message, in order: those not drawn read as text.
     auto not_drawn = [&](std::size_t i) {
         ImGui::PushID(messages[i].message_id.c_str());
-        const app::DrawnMessage& drawn = rows.drawn.get(messages[i], context, me, names, now_unix, offset);
-        a11y::log_item_not_drawn(messages[i].message_id.c_str(), log_text(messages[i], drawn));
+        const app::DrawnMessage& drawn = parsed.get(messages[i], context, me, names, now_unix, offset);
+        a11y::log_item_not_drawn(messages[i].message_id.c_str(), drawn.spoken);
         text_layer::message(messages[i].message_id, drawn.text, false);
         ImGui::PopID();
     };
@@ -250,7 +246,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
             text_dim("--- " + app::date_separator_text(m.send_time, now_unix, offset) + " ---");
         }
         if (m.message_id == first_unread) new_messages_line(app, ui);
-        message_row(app, ui, m, rows.drawn.get(m, context, me, names, now_unix, offset), names, now_unix, out);
+        message_row(app, ui, m, parsed.get(m, context, me, names, now_unix, offset), names, now_unix, out);
         rows.heights.measured(i, ImGui::GetCursorPosY() - top);
     }
     for (std::size_t i = shown.last; i < messages.size(); ++i) not_drawn(i);

@@ -83,7 +83,7 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
     ImGui::BeginChild("room_rows", ImVec2(0, 0), ImGuiChildFlags_None);
     // Only the rows on screen are drawn (rows are one line each).
     static app::KeptRoomOrder kept;  // sorted again only when the rooms or the filter changed
-    const std::vector<std::size_t>& order = kept.of(*rooms, ui.room_filter.data());
+    const std::vector<std::size_t>& order = kept.of(*rooms, app.dashboard().rooms_version(), ui.room_filter.data());
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(order.size()));
     while (clipper.Step()) {
