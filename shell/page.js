@@ -74,7 +74,7 @@
 //                                    console_send_anyway, open_room, mark_read,
 //                                    console_endpoint, console_send, add_scopes,
 //                                    rate_plot, refresh_scopes, files_tab,
-//                                    upload_file; room_list, conversation,
+//                                    upload_file, upload_message; room_list, conversation,
 //                                    composer, details, developer, back, attach,
 //                                    mention_option, send_key, menu (a narrow header),
 //                                    session (the header's session words),

@@ -54,23 +54,6 @@ DownloadSigner::Check DownloadSigner::check(std::int64_t file_id, std::string_vi
     return Check::ok;
 }
 
-std::string format_file_size(std::int64_t bytes) {
-    if (bytes < 1024) return std::to_string(bytes) + " B";
-    const char* units[] = {"KB", "MB", "GB"};
-    double value = static_cast<double>(bytes) / 1024.0;
-    int unit = 0;
-    while (value >= 1024.0 && unit < 2) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", value);
-    std::string out = text;
-    while (out.back() == '0') out.pop_back();
-    if (out.back() == '.') out.pop_back();
-    return out + " " + units[unit];
-}
-
 std::string attachment_disposition(std::string_view filename) {
     std::string fallback;
     std::string encoded;

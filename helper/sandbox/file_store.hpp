@@ -73,10 +73,6 @@ private:
     std::string key_;
 };
 
-// "12.5 KB", "0 B", "1.2 MB": the size as the service writes it in its
-// file_uploaded message (two decimals at most, trailing zeros dropped).
-std::string format_file_size(std::int64_t bytes);
-
 // RFC 6266 / RFC 8187: attachment; filename="<ASCII fallback>";
 // filename*=UTF-8''<percent-encoded UTF-8>.
 std::string attachment_disposition(std::string_view filename);

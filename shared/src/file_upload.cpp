@@ -1,6 +1,8 @@
 // file_upload.cpp: the upload request and the two readers (see file_upload.hpp).
 #include "roomkey/file_upload.hpp"
 
+#include <cstdio>
+
 #include "api_json.hpp"
 #include "roomkey/upload_limits.hpp"
 #include "roomkey/endpoints.hpp"
@@ -64,6 +66,30 @@ Result<std::string, ApiReadError> read_download_url(const HttpResponse& response
         return Err{detail::read_error(ApiReadErrorKind::invalid_value, "download_url")};
     }
     return **url;
+}
+
+std::string format_file_size(std::int64_t bytes, bool brief) {
+    if (bytes < 1024) return std::to_string(bytes) + " B";
+    static const char* const units[] = {"KB", "MB", "GB"};
+    double value = static_cast<double>(bytes) / 1024.0;
+    int unit = 0;
+    const auto decimals = [&] { return !brief ? 2 : unit == 0 ? 0 : 1; };
+    const auto rounded = [&] {  // the value as it will be written: 1023.996 KB is "1 MB", never "1024 KB"
+        const double scale = decimals() == 0 ? 1.0 : decimals() == 1 ? 10.0 : 100.0;
+        return static_cast<double>(static_cast<std::int64_t>(value * scale + 0.5)) / scale;
+    };
+    while (rounded() >= 1024.0 && unit < 2) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals(), rounded());
+    std::string out = text;
+    if (out.find('.') != std::string::npos) {
+        while (out.back() == '0') out.pop_back();
+        if (out.back() == '.') out.pop_back();
+    }
+    return out + " " + units[unit];
 }
 
 }  // namespace roomkey

@@ -8,10 +8,10 @@
 // with the file; the file card in the message downloads the same bytes.
 // The delete question is a dialog in words: no method, no path, no id.
 // Reply, Quote and Edit put the keyboard focus and the caret at the end of
-// the text they bring, so the keys typed next land there (typed once the
-// field has the browser's focus: the press's own frame and the field's first
-// one can still drop a key typed within them, faster than any hand); a send
-// keeps them in the composer; Ctrl+Enter sends when Enter sends.
+// the text they bring, so the keys typed next land there (typed here once
+// the field has the browser's focus; keys typed within the press's own
+// frame: app_reply_keys); a send keeps them in the composer; Ctrl+Enter
+// sends when Enter sends.
 // Screenshots: composer_wrapped_1000x700.png, composer_<w>x<h>.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

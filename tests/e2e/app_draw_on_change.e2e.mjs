@@ -108,7 +108,7 @@ test('painting only what changed leaves the picture a full repaint draws', async
   await page.getByRole('button', { name: 'Connection settings', exact: true }).dispatchEvent('click');
   await settledPicture(page);
   const contacts = page.getByRole('checkbox', { name: 'contacts.all:read_write', exact: true });
-  const tokenSection = page.getByRole('button', { name: 'Or use an API token (spec 5.1)', exact: true });
+  const tokenSection = page.getByRole('button', { name: 'Use an API token instead', exact: true });
   for (const control of [contacts, contacts, tokenSection, tokenSection]) {
     await control.dispatchEvent('click');
     await settledPicture(page);

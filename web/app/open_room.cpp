@@ -10,6 +10,7 @@
 #include "app/view_answer.hpp"
 #include "app/words.hpp"
 #include "roomkey/errors.hpp"
+#include "roomkey/file_upload.hpp"
 #include "roomkey/polling.hpp"
 #include "roomkey/upload_limits.hpp"
 
@@ -22,14 +23,6 @@ namespace {
 
 std::string room_path(const std::string& room_id, std::string_view rest = {}) {
     return "/rooms/" + room_id + std::string(rest);
-}
-
-// "7.3 MB" for the too-large message.
-std::string megabytes(std::int64_t bytes) {
-    char text[32];
-    const double mb = static_cast<double>(bytes) / (1024.0 * 1024.0);
-    std::snprintf(text, sizeof text, "%.1f MB", mb);  // i18n: not shown (a unit, in room.upload_too_large)
-    return text;
 }
 
 // The room list's count of unread messages in a room (0 when not listed).
@@ -138,7 +131,7 @@ void OpenRoom::upload(const intent::UploadFile& i, Instant now) {
     if (size > static_cast<std::int64_t>(kMaxUploadFileBytes)) {
         state.status = "failed";
         state.error = tr("room.upload_too_large",
-                         {{"name", i.name}, {"size", megabytes(size)}, {"most", std::to_string(kMaxUploadFileBytes)}});
+                         {{"name", i.name}, {"size", format_file_size(size)}, {"most", std::to_string(kMaxUploadFileBytes)}});
         room_.set_upload(std::move(state));
         return;
     }

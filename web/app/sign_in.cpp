@@ -216,8 +216,7 @@ void SignIn::use_api_token(std::string token, Instant now) {
     client_.set_api_config(host_.api_config());
     client_.use_api_token(api_token_);
     host_.reset_error();
-    host_.notice(tr("sign_in.using_token",
-                    {{"header", host_.config() ? host_.config()->token_header : std::string(kDefaultApiTokenHeader)}}));
+    host_.notice(tr("sign_in.using_token"));
     host_.signed_in(now);
 }
 

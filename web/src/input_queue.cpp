@@ -45,9 +45,9 @@ namespace roomkey::web::input_queue {
 namespace {
 
 struct Event {
-    enum class Type { Key, MouseButton, Char, Text, Deletion, Activate, Focus };
+    enum class Type { Key, MouseButton, Char, ImKey, Text, Deletion, Activate, Focus };
     Type type = Type::Key;
-    int code = -1;  // Key, MouseButton: GLFW's code; Char: the codepoint
+    int code = -1;  // Key, MouseButton: GLFW's code; Char: the codepoint; ImKey: ImGui's key
     int scancode = 0;
     int action = 0;
     int mods = 0;
@@ -59,7 +59,7 @@ struct Event {
     long first_wait_frame = -1;  // Text for a tree field: the frame it began to wait for it
     long not_before_frame = -1;  // MouseButton: goes to ImGui only once this frame has begun
 
-    bool from_glfw() const { return type == Type::Key || type == Type::MouseButton || type == Type::Char; }
+    bool from_glfw() const { return type <= Type::ImKey; }  // ImKey: a key ImGui held, given back
 };
 
 // A field that does not become editable within this many frames is gone
@@ -193,6 +193,9 @@ void forward(const Event& e) {
         }
         case Event::Type::Char:
             ImGui_ImplGlfw_CharCallback(g_window, static_cast<unsigned int>(e.code));
+            break;
+        case Event::Type::ImKey:
+            ImGui::GetIO().AddKeyEvent(static_cast<ImGuiKey>(e.code), e.action != 0);
             break;
         case Event::Type::Text:
             if (e.field != 0 && e.replace) a11y::select_all(e.field);
@@ -402,20 +405,38 @@ void push_text(std::string text, unsigned int field, bool replace) {
 }
 
 void keys_for_field(unsigned int field) {
-    // Characters typed since the press that ImGui still holds (it trickles
-    // text behind a button's release into the next frame, which would be the
-    // field's first, where ImGui drops typed text) wait for the field too.
+    // What was typed since the press that ImGui still holds (it trickles
+    // events behind a button's release into the next frames, where the
+    // field is not edited yet: typed text was dropped, Backspace or an arrow
+    // went nowhere) waits for the field too, in its order: every key and
+    // character. A character key's press without Ctrl, Alt or Super brings
+    // nothing its character does not (see the rule): only its character goes.
     std::vector<Event> typed;
     ImVector<ImGuiInputEvent>& held = GImGui->InputEventsQueue;
+    const ImGuiIO& io = ImGui::GetIO();
+    bool chord = io.KeyCtrl || io.KeyAlt || io.KeySuper;  // as the events so far leave them
     for (int i = 0; i < held.Size;) {
-        if (held[i].Type != ImGuiInputEventType_Text) {
+        const ImGuiInputEvent& h = held[i];
+        Event c;
+        bool keep = true;
+        if (h.Type == ImGuiInputEventType_Text) {
+            c.type = Event::Type::Char;
+            c.code = static_cast<int>(h.Text.Char);
+        } else if (h.Type == ImGuiInputEventType_Key) {
+            const ImGuiKey key = h.Key.Key;
+            if (key == ImGuiMod_Ctrl || key == ImGuiMod_Alt || key == ImGuiMod_Super) chord = h.Key.Down;
+            const bool character = (key >= ImGuiKey_0 && key <= ImGuiKey_Z) || key == ImGuiKey_Space ||
+                                   (key >= ImGuiKey_Apostrophe && key <= ImGuiKey_GraveAccent) ||
+                                   (key >= ImGuiKey_Keypad0 && key <= ImGuiKey_KeypadEqual && key != ImGuiKey_KeypadEnter);
+            keep = !(character && h.Key.Down && !chord);  // its release is harmless: the key is up
+            c.type = Event::Type::ImKey;
+            c.code = key;
+            c.action = h.Key.Down ? 1 : 0;
+        } else {
             ++i;
             continue;
         }
-        Event c;
-        c.type = Event::Type::Char;
-        c.code = static_cast<int>(held[i].Text.Char);
-        typed.push_back(c);
+        if (keep) typed.push_back(c);
         held.erase(held.Data + i);
     }
     Event e;  // text with nothing in it: what waits for the field is the keys behind it

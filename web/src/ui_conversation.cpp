@@ -45,16 +45,17 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     a11y::begin_log_item(m.message_id.c_str(), drawn.spoken);
     text_layer::message(m.message_id, drawn.text, true);  // its lines, as the page's text (text_layer.hpp)
     ImGui::BeginGroup();
+    if (tap_height() > 0.0f) ImGui::AlignTextToFramePadding();  // beside a finger's buttons, in their middle
     ImGui::TextColored(kAccent, "%s", emoji_folded(who, false).c_str());  // each emoji one glyph (emoji_glyphs.hpp)
     const std::string when = drawn.time_text + (drawn.edited ? "  " + std::string(tr("conversation.edited")) : "");
     beside(when.c_str());
     text_dim(when);
-    if (ImGui::SmallButton(beside(tr("menu.reply")))) {
+    if (tap_button(beside(tr("menu.reply")))) {
         out.push_back(app::intent::Reply{room.room_id(), m.message_id});
         keys_to_composer(ui);  // the keys typed next go on the reply
     }
     bool focused = ImGui::IsItemFocused();
-    if (ImGui::SmallButton(beside(tr("menu.quote")))) {
+    if (tap_button(beside(tr("menu.quote")))) {
         out.push_back(app::intent::Quote{room.room_id(), m.message_id});
         keys_to_composer(ui);
     }
@@ -62,12 +63,12 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     const bool mine =
         app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
     if (mine && !drawn.system) {
-        if (ImGui::SmallButton(beside(tr("conversation.edit")))) {
+        if (tap_button(beside(tr("conversation.edit")))) {
             begin_edit(ui, m.message_id, m.body);
             input_queue::keys_for_field(ImGui::GetID("##edit"));  // with the keys typed from now on
         }
         focused = focused || ImGui::IsItemFocused();
-        if (ImGui::SmallButton(beside(tr("menu.delete"))))
+        if (tap_button(beside(tr("menu.delete"))))
             out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
         focused = focused || ImGui::IsItemFocused();
     }
@@ -84,14 +85,14 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
                                   ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
                                   ImGuiInputTextFlags_CallbackAlways, caret_to_end, &ui.edit_caret_end);
         note_widget(ui, "edit_message");
-        const bool save = ImGui::SmallButton(tr("conversation.save"));
+        const bool save = tap_button(tr("conversation.save"));
         note_widget(ui, "edit_save");
         if (save) {
             out.push_back(app::intent::EditMessage{room.room_id(), m.message_id, ui.edit_body.data()});
             ui.editing.clear();
         }
         ImGui::SameLine();
-        if (ImGui::SmallButton(tr("common.cancel"))) ui.editing.clear();
+        if (tap_button(tr("common.cancel"))) ui.editing.clear();
     } else {
         std::string open_file;
         const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to, &open_file};
@@ -140,11 +141,28 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::SameLine();
     }
     ImGui::AlignTextToFramePadding();
-    const std::string title = emoji_folded(room.name().empty() ? "#" + room.room_id() : room.name(), false);
-    ImGui::TextColored(kAccent, "%s", title.c_str());
-    if (ImGui::SmallButton(beside(tr("conversation.mark_read")))) out.push_back(app::intent::MarkRead{room.room_id()});
+    const std::string name = emoji_folded(room.name().empty() ? "#" + room.room_id() : room.name(), false);
+    const char* details = tr(ui.nav.details_open ? "conversation.hide_details" : "conversation.details");
+    // The name gives way (an ellipsis) before the buttons leave its line: on
+    // a phone, where they are a finger tall, the header stays one line.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const auto after = [&](const char* label) {
+        return ImGui::CalcTextSize(label).x + style.FramePadding.x * 2.0f + style.ItemSpacing.x;
+    };
+    const float room_for_name = ImGui::GetContentRegionAvail().x - after(tr("conversation.mark_read")) - after(details) - 1.0f;
+    const ImVec2 name_size = ImGui::CalcTextSize(name.c_str());
+    if (name_size.x <= room_for_name || room_for_name < ImGui::GetFontSize() * 3.0f) {
+        ImGui::TextColored(kAccent, "%s", name.c_str());
+    } else {
+        const char* ellipsis = "\xE2\x80\xA6";  // …
+        const char* cut = name.c_str();  // where the part that fits ends, on a character boundary
+        ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), room_for_name - ImGui::CalcTextSize(ellipsis).x, 0.0f,
+                                        name.c_str(), nullptr, &cut);
+        ImGui::TextColored(kAccent, "%.*s%s", static_cast<int>(cut - name.c_str()), name.c_str(), ellipsis);
+    }
+    if (tap_button(beside(tr("conversation.mark_read")))) out.push_back(app::intent::MarkRead{room.room_id()});
     note_widget(ui, "mark_read");
-    if (ImGui::SmallButton(beside(tr(ui.nav.details_open ? "conversation.hide_details" : "conversation.details")))) {
+    if (tap_button(beside(details))) {
         ui.nav.details_open = !ui.nav.details_open;
     }
     note_widget(ui, "details_toggle");

@@ -61,12 +61,13 @@ void follow_details(const App& app, UiState& ui, Intents& out) {
 
 void details_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
+    // One way back: to the conversation on a phone, Close beside it.
     if (ui.show_back) {
         if (ImGui::Button(tr("details.back"))) ui.nav = app::navigate_back(ui.nav);
         note_widget(ui, "back");
-        ImGui::SameLine();
+    } else if (tap_button(tr("details.close"))) {
+        ui.nav.details_open = false;
     }
-    if (tap_button(tr("details.close"))) ui.nav.details_open = false;
     if (!room.is_open()) return;
     // Every tab in sight at any width (from 360 px): tabs narrow rather than
     // hide behind scroll arrows; each keeps its whole name for assistive technology.

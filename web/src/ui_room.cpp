@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <ctime>
 
+#include "a11y.hpp"
 #include "app/i18n.hpp"
 #include "browser.hpp"
+#include "roomkey/file_upload.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -88,10 +90,14 @@ void members_tab(const app::RoomView& room, Intents& out) {
 void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
     // The field leaves room for the button beside it; in a narrow pane the button goes under it, whole.
     const float button = ImGui::CalcTextSize(tr("room.upload")).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    // Narrower than its hint, the field takes the whole line (a phone).
     const float room_left = ImGui::GetContentRegionAvail().x - button - ImGui::GetStyle().ItemSpacing.x;
-    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 16.0f, std::max(room_left, ImGui::GetFontSize() * 8.0f)));
+    const float hint = ImGui::CalcTextSize(tr("room.upload_message_hint")).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    ImGui::SetNextItemWidth(room_left < hint ? -FLT_MIN : std::min(ImGui::GetFontSize() * 16.0f, room_left));
+    a11y::name_next(tr("room.upload_message_hint"));  // its hint, not its id, names it
     ImGui::InputTextWithHint("##upload_message", tr("room.upload_message_hint"), ui.upload_message.data(),
                              ui.upload_message.size());
+    note_widget(ui, "upload_message");
     if (ImGui::Button(beside(tr("room.upload")))) {
         out.push_back(app::intent::PickFile{room.room_id(), ui.upload_message.data()});
         ui.upload_message[0] = '\0';
@@ -102,7 +108,7 @@ void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
     if (up.status == "sending") {
         const float done = up.total > 0 ? static_cast<float>(up.sent) / static_cast<float>(up.total) : 0.0f;
         const std::string label =
-            tr("room.upload_progress", {{"sent", std::to_string(up.sent)}, {"total", std::to_string(up.total)}});
+            tr("room.upload_progress", {{"sent", format_file_size(up.sent, true)}, {"total", format_file_size(up.total, true)}});
         ImGui::ProgressBar(done, ImVec2(ImGui::GetFontSize() * 16.0f, 0), label.c_str());
         ImGui::SameLine();
         text_dim(tr("room.upload_sending", {{"name", up.name}}));
@@ -119,8 +125,9 @@ void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
         if (tap_button(f.filename.c_str())) out.push_back(app::intent::OpenFile{room.room_id(), f.file_id});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("room.open_file"));
         ImGui::SameLine();
-        text_dim(tr("room.file_bytes", {{"n", std::to_string(f.filesize)}}) +
-                 (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
+        // The size as people read it; the exact count when pointed at.
+        text_dim(format_file_size(f.filesize, true) + (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("room.file_bytes", {{"n", std::to_string(f.filesize)}}).c_str());
         ImGui::PopID();
     }
 }

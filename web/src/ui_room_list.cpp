@@ -100,8 +100,9 @@ void room_list_pane(const App& app, UiState& ui, Intents& out) {
             a11y::name_next(spoken);
             const std::string id = "##" + room.room_id;
             const ImVec2 at = ImGui::GetCursorScreenPos();
-            const bool chosen = ImGui::Selectable(id.c_str(), open);
-            room_row(at, name, mentions, unread);
+            const float tall = tap_height();  // a finger's row; its text in the middle
+            const bool chosen = ImGui::Selectable(id.c_str(), open, 0, ImVec2(0, tall));
+            room_row(ImVec2(at.x, at.y + std::max(0.0f, tall - ImGui::GetFontSize()) * 0.5f), name, mentions, unread);
             if (chosen) {
                 out.push_back(app::intent::SelectRoom{room.room_id});
                 out.push_back(app::intent::OpenRoom{room.room_id});

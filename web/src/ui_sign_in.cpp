@@ -131,8 +131,10 @@ void sign_in_button(const App& app, UiState& ui, Intents& out, bool with_note, c
     text_dim(tr(config->bff() ? "connection.flow_bff" : "connection.flow_pkce"));
 }
 
-void api_token_form(const App& app, UiState& ui, Intents& out) {
-    if (!ImGui::TreeNode((std::string(tr("connection.token_form")) + "###api_token_form").c_str())) return;
+// `first`: on the first screen, in a user's words (the developer view names the spec).
+void api_token_form(const App& app, UiState& ui, Intents& out, bool first = false) {
+    if (!ImGui::TreeNode((std::string(tr(first ? "first.token_form" : "connection.token_form")) + "###api_token_form").c_str()))
+        return;
     ImGui::TextWrapped("%s", tr("connection.token_header", {{"header", app.config()->token_header}}).c_str());
     ImGui::SetNextItemWidth(-FLT_MIN);
     const bool entered =
@@ -186,7 +188,7 @@ void sign_in_screen(const App& app, UiState& ui, Instant now, Intents& out) {
     if (state == "signing in") loading_text(ui, tr("connection.waiting_consent"), now);  // i18n: not shown (state)
     if (state == "exchanging") loading_text(ui, tr("connection.exchanging"), now);
     ImGui::Spacing();
-    api_token_form(app, ui, out);
+    api_token_form(app, ui, out, true);
     if (ImGui::TreeNode((std::string(tr("first.connection_settings")) + "###connection_settings").c_str())) {
         connection_details(app, ui);
         session_panel(app, ui, now, out);

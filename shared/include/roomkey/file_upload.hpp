@@ -44,4 +44,10 @@ std::string uploaded_file_json(const std::string& file_id);
 // The download_url of a file record asked for with create_download_url=1.
 Result<std::string, ApiReadError> read_download_url(const HttpResponse& response);
 
+// A file's size in words. As the service writes it in its file_uploaded
+// message ("[download:N]a.txt (12.5 KB)"): B, KB, MB, GB of 1024, two
+// decimals at most, trailing zeros dropped. `brief`: as its client lists
+// files: whole KB, one decimal in MB ("47 KB", "1.2 MB").
+std::string format_file_size(std::int64_t bytes, bool brief = false);
+
 }  // namespace roomkey

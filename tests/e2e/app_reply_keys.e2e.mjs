@@ -1,0 +1,115 @@
+// app_reply_keys.e2e.mjs: the keys typed right behind a press of Reply or
+// Edit, before the field they go to has the focus, all land there, in their
+// order: characters, Backspace and the arrows alike. The page's frames are
+// held from the press to the last key (as a busy or slow device holds them):
+// every key then reaches the app within the press's own frame, which is
+// where Backspace and the arrows were lost (web/src/input_queue.cpp,
+// keys_for_field). Nothing here waits for the field's focus before typing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, act, waitForState, demoUsers, sandboxApiJson, withStackAndBrowser } from './support.mjs';
+
+const ROOM = '2100';
+let stack; let browser;
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
+
+async function start(page) {
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  await waitForState(page, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM && !s.room.loading,
+    `room ${ROOM} open`);
+}
+
+// Posts `body` as Alice and waits for the service's message in the conversation.
+async function delivered(page, body) {
+  await act(page, { type: 'post_message', room_id: ROOM, body });
+  const mine = (m) => m.body === body && !m.pending && m.message_id;
+  const state = await waitForState(page, (s) => s.room.messages.some(mine), 'the message in the conversation', 60000);
+  return state.room.messages.find(mine);
+}
+
+const twoFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+// Points the mouse at the button `name` of the message that reads `body`
+// (the accessibility tree lays it over its drawing), once it holds still,
+// and lets a frame see the pointer there: where a user's press starts.
+async function pointAt(page, body, name) {
+  const button = page.getByRole('article').filter({ hasText: body }).getByRole('button', { name, exact: true });
+  await button.waitFor({ state: 'attached', timeout: 30000 });
+  let last = null;
+  for (let same = 0; same < 3;) {
+    await twoFrames(page);
+    const box = await button.boundingBox();
+    same = box && last && box.x === last.x && box.y === last.y ? same + 1 : 0;
+    last = box;
+  }
+  await page.mouse.move(last.x + last.width / 2, last.y + last.height / 2);
+  await twoFrames(page);
+}
+
+// Clicks where the mouse is and types `keys` (Playwright key names, or
+// text to type) while the page draws no frame: the press and every key
+// reach the app before the frame that takes the press.
+async function pressAndTypeAtOnce(page, keys) {
+  await page.evaluate(() => new Promise((resolve) => {
+    const real = window.requestAnimationFrame.bind(window);
+    const held = [];
+    window.requestAnimationFrame = (f) => held.push(f);  // an id, never 0
+    window.__releaseFrames = () => { window.requestAnimationFrame = real; for (const f of held) real(f); };
+    real(() => real(resolve));  // a frame asked for before has run
+  }));
+  try {
+    await page.mouse.down();
+    await page.mouse.up();
+    for (const k of keys) {
+      if (k.length > 1 && /^[A-Z]/.test(k)) await page.keyboard.press(k); else await page.keyboard.type(k);
+    }
+  } finally {
+    await page.evaluate(() => window.__releaseFrames());
+  }
+}
+
+// Waits until the sandbox has a message of room 2100 with exactly `body`.
+async function sandboxHas(body) {
+  const deadline = Date.now() + 30000;
+  let bodies = [];
+  while (Date.now() < deadline) {
+    const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${ROOM}/messages?force=1`);
+    bodies = (messages || []).map((m) => m.body);
+    if (bodies.includes(body)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.fail(`the sandbox has no message ${JSON.stringify(body)}: ${JSON.stringify(bodies.slice(-3))}`);
+}
+
+test('keys typed within the press of Reply, Backspace and arrows among them, land in the composer in order', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  const body = `Who takes the release notes? ${Date.now()}`;
+  const message = await delivered(page, body);
+  await pointAt(page, body, 'Reply');
+  // "on itx", Backspace, two steps left, "-": "on -it".
+  await pressAndTypeAtOnce(page, ['on itx', 'Backspace', 'ArrowLeft', 'ArrowLeft', '-']);
+  const replied = await waitForState(page, (s) => /\non -it$/.test(s.composer.text), 'every key in the composer');
+  assert.match(replied.composer.text, new RegExp(`^\\[rp aid=${demoUsers.alice.accountId} to=${ROOM}-` +
+    `${message.message_id}\\][^\\n]*\\non -it$`), `the reply's head, then the keys: ${JSON.stringify(replied.composer.text)}`);
+  await page.close();
+});
+
+test('keys typed within the press of Edit, Backspace among them, and Home, land in the edited message in order', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  const body = `The review moves to Monday ${Date.now()}`;
+  await delivered(page, body);
+  await pointAt(page, body, 'Edit');
+  // " at nine!", Backspace, Home, ">": ">… at nine".
+  await pressAndTypeAtOnce(page, [' at nine!', 'Backspace', 'Home', '>']);
+  const save = page.getByRole('button', { name: 'Save', exact: true });
+  await save.waitFor({ state: 'attached', timeout: 30000 });
+  await save.dispatchEvent('click');
+  await sandboxHas(`>${body} at nine`);
+  await page.close();
+});

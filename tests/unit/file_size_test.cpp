@@ -1,0 +1,32 @@
+// file_size_test.cpp: a file's size in words (shared/'s format_file_size):
+// as the service writes it in its file_uploaded message, and as its client
+// lists files (brief).
+#include <gtest/gtest.h>
+
+#include "roomkey/file_upload.hpp"
+
+namespace roomkey {
+namespace file_size_test {
+namespace {
+
+TEST(FileSize, AsTheServiceWritesItInItsMessage) {
+    EXPECT_EQ(format_file_size(0), "0 B");
+    EXPECT_EQ(format_file_size(1023), "1023 B");
+    EXPECT_EQ(format_file_size(1024), "1 KB");
+    EXPECT_EQ(format_file_size(12800), "12.5 KB");
+    EXPECT_EQ(format_file_size(48213), "47.08 KB");
+    EXPECT_EQ(format_file_size(2 * 1024 * 1024 + 4321), "2 MB") << "2.004 MB, two decimals at most";
+    EXPECT_EQ(format_file_size(1024 * 1024 - 1), "1 MB") << "rounded to 1024.00 KB: one unit up";
+}
+
+TEST(FileSize, BriefAsTheClientListsFiles) {
+    EXPECT_EQ(format_file_size(512, true), "512 B");
+    EXPECT_EQ(format_file_size(48213, true), "47 KB") << "whole kilobytes";
+    EXPECT_EQ(format_file_size(1258291, true), "1.2 MB") << "one decimal in megabytes";
+    EXPECT_EQ(format_file_size(1024 * 1024 - 100, true), "1 MB") << "never \"1024 KB\"";
+    EXPECT_EQ(format_file_size(5LL * 1024 * 1024 * 1024, true), "5 GB");
+}
+
+}  // namespace
+}  // namespace file_size_test
+}  // namespace roomkey
