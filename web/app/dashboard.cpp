@@ -18,17 +18,18 @@ namespace {
 
 // Every failure of a read is in its loadable (error) and in the app's error
 // (state() and the mirror); the read's next success clears both.
-template <class T, class Reader>
-void fill(FeatureHost& host, Loadable<T>& loadable, const Answer& answer, Reader read, std::string_view what,
-          Endpoint endpoint, ErrorSource source, Instant now) {
-    loadable.loading = false;
-    loadable.note.clear();
+// The failures are the same whatever is read: one copy out of line for
+// every read (noinline: inlined into each fill<T>, they were three copies
+// of the same error paths in Dashboard::on_answer).
+// The response to read, or nullptr when the answer is a failure (then told).
+[[gnu::noinline]] const HttpResponse* answered(FeatureHost& host, std::string& error_text, const Answer& answer,
+                                               std::string_view what, Endpoint endpoint, ErrorSource source) {
     const std::optional<HttpResponse>& response = answer.response;
     if (!response) {
-        loadable.error = answer.reason;
+        error_text = answer.reason;
         if (answer.reason.rfind(kNoAnswer, 0) == 0) {
             UserError error = transport_error(what, answer.reason.substr(kNoAnswer.size()));
-            loadable.error = error.message;
+            error_text = error.message;
             host.set_error(std::move(error), source);
         } else {
             // The session gave the request up (e.g. still 401 after the
@@ -40,21 +41,36 @@ void fill(FeatureHost& host, Loadable<T>& loadable, const Answer& answer, Reader
             error.offers_try_again = true;
             host.set_error(std::move(error), source);
         }
-        return;
+        return nullptr;
     }
     if (!is_success(response->status)) {
         UserError error = api_error(what, *response, endpoint);
-        loadable.error = error.code + ": " + error.message;
+        error_text = error.code + ": " + error.message;
         host.set_error(std::move(error), source);
-        return;
+        return nullptr;
     }
+    return &*response;
+}
+
+// A 2xx whose body cannot be read (cut off, not JSON, wrong types): the
+// last good value stays on screen, marked by this.
+[[gnu::noinline]] void unreadable(FeatureHost& host, std::string& error_text, std::string_view what,
+                                  std::string_view detail, ErrorSource source) {
+    UserError error = unreadable_answer_error(what, detail);
+    error_text = error.message;
+    host.set_error(std::move(error), source);
+}
+
+template <class T, class Reader>
+void fill(FeatureHost& host, Loadable<T>& loadable, const Answer& answer, Reader read, std::string_view what,
+          Endpoint endpoint, ErrorSource source, Instant now) {
+    loadable.loading = false;
+    loadable.note.clear();
+    const HttpResponse* response = answered(host, loadable.error, answer, what, endpoint, source);
+    if (!response) return;
     auto value = read(*response);
     if (!value) {
-        // A 2xx whose body cannot be read (cut off, not JSON, wrong
-        // types): the last good value stays on screen, marked by this.
-        UserError error = unreadable_answer_error(what, to_string(value.error()));
-        loadable.error = error.message;
-        host.set_error(std::move(error), source);
+        unreadable(host, loadable.error, what, to_string(value.error()), source);
         return;
     }
     loadable.value = std::move(*value);

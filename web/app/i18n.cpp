@@ -14,17 +14,40 @@
 namespace roomkey::app::i18n {
 
 namespace detail {
-// Sorted keys ("a.b" for a text, "a.b#one" for a plural form) and, per key,
-// each compiled-in language's text or nullptr.
+// Sorted keys ("a.b" for a text, "a.b#one" for a plural form) and, per
+// compiled-in language, its texts in the keys' order, each ended by a NUL
+// ("\1" for an entry the language lacks).
 extern const std::size_t kEntryCount;
 extern const char* const kKeys[];
-extern const char* const kTexts[][2];
+extern const char* const kTexts[2];
 }  // namespace detail
 
 namespace {
 
 thread_local Lang g_i18n_lang = Lang::en;
 PluralRule g_i18n_plural = builtin_plural;
+
+// Where each entry's text starts, per language (nullptr: the language lacks
+// it), found once by walking the language's texts.
+struct TextIndex {
+    std::unique_ptr<const char*[]> at[2];
+    TextIndex() {
+        for (int lang = 0; lang < 2; ++lang) {
+            at[lang].reset(new const char*[detail::kEntryCount]);
+            const char* text = detail::kTexts[lang];
+            for (std::size_t i = 0; i < detail::kEntryCount; ++i) {
+                at[lang][i] = text[0] == '\1' && text[1] == '\0' ? nullptr : text;
+                text += std::strlen(text) + 1;
+            }
+        }
+    }
+};
+
+// The text of entry `index` in `lang` (en or ja), or nullptr.
+const char* text_in(std::size_t index, Lang lang) {
+    static const TextIndex texts;
+    return texts.at[static_cast<int>(lang)][index];
+}
 
 // The index of `key`, or kEntryCount.
 std::size_t catalog_index(std::string_view key) {
@@ -74,15 +97,15 @@ std::string pseudo_of(std::string_view english) {
 const char* pseudo_text_at(std::size_t index) {
     static std::unique_ptr<std::string[]> cache(new std::string[detail::kEntryCount + 1]);
     std::string& slot = cache[index];
-    if (slot.empty()) slot = pseudo_of(detail::kTexts[index][0]);
+    if (slot.empty()) slot = pseudo_of(text_in(index, Lang::en));
     return slot.c_str();
 }
 
 // The text of entry `index` in the current language, English when it has none.
 const char* catalog_text_at(std::size_t index) {
     if (g_i18n_lang == Lang::qps) return pseudo_text_at(index);
-    const char* text = detail::kTexts[index][static_cast<int>(g_i18n_lang)];
-    return text ? text : detail::kTexts[index][0];
+    const char* text = text_in(index, g_i18n_lang);
+    return text ? text : text_in(index, Lang::en);
 }
 
 std::string fill_placeholders(std::string_view text, std::initializer_list<Arg> args) {
@@ -161,7 +184,7 @@ std::string tr_n(std::string_view key, long long n, std::initializer_list<Arg> a
         name.resize(base);
         name += category;
         const std::size_t at = catalog_index(name);
-        return at != detail::kEntryCount && detail::kTexts[at][static_cast<int>(in)] ? at : detail::kEntryCount;
+        return at != detail::kEntryCount && text_in(at, in) ? at : detail::kEntryCount;
     };
     // The language's own form for n, else its "other"; then English's.
     std::size_t at = form(lang, g_i18n_plural(lang, n));
@@ -171,7 +194,7 @@ std::string tr_n(std::string_view key, long long n, std::initializer_list<Arg> a
         at = form(Lang::en, g_i18n_plural(Lang::en, n));
         if (at == detail::kEntryCount) at = form(Lang::en, "other");
         if (at == detail::kEntryCount) return std::string(key);
-        text = detail::kTexts[at][0];
+        text = text_in(at, Lang::en);
     }
     return fill_placeholders(fill_placeholders(text, args), {{"n", std::to_string(n)}});
 }
