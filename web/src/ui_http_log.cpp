@@ -32,10 +32,9 @@ void header_lines(const std::vector<std::pair<std::string, std::string>>& header
 void copy_as_buttons(const App& app, std::optional<std::uint64_t> entry, Intents& out) {
     ImGui::TextColored(kDim, "%s", tr("log.copy_as"));
     for (SnippetFormat format : {SnippetFormat::curl_service, SnippetFormat::fetch, SnippetFormat::python}) {
-        ImGui::SameLine();
         const std::string label = app::snippet_words(format) + "##" + (entry ? "log" : "console");
         // The user's own click: the one way a revealed copy can be made.
-        if (ImGui::SmallButton(label.c_str())) out.push_back(app::intent::CopyAs{entry, format, true});
+        if (ImGui::SmallButton(beside(label.c_str()))) out.push_back(app::intent::CopyAs{entry, format, true});
         // Written in the click's own handler, where every engine allows it (gesture_copy.hpp).
         if (const std::string text = app.text_as(entry, format, true); !text.empty()) gesture_copy::arm_last_item(text);
     }

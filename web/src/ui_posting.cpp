@@ -61,10 +61,9 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         ux::main_action();  // signed in: the first Tab lands in the message
         copies_stepper(ui.repeat);
         help_marker(tr("posting.copies_help"));
-        ImGui::SameLine();
         ImGui::BeginDisabled(ui.message[0] == '\0');
         a11y::shortcut_next("Control+Enter");  // i18n: not shown (aria-keyshortcuts names)
-        if (primary_button(tr("posting.queue_message")) || (ctrl_enter && ui.message[0] != '\0')) {
+        if (primary_button(beside(tr("posting.queue_message"))) || (ctrl_enter && ui.message[0] != '\0')) {
             out.push_back(app::intent::QueueMessage{room, std::string(ui.message.data()), ui.repeat});
         }
         ImGui::EndDisabled();
