@@ -17,8 +17,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApiJson, artifacts,
-  withStackAndBrowser } from './support.mjs';
+import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, artifacts,
+  withStackAndBrowser, postDelivered, sandboxHasMessage } from './support.mjs';
 
 const ROOM = '2100';
 let stack; let browser;
@@ -86,27 +86,6 @@ async function fieldFocused(page, name = null) {
   }, name, { timeout: 30000 });
 }
 
-// Posts `body` as Alice and waits for the service's message in the conversation.
-async function delivered(page, body) {
-  await act(page, { type: 'post_message', room_id: ROOM, body });
-  const mine = (m) => m.body === body && !m.pending && m.message_id;
-  const state = await waitForState(page, (s) => s.room.messages.some(mine), 'the message in the conversation', 60000);
-  return state.room.messages.find(mine);
-}
-
-// Waits until the sandbox has a message of room 2100 with exactly `body`.
-async function sandboxHas(body) {
-  const deadline = Date.now() + 30000;
-  let bodies = [];
-  while (Date.now() < deadline) {
-    const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${ROOM}/messages?force=1`);
-    bodies = (messages || []).map((m) => m.body);
-    if (bodies.includes(body)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  assert.fail(`the sandbox has no message ${JSON.stringify(body)}: ${JSON.stringify(bodies.slice(-3))}`);
-}
-
 test('long text wraps: the box grows, and what is sent is what was typed', async () => {
   const page = await browser.context.newPage();
   await start(page);
@@ -124,7 +103,7 @@ test('long text wraps: the box grows, and what is sent is what was typed', async
   await page.screenshot({ path: join(artifacts, 'composer_wrapped_1000x700.png') });
   await page.keyboard.press('Enter');
   await waitForState(page, (s) => s.composer.text === '', 'the composer emptied once the post is queued');
-  await sandboxHas(text);  // exactly: no line breaks added
+  await sandboxHasMessage(stack, demoUsers.alice, ROOM, text);  // exactly: no line breaks added
   await page.close();
 });
 
@@ -150,7 +129,7 @@ test('"@bo" offers Bob and Enter writes [To:1002]Bob', async () => {
   await page.keyboard.press('Control+Enter');
   await waitForState(page, (s) => s.composer.text === '', 'Ctrl+Enter sent it');
   const want = `Thanks [To:${demoUsers.bob.accountId}]Bob Example see you\nbye`;
-  await sandboxHas(want);
+  await sandboxHasMessage(stack, demoUsers.alice, ROOM, want);
   await page.close();
 });
 
@@ -262,7 +241,7 @@ test('Reply and Quote put the caret in the composer: the keys typed next land th
   await act(page, { type: 'set_setting', name: 'send_key', value: 'enter' });
   await waitForState(page, (s) => s.settings.send_key === 'enter', 'Enter sends');
   const body = `Can someone look at the build? ${Date.now()}`;
-  const message = await delivered(page, body);
+  const message = await postDelivered(page, ROOM, body);
 
   await pressOnMessage(page, body, 'Reply');
   await fieldFocused(page, 'Message');
@@ -274,13 +253,13 @@ test('Reply and Quote put the caret in the composer: the keys typed next land th
   // Ctrl+Enter sends too when Enter sends, as the service's client does.
   await page.keyboard.press('Control+Enter');
   await waitForState(page, (s) => s.composer.text === '', 'sent');
-  await sandboxHas(sent);
+  await sandboxHasMessage(stack, demoUsers.alice, ROOM, sent);
   await fieldFocused(page, 'Message');
   await page.keyboard.type('and one more');
   await waitForState(page, (s) => s.composer.text === 'and one more', 'the composer kept the keys after the send');
   await page.keyboard.press('Enter');
   await waitForState(page, (s) => s.composer.text === '', 'Enter sent it');
-  await sandboxHas('and one more');
+  await sandboxHasMessage(stack, demoUsers.alice, ROOM, 'and one more');
 
   await pressOnMessage(page, body, 'Quote');
   await fieldFocused(page, 'Message');
@@ -295,13 +274,13 @@ test('Edit puts the caret at the end of the message: the keys typed next extend 
   const page = await browser.context.newPage();
   await start(page);
   const body = `The meeting moves to Friday ${Date.now()}`;
-  await delivered(page, body);
+  await postDelivered(page, ROOM, body);
   await pressOnMessage(page, body, 'Edit');
   await fieldFocused(page);
   await page.keyboard.type(' at ten');
   const save = page.getByRole('button', { name: 'Save', exact: true });
   await save.waitFor({ state: 'attached', timeout: 30000 });
   await save.dispatchEvent('click');
-  await sandboxHas(`${body} at ten`);
+  await sandboxHasMessage(stack, demoUsers.alice, ROOM, `${body} at ten`);
   await page.close();
 });

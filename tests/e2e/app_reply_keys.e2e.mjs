@@ -7,29 +7,15 @@
 // keys_for_field). Nothing here waits for the field's focus before typing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, demoUsers, sandboxApiJson, withStackAndBrowser } from './support.mjs';
+import { act, waitForState, demoUsers, withStackAndBrowser, postDelivered, sandboxHasMessage, openRoomPage } from './support.mjs';
 
 const ROOM = '2100';
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
-async function start(page) {
-  await page.setViewportSize({ width: 1000, height: 700 });
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  await waitForState(page, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM && !s.room.loading,
-    `room ${ROOM} open`);
-}
-
-// Posts `body` as Alice and waits for the service's message in the conversation.
-async function delivered(page, body) {
-  await act(page, { type: 'post_message', room_id: ROOM, body });
-  const mine = (m) => m.body === body && !m.pending && m.message_id;
-  const state = await waitForState(page, (s) => s.room.messages.some(mine), 'the message in the conversation', 60000);
-  return state.room.messages.find(mine);
-}
+// Alice signed in with her API token, room ROOM open in the workspace.
+const openRoom = () => openRoomPage(browser.context, stack.url, ROOM,
+  { viewport: { width: 1000, height: 700 }, until: (s) => s.view === 'workspace' });
 
 const twoFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
@@ -72,24 +58,10 @@ async function pressAndTypeAtOnce(page, keys) {
   }
 }
 
-// Waits until the sandbox has a message of room 2100 with exactly `body`.
-async function sandboxHas(body) {
-  const deadline = Date.now() + 30000;
-  let bodies = [];
-  while (Date.now() < deadline) {
-    const messages = await sandboxApiJson(stack, demoUsers.alice, 'GET', `/rooms/${ROOM}/messages?force=1`);
-    bodies = (messages || []).map((m) => m.body);
-    if (bodies.includes(body)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  assert.fail(`the sandbox has no message ${JSON.stringify(body)}: ${JSON.stringify(bodies.slice(-3))}`);
-}
-
 test('keys typed within the press of Reply, Backspace and arrows among them, land in the composer in order', async () => {
-  const page = await browser.context.newPage();
-  await start(page);
+  const { page } = await openRoom();
   const body = `Who takes the release notes? ${Date.now()}`;
-  const message = await delivered(page, body);
+  const message = await postDelivered(page, ROOM, body);
   await pointAt(page, body, 'Reply');
   // "on itx", Backspace, two steps left, "-": "on -it".
   await pressAndTypeAtOnce(page, ['on itx', 'Backspace', 'ArrowLeft', 'ArrowLeft', '-']);
@@ -100,16 +72,15 @@ test('keys typed within the press of Reply, Backspace and arrows among them, lan
 });
 
 test('keys typed within the press of Edit, Backspace among them, and Home, land in the edited message in order', async () => {
-  const page = await browser.context.newPage();
-  await start(page);
+  const { page } = await openRoom();
   const body = `The review moves to Monday ${Date.now()}`;
-  await delivered(page, body);
+  await postDelivered(page, ROOM, body);
   await pointAt(page, body, 'Edit');
   // " at nine!", Backspace, Home, ">": ">… at nine".
   await pressAndTypeAtOnce(page, [' at nine!', 'Backspace', 'Home', '>']);
   const save = page.getByRole('button', { name: 'Save', exact: true });
   await save.waitFor({ state: 'attached', timeout: 30000 });
   await save.dispatchEvent('click');
-  await sandboxHas(`>${body} at nine`);
+  await sandboxHasMessage(stack, demoUsers.alice, ROOM, `>${body} at nine`);
   await page.close();
 });

@@ -10,22 +10,16 @@
 // The same burst runs in Firefox and WebKit (tests/engines/scenarios.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApiJson, decodePng,
-  withStackAndBrowser } from './support.mjs';
+import { act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApiJson, decodePng,
+  withStackAndBrowser, openRoomPage } from './support.mjs';
 
 const ROOM = '2101';
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
-async function openRoom(page) {
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await openApp(page, stack.url);
-  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
-  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
-  await act(page, { type: 'open_room', room_id: ROOM });
-  await waitForState(page, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM && !s.room.loading,
-    `room ${ROOM} open`);
-}
+// Alice signed in with her API token, room ROOM open in the workspace.
+const openRoom = () => openRoomPage(browser.context, stack.url, ROOM,
+  { viewport: { width: 1366, height: 800 }, until: (s) => s.view === 'workspace' });
 
 // The composer's DOM input (the accessibility tree's), once it has the focus.
 const composerFocused = () => {
@@ -46,8 +40,7 @@ const composerValue = (page) => page.evaluate(() => {
 });
 
 test('a burst of 28 characters then Ctrl+Enter at once sends exactly that text; the caret stays in the composer', async () => {
-  const page = await browser.context.newPage();
-  await openRoom(page);
+  const { page } = await openRoom();
   await focusComposer(page);
   const text = 'burst of twenty-eight chars!';
   assert.equal(text.length, 28);
@@ -73,8 +66,7 @@ test('a burst of 28 characters then Ctrl+Enter at once sends exactly that text; 
 });
 
 test('Ctrl+A then Backspace right behind a burst empties the composer', async () => {
-  const page = await browser.context.newPage();
-  await openRoom(page);
+  const { page } = await openRoom();
   await focusComposer(page);
   await page.keyboard.type('a burst the select-all takes');
   await page.keyboard.press('Control+A');
@@ -101,8 +93,7 @@ function changed(a, b) {
 }
 
 test('an IME composition is drawn at the caret, on its line, inside the field', async () => {
-  const page = await browser.context.newPage();
-  await openRoom(page);
+  const { page } = await openRoom();
   await focusComposer(page);
   const field = await widgetRect(page, 'message');
   // The empty field's caret is on its first line; the DOM input (where the

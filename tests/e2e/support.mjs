@@ -2,6 +2,7 @@
 // sandbox) on free ports with a throwaway state directory, launch Debian's
 // Chromium through playwright-core, and read pixels from a screenshot.
 import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -318,6 +319,30 @@ export async function openApp(page, url) {
 
 // A new page of `context` signed in with `user`'s API token, `room` open and
 // loaded, and `until(state)` true: { page, state }.
+// Posts `body` to `room` through the page API and waits for the service's
+// message (not a pending one) in the conversation; returns it.
+export async function postDelivered(page, room, body) {
+  await act(page, { type: 'post_message', room_id: room, body });
+  const mine = (m) => m.body === body && !m.pending && m.message_id;
+  const state = await waitForState(page, (s) => s.room && s.room.room_id === room && s.room.messages.some(mine),
+    'the message in the conversation', 60000);
+  return state.room.messages.find(mine);
+}
+
+// Waits until the sandbox itself holds a message of `room` with exactly
+// `body`, read as `user` (force=1: the newest 100, whatever was read before).
+export async function sandboxHasMessage(stack, user, room, body) {
+  const deadline = Date.now() + 30000;
+  let bodies = [];
+  while (Date.now() < deadline) {
+    const messages = await sandboxApiJson(stack, user, 'GET', `/rooms/${room}/messages?force=1`);
+    bodies = (messages || []).map((m) => m.body);
+    if (bodies.includes(body)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.fail(`the sandbox has no message ${JSON.stringify(body)}: ${JSON.stringify(bodies.slice(-3))}`);
+}
+
 export async function openRoomPage(context, url, room, { user = demoUsers.alice, until = () => true,
   what = `room ${room} open`, viewport = null } = {}) {
   const page = await context.newPage();
