@@ -278,6 +278,11 @@ test('Edit puts the caret at the end of the message: the keys typed next extend 
   await pressOnMessage(page, body, 'Edit');
   await fieldFocused(page);
   await page.keyboard.type(' at ten');
+  // Saved once the field shows what was typed, as a user sees it before Save
+  // (the accessibility layer's input holds the field's text).
+  await page.waitForFunction((end) => document.activeElement && document.activeElement.closest('#a11y') !== null &&
+    typeof document.activeElement.value === 'string' && document.activeElement.value.endsWith(end), ' at ten',
+  { timeout: 30000 });
   const save = page.getByRole('button', { name: 'Save', exact: true });
   await save.waitFor({ state: 'attached', timeout: 30000 });
   await save.dispatchEvent('click');
