@@ -16,12 +16,18 @@ const ROOM = '2100';
 const signedIn = (s) => s.session === 'signed in' && s.mode === 'bff' && s.account && s.room_count > 0 && !s.loading;
 const inRoom = (room) => (s) => signedIn(s) && s.room && s.room.room_id === room && s.location === `#/rooms/${room}`;
 
-test('#/rooms/2100 opened directly shows that room, a reload keeps it, Back and Forward move between places', async () => {
+// Alice signed in through roomkey-helper's BFF (its cookie serves every tab of the context).
+async function signedInThroughHelper() {
   const page = await browser.context.newPage();
   await openApp(page, stack.url);
   await act(page, { type: 'sign_in', scope: BFF_SCOPE });
   await passConsent(page, stack, demoUsers.alice, 'allow');
   await waitForState(page, signedIn, 'signed in through roomkey-helper');
+  return page;
+}
+
+test('#/rooms/2100 opened directly shows that room, a reload keeps it, Back and Forward move between places', async () => {
+  const page = await signedInThroughHelper();
 
   // A pasted link, in a new tab of the same browser (the helper's cookie).
   const linked = await browser.context.newPage();
@@ -52,11 +58,7 @@ test('#/rooms/2100/tasks is the room\'s Tasks tab: a link and a reload open it, 
   // The Tasks tab of the details is drawn: its form to add a task is there.
   const tasksShown = (page) => page.getByRole('button', { name: /^Add task/ }).waitFor({ state: 'attached',
     timeout: 30000 });
-  const page = await browser.context.newPage();
-  await openApp(page, stack.url);
-  await act(page, { type: 'sign_in', scope: BFF_SCOPE });
-  await passConsent(page, stack, demoUsers.alice, 'allow');
-  await waitForState(page, signedIn, 'signed in through roomkey-helper');
+  const page = await signedInThroughHelper();
 
   const linked = await browser.context.newPage();
   await linked.setViewportSize({ width: 1366, height: 800 });

@@ -7,23 +7,14 @@
 // they are (paths, scope names, error identifiers, statuses), at 1366x800
 // and 390x844, with screenshots in the build tree. With en-US the same
 // screens read as they always did.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openApp, act, waitForState, passConsent, demoUsers, artifacts, startStack, stopStack, launchBrowser }
+import { openApp, act, waitForState, passConsent, demoUsers, artifacts, withStackAndLanguageBrowsers }
   from './support.mjs';
 
 let stack; let ja; let en;
-before(async () => {
-  stack = await startStack();
-  ja = await launchBrowser({ locale: 'ja-JP' });
-  en = await launchBrowser({ locale: 'en-US' });
-});
-after(async () => {
-  if (ja) await ja.close();
-  if (en) await en.close();
-  await stopStack(stack);
-});
+withStackAndLanguageBrowsers((s, j, e) => { stack = s; ja = j; en = e; });
 
 // No contacts scope: the console's GET /contacts is refused for it.
 const SCOPE = 'users.all:read rooms.all:read_write';

@@ -11,22 +11,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openApp, act, waitForState, passConsent, demoUsers, artifacts, startStack, stopStack, launchBrowser,
+import { openApp, act, waitForState, passConsent, demoUsers, artifacts, withStackAndLanguageBrowsers,
   clickWidget, sandboxApi, widgetRect } from './support.mjs';
-import { before, after } from 'node:test';
 import { assertSessionWordsWhole } from './workspace_regions.mjs';
 
 let stack; let ja; let en;
-before(async () => {
-  stack = await startStack();
-  ja = await launchBrowser({ locale: 'ja-JP' });
-  en = await launchBrowser({ locale: 'en-US' });
-});
-after(async () => {
-  if (ja) await ja.close();
-  if (en) await en.close();
-  await stopStack(stack);
-});
+withStackAndLanguageBrowsers((s, j, e) => { stack = s; ja = j; en = e; });
 
 const SCOPE = 'users.all:read rooms.all:read_write contacts.all:read';
 const ROOM = '2100';

@@ -480,6 +480,25 @@ export function withStackAndBrowser(use, options = {}, browserOptions = {}) {
   });
 }
 
+// The same with two browsers, one in ja-JP and one in en-US, for the tests
+// of the app's language: use(stack, ja, en).
+export function withStackAndLanguageBrowsers(use, options = {}) {
+  let stack = null;
+  let ja = null;
+  let en = null;
+  before(async () => {
+    stack = await startStack(options);
+    ja = await launchBrowser({ locale: 'ja-JP' });
+    en = await launchBrowser({ locale: 'en-US' });
+    use(stack, ja, en);
+  });
+  after(async () => {
+    if (ja) await ja.close();
+    if (en) await en.close();
+    await stopStack(stack);
+  });
+}
+
 // Where the app drew the widget `name` (CSS px), once it is drawn and has
 // stayed put for `stableMs`: in the first frames the glyph atlas is rebuilt
 // with the browser's fonts and ImGui sizes new windows, and widgets move.

@@ -69,6 +69,14 @@ public:
     long unread = 4;
     long mentions = 0;
 
+    // PUT /messages/read as the service answers it: the room's counts go to zero.
+    void answer_mark_read() {
+        routes["PUT /rooms/2100/messages/read"] = [this](const HttpRequest&) {
+            unread = 0;
+            return answer(200, R"({"unread_num":0,"mention_num":0})");
+        };
+    }
+
     RoomsHarness() {
         routes["GET /me"] = [](const HttpRequest&) { return answer(200, R"({"account_id":1001,"name":"Alice"})"); };
         routes["GET /my/status"] = [this](const HttpRequest&) {
@@ -227,10 +235,7 @@ TEST(AppRooms, TheOpenRoomIsPolledAtTheBudgetsIntervalAndNotWhileHidden) {
 
 TEST(AppRooms, MarkReadZeroesTheRoomAndReadsStatusAgain) {
     RoomsHarness h;
-    h.routes["PUT /rooms/2100/messages/read"] = [&h](const HttpRequest&) {
-        h.unread = 0;
-        return answer(200, R"({"unread_num":0,"mention_num":0})");
-    };
+    h.answer_mark_read();
     h.apply(intent::OpenRoom{"2100"});
     EXPECT_EQ(h.state()["room_unread"]["2100"], 4);
     const long status_reads = h.count("GET /my/status");
@@ -246,10 +251,7 @@ TEST(AppRooms, MarkReadZeroesTheRoomAndReadsStatusAgain) {
 // (room_order.hpp's KeptRoomOrder): every change of a room moves it.
 TEST(AppRooms, TheRoomsVersionMovesWithEveryChangeOfARoomOnly) {
     RoomsHarness h;
-    h.routes["PUT /rooms/2100/messages/read"] = [&h](const HttpRequest&) {
-        h.unread = 0;
-        return answer(200, R"({"unread_num":0,"mention_num":0})");
-    };
+    h.answer_mark_read();
     h.apply(intent::OpenRoom{"2100"});
     const std::uint64_t opened = h.app->dashboard().rooms_version();
     h.apply(intent::SetRoomFilter{"ops"});
