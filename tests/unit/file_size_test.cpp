@@ -1,6 +1,10 @@
 // file_size_test.cpp: a file's size in words (shared/'s format_file_size):
 // as the service writes it in its file_uploaded message, and as its client
-// lists files (brief).
+// lists files (brief). The message's form is the live service's, from its
+// recorded message bodies: "[download:N]report.pdf (12.5 KB)[/download]",
+// B / KB / MB with at most two decimals (docs/sandbox.md, the
+// file_uploaded message). The brief form is roomkey's own choice for its
+// Files list (whole KB, one decimal from MB), not the service's.
 #include <gtest/gtest.h>
 
 #include "roomkey/file_upload.hpp"
