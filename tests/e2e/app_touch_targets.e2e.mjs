@@ -33,9 +33,22 @@ async function box(page, within, role, name) {
   return last;
 }
 
+// The room opens at its first unread message, so my message (the newest)
+// may be below the fold, and a row out of view is not drawn: its controls
+// are not in the accessibility tree. Scrolled to, as a user would.
+async function scrollToMine(page, mine) {
+  const pane = await widgetRect(page, 'conversation');
+  for (let turn = 0; turn < 40 && await mine.count() === 0; ++turn) {
+    await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
+    await page.mouse.wheel(0, 300);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+}
+
 // Every control this file is about, with its box: { label: box }.
 async function boxes(page) {
   const mine = page.getByRole('article').filter({ hasText: MINE });
+  await scrollToMine(page, mine);
   const out = {};
   for (const name of ['Reply', 'Quote', 'Edit', 'Delete']) out[`message ${name}`] = await box(page, mine, 'button', name);
   for (const name of ['Mark as read', 'Details']) out[name] = await box(page, page, 'button', name);
