@@ -1,4 +1,5 @@
-// app.cpp: the App's start, time and effects, and the read-only views (see app.hpp for the file index).
+// app.cpp: the App's start, time and effects, and roomkey-helper unreachable
+// (helper_watch.hpp): what the user is told and the probe (app.hpp has the file index).
 #include <algorithm>
 
 #include "app/app.hpp"
@@ -7,17 +8,11 @@
 
 namespace roomkey::app {
 
-using namespace detail;
-
-// ===========================================================================
-// [SECTION] Start, config and intents
-// ===========================================================================
-
 App::App(RandomSource random, std::string origin)
     : random_(std::move(random)),
       origin_(std::move(origin)),
       // The spec's limits and shared/'s margins (pacing.hpp).
-      client_(default_session_config(), PacingConfig{}) {
+      client_(detail::default_session_config(), PacingConfig{}) {
     features_.dashboard.on_rooms_read([this](Instant now) { features_.mentions.on_room_list_read(now); });
 }
 
@@ -31,7 +26,12 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
 void App::tick(Instant now) {
     sign_in_.tick(now);
     features_.posting.run_timers(now);
-    if (helper_.probe_due(now)) probe_helper(now);
+    if (helper_.probe_due(now)) {
+        helper_.probe_sent();
+        HttpRequest probe;
+        probe.url = std::string(kConfigPath);
+        send(purpose::HelperProbe{}, tr("log.purpose.helper_check"), std::move(probe), now);
+    }
     features_.open_room.run_poll(now);
     features_.mentions.run_poll(now);
     pump(now);
@@ -40,14 +40,10 @@ void App::tick(Instant now) {
 std::optional<Instant> App::next_wake_at(Instant now) const {
     std::optional<Instant> wake = client_.next_send_at(now);
     // The refresh due, automatic retries and room checks of posts, and the helper probe.
-    auto earliest = [&](std::optional<Instant> at) {
+    for (std::optional<Instant> at : {sign_in_.wake_at(), features_.posting.next_timer(), helper_.next_probe(),
+                                      features_.open_room.poll_at(), features_.mentions.poll_at()}) {
         if (at) wake = wake ? std::min(*wake, *at) : *at;
-    };
-    earliest(sign_in_.wake_at());
-    earliest(features_.posting.next_timer());
-    earliest(helper_.next_probe());
-    earliest(features_.open_room.poll_at());
-    earliest(features_.mentions.poll_at());
+    }
     return wake;
 }
 
@@ -62,17 +58,8 @@ std::vector<Effect> App::take_effects() {
     return out;
 }
 
-// ===========================================================================
-// [SECTION] Views
-// ===========================================================================
-
-std::optional<Instant> App::next_send_at(Instant now) const {
-    return client_.next_send_at(now);
-}
-
-RedactionRules App::redaction() const {
-    return trace_.redaction(config_load_.value ? std::string_view(config_load_.value->token_header)
-                                               : kDefaultApiTokenHeader);
+void App::on_helper_unreachable(Instant now, bool probe_failed) {
+    if (auto told = helper_.on_unreachable(now, probe_failed)) feedback_.set_notice(std::move(*told));
 }
 
 }  // namespace roomkey::app

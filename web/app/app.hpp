@@ -1,72 +1,40 @@
-// app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it
-// runs natively and under Node in the unit tests. App is the router: it
-// keeps the configuration and the effects web/src performs (effects.hpp:
-// requests to send, a page to navigate to, a record to keep in
-// sessionStorage, text for the clipboard), hands every REST request to the
-// one REST client (shared/rest_client.hpp: who holds the credentials, the
-// session table, pacing, each room's post order, 401 retry, 429 waits) and
-// routes each answer by its tag to the feature that asked. Every protocol
-// decision is shared/'s.
-//
-// Tokens live in the REST client, in memory only; the only thing that
-// leaves for storage is the single-use PendingAuthorization (state +
-// code_verifier) while the browser is at the consent screen. A reload
-// therefore asks to sign in again. In roomkey-helper's BFF mode ("session":
-// "bff" in /config.json) the page holds no token at all: the helper runs the
-// flow and keeps the tokens in an HttpOnly cookie, the page asks
-// /bff/session who is signed in, so a reload keeps the session (bff_panel.hpp,
-// bff_session.hpp).
-//
-// The sign-in (sign_in.hpp: the page's own OAuth flow, the API token, the
-// scopes asked for) and the BFF panel (bff_panel.hpp: the helper's session)
-// own the session's side of the App; trace.hpp the HTTP log and what may be
-// disclosed from it. The features (features.hpp), each
-// owning its state, intents, requests and answers: dashboard.hpp, posting.hpp (with recovery), open_room.hpp (with
-// files), my_tasks.hpp, contacts.hpp, api_console.hpp, mentions.hpp, and
-// workspace.hpp's state. Where the App's own code lives:
-//   app.cpp          start, tick/next_wake_at, effects
+// app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it runs
+// natively and under Node in the unit tests. App is the router: it keeps the
+// configuration and the effects web/src performs (effects.hpp), hands every
+// REST request to the one REST client (shared/rest_client.hpp) and routes
+// each answer by its tag to the feature that asked (wire.hpp). Every
+// protocol decision is shared/'s; every kind of state has its own owner
+// (docs/architecture.md lists them, file by file, with how a feature is
+// added): the sign-in (sign_in.hpp), the BFF panel (bff_panel.hpp), the
+// features (features.hpp), the log (trace.hpp) and its copies (copies.hpp),
+// what the user is told (feedback.hpp), the configuration (config_load.hpp),
+// the counters (rest_stats.hpp) and the helper's reachability (helper_watch.hpp).
+//   app.cpp          start, tick/next_wake_at, effects, the helper's probe
 //   app_intents.cpp  every intent to its owner (apply), one line each
-//   app_routes.cpp   the features' host: submit by tag, answers back by tag
-//   app_rest.cpp     what a REST client step says: token requests, sends, answers
-//   app_http.cpp     send() through the helper, /config.json, copy as curl; answers by purpose
-//   app_session.cpp  sign-out, a page restored, secrets to mask, the session as shown
-//   app_helper.cpp   roomkey-helper unreachable: the probe
-//   app_detail.hpp   constants and helpers those files share (internal)
-//
-// How a new feature is added, so that several people can work in parallel
-// without editing the same lines:
-//   1. web/app/<feature>.{hpp,cpp}: a Feature (feature.hpp) with its own
-//      state, its intents, the requests it submits through the FeatureHost
-//      (built once, without credentials) and its answers (on_answer by tag).
-//      Pure C++, no ImGui, no emscripten; tested natively.
-//   2. Features (features.hpp) holds one instance; one line in
-//      app_intents.cpp forwards each of its intents; one accessor for the UI.
-//   3. web/src/ui_<view>.cpp draws it from the read-only App and returns
-//      intents; ui.cpp places the panel in the layout (one line).
-//   4. Its page API names go in page_state.cpp / intents.cpp exactly as the
-//      issue spells them.
+//   app_http.cpp     sends through the helper and their answers, by purpose
+//   app_rest.cpp     the REST client's steps, the features' requests by tag
+//   app_session.cpp  sign-in, sign-out, a page restored
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "app/bff_panel.hpp"
-#include "app/console.hpp"
+#include "app/config_load.hpp"
+#include "app/copies.hpp"
 #include "app/effects.hpp"
 #include "app/feature.hpp"
 #include "app/features.hpp"
+#include "app/feedback.hpp"
 #include "app/flow_steps.hpp"
 #include "app/helper_watch.hpp"
 #include "app/http_log.hpp"
 #include "app/intents.hpp"
 #include "app/post_outcome.hpp"
+#include "app/rest_stats.hpp"
 #include "app/room_view.hpp"
 #include "app/scope_refresh.hpp"
 #include "app/session_shown.hpp"
@@ -74,6 +42,7 @@
 #include "app/trace.hpp"
 #include "app/user_errors.hpp"
 #include "app/view_answer.hpp"
+#include "app/wire.hpp"
 #include "app/workspace.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/api_records.hpp"
@@ -88,23 +57,6 @@
 #include "roomkey/time.hpp"
 
 namespace roomkey::app {
-
-// One x-ratelimit-* reading, for the plot (spec 8.1).
-struct RateSample {
-    Instant at;
-    long remaining = 0;
-    long limit = 0;
-};
-
-// Counters the page API exposes (tests read them) and the UI shows.
-struct Counters {
-    long requests_sent = 0;      // REST requests handed to the transport
-    long responses_429 = 0;      // REST answers with status 429
-    long token_refreshes = 0;    // successful refreshes
-    long retries_after_401 = 0;  // REST requests retried after invalid_token (spec 5.2.2)
-};
-
-inline constexpr std::size_t kMaxRateSamples = 240;
 
 class App final : private FeatureHost, private BffHost {
 public:
@@ -121,14 +73,17 @@ public:
     // The posts the tab's storage kept (effect::StorePosts), read at load.
     void restore_posts(std::string_view record) { features_.posting.restore_waiting(read_waiting_posts(record)); }
     void on_response(std::uint64_t id, const HttpResponse& response, Instant now);
-    void on_transport_error(std::uint64_t id, const std::string& reason, Instant now);
+    void on_transport_error(std::uint64_t id, const std::string& reason, Instant now) {
+        on_transport_error(id, TransportFailure::network_error, reason, now);
+    }
     // The same, typed: only a post whose failure says "not sent" may go again
     // by itself (post_outcome.hpp); the string overload means network_error.
     void on_transport_error(std::uint64_t id, TransportFailure failure, const std::string& reason, Instant now);
-    // An upload's request body went out up to `sent` of `total` bytes (the
-    // platform's XMLHttpRequest upload progress, for an effect::Send with
-    // upload_progress); room.upload shows it.
-    void on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total);
+    // An upload's body went out up to `sent` of `total` bytes (an
+    // effect::Send with upload_progress); room.upload shows it.
+    void on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total) {
+        if (auto tag = wire_.rest_tag(id)) features_.open_room.on_upload_progress(*tag, sent, total);
+    }
     // Call often (every frame): delivers refresh ticks and sends paced requests.
     void tick(Instant now);
     // When tick() next has work (a paced request may go, a refresh is due):
@@ -138,15 +93,14 @@ public:
     std::vector<Effect> take_effects();
 
     // ---- read-only view for the UI and the page API ----
-    const std::optional<PublicConfig>& config() const override { return config_load_.value; }
-    const std::string& config_error() const override { return config_load_.error; }
-    bool config_loading() const { return config_load_.loading; }
+    const std::optional<PublicConfig>& config() const override { return config_.value(); }
+    const std::string& config_error() const override { return config_.error(); }
+    bool config_loading() const { return config_.loading(); }
     // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
     CredentialHolder holder() const { return client_.holder(); }
     const Session& session() const { return client_.session(); }
     // The page's own sign-in, the API token and the scopes asked for (sign_in.hpp).
     const SignIn& sign_in() const { return sign_in_; }
-    // ---- the BFF mode and the session as shown (bff_panel.hpp) ----
     // The helper's session as /bff/session last told it, and what is on its way.
     const BffPanel& bff() const { return bff_; }
     // The session as the panels and the page API show it, whoever holds it.
@@ -166,42 +120,41 @@ public:
     // The room list read again for mentions (its poll_at: nullopt when not polling, e.g. hidden tab).
     const Mentions& mentions() const { return features_.mentions; }
     // When the next waiting request may go (for the "next post in" display).
-    std::optional<Instant> next_send_at(Instant now) const;
+    std::optional<Instant> next_send_at(Instant now) const { return client_.next_send_at(now); }
     const PacingScheduler& scheduler() const override { return client_.scheduler(); }
     const std::vector<RateSample>& rate_samples() const { return stats_.rate_samples; }
+    const Counters& counters() const { return stats_.counters; }
 
+    // ---- the HTTP log and its copies (copies.hpp) ----
     const HttpLog& log() const { return trace_.log(); }
     bool reveal() const { return trace_.reveal(); }
     const Trace& trace() const { return trace_; }
-    // What "Copy as curl" of log entry `entry_id` copies (masked unless
-    // revealed and `may_reveal`); none for an entry no longer logged.
-    std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const;
-    // What "Copy as <format>" of log entry `entry_id` (the console's call when
-    // none) copies; "" when it cannot (the notice then says why).
-    std::string text_as(std::optional<std::uint64_t> entry_id, SnippetFormat format, bool may_reveal) const;
-    // Where copied requests go (the page's origin, the helper's proxy, the service).
-    SnippetTarget snippet_target() const;
-    PlannedCall planned_console_call() const;
-    RedactionRules redaction() const;
+    std::optional<std::string> curl_text(std::uint64_t entry_id, bool may_reveal) const {
+        return copies_.curl_text(entry_id, may_reveal);
+    }
+    std::string text_as(std::optional<std::uint64_t> entry_id, SnippetFormat format, bool may_reveal) const {
+        return copies_.text_as(entry_id, format, may_reveal);
+    }
+    SnippetTarget snippet_target() const { return copies_.snippet_target(); }
+    PlannedCall planned_console_call() const { return copies_.planned_console_call(); }
+    RedactionRules redaction() const { return copies_.redaction(); }
     const std::string& origin() const { return origin_; }
+    // Sign-out could not overwrite the system clipboard (the engine wants a
+    // recent click or key press): what to tell the user, "" when nothing waits.
+    std::string clipboard_notice() const { return trace_.clipboard_notice(); }
 
-    const std::optional<UserError>& last_error() const { return feedback_.error; }
-    const std::string& form_error() const { return feedback_.form_error; }
+    // ---- what the user is told (feedback.hpp) ----
+    const std::optional<UserError>& last_error() const { return feedback_.error(); }
+    const std::string& form_error() const { return feedback_.form_error(); }
+    const std::string& notice() const { return feedback_.notice(); }
+    std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm(); }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
     bool helper_unreachable() const { return helper_.down(); }
     std::optional<Instant> helper_probe_at() const { return helper_.probe_at(); }
-    // Sign-out was asked while posts are still open: how many would be lost.
-    std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm; }
-    const std::string& notice() const { return feedback_.notice; }
-    // Sign-out could not overwrite the system clipboard (the
-    // engine wants a recent click or key press): what to tell the user, ""
-    // when nothing waits.
-    std::string clipboard_notice() const { return trace_.clipboard_notice(); }
-    const Counters& counters() const { return stats_.counters; }
 
-    bool page_visible() const { return features_.page_visible; }
     // ---- the workspace ----
+    bool page_visible() const { return features_.page_visible; }
     const Workspace& workspace() const { return features_.workspace; }
     const MessageMenu& message_menu() const { return features_.message_menu; }
     // The browser's offset of local time from UTC, for times as drawn.
@@ -209,153 +162,96 @@ public:
     std::vector<MentionAlert> take_alerts() { return features_.workspace.take_alerts(); }
 
 private:
-    struct ConfigFetch {};
-    struct TokenCall {
-        TokenRequestId id = 0;
-    };
-    struct RestCall {
-        RequestId id = 0;
-    };
-    struct HelperProbe {};
-    struct BffCall {
-        BffRoute route = BffRoute::session;
-    };
-    using HttpPurpose = std::variant<ConfigFetch, TokenCall, RestCall, HelperProbe, BffCall>;
-
-    // intents (app_intents.cpp routes each to its owner)
+    // ---- the App's own steps ----
     void start_sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
-    // The open message menu's item, carried out by its owner (app_intents.cpp).
-    void choose_menu_item(MenuItem item, Instant now);
     void page_restored(Instant now);
-
-    // helper-bound HTTP
-    std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
-    void fetch_config(Instant now);
+    std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now,
+                       bool upload_progress = false) {
+        return wire_.send(std::move(purpose), std::move(label), std::move(request), config_.in_use().request_header,
+                          now, upload_progress);
+    }
+    void fetch_config(Instant now) { send(purpose::ConfigFetch{}, tr("log.purpose.config"), config_.begin(), now); }
     void on_config(const HttpResponse& response, Instant now);
-
-    // Performs what the REST client says: token requests, sends, answers.
-    void perform(RestStep step, Instant now) override;
-
-    // REST calls
-    void pump(Instant now);
-    void on_sent(RequestId id, HttpRequest request, bool retry, Instant now);
-    void on_api_answer(RequestId id, const std::optional<HttpResponse>& response, const std::string& reason,
+    void on_helper_unreachable(Instant now, bool probe_failed);
+    void pump(Instant now) {
+        // roomkey-helper gave no answer at all: nothing goes until it answers
+        // a probe (a post never handed to the browser was certainly not sent).
+        if (!helper_.down()) perform(client_.pump(now), now);
+    }
+    void on_sent(RequestTag tag, HttpRequest request, bool retry, Instant now);
+    void on_api_answer(RequestTag tag, const std::optional<HttpResponse>& response, const std::string& reason,
                        Instant now);
-    void drop_all_calls(const std::string& reason, Instant now);
-    void record_rate(const HttpResponse& response, Instant now);
+    void deliver(RequestTag tag, Answer answer, Instant now);
+    void told(std::optional<Told> told) {
+        if (!told) return;
+        if (told->effect) effects_.push_back(std::move(*told->effect));
+        feedback_.set_notice(std::move(told->notice));
+    }
+
+    // ---- SignInHost and BffHost: what the sign-in and the BFF panel ask ----
+    void perform(RestStep step, Instant now) override;
+    void reset_error() override { feedback_.reset_error(); }
+    void forget_pending() override { effects_.push_back(effect::ForgetPending{}); }
+    void end_session(Instant now) override { sign_out(now); }
+    void signed_in(Instant now) override { features_.dashboard.load(now); }
+    void token_refreshed() override { ++stats_.counters.token_refreshes; }
+    void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
+        feedback_.set_error(std::move(error), source);
+    }
+    void clear_error(ErrorSource source) override { feedback_.clear_error(source); }
+    void log_flow_step(FlowStep step, Instant at) override {
+        trace_.log().add_step(wire_.log_id(), std::move(step.purpose), step.request, std::move(step.note), at,
+                              std::move(step.parameters));
+    }
+    void add_secret(const std::string& secret) override { trace_.add_secret(secret); }
     // The session ended: its unsent messages wait for the same account (waiting_posts.hpp).
     void reset_account_data() override {
         features_.posting.keep_open_posts();
         features_.clear_account();
     }
-
-    // ---- SignInHost: what the sign-in asks (app_session.cpp) ----
-    void reset_error() override { feedback_.error.reset(); }
-    void forget_pending() override { effects_.push_back(effect::ForgetPending{}); }
-    void end_session(Instant now) override { sign_out(now); }
-    void signed_in(Instant now) override { features_.dashboard.load(now); }
-    void token_refreshed() override { ++stats_.counters.token_refreshes; }
-
-    void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
-        feedback_.error = std::move(error);
-        feedback_.source = source;
+    void send_bff(BffRoute route, std::string label, HttpRequest request, Instant now) override {
+        send(purpose::BffCall{route}, std::move(label), std::move(request), now);
     }
-    // The action `source` stands for succeeded: its error, if shown, goes.
-    void clear_error(ErrorSource source) override {
-        if (feedback_.error && feedback_.source == source) feedback_.error.reset();
-    }
+    void navigate(std::string url) override { effects_.push_back(effect::Navigate{std::move(url)}); }
+    void drop_calls(const std::string& reason, Instant now) override;
 
-    // ---- FeatureHost: what the features ask (app_routes.cpp) ----
-    // Where an answer goes, and what the HTTP log calls its request.
-    struct Route {
-        Feature* owner = nullptr;
-        std::string label;
-        bool upload_progress = false;
-        std::optional<TransportFailure> failure;  // why no answer came, when none did
-    };
-    RequestTag new_tag() override { return wire_.next_tag++; }
+    // ---- FeatureHost: what the features ask (app_rest.cpp) ----
+    RequestTag new_tag() override { return wire_.new_tag(); }
     RequestTag submit(Feature& owner, Outgoing outgoing, Instant now, RequestTag tag = 0) override;
     bool pending(RequestTag tag) const override { return client_.pending(tag); }
     bool in_flight(RequestTag tag) const override { return client_.in_flight(tag); }
-    void release(RequestTag tag) override;
+    void release(RequestTag tag) override {
+        client_.release(tag);
+        wire_.drop(tag);
+    }
     void resend(RequestTag tag) override { client_.resend(tag); }
-    bool cancel(RequestTag tag) override;
-    ApiConfig api_config() const override;
-    void notice(std::string text) override { feedback_.notice = std::move(text); }
+    bool cancel(RequestTag tag) override {
+        if (!client_.cancel(tag)) return false;
+        wire_.drop(tag);
+        return true;
+    }
+    ApiConfig api_config() const override { return config_.api_config(); }
+    void notice(std::string text) override { feedback_.set_notice(std::move(text)); }
     void offer_scope(std::string scope) override { features_.console.offer_scope(std::move(scope)); }
     bool can_send() const override { return client_.can_send(); }
     void open_url(std::string url) override { effects_.push_back(effect::OpenUrl{std::move(url)}); }
-    // A request's end goes to its owner.
-    void deliver(RequestTag tag, Answer answer, Instant now);
 
-    void on_helper_unreachable(Instant now, bool probe_failed = false);
-    void on_helper_answer(Instant now);
-    void probe_helper(Instant now);
-    void add_secret(const std::string& secret) override { trace_.add_secret(secret); }
-
-    // ---- BffHost: what the BFF panel asks (app_session.cpp) ----
-    bool bff_config() const { return config_load_.value && config_load_.value->bff(); }
-    void send_bff(BffRoute route, std::string label, HttpRequest request, Instant now) override {
-        send(BffCall{route}, std::move(label), std::move(request), now);
-    }
-    void navigate(std::string url) override { effects_.push_back(effect::Navigate{std::move(url)}); }
-    void drop_calls(const std::string& reason, Instant now) override { drop_all_calls(reason, now); }
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;
     unsigned stored_posts_ = 0;  // the posting feature's revision last kept in storage
-
-    // roomkey-helper's configuration (/config.json) and its loading.
-    struct ConfigLoad {
-        std::optional<PublicConfig> value;
-        std::string error;
-        bool loading = false;
-    };
-    ConfigLoad config_load_;
-
-    void log_flow_step(FlowStep step, Instant at) override;
-
-    // The one REST client: credentials, session, pacing, queue (rest_client.hpp).
-    RestClient client_;
-    // Sign-in and the grant as asked for (the tokens themselves are the REST client's).
+    ConfigLoad config_;          // roomkey-helper's /config.json
+    RestClient client_;          // credentials, session, pacing, each room's post order
     SignIn sign_in_{*this, client_, random_};
-    // Every request the App hands the transport, and where its answer goes.
-    struct Wire {
-        std::map<std::uint64_t, HttpPurpose> http;
-        std::uint64_t next_http_id = 1;
-        RequestTag next_tag = 1;
-        std::map<RequestTag, Route> routes;
-    };
-    Wire wire_;
-    // What the page API counts and the rate plot draws.
-    struct Stats {
-        Counters counters;
-        std::vector<RateSample> rate_samples;
-    };
-    Stats stats_;
-
-    // The HTTP log and what may be disclosed from it (trace.hpp).
-    Trace trace_;
-
-    // What the user is told: the error (and the action it belongs to), notices.
-    struct Feedback {
-        std::optional<UserError> error;
-        ErrorSource source = ErrorSource::other;
-        std::string form_error;
-        std::string notice;
-        std::optional<long> sign_out_confirm;
-    };
+    Trace trace_;                // the HTTP log and what may be disclosed from it
+    Wire wire_{trace_, effects_};  // every send's purpose, every request's owner
+    RestStats stats_;
     Feedback feedback_;
-
-    // roomkey-helper gave no answer: REST calls wait while it is probed.
-    HelperWatch helper_;
-
-    // The features: each owns its state, its requests and their answers.
+    HelperWatch helper_;  // roomkey-helper gave no answer: REST calls wait while it is probed
     Features features_{*this, random_};
-
-    // The BFF mode: the helper's session as the page knows it.
     BffPanel bff_{*this, client_, sign_in_};
+    Copies copies_{trace_, origin_, config_, features_.console};
 };
 
 }  // namespace roomkey::app

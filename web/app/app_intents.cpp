@@ -1,10 +1,10 @@
 // app_intents.cpp: every intent to its owner, one line each: the sign-in and
-// the BFF panel, the features (features.hpp), the trace, or the App's own
-// feedback. The overload set has no catch-all, so an intent without an owner
+// the BFF panel, the features (features.hpp), the log's copies (copies.hpp),
+// the menu's items (menu_action.hpp) or what the user is told (feedback.hpp). The overload set has no catch-all, so an intent without an owner
 // does not compile.
 #include "app/app.hpp"
 #include "app/i18n.hpp"
-#include "app/message_view.hpp"
+#include "app/menu_action.hpp"
 
 namespace roomkey::app {
 
@@ -37,26 +37,20 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::SignIn& i) { start_sign_in(i.scopes, now); },
             [&](const intent::SignOut& i) {
                 const long open = posting.open_posts();
-                if (open > 0 && !i.discard_posts) {
-                    // Posts still open are the user's text, not yet anywhere else: ask first.
-                    feedback_.sign_out_confirm = open;
-                    return;
-                }
-                feedback_.sign_out_confirm.reset();
+                if (!feedback_.sign_out_may_go(open, i.discard_posts)) return;
                 if (i.discard_posts) posting.discard_open();
                 sign_out(now);
-                feedback_.notice = open > 0 ? tr_n("notice.signed_out_discarded", open) : tr("notice.signed_out");
+                feedback_.set_notice(open > 0 ? tr_n("notice.signed_out_discarded", open) : tr("notice.signed_out"));
             },
-            [&](const intent::CancelSignOut&) { feedback_.sign_out_confirm.reset(); },
+            [&](const intent::CancelSignOut&) { feedback_.cancel_sign_out(); },
             [&](const intent::TryAgain& i) {
-                const bool retry = i.sign_in && feedback_.error && feedback_.error->offers_try_again;
-                feedback_.error.reset();
-                feedback_.notice.clear();
+                const bool retry = i.sign_in && last_error() && last_error()->offers_try_again;
+                feedback_.clear();
                 sign_in_.try_again();
-                if (!config_load_.value && !config_load_.loading) fetch_config(now);
+                if (!config() && !config_.loading()) fetch_config(now);
                 // Signed out, the thing to try again is the sign-in: it starts anew.
-                if (retry && !client_.can_send() && config_load_.value && config_load_.value->configured)
-                    start_sign_in(config_load_.value->default_scopes, now);
+                if (retry && !client_.can_send() && config() && config()->configured)
+                    start_sign_in(config()->default_scopes, now);
             },
             // In BFF mode the helper refreshes (POST /bff/refresh {"scope": ...}).
             [&](const intent::RefreshNow&) {
@@ -77,7 +71,7 @@ void App::apply(const Intent& intent, Instant now) {
                 if (auto scopes = sign_in_.adding(i.scope, session_shown().granted_scopes())) start_sign_in(*scopes, now);
             },
             [&](const intent::PageRestored&) { page_restored(now); },
-            [&](const intent::FormError& i) { feedback_.form_error = i.message; },
+            [&](const intent::FormError& i) { feedback_.set_form_error(i.message); },
             // ---- posting (with recovery) ----
             [&](const intent::RetryPost& i) {
                 i.local_id.empty() ? posting.retry(i.id, std::nullopt, now) : posting.retry_local(i.local_id, {}, now);
@@ -146,7 +140,11 @@ void App::apply(const Intent& intent, Instant now) {
                 if (room.view().room_id() == i.room_id) workspace.quote(room.view(), i.message_id);
             },
             [&](const intent::MessageMenu& i) {
-                if (i.item) return choose_menu_item(*i.item, now);
+                if (i.item) {
+                    MenuAction done = choose_menu_item(features_, *i.item, now);
+                    told(std::move(done.told));
+                    return done.remove ? apply(*done.remove, now) : void();
+                }
                 if (i.message_id.empty()) return features_.message_menu.close();
                 const auto& me = features_.dashboard.account().value;
                 features_.message_menu.open(room.view(), i.room_id, i.message_id, me ? me->account_id : "");
@@ -175,86 +173,15 @@ void App::apply(const Intent& intent, Instant now) {
             },
             // ---- the trace: the HTTP log and the clipboard ----
             [&](const intent::SetReveal& i) { trace_.set_reveal(i.on); },
-            [&](const intent::CopyCurl& i) {
-                if (auto copy = trace_.copy_curl(i.entry_id, i.may_reveal, origin_, redaction())) {
-                    effects_.push_back(effect::CopyText{std::move(copy->text)});
-                    feedback_.notice = std::move(copy->notice);
-                }
-            },
-            [&](const intent::CopyAs& i) {
-                auto copy = trace_.copy_as(i.entry, planned_console_call(), i.format, i.may_reveal, snippet_target(),
-                                           redaction());
-                if (!copy) {
-                    feedback_.notice = copy.error();
-                    return;
-                }
-                effects_.push_back(effect::CopyText{std::move(copy->text)});
-                feedback_.notice = std::move(copy->notice);
-            },
-            [&](const intent::ExportHar& i) {
-                auto file = trace_.export_har(i.may_reveal, origin_, redaction(), now);
-                feedback_.notice = tr(trace_.reveal() && i.may_reveal ? "notice.har_saved_revealed" : "notice.har_saved",
-                                      {{"file", file.name}});
-                effects_.push_back(effect::SaveFile{std::move(file.name), "application/json", std::move(file.text)});
-            },
-            [&](const intent::SetLogFilter& i) {
-                LogFilter filter{i.text, i.method, i.status};
-                if (std::string problem = log_filter_problem(filter); !problem.empty()) {
-                    feedback_.notice = tr("notice.log_filter_unchanged", {{"problem", problem}});
-                    return;
-                }
-                trace_.set_filter(std::move(filter));
-            },
+            [&](const intent::CopyCurl& i) { told(copies_.copy_curl(i.entry_id, i.may_reveal)); },
+            [&](const intent::CopyAs& i) { told(copies_.copy_as(i.entry, i.format, i.may_reveal)); },
+            [&](const intent::ExportHar& i) { told(copies_.export_har(i.may_reveal, now)); },
+            [&](const intent::SetLogFilter& i) { told(copies_.set_filter(LogFilter{i.text, i.method, i.status})); },
             [&](const intent::ClearLog&) { trace_.log().clear(); },
             [&](const intent::ClipboardCleared& i) { trace_.clipboard_cleared(i.cleared); },
         },
         intent);
     pump(now);
-}
-
-// Each item goes to the part that owns its action: Reply and Quote to the
-// workspace's composer fill, Delete to the console's question (asked first),
-// the copies to the clipboard, Edit and "Add as task" to the UI's fields.
-void App::choose_menu_item(MenuItem item, Instant now) {
-    MessageMenu& menu = features_.message_menu;
-    const RoomView& room = features_.open_room.view();
-    if (!menu.offers(item)) {
-        feedback_.notice = tr("menu.not_offered", {{"item", std::string(to_string(item))}});
-        return;
-    }
-    const MessageMenu::Target target = *menu.target();
-    menu.close();
-    const ChatMessage* message = nullptr;
-    for (const ChatMessage& m : room.messages()) {
-        if (m.message_id == target.message_id) message = &m;
-    }
-    if (!message || room.room_id() != target.room_id) return;  // the room changed under the menu
-    const auto& account = features_.dashboard.account().value;
-    const auto& contacts = features_.contacts.contacts().value;
-    const DrawnMessage drawn =
-        drawn_message(*message, account ? account->account_id : "", account_names(room, contacts ? &*contacts : nullptr),
-                      unix_ms(now) / 1000, features_.workspace.user_time());
-    MenuChoice choice = menu_choice(item, target.room_id, *message, drawn.text, target.selected);
-    switch (item) {
-        case MenuItem::reply:
-            features_.workspace.reply(room, choice.message_id);
-            break;
-        case MenuItem::quote:
-            features_.workspace.quote(room, choice.message_id, choice.text);
-            break;
-        case MenuItem::copy_text:
-        case MenuItem::copy_link:
-            feedback_.notice = tr(item == MenuItem::copy_text ? "menu.copied_text" : "menu.copied_link");
-            effects_.push_back(effect::CopyText{std::move(choice.text)});
-            break;
-        case MenuItem::remove:
-            apply(intent::DeleteMessage{choice.room_id, choice.message_id}, now);
-            break;
-        case MenuItem::edit:
-        case MenuItem::add_task:
-            menu.hand_off(std::move(choice));
-            break;
-    }
 }
 
 }  // namespace roomkey::app

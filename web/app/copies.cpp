@@ -1,0 +1,65 @@
+// copies.cpp: the log's copies, export and filter (copies.hpp).
+#include "app/copies.hpp"
+
+#include "app/i18n.hpp"
+
+namespace roomkey::app {
+
+RedactionRules Copies::redaction() const {
+    return trace_.redaction(config_.in_use().token_header);
+}
+
+std::optional<std::string> Copies::curl_text(std::uint64_t entry_id, bool may_reveal) const {
+    return trace_.curl_text(entry_id, may_reveal, origin_, redaction());
+}
+
+SnippetTarget Copies::snippet_target() const {
+    SnippetTarget target;
+    target.origin = origin_;
+    const ApiConfig helper = config_.api_config();
+    target.api_base = helper.base_url;
+    target.service.token_header = helper.token_header;
+    if (config_.value()) {
+        target.service.base_url = config_.value()->upstream_base_url;
+        target.request_header = config_.value()->request_header;
+    }
+    return target;
+}
+
+PlannedCall Copies::planned_console_call() const {
+    const ConsolePending& asked = console_.console().asked();
+    return PlannedCall{asked.method, asked.path, asked.params};
+}
+
+std::string Copies::text_as(std::optional<std::uint64_t> entry_id, SnippetFormat format, bool may_reveal) const {
+    auto text = trace_.text_as(entry_id, planned_console_call(), format, may_reveal, snippet_target(), redaction());
+    return text ? std::move(*text) : std::string();
+}
+
+std::optional<Told> Copies::copy_curl(std::uint64_t entry_id, bool may_reveal) {
+    auto copy = trace_.copy_curl(entry_id, may_reveal, origin_, redaction());
+    if (!copy) return std::nullopt;
+    return Told{effect::CopyText{std::move(copy->text)}, std::move(copy->notice)};
+}
+
+Told Copies::copy_as(std::optional<std::uint64_t> entry_id, SnippetFormat format, bool may_reveal) {
+    auto copy = trace_.copy_as(entry_id, planned_console_call(), format, may_reveal, snippet_target(), redaction());
+    if (!copy) return Told{std::nullopt, copy.error()};
+    return Told{effect::CopyText{std::move(copy->text)}, std::move(copy->notice)};
+}
+
+Told Copies::export_har(bool may_reveal, Instant now) {
+    auto file = trace_.export_har(may_reveal, origin_, redaction(), now);
+    std::string notice =
+        tr(trace_.reveal() && may_reveal ? "notice.har_saved_revealed" : "notice.har_saved", {{"file", file.name}});
+    return Told{effect::SaveFile{std::move(file.name), "application/json", std::move(file.text)}, std::move(notice)};
+}
+
+std::optional<Told> Copies::set_filter(LogFilter filter) {
+    if (std::string problem = log_filter_problem(filter); !problem.empty())
+        return Told{std::nullopt, tr("notice.log_filter_unchanged", {{"problem", problem}})};
+    trace_.set_filter(std::move(filter));
+    return std::nullopt;
+}
+
+}  // namespace roomkey::app
