@@ -53,7 +53,7 @@ HttpResponse errors_answer(int status, const std::string& message) {
 // No session (any more): the page shows itself signed out.
 HttpResponse no_session(const std::string& why, const BffCookieJar& jar) {
     HttpResponse out = errors_answer(401, "roomkey session: " + why + "; sign in again");
-    out.headers.set(std::string(kSessionHeader), std::string(kBffNoSession));
+    out.headers.set(std::string(kBffSessionHeader), std::string(kBffNoSession));
     out.headers.add("Set-Cookie", jar.clear_session_cookie());
     return out;
 }
@@ -175,7 +175,7 @@ BffGateway::BffGateway(BffGatewaySetup setup)
 
 HttpResponse BffGateway::with_record(HttpResponse out, const std::optional<BffTokenRequest>& record) const {
     if (record) {
-        out.headers.set(std::string(kTokenRequestHeader),
+        out.headers.set(std::string(kBffTokenRequestHeader),
                         bff_token_request_json(*record, token_url(), setup_.redirect_uri));
     }
     return out;

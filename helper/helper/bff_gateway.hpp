@@ -23,9 +23,6 @@
 
 namespace roomkey::helper {
 
-// The BFF headers are shared/'s (bff_session.hpp), read by the page too.
-inline constexpr std::string_view kTokenRequestHeader = kBffTokenRequestHeader;
-inline constexpr std::string_view kSessionHeader = kBffSessionHeader;
 // The access token is refreshed this long before it expires.
 inline constexpr Seconds kBffRefreshAhead{60};
 

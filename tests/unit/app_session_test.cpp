@@ -112,6 +112,42 @@ TEST(App, RevokedRefreshTokenEndsTheSession) {
     EXPECT_FALSE(h.app->dashboard().account().value) << "nothing of the ended session is shown as current";
 }
 
+// Spec 5.4.2: the grant ends 14 days after the sign-in, however often it is
+// refreshed, though each refresh answer says "14 days" again (the fake answers
+// as the service does). The end the session panel shows stays the grant's
+// across refreshes days apart, and an hour past it the session has expired
+// without sending the dead refresh token. (The BFF mode's cookie and
+// /bff/session: BffGrantEnd in tests/integration/bff_grant_end_test.cpp.)
+TEST(App, ThePagesSessionShowsTheGrantsEndAcrossRefreshes) {
+    AppHarness h;
+    h.sign_in();
+    const Instant grant_end = h.now + Seconds(14 * 24 * 3600);
+    ASSERT_TRUE(h.app->session().tokens()) << "signed in: " << h.app->session_shown().session_label();
+    ASSERT_TRUE(h.app->session().tokens()->refresh_expires_at) << "the first refresh token has no end";
+    EXPECT_EQ(*h.app->session().tokens()->refresh_expires_at, grant_end);
+    const Instant signed_in_at = h.now;
+    for (int day : {1, 5, 9, 13}) {
+        SCOPED_TRACE("day " + std::to_string(day));
+        const std::size_t before = h.sent_to("/oauth/token").size();
+        h.now = signed_in_at + Seconds(day * 24 * 3600);
+        h.app->tick(h.now);
+        h.settle();
+        ASSERT_EQ(h.sent_to("/oauth/token").size(), before + 1) << "the access token has long expired: one refresh";
+        ASSERT_EQ(h.app->session_shown().session_label(), "signed in");
+        ASSERT_TRUE(h.app->session().tokens()->refresh_expires_at) << "the refreshed refresh token has no end";
+        EXPECT_EQ(*h.app->session().tokens()->refresh_expires_at, grant_end)
+            << "the end shown moved with the refresh: " << unix_seconds(*h.app->session().tokens()->refresh_expires_at)
+            << " instead of " << unix_seconds(grant_end);
+    }
+    const std::size_t before = h.sent_to("/oauth/token").size();
+    h.now = grant_end + Seconds(3600);
+    h.app->tick(h.now);
+    h.settle();
+    EXPECT_EQ(h.app->session_shown().session_label(), "expired");
+    EXPECT_EQ(h.sent_to("/oauth/token").size(), before) << "a dead refresh token is not sent";
+    EXPECT_EQ(h.app->counters().token_refreshes, 4);
+}
+
 TEST(App, SignOutForgetsTokensAndMasksTheLogForGood) {
     AppHarness h;
     h.sign_in();
