@@ -3,6 +3,7 @@
 
 #include "common/loopback_server.hpp"
 #include "roomkey/ascii.hpp"
+#include "roomkey/errors.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::helper::nginx {
@@ -55,7 +56,7 @@ std::string methods_regex(const std::vector<Method>& methods) {
 }
 
 std::string json_error(int status, const std::string& message) {
-    const std::string body = "{\"errors\":[\"" + message + "\"]}";
+    const std::string body = to_json(ApiErrorBody{{message}});  // shared/'s one writer of the error body
     return "return " + std::to_string(status) + " " + json_literal(body) + ";";
 }
 

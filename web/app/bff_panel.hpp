@@ -89,7 +89,13 @@ private:
 
     BffSessionView view_;
     // What the page is doing with the helper's session: one state, not
-    // flags that could disagree (a refresh after signing in, say).
+    // flags that could disagree (a refresh after signing in, say). These are
+    // not rows of shared/'s session table: in this mode that table runs in
+    // the helper, one per cookie session (bff_refresh_flight.cpp), and owns
+    // the tokens, their refresh and the grant's end; the page holds no token,
+    // so the table's rows (a verifier to keep, a code to exchange, a refresh
+    // to schedule, requests held for it) have nothing to act on here. This
+    // is only which of the page's requests to the helper is on its way.
     enum class Phase {
         idle,        // nothing on its way
         signing_in,  // navigated to /bff/login (a page restored from the cache)
