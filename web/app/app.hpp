@@ -146,27 +146,16 @@ private:
     void sign_out(Instant now);
     void page_restored(Instant now);
     std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now,
-                       bool upload_progress = false) {
-        return wire_.send(std::move(purpose), std::move(label), std::move(request), config_.in_use().request_header,
-                          now, upload_progress);
-    }
+                       bool upload_progress = false);
     void fetch_config(Instant now) { send(purpose::ConfigFetch{}, tr("log.purpose.config"), config_.begin(), now); }
     void on_config(const HttpResponse& response, Instant now);
     void on_helper_unreachable(Instant now, bool probe_failed);
-    void pump(Instant now) {
-        // roomkey-helper gave no answer at all: nothing goes until it answers
-        // a probe (a post never handed to the browser was certainly not sent).
-        if (!helper_.down()) perform(client_.pump(now), now);
-    }
+    void pump(Instant now);
     void on_sent(RequestTag tag, HttpRequest request, bool retry, Instant now);
     void on_api_answer(RequestTag tag, const std::optional<HttpResponse>& response, const std::string& reason,
                        Instant now);
     void deliver(RequestTag tag, Answer answer, Instant now);
-    void told(std::optional<Told> told) {
-        if (!told) return;
-        if (told->effect) effects_.push_back(std::move(*told->effect));
-        feedback_.set_notice(std::move(told->notice));
-    }
+    void told(std::optional<Told> told);
 
     // ---- SignInHost and BffHost: what the sign-in and the BFF panel ask ----
     void perform(RestStep step, Instant now) override;

@@ -7,6 +7,12 @@
 
 namespace roomkey::app {
 
+std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now,
+                       bool upload_progress) {
+    return wire_.send(std::move(purpose), std::move(label), std::move(request), config_.request_header(), now,
+                      upload_progress);
+}
+
 void App::on_config(const HttpResponse& response, Instant now) {
     if (config_.on_response(response)) {
         client_.set_api_config(api_config());

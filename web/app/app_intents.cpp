@@ -184,4 +184,12 @@ void App::apply(const Intent& intent, Instant now) {
     pump(now);
 }
 
+// An action's outcome: its effect for the platform, its words for the user.
+void App::told(std::optional<Told> told) {
+    if (!told) return;
+    if (told->copy) effects_.push_back(effect::CopyText{std::move(*told->copy)});
+    if (told->file) effects_.push_back(std::move(*told->file));
+    feedback_.set_notice(std::move(told->notice));
+}
+
 }  // namespace roomkey::app

@@ -17,6 +17,12 @@ RequestTag App::submit(Feature& owner, Outgoing outgoing, Instant now, RequestTa
     return tag;
 }
 
+void App::pump(Instant now) {
+    // roomkey-helper gave no answer at all: nothing goes until it answers a
+    // probe (a post never handed to the browser was certainly not sent).
+    if (!helper_.down()) perform(client_.pump(now), now);
+}
+
 // The REST client let request `tag` go, with its credentials.
 void App::on_sent(RequestTag tag, HttpRequest request, bool retry, Instant now) {
     Wire::Route* route = wire_.route(tag);

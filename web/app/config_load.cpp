@@ -6,9 +6,9 @@
 
 namespace roomkey::app {
 
-const PublicConfig& ConfigLoad::in_use() const {
-    static const PublicConfig defaults;
-    return value_ ? *value_ : defaults;
+ApiConfig ConfigLoad::api_config() const {
+    if (!value_) return ApiConfig{std::string(kHelperApiBase)};
+    return ApiConfig{value_->api_base, value_->token_header};
 }
 
 HttpRequest ConfigLoad::begin() {

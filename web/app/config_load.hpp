@@ -1,12 +1,13 @@
 // config_load.hpp: roomkey-helper's configuration (GET /config.json) as the
 // page loads it: the document once read, why it could not be, and whether
 // the load is under way. Until a document is read, what the page sends
-// follows PublicConfig's own defaults (public_config.hpp), so no default is
-// written here a second time.
+// follows the constants PublicConfig's defaults are (public_config.hpp), so
+// no default is written here a second time.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "roomkey/api.hpp"
 #include "roomkey/http.hpp"
@@ -20,10 +21,12 @@ public:
     const std::string& error() const { return error_; }
     bool loading() const { return loading_; }
     bool bff() const { return value_ && value_->bff(); }
-    // The document read, or its defaults while none is (the headers, the proxy).
-    const PublicConfig& in_use() const;
-    // Where REST requests go and the API token's header.
-    ApiConfig api_config() const { return ApiConfig{in_use().api_base, in_use().token_header}; }
+    // Where REST requests go and the API token's header; the helper's
+    // anti-CSRF header. Before the document is read, shared/'s defaults (the
+    // constants PublicConfig starts from).
+    ApiConfig api_config() const;
+    std::string_view token_header() const { return value_ ? value_->token_header : kDefaultApiTokenHeader; }
+    std::string_view request_header() const { return value_ ? value_->request_header : kHelperRequestHeader; }
 
     // GET /config.json; the load is under way until its answer.
     HttpRequest begin();

@@ -14,11 +14,12 @@
 
 namespace roomkey::app {
 
-// An action's outcome for the user: an effect (the clipboard, a file) and
-// what to tell them.
+// An action's outcome for the user: text for the clipboard or a file to
+// save, and what to tell them.
 struct Told {
-    std::optional<Effect> effect;
     std::string notice;
+    std::optional<std::string> copy;
+    std::optional<effect::SaveFile> file;
 };
 
 class Feedback {
