@@ -24,9 +24,9 @@ withStackAndBrowser((s, b) => { stack = s; browser = b; }, {}, { phone: true });
 // The box of the control `role` named `name` inside `within` (a locator or
 // the page), once it has held still for a few frames: a user aims at a
 // control that holds still.
-async function box(page, within, role, name, last = false) {
+async function box(page, within, role, name, lastOne = false) {
   const all = within.getByRole(role, { name, exact: typeof name === 'string' });
-  const control = last ? all.last() : all.first();
+  const control = lastOne ? all.last() : all.first();
   await control.waitFor({ state: 'attached', timeout: 30000 });
   let last = null;
   for (let same = 0; same < 3;) {
@@ -50,15 +50,37 @@ async function scrollToMine(page, mine, pane = null) {
   }
 }
 
+// Until the message's first controls (Reply) and its last (Delete) are both
+// in view, and stay there for a few frames (the room may still be settling
+// where it opens): down while its end is below, up while its start is above.
+async function scrollToWhole(page, article) {
+  const pane = await widgetRect(page, 'conversation');
+  const has = (name) => article.getByRole('button', { name, exact: true }).count();
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  for (let turn = 0, held = 0; turn < 80; ++turn) {
+    const first = await has('Reply'); const last = await has('Delete');
+    if (first && last) {
+      if (++held >= 4) return;
+      await frames();
+      continue;
+    }
+    held = 0;
+    const up = !first && (last || await article.count() > 0);
+    await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
+    await page.mouse.wheel(0, up ? -60 : 100);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+}
+
 // Every control this file is about, with its box: { label: box }.
 async function boxes(page) {
   const mine = page.getByRole('article').filter({ hasText: MINE });
-  await scrollToMine(page, mine.getByRole('button', { name: 'Delete', exact: true }));
+  await scrollToWhole(page, mine);
   const out = {};
   for (const name of ['Reply', 'Quote', 'Edit', 'Delete']) out[`message ${name}`] = await box(page, mine, 'button', name);
   for (const name of ['Mark as read', 'Details']) out[name] = await box(page, page, 'button', name);
   const reply = page.getByRole('article').filter({ hasText: REPLY });
-  await scrollToMine(page, reply);
+  await scrollToMine(page, reply.getByRole('button', { name: /^Re / }));
   out['reply\'s "Re" label'] = await box(page, reply, 'button', /^Re /);
   return out;
 }

@@ -127,7 +127,9 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         const std::string title = app::entry_title(*e) + "##" + std::to_string(e->id);
         const bool bad = (e->response && e->response->status >= 400) || !e->transport_error.empty();
         ImGui::PushStyleColor(ImGuiCol_Text, bad ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_Text));
-        if (ImGui::Selectable(title.c_str(), ui.selected_log == e->id, 0, ImVec2(0, tap_height()))) ui.selected_log = e->id;
+        if (ImGui::Selectable(title.c_str(), ui.selected_log == e->id, 0, ImVec2(0, tap_height()))) {
+            ui.selected_log = e->id;
+        }
         ImGui::PopStyleColor();
         if (e == newest_shown) note_widget(ui, "log_latest");
     }

@@ -249,8 +249,8 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
                 a11y::name_next(label);  // said as written; drawn with each emoji one glyph
                 if (tap_button(emoji_folded(label).c_str())) *d.jump = std::string(d.parts.of(part.message_id));
                 ImGui::PopStyleColor(2);
-                text_layer::item(label, text_layer::Run::control,
-                                 ImVec2(ImGui::GetStyle().FramePadding.x, tap_height() > 0 ? ImGui::GetStyle().FramePadding.y : 0));
+                const ImVec2 pad = ImGui::GetStyle().FramePadding;
+                text_layer::item(label, text_layer::Run::control, ImVec2(pad.x, tap_height() > 0 ? pad.y : 0));
             } else {
                 heading(kAccent, label);
             }

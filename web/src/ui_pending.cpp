@@ -69,7 +69,9 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
             ImGui::PopStyleColor();
             ImGui::TextColored(pending == "sending" ? kDim : pending == "waiting" ? kWarn : kBad, "%s", line.c_str());
             if (pending != "sending") {
-                if (tap_button(beside(tr("conversation.retry_now")))) out.push_back(app::intent::RetryPost{0, job.local_id});
+                if (tap_button(beside(tr("conversation.retry_now")))) {
+                    out.push_back(app::intent::RetryPost{0, job.local_id});
+                }
                 note_widget(ui, "retry_post");
                 if (tap_button(beside(tr("conversation.edit")))) {
                     ui.editing = edit_key;
@@ -77,7 +79,9 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
                     ui.edit_focus = true;
                     input_queue::keys_for_field(ImGui::GetID("##edit_post"));
                 }
-                if (tap_button(beside(tr("conversation.discard")))) out.push_back(app::intent::DiscardPost{0, job.local_id});
+                if (tap_button(beside(tr("conversation.discard")))) {
+                    out.push_back(app::intent::DiscardPost{0, job.local_id});
+                }
                 note_widget(ui, "discard_post");
             }
         }

@@ -133,7 +133,9 @@ void sign_in_button(const App& app, UiState& ui, Intents& out, bool with_note, c
 
 // `first`: on the first screen, in a user's words (the developer view names the spec).
 void api_token_form(const App& app, UiState& ui, Intents& out, bool first = false) {
-    if (!ImGui::TreeNodeEx((std::string(tr(first ? "first.token_form" : "connection.token_form")) + "###api_token_form").c_str(), tap_tree()))
+    if (!ImGui::TreeNodeEx(
+            (std::string(tr(first ? "first.token_form" : "connection.token_form")) + "###api_token_form").c_str(),
+            tap_tree()))
         return;
     ImGui::TextWrapped("%s", tr("connection.token_header", {{"header", app.config()->token_header}}).c_str());
     ImGui::SetNextItemWidth(-FLT_MIN);
@@ -189,7 +191,8 @@ void sign_in_screen(const App& app, UiState& ui, Instant now, Intents& out) {
     if (state == "exchanging") loading_text(ui, tr("connection.exchanging"), now);
     ImGui::Spacing();
     api_token_form(app, ui, out, true);
-    if (ImGui::TreeNodeEx((std::string(tr("first.connection_settings")) + "###connection_settings").c_str(), tap_tree())) {
+    if (ImGui::TreeNodeEx((std::string(tr("first.connection_settings")) + "###connection_settings").c_str(),
+                          tap_tree())) {
         connection_details(app, ui);
         session_panel(app, ui, now, out);
         ImGui::TreePop();
