@@ -65,7 +65,12 @@ async function scrollToWhole(page, article) {
       continue;
     }
     held = 0;
-    const up = !first && (last || await article.count() > 0);
+    // Its text drawn at the pane's top with Reply out of view: its start is above.
+    const top = await article.locator('.a11y-text').evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return r.height > 1 ? r.top : null;
+    }).catch(() => null);
+    const up = !first && (last || (top !== null && top < pane.y + pane.height / 2));
     await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
     await page.mouse.wheel(0, up ? -60 : 100);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
