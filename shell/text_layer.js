@@ -6,8 +6,13 @@
 //     paragraph), Shift+click (extends) over the conversation, and Ctrl+A
 //     after a press in it (every loaded message), select the layer's text;
 //     the browser draws the selection over the canvas. The layer never
-//     takes the pointer (the canvas keeps every event): presses are mapped
-//     to text positions here.
+//     takes a mouse (the canvas keeps every mouse event): presses are mapped
+//     to text positions here. A finger is different: while one is down over
+//     the conversation, and while a word it chose stays selected, the lines
+//     take the pointer (class tl-touch), so the engine's own long press
+//     selects the word with its handles and dragging a handle meets the
+//     text; a touch that lands on a line goes on to the canvas (forward()),
+//     so taps and swipes still reach the app.
 //   - Copy (Ctrl+C, or the page API's copy_selection) writes the selected
 //     text of the messages' `text` (state().room.messages[].text), in order,
 //     one message a line.
@@ -327,7 +332,11 @@
       return;
     }
     var a = domPoint(model.a), f = domPoint(model.f);
-    try { sel.setBaseAndExtent(a[0], a[1], f[0], f[1]); } catch (e) { /* a node just replaced */ }
+    // Set again only when it differs: a script's selection, even the same
+    // one, hides the handles the browser gave a finger's selection.
+    if (sel.anchorNode !== a[0] || sel.anchorOffset !== a[1] || sel.focusNode !== f[0] || sel.focusOffset !== f[1]) {
+      try { sel.setBaseAndExtent(a[0], a[1], f[0], f[1]); } catch (e) { /* a node just replaced */ }
+    }
     publish();
   }
 
@@ -345,6 +354,9 @@
   // script's selection).
   document.addEventListener('selectionchange', function () {
     var sel = window.getSelection();
+    // A finger's word, once no longer selected, gives the lines back to the
+    // canvas (checked after this handler, which may put the word back).
+    if (!held && !fingerDown) Promise.resolve().then(function () { if (!touchSelected()) touchText(false); });
     if (!sel || !sel.rangeCount || !layer) return;
     // Ctrl+A after a press in the conversation: the browser selected the
     // whole page; the conversation takes every loaded message instead.
@@ -507,12 +519,37 @@
   var held = null;
   var heldWord = false;  // the selection is the word a long press chose (touchAt)
   var longPressed = false;  // this touch was a long press: its end is no tap
+  var fingerDown = false;
   function release() { if (held) clearTimeout(held.timer); held = null; }
+  // On a touch screen the layer's lines take the pointer while a finger is
+  // down and while a selection it made is shown (dragging the browser's
+  // handles hit-tests the text); a mouse never meets them.
+  function touchSelected() {
+    var sel = window.getSelection();
+    return !!(sel && !sel.isCollapsed && layer && layer.contains(sel.anchorNode));
+  }
+  function touchText(on) {
+    if (layer && layer.classList.contains('tl-touch') !== on) layer.classList.toggle('tl-touch', on);
+  }
+  // A finger that lands on a line while they take it: the canvas gets the
+  // touch all the same (a swipe scrolls the conversation, a tap taps).
+  function forward(event) {
+    var canvas = document.getElementById('canvas');
+    if (!canvas || event.target === canvas || !window.TouchEvent) return;
+    var touches = function (list) {
+      return Array.prototype.map.call(list, function (t) {
+        return new Touch({ identifier: t.identifier, target: canvas, clientX: t.clientX, clientY: t.clientY,
+          screenX: t.screenX, screenY: t.screenY, pageX: t.pageX, pageY: t.pageY });
+      });
+    };
+    canvas.dispatchEvent(new TouchEvent(event.type, { bubbles: true, cancelable: event.cancelable,
+      touches: touches(event.touches), targetTouches: touches(event.touches), changedTouches: touches(event.changedTouches) }));
+  }
   function longPress() {
     var canvas = document.getElementById('canvas');
     if (!held || !canvas) return;
     var at = { clientX: held.x, clientY: held.y, bubbles: true, cancelable: true, view: window };
-    var p = pointAt(held.x, held.y, false);
+    var p = inside(at) ? pointAt(held.x, held.y, false) : null;  // not a line hidden under the composer
     held = null;
     longPressed = true;
     if (p) {
@@ -529,10 +566,15 @@
   }
   function touchAt(event) {
     var t = event.touches.length === 1 ? event.touches[0] : null;
+    fingerDown = event.touches.length > 0;
     if (!t) return release();
     if (event.type === 'touchstart') {
       release();
       heldWord = longPressed = false;
+      // The browser's own long press hit-tests where the finger is when it
+      // fires: over the text it meets the layer's span and selects the word
+      // with its own handles (touch hardly ever starts on the span itself).
+      if (inside(t)) touchText(true);
       held = { x: t.clientX, y: t.clientY, timer: setTimeout(longPress, LONG_PRESS) };
     } else if (held && (Math.abs(t.clientX - held.x) > 10 || Math.abs(t.clientY - held.y) > 10)) {
       release();
@@ -545,11 +587,26 @@
     canvas.addEventListener('touchmove', touchAt, { passive: true });
     canvas.addEventListener('touchend', function (event) {
       release();
+      fingerDown = event.touches.length > 0;
+      // Lifted: a tap goes to the canvas; a selection the finger made keeps its handles.
+      if (!fingerDown && !touchSelected()) touchText(false);
       // No tap after a long press: the menu it opened is under the finger.
       if (longPressed && event.cancelable) event.preventDefault();
       longPressed = false;
     });
-    canvas.addEventListener('touchcancel', release, { passive: true });
+    canvas.addEventListener('touchcancel', function () { release(); fingerDown = false; touchText(false); },
+      { passive: true });
+    // The rest of the touch follows its line itself: a line a scroll
+    // replaces leaves the layer, and its events no longer pass through it.
+    root().addEventListener('touchstart', function (event) {
+      var line = event.target, rest = ['touchmove', 'touchend', 'touchcancel'];
+      var follow = function (e) {
+        forward(e);
+        if (e.type !== 'touchmove' && !e.touches.length) rest.forEach(function (t) { line.removeEventListener(t, follow); });
+      };
+      forward(event);
+      rest.forEach(function (t) { line.addEventListener(t, follow, { passive: true }); });
+    }, { passive: true });
   }
   listenTouch();  // the canvas comes before this script (index.html)
 

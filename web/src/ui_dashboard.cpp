@@ -85,13 +85,15 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         return;
     }
     const float height =
-        std::min(static_cast<float>(rooms->size()) + 0.5f, 8.5f) * ImGui::GetTextLineHeightWithSpacing();
+        std::min(static_cast<float>(rooms->size()) + 0.5f, 8.5f) *
+        (std::max(tap_height(), ImGui::GetTextLineHeight()) + ImGui::GetStyle().ItemSpacing.y);
     ux::begin_list(tr("dashboard.rooms_header"));  // a list of rooms for assistive technology too
     ImGui::BeginChild("room_list", ImVec2(0, height), ImGuiChildFlags_Border);
     for (const Room& room : *rooms) {
         std::string text = room.name + "  #" + room.room_id;
         if (room.unread_num && *room.unread_num > 0) text += "  (" + tr_n("dashboard.room_unread", *room.unread_num) + ")";
-        if (ImGui::Selectable(text.c_str(), room.room_id == app.dashboard().selected_room())) {
+        const bool selected = room.room_id == app.dashboard().selected_room();
+        if (ImGui::Selectable(text.c_str(), selected, 0, ImVec2(0, tap_height()))) {
             out.push_back(app::intent::SelectRoom{room.room_id});
             out.push_back(app::intent::OpenRoom{room.room_id});  // its messages (ui_room.cpp)
         }

@@ -34,7 +34,7 @@ void copy_as_buttons(const App& app, std::optional<std::uint64_t> entry, Intents
     for (SnippetFormat format : {SnippetFormat::curl_service, SnippetFormat::fetch, SnippetFormat::python}) {
         const std::string label = app::snippet_words(format) + "##" + (entry ? "log" : "console");
         // The user's own click: the one way a revealed copy can be made.
-        if (ImGui::SmallButton(beside(label.c_str()))) out.push_back(app::intent::CopyAs{entry, format, true});
+        if (tap_button(beside(label.c_str()))) out.push_back(app::intent::CopyAs{entry, format, true});
         // Written in the click's own handler, where every engine allows it (gesture_copy.hpp).
         if (const std::string text = app.text_as(entry, format, true); !text.empty()) gesture_copy::arm_last_item(text);
     }
@@ -49,13 +49,13 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     note_widget(ui, "reveal");
     help_marker(tr("log.reveal_help"));
     ImGui::SameLine();
-    if (ImGui::SmallButton(tr("log.clear"))) {
+    if (tap_button(tr("log.clear"))) {
         out.push_back(app::intent::ClearLog{});
         ui.selected_log = ui.log_hold = 0;
     }
     ImGui::SameLine();
     // A file download, masked unless revealed (the user's own click may reveal).
-    if (ImGui::SmallButton(tr("log.export_har"))) out.push_back(app::intent::ExportHar{true});
+    if (tap_button(tr("log.export_har"))) out.push_back(app::intent::ExportHar{true});
     note_widget(ui, "export_har");
     ImGui::SameLine();
     ImGui::Checkbox(tr("log.newest_first"), &ui.log_newest_first);
@@ -114,12 +114,12 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     // At most 8.5 lines, and short enough that the newest entry (at the
     // list's end) and the chosen entry's Copy buttons under it stay on
     // screen when little of the pane is left.
-    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float line = std::max(tap_height(), ImGui::GetTextLineHeight()) + ImGui::GetStyle().ItemSpacing.y;
     const float list_h = std::clamp(ImGui::GetContentRegionAvail().y - line * 3.0f, line * 3.0f, line * 8.5f);
     ImGui::BeginChild("log_list", ImVec2(0, list_h), ImGuiChildFlags_Border);
     const auto new_button = [&] {
         if (waiting == 0) return;
-        if (ImGui::SmallButton(tr_n("log.new", waiting).c_str())) ui.log_hold = entries.back().id;
+        if (tap_button(tr_n("log.new", waiting).c_str())) ui.log_hold = entries.back().id;
         note_widget(ui, "log_new");
     };
     if (ui.log_newest_first) new_button();
@@ -127,7 +127,9 @@ void log_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         const std::string title = app::entry_title(*e) + "##" + std::to_string(e->id);
         const bool bad = (e->response && e->response->status >= 400) || !e->transport_error.empty();
         ImGui::PushStyleColor(ImGuiCol_Text, bad ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_Text));
-        if (ImGui::Selectable(title.c_str(), ui.selected_log == e->id)) ui.selected_log = e->id;
+        if (ImGui::Selectable(title.c_str(), ui.selected_log == e->id, 0, ImVec2(0, tap_height()))) {
+            ui.selected_log = e->id;
+        }
         ImGui::PopStyleColor();
         if (e == newest_shown) note_widget(ui, "log_latest");
     }

@@ -247,9 +247,10 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
                 ImGui::PushStyleColor(ImGuiCol_Text, kAccent);
                 ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
                 a11y::name_next(label);  // said as written; drawn with each emoji one glyph
-                if (ImGui::SmallButton(emoji_folded(label).c_str())) *d.jump = std::string(d.parts.of(part.message_id));
+                if (tap_button(emoji_folded(label).c_str())) *d.jump = std::string(d.parts.of(part.message_id));
                 ImGui::PopStyleColor(2);
-                text_layer::item(label, text_layer::Run::control, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
+                const ImVec2 pad = ImGui::GetStyle().FramePadding;
+                text_layer::item(label, text_layer::Run::control, ImVec2(pad.x, tap_height() > 0 ? pad.y : 0));
             } else {
                 heading(kAccent, label);
             }

@@ -92,7 +92,8 @@ bool message_more(UiState& ui, const std::string& room_id, const std::string& me
     a11y::shortcut_next("Shift+F10");  // i18n: not shown (aria-keyshortcuts: a key's DOM name)
     const bool pressed = ui.touch ? ImGui::Button(label, ImVec2(width, 0.0f)) : ImGui::SmallButton(label);
     ImGui::PopStyleVar();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.label"));
+    // No hover on a touch screen: a tap left the pointer there, and the tip stayed over the next message.
+    if (!ui.touch && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.label"));
     note_widget(ui, "message_more");
     if (pressed) open_at(room_id, message_id, ImVec2(ImGui::GetItemRectMin().x, ImGui::GetItemRectMax().y), out);
     return ImGui::IsItemFocused();

@@ -53,6 +53,7 @@ void note_window(UiState& ui, const char* name);
 bool primary_button(const char* label);
 // A small button, full height (44 CSS px: finger_sized) when the pointer is a finger.
 bool tap_button(const char* label);
+int tap_tree();  // a tree node's flags: as tall as a finger (framed height) on a touch screen
 float tap_height();  // a row's height for a finger (44 CSS px), 0 (as tall as its text) for a mouse
 void set_touch(bool touch);  // the header sets it, each frame
 // "Loading" with dots that move, so a wait is visibly alive (asks for the

@@ -22,11 +22,11 @@ void waiting_posts_offer(const App& app, UiState& ui, Intents& out) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(kWarn, "%s", text.c_str());
     using W = app::intent::WaitingPosts;
-    if (ImGui::SmallButton(beside(tr("conversation.send")))) out.push_back(W{W::send});
+    if (tap_button(beside(tr("conversation.send")))) out.push_back(W{W::send});
     note_widget(ui, "waiting_send");
-    if (ImGui::SmallButton(beside(tr("conversation.review")))) out.push_back(W{W::review});
+    if (tap_button(beside(tr("conversation.review")))) out.push_back(W{W::review});
     note_widget(ui, "waiting_review");
-    if (ImGui::SmallButton(beside(tr("conversation.discard")))) out.push_back(W{W::discard});
+    if (tap_button(beside(tr("conversation.discard")))) out.push_back(W{W::discard});
     note_widget(ui, "waiting_discard");
 }
 
@@ -58,26 +58,30 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
             ImGui::InputTextMultiline("##edit_post", ui.edit_body.data(), ui.edit_body.size(),
                                       ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
                                       ImGuiInputTextFlags_CallbackAlways, caret_to_end, &ui.edit_caret_end);
-            if (ImGui::SmallButton(tr("conversation.send"))) {
+            if (tap_button(tr("conversation.send"))) {
                 out.push_back(app::intent::EditPost{0, ui.edit_body.data(), job.local_id});
                 ui.editing.clear();
             }
             ImGui::SameLine();
-            if (ImGui::SmallButton(tr("common.cancel"))) ui.editing.clear();
+            if (tap_button(tr("common.cancel"))) ui.editing.clear();
         } else {
             ImGui::TextWrapped("%s", job.body.c_str());
             ImGui::PopStyleColor();
             ImGui::TextColored(pending == "sending" ? kDim : pending == "waiting" ? kWarn : kBad, "%s", line.c_str());
             if (pending != "sending") {
-                if (ImGui::SmallButton(beside(tr("conversation.retry_now")))) out.push_back(app::intent::RetryPost{0, job.local_id});
+                if (tap_button(beside(tr("conversation.retry_now")))) {
+                    out.push_back(app::intent::RetryPost{0, job.local_id});
+                }
                 note_widget(ui, "retry_post");
-                if (ImGui::SmallButton(beside(tr("conversation.edit")))) {
+                if (tap_button(beside(tr("conversation.edit")))) {
                     ui.editing = edit_key;
                     std::snprintf(ui.edit_body.data(), ui.edit_body.size(), "%s", job.body.c_str());
                     ui.edit_focus = true;
                     input_queue::keys_for_field(ImGui::GetID("##edit_post"));
                 }
-                if (ImGui::SmallButton(beside(tr("conversation.discard")))) out.push_back(app::intent::DiscardPost{0, job.local_id});
+                if (tap_button(beside(tr("conversation.discard")))) {
+                    out.push_back(app::intent::DiscardPost{0, job.local_id});
+                }
                 note_widget(ui, "discard_post");
             }
         }

@@ -27,9 +27,9 @@ void copies_stepper(int& copies) {
     ImGui::Text("%s", tr("posting.copies", {{"n", std::to_string(copies)}}).c_str());
     ImGui::SameLine();
     ImGui::PushButtonRepeat(true);
-    if (ImGui::SmallButton((std::string(tr("posting.fewer")) + "##fewer").c_str()) && copies > 1) --copies;
+    if (tap_button((std::string(tr("posting.fewer")) + "##fewer").c_str()) && copies > 1) --copies;
     ImGui::SameLine();
-    if (ImGui::SmallButton((std::string(tr("posting.more")) + "##more").c_str()) && copies < app::kMaxBurst) ++copies;
+    if (tap_button((std::string(tr("posting.more")) + "##more").c_str()) && copies < app::kMaxBurst) ++copies;
     ImGui::PopButtonRepeat();
 }
 
@@ -72,7 +72,7 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         // (aria-keyshortcuts): the hint may go when it does not fit.
         if (!ui.touch && short_hint(tr("composer.hint_ctrl_enter"))) note_widget(ui, "queue_hint");
 
-        if (ImGui::TreeNode((std::string(tr("posting.add_a_task")) + "###add_task").c_str())) {
+        if (ImGui::TreeNodeEx((std::string(tr("posting.add_a_task")) + "###add_task").c_str(), tap_tree())) {
             ImGui::InputTextWithHint("##task_body", tr("posting.task_hint"), ui.task_body.data(), ui.task_body.size());
             ImGui::InputTextWithHint((std::string(tr("posting.assignees")) + "###assignees").c_str(),
                                      tr("posting.assignees_hint"), ui.task_assignees.data(), ui.task_assignees.size());
@@ -125,9 +125,9 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (const auto next = app.next_send_at(now); next && *next > now) {
         text_dim(tr("posting.next_post", {{"in", countdown_to(ui, *next, now)}}));
     }
-    if (ImGui::SmallButton(tr("posting.cancel_waiting"))) out.push_back(app::intent::CancelQueued{});
+    if (tap_button(tr("posting.cancel_waiting"))) out.push_back(app::intent::CancelQueued{});
     ImGui::SameLine();
-    if (ImGui::SmallButton(tr("posting.clear_finished"))) out.push_back(app::intent::ClearFinishedPosts{});
+    if (tap_button(tr("posting.clear_finished"))) out.push_back(app::intent::ClearFinishedPosts{});
     ImGui::BeginChild("queue", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f), ImGuiChildFlags_Border);
     for (auto it = app.posting().posts().rbegin(); it != app.posting().posts().rend(); ++it) {
         const app::PostJob& job = *it;
@@ -151,18 +151,18 @@ void posting_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         const bool decide = job.stage == app::PostStage::unknown || job.stage == app::PostStage::refused;
         if (decide || job.stage == app::PostStage::retrying) {
             ImGui::Indent();
-            if (ImGui::SmallButton(tr(decide ? "posting.retry" : "posting.send_now")))
+            if (tap_button(tr(decide ? "posting.retry" : "posting.send_now")))
                 out.push_back(app::intent::RetryPost{job.id});
             if (decide && job.kind == app::PostKind::message) {
                 ImGui::SameLine();
-                if (ImGui::SmallButton(tr("conversation.edit"))) {
+                if (tap_button(tr("conversation.edit"))) {
                     // Back into the message field to change it; the queued copy goes.
                     std::snprintf(ui.message.data(), ui.message.size(), "%s", job.body.c_str());
                     out.push_back(app::intent::DiscardPost{job.id});
                 }
             }
             ImGui::SameLine();
-            if (ImGui::SmallButton(tr("conversation.discard"))) out.push_back(app::intent::DiscardPost{job.id});
+            if (tap_button(tr("conversation.discard"))) out.push_back(app::intent::DiscardPost{job.id});
             ImGui::Unindent();
         }
         ImGui::PopID();

@@ -234,12 +234,13 @@ void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         if (tasks->empty()) text_dim(tr("room.no_my_tasks"));
         for (const ChatTask& t : *tasks) {
             ImGui::PushID(("my" + t.task_id).c_str());
-            ImGui::TextWrapped("[%s] %s  (%s)", t.status.c_str(), t.body.c_str(), t.room ? t.room->name.c_str() : "");
+            // Done first, as in the room's task list: after wrapped text it fell off a phone's edge.
             if (t.status != "done" && t.room) {
-                ImGui::SameLine();
-                if (ImGui::SmallButton(tr("room.task_done")))
+                if (tap_button(tr("room.task_done")))
                     out.push_back(app::intent::CompleteTask{t.room->room_id, t.task_id});
+                ImGui::SameLine();
             }
+            ImGui::TextWrapped("[%s] %s  (%s)", t.status.c_str(), t.body.c_str(), t.room ? t.room->name.c_str() : "");
             ImGui::PopID();
         }
     }
@@ -251,9 +252,9 @@ void contacts_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             ImGui::PushID(("req" + r.request_id).c_str());
             ImGui::Text("%s", r.name.c_str());
             ImGui::SameLine();
-            if (ImGui::SmallButton(tr("room.accept"))) out.push_back(app::intent::AcceptRequest{r.request_id});
+            if (tap_button(tr("room.accept"))) out.push_back(app::intent::AcceptRequest{r.request_id});
             ImGui::SameLine();
-            if (ImGui::SmallButton(tr("room.decline"))) out.push_back(app::intent::DeclineRequest{r.request_id});
+            if (tap_button(tr("room.decline"))) out.push_back(app::intent::DeclineRequest{r.request_id});
             if (r.message && !r.message->empty()) text_dim(*r.message);
             ImGui::PopID();
         }

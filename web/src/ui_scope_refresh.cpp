@@ -19,7 +19,7 @@ void scope_refresh_controls(const App& app, UiState& ui, Intents& out) {
         ui.narrow_of = grant;
     }
     const app::ScopeRefresh& narrow = app.sign_in().scope_refresh();
-    if (!ImGui::TreeNode(tr("scope_refresh.header"))) {
+    if (!ImGui::TreeNodeEx(tr("scope_refresh.header"), tap_tree())) {
         if (!narrow.error().empty()) ImGui::TextColored(kBad, "%s", narrow.error().c_str());
         return;
     }

@@ -28,7 +28,7 @@ void scope_row(const ScopeInfo& info, bool offline_allowed, UiState& ui) {
     bool open = false;
     if (info.aggregate()) {
         a11y::name_next(tr("connection.scope_includes", {{"scope", name}}));
-        open = ImGui::TreeNodeEx(("##" + name).c_str(), ImGuiTreeNodeFlags_AllowOverlap);
+        open = ImGui::TreeNodeEx(("##" + name).c_str(), ImGuiTreeNodeFlags_AllowOverlap | tap_tree());
     } else {
         ImGui::Dummy(ImVec2(ImGui::GetTreeNodeToLabelSpacing() - ImGui::GetStyle().ItemSpacing.x, 0));
     }
@@ -92,7 +92,7 @@ void connection_details(const App& app, UiState& ui) {
     const bool signed_in = app.holder() != CredentialHolder::none;
     ImGui::Spacing();
     if (ImGui::TreeNodeEx((std::string(tr("connection.scopes")) + "###scopes").c_str(),
-                          signed_in ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
+                          tap_tree() | (signed_in ? 0 : ImGuiTreeNodeFlags_DefaultOpen))) {
         const bool offline_allowed = offline_access_allowed(config->client_type);
         // Top-level rows: scopes no aggregate includes.
         for (const ScopeInfo& info : scope_catalog()) {
@@ -133,7 +133,9 @@ void sign_in_button(const App& app, UiState& ui, Intents& out, bool with_note, c
 
 // `first`: on the first screen, in a user's words (the developer view names the spec).
 void api_token_form(const App& app, UiState& ui, Intents& out, bool first = false) {
-    if (!ImGui::TreeNode((std::string(tr(first ? "first.token_form" : "connection.token_form")) + "###api_token_form").c_str()))
+    if (!ImGui::TreeNodeEx(
+            (std::string(tr(first ? "first.token_form" : "connection.token_form")) + "###api_token_form").c_str(),
+            tap_tree()))
         return;
     ImGui::TextWrapped("%s", tr("connection.token_header", {{"header", app.config()->token_header}}).c_str());
     ImGui::SetNextItemWidth(-FLT_MIN);
@@ -189,7 +191,8 @@ void sign_in_screen(const App& app, UiState& ui, Instant now, Intents& out) {
     if (state == "exchanging") loading_text(ui, tr("connection.exchanging"), now);
     ImGui::Spacing();
     api_token_form(app, ui, out, true);
-    if (ImGui::TreeNode((std::string(tr("first.connection_settings")) + "###connection_settings").c_str())) {
+    if (ImGui::TreeNodeEx((std::string(tr("first.connection_settings")) + "###connection_settings").c_str(),
+                          tap_tree())) {
         connection_details(app, ui);
         session_panel(app, ui, now, out);
         ImGui::TreePop();

@@ -103,6 +103,10 @@ float tap_height() {
     return g_touch ? ImGui::GetFrameHeight() : 0.0f;
 }
 
+int tap_tree() {
+    return g_touch ? ImGuiTreeNodeFlags_FramePadding : 0;
+}
+
 bool primary_button(const char* label) {
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.20f, 0.45f, 0.85f, 1.0f));
     ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.28f, 0.53f, 0.92f, 1.0f));
