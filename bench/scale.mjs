@@ -8,7 +8,10 @@
 //     status and the room list, on screen (goal <= 1.2x);
 //   - open the room -> messages drawn: from act({type:'open_room'}) to the
 //     frame that shows its messages on screen (goal <= 1.2x);
-//   - scrolling the open room to the top and back with the wheel: the app's
+//   - scrolling the open room to the top and back with the wheel (both rooms
+//     scroll: the demo account's room gets ordinary one-line messages
+//     posted until it holds as many as the long room, so the reference is
+//     a screen of plain text scrolled, not a room that fits): the app's
 //     frame time (its animation frame callback) p50/p95 (goal <= 1.2x), the
 //     interval between frames p95/max, and the main thread's busy share
 //     (Chromium's TaskDuration over the wall time);
@@ -71,6 +74,8 @@ const { launchBrowser, startStack, stopStack, openApp, act, passConsent, sandbox
   await import('../tests/e2e/support.mjs');
 
 const ACCOUNTS = ['demo', 'large'];
+// The demo room's 4 messages and these: as many as the long room's 100.
+const DEMO_POSTED = 96;
 const SCOPE = 'users.all:read rooms.all:read_write';
 // Both sandboxes alike: no 429 measured, and the seeding is not paced.
 const LIMITS = ['--rate-limit', '100000', '--room-post-limit', '100000'];
@@ -116,6 +121,21 @@ function longRoomMessage(rnd, i, roomId, earlier) {
   }
   while (body.length < target) body += `\n${words(2)}`;
   return body.slice(0, Math.max(target, 60));
+}
+
+// The demo account's room, made as long as the long room with ordinary
+// one-line messages (no notation), from Bob and Alice in turn (Carol only
+// reads there): the scroll's reference is a room that scrolls. Returns what it holds.
+async function seedDemoRoom(stack, roomId, count) {
+  let characters = 0;
+  for (let i = 0; i < count; i++) {
+    const body = `${(i % 2 ? JA : EN)[i % 6]} (${i + 1})`;
+    characters += [...body].length;
+    const from = [demoUsers.bob, demoUsers.alice][i % 2];
+    const answer = await sandboxApi(stack, from, 'POST', `/rooms/${roomId}/messages`, { body });
+    if (answer.status !== 200) throw new Error(`seeding the demo room: ${answer.status} ${answer.text}`);
+  }
+  return { posted: count, characters };
 }
 
 async function seedLarge(stack) {
@@ -361,6 +381,7 @@ const stacks = {};
 const rooms = { demo: '2100' };
 const results = { demo: [], large: [] };
 let seeded = null;
+let demoRoom = null;
 let browser;
 try {
   progress('starting the demo account\'s sandbox and helper');
@@ -368,6 +389,8 @@ try {
   progress('starting the large account\'s sandbox and helper');
   stacks.large = await startStack({ sandboxArgs: fixture ? [...LIMITS, '--fixture', resolve(fixture)] : LIMITS,
     via: 'helper' });
+  progress(`posting ${DEMO_POSTED} ordinary messages into the demo account's room ${rooms.demo}`);
+  demoRoom = await seedDemoRoom(stacks.demo, rooms.demo, DEMO_POSTED);
   if (fixture) {
     rooms.large = option('--large-room');
   } else {
@@ -411,7 +434,8 @@ const ROWS = [
   [`API bytes in the first ${windowS} s`, 'api_kb', ' KB', 1, 3],
   [`API requests in the first ${windowS} s`, 'api_requests', '', 0, null],
 ];
-const summary = { runs, window_s: windowS, rooms, large_account: fixture ? { fixture } : seeded, rows: {} };
+const summary = { runs, window_s: windowS, rooms, demo_room: demoRoom, large_account: fixture ? { fixture } : seeded,
+  rows: {} };
 for (const [label, key, , , goal] of ROWS) {
   const demo = median(results.demo.map((r) => r[key]).filter((v) => typeof v === 'number'));
   const large = median(results.large.map((r) => r[key]).filter((v) => typeof v === 'number'));
@@ -422,8 +446,11 @@ if (asJson) {
   console.log(JSON.stringify(summary, null, 2));
 } else {
   const cell = (v, unit, digits) => (v === null || v === undefined ? '-' : v.toFixed(digits) + unit).padStart(12);
-  console.log(`medians of ${runs} runs, the accounts taking turns (demo: room ${rooms.demo}; large: room ` +
-    `${rooms.large}${seeded ? `, ${seeded.characters} characters` : ''}):`);
+  console.log(`medians of ${runs} runs, the accounts taking turns:`);
+  console.log(`  demo:  room ${rooms.demo}, its 4 demo messages and ${demoRoom.posted} ordinary one-line messages ` +
+    `(${demoRoom.characters} characters, no notation); the demo account's rooms`);
+  console.log(`  large: room ${rooms.large}` + (seeded ? `, 100 messages (${seeded.characters} characters, ` +
+    '[To] [rp] [qt] [info] [code], Japanese); 300 rooms, 216 unread, 101 tasks' : ` of ${fixture}`));
   console.log(`  ${''.padEnd(48)}${'demo'.padStart(12)}${'large'.padStart(12)}${'ratio'.padStart(9)}   goal`);
   for (const [label, key, unit, digits, goal] of ROWS) {
     const r = summary.rows[key];

@@ -450,17 +450,21 @@
     // inside its part (a countdown that ticks without the room being sent).
     '_publish': function (json) {
       var parts;
+      var whole = false;  // a part replaced, not only a countdown inside one
       try { parts = JSON.parse(json); } catch (e) { return; }
       Object.keys(parts).forEach(function (name) {
         var dot = name.indexOf('.');
-        if (dot < 0) { state[name] = parts[name]; return; }
+        if (dot < 0) { state[name] = parts[name]; whole = true; return; }
         var owner = state[name.slice(0, dot)];
         if (owner && typeof owner === 'object') owner[name.slice(dot + 1)] = parts[name];
       });
+      announceState();
+      // A countdown alone (a scroll's frames) changes neither the mirror
+      // (it leaves countdowns out) nor the place.
+      if (!whole) return;
       if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();
       if (state.ready) overlay(null);
       updateMirror();
-      announceState();
       followPlace();
     },
     // The conversation's selection (shell/text_layer.js): page state of its own.

@@ -99,5 +99,11 @@ test('300 rooms with their badges, and the long room scrolled to the top and bac
   });
   assert.equal(await items.last().getByRole('button', { name: 'Reply' }).count(), 1);
   assert.equal(await items.count(), room.room.messages.length, 'the log still holds every message');
+  // After the scroll each item still reads as its message (a text that stayed is kept, not lost).
+  const read = await items.evaluateAll((all) => all.map((a) => a.textContent));
+  const { messages } = (await page.evaluate(() => window.roomkey.state())).room;
+  for (let i = 0; i < messages.length; i++) {
+    assert.ok(read[i].includes(messages[i].text.slice(0, 12)), `item ${i} reads as its message: ${read[i].slice(0, 80)}`);
+  }
   await page.close();
 });

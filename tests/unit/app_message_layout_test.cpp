@@ -131,16 +131,16 @@ TEST(DrawnMessages, AMessageIsParsedOncePerVersion) {
     m.message_id = "5";
     m.body = "[To:1001]Alice hello";
     m.update_time = 0;
-    const DrawnMessage* first = &cache.get(m, 1, "1001", names, 1'700'000'000, user);
+    const DrawnMessage* first = &cache.get(m, DrawnContext{1, 0}, "1001", names, 1'700'000'000, user);
     EXPECT_TRUE(first->mentions_me);
-    EXPECT_EQ(&cache.get(m, 1, "1001", names, 1'700'000'000, user), first) << "kept, not parsed again";
+    EXPECT_EQ(&cache.get(m, DrawnContext{1, 0}, "1001", names, 1'700'000'000, user), first) << "kept, not parsed again";
     ChatMessage edited = m;
     edited.body = "plain now";
     edited.update_time = 1'700'000'100;
-    const DrawnMessage& again = cache.get(edited, 1, "1001", names, 1'700'000'000, user);
+    const DrawnMessage& again = cache.get(edited, DrawnContext{1, 0}, "1001", names, 1'700'000'000, user);
     EXPECT_FALSE(again.mentions_me) << "an edit is parsed again";
     EXPECT_TRUE(again.edited);
-    EXPECT_EQ(cache.get(edited, 2, "9999", names, 1'700'000'000, user).mentions_me, false)
+    EXPECT_EQ(cache.get(edited, DrawnContext{2, 0}, "9999", names, 1'700'000'000, user).mentions_me, false)
         << "another context parses again";
     cache.keep_only({});
     EXPECT_EQ(cache.size(), 0u) << "a deleted message is forgotten";
@@ -155,18 +155,93 @@ TEST(DrawnMessages, TheLogLineIsMadeWithTheParseNotEachFrame) {
     m.body = "[info]deploy done[/info]";
     m.account.account_id = "1002";
     m.account.name = "Bob";
-    const DrawnMessage& drawn = cache.get(m, 1, "1001", names, 1'700'000'000, user);
+    const DrawnMessage& drawn = cache.get(m, DrawnContext{1, 0}, "1001", names, 1'700'000'000, user);
     EXPECT_EQ(drawn.sender, "Bob");
     EXPECT_NE(drawn.spoken.find("Bob"), std::string::npos) << drawn.spoken;
     EXPECT_NE(drawn.spoken.find("deploy done"), std::string::npos) << "the text as drawn: " << drawn.spoken;
     EXPECT_EQ(drawn.spoken.find("[info]"), std::string::npos) << "no tags: " << drawn.spoken;
-    for (int frame = 0; frame < 10; ++frame) cache.get(m, 1, "1001", names, 1'700'000'000, user);
+    for (int frame = 0; frame < 10; ++frame) cache.get(m, DrawnContext{1, 0}, "1001", names, 1'700'000'000, user);
     EXPECT_EQ(cache.parses(), 1u) << "ten frames later, still the one parse";
     m.account.name.clear();
     m.update_time = 1'700'000'050;
-    EXPECT_NE(cache.get(m, 1, "1001", names, 1'700'000'000, user).sender.find("1002"), std::string::npos)
+    EXPECT_NE(cache.get(m, DrawnContext{1, 0}, "1001", names, 1'700'000'000, user).sender.find("1002"), std::string::npos)
         << "a sender without a name is named by account id";
     EXPECT_EQ(cache.parses(), 2u);
+}
+
+// The members' answer often comes after the messages': the names it brings
+// parse again only the messages that show a name it changed.
+TEST(DrawnMessages, NewNamesParseAgainOnlyTheMessagesThatReadThem) {
+    DrawnMessages cache;
+    std::string bob = "Bob";
+    const notation::NameLookup names = [&bob](std::string_view id) {
+        return id == "1002" ? bob : std::string(id == "1003" ? "Carol" : "");
+    };
+    UserTime user;
+    ChatMessage to_bob;
+    to_bob.message_id = "1";
+    to_bob.body = "[To:1002] hello";
+    ChatMessage to_carol = to_bob;
+    to_carol.message_id = "2";
+    to_carol.body = "[To:1003] hi";
+    ChatMessage plain = to_bob;
+    plain.message_id = "3";
+    plain.body = "no names here";
+    const auto frame = [&](std::uint64_t names_key) {
+        for (const ChatMessage* m : {&to_bob, &to_carol, &plain}) {
+            cache.get(*m, DrawnContext{1, names_key}, "1001", names, 1'700'000'000, user);
+        }
+    };
+    frame(10);
+    EXPECT_EQ(cache.parses(), 3u);
+    frame(11);  // the members came: the same names
+    EXPECT_EQ(cache.parses(), 3u) << "the same names: nothing parsed again";
+    bob = "Bob Builder";
+    frame(12);  // a name changed
+    EXPECT_EQ(cache.parses(), 4u) << "only the message naming Bob is parsed again";
+    EXPECT_NE(cache.get(to_bob, DrawnContext{1, 12}, "1001", names, 1'700'000'000, user).text.find("Bob Builder"),
+              std::string::npos);
+    frame(12);
+    EXPECT_EQ(cache.parses(), 4u);
+    frame(12);
+    cache.get(plain, DrawnContext{2, 12}, "1001", names, 1'700'000'000, user);
+    EXPECT_EQ(cache.parses(), 5u) << "another day or language parses again";
+}
+
+// The open room as it loads: the messages' answer, then the members'. The
+// members name who the messages already named: nothing is parsed again.
+TEST(DrawnMessages, TheMembersAnswerAfterTheMessagesParsesNothingAgain) {
+    RoomView room;
+    room.open("7", "Team");
+    ChatMessage m;
+    m.message_id = "1";
+    m.account = {"1002", "Bob", std::nullopt};
+    m.body = "[To:1002]Bob hi [rp aid=1002 to=7-0]";
+    m.send_time = 1'700'000'000;
+    room.merge_messages({m});
+    DrawnMessages cache;
+    UserTime user;
+    const auto frame = [&] {
+        const DrawnContext context = drawn_context(room, nullptr, "1001", 1'700'000'000, user);
+        for (const ChatMessage& message : room.messages()) {
+            cache.get(message, context, "1001", account_names(room, nullptr), 1'700'000'000, user);
+        }
+    };
+    frame();
+    ASSERT_EQ(cache.parses(), 1u);
+    const auto member = [](std::string id, std::string name) {
+        RoomMember r;
+        r.account_id = std::move(id);
+        r.name = std::move(name);
+        r.role = "member";
+        return r;
+    };
+    room.set_members({member("1001", "Alice"), member("1002", "Bob")});
+    frame();
+    EXPECT_EQ(cache.parses(), 1u) << "the members' answer named Bob as the message did: nothing parsed again";
+    room.set_members({member("1002", "Robert")});
+    frame();
+    EXPECT_EQ(cache.parses(), 2u) << "a member renamed: the message naming him is parsed again";
 }
 
 // A measure that counts its calls: every character is 10 wide.

@@ -125,7 +125,7 @@ TEST(PageStatePublisher, AMessageIsParsedOnceForTheStateAndTheConversation) {
     const std::string me = app.dashboard().account().value ? app.dashboard().account().value->account_id : "";
     const std::int64_t now_unix = unix_ms(p.h.now) / 1000;
     const UserTime& user = app.workspace().user_time();
-    const std::uint64_t context = drawn_context(room, contacts ? &*contacts : nullptr, me, now_unix, user);
+    const DrawnContext context = drawn_context(room, contacts ? &*contacts : nullptr, me, now_unix, user);
     ASSERT_EQ(room.messages().size(), 1u);
     for (int frame = 0; frame < 3; ++frame) {
         const DrawnMessage& m = app.open_room().drawn().get(

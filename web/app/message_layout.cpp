@@ -113,32 +113,47 @@ std::uint64_t message_version(const ChatMessage& message, bool day_separator) {
         .value();
 }
 
-std::uint64_t drawn_context(const RoomView& room, const std::vector<Contact>* contacts,
-                            const std::string& my_account_id, std::int64_t now_unix, const UserTime& user) {
-    Digest d;
-    d.add(my_account_id).add(written_time(now_unix, TimeStyle::date, user));
-    d.add(static_cast<std::int64_t>(i18n::language()));
-    for (const RoomMember& m : room.members()) d.add(m.account_id).add(m.name);
+DrawnContext drawn_context(const RoomView& room, const std::vector<Contact>* contacts,
+                           const std::string& my_account_id, std::int64_t now_unix, const UserTime& user) {
+    Digest base;
+    base.add(my_account_id).add(written_time(now_unix, TimeStyle::date, user));
+    base.add(static_cast<std::int64_t>(i18n::language()));
+    Digest names;
+    for (const RoomMember& m : room.members()) names.add(m.account_id).add(m.name);
     if (contacts) {
-        for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
+        for (const Contact& c : *contacts) names.add(c.account_id).add(c.name);
     }
-    return d.value();
+    return {base.value(), names.value()};
 }
 
-const DrawnMessage& DrawnMessages::get(const ChatMessage& message, std::uint64_t context,
+const DrawnMessage& DrawnMessages::get(const ChatMessage& message, const DrawnContext& context,
                                        const std::string& my_account_id, const notation::NameLookup& names,
                                        std::int64_t now_unix, const UserTime& user) {
-    if (context != context_) {
+    if (context.base != base_) {
         entries_.clear();
-        context_ = context;
+        base_ = context.base;
     }
     const std::uint64_t version = message_version(message, false);
     std::size_t at = find_from(entries_, next_, [&](const Entry& e) { return e.id == message.message_id; });
-    if (at == entries_.size()) entries_.push_back(Entry{message.message_id, version + 1, {}});
+    if (at == entries_.size()) entries_.push_back(Entry{message.message_id, version + 1, context.names, {}, {}});
     Entry& entry = entries_[at];
+    if (entry.version == version && entry.names != context.names) {
+        // Other names: parsed again only when one it read now reads otherwise.
+        for (std::size_t i = 0; i + 1 < entry.read.size(); i += 2) {
+            if (names(entry.read[i]) != entry.read[i + 1]) entry.version = version + 1;
+        }
+    }
+    entry.names = context.names;
     if (entry.version != version) {
         entry.version = version;
-        entry.drawn = drawn_message(message, my_account_id, names, now_unix, user);
+        entry.read.clear();
+        const notation::NameLookup reading = [&](std::string_view id) {
+            std::string name = names(id);
+            entry.read.emplace_back(id);
+            entry.read.push_back(name);
+            return name;
+        };
+        entry.drawn = drawn_message(message, my_account_id, reading, now_unix, user);
         ++parses_;
     }
     next_ = at + 1;

@@ -69,19 +69,26 @@ private:
     std::vector<float> heights_;  // by row; below 0: not measured (no map: wasm size)
 };
 
-// What every drawn message reads besides itself: who I am, the names (the
-// room's members, the contacts), the day the times are written against and
-// the language. The conversation and the page state ask with the same one,
-// so a message is parsed once for both.
-std::uint64_t drawn_context(const RoomView& room, const std::vector<Contact>* contacts,
-                            const std::string& my_account_id, std::int64_t now_unix, const UserTime& user);
+// What every drawn message reads besides itself. `base`: who I am, the day
+// the times are written against and the language (a change parses every
+// message again). `names`: the room's members and the contacts (a change
+// parses again only the messages that read a name it changed: the members'
+// answer coming after the messages' parses nothing again when the names
+// the messages show stay). The conversation and the page state ask with the
+// same one, so a message is parsed once for both.
+struct DrawnContext {
+    std::uint64_t base = 0;
+    std::uint64_t names = 0;
+};
+DrawnContext drawn_context(const RoomView& room, const std::vector<Contact>* contacts,
+                           const std::string& my_account_id, std::int64_t now_unix, const UserTime& user);
 
 // Messages as drawn (message_view.hpp), parsed once per message_id and
-// version (message_version), and again only when what every message reads
-// changes (`context`: drawn_context). The open room keeps one (open_room.hpp).
+// version (message_version), and again only when what they read changed
+// (DrawnContext). The open room keeps one (open_room.hpp).
 class DrawnMessages {
 public:
-    const DrawnMessage& get(const ChatMessage& message, std::uint64_t context, const std::string& my_account_id,
+    const DrawnMessage& get(const ChatMessage& message, const DrawnContext& context, const std::string& my_account_id,
                             const notation::NameLookup& names, std::int64_t now_unix, const UserTime& user);
     // Forgets the messages not in `kept` (deleted, or another room's).
     void keep_only(const std::vector<ChatMessage>& kept);
@@ -93,9 +100,11 @@ private:
     struct Entry {
         std::string id;
         std::uint64_t version = 0;
+        std::uint64_t names = 0;  // the names context it was last checked against
+        std::vector<std::string> read;  // the names its parse read: account id, name, account id, ...
         DrawnMessage drawn;
     };
-    std::uint64_t context_ = 0;
+    std::uint64_t base_ = 0;
     std::size_t parses_ = 0;
     std::vector<Entry> entries_;  // in the order asked for, so a frame's lookups run along it
     std::size_t next_ = 0;        // where the next lookup starts

@@ -80,8 +80,8 @@ namespace {
 using json = nlohmann::json;
 }  // namespace
 
-std::string room_json(const RoomView& view) {
-    if (!view.is_open()) return "null";
+json room_value(const RoomView& view) {
+    if (!view.is_open()) return nullptr;
     json messages = json::array();
     for (const ChatMessage& m : view.messages()) {
         messages.push_back({{"message_id", m.message_id},
@@ -125,7 +125,11 @@ std::string room_json(const RoomView& view) {
                                                    {"url", down.url},
                                                    {"expires_at", down.expires_at},
                                                    {"error", down.error}};
-    return room.dump(-1, ' ', false, json::error_handler_t::replace);
+    return room;
+}
+
+std::string room_json(const RoomView& view) {
+    return room_value(view).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string announce_new_messages(const RoomView& view, const std::vector<ChatMessage>& fresh) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "roomkey/api_records.hpp"
 
 namespace roomkey::app {
@@ -118,6 +120,9 @@ private:
 // files:[{file_id, filename, filesize, account_id, upload_time}], loading,
 // error, upload:{name, sent, total, status, file_id, error} or null,
 // download:{file_id, url, expires_at} or null}; "null" when no room is open.
+// room_value is the same as a JSON value: the page state adds to it without
+// writing it out and reading it back.
+nlohmann::json room_value(const RoomView& view);
 std::string room_json(const RoomView& view);
 
 // The mirror's line for new messages in the open room ("" for none):

@@ -146,7 +146,7 @@ std::uint64_t open_room_key(const App& app, Instant now) {
 
 // The open room's messages as a reader sees them.
 void add_open_room(const App& app, Instant now, json& state) {
-    state["room"] = roomkey::parse_json_text(room_json(app.open_room().view()));
+    state["room"] = room_value(app.open_room().view());
     json& room = state["room"];
     if (!room.is_object()) return;
     const RoomView& view = app.open_room().view();
@@ -157,7 +157,7 @@ void add_open_room(const App& app, Instant now, json& state) {
     const std::int64_t now_unix = unix_ms(now) / 1000;
     const UserTime& user = app.workspace().user_time();
     // As the conversation draws them: parsed once for both (message_layout.hpp).
-    const std::uint64_t context = drawn_context(view, contacts, me, now_unix, user);
+    const DrawnContext context = drawn_context(view, contacts, me, now_unix, user);
     json& messages = room["messages"];
     for (std::size_t i = 0; i < view.messages().size() && i < messages.size(); ++i) {
         const DrawnMessage& drawn = app.open_room().drawn().get(view.messages()[i], context, me, names, now_unix, user);

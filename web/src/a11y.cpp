@@ -8,8 +8,9 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <string>
+#include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "app/a11y_tree.hpp"
@@ -79,6 +80,12 @@ struct Tree {
     ImGuiID log = 0;   // the log open now (begin_log)
     ImGuiID log_item = 0;  // its item open now (begin_log_item): the controls' parent
     ImGuiID dialog = 0;    // the dialog open now (begin_dialog): the controls' parent
+    // The log's message texts: while their key stays, an item takes its
+    // name from the item published last frame (moved, not copied or compared).
+    std::uint64_t log_texts = 0;
+    std::uint64_t log_texts_published = 0;
+    std::size_t log_cursor = 0;  // where the next published item is looked for
+    std::vector<std::size_t> names_kept;  // this frame's node, the published node, ...
 };
 
 Tree& tree() {
@@ -255,9 +262,14 @@ void end_list() {
     tree().list = 0;
 }
 
-void begin_log(const char* name) {
+void begin_log(const char* name, std::uint64_t texts) {
     tree().log = declare_container(A11yRole::Log, "log", name);
     tree().log_item = 0;
+    tree().log_texts = texts | 1;
+}
+
+bool log_texts_changed() {
+    return tree().log_texts != tree().log_texts_published;
 }
 
 void end_log() {
@@ -279,15 +291,30 @@ void end_dialog() {
     tree().dialog = 0;
 }
 
-void begin_log_item(const char* id, std::string text) {
+void begin_log_item(const char* id, const std::string& text, bool keyed) {
     Tree& t = tree();
     if (t.log == 0) return;
     A11yNode node;
     node.id = ImGui::GetID((std::string("##a11y_log_item:") + id).c_str());
     node.parent = t.log;
     node.role = A11yRole::Article;
-    node.name = std::move(text);
     t.log_item = node.id;
+    if (t.index.count(node.id)) return;
+    std::size_t kept = t.published.size();
+    if (keyed && !log_texts_changed()) {
+        // The same text as last frame: the published item's, moved over after the diff.
+        for (std::size_t n = 0; n < t.published.size() && kept == t.published.size(); ++n) {
+            const std::size_t i = (t.log_cursor + n) % t.published.size();
+            if (t.published[i].id == node.id && t.published[i].role == A11yRole::Article) kept = i;
+        }
+    }
+    if (kept < t.published.size()) {
+        t.log_cursor = kept + 1;
+        t.names_kept.push_back(t.nodes.size());
+        t.names_kept.push_back(kept);
+    } else {
+        node.name = text;
+    }
     add_declared(std::move(node));
 }
 
@@ -305,8 +332,8 @@ void end_log_item() {
     t.log_item = 0;
 }
 
-void log_item_not_drawn(const char* id, std::string text) {
-    begin_log_item(id, std::move(text));
+void log_item_not_drawn(const char* id, const std::string& text) {
+    begin_log_item(id, text, true);
     tree().log_item = 0;  // no rect: it is not on the canvas
 }
 
@@ -405,8 +432,23 @@ void publish(float scale) {
         for (int& v : node.rect) v = static_cast<int>(std::lround(static_cast<float>(v) / s));
     }
     text_layer::publish(s);
-    const std::vector<app::A11yOp> ops = app::diff_a11y_tree(t.published, t.nodes);
+    // A log item whose text stayed: the diff sees no name on either side,
+    // then the item takes the published one's.
+    std::vector<std::string> names;
+    for (std::size_t i = 1; i < t.names_kept.size(); i += 2) names.push_back(std::move(t.published[t.names_kept[i]].name));
+    std::vector<app::A11yOp> ops = app::diff_a11y_tree(t.published, t.nodes);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        A11yNode& node = t.nodes[t.names_kept[2 * i]];
+        for (app::A11yOp& op : ops) {  // an item that moved (a row drawn) is sent with its text
+            if (op.node.id == node.id && op.kind != app::A11yOp::Kind::Remove) op.node.name = names[i];
+        }
+        node.name = std::move(names[i]);
+    }
     if (!ops.empty()) roomkey_js_a11y_apply(app::a11y_ops_json(ops).c_str());
+    t.names_kept.clear();
+    t.log_texts_published = t.log_texts;
+    t.log_texts = 0;
+    t.log_cursor = 0;
 
     // Focus: the field being edited, else the item the keyboard ring is on.
     ImGuiID focus = 0;

@@ -11,6 +11,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <string>
 
 namespace roomkey::web::a11y {
@@ -78,19 +79,23 @@ void end_list();
 // end_log_item (Reply, Quote, ...), called right after the ImGui group that
 // drew the message ends: the item is placed over it. `id` names it uniquely
 // in the log.
-void begin_log(const char* name);
+// `texts`: a key of the messages' texts (keyed items below): while it
+// stays, an item's text is not copied again (log_texts_changed).
+void begin_log(const char* name, std::uint64_t texts = 0);
+bool log_texts_changed();
 // A modal question (ImGui's popup modal): the controls drawn between
 // begin_dialog and end_dialog are inside a dialog named by its `title`
 // (ARIA role dialog, aria-modal).
 void begin_dialog(const std::string& title);
 void end_dialog();
 void end_log();
-void begin_log_item(const char* id, std::string text);
+// `keyed`: `text` is one of the texts begin_log's key names.
+void begin_log_item(const char* id, const std::string& text, bool keyed = false);
 void end_log_item();
 // A message of the log that is not drawn (only the rows on screen are):
 // an item that reads as `text`, without controls or a place on the canvas,
 // so the log still holds every message in order.
-void log_item_not_drawn(const char* id, std::string text);
+void log_item_not_drawn(const char* id, const std::string& text);
 
 // The item just drawn (a plot) is an image described by `description` (its
 // axes, values and labels as words); `id` names it uniquely in the window.

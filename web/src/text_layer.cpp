@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <utility>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -33,16 +32,17 @@ EM_JS(void, roomkey_js_text_copy, (), {
 
 struct Message {
     std::string id;
-    std::string text;
+    std::string text;  // only in a frame whose texts changed (texts_changed)
     nlohmann::json runs = nlohmann::json::array();
 };
 
 struct Layer {
     ImGuiWindow* window = nullptr;  // the conversation's, this frame
     ImRect clip;
-    std::vector<Message> messages;
+    std::vector<Message> messages;  // every message when the texts changed, else the drawn ones
     std::size_t current = 0;  // 1 + the index of the message drawn now (its lines go to it); 0: none
-    std::size_t messages_key = 0;
+    std::uint64_t texts = 0;            // this frame's texts (begin's key); 0: no conversation
+    std::uint64_t texts_published = 0;  // the texts the page holds
     std::string runs_published;
     std::string shown;
 };
@@ -57,21 +57,13 @@ std::optional<roomkey::web::text_layer::Selection>& selection() {
     return changed;
 }
 
-std::size_t messages_key(const std::vector<Message>& messages) {
-    std::size_t key = messages.size();
-    for (const Message& m : messages) {
-        key = key * 31 + std::hash<std::string>{}(m.id);
-        key = key * 31 + std::hash<std::string>{}(m.text);
-    }
-    return key;
-}
-
 }  // namespace
 
 namespace roomkey::web::text_layer {
 
-bool begin() {
+bool begin(std::uint64_t texts) {
     Layer& l = layer();
+    l.texts = texts | 1;  // never 0: that is "no conversation"
     l.window = ImGui::GetCurrentWindow();
     l.clip = l.window->InnerClipRect;
     l.messages.clear();
@@ -87,9 +79,20 @@ bool begin() {
     return true;
 }
 
+bool texts_changed() {
+    const Layer& l = layer();
+    return l.texts != l.texts_published;
+}
+
 void message(const std::string& id, const std::string& text, bool drawn) {
     Layer& l = layer();
     if (!l.window) return;
+    if (!texts_changed()) {
+        // The page holds every text: only the drawn messages' lines are new.
+        if (drawn) l.messages.push_back(Message{id, {}});
+        l.current = drawn ? l.messages.size() : 0;
+        return;
+    }
     l.messages.push_back(Message{id, text});
     l.current = drawn ? l.messages.size() : 0;
 }
@@ -112,13 +115,13 @@ void publish(float scale) {
     Layer& l = layer();
     const float s = scale > 0 ? scale : 1.0f;
     const auto css = [s](float v) { return std::round(v / s * 100.0f) / 100.0f; };
-    // The messages' texts: sent again only when one changed (a new message, an edit, another room).
-    const std::size_t key = messages_key(l.messages);
-    if (key != l.messages_key) {
+    // The messages' texts: sent again only when they changed (a new message,
+    // an edit, other names, another room: the key begin() was given).
+    if (texts_changed()) {
         nlohmann::json list = nlohmann::json::array();
         for (const Message& m : l.messages) list.push_back({m.id, m.text});
         roomkey_js_text_messages(list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-        l.messages_key = key;
+        l.texts_published = l.texts;
         l.runs_published.clear();
     }
     // The drawn lines, in CSS px of the page.
@@ -144,6 +147,7 @@ void publish(float scale) {
     }
     l.window = nullptr;
     l.current = 0;
+    l.texts = 0;
     l.messages.clear();
 }
 

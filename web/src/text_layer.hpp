@@ -11,6 +11,8 @@
 
 #include <imgui.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,13 +23,18 @@
 namespace roomkey::web::text_layer {
 
 // The conversation's list starts in the current window (its visible box
-// clips the layer). While a drag selecting its text is held beyond its top
-// or bottom edge, it scrolls that way: true while it does (the next frame
-// scrolls on).
-bool begin();
+// clips the layer). `texts`: a key of every message's text (the room, its
+// version, what the texts read): while it stays, the page holds them and
+// no text is copied again. While a drag selecting its text is held beyond
+// its top or bottom edge, it scrolls that way: true while it does (the next
+// frame scrolls on).
+bool begin(std::uint64_t texts);
+// Whether this frame's texts differ from those the page holds: only then
+// does every message need to be named (message() with drawn false).
+bool texts_changed();
 // The next message of the conversation, in order; `text` is what the page
 // API calls its text (room.messages[].text). Lines drawn after this (run())
-// belong to it, when `drawn`.
+// belong to it, when `drawn`. Copies the text only when texts_changed().
 void message(const std::string& id, const std::string& text, bool drawn);
 // A line of the current message drawn at `at` (its top left), `width` wide,
 // at text size `size`: of its text, or a label drawn with it (a To/Re label,

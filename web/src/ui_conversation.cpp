@@ -42,7 +42,7 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     const std::string& who = drawn.sender;
     // For assistive technology: an item of the conversation's log that reads
     // as the message is drawn (no tags), its controls inside it.
-    a11y::begin_log_item(m.message_id.c_str(), drawn.spoken);
+    a11y::begin_log_item(m.message_id.c_str(), drawn.spoken, true);
     text_layer::message(m.message_id, drawn.text, true);  // its lines, as the page's text (text_layer.hpp)
     ImGui::BeginGroup();
     if (tap_height() > 0.0f) ImGui::AlignTextToFramePadding();  // beside a finger's buttons, in their middle
@@ -175,19 +175,28 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const float composer_h = composer_height();
     const float height = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f,
                                   ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
-    a11y::begin_log(tr("conversation.log"));  // its messages, each read as drawn (a11y.hpp)
+    const std::string me =
+        app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
+    const std::vector<Contact>* contacts = app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr;
+    const notation::NameLookup names = app::account_names(room, contacts);
+    const std::int64_t now_unix = unix_ms(now) / 1000;
+    const app::UserTime& offset = app.workspace().user_time();
+    const app::DrawnContext context = app::drawn_context(room, contacts, me, now_unix, offset);
+    // Every message's text as the log and the text layer hold it: while this
+    // stays, neither copies a text again (only the rows drawn cost a frame).
+    const std::uint64_t texts = app::Digest()
+                                    .add(room.room_id())
+                                    .add(static_cast<std::int64_t>(room.version()))
+                                    .add(static_cast<std::int64_t>(context.base))
+                                    .add(static_cast<std::int64_t>(context.names))
+                                    .value();
+    a11y::begin_log(tr("conversation.log"), texts);  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
-    if (text_layer::begin()) redraw_at(ui, Instant{});  // scrolling on under a held selecting drag
+    if (text_layer::begin(texts)) redraw_at(ui, Instant{});  // scrolling on under a held selecting drag
     if (std::string shown = text_layer::take_shown(); !shown.empty()) ui.jump_to = std::move(shown);
     if (auto selected = text_layer::take_selection()) {
         out.push_back(app::intent::SelectionChanged{std::move(selected->text), std::move(selected->message_ids)});
     }
-    const std::string me =
-        app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
-    const notation::NameLookup names =
-        app::account_names(room, app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr);
-    const std::int64_t now_unix = unix_ms(now) / 1000;
-    const app::UserTime& offset = app.workspace().user_time();
     if (room.messages().empty()) text_dim(tr(room.loading() ? "conversation.loading_messages" : "conversation.empty"));
     // A room with unread messages opens at its first unread (once).
     const bool at_unread = opens_at_unread(app, ui);
@@ -227,8 +236,6 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
                             ImGui::GetTextLineHeightWithSpacing() * 3.0f);
     app::DrawnMessages& parsed = app.open_room().drawn();  // parsed once, with the page state's
     parsed.keep_only(messages);
-    const std::uint64_t context = app::drawn_context(
-        room, app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr, me, now_unix, offset);
     const float list_top = ImGui::GetCursorPosY();
     const float view = ImGui::GetWindowHeight();
     // A room's messages come in at the bottom, where the newest are: drawn
@@ -247,11 +254,15 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     bool all_known = true;
     for (std::size_t i = shown.first; i < shown.last; ++i) all_known = all_known && rows.heights.known(i);
     // The log still holds every message, in order: those not drawn read as text.
+    // While the texts stay, neither the log nor the text layer copies one.
+    const bool texts_changed = a11y::log_texts_changed() || text_layer::texts_changed();
+    const std::string kept;  // (the text of a row not drawn while the texts stay: not read)
     auto not_drawn = [&](std::size_t i) {
         ImGui::PushID(messages[i].message_id.c_str());
-        const app::DrawnMessage& drawn = parsed.get(messages[i], context, me, names, now_unix, offset);
-        a11y::log_item_not_drawn(messages[i].message_id.c_str(), drawn.spoken);
-        text_layer::message(messages[i].message_id, drawn.text, false);
+        const app::DrawnMessage* drawn =
+            texts_changed ? &parsed.get(messages[i], context, me, names, now_unix, offset) : nullptr;
+        a11y::log_item_not_drawn(messages[i].message_id.c_str(), drawn ? drawn->spoken : kept);
+        text_layer::message(messages[i].message_id, drawn ? drawn->text : kept, false);
         ImGui::PopID();
     };
     for (std::size_t i = 0; i < shown.first; ++i) not_drawn(i);
