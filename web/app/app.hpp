@@ -165,6 +165,7 @@ public:
     const Posting& posting() const { return features_.posting; }
     // The room list read again for mentions (its poll_at: nullopt when not polling, e.g. hidden tab).
     const Mentions& mentions() const { return features_.mentions; }
+    const FilePreviews& previews() const { return features_.previews; }
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const;
     const PacingScheduler& scheduler() const override { return client_.scheduler(); }

@@ -31,6 +31,11 @@ struct PickFile {
 struct OpenUrl {
     std::string url;
 };
+// Fetch and decode an image preview into a texture (file_preview.hpp); answer with intent::PreviewLoaded.
+struct LoadImage {
+    std::string file_id;
+    std::string url;
+};
 // Keep the pending authorization in sessionStorage (read back once, at start).
 struct StorePending {
     std::string record;
@@ -77,6 +82,6 @@ struct CopySelection {};
 }  // namespace effect
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
                             effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending,
-                            effect::StorePosts, effect::SaveFile, effect::SelectText, effect::CopySelection>;
+                            effect::StorePosts, effect::SaveFile, effect::SelectText, effect::CopySelection, effect::LoadImage>;
 
 }  // namespace roomkey::app

@@ -42,6 +42,7 @@
 #include "browser_font.hpp"
 #include "canvas_painter.hpp"
 #include "fetch_transport.hpp"
+#include "file_images.hpp"
 #include "file_transfer.hpp"
 #include "frame_picture.hpp"
 #include "input_queue.hpp"
@@ -560,6 +561,7 @@ int main() {
     roomkey::web::set_fetch_listener(on_fetch_outcome);
     roomkey::web::set_upload_progress_listener(on_upload_progress);
     roomkey::web::install_file_input(static_cast<std::int64_t>(roomkey::kMaxUploadFileBytes), on_file_chosen);
+    roomkey::web::install_image_loader(deliver_intents);
     roomkey_js_listen(on_page_event);
     take_actions(p, roomkey::web::now());  // any queued before the app started
     settle_app(p, roomkey::web::now());

@@ -1,0 +1,129 @@
+// file_images.cpp: see file_images.hpp. The page's CSP lets it fetch only
+// its own origin and a download_url is on the service's host, so the image
+// comes through roomkey-helper's POST /file-preview (the URL in the body,
+// never in a URL or a log; the helper fetches only the configured
+// service's origin, without credentials: docs/file_previews.md). A failure
+// (the host refuses, the link expired, not an image, over the size limit)
+// is an answer with ok=false: the app says the preview cannot be shown.
+#include "file_images.hpp"
+
+#include <GLES3/gl3.h>
+#include <emscripten/emscripten.h>
+
+#include <algorithm>
+#include <map>
+
+#include "roomkey/public_config.hpp"
+
+namespace {
+
+using ImageDoneFn = void (*)(int, int, int, int);
+
+// clang-format off
+EM_JS(void, roomkey_js_image_load, (int handle, const char* route, const char* header, const char* url,
+                                    double max_bytes, int side, ImageDoneFn done), {
+    var headers = {'Content-Type': 'application/x-www-form-urlencoded'};
+    headers[UTF8ToString(header)] = '1';
+    var fetched = fetch(UTF8ToString(route), {method: 'POST', headers: headers, credentials: 'omit', cache: 'no-store',
+                                              body: 'url=' + encodeURIComponent(UTF8ToString(url))});
+    fetched.then(function(r) { if (!r.ok) throw r.status; return r.blob(); })
+        .then(function(b) { if (b.size > max_bytes) throw 'size'; return createImageBitmap(b); })
+        .then(function(full) {
+            var s = Math.min(1, side / Math.max(full.width, full.height));
+            if (s >= 1) return full;
+            return createImageBitmap(full, {resizeWidth: Math.max(1, Math.round(full.width * s)),
+                                            resizeHeight: Math.max(1, Math.round(full.height * s)),
+                                            resizeQuality: 'high'}).then(function(small) { full.close(); return small; });
+        })
+        .then(function(bmp) {
+            var gl = GLctx, t = gl.createTexture(), id = GL.getNewId(GL.textures);
+            t.name = id;
+            GL.textures[id] = t;
+            gl.bindTexture(gl.TEXTURE_2D, t);
+            gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+            gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+            gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+            gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+            gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, bmp);
+            gl.bindTexture(gl.TEXTURE_2D, null);
+            var w = bmp.width, h = bmp.height;
+            bmp.close();
+            wasmTable.get(done)(handle, id, w, h);
+        })
+        .catch(function() { wasmTable.get(done)(handle, 0, 0, 0); });
+});
+// clang-format on
+
+struct ImageLoader {
+    void (*deliver)(const std::vector<roomkey::app::Intent>&) = nullptr;
+    std::map<int, std::string> loading;  // by handle: the file
+    int next = 1;
+    std::map<std::string, roomkey::web::ImageTexture> kept;
+    unsigned long round = 0;
+};
+ImageLoader& image_loader() {
+    static ImageLoader l;
+    return l;
+}
+
+void forget_image(const std::string& file_id, std::vector<roomkey::app::Intent>& out) {
+    auto it = image_loader().kept.find(file_id);
+    if (it == image_loader().kept.end()) return;
+    glDeleteTextures(1, &it->second.texture);
+    image_loader().kept.erase(it);
+    out.push_back(roomkey::app::intent::PreviewLoaded{file_id, false, true, 0, 0});
+}
+
+void on_image_done(int handle, int texture, int width, int height) {
+    ImageLoader& l = image_loader();
+    const auto it = l.loading.find(handle);
+    if (it == l.loading.end()) return;
+    const std::string file_id = it->second;
+    l.loading.erase(it);
+    std::vector<roomkey::app::Intent> out;
+    if (l.kept.count(file_id)) glDeleteTextures(1, &l.kept[file_id].texture);
+    if (texture != 0) l.kept[file_id] = {static_cast<unsigned>(texture), width, height, l.round};
+    out.push_back(roomkey::app::intent::PreviewLoaded{file_id, texture != 0, false, width, height});
+    if (l.deliver) l.deliver(out);
+}
+
+}  // namespace
+
+namespace roomkey::web {
+
+void install_image_loader(void (*deliver)(const std::vector<app::Intent>&)) {
+    image_loader().deliver = deliver;
+}
+
+void load_image(const std::string& file_id, const std::string& url) {
+    ImageLoader& l = image_loader();
+    l.loading[l.next] = file_id;
+    roomkey_js_image_load(l.next++, std::string(kHelperFilePreviewPath).c_str(), std::string(kHelperRequestHeader).c_str(),
+                          url.c_str(), static_cast<double>(kMaxPreviewBytes), kImageSide, on_image_done);
+}
+
+const ImageTexture* image_texture(const std::string& file_id) {
+    const auto it = image_loader().kept.find(file_id);
+    return it == image_loader().kept.end() ? nullptr : &it->second;
+}
+
+void keep_images(const std::vector<std::string>& near, std::vector<app::Intent>& out) {
+    ImageLoader& l = image_loader();
+    ++l.round;
+    long bytes = 0;
+    std::vector<std::pair<unsigned long, std::string>> by_age;
+    for (auto& [id, t] : l.kept) {
+        if (std::find(near.begin(), near.end(), id) != near.end()) t.drawn = l.round;
+        by_age.emplace_back(t.drawn, id);
+        bytes += 4L * t.width * t.height;
+    }
+    std::sort(by_age.begin(), by_age.end());
+    for (const auto& [drawn, id] : by_age) {
+        if (drawn == l.round && bytes <= kImageBytes) continue;
+        const ImageTexture& t = l.kept[id];
+        bytes -= 4L * t.width * t.height;
+        forget_image(id, out);
+    }
+}
+
+}  // namespace roomkey::web
