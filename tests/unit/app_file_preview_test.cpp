@@ -140,6 +140,8 @@ TEST(AppFilePreview, OnlyPreviewsOnScreenAreAskedForAndTheBrowserGetsTheUrl) {
     EXPECT_EQ(p["9100"]["asked"], 1);
     EXPECT_EQ(p["9100"]["room_id"], "2100");
     EXPECT_FALSE(p.contains("9101")) << "a file never on screen is not asked for";
+    h.on_screen({"9100", "x9", "0123", "1234567890123456"});
+    EXPECT_EQ(h.previews().size(), 1u) << "only resource ids the platform can carry";
     h.shown("9100");
     p = h.previews();
     EXPECT_EQ(p["9100"]["state"], "shown");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/view_answer.hpp"
+#include "roomkey/endpoints.hpp"
 #include "roomkey/file_upload.hpp"
 
 namespace roomkey::app {
@@ -41,8 +42,13 @@ std::int64_t written_size(std::string_view text) {
 
 void FilePreviews::on_screen(const std::string& room_id, std::vector<std::string> file_ids, Instant now) {
     room_ = room_id;
-    shown_ = std::move(file_ids);
-    for (const std::string& id : shown_) previews_[id].room_id = room_id;
+    shown_.clear();
+    for (std::string& id : file_ids) {
+        // A resource id the platform carries as a number (15 digits are exact in a double).
+        if (!is_resource_id(id) || id.size() > 15) continue;
+        previews_[id].room_id = room_id;
+        shown_.push_back(std::move(id));
+    }
     next(now);
 }
 

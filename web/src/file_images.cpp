@@ -17,10 +17,10 @@
 
 namespace {
 
-using ImageDoneFn = void (*)(int, int, int, int);
+using ImageDoneFn = void (*)(double, int, int, int);
 
 // clang-format off
-EM_JS(void, roomkey_js_image_load, (int handle, const char* route, const char* header, const char* url,
+EM_JS(void, roomkey_js_image_load, (double handle, const char* route, const char* header, const char* url,
                                     double max_bytes, int side, ImageDoneFn done), {
     var headers = {'Content-Type': 'application/x-www-form-urlencoded'};
     headers[UTF8ToString(header)] = '1';
@@ -56,10 +56,7 @@ EM_JS(void, roomkey_js_image_load, (int handle, const char* route, const char* h
 
 struct ImageLoader {
     void (*deliver)(const std::vector<roomkey::app::Intent>&) = nullptr;
-    std::map<int, std::string> loading;  // by handle: the file
-    int next = 1;
     std::map<std::string, roomkey::web::ImageTexture> kept;
-    unsigned long round = 0;
 };
 ImageLoader& image_loader() {
     static ImageLoader l;
@@ -74,15 +71,14 @@ void forget_image(const std::string& file_id, std::vector<roomkey::app::Intent>&
     out.push_back(roomkey::app::intent::PreviewLoaded{file_id, false, true, 0, 0});
 }
 
-void on_image_done(int handle, int texture, int width, int height) {
+// `handle` is the file's id (a resource id: digits, exact in a double).
+void on_image_done(double handle, int texture, int width, int height) {
     ImageLoader& l = image_loader();
-    const auto it = l.loading.find(handle);
-    if (it == l.loading.end()) return;
-    const std::string file_id = it->second;
-    l.loading.erase(it);
+    const std::string file_id = std::to_string(static_cast<long long>(handle));
     std::vector<roomkey::app::Intent> out;
-    if (l.kept.count(file_id)) glDeleteTextures(1, &l.kept[file_id].texture);
-    if (texture != 0) l.kept[file_id] = {static_cast<unsigned>(texture), width, height, l.round};
+    forget_image(file_id, out);
+    out.clear();
+    if (texture != 0) l.kept[file_id] = {static_cast<unsigned>(texture), width, height};
     out.push_back(roomkey::app::intent::PreviewLoaded{file_id, texture != 0, false, width, height});
     if (l.deliver) l.deliver(out);
 }
@@ -96,9 +92,9 @@ void install_image_loader(void (*deliver)(const std::vector<app::Intent>&)) {
 }
 
 void load_image(const std::string& file_id, const std::string& url) {
-    ImageLoader& l = image_loader();
-    l.loading[l.next] = file_id;
-    roomkey_js_image_load(l.next++, std::string(kHelperFilePreviewPath).c_str(), std::string(kHelperRequestHeader).c_str(),
+    double handle = 0;  // FilePreviews asks only for resource ids of at most 15 digits
+    for (char c : file_id) handle = handle * 10 + (c - '0');
+    roomkey_js_image_load(handle, std::string(kHelperFilePreviewPath).c_str(), std::string(kHelperRequestHeader).c_str(),
                           url.c_str(), static_cast<double>(kMaxPreviewBytes), kImageSide, on_image_done);
 }
 
@@ -108,22 +104,13 @@ const ImageTexture* image_texture(const std::string& file_id) {
 }
 
 void keep_images(const std::vector<std::string>& near, std::vector<app::Intent>& out) {
-    ImageLoader& l = image_loader();
-    ++l.round;
     long bytes = 0;
-    std::vector<std::pair<unsigned long, std::string>> by_age;
-    for (auto& [id, t] : l.kept) {
-        if (std::find(near.begin(), near.end(), id) != near.end()) t.drawn = l.round;
-        by_age.emplace_back(t.drawn, id);
+    std::vector<std::string> gone;
+    for (const auto& [id, t] : image_loader().kept) {
         bytes += 4L * t.width * t.height;
+        if (bytes > kImageBytes || std::find(near.begin(), near.end(), id) == near.end()) gone.push_back(id);
     }
-    std::sort(by_age.begin(), by_age.end());
-    for (const auto& [drawn, id] : by_age) {
-        if (drawn == l.round && bytes <= kImageBytes) continue;
-        const ImageTexture& t = l.kept[id];
-        bytes -= 4L * t.width * t.height;
-        forget_image(id, out);
-    }
+    for (const std::string& id : gone) forget_image(id, out);
 }
 
 }  // namespace roomkey::web

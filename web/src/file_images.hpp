@@ -15,14 +15,13 @@ namespace roomkey::web {
 
 // The longest side a preview's texture keeps (twice the drawn bound, for HiDPI screens).
 inline constexpr int kImageSide = 640;
-// The textures kept, in RGBA bytes: beyond it the least recently drawn go.
+// The textures kept, in RGBA bytes: beyond it the rest of those near the screen go too.
 inline constexpr long kImageBytes = 24L * 1024 * 1024;
 
 struct ImageTexture {
     unsigned texture = 0;
     int width = 0;
     int height = 0;
-    unsigned long drawn = 0;  // the keep_images() round it was last near the screen
 };
 
 // `deliver` gets each answer as an intent (main.cpp applies and settles them).
@@ -31,7 +30,7 @@ void load_image(const std::string& file_id, const std::string& url);
 // The texture of `file_id`, when one is kept.
 const ImageTexture* image_texture(const std::string& file_id);
 // The previews whose rows are drawn now (`near`): every other texture goes,
-// and the least recently drawn beyond kImageBytes. Their files are reported
+// and those beyond kImageBytes (in the file ids' order). Their files are reported
 // freed in `out` (the UI's intents: applied after the frame).
 void keep_images(const std::vector<std::string>& near, std::vector<app::Intent>& out);
 
