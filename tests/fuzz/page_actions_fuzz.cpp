@@ -154,9 +154,8 @@ json write(const Intent& intent) {
                         {"data_base64", roomkey::base64_encode(i.data)}, {"message", i.message}};
             } else if constexpr (std::is_same_v<T, intent::OpenFile>) {
                 return {{"type", "open_file"}, {"room_id", i.room_id}, {"file_id", i.file_id}};
-            } else if constexpr (std::is_same_v<T, intent::PickFile> || std::is_same_v<T, intent::PreviewsOnScreen> ||
-                                 std::is_same_v<T, intent::PreviewLoaded>) {
-                std::abort();  // the UI's and the platform's, never from the page API
+            } else if constexpr (std::is_same_v<T, intent::PickFile> || std::is_same_v<T, intent::PreviewsOnScreen>) {
+                std::abort();  // the UI's, never from the page API
             } else if constexpr (std::is_same_v<T, intent::ShowView>) {
                 return {{"type", "show_view"}, {"view", i.developer ? "developer" : "workspace"}};
             } else if constexpr (std::is_same_v<T, intent::ShowDetails>) {
@@ -297,9 +296,7 @@ void check(const Intent& intent) {
         std::abort();  // the platform's
     }
     if (std::holds_alternative<intent::SeenLatest>(intent)) std::abort();  // the UI's
-    if (std::holds_alternative<intent::PreviewsOnScreen>(intent) || std::holds_alternative<intent::PreviewLoaded>(intent)) {
-        std::abort();  // the UI's and the platform's
-    }
+    if (std::holds_alternative<intent::PreviewsOnScreen>(intent)) std::abort();  // the UI's
     if (std::holds_alternative<intent::SetDraft>(intent)) std::abort();
     if (std::holds_alternative<intent::RestoreSettings>(intent)) std::abort();  // the platform's
     if (std::holds_alternative<intent::RestoreDrafts>(intent)) std::abort();

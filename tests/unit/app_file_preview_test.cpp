@@ -85,8 +85,8 @@ public:
     void settle() {
         for (int rounds = 0; rounds < 100; ++rounds) {
             bool any = false;
+            for (effect::LoadImage& load : app->take_image_loads()) loads.push_back(load);
             for (Effect& e : app->take_effects()) {
-                if (auto* load = std::get_if<effect::LoadImage>(&e)) loads.push_back(*load);
                 auto* send = std::get_if<effect::Send>(&e);
                 if (!send) continue;
                 any = true;
@@ -119,8 +119,12 @@ public:
         settle();
     }
     void on_screen(std::vector<std::string> ids) { apply(intent::PreviewsOnScreen{"2100", std::move(ids)}); }
-    void shown(const std::string& id) { apply(intent::PreviewLoaded{id, true, false, 4, 2}); }
-    void freed(const std::string& id) { apply(intent::PreviewLoaded{id, false, true, 0, 0}); }
+    void loaded(const std::string& id, bool ok, bool freed, int width, int height) {
+        app->preview_loaded(id, ok, freed, width, height, now);
+        settle();
+    }
+    void shown(const std::string& id) { loaded(id, true, false, 4, 2); }
+    void freed(const std::string& id) { loaded(id, false, true, 0, 0); }
 
     nlohmann::json previews() const {
         return nlohmann::json::parse(page_state_json(*app, now))["previews"];
@@ -224,7 +228,7 @@ TEST(AppFilePreview, ALowRateBudgetIsLeftToTheUser) {
 TEST(AppFilePreview, AFailedLinkIsNotAskedAgain) {
     PreviewHarness h;
     h.on_screen({"9100"});
-    h.apply(intent::PreviewLoaded{"9100", false, false, 0, 0});
+    h.loaded("9100", false, false, 0, 0);
     EXPECT_EQ(h.previews()["9100"]["state"], "failed");
     h.on_screen({});
     h.on_screen({"9100"});

@@ -58,7 +58,6 @@ std::vector<Effect> App::take_effects() {
         out.push_back(effect::StorePosts{features_.posting.storage_record()});  // before any Navigate
     }
     out.insert(out.end(), effects_.begin(), effects_.end());
-    for (effect::LoadImage& load : features_.previews.take_loads()) out.push_back(std::move(load));
     effects_.clear();
     return out;
 }

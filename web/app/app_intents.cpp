@@ -140,9 +140,6 @@ void App::apply(const Intent& intent, Instant now) {
                 features_.previews.resume(now);
             },
             [&](const intent::PreviewsOnScreen& i) { features_.previews.on_screen(i.room_id, i.file_ids, now); },
-            [&](const intent::PreviewLoaded& i) {
-                features_.previews.loaded(i.file_id, i.ok, i.freed, i.width, i.height, now);
-            },
             [&](const intent::ShowView& i) { workspace.show(i.developer ? View::developer : View::workspace); },
             [&](const intent::ShowDetails& i) { workspace.show_details(i.tab); },
             [&](const intent::SetRoomFilter& i) { workspace.set_room_filter(i.text); },

@@ -31,7 +31,8 @@ struct PickFile {
 struct OpenUrl {
     std::string url;
 };
-// Fetch and decode an image preview into a texture (file_preview.hpp); answer with intent::PreviewLoaded.
+// Fetch and decode an image preview into a texture (file_preview.hpp):
+// App::take_image_loads, answered by App::preview_loaded (not in Effect).
 struct LoadImage {
     std::string file_id;
     std::string url;
@@ -82,6 +83,6 @@ struct CopySelection {};
 }  // namespace effect
 using Effect = std::variant<effect::Send, effect::StorePending, effect::Navigate, effect::CopyText,
                             effect::ForgetClipboard, effect::PickFile, effect::OpenUrl, effect::ForgetPending,
-                            effect::StorePosts, effect::SaveFile, effect::SelectText, effect::CopySelection, effect::LoadImage>;
+                            effect::StorePosts, effect::SaveFile, effect::SelectText, effect::CopySelection>;
 
 }  // namespace roomkey::app

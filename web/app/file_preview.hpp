@@ -6,8 +6,8 @@
 // once per file: the URL is kept while it lives (kPreviewUrlLifetime) and
 // asked again only when the browser must fetch the image again (its
 // texture was freed). The platform fetches and decodes the image
-// (effect::LoadImage; web/src/file_images.cpp) and answers with
-// intent::PreviewLoaded. Pure C++, tested natively (tests/unit/app_file_preview_test.cpp).
+// (effect::LoadImage, App::take_image_loads; web/src/file_images.cpp) and
+// answers with App::preview_loaded. Pure C++, tested natively (tests/unit/app_file_preview_test.cpp).
 #pragma once
 
 #include <cstdint>

@@ -203,18 +203,10 @@ struct OpenFile {
     std::string room_id;
     std::string file_id;
 };
-// The conversation's image previews on screen now, top first (the UI's;
-// file_preview.hpp), and the platform's answer to effect::LoadImage.
+// The conversation's image previews on screen now, top first (the UI's; file_preview.hpp).
 struct PreviewsOnScreen {
     std::string room_id;
     std::vector<std::string> file_ids;
-};
-struct PreviewLoaded {
-    std::string file_id;
-    bool ok = false;
-    bool freed = false;  // its texture was freed: loaded again when next on screen
-    int width = 0;
-    int height = 0;
 };
 // "Sign in again adding <scope>": a new authorization request for the union
 // of the granted scopes and this one (incremental consent).
@@ -337,7 +329,7 @@ using Intent =
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
                  intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,
                  intent::RestoreSettings, intent::RestoreDrafts, intent::SelectText, intent::CopySelection,
-                 intent::MessageMenu, intent::SelectionChanged, intent::PreviewsOnScreen, intent::PreviewLoaded>;
+                 intent::MessageMenu, intent::SelectionChanged, intent::PreviewsOnScreen>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;

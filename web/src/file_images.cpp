@@ -9,6 +9,7 @@
 
 #include <GLES3/gl3.h>
 #include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
 
 #include <algorithm>
 #include <map>
@@ -55,40 +56,44 @@ EM_JS(void, roomkey_js_image_load, (double handle, const char* route, const char
 // clang-format on
 
 struct ImageLoader {
-    void (*deliver)(const std::vector<roomkey::app::Intent>&) = nullptr;
+    roomkey::web::ImageAnswer answer = nullptr;
     std::map<std::string, roomkey::web::ImageTexture> kept;
+    std::vector<std::string> freed;  // told after the frame that freed them
 };
 ImageLoader& image_loader() {
     static ImageLoader l;
     return l;
 }
 
-void forget_image(const std::string& file_id, std::vector<roomkey::app::Intent>& out) {
+void forget_image(const std::string& file_id) {
     auto it = image_loader().kept.find(file_id);
     if (it == image_loader().kept.end()) return;
     glDeleteTextures(1, &it->second.texture);
     image_loader().kept.erase(it);
-    out.push_back(roomkey::app::intent::PreviewLoaded{file_id, false, true, 0, 0});
+}
+
+void tell_freed(void*) {
+    ImageLoader& l = image_loader();
+    std::vector<std::string> freed;
+    freed.swap(l.freed);
+    for (const std::string& id : freed) l.answer(id, false, true, 0, 0);
 }
 
 // `handle` is the file's id (a resource id: digits, exact in a double).
 void on_image_done(double handle, int texture, int width, int height) {
     ImageLoader& l = image_loader();
     const std::string file_id = std::to_string(static_cast<long long>(handle));
-    std::vector<roomkey::app::Intent> out;
-    forget_image(file_id, out);
-    out.clear();
+    forget_image(file_id);
     if (texture != 0) l.kept[file_id] = {static_cast<unsigned>(texture), width, height};
-    out.push_back(roomkey::app::intent::PreviewLoaded{file_id, texture != 0, false, width, height});
-    if (l.deliver) l.deliver(out);
+    l.answer(file_id, texture != 0, false, width, height);
 }
 
 }  // namespace
 
 namespace roomkey::web {
 
-void install_image_loader(void (*deliver)(const std::vector<app::Intent>&)) {
-    image_loader().deliver = deliver;
+void install_image_loader(ImageAnswer answer) {
+    image_loader().answer = answer;
 }
 
 void load_image(const std::string& file_id, const std::string& url) {
@@ -103,14 +108,18 @@ const ImageTexture* image_texture(const std::string& file_id) {
     return it == image_loader().kept.end() ? nullptr : &it->second;
 }
 
-void keep_images(const std::vector<std::string>& near, std::vector<app::Intent>& out) {
+void keep_images(const std::vector<std::string>& near) {
+    ImageLoader& l = image_loader();
     long bytes = 0;
     std::vector<std::string> gone;
-    for (const auto& [id, t] : image_loader().kept) {
+    for (const auto& [id, t] : l.kept) {
         bytes += 4L * t.width * t.height;
         if (bytes > kImageBytes || std::find(near.begin(), near.end(), id) == near.end()) gone.push_back(id);
     }
-    for (const std::string& id : gone) forget_image(id, out);
+    if (gone.empty()) return;
+    for (const std::string& id : gone) forget_image(id);
+    if (l.freed.empty()) emscripten_set_timeout(tell_freed, 0, nullptr);
+    l.freed.insert(l.freed.end(), gone.begin(), gone.end());
 }
 
 }  // namespace roomkey::web

@@ -1,7 +1,7 @@
 // file_images.hpp: the browser side of image previews: fetches a
 // download_url's image through roomkey-helper (POST /file-preview), decodes it
 // (createImageBitmap, scaled down to kImageSide), puts the pixels in a WebGL
-// texture and answers with intent::PreviewLoaded; frees the textures of
+// texture and answers (App::preview_loaded); frees the textures of
 // previews far off screen (their rows not drawn) or over kImageBytes.
 // Emscripten-only; pairs with App's effect::LoadImage (app/file_preview.hpp).
 #pragma once
@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "app/intents.hpp"
 
 namespace roomkey::web {
 
@@ -24,14 +23,16 @@ struct ImageTexture {
     int height = 0;
 };
 
-// `deliver` gets each answer as an intent (main.cpp applies and settles them).
-void install_image_loader(void (*deliver)(const std::vector<app::Intent>&));
+// An image loaded (`ok`, its texture's size) or not, or its texture freed
+// (`freed`): main.cpp hands it to App::preview_loaded and settles.
+using ImageAnswer = void (*)(const std::string& file_id, bool ok, bool freed, int width, int height);
+void install_image_loader(ImageAnswer answer);
 void load_image(const std::string& file_id, const std::string& url);
 // The texture of `file_id`, when one is kept.
 const ImageTexture* image_texture(const std::string& file_id);
 // The previews whose rows are drawn now (`near`): every other texture goes,
-// and those beyond kImageBytes (in the file ids' order). Their files are reported
-// freed in `out` (the UI's intents: applied after the frame).
-void keep_images(const std::vector<std::string>& near, std::vector<app::Intent>& out);
+// and those beyond kImageBytes (in the file ids' order); each is told freed
+// after the frame (the UI holds the App read-only while it draws).
+void keep_images(const std::vector<std::string>& near);
 
 }  // namespace roomkey::web

@@ -6,7 +6,6 @@
 
 #include "browser.hpp"
 #include "fetch_transport.hpp"
-#include "file_images.hpp"
 #include "file_transfer.hpp"
 #include "text_layer.hpp"
 
@@ -26,8 +25,6 @@ std::vector<std::uint64_t> perform_effects(std::vector<app::Effect> effects, app
                 } else if constexpr (std::is_same_v<T, effect::PickFile>) {
                     pick = item;
                     open_file_picker();
-                } else if constexpr (std::is_same_v<T, effect::LoadImage>) {
-                    load_image(item.file_id, item.url);
                 } else if constexpr (std::is_same_v<T, effect::OpenUrl>) {
                     open_download(item.url);
                 } else if constexpr (std::is_same_v<T, effect::StorePending>) {

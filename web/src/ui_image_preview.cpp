@@ -64,7 +64,7 @@ void image_preview(const Drawing& d, const notation::Part& part, const std::vect
 
 void previews_drawn(const std::string& room_id, bool measured, Intents& out) {
     PreviewsSeen& s = previews_seen();
-    keep_images(s.near, out);
+    keep_images(s.near);
     if (measured && (s.room != room_id || s.reported != s.on_screen)) {
         s.room = room_id;
         s.reported = s.on_screen;
