@@ -12,7 +12,6 @@
 #include <emscripten/html5.h>
 
 #include <algorithm>
-#include <map>
 
 #include "roomkey/public_config.hpp"
 
@@ -57,7 +56,7 @@ EM_JS(void, roomkey_js_image_load, (double handle, const char* route, const char
 
 struct ImageLoader {
     roomkey::web::ImageAnswer answer = nullptr;
-    std::map<std::string, roomkey::web::ImageTexture> kept;
+    std::vector<roomkey::web::ImageTexture> kept;  // a few: found by a walk
     std::vector<std::string> freed;  // told after the frame that freed them
 };
 ImageLoader& image_loader() {
@@ -66,10 +65,13 @@ ImageLoader& image_loader() {
 }
 
 void forget_image(const std::string& file_id) {
-    auto it = image_loader().kept.find(file_id);
-    if (it == image_loader().kept.end()) return;
-    glDeleteTextures(1, &it->second.texture);
-    image_loader().kept.erase(it);
+    auto& kept = image_loader().kept;
+    for (auto it = kept.begin(); it != kept.end(); ++it) {
+        if (it->file_id != file_id) continue;
+        glDeleteTextures(1, &it->texture);
+        kept.erase(it);
+        return;
+    }
 }
 
 void tell_freed(void*) {
@@ -84,7 +86,7 @@ void on_image_done(double handle, int texture, int width, int height) {
     ImageLoader& l = image_loader();
     const std::string file_id = std::to_string(static_cast<long long>(handle));
     forget_image(file_id);
-    if (texture != 0) l.kept[file_id] = {static_cast<unsigned>(texture), width, height};
+    if (texture != 0) l.kept.push_back({file_id, static_cast<unsigned>(texture), width, height});
     l.answer(file_id, texture != 0, false, width, height);
 }
 
@@ -104,17 +106,19 @@ void load_image(const std::string& file_id, const std::string& url) {
 }
 
 const ImageTexture* image_texture(const std::string& file_id) {
-    const auto it = image_loader().kept.find(file_id);
-    return it == image_loader().kept.end() ? nullptr : &it->second;
+    for (const ImageTexture& t : image_loader().kept) {
+        if (t.file_id == file_id) return &t;
+    }
+    return nullptr;
 }
 
 void keep_images(const std::vector<std::string>& near) {
     ImageLoader& l = image_loader();
     long bytes = 0;
     std::vector<std::string> gone;
-    for (const auto& [id, t] : l.kept) {
+    for (const ImageTexture& t : l.kept) {
         bytes += 4L * t.width * t.height;
-        if (bytes > kImageBytes || std::find(near.begin(), near.end(), id) == near.end()) gone.push_back(id);
+        if (bytes > kImageBytes || std::find(near.begin(), near.end(), t.file_id) == near.end()) gone.push_back(t.file_id);
     }
     if (gone.empty()) return;
     for (const std::string& id : gone) forget_image(id);

@@ -18,6 +18,7 @@ inline constexpr int kImageSide = 640;
 inline constexpr long kImageBytes = 24L * 1024 * 1024;
 
 struct ImageTexture {
+    std::string file_id;
     unsigned texture = 0;
     int width = 0;
     int height = 0;
@@ -31,7 +32,7 @@ void load_image(const std::string& file_id, const std::string& url);
 // The texture of `file_id`, when one is kept.
 const ImageTexture* image_texture(const std::string& file_id);
 // The previews whose rows are drawn now (`near`): every other texture goes,
-// and those beyond kImageBytes (in the file ids' order); each is told freed
+// and those beyond kImageBytes (in the order they came); each is told freed
 // after the frame (the UI holds the App read-only while it draws).
 void keep_images(const std::vector<std::string>& near);
 
