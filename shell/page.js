@@ -17,7 +17,10 @@
 //                                    room.files[] {file_id, filename, filesize,
 //                                    account_id, upload_time}, room.upload {name, sent,
 //                                    total, status, file_id, error}, room.download
-//                                    {file_id, url, expires_at} (web/app/room_view.hpp)
+//                                    {file_id, url, expires_at} (web/app/room_view.hpp);
+//                                    previews {file_id: {room_id, state ('', 'asking',
+//                                    'loading', 'shown', 'failed'), width, height, asked}}
+//                                    (web/app/file_preview.hpp, docs/file_previews.md)
 //                                    clipboard_notice: sign-out's clipboard clear waits
 //                                    for a click or key press, else null
 //                                    view ('workspace'|'developer'), room_filter,

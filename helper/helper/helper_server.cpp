@@ -368,6 +368,14 @@ void HelperServer::register_routes(httplib::Server& s) {
             case RouteHandler::api:
                 handler = api;
                 break;
+            case RouteHandler::file_preview:
+                handler = [this](const httplib::Request& req, httplib::Response& res) {
+                    auto request = native::from_httplib_request(req);
+                    if (!request) return send_text(res, 405, "method not allowed");
+                    native::to_httplib_response(proxy_->file_preview(*request), res);
+                    native::mark_route_answer();
+                };
+                break;
             case RouteHandler::bff_login:
                 handler = bff_route(&BffGateway::login);
                 break;

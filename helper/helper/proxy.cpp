@@ -328,4 +328,52 @@ std::string Proxy::public_config_json(const std::string& app_origin, SessionMode
     return to_json(out);
 }
 
+HttpResponse Proxy::file_preview(const HttpRequest& from_app) const {
+    if (!config_.configured()) {
+        return api_error(503, "roomkey-helper has no upstream: start it with --base-url and --auth-url");
+    }
+    auto form = form_decode(from_app.body);
+    std::string url;
+    if (form) {
+        for (const auto& [name, value] : *form) {
+            if (name == "url") url = value;
+        }
+    }
+    const auto target = parse_url(url);
+    const auto service = parse_url(config_.base_url);
+    // Only the configured service's own origin: never an open proxy.
+    if (!target || !service || target->scheme != "https" || origin_of(*target) != origin_of(*service)) {
+        return api_error(403, "a preview is fetched only from the configured service's origin (" +
+                                  (service ? origin_of(*service) : std::string("none")) + ")");
+    }
+    HttpRequest up;
+    up.method = Method::Get;
+    up.url = url;  // no credentials: a download_url is a signed link
+    auto answer = transport_(up);
+    if (!answer) return api_error(502, "the file's host could not be reached");
+    // The type by the bytes (the service's answer says application/octet-stream):
+    // a raster image the browser decodes, never a document that could run.
+    const std::string& b = answer->body;
+    const auto starts = [&b](std::string_view magic, std::size_t at = 0) {
+        return b.size() >= at + magic.size() && b.compare(at, magic.size(), magic) == 0;
+    };
+    const char* type = starts("\x89PNG")                                   ? "image/png"
+                       : starts("\xFF\xD8\xFF")                           ? "image/jpeg"
+                       : starts("GIF8")                                    ? "image/gif"
+                       : starts("RIFF") && starts("WEBP", 8)               ? "image/webp"
+                       : starts("BM")                                      ? "image/bmp"
+                                                                           : nullptr;
+    if (answer->status != 200 || !type || b.size() > static_cast<std::size_t>(kMaxPreviewBytes)) {
+        return api_error(502, "the file's host gave no PNG, JPEG, GIF, WebP or BMP image of at most " +
+                                  std::to_string(kMaxPreviewBytes) + " bytes (status " +
+                                  std::to_string(answer->status) + ")");
+    }
+    HttpResponse out;
+    out.status = 200;
+    out.headers.set("Content-Type", type);
+    set_route_headers(out, RouteClass::api);
+    out.body = std::move(answer->body);
+    return out;
+}
+
 }  // namespace roomkey::helper

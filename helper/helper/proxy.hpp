@@ -61,6 +61,13 @@ public:
     // (compress_api_answer).
     HttpResponse api(const HttpRequest& from_app) const;
 
+    // POST /file-preview (form `url`) from the app: an image preview's bytes.
+    // The page's CSP lets it fetch only its own origin, and a download_url is
+    // on the service's host. Only an https URL on the configured {base_url}'s
+    // origin is fetched (never an open proxy), without credentials; only an
+    // image/* answer of at most kMaxPreviewBodyBytes goes back, no-store.
+    HttpResponse file_preview(const HttpRequest& from_app) const;
+
     // The public part of the configuration for the page (never the secret).
     // `app_origin` is e.g. "https://127.0.0.1:8443". In the BFF mode the page
     // gets the /bff/ routes and no token endpoint (docs/bff.md).

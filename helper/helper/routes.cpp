@@ -45,6 +45,9 @@ const std::vector<Route>& helper_routes() {
          RouteHandler::none, NginxHandling::api_not_allowed},
         {kApiPathPrefix, PathMatch::prefix, RouteModes::both, {M::Get, M::Post, M::Put, M::Delete},
          BodyRule::api_catalog, RouteClass::api, true, RouteHandler::api, NginxHandling::api_allowlist},
+        // An image preview's bytes from the service's own host (Proxy::file_preview); not in the nginx front.
+        {kHelperFilePreviewPath, PathMatch::exact, RouteModes::both, {M::Post}, BodyRule::form, RouteClass::api, true,
+         RouteHandler::file_preview, NginxHandling::api_not_allowed},
     };
     return routes;
 }

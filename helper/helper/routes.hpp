@@ -32,6 +32,7 @@ enum class RouteHandler {
     config_json,
     token,
     api,
+    file_preview,
     bff_login,
     bff_callback,
     bff_session,

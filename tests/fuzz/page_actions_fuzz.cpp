@@ -154,7 +154,7 @@ json write(const Intent& intent) {
                         {"data_base64", roomkey::base64_encode(i.data)}, {"message", i.message}};
             } else if constexpr (std::is_same_v<T, intent::OpenFile>) {
                 return {{"type", "open_file"}, {"room_id", i.room_id}, {"file_id", i.file_id}};
-            } else if constexpr (std::is_same_v<T, intent::PickFile>) {
+            } else if constexpr (std::is_same_v<T, intent::PickFile> || std::is_same_v<T, intent::PreviewsOnScreen>) {
                 std::abort();  // the UI's, never from the page API
             } else if constexpr (std::is_same_v<T, intent::ShowView>) {
                 return {{"type", "show_view"}, {"view", i.developer ? "developer" : "workspace"}};
@@ -296,6 +296,7 @@ void check(const Intent& intent) {
         std::abort();  // the platform's
     }
     if (std::holds_alternative<intent::SeenLatest>(intent)) std::abort();  // the UI's
+    if (std::holds_alternative<intent::PreviewsOnScreen>(intent)) std::abort();  // the UI's
     if (std::holds_alternative<intent::SetDraft>(intent)) std::abort();
     if (std::holds_alternative<intent::RestoreSettings>(intent)) std::abort();  // the platform's
     if (std::holds_alternative<intent::RestoreDrafts>(intent)) std::abort();

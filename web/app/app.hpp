@@ -98,6 +98,14 @@ public:
     const Posting& posting() const { return features_.posting; }
     // The room list read again for mentions (its poll_at: nullopt when not polling, e.g. hidden tab).
     const Mentions& mentions() const { return features_.mentions; }
+    const FilePreviews& previews() const { return features_.previews; }
+    // Image previews to fetch (web/src/file_images.cpp), and its answers: a
+    // direct call each, as on_upload_progress (not an Intent or an Effect:
+    // neither variant grows).
+    std::vector<effect::LoadImage> take_image_loads() { return features_.previews.take_loads(); }
+    void preview_loaded(const std::string& file_id, bool ok, bool freed, int width, int height, Instant now) {
+        features_.previews.loaded(file_id, ok, freed, width, height, now);
+    }
     // When the next waiting request may go (for the "next post in" display).
     std::optional<Instant> next_send_at(Instant now) const { return client_.next_send_at(now); }
     const PacingScheduler& scheduler() const override { return client_.scheduler(); }

@@ -129,7 +129,11 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::EditMessage& i) { console.edit(i, console_scopes(*this), now); },
             [&](const intent::DeleteMessage& i) { console.remove(i, console_scopes(*this), now); },
             // ---- the workspace ----
-            [&](const intent::SetPageVisible& i) { features_.page_visible = i.visible; },
+            [&](const intent::SetPageVisible& i) {
+                features_.page_visible = i.visible;
+                features_.previews.resume(now);
+            },
+            [&](const intent::PreviewsOnScreen& i) { features_.previews.on_screen(i.room_id, i.file_ids, now); },
             [&](const intent::ShowView& i) { workspace.show(i.developer ? View::developer : View::workspace); },
             [&](const intent::ShowDetails& i) { workspace.show_details(i.tab); },
             [&](const intent::SetRoomFilter& i) { workspace.set_room_filter(i.text); },

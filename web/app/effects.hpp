@@ -31,6 +31,12 @@ struct PickFile {
 struct OpenUrl {
     std::string url;
 };
+// Fetch and decode an image preview into a texture (file_preview.hpp):
+// App::take_image_loads, answered by App::preview_loaded (not in Effect).
+struct LoadImage {
+    std::string file_id;
+    std::string url;
+};
 // Keep the pending authorization in sessionStorage (read back once, at start).
 struct StorePending {
     std::string record;

@@ -8,6 +8,7 @@
 #include "app/contacts.hpp"
 #include "app/dashboard.hpp"
 #include "app/feature.hpp"
+#include "app/file_preview.hpp"
 #include "app/mentions.hpp"
 #include "app/message_menu.hpp"
 #include "app/my_tasks.hpp"
@@ -26,7 +27,8 @@ struct Features {
           open_room(host, random, dashboard, my_tasks, page_visible),
           console(host, open_room.view()),
           posting(host, dashboard.account()),
-          mentions(host, workspace, dashboard, contacts, open_room, page_visible) {
+          mentions(host, workspace, dashboard, contacts, open_room, page_visible),
+          previews(host, page_visible) {
         // A delivered message is in its conversation at once, not after the next poll.
         posting.on_delivered([this](const PostJob& job) { open_room.show_posted(job, dashboard.account()); });
     }
@@ -39,6 +41,7 @@ struct Features {
         my_tasks.drop_all();
         contacts.drop_all();
         mentions.drop_all();
+        previews.drop_all();
     }
     // Another account (or none): what the previous one's answers showed goes.
     void clear_account() {
@@ -47,6 +50,7 @@ struct Features {
         my_tasks.clear();
         contacts.clear();
         console.clear();  // the last answer was the previous account's
+        previews.clear();
     }
 
     bool page_visible = true;  // a hidden tab does not poll
@@ -59,6 +63,7 @@ struct Features {
     ApiConsole console;
     Posting posting;
     Mentions mentions;
+    FilePreviews previews;  // image previews in the conversation
 };
 
 }  // namespace roomkey::app

@@ -203,6 +203,11 @@ struct OpenFile {
     std::string room_id;
     std::string file_id;
 };
+// The conversation's image previews on screen now, top first (the UI's; file_preview.hpp).
+struct PreviewsOnScreen {
+    std::string room_id;
+    std::vector<std::string> file_ids;
+};
 // "Sign in again adding <scope>": a new authorization request for the union
 // of the granted scopes and this one (incremental consent).
 struct AddScopes {
@@ -324,7 +329,7 @@ using Intent =
                  intent::SetNotifications, intent::NotificationPermission, intent::SetLanguage,
                  intent::WaitingPosts, intent::SeenLatest, intent::SetSetting, intent::SetDraft,
                  intent::RestoreSettings, intent::RestoreDrafts, intent::SelectText, intent::CopySelection,
-                 intent::MessageMenu, intent::SelectionChanged>;
+                 intent::MessageMenu, intent::SelectionChanged, intent::PreviewsOnScreen>;
 
 // The most posts one QueueMessage may add (a burst, not a flood).
 inline constexpr int kMaxBurst = 100;

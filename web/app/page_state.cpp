@@ -204,6 +204,7 @@ void add_small_state(const App& app, Instant now, json& state) {
     }
 
     add_views_small(app, state);
+    add_previews(app.previews(), state);
 }
 
 // The endpoint catalog (shared/endpoint_catalog.hpp), for scripts driving the console.

@@ -42,6 +42,7 @@
 #include "browser_font.hpp"
 #include "canvas_painter.hpp"
 #include "fetch_transport.hpp"
+#include "file_images.hpp"
 #include "file_transfer.hpp"
 #include "frame_picture.hpp"
 #include "input_queue.hpp"
@@ -283,6 +284,7 @@ std::vector<std::uint64_t> run_effects(Platform& p, roomkey::Instant now) {
     p.app->tick(now);
     for (const roomkey::app::Intent& kept : roomkey::web::sync_local_store(*p.app)) p.app->apply(kept, now);
     std::vector<std::uint64_t> sent = roomkey::web::perform_effects(p.app->take_effects(), p.pick);
+    for (const roomkey::app::effect::LoadImage& load : p.app->take_image_loads()) roomkey::web::load_image(load.file_id, load.url);
     roomkey::web::show_mention_alerts(*p.app);  // title, notifications
     publish(p, now);
     return sent;
@@ -334,6 +336,14 @@ void on_upload_progress(std::uint64_t id, std::int64_t sent, std::int64_t total)
     Platform& p = g_platform;
     if (!p.app) return;
     p.app->on_upload_progress(id, sent, total);
+    settle_app(p, roomkey::web::now());
+}
+
+// An image preview loaded, failed or freed (file_images.hpp).
+void on_image_answer(const std::string& file_id, bool ok, bool freed, int width, int height) {
+    Platform& p = g_platform;
+    if (!p.app) return;
+    p.app->preview_loaded(file_id, ok, freed, width, height, roomkey::web::now());
     settle_app(p, roomkey::web::now());
 }
 
@@ -560,6 +570,7 @@ int main() {
     roomkey::web::set_fetch_listener(on_fetch_outcome);
     roomkey::web::set_upload_progress_listener(on_upload_progress);
     roomkey::web::install_file_input(static_cast<std::int64_t>(roomkey::kMaxUploadFileBytes), on_file_chosen);
+    roomkey::web::install_image_loader(on_image_answer);
     roomkey_js_listen(on_page_event);
     take_actions(p, roomkey::web::now());  // any queued before the app started
     settle_app(p, roomkey::web::now());

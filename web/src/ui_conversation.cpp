@@ -22,6 +22,7 @@
 #include "app/message_view.hpp"
 #include "emoji_glyphs.hpp"
 #include "text_layer.hpp"
+#include "ui_image_preview.hpp"
 #include "ui_message_body.hpp"
 #include "ui_message_menu.hpp"
 #include "ui_parts.hpp"
@@ -95,7 +96,7 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         if (tap_button(tr("common.cancel"))) ui.editing.clear();
     } else {
         std::string open_file;
-        const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to, &open_file};
+        const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to, &open_file, &app.previews()};
         draw_parts(d, drawn.parts.parts);
         if (!open_file.empty()) out.push_back(app::intent::OpenFile{room.room_id(), open_file});
     }
@@ -279,6 +280,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         rows.heights.measured(i, ImGui::GetCursorPosY() - top);
     }
     for (std::size_t i = shown.last; i < messages.size(); ++i) not_drawn(i);
+    previews_drawn(room.room_id(), all_known, out);
     if (shown.after > 0) {
         ImGui::SetCursorPosY(ImGui::GetCursorPosY() + shown.after - ImGui::GetStyle().ItemSpacing.y);
         ImGui::Dummy(ImVec2(1.0f, 0.0f));  // the list's whole height, for the scroll bar

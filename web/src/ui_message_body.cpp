@@ -11,6 +11,7 @@
 #include "roomkey/line_break.hpp"
 #include "roomkey/links.hpp"
 #include "text_layer.hpp"
+#include "ui_image_preview.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -226,6 +227,9 @@ void draw_parts(const Drawing& d, const std::vector<Part>& parts) {
         if (is_block(part.kind)) {
             flush();
             draw_block(d, part);
+        } else if (part.kind == PartKind::preview && d.previews) {
+            flush();
+            image_preview(d, part, parts);
         } else if (part.kind == PartKind::download && d.open_file) {
             // A file card: a click downloads the file (open_file: a fresh download_url).
             flush();

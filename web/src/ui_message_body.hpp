@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/file_preview.hpp"
 #include "app/message_view.hpp"
 
 namespace roomkey::web::parts {
@@ -21,6 +22,7 @@ struct Drawing {
     std::int64_t now = 0;
     std::string* jump = nullptr;       // a reply's label was clicked: the message it answers
     std::string* open_file = nullptr;  // a file card was clicked: its file_id
+    const app::FilePreviews* previews = nullptr;  // image previews (ui_image_preview.hpp)
 };
 
 // Draws `parts` (a message's, or a box's children) at the cursor.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <cstdint>
 #include <string_view>
 
 #include "roomkey/api.hpp"
@@ -22,6 +23,11 @@ inline constexpr std::string_view kConfigPath = "/config.json";
 // (of {auth_url}/token) and the API proxy (of {base_url}).
 inline constexpr std::string_view kHelperTokenPath = "/oauth/token";
 inline constexpr std::string_view kHelperApiBase = "/api";
+// The helper's route for an image preview's bytes (POST, form `url`: a
+// download_url on the configured service's host; docs/file_previews.md).
+inline constexpr std::string_view kHelperFilePreviewPath = "/file-preview";
+// A larger image is not downloaded for a preview (its file card still downloads it).
+inline constexpr std::int64_t kMaxPreviewBytes = 4 * 1024 * 1024;
 // The header (value "1") every page fetch to the helper carries: its
 // anti-CSRF rule refuses a fetch without it.
 inline constexpr std::string_view kHelperRequestHeader = "X-Roomkey-Request";

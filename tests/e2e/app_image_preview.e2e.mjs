@@ -1,0 +1,129 @@
+// app_image_preview.e2e.mjs: an image file in a message shows a preview,
+// against the real sandbox and helper in Chromium: a PNG of two known
+// colours uploaded to the sandbox is drawn in the conversation (its pixels
+// read back from the screen), its download link asked for once (the page's
+// calls to GET .../files/{id}?create_download_url=1, which the helper
+// forwards to the sandbox one for one), and an image far above the screen
+// is never fetched. Screenshots at 1366x800, 1000x700 and 390x844 go to
+// ROOMKEY_ARTIFACTS. Not twinned with nginx: the image comes through the
+// helper's own POST /file-preview, which the nginx front does not serve
+// (docs/file_previews.md).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
+import { act, artifacts, clickWidget, decodePng, demoUsers, openApp, sandboxApi, sandboxApiJson, sandboxRequest, waitForState,
+  widgetRect, withStackAndBrowser } from './support.mjs';
+
+const ROOM = '2100';
+const LEFT = [231, 41, 187];   // the image's left half
+const RIGHT = [29, 201, 93];   // and its right half
+let stack; let browser;
+withStackAndBrowser((s, b) => { stack = s; browser = b; });
+
+// A PNG of `width` x `height`, its left half LEFT and its right half RIGHT.
+function twoColourPng(width, height) {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = table[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4); length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4); sum.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0); header.writeUInt32BE(height, 4);
+  header[8] = 8; header[9] = 2;  // 8-bit RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) rows.set(x < width / 2 ? LEFT : RIGHT, y * (width * 3 + 1) + 1 + x * 3);
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+// Uploads `bytes` as `name` to the room, as Alice, straight to the sandbox: its file_id.
+async function upload(name, bytes) {
+  const boundary = `----roomkey${Date.now()}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+      'Content-Type: image/png\r\n\r\n'), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  const answer = await sandboxRequest(stack, 'POST', `${stack.sandbox.baseUrl}/rooms/${ROOM}/files`, {
+    body, headers: { 'x-servicetoken': demoUsers.alice.apiToken, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  assert.equal(answer.status, 200, answer.text);
+  return String(JSON.parse(answer.text).file_id);
+}
+
+// How many pixels of `png` are within 8 of `rgb` in each channel.
+function pixelsOf(png, rgb) {
+  let n = 0;
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    if (Math.abs(png.pixels[i] - rgb[0]) <= 8 && Math.abs(png.pixels[i + 1] - rgb[1]) <= 8 &&
+        Math.abs(png.pixels[i + 2] - rgb[2]) <= 8) n++;
+  }
+  return n;
+}
+
+test('an image on screen is drawn from one download link; one far above the screen is never fetched', async () => {
+  const far = await upload('far above.png', twoColourPng(200, 100));
+  // Tall messages after it, so that it lies several screens above the newest.
+  for (let i = 0; i < 4; i++) {
+    const lines = Array.from({ length: 60 }, (_, n) => `line ${n + 1} of a long message ${i}`);
+    await sandboxApiJson(stack, demoUsers.alice, 'POST', `/rooms/${ROOM}/messages`, { body: lines.join('\n') });
+  }
+  const near = await upload('near.png', twoColourPng(200, 100));
+  await sandboxApi(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`);  // the room opens at its newest
+
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  const links = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.searchParams.get('create_download_url') === '1') links.push(url.pathname.split('/').at(-1));
+  });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  const shown = await waitForState(page, (s) => s.previews && s.previews[near] &&
+    ['shown', 'failed'].includes(s.previews[near].state), 'the newest image previewed', 60000);
+  assert.equal(shown.previews[near].state, 'shown', JSON.stringify(shown.previews));
+  assert.deepEqual([shown.previews[near].width, shown.previews[near].height], [200, 100], 'decoded at its size');
+  assert.equal(shown.previews[near].room_id, ROOM);
+
+  mkdirSync(artifacts, { recursive: true });
+  const drawnAt = async (width, height) => {
+    await widgetRect(page, 'conversation');  // drawn at this size
+    const png = decodePng(await page.screenshot({ path: join(artifacts, `image_preview_${width}x${height}.png`) }));
+    // Drawn at most 1:1 (100 x 100 per half here) and within the pane: on a phone it may be scaled down.
+    const least = width < 600 ? 100 * 100 * 0.25 : 100 * 100 * 0.9;
+    assert.ok(pixelsOf(png, LEFT) >= least, `the left half's colour at ${width}x${height}: ${pixelsOf(png, LEFT)}`);
+    assert.ok(pixelsOf(png, RIGHT) >= least, `the right half's colour at ${width}x${height}: ${pixelsOf(png, RIGHT)}`);
+  };
+  for (const [width, height] of [[1366, 800], [1000, 700]]) {
+    await page.setViewportSize({ width, height });
+    await drawnAt(width, height);
+  }
+  const after = await waitForState(page, (s) => s.previews[near].state === 'shown', 'still shown');
+  assert.deepEqual(links.filter((id) => id === near), [near], 'one download link for the image on screen');
+  assert.equal(after.previews[near].asked, 1);
+  assert.deepEqual(links.filter((id) => id === far), [], 'the image far above was never fetched');
+  assert.ok(!after.previews[far] || after.previews[far].asked === 0, JSON.stringify(after.previews[far]));
+
+  // A phone: the conversation laid out again may stand elsewhere; back at the newest, the image is drawn.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await widgetRect(page, 'conversation');
+  if (await page.evaluate(() => !!window.roomkey.widget('jump_latest'))) await clickWidget(page, 'jump_latest');
+  await waitForState(page, (s) => s.previews[near].state === 'shown', 'shown on the phone', 60000);
+  await drawnAt(390, 844);
+  await page.close();
+});
