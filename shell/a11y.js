@@ -22,7 +22,12 @@
   var nodes = {};      // id -> {el (outer), target (focusable), role}
   var requests = [];   // for the app: [{type, id, ...}]
   var syncing = false; // focus moved by the app: no echo
-  var keyActivation = false;  // Enter/Space went to the app already
+  // The control that Enter/Space went to the app from, as keys, within this
+  // task: the browser's own click on it that follows is not a second
+  // activation. Only that control's click: a Space typed in a text field is
+  // a character, and a click on another control right behind it (a script's,
+  // assistive technology's) is its own activation (it was dropped).
+  var keyActivation = null;
   var composing = false;
   var keyDeletion = false;    // Backspace/Delete went to the app as a key already
 
@@ -153,8 +158,8 @@
     if (isContainer(op.role) || op.role === 'img') return node;  // nothing to activate or focus
     target.addEventListener('click', function (event) {
       event.preventDefault();
-      // Enter/Space on a focused element already reached the app as keys.
-      if (keyActivation) return;
+      // Enter/Space on this focused element already reached the app as keys.
+      if (keyActivation === target) return;
       ask({ type: 'activate', id: op.id });
     });
     target.addEventListener('focus', function () {
@@ -391,15 +396,15 @@
       keyDeletion = true;
       setTimeout(function () { keyDeletion = false; }, 0);
     }
-    if (inTree && (event.key === 'Enter' || event.key === ' ')) {
-      keyActivation = true;
-      setTimeout(function () { keyActivation = false; }, 0);
+    if (inTree && !inTextInput(event.target) && (event.key === 'Enter' || event.key === ' ')) {
+      keyActivation = event.target;
+      setTimeout(function () { keyActivation = null; }, 0);
     }
   }, true);
   window.addEventListener('keyup', function (event) {
-    if (event.key === ' ' && container() && container().contains(event.target)) {
-      keyActivation = true;
-      setTimeout(function () { keyActivation = false; }, 0);
+    if (event.key === ' ' && container() && container().contains(event.target) && !inTextInput(event.target)) {
+      keyActivation = event.target;
+      setTimeout(function () { keyActivation = null; }, 0);
     }
   }, true);
 

@@ -5,6 +5,11 @@
 // every key then reaches the app within the press's own frame, which is
 // where Backspace and the arrows were lost (web/src/input_queue.cpp,
 // keys_for_field). Nothing here waits for the field's focus before typing.
+// And typed text is never overtaken nor lost: a click through the
+// accessibility layer right behind it (a Space typed in a field made the
+// layer take the next click for the browser's own click after a key, and
+// drop it: shell/a11y.js), and text whose field closed first is said in the
+// header (web/src/input_queue.cpp, lost_text_notice).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { act, waitForState, demoUsers, withStackAndBrowser, postDelivered, sandboxHasMessage, openRoomPage } from './support.mjs';
@@ -82,5 +87,69 @@ test('keys typed within the press of Edit, Backspace among them, and Home, land 
   await save.waitFor({ state: 'attached', timeout: 30000 });
   await save.dispatchEvent('click');
   await sandboxHasMessage(stack, demoUsers.alice, ROOM, `>${body} at nine`);
+  await page.close();
+});
+
+// Holds the page's frames while `during` runs: everything it does reaches
+// the app before the next frame (as on a busy or slow device).
+async function withFramesHeld(page, during) {
+  await page.evaluate(() => new Promise((resolve) => {
+    const real = window.requestAnimationFrame.bind(window);
+    const held = [];
+    window.requestAnimationFrame = (f) => held.push(f);
+    window.__releaseFrames = () => { window.requestAnimationFrame = real; for (const f of held) real(f); };
+    real(() => real(resolve));
+  }));
+  try {
+    await during();
+  } finally {
+    await page.evaluate(() => window.__releaseFrames());
+  }
+}
+
+test('text typed into the edited message, then Save clicked through the accessibility layer at once: the save has the text', async () => {
+  const { page } = await openRoom();
+  const body = `The standup moves to Thursday ${Date.now()}`;
+  await postDelivered(page, ROOM, body);
+  await pointAt(page, body, 'Edit');
+  await page.mouse.down();
+  await page.mouse.up();
+  const save = page.getByRole('button', { name: 'Save', exact: true });
+  await save.waitFor({ state: 'attached', timeout: 30000 });
+  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y') !== null &&
+    /^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName), null, { timeout: 30000 });
+  await withFramesHeld(page, async () => {
+    await page.keyboard.type(' at ten');
+    await save.dispatchEvent('click');
+  });
+  await sandboxHasMessage(stack, demoUsers.alice, ROOM, `${body} at ten`);
+  await page.close();
+});
+
+test('text typed for a field that closed before it arrived is not lost silently: the header says what to type again', async () => {
+  const { page } = await openRoom();
+  const body = `The retro is cancelled ${Date.now()}`;
+  await postDelivered(page, ROOM, body);
+  await pointAt(page, body, 'Edit');
+  await page.mouse.down();
+  await page.mouse.up();
+  const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
+  await cancel.waitFor({ state: 'attached', timeout: 30000 });
+  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y') !== null &&
+    /^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName), null, { timeout: 30000 });
+  const before = await page.evaluate(() => window.roomkey.state());
+  // Cancel, then three characters for the edit field it closes, within one task (no frame between):
+  // as assistive technology or a text expander types them into the field's input.
+  await page.evaluate(() => {
+    const field = document.activeElement;
+    const button = [...document.querySelectorAll('#a11y button')].find((b) => b.textContent === 'Cancel');
+    button.click();
+    field.dispatchEvent(new InputEvent('beforeinput', { inputType: 'insertText', data: 'xyz', cancelable: true, bubbles: true }));
+  });
+  // The header's warning (web/src/input_queue.cpp, lost_text_notice), where a user looks.
+  await page.waitForFunction(() => window.roomkey.widget('text_lost') !== null, null, { timeout: 30000 });
+  const after = await page.evaluate(() => window.roomkey.state());
+  assert.equal(after.composer.text, before.composer.text, 'nothing went to the composer instead');
+  assert.ok(after.room.messages.some((m) => m.body === body), 'the message as it was');
   await page.close();
 });

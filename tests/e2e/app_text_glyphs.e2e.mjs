@@ -10,10 +10,13 @@
 // codepoints the flag is two letters in boxes, the family three faces, the
 // skin tone a face and a swatch, ⚠ and the keycap monochrome;
 // - the same in the room list: a room's name starting with a flag or a
-//   family shows it as one glyph cell.
+//   family shows it as one glyph cell;
+// - the same in the composer, while what it holds and sends is exactly what
+//   was typed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openRoomPage, demoUsers, sandboxApi, sandboxApiJson, decodePng, withStackAndBrowser } from './support.mjs';
+import { openRoomPage, demoUsers, sandboxApi, sandboxApiJson, decodePng, withStackAndBrowser, widgetRect, clickWidget,
+  waitForState, act, sandboxHasMessage } from './support.mjs';
 
 const ROOM = '2101';
 let stack; let browser;
@@ -52,10 +55,10 @@ test('what is written after a To\'s name stays on the name\'s line', async () =>
 });
 
 // The first glyph drawn on a line (the message's body starts with the
-// emoji): the columns from the left up to the first gap of 3 blank columns
+// emoji): the columns from the left up to the first gap of `gap` blank columns
 // (background: the crop's rightmost column), and how many of its pixels
 // have a colour of their own (the theme's text is grey).
-function firstGlyph(png) {
+function firstGlyph(png, gap = 3) {
   const at = (x, y) => { const i = (y * png.width + x) * png.channels; return [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]]; };
   const ink = (x) => {
     for (let y = 0; y < png.height; y++) {
@@ -67,7 +70,7 @@ function firstGlyph(png) {
   let left = 0;
   while (left < png.width && !ink(left)) left++;
   let right = left; let blank = 0;
-  for (let x = left; x < png.width && blank < 3; x++) {
+  for (let x = left; x < png.width && blank < gap; x++) {
     if (ink(x)) { right = x; blank = 0; } else blank++;
   }
   let colour = 0;
@@ -141,5 +144,43 @@ test('in the room list, a name\'s flag and family are one glyph cell each', asyn
     assert.ok(ink[key].width > 6 && ink[key].width <= ink.reference.width * 1.5,
       `${key} is one glyph cell: ${ink[key].width} px of ink against ${ink.reference.width} px for one emoji`);
   }
+  await page.close();
+});
+
+test('in the composer, a flag and a family are one glyph cell each; what is sent is exactly what was typed', async () => {
+  const { page } = await openRoomWith([]);
+  await act(page, { type: 'set_setting', name: 'send_key', value: 'enter' });
+  await waitForState(page, (s) => s.settings.send_key === 'enter', 'Enter sends');
+  await clickWidget(page, 'message');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y') !== null, null,
+    { timeout: 30000 });
+  const typed = { reference: '\u{1F600}', flag: '\u{1F1EF}\u{1F1F5}', family: '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}' };
+  const ink = {};
+  for (const [key, text] of Object.entries(typed)) {
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await waitForState(page, (s) => s.composer.text === '', 'the composer emptied');
+    await page.keyboard.type(text);
+    await waitForState(page, (s) => s.composer.text === text, `${key} in the composer, as typed`);
+    const r = await widgetRect(page, 'message');
+    const shot = await page.screenshot({ clip: { x: r.x + 2, y: r.y + 2, width: Math.min(r.width - 4, 120), height: 20 } });
+    // All the ink of the line (the emoji alone, and the caret beside it): as separate codepoints
+    // the flag is two letters in boxes and the family three faces.
+    ink[key] = firstGlyph(decodePng(shot), 12);
+  }
+  // A single emoji stays as written in the composer, as in names (its width is the reference's).
+  assert.ok(ink.reference.width > 6, `the reference emoji is drawn: ${JSON.stringify(ink.reference)}`);
+  assert.ok(ink.flag.colour > 20, `the flag is drawn in colour: ${JSON.stringify(ink.flag)}`);
+  for (const key of ['flag', 'family']) {
+    assert.ok(ink[key].width > 6 && ink[key].width <= ink.reference.width * 1.5,
+      `${key} is one glyph cell: ${ink[key].width} px of ink against ${ink.reference.width} px for one emoji`);
+  }
+  const body = `${typed.flag} and ${typed.family} at ten ${Date.now()}`;
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(body);
+  await waitForState(page, (s) => s.composer.text === body, 'the text as typed');
+  await page.keyboard.press('Enter');
+  await sandboxHasMessage(stack, demoUsers.alice, ROOM, body);
   await page.close();
 });

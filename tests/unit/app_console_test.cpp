@@ -84,6 +84,23 @@ TEST(Console, BadParametersAreListedAndNothingIsSent) {
 
 // The check's problems are worded in the user's language (shared/ gives
 // only their kinds); the page API's `problems` keep their English message.
+// Japanese sentences follow one another without a space after 。; English ones with one.
+TEST(Console, ProblemsJoinAsEachLanguageWritesSentences) {
+    struct English {
+        ~English() { i18n::set_language(i18n::Lang::en); }
+    } english;
+    Console console;
+    i18n::set_language(i18n::Lang::ja);
+    console.prepare(Method::Get, "/rooms/{room_id}/messages", {{"force", "yes"}}, std::nullopt, false);
+    ASSERT_TRUE(console.last());
+    const std::string ja = console.last()->check;
+    EXPECT_NE(ja.find("\xE3\x80\x82"), std::string::npos) << ja;
+    EXPECT_EQ(ja.find("\xE3\x80\x82 "), std::string::npos) << "a space after 。: " << ja;
+    i18n::set_language(i18n::Lang::en);
+    console.prepare(Method::Get, "/rooms/{room_id}/messages", {{"force", "yes"}}, std::nullopt, false);
+    EXPECT_NE(console.last()->check.find(". "), std::string::npos) << console.last()->check;
+}
+
 TEST(Console, ProblemsAreWordedInTheUsersLanguage) {
     Console console;
     const FormFields params = {{"room_id", "7"}, {"colour", "red"}, {"to_ids", "1,2"}, {"limit_type", "week"}};

@@ -74,5 +74,28 @@ TEST(EmojiSequences, EverythingElseStaysAsWritten) {
     EXPECT_EQ(seq.sequence_of(EmojiSequences::kFirst), nullptr);
 }
 
+// The composer's field holds the text folded, and what is sent is the text
+// unfolded: exactly what was typed, whatever was typed (a codepoint of the
+// folding area itself, broken bytes, a single emoji, text without emoji).
+TEST(EmojiSequences, TextFoldedWithoutSinglesUnfoldsExactlyAsTyped) {
+    EmojiSequences seq;
+    seq.fold("\U0001F680 \U0001F1EF\U0001F1F5");  // a message drawn before: a single folded with VS16, a flag
+    const std::string typed[] = {
+        "\U0001F1EF\U0001F1F5 and \U0001F468\u200D\U0001F469\u200D\U0001F467 at ten",
+        "\U0001F680 alone, \u26A0\uFE0F and 1\uFE0F\u20E3",
+        std::string("\U000F0000 \U000F0001 written in the area, ") + "\xF3\xB0 broken" + "\xFF",
+        "plain text\n\u65E5\u672C\u8A9E",
+        "",
+    };
+    for (const std::string& t : typed) {
+        const std::string folded = seq.fold(t, false);
+        EXPECT_EQ(seq.unfold(folded), t);
+    }
+    const std::u32string flag = codepoints(seq.fold("\U0001F1EF\U0001F1F5", false));
+    ASSERT_EQ(flag.size(), 1u);
+    EXPECT_GE(flag[0], EmojiSequences::kFirst);
+    EXPECT_EQ(seq.fold("\U0001F680", false), "\U0001F680");  // a single stays as written
+}
+
 }  // namespace emoji_sequences_test
 }  // namespace roomkey::app

@@ -65,7 +65,8 @@ std::string problem_words(const CallProblem& p) {
 std::string describe(const std::vector<CallProblem>& problems) {
     std::string out;
     for (const CallProblem& p : problems) {
-        if (!out.empty()) out += ' ';
+        // Sentences join with a space, but after a full stop of Japanese (。) with none, as Japanese is written.
+        if (!out.empty() && (out.size() < 3 || out.compare(out.size() - 3, 3, "\xE3\x80\x82") != 0)) out += ' ';
         out += problem_words(p);
     }
     return out;

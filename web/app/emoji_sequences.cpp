@@ -94,12 +94,14 @@ std::string EmojiSequences::fold(std::string_view utf8, bool singles) {
         }
         const std::string_view written = utf8.substr(cps[i].begin, cps[j - 1].end - cps[i].begin);
         const bool single = j == i + 1;
-        if (single && (!singles || !emoji_presentation(cps[i].c))) {
+        // A codepoint of the area itself, as written, is folded too (standing for itself): unfold stays exact.
+        const bool own = cps[i].c >= kFirst && cps[i].c <= kLast;
+        if (single && !own && (!singles || !emoji_presentation(cps[i].c))) {
             out += written;
             i = j;
             continue;
         }
-        const std::string sequence = single ? std::string(written) + "\xEF\xB8\x8F" : std::string(written);  // + VS16
+        const std::string sequence = single && !own ? std::string(written) + "\xEF\xB8\x8F" : std::string(written);  // + VS16
         std::size_t index = 0;
         while (index < sequences_.size() && sequences_[index] != sequence) ++index;
         if (index == sequences_.size()) {
@@ -113,6 +115,22 @@ std::string EmojiSequences::fold(std::string_view utf8, bool singles) {
         put(out, kFirst + static_cast<char32_t>(index));
         i = j;
     }
+    return out;
+}
+
+std::string EmojiSequences::unfold(std::string_view folded) const {
+    if (folded.find('\xF3') == std::string_view::npos) return std::string(folded);  // no codepoint of the area
+    std::string out;
+    out.reserve(folded.size());
+    std::size_t done = 0;
+    for (const Decoded& d : decode(folded)) {
+        const std::string* sequence = sequence_of(d.c);
+        if (!sequence) continue;
+        out.append(folded.substr(done, d.begin - done));
+        out += *sequence;
+        done = d.end;
+    }
+    out.append(folded.substr(done));
     return out;
 }
 

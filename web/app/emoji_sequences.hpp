@@ -23,6 +23,9 @@ public:
     // end a sequence stays as written. Without `singles`, a single emoji
     // stays as written (names: WebKitGTK drew 🚀 with VS16 in monochrome).
     std::string fold(std::string_view utf8, bool singles = true);
+    // Folded text back as written: exact for text folded without singles
+    // (a codepoint of the area written in the text folds to itself).
+    std::string unfold(std::string_view folded) const;
     // The sequence a folded codepoint stands for; nullptr for any other.
     const std::string* sequence_of(char32_t codepoint) const;
     std::size_t added() const { return sequences_.size(); }

@@ -552,11 +552,6 @@ void select_to_edge(unsigned int id, bool forward) {
     field.Stb.select_end = forward ? field.CurLenW : 0;
 }
 
-void text_field_gone() {
-    // Say so rather than drop it silently.
-    roomkey::web::console_warn(roomkey::app::tr("a11y.text_lost"));
-}
-
 bool dom_text_focused() {
     return roomkey_js_a11y_text_focused() != 0;
 }

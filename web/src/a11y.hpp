@@ -55,9 +55,6 @@ void select_all(unsigned int id);
 // to the end when `forward` (the next Backspace or Delete removes it).
 void select_to_edge(unsigned int id, bool forward);
 
-// Text waited for a field that never became editable: says so.
-void text_field_gone();
-
 // Names the next widget's keyboard shortcut for assistive technology
 // (aria-keyshortcuts, e.g. "Control+Enter"); call just before the widget.
 void shortcut_next(const char* keys);

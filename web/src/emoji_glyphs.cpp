@@ -18,10 +18,15 @@ EM_JS(void, roomkey_js_emoji_sequence, (int codepoint, const char* text), {
 });
 // clang-format on
 
+app::EmojiSequences sequences;
+
 }  // namespace
 
+std::string emoji_unfolded(std::string_view folded) {
+    return sequences.unfold(folded);
+}
+
 std::string emoji_folded(std::string_view utf8, bool singles) {
-    static app::EmojiSequences sequences;
     const std::size_t before = sequences.added();
     std::string out = sequences.fold(utf8, singles);
     for (std::size_t i = before; i < sequences.added(); ++i) {

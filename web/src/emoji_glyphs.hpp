@@ -11,5 +11,7 @@ namespace roomkey::web {
 
 // `singles`: a single emoji too (EmojiSequences::fold).
 std::string emoji_folded(std::string_view utf8, bool singles = true);
+// Folded text (without singles) back as written.
+std::string emoji_unfolded(std::string_view folded);
 
 }  // namespace roomkey::web

@@ -8,7 +8,8 @@
 //     event before it), and then nothing else goes before the next frame
 //     (an activation or focus takes effect at the next NewFrame);
 //   - text and deletions for a tree field wait until the field is being
-//     edited (it is focused first), and are dropped when it never is;
+//     edited (it is focused first); when it never is (it closed first),
+//     the header says how much was lost (lost_text_notice), never silently;
 //   - while anything waits here, GLFW's events wait behind it.
 // Text goes with Ctrl and Cmd up: ImGui ignores typed characters while they
 // are down, and a paste arrives while Ctrl+V is still held.
@@ -37,6 +38,7 @@
 #include <vector>
 
 #include "a11y.hpp"
+#include "app/i18n.hpp"
 #include "app/wheel_steps.hpp"
 #include "page_bridge.hpp"
 
@@ -163,6 +165,14 @@ void add_deletion(const Event& e) {
     if (word) io.AddKeyEvent(ImGuiMod_Ctrl, ctrl);
 }
 
+// Characters typed for a field that was gone before they
+// reached it; shown by lost_text_notice until text reaches a field again.
+long long g_lost = 0;
+
+long long count_chars(const std::string& text) {
+    return std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+}
+
 enum class Readiness { Ready, Wait, Drop };
 
 Readiness readiness(Event& e) {
@@ -174,7 +184,8 @@ Readiness readiness(Event& e) {
         a11y::focus(e.field);
     }
     if (g_frame - e.first_wait_frame > kFieldWaitFrames) {
-        a11y::text_field_gone();
+        // Said where the user looks (lost_text_notice), never silently.
+        if (e.type == Event::Type::Text) g_lost += count_chars(e.text);
         return Readiness::Drop;
     }
     return Readiness::Wait;
@@ -198,6 +209,7 @@ void forward(const Event& e) {
             ImGui::GetIO().AddKeyEvent(static_cast<ImGuiKey>(e.code), e.action != 0);
             break;
         case Event::Type::Text:
+            if (!e.text.empty()) g_lost = 0;  // typed again: it reached a field
             if (e.field != 0 && e.replace) a11y::select_all(e.field);
             add_text(e.text);
             break;
@@ -477,14 +489,21 @@ void frame_began() {
 }
 
 bool after_frame() {
+    const long long lost = g_lost;
     drain();
     // What drain() just gave ImGui is taken at the next NewFrame: a press
     // that waited one frame behind its position (a tap) sat in ImGui's
     // queue, with no frame asked for, until the next input came.
-    return !g_waiting.empty() || !imgui_queue_empty();
+    // A loss just found is drawn (the header says so).
+    return !g_waiting.empty() || !imgui_queue_empty() || g_lost != lost;
+}
+
+std::string lost_text_notice() {
+    return g_lost > 0 ? app::tr_n("input.text_lost", g_lost) : std::string();
 }
 
 void forget_text() {
+    g_lost = 0;
     for (auto it = g_waiting.begin(); it != g_waiting.end();) {
         if (it->type == Event::Type::Text) {
             std::fill(it->text.begin(), it->text.end(), '\0');

@@ -50,6 +50,11 @@ void frame_began();
 // when something still waits, here or in ImGui's queue (a frame must follow).
 bool after_frame();
 
+// What the user is told when typed text (or a deletion) waited for a field
+// that closed before it arrived: how many characters to type again; "" when
+// nothing was lost since text last reached a field.
+std::string lost_text_notice();
+
 // Forgets queued text, here and in ImGui's queue (sign-out, "forget the
 // clipboard"): keys stay.
 void forget_text();

@@ -16,6 +16,7 @@
 #include "app/i18n.hpp"
 #include "app/member_completion.hpp"
 #include "app/soft_wrap.hpp"
+#include "emoji_glyphs.hpp"
 #include "input_queue.hpp"
 #include "roomkey/composer.hpp"
 #include "ui_parts.hpp"
@@ -35,15 +36,31 @@ std::size_t fit(std::string_view line, float width) {
     return static_cast<std::size_t>(end - line.data());
 }
 
+// The field holds the text folded (emoji_glyphs.hpp: each emoji sequence one
+// codepoint, so ImGui draws it as one glyph and the caret steps over it
+// whole), with soft breaks; the text is what the user typed, exactly.
+// `pos` in `from` (text or folded) as a position in the other form.
+std::size_t fold_pos(const std::string& text, std::size_t pos) {
+    return emoji_folded(std::string_view(text).substr(0, std::min(pos, text.size())), false).size();
+}
+std::size_t unfold_pos(const std::string& folded, std::size_t pos) {
+    return emoji_unfolded(std::string_view(folded).substr(0, std::min(pos, folded.size()))).size();
+}
+
 void wrap(Box& box, const std::string& text, std::size_t caret) {
-    app::Wrapped w = app::soft_wrap(text, box.width, fit);
+    app::Wrapped w = app::soft_wrap(emoji_folded(text, false), box.width, fit);
     box.shown = std::move(w.shown);
     box.soft = std::move(w.soft);
-    box.caret = app::shown_pos(std::min(caret, text.size()), box.soft);
+    box.caret = app::shown_pos(fold_pos(text, caret), box.soft);
 }
 
 std::string text_of(const Box& box) {
-    return app::unwrap(box.shown, box.soft);
+    return emoji_unfolded(app::unwrap(box.shown, box.soft));
+}
+
+// The caret (in the field) as a position in the text.
+std::size_t text_caret(const Box& box) {
+    return unfold_pos(app::unwrap(box.shown, box.soft), app::text_pos(std::min(box.caret, box.shown.size()), box.soft));
 }
 
 // Puts `text` in the field with the caret at `caret` (in the text), taking
@@ -71,19 +88,21 @@ int on_field(ImGuiInputTextCallbackData* data) {
     const std::string_view now(data->Buf, static_cast<std::size_t>(data->BufTextLen));
     const std::size_t caret = static_cast<std::size_t>(data->CursorPos);
     // box.shown is the field as ImGui last copied it out (it copies again after this returns).
-    app::Edited e{text_of(box), app::text_pos(std::min(caret, box.shown.size()), box.soft)};
+    app::Edited e{app::unwrap(box.shown, box.soft), app::text_pos(std::min(caret, box.shown.size()), box.soft)};
     if (now != box.shown) e = app::after_edit(box.shown, box.soft, now, std::min(box.caret, box.shown.size()), caret);
+    e = {emoji_unfolded(e.text), unfold_pos(e.text, e.caret)};  // as typed
     // Enter took an offered name: written in here, so the field stays in use and no key typed next is lost.
     if (box.take) {
         if (const auto q = app::mention_query(e.text, e.caret))
             e = app::complete_mention(e.text, e.caret, *q, *box.take);
         box.take = nullptr;
     }
-    app::Wrapped w = app::soft_wrap(e.text, box.width, fit);
+    app::Wrapped w = app::soft_wrap(emoji_folded(e.text, false), box.width, fit);
     if (w.shown != now) {
         data->DeleteChars(0, data->BufTextLen);
         data->InsertChars(0, w.shown.data(), w.shown.data() + w.shown.size());
-        data->CursorPos = data->SelectionStart = data->SelectionEnd = static_cast<int>(app::shown_pos(e.caret, w.soft));
+        data->CursorPos = data->SelectionStart = data->SelectionEnd =
+            static_cast<int>(app::shown_pos(fold_pos(e.text, e.caret), w.soft));
     }
     box.soft = std::move(w.soft);
     box.caret = static_cast<std::size_t>(data->CursorPos);
@@ -175,7 +194,7 @@ void composer(const App& app, UiState& ui, Intents& out) {
     }
     if (width != box.width) {
         box.width = width;
-        wrap(box, text_of(box), app::text_pos(std::min(box.caret, box.shown.size()), box.soft));
+        wrap(box, text_of(box), text_caret(box));
     }
     const bool filled = take_fill(app, ui, out);
 
@@ -187,7 +206,7 @@ void composer(const App& app, UiState& ui, Intents& out) {
     if (!editing && !box.focus && !filled && text_of(box) != draft) replace(box, draft, draft.size(), false);
 
     const std::string text = text_of(box);
-    const std::size_t caret = box.caret == std::string::npos ? std::string::npos : app::text_pos(box.caret, box.soft);
+    const std::size_t caret = box.caret == std::string::npos ? std::string::npos : text_caret(box);
     std::optional<app::MentionQuery> query;
     if (caret != std::string::npos) query = app::mention_query(text, caret);
     const std::vector<const RoomMember*> offered =
@@ -228,7 +247,7 @@ void composer(const App& app, UiState& ui, Intents& out) {
         box.caret = std::string::npos;
     }
     const auto take = [&](const RoomMember& m) {
-        const app::Edited e = app::complete_mention(now_text, app::text_pos(box.caret, box.soft), *query, m);
+        const app::Edited e = app::complete_mention(now_text, text_caret(box), *query, m);
         replace(box, e.text, e.caret, true);
         out.push_back(app::intent::SetDraft{room.room_id(), e.text});
     };

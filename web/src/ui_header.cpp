@@ -12,6 +12,7 @@
 #include "app/i18n.hpp"
 #include "app/scope_help.hpp"
 #include "browser_font.hpp"
+#include "input_queue.hpp"
 #include "roomkey/registration.hpp"
 #include "ui_parts.hpp"
 
@@ -199,12 +200,15 @@ void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool
     if (!developer && signed_in) question_dialog(app, ui, out);
     if (!app.notice().empty()) text_dim(app.notice());
     // The browser's fonts could not be used (browser_font.hpp);
-    // sign-out's clipboard clear waits for a click or key press.
-    for (const std::string& warning : {font_notice(), app.clipboard_notice()}) {
+    // sign-out's clipboard clear waits for a click or key press;
+    // typed text that never reached its field (input_queue.hpp), widget "text_lost".
+    const std::string warnings[] = {font_notice(), app.clipboard_notice(), input_queue::lost_text_notice()};
+    for (const std::string& warning : warnings) {
         if (warning.empty()) continue;
         ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
         ImGui::TextWrapped("%s", warning.c_str());
         ImGui::PopStyleColor();
+        if (&warning == &warnings[2]) note_widget(ui, "text_lost");
     }
     if (const auto& error = app.last_error()) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, kErrorBg);
