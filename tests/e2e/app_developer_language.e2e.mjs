@@ -121,7 +121,7 @@ test('ja-JP: the developer view, the flow, the console and its errors are Japane
   const checked = await waitForState(page, (s) => s.console.last && s.console.last.path === '/rooms/{room_id}/messages' &&
     s.console.problems.length > 0, 'the console check');
   assert.equal(checked.console.last.error,
-    '送信していません: body は必須です。 self_unread は次のいずれかにしてください: 0, 1。');
+    '送信していません: body は必須です。self_unread は次のいずれかにしてください: 0, 1。');
   assert.deepEqual(checked.console.problems.map((p) => [p.param, p.kind, p.message]),
     [['body', 'required', 'body is required.'], ['self_unread', 'not_choice', 'self_unread must be one of: 0, 1.']]);
 

@@ -180,6 +180,11 @@ test('in the composer, a flag and a family are one glyph cell each; what is sent
   await page.keyboard.press('Backspace');
   await page.keyboard.type(body);
   await waitForState(page, (s) => s.composer.text === body, 'the text as typed');
+  // The field holds the sequences folded to draw them; what a screen reader
+  // reads (the page's input) is as typed.
+  await page.waitForFunction((b) => document.activeElement && document.activeElement.value === b, body,
+    { timeout: 10000 }).catch(async () => assert.fail(
+      `the composer's input reads ${JSON.stringify(await page.evaluate(() => document.activeElement.value))}`));
   await page.keyboard.press('Enter');
   await sandboxHasMessage(stack, demoUsers.alice, ROOM, body);
   await page.close();

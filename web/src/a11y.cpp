@@ -15,6 +15,7 @@
 
 #include "app/a11y_tree.hpp"
 #include "app/i18n.hpp"
+#include "emoji_glyphs.hpp"
 #include "imgui_hooks.hpp"
 #include "input_queue.hpp"
 #include "page_bridge.hpp"
@@ -136,7 +137,8 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
             if (state.Flags & ImGuiInputTextFlags_Password) {
                 node.state |= roomkey::app::kA11yPassword;
             } else if (state.TextA.Data) {
-                node.value.assign(state.TextA.Data, static_cast<std::size_t>(state.CurLenA));
+                // As typed: the composer holds emoji sequences folded (emoji_glyphs.hpp).
+                node.value = roomkey::web::emoji_unfolded(std::string_view(state.TextA.Data, static_cast<std::size_t>(state.CurLenA)));
             }
             // One element for the field whatever its state: a role change
             // would replace the DOM input and lose its focus mid-typing.

@@ -41,6 +41,7 @@
 #include "browser.hpp"
 #include "browser_font.hpp"
 #include "canvas_painter.hpp"
+#include "emoji_glyphs.hpp"
 #include "fetch_transport.hpp"
 #include "file_images.hpp"
 #include "file_transfer.hpp"
@@ -150,8 +151,10 @@ const char* get_clipboard(void*) {
     return g_platform.clipboard.c_str();
 }
 
+// The composer's field holds emoji sequences folded (emoji_glyphs.hpp): a
+// copy out of it is the text as typed.
 void set_clipboard(void*, const char* text) {
-    roomkey::web::copy_to_clipboard(text ? text : "");
+    roomkey::web::copy_to_clipboard(roomkey::web::emoji_unfolded(text ? text : ""));
 }
 
 // The canvas backing store follows its CSS size times the device-pixel ratio,
