@@ -99,7 +99,11 @@ test('on a phone a finger swiped over a message\'s text scrolls the conversation
   const selected = await waitForState(page, (s) => s.selection, 'the word held');
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   assert.equal(selected.selection.text, 'swipe');
-  // Its menu (a long press opens it) closed first, as a user would.
+  // Its menu (a long press opens it) closed first, as a user would: once it
+  // is open (it can open a frame after the word is selected; an Escape
+  // before that closes nothing).
+  await page.waitForFunction(() => !!window.roomkey.widget('message_menu'), null, { timeout: 10000 })
+    .catch(() => assert.fail('a long press opens the message menu'));
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => !window.roomkey.widget('message_menu'), null, { timeout: 10000 });
   assert.match(await page.evaluate(([x, y]) => document.elementFromPoint(x, y).className, [at.x, at.y]), /tl-run/,
