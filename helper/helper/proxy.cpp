@@ -224,7 +224,7 @@ HttpResponse Proxy::token(const HttpRequest& from_app) const {
     return out;
 }
 
-HttpResponse Proxy::api(const HttpRequest& from_app) const {
+HttpResponse Proxy::api(const HttpRequest& from_app, Instant now) const {
     if (!config_.configured()) {
         return api_error(503, "roomkey-helper has no upstream: start it with --base-url and --auth-url");
     }
@@ -298,6 +298,7 @@ HttpResponse Proxy::api(const HttpRequest& from_app) const {
         if (relay) out.headers.add(name, value);
     }
     set_route_headers(out, RouteClass::api);
+    if (endpoint->endpoint == Endpoint::room_file_get && out.status == 200) links_->remember_from(answer->body, now);
     out.body = std::move(answer->body);
     compress_api_answer(from_app, out);
     return out;
@@ -328,7 +329,7 @@ std::string Proxy::public_config_json(const std::string& app_origin, SessionMode
     return to_json(out);
 }
 
-HttpResponse Proxy::file_preview(const HttpRequest& from_app) const {
+HttpResponse Proxy::file_preview(const HttpRequest& from_app, Instant now) const {
     if (!config_.configured()) {
         return api_error(503, "roomkey-helper has no upstream: start it with --base-url and --auth-url");
     }
@@ -341,10 +342,13 @@ HttpResponse Proxy::file_preview(const HttpRequest& from_app) const {
     }
     const auto target = parse_url(url);
     const auto service = parse_url(config_.base_url);
-    // Only the configured service's own origin: never an open proxy.
-    if (!target || !service || target->scheme != "https" || origin_of(*target) != origin_of(*service)) {
+    // The configured service's own origin, or a link the service itself
+    // issued through api() (its file host): never an open proxy.
+    const bool services = target && service && origin_of(*target) == origin_of(*service);
+    if (!target || target->scheme != "https" || !(services || links_->issued(url, now))) {
         return api_error(403, "a preview is fetched only from the configured service's origin (" +
-                                  (service ? origin_of(*service) : std::string("none")) + ")");
+                                  (service ? origin_of(*service) : std::string("none")) +
+                                  ") or from a download link the service issued through this helper in the last 30 s");
     }
     HttpRequest up;
     up.method = Method::Get;

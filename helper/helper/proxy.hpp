@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "helper/issued_links.hpp"
 #include "helper/options.hpp"
 #include "helper/upstream_client.hpp"
 #include "roomkey/http.hpp"
@@ -59,14 +61,16 @@ public:
     // Content-Type and body; relays status, body, Content-Type,
     // x-ratelimit-* and WWW-Authenticate; compresses the answer
     // (compress_api_answer).
-    HttpResponse api(const HttpRequest& from_app) const;
+    HttpResponse api(const HttpRequest& from_app, Instant now = wall_now()) const;
 
     // POST /file-preview (form `url`) from the app: an image preview's bytes.
     // The page's CSP lets it fetch only its own origin, and a download_url is
-    // on the service's host. Only an https URL on the configured {base_url}'s
-    // origin is fetched (never an open proxy), without credentials; only an
-    // image/* answer of at most kMaxPreviewBodyBytes goes back, no-store.
-    HttpResponse file_preview(const HttpRequest& from_app) const;
+    // on the service's file host. Only an https URL on the configured
+    // {base_url}'s origin, or a download link the service issued through
+    // api() within its 30 s (issued_links.hpp), is fetched (never an open
+    // proxy), without credentials; only a raster image of at most
+    // kMaxPreviewBytes goes back, no-store. `now` is when it is asked.
+    HttpResponse file_preview(const HttpRequest& from_app, Instant now = wall_now()) const;
 
     // The public part of the configuration for the page (never the secret).
     // `app_origin` is e.g. "https://127.0.0.1:8443". In the BFF mode the page
@@ -81,6 +85,8 @@ private:
     UpstreamConfig config_;
     UpstreamTransport transport_;
     UpstreamPreconnect preconnect_;
+    // Shared by copies of this proxy (the BFF gateway's and the server's).
+    std::shared_ptr<IssuedLinks> links_ = std::make_shared<IssuedLinks>();
 };
 
 }  // namespace roomkey::helper

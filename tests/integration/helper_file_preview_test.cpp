@@ -5,6 +5,7 @@
 // its bytes.
 #include <gtest/gtest.h>
 
+#include "helper/issued_links.hpp"
 #include "helper/proxy.hpp"
 #include "roomkey/public_config.hpp"
 #include "roomkey/url.hpp"
@@ -84,6 +85,62 @@ TEST(HelperFilePreview, OnlyARasterImageWithinTheLimitGoesBack) {
     EXPECT_EQ(jpeg.headers.get("content-type"), std::optional<std::string>("image/jpeg"));
     up.answer.status = 403;
     EXPECT_EQ(proxy.file_preview(asking(url)).status, 502) << "an expired link";
+}
+
+// The live service's links are on its file host, not on {base_url}'s origin.
+// A link the service itself issued through the API proxy is fetched, exactly
+// that URL and only within the link's 30 s (the service's RAML,
+// create_download_url: 「30秒間だけダウンロード可能なURLを生成します」).
+TEST(HelperFilePreview, ALinkTheServiceIssuedOnItsFileHostIsFetchedWithinItsThirtySeconds) {
+    const std::string link = "https://files.example.test/dl/9100?expires=30&signature=ab";
+    std::vector<std::string> fetched;
+    Upstream up;
+    UpstreamConfig u;
+    u.base_url = "https://127.0.0.1:8444/v2";
+    u.auth_url = "https://127.0.0.1:8444/oauth";
+    u.consent_url = "https://127.0.0.1:8444/consent";
+    u.client_id = "web-client";
+    Proxy proxy(u, [&](const HttpRequest& r) -> Result<HttpResponse, UpstreamError> {
+        fetched.push_back(r.url);
+        if (r.url.find("/v2/rooms/") != std::string::npos) {
+            return HttpResponse{200, {{"Content-Type", "application/json"}},
+                                R"({"file_id":9100,"filename":"a.png","filesize":12,"download_url":")" + link + "\"}"};
+        }
+        return up.answer;
+    });
+    const Instant t0 = instant_from_unix_seconds(1'800'000'000);
+    EXPECT_EQ(proxy.file_preview(asking(link), t0).status, 403) << "not issued yet";
+
+    HttpRequest get;
+    get.method = Method::Get;
+    get.url = "/api/rooms/2100/files/9100?create_download_url=1";
+    get.headers.set("x-servicetoken", "api-token-0123456789abcdef");
+    ASSERT_EQ(proxy.api(get, t0).status, 200);
+
+    const HttpResponse out = proxy.file_preview(asking(link), t0 + std::chrono::seconds(5));
+    ASSERT_EQ(out.status, 200) << out.body;
+    EXPECT_EQ(out.headers.get("content-type"), std::optional<std::string>("image/png"));
+    EXPECT_EQ(fetched.back(), link);
+    EXPECT_EQ(proxy.file_preview(asking("https://files.example.test/dl/9101?expires=30&signature=ab"),
+                                 t0 + std::chrono::seconds(5)).status, 403)
+        << "another URL on the same host was not issued";
+    EXPECT_EQ(proxy.file_preview(asking(link), t0 + std::chrono::seconds(30)).status, 403) << "the link has expired";
+    const HttpResponse refused = proxy.file_preview(asking(link), t0 + std::chrono::seconds(30));
+    EXPECT_NE(refused.body.find("issued"), std::string::npos) << "says what is allowed: " << refused.body;
+}
+
+TEST(HelperFilePreview, OnlyAnHttpsLinkIsRememberedAndTheListIsBounded) {
+    IssuedLinks links;
+    const Instant t0 = instant_from_unix_seconds(1'800'000'000);
+    links.remember_from(R"({"download_url":"http://files.example.test/dl/1"})", t0);
+    EXPECT_FALSE(links.issued("http://files.example.test/dl/1", t0)) << "never a link without TLS";
+    links.remember_from("not json", t0);
+    links.remember_from(R"({"download_url":42})", t0);
+    for (std::size_t i = 0; i <= kMaxIssuedLinks; ++i) {
+        links.remember_from(R"({"download_url":"https://files.example.test/dl/)" + std::to_string(i) + "\"}", t0);
+    }
+    EXPECT_FALSE(links.issued("https://files.example.test/dl/0", t0)) << "the oldest goes when the list is full";
+    EXPECT_TRUE(links.issued("https://files.example.test/dl/" + std::to_string(kMaxIssuedLinks), t0));
 }
 
 }  // namespace
