@@ -107,17 +107,24 @@ async function withFramesHeld(page, during) {
   }
 }
 
+// Edit pressed on the message `body` with the mouse: once the edit field has
+// the browser's focus, the edit's button `name` (Save or Cancel).
+async function startEditing(page, body, name) {
+  await pointAt(page, body, 'Edit');
+  await page.mouse.down();
+  await page.mouse.up();
+  const button = page.getByRole('button', { name, exact: true });
+  await button.waitFor({ state: 'attached', timeout: 30000 });
+  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y') !== null &&
+    /^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName), null, { timeout: 30000 });
+  return button;
+}
+
 test('text typed into the edited message, then Save clicked through the accessibility layer at once: the save has the text', async () => {
   const { page } = await openRoom();
   const body = `The standup moves to Thursday ${Date.now()}`;
   await postDelivered(page, ROOM, body);
-  await pointAt(page, body, 'Edit');
-  await page.mouse.down();
-  await page.mouse.up();
-  const save = page.getByRole('button', { name: 'Save', exact: true });
-  await save.waitFor({ state: 'attached', timeout: 30000 });
-  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y') !== null &&
-    /^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName), null, { timeout: 30000 });
+  const save = await startEditing(page, body, 'Save');
   await withFramesHeld(page, async () => {
     await page.keyboard.type(' at ten');
     await save.dispatchEvent('click');
@@ -130,13 +137,7 @@ test('text typed for a field that closed before it arrived is not lost silently:
   const { page } = await openRoom();
   const body = `The retro is cancelled ${Date.now()}`;
   await postDelivered(page, ROOM, body);
-  await pointAt(page, body, 'Edit');
-  await page.mouse.down();
-  await page.mouse.up();
-  const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
-  await cancel.waitFor({ state: 'attached', timeout: 30000 });
-  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y') !== null &&
-    /^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName), null, { timeout: 30000 });
+  const cancel = await startEditing(page, body, 'Cancel');
   const before = await page.evaluate(() => window.roomkey.state());
   // Cancel, then three characters for the edit field it closes, within one task (no frame between):
   // as assistive technology or a text expander types them into the field's input.

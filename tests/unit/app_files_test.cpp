@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hand_driven_app.hpp"
 #include "json_answer.hpp"
 #include "app/app.hpp"
 #include "app/intents.hpp"
@@ -32,19 +33,12 @@ const Instant t_begin = instant_from_unix_seconds(1'700'000'000);
 
 const auto& json_answer = roomkey::testing::rated_json_answer;  // tests/support/json_answer.hpp
 
-std::string api_path(const HttpRequest& request) {
-    const auto start = request.url.find("/api");
-    return request.url.substr(start == std::string::npos ? 0 : start + 4);
-}
+using roomkey::testing::api_path;
 
 class FilesHarness {
 public:
     Instant now = t_begin;
-    std::unique_ptr<App> app = std::make_unique<App>(
-        [](unsigned char* out, std::size_t n) {
-            for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<unsigned char>(i * 7 + 3);
-        },
-        "https://127.0.0.1:8443");
+    std::unique_ptr<App> app = roomkey::testing::hand_driven_app();
     std::vector<HttpRequest> sent;
     std::vector<effect::Send> held;  // uploads, when hold_uploads
     std::vector<std::string> opened;
