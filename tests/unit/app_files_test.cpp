@@ -75,12 +75,7 @@ public:
     void answer(const effect::Send& send) {
         if (send.request.url.find("config.json") != std::string::npos) {
             app->on_response(send.id,
-                             json_answer(200, R"({"configured":true,"client_id":"roomkey-web","client_type":"public",)"
-                                              R"("consent_url":"https://auth.example.test/consent",)"
-                                              R"("redirect_uri":"https://127.0.0.1:8443/callback",)"
-                                              R"("token_endpoint":"/oauth/token","api_base":"/api",)"
-                                              R"("token_header":"x-servicetoken","request_header":"X-Roomkey-Request",)"
-                                              R"("scope":""})"),
+                             json_answer(200, roomkey::testing::kHandDrivenConfigJson),
                              now);
             return;
         }
