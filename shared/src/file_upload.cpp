@@ -2,6 +2,7 @@
 #include "roomkey/file_upload.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "api_json.hpp"
 #include "roomkey/upload_limits.hpp"
@@ -90,6 +91,21 @@ std::string format_file_size(std::int64_t bytes, bool brief) {
         if (out.back() == '.') out.pop_back();
     }
     return out + " " + units[unit];
+}
+
+std::int64_t read_file_size(std::string_view text) {
+    const std::string s(text);
+    char* end = nullptr;
+    const double n = std::strtod(s.c_str(), &end);
+    if (end == s.c_str() || n < 0) return -1;
+    std::string unit(end);
+    unit.erase(0, unit.find_first_not_of(' '));
+    double scale = 0;
+    if (unit == "B") scale = 1;
+    if (unit == "KB") scale = 1024.0;
+    if (unit == "MB") scale = 1024.0 * 1024;
+    if (unit == "GB") scale = 1024.0 * 1024 * 1024;
+    return scale > 0 ? static_cast<std::int64_t>(n * scale) : -1;
 }
 
 }  // namespace roomkey

@@ -16,6 +16,7 @@
 #include "json_answer.hpp"
 #include "app/app.hpp"
 #include "app/file_preview.hpp"
+#include "roomkey/file_upload.hpp"
 #include "app/intents.hpp"
 #include "app/page_state.hpp"
 
@@ -231,11 +232,11 @@ TEST(AppFilePreview, ImagesByExtensionUpToTheSizeLimit) {
     EXPECT_FALSE(is_previewable("report.pdf", 10));
     EXPECT_FALSE(is_previewable("png", 10));
     EXPECT_FALSE(is_previewable("a.svg", 10)) << "an SVG is a document, not pixels";
-    EXPECT_EQ(written_size("12.5 KB"), 12800);
-    EXPECT_EQ(written_size("3 B"), 3);
-    EXPECT_EQ(written_size("1.5 MB"), 1572864);
-    EXPECT_EQ(written_size("lots"), -1);
-    EXPECT_EQ(written_size("3 parsecs"), -1);
+    EXPECT_EQ(read_file_size("12.5 KB"), 12800);
+    EXPECT_EQ(read_file_size("3 B"), 3);
+    EXPECT_EQ(read_file_size("1.5 MB"), 1572864);
+    EXPECT_EQ(read_file_size("lots"), -1);
+    EXPECT_EQ(read_file_size("3 parsecs"), -1);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 // Files list (whole KB, one decimal from MB), not the service's.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "roomkey/file_upload.hpp"
 
 namespace roomkey {
@@ -29,6 +31,21 @@ TEST(FileSize, BriefAsTheClientListsFiles) {
     EXPECT_EQ(format_file_size(1258291, true), "1.2 MB") << "one decimal in megabytes";
     EXPECT_EQ(format_file_size(1024 * 1024 - 100, true), "1 MB") << "never \"1024 KB\"";
     EXPECT_EQ(format_file_size(5LL * 1024 * 1024 * 1024, true), "5 GB");
+}
+
+// The preview reads the size back from the message to leave a large image
+// alone (app/file_preview.hpp): either form reads as its bytes, as exact as
+// its decimals.
+TEST(FileSize, ReadBackAsWritten) {
+    for (const std::int64_t bytes : {0LL, 3LL, 1023LL, 12800LL, 48213LL, 1258291LL, 4LL * 1024 * 1024 + 1}) {
+        for (const bool brief : {false, true}) {
+            const std::string written = format_file_size(bytes, brief);
+            const std::int64_t read = read_file_size(written);
+            EXPECT_LE(std::llabs(read - bytes), bytes / 20 + 1) << written;
+        }
+    }
+    EXPECT_EQ(read_file_size("lots"), -1);
+    EXPECT_EQ(read_file_size("3 parsecs"), -1);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -23,21 +22,6 @@ bool is_previewable(std::string_view name, std::int64_t size) {
         if (ext == known) return true;
     }
     return false;
-}
-
-std::int64_t written_size(std::string_view text) {
-    const std::string s(text);
-    char* end = nullptr;
-    const double n = std::strtod(s.c_str(), &end);
-    if (end == s.c_str() || n < 0) return -1;
-    std::string unit(end);
-    unit.erase(0, unit.find_first_not_of(' '));
-    double scale = 0;
-    if (unit == "B") scale = 1;
-    if (unit == "KB") scale = 1024.0;
-    if (unit == "MB") scale = 1024.0 * 1024;
-    if (unit == "GB") scale = 1024.0 * 1024 * 1024;
-    return scale > 0 ? static_cast<std::int64_t>(n * scale) : -1;
 }
 
 void FilePreviews::on_screen(const std::string& room_id, std::vector<std::string> file_ids, Instant now) {

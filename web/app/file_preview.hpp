@@ -33,8 +33,6 @@ inline constexpr long kPreviewBudgetReserveDivisor = 4;
 // Whether a file named `name` of `size` bytes (-1: unknown) gets a preview:
 // .png .jpg .jpeg .gif .webp .bmp (any case), at most kMaxPreviewBytes.
 bool is_previewable(std::string_view name, std::int64_t size);
-// A download's size as written ("12.5 KB", "3 B", "1.2 MB"): bytes, -1 when unreadable.
-std::int64_t written_size(std::string_view text);
 
 struct Preview {
     std::string room_id;

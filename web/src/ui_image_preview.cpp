@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "app/file_preview.hpp"
+#include "roomkey/file_upload.hpp"
 #include "app/i18n.hpp"
 #include "file_images.hpp"
 
@@ -29,7 +30,7 @@ void image_preview(const Drawing& d, const notation::Part& part, const std::vect
     const auto file = std::find_if(parts.begin(), parts.end(), [&](const notation::Part& p) {
         return p.kind == notation::PartKind::download && d.parts.of(p.file_id) == id;
     });
-    if (file == parts.end() || !app::is_previewable(d.parts.of(file->name), app::written_size(d.parts.of(file->size))))
+    if (file == parts.end() || !app::is_previewable(d.parts.of(file->name), read_file_size(d.parts.of(file->size))))
         return;
     previews_seen().near.push_back(id);
     const float font = ImGui::GetFontSize();

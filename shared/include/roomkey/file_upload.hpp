@@ -49,5 +49,8 @@ Result<std::string, ApiReadError> read_download_url(const HttpResponse& response
 // decimals at most, trailing zeros dropped. `brief`: as its client lists
 // files: whole KB, one decimal in MB ("47 KB", "1.2 MB").
 std::string format_file_size(std::int64_t bytes, bool brief = false);
+// Either form read back ("12.5 KB", "3 B", "1.2 MB"): bytes, as exact as
+// its decimals; -1 when it is not a size written so.
+std::int64_t read_file_size(std::string_view text);
 
 }  // namespace roomkey
