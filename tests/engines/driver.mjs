@@ -207,7 +207,11 @@ async function launchWebKit(trustedOnly) {
     // WebKitWebDriver never sees the reloaded page's load end and every
     // command waits out the page-load timeout. The callers wait for the
     // document themselves (app.mjs waitForPage, waitUntilReady).
-    pageLoadStrategy: 'none',
+    // With trustedOnly (no Back there) a navigation is waited for: a load
+    // WebKit refuses for its certificate ends at once, with no error and
+    // the old document still there, which is how goto tells a refusal
+    // from a slow load (with 'none' it could only wait for its deadline).
+    pageLoadStrategy: trustedOnly ? 'normal' : 'none',
     'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
   };
   let driver;
@@ -232,14 +236,21 @@ async function launchWebKit(trustedOnly) {
     name: 'webkit',
     version: `${capabilitiesSeen.get('browserName')} ${capabilitiesSeen.get('browserVersion')}`,
     // With pageLoadStrategy none, get() returns before the old document is
-    // gone: the old one is marked, and the new one waited for (loaded).
+    // gone: the old one is marked, and the new one waited for (loaded, and
+    // of the address's origin: a load refused can leave a new blank
+    // document in the old one's place).
     goto: async (url) => {
       await driver.executeScript('window.__roomkeyLeaving = true;').catch(() => {});
       await driver.get(url);
+      const origin = new URL(url).origin;
+      if (trustedOnly) {
+        const at = await driver.executeScript('return location.href;');
+        if (new URL(at).origin !== origin) throw new Error(`webkit: ${url} refused: its load ended at ${at}`);
+      }
       const deadline = Date.now() + 60000;
       for (;;) {
-        const loaded = await driver.executeScript('return !window.__roomkeyLeaving && document.readyState === "complete";')
-          .catch(() => false);
+        const loaded = await driver.executeScript('return !window.__roomkeyLeaving && location.origin === arguments[0] && ' +
+          'document.readyState === "complete";', origin).catch(() => false);
         if (loaded) return;
         if (Date.now() > deadline) throw new Error(`webkit: ${url} did not load in 60 s`);
         await new Promise((r) => setTimeout(r, 50));
