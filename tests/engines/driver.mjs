@@ -249,8 +249,8 @@ async function launchWebKit(trustedOnly) {
       }
       const deadline = Date.now() + 60000;
       for (;;) {
-        const loaded = await driver.executeScript('return !window.__roomkeyLeaving && location.origin === arguments[0] && ' +
-          'document.readyState === "complete";', origin).catch(() => false);
+        const loaded = await driver.executeScript(`return !window.__roomkeyLeaving && location.origin === ${
+          JSON.stringify(origin)} && document.readyState === "complete";`).catch(() => false);
         if (loaded) return;
         if (Date.now() > deadline) throw new Error(`webkit: ${url} did not load in 60 s`);
         await new Promise((r) => setTimeout(r, 50));

@@ -29,7 +29,11 @@
 //  11. a finger's tap on the composer focuses its field, and text typed
 //      then lands in the composer;
 //  12. a message's menu: its "⋯" control opens it, Escape closes it, and
-//      its Copy text puts the message's text on the clipboard.
+//      its Copy text puts the message's text on the clipboard;
+//  13. a flag (🇯🇵) and a ZWJ family (👨‍👩‍👧) typed into the composer: the
+//      draft, the conversation and the sandbox hold them exactly as typed;
+//  14. the composer's text selected with Ctrl+A and copied with Ctrl+C:
+//      the clipboard holds exactly that text, emoji as typed.
 // One browser and one tab for the whole file (a browser start is most of
 // what an engine costs); each scenario starts from where the previous one
 // left the app, and gets there itself if that one failed.
@@ -97,6 +101,15 @@ async function clipboardUntil(done) {
 }
 
 const fontStats = () => driver.evaluate(() => window.roomkey.fontStats());
+
+// The state's queue counts the posts of its batch, those since the queue
+// was last empty (web/app/posting.hpp PostBatch): a post sent after the
+// queue read `before` is delivered once a batch begun since (another
+// first_sent_ms) has delivered one, or the same batch one more, and
+// nothing waits or is sending. Counting against `before` alone waited
+// forever after an earlier scenario's batch had delivered as many.
+const deliveredSince = (before) => (s) => s.queue && s.queue.waiting + s.queue.sending === 0 &&
+  (s.queue.first_sent_ms !== before.first_sent_ms ? s.queue.delivered >= 1 : s.queue.delivered > before.delivered);
 
 
 // The instruments (posting form, HTTP log) live in the developer view.
@@ -181,10 +194,9 @@ test(`${engine}: Japanese and an emoji typed into the composer, sent with Ctrl+E
     'the typed text in the message field', 20000).catch(async (e) => {
     throw new Error(`${e.message}; the field holds ${JSON.stringify((await focused(driver))?.value)}`);
   });
-  const before = (await appState(driver)).queue.delivered;
+  const before = (await appState(driver)).queue;
   await driver.press('Control+Enter');
-  const state = await waitForState(driver, (s) => s.queue && s.queue.delivered > before && s.queue.waiting + s.queue.sending === 0,
-    'the post delivered', 60000);
+  const state = await waitForState(driver, deliveredSince(before), 'the post delivered', 60000);
   assert.equal(state.queue.failed, 0);
   const messages = await sandboxApiJson(stack, user, 'GET', `/rooms/${roomId}/messages?force=1`);
   const bodies = messages.map((m) => m.body);
@@ -326,10 +338,9 @@ test(`${engine}: the workspace: the conversation the largest region, nothing ove
   await driver.type(text);
   await waitFor(driver, (t) => document.activeElement && document.activeElement.value === t, text,
     'the typed text in the composer', 20000);
-  const before = (await appState(driver)).queue.delivered;
+  const before = (await appState(driver)).queue;
   await clickWidget(driver, 'queue_message');
-  await waitForState(driver, (s) => s.queue.delivered > before && s.queue.waiting + s.queue.sending === 0,
-    'the post delivered', 60000);
+  await waitForState(driver, deliveredSince(before), 'the post delivered', 60000);
   const held = await sandboxApiJson(stack, user, 'GET', `/rooms/${DEMO_ROOM}/messages?force=1`);
   assert.ok(held.some((m) => m.body === text), `the sandbox holds it: ${JSON.stringify(held.slice(-2).map((m) => m.body))}`);
 });
@@ -545,4 +556,83 @@ test(`${engine}: a message's ⋯ control opens its menu; Escape closes it; Copy 
   await waitForState(driver, (s) => /Copied the message's text/.test(s.notice), 'Copy text chosen', 20000);
   const copied = await clipboardUntil((t) => t === text);
   assert.equal(copied, text, 'the message\'s text on the clipboard');
+});
+
+// Emoji sequences are held as one glyph while typed (web/src/emoji_glyphs.hpp
+// folds them for Dear ImGui): what is posted is the text as typed, two
+// regional indicators and the ZWJ sequence's five codepoints, not the
+// folded glyphs nor their parts.
+const EMOJI_TEXT = `flag 🇯🇵 family 👨‍👩‍👧 in ${engine}`;
+
+// The composer of room 2101 focused and empty (what an earlier scenario left
+// in its draft goes first).
+async function emptyComposer() {
+  await composerOpen();
+  await clickWidget(driver, 'message');
+  await waitFor(driver, composerFocused, null, 'the composer focused', 10000);
+  if ((await appState(driver)).composer.text !== '') {
+    await driver.press('Control+A');
+    await driver.press('Backspace');
+    await waitForState(driver, (s) => s.composer.text === '', 'an empty composer', 20000);
+  }
+}
+
+test(`${engine}: a flag and a ZWJ family typed into the composer are posted exactly as typed`, async () => {
+  await emptyComposer();
+  await driver.type(EMOJI_TEXT);
+  await waitForState(driver, (s) => s.composer && s.composer.text === EMOJI_TEXT, 'the typed emoji in the composer\'s draft',
+    20000).catch(async (e) => {
+    throw new Error(`${e.message}; the field holds ${JSON.stringify((await focused(driver))?.value)}`);
+  });
+  await driver.press('Control+Enter');
+  const sent = await waitForState(driver, (s) => s.room && s.room.messages.some((m) => m.body === EMOJI_TEXT &&
+    !m.pending && m.message_id), 'the service\'s message in the conversation', 60000);
+  assert.equal(sent.room.messages.filter((m) => m.body === EMOJI_TEXT).length, 1, 'posted once');
+  const held = await sandboxApiJson(stack, user, 'GET', '/rooms/2101/messages?force=1');
+  assert.ok(held.some((m) => m.body === EMOJI_TEXT),
+    `the sandbox holds it as typed: ${JSON.stringify(held.slice(-2).map((m) => m.body))}`);
+});
+
+// Not yet what a user can rely on (a todo: it runs, and says what happened,
+// but does not fail the file): the copy event fires on the accessibility
+// tree's input, which holds no selection (the app's Ctrl+A is the app's
+// own), and the app's copy is written from the animation frame after the
+// key, 40-100 ms after it, outside the key's handler: Firefox and WebKit
+// refused it there (NotAllowedError) in 1 of 2 runs each, and the clipboard
+// keeps what it held. The copy belongs in that copy event.
+test(`${engine}: the composer's text selected with Ctrl+A and copied with Ctrl+C is on the clipboard exactly`, {
+  todo: 'the copy is written a frame after Ctrl+C, outside its handler, where Firefox and WebKit may refuse it',
+}, async (t) => {
+  await emptyComposer();
+  await driver.type(EMOJI_TEXT);
+  await waitForState(driver, (s) => s.composer && s.composer.text === EMOJI_TEXT, 'the typed text in the composer\'s draft', 20000);
+  // How the copy reached the clipboard, for the report: the page's
+  // clipboard writes (when, after the last key press, and how each ended)
+  // and the copy events.
+  await driver.evaluate(() => {
+    window.__copies = [];
+    window.__lastKey = 0;
+    window.addEventListener('keydown', () => { window.__lastKey = performance.now(); }, true);
+    document.addEventListener('copy', (e) => window.__copies.push({ event: 'copy', target: e.target.tagName }), true);
+    const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+    navigator.clipboard.writeText = (text) => {
+      const entry = { write: text.length, after_key_ms: Math.round(performance.now() - window.__lastKey),
+        during: window.event ? window.event.type : null, outcome: 'pending' };
+      window.__copies.push(entry);
+      const done = write(text);
+      done.then(() => { entry.outcome = 'written'; }, (e) => { entry.outcome = `refused: ${e.name}`; });
+      return done;
+    };
+    return true;
+  });
+  await driver.press('Control+A');
+  await driver.press('Control+c');
+  const copied = await clipboardUntil((text) => text === EMOJI_TEXT);
+  const how = JSON.stringify(await driver.evaluate(() => window.__copies));
+  if (copied === null) {
+    t.skip(`${engine} fired no paste event for Ctrl+V into a text field under automation: the clipboard cannot be read back here`);
+    return;
+  }
+  t.diagnostic(`the copy: ${how}`);
+  assert.equal(copied, EMOJI_TEXT, `the clipboard holds the composer's text as typed (the copy: ${how})`);
 });
