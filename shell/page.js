@@ -84,7 +84,10 @@
 //                                    settings, dialog, dialog_yes, dialog_no (while a
 //                                    question is open); and `frame`, the
 //                                    frame it was drawn in: once widget(n).frame >=
-//                                    state().frame it shows that state): the part of it
+//                                    state().frame it shows that state; `settled`:
+//                                    that frame was final, none is due after it (a
+//                                    scroll, a measuring window, input still to
+//                                    take would move things): the part of it
 //                                    on screen, or null when it is not drawn or
 //                                    is scrolled out of its panel's view
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
@@ -234,6 +237,7 @@
   var firstFrameAt = null;
   var widgets = {};
   var drawnFrame = 0;  // the last frame drawn: widget(name).frame
+  var drawnSettled = false;  // and whether no frame is due after it: widget(name).settled
   var scopeHelp = [];
   var fontStats = null;
 
@@ -433,14 +437,15 @@
     'firstFrameAt': function () { return firstFrameAt; },
     'widget': function (name) {
       var r = widgets[name];
-      return r ? { 'x': r[0], 'y': r[1], 'width': r[2], 'height': r[3], 'frame': drawnFrame } : null;
+      return r ? { 'x': r[0], 'y': r[1], 'width': r[2], 'height': r[3], 'frame': drawnFrame, 'settled': drawnSettled }
+        : null;
     },
     '_publishWords': function (lang, json) {
       try { words = JSON.parse(json); wordsLang = lang; } catch (e) { return; }
       updateMirror();
     },
     '_publishWidgets': function (json) { try { widgets = JSON.parse(json); } catch (e) { widgets = {}; } },
-    '_publishFrame': function (frame) { drawnFrame = frame; },
+    '_publishFrame': function (frame, settled) { drawnFrame = frame; drawnSettled = settled; },
     'act': function (action) {
       if (!action || typeof action !== 'object') throw new TypeError('roomkey.act expects an object');
       actions.push(action);

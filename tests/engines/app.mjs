@@ -89,18 +89,23 @@ export async function waitForState(driver, predicate, what, timeoutMs = 30000) {
   throw new Error(`${driver.name}: timed out waiting for ${what}; last state: ${text}`);
 }
 
-// Where the app drew the widget `name` (CSS px), once it has held still for
-// `stableMs` (the first frames rebuild the glyph atlas and size windows).
-export async function widgetRect(driver, name, { stableMs = 150, timeoutMs = 30000 } = {}) {
+// Where the app drew the widget `name` (CSS px), read alike twice from
+// frames after which none was due (widget().settled): the picture is final,
+// with no scroll, measuring window or input left to apply. Holding still
+// for a while was no such sign: under load WebKit drew no frame for 200 ms
+// while the HTTP log's newest entry still waited for its scroll into view,
+// and a click at its 6 px sliver landed under the list once it scrolled.
+export async function widgetRect(driver, name, { timeoutMs = 30000 } = {}) {
   const deadline = Date.now() + timeoutMs;
-  let last = null; let since = Date.now();
+  let last = null; let settled = null;
   while (Date.now() < deadline) {
     const r = await driver.evaluate((n) => window.roomkey && window.roomkey.widget(n), name).catch(() => null);
-    const same = r && last && r.x === last.x && r.y === last.y && r.width === last.width && r.height === last.height;
-    if (!same) { last = r; since = Date.now(); } else if (Date.now() - since >= stableMs) return r;
+    if (r && r.settled && settled && ['x', 'y', 'width', 'height'].every((k) => r[k] === settled[k])) return r;
+    last = r;
+    settled = r && r.settled ? r : null;
     await pause(25);
   }
-  throw new Error(`${driver.name}: the widget "${name}" was not drawn, or kept moving (last: ${JSON.stringify(last)})`);
+  throw new Error(`${driver.name}: the widget "${name}" was not drawn, or not in a settled frame (last: ${JSON.stringify(last)})`);
 }
 
 export async function clickWidget(driver, name) {

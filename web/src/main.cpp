@@ -498,7 +498,8 @@ EM_BOOL frame(double, void*) {
         roomkey::web::publish_widgets(widgets);
         p.last_widgets = std::move(widgets);
     }
-    roomkey::web::publish_frame(p.frame);  // widget().frame
+    // widget().frame, and whether this picture is final (intents from it change the app).
+    roomkey::web::publish_frame(p.frame, intents.empty() && !p.clock.due(now));
     if (intents.empty()) {
         publish(p, now, true);  // the first frame's, and what only time changed (expires_in)
         schedule(p, now);

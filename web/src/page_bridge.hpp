@@ -23,8 +23,9 @@ void publish_scope_help(const std::string& json);
 // Hands the positions of the main controls (JSON object of name -> [x, y,
 // w, h] in CSS pixels) to window.roomkey.widget(name).
 void publish_widgets(const std::string& json);
-// The number of the frame just drawn: widget(name).frame.
-void publish_frame(long frame);
+// The number of the frame just drawn: widget(name).frame; `settled`: no
+// frame is due after it (widget(name).settled).
+void publish_frame(long frame, bool settled);
 
 // The actions queued by window.roomkey.act() since the last call, as a JSON
 // array ("" when none).
