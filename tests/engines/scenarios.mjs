@@ -305,16 +305,16 @@ test(`${engine}: the workspace: the conversation the largest region, nothing ove
   await act(driver, { type: 'open_room', room_id: DEMO_ROOM });
   const state = await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === DEMO_ROOM &&
     !s.room.loading && s.room.messages.length >= 3 && s.room.members.length > 0, 'the demo room open', 60000);
-  // The two regions once they hold still together (the composer sizes itself to its text).
+  // The two regions as settled frames drew them, read alike twice (the
+  // composer sizes itself to its text; app.mjs widgetRect says why settled).
   await widgetRect(driver, 'conversation');
   const regions = await waitFor(driver, () => {
     const now = ['conversation', 'composer'].map((n) => window.roomkey.widget(n));
-    const key = JSON.stringify(now.map((r) => r && [r.x, r.y, r.width, r.height]));
+    const key = now.every((r) => r && r.settled) ? JSON.stringify(now.map((r) => [r.x, r.y, r.width, r.height])) : null;
     const seen = window.__regionsSeen;
-    if (!seen || seen.key !== key) { window.__regionsSeen = { key, since: performance.now() }; return null; }
-    if (!now.every(Boolean) || performance.now() - seen.since < 300) return null;
-    return { conversation: now[0], composer: now[1] };
-  }, null, 'the conversation and the composer holding still', 30000);
+    window.__regionsSeen = key;
+    return key && key === seen ? { conversation: now[0], composer: now[1] } : null;
+  }, null, 'the conversation and the composer in settled frames', 30000);
   for (const name of ['room_list', 'details']) {
     const r = await driver.evaluate((n) => window.roomkey.widget(n), name);
     if (r) regions[name] = r;
@@ -394,7 +394,8 @@ test(`${engine}: a drag and a double-click select drawn text; Ctrl+C copies it`,
   await waitForState(driver, (s) => s.view === 'workspace' && s.room && s.room.room_id === ROOM &&
     s.room.messages.some((m) => m.text === text), 'the new message in room 2101', 60000);
   // Client px of the boundary before character `index` of the message, on
-  // the text layer's span over its drawn line, once it held still for 150 ms.
+  // the text layer's span over its drawn line, read alike twice after
+  // settled frames (the layer follows each frame).
   const boundary = (index) => waitFor(driver, ([id, i]) => {
     let at = null;
     for (const run of document.querySelectorAll(`#textlayer .tl-msg[data-id="${id}"] .tl-run`)) {
@@ -408,11 +409,12 @@ test(`${engine}: a drag and a double-click select drawn text; Ctrl+C copies it`,
       if (r.height > 0) at = { x: i - start >= node.length ? r.right : r.left, y: r.top + r.height / 2 };
       break;
     }
-    const key = JSON.stringify([id, i, at]);
+    const view = window.roomkey.widget('conversation');
+    const key = at && view && view.settled ? JSON.stringify([id, i, at]) : null;
     const seen = window.__boundarySeen;
-    if (!at || !seen || seen.key !== key) { window.__boundarySeen = { key, since: performance.now() }; return null; }
-    return performance.now() - seen.since >= 150 ? at : null;
-  }, [String(posted.message_id), index], 'the message drawn with its text over it, holding still', 30000);
+    window.__boundarySeen = key;
+    return key && key === seen ? at : null;
+  }, [String(posted.message_id), index], 'the message drawn with its text over it, in settled frames', 30000);
   const from = text.indexOf('this');
   const to = text.indexOf(' please');
   const a = await boundary(from);
