@@ -600,7 +600,7 @@ test(`${engine}: a flag and a ZWJ family typed into the composer are posted exac
 // tree's input, which holds no selection (the app's Ctrl+A is the app's
 // own), and the app's copy is written from the animation frame after the
 // key, 40-100 ms after it, outside the key's handler: Firefox and WebKit
-// refused it there (NotAllowedError) in 1 of 2 runs each, and the clipboard
+// refused it there (NotAllowedError): WebKit 3 of 4 runs, Firefox 1 of 3, and the clipboard
 // keeps what it held. The copy belongs in that copy event.
 test(`${engine}: the composer's text selected with Ctrl+A and copied with Ctrl+C is on the clipboard exactly`, {
   todo: 'the copy is written a frame after Ctrl+C, outside its handler, where Firefox and WebKit may refuse it',
