@@ -599,7 +599,7 @@ test(`${engine}: a flag and a ZWJ family typed into the composer are posted exac
 // but does not fail the file): the copy event fires on the accessibility
 // tree's input, which holds no selection (the app's Ctrl+A is the app's
 // own), and the app's copy is written from the animation frame after the
-// key, 40-100 ms after it, outside the key's handler: Firefox and WebKit
+// key, 13-102 ms after it, outside the key's handler: Firefox and WebKit
 // refused it there (NotAllowedError): WebKit 3 of 4 runs, Firefox 1 of 3, and the clipboard
 // keeps what it held. The copy belongs in that copy event.
 test(`${engine}: the composer's text selected with Ctrl+A and copied with Ctrl+C is on the clipboard exactly`, {
