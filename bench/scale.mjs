@@ -407,6 +407,12 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
       return [at, await onScreen(page, `room ${roomId}'s messages`)];
     });
     await profileStop('open');
+    // Of the opening, the messages' first read on the wire (Resource Timing: sent -> answer's last byte).
+    const messagesRead = await page.evaluate((from) => {
+      const read = performance.getEntriesByType('resource').find((e) => e.startTime >= from &&
+        /\/messages\?force=1/.test(e.name));
+      return read ? read.responseEnd - read.startTime : null;
+    }, opened);
 
     // Scrolling: the wheel over the conversation, to the top and back.
     const box = await page.evaluate(() => window.roomkey.widget('conversation'));
@@ -457,7 +463,7 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
     const emptyPolls = requests.filter((r) => /force=0/.test(r.url) && r.status === 204).map((r) => r.bytes);
     return {
       sign_in: signIn.shownAt,
-      open_room: room.shownAt - opened,
+      open_room: room.shownAt - opened, open_messages_read: messagesRead,
       frame_p50: quantile(frameTimes, 0.5), frame_p95: quantile(frameTimes, 0.95),
       interval_p95: quantile(intervals, 0.95), interval_max: intervals.length ? Math.max(...intervals) : null,
       busy: busy * 100,
@@ -550,6 +556,7 @@ const ROWS = [
   ['main thread busy while scrolling', 'busy', ' %', 0, null],
   ['  of it script, while scrolling', 'script_ms', ' ms', 0, null],
   ['  of it DOM style and layout, while scrolling', 'layout_ms', ' ms', 0, null],
+  ['  of it the messages\' read, on the wire', 'open_messages_read', ' ms', 0, null],
   ['  canvas paints, opening the room', 'open_paints', '', 0, null],
   ['  of them pixels cleared and drawn, opening', 'open_mpx', ' Mpx', 2, null],
   ['  of them triangles sent, opening', 'open_triangles', ' k', 1, null],

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, binDir, freshStateDir,
-  widgetRect, sandboxApiJson } from './support.mjs';
+  appOnlyTest, widgetRect, sandboxApiJson } from './support.mjs';
 
 const ROOMS = 300;
 let stack; let browser; let fixtureDir;
@@ -113,7 +113,7 @@ test('300 rooms with their badges, and the long room scrolled to the top and bac
 // clipper): the accessibility tree lists the rows drawn, so their count is
 // what a frame lays out. Of 300 rooms it holds a screen's worth, a
 // contiguous run of state().rooms, and the wheel moves that run down.
-test('the room list draws only the rows on screen', async () => {
+appOnlyTest('the room list draws only the rows on screen', async () => {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1366, height: 800 });
   await openApp(page, stack.url);
