@@ -407,12 +407,12 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
       return [at, await onScreen(page, `room ${roomId}'s messages`)];
     });
     await profileStop('open');
-    // Of the opening, the messages' first read on the wire (Resource Timing: sent -> answer's last byte).
-    const messagesRead = await page.evaluate((from) => {
-      const read = performance.getEntriesByType('resource').find((e) => e.startTime >= from &&
-        /\/messages\?force=1/.test(e.name));
+    // Of the opening, the messages' first read on the wire (Resource Timing: sent -> answer's last byte;
+    // sent inside act() itself, so not after `opened`: the page's one opening).
+    const messagesRead = await page.evaluate(() => {
+      const read = performance.getEntriesByType('resource').filter((e) => /\/messages\?force=1/.test(e.name)).pop();
       return read ? read.responseEnd - read.startTime : null;
-    }, opened);
+    });
 
     // Scrolling: the wheel over the conversation, to the top and back.
     const box = await page.evaluate(() => window.roomkey.widget('conversation'));
