@@ -31,11 +31,19 @@
 //   cmake --preset wasm && cmake --build build/wasm
 //   cmake --build build/native --target roomkey-helper roomkey-sandbox
 //   node bench/scale.mjs [--runs 3] [--window 60] [--fixture FILE --large-room ID] [--json] [--bin DIR] [--web DIR]
-//       [--profile DIR]
+//       [--profile DIR] [--trace DIR] [--before DIR]
 // --profile DIR: Chromium's CPU profile of each opening, scroll and filter key
 // (DIR/<account>-<run>-<open|scroll|filter>.cpuprofile, for DevTools) and the
 // functions that took the most time, printed; give it
 // --web with a build whose .wasm keeps its names (web/profile) to read them.
+// --trace DIR: Chromium's trace of each opening and filter key
+// (DIR/<account>-<run>-<open|filter>.json, for DevTools' Performance panel)
+// and where the renderer's main thread spent that time, printed: its
+// events by self time (script, style, layout, paint, GC, ...), and the
+// requests sent, from the action on.
+// --before DIR: a second web build (another branch's web/dist) measured in
+// the same run, interleaved with --web's: the table has each figure of the
+// build before beside its peer of --web's ("after").
 import { commandLine } from './cli.mjs';
 import { addPageApiHooks } from './page_api_hook.mjs';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -46,6 +54,8 @@ const runs = Number(option('--runs', '3'));
 const windowS = Number(option('--window', '60'));
 const fixture = option('--fixture', null);
 const profileDir = option('--profile', null);
+const traceDir = option('--trace', null);
+const beforeWeb = option('--before', null);
 const asJson = flag('--json');
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`scale.mjs: --runs takes a whole number above 0, not '${option('--runs')}' (try --help)`);
@@ -64,14 +74,16 @@ process.env.ROOMKEY_WEB_DIST ||= resolve(option('--web', 'build/wasm/web/dist'))
 process.env.ROOMKEY_ARTIFACTS ||= resolve('build/bench-artifacts');
 for (const [what, path] of [['roomkey-helper', join(process.env.ROOMKEY_BIN_DIR, 'roomkey-helper')],
   ['roomkey-sandbox', join(process.env.ROOMKEY_BIN_DIR, 'roomkey-sandbox')],
-  ['the web build', join(process.env.ROOMKEY_WEB_DIST, 'index.html')]]) {
+  ['the web build', join(process.env.ROOMKEY_WEB_DIST, 'index.html')],
+  ...(beforeWeb ? [['the web build before', join(resolve(beforeWeb), 'index.html')]] : [])]) {
   if (!existsSync(path)) {
     console.error(`scale.mjs: ${what} is missing (${path}): build it (see --help), or name another with --bin/--web`);
     process.exit(2);
   }
 }
-const { launchBrowser, startStack, stopStack, openApp, act, passConsent, sandboxApi, demoUsers } =
+const { launchBrowser, startStack, stopStack, restartHelper, openApp, act, passConsent, sandboxApi, demoUsers } =
   await import('../tests/e2e/support.mjs');
+const { traceMainThread } = await import('./main_thread_trace.mjs');
 
 const ACCOUNTS = ['demo', 'large'];
 // The demo room's 4 messages and these: as many as the long room's 100.
@@ -197,10 +209,27 @@ function scaleHooks() {
   const j = window.__scale = {
     state: {}, want: { kind: 'workspace' }, metAt: 0, metFrame: 0, shownAt: 0, lastFrame: 0, lastFrameEnd: 0,
     frames: [], publishes: [], recording: false,
-    expect(want) { Object.assign(j, { want, metAt: 0, metFrame: 0, shownAt: 0 }); },
+    expect(want) { Object.assign(j, { want, metAt: 0, metFrame: 0, shownAt: 0, paintFrom: { ...j.paint } }); },
     record(on) { j.recording = on; if (on) { j.frames = []; j.publishes = []; } },
   };
   const shown = () => requestAnimationFrame(() => { j.shownAt = performance.now(); });
+  // What each paint of the canvas asked the GPU for (web/src/canvas_painter.cpp): the area cleared
+  // (the region repainted), the triangles sent and the bytes uploaded; a software-rendered canvas
+  // costs the GPU process about that.
+  j.paint = { paints: 0, area: 0, triangles: 0, bytes: 0 };
+  const gl = window.WebGL2RenderingContext && WebGL2RenderingContext.prototype;
+  if (gl) {
+    let box = 0;
+    const wrap = (name, count) => {
+      const real = gl[name];
+      gl[name] = function (...args) { count(args); return real.apply(this, args); };
+    };
+    wrap('scissor', (a) => { box = a[2] * a[3]; });
+    wrap('clear', () => { j.paint.paints++; j.paint.area += box; });
+    wrap('drawElements', (a) => { j.paint.triangles += a[1] / 3; });
+    // Emscripten passes (target, heap, usage, offset, length).
+    wrap('bufferData', (a) => { j.paint.bytes += a.length >= 5 ? a[4] : a[1] && a[1].byteLength ? a[1].byteLength : 0; });
+  }
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (callback) => raf((time) => {
     const start = performance.now();
@@ -237,7 +266,8 @@ function onScreen(page, what, timeoutMs = 60000) {
       if (Date.now() - start > timeoutMs) throw new Error(`${what} was not on screen within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return { metAt: j.metAt, shownAt: j.shownAt };
+    const paint = Object.fromEntries(Object.entries(j.paint).map(([k, v]) => [k, v - (j.paintFrom?.[k] ?? 0)]));
+    return { metAt: j.metAt, shownAt: j.shownAt, paint };
   }, { what, timeoutMs });
 }
 
@@ -262,6 +292,65 @@ function topFunctions(profile, count = 12) {
     self.set(name, (self.get(name) ?? 0) + (dt[i] ?? 0) / 1000);
   }
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, count);
+}
+
+// Where a trace's renderer main thread spent its time: self time by event
+// name (the deepest event covering each moment), its busy total, the other
+// busy threads, and the requests sent (ms from the trace's start).
+function traceSummary(events) {
+  const names = new Map();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+  const timed = events.filter((e) => e.ph === 'X' && e.dur > 0);
+  const perThread = new Map();
+  for (const e of timed) {
+    const key = `${e.pid}:${e.tid}`;
+    if (!perThread.has(key)) perThread.set(key, []);
+    perThread.get(key).push(e);
+  }
+  const start = Math.min(...timed.map((e) => e.ts));
+  const end = Math.max(...timed.map((e) => e.ts + e.dur));
+  // Self times of one thread's nested complete events; its busy time is the top level's.
+  const selfTimes = (list) => {
+    list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    const self = new Map();
+    const stack = [];
+    let busy = 0;
+    for (const e of list) {
+      while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+      const parent = stack[stack.length - 1];
+      if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
+      else busy += e.dur;
+      self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
+      stack.push(e);
+    }
+    return { self, busy };
+  };
+  const mains = [...perThread.keys()].filter((k) => names.get(k) === 'CrRendererMain');
+  const main = mains.sort((a, b) => perThread.get(b).length - perThread.get(a).length)[0];
+  const lines = [];
+  if (!main) return ['trace: no renderer main thread'];
+  const { self, busy } = selfTimes(perThread.get(main));
+  lines.push(`  renderer main thread busy ${(busy / 1000).toFixed(1)} ms of ${((end - start) / 1000).toFixed(1)} ms; ` +
+    'self time by event:');
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 14)) {
+    lines.push(`    ${(us / 1000).toFixed(1).padStart(8)} ms  ${name}`);
+  }
+  const others = [...perThread.keys()].filter((k) => k !== main).map((k) => [names.get(k) || k, selfTimes(perThread.get(k)).busy])
+    .filter(([, us]) => us >= 2000).sort((a, b) => b[1] - a[1]).slice(0, 6);
+  lines.push(`  other threads busy: ${others.map(([n, us]) => `${n} ${(us / 1000).toFixed(1)} ms`).join(', ')}`);
+  const requests = new Map();
+  for (const e of events) {
+    const data = e.args && e.args.data;
+    if (!data || !data.requestId) continue;
+    if (e.name === 'ResourceSendRequest' && data.url) requests.set(data.requestId, { url: data.url, send: e.ts, finish: null });
+    else if (e.name === 'ResourceFinish' && requests.has(data.requestId)) requests.get(data.requestId).finish = e.ts;
+  }
+  const ms = (ts) => (ts === null ? '-' : ((ts - start) / 1000).toFixed(1));
+  for (const r of requests.values()) {
+    const url = new URL(r.url);
+    lines.push(`  request ${url.pathname}${url.search}: sent ${ms(r.send)} ms, finished ${ms(r.finish)} ms`);
+  }
+  return lines;
 }
 
 async function run(browser, stack, roomId, warmUp = false, label = '') {
@@ -297,14 +386,33 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
         topFunctions(profile).map(([name, ms]) => `  ${ms.toFixed(1).padStart(8)} ms  ${name}`).join('\n'));
     };
 
+    // --trace: a step's Chrome trace (DIR/<account>-<run>-<step>.json) and where its main thread's time went.
+    const traced = async (step, during) => {
+      if (!traceDir || warmUp) return during();
+      let result;
+      const events = await traceMainThread(browser.context, page, async () => { result = await during(); });
+      mkdirSync(traceDir, { recursive: true });
+      writeFileSync(join(traceDir, `${label}-${step}.json`), JSON.stringify({ traceEvents: events }));
+      progress(`${label}: trace of ${step}:\n${traceSummary(events).join('\n')}`);
+      return result;
+    };
+
     await profileStart();
-    const opened = await page.evaluate((room) => {
-      window.__scale.expect({ kind: 'room', room_id: room });
-      window.roomkey.act({ type: 'open_room', room_id: room });
-      return performance.now();
-    }, roomId);
-    const room = await onScreen(page, `room ${roomId}'s messages`);
+    const [opened, room] = await traced('open', async () => {
+      const at = await page.evaluate((room) => {
+        window.__scale.expect({ kind: 'room', room_id: room });
+        window.roomkey.act({ type: 'open_room', room_id: room });
+        return performance.now();
+      }, roomId);
+      return [at, await onScreen(page, `room ${roomId}'s messages`)];
+    });
     await profileStop('open');
+    // Of the opening, the messages' first read on the wire (Resource Timing: sent -> answer's last byte;
+    // sent inside act() itself, so not after `opened`: the page's one opening).
+    const messagesRead = await page.evaluate(() => {
+      const read = performance.getEntriesByType('resource').filter((e) => /\/messages\?force=1/.test(e.name)).pop();
+      return read ? read.responseEnd - read.startTime : null;
+    });
 
     // Scrolling: the wheel over the conversation, to the top and back.
     const box = await page.evaluate(() => window.roomkey.widget('conversation'));
@@ -338,8 +446,10 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
     await pause(300);
     const keyAt = await page.evaluate(() => { window.__scale.expect({ kind: 'filter', text: 'p' }); return performance.now(); });
     await profileStart();
-    await page.keyboard.press('p');
-    const filtered = await onScreen(page, 'the filtered room list');
+    const filtered = await traced('filter', async () => {
+      await page.keyboard.press('p');
+      return onScreen(page, 'the filtered room list');
+    });
     await profileStop('filter');
     await page.keyboard.press('Backspace');
 
@@ -353,7 +463,7 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
     const emptyPolls = requests.filter((r) => /force=0/.test(r.url) && r.status === 204).map((r) => r.bytes);
     return {
       sign_in: signIn.shownAt,
-      open_room: room.shownAt - opened,
+      open_room: room.shownAt - opened, open_messages_read: messagesRead,
       frame_p50: quantile(frameTimes, 0.5), frame_p95: quantile(frameTimes, 0.95),
       interval_p95: quantile(intervals, 0.95), interval_max: intervals.length ? Math.max(...intervals) : null,
       busy: busy * 100,
@@ -361,6 +471,9 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
       // the page's script (the app included), and the DOM's style and layout.
       script_ms: spent('ScriptDuration'), layout_ms: spent('LayoutDuration') + spent('RecalcStyleDuration'),
       filter_key: filtered.shownAt - keyAt,
+      open_paints: room.paint.paints, open_mpx: room.paint.area / 1e6, open_triangles: room.paint.triangles / 1000,
+      filter_paints: filtered.paint.paints, filter_mpx: filtered.paint.area / 1e6,
+      filter_triangles: filtered.paint.triangles / 1000,
       publish_bytes: median(scroll.publishes),
       publish_bytes_per_frame: scroll.frames.length ? scroll.publishes.reduce((a, b) => a + b, 0) / scroll.frames.length : 0,
       empty_poll_bytes: median(emptyPolls),
@@ -379,10 +492,19 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
 
 const stacks = {};
 const rooms = { demo: '2100' };
-const results = { demo: [], large: [] };
+// The builds measured: --web's alone, or --before's and --web's ("after") taking turns.
+const BUILDS = beforeWeb ? [['before', resolve(beforeWeb)], ['after', process.env.ROOMKEY_WEB_DIST]] : [['', null]];
+const results = Object.fromEntries(BUILDS.map(([build]) => [build, { demo: [], large: [] }]));
 let seeded = null;
 let demoRoom = null;
 let browser;
+// The helper of `who`'s stack serves `web` (its last --web-root wins); started again only when it changes.
+const serving = {};
+const serve = async (who, web) => {
+  if (!web || serving[who] === web) return;
+  await restartHelper(stacks[who], ['--web-root', web]);
+  serving[who] = web;
+};
 try {
   progress('starting the demo account\'s sandbox and helper');
   stacks.demo = await startStack({ sandboxArgs: LIMITS, via: 'helper' });
@@ -399,17 +521,24 @@ try {
     rooms.large = seeded.room;
   }
   browser = await launchBrowser({ testFlags: false });
-  for (const who of ACCOUNTS) {
-    progress(`warm-up: the ${who} account`);
-    await run(browser, stacks[who], rooms[who], true);
+  for (const [build, web] of BUILDS) {
+    for (const who of ACCOUNTS) {
+      progress(`warm-up: the ${who} account${build ? `, ${build}` : ''}`);
+      await serve(who, web);
+      await run(browser, stacks[who], rooms[who], true);
+    }
   }
   for (let i = 0; i < runs; i++) {
-    for (const who of i % 2 ? [...ACCOUNTS].reverse() : ACCOUNTS) {
-      const r = await run(browser, stacks[who], rooms[who], false, `${who}-${i + 1}`);
-      results[who].push(r);
-      progress(`run ${i + 1}/${runs} ${who.padEnd(5)}: sign-in ${r.sign_in.toFixed(0)} ms, open room ` +
-        `${r.open_room.toFixed(0)} ms, frame p50/p95 ${r.frame_p50?.toFixed(1)}/${r.frame_p95?.toFixed(1)} ms, ` +
-        `filter key ${r.filter_key.toFixed(0)} ms, API ${r.api_kb.toFixed(1)} KB`);
+    for (const [build, web] of i % 2 ? [...BUILDS].reverse() : BUILDS) {
+      for (const who of i % 2 ? [...ACCOUNTS].reverse() : ACCOUNTS) {
+        await serve(who, web);
+        const name = `${who}${build ? `-${build}` : ''}`;
+        const r = await run(browser, stacks[who], rooms[who], false, `${name}-${i + 1}`);
+        results[build][who].push(r);
+        progress(`run ${i + 1}/${runs} ${name.padEnd(12)}: sign-in ${r.sign_in.toFixed(0)} ms, open room ` +
+          `${r.open_room.toFixed(0)} ms, frame p50/p95 ${r.frame_p50?.toFixed(1)}/${r.frame_p95?.toFixed(1)} ms, ` +
+          `filter key ${r.filter_key.toFixed(0)} ms, API ${r.api_kb.toFixed(1)} KB`);
+      }
     }
   }
 } finally {
@@ -427,7 +556,14 @@ const ROWS = [
   ['main thread busy while scrolling', 'busy', ' %', 0, null],
   ['  of it script, while scrolling', 'script_ms', ' ms', 0, null],
   ['  of it DOM style and layout, while scrolling', 'layout_ms', ' ms', 0, null],
+  ['  of it the messages\' read, on the wire', 'open_messages_read', ' ms', 0, null],
+  ['  canvas paints, opening the room', 'open_paints', '', 0, null],
+  ['  of them pixels cleared and drawn, opening', 'open_mpx', ' Mpx', 2, null],
+  ['  of them triangles sent, opening', 'open_triangles', ' k', 1, null],
   ['a key in the room filter -> list drawn', 'filter_key', ' ms', 0, 1.2],
+  ['  canvas paints, the filter key', 'filter_paints', '', 0, null],
+  ['  of them pixels cleared and drawn, filter key', 'filter_mpx', ' Mpx', 2, null],
+  ['  of them triangles sent, filter key', 'filter_triangles', ' k', 1, null],
   ['page state per publish while scrolling', 'publish_bytes', ' B', 0, null],
   ['page state published per frame drawn', 'publish_bytes_per_frame', ' B', 0, null],
   ['a poll with nothing new, on the wire (< 1 KB)', 'empty_poll_bytes', ' B', 0, null],
@@ -435,28 +571,47 @@ const ROWS = [
   [`API requests in the first ${windowS} s`, 'api_requests', '', 0, null],
 ];
 const summary = { runs, window_s: windowS, rooms, demo_room: demoRoom, large_account: fixture ? { fixture } : seeded,
+  builds: Object.fromEntries(BUILDS.map(([build, web]) => [build || 'web', web || process.env.ROOMKEY_WEB_DIST])),
   rows: {} };
-for (const [label, key, , , goal] of ROWS) {
-  const demo = median(results.demo.map((r) => r[key]).filter((v) => typeof v === 'number'));
-  const large = median(results.large.map((r) => r[key]).filter((v) => typeof v === 'number'));
+const rowOf = (build, key, goal) => {
+  const demo = median(results[build].demo.map((r) => r[key]).filter((v) => typeof v === 'number'));
+  const large = median(results[build].large.map((r) => r[key]).filter((v) => typeof v === 'number'));
   const ratio = demo && large !== null ? large / demo : null;
-  summary.rows[key] = { label, demo, large, ratio, goal, met: goal && ratio !== null ? ratio <= goal : null };
+  return { demo, large, ratio, goal, met: goal && ratio !== null ? ratio <= goal : null };
+};
+for (const [label, key, , , goal] of ROWS) {
+  summary.rows[key] = beforeWeb ? { label, before: rowOf('before', key, goal), after: rowOf('after', key, goal) }
+    : { label, ...rowOf('', key, goal) };
 }
 if (asJson) {
   console.log(JSON.stringify(summary, null, 2));
 } else {
-  const cell = (v, unit, digits) => (v === null || v === undefined ? '-' : v.toFixed(digits) + unit).padStart(12);
-  console.log(`medians of ${runs} runs, the accounts taking turns:`);
+  const cell = (v, unit, digits, width = 12) => (v === null || v === undefined ? '-' : v.toFixed(digits) + unit).padStart(width);
+  const times = (r) => (r.ratio === null ? '-' : r.ratio.toFixed(1) + 'x');
+  const goalText = (r, key) => (r.goal ? `<= ${r.goal}x ${r.met ? 'met' : 'not met'}` :
+    key === 'empty_poll_bytes' ? (r.large !== null && r.large < 1024 ? '< 1 KB met' : '< 1 KB') : '');
+  console.log(`medians of ${runs} runs, the accounts${beforeWeb ? ' and the builds' : ''} taking turns:`);
   console.log(`  demo:  room ${rooms.demo}, its 4 demo messages and ${demoRoom.posted} ordinary one-line messages ` +
     `(${demoRoom.characters} characters, no notation); the demo account's rooms`);
   console.log(`  large: room ${rooms.large}` + (seeded ? `, 100 messages (${seeded.characters} characters, ` +
     '[To] [rp] [qt] [info] [code], Japanese); 300 rooms, 216 unread, 101 tasks' : ` of ${fixture}`));
-  console.log(`  ${''.padEnd(48)}${'demo'.padStart(12)}${'large'.padStart(12)}${'ratio'.padStart(9)}   goal`);
-  for (const [label, key, unit, digits, goal] of ROWS) {
-    const r = summary.rows[key];
-    const goalText = goal ? `<= ${goal}x ${r.met ? 'met' : 'not met'}` :
-      key === 'empty_poll_bytes' ? (r.large !== null && r.large < 1024 ? '< 1 KB met' : '< 1 KB') : '';
-    console.log(`  ${label.padEnd(48)}${cell(r.demo, unit, digits)}${cell(r.large, unit, digits)}` +
-      `${(r.ratio === null ? '-' : r.ratio.toFixed(1) + 'x').padStart(9)}   ${goalText}`);
+  if (beforeWeb) {
+    console.log(`  before: ${summary.builds.before}\n  after:  ${summary.builds.after}`);
+    console.log(`  ${''.padEnd(46)}${'demo'.padStart(20)}${'large'.padStart(20)}${'ratio'.padStart(14)}   goal (after)`);
+    console.log(`  ${''.padEnd(46)}${'before   after'.padStart(20)}${'before   after'.padStart(20)}` +
+      `${'before after'.padStart(14)}`);
+    for (const [label, key, unit, digits] of ROWS) {
+      const { before: b, after: a } = summary.rows[key];
+      console.log(`  ${label.padEnd(46)}${cell(b.demo, unit, digits, 11)}${cell(a.demo, unit, digits, 9)}` +
+        `${cell(b.large, unit, digits, 11)}${cell(a.large, unit, digits, 9)}${times(b).padStart(7)}${times(a).padStart(7)}` +
+        `   ${goalText(a, key)}`);
+    }
+  } else {
+    console.log(`  ${''.padEnd(48)}${'demo'.padStart(12)}${'large'.padStart(12)}${'ratio'.padStart(9)}   goal`);
+    for (const [label, key, unit, digits] of ROWS) {
+      const r = summary.rows[key];
+      console.log(`  ${label.padEnd(48)}${cell(r.demo, unit, digits)}${cell(r.large, unit, digits)}` +
+        `${times(r).padStart(9)}   ${goalText(r, key)}`);
+    }
   }
 }

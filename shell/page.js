@@ -462,13 +462,14 @@
       try { parts = JSON.parse(json); } catch (e) { return; }
       Object.keys(parts).forEach(function (name) {
         var dot = name.indexOf('.');
-        if (dot < 0) { state[name] = parts[name]; whole = true; return; }
+        // `frame` (the frame that draws this state) is in every publish: not a part the mirror reads.
+        if (dot < 0) { state[name] = parts[name]; whole = whole || name !== 'frame'; return; }
         var owner = state[name.slice(0, dot)];
         if (owner && typeof owner === 'object') owner[name.slice(dot + 1)] = parts[name];
       });
       announceState();
-      // A countdown alone (a scroll's frames) changes neither the mirror
-      // (it leaves countdowns out) nor the place.
+      // A countdown alone (a scroll's frames, with their frame numbers)
+      // changes neither the mirror (it leaves countdowns out) nor the place.
       if (!whole) return;
       if (state.ready && firstFrameAt === null) firstFrameAt = performance.now();
       if (state.ready) overlay(null);

@@ -4,14 +4,15 @@
 // list draws them; the long room's 100 messages are all in the
 // conversation's log, and the wheel scrolls it to the top and back, each
 // message drawn with its controls when it comes on screen (only the rows on
-// screen are drawn: web/app/message_layout.hpp).
+// screen are drawn: web/app/message_layout.hpp); the room list draws only
+// the rows on screen too.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, binDir, freshStateDir,
-  widgetRect, sandboxApiJson } from './support.mjs';
+  appOnlyTest, widgetRect, sandboxApiJson } from './support.mjs';
 
 const ROOMS = 300;
 let stack; let browser; let fixtureDir;
@@ -105,5 +106,61 @@ test('300 rooms with their badges, and the long room scrolled to the top and bac
   for (let i = 0; i < messages.length; i++) {
     assert.ok(read[i].includes(messages[i].text.slice(0, 12)), `item ${i} reads as its message: ${read[i].slice(0, 80)}`);
   }
+  await page.close();
+});
+
+// The room list draws only the rows on screen (web/src/ui_room_list.cpp's
+// clipper): the accessibility tree lists the rows drawn, so their count is
+// what a frame lays out. Of 300 rooms it holds a screen's worth, a
+// contiguous run of state().rooms, and the wheel moves that run down.
+appOnlyTest('the room list draws only the rows on screen', async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  const state = await waitForState(page, (s) => s.room_count === ROOMS && s.rooms.length === ROOMS && !s.loading,
+    `all ${ROOMS} rooms in state().rooms`, 60000);
+  const list = page.getByRole('list', { name: 'Rooms' });
+  await list.getByRole('listitem').first().waitFor({ state: 'attached', timeout: 10000 });
+  const drawn = () => list.getByRole('listitem').evaluateAll((items) => items.map((li) => {
+    const box = li.querySelector('button').getBoundingClientRect();
+    return { text: li.textContent, top: box.top, bottom: box.bottom };
+  }));
+  // A row reads as its room: the name (after "* " when sticky), then its badges.
+  const isRow = (text, room) => {
+    const name = (room.sticky ? '* ' : '') + room.name;
+    return text === name || text.startsWith(`${name}  `);
+  };
+  // The rows drawn: as many as the window holds, each on screen, and the
+  // rooms of state().rooms from `first` on, in order. Answers `first`.
+  const check = (rows, what) => {
+    assert.ok(rows.length > 0, `${what}: rows are drawn`);
+    const rowHeight = rows[0].bottom - rows[0].top;
+    assert.ok(rowHeight > 0, `${what}: a row has a height`);
+    assert.ok(rows.length <= Math.ceil(800 / rowHeight) + 2,
+      `${what}: ${rows.length} rows of ${rowHeight} px drawn in an 800 px window`);
+    for (const row of rows) {
+      assert.ok(row.bottom > 0 && row.top < 800, `${what}: row on screen: ${JSON.stringify(row)}`);
+    }
+    const first = state.rooms.findIndex((r) => isRow(rows[0].text, r));
+    assert.ok(first >= 0, `${what}: the first row is a room: ${rows[0].text}`);
+    rows.forEach((row, i) => assert.ok(first + i < ROOMS && isRow(row.text, state.rooms[first + i]),
+      `${what}: row ${i} is room ${first + i} of state().rooms: ${row.text}`));
+    return first;
+  };
+  const top = await drawn();
+  assert.equal(check(top, 'at the top'), 0, 'the list starts at the first room');
+
+  // The wheel over the list: later rooms come on screen, still a screen's worth.
+  const box = await list.getByRole('listitem').nth(Math.floor(top.length / 2)).locator('button').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  let rows = top;
+  for (let i = 0; i < 100 && rows[0].text === top[0].text; i++) {
+    await page.mouse.wheel(0, 600);
+    await page.waitForFunction(() => window.roomkey.widget('room_filter').frame >= window.roomkey.state().frame,
+      null, { timeout: 10000 });
+    rows = await drawn();
+  }
+  assert.ok(check(rows, 'scrolled') > 0, 'the wheel scrolled the list: later rooms are drawn');
   await page.close();
 });

@@ -89,6 +89,29 @@ TEST(PageStatePublisher, ACountdownThatTicksRebuildsNeitherTheRoomsNorTheRoom) {
     EXPECT_FALSE(again.contains("catalog"));
 }
 
+// A frame that only time changed (a scroll's, a countdown's) builds the
+// parts that tick, not the log's titles and the other small parts; the
+// next change of the app builds them and sends what changed.
+TEST(PageStatePublisher, TheSmallPartsThatDoNotTickAreBuiltOnlyAfterAChange) {
+    Publishing p;
+    ASSERT_TRUE(built(p.publisher, "status")) << "the first publish builds every part";
+    ASSERT_FALSE(p.page["log"].empty());
+    const json last_logged = p.page["log"].back();
+    p.h.now += Millis(1200);
+    const json ticked = p.publish(true);
+    EXPECT_FALSE(built(p.publisher, "status")) << "a frame that only time changed: no log titles built";
+    EXPECT_TRUE(ticked.contains(kRoomPollInMs)) << "the countdown is sent: " << ticked.dump();
+    EXPECT_FALSE(ticked.contains("log"));
+    EXPECT_EQ(p.page, p.whole()) << "what the page holds is still the whole state";
+
+    p.h.apply(intent::ReloadRooms{});  // a request logged: the app changed
+    const json changed = p.publish();
+    EXPECT_TRUE(built(p.publisher, "status"));
+    ASSERT_TRUE(changed.contains("log")) << changed.dump();
+    EXPECT_NE(p.page["log"].back(), last_logged) << "the new request's title is published";
+    EXPECT_EQ(p.page, p.whole());
+}
+
 TEST(PageStatePublisher, AChangePublishesThatChange) {
     Publishing p;
     p.h.apply(intent::SetRoomFilter{"ops"});

@@ -37,8 +37,74 @@ std::string_view mode_name(CredentialHolder holder) {
     return "none";
 }
 
-// Everything small: built at each publish, sent when its text changed.
-void add_small_state(const App& app, Instant now, json& state) {
+// The small parts that change with time alone (countdowns, the rate
+// window, the posts' retry times): built at each publish, sent when their text changed.
+void add_ticking_state(const App& app, Instant now, json& state) {
+    if (auto expires = app.session_shown().access_expires_at()) {
+        state["access_expires_in"] = std::chrono::duration_cast<Seconds>(*expires - now).count();
+    } else {
+        state["access_expires_in"] = nullptr;
+    }
+    add_bff_state(app, now, state);  // where the tokens are, the helper's session
+
+    long waiting = 0;
+    long sending = 0;
+    long retrying = 0;
+    long checking = 0;
+    long unknown = 0;
+    long refused = 0;
+    // The open posts (not delivered, cancelled or discarded), with what the
+    // queue shows of each: the user's own text, its stage and why.
+    json posts = json::array();
+    for (const PostJob& job : app.posting().posts()) {
+        if (job.stage == PostStage::waiting) ++waiting;
+        if (job.stage == PostStage::sending) ++sending;
+        if (job.stage == PostStage::retrying) ++retrying;
+        if (job.stage == PostStage::checking) ++checking;
+        if (job.stage == PostStage::unknown) ++unknown;
+        if (job.stage == PostStage::refused) ++refused;
+        if (!is_open(job.stage)) continue;
+        json post = {{"id", job.id},
+                     {"local_id", job.local_id},
+                     {"kind", job.kind == PostKind::message ? "message" : "task"},
+                     {"room_id", job.room_id},
+                     {"body", job.body},
+                     {"stage", std::string(to_string(job.stage))},
+                     {"attempts", job.attempts},
+                     {"note", job.note}};
+        post["retry_in_ms"] =
+            job.retry_at ? json(std::max<std::int64_t>(0, (*job.retry_at - now).count())) : json(nullptr);
+        posts.push_back(std::move(post));
+    }
+    state["posts"] = std::move(posts);
+    const PostBatch& batch = app.posting().batch();
+    state["queue"] = {{"waiting", waiting},
+                      {"sending", sending},
+                      {"retrying", retrying},
+                      {"checking", checking},
+                      {"unknown", unknown},
+                      {"refused", refused},
+                      {"total", batch.total},
+                      {"delivered", batch.delivered},
+                      {"failed", batch.failed},
+                      {"first_sent_ms", optional_ms(batch.first_sent)},
+                      {"last_done_ms", optional_ms(batch.last_done)}};
+
+    const OverallBudget overall = app.scheduler().overall(now);
+    state["rate"] = {{"limit", overall.limit},
+                     {"remaining", overall.remaining},
+                     {"from_headers", overall.from_headers},
+                     {"reset_ms", optional_ms(overall.reset)}};
+    json connection = {{"helper", app.helper_unreachable() ? "unreachable" : "reachable"}};
+    if (auto at = app.helper_probe_at()) {
+        connection["retry_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());
+    }
+    state["connection"] = std::move(connection);
+}
+
+// The rest of the small parts, the log's titles among them: they change
+// only when the app does, so a frame that only time changed builds none of them.
+void add_small_state(const App& app, json& state) {
     state["ready"] = true;
     state["session"] = app.session_shown().session_label();
     state["mode"] = mode_name(app.holder());
@@ -87,70 +153,14 @@ void add_small_state(const App& app, Instant now, json& state) {
         {"requested", format_scope_list(narrow.requested())},
         {"granted_before", format_scope_list(narrow.granted_before())},
         {"granted", narrow.granted_after() ? json(format_scope_list(*narrow.granted_after())) : json(nullptr)}};
-    if (auto expires = app.session_shown().access_expires_at()) {
-        state["access_expires_in"] = std::chrono::duration_cast<Seconds>(*expires - now).count();
-    } else {
-        state["access_expires_in"] = nullptr;
-    }
     state["auto_refresh"] = app.sign_in().auto_refresh();
-    add_bff_state(app, now, state);  // where the tokens are, the helper's session
-
-    long waiting = 0;
-    long sending = 0;
-    long retrying = 0;
-    long checking = 0;
-    long unknown = 0;
-    long refused = 0;
-    // The open posts (not delivered, cancelled or discarded), with what the
-    // queue shows of each: the user's own text, its stage and why.
-    json posts = json::array();
-    for (const PostJob& job : app.posting().posts()) {
-        if (job.stage == PostStage::waiting) ++waiting;
-        if (job.stage == PostStage::sending) ++sending;
-        if (job.stage == PostStage::retrying) ++retrying;
-        if (job.stage == PostStage::checking) ++checking;
-        if (job.stage == PostStage::unknown) ++unknown;
-        if (job.stage == PostStage::refused) ++refused;
-        if (!is_open(job.stage)) continue;
-        json post = {{"id", job.id},
-                     {"local_id", job.local_id},
-                     {"kind", job.kind == PostKind::message ? "message" : "task"},
-                     {"room_id", job.room_id},
-                     {"body", job.body},
-                     {"stage", std::string(to_string(job.stage))},
-                     {"attempts", job.attempts},
-                     {"note", job.note}};
-        post["retry_in_ms"] =
-            job.retry_at ? json(std::max<std::int64_t>(0, (*job.retry_at - now).count())) : json(nullptr);
-        posts.push_back(std::move(post));
-    }
-    state["posts"] = std::move(posts);
     // What a session left unsent, offered to the account that wrote it (waiting_posts.hpp).
     state["waiting_posts"] = roomkey::parse_json_text(waiting_posts_record(app.posting().waiting_for_me()));
-    const PostBatch& batch = app.posting().batch();
-    state["queue"] = {{"waiting", waiting},
-                      {"sending", sending},
-                      {"retrying", retrying},
-                      {"checking", checking},
-                      {"unknown", unknown},
-                      {"refused", refused},
-                      {"total", batch.total},
-                      {"delivered", batch.delivered},
-                      {"failed", batch.failed},
-                      {"first_sent_ms", optional_ms(batch.first_sent)},
-                      {"last_done_ms", optional_ms(batch.last_done)}};
-
     const Counters& counters = app.counters();
     state["counters"] = {{"requests", counters.requests_sent},
                          {"responses_429", counters.responses_429},
                          {"token_refreshes", counters.token_refreshes},
                          {"retries_after_401", counters.retries_after_401}};
-
-    const OverallBudget overall = app.scheduler().overall(now);
-    state["rate"] = {{"limit", overall.limit},
-                     {"remaining", overall.remaining},
-                     {"from_headers", overall.from_headers},
-                     {"reset_ms", optional_ms(overall.reset)}};
 
     if (const auto& error = app.last_error()) {
         state["last_error"] = {{"title", error->title},
@@ -176,11 +186,6 @@ void add_small_state(const App& app, Instant now, json& state) {
                        {"my_tasks", app.my_tasks().tasks().error},
                        {"contacts", app.contacts().contacts().error},
                        {"scope_refresh", app.sign_in().scope_refresh().error()}};
-    json connection = {{"helper", app.helper_unreachable() ? "unreachable" : "reachable"}};
-    if (auto at = app.helper_probe_at()) {
-        connection["retry_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());
-    }
-    state["connection"] = std::move(connection);
     if (auto open = app.sign_out_confirm()) {
         state["sign_out_confirm"] = {{"posts", *open}};
     } else {
@@ -228,7 +233,8 @@ std::string text_of(const json& value) {
 
 std::string page_state_json(const App& app, Instant now) {
     json state = json::object();
-    add_small_state(app, now, state);
+    add_ticking_state(app, now, state);
+    add_small_state(app, state);
     add_catalog(state);
     add_views_state(app, now, state);  // room, rooms, my_tasks, contacts, ...
     return text_of(state);
@@ -238,9 +244,11 @@ std::string PageStatePublisher::changes(const App& app, Instant now, bool time_o
     built_.clear();
     if (!published_) time_only = false;  // the page holds nothing yet
     json parts = json::object();
-    add_small_state(app, now, parts);
+    add_ticking_state(app, now, parts);
     built_.push_back("small");
     if (!time_only) {
+        add_small_state(app, parts);
+        built_.push_back("status");
         // Each larger part is built again only when what it reads changed.
         const std::string console = console_json(app.api_console().console());
         std::size_t index = 0;

@@ -28,9 +28,11 @@ inline constexpr std::string_view kRoomPollInMs = "room.poll_in_ms";
 // Publishes the state by parts, so a publish costs what changed: the page
 // (shell/page.js) keeps the last state and replaces the top-level parts it
 // is given; a name with a dot ("room.poll_in_ms") sets that field inside
-// its part. The small parts are built at each call; the large ones (the
-// room list, the open room, the lists, the console, the catalog) only when
-// a digest of what they read changed (views_state.hpp).
+// its part. The small parts that tick (countdowns, the rate window) are
+// built at each call, the other small ones (the log's titles among them) at
+// each call after the app changed; the large ones (the room list, the open
+// room, the lists, the console, the catalog) only when a digest of what
+// they read changed (views_state.hpp).
 class PageStatePublisher {
 public:
     // The parts that changed since the last call, as a JSON object ("" when
@@ -38,8 +40,9 @@ public:
     // passed since the last call (a frame that changed nothing), so only the
     // small parts and the countdowns are built.
     std::string changes(const App& app, Instant now, bool time_only = false);
-    // The groups the last call built ("small", "catalog", "rooms", "room",
-    // "lists", "console"): tests see that an unchanged part was not rebuilt.
+    // The groups the last call built ("small": what ticks, "status": the
+    // other small parts, "catalog", "rooms", "room", "lists", "console"):
+    // tests see that an unchanged part was not rebuilt.
     const std::vector<std::string>& built() const { return built_; }
 
 private:

@@ -95,9 +95,13 @@ void add_views_small(const App& app, json& state) {
                               {"incoming_requests", app.contacts().incoming().loading}};
 }
 
+// The rooms by their version (bumped at each change, as the room list's
+// KeptRoomOrder reads it): a publish reads no room when none changed.
 std::uint64_t room_list_key(const App& app) {
-    const auto& list = app.dashboard().rooms().value;
-    return room_list_digest(list ? *list : std::vector<Room>{}, app.workspace().room_filter());
+    return Digest()
+        .add(static_cast<std::int64_t>(app.dashboard().rooms_version()))
+        .add(app.workspace().room_filter())
+        .value();
 }
 
 // The room list in the order drawn (every room: a script may page it, never

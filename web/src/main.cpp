@@ -193,10 +193,11 @@ void fit_canvas(Platform& p) {
         }
         p.dark = -1;  // the style is sized for the ratio too
     }
-    const int dark = roomkey::web::prefers_dark_scheme() ? 1 : 0;
-    if (dark != p.dark) {
-        p.dark = dark;
-        roomkey::web::apply_theme(ratio, dark == 1);
+    // The scheme is asked only when it may have changed (kScheme, a new
+    // ratio): a matchMedia at every frame was a scroll's cost.
+    if (p.dark < 0) {
+        p.dark = roomkey::web::prefers_dark_scheme() ? 1 : 0;
+        roomkey::web::apply_theme(ratio, p.dark == 1);
         p.on_screen.reset();  // the background (the clear colour) changed
     }
 }
@@ -409,8 +410,10 @@ void on_page_event(int kind) {
             roomkey::web::ux::take_dom_requests();
             p.clock.on_input();
             break;
-        case kResize:
         case kScheme:
+            p.dark = -1;  // fit_canvas asks for the scheme again
+            [[fallthrough]];
+        case kResize:
             p.clock.on_change();  // fit_canvas picks up the new ratio or theme
             break;
         case kVisible:
