@@ -16,6 +16,7 @@ std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest requ
 void App::on_config(const HttpResponse& response, Instant now) {
     if (config_.on_response(response)) {
         requests_.client().set_api_config(api_config());
+        features_.previews.set_served(config()->file_previews);
         bff_.on_config(now);      // the BFF mode asks the helper for its session
         sign_in_.on_config(now);  // the flow's earlier steps, told in the log
     }
