@@ -1,7 +1,8 @@
 // app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it runs
 // natively and under Node in the unit tests. App is the router: it keeps the
-// configuration and the effects web/src performs (effects.hpp), hands every
-// REST request to the one REST client (shared/rest_client.hpp) and routes
+// configuration and the effects web/src performs (effects.hpp); the
+// features hand their REST requests to the one REST client
+// (shared/rest_client.hpp) through Requests (requests.hpp), which routes
 // each answer by its tag to the feature that asked (wire.hpp). Every
 // protocol decision is shared/'s; every kind of state has its own owner
 // (docs/architecture.md lists them, file by file, with how a feature is
@@ -10,9 +11,11 @@
 // what the user is told (feedback.hpp), the configuration (config_load.hpp),
 // the counters (rest_stats.hpp) and the helper's reachability (helper_watch.hpp).
 //   app.cpp          start, tick/next_wake_at, effects, the helper's probe
-//   app_intents.cpp  every intent to its owner (apply), one line each
+//   app_intents.cpp  every intent to its owner (apply): the features' and the
+//                    log's found by overload, the session's kept here
 //   app_http.cpp     sends through the helper and their answers, by purpose
-//   app_rest.cpp     the REST client's steps, the features' requests by tag
+//   app_rest.cpp     the session's part of the REST client's steps; the
+//                    features' requests by tag are requests.cpp's
 //   app_session.cpp  sign-in, sign-out, a page restored
 #pragma once
 
