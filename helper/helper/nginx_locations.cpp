@@ -112,7 +112,7 @@ void web_build_location(Writer& w, const Route& route, const LocationContext& c)
         w.line("default_type application/json;");
         w.line("return 200 " +
                json_literal(Proxy(c.config.upstream, {})
-                                .public_config_json(app_origin(c.config, c.options), c.config.session)) +
+                                .public_config_json(app_origin(c.config, c.options), c.config.session, c.bff)) +
                ";");
     }
     w.close();
@@ -185,6 +185,23 @@ void api_not_allowed_location(Writer& w, const Route& route) {
     w.line("default_type application/json;");
     if (route.proxy) proxy_checks(w);
     w.line(api_not_allowed());
+    w.close();
+}
+
+// The helper's own fetch (an image preview): the BFF helpers, which proxy
+// the API, answer it under their own rule (Proxy::file_preview: the
+// service's origin, or a link the service issued through that helper; one
+// session's requests all reach one helper). nginx alone proxies the API
+// itself, so no helper knows the links: the page reads that in /config.json
+// ("file_previews": false) and the route says so.
+void helper_fetch_location(Writer& w, const Route& route, const LocationContext& c) {
+    if (c.bff) return bff_location(w, route, c);
+    open_location(w, route);
+    location_headers(w, route.route_class);
+    w.line("default_type application/json;");
+    if (route.proxy) proxy_checks(w);
+    w.line(json_error(404, "image previews need roomkey-helper: nginx alone cannot tell a download link the service "
+                           "issued from any other URL (docs/file_previews.md)"));
     w.close();
 }
 
@@ -269,6 +286,7 @@ int group_of(NginxHandling handling) {
             return 2;
         case NginxHandling::api_not_allowed:
         case NginxHandling::api_allowlist:
+        case NginxHandling::helper_fetch:
             return 3;
     }
     return 0;
@@ -301,6 +319,9 @@ void route_locations(Writer& w, const std::vector<Route>& routes, const Location
                 break;
             case NginxHandling::api_allowlist:
                 api_allowlist_location(w, route, c);
+                break;
+            case NginxHandling::helper_fetch:
+                helper_fetch_location(w, route, c);
                 break;
         }
     }

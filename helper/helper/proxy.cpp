@@ -304,7 +304,7 @@ HttpResponse Proxy::api(const HttpRequest& from_app, Instant now) const {
     return out;
 }
 
-std::string Proxy::public_config_json(const std::string& app_origin, SessionMode session) const {
+std::string Proxy::public_config_json(const std::string& app_origin, SessionMode session, bool file_previews) const {
     const bool bff = session == SessionMode::bff;
     PublicConfig out;
     out.configured = config_.configured();
@@ -320,6 +320,7 @@ std::string Proxy::public_config_json(const std::string& app_origin, SessionMode
     out.scope = config_.scope;
     out.upstream_base_url = config_.base_url;
     out.upstream_auth_url = config_.auth_url;
+    out.file_previews = file_previews;
     if (bff) {
         out.bff_login = std::string(kBffLoginPath);
         out.bff_session = std::string(kBffSessionPath);

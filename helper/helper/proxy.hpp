@@ -75,7 +75,9 @@ public:
     // The public part of the configuration for the page (never the secret).
     // `app_origin` is e.g. "https://127.0.0.1:8443". In the BFF mode the page
     // gets the /bff/ routes and no token endpoint (docs/bff.md).
-    std::string public_config_json(const std::string& app_origin, SessionMode session = SessionMode::browser) const;
+    // `file_previews`: whether the front serves the preview route (nginx alone does not).
+    std::string public_config_json(const std::string& app_origin, SessionMode session = SessionMode::browser,
+                                   bool file_previews = true) const;
 
     const UpstreamConfig& config() const { return config_; }
 

@@ -45,9 +45,10 @@ const std::vector<Route>& helper_routes() {
          RouteHandler::none, NginxHandling::api_not_allowed},
         {kApiPathPrefix, PathMatch::prefix, RouteModes::both, {M::Get, M::Post, M::Put, M::Delete},
          BodyRule::api_catalog, RouteClass::api, true, RouteHandler::api, NginxHandling::api_allowlist},
-        // An image preview's bytes from the service's own host (Proxy::file_preview); not in the nginx front.
+        // An image preview's bytes from the service's own host or a link it
+        // issued (Proxy::file_preview); behind nginx only in the BFF mode.
         {kHelperFilePreviewPath, PathMatch::exact, RouteModes::both, {M::Post}, BodyRule::form, RouteClass::api, true,
-         RouteHandler::file_preview, NginxHandling::api_not_allowed},
+         RouteHandler::file_preview, NginxHandling::helper_fetch},
     };
     return routes;
 }

@@ -62,6 +62,11 @@ enum class NginxHandling {
     token_proxy,      // to {auth_url}/token
     api_not_allowed,  // a JSON 404
     api_allowlist,    // one location per path template of shared/'s catalog, to {base_url}
+    // The helper's fetch of an image preview: to the BFF helpers, which
+    // proxy the API and so know the download links the service issued
+    // (issued_links.hpp); without them a JSON 404 saying previews need
+    // roomkey-helper (nginx alone cannot tell such a link from any URL).
+    helper_fetch,
 };
 
 struct Route {

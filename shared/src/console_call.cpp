@@ -28,35 +28,10 @@ std::optional<CallProblem> problem_of(const EndpointParam& p, std::string_view v
         out.kind = CallProblemKind::file_upload;
         return out;
     }
-    switch (value_problem(p, value)) {  // the catalog's one value rule
-        case ValueProblem::none:
-            return std::nullopt;
-        case ValueProblem::not_id:
-            out.kind = CallProblemKind::not_id;
-            break;
-        case ValueProblem::not_id_list:
-            out.kind = CallProblemKind::not_id_list;
-            break;
-        case ValueProblem::not_choice:
-            out.kind = CallProblemKind::not_choice;
-            out.values = allowed_list(p.allowed);
-            break;
-        case ValueProblem::not_unix_time:
-            out.kind = CallProblemKind::not_unix_time;
-            break;
-        case ValueProblem::not_url_code:
-            out.kind = CallProblemKind::not_url_code;
-            break;
-        case ValueProblem::too_short:
-            out.kind = CallProblemKind::too_short;
-            break;
-        case ValueProblem::too_long:
-            out.kind = CallProblemKind::too_long;
-            break;
-        case ValueProblem::bad_length:
-            out.kind = CallProblemKind::bad_length;
-            break;
-    }
+    const ValueProblem problem = value_problem(p, value);  // the catalog's one value rule
+    if (problem == ValueProblem::none) return std::nullopt;
+    out.kind = call_problem(problem);
+    if (problem == ValueProblem::not_choice) out.values = allowed_list(p.allowed);
     out.min = p.min_chars;
     out.max = p.max_chars;
     out.length = utf8_length(value);

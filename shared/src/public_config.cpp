@@ -68,6 +68,7 @@ std::string to_json(const PublicConfig& c) {
           std::pair{"bff_logout", &c.bff_logout}, std::pair{"bff_refresh", &c.bff_refresh}}) {
         if (!path->empty()) j[name] = *path;
     }
+    if (!c.file_previews) j["file_previews"] = false;
     return j.dump();
 }
 
@@ -96,6 +97,12 @@ Result<PublicConfig, std::string> parse_public_config(std::string_view json_text
         !read_string(root, "bff_logout", config.bff_logout, error) ||
         !read_string(root, "bff_refresh", config.bff_refresh, error)) {
         return Err{error};
+    }
+    if (root.contains("file_previews")) {
+        if (!root["file_previews"].is_boolean()) {
+            return Err{std::string("config.json: \"file_previews\" is not true/false")};
+        }
+        config.file_previews = root["file_previews"].get<bool>();
     }
     if (root.contains("configured")) {
         if (!root["configured"].is_boolean()) return Err{std::string("config.json: \"configured\" is not true/false")};

@@ -154,6 +154,24 @@ TEST_F(BffNginxFront, NginxRefusesWhatTheHelperRefusesAndHoldsNoSecret) {
     EXPECT_NE(site_.find("hash $roomkey_bff_session consistent;"), std::string::npos);
 }
 
+// Behind nginx the preview route reaches the session's helper, which keeps
+// its own rule: a URL neither on the service's origin nor issued by the
+// service through that helper is refused, with what is allowed.
+TEST_F(BffNginxFront, APreviewReachesTheSessionsHelperWhichFetchesOnlyWhatTheServiceIssued) {
+    start_front();
+    ASSERT_FALSE(HasFatalFailure()) << "nginx did not start in front of the helpers";
+    CookieJar jar;
+    ASSERT_TRUE(sign_in(door(), jar)) << "the sign-in through nginx got no answer";
+    auto foreign = door().client()->Post("/file-preview", app_fetch(door(), jar),
+                                         "url=https%3A%2F%2Fevil.example%2Fa.png", "application/x-www-form-urlencoded");
+    ASSERT_TRUE(foreign) << why_no_answer(foreign);
+    EXPECT_EQ(foreign->status, 403) << foreign->body;
+    EXPECT_NE(foreign->body.find("configured service's origin"), std::string::npos) << foreign->body;
+    std::size_t seen = 0;
+    for (const auto& h : helpers_) seen += testing::RunningHelper::occurrences(h->log(), "POST /file-preview ");
+    EXPECT_EQ(seen, 1u) << "the helper answered, not nginx";
+}
+
 }  // namespace
 }  // namespace bff_nginx_front_test
 }  // namespace roomkey::helper

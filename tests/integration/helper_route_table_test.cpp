@@ -283,6 +283,34 @@ TEST(HelperRouteTableNginx, ARowAddedToTheTableShowsInTheConfigurationAndARowTak
     EXPECT_NE(own.find("    location = /config.json {\n"), std::string::npos);
 }
 
+// An image preview's fetch is the helper's own (Proxy::file_preview: the
+// service's origin or a link the service issued through that helper). The
+// BFF helpers behind nginx proxy the API, so they know the links: nginx
+// hands them the route. nginx alone proxies the API itself: the route says
+// previews need the helper, and /config.json tells the page not to ask.
+TEST(HelperRouteTableNginx, ThePreviewRouteGoesToTheBffHelpersAndNginxAloneSaysPreviewsNeedTheHelper) {
+    const auto block_of = [](const std::string& site, const std::string& location) {
+        const auto at = site.find("    " + location + " {\n");
+        return at == std::string::npos ? std::string() : site.substr(at, site.find("\n    }\n", at) - at);
+    };
+    const std::string bff = site_config(SessionMode::bff, helper_routes());
+    const std::string bff_block = block_of(bff, "location = /file-preview");
+    ASSERT_FALSE(bff_block.empty()) << bff;
+    EXPECT_NE(bff_block.find("if ($roomkey_proxy_allowed = 0) { return 403; }"), std::string::npos) << bff_block;
+    EXPECT_NE(bff_block.find("if ($request_method != POST) { return 405; }"), std::string::npos) << bff_block;
+    EXPECT_NE(bff_block.find("proxy_pass https://roomkey_bff;"), std::string::npos) << bff_block;
+    EXPECT_EQ(bff.find("file_previews"), std::string::npos) << "the BFF front serves previews: nothing to say";
+
+    const std::string alone = site_config(SessionMode::browser, helper_routes());
+    const std::string alone_block = block_of(alone, "location = /file-preview");
+    ASSERT_FALSE(alone_block.empty()) << alone;
+    EXPECT_EQ(alone_block.find("proxy_pass"), std::string::npos) << "nginx alone is never a fetcher of URLs";
+    EXPECT_NE(alone_block.find("if ($roomkey_proxy_allowed = 0) { return 403; }"), std::string::npos) << alone_block;
+    EXPECT_NE(alone_block.find("image previews need roomkey-helper"), std::string::npos) << alone_block;
+    EXPECT_NE(block_of(alone, "location = /config.json").find("\\\"file_previews\\\":false"), std::string::npos)
+        << block_of(alone, "location = /config.json");
+}
+
 TEST(HelperRouteTableNginx, TheMethodsTheFrontTakesAreTheRows) {
     std::vector<Route> routes = helper_routes();
     EXPECT_NE(site_config(SessionMode::browser, routes)

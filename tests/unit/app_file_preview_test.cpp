@@ -38,7 +38,10 @@ public:
     bool hold = false;                          // keep download_url requests unanswered
     std::string remaining = "290";              // x-ratelimit-remaining of every answer
 
-    PreviewHarness() {
+    std::string config_json = roomkey::testing::kHandDrivenConfigJson;
+
+    explicit PreviewHarness(std::string config = roomkey::testing::kHandDrivenConfigJson)
+        : config_json(std::move(config)) {
         app->start("https://127.0.0.1:8443/", std::nullopt, now);
         settle();
         apply(intent::UseApiToken{"api-token-0123456789abcdef"});
@@ -64,7 +67,7 @@ public:
     void answer(const effect::Send& send) {
         if (send.request.url.find("config.json") != std::string::npos) {
             app->on_response(send.id,
-                             roomkey::testing::json_answer(200, roomkey::testing::kHandDrivenConfigJson),
+                             roomkey::testing::json_answer(200, config_json),
                              now);
             return;
         }
@@ -222,6 +225,16 @@ TEST(AppFilePreview, AFailedLinkIsNotAskedAgain) {
     h.on_screen({});
     h.on_screen({"9100"});
     EXPECT_EQ(h.asked.size(), 1u);
+}
+
+TEST(AppFilePreview, BehindAFrontWithoutPreviewsNoLinkIsAskedAndThePreviewSaysWhy) {
+    std::string config = roomkey::testing::kHandDrivenConfigJson;
+    config.insert(config.size() - 1, R"(,"file_previews":false)");  // nginx alone (docs/file_previews.md)
+    PreviewHarness h(config);
+    h.on_screen({"9100"});
+    EXPECT_TRUE(h.asked.empty()) << "no download link is asked for: nothing could fetch it";
+    EXPECT_TRUE(h.loads.empty());
+    EXPECT_EQ(h.previews()["9100"]["state"], "unavailable") << h.previews().dump();
 }
 
 TEST(AppFilePreview, ImagesByExtensionUpToTheSizeLimit) {

@@ -76,6 +76,22 @@ TEST(PublicConfigContract, TheBffModeRoundTripsWithItsRoutes) {
     EXPECT_EQ(to_json(*back), to_json(c)) << "read and written again: the same bytes";
 }
 
+TEST(PublicConfigContract, AFrontWithoutPreviewsSaysSoAndTheHelperDocumentIsUnchanged) {
+    PublicConfig c = browser_config();
+    EXPECT_TRUE(c.file_previews) << "the helper serves previews";
+    EXPECT_EQ(to_json(c).find("file_previews"), std::string::npos) << "the helper's bytes stay as they were";
+    c.file_previews = false;  // nginx alone (helper_fetch)
+    const std::string text = to_json(c);
+    EXPECT_NE(text.find(R"("file_previews":false)"), std::string::npos) << text;
+    const auto back = parse_public_config(text);
+    ASSERT_TRUE(back) << back.error();
+    EXPECT_FALSE(back->file_previews);
+    EXPECT_EQ(to_json(*back), text) << "read and written again: the same bytes";
+    const auto bad = parse_public_config(R"({"file_previews":"no"})");
+    ASSERT_FALSE(bad) << "a non-boolean is refused";
+    EXPECT_NE(bad.error().find("file_previews"), std::string::npos) << bad.error();
+}
+
 TEST(PublicConfigContract, SessionCustodySpellsTheWireValues) {
     EXPECT_EQ(to_string(SessionCustody::browser), "browser");
     EXPECT_EQ(to_string(SessionCustody::bff), "bff");

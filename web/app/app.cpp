@@ -10,9 +10,7 @@ namespace roomkey::app {
 
 App::App(RandomSource random, std::string origin)
     : random_(std::move(random)),
-      origin_(std::move(origin)),
-      // The spec's limits and shared/'s margins (pacing.hpp).
-      client_(detail::default_session_config(), PacingConfig{}) {
+      origin_(std::move(origin)) {
     features_.dashboard.on_rooms_read([this](Instant now) { features_.mentions.on_room_list_read(now); });
 }
 
@@ -38,7 +36,7 @@ void App::tick(Instant now) {
 }
 
 std::optional<Instant> App::next_wake_at(Instant now) const {
-    std::optional<Instant> wake = client_.next_send_at(now);
+    std::optional<Instant> wake = client().next_send_at(now);
     // The refresh due, automatic retries and room checks of posts, and the helper probe.
     for (std::optional<Instant> at : {sign_in_.wake_at(), features_.posting.next_timer(), helper_.next_probe(),
                                       features_.open_room.poll_at(), features_.mentions.poll_at()}) {

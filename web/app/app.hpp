@@ -1,7 +1,8 @@
 // app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it runs
 // natively and under Node in the unit tests. App is the router: it keeps the
-// configuration and the effects web/src performs (effects.hpp), hands every
-// REST request to the one REST client (shared/rest_client.hpp) and routes
+// configuration and the effects web/src performs (effects.hpp); the
+// features hand their REST requests to the one REST client
+// (shared/rest_client.hpp) through Requests (requests.hpp), which routes
 // each answer by its tag to the feature that asked (wire.hpp). Every
 // protocol decision is shared/'s; every kind of state has its own owner
 // (docs/architecture.md lists them, file by file, with how a feature is
@@ -10,9 +11,11 @@
 // what the user is told (feedback.hpp), the configuration (config_load.hpp),
 // the counters (rest_stats.hpp) and the helper's reachability (helper_watch.hpp).
 //   app.cpp          start, tick/next_wake_at, effects, the helper's probe
-//   app_intents.cpp  every intent to its owner (apply), one line each
+//   app_intents.cpp  every intent to its owner (apply): the features' and the
+//                    log's found by overload, the session's kept here
 //   app_http.cpp     sends through the helper and their answers, by purpose
-//   app_rest.cpp     the REST client's steps, the features' requests by tag
+//   app_rest.cpp     the session's part of the REST client's steps; the
+//                    features' requests by tag are requests.cpp's
 //   app_session.cpp  sign-in, sign-out, a page restored
 #pragma once
 
@@ -29,7 +32,7 @@
 #include "app/feedback.hpp"
 #include "app/helper_watch.hpp"
 #include "app/intents.hpp"
-#include "app/rest_stats.hpp"
+#include "app/requests.hpp"
 #include "app/session_shown.hpp"
 #include "app/sign_in.hpp"
 #include "app/view_answer.hpp"
@@ -37,7 +40,7 @@
 
 namespace roomkey::app {
 
-class App final : private FeatureHost, private BffHost {
+class App final : private BffHost, private RequestsHost {
 public:
     // `origin` is the page's origin ("https://127.0.0.1:8443"), for curl.
     App(RandomSource random, std::string origin);
@@ -76,14 +79,14 @@ public:
     const std::string& config_error() const override { return config_.error(); }
     bool config_loading() const { return config_.loading(); }
     // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
-    CredentialHolder holder() const { return client_.holder(); }
-    const Session& session() const { return client_.session(); }
+    CredentialHolder holder() const { return client().holder(); }
+    const Session& session() const { return client().session(); }
     // The page's own sign-in, the API token and the scopes asked for (sign_in.hpp).
     const SignIn& sign_in() const { return sign_in_; }
     // The helper's session as /bff/session last told it, and what is on its way.
     const BffPanel& bff() const { return bff_; }
     // The session as the panels and the page API show it, whoever holds it.
-    SessionShown session_shown() const { return SessionShown(client_, sign_in_, bff_); }
+    SessionShown session_shown() const { return SessionShown(client(), sign_in_, bff_); }
     // An OAuth grant is in use, held by the page or by the helper.
     bool oauth_grant() const {
         return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;
@@ -107,10 +110,10 @@ public:
         features_.previews.loaded(file_id, ok, freed, width, height, now);
     }
     // When the next waiting request may go (for the "next post in" display).
-    std::optional<Instant> next_send_at(Instant now) const { return client_.next_send_at(now); }
-    const PacingScheduler& scheduler() const override { return client_.scheduler(); }
-    const std::vector<RateSample>& rate_samples() const { return stats_.rate_samples; }
-    const Counters& counters() const { return stats_.counters; }
+    std::optional<Instant> next_send_at(Instant now) const { return client().next_send_at(now); }
+    const PacingScheduler& scheduler() const { return client().scheduler(); }
+    const std::vector<RateSample>& rate_samples() const { return requests_.stats().rate_samples; }
+    const Counters& counters() const { return requests_.stats().counters; }
 
     // ---- the HTTP log and its copies (copies.hpp) ----
     const HttpLog& log() const { return trace_.log(); }
@@ -158,24 +161,22 @@ private:
     void fetch_config(Instant now) { send(purpose::ConfigFetch{}, tr("log.purpose.config"), config_.begin(), now); }
     void on_config(const HttpResponse& response, Instant now);
     void on_helper_unreachable(Instant now, bool probe_failed);
-    void pump(Instant now);
-    void on_sent(RequestTag tag, HttpRequest request, bool retry, Instant now);
-    void on_api_answer(RequestTag tag, const std::optional<HttpResponse>& response, const std::string& reason,
-                       Instant now);
-    void deliver(RequestTag tag, Answer answer, Instant now);
+    void pump(Instant now) { requests_.pump(now); }
     void told(std::optional<Told> told);
+    const RestClient& client() const { return requests_.client(); }
 
     // ---- SignInHost and BffHost: what the sign-in and the BFF panel ask ----
-    void perform(RestStep step, Instant now) override;
+    void perform(RestStep step, Instant now) override { requests_.perform(std::move(step), now); }
+    ApiConfig api_config() const override { return config_.api_config(); }
+    void notice(std::string text) override { feedback_.set_notice(std::move(text)); }
     void reset_error() override { feedback_.reset_error(); }
     void forget_pending() override { effects_.push_back(effect::ForgetPending{}); }
     void end_session(Instant now) override { sign_out(now); }
     void signed_in(Instant now) override { features_.dashboard.load(now); }
-    void token_refreshed() override { ++stats_.counters.token_refreshes; }
+    void token_refreshed() override { ++requests_.stats().counters.token_refreshes; }
     void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
         feedback_.set_error(std::move(error), source);
     }
-    void clear_error(ErrorSource source) override { feedback_.clear_error(source); }
     void log_flow_step(FlowStep step, Instant at) override {
         trace_.log().add_step(wire_.log_id(), std::move(step.purpose), step.request, std::move(step.note), at,
                               std::move(step.parameters));
@@ -192,41 +193,24 @@ private:
     void navigate(std::string url) override { effects_.push_back(effect::Navigate{std::move(url)}); }
     void drop_calls(const std::string& reason, Instant now) override;
 
-    // ---- FeatureHost: what the features ask (app_rest.cpp) ----
-    RequestTag new_tag() override { return wire_.new_tag(); }
-    RequestTag submit(Feature& owner, Outgoing outgoing, Instant now, RequestTag tag = 0) override;
-    bool pending(RequestTag tag) const override { return client_.pending(tag); }
-    bool in_flight(RequestTag tag) const override { return client_.in_flight(tag); }
-    void release(RequestTag tag) override {
-        client_.release(tag);
-        wire_.drop(tag);
-    }
-    void resend(RequestTag tag) override { client_.resend(tag); }
-    bool cancel(RequestTag tag) override {
-        if (!client_.cancel(tag)) return false;
-        wire_.drop(tag);
-        return true;
-    }
-    ApiConfig api_config() const override { return config_.api_config(); }
-    void notice(std::string text) override { feedback_.set_notice(std::move(text)); }
+    // ---- RequestsHost: the session's part of the REST client's steps (app_rest.cpp) ----
+    void session_step(RestStep& step, Instant now) override;
+    bool session_ended(const HttpResponse& response, Instant now) override;
     void offer_scope(std::string scope) override { features_.console.offer_scope(std::move(scope)); }
-    bool can_send() const override { return client_.can_send(); }
-    void open_url(std::string url) override { effects_.push_back(effect::OpenUrl{std::move(url)}); }
 
     RandomSource random_;
     std::string origin_;
     std::vector<Effect> effects_;
     unsigned stored_posts_ = 0;  // the posting feature's revision last kept in storage
     ConfigLoad config_;          // roomkey-helper's /config.json
-    RestClient client_;          // credentials, session, pacing, each room's post order
-    SignIn sign_in_{*this, client_, random_};
-    Trace trace_;                // the HTTP log and what may be disclosed from it
+    Trace trace_;                  // the HTTP log and what may be disclosed from it
     Wire wire_{trace_, effects_};  // every send's purpose, every request's owner
-    RestStats stats_;
     Feedback feedback_;
     HelperWatch helper_;  // roomkey-helper gave no answer: REST calls wait while it is probed
-    Features features_{*this, random_};
-    BffPanel bff_{*this, client_, sign_in_};
+    Requests requests_{*this, wire_, config_, feedback_, helper_, effects_};  // the one REST client, the counters
+    SignIn sign_in_{*this, requests_.client(), random_};
+    Features features_{requests_, random_};
+    BffPanel bff_{*this, requests_.client(), sign_in_};
     Copies copies_{trace_, origin_, config_, features_.console};
 };
 

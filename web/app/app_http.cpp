@@ -15,7 +15,8 @@ std::uint64_t App::send(HttpPurpose purpose, std::string label, HttpRequest requ
 
 void App::on_config(const HttpResponse& response, Instant now) {
     if (config_.on_response(response)) {
-        client_.set_api_config(api_config());
+        requests_.client().set_api_config(api_config());
+        features_.previews.set_served(config()->file_previews);
         bff_.on_config(now);      // the BFF mode asks the helper for its session
         sign_in_.on_config(now);  // the flow's earlier steps, told in the log
     }
@@ -37,7 +38,7 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
             } else if constexpr (std::is_same_v<T, purpose::TokenCall>) {
                 sign_in_.on_token_answer(p.id, response, {}, now);
             } else if constexpr (std::is_same_v<T, purpose::RestCall>) {
-                on_api_answer(p.tag, response, {}, now);
+                requests_.on_answer(p.tag, response, std::nullopt, {}, now);
             } else if constexpr (std::is_same_v<T, purpose::BffCall>) {
                 bff_.on_answer(p.route, response, {}, now);
             }
@@ -63,8 +64,7 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
             } else if constexpr (std::is_same_v<T, purpose::TokenCall>) {
                 sign_in_.on_token_answer(p.id, std::nullopt, reason, now);
             } else if constexpr (std::is_same_v<T, purpose::RestCall>) {
-                if (auto* route = wire_.route(p.tag)) route->failure = failure;
-                on_api_answer(p.tag, std::nullopt, reason, now);
+                requests_.on_answer(p.tag, std::nullopt, failure, reason, now);
             } else if constexpr (std::is_same_v<T, purpose::BffCall>) {
                 bff_.on_answer(p.route, std::nullopt, reason, now);
             }  // HelperProbe: on_helper_unreachable set the next probe

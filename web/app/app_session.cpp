@@ -19,7 +19,7 @@ void App::start_sign_in(const ScopeSet& scopes, Instant now) {
 void App::sign_out(Instant now) {
     features_.posting.keep_open_posts();  // unless the user discarded them: they wait for this account
     bff_.sign_out(now);  // the helper forgets the tokens (POST /bff/logout)
-    perform(client_.sign_out(), now);
+    perform(requests_.client().sign_out(), now);
     drop_calls(tr("posting.dropped_signed_out"), now);
     // The log keeps its entries, but rewritten masked: the secrets of this
     // session exist nowhere any more.
@@ -33,7 +33,7 @@ void App::sign_out(Instant now) {
     // sends in its windows, whoever signs in next (spec 8.1, 8.2).
     effects_.push_back(effect::ForgetClipboard{copied});
     features_.posting.clear();
-    stats_.counters = Counters{};
+    requests_.stats().counters = Counters{};
 }
 
 // The page came back from the back/forward cache: a sign-in that was at the

@@ -62,4 +62,19 @@ std::optional<Told> Copies::set_filter(LogFilter filter) {
     return std::nullopt;
 }
 
+std::optional<Told> Copies::apply(const intent::SetReveal& i, Instant) {
+    trace_.set_reveal(i.on);
+    return std::nullopt;
+}
+
+std::optional<Told> Copies::apply(const intent::ClearLog&, Instant) {
+    trace_.log().clear();
+    return std::nullopt;
+}
+
+std::optional<Told> Copies::apply(const intent::ClipboardCleared& i, Instant) {
+    trace_.clipboard_cleared(i.cleared);
+    return std::nullopt;
+}
+
 }  // namespace roomkey::app

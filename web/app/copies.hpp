@@ -13,6 +13,7 @@
 #include "app/api_console.hpp"
 #include "app/config_load.hpp"
 #include "app/feedback.hpp"
+#include "app/intents.hpp"
 #include "app/trace.hpp"
 
 namespace roomkey::app {
@@ -38,6 +39,17 @@ public:
     Told export_har(bool may_reveal, Instant now);
     // The filter is set, or nothing changes and the notice says why.
     std::optional<Told> set_filter(LogFilter filter);
+
+    // The log's intents (the App forwards them): what the user is told, if anything.
+    std::optional<Told> apply(const intent::CopyCurl& i, Instant) { return copy_curl(i.entry_id, i.may_reveal); }
+    std::optional<Told> apply(const intent::CopyAs& i, Instant) { return copy_as(i.entry, i.format, i.may_reveal); }
+    std::optional<Told> apply(const intent::ExportHar& i, Instant now) { return export_har(i.may_reveal, now); }
+    std::optional<Told> apply(const intent::SetLogFilter& i, Instant) {
+        return set_filter(LogFilter{i.text, i.method, i.status});
+    }
+    std::optional<Told> apply(const intent::SetReveal& i, Instant);
+    std::optional<Told> apply(const intent::ClearLog&, Instant);
+    std::optional<Told> apply(const intent::ClipboardCleared& i, Instant);
 
 private:
     Trace& trace_;

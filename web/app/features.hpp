@@ -3,11 +3,13 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "app/api_console.hpp"
 #include "app/contacts.hpp"
 #include "app/dashboard.hpp"
 #include "app/feature.hpp"
+#include "app/intents.hpp"
 #include "app/file_preview.hpp"
 #include "app/mentions.hpp"
 #include "app/message_menu.hpp"
@@ -52,6 +54,44 @@ struct Features {
         console.clear();  // the last answer was the previous account's
         previews.clear();
     }
+
+    // ---- the intents the features own (features.cpp; the App forwards them) ----
+    template <class I>
+    auto apply(const I& i, Instant now) -> decltype(std::declval<Posting&>().apply(i, now)) {
+        posting.apply(i, now);
+    }
+    void apply(const intent::ReloadAccount&, Instant now) { dashboard.reload_account(now); }
+    void apply(const intent::ReloadRooms&, Instant now) { dashboard.reload_rooms(now); }
+    void apply(const intent::SelectRoom& i, Instant) { dashboard.select_room(i.room_id); }
+    void apply(const intent::LoadMyTasks&, Instant now) { my_tasks.load(now); }
+    void apply(const intent::LoadContacts&, Instant now) { contacts.load(now); }
+    void apply(const intent::AcceptRequest& i, Instant now) { contacts.accept(i.request_id, now); }
+    void apply(const intent::DeclineRequest& i, Instant now) { contacts.decline(i.request_id, now); }
+    // The open room and its files.
+    void apply(const intent::OpenRoom& i, Instant now);
+    void apply(const intent::LoadMessages& i, Instant now) { open_room.load_messages(i.room_id, now); }
+    void apply(const intent::MarkRead& i, Instant now) { open_room.mark_read(i.room_id, now); }
+    void apply(const intent::SeenLatest& i, Instant now) { open_room.seen_latest(i.room_id, now); }
+    void apply(const intent::CompleteTask& i, Instant now) { open_room.set_task_status(i.room_id, i.task_id, "done", now); }
+    void apply(const intent::ReopenTask& i, Instant now) { open_room.set_task_status(i.room_id, i.task_id, "open", now); }
+    void apply(const intent::UploadFile& i, Instant now);
+    void apply(const intent::OpenFile& i, Instant now) { open_room.open_file(i, now); }
+    // The workspace: views, composer fills, settings, drafts, notifications, previews.
+    void apply(const intent::SetPageVisible& i, Instant now);
+    void apply(const intent::PreviewsOnScreen& i, Instant now) { previews.on_screen(i.room_id, i.file_ids, now); }
+    void apply(const intent::ShowView& i, Instant) { workspace.show(i.developer ? View::developer : View::workspace); }
+    void apply(const intent::ShowDetails& i, Instant) { workspace.show_details(i.tab); }
+    void apply(const intent::SetRoomFilter& i, Instant) { workspace.set_room_filter(i.text); }
+    void apply(const intent::Reply& i, Instant);
+    void apply(const intent::Quote& i, Instant);
+    void apply(const intent::Mention& i, Instant) { workspace.mention(open_room.view(), i.account_id); }
+    void apply(const intent::SelectionChanged& i, Instant) { message_menu.set_selection(i.text, i.message_ids); }
+    void apply(const intent::SetNotifications& i, Instant) { workspace.set_notifications(i.on); }
+    void apply(const intent::SetSetting& i, Instant);
+    void apply(const intent::RestoreSettings& i, Instant);
+    void apply(const intent::SetDraft& i, Instant) { workspace.drafts().set(i.room_id, i.text); }
+    void apply(const intent::RestoreDrafts& i, Instant) { workspace.drafts().restore(i.account_id, i.stored); }
+    void apply(const intent::NotificationPermission& i, Instant);
 
     bool page_visible = true;  // a hidden tab does not poll
     Workspace workspace;       // views, filter, composer fills, notifications

@@ -67,6 +67,7 @@ void FilePreviews::next(Instant now) {
     if (asking_ != 0 || !page_visible_ || !host_.can_send()) return;
     for (const std::string& id : shown_) {
         Preview& p = previews_[id];
+        if (p.state.empty() && !served_) p.state = "unavailable";  // no download link is asked for
         if (!p.state.empty()) continue;
         if (p.url_until && now < *p.url_until) {
             load(id, p);

@@ -37,7 +37,8 @@ bool is_previewable(std::string_view name, std::int64_t size);
 struct Preview {
     std::string room_id;
     // "" (not asked), "asking" (its download_url), "loading" (the browser
-    // fetches and decodes), "shown", "failed".
+    // fetches and decodes), "shown", "failed", "unavailable" (the front
+    // serves no previews: nginx alone, docs/file_previews.md).
     std::string state;
     std::string url;  // the last download_url (not in the page API)
     std::optional<Instant> url_until;
@@ -57,6 +58,8 @@ public:
     void loaded(const std::string& file_id, bool ok, bool freed, int width, int height, Instant now);
     // The tab shown again, or the budget back: what waits goes on.
     void resume(Instant now) { next(now); }
+    // Whether the front serves previews (PublicConfig::file_previews).
+    void set_served(bool served) { served_ = served; }
     std::vector<effect::LoadImage> take_loads();
 
     const std::map<std::string, Preview>& previews() const { return previews_; }
@@ -77,6 +80,7 @@ private:
     RequestTag asking_ = 0;
     std::string asking_file_;
     std::vector<effect::LoadImage> loads_;
+    bool served_ = true;
 };
 
 // The page API's `previews`: {file_id: {room_id, state, width, height, asked}}.

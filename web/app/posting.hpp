@@ -88,6 +88,19 @@ public:
     void retry(RequestId id, std::optional<std::string> body, Instant now);
     void discard(RequestId id);
     void clear_finished();
+    // The page's intents (the App forwards them): a post by its id, or by the page API's local_id.
+    void apply(const intent::RetryPost& i, Instant now) {
+        i.local_id.empty() ? retry(i.id, std::nullopt, now) : retry_local(i.local_id, {}, now);
+    }
+    void apply(const intent::EditPost& i, Instant now) {
+        i.local_id.empty() ? retry(i.id, i.body, now) : retry_local(i.local_id, i.body, now);
+    }
+    void apply(const intent::DiscardPost& i, Instant) { i.local_id.empty() ? discard(i.id) : discard_local(i.local_id); }
+    void apply(const intent::WaitingPosts& i, Instant now);
+    void apply(const intent::QueueMessage& i, Instant now) { queue_message(i, now); }
+    void apply(const intent::QueueTask& i, Instant now) { queue_task(i, now); }
+    void apply(const intent::CancelQueued&, Instant) { cancel_queued(); }
+    void apply(const intent::ClearFinishedPosts&, Instant) { clear_finished(); }
 
     // ---- time ----
     // Automatic retries and room checks that came due.

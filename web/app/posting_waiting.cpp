@@ -129,4 +129,10 @@ std::string Posting::storage_record() const {
     return waiting_posts_record(kept);
 }
 
+void Posting::apply(const intent::WaitingPosts& i, Instant now) {
+    if (i.what == intent::WaitingPosts::send) send_waiting(now);
+    if (i.what == intent::WaitingPosts::review) review_waiting(now);
+    if (i.what == intent::WaitingPosts::discard) discard_waiting();
+}
+
 }  // namespace roomkey::app

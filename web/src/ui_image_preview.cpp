@@ -45,10 +45,10 @@ void image_preview(const Drawing& d, const notation::Part& part, const std::vect
         const float scale = std::min({max_w / w, max_h / h, 1.0f});
         ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(t->texture)),
                      ImVec2(std::max(1.0f, w * scale), std::max(1.0f, h * scale)));
-    } else if (state == "failed") {
+    } else if (state == "failed" || state == "unavailable") {
         ImGui::PushStyleColor(ImGuiCol_Text, kDim);
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + max_w);
-        ImGui::TextUnformatted(tr("preview.failed"));
+        ImGui::TextUnformatted(tr(state == "failed" ? "preview.failed" : "preview.unavailable"));
         ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
     } else {

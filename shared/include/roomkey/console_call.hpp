@@ -33,6 +33,21 @@ enum class CallProblemKind : unsigned char {
     too_long,       // max
     bad_length,     // min, max, length
 };
+// The catalog's value rule's kinds are ValueProblem's, in its order after
+// file_upload: one list, so a kind added there is one here.
+constexpr CallProblemKind call_problem(ValueProblem problem) {
+    return static_cast<CallProblemKind>(static_cast<unsigned>(CallProblemKind::file_upload) +
+                                        static_cast<unsigned>(problem));
+}
+static_assert(call_problem(ValueProblem::not_id) == CallProblemKind::not_id &&
+                  call_problem(ValueProblem::not_id_list) == CallProblemKind::not_id_list &&
+                  call_problem(ValueProblem::not_choice) == CallProblemKind::not_choice &&
+                  call_problem(ValueProblem::not_unix_time) == CallProblemKind::not_unix_time &&
+                  call_problem(ValueProblem::not_url_code) == CallProblemKind::not_url_code &&
+                  call_problem(ValueProblem::too_short) == CallProblemKind::too_short &&
+                  call_problem(ValueProblem::too_long) == CallProblemKind::too_long &&
+                  call_problem(ValueProblem::bad_length) == CallProblemKind::bad_length,
+              "CallProblemKind lists ValueProblem's kinds in its order");
 // "not_endpoint", "required", ...: the page API's problem `kind`.
 std::string_view to_string(CallProblemKind kind);
 

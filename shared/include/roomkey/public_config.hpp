@@ -59,6 +59,10 @@ struct PublicConfig {
     std::string bff_session;  // GET: who is signed in, lifetimes, the helper's token requests
     std::string bff_logout;   // POST: forget the session
     std::string bff_refresh;  // POST: refresh now, optionally narrowing the scope
+    // Whether the front serves kHelperFilePreviewPath: false behind nginx
+    // alone (no helper knows the download links the service issued), and
+    // then written ("file_previews": false); the page shows no previews.
+    bool file_previews = true;
 
     // Derived by the reader from `scope` (not written): what the scope
     // picker starts with, fallback_default_scopes() when none is named,
