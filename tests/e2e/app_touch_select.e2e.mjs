@@ -6,9 +6,12 @@
 // layer's line is what lies under it (shell/text_layer.js): where an
 // engine's own long press selects a page's word with its handles and where
 // dragging a handle hit-tests the text. (Headless Chromium's injected
-// touches make no long-press gesture, so the engine's own selection and its
-// handles cannot be seen here: what is tested is that they would meet the
-// text.) A swipe over the text still scrolls the conversation, with or
+// touches that start on the canvas make no long-press gesture of the
+// engine's, so its own selection and its handles cannot be seen here: what
+// is tested is that they would meet the text. One that starts on a line
+// does: a trusted selectstart and contextmenu on the line, seen only as the
+// touch ends; the lines take the finger from its first touch on, too late
+// for that touch's hit test.) A swipe over the text still scrolls the conversation, with or
 // without a word selected.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
