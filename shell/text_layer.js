@@ -258,14 +258,14 @@
 
   // Between two drawn lines of a message: a line break where the text has
   // one or the second is drawn below the first; the text's own spaces
-  // between the parts of a wrapped paragraph.
+  // between the parts of a wrapped paragraph, a space within a wrapped label.
   function between(m, r, q) {
     if (isText(r) && isText(q)) {
       var gap = m.text.slice(r.end, q.start);
       if (gap.indexOf('\n') >= 0) return '\n';
       if (/^\s*$/.test(gap)) return gap;
     }
-    return q.y > r.y + r.size / 2 ? '\n' : ' ';
+    return q.y > r.y + r.size / 2 && q.label !== 3 ? '\n' : ' ';
   }
 
   // The part of message `m` from `lo` (null: its start) to `hi` (null: its

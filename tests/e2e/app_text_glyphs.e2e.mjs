@@ -12,7 +12,11 @@
 // - the same in the room list: a room's name starting with a flag or a
 //   family shows it as one glyph cell;
 // - the same in the composer, while what it holds and sends is exactly what
-//   was typed.
+//   was typed;
+// - a single emoji of emoji presentation (😀), which DejaVu Sans, early in
+//   the font stack, holds in black and white, is drawn in colour: alone as
+//   a message, at the start of a room's name in the list, and in the
+//   composer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openRoomPage, demoUsers, sandboxApi, sandboxApiJson, decodePng, withStackAndBrowser, widgetRect, clickWidget,
@@ -187,5 +191,40 @@ test('in the composer, a flag and a family are one glyph cell each; what is sent
       `the composer's input reads ${JSON.stringify(await page.evaluate(() => document.activeElement.value))}`));
   await page.keyboard.press('Enter');
   await sandboxHasMessage(stack, demoUsers.alice, ROOM, body);
+  await page.close();
+});
+
+test('a single emoji (😀), which DejaVu Sans holds too, is drawn in colour: a message, a room\'s name, the composer', async () => {
+  const lone = '\u{1F600}';  // the whole message
+  const room = `\u{1F600} grin room ${Date.now()}`;
+  assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/messages`, { body: lone })).status, 200);
+  await sandboxApiJson(stack, demoUsers.alice, 'POST', '/rooms', { name: room, members_admin_ids: demoUsers.alice.accountId });
+  const { page } = await openRoomWith([lone]);
+  const ink = {};
+  const r = await messageRect(page, lone);
+  ink.message = firstGlyph(decodePng(await page.screenshot(
+    { clip: { x: r.x, y: r.y + r.height - 20, width: Math.min(r.width, 200), height: 20 } })));
+  const row = await page.waitForFunction((n) => {
+    const b = [...document.querySelectorAll('#a11y li button')].find((e) => e.textContent.startsWith(n));
+    const box = b && b.getBoundingClientRect();
+    return box && box.height > 1 && box.top >= 0 && box.bottom <= window.innerHeight
+      ? { x: box.left, y: box.top, width: box.width, height: box.height } : null;
+  }, room, { timeout: 30000 }).then((h) => h.jsonValue());
+  ink.room = firstGlyph(decodePng(await page.screenshot(
+    { clip: { x: row.x, y: row.y, width: Math.min(row.width, 120), height: row.height } })));
+  await clickWidget(page, 'message');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y') !== null, null,
+    { timeout: 30000 });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await waitForState(page, (s) => s.composer.text === '', 'the composer emptied');
+  await page.keyboard.type(lone);
+  await waitForState(page, (s) => s.composer.text === lone, 'the emoji in the composer');
+  const field = await widgetRect(page, 'message');
+  ink.composer = firstGlyph(decodePng(await page.screenshot(
+    { clip: { x: field.x + 2, y: field.y + 2, width: Math.min(field.width - 4, 120), height: 20 } })), 12);
+  for (const [where, glyph] of Object.entries(ink)) {
+    assert.ok(glyph.width > 6 && glyph.colour > 20, `the emoji is drawn in colour in the ${where}: ${JSON.stringify(glyph)}`);
+  }
   await page.close();
 });

@@ -1,13 +1,15 @@
 // app_text_layout.e2e.mjs: text laid out as a reader expects, in Chromium at
 // 1366x800: a room whose name is longer than the room list keeps its
 // mention and unread badges on screen at the row's right end (the name
-// gives way, ending in an ellipsis). Line breaking itself (UAX #14 with the
+// gives way, ending in an ellipsis); at 390x844 a quote's heading (who and
+// when) too long for the line wraps, drawn and in the page's text alike,
+// never cut at the conversation's edge. Line breaking itself (UAX #14 with the
 // Japanese rules) is unit-tested in tests/unit/line_break_test.cpp.
 // Screenshot: e2e-artifacts/room_list_long_name.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openApp, act, waitForState, demoUsers, decodePng, artifacts, sandboxApi, sandboxApiJson, widgetRect,
+import { openApp, openRoomPage, act, waitForState, demoUsers, decodePng, artifacts, sandboxApi, sandboxApiJson, widgetRect,
   withStackAndBrowser } from './support.mjs';
 
 let stack; let browser;
@@ -47,5 +49,48 @@ test('a room name longer than the list keeps its badges on screen', async () => 
     if (Math.abs(r - 92) < 30 && Math.abs(g - 158) < 30 && Math.abs(b - 250) < 30) accent += 1;
   }
   assert.ok(accent > 30, `the unread badge is drawn at the row's right end, inside the list (${accent} accent pixels)`);
+  await page.close();
+});
+
+test('at 390 px a quote\'s heading too long for the line wraps, drawn and in the page\'s text, never cut', async () => {
+  // Quoting an account neither a member nor a contact: named by its id.
+  const aid = '123456789012345';
+  const body = `[qt][qtmeta aid=${aid} time=1500000000]quoted words[/qt]heading check ${Date.now()}`;
+  assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', '/rooms/2101/messages', { body })).status, 200);
+  const { page, state } = await openRoomPage(browser.context, stack.url, '2101', { viewport: { width: 390, height: 844 },
+    until: (s) => s.room.messages.some((m) => m.body === body), what: 'the quoting message' });
+  const id = state.room.messages.find((m) => m.body === body).message_id;
+  // The heading's lines in the page's text (labels: the message's text does not hold them), once drawn in view.
+  const heading = await page.waitForFunction((mid) => {
+    const view = document.getElementById('textlayer').getBoundingClientRect();
+    const lines = [...document.querySelectorAll(`#textlayer .tl-msg[data-id="${mid}"] .tl-label`)]
+      .map((el) => { const r = el.getBoundingClientRect(); return { text: el.textContent, left: r.left, right: r.right, top: r.top, height: r.height }; });
+    return lines.length && lines.every((l) => l.top >= view.top && l.top + l.height <= view.bottom)
+      ? { lines, right: view.right } : null;
+  }, id, { timeout: 30000 }).then((h) => h.jsonValue());
+  const words = heading.lines.map((l) => l.text).join(' ');
+  assert.ok(words.includes(`account ${aid}`) && /2017/.test(words), `the heading says who and when: ${JSON.stringify(heading)}`);
+  assert.ok(heading.lines.length >= 2, `the heading takes two lines at this width: ${JSON.stringify(heading)}`);
+  for (const line of heading.lines) {
+    assert.ok(line.right <= heading.right + 0.5, `each line ends inside the conversation: ${JSON.stringify(heading)}`);
+  }
+  // The last line is drawn where the page's text has it: ink on the conversation's background.
+  const last = heading.lines.at(-1);
+  const png = decodePng(await page.screenshot({ clip: { x: last.left, y: last.top, width: last.right - last.left, height: last.height } }));
+  const at = (i) => [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]];
+  const back = at((png.width - 1) * png.channels);
+  let ink = 0;
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    const p = at(i);
+    if (Math.abs(p[0] - back[0]) + Math.abs(p[1] - back[1]) + Math.abs(p[2] - back[2]) > 60) ink += 1;
+  }
+  assert.ok(ink > 20, `the heading's last line is drawn under its text (${ink} pixels of ink)`);
+  // Copied as it reads: the wrapped heading is one line of the copy.
+  await page.evaluate((mid) => {
+    const el = document.querySelector(`#textlayer .tl-msg[data-id="${mid}"]`);
+    window.getSelection().selectAllChildren(el);
+  }, id);
+  const selected = await waitForState(page, (s) => s.selection && s.selection.message_ids.length === 1, 'the message selected');
+  assert.ok(selected.selection.text.includes(words), `the copy holds the heading as one line: ${JSON.stringify(selected.selection.text)}`);
   await page.close();
 });

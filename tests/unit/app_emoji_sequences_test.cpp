@@ -74,6 +74,20 @@ TEST(EmojiSequences, EverythingElseStaysAsWritten) {
     EXPECT_EQ(seq.sequence_of(EmojiSequences::kFirst), nullptr);
 }
 
+// Emoji_Presentation (emoji-data.txt): what is drawn from a colour emoji
+// font even written alone, though DejaVu Sans holds a black-and-white 😀.
+TEST(EmojiSequences, EmojiPresentationIsAskedOfTheColourFont) {
+    for (const char32_t c : {U'\U0001F600', U'\U0001F680', U'\u231A', U'\u2B50', U'\U0001F004', U'\U0001F3FD',
+                             U'\U0001FAF8', U'\u2705'}) {
+        EXPECT_TRUE(emoji_presentation(c)) << std::hex << static_cast<unsigned>(c);
+    }
+    // Text presentation by default (VS16 asks for the emoji), letters, kana, a lone regional indicator.
+    for (const char32_t c : {U'\u2600', U'\u26A0', U'\U0001F321', U'\U0001F93B', U'\U0001F946', U'A', U'\u3042',
+                             U'\U0001F1EF', U'\u2B51', U'\U0001FAF9'}) {
+        EXPECT_FALSE(emoji_presentation(c)) << std::hex << static_cast<unsigned>(c);
+    }
+}
+
 // The composer's field holds the text folded, and what is sent is the text
 // unfolded: exactly what was typed, whatever was typed (a codepoint of the
 // folding area itself, broken bytes, a single emoji, text without emoji).

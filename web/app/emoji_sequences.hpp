@@ -5,7 +5,7 @@
 // Area-A in the sequence's place, and the glyph of that codepoint is the
 // sequence as the browser draws it (web/src/emoji_glyphs.cpp). A single
 // emoji of emoji presentation (😀) is folded too, standing for itself with
-// VS16, so that the browser draws it from a colour font. Pure.
+// VS16. Pure.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,12 @@
 #include <vector>
 
 namespace roomkey::app {
+
+// Whether `c` is an emoji drawn as one even without VS16
+// (Emoji_Presentation, UTS #51): its glyph comes from a colour emoji font
+// (web/src/browser_font.cpp), though a text font earlier in the page's
+// stack may hold a black-and-white one (DejaVu Sans has 😀 and 🚀).
+bool emoji_presentation(char32_t c);
 
 class EmojiSequences {
 public:

@@ -12,6 +12,7 @@
 
 #include "app/builtin_font.hpp"
 #include "app/canvas_readback.hpp"
+#include "app/emoji_sequences.hpp"
 #include "imgui_hooks.hpp"
 
 namespace {
@@ -50,29 +51,39 @@ EM_JS(int, roomkey_js_readback_probe, (unsigned char* out, int size, int square)
 });
 
 // Measures the font; keeps one canvas for all glyphs. out: ascent, descent.
-// The stack ends with the platforms' colour emoji fonts so emoji come in
-// colour; every other script falls back through the browser's own fonts.
+// Text falls back through the browser's own fonts for every script; an
+// emoji (emoji_presentation, or a folded sequence) is asked of the
+// platforms' colour emoji fonts first: a text font earlier in the stack
+// may hold it in black and white (DejaVu Sans: 😀, 🚀), and WebKitGTK takes
+// that one even with VS16.
 EM_JS(int, roomkey_js_font_open, (float px, float* out), {
     var canvas = document.createElement('canvas');
     var ctx = canvas.getContext('2d', {'willReadFrequently': true});
     if (!ctx) return 0;
-    var font = px + 'px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", Arial, sans-serif, ' +
-               '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji"';
+    var emoji = '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji"';
+    var text = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", Arial, sans-serif';
+    var font = px + 'px ' + text + ', ' + emoji;
     ctx.font = font;
     var m = ctx.measureText('Hgjy|');
     var ascent = m['fontBoundingBoxAscent'] || m['actualBoundingBoxAscent'] || px * 0.8;
     var descent = m['fontBoundingBoxDescent'] || m['actualBoundingBoxDescent'] || px * 0.2;
     HEAPF32[out >> 2] = ascent;
     HEAPF32[(out >> 2) + 1] = descent;
-    window['roomkey']['_font'] = {'canvas': canvas, 'ctx': ctx, 'font': font};
+    window['roomkey']['_font'] = {'canvas': canvas, 'ctx': ctx, 'font': font, 'emoji': px + 'px ' + emoji + ', ' + text,
+        // The glyph of `codepoint` (a folded sequence's: the sequence) in its font.
+        'use': function(codepoint, emoji) {
+            var f = window['roomkey']['_font'], seq = (window['roomkey']['_sequences'] || {})[codepoint];
+            var want = emoji || seq ? f['emoji'] : f['font'];
+            if (f['cur'] !== want) f['ctx'].font = f['cur'] = want;
+            return seq || String.fromCodePoint(codepoint);
+        }};
     return 1;
 });
 
 // out: advance, ink left, ink right (relative to the pen position).
-EM_JS(void, roomkey_js_glyph_metrics, (int codepoint, float* out), {
+EM_JS(void, roomkey_js_glyph_metrics, (int codepoint, int emoji, float* out), {
     var f = window['roomkey']['_font'];
-    // A folded emoji sequence's codepoint (emoji_glyphs.cpp) is drawn as the sequence.
-    var m = f['ctx'].measureText((window['roomkey']['_sequences'] || {})[codepoint] || String.fromCodePoint(codepoint));
+    var m = f['ctx'].measureText(f['use'](codepoint, emoji));
     HEAPF32[out >> 2] = m.width;
     HEAPF32[(out >> 2) + 1] = m['actualBoundingBoxLeft'] || 0;
     HEAPF32[(out >> 2) + 2] = m['actualBoundingBoxRight'] || m.width;
@@ -82,7 +93,7 @@ EM_JS(void, roomkey_js_glyph_metrics, (int codepoint, float* out), {
 // rectangle into the RGBA atlas: one getImageData in all. Text glyphs are
 // stored white with coverage as alpha (ImGui tints them); a glyph with
 // colour of its own (emoji) keeps its colours and is flagged in colored[i].
-// glyphs: count x [codepoint, x, y, width] (int32); pens: count x pen_x (float).
+// glyphs: count x [codepoint, x, y, width, emoji] (int32); pens: count x pen_x (float).
 EM_JS(void, roomkey_js_glyphs_blit, (const int* glyphs, const float* pens, int count, int height, float baseline,
                                      unsigned char* atlas, int atlas_width, int atlas_height, int* colored), {
     var f = window['roomkey']['_font'];
@@ -90,23 +101,25 @@ EM_JS(void, roomkey_js_glyphs_blit, (const int* glyphs, const float* pens, int c
     var ctx = f['ctx'];
     canvas.width = atlas_width;
     canvas.height = atlas_height;
-    ctx.font = f['font'];
+    f['cur'] = null;  // a resized canvas forgets its font
     ctx.fillStyle = "#fff";
     ctx.textBaseline = "alphabetic";
-    var i, g, seq = window['roomkey']['_sequences'] || {};
+    var i, g;
     for (i = 0; i < count; i++) {
-        g = (glyphs >> 2) + i * 4;
+        g = (glyphs >> 2) + i * 5;
+        // The font first: restore() would take it back.
+        var text = f['use'](HEAP32[g], HEAP32[g + 4]);
         // Clipped to its own rectangle: ink must not bleed into a neighbour.
         ctx.save();
         ctx.beginPath();
         ctx.rect(HEAP32[g + 1], HEAP32[g + 2], HEAP32[g + 3], height);
         ctx.clip();
-        ctx.fillText(seq[HEAP32[g]] || String.fromCodePoint(HEAP32[g]), HEAP32[g + 1] + HEAPF32[(pens >> 2) + i], HEAP32[g + 2] + baseline);
+        ctx.fillText(text, HEAP32[g + 1] + HEAPF32[(pens >> 2) + i], HEAP32[g + 2] + baseline);
         ctx.restore();
     }
     var data = ctx.getImageData(0, 0, atlas_width, atlas_height).data;
     for (i = 0; i < count; i++) {
-        g = (glyphs >> 2) + i * 4;
+        g = (glyphs >> 2) + i * 5;
         var x = HEAP32[g + 1], y = HEAP32[g + 2], w = HEAP32[g + 3];
         var row, col, p, color = 0;
         for (row = y; row < y + height && !color; row++) {
@@ -299,7 +312,8 @@ bool build_font_atlas(float pixel_size) {
     std::vector<Glyph> glyphs;
     glyphs.reserve(codepoints.size());
     for (char32_t codepoint : codepoints) {
-        roomkey_js_glyph_metrics(static_cast<int>(codepoint), metrics);
+        roomkey_js_glyph_metrics(static_cast<int>(codepoint), roomkey::app::emoji_presentation(codepoint) ? 1 : 0,
+                                 metrics);
         const float advance = metrics[0];
         const float left = metrics[1];
         const float right = metrics[2];
@@ -325,7 +339,8 @@ bool build_font_atlas(float pixel_size) {
     for (const Glyph& glyph : glyphs) {
         const ImFontAtlasCustomRect* rect = io.Fonts->GetCustomRectByIndex(glyph.rect);
         if (!rect || !rect->IsPacked()) continue;
-        packed.insert(packed.end(), {static_cast<int>(glyph.codepoint), rect->X, rect->Y, glyph.width});
+        packed.insert(packed.end(), {static_cast<int>(glyph.codepoint), rect->X, rect->Y, glyph.width,
+                                     roomkey::app::emoji_presentation(glyph.codepoint) ? 1 : 0});
         pens.push_back(glyph.pen_x);
         placed.push_back(glyph.codepoint);
     }

@@ -39,8 +39,9 @@ void message(const std::string& id, const std::string& text, bool drawn);
 // A line of the current message drawn at `at` (its top left), `width` wide,
 // at text size `size`: of its text, or a label drawn with it (a To/Re label,
 // a box's heading, a file card: the page finds it in the text only where
-// the text goes on with it), `control` when it is on a button (no I-beam).
-enum class Run { text, label, control };
+// the text goes on with it), `control` when it is on a button (no I-beam),
+// `label_more` for a wrapped label's next line (copied after a space).
+enum class Run { text, label, control, label_more };
 void run(const char* begin, const char* end, ImVec2 at, float width, float size, Run kind = Run::text);
 // The last item's text as a line (a label drawn by ImGui), `pad` inside its rectangle.
 void item(std::string_view text, Run kind, ImVec2 pad = ImVec2(0, 0));

@@ -73,9 +73,11 @@ float g_box_inset = 0.0f;
 // A wrapped paragraph with its links, broken into lines as a reader
 // expects (shared/line_break.hpp: UAX #14 with the Japanese rules), laid
 // out once per text and width (app/message_layout.hpp); only its lines
-// inside the window's clip rectangle are painted.
-void paragraph(std::string_view text) {
+// inside the window's clip rectangle are painted. A label (`kind`: a
+// heading) is wrapped the same, without links.
+void paragraph(std::string_view text, text_layer::Run kind = text_layer::Run::text) {
     static app::ParagraphLayouts layouts;
+    static const std::vector<TextLink> none;
     const float size = ImGui::GetFontSize();
     const float wrap = std::max(size, ImGui::GetContentRegionAvail().x - g_box_inset);
     const line_break::Measure measure = [](std::string_view piece, const void*) {
@@ -83,6 +85,7 @@ void paragraph(std::string_view text) {
         return ImGui::CalcTextSize(shown.data(), shown.data() + shown.size()).x;
     };
     const app::ParagraphLayout& layout = layouts.get(text, wrap, size, measure, nullptr);
+    const std::vector<TextLink>& links = kind == text_layer::Run::text ? layout.links : none;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImDrawList* draw = ImGui::GetWindowDrawList();
     const float top = draw->GetClipRectMin().y;
@@ -91,9 +94,11 @@ void paragraph(std::string_view text) {
     for (std::size_t i = 0; i < layout.lines.size(); ++i) {
         const char* from = text.data() + layout.lines[i].begin;
         const char* to = text.data() + layout.lines[i].end;
-        if (y + size >= top && y <= bottom) draw_line(text.data(), from, to, ImVec2(origin.x, y), layout.links);
-        // The page's text over it (every line of a drawn message, as before).
-        if (from != to) text_layer::run(from, to, ImVec2(origin.x, y), layout.widths[i], size);
+        if (y + size >= top && y <= bottom) draw_line(text.data(), from, to, ImVec2(origin.x, y), links);
+        // The page's text over it (every line of a drawn message, as before);
+        // a label's next lines go on with its first.
+        const text_layer::Run line = kind == text_layer::Run::label && i > 0 ? text_layer::Run::label_more : kind;
+        if (from != to) text_layer::run(from, to, ImVec2(origin.x, y), layout.widths[i], size, line);
         y += size;
     }
     ImGui::Dummy(ImVec2(layout.widest, y - origin.y));
@@ -104,13 +109,13 @@ std::string name_of(const Drawing& d, std::string_view id) {
     return name.empty() ? tr("mentions.account", {{"id", std::string(id)}}) : name;
 }
 
-// A line of words drawn with the message (a heading, a label), in the page's text too.
+// Words drawn with the message (a heading, a label), in the page's text
+// too: wrapped where the line is too narrow for them (a long name and a
+// date on a phone), never cut.
 void heading(ImVec4 colour, std::string_view words) {
-    const std::string shown = emoji_folded(words);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
+    paragraph(words, text_layer::Run::label);
     ImGui::PopStyleColor();
-    text_layer::item(words, text_layer::Run::label);
 }
 
 // A code block's lines, each a line of the page's text.
