@@ -133,7 +133,7 @@ public:
     // ---- what the user is told (feedback.hpp) ----
     const std::optional<UserError>& last_error() const { return feedback_.error(); }
     const std::string& form_error() const { return feedback_.form_error(); }
-    const std::string& notice() const { return feedback_.notice(); }
+    std::string notice() const { return feedback_.notice(); }
     std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm(); }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
@@ -209,6 +209,7 @@ private:
     }
     ApiConfig api_config() const override { return config_.api_config(); }
     void notice(std::string text) override { feedback_.set_notice(std::move(text)); }
+    void notice_words(Words words) override { feedback_.set_notice(std::move(words)); }
     void offer_scope(std::string scope) override { features_.console.offer_scope(std::move(scope)); }
     bool can_send() const override { return client_.can_send(); }
     void open_url(std::string url) override { effects_.push_back(effect::OpenUrl{std::move(url)}); }
