@@ -4,8 +4,10 @@
 // read back from the screen), its download link asked for once (the page's
 // calls to GET .../files/{id}?create_download_url=1, which the helper
 // forwards to the sandbox one for one), and an image far above the screen
-// is never fetched. Screenshots at 1366x800, 1000x700 and 390x844 go to
-// ROOMKEY_ARTIFACTS. Not twinned with nginx: the image comes through the
+// is never fetched. The details' Files tab shows an image's preview too
+// (through the same budget), and an image that cannot be shown says so in
+// words that the accessibility tree and the page's text hold as well.
+// Screenshots at 1366x800, 1000x700 and 390x844 go to ROOMKEY_ARTIFACTS. Not twinned with nginx: the image comes through the
 // helper's own POST /file-preview, which the nginx front does not serve
 // (docs/file_previews.md).
 import { test } from 'node:test';
@@ -125,5 +127,42 @@ test('an image on screen is drawn from one download link; one far above the scre
   if (await page.evaluate(() => !!window.roomkey.widget('jump_latest'))) await clickWidget(page, 'jump_latest');
   await waitForState(page, (s) => s.previews[near].state === 'shown', 'shown on the phone', 60000);
   await drawnAt(390, 844);
+  await page.close();
+});
+
+test('the Files tab previews an image far from the conversation; one that cannot be shown says so to every reader', async () => {
+  const listed = await upload('listed only.png', twoColourPng(120, 60));
+  for (let i = 0; i < 4; i++) {
+    const lines = Array.from({ length: 60 }, (_, n) => `line ${n + 1} of a filler message ${i}`);
+    await sandboxApiJson(stack, demoUsers.alice, 'POST', `/rooms/${ROOM}/messages`, { body: lines.join('\n') });
+  }
+  const broken = await upload('broken.png', Buffer.from('these bytes are not an image'));
+  await sandboxApi(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`);
+
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  const failed = await waitForState(page, (s) => s.previews && s.previews[broken] &&
+    ['shown', 'failed'].includes(s.previews[broken].state), 'the broken image tried', 60000);
+  assert.equal(failed.previews[broken].state, 'failed', JSON.stringify(failed.previews));
+  const words = 'No preview: the image could not be loaded. Click the file to download it.';
+  const img = page.getByRole('log').getByRole('img', { name: words });
+  await img.first().waitFor({ state: 'attached', timeout: 30000 });
+  const inText = await page.evaluate(() => [...document.querySelectorAll('.tl-run')].map((e) => e.textContent).join(' '));
+  assert.ok(inText.includes('No preview: the image') && inText.includes('download it.'),
+    `the words are in the page's text: ${inText.slice(0, 300)}`);
+  assert.ok(!(failed.previews[listed] && failed.previews[listed].asked), 'the listed image is far from the conversation\'s view');
+
+  await act(page, { type: 'show_details', tab: 'files' });
+  const shown = await waitForState(page, (s) => s.previews[listed] && s.previews[listed].state === 'shown',
+    'the Files tab\'s preview', 60000);
+  assert.equal(shown.previews[listed].asked, 1);
+  assert.deepEqual([shown.previews[listed].width, shown.previews[listed].height], [120, 60]);
+  await widgetRect(page, 'details');
+  const png = decodePng(await page.screenshot({ path: join(artifacts, 'image_preview_files_1366x800.png') }));
+  assert.ok(pixelsOf(png, LEFT) >= 60 * 60 * 0.5, `the listed image is drawn in the Files tab: ${pixelsOf(png, LEFT)}`);
   await page.close();
 });

@@ -217,6 +217,45 @@ TEST(AppFilePreview, ALowRateBudgetIsLeftToTheUser) {
     EXPECT_EQ(h.previews()["9100"]["state"], "");
 }
 
+TEST(AppFilePreview, PreviewsWaitingForTheBudgetResumeWhenItComesBackWithNothingElseHappening) {
+    PreviewHarness h;
+    EXPECT_FALSE(h.app->previews().wake_at()) << "no timer while no preview waits";
+    h.remaining = "50";  // under a quarter of 300, until the window's end (x-ratelimit-reset 1700000300)
+    h.apply(intent::ReloadAccount{});
+    h.on_screen({"9100"});
+    ASSERT_TRUE(h.asked.empty());
+    const auto wake = h.app->next_wake_at(h.now);
+    ASSERT_TRUE(wake) << "a preview waits: the app wakes when the budget is back";
+    const Instant reset = instant_from_unix_seconds(1'700'000'300);
+    EXPECT_GT(*wake, h.now);
+    EXPECT_LE(*wake, reset + Seconds(1)) << "at the service's window end (plus the pacing's margin), not later";
+    h.now = reset - Seconds(1);
+    h.app->tick(h.now);
+    h.settle();
+    EXPECT_TRUE(h.asked.empty()) << "the old window still holds the budget";
+    h.remaining = "290";
+    ASSERT_TRUE(h.app->previews().wake_at());
+    h.now = *h.app->previews().wake_at();
+    h.app->tick(h.now);  // no intent, no change on screen: the timer alone
+    h.settle();
+    EXPECT_EQ(h.asked, std::vector<std::string>{"9100"});
+    h.shown("9100");
+    EXPECT_FALSE(h.app->previews().wake_at()) << "nothing waits any more: no timer";
+}
+
+TEST(AppFilePreview, NearTheTextureCapOneOnScreenIsNeverFreedForOneOffScreen) {
+    const long mib = 1024L * 1024;
+    // Came in this order: 1 and 2 near but off screen, 3 and 4 on screen, 5 far away.
+    const std::vector<KeptImage> kept = {{"1", 8 * mib}, {"2", 8 * mib}, {"3", 8 * mib}, {"4", 8 * mib}, {"5", mib}};
+    const std::vector<std::string> near = {"1", "2", "3", "4"}, on_screen = {"3", "4"};
+    const std::vector<std::string> gone = images_to_free(kept, near, on_screen, 24 * mib);
+    EXPECT_EQ(gone, (std::vector<std::string>{"5", "2"})) << "the far one, then near ones off screen until under the cap";
+    // Under the cap, near ones stay; only the far one goes.
+    EXPECT_EQ(images_to_free(kept, near, on_screen, 64 * mib), std::vector<std::string>{"5"});
+    // On screen alone past the cap: none of them goes.
+    EXPECT_EQ(images_to_free(kept, near, near, 16 * mib), std::vector<std::string>{"5"});
+}
+
 TEST(AppFilePreview, AFailedLinkIsNotAskedAgain) {
     PreviewHarness h;
     h.on_screen({"9100"});

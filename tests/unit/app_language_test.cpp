@@ -1,6 +1,7 @@
 // app_language_test.cpp: the language through the page API: the intent
 // {type:'set_language', lang} and the state's `lang`; every other name and
-// value of the state stays English whatever the language.
+// value of the state stays English whatever the language; a status line
+// written before a switch reads in the new language.
 #include "app/i18n.hpp"
 #include "app_harness.hpp"
 
@@ -28,6 +29,20 @@ TEST_F(AppLanguage, SetLanguageSwitchesAndTheStateSaysWhich) {
     EXPECT_EQ(state["mode"], "oauth");
     h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
     EXPECT_EQ(nlohmann::json::parse(page_state_json(*h.app, h.now))["lang"], "en");
+}
+
+TEST_F(AppLanguage, AStatusLineWrittenBeforeASwitchReadsInTheNewLanguage) {
+    AppHarness h;
+    h.sign_in();
+    const std::string english = h.app->notice();
+    ASSERT_EQ(english, tr("sign_in.signed_in"));
+    h.apply(*parse_action(R"({"type":"set_language","lang":"ja"})"));
+    const std::string japanese = tr("sign_in.signed_in");
+    ASSERT_NE(japanese, english) << "the catalog has its Japanese";
+    EXPECT_EQ(h.app->notice(), japanese) << "the notice follows the language, not the one it was written in";
+    EXPECT_EQ(nlohmann::json::parse(page_state_json(*h.app, h.now))["notice"], japanese);
+    h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
+    EXPECT_EQ(h.app->notice(), english);
 }
 
 TEST_F(AppLanguage, AnUnknownLanguageIsRefusedWithWhatIsAccepted) {

@@ -32,6 +32,7 @@ void App::tick(Instant now) {
     }
     features_.open_room.run_poll(now);
     features_.mentions.run_poll(now);
+    if (const auto at = features_.previews.wake_at(); at && now >= *at) features_.previews.resume(now);
     pump(now);
 }
 
@@ -39,7 +40,8 @@ std::optional<Instant> App::next_wake_at(Instant now) const {
     std::optional<Instant> wake = client().next_send_at(now);
     // The refresh due, automatic retries and room checks of posts, and the helper probe.
     for (std::optional<Instant> at : {sign_in_.wake_at(), features_.posting.next_timer(), helper_.next_probe(),
-                                      features_.open_room.poll_at(), features_.mentions.poll_at()}) {
+                                      features_.open_room.poll_at(), features_.mentions.poll_at(),
+                                      features_.previews.wake_at()}) {
         if (at) wake = wake ? std::min(*wake, *at) : *at;
     }
     return wake;

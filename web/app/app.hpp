@@ -136,7 +136,7 @@ public:
     // ---- what the user is told (feedback.hpp) ----
     const std::optional<UserError>& last_error() const { return feedback_.error(); }
     const std::string& form_error() const { return feedback_.form_error(); }
-    const std::string& notice() const { return feedback_.notice(); }
+    std::string notice() const { return feedback_.notice(); }
     std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm(); }
     // roomkey-helper gave no answer at all: REST calls wait while the app
     // probes it (GET /config.json) with backoff.
@@ -169,6 +169,7 @@ private:
     void perform(RestStep step, Instant now) override { requests_.perform(std::move(step), now); }
     ApiConfig api_config() const override { return config_.api_config(); }
     void notice(std::string text) override { feedback_.set_notice(std::move(text)); }
+    void notice_words(Words words) override { feedback_.set_notice(std::move(words)); }
     void reset_error() override { feedback_.reset_error(); }
     void forget_pending() override { effects_.push_back(effect::ForgetPending{}); }
     void end_session(Instant now) override { sign_out(now); }

@@ -60,7 +60,7 @@ void BffPanel::sign_in(const ScopeSet& scopes, Instant now) {
     sign_in_.set_requested(scopes);
     phase_ = Phase::signing_in;
     host_.reset_error();
-    host_.notice(tr("bff.opening"));
+    host_.notice_words({"bff.opening"});
     host_.navigate(url);
 }
 
@@ -77,7 +77,7 @@ bool BffPanel::page_restored() {
     if (phase_ != Phase::signing_in) return false;
     phase_ = Phase::idle;
     sign_in_.set_requested({});
-    host_.notice(tr("bff.not_completed"));
+    host_.notice_words({"bff.not_completed"});
     return true;
 }
 
@@ -108,7 +108,7 @@ void BffPanel::on_answer(BffRoute route, const std::optional<HttpResponse>& resp
     if (route == BffRoute::logout) {
         // Signed out here already (sign_out); this says what the helper did.
         if (response && is_success(response->status)) {
-            host_.notice(tr("bff.signed_out", {{"note", bff_logout_note(*response)}}));
+            host_.notice_words({"bff.signed_out", "note", bff_logout_note(*response)});
         } else {
             host_.notice(tr("bff.sign_out_unconfirmed",
                             {{"why", response ? "HTTP " + std::to_string(response->status) : reason}}));
@@ -158,7 +158,7 @@ void BffPanel::on_answer(BffRoute route, const std::optional<HttpResponse>& resp
         }
         if (info->signed_in) {
             host_.token_refreshed();
-            host_.notice(tr("bff.refreshed"));
+            host_.notice_words({"bff.refreshed"});
         }
     }
     take_session(*info, now);
@@ -191,7 +191,7 @@ void BffPanel::take_session(const BffSessionInfo& info, Instant now) {
     if (phase_ == Phase::signing_in) phase_ = Phase::idle;
     if (sign_in_.requested_scopes().empty()) sign_in_.set_requested(info.scope);
     host_.reset_error();
-    host_.notice(tr("bff.signed_in"));
+    host_.notice_words({"bff.signed_in"});
     host_.signed_in(now);
 }
 
@@ -206,7 +206,7 @@ void BffPanel::ended(const std::string& why, Instant now) {
     error.message = why;
     error.remedy = tr("errors.sign_in_again");
     host_.set_error(std::move(error), ErrorSource::other);
-    host_.notice(tr("bff.signed_out", {{"note", why}}));
+    host_.notice_words({"bff.signed_out", "note", why});
 }
 
 // ===========================================================================

@@ -144,9 +144,9 @@ void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                         contacts_.loading = true;
                         send(Call{Kind::contacts, {}}, now);
                     }
-                    host_.notice(tr("views.request_accepted", {{"id", call.request_id}}));
+                    host_.notice_words({"views.request_accepted", "id", call.request_id});
                 } else {
-                    host_.notice(tr("views.request_declined", {{"id", call.request_id}}));
+                    host_.notice_words({"views.request_declined", "id", call.request_id});
                 }
             }
             contacts_.error = failure;

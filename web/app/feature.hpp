@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "app/i18n.hpp"
 #include "app/post_outcome.hpp"
@@ -58,6 +59,18 @@ Result<HttpRequest, std::string> built(Result<HttpRequest, E> request, std::stri
     return Err{tr("errors.not_built_what", {{"what", std::string(what)}, {"error", std::move(error)}})};
 }
 
+// A status line by its catalog key and its one argument, put in words when
+// it is read: after a language switch it reads in the new language, not in
+// the one it was written in. `key` and `name` are literals (static storage).
+struct Words {
+    Words() = default;
+    Words(const char* k, const char* n = "", std::string v = {}) : key(k), name(n), value(std::move(v)) {}
+    const char* key = nullptr;
+    const char* name = "";
+    std::string value;
+    std::string text() const { return !key ? std::string() : *name ? tr(key, {{name, value}}) : tr(key); }
+};
+
 class Feature {
 public:
     // The request `tag` ended: an HTTP answer, or why there is none.
@@ -99,6 +112,8 @@ public:
     // The action `source` stands for succeeded: its error, if shown, goes.
     virtual void clear_error(ErrorSource source) = 0;
     virtual void notice(std::string text) = 0;
+    // A notice kept as words (rendered when read) where the host can.
+    virtual void notice_words(Words words) { notice(words.text()); }
     // A call was refused for want of `scope`: the console offers to add it.
     virtual void offer_scope(std::string scope) = 0;
     // Someone holds credentials that REST requests may go with now.

@@ -25,7 +25,8 @@ struct Told {
 class Feedback {
 public:
     const std::optional<UserError>& error() const { return error_; }
-    const std::string& notice() const { return notice_; }
+    // In the language of now (a notice kept as Words).
+    std::string notice() const { return words_.key ? words_.text() : notice_; }
     const std::string& form_error() const { return form_error_; }
     // Sign-out was asked while posts are still open: how many would be lost.
     std::optional<long> sign_out_confirm() const { return sign_out_confirm_; }
@@ -39,12 +40,20 @@ public:
         if (error_ && source_ == source) error_.reset();
     }
     void reset_error() { error_.reset(); }
-    void set_notice(std::string text) { notice_ = std::move(text); }
+    void set_notice(std::string text) {
+        notice_ = std::move(text);
+        words_ = {};
+    }
+    void set_notice(Words words) {
+        notice_.clear();
+        words_ = std::move(words);
+    }
     void set_form_error(std::string text) { form_error_ = std::move(text); }
     // The error and the notice go (signed out, trying again).
     void clear() {
         error_.reset();
         notice_.clear();
+        words_ = {};
     }
     // A sign-out with `open` posts still open: true when it may go now;
     // otherwise the question is asked first (the posts are the user's text,
@@ -62,7 +71,8 @@ public:
 private:
     std::optional<UserError> error_;
     ErrorSource source_ = ErrorSource::other;
-    std::string notice_;
+    std::string notice_;  // words_ when it has a key
+    Words words_;
     std::string form_error_;
     std::optional<long> sign_out_confirm_;
 };

@@ -64,6 +64,7 @@ void FilePreviews::load(const std::string& file_id, Preview& p) {
 // One download_url request at a time, for the topmost preview on screen
 // that needs one; one whose URL still lives goes to the browser at once.
 void FilePreviews::next(Instant now) {
+    budget_wait_.reset();
     if (asking_ != 0 || !page_visible_ || !host_.can_send()) return;
     for (const std::string& id : shown_) {
         Preview& p = previews_[id];
@@ -74,7 +75,13 @@ void FilePreviews::next(Instant now) {
             continue;
         }
         const OverallBudget budget = host_.scheduler().overall(now);
-        if (budget.remaining <= budget.limit / kPreviewBudgetReserveDivisor) return;
+        if (budget.remaining <= budget.limit / kPreviewBudgetReserveDivisor) {
+            // Back when the service's window ends (its x-ratelimit-reset), else looked at again.
+            const Millis margin = host_.scheduler().config().reset_margin;
+            budget_wait_ = budget.from_headers && budget.reset && *budget.reset + margin > now ? *budget.reset + margin
+                                                                                             : now + kPreviewBudgetRecheck;
+            return;
+        }
         Outgoing out;
         out.label = tr("preview.call");
         out.options = view_options();
@@ -121,6 +128,29 @@ void FilePreviews::clear() {
     previews_.clear();
     shown_.clear();
     loads_.clear();
+}
+
+std::vector<std::string> images_to_free(const std::vector<KeptImage>& kept, const std::vector<std::string>& near,
+                                        const std::vector<std::string>& on_screen, long cap) {
+    const auto has = [](const std::vector<std::string>& ids, const std::string& id) {
+        return std::find(ids.begin(), ids.end(), id) != ids.end();
+    };
+    std::vector<std::string> gone;
+    long bytes = 0;
+    for (const KeptImage& k : kept) {
+        if (!has(near, k.file_id)) {
+            gone.push_back(k.file_id);
+        } else {
+            bytes += k.bytes;
+        }
+    }
+    // Over the cap: the near ones off screen go, the newest first.
+    for (auto k = kept.rbegin(); k != kept.rend() && bytes > cap; ++k) {
+        if (!has(near, k->file_id) || has(on_screen, k->file_id)) continue;
+        gone.push_back(k->file_id);
+        bytes -= k->bytes;
+    }
+    return gone;
 }
 
 void add_previews(const FilePreviews& previews, nlohmann::json& state) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,9 @@ namespace roomkey::app {
 inline constexpr Millis kPreviewUrlLifetime = Seconds(20);
 // Previews leave this share of the overall rate budget (spec 8.1) to what the user does.
 inline constexpr long kPreviewBudgetReserveDivisor = 4;
+// Waiting for the budget with no window's end known (the count is our own,
+// a sliding window): looked at again this often.
+inline constexpr Millis kPreviewBudgetRecheck = Seconds(5);
 
 // Whether a file named `name` of `size` bytes (-1: unknown) gets a preview:
 // .png .jpg .jpeg .gif .webp .bmp (any case), at most kMaxPreviewBytes.
@@ -60,6 +64,9 @@ public:
     void resume(Instant now) { next(now); }
     // Whether the front serves previews (PublicConfig::file_previews).
     void set_served(bool served) { served_ = served; }
+    // While a preview on screen waits for the rate budget: when to look
+    // again (App::tick resumes then); nothing while none waits.
+    std::optional<Instant> wake_at() const { return budget_wait_; }
     std::vector<effect::LoadImage> take_loads();
 
     const std::map<std::string, Preview>& previews() const { return previews_; }
@@ -81,7 +88,20 @@ private:
     std::string asking_file_;
     std::vector<effect::LoadImage> loads_;
     bool served_ = true;
+    std::optional<Instant> budget_wait_;
 };
+
+// A texture the browser keeps for a preview: its file and its size in bytes.
+struct KeptImage {
+    std::string file_id;
+    long bytes = 0;
+};
+// Which of the `kept` textures (in the order they came) go: every one not
+// `near` the screen (its row not drawn), and while those left pass `cap`
+// bytes, the near ones off screen, newest first; one `on_screen` never goes
+// for one that is not.
+std::vector<std::string> images_to_free(const std::vector<KeptImage>& kept, const std::vector<std::string>& near,
+                                        const std::vector<std::string>& on_screen, long cap);
 
 // The page API's `previews`: {file_id: {room_id, state, width, height, asked}}.
 void add_previews(const FilePreviews& previews, nlohmann::json& state);

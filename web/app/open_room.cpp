@@ -379,7 +379,7 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     if (!call.quiet) {
                         const std::string room =
                             room_words(dashboard_.rooms().value ? &*dashboard_.rooms().value : nullptr, call.subject);
-                        host_.notice(tr(already_read ? "room.was_read" : "room.marked_read", {{"room", room}}));
+                        host_.notice_words({already_read ? "room.was_read" : "room.marked_read", "room", room});
                     }
                 }
             }
@@ -394,11 +394,10 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                     const std::string done = call.params.empty() ? "done" : call.params.front().second;
                     room_.set_task_status(call.subject, done);
                     my_tasks_.set_status(call.subject, done);
-                    host_.notice(
-                        tr(done == "done" ? "room.task_is_done" : "room.task_is_open",
-                           {{"task",
-                             task_words({&room_.tasks(), my_tasks_.tasks().value ? &*my_tasks_.tasks().value : nullptr},
-                                        call.subject)}}));
+                    host_.notice_words(
+                        {done == "done" ? "room.task_is_done" : "room.task_is_open", "task",
+                         task_words({&room_.tasks(), my_tasks_.tasks().value ? &*my_tasks_.tasks().value : nullptr},
+                                    call.subject)});
                 }
             }
             break;
@@ -456,8 +455,7 @@ void OpenRoom::on_file_answer(const Call& call, const Answer& answer, Instant no
             if (failure.empty()) up.sent = up.total;
         }
         if (!failure.empty()) return;
-        host_.notice(
-            tr("room.uploaded", {{"name", call.upload ? call.upload->name : std::string(tr("words.the_file"))}}));
+        host_.notice_words({"room.uploaded", "name", call.upload ? call.upload->name : std::string(tr("words.the_file"))});
         host_.clear_error(ErrorSource::room);
         // The service wrote its file_uploaded message: show it, and the file.
         if (for_open_room) {

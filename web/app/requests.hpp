@@ -79,6 +79,7 @@ public:
     void set_error(UserError error, ErrorSource source) override { feedback_.set_error(std::move(error), source); }
     void clear_error(ErrorSource source) override { feedback_.clear_error(source); }
     void notice(std::string text) override { feedback_.set_notice(std::move(text)); }
+    void notice_words(Words words) override { feedback_.set_notice(std::move(words)); }
     void offer_scope(std::string scope) override { host_.offer_scope(std::move(scope)); }
     bool can_send() const override { return client_.can_send(); }
     void open_url(std::string url) override { effects_.push_back(effect::OpenUrl{std::move(url)}); }

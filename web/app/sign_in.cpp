@@ -79,7 +79,7 @@ void SignIn::on_launch(std::string_view launch_url, const LaunchUrl& launch,
     client_.expect_callback();  // the page's session exchanges the code once the config is here
     callback_ = std::move(*validated);
     callback_at_ = now;
-    host_.notice(tr("sign_in.completing_dots"));
+    host_.notice_words({"sign_in.completing_dots"});
     // The exchange waits for the helper's configuration (its token route).
 }
 
@@ -89,7 +89,7 @@ void SignIn::on_config(Instant now) {
     // page's memory only, so say why the user signs in again; the place
     // waits in the tab (shell/page.js) and opens after the sign-in.
     if (!reload_place_.empty() && !host_.config()->bff() && client_.holder() == CredentialHolder::none)
-        host_.notice(tr("sign_in.reloaded"));
+        host_.notice_words({"sign_in.reloaded"});
     reload_place_.clear();
     if (!steps_) return;
     // The page that sent the authorization request is gone, and its log with
@@ -131,7 +131,7 @@ void SignIn::process_callback(Instant now) {
             return;
         }
     }
-    host_.notice(tr("sign_in.exchanging"));
+    host_.notice_words({"sign_in.exchanging"});
     host_.perform(std::move(step), now);
 }
 
@@ -172,7 +172,7 @@ void SignIn::start(const ScopeSet& scopes, Instant now) {
     }
     requested_scopes_ = scopes;
     host_.reset_error();
-    host_.notice(tr("sign_in.opening_consent"));
+    host_.notice_words({"sign_in.opening_consent"});
     host_.log_flow_step(authorization_step(*url), now);  // shown if the page comes back (back/forward cache)
     // The pending record is kept in sessionStorage before the page leaves.
     host_.perform(client_.sign_in(session_config(client.client_id), std::move(*url),
@@ -195,7 +195,7 @@ void SignIn::page_restored(Instant now) {
     host_.forget_pending();
     requested_scopes_.clear();
     host_.reset_error();
-    host_.notice(tr("sign_in.came_back"));
+    host_.notice_words({"sign_in.came_back"});
 }
 
 void SignIn::use_api_token(std::string token, Instant now) {
@@ -216,7 +216,7 @@ void SignIn::use_api_token(std::string token, Instant now) {
     client_.set_api_config(host_.api_config());
     client_.use_api_token(api_token_);
     host_.reset_error();
-    host_.notice(tr("sign_in.using_token"));
+    host_.notice_words({"sign_in.using_token"});
     host_.signed_in(now);
 }
 
@@ -311,12 +311,12 @@ void SignIn::on_token_answer(TokenRequestId id, const std::optional<HttpResponse
         if (std::holds_alternative<lifecycle::SignedIn>(event)) {
             remember_tokens();
             host_.reset_error();
-            host_.notice(tr("sign_in.signed_in"));
+            host_.notice_words({"sign_in.signed_in"});
             host_.signed_in(now);
         } else if (std::holds_alternative<lifecycle::Refreshed>(event)) {
             remember_tokens();
             host_.token_refreshed();
-            host_.notice(tr("sign_in.refreshed"));
+            host_.notice_words({"sign_in.refreshed"});
         }
     }
     if (ended) {

@@ -38,6 +38,7 @@ public:
     virtual void perform(RestStep step, Instant now) = 0;
     virtual void set_error(UserError error, ErrorSource source) = 0;
     virtual void notice(std::string text) = 0;
+    virtual void notice_words(Words words) { notice(words.text()); }  // kept as words where the host can
     virtual void reset_error() = 0;
     virtual void log_flow_step(FlowStep step, Instant at) = 0;
     // A secret to mask in the HTTP log.

@@ -344,7 +344,8 @@ void describe_last_item(const char* id, const std::string& description) {
     node.id = ImGui::GetID((std::string("##a11y_image:") + id).c_str());
     node.role = A11yRole::Image;
     node.name = description;
-    node.parent = tree().list;
+    const Tree& t = tree();
+    node.parent = t.log != 0 ? (t.log_item != 0 ? t.log_item : t.log) : t.list;  // a message's image is in it
     const ImVec2 min = ImGui::GetItemRectMin();
     const ImVec2 max = ImGui::GetItemRectMax();
     node.rect = {static_cast<int>(min.x), static_cast<int>(min.y), static_cast<int>(max.x - min.x),

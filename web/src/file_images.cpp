@@ -13,6 +13,7 @@
 
 #include <algorithm>
 
+#include "app/file_preview.hpp"
 #include "roomkey/public_config.hpp"
 
 namespace {
@@ -112,14 +113,11 @@ const ImageTexture* image_texture(const std::string& file_id) {
     return nullptr;
 }
 
-void keep_images(const std::vector<std::string>& near) {
+void keep_images(const std::vector<std::string>& near, const std::vector<std::string>& on_screen) {
     ImageLoader& l = image_loader();
-    long bytes = 0;
-    std::vector<std::string> gone;
-    for (const ImageTexture& t : l.kept) {
-        bytes += 4L * t.width * t.height;
-        if (bytes > kImageBytes || std::find(near.begin(), near.end(), t.file_id) == near.end()) gone.push_back(t.file_id);
-    }
+    std::vector<app::KeptImage> kept;
+    for (const ImageTexture& t : l.kept) kept.push_back({t.file_id, 4L * t.width * t.height});
+    const std::vector<std::string> gone = app::images_to_free(kept, near, on_screen, kImageBytes);
     if (gone.empty()) return;
     for (const std::string& id : gone) forget_image(id);
     if (l.freed.empty()) emscripten_set_timeout(tell_freed, 0, nullptr);

@@ -2,7 +2,8 @@
 // download_url's image through roomkey-helper (POST /file-preview), decodes it
 // (createImageBitmap, scaled down to kImageSide), puts the pixels in a WebGL
 // texture and answers (App::preview_loaded); frees the textures of
-// previews far off screen (their rows not drawn) or over kImageBytes.
+// previews far off screen (their rows not drawn), and near kImageBytes
+// those off screen before any on it.
 // Emscripten-only; pairs with App's effect::LoadImage (app/file_preview.hpp).
 #pragma once
 
@@ -31,9 +32,10 @@ void install_image_loader(ImageAnswer answer);
 void load_image(const std::string& file_id, const std::string& url);
 // The texture of `file_id`, when one is kept.
 const ImageTexture* image_texture(const std::string& file_id);
-// The previews whose rows are drawn now (`near`): every other texture goes,
-// and those beyond kImageBytes (in the order they came); each is told freed
-// after the frame (the UI holds the App read-only while it draws).
-void keep_images(const std::vector<std::string>& near);
+// The previews whose rows are drawn now (`near`) and those of them on
+// screen: every other texture goes, and beyond kImageBytes near ones off
+// screen (app::images_to_free); each is told freed after the frame (the UI
+// holds the App read-only while it draws).
+void keep_images(const std::vector<std::string>& near, const std::vector<std::string>& on_screen);
 
 }  // namespace roomkey::web

@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "ui_image_preview.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web {
@@ -104,6 +105,7 @@ std::vector<Intent> draw_ui(const App& app, UiState& ui, Instant now, float scal
     } else {
         workspace_view(app, ui, now, scale, out);  // ui_workspace.cpp
     }
+    previews_drawn(app.open_room().view().room_id(), out);  // those of every pane (ui_image_preview.hpp)
     ImGui::End();
     return out;
 }

@@ -82,6 +82,7 @@ struct UiState {
         bool scrolled = false;  // a scroll was asked for this frame
         float end = -1.0f;      // where the content ended last frame
         std::size_t pending = 0;
+        bool behind = false;  // not at the newest: "Jump to latest" shows under the log
     } conv;
     bool edit_focus = false;  // Edit was pressed: the caret goes into the edit field
     bool edit_caret_end = false;  // ... at the end of its text, once it is being edited (caret_to_end)

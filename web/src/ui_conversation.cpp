@@ -4,7 +4,8 @@
 // naming whom it answers, quotes, info boxes, the service's events and code
 // as boxes, tasks with assignee and deadline, unknown tags as text:
 // ui_message_body.cpp), Reply, Quote and a menu (ui_message_menu.cpp) on
-// every message, Edit and Delete on your own; the composer
+// every message, Edit and Delete on your own (beside its name with a mouse,
+// one row under its text on a touch screen); the composer
 // directly beneath (ui_composer.cpp). Only the messages on screen are
 // drawn: the others keep their measured height (app/message_layout.hpp);
 // the accessibility tree's log holds every message, the ones not drawn as
@@ -31,6 +32,52 @@ namespace roomkey::web::parts {
 
 namespace {
 
+// A message's actions: Reply, Quote, Edit and Delete on your own, the menu.
+// With a mouse they follow its name on one line; on a touch screen they
+// are one row of their own under the text, frameless (the text reads first,
+// as in a chat app) yet each a finger tall. Returns whether one holds the
+// keyboard focus.
+bool message_actions(const App& app, UiState& ui, const ChatMessage& m, bool system, Intents& out) {
+    const app::RoomView& room = app.open_room().view();
+    if (ui.touch) {
+        ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+        ImGui::PushStyleColor(ImGuiCol_Text, kAccent);
+        ImGui::PushStyleVar(ImGuiStyleVar_FramePadding,
+                            ImVec2(ImGui::GetFontSize() * 0.4f, ImGui::GetStyle().FramePadding.y));
+    }
+    bool focused = false;
+    bool first = ui.touch;  // the row's first starts the line
+    const auto action = [&](const char* label) {
+        const bool pressed = tap_button(first ? label : beside(label));
+        first = false;
+        focused = focused || ImGui::IsItemFocused();
+        return pressed;
+    };
+    if (action(tr("menu.reply"))) {
+        out.push_back(app::intent::Reply{room.room_id(), m.message_id});
+        keys_to_composer(ui);  // the keys typed next go on the reply
+    }
+    if (action(tr("menu.quote"))) {
+        out.push_back(app::intent::Quote{room.room_id(), m.message_id});
+        keys_to_composer(ui);
+    }
+    const bool mine =
+        app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
+    if (mine && !system) {
+        if (action(tr("conversation.edit"))) {
+            begin_edit(ui, m.message_id, m.body);
+            input_queue::keys_for_field(ImGui::GetID("##edit"));  // with the keys typed from now on
+        }
+        if (action(tr("menu.delete"))) out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
+    }
+    focused = message_more(ui, room.room_id(), m.message_id, out) || focused;
+    if (ui.touch) {
+        ImGui::PopStyleVar();
+        ImGui::PopStyleColor(2);
+    }
+    return focused;
+}
+
 void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::DrawnMessage& drawn,
                  const notation::NameLookup& names, std::int64_t now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
@@ -46,34 +93,11 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
     a11y::begin_log_item(m.message_id.c_str(), drawn.spoken, true);
     text_layer::message(m.message_id, drawn.text, true);  // its lines, as the page's text (text_layer.hpp)
     ImGui::BeginGroup();
-    if (tap_height() > 0.0f) ImGui::AlignTextToFramePadding();  // beside a finger's buttons, in their middle
     ImGui::TextColored(kAccent, "%s", emoji_folded(who, false).c_str());  // each emoji one glyph (emoji_glyphs.hpp)
     const std::string when = drawn.time_text + (drawn.edited ? "  " + std::string(tr("conversation.edited")) : "");
     beside(when.c_str());
     text_dim(when);
-    if (tap_button(beside(tr("menu.reply")))) {
-        out.push_back(app::intent::Reply{room.room_id(), m.message_id});
-        keys_to_composer(ui);  // the keys typed next go on the reply
-    }
-    bool focused = ImGui::IsItemFocused();
-    if (tap_button(beside(tr("menu.quote")))) {
-        out.push_back(app::intent::Quote{room.room_id(), m.message_id});
-        keys_to_composer(ui);
-    }
-    focused = focused || ImGui::IsItemFocused();
-    const bool mine =
-        app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
-    if (mine && !drawn.system) {
-        if (tap_button(beside(tr("conversation.edit")))) {
-            begin_edit(ui, m.message_id, m.body);
-            input_queue::keys_for_field(ImGui::GetID("##edit"));  // with the keys typed from now on
-        }
-        focused = focused || ImGui::IsItemFocused();
-        if (tap_button(beside(tr("menu.delete"))))
-            out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
-        focused = focused || ImGui::IsItemFocused();
-    }
-    focused = message_more(ui, room.room_id(), m.message_id, out) || focused;
+    bool focused = !ui.touch && message_actions(app, ui, m, drawn.system, out);
     if (ui.editing == m.message_id) {
         // Entered at the next frame, the caret after the text (as the composer after a Reply).
         if (ui.edit_focus) {
@@ -99,6 +123,7 @@ void message_row(const App& app, UiState& ui, const ChatMessage& m, const app::D
         const Drawing d{drawn.parts, names, app.workspace().user_time(), now, &ui.jump_to, &open_file, &app.previews()};
         draw_parts(d, drawn.parts.parts);
         if (!open_file.empty()) out.push_back(app::intent::OpenFile{room.room_id(), open_file});
+        if (ui.touch) focused = message_actions(app, ui, m, drawn.system, out);
     }
     ImGui::EndGroup();
     message_menu_opener(room.room_id(), m.message_id, focused, out);
@@ -174,8 +199,10 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
 
     const float composer_h = composer_height();
+    // Scrolled up, "Jump to latest" has a strip of its own under the log: it covers no message's controls.
+    const float jump_h = ui.conv.behind ? ImGui::GetFrameHeightWithSpacing() : 0.0f;
     const float height = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f,
-                                  ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y);
+                                  ImGui::GetContentRegionAvail().y - composer_h - ImGui::GetStyle().ItemSpacing.y - jump_h);
     const std::string me =
         app.dashboard().account().value ? app.dashboard().account().value->account_id : std::string();
     const std::vector<Contact>* contacts = app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr;
@@ -199,6 +226,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         out.push_back(app::intent::SelectionChanged{std::move(selected->text), std::move(selected->message_ids)});
     }
     if (room.messages().empty()) text_dim(tr(room.loading() ? "conversation.loading_messages" : "conversation.empty"));
+    Rows& rows = conversation_rows();
     // A room with unread messages opens at its first unread (once).
     const bool at_unread = opens_at_unread(app, ui);
     const bool jumped = !ui.jump_to.empty() || at_unread;
@@ -206,7 +234,6 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     // Only the rows on screen are parsed, laid out and drawn; the others
     // keep the height they were drawn at (app/message_layout.hpp).
     const std::vector<ChatMessage>& messages = room.messages();
-    Rows& rows = conversation_rows();
     // The rows' keys and day separators, worked out again only when the room
     // (or the UTC offset) changed: each day asks the browser for its offset.
     const std::uint64_t keys_of = app::Digest()
@@ -280,7 +307,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         rows.heights.measured(i, ImGui::GetCursorPosY() - top);
     }
     for (std::size_t i = shown.last; i < messages.size(); ++i) not_drawn(i);
-    previews_drawn(room.room_id(), all_known, out);
+    previews_measured(all_known);
     if (shown.after > 0) {
         ImGui::SetCursorPosY(ImGui::GetCursorPosY() + shown.after - ImGui::GetStyle().ItemSpacing.y);
         ImGui::Dummy(ImVec2(1.0f, 0.0f));  // the list's whole height, for the scroll bar
@@ -296,6 +323,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::EndChild();
     a11y::end_log();
     note_widget(ui, "conversation");
+    jump_to_latest(ui, jump_h, now);
     composer(app, ui, out);
 }
 

@@ -81,6 +81,8 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out);  // how man
 bool opens_at_unread(const App& app, const UiState& ui);
 void new_messages_line(const App& app, UiState& ui);
 void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant now, Intents& out);
+// After the log, in the `strip` of height its frame left under it: "Jump to latest" when behind.
+void jump_to_latest(UiState& ui, float strip, Instant now);
 
 // ---- one panel per file ----
 void header(const App& app, UiState& ui, Instant now, Intents& out);            // ui_header.cpp
@@ -112,7 +114,7 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out);     
 // workspace's details pane (ui_room.cpp).
 void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now, Intents& out);
 void members_tab(const app::RoomView& room, Intents& out);
-void files_tab(const app::RoomView& room, UiState& ui, Intents& out);
+void files_tab(const app::RoomView& room, const app::FilePreviews& previews, UiState& ui, Intents& out);
 // The room's Tasks, Members and Files tabs, in the developer view's room
 // panel and in the workspace's details alike; `task_form` draws first in the
 // Tasks tab when given (the details' "add a task" form).

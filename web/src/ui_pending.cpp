@@ -5,6 +5,7 @@
 // (Send / Review / Discard), the "New messages" line and "Jump to latest".
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "a11y.hpp"
@@ -132,16 +133,25 @@ void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant 
     // Seen to its newest message: read, as the service's own client does.
     if (settled && at_end && !room.messages().empty() && app.open_room().wants_mark_read(room.room_id()))
         out.push_back(app::intent::SeenLatest{room.room_id()});
-    if (at_end) return;
-    // Not at the newest: "Jump to latest" over the log's bottom right corner.
+    if (ui.conv.behind == !at_end) return;
+    ui.conv.behind = !at_end;  // the log's height follows at the next frame
+    redraw_at(ui, now);
+}
+
+void jump_to_latest(UiState& ui, float strip, Instant now) {
+    if (strip <= 0.0f) return;
+    if (!ui.conv.behind) {
+        ImGui::Dummy(ImVec2(1.0f, strip - ImGui::GetStyle().ItemSpacing.y));  // this frame's layout, then none
+        return;
+    }
+    // Not at the newest: "Jump to latest" at the log's bottom right, under it.
     const char* label = tr("conversation.jump_latest");
-    const ImVec2 size = ImGui::CalcTextSize(label);
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float w = size.x + style.FramePadding.x * 2;
-    const float h = size.y + style.FramePadding.y * 2;
-    ImGui::SetCursorPos(ImVec2(ImGui::GetWindowContentRegionMax().x - w,
-                               ImGui::GetScrollY() + ImGui::GetWindowHeight() - h - style.WindowPadding.y));
-    if (ImGui::Button(label)) ui.conv.to_end = true;
+    const float w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
+    if (ImGui::Button(label)) {
+        ui.conv.to_end = true;
+        redraw_at(ui, now);
+    }
     note_widget(ui, "jump_latest");
 }
 

@@ -10,6 +10,7 @@
 #include "app/i18n.hpp"
 #include "browser.hpp"
 #include "roomkey/file_upload.hpp"
+#include "ui_image_preview.hpp"
 #include "ui_parts.hpp"
 
 namespace roomkey::web::parts {
@@ -87,7 +88,7 @@ void members_tab(const app::RoomView& room, Intents& out) {
 // Upload (the browser's file picker, or a file dropped on
 // the page) with an optional message and its progress; a file's name opens
 // it (a download link asked for at that moment: it lives 30 s).
-void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
+void files_tab(const app::RoomView& room, const app::FilePreviews& previews, UiState& ui, Intents& out) {
     // The field leaves room for the button beside it; in a narrow pane the button goes under it, whole.
     const float button = ImGui::CalcTextSize(tr("room.upload")).x + ImGui::GetStyle().FramePadding.x * 2.0f;
     // Narrower than its hint, the field takes the whole line (a phone).
@@ -128,6 +129,8 @@ void files_tab(const app::RoomView& room, UiState& ui, Intents& out) {
         // The size as people read it; the exact count when pointed at.
         text_dim(format_file_size(f.filesize, true) + (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("room.file_bytes", {{"n", std::to_string(f.filesize)}}).c_str());
+        // An image as in a message (the same budget), a thumbnail's size.
+        if (app::is_previewable(f.filename, f.filesize)) file_preview(previews, f.file_id, 6.0f);
         ImGui::PopID();
     }
 }
@@ -194,7 +197,7 @@ void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant n
     const bool files_open = tab(files, app::DetailsTab::files);
     note_widget(ui, "files_tab");
     if (files_open) {
-        files_tab(room, ui, out);
+        files_tab(room, app.previews(), ui, out);
         ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
