@@ -14,6 +14,9 @@
 //     typed keys, IME composition (compositionstart/update/end), paste and
 //     mobile keyboards (their deletions too), one path. GLFW's own key-char handler is kept away
 //     from these inputs so nothing arrives twice.
+//   - A field's copy and cut (Ctrl+C/X) are its input's copy and cut events,
+//     set from the selection the app publishes (_a11ySelected): the one
+//     place every engine lets the page write the clipboard.
 // Loaded after page.js, before roomkey.js: its window listeners run first.
 'use strict';
 (function () {
@@ -30,6 +33,8 @@
   var keyActivation = null;
   var composing = false;
   var keyDeletion = false;    // Backspace/Delete went to the app as a key already
+  var selected = '';          // the focused field's selection as the app last drew it ('': none)
+  var appFocus = '';          // the app's focused item (_a11yFocus), as a data-id
 
   // A request for the app, taken at once (web/src/main.cpp listens for
   // "roomkey:a11y"): it joins the app's input queue behind the keys that
@@ -231,6 +236,7 @@
 
   function focus(id) {
     var node = nodes[id];
+    appFocus = String(id);
     var active = document.activeElement;
     var inTree = active && container() && container().contains(active);
     syncing = true;
@@ -303,6 +309,30 @@
       event.preventDefault();
       if (text) askText(id, String(text), selectedAll(el));
     });
+    // Copy and cut: the app's selection (its whole text when none, as
+    // ImGui's own Ctrl+C), as typed, set in the event itself: Firefox and
+    // WebKit refuse a clipboard write from a later frame. The input holds no
+    // selection (Ctrl+A is the app's): Chromium and WebKit fire the events
+    // then only when beforecopy/beforecut is cancelled. The keys' own
+    // Ctrl+C/X stay away from the app (keydown below), so a cut removes the
+    // text only when the clipboard got it.
+    var enable = function (event) { event.preventDefault(); };
+    el.addEventListener('beforecopy', enable);
+    el.addEventListener('beforecut', enable);
+    var clip = function (event) {
+      var node = nodes[id];
+      if (!node || !event.clipboardData || el.type === 'password' || appFocus !== String(id)) return;
+      event.preventDefault();
+      event.stopPropagation();  // the conversation's copy (text_layer.js) is not this one
+      var text = selected || node.value || '';
+      if (!text) return;
+      event.clipboardData.setData('text/plain', text);
+      if (event.type === 'cut' && !el.readOnly) {
+        ask({ type: 'delete', id: id, forward: false, span: 'char', replace: !selected });
+      }
+    };
+    el.addEventListener('copy', clip);
+    el.addEventListener('cut', clip);
     el.addEventListener('compositionstart', function () {
       composing = true;
       ask({ type: 'compose', id: id, text: '' });
@@ -389,8 +419,16 @@
     // ("typed 14, " was lost to a select-all the app had already acted
     // on). A selection made another way (a script's fill(), assistive
     // technology) still replaces.
-    if (inTextInput(event.target) && (event.ctrlKey || event.metaKey) && (event.key === 'a' || event.key === 'A')) {
+    var key = (event.key || '').toLowerCase();
+    if (inTextInput(event.target) && (event.ctrlKey || event.metaKey) && key === 'a') {
       event.preventDefault();
+      selected = '';  // all, as the app's next frame draws it
+    }
+    // Copy and cut are the input's copy and cut events (wireText).
+    if (inTextInput(event.target) && event.target.dataset.id === appFocus && (event.ctrlKey || event.metaKey) &&
+        !event.altKey && (key === 'c' || key === 'x')) {
+      event.stopImmediatePropagation();
+      return;
     }
     if (inTextInput(event.target) && (event.key === 'Backspace' || event.key === 'Delete')) {
       keyDeletion = true;
@@ -452,6 +490,7 @@
   api['_a11yApply'] = apply;
   api['_a11yFocus'] = focus;
   api['_a11yCaret'] = caret;
+  api['_a11ySelected'] = function (text) { selected = text; };
   api['_a11yTake'] = function () {
     var list = requests;
     requests = [];

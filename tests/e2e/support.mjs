@@ -499,32 +499,27 @@ export function withStackAndLanguageBrowsers(use, options = {}) {
   });
 }
 
-// Where the app drew the widget `name` (CSS px), once it is drawn and has
-// stayed put for `stableMs`: in the first frames the glyph atlas is rebuilt
-// with the browser's fonts and ImGui sizes new windows, and widgets move.
-// A user aims at a control that holds still; so does a test.
-export async function widgetRect(page, name, { stableMs = 150, timeoutMs = 30000 } = {}) {
+// Where the app drew the widget `name` (CSS px), read alike twice from
+// frames after which none was due (widget().settled): the picture is final,
+// with no glyph atlas rebuild, window sizing, scroll or input left to apply
+// (tests/engines/app.mjs widgetRect says why holding still is no such sign).
+// Only a place drawn for the state() a script sees (a frame at least as new
+// as the state's) counts.
+export async function widgetRect(page, name, { timeoutMs = 30000 } = {}) {
   const deadline = Date.now() + timeoutMs;
-  let last = null;
-  let since = Date.now();
+  let last = null; let settled = null;
   while (Date.now() < deadline) {
-    // Only a place drawn for the state() a script sees (a frame
-    // at least as new as the state's) counts.
     const r = await page.evaluate((n) => {
       const w = window.roomkey.widget(n);
       const frame = window.roomkey.state().frame;
       return w && !(frame > w.frame) ? w : null;
     }, name);
-    const same = r && last && r.x === last.x && r.y === last.y && r.width === last.width && r.height === last.height;
-    if (!same) {
-      last = r;
-      since = Date.now();
-    } else if (Date.now() - since >= stableMs) {
-      return r;
-    }
+    if (r && r.settled && settled && ['x', 'y', 'width', 'height'].every((k) => r[k] === settled[k])) return r;
+    last = r;
+    settled = r && r.settled ? r : null;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`the widget "${name}" was not drawn, or kept moving, for ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
+  throw new Error(`the widget "${name}" was not drawn, or not in a settled frame, for ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
 }
 
 // The header's controls a narrow page keeps in its menu ('menu'), one click away.

@@ -595,27 +595,26 @@ test(`${engine}: a flag and a ZWJ family typed into the composer are posted exac
     `the sandbox holds it as typed: ${JSON.stringify(held.slice(-2).map((m) => m.body))}`);
 });
 
-// Not yet what a user can rely on (a todo: it runs, and says what happened,
-// but does not fail the file): the copy event fires on the accessibility
-// tree's input, which holds no selection (the app's Ctrl+A is the app's
-// own), and the app's copy is written from the animation frame after the
-// key, 13-102 ms after it, outside the key's handler: Firefox and WebKit
-// refused it there (NotAllowedError): WebKit 3 of 4 runs, Firefox 1 of 3, and the clipboard
-// keeps what it held. The copy belongs in that copy event.
-test(`${engine}: the composer's text selected with Ctrl+A and copied with Ctrl+C is on the clipboard exactly`, {
-  todo: 'the copy is written a frame after Ctrl+C, outside its handler, where Firefox and WebKit may refuse it',
-}, async (t) => {
+// The composer's Ctrl+A is the app's own (the accessibility tree's input
+// holds no selection), and a clipboard write from the animation frame after
+// the key (13-102 ms after it) was refused by Firefox and WebKit
+// (NotAllowedError): the copy and the cut are set in the input's copy and
+// cut events (shell/a11y.js), from the selection the app published. A cut
+// removes the text only when the clipboard got it.
+test(`${engine}: the composer's text selected with Ctrl+A is cut with Ctrl+X and copied with Ctrl+C exactly`, async (t) => {
   await emptyComposer();
   await driver.type(EMOJI_TEXT);
   await waitForState(driver, (s) => s.composer && s.composer.text === EMOJI_TEXT, 'the typed text in the composer\'s draft', 20000);
-  // How the copy reached the clipboard, for the report: the page's
-  // clipboard writes (when, after the last key press, and how each ended)
-  // and the copy events.
+  // How the copies reached the clipboard, for the report: the copy and cut
+  // events, and any clipboard write (when, after the last key press, and how
+  // it ended).
   await driver.evaluate(() => {
     window.__copies = [];
     window.__lastKey = 0;
     window.addEventListener('keydown', () => { window.__lastKey = performance.now(); }, true);
-    document.addEventListener('copy', (e) => window.__copies.push({ event: 'copy', target: e.target.tagName }), true);
+    for (const type of ['copy', 'cut']) {
+      document.addEventListener(type, (e) => window.__copies.push({ event: type, target: e.target.tagName }), true);
+    }
     const write = navigator.clipboard.writeText.bind(navigator.clipboard);
     navigator.clipboard.writeText = (text) => {
       const entry = { write: text.length, after_key_ms: Math.round(performance.now() - window.__lastKey),
@@ -627,14 +626,27 @@ test(`${engine}: the composer's text selected with Ctrl+A and copied with Ctrl+C
     };
     return true;
   });
+  const how = async () => JSON.stringify(await driver.evaluate(() => window.__copies));
   await driver.press('Control+A');
-  await driver.press('Control+c');
-  const copied = await clipboardUntil((text) => text === EMOJI_TEXT);
-  const how = JSON.stringify(await driver.evaluate(() => window.__copies));
-  if (copied === null) {
+  await driver.press('Control+x');
+  await waitForState(driver, (s) => s.composer && s.composer.text === '', 'the cut text gone from the composer', 20000)
+    .catch(async (e) => { throw new Error(`${e.message} (the cut: ${await how()})`); });
+  const cut = await clipboardUntil((text) => text === EMOJI_TEXT);
+  if (cut === null) {
     t.skip(`${engine} fired no paste event for Ctrl+V into a text field under automation: the clipboard cannot be read back here`);
     return;
   }
-  t.diagnostic(`the copy: ${how}`);
-  assert.equal(copied, EMOJI_TEXT, `the clipboard holds the composer's text as typed (the copy: ${how})`);
+  assert.equal(cut, EMOJI_TEXT, `the clipboard holds the cut text as typed (the cut: ${await how()})`);
+
+  const COPIED = `copied: ${EMOJI_TEXT}`;
+  await clickWidget(driver, 'message');
+  await waitFor(driver, composerFocused, null, 'the composer focused', 10000);
+  await driver.type(COPIED);
+  await waitForState(driver, (s) => s.composer && s.composer.text === COPIED, 'the typed text in the composer\'s draft', 20000);
+  await driver.press('Control+A');
+  await driver.press('Control+c');
+  const copied = await clipboardUntil((text) => text === COPIED);
+  t.diagnostic(`the cut and the copy: ${await how()}`);
+  assert.equal(copied, COPIED, `the clipboard holds the composer's text as typed (the copy: ${await how()})`);
+  assert.equal((await appState(driver)).composer.text, COPIED, 'a copy leaves the composer\'s text');
 });

@@ -39,6 +39,10 @@ EM_JS(void, roomkey_js_a11y_caret, (unsigned int id, int x, int y, int height), 
 });
 
 // url "": no link under the pointer.
+EM_JS(void, roomkey_js_a11y_selected, (const char* text), {
+    window['roomkey']['_a11ySelected'](UTF8ToString(text));
+});
+
 EM_JS(void, roomkey_js_link, (const char* url, int x, int y, int width, int height), {
     window['roomkey']['_a11yLink'](UTF8ToString(url), x, y, width, height);
 });
@@ -71,6 +75,7 @@ struct Tree {
     std::string next_name;
     ImGuiID focus_published = 0;
     std::array<int, 4> caret_published{};
+    std::string selected_published;  // the focused field's selection, as typed
     std::string link_url;  // under the pointer this frame, and as published
     ImRect link_box;
     std::string link_published;
@@ -472,6 +477,23 @@ void publish(float scale) {
     if (focus != t.focus_published || pressed_on_focus) {
         roomkey_js_a11y_focus(focus);
         t.focus_published = focus;
+    }
+    // What the field being edited has selected, as typed (emoji unfolded):
+    // the page's copy and cut events put it on the clipboard in their own
+    // handler (a11y.js), the one place every engine allows the write.
+    std::string selected;
+    const ImGuiInputTextState& field = g.InputTextState;
+    if (focus != 0 && focus == g.ActiveId && field.ID == focus && field.HasSelection() &&
+        !(field.Flags & ImGuiInputTextFlags_Password) && field.TextA.Data) {
+        const ImWchar* w = field.TextW.Data;
+        const int a = ImClamp(ImMin(field.Stb.select_start, field.Stb.select_end), 0, field.CurLenW);
+        const int b = ImClamp(ImMax(field.Stb.select_start, field.Stb.select_end), 0, field.CurLenW);
+        const int from = ImTextCountUtf8BytesFromStr(w, w + a), to = from + ImTextCountUtf8BytesFromStr(w + a, w + b);
+        if (to <= field.CurLenA) selected = roomkey::web::emoji_unfolded(std::string_view(field.TextA.Data + from, static_cast<std::size_t>(to - from)));
+    }
+    if (selected != t.selected_published) {
+        roomkey_js_a11y_selected(selected.c_str());
+        t.selected_published = std::move(selected);
     }
     // The DOM input follows the caret, so an IME's candidate window opens
     // next to the text being composed.

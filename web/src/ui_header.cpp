@@ -28,9 +28,14 @@ void question_dialog(const App& app, UiState& ui, Intents& out) {
     if (q && !ImGui::IsPopupOpen(kId)) ImGui::OpenPopup(kId);
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(display.x - 16.0f, ImGui::GetFontSize() * 26.0f), 0));
+    // Its width fixed, its height fitted to the text: a size of 0 set each
+    // frame restarted ImGui's two-frame auto-fit every frame, so the page
+    // drew continuously while the question was up.
+    const float width = std::min(display.x - 16.0f, ImGui::GetFontSize() * 26.0f);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, FLT_MAX));
     const std::string title = (q ? q->title : std::string()) + kId;
-    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings;
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_AlwaysAutoResize;
     if (!ImGui::BeginPopupModal(title.c_str(), nullptr, fixed)) return;
     if (!q) {
         ImGui::CloseCurrentPopup();
