@@ -197,6 +197,11 @@ private:
     void session_step(RestStep& step, Instant now) override;
     bool session_ended(const HttpResponse& response, Instant now) override;
     void offer_scope(std::string scope) override { features_.console.offer_scope(std::move(scope)); }
+    std::optional<ScopeSet> granted_scopes() const override {
+        if (!oauth_grant()) return std::nullopt;
+        const ScopeSet* scopes = session_shown().granted_scopes();
+        return scopes ? *scopes : ScopeSet{};
+    }
 
     RandomSource random_;
     std::string origin_;
