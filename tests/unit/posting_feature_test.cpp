@@ -46,6 +46,7 @@ public:
     bool cancel(RequestTag tag) override { return held.erase(tag) > 0; }
     ApiConfig api_config() const override { return ApiConfig{"/api", "x-servicetoken"}; }
     const PacingScheduler& scheduler() const override { return pacer; }
+    std::optional<ScopeSet> granted_scopes() const override { return std::nullopt; }
     void set_error(UserError error, ErrorSource) override { errors.push_back(std::move(error)); }
     void clear_error(ErrorSource) override {}
     void notice(std::string) override {}

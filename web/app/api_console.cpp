@@ -9,31 +9,30 @@ namespace roomkey::app {
 
 using detail::kNoAnswer;
 
-void ApiConsole::call(const intent::ConsoleCall& i, const std::optional<ScopeSet>& granted, Instant now) {
-    const Console::Decision decision = console_.prepare(i.method, i.path, i.params, granted, i.confirmed, i.anyway);
+void ApiConsole::apply(const intent::ConsoleCall& i, Instant now) {
+    const Console::Decision decision =
+        console_.prepare(i.method, i.path, i.params, host_.granted_scopes(), i.confirmed, i.anyway);
     if (decision.verdict == Console::Verdict::send) send(decision.call, now);
 }
 
-void ApiConsole::confirm(Instant now) {
+void ApiConsole::apply(const intent::ConfirmConsoleCall&, Instant now) {
     if (auto call = console_.confirm()) send(*call, now);
 }
 
-void ApiConsole::cancel() {
+void ApiConsole::apply(const intent::CancelConsoleCall&, Instant) {
     console_.cancel();
     change_.reset();  // a delete asked from the conversation is not sent
 }
 
-void ApiConsole::edit(const intent::EditMessage& i, const std::optional<ScopeSet>& granted, Instant now) {
+void ApiConsole::apply(const intent::EditMessage& i, Instant now) {
     change_ = MessageChange{i.room_id, i.message_id, i.body};
-    call(
-        intent::ConsoleCall{Method::Put, "/rooms/" + i.room_id + "/messages/" + i.message_id, {{"body", i.body}}, true},
-        granted, now);
+    apply(intent::ConsoleCall{Method::Put, "/rooms/" + i.room_id + "/messages/" + i.message_id, {{"body", i.body}}, true},
+          now);
 }
 
-void ApiConsole::remove(const intent::DeleteMessage& i, const std::optional<ScopeSet>& granted, Instant now) {
+void ApiConsole::apply(const intent::DeleteMessage& i, Instant now) {
     change_ = MessageChange{i.room_id, i.message_id, std::nullopt};
-    call(intent::ConsoleCall{Method::Delete, "/rooms/" + i.room_id + "/messages/" + i.message_id, {}, false}, granted,
-         now);
+    apply(intent::ConsoleCall{Method::Delete, "/rooms/" + i.room_id + "/messages/" + i.message_id, {}, false}, now);
 }
 
 void ApiConsole::send(const ConsolePending& call, Instant now) {

@@ -22,12 +22,12 @@ public:
     // `room`: the open room, where an edit or delete shows.
     ApiConsole(FeatureHost& host, RoomView& room) : host_(host), room_(room) {}
 
-    // `granted`: the grant's scopes, nullopt for an API token (the service decides).
-    void call(const intent::ConsoleCall& call, const std::optional<ScopeSet>& granted, Instant now);
-    void confirm(Instant now);
-    void cancel();
-    void edit(const intent::EditMessage& edit, const std::optional<ScopeSet>& granted, Instant now);
-    void remove(const intent::DeleteMessage& remove, const std::optional<ScopeSet>& granted, Instant now);
+    // With the grant's scopes the host knows (FeatureHost::granted_scopes).
+    void apply(const intent::ConsoleCall& call, Instant now);
+    void apply(const intent::ConfirmConsoleCall&, Instant now);
+    void apply(const intent::CancelConsoleCall&, Instant);
+    void apply(const intent::EditMessage& edit, Instant now);
+    void apply(const intent::DeleteMessage& remove, Instant now);
     // Another view got 403 insufficient_scope naming `scope`: offer it too.
     void offer_scope(std::string scope) { console_.offer_scope(std::move(scope)); }
     // The last answer was the previous account's.

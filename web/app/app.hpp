@@ -160,6 +160,8 @@ private:
                        bool upload_progress = false);
     void fetch_config(Instant now) { send(purpose::ConfigFetch{}, tr("log.purpose.config"), config_.begin(), now); }
     void on_config(const HttpResponse& response, Instant now);
+    void deliver(const HttpPurpose& purpose, const std::optional<HttpResponse>& response,
+                 std::optional<TransportFailure> failure, const std::string& reason, Instant now);
     void on_helper_unreachable(Instant now, bool probe_failed);
     void pump(Instant now) { requests_.pump(now); }
     void told(std::optional<Told> told);
@@ -198,6 +200,11 @@ private:
     void session_step(RestStep& step, Instant now) override;
     bool session_ended(const HttpResponse& response, Instant now) override;
     void offer_scope(std::string scope) override { features_.console.offer_scope(std::move(scope)); }
+    std::optional<ScopeSet> granted_scopes() const override {
+        if (!oauth_grant()) return std::nullopt;
+        const ScopeSet* scopes = session_shown().granted_scopes();
+        return scopes ? *scopes : ScopeSet{};
+    }
 
     RandomSource random_;
     std::string origin_;

@@ -30,21 +30,7 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
     // Any HTTP answer, whatever its status, means roomkey-helper is there.
     if (auto told = helper_.on_answer()) feedback_.set_notice(std::move(*told));
     bff_.note_response(response, now);  // a token request the helper made meanwhile
-    std::visit(
-        [&](const auto& p) {
-            using T = std::decay_t<decltype(p)>;
-            if constexpr (std::is_same_v<T, purpose::ConfigFetch>) {
-                on_config(response, now);
-            } else if constexpr (std::is_same_v<T, purpose::TokenCall>) {
-                sign_in_.on_token_answer(p.id, response, {}, now);
-            } else if constexpr (std::is_same_v<T, purpose::RestCall>) {
-                requests_.on_answer(p.tag, response, std::nullopt, {}, now);
-            } else if constexpr (std::is_same_v<T, purpose::BffCall>) {
-                bff_.on_answer(p.route, response, {}, now);
-            }
-        },
-        *purpose);
-    pump(now);
+    deliver(*purpose, response, std::nullopt, {}, now);
 }
 
 void App::on_transport_error(std::uint64_t id, TransportFailure failure, const std::string& reason, Instant now) {
@@ -55,21 +41,28 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
     // backoff (a timeout says the helper is there but slow: no probe).
     const bool probe = std::holds_alternative<purpose::HelperProbe>(*purpose);
     if (failure == TransportFailure::network_error || probe) on_helper_unreachable(now, probe);
+    deliver(*purpose, std::nullopt, failure, reason, now);  // HelperProbe: on_helper_unreachable set the next probe
+}
+
+// An answer (`response`) or why there is none, to the owner of its purpose.
+void App::deliver(const HttpPurpose& purpose, const std::optional<HttpResponse>& response,
+                  std::optional<TransportFailure> failure, const std::string& reason, Instant now) {
     std::visit(
         [&](const auto& p) {
             using T = std::decay_t<decltype(p)>;
             if constexpr (std::is_same_v<T, purpose::ConfigFetch>) {
+                if (response) return on_config(*response, now);
                 config_.on_no_answer(reason);
                 sign_in_.after_config(reason, now);
             } else if constexpr (std::is_same_v<T, purpose::TokenCall>) {
-                sign_in_.on_token_answer(p.id, std::nullopt, reason, now);
+                sign_in_.on_token_answer(p.id, response, reason, now);
             } else if constexpr (std::is_same_v<T, purpose::RestCall>) {
-                requests_.on_answer(p.tag, std::nullopt, failure, reason, now);
+                requests_.on_answer(p.tag, response, failure, reason, now);
             } else if constexpr (std::is_same_v<T, purpose::BffCall>) {
-                bff_.on_answer(p.route, std::nullopt, reason, now);
-            }  // HelperProbe: on_helper_unreachable set the next probe
+                bff_.on_answer(p.route, response, reason, now);
+            }
         },
-        *purpose);
+        purpose);
     pump(now);
 }
 

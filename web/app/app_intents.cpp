@@ -1,8 +1,8 @@
 // app_intents.cpp: every intent to its owner. The features' own go to them
-// (features.hpp: posting, the dashboard, the open room, the workspace), the
-// log's to its copies (copies.hpp); the App keeps the session's (the sign-in,
-// the BFF panel, what the user is told), the console's (they carry the
-// session's scopes), the platform's effects and the message menu. An intent
+// (features.hpp: posting, the console, the dashboard, the open room, the
+// workspace), the log's to its copies (copies.hpp); the App keeps the
+// session's (the sign-in, the BFF panel, what the user is told), the
+// platform's effects and the message menu. An intent
 // no owner takes does not compile (the static_assert below).
 #include <type_traits>
 
@@ -28,17 +28,9 @@ template <class Owner, class I>
 struct Takes<Owner, I, std::void_t<decltype(std::declval<Owner&>().apply(std::declval<const I&>(), Instant{}))>>
     : std::true_type {};
 
-// An API token's scopes are not known to the client: the service decides.
-std::optional<ScopeSet> console_scopes(const App& app) {
-    if (!app.oauth_grant()) return std::nullopt;
-    const ScopeSet* scopes = app.session_shown().granted_scopes();
-    return scopes ? *scopes : ScopeSet{};
-}
-
 }  // namespace
 
 void App::apply(const Intent& intent, Instant now) {
-    ApiConsole& console = features_.console;
     std::visit(
         Overloaded{
             // ---- the session: sign-in, the BFF panel, sign-out ----
@@ -76,12 +68,6 @@ void App::apply(const Intent& intent, Instant now) {
             [&](const intent::PageRestored&) { page_restored(now); },
             [&](const intent::FormError& i) { feedback_.set_form_error(i.message); },
             [&](const intent::SetLanguage& i) { i18n::set_language(i.lang); },
-            // ---- the API console: with the session's scopes ----
-            [&](const intent::ConsoleCall& i) { console.call(i, console_scopes(*this), now); },
-            [&](const intent::ConfirmConsoleCall&) { console.confirm(now); },
-            [&](const intent::CancelConsoleCall&) { console.cancel(); },
-            [&](const intent::EditMessage& i) { console.edit(i, console_scopes(*this), now); },
-            [&](const intent::DeleteMessage& i) { console.remove(i, console_scopes(*this), now); },
             // ---- the platform's effects, and the message menu's outcomes ----
             [&](const intent::PickFile& i) {
                 features_.open_room.ensure_open(i.room_id, now);

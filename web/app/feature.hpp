@@ -118,6 +118,8 @@ public:
     virtual void offer_scope(std::string scope) = 0;
     // Someone holds credentials that REST requests may go with now.
     virtual bool can_send() const = 0;
+    // The grant's scopes; nullopt for an API token (the service decides).
+    virtual std::optional<ScopeSet> granted_scopes() const = 0;
     // Open a download_url (an attachment: the browser saves it, the page stays).
     virtual void open_url(std::string url) = 0;
 

@@ -60,6 +60,10 @@ struct Features {
     auto apply(const I& i, Instant now) -> decltype(std::declval<Posting&>().apply(i, now)) {
         posting.apply(i, now);
     }
+    template <class I>
+    auto apply(const I& i, Instant now) -> decltype(std::declval<ApiConsole&>().apply(i, now)) {
+        console.apply(i, now);
+    }
     void apply(const intent::ReloadAccount&, Instant now) { dashboard.reload_account(now); }
     void apply(const intent::ReloadRooms&, Instant now) { dashboard.reload_rooms(now); }
     void apply(const intent::SelectRoom& i, Instant) { dashboard.select_room(i.room_id); }

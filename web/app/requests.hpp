@@ -33,6 +33,7 @@ public:
     virtual bool session_ended(const HttpResponse& response, Instant now) = 0;
     // A call was refused for want of `scope`: the console offers to add it.
     virtual void offer_scope(std::string scope) = 0;
+    virtual std::optional<ScopeSet> granted_scopes() const = 0;
 
 protected:
     ~RequestsHost() = default;
@@ -82,6 +83,7 @@ public:
     void notice_words(Words words) override { feedback_.set_notice(std::move(words)); }
     void offer_scope(std::string scope) override { host_.offer_scope(std::move(scope)); }
     bool can_send() const override { return client_.can_send(); }
+    std::optional<ScopeSet> granted_scopes() const override { return host_.granted_scopes(); }
     void open_url(std::string url) override { effects_.push_back(effect::OpenUrl{std::move(url)}); }
 
 private:
