@@ -163,6 +163,12 @@ test('/config.json has the same content through both fronts (each names its own 
     assert.equal(bodies[name].redirect_uri, `https://127.0.0.1:${port}/callback`);
     bodies[name].redirect_uri = '(origin)/callback';
   }
+  // The one intended difference: nginx alone never saw the download links
+  // the service issued, so it cannot fetch previews safely and says so
+  // (docs/file_previews.md); the helper's document leaves the default (shown).
+  assert.equal(bodies.nginx.file_previews, false, 'nginx without a helper says previews are not served');
+  assert.equal(bodies.helper.file_previews, undefined, "the helper's document is unchanged");
+  delete bodies.nginx.file_previews;
   assert.deepEqual(bodies.nginx, bodies.helper);
 });
 
