@@ -308,6 +308,10 @@ bool build_font_atlas(float pixel_size) {
     config.SizePixels = static_cast<float>(line_height);
     config.GlyphRanges = kCarrierRange;
     ImFont* font = io.Fonts->AddFontDefault(&config);
+    // AddFontDefault names ProggyClean's U+0085 as the ellipsis, a control
+    // character no Canvas glyph stands for: a shortened label (a tab's) then
+    // ended in the replacement glyph. U+2026 is pinned in every atlas.
+    font->EllipsisChar = 0x2026;
 
     std::vector<Glyph> glyphs;
     glyphs.reserve(codepoints.size());
