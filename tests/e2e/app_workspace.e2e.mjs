@@ -14,8 +14,27 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApi, sandboxApiJson, artifacts,
-  withStackAndBrowser } from './support.mjs';
+  withStackAndBrowser, decodePng } from './support.mjs';
 import { area, overlap, assertWorkspaceRegions } from './workspace_regions.mjs';
+
+// The last glyph of dark text in an image: the rightmost run of columns
+// holding ink, its width and the height of its ink.
+function lastGlyph({ width, height, channels, pixels }) {
+  const ink = (x, y) => {
+    const i = (y * width + x) * channels;
+    return 0.3 * pixels[i] + 0.59 * pixels[i + 1] + 0.11 * pixels[i + 2] < 100;
+  };
+  const inked = (x) => { for (let y = 0; y < height; y++) if (ink(x, y)) return true; return false; };
+  let right = width - 1;
+  while (right >= 0 && !inked(right)) --right;
+  let left = right;
+  while (left > 0 && inked(left - 1)) --left;
+  let top = height; let bottom = -1;
+  for (let x = left; x <= right && right >= 0; x++) {
+    for (let y = 0; y < height; y++) if (ink(x, y)) { top = Math.min(top, y); bottom = Math.max(bottom, y); }
+  }
+  return { width: right >= 0 ? right - left + 1 : 0, height: bottom >= top ? bottom - top + 1 : 0 };
+}
 
 const ROOM = '2100';
 let stack; let browser;
@@ -105,6 +124,20 @@ for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
       }
     }
     await page.screenshot({ path: join(artifacts, `workspace_details_${width}x${height}.png`) });
+    // The details' tab labels, shortened to fit where the pane is narrow
+    // ("Memb…" at 1000), end in an ellipsis, never in the replacement glyph
+    // a font without an ellipsis glyph draws: its last glyph is not a blob
+    // as wide and tall as a letter cell.
+    const files = await widgetRect(page, 'files_tab');
+    const tabs = { 'Members, the tab left of Files': { x: Math.max(details.x, files.x - files.height * 4), y: files.y,
+      width: files.x - 1 - Math.max(details.x, files.x - files.height * 4), height: files.height }, Files: files };
+    for (const [label, r] of Object.entries(tabs)) {
+      const glyph = lastGlyph(decodePng(await page.screenshot({ clip: r })));
+      assert.ok(glyph.width > 0, `${label}: a label is drawn in ${JSON.stringify(r)}`);
+      assert.ok(!(glyph.width > r.height * 0.35 && glyph.height > r.height * 0.35),
+        `${label}: the label ends in a glyph of ${glyph.width}x${glyph.height} px in a ${r.height} px tab: ` +
+        'a replacement glyph, not an ellipsis or a letter');
+    }
     if (width < 800) {
       await clickWidget(page, 'back');
     } else {
