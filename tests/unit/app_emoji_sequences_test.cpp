@@ -88,6 +88,26 @@ TEST(EmojiSequences, EmojiPresentationIsAskedOfTheColourFont) {
     }
 }
 
+// Code points at the edges of Emoji_Presentation's ranges (adjacent ranges
+// merged), taken from Unicode's emoji-data.txt for Emoji 15.0 (ucd/15.0.0/
+// emoji/emoji-data.txt, dated 2022-08-02, as unicode-org/unicodetools holds
+// it; unchanged in 15.1): each first and last is Yes, the code point on
+// either side No. Among them the fast path's bounds (U+231A, U+2B55), the
+// neighbours of the regional indicators, and Emoji 15.0's additions
+// (U+1F6DC wireless, U+1FA87-1FA88, U+1FAF7-1FAF8).
+TEST(EmojiSequences, EmojiPresentationMatchesTheEdgesOfEmojiData15) {
+    for (const char32_t c : {0x231AU, 0x231BU, 0x23E9U, 0x23ECU, 0x2753U, 0x2755U, 0x2B55U, 0x1F004U, 0x1F18EU,
+                             0x1F191U, 0x1F19AU, 0x1F201U, 0x1F3F4U, 0x1F6DCU, 0x1F6DFU, 0x1FA70U, 0x1FA7CU, 0x1FA80U,
+                             0x1FA88U, 0x1FAF0U, 0x1FAF8U}) {
+        EXPECT_TRUE(emoji_presentation(c)) << std::hex << static_cast<unsigned>(c);
+    }
+    for (const char32_t c : {0x2319U, 0x231CU, 0x23E8U, 0x23EDU, 0x2752U, 0x2756U, 0x2B54U, 0x2B56U, 0x1F003U,
+                             0x1F005U, 0x1F18DU, 0x1F18FU, 0x1F190U, 0x1F19BU, 0x1F200U, 0x1F202U, 0x1F3F3U, 0x1F3F5U,
+                             0x1F6DBU, 0x1F6E0U, 0x1FA6FU, 0x1FA7DU, 0x1FA7FU, 0x1FA89U, 0x1FAEFU, 0x1FAF9U}) {
+        EXPECT_FALSE(emoji_presentation(c)) << std::hex << static_cast<unsigned>(c);
+    }
+}
+
 // The composer's field holds the text folded, and what is sent is the text
 // unfolded: exactly what was typed, whatever was typed (a codepoint of the
 // folding area itself, broken bytes, a single emoji, text without emoji).

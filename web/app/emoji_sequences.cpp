@@ -60,7 +60,8 @@ void put(std::string& out, char32_t c) {
 }  // namespace
 
 bool emoji_presentation(char32_t c) {
-    // Emoji_Presentation=Yes of emoji-data.txt (Emoji 15.0), ranges merged
+    // Emoji_Presentation=Yes of emoji-data.txt (Emoji 15.0, checked against
+    // the file: EmojiPresentationMatchesTheEdgesOfEmojiData15), ranges merged
     // (16 bits each: the plane-1 ones less 0x1F000); the regional
     // indicators left out (one alone is a letter, not a flag).
     static constexpr std::uint16_t kBmp[][2] = {
