@@ -1,18 +1,24 @@
 // text_layer.js: the conversation's text as the page's own text (web/src/
 // text_layer.cpp is its other half), laid over the drawn glyphs the way
 // pdf.js lays its text layer over a page: each drawn line is a transparent
-// span at the line's place, in the same fonts, stretched to the drawn width.
+// span at the line's place, in the same fonts, spaced to the drawn width.
+// The lines of a paragraph are one run of inline text (moved to their places
+// relatively, each taking no room), joined by what joins them in the text
+// (a wrap's space, nothing between two CJK lines): the browser's find, which
+// matches only within a block, finds words across a wrap.
 //   - Selection: a press, drag, double-click (a word), triple-click (a
 //     paragraph), Shift+click (extends) over the conversation, and Ctrl+A
 //     after a press in it (every loaded message), select the layer's text;
 //     the browser draws the selection over the canvas. The layer never
 //     takes a mouse (the canvas keeps every mouse event): presses are mapped
-//     to text positions here. A finger is different: while one is down over
-//     the conversation, and while a word it chose stays selected, the lines
-//     take the pointer (class tl-touch), so the engine's own long press
+//     to text positions here. A finger is different: on a touch screen
+//     (a coarse pointer, or once a finger touched the page) the lines take
+//     it from the start (class tl-touch), so the engine's own long press
 //     selects the word with its handles and dragging a handle meets the
 //     text; a touch that lands on a line goes on to the canvas (forward()),
-//     so taps and swipes still reach the app.
+//     and a tap's own mouse events land on the canvas (the lines let go of
+//     the pointer from the tap's end to its click), so taps and swipes
+//     still reach the app.
 //   - Copy (Ctrl+C, or the page API's copy_selection) writes the selected
 //     text of the messages' `text` (state().room.messages[].text), in order,
 //     one message a line.
@@ -49,6 +55,7 @@
     var a11y = document.getElementById('a11y');
     // Before the accessibility tree: the browser's find meets this text first.
     document.body.insertBefore(layer, a11y || null);
+    lines();
     return layer;
   }
 
@@ -74,19 +81,23 @@
     return measure.measureText(text).width;
   }
 
+  // A line at its place (relative to where the paragraph's inline text
+  // would put it: every line before it takes no room), as wide as drawn.
   function place(el, r) {
     var s = el.style;
     s.left = r[0] + 'px';
     s.top = r[1] + 'px';
-    // A line only moved (a scroll) keeps its size and stretch: measuring its
+    // A line only moved (a scroll) keeps its size and spacing: measuring its
     // text again each frame was most of what a scroll cost here.
     var size = r[2] + ' ' + r[3];
     if (el.placedSize === size) return;
     el.placedSize = size;
     s.fontSize = r[3] + 'px';
-    s.height = r[3] + 'px';
     var natural = naturalWidth(r[4], r[3]);
-    s.transform = natural > 0 ? 'scaleX(' + (r[2] / natural) + ')' : '';
+    var count = Array.from(r[4]).length;
+    var spacing = natural > 0 && count ? (r[2] - natural) / count : 0;
+    s.letterSpacing = spacing ? spacing + 'px' : '';
+    s.marginRight = -(natural + spacing * count) + 'px';
   }
 
   // The drawn lines of a message in reading order, each at its place in
@@ -97,7 +108,7 @@
   function drawRuns(m, list) {
     m.el.textContent = '';
     m.runs = [];
-    var cursor = 0, labels = 0;
+    var cursor = 0, labels = 0, block = null;
     list.forEach(function (r) {
       var at = m.text.indexOf(r[4], cursor);
       if (at >= 0 && r[5] && !/^[\s>]*$/.test(m.text.slice(cursor, at))) at = -1;
@@ -113,7 +124,23 @@
         run.el.dataset.label = String(run.l);
       }
       place(run.el, r);
-      m.el.appendChild(run.el);
+      // What joins it to the line before: a line break starts a paragraph
+      // of its own; a space (or nothing) stays in the text, taking no room.
+      var last = m.runs[m.runs.length - 1];
+      var join = last ? between(m, last, run) : '\n';
+      if (join.indexOf('\n') >= 0) {
+        block = document.createElement('div');
+        block.className = 'tl-para';
+        m.el.appendChild(block);
+      } else if (join) {
+        var gap = isText(last) ? span('tl-gap', join, last.end) : span('tl-gap', join, last.anchor);
+        if (!isText(last)) {
+          gap.dataset.label = String(last.l);
+          gap.dataset.base = String(last.text.length);
+        }
+        block.appendChild(gap);
+      }
+      block.appendChild(run.el);
       m.runs.push(run);
     });
     if (!m.runs.length) hidden(m);
@@ -220,7 +247,7 @@
     }
     var at = position(p);
     if (at < 0) return [m.el, 0];
-    if (at >= m.runs.length) return [m.el, m.runs.length];
+    if (at >= m.runs.length) return [m.el, m.el.childNodes.length];
     var i = Math.floor(at), r = m.runs[i];
     return [r.el.firstChild, Math.round((at - i) * (r.text.length + 1))];
   }
@@ -236,16 +263,23 @@
     var msg = el.closest('.tl-msg');
     var m = msg && byId[msg.dataset.id];
     if (!m) return null;
-    if (el === msg) {
-      var child = msg.childNodes[offset];
-      if (!child) return { id: m.id, o: m.text.length };
-      el = child;
-      node = child;
-      offset = 0;
+    // Between a message's paragraphs or a paragraph's lines: at the start
+    // of the one after, or the end of the last.
+    while (el === msg || el.className === 'tl-para') {
+      var child = el.childNodes[offset];
+      if (!child && el === msg) return { id: m.id, o: m.text.length };
+      if (!child) {
+        el = el.lastChild;
+        offset = el.childNodes.length;
+      } else {
+        el = child;
+        offset = 0;
+      }
+      node = el;
     }
     var start = Number(el.dataset.start);
     var length = el.textContent.length;
-    var k = node.nodeType === 3 ? offset : offset > 0 ? length : 0;
+    var k = (node.nodeType === 3 ? offset : offset > 0 ? length : 0) + Number(el.dataset.base || 0);
     if (el.dataset.label) return point(m.id, start, Number(el.dataset.label), k);
     return { id: m.id, o: start + k };
   }
@@ -355,8 +389,9 @@
   document.addEventListener('selectionchange', function () {
     var sel = window.getSelection();
     // A finger's word, once no longer selected, gives the lines back to the
-    // canvas (checked after this handler, which may put the word back).
-    if (!held && !fingerDown) Promise.resolve().then(function () { if (!touchSelected()) touchText(false); });
+    // canvas where no finger takes them (checked after this handler, which
+    // may put the word back).
+    if (!held && !fingerDown) Promise.resolve().then(lines);
     if (!sel || !sel.rangeCount || !layer) return;
     // Ctrl+A after a press in the conversation: the browser selected the
     // whole page; the conversation takes every loaded message instead.
@@ -520,8 +555,13 @@
   var heldWord = false;  // the selection is the word a long press chose (touchAt)
   var longPressed = false;  // this touch was a long press: its end is no tap
   var fingerDown = false;
+  // A touch screen: the browser's own long press hit-tests the finger's
+  // first place, so the lines take the finger before it comes. A mouse
+  // moved (a laptop's touch screen beside its touchpad) gives them back.
+  var coarse = !!(window.matchMedia && window.matchMedia('(pointer: coarse)').matches);
+  var tapping = false;  // a tap's mouse events are under way: they go to the canvas
   function release() { if (held) clearTimeout(held.timer); held = null; }
-  // On a touch screen the layer's lines take the pointer while a finger is
+  // The layer's lines take the pointer on a touch screen, while a finger is
   // down and while a selection it made is shown (dragging the browser's
   // handles hit-tests the text); a mouse never meets them.
   function touchSelected() {
@@ -530,6 +570,11 @@
   }
   function touchText(on) {
     if (layer && layer.classList.contains('tl-touch') !== on) layer.classList.toggle('tl-touch', on);
+  }
+  // (A selection keeps them only when they already had them: a mouse's never does.)
+  function lines() {
+    var had = !!layer && layer.classList.contains('tl-touch');
+    touchText(!tapping && (coarse || fingerDown || (had && touchSelected())));
   }
   // A finger that lands on a line while they take it: the canvas gets the
   // touch all the same (a swipe scrolls the conversation, a tap taps).
@@ -574,6 +619,7 @@
       // The browser's own long press hit-tests where the finger is when it
       // fires: over the text it meets the layer's span and selects the word
       // with its own handles (touch hardly ever starts on the span itself).
+      tapping = false;
       if (inside(t)) touchText(true);
       held = { x: t.clientX, y: t.clientY, timer: setTimeout(longPress, LONG_PRESS) };
     } else if (held && (Math.abs(t.clientX - held.x) > 10 || Math.abs(t.clientY - held.y) > 10)) {
@@ -586,16 +632,24 @@
     canvas.addEventListener('touchstart', touchAt, { passive: true });
     canvas.addEventListener('touchmove', touchAt, { passive: true });
     canvas.addEventListener('touchend', function (event) {
+      // Lifted still, before the long press: a tap, whose mouse events
+      // (hit-tested after this) go to the canvas; a selection the finger
+      // made keeps its handles.
+      tapping = !!held && !event.touches.length && !touchSelected();
       release();
       fingerDown = event.touches.length > 0;
-      // Lifted: a tap goes to the canvas; a selection the finger made keeps its handles.
-      if (!fingerDown && !touchSelected()) touchText(false);
+      lines();
       // No tap after a long press: the menu it opened is under the finger.
       if (longPressed && event.cancelable) event.preventDefault();
       longPressed = false;
     });
-    canvas.addEventListener('touchcancel', function () { release(); fingerDown = false; touchText(false); },
-      { passive: true });
+    canvas.addEventListener('touchcancel', function () { release(); fingerDown = false; lines(); }, { passive: true });
+    window.addEventListener('touchstart', function () { coarse = true; }, { capture: true, passive: true });
+    // The tap's click is the last of its mouse events: the lines take the finger again.
+    window.addEventListener('click', function () { if (tapping) { tapping = false; lines(); } }, true);
+    window.addEventListener('pointermove', function (event) {
+      if (coarse && event.isTrusted && event.pointerType === 'mouse') { coarse = false; lines(); }
+    }, { capture: true, passive: true });
     // The rest of the touch follows its line itself: a line a scroll
     // replaces leaves the layer, and its events no longer pass through it.
     root().addEventListener('touchstart', function (event) {

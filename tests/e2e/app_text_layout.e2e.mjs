@@ -94,3 +94,56 @@ test('at 390 px a quote\'s heading too long for the line wraps, drawn and in the
   assert.ok(selected.selection.text.includes(words), `the copy holds the heading as one line: ${JSON.stringify(selected.selection.text)}`);
   await page.close();
 });
+
+// A message's drawn lines in the page's text (the text layer), once each is
+// drawn in the conversation's view: their texts, in order.
+const drawnLines = (page, id) => page.waitForFunction((mid) => {
+  const view = document.getElementById('textlayer').getBoundingClientRect();
+  const runs = [...document.querySelectorAll(`#textlayer .tl-msg[data-id="${mid}"] .tl-run`)];
+  return runs.length >= 2 && runs.every((el) => { const r = el.getBoundingClientRect(); return r.top >= view.top && r.bottom <= view.bottom; })
+    ? runs.map((el) => el.textContent) : null;
+}, id, { timeout: 30000 }).then((h) => h.jsonValue());
+
+// Wrapped at 390 px, a message reads on as one text in the page: the
+// browser's find matches the words on either side of a wrap, and a copy of
+// the selection reads as the message's text, the wrap's space once (in
+// English), no character added (in Japanese, which wraps between letters).
+for (const [lang, body, join] of [
+  ['English', `Wrap check ${Date.now()}: alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike ` +
+    'november oscar papa quebec romeo sierra tango uniform victor whiskey', ' '],
+  ['Japanese', `折り返し${Date.now()}いろはにほへとちりぬるをわかよたれそつねならむうゐのおくやまけふこえてあさきゆめみしゑひもせす`, ''],
+]) {
+  test(`at 390 px the browser's find matches ${lang} words across a wrap, and a copy reads as the message's text`, async () => {
+    assert.equal((await sandboxApi(stack, demoUsers.bob, 'POST', '/rooms/2101/messages', { body })).status, 200);
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
+    const { page, state } = await openRoomPage(browser.context, stack.url, '2101', { viewport: { width: 390, height: 844 },
+      until: (s) => s.room.messages.some((m) => m.body === body), what: 'the long message' });
+    const message = state.room.messages.find((m) => m.body === body);
+    const lines = await drawnLines(page, message.message_id);
+    assert.ok(lines.length >= 2, `the message wraps at 390 px: ${JSON.stringify(lines)}`);
+    // The end of the first line and the start of the second, as the text joins them.
+    const [first, second] = lines;
+    assert.ok(message.text.includes(first + join + second), `the lines ${JSON.stringify(lines)} are the text's, joined by ${JSON.stringify(join)}`);
+    const across = lang === 'English' ? `${first.split(' ').at(-1)} ${second.split(' ')[0]}` : first.slice(-2) + second.slice(0, 2);
+    assert.equal(message.text.split(across).length, 2, `"${across}" is once in the text`);
+    const found = await page.evaluate((q) => { window.getSelection().removeAllRanges(); return window.find(q); }, across);
+    assert.ok(found, `window.find("${across}") matches across the wrap`);
+    const selected = await waitForState(page, (s) => s.selection && s.selection.text === across, 'the match selected',
+      10000).catch(async () => assert.fail(`the selection after find: ${JSON.stringify((await page.evaluate(() => window.roomkey.state())).selection)}`));
+    assert.deepEqual(selected.selection.message_ids, [message.message_id]);
+    assert.equal(await page.evaluate(() => window.getSelection().toString()), across, 'the page\'s own selection reads the same');
+
+    // The whole message selected as a user would (a triple-click's paragraph
+    // is the same text) and copied with Ctrl+C: exactly the message's text.
+    await page.evaluate((mid) => window.getSelection().selectAllChildren(document.querySelector(`#textlayer .tl-msg[data-id="${mid}"]`)),
+      message.message_id);
+    await waitForState(page, (s) => s.selection && s.selection.text === message.text, 'the whole message selected', 10000)
+      .catch(async () => assert.fail(`the selection: ${JSON.stringify((await page.evaluate(() => window.roomkey.state())).selection)}`));
+    await page.evaluate(() => navigator.clipboard.writeText('before'));
+    await page.keyboard.press('Control+c');
+    await page.waitForFunction(() => navigator.clipboard.readText().then((c) => c !== 'before'), null, { timeout: 10000 })
+      .catch(() => assert.fail('Ctrl+C wrote nothing'));
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), message.text, 'the copy reads as the message\'s text');
+    await page.close();
+  });
+}
