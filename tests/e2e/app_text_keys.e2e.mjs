@@ -119,3 +119,52 @@ test('an IME composition is drawn at the caret, on its line, inside the field', 
   assert.ok(onBelow < 20, `nothing is drawn on the line below the caret (${onBelow} pixels changed)`);
   await page.close();
 });
+
+// Part of the composer's text selected with Shift and the arrows, Shift
+// pressed with each arrow and Shift held over a burst of arrows sent at
+// once, then Ctrl+C once the app has drawn the selection (as a user sees it
+// before copying): the clipboard holds exactly that part, a flag as typed
+// (the field holds it as one character).
+test('Shift+arrows select part of the composer\'s text and Ctrl+C copies exactly that part', async () => {
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
+  const { page } = await openRoom();
+  await focusComposer(page);
+  await page.keyboard.press('Control+A');  // an earlier test's draft goes first
+  await page.keyboard.press('Backspace');
+  await waitForState(page, (s) => s.composer && s.composer.text === '', 'an empty composer');
+  const text = 'keep this 🇯🇵 and this';
+  await page.keyboard.type(text);
+  await waitForState(page, (s) => s.composer && s.composer.text === text, 'the typed text in the draft');
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  // The frame the composer was last drawn in; then, after keys, a later
+  // frame drawn with no frame due after it: every key has been handled.
+  const drawn = () => page.evaluate(() => window.roomkey.widget('message').frame);
+  const handled = (before) => page.waitForFunction((f) => {
+    const w = window.roomkey.widget('message');
+    return w && w.frame > f && w.settled;
+  }, before, { timeout: 20000 });
+  const copy = async (want, what) => {
+    await page.evaluate(() => navigator.clipboard.writeText('before'));
+    await page.keyboard.press('Control+c');
+    await page.waitForFunction(() => navigator.clipboard.readText().then((c) => c !== 'before'), null, { timeout: 10000 })
+      .catch(() => assert.fail(`${what}: Ctrl+C wrote nothing`));
+    assert.equal(await clipboard(), want, what);
+  };
+
+  // Shift pressed with each arrow: from the end, 10 characters back.
+  let before = await drawn();
+  for (let i = 0; i < 10; ++i) await page.keyboard.press('Shift+ArrowLeft');
+  await handled(before);
+  await copy('🇯🇵 and this', 'Shift+Left ten times from the end');
+
+  // Shift held over a burst of arrows.
+  before = await drawn();
+  await page.keyboard.press('Home');
+  await page.keyboard.down('Shift');
+  for (let i = 0; i < 9; ++i) await page.keyboard.press('ArrowRight');
+  await page.keyboard.up('Shift');
+  await handled(before);
+  await copy('keep this', 'Shift held over nine Right arrows from the start');
+  assert.equal((await page.evaluate(() => window.roomkey.state())).composer.text, text, 'a copy leaves the text');
+  await page.close();
+});

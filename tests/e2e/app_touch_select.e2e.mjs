@@ -46,6 +46,19 @@ test('on a phone a long press selects the word under the finger, as the browser 
   const under = () => page.evaluate(([x, y]) => document.elementFromPoint(x, y).className || document.elementFromPoint(x, y).id,
     [at.x, at.y]);
   assert.match(await under(), /tl-run/, "before a finger comes, on a touch screen, the text's line is under it");
+  // A tap on the line is a tap on the canvas: its mouse events land there
+  // (the app's own listeners are the canvas's), and it selects nothing.
+  await page.evaluate(() => {
+    window.__taps = [];
+    for (const type of ['mousedown', 'click']) {
+      window.addEventListener(type, (e) => { if (e.isTrusted) window.__taps.push(`${type}:${e.target.id || e.target.className}`); }, true);
+    }
+  });
+  await page.touchscreen.tap(at.x, at.y);
+  await page.waitForFunction(() => window.__taps.some((t) => t.startsWith('click')), null, { timeout: 10000 });
+  assert.deepEqual(await page.evaluate(() => window.__taps), ['mousedown:canvas', 'click:canvas'], 'the tap\'s mouse events');
+  assert.equal(await page.evaluate(() => window.roomkey.state().selection), null, 'a tap selects nothing');
+  assert.match(await under(), /tl-run/, 'after the tap the line takes the finger again');
   // The engine's own (trusted) events of a long press, as they come.
   await page.evaluate(() => {
     window.__own = [];
