@@ -616,9 +616,9 @@
     if (event.type === 'touchstart') {
       release();
       heldWord = longPressed = false;
-      // The browser's own long press hit-tests where the finger is when it
-      // fires: over the text it meets the layer's span and selects the word
-      // with its own handles (touch hardly ever starts on the span itself).
+      // The browser's own long press hit-tests where the finger first
+      // landed: on a touch screen the lines took it already (coarse); where
+      // a finger comes unannounced, they take it from this touch on.
       tapping = false;
       if (inside(t)) touchText(true);
       held = { x: t.clientX, y: t.clientY, timer: setTimeout(longPress, LONG_PRESS) };
