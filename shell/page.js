@@ -91,6 +91,13 @@
 //                                    on screen, or null when it is not drawn or
 //                                    is scrolled out of its panel's view
 //   window.roomkey.firstFrameAt() -> performance.now() of the first drawn frame (bench/)
+//   window.roomkey.frameStats()   -> {frame, settled} as widget() has them; asked_ms: how
+//                                    long the animation frame the app asked for has not
+//                                    run (null: none asked); late: frames the app drew
+//                                    from its timer because the browser ran none for
+//                                    500 ms while the page was shown (web/src/main.cpp
+//                                    kFrameFallback). For a test whose wait for a frame
+//                                    timed out: was a frame asked for, and withheld?
 //   'roomkey:state' event on window -> fired after the app publishes a changed
 //                                    state (once per turn of the event loop
 //                                    for one or more changes; state() returns
@@ -238,6 +245,8 @@
   var widgets = {};
   var drawnFrame = 0;  // the last frame drawn: widget(name).frame
   var drawnSettled = false;  // and whether no frame is due after it: widget(name).settled
+  var lateFrames = 0;  // frameStats()
+  var frameAskedAt = null;
   var scopeHelp = [];
   var fontStats = null;
 
@@ -445,7 +454,12 @@
       updateMirror();
     },
     '_publishWidgets': function (json) { try { widgets = JSON.parse(json); } catch (e) { widgets = {}; } },
-    '_publishFrame': function (frame, settled) { drawnFrame = frame; drawnSettled = settled; },
+    '_publishFrame': function (frame, settled, late) { drawnFrame = frame; drawnSettled = settled; lateFrames = late; },
+    '_frameAsked': function (asked) { frameAskedAt = asked ? performance.now() : null; },
+    'frameStats': function () {
+      return { 'frame': drawnFrame, 'settled': drawnSettled, 'late': lateFrames,
+        'asked_ms': frameAskedAt === null ? null : Math.round(performance.now() - frameAskedAt) };
+    },
     'act': function (action) {
       if (!action || typeof action !== 'object') throw new TypeError('roomkey.act expects an object');
       actions.push(action);

@@ -59,6 +59,38 @@ test('each typed key is drawn, and an idle page keeps its picture', async () => 
   await page.close();
 });
 
+// A browser may run no animation frame for a shown page: WebKit under heavy
+// load ran none for 30 s after a frame that was not final. The app then
+// draws what is due from its timer (web/src/main.cpp kFrameFallback), and
+// still draws nothing once the picture is final.
+test('a page whose browser runs no animation frame is still drawn, and idle once final', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    let id = 0;
+    window.requestAnimationFrame = () => ++id;  // asked for, never run
+    window.cancelAnimationFrame = () => {};
+  });
+  await page.goto(stack.url);
+  // ready(): the first frame was drawn. Polled on a timer: Playwright's own
+  // default wait polls on animation frames, which this page never runs.
+  await page.waitForFunction(() => window.roomkey && window.roomkey.ready() && window.roomkey.state().config &&
+    window.roomkey.state().config.loaded, null, { timeout: 60000, polling: 50 });
+  const signIn = await widgetRect(page, 'sign_in');  // in a final frame
+  const stats = await page.evaluate(() => window.roomkey.frameStats());
+  assert.ok(stats.late > 0, `the frames came from the timer (${JSON.stringify(stats)})`);
+  assert.equal(stats.asked_ms, null, `once final, no frame is asked for (${JSON.stringify(stats)})`);
+  await new Promise((r) => setTimeout(r, 1000));  // the first screen, idle: nothing is drawn
+  const idle = await page.evaluate(() => window.roomkey.frameStats());
+  assert.equal(idle.frame, signIn.frame, `an idle page draws nothing (${JSON.stringify(idle)})`);
+
+  // A change is drawn too, to its final frame.
+  await act(page, { type: 'use_api_token', token: demoUsers.bob.apiToken });
+  const state = await waitForState(page, (s) => s.account && !s.loading && s.selected_room, 'the dashboard');
+  const signOut = await widgetRect(page, 'sign_out');  // drawn for that state (support.mjs), in a final frame
+  assert.ok(signOut.frame >= state.frame, 'the dashboard was drawn');
+  await page.close();
+});
+
 // Every WebGL clear the page makes, with the scissor box it was limited to
 // (null: the whole canvas). The app clears exactly what it paints again.
 function recordClears(page) {

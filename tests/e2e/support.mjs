@@ -519,7 +519,10 @@ export async function widgetRect(page, name, { timeoutMs = 30000 } = {}) {
     settled = r && r.settled ? r : null;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`the widget "${name}" was not drawn, or not in a settled frame, for ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
+  // Whether a frame was asked for and the browser withheld it, or none was asked for.
+  const frames = await page.evaluate(() => window.roomkey.frameStats()).catch(() => null);
+  throw new Error(`the widget "${name}" was not drawn, or not in a settled frame, for ${timeoutMs} ms (last: ` +
+    `${JSON.stringify(last)}; frames: ${JSON.stringify(frames)})`);
 }
 
 // The header's controls a narrow page keeps in its menu ('menu'), one click away.

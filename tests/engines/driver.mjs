@@ -49,14 +49,23 @@ export const VIEWPORT = { width: 1280, height: 900 };
 // `trustedOnly` (WebKit): no certificate the engine's own trust refuses is
 // accepted (webkit_trust.mjs); the scenarios accept the local CA's.
 export async function launchEngine(name, { testFlags = true, trustedOnly = false } = {}) {
-  if (name === 'chromium') return launchChromium(testFlags);
-  if (name === 'firefox' || name === 'webkit') {
-    if (!process.env.DISPLAY) {
-      throw new Error(`${name} needs an X server (no DISPLAY): run under xvfb-run -a -s "-screen 0 1600x1000x24"`);
-    }
-    return name === 'firefox' ? launchFirefox() : launchWebKit(trustedOnly);
+  if (!ENGINES.includes(name)) throw new Error(`unknown engine "${name}" (one of ${ENGINES.join(', ')})`);
+  if (name !== 'chromium' && !process.env.DISPLAY) {
+    throw new Error(`${name} needs an X server (no DISPLAY): run under xvfb-run -a -s "-screen 0 1600x1000x24"`);
   }
-  throw new Error(`unknown engine "${name}" (one of ${ENGINES.join(', ')})`);
+  const driver = name === 'chromium' ? await launchChromium(testFlags)
+    : name === 'firefox' ? await launchFirefox() : await launchWebKit(trustedOnly);
+  // The last page's frames, in the log: how many the app drew from its
+  // timer because the engine withheld an animation frame (page.js frameStats).
+  const close = driver.close;
+  driver.close = async () => {
+    const frames = await Promise.race([
+      driver.evaluate(() => window.roomkey && window.roomkey.frameStats()).catch(() => null),
+      new Promise((r) => setTimeout(() => r(null), 5000).unref())]);
+    if (frames) console.log(`# ${name}: the last page's frames: ${JSON.stringify(frames)}`);
+    await close();
+  };
+  return driver;
 }
 
 // A page function as one expression every driver evaluates the same way:
@@ -182,52 +191,109 @@ async function launchFirefox() {
 async function launchWebKit(trustedOnly) {
   const { Builder, Key, Origin } = await import('selenium-webdriver');
   const { freePort } = await import('../support/free_port.mjs');
-  const port = await freePort();
-  const server = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let serverOut = '';
-  server.stdout.setEncoding('utf8').on('data', (d) => { serverOut += d; });
-  server.stderr.setEncoding('utf8').on('data', (d) => { serverOut += d; });
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  // The driver listens once it answers /status: asked until it does (each
-  // try is an answer or a refusal, not a sleep), for 20 s at most.
-  const deadline = Date.now() + 20000;
-  for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (server.exitCode !== null || Date.now() > deadline) {
-      server.kill('SIGKILL');
-      throw new Error(`WebKitWebDriver did not start on port ${port}: ${serverOut}`);
+  // One WebKitWebDriver and its MiniBrowser session; started again (once)
+  // when the first navigation hangs (goto below).
+  let server; let serverOut; let exited; let driver; let capabilitiesSeen;
+  const startSession = async () => {
+    const port = await freePort();
+    server = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    serverOut = '';
+    server.stdout.setEncoding('utf8').on('data', (d) => { serverOut += d; });
+    server.stderr.setEncoding('utf8').on('data', (d) => { serverOut += d; });
+    exited = new Promise((resolve) => server.once('exit', resolve));
+    // The driver listens once it answers /status: asked until it does (each
+    // try is an answer or a refusal, not a sleep), for 20 s at most.
+    const deadline = Date.now() + 20000;
+    for (;;) {
+      const up = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
+      if (up) break;
+      if (server.exitCode !== null || Date.now() > deadline) {
+        server.kill('SIGKILL');
+        throw new Error(`WebKitWebDriver did not start on port ${port}: ${serverOut}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const capabilities = {
-    browserName: 'MiniBrowser',
-    acceptInsecureCerts: !trustedOnly,
-    // Commands do not wait for a navigation to end: after history.back()
-    // WebKitWebDriver never sees the reloaded page's load end and every
-    // command waits out the page-load timeout. The callers wait for the
-    // document themselves (app.mjs waitForPage, waitUntilReady).
-    // With trustedOnly (no Back there) a navigation is waited for: a load
-    // WebKit refuses for its certificate ends at once, with no error and
-    // the old document still there, which is how goto tells a refusal
-    // from a slow load (with 'none' it could only wait for its deadline).
-    pageLoadStrategy: trustedOnly ? 'normal' : 'none',
-    'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+    const capabilities = {
+      browserName: 'MiniBrowser',
+      acceptInsecureCerts: !trustedOnly,
+      // Commands do not wait for a navigation to end: after history.back()
+      // WebKitWebDriver never sees the reloaded page's load end and every
+      // command waits out the page-load timeout. The callers wait for the
+      // document themselves (app.mjs waitForPage, waitUntilReady).
+      // With trustedOnly (no Back there) a navigation is waited for: a load
+      // WebKit refuses for its certificate ends at once, with no error and
+      // the old document still there, which is how goto tells a refusal
+      // from a slow load (with 'none' it could only wait for its deadline).
+      pageLoadStrategy: trustedOnly ? 'normal' : 'none',
+      'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+    };
+    try {
+      driver = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities(capabilities).build();
+    } catch (error) {
+      server.kill('SIGTERM');
+      throw new Error(`MiniBrowser did not start through WebKitWebDriver: ${error.message}\n${serverOut}`);
+    }
+    await driver.manage().setTimeouts({ script: 60000, pageLoad: 60000 });
+    // The window so the viewport is VIEWPORT (its frame's size measured).
+    await driver.manage().window().setRect({ x: 0, y: 0, width: VIEWPORT.width, height: VIEWPORT.height });
+    const inner = await driver.executeScript('return [window.innerWidth, window.innerHeight]');
+    await driver.manage().window().setRect({ x: 0, y: 0, width: 2 * VIEWPORT.width - inner[0],
+      height: 2 * VIEWPORT.height - inner[1] });
+    capabilitiesSeen = await driver.getCapabilities();
   };
-  let driver;
-  try {
-    driver = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities(capabilities).build();
-  } catch (error) {
+  const endSession = async () => {
+    const ending = driver;
+    // A hung driver may never answer quit: it is not waited for beyond 5 s.
+    await Promise.race([ending.quit().catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
     server.kill('SIGTERM');
-    throw new Error(`MiniBrowser did not start through WebKitWebDriver: ${error.message}\n${serverOut}`);
-  }
-  await driver.manage().setTimeouts({ script: 60000, pageLoad: 60000 });
-  // The window so the viewport is VIEWPORT (its frame's size measured).
-  await driver.manage().window().setRect({ x: 0, y: 0, width: VIEWPORT.width, height: VIEWPORT.height });
-  const inner = await driver.executeScript('return [window.innerWidth, window.innerHeight]');
-  await driver.manage().window().setRect({ x: 0, y: 0, width: 2 * VIEWPORT.width - inner[0],
-    height: 2 * VIEWPORT.height - inner[1] });
-  const capabilitiesSeen = await driver.getCapabilities();
+    const killed = setTimeout(() => server.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(killed);
+  };
+  await startSession();
+  // With pageLoadStrategy none, get() returns before the old document is
+  // gone: the old one is marked, and the new one waited for (loaded, and
+  // of the address's origin: a load refused can leave a new blank
+  // document in the old one's place).
+  const navigate = async (url) => {
+    await driver.executeScript('window.__roomkeyLeaving = true;').catch(() => {});
+    await driver.get(url);
+    const origin = new URL(url).origin;
+    if (trustedOnly) {
+      const at = await driver.executeScript('return location.href;');
+      if (new URL(at).origin !== origin) throw new Error(`webkit: ${url} refused: its load ended at ${at}`);
+    }
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      const loaded = await driver.executeScript(`return !window.__roomkeyLeaving && location.origin === ${
+        JSON.stringify(origin)} && document.readyState === "complete";`).catch(() => false);
+      if (loaded) return;
+      if (Date.now() > deadline) throw new Error(`webkit: ${url} did not load in 60 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  // Rarely WebKitWebDriver answers no command of a new session's first
+  // navigation (get or the script after it) at all, a hang no timeout of
+  // its own ends. That navigation is given 60 s (a first load takes a few
+  // here); past that the session is ended, a new one started, and the
+  // navigation tried once more, with a line in the log saying so.
+  let navigated = false;
+  const FIRST_NAVIGATION_MS = 60000;
+  const goto = async (url) => {
+    if (navigated) return navigate(url);
+    navigated = true;
+    let timer;
+    const hung = new Promise((resolve) => { timer = setTimeout(() => resolve('hung'), FIRST_NAVIGATION_MS); });
+    const first = navigate(url).then(() => 'loaded');
+    first.catch(() => {});  // a hung one's commands fail once its session ends
+    const outcome = await Promise.race([first, hung]).finally(() => clearTimeout(timer));
+    if (outcome === 'loaded') return;
+    console.log(`# webkit: the first navigation (${url}) had no answer from WebKitWebDriver in ` +
+      `${FIRST_NAVIGATION_MS / 1000} s; ending that session and trying once more in a new one. Its output: ${serverOut}`);
+    await endSession();
+    await startSession();
+    await navigate(url);
+  };
   const KEYS = { Enter: Key.ENTER, Tab: Key.TAB, Backspace: Key.BACK_SPACE, Delete: Key.DELETE, Escape: Key.ESCAPE,
     Control: Key.CONTROL, Shift: Key.SHIFT, Alt: Key.ALT, Meta: Key.META, Space: ' ' };
   const key = (name) => KEYS[name] ?? name;
@@ -235,27 +301,7 @@ async function launchWebKit(trustedOnly) {
   return {
     name: 'webkit',
     version: `${capabilitiesSeen.get('browserName')} ${capabilitiesSeen.get('browserVersion')}`,
-    // With pageLoadStrategy none, get() returns before the old document is
-    // gone: the old one is marked, and the new one waited for (loaded, and
-    // of the address's origin: a load refused can leave a new blank
-    // document in the old one's place).
-    goto: async (url) => {
-      await driver.executeScript('window.__roomkeyLeaving = true;').catch(() => {});
-      await driver.get(url);
-      const origin = new URL(url).origin;
-      if (trustedOnly) {
-        const at = await driver.executeScript('return location.href;');
-        if (new URL(at).origin !== origin) throw new Error(`webkit: ${url} refused: its load ended at ${at}`);
-      }
-      const deadline = Date.now() + 60000;
-      for (;;) {
-        const loaded = await driver.executeScript(`return !window.__roomkeyLeaving && location.origin === ${
-          JSON.stringify(origin)} && document.readyState === "complete";`).catch(() => false);
-        if (loaded) return;
-        if (Date.now() > deadline) throw new Error(`webkit: ${url} did not load in 60 s`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    goto,
     url: () => driver.getCurrentUrl(),
     evaluate: (fn, arg = null) => run(fn, arg),
     click: (x, y) => driver.actions().move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT })

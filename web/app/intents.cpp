@@ -18,9 +18,7 @@ using json = nlohmann::json;
 // An id of the service (a room, an account): a string or a number, and
 // either way what is_resource_id accepts, so no script can make the app
 // build a path out of "../me" or "-1".
-bool read_id(const json& object, const char* name, std::string& out) {
-    if (!object.contains(name)) return false;
-    const json& value = object[name];
+bool id_of(const json& value, std::string& out) {
     if (value.is_string()) {
         out = value.get<std::string>();
     } else if (value.is_number_unsigned()) {
@@ -31,6 +29,10 @@ bool read_id(const json& object, const char* name, std::string& out) {
         return false;
     }
     return is_resource_id(out);
+}
+
+bool read_id(const json& object, const char* name, std::string& out) {
+    return object.contains(name) && id_of(object[name], out);
 }
 
 bool read_text(const json& object, const char* name, std::string& out) {
@@ -136,9 +138,8 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (!read_text(action, "body", task.body)) return missing(type, "body");
         if (!action.contains("to_ids") || !action["to_ids"].is_array()) return missing(type, "to_ids");
         for (const json& id : action["to_ids"]) {
-            json holder = {{"id", id}};
             std::string text;
-            if (!read_id(holder, "id", text)) return bad_id(type, "to_ids");
+            if (!id_of(id, text)) return bad_id(type, "to_ids");
             task.to_ids.push_back(std::move(text));
         }
         if (action.contains("limit") && !action["limit"].is_null()) {
@@ -328,9 +329,10 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (action.contains("params")) {
             if (!action["params"].is_object()) return missing(type, "params");
             for (const auto& [name, value] : action["params"].items()) {
-                json holder = {{"v", value}};
                 std::string text;
-                if (!read_text(holder, "v", text) && !read_id(holder, "v", text)) {
+                if (value.is_string()) {
+                    text = value.get<std::string>();
+                } else if (!id_of(value, text)) {
                     return Err{"action api_call: parameter \"" + name + "\" must be a string or a whole number"};
                 }
                 call.params.emplace_back(name, std::move(text));

@@ -64,38 +64,38 @@ void add_ticking_state(const App& app, Instant now, json& state) {
         if (job.stage == PostStage::unknown) ++unknown;
         if (job.stage == PostStage::refused) ++refused;
         if (!is_open(job.stage)) continue;
-        json post = {{"id", job.id},
-                     {"local_id", job.local_id},
-                     {"kind", job.kind == PostKind::message ? "message" : "task"},
-                     {"room_id", job.room_id},
-                     {"body", job.body},
-                     {"stage", std::string(to_string(job.stage))},
-                     {"attempts", job.attempts},
-                     {"note", job.note}};
+        json post = object_of({{"id", job.id},
+                               {"local_id", job.local_id},
+                               {"kind", job.kind == PostKind::message ? "message" : "task"},
+                               {"room_id", job.room_id},
+                               {"body", job.body},
+                               {"stage", std::string(to_string(job.stage))},
+                               {"attempts", job.attempts},
+                               {"note", job.note}});
         post["retry_in_ms"] =
             job.retry_at ? json(std::max<std::int64_t>(0, (*job.retry_at - now).count())) : json(nullptr);
         posts.push_back(std::move(post));
     }
     state["posts"] = std::move(posts);
     const PostBatch& batch = app.posting().batch();
-    state["queue"] = {{"waiting", waiting},
-                      {"sending", sending},
-                      {"retrying", retrying},
-                      {"checking", checking},
-                      {"unknown", unknown},
-                      {"refused", refused},
-                      {"total", batch.total},
-                      {"delivered", batch.delivered},
-                      {"failed", batch.failed},
-                      {"first_sent_ms", optional_ms(batch.first_sent)},
-                      {"last_done_ms", optional_ms(batch.last_done)}};
+    state["queue"] = object_of({{"waiting", waiting},
+                                {"sending", sending},
+                                {"retrying", retrying},
+                                {"checking", checking},
+                                {"unknown", unknown},
+                                {"refused", refused},
+                                {"total", batch.total},
+                                {"delivered", batch.delivered},
+                                {"failed", batch.failed},
+                                {"first_sent_ms", optional_ms(batch.first_sent)},
+                                {"last_done_ms", optional_ms(batch.last_done)}});
 
     const OverallBudget overall = app.scheduler().overall(now);
-    state["rate"] = {{"limit", overall.limit},
-                     {"remaining", overall.remaining},
-                     {"from_headers", overall.from_headers},
-                     {"reset_ms", optional_ms(overall.reset)}};
-    json connection = {{"helper", app.helper_unreachable() ? "unreachable" : "reachable"}};
+    state["rate"] = object_of({{"limit", overall.limit},
+                               {"remaining", overall.remaining},
+                               {"from_headers", overall.from_headers},
+                               {"reset_ms", optional_ms(overall.reset)}});
+    json connection = object_of({{"helper", app.helper_unreachable() ? "unreachable" : "reachable"}});
     if (auto at = app.helper_probe_at()) {
         connection["retry_in_ms"] = std::max<std::int64_t>(0, (*at - now).count());
     }
@@ -124,14 +124,17 @@ void add_small_state(const App& app, json& state) {
     state["config"] = std::move(config);
 
     if (const auto& account = app.dashboard().account().value) {
-        state["account"] = {{"account_id", account->account_id}, {"name", account->name.value_or("")}};
+        state["account"] = object_of({{"account_id", account->account_id}, {"name", account->name.value_or("")}});
     } else {
         state["account"] = nullptr;
     }
     if (const auto& status = app.dashboard().status().value) {
-        state["status"] = {{"unread_room_num", status->unread_room_num}, {"mention_room_num", status->mention_room_num},
-                           {"mytask_room_num", status->mytask_room_num}, {"unread_num", status->unread_num},
-                           {"mention_num", status->mention_num},         {"mytask_num", status->mytask_num}};
+        state["status"] = object_of({{"unread_room_num", status->unread_room_num},
+                                     {"mention_room_num", status->mention_room_num},
+                                     {"mytask_room_num", status->mytask_room_num},
+                                     {"unread_num", status->unread_num},
+                                     {"mention_num", status->mention_num},
+                                     {"mytask_num", status->mytask_num}});
     } else {
         state["status"] = nullptr;
     }
@@ -148,26 +151,26 @@ void add_small_state(const App& app, json& state) {
     state["scopes"] = std::move(scopes);
     // "Refresh with fewer scopes": what was asked and what came back.
     const ScopeRefresh& narrow = app.sign_in().scope_refresh();
-    state["scope_refresh"] = {
-        {"pending", narrow.pending()},
-        {"requested", format_scope_list(narrow.requested())},
-        {"granted_before", format_scope_list(narrow.granted_before())},
-        {"granted", narrow.granted_after() ? json(format_scope_list(*narrow.granted_after())) : json(nullptr)}};
+    state["scope_refresh"] = object_of(
+        {{"pending", narrow.pending()},
+         {"requested", format_scope_list(narrow.requested())},
+         {"granted_before", format_scope_list(narrow.granted_before())},
+         {"granted", narrow.granted_after() ? json(format_scope_list(*narrow.granted_after())) : json(nullptr)}});
     state["auto_refresh"] = app.sign_in().auto_refresh();
     // What a session left unsent, offered to the account that wrote it (waiting_posts.hpp).
     state["waiting_posts"] = roomkey::parse_json_text(waiting_posts_record(app.posting().waiting_for_me()));
     const Counters& counters = app.counters();
-    state["counters"] = {{"requests", counters.requests_sent},
-                         {"responses_429", counters.responses_429},
-                         {"token_refreshes", counters.token_refreshes},
-                         {"retries_after_401", counters.retries_after_401}};
+    state["counters"] = object_of({{"requests", counters.requests_sent},
+                                   {"responses_429", counters.responses_429},
+                                   {"token_refreshes", counters.token_refreshes},
+                                   {"retries_after_401", counters.retries_after_401}});
 
     if (const auto& error = app.last_error()) {
-        state["last_error"] = {{"title", error->title},
-                               {"message", error->message},
-                               {"code", error->code},
-                               {"remedy", error->remedy},
-                               {"try_again", error->offers_try_again}};
+        state["last_error"] = object_of({{"title", error->title},
+                                         {"message", error->message},
+                                         {"code", error->code},
+                                         {"remedy", error->remedy},
+                                         {"try_again", error->offers_try_again}});
     } else {
         state["last_error"] = nullptr;
     }
@@ -176,18 +179,18 @@ void add_small_state(const App& app, json& state) {
     state["clipboard_notice"] = clipboard.empty() ? json(nullptr) : json(clipboard);
     // Each view's own error, as its panel shows it ("" when none): with
     // last_error, everything the screen shows as an error.
-    state["errors"] = {{"config", app.config_error()},
-                       {"account", app.dashboard().account().error},
-                       {"status", app.dashboard().status().error},
-                       {"rooms", app.dashboard().rooms().error},
-                       {"posting", app.posting().error()},
-                       {"form", app.form_error()},
-                       {"room", app.open_room().view().error()},
-                       {"my_tasks", app.my_tasks().tasks().error},
-                       {"contacts", app.contacts().contacts().error},
-                       {"scope_refresh", app.sign_in().scope_refresh().error()}};
+    state["errors"] = object_of({{"config", app.config_error()},
+                                 {"account", app.dashboard().account().error},
+                                 {"status", app.dashboard().status().error},
+                                 {"rooms", app.dashboard().rooms().error},
+                                 {"posting", app.posting().error()},
+                                 {"form", app.form_error()},
+                                 {"room", app.open_room().view().error()},
+                                 {"my_tasks", app.my_tasks().tasks().error},
+                                 {"contacts", app.contacts().contacts().error},
+                                 {"scope_refresh", app.sign_in().scope_refresh().error()}});
     if (auto open = app.sign_out_confirm()) {
-        state["sign_out_confirm"] = {{"posts", *open}};
+        state["sign_out_confirm"] = object_of({{"posts", *open}});
     } else {
         state["sign_out_confirm"] = nullptr;
     }
@@ -197,13 +200,13 @@ void add_small_state(const App& app, json& state) {
     const std::size_t first = entries.size() > kPublishedLogEntries ? entries.size() - kPublishedLogEntries : 0;
     for (std::size_t i = first; i < entries.size(); ++i) {
         // Titles only: the page API never carries a header or a body.
-        log.push_back({{"id", entries[i].id}, {"title", entry_title(entries[i])}});
+        log.push_back(object_of({{"id", entries[i].id}, {"title", entry_title(entries[i])}}));
     }
     state["log"] = std::move(log);
     const LogFilter& filter = app.trace().filter();
-    state["log_filter"] = {{"text", filter.text}, {"method", filter.method}, {"status", filter.status}};
+    state["log_filter"] = object_of({{"text", filter.text}, {"method", filter.method}, {"status", filter.status}});
     if (const auto& saved = app.trace().last_export()) {
-        state["last_export"] = {{"name", saved->name}, {"bytes", saved->bytes}};
+        state["last_export"] = object_of({{"name", saved->name}, {"bytes", saved->bytes}});
     } else {
         state["last_export"] = nullptr;
     }
@@ -216,11 +219,11 @@ void add_small_state(const App& app, json& state) {
 void add_catalog(json& state) {
     json catalog = json::array();
     for (const EndpointInfo& info : endpoint_catalog()) {
-        catalog.push_back({{"method", std::string(to_string(info.method))},
-                           {"path", std::string(info.path)},
-                           {"scope", std::string(info.scope)},
-                           {"room_post", info.room_post},
-                           {"destructive", info.destructive}});
+        catalog.push_back(object_of({{"method", std::string(to_string(info.method))},
+                                     {"path", std::string(info.path)},
+                                     {"scope", std::string(info.scope)},
+                                     {"room_post", info.room_post},
+                                     {"destructive", info.destructive}}));
     }
     state["catalog"] = std::move(catalog);
 }

@@ -20,7 +20,7 @@ using json = nlohmann::json;
 
 json brief_or_null(const std::optional<AccountBrief>& account) {
     if (!account) return nullptr;
-    return {{"account_id", account->account_id}, {"name", account->name}};
+    return object_of({{"account_id", account->account_id}, {"name", account->name}});
 }
 
 template <class T, class Each>
@@ -55,14 +55,14 @@ void add_pending_posts(const App& app, const std::string& me, json& room) {
         }
         const std::string_view pending = pending_name(job.stage);
         if (pending.empty()) continue;
-        messages.push_back({{"message_id", ""},
-                            {"local_id", job.local_id},
-                            {"account_id", me},
-                            {"body", job.body},
-                            {"text", job.body},
-                            {"send_time", unix_ms(job.queued_at) / 1000},
-                            {"pending", std::string(pending)},
-                            {"note", pending_words(job, app.workspace().user_time())}});
+        messages.push_back(object_of({{"message_id", ""},
+                                      {"local_id", job.local_id},
+                                      {"account_id", me},
+                                      {"body", job.body},
+                                      {"text", job.body},
+                                      {"send_time", unix_ms(job.queued_at) / 1000},
+                                      {"pending", std::string(pending)},
+                                      {"note", pending_words(job, app.workspace().user_time())}}));
     }
     const std::string& first_unread = app.open_room().first_unread_id();
     room["first_unread_id"] = first_unread.empty() ? json(nullptr) : json(first_unread);
@@ -70,29 +70,35 @@ void add_pending_posts(const App& app, const std::string& me, json& room) {
 
 }  // namespace
 
+json object_of(std::initializer_list<Field> fields) {
+    json object = json::object();
+    for (const Field& field : fields) object[field.first] = field.second;
+    return object;
+}
+
 void add_views_small(const App& app, json& state) {
     const Workspace& ws = app.workspace();
     state["view"] = std::string(to_string(ws.view()));
     state["room_filter"] = ws.room_filter();
-    state["notifications"] = {{"enabled", ws.notifications_enabled()}, {"permission", ws.permission()}};
+    state["notifications"] = object_of({{"enabled", ws.notifications_enabled()}, {"permission", ws.permission()}});
     state["title"] = ws.title();
     const std::string& open_id = app.open_room().view().room_id();
-    state["composer"] = {{"text", open_id.empty() ? "" : ws.drafts().text(open_id)}, {"room_id", open_id}};
+    state["composer"] = object_of({{"text", open_id.empty() ? "" : ws.drafts().text(open_id)}, {"room_id", open_id}});
     if (const auto q = ws.view() == View::workspace ? open_question(app) : std::nullopt) {
-        state["dialog"] = {
-            {"title", q->title}, {"quote", q->quote}, {"detail", q->detail}, {"yes", q->yes}, {"no", q->no}};
+        state["dialog"] = object_of(
+            {{"title", q->title}, {"quote", q->quote}, {"detail", q->detail}, {"yes", q->yes}, {"no", q->no}});
     } else {
         state["dialog"] = nullptr;
     }
-    state["settings"] = {{"send_key", std::string(to_string(ws.settings().send_key()))},
-                         {"mark_read_on_view", ws.settings().mark_read_on_view()}};
+    state["settings"] = object_of({{"send_key", std::string(to_string(ws.settings().send_key()))},
+                                   {"mark_read_on_view", ws.settings().mark_read_on_view()}});
     // Where the user is, as the address says it (shell/page.js follows it).
     const RoomView& open = app.open_room().view();
     state["location"] = location(ws.view(), open.is_open() ? open.room_id() : std::string(), ws.details());
     // Whether each list is being read (their errors are in state.errors).
-    state["views_loading"] = {{"my_tasks", app.my_tasks().tasks().loading},
-                              {"contacts", app.contacts().contacts().loading},
-                              {"incoming_requests", app.contacts().incoming().loading}};
+    state["views_loading"] = object_of({{"my_tasks", app.my_tasks().tasks().loading},
+                                        {"contacts", app.contacts().contacts().loading},
+                                        {"incoming_requests", app.contacts().incoming().loading}});
 }
 
 // The rooms by their version (bumped at each change, as the room list's
@@ -112,12 +118,12 @@ void add_room_list(const App& app, json& state) {
     if (const auto& list = app.dashboard().rooms().value) {
         for (std::size_t i : room_order(*list, app.workspace().room_filter())) {
             const Room& r = (*list)[i];
-            rooms.push_back({{"room_id", r.room_id},
-                             {"name", r.name},
-                             {"unread_num", r.unread_num.value_or(0)},
-                             {"mention_num", r.mention_num.value_or(0)},
-                             {"sticky", r.sticky.value_or(false)},
-                             {"last_update_time", r.last_update_time.value_or(0)}});
+            rooms.push_back(object_of({{"room_id", r.room_id},
+                                       {"name", r.name},
+                                       {"unread_num", r.unread_num.value_or(0)},
+                                       {"mention_num", r.mention_num.value_or(0)},
+                                       {"sticky", r.sticky.value_or(false)},
+                                       {"last_update_time", r.last_update_time.value_or(0)}}));
         }
         for (const Room& room : *list) {
             if (room.unread_num) unread[room.room_id] = *room.unread_num;
@@ -168,15 +174,15 @@ void add_open_room(const App& app, Instant now, json& state) {
         json& m = messages[i];
         m["text"] = drawn.text;
         m["mentions_me"] = drawn.mentions_me;
-        m["reply_to"] = drawn.reply_to ? json{{"account_id", drawn.reply_to->account_id},
-                                              {"message_id", drawn.reply_to->message_id}}
+        m["reply_to"] = drawn.reply_to ? object_of({{"account_id", drawn.reply_to->account_id},
+                                                    {"message_id", drawn.reply_to->message_id}})
                                        : json(nullptr);
         m["system"] = drawn.system;
         m["edited"] = drawn.edited;
         m["time_text"] = drawn.time_text;
         json links = json::array();
         for (const TextLink& l : find_links(drawn.text)) {
-            links.push_back({{"url", l.url}, {"text", drawn.text.substr(l.begin, l.end - l.begin)}});
+            links.push_back(object_of({{"url", l.url}, {"text", drawn.text.substr(l.begin, l.end - l.begin)}}));
         }
         m["links"] = std::move(links);
     }
@@ -221,21 +227,21 @@ std::uint64_t lists_key(const App& app) {
 
 void add_lists(const App& app, json& state) {
     state["my_tasks"] = loadable_list(app.my_tasks().tasks(), [](const ChatTask& t) {
-        return json{{"task_id", t.task_id},
-                    {"body", t.body},
-                    {"status", t.status},
-                    {"room_id", t.room ? t.room->room_id : std::string()},
-                    {"room_name", t.room ? t.room->name : std::string()},
-                    {"assigned_by", brief_or_null(t.assigned_by_account)}};
+        return object_of({{"task_id", t.task_id},
+                          {"body", t.body},
+                          {"status", t.status},
+                          {"room_id", t.room ? t.room->room_id : std::string()},
+                          {"room_name", t.room ? t.room->name : std::string()},
+                          {"assigned_by", brief_or_null(t.assigned_by_account)}});
     });
     state["contacts"] = loadable_list(app.contacts().contacts(), [](const Contact& c) {
-        return json{{"account_id", c.account_id}, {"name", c.name}, {"room_id", c.room_id.value_or("")}};
+        return object_of({{"account_id", c.account_id}, {"name", c.name}, {"room_id", c.room_id.value_or("")}});
     });
     state["incoming_requests"] = loadable_list(app.contacts().incoming(), [](const ContactRequest& r) {
-        return json{{"request_id", r.request_id},
-                    {"account_id", r.account_id},
-                    {"name", r.name},
-                    {"message", r.message.value_or("")}};
+        return object_of({{"request_id", r.request_id},
+                          {"account_id", r.account_id},
+                          {"name", r.name},
+                          {"message", r.message.value_or("")}});
     });
 }
 
@@ -249,7 +255,7 @@ std::uint64_t console_key(const App& app, const std::string& console_text) {
 
 void add_console(const App& app, const std::string& console_text, json& state) {
     json console = roomkey::parse_json_text(console_text);
-    state["announce"] = {{"room", app.open_room().announcement()}, {"console", console["announce"]}};
+    state["announce"] = object_of({{"room", app.open_room().announcement()}, {"console", console["announce"]}});
     console.erase("announce");
     state["console"] = std::move(console);
 }

@@ -107,6 +107,12 @@ EM_JS(void, roomkey_js_listen, (PageListener notify), {
         window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function() { call(6); });
     }
 });
+// Whether an animation frame is asked for and not yet run: the page API's
+// frameStats().asked_ms, which a test reads when a wait for a frame times out.
+EM_JS(void, roomkey_js_frame_asked, (int asked), {
+    var api = window['roomkey'];
+    if (api && api['_frameAsked']) api['_frameAsked'](asked !== 0);
+});
 // clang-format on
 
 struct Platform {
@@ -130,9 +136,14 @@ struct Platform {
     std::string clipboard;  // keeps the pointer ImGui gets alive
     // Draw on change: whether a frame is due and when (app/frame_clock.hpp).
     roomkey::app::FrameClock clock;
-    // The animation frame asked for and not yet run (0: none). A hidden tab
-    // runs none until it is shown again.
+    // The animation frame asked for and not yet run (0: none), and when. A
+    // hidden tab runs none until it is shown again.
     long frame_request = 0;
+    roomkey::Instant frame_asked_at{};
+    bool hidden = false;
+    // Frames the timer drew because the browser ran no animation frame
+    // (kFrameFallback): the page API's frameStats().late.
+    long late_frames = 0;
     // The one timer: the app's next_wake_at() and, while no animation frame
     // is pending, the clock's next frame (a countdown's next second).
     long wake_timer = 0;
@@ -246,8 +257,25 @@ void publish(Platform& p, roomkey::Instant now, bool drawn = false) {
 EM_BOOL frame(double, void*);
 void on_wake(void*);
 
-void request_frame(Platform& p) {
-    if (p.frame_request == 0) p.frame_request = emscripten_request_animation_frame(frame, nullptr);
+// A shown page whose animation frame has not run this long after it was
+// asked for gets the frame from the timer: WebKit under heavy load was seen
+// running none for 30 s while the page was shown (a picture left unsettled).
+// Far above a slow frame's interval (software WebGL: 60-170 ms here).
+constexpr roomkey::Millis kFrameFallback{500};
+
+void request_frame(Platform& p, roomkey::Instant now) {
+    if (p.frame_request != 0) return;
+    p.frame_request = emscripten_request_animation_frame(frame, nullptr);
+    p.frame_asked_at = now;
+    roomkey_js_frame_asked(1);
+}
+
+// The animation frame asked for will not run (a hidden or frozen page's, one
+// the timer runs instead): the next request asks again.
+void drop_frame_request(Platform& p) {
+    if (p.frame_request != 0) emscripten_cancel_animation_frame(p.frame_request);
+    p.frame_request = 0;
+    roomkey_js_frame_asked(0);
 }
 
 // Asks for what is due next: an animation frame now, and the timer for the
@@ -255,12 +283,15 @@ void request_frame(Platform& p) {
 // the clock's times wait for it: a hidden tab that runs no frames is then
 // woken only for the app's own work (paced posts, the refresh).
 void schedule(Platform& p, roomkey::Instant now) {
-    if (p.clock.due(now)) request_frame(p);
+    if (p.clock.due(now)) request_frame(p, now);
     std::optional<roomkey::Instant> due = p.app->next_wake_at(now);
+    std::optional<roomkey::Instant> frame_at;
     if (p.frame_request == 0) {
-        const std::optional<roomkey::Instant> frame_at = p.clock.next_at(now);
-        if (frame_at && (!due || *frame_at < *due)) due = frame_at;
+        frame_at = p.clock.next_at(now);
+    } else if (!p.hidden) {
+        frame_at = p.frame_asked_at + kFrameFallback;
     }
+    if (frame_at && (!due || *frame_at < *due)) due = frame_at;
     if (due == p.wake_at && (p.wake_timer != 0 || !due)) return;
     if (p.wake_timer != 0) emscripten_clear_timeout(p.wake_timer);
     p.wake_timer = 0;
@@ -302,13 +333,21 @@ void settle_app(Platform& p, roomkey::Instant now) {
 }
 
 // The timer: the app's next wake-up (paced posts, the refresh; browsers
-// may delay it to about 1 s in a background tab) or the clock's next frame.
+// may delay it to about 1 s in a background tab), the clock's next frame, or
+// an animation frame the browser withheld from a shown page (kFrameFallback).
 void on_wake(void*) {
     Platform& p = g_platform;
     p.wake_timer = 0;
     p.wake_at.reset();
     if (!p.app) return;
-    settle_app(p, roomkey::web::now());
+    const roomkey::Instant now = roomkey::web::now();
+    if (p.frame_request != 0 && !p.hidden && now >= p.frame_asked_at + kFrameFallback) {
+        drop_frame_request(p);
+        ++p.late_frames;
+        frame(0, nullptr);
+        return;
+    }
+    settle_app(p, now);
 }
 
 // An HTTP answer arrived: the app reacts now (the next paced post goes out
@@ -419,20 +458,21 @@ void on_page_event(int kind) {
         case kVisible:
             // A frame asked for while hidden may never have run (a page that
             // stopped requestAnimationFrame): ask again.
-            if (p.frame_request != 0) emscripten_cancel_animation_frame(p.frame_request);
-            p.frame_request = 0;
+            drop_frame_request(p);
+            p.hidden = false;
             p.app->apply(roomkey::app::intent::SetPageVisible{true}, now);
             settle_app(p, now);
             return;
         case kHidden:
+            p.hidden = true;
             p.app->apply(roomkey::app::intent::SetPageVisible{false}, now);
             settle_app(p, now);
             return;
         case kRestored:
             // As for kVisible: a frame asked for before the page was frozen
             // may never run; and the whole canvas is painted again.
-            if (p.frame_request != 0) emscripten_cancel_animation_frame(p.frame_request);
-            p.frame_request = 0;
+            drop_frame_request(p);
+            p.hidden = false;
             p.on_screen.reset();
             p.app->apply(roomkey::app::intent::PageRestored{}, now);
             settle_app(p, now);
@@ -451,6 +491,7 @@ void on_page_event(int kind) {
 // says a frame is due, then asks for the next only if one is.
 EM_BOOL frame(double, void*) {
     Platform& p = g_platform;
+    if (p.frame_request != 0) roomkey_js_frame_asked(0);
     p.frame_request = 0;
     const roomkey::Instant now = roomkey::web::now();
     if (!p.clock.due(now)) {
@@ -502,7 +543,7 @@ EM_BOOL frame(double, void*) {
         p.last_widgets = std::move(widgets);
     }
     // widget().frame, and whether this picture is final (intents from it change the app).
-    roomkey::web::publish_frame(p.frame, intents.empty() && !p.clock.due(now));
+    roomkey::web::publish_frame(p.frame, intents.empty() && !p.clock.due(now), p.late_frames);
     if (intents.empty()) {
         publish(p, now, true);  // the first frame's, and what only time changed (expires_in)
         schedule(p, now);

@@ -18,9 +18,9 @@ EM_JS(void, roomkey_js_publish_widgets, (const char* json), {
     if (api && api['_publishWidgets']) api['_publishWidgets'](UTF8ToString(json));
 });
 
-EM_JS(void, roomkey_js_publish_frame, (double frame, int settled), {
+EM_JS(void, roomkey_js_publish_frame, (double frame, int settled, double late), {
     var api = window['roomkey'];
-    if (api && api['_publishFrame']) api['_publishFrame'](frame, settled !== 0);
+    if (api && api['_publishFrame']) api['_publishFrame'](frame, settled !== 0, late);
 });
 
 EM_JS(void, roomkey_js_publish_scope_help, (const char* json), {
@@ -72,8 +72,8 @@ void publish_widgets(const std::string& json) {
     roomkey_js_publish_widgets(json.c_str());
 }
 
-void publish_frame(long frame, bool settled) {
-    roomkey_js_publish_frame(static_cast<double>(frame), settled ? 1 : 0);
+void publish_frame(long frame, bool settled, long late) {
+    roomkey_js_publish_frame(static_cast<double>(frame), settled ? 1 : 0, static_cast<double>(late));
 }
 
 void publish_scope_help(const std::string& json) {

@@ -24,8 +24,9 @@ void publish_scope_help(const std::string& json);
 // w, h] in CSS pixels) to window.roomkey.widget(name).
 void publish_widgets(const std::string& json);
 // The number of the frame just drawn: widget(name).frame; `settled`: no
-// frame is due after it (widget(name).settled).
-void publish_frame(long frame, bool settled);
+// frame is due after it (widget(name).settled); `late`: how many animation
+// frames the browser withheld were run from the timer (frameStats().late).
+void publish_frame(long frame, bool settled, long late);
 
 // The actions queued by window.roomkey.act() since the last call, as a JSON
 // array ("" when none).
