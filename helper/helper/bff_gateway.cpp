@@ -192,7 +192,8 @@ HttpResponse BffGateway::login(const HttpRequest& request) {
     }
     const std::string mode = request.headers.get("sec-fetch-mode").value_or("");
     if (!mode.empty() && mode != "navigate") {
-        return bad_login_request("/bff/login is a page to navigate to, not to fetch (Sec-Fetch-Mode: " + mode + ")");
+        return bad_login_request(std::string(kBffLoginPath) + " is a page to navigate to, not to fetch (Sec-Fetch-Mode: " +
+                                 mode + ")");
     }
     std::string scope_text = query_param(request.url, "scope").value_or("");
     if (scope_text.find_first_not_of(' ') == std::string::npos) scope_text = setup_.upstream.scope;

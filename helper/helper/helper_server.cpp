@@ -269,7 +269,7 @@ void HelperServer::register_routes(httplib::Server& s) {
     limits.max_body_bytes = std::max(config_.limits.max_body_bytes, config_.max_upload_body_bytes);
     native::harden_server(s, limits, [this](const httplib::Request& req, httplib::Response& res) {
         t_request_start = Clock::now();
-        if (!answer_may_be_compressed(req.path)) native::answer_uncompressed(req);
+        if (!answer_may_be_compressed(req.path, config_.session)) native::answer_uncompressed(req);
         const std::size_t max_body =
             body_limit(req.method, req.path, config_.limits.max_body_bytes, config_.max_upload_body_bytes);
         if (native::refuse_body_over(req, res, max_body)) {

@@ -102,10 +102,18 @@ void open_location(Writer& w, const Route& route) {
     }
 }
 
-// The app page and the other files of the web build, and /config.json.
-void web_build_location(Writer& w, const Route& route, const LocationContext& c) {
+// A row's location, its headers, and its compression: a row whose answers
+// hold tokens or the session is never compressed (Compression::never, which
+// the helper reads too), whatever an including config turns on.
+void open_route(Writer& w, const Route& route) {
     open_location(w, route);
     location_headers(w, route.route_class);
+    if (route.compression == Compression::never) w.line("gzip off;");
+}
+
+// The app page and the other files of the web build, and /config.json.
+void web_build_location(Writer& w, const Route& route, const LocationContext& c) {
+    open_route(w, route);
     methods_line(w, route);
     if (route.nginx == NginxHandling::page_file) w.line("try_files " + std::string(kPageFile) + " =404;");
     if (route.nginx == NginxHandling::config_json) {
@@ -118,16 +126,8 @@ void web_build_location(Writer& w, const Route& route, const LocationContext& c)
     w.close();
 }
 
-// Answers holding tokens or the session are never compressed
-// (answer_may_be_compressed()), whatever an including config turns on.
-void no_compression(Writer& w) {
-    w.line("gzip off;");
-}
-
 void bff_location(Writer& w, const Route& route, const LocationContext& c) {
-    open_location(w, route);
-    location_headers(w, route.route_class);
-    no_compression(w);
+    open_route(w, route);
     if (route.nginx == NginxHandling::bff_navigation) {
         // Navigations: the helper checks Fetch Metadata itself.
         methods_line(w, route);
@@ -142,9 +142,7 @@ void bff_location(Writer& w, const Route& route, const LocationContext& c) {
 
 // The token proxy: POST {auth_url}/token.
 void token_location(Writer& w, const Route& route, const LocationContext& c) {
-    open_location(w, route);
-    location_headers(w, route.route_class);
-    no_compression(w);
+    open_route(w, route);
     if (route.proxy) proxy_checks(w);
     // BFF mode: the page never calls the token endpoint (docs/bff.md).
     if (c.bff) w.line("return 404;");
@@ -157,7 +155,9 @@ void token_location(Writer& w, const Route& route, const LocationContext& c) {
         // Only client_id may travel in the query (spec 4.3).
         w.line("if ($args !~ \"^(client_id=[^&]*)?$\") { return 400; }");
         if (route.body == BodyRule::form) {
-            w.line("if ($content_type !~* \"^application/x-www-form-urlencoded( |;|$)\") { return 415; }");
+            // shared/'s is_form_content_type(): the media type before any
+            // ';', in any case ($content_type comes without leading spaces).
+            w.line("if ($content_type !~* \"^" + std::string(kFormContentType) + "( |;|$)\") { return 415; }");
         }
         upstream_proxy_lines(w, *c.auth_target, c.inputs);
         w.line("proxy_set_header Content-Type $content_type;");
@@ -180,8 +180,7 @@ const std::string& api_not_allowed() {
 }
 
 void api_not_allowed_location(Writer& w, const Route& route) {
-    open_location(w, route);
-    location_headers(w, route.route_class);
+    open_route(w, route);
     w.line("default_type application/json;");
     if (route.proxy) proxy_checks(w);
     w.line(api_not_allowed());
@@ -196,8 +195,7 @@ void api_not_allowed_location(Writer& w, const Route& route) {
 // ("file_previews": false) and the route says so.
 void helper_fetch_location(Writer& w, const Route& route, const LocationContext& c) {
     if (c.bff) return bff_location(w, route, c);
-    open_location(w, route);
-    location_headers(w, route.route_class);
+    open_route(w, route);
     w.line("default_type application/json;");
     if (route.proxy) proxy_checks(w);
     w.line(json_error(404, "image previews need roomkey-helper: nginx alone cannot tell a download link the service "
@@ -208,17 +206,18 @@ void helper_fetch_location(Writer& w, const Route& route, const LocationContext&
 // The API proxy: only shared/'s endpoints, with their methods.
 void api_allowlist_location(Writer& w, const Route& route, const LocationContext& c) {
     const UpstreamConfig& up = c.config.upstream;
-    open_location(w, route);
-    location_headers(w, route.route_class);
+    open_route(w, route);
     w.line("default_type application/json;");
     // API answers compressed for a browser that accepts it, as the helper
-    // does (proxy.hpp compress_api_answer); only here: the token and /bff/
-    // locations hold secrets and stay uncompressed (gzip is off by default).
-    w.line("gzip on;");
-    w.line("gzip_proxied any;");
-    w.line("gzip_types application/json;");
-    w.line("gzip_min_length " + std::to_string(kCompressFromBytes) + ";");
-    w.line("gzip_vary on;");
+    // does (proxy.hpp compress_api_answer), when the row allows it; gzip is
+    // off by default everywhere else.
+    if (route.compression == Compression::may) {
+        w.line("gzip on;");
+        w.line("gzip_proxied any;");
+        w.line("gzip_types application/json;");
+        w.line("gzip_min_length " + std::to_string(kCompressFromBytes) + ";");
+        w.line("gzip_vary on;");
+    }
     if (route.proxy) proxy_checks(w);
     std::string credential_names;
     for (const auto& name : credential_query_names(up)) {

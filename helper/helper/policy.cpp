@@ -9,6 +9,7 @@
 #include "helper/route_policy.hpp"
 #include "helper/routes.hpp"
 #include "roomkey/http.hpp"
+#include "roomkey/token.hpp"
 #include "roomkey/url.hpp"
 
 namespace roomkey::helper {
@@ -119,7 +120,7 @@ std::string token_request_log_line(std::string_view method, std::string_view url
     std::string grant = "?";
     if (auto fields = form_decode(form_body)) {
         const std::optional<std::string> type = form_get(*fields, "grant_type");
-        if (type == "authorization_code" || type == "refresh_token") grant = *type;
+        if (type && grant_type_from(*type)) grant = *type;
     }
     std::string line = "token request: " + std::string(method == "POST" ? "POST" : "-") + " " + endpoint +
                        " grant_type=" + grant + " " + (status > 0 ? std::to_string(status) : std::string("no answer"));

@@ -24,10 +24,6 @@ std::string_view cache_control(RouteClass route) {
     return "no-store";
 }
 
-bool answer_may_be_compressed(std::string_view path) {
-    return path != kTokenPath && path.rfind("/bff/", 0) != 0;
-}
-
 std::string_view pragma(RouteClass route) {
     return route == RouteClass::token ? "no-cache" : "";
 }

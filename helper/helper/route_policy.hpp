@@ -28,11 +28,6 @@ enum class RouteClass {
 // The Cache-Control value of a route class's answers.
 std::string_view cache_control(RouteClass route);
 
-// Whether an answer on `path` may be compressed: never the token proxy's
-// nor the BFF routes' (they carry tokens or the session: a compressed secret
-// beside text a page can reflect leaks by its length, as in BREACH).
-bool answer_may_be_compressed(std::string_view path);
-
 // The Pragma value of a route class's answers, empty for none: the token
 // endpoint's answers carry "Pragma: no-cache" (RFC 6749 5.1, spec 2.3).
 std::string_view pragma(RouteClass route);

@@ -14,41 +14,42 @@ const std::vector<Route>& helper_routes() {
         // The web build: the app page (also at its redirect URI when the page
         // holds the session), /config.json, the files.
         {"/", PathMatch::exact, RouteModes::both, {M::Get}, BodyRule::none, RouteClass::page, false,
-         RouteHandler::site, NginxHandling::page_file},
+         Compression::may, RouteHandler::site, NginxHandling::page_file},
         {kPageFile, PathMatch::exact, RouteModes::both, {M::Get}, BodyRule::none, RouteClass::page, false,
-         RouteHandler::site, NginxHandling::page_file},
+         Compression::may, RouteHandler::site, NginxHandling::page_file},
         {kCallbackPath, PathMatch::exact, RouteModes::browser, {M::Get}, BodyRule::none, RouteClass::page, false,
-         RouteHandler::site, NginxHandling::page_file},
+         Compression::may, RouteHandler::site, NginxHandling::page_file},
         {kConfigPath, PathMatch::exact, RouteModes::both, {M::Get}, BodyRule::none, RouteClass::config_json, false,
-         RouteHandler::config_json, NginxHandling::config_json},
+         Compression::may, RouteHandler::config_json, NginxHandling::config_json},
         {kHashedAssetPattern, PathMatch::hashed_asset, RouteModes::both, {M::Get}, BodyRule::none,
-         RouteClass::hashed_asset, false, RouteHandler::site, NginxHandling::static_files},
+         RouteClass::hashed_asset, false, Compression::may, RouteHandler::site, NginxHandling::static_files},
         {"/", PathMatch::prefix, RouteModes::both, {M::Get}, BodyRule::none, RouteClass::asset, false,
-         RouteHandler::site, NginxHandling::static_files},
+         Compression::may, RouteHandler::site, NginxHandling::static_files},
         // The BFF mode's own (docs/bff.md): login and the redirect URI are
         // navigations; the other three are the page's fetches.
         {kBffLoginPath, PathMatch::exact, RouteModes::bff, {M::Get}, BodyRule::none, RouteClass::api, false,
-         RouteHandler::bff_login, NginxHandling::bff_navigation},
+         Compression::never, RouteHandler::bff_login, NginxHandling::bff_navigation},
         {kCallbackPath, PathMatch::exact, RouteModes::bff, {M::Get}, BodyRule::none, RouteClass::api, false,
-         RouteHandler::bff_callback, NginxHandling::bff_navigation},
+         Compression::never, RouteHandler::bff_callback, NginxHandling::bff_navigation},
         {kBffSessionPath, PathMatch::exact, RouteModes::bff, {M::Get}, BodyRule::none, RouteClass::api, true,
-         RouteHandler::bff_session, NginxHandling::bff_fetch},
+         Compression::never, RouteHandler::bff_session, NginxHandling::bff_fetch},
         {kBffRefreshPath, PathMatch::exact, RouteModes::bff, {M::Post}, BodyRule::json, RouteClass::api, true,
-         RouteHandler::bff_refresh, NginxHandling::bff_fetch},
+         Compression::never, RouteHandler::bff_refresh, NginxHandling::bff_fetch},
         {kBffLogoutPath, PathMatch::exact, RouteModes::bff, {M::Post}, BodyRule::json, RouteClass::api, true,
-         RouteHandler::bff_logout, NginxHandling::bff_fetch},
+         Compression::never, RouteHandler::bff_logout, NginxHandling::bff_fetch},
         // The proxies. The token proxy exists in both modes: in the BFF mode
         // it answers 404 (the helper makes the token requests).
         {kTokenPath, PathMatch::exact, RouteModes::both, {M::Post}, BodyRule::form, RouteClass::token, true,
-         RouteHandler::token, NginxHandling::token_proxy},
+         Compression::never, RouteHandler::token, NginxHandling::token_proxy},
         {kApiPrefix, PathMatch::exact, RouteModes::both, {}, BodyRule::none, RouteClass::api, true,
-         RouteHandler::none, NginxHandling::api_not_allowed},
+         Compression::may, RouteHandler::none, NginxHandling::api_not_allowed},
         {kApiPathPrefix, PathMatch::prefix, RouteModes::both, {M::Get, M::Post, M::Put, M::Delete},
-         BodyRule::api_catalog, RouteClass::api, true, RouteHandler::api, NginxHandling::api_allowlist},
+         BodyRule::api_catalog, RouteClass::api, true, Compression::may, RouteHandler::api,
+         NginxHandling::api_allowlist},
         // An image preview's bytes from the service's own host or a link it
         // issued (Proxy::file_preview); behind nginx only in the BFF mode.
         {kHelperFilePreviewPath, PathMatch::exact, RouteModes::both, {M::Post}, BodyRule::form, RouteClass::api, true,
-         RouteHandler::file_preview, NginxHandling::helper_fetch},
+         Compression::may, RouteHandler::file_preview, NginxHandling::helper_fetch},
     };
     return routes;
 }
@@ -75,6 +76,31 @@ bool route_matches(const Route& route, std::string_view path) {
             return is_hashed_asset(path.substr(path.rfind('/') + 1));
     }
     return false;
+}
+
+const Route* route_for(std::string_view path, SessionMode mode, const std::vector<Route>& routes) {
+    const Route* prefix = nullptr;
+    const Route* hashed = nullptr;
+    for (const Route& route : routes) {
+        if (!route_in_mode(route, mode) || !route_matches(route, path)) continue;
+        switch (route.match) {
+            case PathMatch::exact:
+                return &route;
+            case PathMatch::prefix:
+                if (!prefix || route.path.size() > prefix->path.size()) prefix = &route;
+                break;
+            case PathMatch::hashed_asset:
+                if (!hashed) hashed = &route;
+                break;
+        }
+    }
+    if (hashed && (!prefix || prefix->path == "/")) return hashed;
+    return prefix;
+}
+
+bool answer_may_be_compressed(std::string_view path, SessionMode mode, const std::vector<Route>& routes) {
+    const Route* row = route_for(path, mode, routes);
+    return !row || row->compression == Compression::may;
 }
 
 std::string httplib_pattern(const Route& route) {

@@ -69,6 +69,12 @@ enum class NginxHandling {
     helper_fetch,
 };
 
+// Whether a row's answers may be compressed (the helper's, and nginx's
+// location for the row). Never the token endpoint's nor the BFF's token
+// flows: they carry tokens or the session, and a compressed secret beside
+// text a page can reflect leaks by its length (as in BREACH).
+enum class Compression { may, never };
+
 struct Route {
     std::string_view path;  // "/oauth/token"; for a prefix "/api/"; for hashed_asset the pattern
     PathMatch match;
@@ -77,6 +83,7 @@ struct Route {
     BodyRule body;
     RouteClass route_class;  // caching and content (route_policy.hpp)
     bool proxy;              // the proxies' CSRF rule applies (proxy_request_allowed(), policy.hpp)
+    Compression compression;
     RouteHandler handler;
     NginxHandling nginx;
 };
@@ -91,6 +98,17 @@ bool route_in_mode(const Route& route, SessionMode mode);
 
 // Whether `path` (a request path) is the row's.
 bool route_matches(const Route& route, std::string_view path);
+
+// The row of `mode` that answers `path`, chosen as nginx chooses its
+// location: the exact row, else the longest prefix row, except that a
+// hashed file name's row wins over the "/" prefix (nginx: a regex location
+// over a plain prefix; the others are written `^~`). nullptr: no row.
+const Route* route_for(std::string_view path, SessionMode mode, const std::vector<Route>& routes = helper_routes());
+
+// Whether the helper may compress its answer on `path` in `mode`: the
+// row's Compression (nginx writes the same per location).
+bool answer_may_be_compressed(std::string_view path, SessionMode mode,
+                              const std::vector<Route>& routes = helper_routes());
 
 // The row's path as cpp-httplib's pattern (a regex matched against the whole
 // path) for an exact or prefix row: "/config\\.json", "/api/.*".

@@ -77,13 +77,9 @@ std::optional<BffTokenRequest> parse_record(const nlohmann::json& j) {
         !read_field(j, "e", r.error)) {
         return std::nullopt;
     }
-    if (grant == "authorization_code") {
-        r.grant_type = GrantType::authorization_code;
-    } else if (grant == "refresh_token") {
-        r.grant_type = GrantType::refresh_token;
-    } else {
-        return std::nullopt;
-    }
+    const auto type = grant_type_from(grant);
+    if (!type) return std::nullopt;
+    r.grant_type = *type;
     if (status < 0 || status > 999) return std::nullopt;
     r.status = static_cast<int>(status);
     return r;

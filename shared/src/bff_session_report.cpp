@@ -21,7 +21,7 @@ std::string dump_report_json(const Json& j) {
 }
 
 Json report_json(const BffTokenRequestReport& r) {
-    return {{"grant_type", r.grant_type}, {"status", r.status},     {"ms", r.ms},      {"at", r.at}, {"scope", r.scope},
+    return {{"grant_type", to_string(r.grant_type)}, {"status", r.status},     {"ms", r.ms},      {"at", r.at}, {"scope", r.scope},
             {"request", r.request},       {"response", r.response}, {"error", r.error}};
 }
 
@@ -45,14 +45,17 @@ bool read_integer(const json& object, const char* name, std::int64_t& out) {
 Result<BffTokenRequestReport, std::string> report_from(const json& value) {
     if (!value.is_object()) return Err{std::string("a token request is not a JSON object")};
     BffTokenRequestReport out;
+    std::string grant;
     std::int64_t status = 0;
-    if (!read_text(value, "grant_type", out.grant_type) || !read_integer(value, "status", status) ||
+    if (!read_text(value, "grant_type", grant) || !read_integer(value, "status", status) ||
         !read_integer(value, "ms", out.ms) || !read_integer(value, "at", out.at) ||
         !read_text(value, "scope", out.scope) || !read_text(value, "request", out.request) ||
         !read_text(value, "response", out.response) || !read_text(value, "error", out.error)) {
         return Err{std::string("a token request has a member of the wrong type")};
     }
-    if (out.grant_type.empty()) return Err{std::string("a token request names no grant_type")};
+    const auto type = grant_type_from(grant);
+    if (!type) return Err{"a token request names no grant_type the helper makes: " + grant};
+    out.grant_type = *type;
     if (status < 0 || status > 999) return Err{"a token request has the status " + std::to_string(status)};
     out.status = static_cast<int>(status);
     return out;
@@ -60,7 +63,7 @@ Result<BffTokenRequestReport, std::string> report_from(const json& value) {
 
 }  // namespace
 
-bool same_request(const BffTokenRequestReport& a, const BffTokenRequestReport& b) {
+bool same_request(const BffTokenRequest& a, const BffTokenRequest& b) {
     return a.grant_type == b.grant_type && a.status == b.status && a.ms == b.ms && a.at == b.at && a.scope == b.scope &&
            a.error == b.error;
 }
@@ -86,14 +89,7 @@ BffTokenRequestReport report_of(const BffTokenRequest& r, std::string_view token
     } else {
         response = std::to_string(r.status) + " {error: " + (r.error.empty() ? "(none)" : r.error) + "}";
     }
-    return BffTokenRequestReport{std::string(to_string(r.grant_type)),
-                                 r.status,
-                                 r.ms,
-                                 r.at,
-                                 r.scope,
-                                 std::move(request),
-                                 std::move(response),
-                                 r.error};
+    return BffTokenRequestReport{r, std::move(request), std::move(response)};
 }
 
 BffSessionInfo session_info(const BffSession& s, Instant now, std::string_view token_url,

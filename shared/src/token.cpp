@@ -44,6 +44,13 @@ std::string_view to_string(GrantType type) {
     return "authorization_code";
 }
 
+std::optional<GrantType> grant_type_from(std::string_view wire) {
+    for (GrantType type : {GrantType::authorization_code, GrantType::refresh_token}) {
+        if (wire == to_string(type)) return type;
+    }
+    return std::nullopt;
+}
+
 // ===========================================================================
 // [SECTION] Client side: requests
 // ===========================================================================
@@ -85,7 +92,7 @@ HttpRequest token_post(std::string_view token_url, FormFields body, const Client
 
 HttpRequest build_code_exchange(std::string_view token_url, const ValidatedCallback& callback,
                                 const ClientCredentials& credentials) {
-    FormFields body{{"grant_type", "authorization_code"}, {"code", callback.code()}};
+    FormFields body{{"grant_type", std::string(to_string(GrantType::authorization_code))}, {"code", callback.code()}};
     if (!callback.redirect_uri_sent().empty()) body.emplace_back("redirect_uri", callback.redirect_uri_sent());
     if (!callback.code_verifier().empty()) body.emplace_back("code_verifier", callback.code_verifier());
     return token_post(token_url, std::move(body), credentials);
@@ -93,7 +100,8 @@ HttpRequest build_code_exchange(std::string_view token_url, const ValidatedCallb
 
 HttpRequest build_refresh_request(std::string_view token_url, std::string_view refresh_token,
                                   const std::optional<ScopeSet>& scope, const ClientCredentials& credentials) {
-    FormFields body{{"grant_type", "refresh_token"}, {"refresh_token", std::string(refresh_token)}};
+    FormFields body{{"grant_type", std::string(to_string(GrantType::refresh_token))},
+                    {"refresh_token", std::string(refresh_token)}};
     if (scope) body.emplace_back("scope", format_scope_list(*scope));
     return token_post(token_url, std::move(body), credentials);
 }
@@ -231,13 +239,11 @@ Result<TokenRequest, TokenError> parse_token_request(const HttpRequest& request)
     TokenRequest out;
     const auto grant_type = param(*fields, "grant_type");
     if (!grant_type) return Err{token_error_of(invalid_request, "`grant_type` is missing.")};
-    if (*grant_type == "authorization_code") {
-        out.grant_type = GrantType::authorization_code;
-    } else if (*grant_type == "refresh_token") {
-        out.grant_type = GrantType::refresh_token;
-    } else {
+    const auto grant = grant_type_from(*grant_type);
+    if (!grant) {
         return Err{token_error_of(unsupported_grant_type, "Only authorization_code and refresh_token are supported.")};
     }
+    out.grant_type = *grant;
 
     // Spec 4.3 / 5.3: Basic for confidential clients, client_id for public ones; never both.
     // Spec 4.3 words the public client's client_id as "a query string

@@ -257,9 +257,9 @@ TEST(HelperRouteTableNginx, TheServersLocationsAreTheRowsOfItsMode) {
 
 TEST(HelperRouteTableNginx, ARowAddedToTheTableShowsInTheConfigurationAndARowTakenOutLeavesIt) {
     std::vector<Route> routes = helper_routes();
-    const Route extra{"/bff/extra",   PathMatch::exact, RouteModes::bff,        {Method::Post},
-                      BodyRule::json, RouteClass::api,  true,                   RouteHandler::bff_refresh,
-                      NginxHandling::bff_fetch};
+    const Route extra{"/bff/extra",       PathMatch::exact,          RouteModes::bff, {Method::Post},
+                      BodyRule::json,     RouteClass::api,           true,            Compression::never,
+                      RouteHandler::bff_refresh, NginxHandling::bff_fetch};
     routes.insert(std::find_if(routes.begin(), routes.end(),
                                [](const Route& r) { return r.nginx == NginxHandling::token_proxy; }),
                   extra);
@@ -272,6 +272,7 @@ TEST(HelperRouteTableNginx, ARowAddedToTheTableShowsInTheConfigurationAndARowTak
     EXPECT_NE(block.find("if ($roomkey_proxy_allowed = 0) { return 403; }"), std::string::npos) << block;
     EXPECT_NE(block.find("if ($request_method != POST) { return 405; }"), std::string::npos) << block;
     EXPECT_NE(block.find("proxy_pass https://roomkey_bff;"), std::string::npos) << block;
+    EXPECT_NE(block.find("gzip off;"), std::string::npos) << block;
     EXPECT_EQ(bff.find("location = /config.json"), std::string::npos) << bff;
     // A BFF row is not in the browser mode's file.
     const std::string browser = site_config(SessionMode::browser, routes);
@@ -309,6 +310,55 @@ TEST(HelperRouteTableNginx, ThePreviewRouteGoesToTheBffHelpersAndNginxAloneSaysP
     EXPECT_NE(alone_block.find("image previews need roomkey-helper"), std::string::npos) << alone_block;
     EXPECT_NE(block_of(alone, "location = /config.json").find("\\\"file_previews\\\":false"), std::string::npos)
         << block_of(alone, "location = /config.json");
+}
+
+// Whether an answer may be compressed is one fact of each row, read by the
+// helper (before httplib looks at Accept-Encoding) and by the nginx writer
+// (`gzip off;` in the row's location): never where answers hold tokens or
+// the session (the token endpoint, the BFF's routes and its callback).
+TEST(HelperRouteTableNginx, EachRowsCompressionIsTheHelpersAndTheFrontsRule) {
+    const auto block_of = [](const std::string& site, const std::string& location) {
+        const auto at = site.find("    " + location + " {\n");
+        return at == std::string::npos ? std::string() : site.substr(at, site.find("\n    }\n", at) - at);
+    };
+    std::size_t never = 0;
+    for (SessionMode mode : {SessionMode::browser, SessionMode::bff}) {
+        const std::string site = site_config(mode, helper_routes());
+        for (const Route& row : helper_routes()) {
+            if (!route_in_mode(row, mode)) continue;
+            const std::string path = sample_path(row);
+            ASSERT_EQ(route_for(path, mode), &row) << path << " in " << to_string(mode) << " is another row's";
+            const bool secret = row.handler == RouteHandler::token || row.nginx == NginxHandling::bff_navigation ||
+                                row.nginx == NginxHandling::bff_fetch;
+            if (secret) {
+                EXPECT_EQ(row.compression, Compression::never) << path << ": its answers hold tokens or the session";
+            }
+            const bool may = row.compression == Compression::may;
+            never += may ? 0 : 1;
+            EXPECT_EQ(answer_may_be_compressed(path, mode), may) << path << " in " << to_string(mode);
+            const std::string block = block_of(site, location_of(row));
+            ASSERT_FALSE(block.empty()) << location_of(row) << "\n" << site;
+            EXPECT_EQ(block.find("gzip off;") == std::string::npos, may) << block;
+            if (!may) {
+                EXPECT_EQ(block.find("gzip on;"), std::string::npos) << block;
+            }
+        }
+    }
+    EXPECT_EQ(never, 1u + 1u + 5u) << "the token row in both modes, the BFF mode's five";
+    // The two read the row, not the path: the API's row made `never` turns
+    // both off for the API.
+    std::vector<Route> routes = helper_routes();
+    for (Route& row : routes) {
+        if (row.nginx == NginxHandling::api_allowlist) row.compression = Compression::never;
+    }
+    EXPECT_TRUE(answer_may_be_compressed("/api/rooms", SessionMode::browser));
+    EXPECT_FALSE(answer_may_be_compressed("/api/rooms", SessionMode::browser, routes));
+    const std::string api = block_of(site_config(SessionMode::browser, routes), "location ^~ /api/");
+    ASSERT_FALSE(api.empty());
+    EXPECT_NE(api.find("gzip off;"), std::string::npos) << api;
+    EXPECT_EQ(api.find("gzip on;"), std::string::npos) << api;
+    EXPECT_NE(block_of(site_config(SessionMode::browser, helper_routes()), "location ^~ /api/").find("gzip on;"),
+              std::string::npos);
 }
 
 TEST(HelperRouteTableNginx, TheMethodsTheFrontTakesAreTheRows) {

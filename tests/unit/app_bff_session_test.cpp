@@ -15,6 +15,7 @@
 #include "roomkey/public_config.hpp"
 #include "roomkey/bff_session.hpp"
 #include "roomkey/launch_url.hpp"
+#include "roomkey/token.hpp"
 #include "json_answer.hpp"
 
 namespace roomkey::app {
@@ -77,7 +78,7 @@ TEST(BffSessionAnswer, SignedInCarriesScopeLifetimesAndTheHelpersTokenRequests) 
     EXPECT_EQ(info->expires_in, 1790);
     EXPECT_FALSE(info->refresh_expires_in) << "null: unknown (offline_access)";
     ASSERT_EQ(info->token_requests.size(), 1u);
-    EXPECT_EQ(info->token_requests[0].grant_type, "refresh_token");
+    EXPECT_EQ(info->token_requests[0].grant_type, GrantType::refresh_token);
     EXPECT_EQ(info->token_requests[0].status, 200);
 
     BffSessionView session;
@@ -154,7 +155,7 @@ TEST(BffTokenRequests, TheHeaderIsReadAndAReportIsLoggedOnceMasked) {
 
 TEST(BffTokenRequests, ASecretTheHelperLeftInAReportIsMaskedByItsName) {
     BffTokenRequestReport report;
-    report.grant_type = "authorization_code";
+    report.grant_type = GrantType::authorization_code;
     report.status = 200;
     report.request = "POST https://auth.example/token grant_type=authorization_code";
     const FlowStep step = helper_token_step(report);
@@ -176,7 +177,7 @@ TEST(BffTokenRequests, TheTokenErrorShowsItsRemedyBesideTheIdentifier) {
         ~English() { i18n::set_language(i18n::Lang::en); }
     } english;
     BffTokenRequestReport report;
-    report.grant_type = "refresh_token";
+    report.grant_type = GrantType::refresh_token;
     report.status = 400;
     report.request = "POST https://auth.example/token grant_type=refresh_token";
     report.error = "invalid_grant";
@@ -275,7 +276,7 @@ TEST(BffSessionAnswer, ThePageReadsWhatTheHelperWrites) {
     ASSERT_TRUE(info->refresh_expires_in) << "the refresh token's lifetime was not read";
     EXPECT_EQ(*info->refresh_expires_in, 1209500);
     ASSERT_EQ(info->token_requests.size(), 1u);
-    EXPECT_EQ(info->token_requests[0].grant_type, "authorization_code");
+    EXPECT_EQ(info->token_requests[0].grant_type, GrantType::authorization_code);
     EXPECT_EQ(info->token_requests[0].status, 200);
     EXPECT_EQ(info->token_requests[0].at, 1'700'000'000);
     const FlowStep step = helper_token_step(info->token_requests[0]);
@@ -288,6 +289,50 @@ TEST(BffSessionAnswer, ThePageReadsWhatTheHelperWrites) {
     auto out = read_bff_session(bff_signed_out_body());
     ASSERT_TRUE(out) << out.error();
     EXPECT_FALSE(out->signed_in);
+}
+
+// Spec 5.4.2, the BFF mode seen from the page: every refresh's answer says
+// "14 days" again, but the grant ends 14 days after the sign-in. What the
+// page shows (the session panel's lifetimes, state().bff) comes from
+// /bff/session: across refreshes days apart it counts down to that first
+// end, never 14 days from the latest refresh. (The helper's cookie and its
+// answers through a running helper: BffGrantEnd in
+// tests/integration/bff_grant_end_test.cpp; the page's own session:
+// App.ThePagesSessionShowsTheGrantsEndAcrossRefreshes.)
+TEST(BffSessionAnswer, ThePageShowsTheGrantsFirstEndAcrossTheHelpersRefreshes) {
+    constexpr Seconds kFourteenDays{14 * 24 * 3600};
+    const Instant grant_end = t0 + kFourteenDays;
+    roomkey::BffSession held;
+    TokenSet first;
+    first.access_token = "access-0";
+    first.refresh_token = "refresh-0";
+    first.scope = ScopeSet{"users.all:read"};
+    first.access_expires_at = t0 + Seconds(1800);
+    first.refresh_expires_at = grant_end;
+    roomkey::BffTokenRequest exchange;
+    exchange.grant_type = GrantType::authorization_code;
+    adopt_token_set(held, first, exchange);
+    BffSessionView view;
+    for (int day : {1, 5, 9, 13}) {
+        SCOPED_TRACE("day " + std::to_string(day));
+        const Instant at = t0 + Seconds(day * 24 * 3600);
+        TokenSet refreshed = first;
+        refreshed.refresh_token = "refresh-" + std::to_string(day);
+        refreshed.access_expires_at = at + Seconds(1800);
+        refreshed.refresh_expires_at = at + kFourteenDays;  // what the answer says
+        roomkey::BffTokenRequest refresh;
+        refresh.grant_type = GrantType::refresh_token;
+        adopt_token_set(held, refreshed, refresh);
+        const auto info = read_bff_session(bff_session_body(held, at, "https://a/token", "https://b/callback"));
+        ASSERT_TRUE(info) << info.error();
+        ASSERT_TRUE(info->refresh_expires_in) << "a grant without offline_access has an end";
+        EXPECT_EQ(*info->refresh_expires_in, (14 - day) * 24 * 3600) << "counts down to the sign-in's 14 days";
+        view.on_session(*info, at);
+        ASSERT_TRUE(view.refresh_expires_at());
+        EXPECT_EQ(*view.refresh_expires_at(), grant_end)
+            << unix_seconds(*view.refresh_expires_at()) << " instead of " << unix_seconds(grant_end);
+        EXPECT_EQ(*view.access_expires_at(), at + Seconds(1800)) << "the access token's own lifetime is the refresh's";
+    }
 }
 
 }  // namespace

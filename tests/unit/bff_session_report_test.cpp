@@ -2,13 +2,16 @@
 // session (bff_session.hpp) as one contract: the helper's writers
 // (bff_session_body, bff_token_request_json, to_json) and the page's readers
 // (read_bff_session, read_helper_token_request) share BffSessionInfo and
-// BffTokenRequestReport, so the page reads exactly what the helper wrote.
+// BffTokenRequestReport, which is the helper's own record (BffTokenRequest)
+// plus its rendered lines, so the page reads exactly what the helper wrote.
 #include "roomkey/bff_session.hpp"
 #include "roomkey/launch_url.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace roomkey {
 namespace bff_session_report_test {
@@ -50,7 +53,7 @@ TEST(BffSessionReport, TheTokenRequestHeaderReadsBackAsWritten) {
     EXPECT_EQ(to_json(written), bff_token_request_json(refresh_record(), kTokenUrl, kRedirectUri));
     const auto read = read_helper_token_request(bff_token_request_json(refresh_record(), kTokenUrl, kRedirectUri));
     ASSERT_TRUE(read) << read.error();
-    EXPECT_EQ(read->grant_type, "refresh_token");
+    EXPECT_EQ(read->grant_type, GrantType::refresh_token);
     EXPECT_EQ(read->status, 200);
     EXPECT_EQ(read->ms, 12);
     EXPECT_EQ(read->at, unix_seconds(kNow));
@@ -72,9 +75,27 @@ TEST(BffSessionReport, TheSessionAnswerReadsBackAsWritten) {
     EXPECT_EQ(info->expires_in, 1700);
     EXPECT_EQ(info->refresh_expires_in, std::optional<std::int64_t>(3500));
     ASSERT_EQ(info->token_requests.size(), 2u);
-    EXPECT_EQ(info->token_requests[0].grant_type, "authorization_code");
-    EXPECT_EQ(info->token_requests[1].grant_type, "refresh_token");
+    EXPECT_EQ(info->token_requests[0].grant_type, GrantType::authorization_code);
+    EXPECT_EQ(info->token_requests[1].grant_type, GrantType::refresh_token);
     EXPECT_EQ(to_json(*info), body) << "read and written again: the same bytes";
+}
+
+// The report is the record: the fields the wire carries read back into the
+// record's own types, and a grant the helper never makes is refused by name.
+TEST(BffSessionReport, TheReportIsTheRecordItWasRenderedFrom) {
+    const BffTokenRequest record = refresh_record();
+    const BffTokenRequestReport written = report_of(record, kTokenUrl, kRedirectUri);
+    EXPECT_TRUE(same_request(written, record)) << "the report carries the record itself";
+    const auto read = read_helper_token_request(to_json(written));
+    ASSERT_TRUE(read) << read.error();
+    EXPECT_TRUE(same_request(*read, record)) << to_json(written);
+    EXPECT_FALSE(read->scope_sent) << "told only in the request line, not a field of the wire";
+    EXPECT_EQ(read->expires_in, 0) << "told only in the response line, not a field of the wire";
+    auto odd = nlohmann::json::parse(to_json(written));
+    odd["grant_type"] = "password";
+    const auto refused = read_helper_token_request(odd.dump());
+    ASSERT_FALSE(refused) << "a grant the helper never makes";
+    EXPECT_NE(refused.error().find("password"), std::string::npos) << refused.error();
 }
 
 TEST(BffSessionReport, SignedOutIsOneMember) {

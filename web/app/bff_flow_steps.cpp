@@ -62,8 +62,9 @@ FlowStep bff_callback_step(std::string redirect_uri, const std::optional<BffCall
 
 FlowStep helper_token_step(const BffTokenRequestReport& report) {
     auto [request, sent] = split_request_line(report.request);
-    FlowStep step{tr("flow.helper_token.title", {{"grant_type", report.grant_type}}), std::move(request), {}, {}};
-    step.parameters.push_back(StepParameter{"grant_type", report.grant_type, ""});
+    const std::string grant_type(to_string(report.grant_type));
+    FlowStep step{tr("flow.helper_token.title", {{"grant_type", grant_type}}), std::move(request), {}, {}};
+    step.parameters.push_back(StepParameter{"grant_type", grant_type, ""});
     if (!report.scope.empty()) step.parameters.push_back(StepParameter{"scope", report.scope, ""});
     if (!sent.empty()) step.parameters.push_back(StepParameter{"sent", sent, tr("flow.helper_token.sent_note")});
     if (!report.response.empty()) step.parameters.push_back(StepParameter{"answer", report.response, ""});

@@ -177,7 +177,7 @@ void BffPanel::take_session(const BffSessionInfo& info, Instant now) {
     // How this session was made, told again from the helper's report: the
     // page that navigated to /bff/login is gone, and its log with it.
     for (const BffTokenRequestReport& request : info.token_requests) {
-        if (request.grant_type == "authorization_code" && arrived && view_.first_report(request)) {
+        if (request.grant_type == GrantType::authorization_code && arrived && view_.first_report(request)) {
             const Instant at = instant_from_unix_seconds(request.at);
             host_.log_flow_step(bff_login_step(bff_login_url(host_.config()->bff_login, info.scope)), at);
             host_.log_flow_step(bff_callback_step(host_.config()->redirect_uri, std::nullopt), at);

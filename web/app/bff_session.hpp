@@ -23,9 +23,10 @@
 
 namespace roomkey::app {
 
-// The helper's reports (BffTokenRequestReport), /bff/session's answer
-// (BffSessionInfo) and their readers are shared/'s (bff_session.hpp): the
-// helper writes them with the same types.
+// The helper's reports (BffTokenRequestReport: its own BffTokenRequest
+// record plus the masked lines), /bff/session's answer (BffSessionInfo) and
+// their readers are shared/'s (bff_session.hpp): the helper writes them with
+// the same types.
 
 // A 401 carrying `X-Roomkey-Session: none`: the helper holds no session for
 // this browser (none, expired, or its refresh was refused). The reason the

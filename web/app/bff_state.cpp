@@ -35,7 +35,7 @@ void add_bff_state(const App& app, Instant now, json& state) {
     const BffSessionView& session = app.bff().view();
     json requests = json::array();
     for (const BffTokenRequestReport& request : session.token_requests()) {
-        requests.push_back({{"grant_type", request.grant_type},
+        requests.push_back({{"grant_type", to_string(request.grant_type)},
                             {"status", request.status},
                             {"ms", request.ms},
                             {"at", request.at},

@@ -89,23 +89,21 @@ Result<BffSession, std::string> parse_bff_session(std::string_view text);
 // ---------------------------------------------------------------------------
 
 // One token request the helper made, as it reports it to the page (in the
-// X-Roomkey-Token-Request header and in /bff/session): masked, no token,
-// code, verifier or secret.
-struct BffTokenRequestReport {
-    std::string grant_type;  // "authorization_code" or "refresh_token"
-    int status = 0;          // the token endpoint's HTTP status, 0: no answer
-    std::int64_t ms = 0;
-    std::int64_t at = 0;  // Unix seconds
-    std::string scope;
+// X-Roomkey-Token-Request header and in /bff/session): the record itself
+// plus the two masked lines rendered from it, so no token, code, verifier or
+// secret can reach them. The wire names the record's fields as they are
+// ("grant_type", "status", "ms", "at", "scope", "error"); `scope_sent` and
+// `expires_in` are told only inside the lines, and read back as their
+// defaults.
+struct BffTokenRequestReport : BffTokenRequest {
     std::string request;   // one masked line: "POST https://host/token grant_type=... (Basic ...)"
     std::string response;  // a masked one-line summary
-    std::string error;     // the service's error code, "" when none
 };
-// Two reports of the same request (the header, then /bff/session) are one.
-bool same_request(const BffTokenRequestReport& a, const BffTokenRequestReport& b);
+// Two reports of the same request (the header, then /bff/session) are one:
+// the fields both carry on the wire are equal.
+bool same_request(const BffTokenRequest& a, const BffTokenRequest& b);
 // The report of `record`; `token_url` and `redirect_uri` fill its masked
-// request line ("request" and "response" are rendered from the record's
-// fields, so no secret can reach them).
+// request line.
 BffTokenRequestReport report_of(const BffTokenRequest& record, std::string_view token_url,
                                 std::string_view redirect_uri);
 

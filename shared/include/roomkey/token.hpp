@@ -95,6 +95,7 @@ Result<TokenSet, TokenResponseError> read_token_response(const HttpResponse& res
 
 enum class GrantType { authorization_code, refresh_token };
 std::string_view to_string(GrantType type);  // the wire value
+std::optional<GrantType> grant_type_from(std::string_view wire);  // nullopt: neither of the two
 
 struct TokenRequest {
     GrantType grant_type = GrantType::authorization_code;
