@@ -137,9 +137,7 @@ public:
     std::vector<MentionAlert> take_alerts() { return features_.workspace.take_alerts(); }
 
 private:
-    std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now) {
-        return wire_.send(std::move(purpose), std::move(label), std::move(request), config_.request_header(), now);
-    }
+    void send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
     void fetch_config(Instant now) { send(purpose::ConfigFetch{}, tr("log.purpose.config"), config_.begin(), now); }
     void on_config(const HttpResponse& response, Instant now);
     void deliver(const HttpPurpose& purpose, const std::optional<HttpResponse>& response,

@@ -7,6 +7,10 @@
 
 namespace roomkey::app {
 
+void App::send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now) {
+    wire_.send(std::move(purpose), std::move(label), std::move(request), config_.request_header(), now);
+}
+
 void App::on_config(const HttpResponse& response, Instant now) {
     const bool read = config_.on_response(response);
     if (read) {

@@ -75,9 +75,7 @@ struct Words {
     const char* name = "";
     std::string value;
     long long count = -1;  // a count's, when >= 0
-    std::string text() const {
-        return !key ? std::string() : count >= 0 ? tr_n(key, count) : *name ? tr(key, {{name, value}}) : tr(key);
-    }
+    std::string text() const;  // in the language of now (view_answer.cpp)
 };
 
 class Feature {

@@ -66,6 +66,10 @@ void SessionControl::apply(const intent::AddScopes& i, Instant now) {
     if (auto scopes = sign_in_.adding(i.scope, shown().granted_scopes())) start_sign_in(*scopes, now);
 }
 
+void SessionControl::send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now) {
+    p_.wire.send(std::move(purpose), std::move(label), std::move(request), p_.config.request_header(), now);
+}
+
 void SessionControl::start_sign_in(const ScopeSet& scopes, Instant now) {
     if (!sign_in_.may_start()) return;
     // In BFF mode the helper makes state and PKCE; a session it holds is

@@ -90,9 +90,7 @@ public:
 private:
     void start_sign_in(const ScopeSet& scopes, Instant now);
     void sign_out(Instant now);
-    std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now) {
-        return p_.wire.send(std::move(purpose), std::move(label), std::move(request), p_.config.request_header(), now);
-    }
+    void send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
     RedactionRules redaction() const { return p_.trace.redaction(p_.config.token_header()); }
 
     // ---- SignInHost and BffHost ----

@@ -109,18 +109,10 @@ void on_done(double id) {
     if (g_listener) g_listener();
 }
 
-void send(double id, const roomkey::HttpRequest& request, unsigned timeout_ms, ProgressFn progress, DoneFn done,
-          bool blob) {
-    nlohmann::json headers = nlohmann::json::array();
-    for (const auto& [name, value] : request.headers.fields()) {
-        headers.push_back(name);
-        headers.push_back(value);
-    }
-    const std::string headers_json = headers.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    const std::string method(to_string(request.method));
-    roomkey_js_http_send(id, method.c_str(), request.url.c_str(), headers_json.c_str(),
-                         reinterpret_cast<const unsigned char*>(request.body.data()),
-                         static_cast<int>(request.body.size()), static_cast<int>(timeout_ms), progress, done, blob);
+void send(double id, const char* method, const char* url, const char* headers_json, const std::string& body,
+          unsigned timeout_ms, ProgressFn progress, DoneFn done, bool blob) {
+    roomkey_js_http_send(id, method, url, headers_json, reinterpret_cast<const unsigned char*>(body.data()),
+                         static_cast<int>(body.size()), static_cast<int>(timeout_ms), progress, done, blob);
 }
 
 }  // namespace
@@ -146,11 +138,20 @@ Headers parse_raw_headers(const std::string& raw) {
 }
 
 void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_ms, bool report_upload_progress) {
-    send(static_cast<double>(id), request, timeout_ms, report_upload_progress ? on_progress : nullptr, on_done, false);
+    nlohmann::json headers = nlohmann::json::array();
+    for (const auto& [name, value] : request.headers.fields()) {
+        headers.push_back(name);
+        headers.push_back(value);
+    }
+    const std::string headers_json = headers.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string method(to_string(request.method));
+    send(static_cast<double>(id), method.c_str(), request.url.c_str(), headers_json.c_str(), request.body, timeout_ms,
+         report_upload_progress ? on_progress : nullptr, on_done, false);
 }
 
-void fetch_blob_start(double handle, const HttpRequest& request, void (*done)(double handle), unsigned timeout_ms) {
-    send(handle, request, timeout_ms, nullptr, done, true);
+void fetch_blob_start(double handle, const char* url, const char* headers_json, const std::string& body,
+                      void (*done)(double handle), unsigned timeout_ms) {
+    send(handle, "POST", url, headers_json, body, timeout_ms, nullptr, done, true);
 }
 
 void set_fetch_listener(void (*listener)()) {

@@ -110,13 +110,12 @@ void install_image_loader(ImageAnswer answer) {
 void load_image(const std::string& file_id, const std::string& url) {
     double handle = 0;  // FilePreviews asks only for resource ids of at most 15 digits
     for (char c : file_id) handle = handle * 10 + (c - '0');
-    HttpRequest request;
-    request.method = Method::Post;
-    request.url = std::string(kHelperFilePreviewPath);
-    request.headers.set("Content-Type", std::string(kFormContentType));
-    request.headers.set(std::string(kHelperRequestHeader), "1");
-    request.body = form_encode({{"url", url}});
-    fetch_blob_start(handle, request, on_blob_done);
+    // The request's headers as the transport takes them: [name, value, ...].
+    const std::string headers = "[\"Content-Type\",\"" +  // i18n: not shown (an HTTP header)
+                                std::string(kFormContentType) + "\",\"" + std::string(kHelperRequestHeader) +
+                                "\",\"1\"]";
+    fetch_blob_start(handle, std::string(kHelperFilePreviewPath).c_str(), headers.c_str(), "url=" + percent_encode(url),
+                     on_blob_done);
 }
 
 const ImageTexture* image_texture(const std::string& file_id) {
