@@ -6,7 +6,9 @@
 // forwards to the sandbox one for one), and an image far above the screen
 // is never fetched. The details' Files tab shows an image's preview too
 // (through the same budget), and an image that cannot be shown says so in
-// words that the accessibility tree and the page's text hold as well.
+// words that the accessibility tree and the page's text hold as well. A
+// preview whose fetch never answers ends in the same "failed" at the page's
+// transport timeout (web/src/fetch_transport.hpp), instead of waiting forever.
 // Screenshots at 1366x800, 1000x700 and 390x844 go to ROOMKEY_ARTIFACTS. Not twinned with nginx: the image comes through the
 // helper's own POST /file-preview, which the nginx front does not serve
 // (docs/file_previews.md).
@@ -164,5 +166,27 @@ test('the Files tab previews an image far from the conversation; one that cannot
   await widgetRect(page, 'details');
   const png = decodePng(await page.screenshot({ path: join(artifacts, 'image_preview_files_1366x800.png') }));
   assert.ok(pixelsOf(png, LEFT) >= 60 * 60 * 0.5, `the listed image is drawn in the Files tab: ${pixelsOf(png, LEFT)}`);
+  await page.close();
+});
+
+test('a preview whose fetch never answers ends failed at the transport\'s timeout, not loading for ever', async () => {
+  const hung = await upload('never answered.png', twoColourPng(80, 40));
+  await sandboxApi(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`);
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  // The helper's POST /file-preview is held by the browser and never answered.
+  const held = [];
+  await page.route('**/file-preview', (route) => { held.push(route.request().postData()); });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  await waitForState(page, (s) => s.previews && s.previews[hung] && s.previews[hung].state === 'loading',
+    'the preview fetched', 60000);
+  const ended = await waitForState(page, (s) => s.previews[hung].state !== 'loading',
+    'the unanswered preview ended (the transport timeout is 30 s)', 90000);
+  assert.equal(ended.previews[hung].state, 'failed', JSON.stringify(ended.previews[hung]));
+  assert.ok(held.length >= 1 && held.every((body) => body.startsWith('url=')), `the fetch went and was held: ${held}`);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
   await page.close();
 });

@@ -2,6 +2,8 @@
 // {type:'set_language', lang} and the state's `lang`; every other name and
 // value of the state stays English whatever the language; a status line
 // written before a switch reads in the new language.
+#include <functional>
+
 #include "app/i18n.hpp"
 #include "app_harness.hpp"
 
@@ -43,6 +45,59 @@ TEST_F(AppLanguage, AStatusLineWrittenBeforeASwitchReadsInTheNewLanguage) {
     EXPECT_EQ(nlohmann::json::parse(page_state_json(*h.app, h.now))["notice"], japanese);
     h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
     EXPECT_EQ(h.app->notice(), english);
+}
+
+// Reads `notice` in English, switches to Japanese and back: each time the
+// notice is `expected` in the language shown, not the one it was written in.
+void follows_the_language(AppHarness& h, const std::function<std::string()>& expected) {
+    const std::string english = h.app->notice();
+    ASSERT_EQ(english, expected());
+    h.apply(*parse_action(R"({"type":"set_language","lang":"ja"})"));
+    const std::string japanese = expected();
+    ASSERT_NE(japanese, english) << "the catalog has its Japanese";
+    EXPECT_EQ(h.app->notice(), japanese) << "the notice follows the language, not the one it was written in";
+    EXPECT_EQ(nlohmann::json::parse(page_state_json(*h.app, h.now))["notice"], japanese);
+    h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
+    EXPECT_EQ(h.app->notice(), english);
+}
+
+TEST_F(AppLanguage, SignedOutWithPostsDiscardedReadsInTheNewLanguage) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::QueueMessage{"7", "burst", 12});  // two wait for the room's next window
+    h.apply(intent::SignOut{true});
+    follows_the_language(h, [] { return tr_n("notice.signed_out_discarded", 2); });
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.apply(intent::SignOut{});
+    follows_the_language(h, [] { return std::string(tr("notice.signed_out")); });
+}
+
+TEST_F(AppLanguage, TheHelpersUnreachableAndBackNoticesReadInTheNewLanguage) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    h.faults.push_back(AppHarness::no_answer("/api/me", TransportFailure::network_error));
+    h.faults.push_back(AppHarness::no_answer("/api/my/status", TransportFailure::network_error));
+    h.apply(intent::ReloadAccount{});
+    ASSERT_TRUE(h.app->helper_unreachable());
+    follows_the_language(h, [] { return tr("helper.unreachable", {{"time", "0:01"}}); });
+    h.run_for(Millis(1100));
+    ASSERT_FALSE(h.app->helper_unreachable()) << "the probe got an answer";
+    follows_the_language(h, [] { return std::string(tr("helper.back")); });
+}
+
+// The internal notice (an event the session table has no row for): a token
+// answer that comes after sign-out is the one way to it from the App.
+TEST_F(AppLanguage, AnInternalNoticeReadsInTheNewLanguage) {
+    AppHarness h;
+    h.sign_in();
+    h.app->apply(intent::RefreshNow{}, h.now);
+    h.drain();  // the refresh is on its way
+    ASSERT_FALSE(h.outstanding.empty());
+    h.app->apply(intent::SignOut{}, h.now);
+    h.settle();  // its answer comes late
+    follows_the_language(h, [] { return tr("notice.internal", {{"what", "invalid_transition: event token_response in state signed_out"}}); });
 }
 
 TEST_F(AppLanguage, AnUnknownLanguageIsRefusedWithWhatIsAccepted) {

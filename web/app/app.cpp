@@ -1,10 +1,8 @@
-// app.cpp: the App's start, time and effects, and roomkey-helper unreachable
-// (helper_watch.hpp): what the user is told and the probe (app.hpp has the file index).
+// app.cpp: the App's start, time and effects (app.hpp has the file index).
 #include <algorithm>
 
 #include "app/app.hpp"
 #include "app/app_detail.hpp"
-#include "roomkey/launch_url.hpp"
 
 namespace roomkey::app {
 
@@ -16,13 +14,11 @@ App::App(RandomSource random, std::string origin)
 
 void App::start(std::string_view launch_url, const std::optional<std::string>& pending_record, Instant now) {
     fetch_config(now);
-    const LaunchUrl launch = read_launch_url(launch_url);
-    bff_.on_launch(launch);  // a #bff_error is shown with the config
-    sign_in_.on_launch(launch_url, launch, pending_record, now);
+    session_.start(launch_url, pending_record, now);
 }
 
 void App::tick(Instant now) {
-    sign_in_.tick(now);
+    session_.tick(now);
     features_.posting.run_timers(now);
     if (helper_.probe_due(now)) {
         helper_.probe_sent();
@@ -33,13 +29,13 @@ void App::tick(Instant now) {
     features_.open_room.run_poll(now);
     features_.mentions.run_poll(now);
     if (const auto at = features_.previews.wake_at(); at && now >= *at) features_.previews.resume(now);
-    pump(now);
+    requests_.pump(now);
 }
 
 std::optional<Instant> App::next_wake_at(Instant now) const {
     std::optional<Instant> wake = client().next_send_at(now);
     // The refresh due, automatic retries and room checks of posts, and the helper probe.
-    for (std::optional<Instant> at : {sign_in_.wake_at(), features_.posting.next_timer(), helper_.next_probe(),
+    for (std::optional<Instant> at : {session_.wake_at(), features_.posting.next_timer(), helper_.next_probe(),
                                       features_.open_room.poll_at(), features_.mentions.poll_at(),
                                       features_.previews.wake_at()}) {
         if (at) wake = wake ? std::min(*wake, *at) : *at;
@@ -56,10 +52,6 @@ std::vector<Effect> App::take_effects() {
     out.insert(out.end(), effects_.begin(), effects_.end());
     effects_.clear();
     return out;
-}
-
-void App::on_helper_unreachable(Instant now, bool probe_failed) {
-    if (auto told = helper_.on_unreachable(now, probe_failed)) feedback_.set_notice(std::move(*told));
 }
 
 }  // namespace roomkey::app

@@ -1,22 +1,11 @@
 // app.hpp: the browser app as pure C++ (no emscripten, no ImGui), so it runs
 // natively and under Node in the unit tests. App is the router: it keeps the
-// configuration and the effects web/src performs (effects.hpp); the
-// features hand their REST requests to the one REST client
-// (shared/rest_client.hpp) through Requests (requests.hpp), which routes
-// each answer by its tag to the feature that asked (wire.hpp). Every
-// protocol decision is shared/'s; every kind of state has its own owner
-// (docs/architecture.md lists them, file by file, with how a feature is
-// added): the sign-in (sign_in.hpp), the BFF panel (bff_panel.hpp), the
-// features (features.hpp), the log (trace.hpp) and its copies (copies.hpp),
-// what the user is told (feedback.hpp), the configuration (config_load.hpp),
-// the counters (rest_stats.hpp) and the helper's reachability (helper_watch.hpp).
+// configuration and the effects web/src performs (effects.hpp), hands each
+// intent to its owner and each answer to the owner of its purpose (wire.hpp).
+// The owners, file by file: docs/architecture.md.
 //   app.cpp          start, tick/next_wake_at, effects, the helper's probe
-//   app_intents.cpp  every intent to its owner (apply): the features' and the
-//                    log's found by overload, the session's kept here
+//   app_intents.cpp  every intent to its owner, found by overload
 //   app_http.cpp     sends through the helper and their answers, by purpose
-//   app_rest.cpp     the session's part of the REST client's steps; the
-//                    features' requests by tag are requests.cpp's
-//   app_session.cpp  sign-in, sign-out, a page restored
 #pragma once
 
 #include <cstdint>
@@ -25,7 +14,6 @@
 #include <string_view>
 #include <vector>
 
-#include "app/bff_panel.hpp"
 #include "app/config_load.hpp"
 #include "app/copies.hpp"
 #include "app/features.hpp"
@@ -33,14 +21,13 @@
 #include "app/helper_watch.hpp"
 #include "app/intents.hpp"
 #include "app/requests.hpp"
-#include "app/session_shown.hpp"
-#include "app/sign_in.hpp"
+#include "app/session_control.hpp"
 #include "app/view_answer.hpp"
 #include "app/wire.hpp"
 
 namespace roomkey::app {
 
-class App final : private BffHost, private RequestsHost {
+class App final {
 public:
     // `origin` is the page's origin ("https://127.0.0.1:8443"), for curl.
     App(RandomSource random, std::string origin);
@@ -75,22 +62,20 @@ public:
     std::vector<Effect> take_effects();
 
     // ---- read-only view for the UI and the page API ----
-    const std::optional<PublicConfig>& config() const override { return config_.value(); }
-    const std::string& config_error() const override { return config_.error(); }
+    const std::optional<PublicConfig>& config() const { return config_.value(); }
+    const std::string& config_error() const { return config_.error(); }
     bool config_loading() const { return config_.loading(); }
     // Who holds the credentials: the page's session, an API token, roomkey-helper (BFF), or nobody.
     CredentialHolder holder() const { return client().holder(); }
     const Session& session() const { return client().session(); }
     // The page's own sign-in, the API token and the scopes asked for (sign_in.hpp).
-    const SignIn& sign_in() const { return sign_in_; }
+    const SignIn& sign_in() const { return session_.sign_in(); }
     // The helper's session as /bff/session last told it, and what is on its way.
-    const BffPanel& bff() const { return bff_; }
+    const BffPanel& bff() const { return session_.bff(); }
     // The session as the panels and the page API show it, whoever holds it.
-    SessionShown session_shown() const { return SessionShown(client(), sign_in_, bff_); }
+    SessionShown session_shown() const { return session_.shown(); }
     // An OAuth grant is in use, held by the page or by the helper.
-    bool oauth_grant() const {
-        return holder() == CredentialHolder::page_session || holder() == CredentialHolder::helper;
-    }
+    bool oauth_grant() const { return session_.oauth_grant(); }
 
     // ---- the features, each with its own state ----
     const Dashboard& dashboard() const { return features_.dashboard; }
@@ -152,59 +137,13 @@ public:
     std::vector<MentionAlert> take_alerts() { return features_.workspace.take_alerts(); }
 
 private:
-    // ---- the App's own steps ----
-    void start_sign_in(const ScopeSet& scopes, Instant now);
-    void sign_out(Instant now);
-    void page_restored(Instant now);
-    std::uint64_t send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now,
-                       bool upload_progress = false);
+    void send(HttpPurpose purpose, std::string label, HttpRequest request, Instant now);
     void fetch_config(Instant now) { send(purpose::ConfigFetch{}, tr("log.purpose.config"), config_.begin(), now); }
     void on_config(const HttpResponse& response, Instant now);
     void deliver(const HttpPurpose& purpose, const std::optional<HttpResponse>& response,
                  std::optional<TransportFailure> failure, const std::string& reason, Instant now);
-    void on_helper_unreachable(Instant now, bool probe_failed);
-    void pump(Instant now) { requests_.pump(now); }
     void told(std::optional<Told> told);
     const RestClient& client() const { return requests_.client(); }
-
-    // ---- SignInHost and BffHost: what the sign-in and the BFF panel ask ----
-    void perform(RestStep step, Instant now) override { requests_.perform(std::move(step), now); }
-    ApiConfig api_config() const override { return config_.api_config(); }
-    void notice(std::string text) override { feedback_.set_notice(std::move(text)); }
-    void notice_words(Words words) override { feedback_.set_notice(std::move(words)); }
-    void reset_error() override { feedback_.reset_error(); }
-    void forget_pending() override { effects_.push_back(effect::ForgetPending{}); }
-    void end_session(Instant now) override { sign_out(now); }
-    void signed_in(Instant now) override { features_.dashboard.load(now); }
-    void token_refreshed() override { ++requests_.stats().counters.token_refreshes; }
-    void set_error(UserError error, ErrorSource source = ErrorSource::other) override {
-        feedback_.set_error(std::move(error), source);
-    }
-    void log_flow_step(FlowStep step, Instant at) override {
-        trace_.log().add_step(wire_.log_id(), std::move(step.purpose), step.request, std::move(step.note), at,
-                              std::move(step.parameters));
-    }
-    void add_secret(const std::string& secret) override { trace_.add_secret(secret); }
-    // The session ended: its unsent messages wait for the same account (waiting_posts.hpp).
-    void reset_account_data() override {
-        features_.posting.keep_open_posts();
-        features_.clear_account();
-    }
-    void send_bff(BffRoute route, std::string label, HttpRequest request, Instant now) override {
-        send(purpose::BffCall{route}, std::move(label), std::move(request), now);
-    }
-    void navigate(std::string url) override { effects_.push_back(effect::Navigate{std::move(url)}); }
-    void drop_calls(const std::string& reason, Instant now) override;
-
-    // ---- RequestsHost: the session's part of the REST client's steps (app_rest.cpp) ----
-    void session_step(RestStep& step, Instant now) override;
-    bool session_ended(const HttpResponse& response, Instant now) override;
-    void offer_scope(std::string scope) override { features_.console.offer_scope(std::move(scope)); }
-    std::optional<ScopeSet> granted_scopes() const override {
-        if (!oauth_grant()) return std::nullopt;
-        const ScopeSet* scopes = session_shown().granted_scopes();
-        return scopes ? *scopes : ScopeSet{};
-    }
 
     RandomSource random_;
     std::string origin_;
@@ -215,10 +154,9 @@ private:
     Wire wire_{trace_, effects_};  // every send's purpose, every request's owner
     Feedback feedback_;
     HelperWatch helper_;  // roomkey-helper gave no answer: REST calls wait while it is probed
-    Requests requests_{*this, wire_, config_, feedback_, helper_, effects_};  // the one REST client, the counters
-    SignIn sign_in_{*this, requests_.client(), random_};
+    Requests requests_{session_, wire_, config_, feedback_, helper_, effects_};  // the one REST client, the counters
     Features features_{requests_, random_};
-    BffPanel bff_{*this, requests_.client(), sign_in_};
+    SessionControl session_{{config_, wire_, trace_, feedback_, requests_, features_, effects_}, random_};
     Copies copies_{trace_, origin_, config_, features_.console};
 };
 

@@ -62,13 +62,20 @@ Result<HttpRequest, std::string> built(Result<HttpRequest, E> request, std::stri
 // A status line by its catalog key and its one argument, put in words when
 // it is read: after a language switch it reads in the new language, not in
 // the one it was written in. `key` and `name` are literals (static storage).
+// A count's text (tr_n) keeps its count instead of an argument.
 struct Words {
     Words() = default;
     Words(const char* k, const char* n = "", std::string v = {}) : key(k), name(n), value(std::move(v)) {}
+    static Words counted(const char* k, long long n) {
+        Words words(k);
+        words.count = n;
+        return words;
+    }
     const char* key = nullptr;
     const char* name = "";
     std::string value;
-    std::string text() const { return !key ? std::string() : *name ? tr(key, {{name, value}}) : tr(key); }
+    long long count = -1;  // a count's, when >= 0
+    std::string text() const;  // in the language of now (view_answer.cpp)
 };
 
 class Feature {

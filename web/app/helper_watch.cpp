@@ -4,12 +4,11 @@
 #include <algorithm>
 
 #include "app/format.hpp"
-#include "app/i18n.hpp"
 #include "app/post_outcome.hpp"
 
 namespace roomkey::app {
 
-std::optional<std::string> HelperWatch::on_unreachable(Instant now, bool probe_failed) {
+std::optional<Words> HelperWatch::on_unreachable(Instant now, bool probe_failed) {
     if (down_ && !probe_failed) return std::nullopt;
     if (!down_) {
         down_ = true;
@@ -19,16 +18,16 @@ std::optional<std::string> HelperWatch::on_unreachable(Instant now, bool probe_f
     if (probe_failed) ++probes_;
     const Millis wait = retry_backoff(probes_ + 1);
     probe_at_ = now + wait;
-    return tr("helper.unreachable", {{"time", format_countdown(std::max(wait, Millis(0)))}});
+    return Words("helper.unreachable", "time", format_countdown(std::max(wait, Millis(0))));
 }
 
-std::optional<std::string> HelperWatch::on_answer() {
+std::optional<Words> HelperWatch::on_answer() {
     if (!down_) return std::nullopt;
     down_ = false;
     probes_ = 0;
     probe_in_flight_ = false;
     probe_at_.reset();
-    return std::string(tr("helper.back"));
+    return Words("helper.back");
 }
 
 }  // namespace roomkey::app

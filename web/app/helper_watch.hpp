@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "app/feature.hpp"
 #include "roomkey/time.hpp"
 
 namespace roomkey::app {
@@ -14,10 +15,11 @@ namespace roomkey::app {
 class HelperWatch {
 public:
     // A request got no connection (`probe_failed`: the probe itself). Returns
-    // what to tell the user, nullopt when nothing changed.
-    std::optional<std::string> on_unreachable(Instant now, bool probe_failed);
+    // what to tell the user (as words, to follow the language), nullopt
+    // when nothing changed.
+    std::optional<Words> on_unreachable(Instant now, bool probe_failed);
     // Any HTTP answer: the helper is there. Returns what to tell the user when it was away.
-    std::optional<std::string> on_answer();
+    std::optional<Words> on_answer();
     // The probe is due now (and none is under way).
     bool probe_due(Instant now) const { return down_ && !probe_in_flight_ && probe_at_ && *probe_at_ <= now; }
     void probe_sent() { probe_in_flight_ = true; }

@@ -64,6 +64,10 @@ std::string unreadable_failure(FeatureHost& host, const std::string& what, std::
     return failure;
 }
 
+std::string Words::text() const {
+    return !key ? std::string() : count >= 0 ? tr_n(key, count) : *name ? tr(key, {{name, value}}) : tr(key);
+}
+
 std::string rate_limit_note(const FeatureHost& host, Instant now) {
     // The scheduler now holds every request until x-ratelimit-reset; the
     // request goes again then, once, and says so.

@@ -21,16 +21,18 @@ using DoneFn = void (*)(double);
 enum Ending : int { kAnswered = 0, kNetworkError = 1, kTimedOut = 2 };
 
 // clang-format off
+// With `blob` the answer stays in the page as a Blob under 'b' + id, for
+// the caller's own JS (an image to decode: file_images.cpp).
 EM_JS(void, roomkey_js_http_send, (double id, const char* method, const char* url, const char* headers_json,
                                    const unsigned char* body, int size, int timeout_ms, ProgressFn progress,
-                                   DoneFn done), {
+                                   DoneFn done, int blob), {
     var store = Module['_rkHttp'] || (Module['_rkHttp'] = {});
     var xhr = new XMLHttpRequest();
     xhr.open(UTF8ToString(method), UTF8ToString(url));
     var headers = JSON.parse(UTF8ToString(headers_json));
     for (var i = 0; i + 1 < headers.length; i += 2) xhr.setRequestHeader(headers[i], headers[i + 1]);
     xhr.timeout = timeout_ms;
-    xhr.responseType = 'arraybuffer';
+    xhr.responseType = blob ? 'blob' : 'arraybuffer';
     // A copy: wasm memory may grow (and move) while the body is sent.
     var data = size > 0 ? HEAPU8.slice(body, body + size) : null;
     if (progress) {
@@ -39,8 +41,8 @@ EM_JS(void, roomkey_js_http_send, (double id, const char* method, const char* ur
         };
     }
     var finish = function(ending) {
-        store[id] = {s : ending ? 0 : xhr.status, e : ending, h : xhr.getAllResponseHeaders() || "",
-                     b : new Uint8Array(xhr.response || new ArrayBuffer(0))};
+        store[blob ? 'b' + id : id] = {s : ending ? 0 : xhr.status, e : ending, h : xhr.getAllResponseHeaders() || "",
+                                         b : blob ? xhr.response : new Uint8Array(xhr.response || new ArrayBuffer(0))};
         wasmTable.get(done)(id);
     };
     xhr.onload = function() { finish(0); };
@@ -107,6 +109,12 @@ void on_done(double id) {
     if (g_listener) g_listener();
 }
 
+void send(double id, const char* method, const char* url, const char* headers_json, const std::string& body,
+          unsigned timeout_ms, ProgressFn progress, DoneFn done, bool blob) {
+    roomkey_js_http_send(id, method, url, headers_json, reinterpret_cast<const unsigned char*>(body.data()),
+                         static_cast<int>(body.size()), static_cast<int>(timeout_ms), progress, done, blob);
+}
+
 }  // namespace
 
 namespace roomkey::web {
@@ -137,10 +145,13 @@ void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_
     }
     const std::string headers_json = headers.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     const std::string method(to_string(request.method));
-    roomkey_js_http_send(static_cast<double>(id), method.c_str(), request.url.c_str(), headers_json.c_str(),
-                         reinterpret_cast<const unsigned char*>(request.body.data()),
-                         static_cast<int>(request.body.size()), static_cast<int>(timeout_ms),
-                         report_upload_progress ? on_progress : nullptr, on_done);
+    send(static_cast<double>(id), method.c_str(), request.url.c_str(), headers_json.c_str(), request.body, timeout_ms,
+         report_upload_progress ? on_progress : nullptr, on_done, false);
+}
+
+void fetch_blob_start(double handle, const char* url, const char* headers_json, const std::string& body,
+                      void (*done)(double handle), unsigned timeout_ms) {
+    send(handle, "POST", url, headers_json, body, timeout_ms, nullptr, done, true);
 }
 
 void set_fetch_listener(void (*listener)()) {

@@ -43,6 +43,14 @@ inline constexpr unsigned kUploadTimeoutMs = kFetchTimeoutMs * 4;
 void fetch_start(std::uint64_t id, const HttpRequest& request, unsigned timeout_ms = kFetchTimeoutMs,
                  bool report_upload_progress = false);
 
+// The same transport for an answer the page keeps as a Blob (an image to
+// decode), with the same timeout: a POST of `body` to `url` with the
+// headers as a JSON array [name, value, ...]; `done(handle)` is called when
+// it ended, and the answer waits in the page for the caller's own JS
+// (file_images.cpp).
+void fetch_blob_start(double handle, const char* url, const char* headers_json, const std::string& body,
+                      void (*done)(double handle), unsigned timeout_ms = kFetchTimeoutMs);
+
 // The outcomes that arrived since the last call, in arrival order.
 std::vector<FetchOutcome> take_fetch_outcomes();
 

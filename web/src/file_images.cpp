@@ -2,9 +2,11 @@
 // its own origin and a download_url is on the service's host, so the image
 // comes through roomkey-helper's POST /file-preview (the URL in the body,
 // never in a URL or a log; the helper fetches only the configured
-// service's origin, without credentials: docs/file_previews.md). A failure
-// (the host refuses, the link expired, not an image, over the size limit)
-// is an answer with ok=false: the app says the preview cannot be shown.
+// service's origin, without credentials: docs/file_previews.md). It goes
+// through the page's one transport (fetch_transport.hpp), as a Blob, with
+// its timeout. A failure (the host refuses, the link expired, not an image,
+// over the size limit, no answer in time) is an answer with ok=false: the
+// app says the preview cannot be shown.
 #include "file_images.hpp"
 
 #include <GLES3/gl3.h>
@@ -14,20 +16,20 @@
 #include <algorithm>
 
 #include "app/file_preview.hpp"
+#include "fetch_transport.hpp"
 #include "roomkey/public_config.hpp"
+#include "roomkey/url.hpp"
 
 namespace {
 
 using ImageDoneFn = void (*)(double, int, int, int);
 
 // clang-format off
-EM_JS(void, roomkey_js_image_load, (double handle, const char* route, const char* header, const char* url,
-                                    double max_bytes, int side, ImageDoneFn done), {
-    var headers = {'Content-Type': 'application/x-www-form-urlencoded'};
-    headers[UTF8ToString(header)] = '1';
-    var fetched = fetch(UTF8ToString(route), {method: 'POST', headers: headers, credentials: 'omit', cache: 'no-store',
-                                              body: 'url=' + encodeURIComponent(UTF8ToString(url))});
-    fetched.then(function(r) { if (!r.ok) throw r.status; return r.blob(); })
+// The answer of fetch_blob_start `handle` (fetch_transport.cpp) -> a texture, or 0.
+EM_JS(void, roomkey_js_image_decode, (double handle, double max_bytes, int side, ImageDoneFn done), {
+    var store = Module['_rkHttp'], r = store['b' + handle];
+    delete store['b' + handle];
+    Promise.resolve(r).then(function(r) { if (r.e || r.s < 200 || r.s >= 300) throw r.s; return r.b; })
         .then(function(b) { if (b.size > max_bytes) throw 'size'; return createImageBitmap(b); })
         .then(function(full) {
             var s = Math.min(1, side / Math.max(full.width, full.height));
@@ -91,6 +93,12 @@ void on_image_done(double handle, int texture, int width, int height) {
     l.answer(file_id, texture != 0, false, width, height);
 }
 
+// The preview's answer came, or none (an error, the transport's timeout).
+void on_blob_done(double handle) {
+    roomkey_js_image_decode(handle, static_cast<double>(roomkey::kMaxPreviewBytes), roomkey::web::kImageSide,
+                            on_image_done);
+}
+
 }  // namespace
 
 namespace roomkey::web {
@@ -102,8 +110,12 @@ void install_image_loader(ImageAnswer answer) {
 void load_image(const std::string& file_id, const std::string& url) {
     double handle = 0;  // FilePreviews asks only for resource ids of at most 15 digits
     for (char c : file_id) handle = handle * 10 + (c - '0');
-    roomkey_js_image_load(handle, std::string(kHelperFilePreviewPath).c_str(), std::string(kHelperRequestHeader).c_str(),
-                          url.c_str(), static_cast<double>(kMaxPreviewBytes), kImageSide, on_image_done);
+    // The request's headers as the transport takes them: [name, value, ...].
+    const std::string headers = "[\"Content-Type\",\"" +  // i18n: not shown (an HTTP header)
+                                std::string(kFormContentType) + "\",\"" + std::string(kHelperRequestHeader) +
+                                "\",\"1\"]";
+    fetch_blob_start(handle, std::string(kHelperFilePreviewPath).c_str(), headers.c_str(), "url=" + percent_encode(url),
+                     on_blob_done);
 }
 
 const ImageTexture* image_texture(const std::string& file_id) {
