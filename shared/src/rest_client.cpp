@@ -106,6 +106,10 @@ bool RestClient::may_pop() const {
 
 RestStep RestClient::token_answer(TokenRequestId id, const std::optional<HttpResponse>& response,
                                   const std::string& reason, Instant now) {
+    // The user signed out (or signed in again) while the request was on its
+    // way: its answer changes nothing, which is what they asked for, not a
+    // fault to show them. The table refuses it all the same.
+    if (!session_.awaits_token_answer(id)) return {};
     const SessionState before = session_.state();
     const std::uint64_t generation = session_.token_generation();
     RestStep step = response ? run(session_event::TokenResponse{id, *response, now}, now)

@@ -105,6 +105,26 @@ TEST(ApiCalls, OrdinaryAnswerCompletesTheRequest) {
     EXPECT_EQ(client.pending_count(), 0u);
 }
 
+// Signing out while a refresh is on its way: its late answer, tokens or an
+// error, neither signs the user back in nor is shown to them as a fault.
+TEST(ApiCalls, ARefreshAnsweredAfterSignOutChangesNothing) {
+    for (const bool tokens : {true, false}) {
+        RestClient client = signed_in_client();
+        submit(client, 1, get_me());
+        auto step = client.on_response(1, invalid_token_401(), t0);
+        ASSERT_TRUE(step) << describe(step.error());
+        const TokenRequestId rid = refresh_id(*step);
+        client.sign_out();
+        RestStep late = tokens ? client.token_answer(rid, make_token_response("at-2", "rt-2", 1800, kScopes), "", t0)
+                               : client.token_answer(rid, std::nullopt, "connection reset", t0);
+        EXPECT_FALSE(late.refused_event) << describe(*late.refused_event);
+        EXPECT_TRUE(late.send.empty()) << "nothing is sent for the signed-out user";
+        EXPECT_TRUE(late.lifecycle.empty()) << "no sign-in, refresh or end follows";
+        EXPECT_EQ(client.session().state(), SessionState::signed_out);
+        EXPECT_FALSE(client.session().tokens());
+    }
+}
+
 // spec 5.2.2: 401 invalid_token -> one refresh -> one retry with the new token;
 // a second 401 fails the request.
 TEST(ApiCalls, InvalidTokenIsRefreshedAndRetriedOnce) {

@@ -4,6 +4,7 @@
 // written before a switch reads in the new language.
 #include <functional>
 
+#include "app/feedback.hpp"
 #include "app/i18n.hpp"
 #include "app_harness.hpp"
 
@@ -89,15 +90,32 @@ TEST_F(AppLanguage, TheHelpersUnreachableAndBackNoticesReadInTheNewLanguage) {
 
 // The internal notice (an event the session table has no row for): a token
 // answer that comes after sign-out is the one way to it from the App.
-TEST_F(AppLanguage, AnInternalNoticeReadsInTheNewLanguage) {
+// A refresh answered after the user signed out is theirs to forget: "Signed
+// out" stays, no internal fault replaces it.
+TEST_F(AppLanguage, ARefreshAnsweredAfterSignOutLeavesTheSignedOutNotice) {
     AppHarness h;
     h.sign_in();
     h.app->apply(intent::RefreshNow{}, h.now);
     h.drain();  // the refresh is on its way
     ASSERT_FALSE(h.outstanding.empty());
     h.app->apply(intent::SignOut{}, h.now);
+    const std::string signed_out = h.app->notice();
     h.settle();  // its answer comes late
-    follows_the_language(h, [] { return tr("notice.internal", {{"what", "invalid_transition: event token_response in state signed_out"}}); });
+    EXPECT_EQ(h.app->notice(), signed_out);
+    EXPECT_EQ(h.app->session().state(), SessionState::signed_out);
+}
+
+// The internal notice (an event the session's table has no row for: a bug
+// in the adapter, shown, not hidden) is kept as words like every notice.
+TEST_F(AppLanguage, AnInternalNoticeReadsInTheNewLanguage) {
+    Feedback feedback;
+    feedback.set_notice(Words("notice.internal", "what", "invalid_transition"));
+    const std::string english = feedback.notice();
+    ASSERT_EQ(english, tr("notice.internal", {{"what", "invalid_transition"}}));
+    i18n::set_language(i18n::Lang::ja);
+    const std::string japanese = tr("notice.internal", {{"what", "invalid_transition"}});
+    ASSERT_NE(japanese, english) << "the catalog has its Japanese";
+    EXPECT_EQ(feedback.notice(), japanese) << "the notice follows the language, not the one it was written in";
 }
 
 TEST_F(AppLanguage, AnUnknownLanguageIsRefusedWithWhatIsAccepted) {

@@ -310,6 +310,9 @@ public:
     const std::optional<TokenSet>& tokens() const { return data_.tokens; }
     // Which token set requests are sent with; increases with every new one.
     std::uint64_t token_generation() const { return data_.generation; }
+    // Whether `id` is the token request the session is waiting for: false for
+    // one sent before a sign-out or a new sign-in, whose answer is stale.
+    bool awaits_token_answer(TokenRequestId id) const { return data_.token_request_in_flight == id; }
     // Why the last session ended; nullopt before any ended.
     const std::optional<SessionEnd>& ended() const { return data_.ended; }
     // When the grant stops working (keep_grant_end): nullopt without tokens
