@@ -60,7 +60,8 @@
     return el;
   }
 
-  // A message not drawn: its whole text, hidden, where find still reaches it.
+  // A message not drawn: its whole text, hidden, where find still reaches it
+  // (style.css: neither laid out nor shaped until find or a selection meets it).
   function hidden(m) {
     m.el.textContent = '';
     m.runs = [];
