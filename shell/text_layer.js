@@ -65,15 +65,9 @@
   // it). Made once per text: a scroll hides messages at every step.
   function hidden(m) {
     m.el.textContent = '';
-    moveAll(m, '');
     m.runs = [];
     if (!m.hidden) m.hidden = span('tl-hidden', m.text, 0);
     m.el.appendChild(m.hidden);
-  }
-
-  // A message's lines moved as one since they were placed (setRuns).
-  function moveAll(m, transform) {
-    if (m.moved !== transform) m.el.style.transform = m.moved = transform;
   }
 
   function naturalWidth(text, px) {
@@ -87,7 +81,6 @@
     var s = el.style;
     s.left = r[0] + 'px';
     s.top = r[1] + 'px';
-    el.placedAt = [r[0], r[1]];
     // A line only moved (a scroll) keeps its size and stretch: measuring its
     // text again each frame was most of what a scroll cost here.
     var size = r[2] + ' ' + r[3];
@@ -106,7 +99,6 @@
   // is a line of its own, kept at the text position it is drawn at.
   function drawRuns(m, list) {
     m.el.textContent = '';
-    moveAll(m, '');
     m.runs = [];
     var cursor = 0, labels = 0;
     list.forEach(function (r) {
@@ -176,17 +168,8 @@
         drawRuns(m, list);
         return;
       }
-      // Only moved (a scroll): the spans stay, and so does the selection in
-      // them. Moved together, the message moves as one: one style change and
-      // no layout, where placing each of a long message's lines was one each.
-      var first = m.runs[0].el.placedAt, dx = list[0][0] - first[0], dy = list[0][1] - first[1];
-      var together = list.every(function (r, i) {
-        var el = m.runs[i].el;
-        return el.placedSize === r[2] + ' ' + r[3] && r[0] - el.placedAt[0] === dx && r[1] - el.placedAt[1] === dy;
-      });
-      if (!together) list.forEach(function (r, i) { place(m.runs[i].el, r); });
-      moveAll(m, together && (dx || dy) ? 'translate(' + dx + 'px,' + dy + 'px)' : '');
-      list.forEach(function (r, i) { m.runs[i].y = r[1]; });
+      // Only moved (a scroll): the spans stay, and so does the selection in them.
+      list.forEach(function (r, i) { place(m.runs[i].el, r); m.runs[i].y = r[1]; });
     });
     // A drag held still beyond an edge while the conversation scrolls: the
     // selection follows the text passing under the pointer.
