@@ -67,11 +67,14 @@
     return el;
   }
 
-  // A message not drawn: its whole text, hidden, where find still reaches it.
+  // A message not drawn: its whole text, hidden, where find still reaches it
+  // (style.css: neither laid out nor shaped until find or a selection meets
+  // it). Made once per text: a scroll hides messages at every step.
   function hidden(m) {
     m.el.textContent = '';
     m.runs = [];
-    m.el.appendChild(span('tl-hidden', m.text, 0));
+    if (!m.hidden) m.hidden = span('tl-hidden', m.text, 0);
+    m.el.appendChild(m.hidden);
   }
 
   function naturalWidth(text, px) {
