@@ -64,11 +64,14 @@ Result<HttpRequest, std::string> built(Result<HttpRequest, E> request, std::stri
 // the one it was written in. `key` and `name` are literals (static storage).
 struct Words {
     Words() = default;
-    Words(const char* k, const char* n = "", std::string v = {}) : key(k), name(n), value(std::move(v)) {}
+    Words(const char* k, const char* n = "", std::string v = {}, const char* vk = nullptr)
+        : key(k), name(n), value(std::move(v)), value_key(vk) {}
     const char* key = nullptr;
     const char* name = "";
     std::string value;
-    std::string text() const { return !key ? std::string() : *name ? tr(key, {{name, value}}) : tr(key); }
+    const char* value_key = nullptr;  // the argument is this key's words (a label), in the language of now
+    std::string wait;                 // a 429 waited out: the words go on with the rate-limit note for this wait
+    std::string text() const;  // in the language of now (view_answer.cpp)
 };
 
 class Feature {

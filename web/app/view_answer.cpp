@@ -64,11 +64,22 @@ std::string unreadable_failure(FeatureHost& host, const std::string& what, std::
     return failure;
 }
 
-std::string rate_limit_note(const FeatureHost& host, Instant now) {
+std::string Words::text() const {
+    if (!key) return {};
+    std::string out = *name ? tr(key, {{name, value_key ? std::string(tr(value_key)) : value}}) : tr(key);
+    return wait.empty() ? out : out + ": " + tr("rate.retrying_once", {{"time", wait}});
+}
+
+Words rate_limited(Words what, const FeatureHost& host, Instant now) {
     // The scheduler now holds every request until x-ratelimit-reset; the
     // request goes again then, once, and says so.
     const Millis wait = std::chrono::duration_cast<Millis>(host.scheduler().earliest_send(now, std::nullopt) - now);
-    return tr("rate.retrying_once", {{"time", format_countdown(std::max(wait, Millis(0)))}});
+    what.wait = format_countdown(std::max(wait, Millis(0)));
+    return what;
+}
+
+std::string rate_limit_note(const FeatureHost& host, Instant now) {
+    return tr("rate.retrying_once", {{"time", rate_limited({}, host, now).wait}});
 }
 
 }  // namespace roomkey::app
