@@ -135,7 +135,7 @@ test('a room with unread messages opens at the first unread and is marked read w
   await widgetRect(page, 'jump_latest');  // the newest is below: not seen yet
   state = await appState(page);
   assert.equal(state.room_unread[ROOM], 9, 'not marked read before the newest is seen');
-  for (const [width, height] of [[390, 844], [1000, 700], [1366, 800]]) await shot(page, 'first_unread', width, height);
+  await shot(page, 'first_unread', 1366, 800);
 
   await clickWidget(page, 'jump_latest');
   await waitForState(page, (s) => s.room_unread[ROOM] === 0, 'marked read once seen to the newest');
@@ -143,7 +143,7 @@ test('a room with unread messages opens at the first unread and is marked read w
   assert.equal(room.unread_num, 0, 'read at the sandbox');
   state = await appState(page);
   assert.equal(state.room.first_unread_id, ids[0], 'the "New messages" line stays while the room is open');
-  await shot(page, 'read', 390, 844);
+  for (const [width, height] of [[390, 844], [1000, 700], [1366, 800]]) await shot(page, 'read', width, height);
   await page.close();
 });
 
@@ -156,29 +156,32 @@ test('a task added from another account is in the Tasks tab after the room poll 
     'the room and its tasks');
   await act(page, { type: 'show_details', tab: 'tasks' });
   await widgetRect(page, 'details');
-  // The room's reads in the order their answers came: a poll that brought the
-  // task's message, then the tasks read again before the next poll.
+  // The room's reads in the order their answers came, from the moment the
+  // sandbox has the task: the tasks are read again after the poll that
+  // brings its message (one poll may already be under way as it is added).
   const body = `a task from Bob ${Date.now()}`;
   const reads = [];
-  page.on('response', async (r) => {
+  let armed = false;
+  page.on('response', (r) => {
     const url = new URL(r.url());
-    if (r.request().method() !== 'GET') return;
-    if (url.pathname.endsWith(`/rooms/${ROOM}/messages`)) {
-      const entry = { what: 'poll', brought: false };
-      reads.push(entry);
-      entry.brought = (await r.text().catch(() => '')).includes('dtext:task_added');
-    } else if (url.pathname.endsWith(`/rooms/${ROOM}/tasks`)) {
-      reads.push({ what: 'tasks' });
-    }
+    if (!armed || r.request().method() !== 'GET') return;
+    if (url.pathname.endsWith(`/rooms/${ROOM}/messages`)) reads.push('poll');
+    else if (url.pathname.endsWith(`/rooms/${ROOM}/tasks`)) reads.push('tasks');
   });
-  await sandboxApiJson(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/tasks`, { body, to_ids: demoUsers.alice.accountId });
+  // The room's post window (10 in 10 s, spec 8.2) may still be full from the test before: until it takes it.
+  let added = null;
+  for (let turn = 0; turn < 30 && !(added && added.status === 200); ++turn) {
+    if (added) await new Promise((r) => setTimeout(r, 1000));
+    added = await sandboxApi(stack, demoUsers.bob, 'POST', `/rooms/${ROOM}/tasks`, { body, to_ids: demoUsers.alice.accountId });
+    assert.ok([200, 429].includes(added.status), added.text);
+  }
+  assert.equal(added.status, 200, added.text);
+  armed = true;
   const listed = await waitForState(page, (s) => s.room.tasks.some((t) => t.body === body),
     'the task in the room\'s task list', 90000);
   assert.equal(listed.room.tasks.find((t) => t.body === body).status, 'open');
-  const brought = reads.findIndex((r) => r.brought);
-  assert.ok(brought >= 0, `a poll brought the task's message: ${JSON.stringify(reads)}`);
-  const next = reads.slice(brought + 1);
-  assert.equal(next[0] && next[0].what, 'tasks', `the tasks read right after that poll, no other poll between: ${JSON.stringify(reads)}`);
+  const polls = reads.indexOf('tasks');
+  assert.ok(polls >= 1 && polls <= 2, `the tasks read after the first poll or two: ${JSON.stringify(reads)}`);
   await widgetRect(page, 'details');  // the Tasks tab drawn with it
   await page.close();
 });

@@ -13,7 +13,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include "a11y.hpp"
@@ -147,14 +146,6 @@ struct Rows {
     std::string room;        // the room they are of
     std::size_t count = 0;   // its messages at the last frame
     bool at_bottom = false;  // its messages just came: kept at the newest
-    // The reader's place: the first message whole in view and how far below
-    // the view's top it stood, where it started then and the scroll it was
-    // read at (below 0: none, the frame moved the view itself).
-    std::size_t anchor = 0;
-    std::string anchor_id;
-    float anchor_y = 0;
-    float anchor_top = 0;
-    float scroll_seen = -1.0f;
 };
 Rows& conversation_rows() {
     static Rows rows;
@@ -284,17 +275,9 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     rows.room = room.room_id();
     rows.count = messages.size();
     // A reply's target off screen: the window around it, where message_row scrolls to it.
-    float scroll = jump_row < messages.size() ? rows.heights.top_of(jump_row)
+    const float scroll = jump_row < messages.size() ? rows.heights.top_of(jump_row)
                          : rows.at_bottom && !jumped ? std::max(0.0f, rows.heights.total() - view)
                                                      : ImGui::GetScrollY() - list_top;
-    // The width changed (Details opened, the window resized) or rows above
-    // were measured: the rows moved, not the reader, who is kept at the same
-    // message (at the newest, follow_bottom keeps them there).
-    if (!jumped && !rows.at_bottom && std::abs(rows.scroll_seen - ImGui::GetScrollY()) < 1.0f && rows.anchor < messages.size() &&
-        messages[rows.anchor].message_id == rows.anchor_id && std::abs(rows.heights.top_of(rows.anchor) - rows.anchor_top) >= 1.0f) {
-        scroll = std::max(0.0f, rows.heights.top_of(rows.anchor) - rows.anchor_y);
-        ImGui::SetScrollY(list_top + scroll);
-    }
     const app::RowWindow shown = rows.heights.drawn(scroll, view, view * 0.5f);
     bool all_known = true;
     for (std::size_t i = shown.first; i < shown.last; ++i) all_known = all_known && rows.heights.known(i);
@@ -329,18 +312,9 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::SetCursorPosY(ImGui::GetCursorPosY() + shown.after - ImGui::GetStyle().ItemSpacing.y);
         ImGui::Dummy(ImVec2(1.0f, 0.0f));  // the list's whole height, for the scroll bar
     }
-    const bool at_end = ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f;
-    rows.scroll_seen = -1.0f;
     if (rows.at_bottom && !jumped) {
         ImGui::SetScrollY(list_top + rows.heights.total());  // clamped to the end
         rows.at_bottom = !all_known;
-    } else if (!jumped && !at_end && !messages.empty()) {
-        const app::RowWindow top = rows.heights.window(scroll, 0.0f, 0.0f);
-        rows.anchor = top.first + (top.before < scroll && top.first + 1 < messages.size() ? 1 : 0);
-        rows.anchor_id = messages[std::min(rows.anchor, messages.size() - 1)].message_id;
-        rows.anchor_top = rows.heights.top_of(rows.anchor);
-        rows.anchor_y = rows.anchor_top - scroll;
-        rows.scroll_seen = list_top + scroll;
     }
     const std::size_t pending = pending_rows(app, ui, out);
     if (!jumped) follow_bottom();
