@@ -114,6 +114,11 @@ test('"@bo" offers Bob and Enter writes [To:1002]Bob', async () => {
   await focusComposer(page);
   await page.keyboard.type('Thanks @bo');
   await widgetRect(page, 'mention_option');
+  for (const [width, height] of [[1366, 800], [390, 844], [1000, 700]]) {
+    await page.setViewportSize({ width, height });
+    await widgetRect(page, 'mention_option');  // the names offered, drawn at this size
+    await page.screenshot({ path: join(artifacts, `composer_mention_${width}x${height}.png`) });
+  }
   await page.keyboard.press('Enter');
   await waitForState(page, (s) => s.composer.text.startsWith(`Thanks [To:${demoUsers.bob.accountId}]Bob`),
     'the To tag in place of @bo');

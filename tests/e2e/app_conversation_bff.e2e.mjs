@@ -4,11 +4,16 @@
 // signed in, shows that room; a reload keeps it; Back and Forward move
 // between the places. #/rooms/2100/tasks (the room's Tasks tab) is a place
 // of its own: a link and a reload open it, closing the details leaves it,
-// Back and Forward move between the two.
+// Back and Forward move between the two. An image in a message is drawn in
+// the BFF mode, through roomkey-helper and (the nginx twin) behind nginx,
+// which hands /file-preview to the session's BFF helper (docs/file_previews.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, act, waitForState, passConsent, demoUsers, clickWidget, widgetRect } from './support.mjs';
+import { join } from 'node:path';
+import { openApp, act, waitForState, passConsent, demoUsers, clickWidget, widgetRect, artifacts, decodePng, sandboxApi,
+  front } from './support.mjs';
 import { withBffStackAndBrowser, BFF_SCOPE } from './bff_support.mjs';
+import { LEFT, RIGHT, twoColourPng, uploadTo, pixelsOf } from './image_support.mjs';
 
 let stack; let browser;
 withBffStackAndBrowser((s, b) => { stack = s; browser = b; });
@@ -88,5 +93,27 @@ test('#/rooms/2100/tasks is the room\'s Tasks tab: a link and a reload open it, 
   await waitForState(linked, atTasks, 'Details opened on its Tasks tab');
   await linked.waitForFunction((place) => window.location.hash === place, TASKS);
   await linked.close();
+  await page.close();
+});
+
+test('an image in a message is drawn in the BFF mode, its preview through the session\'s helper', async () => {
+  const image = await uploadTo(stack, ROOM, 'bff preview.png', twoColourPng(200, 100));
+  await sandboxApi(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`);  // the room opens at its newest
+  const page = await signedInThroughHelper();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  const previews = [];
+  page.on('request', (r) => { if (new URL(r.url()).pathname === '/file-preview') previews.push(r.method()); });
+  assert.equal(await page.evaluate(() => fetch('/config.json').then((r) => r.json()).then((c) => c.file_previews)), undefined,
+    `the ${front} front in the BFF mode does not say previews are off`);
+  await act(page, { type: 'open_room', room_id: ROOM });
+  const shown = await waitForState(page, (s) => s.previews && s.previews[image] &&
+    ['shown', 'failed', 'unavailable'].includes(s.previews[image].state), 'the image previewed', 60000);
+  assert.equal(shown.previews[image].state, 'shown', JSON.stringify(shown.previews[image]));
+  assert.deepEqual([shown.previews[image].width, shown.previews[image].height], [200, 100]);
+  assert.ok(previews.length >= 1 && previews.every((m) => m === 'POST'), `fetched through POST /file-preview: ${previews}`);
+  await widgetRect(page, 'conversation');
+  const png = decodePng(await page.screenshot({ path: join(artifacts, `image_preview_bff_${front}_1366x800.png`) }));
+  assert.ok(pixelsOf(png, LEFT) >= 100 * 100 * 0.9, `the image's left half is drawn: ${pixelsOf(png, LEFT)}`);
+  assert.ok(pixelsOf(png, RIGHT) >= 100 * 100 * 0.9, `the image's right half is drawn: ${pixelsOf(png, RIGHT)}`);
   await page.close();
 });

@@ -8,12 +8,18 @@
 // canvas is uploaded to the open room.
 // The nginx twin runs the same tests through the generated nginx front,
 // whose upload route takes kMaxUploadRequestBytes (upload_limits.hpp).
+// An image in a message: drawn through the helper; behind nginx alone,
+// which cannot keep the preview's rule (docs/file_previews.md), no link is
+// asked and the preview says why in words the accessibility tree and the
+// page's text hold too.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, clickWidget }
-  from './support.mjs';
+import { launchBrowser, startStack, stopStack, openApp, act, waitForState, demoUsers, clickWidget, sandboxApi, front,
+  widgetRect, decodePng, artifacts } from './support.mjs';
+import { LEFT, twoColourPng, uploadTo, pixelsOf } from './image_support.mjs';
 
 const ROOM = '2100';
 const MAX_FILE = 5 * 1024 * 1024;  // kMaxUploadFileBytes
@@ -139,3 +145,35 @@ test('a file from the page API with a message; over 5 MB is refused before sendi
     assert.equal((await downloadBytes(page, dropped)).bytes.toString(), 'dropped bytes');
     await page.close();
   });
+
+test(`an image in a message through the ${front} front: drawn, or in words saying why not`, async () => {
+  const image = await uploadTo(stack, ROOM, 'front preview.png', twoColourPng(200, 100));
+  await sandboxApi(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`);  // the room opens at its newest
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  const links = [];
+  page.on('request', (r) => { if (new URL(r.url()).searchParams.get('create_download_url') === '1') links.push(r.url()); });
+  await openApp(page, stack.url);
+  await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
+  await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');
+  await act(page, { type: 'open_room', room_id: ROOM });
+  const done = await waitForState(page, (s) => s.previews && s.previews[image] &&
+    ['shown', 'failed', 'unavailable'].includes(s.previews[image].state), 'the image\'s preview settled', 60000);
+  await widgetRect(page, 'conversation');
+  const png = decodePng(await page.screenshot({ path: join(artifacts, `image_preview_front_${front}_1366x800.png`) }));
+  if (front === 'helper') {
+    assert.equal(done.previews[image].state, 'shown', JSON.stringify(done.previews[image]));
+    assert.ok(pixelsOf(png, LEFT) >= 100 * 100 * 0.9, `the image is drawn: ${pixelsOf(png, LEFT)}`);
+  } else {
+    assert.equal(done.previews[image].state, 'unavailable', JSON.stringify(done.previews[image]));
+    assert.deepEqual(links, [], 'no download link asked for a preview nginx cannot show');
+    assert.equal(pixelsOf(png, LEFT), 0, 'no image drawn');
+    const words = 'No preview: image previews need roomkey-helper in front of the service (this server does not serve them). ' +
+      'Click the file to download it.';
+    await page.getByRole('log').getByRole('img', { name: words }).first().waitFor({ state: 'attached', timeout: 30000 });
+    const inText = await page.evaluate(() => [...document.querySelectorAll('.tl-run')].map((e) => e.textContent).join(' ').replace(/\s+/g, ' '));
+    assert.ok(inText.includes('No preview: image previews need') && inText.includes('download it.'),
+      `the words are in the page's text: ${inText.slice(-400)}`);
+  }
+  await page.close();
+});

@@ -16,66 +16,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
-import { act, artifacts, clickWidget, decodePng, demoUsers, openApp, sandboxApi, sandboxApiJson, sandboxRequest, waitForState,
+import { act, artifacts, clickWidget, decodePng, demoUsers, openApp, sandboxApi, sandboxApiJson, waitForState,
   widgetRect, withStackAndBrowser } from './support.mjs';
+import { LEFT, RIGHT, twoColourPng, uploadTo, pixelsOf } from './image_support.mjs';
 
 const ROOM = '2100';
-const LEFT = [231, 41, 187];   // the image's left half
-const RIGHT = [29, 201, 93];   // and its right half
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
-
-// A PNG of `width` x `height`, its left half LEFT and its right half RIGHT.
-function twoColourPng(width, height) {
-  const table = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes) => {
-    let c = 0xffffffff;
-    for (const b of bytes) c = table[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type, data) => {
-    const length = Buffer.alloc(4); length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4); sum.writeUInt32BE(crc(body));
-    return Buffer.concat([length, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0); header.writeUInt32BE(height, 4);
-  header[8] = 8; header[9] = 2;  // 8-bit RGB
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) rows.set(x < width / 2 ? LEFT : RIGHT, y * (width * 3 + 1) + 1 + x * 3);
-  }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-// Uploads `bytes` as `name` to the room, as Alice, straight to the sandbox: its file_id.
-async function upload(name, bytes) {
-  const boundary = `----roomkey${Date.now()}`;
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-      'Content-Type: image/png\r\n\r\n'), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  const answer = await sandboxRequest(stack, 'POST', `${stack.sandbox.baseUrl}/rooms/${ROOM}/files`, {
-    body, headers: { 'x-servicetoken': demoUsers.alice.apiToken, 'content-type': `multipart/form-data; boundary=${boundary}` } });
-  assert.equal(answer.status, 200, answer.text);
-  return String(JSON.parse(answer.text).file_id);
-}
-
-// How many pixels of `png` are within 8 of `rgb` in each channel.
-function pixelsOf(png, rgb) {
-  let n = 0;
-  for (let i = 0; i < png.pixels.length; i += png.channels) {
-    if (Math.abs(png.pixels[i] - rgb[0]) <= 8 && Math.abs(png.pixels[i + 1] - rgb[1]) <= 8 &&
-        Math.abs(png.pixels[i + 2] - rgb[2]) <= 8) n++;
-  }
-  return n;
-}
+const upload = (name, bytes) => uploadTo(stack, ROOM, name, bytes);
 
 test('an image on screen is drawn from one download link; one far above the screen is never fetched', async () => {
   const far = await upload('far above.png', twoColourPng(200, 100));

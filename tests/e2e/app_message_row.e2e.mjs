@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openRoomPage, widgetRect, tapWidget, demoUsers, sandboxApiJson, artifacts, launchBrowser,
+import { openRoomPage, widgetRect, tapWidget, clickWidget, demoUsers, sandboxApi, sandboxApiJson, artifacts, launchBrowser,
   withStackAndBrowser } from './support.mjs';
 
 const ROOM = '2100';  // "Roomkey project" in the sandbox's demo data (docs/sandbox.md)
@@ -142,3 +142,73 @@ test('with a mouse at 1000x700 and 1366x800 the actions stay one row beside the 
   }
 });
 
+
+// The messages the conversation shows whole, top to bottom, as the
+// accessibility tree lays each one's text over its drawing: [{text, y, bottom}].
+async function wholeInLog(page) {
+  const log = await widgetRect(page, 'conversation');
+  const rows = await page.$$eval('#a11y [role=log] [role=article] .a11y-text', (els) => els
+    .map((e) => ({ text: e.textContent, r: e.getBoundingClientRect() })).filter((a) => a.r.height > 1)
+    .map((a) => ({ text: a.text, y: a.r.y, bottom: a.r.y + a.r.height })));
+  return rows.filter((a) => a.y >= log.y - 1 && a.bottom <= log.y + log.height + 1).sort((a, b) => a.y - b.y);
+}
+
+// Known defect, not fixed: a width change moves the view (on main the view at
+// #5 of nine showed #6..#9 once Details opened). Keeping an anchor message
+// (the first whole row, re-placed when heights above it change) held it
+// alone but not under load: rows below measured late clamp the scroll.
+test('at 1366x800 opening and closing Details keeps the reader\'s place: the message at the top, or the newest',
+  { todo: 'the place is lost on a width change (known defect)' }, async () => {
+  const tag = `place ${Date.now()} #`;
+  // Nine tall messages (the sandbox takes ten posts in ten seconds in a room: spec 8.2).
+  for (let i = 1; i <= 9; ++i) {
+    await sandboxApiJson(stack, demoUsers.alice, 'POST', `/rooms/${ROOM}/messages`,
+      { body: `${tag}${i}\n` + `line of message ${i}\n`.repeat(4) });
+  }
+  await sandboxApi(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`);  // it opens at the newest
+  const numberOf = (a) => { const m = a && a.text.match(new RegExp(`${tag}(\\d+)`)); return m ? Number(m[1]) : null; };
+  const desktop = await launchBrowser();
+  try {
+    const { page } = await openRoomPage(desktop.context, stack.url, ROOM, { viewport: { width: 1366, height: 800 },
+      until: (s) => s.room.messages.filter((m) => m.text && m.text.includes(tag)).length === 9 });
+    const opened = async (open) => {
+      await clickWidget(page, 'details_toggle');
+      await page.waitForFunction((o) => !!window.roomkey.widget('details') === o, open, { timeout: 30000 });
+      await widgetRect(page, 'conversation');
+    };
+    // At the newest: Details opened and closed, the newest stays in view.
+    await page.waitForFunction(() => !window.roomkey.widget('jump_latest'), null, { timeout: 30000 });
+    for (const open of [true, false]) {
+      await opened(open);
+      const rows = await wholeInLog(page);
+      assert.equal(numberOf(rows.at(-1)), 9, `the newest is in view with Details ${open ? 'open' : 'closed'}: ${JSON.stringify(rows)}`);
+      assert.equal(await page.evaluate(() => !!window.roomkey.widget('jump_latest')), false, 'still at the newest');
+    }
+    // Scrolled up to a message in the middle: it stays at the top.
+    const pane = await widgetRect(page, 'conversation');
+    let top = null;
+    const behind = () => page.evaluate(() => !!window.roomkey.widget('jump_latest'));
+    for (let turn = 0; turn < 80; ++turn) {
+      const rows = await wholeInLog(page);
+      top = numberOf(rows[0]);
+      if (top !== null && top >= 2 && top <= 5 && await behind()) break;
+      await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
+      await page.mouse.wheel(0, top === null || top < 2 ? 50 : -50);  // above the nine: back down
+      await frames(page);
+    }
+    assert.ok(top !== null && top >= 2 && top <= 5 && await behind(), `scrolled up to the middle: ${top}`);
+    await widgetRect(page, 'conversation');
+    top = numberOf((await wholeInLog(page))[0]);
+    for (const open of [true, false]) {
+      await opened(open);
+      const rows = await wholeInLog(page);
+      const shown = rows.map(numberOf);
+      // At the top, or (rows above it measured at the new width a frame late) one below it.
+      assert.ok(shown.indexOf(top) === 0 || shown.indexOf(top) === 1,
+        `#${top} is still at the top of the view with Details ${open ? 'open' : 'closed'}: ${JSON.stringify(shown)}`);
+    }
+    await page.close();
+  } finally {
+    await desktop.close();
+  }
+});

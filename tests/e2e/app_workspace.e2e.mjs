@@ -138,6 +138,9 @@ for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
         `${label}: the label ends in a glyph of ${glyph.width}x${glyph.height} px in a ${r.height} px tab: ` +
         'a replacement glyph, not an ellipsis or a letter');
     }
+    await clickWidget(page, 'files_tab');
+    await widgetRect(page, 'upload_file');
+    await page.screenshot({ path: join(artifacts, `workspace_details_files_${width}x${height}.png`) });
     if (width < 800) {
       await clickWidget(page, 'back');
     } else {

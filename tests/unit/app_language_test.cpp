@@ -118,6 +118,64 @@ TEST_F(AppLanguage, AnInternalNoticeReadsInTheNewLanguage) {
     EXPECT_EQ(feedback.notice(), japanese) << "the notice follows the language, not the one it was written in";
 }
 
+// A notice built from pieces ("<what>: <rate-limit note>", "Copied as <format>")
+// is kept as its keys and arguments: each piece reads in the language of now.
+TEST_F(AppLanguage, ARateLimitNoteWrittenBeforeASwitchReadsInTheNewLanguage) {
+    AppHarness h;
+    h.start();
+    h.me_429 = 1;
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    const auto written = [] {
+        return tr("views.reading", {{"what", tr("views.your_account")}}) + ": " +
+               tr("rate.retrying_once", {{"time", "0:31"}});
+    };
+    const std::string english = h.app->notice();
+    ASSERT_EQ(english, written());
+    h.apply(*parse_action(R"({"type":"set_language","lang":"ja"})"));
+    ASSERT_NE(written(), english) << "the catalog has its Japanese";
+    EXPECT_EQ(h.app->notice(), written()) << "both pieces follow the language";
+}
+
+TEST_F(AppLanguage, CopyNoticesWrittenBeforeASwitchReadInTheNewLanguage) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    std::uint64_t me = 0;
+    for (const LogEntry& entry : h.app->log().entries()) {
+        if (entry.request.url == "/api/me") me = entry.id;
+    }
+    ASSERT_NE(me, 0u);
+    struct Case {
+        std::string action;
+        std::function<std::string()> written;  // what it tells, in the language of now
+    };
+    const std::vector<Case> cases = {
+        {R"({"type":"copy_as","entry":)" + std::to_string(me) + R"(,"format":"curl_service"})",
+         [] { return tr("log.copied_masked", {{"format", tr("log.format.curl_service")}}); }},
+        {R"({"type":"copy_as","entry":)" + std::to_string(me) + R"(,"format":"python"})",
+         [] { return tr("log.copied_masked", {{"format", "Python requests"}}); }},
+        {R"({"type":"set_log_filter","status":"teapot"})",
+         [] { return tr("notice.log_filter_unchanged", {{"problem", tr("log.bad_status")}}); }},
+    };
+    for (const Case& c : cases) {
+        h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
+        auto action = parse_action(c.action);
+        ASSERT_TRUE(action) << action.error();
+        h.apply(*action);
+        const std::string english = h.app->notice();
+        ASSERT_EQ(english, c.written()) << c.action;
+        h.apply(*parse_action(R"({"type":"set_language","lang":"ja"})"));
+        ASSERT_NE(c.written(), english) << "the catalog has its Japanese: " << c.action;
+        EXPECT_EQ(h.app->notice(), c.written()) << c.action;
+    }
+    h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
+    h.apply(*parse_action(R"({"type":"export_har"})"));
+    const std::string saved = h.app->notice();
+    ASSERT_EQ(saved.rfind("Saved the HTTP log as ", 0), 0u) << saved;
+    h.apply(*parse_action(R"({"type":"set_language","lang":"ja"})"));
+    EXPECT_EQ(h.app->notice().rfind("HTTP ログを ", 0), 0u) << h.app->notice();
+}
+
 TEST_F(AppLanguage, AnUnknownLanguageIsRefusedWithWhatIsAccepted) {
     for (const char* text : {R"({"type":"set_language","lang":"fr"})", R"({"type":"set_language","lang":"ja-JP"})",
                              R"({"type":"set_language"})", R"({"type":"set_language","lang":1})"}) {

@@ -50,7 +50,7 @@ TEST(Trace, ACopyShowsTheTokenOnlyWhenRevealedAndTheCopyMayShowIt) {
     copy = trace.copy_curl(1, false, kOrigin, rules);
     ASSERT_TRUE(copy.has_value());
     EXPECT_FALSE(holds(copy->text, kToken)) << "revealed, but this copy may not show it: " << copy->text;
-    EXPECT_NE(copy->notice, trace.copy_curl(1, true, kOrigin, rules)->notice)
+    EXPECT_NE(copy->notice.text(), trace.copy_curl(1, true, kOrigin, rules)->notice.text())
         << "the notice says whether the secrets went with the copy";
 
     copy = trace.copy_curl(1, true, kOrigin, rules);

@@ -42,13 +42,13 @@ void ApiConsole::send(const ConsolePending& call, Instant now) {
     }
     Outgoing out;
     const bool anyway = console_.last() && console_.last()->anyway;
-    out.label = tr(anyway ? "console.purpose_anyway" : "console.purpose",
-                   {{"call", std::string(to_string(call.method)) + " " + call.path}});
+    const std::string what = std::string(to_string(call.method)) + " " + call.path;
+    out.label = tr(anyway ? "console.purpose_anyway" : "console.purpose", {{"call", what}});
     out.request = built(api_request(host_.api_config(), HeldByHelper{}, call.method, call.path, call.params));
     out.options = view_options();
     if (call.room_post && !call.room_id.empty()) out.options.room_for_post = call.room_id;
     const RequestTag tag = host_.new_tag();
-    sending_[tag] = out.label;
+    sending_[tag] = what;
     host_.submit(*this, std::move(out), now, tag);
 }
 
@@ -59,7 +59,7 @@ void ApiConsole::on_sent(RequestTag tag, Instant now) {
 
 void ApiConsole::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
     const auto it = sending_.find(waiting.tag);
-    if (it != sending_.end()) host_.notice(it->second + ": " + rate_limit_note(host_, now));
+    if (it != sending_.end()) host_.notice_words(rate_limited({"console.purpose", "call", it->second}, host_, now));
 }
 
 void ApiConsole::on_answer(RequestTag tag, const Answer& answer, Instant now) {

@@ -53,7 +53,7 @@ private:
     RoomView& room_;
     Console console_;
     std::optional<MessageChange> change_;
-    std::map<RequestTag, std::string> sending_;  // the calls under way, with what the log calls them
+    std::map<RequestTag, std::string> sending_;  // the calls under way: "GET /rooms" (the log calls them so)
 };
 
 }  // namespace roomkey::app

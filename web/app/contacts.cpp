@@ -9,18 +9,10 @@
 
 namespace roomkey::app {
 
-std::string Contacts::label(Kind kind) {
-    switch (kind) {
-        case Kind::contacts:
-            return tr("views.contacts");
-        case Kind::incoming:
-            return tr("views.contact_requests");
-        case Kind::accept:
-            return tr("views.accept_request");
-        case Kind::decline:
-            return tr("views.decline_request");
-    }
-    return tr("views.contacts");
+Words Contacts::label(Kind kind) {
+    static const char* const kLabels[] = {"views.contacts", "views.contact_requests", "views.accept_request",
+                                          "views.decline_request"};  // by Kind
+    return Words{kLabels[static_cast<int>(kind)]};
 }
 
 bool Contacts::pending(Kind kind, const std::string& request_id) const {
@@ -60,7 +52,7 @@ std::string Contacts::path(const Call& call) {
 
 void Contacts::send(Call call, Instant now) {
     Outgoing out;
-    out.label = label(call.kind);
+    out.label = label(call.kind).text();
     out.request = built(api_request(host_.api_config(), HeldByHelper{}, method(call.kind), path(call)));
     out.options = view_options();
     const RequestTag tag = host_.new_tag();
@@ -80,7 +72,7 @@ void Contacts::clear() {
 
 void Contacts::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
     const auto it = calls_.find(waiting.tag);
-    if (it != calls_.end()) host_.notice(label(it->second.kind) + ": " + rate_limit_note(host_, now));
+    if (it != calls_.end()) host_.notice_words(rate_limited(label(it->second.kind), host_, now));
 }
 
 void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
@@ -88,7 +80,7 @@ void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
     if (it == calls_.end()) return;
     const Call call = it->second;
     calls_.erase(it);
-    const std::string what = tr("views.reading", {{"what", label(call.kind)}});
+    const std::string what = tr("views.reading", {{"what", label(call.kind).text()}});
     const bool ok = answer.response && detail::is_success(answer.response->status);
     std::string failure = view_failure(host_, what, answer, ok, method(call.kind), path(call), ErrorSource::contacts);
     auto unreadable = [&](std::string_view detail) {

@@ -38,7 +38,7 @@ private:
     };
     bool pending(Kind kind, const std::string& request_id) const;
     void send(Call call, Instant now);
-    static std::string label(Kind kind);
+    static Words label(Kind kind);
     static Method method(Kind kind);
     static std::string path(const Call& call);
 

@@ -44,20 +44,19 @@ std::optional<Told> Copies::copy_curl(std::uint64_t entry_id, bool may_reveal) {
 
 Told Copies::copy_as(std::optional<std::uint64_t> entry_id, SnippetFormat format, bool may_reveal) {
     auto copy = trace_.copy_as(entry_id, planned_console_call(), format, may_reveal, snippet_target(), redaction());
-    if (!copy) return Told{copy.error(), std::nullopt, std::nullopt};
+    if (!copy) return Told{Words{nullptr, "", copy.error()}, std::nullopt, std::nullopt};
     return Told{std::move(copy->notice), std::move(copy->text), std::nullopt};
 }
 
 Told Copies::export_har(bool may_reveal, Instant now) {
     auto file = trace_.export_har(may_reveal, origin_, redaction(), now);
-    std::string notice =
-        tr(trace_.reveal() && may_reveal ? "notice.har_saved_revealed" : "notice.har_saved", {{"file", file.name}});
+    Words notice{trace_.reveal() && may_reveal ? "notice.har_saved_revealed" : "notice.har_saved", "file", file.name};
     return Told{std::move(notice), std::nullopt, effect::SaveFile{std::move(file.name), "application/json", std::move(file.text)}};
 }
 
 std::optional<Told> Copies::set_filter(LogFilter filter) {
-    if (std::string problem = log_filter_problem(filter); !problem.empty())
-        return Told{tr("notice.log_filter_unchanged", {{"problem", problem}}), std::nullopt, std::nullopt};
+    if (const char* problem = log_filter_problem_key(filter))
+        return Told{Words{"notice.log_filter_unchanged", "problem", "", problem}, std::nullopt, std::nullopt};
     trace_.set_filter(std::move(filter));
     return std::nullopt;
 }

@@ -151,15 +151,15 @@ void Dashboard::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
     switch (it->second) {
         case Read::me:
             account_.note = note;
-            host_.notice(tr("views.reading", {{"what", tr("views.your_account")}}) + ": " + note);
+            host_.notice_words(rate_limited({"views.reading", "what", "", "views.your_account"}, host_, now));
             break;
         case Read::my_status:
             status_.note = note;
-            host_.notice(tr("views.reading", {{"what", tr("views.your_status")}}) + ": " + note);
+            host_.notice_words(rate_limited({"views.reading", "what", "", "views.your_status"}, host_, now));
             break;
         case Read::rooms:
             rooms_.note = note;
-            host_.notice(tr("views.reading", {{"what", tr("views.the_room_list")}}) + ": " + note);
+            host_.notice_words(rate_limited({"views.reading", "what", "", "views.the_room_list"}, host_, now));
             break;
     }
 }

@@ -65,7 +65,8 @@ Result<HttpRequest, std::string> built(Result<HttpRequest, E> request, std::stri
 // A count's text (tr_n) keeps its count instead of an argument.
 struct Words {
     Words() = default;
-    Words(const char* k, const char* n = "", std::string v = {}) : key(k), name(n), value(std::move(v)) {}
+    Words(const char* k, const char* n = "", std::string v = {}, const char* vk = nullptr)
+        : key(k), name(n), value(std::move(v)), value_key(vk) {}
     static Words counted(const char* k, long long n) {
         Words words(k);
         words.count = n;
@@ -74,7 +75,9 @@ struct Words {
     const char* key = nullptr;
     const char* name = "";
     std::string value;
-    long long count = -1;  // a count's, when >= 0
+    const char* value_key = nullptr;  // the argument is this key's words (a label), in the language of now
+    std::string wait;                 // a 429 waited out: the words go on with the rate-limit note for this wait
+    long long count = -1;             // a count's, when >= 0
     std::string text() const;  // in the language of now (view_answer.cpp)
 };
 

@@ -17,7 +17,7 @@ namespace roomkey::app {
 // An action's outcome for the user: text for the clipboard or a file to
 // save, and what to tell them.
 struct Told {
-    std::string notice;
+    Words notice;
     std::optional<std::string> copy;
     std::optional<effect::SaveFile> file;
 };
@@ -44,9 +44,10 @@ public:
         notice_ = std::move(text);
         words_ = {};
     }
+    // Kept as words (a catalog key and its argument) when it has a key; else as written.
     void set_notice(Words words) {
-        notice_.clear();
-        words_ = std::move(words);
+        notice_ = words.key ? std::string() : std::move(words.value);
+        words_ = words.key ? std::move(words) : Words{};
     }
     void set_form_error(std::string text) { form_error_ = std::move(text); }
     // The error and the notice go (signed out, trying again).

@@ -216,16 +216,21 @@ std::string copy_as_curl(const HttpRequest& request, std::string_view origin, co
     return write_snippet(SnippetFormat::curl_helper, shown);
 }
 
-std::string log_filter_problem(const LogFilter& filter) {
+const char* log_filter_problem_key(const LogFilter& filter) {
     constexpr std::string_view kMethods[] = {"", "GET", "POST", "PUT", "DELETE"};
     constexpr std::string_view kClasses[] = {"", "2xx", "3xx", "4xx", "5xx", "none"};
     if (std::find(std::begin(kMethods), std::end(kMethods), filter.method) == std::end(kMethods)) {
-        return tr("log.bad_method");
+        return "log.bad_method";
     }
     if (std::find(std::begin(kClasses), std::end(kClasses), filter.status) == std::end(kClasses)) {
-        return tr("log.bad_status");
+        return "log.bad_status";
     }
-    return {};
+    return nullptr;
+}
+
+std::string log_filter_problem(const LogFilter& filter) {
+    const char* key = log_filter_problem_key(filter);
+    return key ? tr(key) : std::string();
 }
 
 bool matches(const LogEntry& entry, const LogFilter& filter) {

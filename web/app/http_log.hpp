@@ -107,6 +107,7 @@ struct LogFilter {
 };
 // "" when `filter` is one the log can apply; else what is wrong.
 std::string log_filter_problem(const LogFilter& filter);
+const char* log_filter_problem_key(const LogFilter& filter);  // its catalog key; nullptr when none
 bool matches(const LogEntry& entry, const LogFilter& filter);
 
 // The bounded list of exchanges, newest last.

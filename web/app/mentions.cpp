@@ -56,7 +56,7 @@ void Mentions::on_room_list_read(Instant now) {
 }
 
 void Mentions::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
-    if (reading_.count(waiting.tag)) host_.notice(mention_words() + ": " + rate_limit_note(host_, now));
+    if (reading_.count(waiting.tag)) host_.notice_words(rate_limited({"views.mention_text"}, host_, now));
 }
 
 void Mentions::on_answer(RequestTag tag, const Answer& answer, Instant now) {

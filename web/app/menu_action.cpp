@@ -9,7 +9,7 @@ namespace roomkey::app {
 MenuAction choose_menu_item(Features& features, MenuItem item, Instant now) {
     MessageMenu& menu = features.message_menu;
     const RoomView& room = features.open_room.view();
-    if (!menu.offers(item)) return {Told{tr("menu.not_offered", {{"item", std::string(to_string(item))}}), std::nullopt, std::nullopt}, {}};
+    if (!menu.offers(item)) return {Told{Words{"menu.not_offered", "item", std::string(to_string(item))}, std::nullopt, std::nullopt}, {}};
     const MessageMenu::Target target = *menu.target();
     menu.close();
     const ChatMessage* message = nullptr;
@@ -32,7 +32,7 @@ MenuAction choose_menu_item(Features& features, MenuItem item, Instant now) {
             break;
         case MenuItem::copy_text:
         case MenuItem::copy_link:
-            return {Told{tr(item == MenuItem::copy_text ? "menu.copied_text" : "menu.copied_link"),
+            return {Told{Words{item == MenuItem::copy_text ? "menu.copied_text" : "menu.copied_link"},
                          std::move(choice.text), std::nullopt},
                     {}};
         case MenuItem::remove:

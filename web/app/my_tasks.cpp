@@ -35,7 +35,7 @@ void MyTasks::drop_all() {
 }
 
 void MyTasks::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
-    if (reading_ == waiting.tag) host_.notice(my_tasks_words() + ": " + rate_limit_note(host_, now));
+    if (reading_ == waiting.tag) host_.notice_words(rate_limited({"views.my_tasks"}, host_, now));
 }
 
 void MyTasks::on_answer(RequestTag tag, const Answer& answer, Instant now) {

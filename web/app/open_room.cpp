@@ -180,33 +180,17 @@ void OpenRoom::on_upload_progress(RequestTag tag, std::int64_t sent, std::int64_
 // Requests and polling
 // ---------------------------------------------------------------------------
 
-std::string OpenRoom::label(const Call& call) {
-    switch (call.kind) {
-        case Kind::messages:
-            return tr("room.call_messages");
-        case Kind::poll:
-            return tr("room.call_poll");
-        case Kind::tasks:
-            return tr("room.call_tasks");
-        case Kind::members:
-            return tr("room.call_members");
-        case Kind::files:
-            return tr("room.call_files");
-        case Kind::mark_read:
-            return tr("room.call_mark_read");
-        case Kind::task_status:
-            return tr("room.call_task_status");
-        case Kind::upload:
-            return tr("room.call_upload", {{"name", call.upload ? call.upload->name : std::string()}});
-        case Kind::open_file:
-            return tr("room.call_download_link");
-    }
-    return tr("room.header");
+Words OpenRoom::label(const Call& call) {
+    static const char* const kLabels[] = {"room.call_messages", "room.call_poll", "room.call_tasks",
+                                          "room.call_members", "room.call_files", "room.call_mark_read",
+                                          "room.call_task_status", "room.call_upload", "room.call_download_link"};  // by Kind
+    if (call.kind == Kind::upload) return Words{kLabels[7], "name", call.upload ? call.upload->name : std::string()};
+    return Words{kLabels[static_cast<int>(call.kind)]};
 }
 
 void OpenRoom::send(Call call, Instant now) {
     Outgoing out;
-    out.label = label(call);
+    out.label = label(call).text();
     out.options = view_options();
     if (call.upload) {
         // multipart/form-data (shared/file_upload.hpp); random_ draws the boundary.
@@ -265,7 +249,7 @@ void OpenRoom::clear() {
 
 void OpenRoom::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
     const auto it = calls_.find(waiting.tag);
-    if (it != calls_.end()) host_.notice(label(it->second) + ": " + rate_limit_note(host_, now));
+    if (it != calls_.end()) host_.notice_words(rate_limited(label(it->second), host_, now));
 }
 
 // ---------------------------------------------------------------------------
@@ -291,7 +275,7 @@ void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
         call.kind == Kind::mark_read
             ? tr("room.marking_read",
                  {{"room", room_words(dashboard_.rooms().value ? &*dashboard_.rooms().value : nullptr, call.subject)}})
-            : tr("room.reading", {{"what", label(call)}});
+            : tr("room.reading", {{"what", label(call).text()}});
     if (call.kind == Kind::messages || call.kind == Kind::poll) {
         if (for_open_room) room_.set_loading(false);
         // The next poll is timed from this answer, with the budget as it is now.

@@ -93,7 +93,7 @@ private:
     };
     void send(Call call, Instant now);
     bool pending(Kind kind, const std::string& subject) const;
-    static std::string label(const Call& call);
+    static Words label(const Call& call);
     void on_file_answer(const Call& call, const Answer& answer, Instant now);
 
     FeatureHost& host_;

@@ -124,9 +124,12 @@ Result<Trace::CurlCopy, std::string> Trace::copy_as(std::optional<std::uint64_t>
     if (!text) return Err{text.error()};
     copied_ = true;
     clear_refused_ = false;
-    const std::string label = format == SnippetFormat::curl_helper ? std::string("curl") : snippet_words(format);
-    return CurlCopy{std::move(*text), tr(reveal_ && may_reveal ? "log.copied_revealed" : "log.copied_masked",
-                                         {{"format", label}})};
+    // Kept as words: the notice reads in the language of now (the service's curl is a label).
+    const bool service = format == SnippetFormat::curl_service;
+    return CurlCopy{std::move(*text),
+                    Words{reveal_ && may_reveal ? "log.copied_revealed" : "log.copied_masked", "format",
+                          format == SnippetFormat::curl_helper ? "curl" : service ? "" : std::string(snippet_label(format)),
+                          service ? "log.format.curl_service" : nullptr}};
 }
 
 Trace::HarFile Trace::export_har(bool may_reveal, std::string_view origin, const RedactionRules& rules,

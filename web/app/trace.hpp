@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/feature.hpp"
 #include "app/http_log.hpp"
 #include "roomkey/request_snippets.hpp"
 #include "roomkey/result.hpp"
@@ -67,7 +68,7 @@ public:
     // clear still waiting must not wipe it.
     struct CurlCopy {
         std::string text;
-        std::string notice;
+        Words notice;
     };
     std::optional<CurlCopy> copy_curl(std::uint64_t entry_id, bool may_reveal, std::string_view origin,
                                       const RedactionRules& rules);

@@ -65,14 +65,22 @@ std::string unreadable_failure(FeatureHost& host, const std::string& what, std::
 }
 
 std::string Words::text() const {
-    return !key ? std::string() : count >= 0 ? tr_n(key, count) : *name ? tr(key, {{name, value}}) : tr(key);
+    if (!key) return {};
+    if (count >= 0) return tr_n(key, count);
+    std::string out = *name ? tr(key, {{name, value_key ? std::string(tr(value_key)) : value}}) : tr(key);
+    return wait.empty() ? out : out + ": " + tr("rate.retrying_once", {{"time", wait}});
 }
 
-std::string rate_limit_note(const FeatureHost& host, Instant now) {
+Words rate_limited(Words what, const FeatureHost& host, Instant now) {
     // The scheduler now holds every request until x-ratelimit-reset; the
     // request goes again then, once, and says so.
     const Millis wait = std::chrono::duration_cast<Millis>(host.scheduler().earliest_send(now, std::nullopt) - now);
-    return tr("rate.retrying_once", {{"time", format_countdown(std::max(wait, Millis(0)))}});
+    what.wait = format_countdown(std::max(wait, Millis(0)));
+    return what;
+}
+
+std::string rate_limit_note(const FeatureHost& host, Instant now) {
+    return tr("rate.retrying_once", {{"time", rate_limited({}, host, now).wait}});
 }
 
 }  // namespace roomkey::app

@@ -26,5 +26,7 @@ std::string unreadable_failure(FeatureHost& host, const std::string& what, std::
 
 // "429: the rate limit is used up; retrying once in 12 s, ..." (spec 8.1).
 std::string rate_limit_note(const FeatureHost& host, Instant now);
+// "<what>: <that note>", kept as words so that it reads in the language of now.
+Words rate_limited(Words what, const FeatureHost& host, Instant now);
 
 }  // namespace roomkey::app
