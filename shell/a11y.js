@@ -310,7 +310,8 @@
       if (text) askText(id, String(text), selectedAll(el));
     });
     // Copy and cut: the app's selection (its whole text when none, as
-    // ImGui's own Ctrl+C), as typed, set in the event itself: Firefox and
+    // ImGui's own Ctrl+C) once the keys before them are applied, as typed,
+    // set in the event itself: Firefox and
     // WebKit refuse a clipboard write from a later frame. The input holds no
     // selection (Ctrl+A is the app's): Chromium and WebKit fire the events
     // then only when beforecopy/beforecut is cancelled. The keys' own
@@ -320,8 +321,12 @@
     el.addEventListener('beforecopy', enable);
     el.addEventListener('beforecut', enable);
     var clip = function (event) {
+      if (!event.clipboardData || el.type === 'password') return;
+      // What the keys before it selected: keys of a burst may still wait in
+      // the app's queue; the app applies them now and publishes the selection.
+      ask({ type: 'keys_first' });
       var node = nodes[id];
-      if (!node || !event.clipboardData || el.type === 'password' || appFocus !== String(id)) return;
+      if (!node || appFocus !== String(id)) return;
       event.preventDefault();
       event.stopPropagation();  // the conversation's copy (text_layer.js) is not this one
       var text = selected || node.value || '';

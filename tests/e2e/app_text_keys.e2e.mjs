@@ -6,7 +6,10 @@
 // - a click in the field being edited leaves the browser's focus in its
 //   input (an IME keeps reaching it);
 // - an IME composition (CDP Input.imeSetComposition) is drawn at the caret,
-//   on the caret's own line, not on the line below.
+//   on the caret's own line, not on the line below;
+// - part of the composer's text selected with Shift+arrows is copied with
+//   Ctrl+C exactly, and with Ctrl+C or Ctrl+X pressed right behind the
+//   arrows, the copy holds what every arrow selected and the cut removes it.
 // The same burst runs in Firefox and WebKit (tests/engines/scenarios.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -166,5 +169,47 @@ test('Shift+arrows select part of the composer\'s text and Ctrl+C copies exactly
   await handled(before);
   await copy('keep this', 'Shift held over nine Right arrows from the start');
   assert.equal((await page.evaluate(() => window.roomkey.state())).composer.text, text, 'a copy leaves the text');
+  await page.close();
+});
+
+// The same copy, and a cut, pressed right behind the burst of arrows with
+// no wait: keys of a burst still wait in the app's input queue when the
+// page's copy and cut events fire (one key reaches Dear ImGui per frame), and
+// the copy took the selection the app had drawn two keys earlier ("and
+// this"). A copy takes what every key before it selected; a cut removes
+// exactly what it put on the clipboard.
+test('Ctrl+C and Ctrl+X right behind a burst of Shift+arrows take exactly what the arrows selected', async () => {
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
+  const { page } = await openRoom();
+  await focusComposer(page);
+  await page.keyboard.press('Control+A');  // an earlier test's draft goes first
+  await page.keyboard.press('Backspace');
+  await waitForState(page, (s) => s.composer && s.composer.text === '', 'an empty composer');
+  const text = 'keep this 🇯🇵 and this';
+  await page.keyboard.type(text);
+  await waitForState(page, (s) => s.composer && s.composer.text === text, 'the typed text in the draft');
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  const afterKeys = async (key, want, what) => {
+    await page.keyboard.press(key);
+    await page.waitForFunction(() => navigator.clipboard.readText().then((c) => c !== 'before'), null, { timeout: 10000 })
+      .catch(() => assert.fail(`${what}: ${key} wrote nothing`));
+    assert.equal(await clipboard(), want, what);
+  };
+
+  await page.evaluate(() => navigator.clipboard.writeText('before'));
+  for (let i = 0; i < 10; ++i) await page.keyboard.press('Shift+ArrowLeft');
+  await afterKeys('Control+c', '🇯🇵 and this', 'Ctrl+C at once behind Shift+Left ten times from the end');
+
+  await page.evaluate(() => navigator.clipboard.writeText('before'));
+  await page.keyboard.press('Home');
+  await page.keyboard.down('Shift');
+  for (let i = 0; i < 9; ++i) await page.keyboard.press('ArrowRight');
+  await page.keyboard.up('Shift');
+  await afterKeys('Control+x', 'keep this', 'Ctrl+X at once behind Shift held over nine Right arrows from the start');
+  const rest = ' 🇯🇵 and this';
+  await waitForState(page, (s) => s.composer && s.composer.text === rest, 'the cut text gone from the composer')
+    .catch(async () => assert.fail(`the cut removed other text: ${JSON.stringify((await page.evaluate(() =>
+      window.roomkey.state())).composer.text)}`));
+  assert.equal(await composerValue(page), rest, 'the field holds what the cut left');
   await page.close();
 });

@@ -366,13 +366,15 @@ bool take_dom_requests() {
     if (!requests.is_array()) return false;
     bool taken = false;
     for (const nlohmann::json& r : requests) {
-        if (r.is_object() && r.value("type", "") == "show") {
+        if (!r.is_object()) continue;
+        const std::string type = r.value("type", "");
+        if (type == "show") {
             // The page's find or selection reached a message not drawn: show it.
             text_layer::show(r.value("message_id", ""));
             taken = true;
             continue;
         }
-        if (r.is_object() && r.value("type", "") == "selection") {
+        if (type == "selection") {
             // The conversation's selection changed: a Quote of the menu takes it.
             text_layer::Selection changed{r.value("text", ""), {}};
             if (const auto ids = r.find("message_ids"); ids != r.end() && ids->is_array()) {
@@ -384,9 +386,14 @@ bool take_dom_requests() {
             taken = true;
             continue;
         }
-        if (!r.is_object() || !r.contains("id") || !r["id"].is_number_unsigned()) continue;
+        if (type == "keys_first") {
+            // A copy or cut: the keys before it first (input_queue.hpp).
+            input_queue::copy_first();
+            taken = true;
+            continue;
+        }
+        if (!r.contains("id") || !r["id"].is_number_unsigned()) continue;
         const auto id = r["id"].get<ImGuiID>();
-        const std::string type = r.value("type", "");
         taken = true;
         // Activation, focus, text and deletions take the one road keys take, in the
         // order the DOM delivered them (input_queue.hpp).

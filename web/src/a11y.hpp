@@ -22,7 +22,8 @@ void install();
 // Takes what the DOM asked for (activation, focus, text, composition) the
 // moment it is asked (shell/a11y.js dispatches "roomkey:a11y"): activation,
 // focus and text join the input queue (input_queue.hpp) behind the keys
-// that came before them. True when anything was taken.
+// that came before them; a copy or cut has those keys applied first
+// (input_queue.hpp copy_first). True when anything was taken.
 bool take_dom_requests();
 
 // Moves keyboard focus and the focus ring to the widget `id` (a text

@@ -498,6 +498,21 @@ bool after_frame() {
     return !g_waiting.empty() || !imgui_queue_empty() || g_lost != lost;
 }
 
+// Frames a copy may still draw to apply what waits before it. Each frame
+// takes at least one event and the queue is finite (a field that never
+// becomes editable drops its text), so this bound only guards a stall.
+int g_copy_frames = 0;
+
+void copy_first() {
+    g_copy_frames = 1024;
+}
+
+bool catch_up() {
+    const bool waits = g_copy_frames > 0 && (!g_waiting.empty() || !imgui_queue_empty());
+    g_copy_frames = waits ? g_copy_frames - 1 : 0;
+    return waits;
+}
+
 std::string lost_text_notice() {
     return g_lost > 0 ? app::tr_n("input.text_lost", g_lost) : std::string();
 }

@@ -55,6 +55,14 @@ bool after_frame();
 // nothing was lost since text last reached a field.
 std::string lost_text_notice();
 
+// A copy or cut of a field's selection takes what the keys before it
+// selected, not what the app last drew: the page's copy event writes the
+// clipboard in its own handler (Firefox and WebKit refuse a later write), so
+// the frames that apply what waits are drawn at once. copy_first() asks for
+// them; the caller draws a frame while catch_up() says so.
+void copy_first();
+bool catch_up();
+
 // Forgets queued text, here and in ImGui's queue (sign-out, "forget the
 // clipboard"): keys stay.
 void forget_text();

@@ -144,6 +144,7 @@ struct Platform {
     // Frames the timer drew because the browser ran no animation frame
     // (kFrameFallback): the page API's frameStats().late.
     long late_frames = 0;
+    bool catching_up = false;  // drawing the frames a copy waits for
     // The one timer: the app's next_wake_at() and, while no animation frame
     // is pending, the clock's next frame (a countdown's next second).
     long wake_timer = 0;
@@ -447,6 +448,14 @@ void on_page_event(int kind) {
             // Taken now, not at the next frame: behind the keys before it
             // and ahead of those after it (input_queue.hpp).
             roomkey::web::ux::take_dom_requests();
+            // A copy or cut: the frames that apply the keys before it, now (input_queue.hpp).
+            while (!p.catching_up && roomkey::web::input_queue::catch_up()) {
+                drop_frame_request(p);
+                p.catching_up = true;  // no frame inside a frame (its events may ask again)
+                p.clock.on_input();
+                frame(0, nullptr);
+                p.catching_up = false;
+            }
             p.clock.on_input();
             break;
         case kScheme:
