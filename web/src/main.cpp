@@ -6,7 +6,7 @@
 // (page_bridge.cpp). Everything browser-specific stays in web/src.
 //
 // There is no permanent frame loop. Everything that can change something
-// calls in: input and resizes (roomkey_js_listen), fetch answers
+// calls in: input and resizes (page_events.hpp), fetch answers
 // (on_fetch_outcome), page API actions (on_page_event), the app's own timer
 // (on_wake). Each hands the app what arrived, publishes the new state at
 // once, and asks for one animation frame only when the frame clock says a
@@ -51,6 +51,7 @@
 #include "mention_alerts.hpp"
 #include "language.hpp"
 #include "page_bridge.hpp"
+#include "page_events.hpp"
 #include "perform_effects.hpp"
 #include "ui.hpp"
 #include "ux_frame.hpp"
@@ -58,55 +59,7 @@
 
 namespace {
 
-// Why the page called in (roomkey_js_listen).
-enum PageEvent : int {
-    kInput = 0,     // mouse, keys, wheel, touch, paste, focus
-    kResize = 1,    // the window's size or the devicePixelRatio changed
-    kVisible = 2,   // the tab came to the front
-    kAction = 3,    // window.roomkey.act() queued an action
-    kDomInput = 4,  // the accessibility tree's DOM controls asked for something
-    kHidden = 5,    // the tab went to the background (the open room stops polling)
-    kScheme = 6,    // prefers-color-scheme changed (dark <-> light)
-    kRestored = 7,  // shown again from the back/forward cache (pageshow, persisted)
-};
-
-// The page's events call `notify(kind)` in wasm. Listeners on window in the
-// capture phase, so the ImGui backend's own (GLFW's) listeners still get
-// every event, and they have by the time the animation frame runs. A
-// devicePixelRatio change without a resize (browser zoom, a move to another
-// display) is seen through a media query on the current ratio, renewed at
-// each change.
-using PageListener = void (*)(int);
 // clang-format off
-EM_JS(void, roomkey_js_listen, (PageListener notify), {
-    var call = function(kind) { wasmTable.get(notify)(kind); };
-    var input = function() { call(0); };
-    [
-        'mousemove', 'mousedown', 'mouseup', 'wheel', 'keydown', 'keyup', 'keypress', 'paste', 'focus', 'blur',
-        'touchstart', 'touchmove', 'touchend', 'touchcancel', 'click', 'input', 'focusin', 'compositionstart',
-        'compositionupdate', 'compositionend'
-    ].forEach(function(type) { window.addEventListener(type, input, {capture : true, passive : true}); });
-    window.addEventListener('resize', function() { call(1); }, {capture : true, passive : true});
-    var watchRatio = function() {
-        var query = window.matchMedia('(resolution: ' + window.devicePixelRatio + 'dppx)');
-        var changed = function() {
-            query.removeEventListener('change', changed);
-            call(1);
-            watchRatio();
-        };
-        query.addEventListener('change', changed);
-    };
-    watchRatio();
-    document.addEventListener('visibilitychange', function() { call(document.hidden ? 5 : 2); });
-    window.addEventListener('roomkey:act', function() { call(3); });
-    window.addEventListener('roomkey:a11y', function() { call(4); });
-    // Back (or Forward) to this page from the back/forward cache
-    // runs no start-up: the page resumes as it was when it was left.
-    window.addEventListener('pageshow', function(event) { if (event.persisted) call(7); });
-    if (window.matchMedia) {
-        window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function() { call(6); });
-    }
-});
 // Whether an animation frame is asked for and not yet run: the page API's
 // frameStats().asked_ms, which a test reads when a wait for a frame times out.
 EM_JS(void, roomkey_js_frame_asked, (int asked), {
@@ -441,10 +394,10 @@ void on_page_event(int kind) {
     if (!p.app) return;
     const roomkey::Instant now = roomkey::web::now();
     switch (kind) {
-        case kInput:
+        case roomkey::web::kInput:
             p.clock.on_input();
             break;
-        case kDomInput:
+        case roomkey::web::kDomInput:
             // Taken now, not at the next frame: behind the keys before it
             // and ahead of those after it (input_queue.hpp).
             roomkey::web::ux::take_dom_requests();
@@ -458,13 +411,13 @@ void on_page_event(int kind) {
             }
             p.clock.on_input();
             break;
-        case kScheme:
+        case roomkey::web::kScheme:
             p.dark = -1;  // fit_canvas asks for the scheme again
             [[fallthrough]];
-        case kResize:
+        case roomkey::web::kResize:
             p.clock.on_change();  // fit_canvas picks up the new ratio or theme
             break;
-        case kVisible:
+        case roomkey::web::kVisible:
             // A frame asked for while hidden may never have run (a page that
             // stopped requestAnimationFrame): ask again.
             drop_frame_request(p);
@@ -472,12 +425,12 @@ void on_page_event(int kind) {
             p.app->apply(roomkey::app::intent::SetPageVisible{true}, now);
             settle_app(p, now);
             return;
-        case kHidden:
+        case roomkey::web::kHidden:
             p.hidden = true;
             p.app->apply(roomkey::app::intent::SetPageVisible{false}, now);
             settle_app(p, now);
             return;
-        case kRestored:
+        case roomkey::web::kRestored:
             // As for kVisible: a frame asked for before the page was frozen
             // may never run; and the whole canvas is painted again.
             drop_frame_request(p);
@@ -486,7 +439,7 @@ void on_page_event(int kind) {
             p.app->apply(roomkey::app::intent::PageRestored{}, now);
             settle_app(p, now);
             return;
-        case kAction:
+        case roomkey::web::kAction:
             take_actions(p, now);
             settle_app(p, now);
             return;
@@ -628,7 +581,7 @@ int main() {
     roomkey::web::set_upload_progress_listener(on_upload_progress);
     roomkey::web::install_file_input(static_cast<std::int64_t>(roomkey::kMaxUploadFileBytes), on_file_chosen);
     roomkey::web::install_image_loader(on_image_answer);
-    roomkey_js_listen(on_page_event);
+    roomkey::web::listen_page_events(on_page_event);
     take_actions(p, roomkey::web::now());  // any queued before the app started
     settle_app(p, roomkey::web::now());
     return 0;
