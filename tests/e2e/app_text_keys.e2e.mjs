@@ -123,21 +123,27 @@ test('an IME composition is drawn at the caret, on its line, inside the field', 
   await page.close();
 });
 
-// Part of the composer's text selected with Shift and the arrows, Shift
-// pressed with each arrow and Shift held over a burst of arrows sent at
-// once, then Ctrl+C once the app has drawn the selection (as a user sees it
-// before copying): the clipboard holds exactly that part, a flag as typed
-// (the field holds it as one character).
-test('Shift+arrows select part of the composer\'s text and Ctrl+C copies exactly that part', async () => {
+// A room open with `text` typed into an emptied composer, the clipboard ours to read.
+async function composerHolding(text) {
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
   const { page } = await openRoom();
   await focusComposer(page);
   await page.keyboard.press('Control+A');  // an earlier test's draft goes first
   await page.keyboard.press('Backspace');
   await waitForState(page, (s) => s.composer && s.composer.text === '', 'an empty composer');
-  const text = 'keep this 🇯🇵 and this';
   await page.keyboard.type(text);
   await waitForState(page, (s) => s.composer && s.composer.text === text, 'the typed text in the draft');
+  return page;
+}
+
+// Part of the composer's text selected with Shift and the arrows, Shift
+// pressed with each arrow and Shift held over a burst of arrows sent at
+// once, then Ctrl+C once the app has drawn the selection (as a user sees it
+// before copying): the clipboard holds exactly that part, a flag as typed
+// (the field holds it as one character).
+test('Shift+arrows select part of the composer\'s text and Ctrl+C copies exactly that part', async () => {
+  const text = 'keep this 🇯🇵 and this';
+  const page = await composerHolding(text);
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
   // The frame the composer was last drawn in; then, after keys, a later
   // frame drawn with no frame due after it: every key has been handled.
@@ -179,15 +185,8 @@ test('Shift+arrows select part of the composer\'s text and Ctrl+C copies exactly
 // this"). A copy takes what every key before it selected; a cut removes
 // exactly what it put on the clipboard.
 test('Ctrl+C and Ctrl+X right behind a burst of Shift+arrows take exactly what the arrows selected', async () => {
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
-  const { page } = await openRoom();
-  await focusComposer(page);
-  await page.keyboard.press('Control+A');  // an earlier test's draft goes first
-  await page.keyboard.press('Backspace');
-  await waitForState(page, (s) => s.composer && s.composer.text === '', 'an empty composer');
   const text = 'keep this 🇯🇵 and this';
-  await page.keyboard.type(text);
-  await waitForState(page, (s) => s.composer && s.composer.text === text, 'the typed text in the draft');
+  const page = await composerHolding(text);
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
   const afterKeys = async (key, want, what) => {
     await page.keyboard.press(key);

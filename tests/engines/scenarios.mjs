@@ -500,6 +500,29 @@ async function emptyComposer() {
   }
 }
 
+// The composer of room 2101 holding exactly `text`, typed into it emptied.
+async function composerHolding(text) {
+  await emptyComposer();
+  await driver.type(text);
+  await waitForState(driver, (s) => s.composer && s.composer.text === text, 'the typed text in the composer\'s draft', 20000);
+}
+
+// Ctrl+C now: the clipboard must read `want` (false, the scenario skipped,
+// where the engine cannot read the clipboard back). clipboardUntil pastes into
+// a field of its own: the composer then gets the focus back, its caret at the start.
+async function copiedOrSkipped(t, want, what) {
+  await driver.press('Control+c');
+  const copied = await clipboardUntil((text) => text === want);
+  if (copied === null) {
+    t.skip(`${engine} fired no paste event for Ctrl+V into a text field under automation: the clipboard cannot be read back here`);
+    return false;
+  }
+  assert.equal(copied, want, what);
+  await clickWidget(driver, 'message');
+  await waitFor(driver, composerFocused, null, 'the composer focused', 10000);
+  return true;
+}
+
 test(`${engine}: Japanese composed with an IME lands in the composer once, exactly, and is sent as composed`, async (t) => {
   await emptyComposer();
   if (engine !== 'chromium') t.diagnostic(`${engine}'s driver has no IME: the composition events are dispatched in the page`);
@@ -658,10 +681,8 @@ const MOVE = engine === 'webkit' ? { shift: '\uE008', home: '\uE011', left: '\uE
 // drawn the selection (a later frame, with no frame due after it): the
 // clipboard holds exactly that part, as typed.
 test(`${engine}: part of the composer's text selected with Shift+arrows is copied with Ctrl+C exactly`, async (t) => {
-  await emptyComposer();
   const TEXT = `keep this 🇯🇵 and this in ${engine}`;
-  await driver.type(TEXT);
-  await waitForState(driver, (s) => s.composer && s.composer.text === TEXT, 'the typed text in the composer\'s draft', 20000);
+  await composerHolding(TEXT);
   const drawn = () => driver.evaluate(() => window.roomkey.widget('message').frame);
   const handled = (before) => waitFor(driver, (f) => {
     const w = window.roomkey.widget('message');
@@ -672,16 +693,7 @@ test(`${engine}: part of the composer's text selected with Shift+arrows is copie
   let before = await drawn();
   for (let i = 0; i < back; ++i) await driver.press(`${MOVE.shift}+${MOVE.left}`);
   await handled(before);
-  await driver.press('Control+c');
-  const copied = await clipboardUntil((text) => text === tail);
-  if (copied === null) {
-    t.skip(`${engine} fired no paste event for Ctrl+V into a text field under automation: the clipboard cannot be read back here`);
-    return;
-  }
-  assert.equal(copied, tail, 'Shift+Left from the end: the clipboard holds the part selected');
-  // clipboardUntil pasted into a field of its own; the composer gets the focus back, its caret at the start.
-  await clickWidget(driver, 'message');
-  await waitFor(driver, composerFocused, null, 'the composer focused', 10000);
+  if (!await copiedOrSkipped(t, tail, 'Shift+Left from the end: the clipboard holds the part selected')) return;
   before = await drawn();
   await driver.press(MOVE.home);
   for (let i = 0; i < 'keep this'.length; ++i) await driver.press(`${MOVE.shift}+${MOVE.right}`);
@@ -698,23 +710,12 @@ test(`${engine}: part of the composer's text selected with Shift+arrows is copie
 // the app had drawn keys earlier. A copy takes what every key before it
 // selected; a cut removes exactly what it put on the clipboard.
 test(`${engine}: Ctrl+C and Ctrl+X right behind a burst of Shift+arrows take exactly what the arrows selected`, async (t) => {
-  await emptyComposer();
   const TEXT = `keep this 🇯🇵 and this at once in ${engine}`;
-  await driver.type(TEXT);
-  await waitForState(driver, (s) => s.composer && s.composer.text === TEXT, 'the typed text in the composer\'s draft', 20000);
+  await composerHolding(TEXT);
   const tail = `🇯🇵 and this at once in ${engine}`;
   const back = [...` and this at once in ${engine}`].length + 1;  // the flag: one character of the field
   for (let i = 0; i < back; ++i) await driver.press(`${MOVE.shift}+${MOVE.left}`);
-  await driver.press('Control+c');
-  const copied = await clipboardUntil((text) => text === tail);
-  if (copied === null) {
-    t.skip(`${engine} fired no paste event for Ctrl+V into a text field under automation: the clipboard cannot be read back here`);
-    return;
-  }
-  assert.equal(copied, tail, 'Ctrl+C at once behind Shift+Left from the end: the clipboard holds the part selected');
-  // clipboardUntil pasted into a field of its own; the composer gets the focus back.
-  await clickWidget(driver, 'message');
-  await waitFor(driver, composerFocused, null, 'the composer focused', 10000);
+  if (!await copiedOrSkipped(t, tail, 'Ctrl+C at once behind Shift+Left from the end: the clipboard holds the part selected')) return;
   await driver.press(MOVE.home);
   for (let i = 0; i < 'keep this'.length; ++i) await driver.press(`${MOVE.shift}+${MOVE.right}`);
   await driver.press('Control+x');
