@@ -139,7 +139,7 @@ protected:
 
 TEST_F(LocalCa, TheServedCertificateIsAcceptedForLoopbackAndLocalhost) {
     X509Ptr served = read_cert(material_.server_cert_path);
-    ASSERT_TRUE(served);
+    ASSERT_TRUE(served) << "the served certificate is not readable at " << material_.server_cert_path;
     for (const std::string host : {"127.0.0.1", "::1", "localhost"}) {
         EXPECT_EQ(verify(served.get(), ca_.get(), host, now_), X509_V_OK) << host;
     }
@@ -209,7 +209,7 @@ TEST_F(LocalCa, AServerCertificateNeverOutlivesItsCa) {
     ASSERT_TRUE(renewed->created_server);
     ASSERT_FALSE(renewed->created_ca);
     X509Ptr served = read_cert(material_.server_cert_path);
-    ASSERT_TRUE(served);
+    ASSERT_TRUE(served) << "the renewed certificate is not readable at " << material_.server_cert_path;
     EXPECT_LE(ASN1_TIME_compare(X509_get0_notAfter(served.get()), X509_get0_notAfter(ca_.get())), 0);
 }
 
@@ -217,7 +217,7 @@ TEST_F(LocalCa, AnUnconstrainedCaFromBeforeIsReplaced) {
     // The CA earlier versions made: ten years, no name constraints.
     PkeyPtr key = new_key();
     X509Ptr old_ca = mint(key.get(), nullptr, key.get(), "", now_);
-    ASSERT_TRUE(old_ca);
+    ASSERT_TRUE(old_ca) << "could not mint the old-style CA";
     FILE* f = std::fopen(material_.ca_cert_path.c_str(), "w");
     ASSERT_NE(f, nullptr);
     PEM_write_X509(f, old_ca.get());
@@ -235,7 +235,7 @@ TEST_F(LocalCa, AnUnconstrainedCaFromBeforeIsReplaced) {
     EXPECT_TRUE(replaced->created_ca) << "a CA that can sign for any name is not kept";
     EXPECT_NE(native::certificate_fingerprint(material_.ca_cert_path), old_fingerprint);
     X509Ptr ca = read_cert(material_.ca_cert_path);
-    ASSERT_TRUE(ca);
+    ASSERT_TRUE(ca) << "the replaced CA is not readable at " << material_.ca_cert_path;
     EXPECT_GE(X509_get_ext_by_NID(ca.get(), NID_name_constraints, -1), 0);
 }
 

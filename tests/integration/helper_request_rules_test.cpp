@@ -80,7 +80,7 @@ TEST_F(HelperRequestRules, TokenAnswersAreNeverCompressedWhateverTheBrowserAccep
     }
     // The same server compresses other JSON for such a browser: the rule is the route's.
     auto config = send("GET", "/config.json", "Accept-Encoding: gzip\r\n");
-    ASSERT_TRUE(config);
+    ASSERT_TRUE(config) << "no answer to GET /config.json";
     EXPECT_TRUE(config->has_header("Content-Encoding", "gzip")) << config->head;
 }
 
@@ -104,7 +104,7 @@ TEST_F(HelperRequestRules, TheCsrfHeadersTwiceAre403InEitherOrder) {
     }
     // Once each, the same values pass.
     auto once = send("GET", "/api/me", own + "X-Roomkey-Request: 1\r\nSec-Fetch-Site: same-origin\r\n");
-    ASSERT_TRUE(once);
+    ASSERT_TRUE(once) << "no answer to GET /api/me with the headers once each";
     EXPECT_EQ(once->status, 200) << once->head;
     EXPECT_EQ(upstream_->targets(), std::vector<std::string>{"GET /v2/me"});
 }
@@ -146,14 +146,14 @@ TEST_F(HelperRequestRules, ABodyWithoutContentLengthIs411AndNeverARequest) {
     ASSERT_TRUE(conn.ok());
     ASSERT_TRUE(conn.send("POST /api/rooms/1/link HTTP/1.1\r\nHost: " + host() + "\r\nX-Roomkey-Request: 1\r\n\r\n"));
     auto res = conn.read_response(3000);
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << "no answer within 3 s to a POST without a body length";
     EXPECT_EQ(res->status, 200) << res->head;
     EXPECT_EQ(upstream_->targets(), std::vector<std::string>{"POST /v2/rooms/1/link"});
 }
 
 TEST_F(HelperRequestRules, LogLinesEscapeEveryByteOutsidePrintableAscii) {
     auto res = send("GET", "/caf\xC3\xA9\\x\x7F.js", "");
-    ASSERT_TRUE(res);
+    ASSERT_TRUE(res) << "no answer to a path with bytes outside printable ASCII";
     EXPECT_EQ(res->status, 404) << res->head;
     const std::string log = helper_->wait_for_log(".js 404");
     EXPECT_NE(log.find("GET /caf\\xC3\\xA9\\x5Cx\\x7F.js 404"), std::string::npos) << log;

@@ -21,7 +21,7 @@ std::vector<RoomMember> members() {
 
 TEST(ComposerMention, AtFollowedByLettersIsAQueryAnEmailIsNot) {
     auto q = mention_query("hi @bo", 6);
-    ASSERT_TRUE(q);
+    ASSERT_TRUE(q) << "\"hi @bo\" at its end is not read as a mention query";
     EXPECT_EQ(q->at, 3u);
     EXPECT_EQ(q->query, "bo");
     EXPECT_TRUE(mention_query("@", 1));
@@ -45,7 +45,7 @@ TEST(ComposerMention, TakingANameWritesTheToTagAndKeepsTheRest) {
     const auto all = members();
     const std::string text = "thanks @bo see you";
     const auto q = mention_query(text, 10);
-    ASSERT_TRUE(q);
+    ASSERT_TRUE(q) << "the caret after \"@bo\" is not read as a mention query";
     const Edited e = complete_mention(text, 10, *q, all[1]);
     EXPECT_EQ(e.text, "thanks [To:1002]Bob  see you");
     EXPECT_EQ(e.caret, std::string("thanks [To:1002]Bob ").size());

@@ -110,10 +110,10 @@ TEST(Conversation, APostThatCannotGoSaysSoWhereItStandsAndIsSentOnce) {
 
 TEST(Conversation, RetryEditAndDiscardTakeTheLocalId) {
     auto retry = parse_action(R"({"type":"retry_post","local_id":"17-3"})");
-    ASSERT_TRUE(retry);
+    ASSERT_TRUE(retry) << retry.error();
     EXPECT_EQ(std::get<intent::RetryPost>(*retry).local_id, "17-3");
     auto edit = parse_action(R"({"type":"edit_post","local_id":"17-3","body":"new"})");
-    ASSERT_TRUE(edit);
+    ASSERT_TRUE(edit) << edit.error();
     EXPECT_EQ(std::get<intent::EditPost>(*edit).body, "new");
     EXPECT_TRUE(parse_action(R"({"type":"send_waiting_posts"})"));
     EXPECT_FALSE(parse_action(R"({"type":"discard_post"})")) << "neither id nor local_id";
@@ -278,7 +278,7 @@ TEST(Conversation, WithMarkReadOnViewOffSeeingTheRoomMarksNothing) {
     AppHarness h;
     with_unread_room(h);
     auto off = parse_action(R"({"type":"set_setting","name":"mark_read_on_view","value":false})");
-    ASSERT_TRUE(off);
+    ASSERT_TRUE(off) << off.error();
     h.apply(*off);
     h.apply(intent::SeenLatest{"7"});
     EXPECT_TRUE(h.sent_to("/api/rooms/7/messages/read").empty());
@@ -315,7 +315,7 @@ TEST(Conversation, TryAgainAfterADeniedConsentStartsANewSignIn) {
     h.start();
     h.apply(intent::SignIn{kScopes});
     auto pending = parse_pending(h.stored.at(0));
-    ASSERT_TRUE(pending);
+    ASSERT_TRUE(pending) << "the stored pending record does not read back";
     h.reload();
     h.start(std::string(kRedirectUri) + "?error=access_denied&state=" + pending->state, h.stored.at(0));
     ASSERT_TRUE(h.app->last_error());

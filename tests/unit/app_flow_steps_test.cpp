@@ -91,7 +91,7 @@ TEST(FlowSteps, InJapaneseTheWordsAreJapaneseAndTheWireValuesStay) {
     } english;
     i18n::set_language(i18n::Lang::ja);
     const auto step = authorization_step(kConsent, public_client(), pending());
-    ASSERT_TRUE(step);
+    ASSERT_TRUE(step) << "no authorization step in Japanese";
     EXPECT_EQ(step->purpose, "認可リクエスト(仕様 4.2)");
     bool noted = false;
     for (const StepParameter& p : step->parameters) {

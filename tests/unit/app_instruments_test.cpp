@@ -72,7 +72,7 @@ TEST(AppInstruments, SendAnywayChecksFirstThenSendsAsItIsAndTheLogSaysSo) {
     ASSERT_EQ(posts.size(), 1u) << "sent anyway";
     EXPECT_EQ(posts[0].body, "") << "as it is: no body parameter";
     const auto& last = h.app->api_console().console().last();
-    ASSERT_TRUE(last);
+    ASSERT_TRUE(last) << "the console keeps no last call";
     EXPECT_TRUE(last->anyway);
     EXPECT_TRUE(contains(last->check, "body is required")) << last->check;
     const LogEntry* entry = entry_for(*h.app, "/api/rooms/7/messages");

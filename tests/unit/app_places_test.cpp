@@ -68,7 +68,7 @@ TEST(Places, ShowDetailsSaysWhichTabsThereAre) {
             << parsed.error();
     }
     const auto none = parse_action(R"({"type":"show_details","tab":"none"})");
-    ASSERT_TRUE(none);
+    ASSERT_TRUE(none) << none.error();
     EXPECT_EQ(std::get<intent::ShowDetails>(*none).tab, DetailsTab::none);
 }
 

@@ -110,7 +110,7 @@ TEST(SignInFeature, AnAnswerWhoseStateDiffersIsRefusedAndNoCodeIsExchanged) {
 TEST(SignInFeature, AnAnswerNoSignInWaitedForIsRefused) {
     Fixture f;
     f.arrive(kAnswer, std::nullopt, f.t0);  // used already, or started in another tab
-    ASSERT_TRUE(f.host.error);
+    ASSERT_TRUE(f.host.error) << "an answer no sign-in waited for was taken without an error";
     EXPECT_FALSE(f.sign_in.exchanging());
     f.config_arrives(f.t0 + Seconds(1));
     EXPECT_TRUE(f.host.exchanges().empty());

@@ -178,7 +178,7 @@ TEST(RequestSnippets, AFieldWithANulOrInvalidUtf8GoesRaw) {
     for (const std::string& value : {std::string("a\0b", 3), std::string("\xff\xfe")}) {
         r.body = form_encode({{"body", value}});
         const auto words = shell_words(write_snippet(SnippetFormat::curl_service, r));
-        ASSERT_TRUE(words);
+        ASSERT_TRUE(words) << "the curl snippet does not read back as shell words";
         EXPECT_EQ(words->back(), r.body);
         EXPECT_EQ((*words)[words->size() - 2], "--data-raw");
     }
@@ -188,7 +188,7 @@ TEST(RequestSnippets, ShellQuoteGivesBackEveryByteButNul) {
     std::string all;
     for (int c = 1; c < 256; ++c) all += static_cast<char>(c);
     const auto words = shell_words("x " + shell_quote(all));
-    ASSERT_TRUE(words);
+    ASSERT_TRUE(words) << "bytes 1-255 quoted do not read back as shell words";
     ASSERT_EQ(words->size(), 2u);
     EXPECT_EQ((*words)[1], all);
     EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
@@ -235,13 +235,13 @@ TEST(CopyAs, TheServicesSnippetUsesItsAddressAndHeaderNamesMaskedUnlessRevealed)
             EXPECT_EQ(masked->find("/api/"), std::string::npos) << *masked;
             EXPECT_NE(masked->find("こんにちは"), std::string::npos) << "the form body reads as typed";
             const auto revealed = app::snippet_of(sent, format, target(), rules, true);
-            ASSERT_TRUE(revealed);
+            ASSERT_TRUE(revealed) << "no revealed snippet";
             EXPECT_NE(revealed->find(c.value.substr(c.value.find('-') - 2)), std::string::npos) << *revealed;
         }
         const auto curl = app::snippet_of(sent, SnippetFormat::curl_service, target(), rules, false);
         EXPECT_NE(curl->find("'" + c.service_line + std::string(app::kMask) + "'"), std::string::npos) << *curl;
         const auto helper = app::snippet_of(sent, SnippetFormat::curl_helper, target(), rules, false);
-        ASSERT_TRUE(helper);
+        ASSERT_TRUE(helper) << "no curl snippet for the helper";
         EXPECT_EQ(helper->rfind("curl -X POST 'https://127.0.0.1:8443/api/rooms/2100/messages'", 0), 0u) << *helper;
         EXPECT_EQ(helper->find("secret"), std::string::npos) << *helper;
     }
@@ -270,11 +270,11 @@ TEST(CopyAs, TheConsolesCallTakesTheLastCredentialSent) {
     const auto text = trace.text_as(std::nullopt, planned, SnippetFormat::curl_service, true, target(), {});
     ASSERT_TRUE(text) << text.error();
     const auto words = shell_words(*text);
-    ASSERT_TRUE(words);
+    ASSERT_TRUE(words) << "the trace's curl does not read back as shell words: " << *text;
     EXPECT_EQ((*words)[3], "https://api.example.com/v2/rooms/2100/messages?force=1");
     EXPECT_NE(text->find("'authorization: Bearer AT-last'"), std::string::npos) << *text;
     const auto helper = trace.text_as(std::nullopt, planned, SnippetFormat::curl_helper, true, target(), {});
-    ASSERT_TRUE(helper);
+    ASSERT_TRUE(helper) << "no curl snippet for the helper from the trace";
     EXPECT_NE(helper->find("'X-Roomkey-Request: 1'"), std::string::npos) << *helper;
     EXPECT_FALSE(trace.text_as(std::nullopt, {}, SnippetFormat::fetch, true, target(), {}));
     EXPECT_FALSE(trace.text_as(9, planned, SnippetFormat::fetch, true, target(), {})) << "no entry 9";
