@@ -134,14 +134,8 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             text_dim(reset);
             ux::describe_last_item("console_rate_reset", reset);
         }
-        // Wrapped: the words of several problems run longer than the pane in any language.
-        const auto wrapped = [](const ImVec4& colour, const std::string& text) {
-            ImGui::PushStyleColor(ImGuiCol_Text, colour);
-            ImGui::TextWrapped("%s", text.c_str());
-            ImGui::PopStyleColor();
-        };
-        if (!last->error.empty()) wrapped(kBad, last->error);
-        if (last->anyway) wrapped(kWarn, tr("console.sent_anyway", {{"check", last->check}}));
+        if (!last->error.empty()) text_wrapped(kBad, last->error);
+        if (last->anyway) text_wrapped(kWarn, tr("console.sent_anyway", {{"check", last->check}}));
         if (!last->json.empty()) {
             ImGui::BeginChild("console_json", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 10.0f),
                               ImGuiChildFlags_Border, ImGuiWindowFlags_HorizontalScrollbar);

@@ -196,7 +196,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::SameLine();
         loading_text(ui, tr("common.loading"), now);
     }
-    if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
+    if (!room.error().empty()) text_wrapped(kBad, room.error());
 
     const float composer_h = composer_height();
     // Scrolled up, "Jump to latest" has a strip of its own under the log: it covers no message's controls.

@@ -26,7 +26,7 @@ void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::SameLine();
     if (app.dashboard().account().loading || app.dashboard().status().loading) loading_text(ui, tr("common.loading"), now);
     for (const std::string* note : {&app.dashboard().account().note, &app.dashboard().status().note}) {
-        if (!note->empty()) ImGui::TextColored(kWarn, "%s", note->c_str());
+        if (!note->empty()) text_wrapped(kWarn, *note);
     }
     if (const auto& account = app.dashboard().account().value) {
         label_value("account_id:", account->account_id);
@@ -35,7 +35,7 @@ void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         label_value("organization:", field(account->organization_name));
         label_value("mail:", field(account->mail));
     } else if (!app.dashboard().account().error.empty()) {
-        ImGui::TextColored(kBad, "%s", app.dashboard().account().error.c_str());
+        text_wrapped(kBad, app.dashboard().account().error);
     }
     if (const auto& status = app.dashboard().status().value) {
         if (ImGui::BeginTable("status", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) {
@@ -58,7 +58,7 @@ void account_panel(const App& app, UiState& ui, Instant now, Intents& out) {
             ImGui::EndTable();
         }
     } else if (!app.dashboard().status().error.empty()) {
-        ImGui::TextColored(kBad, "%s", app.dashboard().status().error.c_str());
+        text_wrapped(kBad, app.dashboard().status().error);
     }
 }
 
@@ -73,7 +73,7 @@ void rooms_panel(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::SameLine();  // only then: the list goes under the button, not beside it
         loading_text(ui, tr("common.loading"), now);
     }
-    if (!app.dashboard().rooms().note.empty()) ImGui::TextColored(kWarn, "%s", app.dashboard().rooms().note.c_str());
+    if (!app.dashboard().rooms().note.empty()) text_wrapped(kWarn, app.dashboard().rooms().note);
     const auto& rooms = app.dashboard().rooms().value;
     if (!rooms) {
         if (!app.dashboard().rooms().error.empty())

@@ -219,8 +219,7 @@ void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool
         ImGui::PushStyleColor(ImGuiCol_ChildBg, kErrorBg);
         // As tall as what it says, however the message and remedy wrap.
         ImGui::BeginChild("error", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY);
-        ImGui::TextColored(kBad, "%s%s%s%s", error->title.c_str(), error->code.empty() ? "" : " (", error->code.c_str(),
-                           error->code.empty() ? "" : ")");
+        text_wrapped(kBad, error->code.empty() ? error->title : error->title + " (" + error->code + ")");
         ImGui::TextWrapped("%s", error->message.c_str());
         if (!error->remedy.empty()) ImGui::TextWrapped("%s", error->remedy.c_str());
         if (error->offers_try_again) {

@@ -34,7 +34,10 @@ inline ImVec4 bar_fill(const ImVec4& colour) {
 }
 
 // ---- ui_widgets.cpp ----
-void text_dim(const std::string& text);
+// Text in `colour`, wrapped at the window's edge: what the app says runs
+// longer than a phone's line in any language.
+void text_wrapped(const ImVec4& colour, const std::string& text);
+inline void text_dim(const std::string& text) { text_wrapped(kDim, text); }
 // A short dim hint ("Ctrl+Enter") after the last item, never wrapped: beside
 // it when the line has room, else on a line of its own, else (a panel
 // narrower than the hint) not drawn. Returns whether it was drawn.

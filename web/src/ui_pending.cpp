@@ -68,7 +68,7 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
         } else {
             ImGui::TextWrapped("%s", job.body.c_str());
             ImGui::PopStyleColor();
-            ImGui::TextColored(pending == "sending" ? kDim : pending == "waiting" ? kWarn : kBad, "%s", line.c_str());
+            text_wrapped(pending == "sending" ? kDim : pending == "waiting" ? kWarn : kBad, line);
             if (pending != "sending") {
                 if (tap_button(beside(tr("conversation.retry_now")))) {
                     out.push_back(app::intent::RetryPost{0, job.local_id});

@@ -15,8 +15,8 @@
 
 namespace roomkey::web::parts {
 
-void text_dim(const std::string& text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+void text_wrapped(const ImVec4& colour, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopStyleColor();
 }
