@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, passConsent, demoUsers, artifacts, withStackAndLanguageBrowsers,
-  clickWidget, sandboxApi, widgetRect } from './support.mjs';
+  clickWidget, sandboxApi, widgetRect, recordNotifications } from './support.mjs';
 import { assertSessionWordsWhole } from './workspace_regions.mjs';
 
 let stack; let ja; let en;
@@ -164,19 +164,7 @@ test('ja-JP, signed in: the sandbox consent, the workspace, the developer view a
 test('ja-JP: a task\'s message, the delete dialog, a notification and the status line are Japanese', async () => {
   await ja.context.grantPermissions(['notifications'], { origin: stack.origin });
   const page = await ja.context.newPage();
-  await page.addInitScript(() => {
-    window.__notes = [];
-    const Native = window.Notification;
-    class Counted extends Native {
-      constructor(title, options) {
-        super(title, options);
-        window.__notes.push({ title, body: options && options.body });
-      }
-    }
-    Object.defineProperty(Counted, 'permission', { get: () => Native.permission });
-    Counted.requestPermission = (...args) => Native.requestPermission(...args);
-    window.Notification = Counted;
-  });
+  await recordNotifications(page);
   await page.setViewportSize({ width: 1366, height: 800 });
   await openApp(page, stack.url);
   await waitForState(page, (s) => s.lang === 'ja', 'the Japanese app');
@@ -243,7 +231,7 @@ test('ja-JP: a task\'s message, the delete dialog, a notification and the status
   state = await waitForState(page, (s) => s.rooms.reduce((n, r) => n + r.mention_num, 0) > before,
     'the reply counted at the next read of the room list', 90000);
   await page.waitForFunction(() => window.__notes.length > 0, null, { timeout: 30000 });
-  const notes = await page.evaluate(() => window.__notes);
+  const notes = await page.evaluate(() => window.__notes.map((n) => ({ title: n.title, body: n.body })));
   assert.equal(notes[0].title, 'Random');
   assert.equal(notes[0].body, 'Bob Example: 返信 Alice Example お昼の準備ができました');
   assert.equal(await page.evaluate(() => document.title), state.title);

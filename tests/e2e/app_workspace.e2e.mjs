@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApi, sandboxApiJson, artifacts,
-  withStackAndBrowser, decodePng } from './support.mjs';
+  withStackAndBrowser, decodePng, recordNotifications } from './support.mjs';
 import { area, overlap, assertWorkspaceRegions } from './workspace_regions.mjs';
 
 // The last glyph of dark text in an image: the rightmost run of columns
@@ -289,19 +289,7 @@ test('reply and quote from the composer, edit and delete, a task reopened: all r
 test('a mention in another room: the title counts it, one notification names the room, its click opens it', async () => {
   await browser.context.grantPermissions(['notifications'], { origin: stack.origin });
   const page = await browser.context.newPage();
-  await page.addInitScript(() => {
-    window.__notes = [];
-    const Native = window.Notification;
-    class Counted extends Native {
-      constructor(title, options) {
-        super(title, options);
-        window.__notes.push({ title, body: options && options.body, note: this });
-      }
-    }
-    Object.defineProperty(Counted, 'permission', { get: () => Native.permission });
-    Counted.requestPermission = (...args) => Native.requestPermission(...args);
-    window.Notification = Counted;
-  });
+  await recordNotifications(page);
   await openApp(page, stack.url);
   await act(page, { type: 'use_api_token', token: demoUsers.alice.apiToken });
   let state = await waitForState(page, (s) => s.account && s.rooms.length > 0 && !s.loading, 'the rooms');

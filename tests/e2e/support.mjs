@@ -463,6 +463,26 @@ export function mirrorLog(page) {
   return page.evaluate(() => window.__mirrorLog.slice());
 }
 
+// Records every desktop notification the page raises from now on, in
+// window.__notes as {title, body, note} (note: the Notification, so a test
+// can click it); the permission questions still go to the browser's own.
+// Call before the page's scripts run (an init script).
+export async function recordNotifications(page) {
+  await page.addInitScript(() => {
+    window.__notes = [];
+    const Native = window.Notification;
+    class Counted extends Native {
+      constructor(title, options) {
+        super(title, options);
+        window.__notes.push({ title, body: options && options.body, note: this });
+      }
+    }
+    Object.defineProperty(Counted, 'permission', { get: () => Native.permission });
+    Counted.requestPermission = (...args) => Native.requestPermission(...args);
+    window.Notification = Counted;
+  });
+}
+
 // One stack (sandbox + front) and one Chromium for a whole test file,
 // started in node:test's before() and stopped in after(); `use(stack,
 // browser)` receives them once they run. `options` go to startStack.
