@@ -45,4 +45,20 @@ std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, c
     return tr("words.the_task");
 }
 
+std::string Piece::text() const {
+    if (!key) return value;
+    if (count >= 0) return tr_n(key, count);
+    if (!*name) return tr(key);
+    return tr(key, {{name, value_key ? std::string(tr(value_key)) : value}});
+}
+
+std::string Words::text() const {
+    std::string out;
+    for (const Piece& piece : pieces) {
+        if (&piece != &pieces.front()) out += ": ";
+        out += piece.text();
+    }
+    return out;
+}
+
 }  // namespace roomkey::app
