@@ -40,23 +40,18 @@ struct Piece {
 // ("Reading your account: 429: ... retrying once in 0:31"). The common case,
 // one key and its argument, is a constructor.
 struct Words {
+    // Out of line (words.cpp): a notice is made in many places, its list once.
     Words() = default;
-    Words(const char* key, const char* name = "", std::string value = {}, const char* value_key = nullptr)
-        : pieces{Piece{key, name, std::move(value), value_key}} {}
-    static Words counted(const char* key, long long count) { return Words(Piece{key, "", {}, nullptr, count}); }
-    // Text that came finished (e.g. a refused copy's reason): it keeps the language it was written in.
-    static Words as_written(std::string text) { return Words(Piece{nullptr, "", std::move(text)}); }
+    Words(const char* key, const char* name = "", std::string value = {}, const char* value_key = nullptr);
+    explicit Words(Piece piece);
+    static Words counted(const char* key, long long count);
+    // Text that came finished, not words (an error's identifier): kept as written.
+    static Words as_written(std::string text);
     // These words, then `piece`.
-    Words then(Piece piece) && {
-        pieces.push_back(std::move(piece));
-        return std::move(*this);
-    }
+    Words then(Piece piece) &&;
     std::string text() const;  // in the language of now
 
     std::vector<Piece> pieces;
-
-private:
-    explicit Words(Piece piece) : pieces{std::move(piece)} {}
 };
 
 }  // namespace roomkey::app
