@@ -32,7 +32,7 @@ std::string snippet_words(SnippetFormat format) {
 }
 
 Result<std::string, Words> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
-                                            const RedactionRules& rules, bool reveal) {
+                                      const RedactionRules& rules, bool reveal) {
     if (format == SnippetFormat::curl_helper) return copy_as_curl(sent, target.origin, rules, reveal);
     std::string url = without_prefix(sent.url, target.origin);
     const std::string api = target.api_base + "/";
@@ -61,7 +61,9 @@ Result<std::string, Words> snippet_of(const HttpRequest& sent, SnippetFormat for
     }
     auto request = api_request(target.service, credentials, sent.method, url.substr(api.size() - 1), params);
     // The builder's error is an identifier: kept as written.
-    if (!request) return Err{refused_as("log.copy_as_format", format).then(Piece{nullptr, "", std::string(to_string(request.error()))})};
+    if (!request)
+        return Err{
+            refused_as("log.copy_as_format", format).then(Piece{nullptr, "", std::string(to_string(request.error()))})};
     std::string text = write_snippet(format, *request);
     return reveal ? text : mask_known_secrets(std::move(text), rules);
 }
@@ -116,8 +118,8 @@ HttpRequest Trace::planned_request(const PlannedCall& planned, const SnippetTarg
 }
 
 Result<std::string, Words> Trace::text_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
-                                                SnippetFormat format, bool may_reveal, const SnippetTarget& target,
-                                                const RedactionRules& rules) const {
+                                          SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                          const RedactionRules& rules) const {
     const LogEntry* entry = entry_id ? log_.find(*entry_id) : nullptr;
     if (entry_id && !entry) return Err{Words("log.entry_gone", "id", std::to_string(*entry_id))};
     if (!entry && planned.path.empty()) return Err{Words("log.console_empty")};
@@ -126,8 +128,8 @@ Result<std::string, Words> Trace::text_as(std::optional<std::uint64_t> entry_id,
 }
 
 Result<Trace::CurlCopy, Words> Trace::copy_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
-                                                    SnippetFormat format, bool may_reveal, const SnippetTarget& target,
-                                                    const RedactionRules& rules) {
+                                              SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                              const RedactionRules& rules) {
     auto text = text_as(entry_id, planned, format, may_reveal, target, rules);
     if (!text) return Err{text.error()};
     copied_ = true;

@@ -44,7 +44,7 @@ struct PlannedCall {
 std::string snippet_words(SnippetFormat format);
 
 Result<std::string, Words> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
-                                            const RedactionRules& rules, bool reveal);
+                                      const RedactionRules& rules, bool reveal);
 
 class Trace {
 public:
@@ -77,12 +77,12 @@ public:
     // console's call) when no entry is named: the credential is the one the
     // log last saw sent. The error says why nothing was copied.
     Result<CurlCopy, Words> copy_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
-                                          SnippetFormat format, bool may_reveal, const SnippetTarget& target,
-                                          const RedactionRules& rules);
+                                    SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                    const RedactionRules& rules);
     // The text copy_as() would copy (the UI arms it for the click's own handler).
     Result<std::string, Words> text_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
-                                             SnippetFormat format, bool may_reveal, const SnippetTarget& target,
-                                             const RedactionRules& rules) const;
+                                       SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                       const RedactionRules& rules) const;
     // "Export HAR": the log as a HAR 1.2 file (har.hpp), masked unless
     // revealed and `may_reveal`; remembered as last_export.
     struct Export {

@@ -55,11 +55,17 @@ std::string Piece::text() const {
 Words::Words(const char* key, const char* name, std::string value, const char* value_key)
     : Words(Piece{key, name, std::move(value), value_key}) {}
 
-Words::Words(Piece piece) { pieces.push_back(std::move(piece)); }
+Words::Words(Piece piece) {
+    pieces.push_back(std::move(piece));
+}
 
-Words Words::counted(const char* key, long long count) { return Words(Piece{key, "", {}, nullptr, count}); }
+Words Words::counted(const char* key, long long count) {
+    return Words(Piece{key, "", {}, nullptr, count});
+}
 
-Words Words::as_written(std::string text) { return Words(Piece{nullptr, "", std::move(text)}); }
+Words Words::as_written(std::string text) {
+    return Words(Piece{nullptr, "", std::move(text)});
+}
 
 Words Words::then(Piece piece) && {
     pieces.push_back(std::move(piece));
