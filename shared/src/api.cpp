@@ -255,14 +255,6 @@ Result<json, ApiReadError> parse_body(const HttpResponse& response) {
     return value;
 }
 
-// A field value, or nullptr when absent or null (the service may send null
-// for an empty optional field).
-const json* find_field(const json& object, const char* name) {
-    const auto it = object.find(name);
-    if (it == object.end() || it->is_null()) return nullptr;
-    return &*it;
-}
-
 // Ids are kept exactly: a JSON integer (even beyond 2^53, which a double
 // would round) or a string of digits. Floats and negatives are refused.
 Result<std::string, ApiReadError> id_value(const json& value, const std::string& field) {
@@ -282,14 +274,14 @@ Result<std::string, ApiReadError> id_value(const json& value, const std::string&
 
 Result<std::string, ApiReadError> required_id(const json& object, const char* name, const std::string& prefix) {
     const std::string field = join_field(prefix, name);
-    const json* value = find_field(object, name);
+    const json* value = json_member(object, name);
     if (!value) return Err{read_error(ApiReadErrorKind::missing_field, field)};
     return id_value(*value, field);
 }
 
 Result<std::optional<std::string>, ApiReadError> optional_id(const json& object, const char* name,
                                                              const std::string& prefix) {
-    const json* value = find_field(object, name);
+    const json* value = json_member(object, name);
     if (!value) return std::optional<std::string>{};
     auto id = id_value(*value, join_field(prefix, name));
     if (!id) return Err{id.error()};
@@ -298,7 +290,7 @@ Result<std::optional<std::string>, ApiReadError> optional_id(const json& object,
 
 Result<std::optional<std::string>, ApiReadError> optional_string(const json& object, const char* name,
                                                                  const std::string& prefix) {
-    const json* value = find_field(object, name);
+    const json* value = json_member(object, name);
     if (!value) return std::optional<std::string>{};
     if (!value->is_string()) return Err{read_error(ApiReadErrorKind::wrong_type, join_field(prefix, name))};
     return std::optional<std::string>{value->get<std::string>()};
@@ -307,7 +299,7 @@ Result<std::optional<std::string>, ApiReadError> optional_string(const json& obj
 // A non-negative integer that fits in int64.
 Result<std::optional<std::int64_t>, ApiReadError> optional_count(const json& object, const char* name,
                                                                  const std::string& prefix) {
-    const json* value = find_field(object, name);
+    const json* value = json_member(object, name);
     if (!value) return std::optional<std::int64_t>{};
     const std::string field = join_field(prefix, name);
     if (value->is_number_unsigned()) {
@@ -330,7 +322,7 @@ Result<std::int64_t, ApiReadError> required_count(const json& object, const char
 
 Result<std::optional<bool>, ApiReadError> optional_bool(const json& object, const char* name,
                                                         const std::string& prefix) {
-    const json* value = find_field(object, name);
+    const json* value = json_member(object, name);
     if (!value) return std::optional<bool>{};
     if (!value->is_boolean()) return Err{read_error(ApiReadErrorKind::wrong_type, join_field(prefix, name))};
     return std::optional<bool>{value->get<bool>()};
@@ -341,7 +333,7 @@ Result<Room, ApiReadError> room_value(const json& object, const std::string& pre
     Room room;
     std::optional<ApiReadError> error;
     take(required_id(object, "room_id", prefix), room.room_id, error);
-    const json* name = find_field(object, "name");
+    const json* name = json_member(object, "name");
     if (!error && !name) error = read_error(ApiReadErrorKind::missing_field, join_field(prefix, "name"));
     if (!error && !name->is_string()) error = read_error(ApiReadErrorKind::wrong_type, join_field(prefix, "name"));
     if (!error) room.name = name->get<std::string>();
@@ -448,7 +440,7 @@ Result<std::string, ApiReadError> read_posted_message(const HttpResponse& respon
 Result<std::vector<std::string>, ApiReadError> read_posted_tasks(const HttpResponse& response) {
     auto parsed = detail::parse_object(response);
     if (!parsed) return Err{parsed.error()};
-    const json* ids = detail::find_field(*parsed, "task_ids");
+    const json* ids = json_member(*parsed, "task_ids");
     if (!ids) return Err{detail::read_error(ApiReadErrorKind::missing_field, "task_ids")};
     if (!ids->is_array()) return Err{detail::read_error(ApiReadErrorKind::not_array, "task_ids")};
     std::vector<std::string> out;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "roomkey/api.hpp"
+#include "roomkey/json_text.hpp"
 
 namespace roomkey::detail {
 
@@ -21,8 +22,8 @@ std::string join_field(std::string_view prefix, std::string_view name);
 Result<json, ApiReadError> parse_body(const HttpResponse& response);
 // parse_body, then requires a JSON object.
 Result<json, ApiReadError> parse_object(const HttpResponse& response);
-// A field value, or nullptr when absent or null.
-const json* find_field(const json& object, const char* name);
+// A field's value: json_member (json_text.hpp), nullptr when absent or null
+// (the service may send null for an empty optional field).
 Result<std::string, ApiReadError> id_value(const json& value, const std::string& field);
 Result<std::string, ApiReadError> required_id(const json& object, const char* name, const std::string& prefix);
 Result<std::optional<std::string>, ApiReadError> optional_id(const json& object, const char* name,

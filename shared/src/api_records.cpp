@@ -14,7 +14,7 @@ using namespace detail;
 
 // A required string field (names, bodies): missing or not a string refuses the record.
 Result<std::string, ApiReadError> required_string(const json& object, const char* name, const std::string& prefix) {
-    const json* value = find_field(object, name);
+    const json* value = json_member(object, name);
     if (!value) return Err{read_error(ApiReadErrorKind::missing_field, join_field(prefix, name))};
     if (!value->is_string()) return Err{read_error(ApiReadErrorKind::wrong_type, join_field(prefix, name))};
     return value->get<std::string>();
@@ -35,7 +35,7 @@ Result<AccountBrief, ApiReadError> account_brief(const json& object, const std::
 
 // A nested account object that must be present ("account" of a message).
 Result<AccountBrief, ApiReadError> required_account(const json& object, const char* name, const std::string& prefix) {
-    const json* value = find_field(object, name);
+    const json* value = json_member(object, name);
     if (!value) return Err{read_error(ApiReadErrorKind::missing_field, join_field(prefix, name))};
     return account_brief(*value, join_field(prefix, name));
 }
@@ -44,7 +44,7 @@ Result<AccountBrief, ApiReadError> required_account(const json& object, const ch
 // (an id we would show wrong is worse than none).
 Result<std::optional<AccountBrief>, ApiReadError> optional_account(const json& object, const char* name,
                                                                    const std::string& prefix) {
-    const json* value = find_field(object, name);
+    const json* value = json_member(object, name);
     if (!value) return std::optional<AccountBrief>{};
     auto account = account_brief(*value, join_field(prefix, name));
     if (!account) return Err{account.error()};
@@ -71,7 +71,7 @@ Result<ChatTask, ApiReadError> task_value(const json& o, const std::string& p) {
     take(required_id(o, "task_id", p), t.task_id, error);
     take(optional_account(o, "account", p), t.account, error);
     take(optional_account(o, "assigned_by_account", p), t.assigned_by_account, error);
-    if (const json* room = find_field(o, "room")) {
+    if (const json* room = json_member(o, "room")) {
         const std::string rp = join_field(p, "room");
         if (!room->is_object()) {
             if (!error) error = read_error(ApiReadErrorKind::not_object, rp);

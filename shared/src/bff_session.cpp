@@ -2,7 +2,6 @@
 // /bff/session body and the masked token request records (bff_session.hpp).
 #include "roomkey/bff_session.hpp"
 
-#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "roomkey/json_text.hpp"
@@ -48,33 +47,14 @@ Json record_json(const BffTokenRequest& r) {
             {"e", r.error}};
 }
 
-template <class T>
-bool read_field(const nlohmann::json& j, const char* name, T& out) {
-    const auto it = j.find(name);
-    if (it == j.end()) return false;
-    if constexpr (std::is_same_v<T, std::string>) {
-        if (!it->is_string()) return false;
-    } else if constexpr (std::is_same_v<T, bool>) {
-        if (!it->is_boolean()) return false;
-    } else {
-        if (!it->is_number_integer()) return false;
-        if (it->is_number_unsigned() &&
-            it->template get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-            return false;
-        }
-    }
-    out = it->template get<T>();
-    return true;
-}
-
 std::optional<BffTokenRequest> parse_record(const nlohmann::json& j) {
     if (!j.is_object()) return std::nullopt;
     BffTokenRequest r;
     std::string grant;
     std::int64_t status = 0;
-    if (!read_field(j, "g", grant) || !read_field(j, "st", status) || !read_field(j, "ms", r.ms) || !read_field(j, "at", r.at) ||
-        !read_field(j, "sc", r.scope) || !read_field(j, "ss", r.scope_sent) || !read_field(j, "x", r.expires_in) ||
-        !read_field(j, "e", r.error)) {
+    if (!read_required(j, "g", grant) || !read_required(j, "st", status) || !read_required(j, "ms", r.ms) ||
+        !read_required(j, "at", r.at) || !read_required(j, "sc", r.scope) || !read_required(j, "ss", r.scope_sent) ||
+        !read_required(j, "x", r.expires_in) || !read_required(j, "e", r.error)) {
         return std::nullopt;
     }
     const auto type = grant_type_from(grant);
@@ -108,30 +88,27 @@ Result<BffSession, std::string> parse_bff_session(std::string_view text) {
     const auto j = parse_json_text(text);
     if (j.is_discarded() || !j.is_object()) return Err{std::string("not a JSON object")};
     std::int64_t version = 0;
-    if (!read_field(j, "v", version) || version != 1) return Err{std::string("unsupported version")};
+    if (!read_required(j, "v", version) || version != 1) return Err{std::string("unsupported version")};
     BffSession s;
     std::string scope;
     std::int64_t access_expires = 0;
     std::int64_t generation = 0;
     std::int64_t until = 0;
-    if (!read_field(j, "until", until) || !read_field(j, "id", s.id) || !read_field(j, "at", s.access_token) || !read_field(j, "rt", s.refresh_token) ||
-        !read_field(j, "scope", scope) || !read_field(j, "aexp", access_expires) || !read_field(j, "gen", generation) ||
-        generation < 0) {
+    if (!read_required(j, "until", until) || !read_required(j, "id", s.id) || !read_required(j, "at", s.access_token) ||
+        !read_required(j, "rt", s.refresh_token) || !read_required(j, "scope", scope) ||
+        !read_required(j, "aexp", access_expires) || !read_required(j, "gen", generation) || generation < 0) {
         return Err{std::string("a field is missing or has the wrong type")};
     }
     s.scope = split_scope_list(scope);
     s.access_expires_at = instant_from_unix_ms(access_expires);
     s.generation = static_cast<std::uint64_t>(generation);
     s.valid_until = instant_from_unix_ms(until);
-    const auto rexp = j.find("rexp");
-    if (rexp == j.end()) return Err{std::string("rexp is missing")};
-    if (!rexp->is_null()) {
-        std::int64_t ms = 0;
-        if (!read_field(j, "rexp", ms)) return Err{std::string("rexp has the wrong type")};
-        s.refresh_expires_at = instant_from_unix_ms(ms);
-    }
-    const auto log = j.find("log");
-    if (log == j.end() || !log->is_array()) return Err{std::string("log is missing")};
+    // No refresh expiry (offline_access) is written as null.
+    std::optional<std::int64_t> rexp;
+    if (!read_optional(j, "rexp", rexp)) return Err{std::string("rexp has the wrong type")};
+    if (rexp) s.refresh_expires_at = instant_from_unix_ms(*rexp);
+    const nlohmann::json* log = json_member(j, "log");
+    if (!log || !log->is_array()) return Err{std::string("log is missing")};
     for (const auto& item : *log) {
         auto record = parse_record(item);
         if (!record) return Err{std::string("a token request record is malformed")};

@@ -27,30 +27,16 @@ Json report_json(const BffTokenRequestReport& r) {
 
 using json = nlohmann::json;
 
-bool read_text(const json& object, const char* name, std::string& out) {
-    if (!object.contains(name) || object[name].is_null()) return true;
-    if (!object[name].is_string()) return false;
-    out = object[name].get<std::string>();
-    return true;
-}
-
-bool read_integer(const json& object, const char* name, std::int64_t& out) {
-    if (!object.contains(name) || object[name].is_null()) return true;
-    if (!object[name].is_number()) return false;
-    out = object[name].is_number_integer() ? object[name].get<std::int64_t>()
-                                           : static_cast<std::int64_t>(object[name].get<double>());
-    return true;
-}
-
 Result<BffTokenRequestReport, std::string> report_from(const json& value) {
     if (!value.is_object()) return Err{std::string("a token request is not a JSON object")};
     BffTokenRequestReport out;
     std::string grant;
     std::int64_t status = 0;
-    if (!read_text(value, "grant_type", grant) || !read_integer(value, "status", status) ||
-        !read_integer(value, "ms", out.ms) || !read_integer(value, "at", out.at) ||
-        !read_text(value, "scope", out.scope) || !read_text(value, "request", out.request) ||
-        !read_text(value, "response", out.response) || !read_text(value, "error", out.error)) {
+    // Every member may be absent (its default); a grant_type absent is refused below by name.
+    if (!read_optional(value, "grant_type", grant) || !read_optional(value, "status", status) ||
+        !read_optional(value, "ms", out.ms) || !read_optional(value, "at", out.at) ||
+        !read_optional(value, "scope", out.scope) || !read_optional(value, "request", out.request) ||
+        !read_optional(value, "response", out.response) || !read_optional(value, "error", out.error)) {
         return Err{std::string("a token request has a member of the wrong type")};
     }
     const auto type = grant_type_from(grant);
@@ -132,32 +118,25 @@ Result<BffTokenRequestReport, std::string> read_helper_token_request(std::string
 Result<BffSessionInfo, std::string> read_bff_session(std::string_view json_text) {
     const json root = parse_json_text(json_text);
     if (root.is_discarded() || !root.is_object()) return Err{std::string("the session answer is not a JSON object")};
-    if (!root.contains("signed_in") || !root["signed_in"].is_boolean()) {
+    BffSessionInfo info;
+    if (!read_required(root, "signed_in", info.signed_in)) {
         return Err{std::string("the session answer has no signed_in true/false")};
     }
-    BffSessionInfo info;
-    info.signed_in = root["signed_in"].get<bool>();
     if (!info.signed_in) return info;
     std::string scope;
-    if (!read_text(root, "scope", scope)) return Err{std::string("the session answer's scope is not text")};
+    if (!read_optional(root, "scope", scope)) return Err{std::string("the session answer's scope is not text")};
     auto scopes = parse_scope_list(scope);
     if (!scopes) return Err{"the session answer's scope names unknown scopes: " + scope};
     info.scope = std::move(*scopes);
-    if (!root.contains("expires_in") || !read_integer(root, "expires_in", info.expires_in) ||
-        root["expires_in"].is_null()) {
+    if (!read_required(root, "expires_in", info.expires_in)) {
         return Err{std::string("the session answer has no expires_in in seconds")};
     }
-    if (root.contains("refresh_expires_in") && !root["refresh_expires_in"].is_null()) {
-        std::int64_t left = 0;
-        if (!read_integer(root, "refresh_expires_in", left)) {
-            return Err{std::string("the session answer's refresh_expires_in is not a number")};
-        }
-        info.refresh_expires_in = left;
+    if (!read_optional(root, "refresh_expires_in", info.refresh_expires_in)) {
+        return Err{std::string("the session answer's refresh_expires_in is not a whole number of seconds")};
     }
-    if (root.contains("token_requests") && !root["token_requests"].is_null()) {
-        if (!root["token_requests"].is_array())
-            return Err{std::string("the session answer's token_requests is not a list")};
-        for (const json& item : root["token_requests"]) {
+    if (const json* requests = json_member(root, "token_requests")) {
+        if (!requests->is_array()) return Err{std::string("the session answer's token_requests is not a list")};
+        for (const json& item : *requests) {
             auto request = report_from(item);
             if (!request) return Err{"the session answer: " + request.error()};
             info.token_requests.push_back(std::move(*request));

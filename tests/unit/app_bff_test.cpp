@@ -17,8 +17,9 @@
 
 #include "app/app.hpp"
 #include "app/page_state.hpp"
-#include "roomkey/url.hpp"
 #include "json_answer.hpp"
+#include "roomkey/bff_session.hpp"
+#include "roomkey/url.hpp"
 
 namespace roomkey::app {
 namespace app_bff_test {
@@ -42,16 +43,19 @@ RandomSource zero_random() {
 
 using roomkey::testing::json_answer;
 
-std::string token_report(const std::string& grant, std::int64_t at, const std::string& scope) {
-    return nlohmann::json{{"grant_type", grant},
-                          {"status", 200},
-                          {"ms", 9},
-                          {"at", at},
-                          {"scope", scope},
-                          {"request", "POST https://127.0.0.1:9000/token grant_type=" + grant + "&•••• (Basic client authentication)"},
-                          {"response", "200 {access_token: ••••, refresh_token: ••••, expires_in: 1800}"},
-                          {"error", ""}}
-        .dump();
+// The helper's report of a token request it made, written as roomkey-helper
+// writes it (shared/'s report_of and to_json), so this fake speaks the wire
+// the helper speaks; the wire's literal text is pinned once, in
+// bff_session_report_test (BffSessionReport.TheWireTextIsPinned).
+BffTokenRequestReport token_report(GrantType grant, std::int64_t at, const std::string& scope) {
+    BffTokenRequest request;
+    request.grant_type = grant;
+    request.status = 200;
+    request.ms = 9;
+    request.at = at;
+    request.scope = scope;
+    request.expires_in = 1800;
+    return report_of(request, "https://127.0.0.1:9000/token", "https://127.0.0.1:8443/callback");
 }
 
 // roomkey-helper in BFF mode, in memory: it holds the session (a cookie the
@@ -62,7 +66,7 @@ public:
     bool session = false;
     std::string scope = "users.all:read rooms.all:read_write";
     std::int64_t expires_in = 1800;
-    std::vector<std::string> reports{token_report("authorization_code", 1'700'000'000, scope)};
+    std::vector<BffTokenRequestReport> reports{token_report(GrantType::authorization_code, 1'700'000'000, scope)};
     bool end_session_on_next_api = false;     // the helper's refresh was refused
     std::optional<std::string> token_header;  // X-Roomkey-Token-Request on the next /api answer
     std::vector<HttpRequest> got;
@@ -83,7 +87,7 @@ public:
                 auto asked = nlohmann::json::parse(request.body);
                 scope = asked["scope"].get<std::string>();
             }
-            reports.push_back(token_report("refresh_token", 1'700'000'500, scope));
+            reports.push_back(token_report(GrantType::refresh_token, 1'700'000'500, scope));
             return session_body();
         }
         if (path.rfind("/api/", 0) == 0) {
@@ -104,10 +108,13 @@ public:
 private:
     HttpResponse session_body() {
         if (!session) return json_answer(200, R"({"signed_in":false})");
-        nlohmann::json body = {{"signed_in", true}, {"scope", scope}, {"expires_in", expires_in},
-                               {"refresh_expires_in", 1209600}, {"token_requests", nlohmann::json::array()}};
-        for (const std::string& report : reports) body["token_requests"].push_back(nlohmann::json::parse(report));
-        return json_answer(200, body.dump());
+        BffSessionInfo body;
+        body.signed_in = true;
+        body.scope = *parse_scope_list(scope);
+        body.expires_in = expires_in;
+        body.refresh_expires_in = 1209600;
+        body.token_requests = reports;
+        return json_answer(200, to_json(body));
     }
     static HttpResponse no_session() {
         HttpResponse r = json_answer(401, R"({"errors":["roomkey session: the refresh token was refused; sign in again"]})");
@@ -245,8 +252,8 @@ TEST(AppBff, TheLogTellsHowTheSessionWasMadeFromTheHelpersReport) {
     EXPECT_TRUE(login >= 0 && callback > login && exchange > callback) << ::testing::PrintToString(titles);
 
     // A token request made while answering an API call: a header, logged once.
-    h.helper.token_header = token_report("refresh_token", 1'700'000'900, h.helper.scope);
-    h.helper.reports.push_back(*h.helper.token_header);
+    h.helper.reports.push_back(token_report(GrantType::refresh_token, 1'700'000'900, h.helper.scope));
+    h.helper.token_header = to_json(h.helper.reports.back());
     h.apply(intent::ReloadRooms{});
     long refreshes = 0;
     for (const std::string& title : h.titles()) refreshes += title.find("(refresh_token)") != std::string::npos;

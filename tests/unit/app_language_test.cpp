@@ -176,6 +176,43 @@ TEST_F(AppLanguage, CopyNoticesWrittenBeforeASwitchReadInTheNewLanguage) {
     EXPECT_EQ(h.app->notice().rfind("HTTP ログを ", 0), 0u) << h.app->notice();
 }
 
+// A copy refused says why in words kept as keys: the reason reads in the
+// language of now, like every notice.
+TEST_F(AppLanguage, ARefusedCopyReadsInTheNewLanguage) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    std::uint64_t config = 0;
+    for (const LogEntry& entry : h.app->log().entries()) {
+        if (entry.request.url == "/config.json") config = entry.id;
+    }
+    ASSERT_NE(config, 0u);
+    struct Case {
+        std::string action;
+        std::function<std::string()> written;
+    };
+    const std::vector<Case> cases = {
+        {R"({"type":"copy_as","entry":999999,"format":"python"})",
+         [] { return tr("log.entry_gone", {{"id", "999999"}}); }},
+        {R"({"type":"copy_as","entry":)" + std::to_string(config) + R"(,"format":"curl_service"})",
+         [] { return tr("log.copy_not_api", {{"format", tr("log.format.curl_service")}}); }},
+        {R"({"type":"copy_as","entry":)" + std::to_string(config) + R"(,"format":"python"})",
+         [] { return tr("log.copy_not_api", {{"format", "Python requests"}}); }},
+    };
+    for (const Case& c : cases) {
+        h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
+        auto action = parse_action(c.action);
+        ASSERT_TRUE(action) << action.error();
+        h.apply(*action);
+        const std::string english = h.app->notice();
+        ASSERT_EQ(english, c.written()) << c.action;
+        h.apply(*parse_action(R"({"type":"set_language","lang":"ja"})"));
+        ASSERT_NE(c.written(), english) << "the catalog has its Japanese: " << c.action;
+        EXPECT_EQ(h.app->notice(), c.written()) << "the refusal follows the language: " << c.action;
+    }
+    h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
+}
+
 TEST_F(AppLanguage, AnUnknownLanguageIsRefusedWithWhatIsAccepted) {
     for (const char* text : {R"({"type":"set_language","lang":"fr"})", R"({"type":"set_language","lang":"ja-JP"})",
                              R"({"type":"set_language"})", R"({"type":"set_language","lang":1})"}) {

@@ -116,7 +116,7 @@ TEST(Trace, ACopyAsTheServiceNamesTheServiceAndItsTokenHeaderForApiCallsOnly) {
     const RedactionRules rules = trace.redaction("x-servicetoken");
 
     auto copy = trace.copy_as(1, {}, SnippetFormat::curl_service, true, target, rules);
-    ASSERT_TRUE(copy) << copy.error();
+    ASSERT_TRUE(copy) << copy.error().text();
     EXPECT_TRUE(holds(copy->text, "https://api.example.test/v2/rooms")) << copy->text;
     EXPECT_FALSE(holds(copy->text, "/api/rooms")) << "not the helper's proxy: " << copy->text;
     EXPECT_TRUE(holds(copy->text, "x-servicetoken")) << copy->text;

@@ -98,6 +98,22 @@ TEST(BffSessionReport, TheReportIsTheRecordItWasRenderedFrom) {
     EXPECT_NE(refused.error().find("password"), std::string::npos) << refused.error();
 }
 
+// The wire itself, pinned once: the page's tests and fakes write their
+// reports with these writers, so a member renamed here is renamed for both
+// sides at once; this literal text is what says the wire changed.
+TEST(BffSessionReport, TheWireTextIsPinned) {
+    EXPECT_EQ(
+        bff_token_request_json(refresh_record(), kTokenUrl, kRedirectUri),
+        R"j({"grant_type":"refresh_token","status":200,"ms":12,"at":1700000000,"scope":"users.all:read",)j"
+        R"j("request":"POST https://auth.example/token grant_type=refresh_token&refresh_token=••••&scope=users.all%3Aread (Basic client authentication)",)j"
+        R"j("response":"200 {access_token: ••••, refresh_token: ••••, token_type: Bearer, expires_in: 1800, scope: users.all:read}","error":""})j");
+    BffSession s = session();
+    s.token_requests.clear();
+    EXPECT_EQ(bff_session_body(s, kNow + Seconds{100}, kTokenUrl, kRedirectUri),
+              R"({"signed_in":true,"scope":"users.all:read rooms.all:read_write","expires_in":1700,)"
+              R"("refresh_expires_in":3500,"token_requests":[]})");
+}
+
 TEST(BffSessionReport, SignedOutIsOneMember) {
     EXPECT_EQ(bff_signed_out_body(), R"({"signed_in":false})");
     const auto info = read_bff_session(bff_signed_out_body());

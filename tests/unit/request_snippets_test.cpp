@@ -228,7 +228,7 @@ TEST(CopyAs, TheServicesSnippetUsesItsAddressAndHeaderNamesMaskedUnlessRevealed)
         const HttpRequest sent = sent_to_helper(c.header, c.value);
         for (SnippetFormat format : {SnippetFormat::curl_service, SnippetFormat::fetch, SnippetFormat::python}) {
             const auto masked = app::snippet_of(sent, format, target(), rules, false);
-            ASSERT_TRUE(masked) << masked.error();
+            ASSERT_TRUE(masked) << masked.error().text();
             EXPECT_NE(masked->find("https://api.example.com/v2/rooms/2100/messages"), std::string::npos) << *masked;
             EXPECT_EQ(masked->find("secret"), std::string::npos) << *masked;
             EXPECT_EQ(masked->find("X-Roomkey-Request"), std::string::npos) << "the helper's header is not the service's";
@@ -250,12 +250,12 @@ TEST(CopyAs, TheServicesSnippetUsesItsAddressAndHeaderNamesMaskedUnlessRevealed)
 TEST(CopyAs, TheHelpersOwnCredentialIsNeverShownAndOtherRequestsStayTheHelpers) {
     HttpRequest sent = sent_to_helper("X-Roomkey-Request", "1");  // the BFF mode: the helper attaches the token
     const auto revealed = app::snippet_of(sent, SnippetFormat::curl_service, target(), {}, true);
-    ASSERT_TRUE(revealed) << revealed.error();
+    ASSERT_TRUE(revealed) << revealed.error().text();
     EXPECT_NE(revealed->find("'authorization: Bearer " + std::string(app::kMask) + "'"), std::string::npos) << *revealed;
     sent.url = "/oauth/token";
     const auto token = app::snippet_of(sent, SnippetFormat::python, target(), {}, false);
     ASSERT_FALSE(token);
-    EXPECT_NE(token.error().find("curl (via helper)"), std::string::npos) << token.error();
+    EXPECT_NE(token.error().text().find("curl (via helper)"), std::string::npos) << token.error().text();
     app::SnippetTarget unknown = target();
     unknown.service.base_url.clear();
     EXPECT_FALSE(app::snippet_of(sent_to_helper("authorization", "Bearer x"), SnippetFormat::fetch, unknown, {}, false));
@@ -268,7 +268,7 @@ TEST(CopyAs, TheConsolesCallTakesTheLastCredentialSent) {
     trace.set_reveal(true);
     const app::PlannedCall planned{Method::Get, "/rooms/2100/messages", {{"force", "1"}}};
     const auto text = trace.text_as(std::nullopt, planned, SnippetFormat::curl_service, true, target(), {});
-    ASSERT_TRUE(text) << text.error();
+    ASSERT_TRUE(text) << text.error().text();
     const auto words = shell_words(*text);
     ASSERT_TRUE(words) << "the trace's curl does not read back as shell words: " << *text;
     EXPECT_EQ((*words)[3], "https://api.example.com/v2/rooms/2100/messages?force=1");

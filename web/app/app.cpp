@@ -20,12 +20,7 @@ void App::start(std::string_view launch_url, const std::optional<std::string>& p
 void App::tick(Instant now) {
     session_.tick(now);
     features_.posting.run_timers(now);
-    if (helper_.probe_due(now)) {
-        helper_.probe_sent();
-        HttpRequest probe;
-        probe.url = std::string(kConfigPath);
-        send(purpose::HelperProbe{}, tr("log.purpose.helper_check"), std::move(probe), now);
-    }
+    helper_.run_probe(now);
     features_.open_room.run_poll(now);
     features_.mentions.run_poll(now);
     if (const auto at = features_.previews.wake_at(); at && now >= *at) features_.previews.resume(now);

@@ -3,7 +3,7 @@
 // configuration and the effects web/src performs (effects.hpp), hands each
 // intent to its owner and each answer to the owner of its purpose (wire.hpp).
 // The owners, file by file: docs/architecture.md.
-//   app.cpp          start, tick/next_wake_at, effects, the helper's probe
+//   app.cpp          start, tick/next_wake_at, effects
 //   app_intents.cpp  every intent to its owner, found by overload
 //   app_http.cpp     sends through the helper and their answers, by purpose
 #pragma once
@@ -153,7 +153,7 @@ private:
     Trace trace_;                  // the HTTP log and what may be disclosed from it
     Wire wire_{trace_, effects_};  // every send's purpose, every request's owner
     Feedback feedback_;
-    HelperWatch helper_;  // roomkey-helper gave no answer: REST calls wait while it is probed
+    HelperWatch helper_{wire_, config_, feedback_};  // no answer from the helper: REST waits, it is probed
     Requests requests_{session_, wire_, config_, feedback_, helper_, effects_};  // the one REST client, the counters
     Features features_{requests_, random_};
     SessionControl session_{{config_, wire_, trace_, feedback_, requests_, features_, effects_}, random_};

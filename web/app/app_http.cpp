@@ -25,7 +25,7 @@ void App::on_response(std::uint64_t id, const HttpResponse& response, Instant no
     if (!purpose) return;
     trace_.log().complete(id, response, now);
     // Any HTTP answer, whatever its status, means roomkey-helper is there.
-    if (auto told = helper_.on_answer()) feedback_.set_notice(std::move(*told));
+    helper_.on_answer();
     session_.note_response(response, now);  // a token request the helper made meanwhile
     deliver(*purpose, response, std::nullopt, {}, now);
 }
@@ -34,13 +34,8 @@ void App::on_transport_error(std::uint64_t id, TransportFailure failure, const s
     const auto purpose = wire_.take(id);
     if (!purpose) return;
     trace_.log().fail(id, reason, now);
-    // No connection at all: hold REST calls and probe the helper with
-    // backoff (a timeout says the helper is there but slow: no probe).
-    const bool probe = std::holds_alternative<purpose::HelperProbe>(*purpose);
-    if (failure == TransportFailure::network_error || probe) {
-        if (auto told = helper_.on_unreachable(now, probe)) feedback_.set_notice(std::move(*told));
-    }
-    deliver(*purpose, std::nullopt, failure, reason, now);  // HelperProbe: on_unreachable set the next probe
+    helper_.on_no_answer(failure, std::holds_alternative<purpose::HelperProbe>(*purpose), now);
+    deliver(*purpose, std::nullopt, failure, reason, now);  // HelperProbe: the watch set the next probe
 }
 
 // An answer (`response`) or why there is none, to the owner of its purpose.

@@ -110,8 +110,8 @@ void BffPanel::on_answer(BffRoute route, const std::optional<HttpResponse>& resp
         if (response && is_success(response->status)) {
             host_.notice_words({"bff.signed_out", "note", bff_logout_note(*response)});
         } else {
-            host_.notice(tr("bff.sign_out_unconfirmed",
-                            {{"why", response ? "HTTP " + std::to_string(response->status) : reason}}));
+            host_.notice_words(
+                {"bff.sign_out_unconfirmed", "why", response ? "HTTP " + std::to_string(response->status) : reason});
         }
         return;
     }

@@ -44,7 +44,7 @@ std::optional<Told> Copies::copy_curl(std::uint64_t entry_id, bool may_reveal) {
 
 Told Copies::copy_as(std::optional<std::uint64_t> entry_id, SnippetFormat format, bool may_reveal) {
     auto copy = trace_.copy_as(entry_id, planned_console_call(), format, may_reveal, snippet_target(), redaction());
-    if (!copy) return Told{Words{nullptr, "", copy.error()}, std::nullopt, std::nullopt};
+    if (!copy) return Told{copy.error(), std::nullopt, std::nullopt};
     return Told{std::move(copy->notice), std::move(copy->text), std::nullopt};
 }
 

@@ -13,6 +13,7 @@
 #include "app/i18n.hpp"
 #include "app/post_outcome.hpp"
 #include "app/user_errors.hpp"
+#include "app/words.hpp"
 #include "roomkey/api.hpp"
 #include "roomkey/http.hpp"
 #include "roomkey/rest_client.hpp"
@@ -58,28 +59,6 @@ Result<HttpRequest, std::string> built(Result<HttpRequest, E> request, std::stri
     if (what.empty()) return Err{tr("errors.not_built", {{"error", std::move(error)}})};
     return Err{tr("errors.not_built_what", {{"what", std::string(what)}, {"error", std::move(error)}})};
 }
-
-// A status line by its catalog key and its one argument, put in words when
-// it is read: after a language switch it reads in the new language, not in
-// the one it was written in. `key` and `name` are literals (static storage).
-// A count's text (tr_n) keeps its count instead of an argument.
-struct Words {
-    Words() = default;
-    Words(const char* k, const char* n = "", std::string v = {}, const char* vk = nullptr)
-        : key(k), name(n), value(std::move(v)), value_key(vk) {}
-    static Words counted(const char* k, long long n) {
-        Words words(k);
-        words.count = n;
-        return words;
-    }
-    const char* key = nullptr;
-    const char* name = "";
-    std::string value;
-    const char* value_key = nullptr;  // the argument is this key's words (a label), in the language of now
-    std::string wait;                 // a 429 waited out: the words go on with the rate-limit note for this wait
-    long long count = -1;             // a count's, when >= 0
-    std::string text() const;  // in the language of now (view_answer.cpp)
-};
 
 class Feature {
 public:

@@ -26,7 +26,7 @@ class Feedback {
 public:
     const std::optional<UserError>& error() const { return error_; }
     // In the language of now (a notice kept as Words).
-    std::string notice() const { return words_.key ? words_.text() : notice_; }
+    std::string notice() const { return notice_.text(); }
     const std::string& form_error() const { return form_error_; }
     // Sign-out was asked while posts are still open: how many would be lost.
     std::optional<long> sign_out_confirm() const { return sign_out_confirm_; }
@@ -40,21 +40,14 @@ public:
         if (error_ && source_ == source) error_.reset();
     }
     void reset_error() { error_.reset(); }
-    void set_notice(std::string text) {
-        notice_ = std::move(text);
-        words_ = {};
-    }
-    // Kept as words (a catalog key and its argument) when it has a key; else as written.
-    void set_notice(Words words) {
-        notice_ = words.key ? std::string() : std::move(words.value);
-        words_ = words.key ? std::move(words) : Words{};
-    }
+    void set_notice(std::string text) { notice_ = Words::as_written(std::move(text)); }
+    // Kept as words (catalog keys and their arguments), put in words when read.
+    void set_notice(Words words) { notice_ = std::move(words); }
     void set_form_error(std::string text) { form_error_ = std::move(text); }
     // The error and the notice go (signed out, trying again).
     void clear() {
         error_.reset();
-        notice_.clear();
-        words_ = {};
+        notice_ = {};
     }
     // A sign-out with `open` posts still open: true when it may go now;
     // otherwise the question is asked first (the posts are the user's text,
@@ -72,8 +65,7 @@ public:
 private:
     std::optional<UserError> error_;
     ErrorSource source_ = ErrorSource::other;
-    std::string notice_;  // words_ when it has a key
-    Words words_;
+    Words notice_;
     std::string form_error_;
     std::optional<long> sign_out_confirm_;
 };

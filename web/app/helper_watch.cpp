@@ -3,31 +3,43 @@
 
 #include <algorithm>
 
+#include "app/config_load.hpp"
+#include "app/feedback.hpp"
 #include "app/format.hpp"
-#include "app/post_outcome.hpp"
+#include "app/i18n.hpp"
+#include "app/wire.hpp"
 
 namespace roomkey::app {
 
-std::optional<Words> HelperWatch::on_unreachable(Instant now, bool probe_failed) {
-    if (down_ && !probe_failed) return std::nullopt;
+void HelperWatch::on_no_answer(TransportFailure failure, bool probe, Instant now) {
+    if (failure != TransportFailure::network_error && !probe) return;
+    if (down_ && !probe) return;
     if (!down_) {
         down_ = true;
         probes_ = 0;
     }
     probe_in_flight_ = false;
-    if (probe_failed) ++probes_;
+    if (probe) ++probes_;
     const Millis wait = retry_backoff(probes_ + 1);
     probe_at_ = now + wait;
-    return Words("helper.unreachable", "time", format_countdown(std::max(wait, Millis(0))));
+    feedback_.set_notice(Words("helper.unreachable", "time", format_countdown(std::max(wait, Millis(0)))));
 }
 
-std::optional<Words> HelperWatch::on_answer() {
-    if (!down_) return std::nullopt;
+void HelperWatch::on_answer() {
+    if (!down_) return;
     down_ = false;
     probes_ = 0;
     probe_in_flight_ = false;
     probe_at_.reset();
-    return Words("helper.back");
+    feedback_.set_notice(Words("helper.back"));
+}
+
+void HelperWatch::run_probe(Instant now) {
+    if (!down_ || probe_in_flight_ || !probe_at_ || *probe_at_ > now) return;
+    probe_in_flight_ = true;
+    HttpRequest probe;
+    probe.url = std::string(kConfigPath);
+    wire_.send(purpose::HelperProbe{}, tr("log.purpose.helper_check"), std::move(probe), config_.request_header(), now);
 }
 
 }  // namespace roomkey::app

@@ -31,20 +31,12 @@ bool id_of(const json& value, std::string& out) {
     return is_resource_id(out);
 }
 
+// Text, flags and integers are read by the one rule of json_text.hpp
+// (read_required, read_optional: a null member is an absent one). An id is
+// neither text nor an integer but either one (id_of above), and a post's or
+// a log entry's number is the app's own unsigned count: read here.
 bool read_id(const json& object, const char* name, std::string& out) {
     return object.contains(name) && id_of(object[name], out);
-}
-
-bool read_text(const json& object, const char* name, std::string& out) {
-    if (!object.contains(name) || !object[name].is_string()) return false;
-    out = object[name].get<std::string>();
-    return true;
-}
-
-bool read_flag(const json& object, const char* name, bool& out) {
-    if (!object.contains(name) || !object[name].is_boolean()) return false;
-    out = object[name].get<bool>();
-    return true;
 }
 
 Result<Intent, std::string> missing(const std::string& type, const char* field) {
@@ -59,18 +51,18 @@ Result<Intent, std::string> bad_id(const std::string& type, const char* field) {
 Result<Intent, std::string> parse_object(const json& action) {
     if (!action.is_object()) return Err{std::string("an action must be a JSON object")};
     std::string type;
-    if (!read_text(action, "type", type)) return Err{std::string("an action needs a \"type\" string")};
+    if (!read_required(action, "type", type)) return Err{std::string("an action needs a \"type\" string")};
 
     if (type == "sign_in") {
         std::string scope;
-        if (!read_text(action, "scope", scope)) return missing(type, "scope");
+        if (!read_required(action, "scope", scope)) return missing(type, "scope");
         auto scopes = parse_scope_list(scope);
         if (!scopes) return Err{"action sign_in: \"scope\" is not a list of known scopes: " + scope};
         return Intent{intent::SignIn{std::move(*scopes)}};
     }
     if (type == "sign_out") {
         bool discard = false;
-        if (action.contains("discard_posts") && !read_flag(action, "discard_posts", discard)) {
+        if (!read_optional(action, "discard_posts", discard)) {
             return missing(type, "discard_posts");
         }
         return Intent{intent::SignOut{discard}};
@@ -79,36 +71,36 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "retry_post" || type == "discard_post" || type == "edit_post") {
         // By the queue's id, or by the conversation's local_id (a post kept across a reload has only that).
         std::string local;
-        const bool by_local = read_text(action, "local_id", local) && !local.empty();
+        const bool by_local = read_required(action, "local_id", local) && !local.empty();
         if (!by_local && (!action.contains("id") || !action["id"].is_number_unsigned())) return missing(type, "id");
         const auto id = by_local ? 0 : action["id"].get<std::uint64_t>();
         if (type == "retry_post") return Intent{intent::RetryPost{id, local}};
         if (type == "discard_post") return Intent{intent::DiscardPost{id, local}};
         std::string body;
-        if (!read_text(action, "body", body) || body.empty()) return missing(type, "body");
+        if (!read_required(action, "body", body) || body.empty()) return missing(type, "body");
         return Intent{intent::EditPost{id, std::move(body), local}};
     }
     if (type == "try_again") {
         bool sign_in = false;
-        if (action.contains("sign_in") && !read_flag(action, "sign_in", sign_in)) return missing(type, "sign_in");
+        if (!read_optional(action, "sign_in", sign_in)) return missing(type, "sign_in");
         return Intent{intent::TryAgain{sign_in}};
     }
     if (type == "refresh_now") return Intent{intent::RefreshNow{}};
     if (type == "refresh_scopes") {
         std::string scope;
-        if (!read_text(action, "scope", scope)) return missing(type, "scope");
+        if (!read_required(action, "scope", scope)) return missing(type, "scope");
         auto scopes = parse_scope_list(scope);
         if (!scopes) return Err{"action refresh_scopes: \"scope\" is not a list of known scopes: " + scope};
         return Intent{intent::RefreshScopes{std::move(*scopes)}};
     }
     if (type == "set_auto_refresh") {
         bool on = true;
-        if (!read_flag(action, "on", on)) return missing(type, "on");
+        if (!read_required(action, "on", on)) return missing(type, "on");
         return Intent{intent::SetAutoRefresh{on}};
     }
     if (type == "use_api_token") {
         std::string token;
-        if (!read_text(action, "token", token) || token.empty()) return missing(type, "token");
+        if (!read_required(action, "token", token) || token.empty()) return missing(type, "token");
         return Intent{intent::UseApiToken{std::move(token)}};
     }
     if (type == "reload_account") return Intent{intent::ReloadAccount{}};
@@ -121,33 +113,28 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "post_message") {
         intent::QueueMessage message;
         if (!read_id(action, "room_id", message.room_id)) return bad_id(type, "room_id");
-        if (!read_text(action, "body", message.body)) return missing(type, "body");
-        if (action.contains("count")) {
-            if (!action["count"].is_number_integer()) return missing(type, "count");
-            const auto count = action["count"].get<std::int64_t>();
-            if (count < 1 || count > kMaxBurst) {
-                return Err{"action post_message: \"count\" must be 1 to " + std::to_string(kMaxBurst)};
-            }
-            message.count = static_cast<int>(count);
+        if (!read_required(action, "body", message.body)) return missing(type, "body");
+        std::int64_t count = message.count;
+        if (!read_optional(action, "count", count)) return missing(type, "count");
+        if (count < 1 || count > kMaxBurst) {
+            return Err{"action post_message: \"count\" must be 1 to " + std::to_string(kMaxBurst)};
         }
+        message.count = static_cast<int>(count);
         return Intent{std::move(message)};
     }
     if (type == "post_task") {
         intent::QueueTask task;
         if (!read_id(action, "room_id", task.room_id)) return bad_id(type, "room_id");
-        if (!read_text(action, "body", task.body)) return missing(type, "body");
+        if (!read_required(action, "body", task.body)) return missing(type, "body");
         if (!action.contains("to_ids") || !action["to_ids"].is_array()) return missing(type, "to_ids");
         for (const json& id : action["to_ids"]) {
             std::string text;
             if (!id_of(id, text)) return bad_id(type, "to_ids");
             task.to_ids.push_back(std::move(text));
         }
-        if (action.contains("limit") && !action["limit"].is_null()) {
-            if (!action["limit"].is_number_integer()) return missing(type, "limit");
-            task.limit = action["limit"].get<std::int64_t>();
-        }
+        if (!read_optional(action, "limit", task.limit)) return missing(type, "limit");
         std::string limit_type = task.limit ? "date" : "none";
-        if (action.contains("limit_type") && !read_text(action, "limit_type", limit_type)) {
+        if (!read_optional(action, "limit_type", limit_type)) {
             return missing(type, "limit_type");
         }
         if (limit_type == "none") {
@@ -181,7 +168,7 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "copy_as") {
         intent::CopyAs copy;
         std::string format;
-        if (!read_text(action, "format", format) || !parse_snippet_format(format)) {
+        if (!read_required(action, "format", format) || !parse_snippet_format(format)) {
             return Err{std::string(
                 "action copy_as: \"format\" must be one of curl_service, curl_helper, fetch, python")};
         }
@@ -197,7 +184,7 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "set_log_filter") {
         intent::SetLogFilter filter;
         for (auto [name, out] : {std::pair{"text", &filter.text}, {"method", &filter.method}, {"status", &filter.status}}) {
-            if (action.contains(name) && !action[name].is_null() && !read_text(action, name, *out)) return missing(type, name);
+            if (!read_optional(action, name, *out)) return missing(type, name);
         }
         return Intent{std::move(filter)};
     }
@@ -216,14 +203,14 @@ Result<Intent, std::string> parse_object(const json& action) {
     // The workspace.
     if (type == "show_view") {
         std::string view;
-        if (!read_text(action, "view", view) || (view != "workspace" && view != "developer")) {
+        if (!read_required(action, "view", view) || (view != "workspace" && view != "developer")) {
             return Err{std::string("action show_view: \"view\" must be \"workspace\" or \"developer\"")};
         }
         return Intent{intent::ShowView{view == "developer"}};
     }
     if (type == "show_details") {
         std::string tab;
-        const auto named = read_text(action, "tab", tab) ? details_tab_named(tab) : std::nullopt;
+        const auto named = read_required(action, "tab", tab) ? details_tab_named(tab) : std::nullopt;
         if (!named) {
             return Err{
                 std::string("action show_details: \"tab\" must be \"tasks\", \"members\", \"files\" or \"none\"")};
@@ -232,24 +219,24 @@ Result<Intent, std::string> parse_object(const json& action) {
     }
     if (type == "set_room_filter") {
         std::string text;
-        if (!read_text(action, "text", text)) return missing(type, "text");
+        if (!read_required(action, "text", text)) return missing(type, "text");
         return Intent{intent::SetRoomFilter{std::move(text)}};
     }
     if (type == "set_language") {
         std::string lang;
-        if (!read_text(action, "lang", lang)) return missing(type, "lang");
+        if (!read_required(action, "lang", lang)) return missing(type, "lang");
         const auto parsed = lang.find('-') == std::string::npos ? i18n::parse_tag(lang) : std::nullopt;
         if (!parsed) return Err{"action set_language: \"lang\" must be \"ja\" or \"en\", not \"" + lang + "\""};
         return Intent{intent::SetLanguage{*parsed}};
     }
     if (type == "set_notifications") {
         bool on = false;
-        if (!read_flag(action, "on", on)) return missing(type, "on");
+        if (!read_required(action, "on", on)) return missing(type, "on");
         return Intent{intent::SetNotifications{on}};
     }
     if (type == "set_setting") {
         std::string name;
-        if (!read_text(action, "name", name)) return missing(type, "name");
+        if (!read_required(action, "name", name)) return missing(type, "name");
         const json& v = action.contains("value") ? action["value"] : json();
         const std::string value = v.is_string() ? v.get<std::string>() : v.is_boolean() ? v.dump() : "";
         const std::string why = Settings::check(name, value);
@@ -263,7 +250,7 @@ Result<Intent, std::string> parse_object(const json& action) {
     }
     if (type == "message_menu_choose") {
         std::string name;
-        read_text(action, "item", name);
+        read_optional(action, "item", name);
         if (const auto item = menu_item_named(name)) return Intent{intent::MessageMenu{"", "", item}};
         return Err{"action message_menu_choose: \"item\" must be one of reply, quote, copy_text, copy_link, edit, "
                    "delete, add_task"};
@@ -284,7 +271,7 @@ Result<Intent, std::string> parse_object(const json& action) {
         if (type == "message_menu") return Intent{intent::MessageMenu{std::move(room), std::move(message), {}}};
         if (type == "delete_message") return Intent{intent::DeleteMessage{std::move(room), std::move(message)}};
         std::string body;
-        if (!read_text(action, "body", body)) return missing(type, "body");
+        if (!read_required(action, "body", body)) return missing(type, "body");
         return Intent{intent::EditMessage{std::move(room), std::move(message), std::move(body)}};
     }
     if (type == "select_text") {
@@ -313,7 +300,7 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "api_call") {
         intent::ConsoleCall call;
         std::string method;
-        if (!read_text(action, "method", method)) return missing(type, "method");
+        if (!read_required(action, "method", method)) return missing(type, "method");
         if (method == "GET") {
             call.method = Method::Get;
         } else if (method == "POST") {
@@ -325,7 +312,7 @@ Result<Intent, std::string> parse_object(const json& action) {
         } else {
             return Err{"action api_call: \"method\" must be GET, POST, PUT or DELETE"};
         }
-        if (!read_text(action, "path", call.path) || call.path.empty()) return missing(type, "path");
+        if (!read_required(action, "path", call.path) || call.path.empty()) return missing(type, "path");
         if (action.contains("params")) {
             if (!action["params"].is_object()) return missing(type, "params");
             for (const auto& [name, value] : action["params"].items()) {
@@ -338,10 +325,10 @@ Result<Intent, std::string> parse_object(const json& action) {
                 call.params.emplace_back(name, std::move(text));
             }
         }
-        if (action.contains("confirmed") && !read_flag(action, "confirmed", call.confirmed)) {
+        if (!read_optional(action, "confirmed", call.confirmed)) {
             return missing(type, "confirmed");
         }
-        if (action.contains("anyway") && !read_flag(action, "anyway", call.anyway)) return missing(type, "anyway");
+        if (!read_optional(action, "anyway", call.anyway)) return missing(type, "anyway");
         return Intent{std::move(call)};
     }
     if (type == "confirm_api_call") return Intent{intent::ConfirmConsoleCall{}};
@@ -349,16 +336,16 @@ Result<Intent, std::string> parse_object(const json& action) {
     if (type == "upload_file" || type == "attach_file") {
         intent::UploadFile upload;
         if (!read_id(action, "room_id", upload.room_id)) return bad_id(type, "room_id");
-        if (!read_text(action, "name", upload.name) || upload.name.empty()) return missing(type, "name");
-        if (action.contains("mime") && !action["mime"].is_null() && !read_text(action, "mime", upload.mime)) {
+        if (!read_required(action, "name", upload.name) || upload.name.empty()) return missing(type, "name");
+        if (!read_optional(action, "mime", upload.mime)) {
             return missing(type, "mime");
         }
         std::string base64;
-        if (!read_text(action, "data_base64", base64)) return missing(type, "data_base64");
+        if (!read_required(action, "data_base64", base64)) return missing(type, "data_base64");
         auto data = base64_decode(base64);
         if (!data) return Err{"action upload_file: \"data_base64\" is not base64 (" + std::string(to_string(data.error())) + ")"};
         upload.data = std::move(*data);
-        if (action.contains("message") && !action["message"].is_null() && !read_text(action, "message", upload.message)) {
+        if (!read_optional(action, "message", upload.message)) {
             return missing(type, "message");
         }
         return Intent{std::move(upload)};
@@ -371,7 +358,7 @@ Result<Intent, std::string> parse_object(const json& action) {
     }
     if (type == "add_scopes") {
         std::string scope;
-        if (!read_text(action, "scope", scope) || scope.empty()) return missing(type, "scope");
+        if (!read_required(action, "scope", scope) || scope.empty()) return missing(type, "scope");
         return Intent{intent::AddScopes{std::move(scope)}};
     }
     return Err{"unknown action type \"" + type + "\""};

@@ -15,6 +15,14 @@ std::string without_prefix(std::string_view text, std::string_view prefix) {
     return std::string(text.substr(text.rfind(prefix, 0) == 0 ? prefix.size() : 0));
 }
 
+// "Copy as <format>..." (`key`): the format's label kept as its key, so the
+// refusal reads in the language of now; a language and a library are names.
+Words refused_as(const char* key, SnippetFormat format) {
+    if (format == SnippetFormat::curl_service) return Words(key, "format", {}, "log.format.curl_service");
+    if (format == SnippetFormat::curl_helper) return Words(key, "format", {}, "log.format.curl_helper");
+    return Words(key, "format", std::string(snippet_label(format)));
+}
+
 }  // namespace
 
 std::string snippet_words(SnippetFormat format) {
@@ -23,17 +31,16 @@ std::string snippet_words(SnippetFormat format) {
     return std::string(snippet_label(format));  // a language and a library: names
 }
 
-Result<std::string, std::string> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
-                                            const RedactionRules& rules, bool reveal) {
+Result<std::string, Words> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
+                                      const RedactionRules& rules, bool reveal) {
     if (format == SnippetFormat::curl_helper) return copy_as_curl(sent, target.origin, rules, reveal);
-    const std::string label = snippet_words(format);
     std::string url = without_prefix(sent.url, target.origin);
     const std::string api = target.api_base + "/";
     if (url.rfind(api, 0) != 0) {
-        return Err{tr("log.copy_not_api", {{"format", label}})};
+        return Err{refused_as("log.copy_not_api", format)};
     }
     if (target.service.base_url.empty()) {
-        return Err{tr("log.copy_no_service", {{"format", label}})};
+        return Err{refused_as("log.copy_no_service", format)};
     }
     FormFields params;
     const auto question = url.find('?');
@@ -53,7 +60,10 @@ Result<std::string, std::string> snippet_of(const HttpRequest& sent, SnippetForm
         credentials = ApiToken{take(token)};
     }
     auto request = api_request(target.service, credentials, sent.method, url.substr(api.size() - 1), params);
-    if (!request) return Err{tr("log.copy_failed", {{"format", label}, {"error", std::string(to_string(request.error()))}})};
+    // The builder's error is an identifier: kept as written.
+    if (!request)
+        return Err{
+            refused_as("log.copy_as_format", format).then(Piece{nullptr, "", std::string(to_string(request.error()))})};
     std::string text = write_snippet(format, *request);
     return reveal ? text : mask_known_secrets(std::move(text), rules);
 }
@@ -107,19 +117,19 @@ HttpRequest Trace::planned_request(const PlannedCall& planned, const SnippetTarg
     return request;
 }
 
-Result<std::string, std::string> Trace::text_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
-                                                SnippetFormat format, bool may_reveal, const SnippetTarget& target,
-                                                const RedactionRules& rules) const {
+Result<std::string, Words> Trace::text_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
+                                          SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                          const RedactionRules& rules) const {
     const LogEntry* entry = entry_id ? log_.find(*entry_id) : nullptr;
-    if (entry_id && !entry) return Err{tr("log.entry_gone", {{"id", std::to_string(*entry_id)}})};
-    if (!entry && planned.path.empty()) return Err{std::string(tr("log.console_empty"))};
+    if (entry_id && !entry) return Err{Words("log.entry_gone", "id", std::to_string(*entry_id))};
+    if (!entry && planned.path.empty()) return Err{Words("log.console_empty")};
     return snippet_of(entry ? entry->request : planned_request(planned, target), format, target, rules,
                       reveal_ && may_reveal);
 }
 
-Result<Trace::CurlCopy, std::string> Trace::copy_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
-                                                    SnippetFormat format, bool may_reveal, const SnippetTarget& target,
-                                                    const RedactionRules& rules) {
+Result<Trace::CurlCopy, Words> Trace::copy_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
+                                              SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                              const RedactionRules& rules) {
     auto text = text_as(entry_id, planned, format, may_reveal, target, rules);
     if (!text) return Err{text.error()};
     copied_ = true;

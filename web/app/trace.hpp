@@ -38,12 +38,13 @@ struct PlannedCall {
 
 // `sent` (a request the page sent to the helper) in `format`: secrets masked
 // unless `reveal`. The service's formats need an API call of the catalog;
-// the error says why not, for the user.
+// the error says why not, for the user (kept as words: it reads in the
+// language of now).
 // The format's name in the user's language ("curl (service)").
 std::string snippet_words(SnippetFormat format);
 
-Result<std::string, std::string> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
-                                            const RedactionRules& rules, bool reveal);
+Result<std::string, Words> snippet_of(const HttpRequest& sent, SnippetFormat format, const SnippetTarget& target,
+                                      const RedactionRules& rules, bool reveal);
 
 class Trace {
 public:
@@ -75,13 +76,13 @@ public:
     // "Copy as <format>" of log entry `entry_id`, or of `planned` (the
     // console's call) when no entry is named: the credential is the one the
     // log last saw sent. The error says why nothing was copied.
-    Result<CurlCopy, std::string> copy_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
-                                          SnippetFormat format, bool may_reveal, const SnippetTarget& target,
-                                          const RedactionRules& rules);
+    Result<CurlCopy, Words> copy_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
+                                    SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                    const RedactionRules& rules);
     // The text copy_as() would copy (the UI arms it for the click's own handler).
-    Result<std::string, std::string> text_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
-                                             SnippetFormat format, bool may_reveal, const SnippetTarget& target,
-                                             const RedactionRules& rules) const;
+    Result<std::string, Words> text_as(std::optional<std::uint64_t> entry_id, const PlannedCall& planned,
+                                       SnippetFormat format, bool may_reveal, const SnippetTarget& target,
+                                       const RedactionRules& rules) const;
     // "Export HAR": the log as a HAR 1.2 file (har.hpp), masked unless
     // revealed and `may_reveal`; remembered as last_export.
     struct Export {

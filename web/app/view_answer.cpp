@@ -64,23 +64,19 @@ std::string unreadable_failure(FeatureHost& host, const std::string& what, std::
     return failure;
 }
 
-std::string Words::text() const {
-    if (!key) return {};
-    if (count >= 0) return tr_n(key, count);
-    std::string out = *name ? tr(key, {{name, value_key ? std::string(tr(value_key)) : value}}) : tr(key);
-    return wait.empty() ? out : out + ": " + tr("rate.retrying_once", {{"time", wait}});
-}
-
-Words rate_limited(Words what, const FeatureHost& host, Instant now) {
+Piece rate_limit_piece(const FeatureHost& host, Instant now) {
     // The scheduler now holds every request until x-ratelimit-reset; the
     // request goes again then, once, and says so.
     const Millis wait = std::chrono::duration_cast<Millis>(host.scheduler().earliest_send(now, std::nullopt) - now);
-    what.wait = format_countdown(std::max(wait, Millis(0)));
-    return what;
+    return Piece{"rate.retrying_once", "time", format_countdown(std::max(wait, Millis(0)))};
 }
 
 std::string rate_limit_note(const FeatureHost& host, Instant now) {
-    return tr("rate.retrying_once", {{"time", rate_limited({}, host, now).wait}});
+    return rate_limit_piece(host, now).text();
+}
+
+Words rate_limited(Words what, const FeatureHost& host, Instant now) {
+    return std::move(what).then(rate_limit_piece(host, now));
 }
 
 }  // namespace roomkey::app

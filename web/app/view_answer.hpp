@@ -24,9 +24,11 @@ std::string view_failure(FeatureHost& host, const std::string& what, const Answe
 // A 2xx whose body cannot be read: the failure, also set as the error.
 std::string unreadable_failure(FeatureHost& host, const std::string& what, std::string_view detail, ErrorSource source);
 
-// "429: the rate limit is used up; retrying once in 12 s, ..." (spec 8.1).
+// "429: the rate limit is used up; retrying once in 12 s, ..." (spec 8.1):
+// as a notice's piece (kept as its key and the wait), and as text.
+Piece rate_limit_piece(const FeatureHost& host, Instant now);
 std::string rate_limit_note(const FeatureHost& host, Instant now);
-// "<what>: <that note>", kept as words so that it reads in the language of now.
+// "<what>: <that note>": the note is one more piece of the notice.
 Words rate_limited(Words what, const FeatureHost& host, Instant now);
 
 }  // namespace roomkey::app

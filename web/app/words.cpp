@@ -45,4 +45,40 @@ std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, c
     return tr("words.the_task");
 }
 
+std::string Piece::text() const {
+    if (!key) return value;
+    if (count >= 0) return tr_n(key, count);
+    if (!*name) return tr(key);
+    return tr(key, {{name, value_key ? std::string(tr(value_key)) : value}});
+}
+
+Words::Words(const char* key, const char* name, std::string value, const char* value_key)
+    : Words(Piece{key, name, std::move(value), value_key}) {}
+
+Words::Words(Piece piece) {
+    pieces.push_back(std::move(piece));
+}
+
+Words Words::counted(const char* key, long long count) {
+    return Words(Piece{key, "", {}, nullptr, count});
+}
+
+Words Words::as_written(std::string text) {
+    return Words(Piece{nullptr, "", std::move(text)});
+}
+
+Words Words::then(Piece piece) && {
+    pieces.push_back(std::move(piece));
+    return std::move(*this);
+}
+
+std::string Words::text() const {
+    std::string out;
+    for (const Piece& piece : pieces) {
+        if (&piece != &pieces.front()) out += ": ";
+        out += piece.text();
+    }
+    return out;
+}
+
 }  // namespace roomkey::app
