@@ -33,9 +33,10 @@ namespace roomkey::web::parts {
 namespace {
 
 // A message's actions: Reply, Quote, Edit and Delete on your own, the menu.
-// With a mouse they follow its name on its line, the menu last: those that
-// do not fit there are left to the menu, which lists them all (a narrow
-// window wrapped them one by one, the menu alone on a line of its own). On
+// With a mouse they follow its name on its line, the menu last: Edit and
+// Delete, when they do not fit there, are left to the menu, which lists
+// them all (a narrow window wrapped them one by one, the menu alone on a
+// line of its own); Reply, Quote and the menu always show. On
 // a touch screen they are one row of their own under the text, frameless
 // (the text reads first, as in a chat app) yet each a finger tall. Returns
 // whether one holds the keyboard focus.
@@ -50,36 +51,47 @@ bool message_actions(const App& app, UiState& ui, const ChatMessage& m, bool sys
     bool focused = false;
     bool first = ui.touch;  // the row's first starts the line
     const ImGuiStyle& style = ImGui::GetStyle();
-    float line_left = 0.0f;  // with a mouse: what the name's line has left beside the menu
+    const auto width_of = [&](const char* label) {
+        return ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2.0f + style.ItemSpacing.x;
+    };
+    // With a mouse: what the line has left beside Reply, Quote and the menu
+    // (always shown; when even they do not fit beside the name, the row goes
+    // under it whole).
+    float line_left = 0.0f;
     if (!ui.touch) {
+        const float kept = width_of(tr("menu.reply")) + width_of(tr("menu.quote")) +
+                           ImGui::CalcTextSize(kMoreLabel, nullptr, true).x + 4.0f + style.ItemSpacing.x;
         ImGui::SameLine();
-        line_left = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX() -
-               (ImGui::CalcTextSize(kMoreLabel, nullptr, true).x + 4.0f + style.ItemSpacing.x);
+        line_left = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX() - kept;
+        if (line_left < 0.0f) {
+            ImGui::NewLine();
+            first = true;
+            line_left = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX() - kept;
+        }
     }
-    const auto action = [&](const char* label) {
-        const float width = ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2.0f + style.ItemSpacing.x;
-        if (!ui.touch && (line_left -= width) < 0.0f) return false;
+    const auto action = [&](const char* label, bool folds) {
+        if (!ui.touch && folds && (line_left -= width_of(label)) < 0.0f) return false;
         const bool pressed = tap_button(first ? label : beside(label));
         first = false;
         focused = focused || ImGui::IsItemFocused();
         return pressed;
     };
-    if (action(tr("menu.reply"))) {
+    if (action(tr("menu.reply"), false)) {
         out.push_back(app::intent::Reply{room.room_id(), m.message_id});
         keys_to_composer(ui);  // the keys typed next go on the reply
     }
-    if (action(tr("menu.quote"))) {
+    if (action(tr("menu.quote"), false)) {
         out.push_back(app::intent::Quote{room.room_id(), m.message_id});
         keys_to_composer(ui);
     }
     const bool mine =
         app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
     if (mine && !system) {
-        if (action(tr("conversation.edit"))) {
+        if (action(tr("conversation.edit"), true)) {
             begin_edit(ui, m.message_id, m.body);
             input_queue::keys_for_field(ImGui::GetID("##edit"));  // with the keys typed from now on
         }
-        if (action(tr("menu.delete"))) out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
+        if (action(tr("menu.delete"), true)) out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
     }
     focused = message_more(ui, room.room_id(), m.message_id, out) || focused;
     if (ui.touch) {
