@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 #include "app/message_layout.hpp"
 
@@ -295,6 +297,148 @@ TEST(ParagraphLayouts, KeepsTheParagraphsUsedLastAndForgetsTheOldest) {
     EXPECT_EQ(calls, before) << "the paragraph used all along is still kept";
     layouts.get("paragraph 0", 500.0f, 13.0f, counted_width, &calls);
     EXPECT_GT(calls, before) << "the one used longest ago was forgotten";
+}
+
+// A view as Dear ImGui's child window scrolls: a scroll asked for is
+// applied at the next frame, rounded, and clamped to the end of the content
+// the last frame drew; the reader's wheel moves it directly.
+struct ScrolledView {
+    float scroll = 0;
+    float max = 0;
+    float asked = -1.0f;
+    float height = 400;
+    void next_frame(float content_end) {
+        max = std::max(0.0f, content_end - height);
+        if (asked >= 0.0f) scroll = std::round(std::max(asked, 0.0f));
+        scroll = std::min(scroll, max);
+        asked = -1.0f;
+    }
+};
+
+constexpr float kListTop = 8;
+
+// One frame of the conversation: the place, the rows drawn measured at
+// `real` px each, the scroll asked for. Returns where the content ended.
+float frame(ReaderPlace& place, RowHeights& h, ScrolledView& v, float real, bool fresh = false) {
+    const float scroll = place.begin(v.scroll, v.max, kListTop, v.height, h, fresh, false);
+    const RowWindow w = h.drawn(scroll, v.height, v.height * 0.5f);
+    for (std::size_t i = w.first; i < w.last; ++i) h.measured(i, real);
+    const float end = kListTop + h.total();
+    if (const float ask = place.end(end, false); ask >= 0.0f) v.asked = ask;
+    return end;
+}
+
+// Frames until the view holds still (at most 30); the frames it took.
+int settle(ReaderPlace& place, RowHeights& h, ScrolledView& v, float real) {
+    for (int n = 1; n <= 30; ++n) {
+        const float end = frame(place, h, v, real);
+        const bool asked = v.asked >= 0.0f;
+        v.next_frame(end);
+        if (!asked) return n;
+    }
+    return 31;
+}
+
+void measure_all(RowHeights& h, float real) {
+    for (std::size_t i = 0; i < h.size(); ++i) h.measured(i, real);
+}
+
+// Where row `id` stands below the view's top.
+float below_top(const RowHeights& h, const ScrolledView& v, const std::string& id) {
+    return h.top_of(h.find(id)) - (v.scroll - kListTop);
+}
+
+TEST(ReaderPlace, AWidthChangeKeepsTheMessageAtTheTopOfTheView) {
+    RowHeights h;
+    h.set_layout(600, 16, 30);
+    h.set_rows(rows(30));
+    measure_all(h, 100);  // scrolled through once
+    ReaderPlace place;
+    ScrolledView v;
+    v.next_frame(frame(place, h, v, 100, true));
+    EXPECT_LT(settle(place, h, v, 100), 30) << "the view holds still at the newest";
+    EXPECT_TRUE(place.newest());
+    EXPECT_FLOAT_EQ(v.scroll, v.max);
+    // The reader scrolls up: row 22 is cut at the top, row 23 the first whole one, 50 px down.
+    v.scroll = kListTop + 2250;
+    EXPECT_LT(settle(place, h, v, 100), 30);
+    EXPECT_FALSE(place.newest());
+    EXPECT_EQ(place.row(), "m23");
+    EXPECT_FLOAT_EQ(below_top(h, v, "m23"), 50);
+    // Narrower (Details opened): every row is measured again, taller, the rows
+    // off screen guessed at 30 px; then wider again, shorter than before.
+    for (const auto& [width, real] : {std::pair{400.0f, 160.0f}, std::pair{700.0f, 80.0f}, std::pair{600.0f, 100.0f}}) {
+        h.set_layout(width, 16, 30);
+        EXPECT_LT(settle(place, h, v, real), 30) << width << " px: the view holds still";
+        EXPECT_EQ(place.row(), "m23") << width << " px";
+        EXPECT_NEAR(below_top(h, v, "m23"), 50, 1) << width << " px: the same message at the same place";
+        EXPECT_FALSE(place.newest());
+    }
+}
+
+// The end of the rows guessed short clamps the scroll the view asks for:
+// the clamp is not the reader's scroll, and the place is reached once the
+// rows below are measured.
+TEST(ReaderPlace, TheViewsOwnClampIsNotTheReadersScroll) {
+    RowHeights h;
+    h.set_layout(600, 16, 30);
+    h.set_rows(rows(30));
+    measure_all(h, 100);
+    ReaderPlace place;
+    ScrolledView v;
+    v.next_frame(frame(place, h, v, 100, true));
+    settle(place, h, v, 100);
+    v.scroll = kListTop + 2250;
+    settle(place, h, v, 100);
+    ASSERT_EQ(place.row(), "m23");
+    h.set_layout(400, 16, 30);
+    // The frame after the width change ends where the guessed rows end: the ask is clamped there.
+    frame(place, h, v, 160);
+    ASSERT_GE(v.asked, 0.0f);
+    const float asked = v.asked;
+    v.next_frame(kListTop + 30 * 30);
+    ASSERT_LT(v.scroll, asked) << "clamped";
+    frame(place, h, v, 160);
+    EXPECT_EQ(place.row(), "m23") << "the clamp did not move the place";
+    EXPECT_FALSE(place.newest()) << "nor read as the reader at the newest";
+    v.next_frame(kListTop + h.total());
+    settle(place, h, v, 160);
+    EXPECT_NEAR(below_top(h, v, "m23"), 50, 1);
+}
+
+// At the newest the view follows the end as rows come; "Jump to latest"
+// and a post bring a reader scrolled up back to it; a wheel to the end is
+// the newest too.
+TEST(ReaderPlace, AtTheNewestTheViewFollowsTheEnd) {
+    RowHeights h;
+    h.set_layout(600, 16, 30);
+    std::vector<RowKey> keys = rows(30);
+    h.set_rows(keys);
+    ReaderPlace place;
+    ScrolledView v;
+    v.next_frame(frame(place, h, v, 100, true));
+    settle(place, h, v, 100);
+    keys.push_back({"new", 1});
+    h.set_rows(keys);
+    settle(place, h, v, 100);
+    EXPECT_TRUE(place.newest());
+    EXPECT_FLOAT_EQ(v.scroll, v.max);
+    EXPECT_FLOAT_EQ(v.max, kListTop + h.total() - v.height) << "the new row in view at the bottom";
+    EXPECT_TRUE(h.known(30)) << "drawn and measured";
+    v.scroll -= 300;  // the reader's wheel
+    settle(place, h, v, 100);
+    EXPECT_FALSE(place.newest());
+    place.to_newest();
+    settle(place, h, v, 100);
+    EXPECT_TRUE(place.newest());
+    EXPECT_FLOAT_EQ(v.scroll, v.max);
+    v.scroll -= 300;
+    settle(place, h, v, 100);
+    v.scroll = v.max;  // wheeled back down to the end
+    settle(place, h, v, 100);
+    EXPECT_TRUE(place.newest());
+    // Nothing asked while nothing moves: the view is idle.
+    EXPECT_EQ(settle(place, h, v, 100), 1);
 }
 
 }  // namespace

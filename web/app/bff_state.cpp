@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
+#include "app/views_state.hpp"
 
 namespace roomkey::app {
 
@@ -35,17 +36,17 @@ void add_bff_state(const App& app, Instant now, json& state) {
     const BffSessionView& session = app.bff().view();
     json requests = json::array();
     for (const BffTokenRequestReport& request : session.token_requests()) {
-        requests.push_back({{"grant_type", to_string(request.grant_type)},
-                            {"status", request.status},
-                            {"ms", request.ms},
-                            {"at", request.at},
-                            {"scope", request.scope},
-                            {"error", request.error}});
+        requests.push_back(object_of({{"grant_type", to_string(request.grant_type)},
+                                      {"status", request.status},
+                                      {"ms", request.ms},
+                                      {"at", request.at},
+                                      {"scope", request.scope},
+                                      {"error", request.error}}));
     }
-    state["bff"] = {{"signed_in", session.signed_in()},
-                    {"expires_in", seconds_left(session.access_expires_at(), now)},
-                    {"refresh_expires_in", seconds_left(session.refresh_expires_at(), now)},
-                    {"token_requests", std::move(requests)}};
+    state["bff"] = object_of({{"signed_in", session.signed_in()},
+                              {"expires_in", seconds_left(session.access_expires_at(), now)},
+                              {"refresh_expires_in", seconds_left(session.refresh_expires_at(), now)}});
+    state["bff"]["token_requests"] = std::move(requests);
 }
 
 }  // namespace roomkey::app

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/i18n.hpp"
+#include "app/views_state.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/json_text.hpp"
 #include "roomkey/rate_limit_headers.hpp"
@@ -215,17 +216,17 @@ std::string Console::announcement() const {
 std::string console_json(const Console& console) {
     json out = json::object();
     if (const auto& last = console.last()) {
-        out["last"] = {{"method", last->method},
-                       {"path", last->path},
-                       {"status", last->status ? json(*last->status) : json(nullptr)},
-                       {"json", last->json},
-                       {"scope_needed", last->scope_needed},
-                       {"scope_granted", last->scope_granted},
-                       {"rate", last->rate},
-                       {"error", last->error},
-                       {"sent", last->sent},
-                       {"anyway", last->anyway},
-                       {"check", last->check}};
+        out["last"] = object_of({{"method", last->method},
+                                 {"path", last->path},
+                                 {"status", last->status ? json(*last->status) : json(nullptr)},
+                                 {"json", last->json},
+                                 {"scope_needed", last->scope_needed},
+                                 {"scope_granted", last->scope_granted},
+                                 {"rate", last->rate},
+                                 {"error", last->error},
+                                 {"sent", last->sent},
+                                 {"anyway", last->anyway},
+                                 {"check", last->check}});
     } else {
         out["last"] = nullptr;
     }
@@ -233,13 +234,13 @@ std::string console_json(const Console& console) {
     const i18n::Lang lang = i18n::language();
     i18n::set_language(i18n::Lang::en);  // the page API's values stay English
     for (const CallProblem& p : console.problems()) {
-        problems.push_back({{"param", p.param}, {"kind", to_string(p.kind)}, {"message", problem_words(p)}});
+        problems.push_back(object_of({{"param", p.param}, {"kind", to_string(p.kind)}, {"message", problem_words(p)}}));
     }
     i18n::set_language(lang);
     out["problems"] = std::move(problems);
     out["missing_scope"] = console.missing_scope();
     if (const auto& pending = console.pending()) {
-        out["confirm"] = {{"method", std::string(to_string(pending->method))}, {"path", pending->path}};
+        out["confirm"] = object_of({{"method", std::string(to_string(pending->method))}, {"path", pending->path}});
     } else {
         out["confirm"] = nullptr;
     }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/view_answer.hpp"
+#include "app/views_state.hpp"
 #include "roomkey/endpoints.hpp"
 #include "roomkey/file_upload.hpp"
 
@@ -156,11 +157,11 @@ std::vector<std::string> images_to_free(const std::vector<KeptImage>& kept, cons
 void add_previews(const FilePreviews& previews, nlohmann::json& state) {
     nlohmann::json out = nlohmann::json::object();
     for (const auto& [id, p] : previews.previews()) {
-        out[id] = {{"room_id", p.room_id},
-                   {"state", p.state},
-                   {"width", p.width},
-                   {"height", p.height},
-                   {"asked", p.asked}};
+        out[id] = object_of({{"room_id", p.room_id},
+                             {"state", p.state},
+                             {"width", p.width},
+                             {"height", p.height},
+                             {"asked", p.asked}});
     }
     state["previews"] = std::move(out);
 }

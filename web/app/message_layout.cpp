@@ -103,6 +103,47 @@ RowWindow RowHeights::drawn(float scroll_y, float view_height, float margin) con
     return w;
 }
 
+std::size_t RowHeights::find(const std::string& id) const {
+    return find_from(rows_, 0, [&](const RowKey& k) { return k.id == id; });
+}
+
+float ReaderPlace::begin(float scroll, float max, float top, float view, const RowHeights& rows, bool fresh, bool jumped) {
+    if (fresh) *this = ReaderPlace{};
+    // Opening at the first unread is not opening at the newest (nor is a jump to a reply's target).
+    if (jumped) newest_ = false;
+    scroll_ = scroll;
+    max_ = max;
+    top_ = top;
+    const float expected = std::min(std::round(std::max(asked_ >= 0.0f ? asked_ : seen_, 0.0f)), max);
+    std::size_t anchor = id_.empty() ? rows.size() : rows.find(id_);
+    list_ = scroll - top;
+    if (started_ && (std::fabs(scroll - expected) > 0.5f || (!newest_ && anchor == rows.size()))) {
+        // The reader moved: the place is where they are now.
+        newest_ = !jumped && scroll >= max - 1.0f;
+        const RowWindow at = rows.window(list_, 0.0f, 0.0f);
+        anchor = std::min(at.first + (at.before < list_ - 0.5f ? 1 : 0), rows.size());
+        id_ = anchor < rows.size() ? rows.id(anchor) : std::string();
+        below_ = anchor < rows.size() ? rows.top_of(anchor) - list_ : 0.0f;
+    } else if (newest_) {
+        list_ = std::max(0.0f, rows.total() - view);
+    } else {
+        list_ = std::max(0.0f, rows.top_of(anchor) - below_);
+    }
+    return list_;
+}
+
+float ReaderPlace::end(float end, bool hold) {
+    const float want = newest_ ? std::max(end, max_) : std::round(std::max(0.0f, top_ + list_));
+    asked_ = -1.0f;
+    if (!hold && std::fabs(want - scroll_) > 0.5f && (want < scroll_ || scroll_ < max_ - 0.5f || end != end_)) {
+        asked_ = want;
+    }
+    end_ = end;
+    seen_ = scroll_;
+    started_ = true;
+    return asked_;
+}
+
 std::uint64_t message_version(const ChatMessage& message, bool day_separator) {
     // update_time moves with every edit the service took; the length is for
     // a body changed here before the service answered.

@@ -58,6 +58,9 @@ public:
     std::size_t size() const { return rows_.size(); }
     // Whether row `row`'s height was measured (else it is the estimate).
     bool known(std::size_t row) const;
+    // The row with id `id`, or size() when there is none.
+    std::size_t find(const std::string& id) const;
+    const std::string& id(std::size_t row) const { return rows_[row].id; }
 
 private:
     float height_of(std::size_t row) const;
@@ -67,6 +70,51 @@ private:
     float estimate_ = 0;
     std::vector<RowKey> rows_;
     std::vector<float> heights_;  // by row; below 0: not measured (no map: wasm size)
+};
+
+// The reader's place in a list the view scrolls (the conversation): at
+// the newest (the view follows the end as rows come), or at a row (the
+// first one whole in view, `below` pixels under the view's top). Rows
+// measured again (the width changed: Details opened or closed, the window
+// resized; rows measured for the first time) move the rows, not the
+// reader: the view is put back at that row. Only the reader moves the place
+// (a wheel, the scroll bar, the keys, a jump): a scroll other than the one
+// the view asked for as the view clamps it (rounded, at most `max`). Rows
+// not measured yet take the estimate, often short, and the end they make
+// can clamp the scroll asked for: that clamp is the view's own. (Read as
+// the reader's, it moved the place to where the clamp left it: the place
+// lost under load, when rows were measured a frame later.)
+class ReaderPlace {
+public:
+    // A frame begins: the view's scroll and its end (`max`), where the list
+    // starts in the view's content (`top`), its height. `fresh`: another list
+    // (or none yet): at the newest. `jumped`: the frame moves the view itself
+    // (a reply's target, the first unread). Returns the scroll, in the list's
+    // coordinates, whose rows the frame draws.
+    float begin(float scroll, float max, float top, float view, const RowHeights& rows, bool fresh, bool jumped);
+    // The reader asked for the newest ("Jump to latest", a post).
+    void to_newest() { newest_ = true; }
+    // The frame's rows are drawn and the content ends at `end` (the view's
+    // coordinates). Returns the scroll to ask the view for, or below 0 for
+    // none: only while it moves the view (a place below the end waits for
+    // the end to grow). `hold`: the frame's scroll is someone else's.
+    float end(float end, bool hold);
+    bool newest() const { return newest_; }
+    const std::string& row() const { return id_; }
+
+private:
+    bool started_ = false;
+    bool newest_ = true;
+    std::string id_;
+    float below_ = 0;
+    float asked_ = -1.0f;  // the scroll asked for at the last frame (below 0: none)
+    float seen_ = 0;       // the scroll the last frame began with
+    float end_ = -1.0f;    // where the content ended
+    // This frame's.
+    float scroll_ = 0;
+    float max_ = 0;
+    float top_ = 0;
+    float list_ = 0;
 };
 
 // What every drawn message reads besides itself. `base`: who I am, the day

@@ -7,6 +7,7 @@
 
 #include "app/i18n.hpp"
 #include "app/message_merge.hpp"
+#include "app/views_state.hpp"
 #include "roomkey/message_tags.hpp"
 
 namespace roomkey::app {
@@ -82,49 +83,59 @@ using json = nlohmann::json;
 
 json room_value(const RoomView& view) {
     if (!view.is_open()) return nullptr;
+    // Each object by object_of (views_state.hpp): nlohmann's brace form
+    // builds every pair inline, several times the code.
     json messages = json::array();
     for (const ChatMessage& m : view.messages()) {
-        messages.push_back({{"message_id", m.message_id},
-                            {"account_id", m.account.account_id},
-                            {"name", m.account.name},
-                            {"body", m.body},
-                            {"send_time", m.send_time},
-                            // Written by the service itself ([dtext:...] info box).
-                            {"system", service_event_key(m.body).has_value()}});
+        messages.push_back(object_of({{"message_id", m.message_id},
+                                      {"account_id", m.account.account_id},
+                                      {"name", m.account.name},
+                                      {"body", m.body},
+                                      {"send_time", m.send_time},
+                                      // Written by the service itself ([dtext:...] info box).
+                                      {"system", service_event_key(m.body).has_value()}}));
     }
     json tasks = json::array();
     for (const ChatTask& t : view.tasks()) {
-        tasks.push_back({{"task_id", t.task_id},
-                         {"body", t.body},
-                         {"status", t.status},
-                         {"account_id", t.account ? t.account->account_id : std::string()}});
+        tasks.push_back(object_of({{"task_id", t.task_id},
+                                   {"body", t.body},
+                                   {"status", t.status},
+                                   {"account_id", t.account ? t.account->account_id : std::string()}}));
     }
     json members = json::array();
     for (const RoomMember& m : view.members()) {
-        members.push_back({{"account_id", m.account_id}, {"name", m.name}, {"role", m.role}});
+        members.push_back(object_of({{"account_id", m.account_id}, {"name", m.name}, {"role", m.role}}));
     }
     json files = json::array();
     for (const ChatFile& f : view.files()) {
-        files.push_back({{"file_id", f.file_id},
-                         {"filename", f.filename},
-                         {"filesize", f.filesize},
-                         {"account_id", f.account ? f.account->account_id : std::string()},
-                         {"upload_time", f.upload_time ? json(*f.upload_time) : json(nullptr)}});
+        files.push_back(object_of({{"file_id", f.file_id},
+                                   {"filename", f.filename},
+                                   {"filesize", f.filesize},
+                                   {"account_id", f.account ? f.account->account_id : std::string()},
+                                   {"upload_time", f.upload_time ? json(*f.upload_time) : json(nullptr)}}));
     }
-    json room{{"room_id", view.room_id()}, {"name", view.name()},           {"messages", std::move(messages)},
-              {"tasks", std::move(tasks)}, {"members", std::move(members)}, {"files", std::move(files)},
-              {"loading", view.loading()}, {"error", view.error()}};
+    json room = object_of({{"room_id", view.room_id()},
+                           {"name", view.name()},
+                           {"loading", view.loading()},
+                           {"error", view.error()}});
+    room["messages"] = std::move(messages);
+    room["tasks"] = std::move(tasks);
+    room["members"] = std::move(members);
+    room["files"] = std::move(files);
     const FileUploadState& up = view.upload();
     room["upload"] = up.status.empty() ? json(nullptr)
-                                       : json{{"name", up.name},     {"sent", up.sent},
-                                              {"total", up.total},   {"status", up.status},
-                                              {"file_id", up.file_id}, {"error", up.error}};
+                                       : object_of({{"name", up.name},
+                                                    {"sent", up.sent},
+                                                    {"total", up.total},
+                                                    {"status", up.status},
+                                                    {"file_id", up.file_id},
+                                                    {"error", up.error}});
     const FileDownloadState& down = view.download();
     room["download"] = down.file_id.empty() ? json(nullptr)
-                                            : json{{"file_id", down.file_id},
-                                                   {"url", down.url},
-                                                   {"expires_at", down.expires_at},
-                                                   {"error", down.error}};
+                                            : object_of({{"file_id", down.file_id},
+                                                         {"url", down.url},
+                                                         {"expires_at", down.expires_at},
+                                                         {"error", down.error}});
     return room;
 }
 

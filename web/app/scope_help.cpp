@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/i18n.hpp"
+#include "app/views_state.hpp"
 
 namespace roomkey::app {
 
@@ -25,10 +26,10 @@ std::string scope_help_json(ClientType client_type) {
     for (const ScopeInfo& info : scope_catalog()) {
         nlohmann::json includes = nlohmann::json::array();
         for (std::string_view part : info.includes) includes.push_back(std::string(part));
-        list.push_back({{"name", std::string(info.name)},
-                        {"explanation", scope_explanation(info, offline_allowed)},
-                        {"includes", std::move(includes)},
-                        {"available", info.name != kOfflineAccessScope || offline_allowed}});
+        list.push_back(object_of({{"name", std::string(info.name)},
+                                  {"explanation", scope_explanation(info, offline_allowed)},
+                                  {"includes", std::move(includes)},
+                                  {"available", info.name != kOfflineAccessScope || offline_allowed}}));
     }
     return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

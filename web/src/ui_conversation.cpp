@@ -33,10 +33,13 @@ namespace roomkey::web::parts {
 namespace {
 
 // A message's actions: Reply, Quote, Edit and Delete on your own, the menu.
-// With a mouse they follow its name on one line; on a touch screen they
-// are one row of their own under the text, frameless (the text reads first,
-// as in a chat app) yet each a finger tall. Returns whether one holds the
-// keyboard focus.
+// With a mouse they follow its name on its line, the menu last: Edit and
+// Delete, when they do not fit there, are left to the menu, which lists
+// them all (a narrow window wrapped them one by one, the menu alone on a
+// line of its own); Reply, Quote and the menu always show. On
+// a touch screen they are one row of their own under the text, frameless
+// (the text reads first, as in a chat app) yet each a finger tall. Returns
+// whether one holds the keyboard focus.
 bool message_actions(const App& app, UiState& ui, const ChatMessage& m, bool system, Intents& out) {
     const app::RoomView& room = app.open_room().view();
     if (ui.touch) {
@@ -47,28 +50,48 @@ bool message_actions(const App& app, UiState& ui, const ChatMessage& m, bool sys
     }
     bool focused = false;
     bool first = ui.touch;  // the row's first starts the line
-    const auto action = [&](const char* label) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const auto width_of = [&](const char* label) {
+        return ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2.0f + style.ItemSpacing.x;
+    };
+    // With a mouse: what the line has left beside Reply, Quote and the menu
+    // (always shown; when even they do not fit beside the name, the row goes
+    // under it whole).
+    float line_left = 0.0f;
+    if (!ui.touch) {
+        const float kept = width_of(tr("menu.reply")) + width_of(tr("menu.quote")) +
+                           ImGui::CalcTextSize(kMoreLabel, nullptr, true).x + 4.0f + style.ItemSpacing.x;
+        ImGui::SameLine();
+        line_left = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX() - kept;
+        if (line_left < 0.0f) {
+            ImGui::NewLine();
+            first = true;
+            line_left = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX() - kept;
+        }
+    }
+    const auto action = [&](const char* label, bool folds) {
+        if (!ui.touch && folds && (line_left -= width_of(label)) < 0.0f) return false;
         const bool pressed = tap_button(first ? label : beside(label));
         first = false;
         focused = focused || ImGui::IsItemFocused();
         return pressed;
     };
-    if (action(tr("menu.reply"))) {
+    if (action(tr("menu.reply"), false)) {
         out.push_back(app::intent::Reply{room.room_id(), m.message_id});
         keys_to_composer(ui);  // the keys typed next go on the reply
     }
-    if (action(tr("menu.quote"))) {
+    if (action(tr("menu.quote"), false)) {
         out.push_back(app::intent::Quote{room.room_id(), m.message_id});
         keys_to_composer(ui);
     }
     const bool mine =
         app.dashboard().account().value && app.dashboard().account().value->account_id == m.account.account_id;
     if (mine && !system) {
-        if (action(tr("conversation.edit"))) {
+        if (action(tr("conversation.edit"), true)) {
             begin_edit(ui, m.message_id, m.body);
             input_queue::keys_for_field(ImGui::GetID("##edit"));  // with the keys typed from now on
         }
-        if (action(tr("menu.delete"))) out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
+        if (action(tr("menu.delete"), true)) out.push_back(app::intent::DeleteMessage{room.room_id(), m.message_id});
     }
     focused = message_more(ui, room.room_id(), m.message_id, out) || focused;
     if (ui.touch) {
@@ -144,9 +167,19 @@ struct Rows {
     std::uint64_t keys_of = 0;    // the room (version) and offset the keys below are of
     std::vector<bool> day_above;  // by row: a day separator above it
     std::string room;        // the room they are of
-    std::size_t count = 0;   // its messages at the last frame
-    bool at_bottom = false;  // its messages just came: kept at the newest
+    app::ReaderPlace place;  // where the reader is (app/message_layout.hpp)
+    RequestId post = 0;      // the room's last post seen (its request id)
 };
+
+// The last post written in `room_id` (its request id, growing; 0: none).
+// A post sent and answered before a frame drew it "Sending…" still counts.
+RequestId last_post(const App& app, const std::string& room_id) {
+    RequestId last = 0;
+    for (const app::PostJob& job : app.posting().posts()) {
+        if (job.kind == app::PostKind::message && job.room_id == room_id) last = std::max(last, job.id);
+    }
+    return last;
+}
 Rows& conversation_rows() {
     static Rows rows;
     return rows;
@@ -220,7 +253,8 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
                                     .value();
     a11y::begin_log(tr("conversation.log"), texts);  // its messages, each read as drawn (a11y.hpp)
     ImGui::BeginChild("conversation_log", ImVec2(0, height), ImGuiChildFlags_Border);
-    if (text_layer::begin(texts)) redraw_at(ui, Instant{});  // scrolling on under a held selecting drag
+    const bool dragging = text_layer::begin(texts);  // scrolling on under a held selecting drag
+    if (dragging) redraw_at(ui, Instant{});
     if (std::string shown = text_layer::take_shown(); !shown.empty()) ui.jump_to = std::move(shown);
     if (auto selected = text_layer::take_selection()) {
         out.push_back(app::intent::SelectionChanged{std::move(selected->text), std::move(selected->message_ids)});
@@ -266,18 +300,12 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     parsed.keep_only(messages);
     const float list_top = ImGui::GetCursorPosY();
     const float view = ImGui::GetWindowHeight();
-    // A room's messages come in at the bottom, where the newest are: drawn
-    // there (and measured) until the rows there all had their height.
-    if (rows.room != room.room_id() || rows.count == 0) rows.at_bottom = true;
-    // Opening at the first unread is not opening at the bottom; "Jump to latest" is.
-    if (at_unread) rows.at_bottom = false;
-    if (ui.conv.to_end) rows.at_bottom = true;
+    // A room's messages come in at the bottom, where the newest are.
+    const bool fresh = rows.room != room.room_id() || messages.empty();
     rows.room = room.room_id();
-    rows.count = messages.size();
+    float scroll = rows.place.begin(ImGui::GetScrollY(), ImGui::GetScrollMaxY(), list_top, view, rows.heights, fresh, jumped);
     // A reply's target off screen: the window around it, where message_row scrolls to it.
-    const float scroll = jump_row < messages.size() ? rows.heights.top_of(jump_row)
-                         : rows.at_bottom && !jumped ? std::max(0.0f, rows.heights.total() - view)
-                                                     : ImGui::GetScrollY() - list_top;
+    if (jump_row < messages.size()) scroll = rows.heights.top_of(jump_row);
     const app::RowWindow shown = rows.heights.drawn(scroll, view, view * 0.5f);
     bool all_known = true;
     for (std::size_t i = shown.first; i < shown.last; ++i) all_known = all_known && rows.heights.known(i);
@@ -312,13 +340,16 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         ImGui::SetCursorPosY(ImGui::GetCursorPosY() + shown.after - ImGui::GetStyle().ItemSpacing.y);
         ImGui::Dummy(ImVec2(1.0f, 0.0f));  // the list's whole height, for the scroll bar
     }
-    if (rows.at_bottom && !jumped) {
-        ImGui::SetScrollY(list_top + rows.heights.total());  // clamped to the end
-        rows.at_bottom = !all_known;
-    }
     const std::size_t pending = pending_rows(app, ui, out);
-    if (!jumped) follow_bottom();
-    conversation_end(app, ui, pending, now, out);
+    // "Jump to latest", and a post: the newest, even when scrolled up.
+    const RequestId post = last_post(app, room.room_id());
+    if (ui.conv.to_end || (post > rows.post && !fresh) || pending > ui.conv.pending) rows.place.to_newest();
+    rows.post = std::max(rows.post, post);
+    if (const float ask = rows.place.end(ImGui::GetCursorPosY(), jumped || dragging); ask >= 0.0f) {
+        ImGui::SetScrollY(ask);
+        redraw_at(ui, now);
+    }
+    conversation_end(app, ui, pending, !rows.place.newest(), now, out);
     message_menu(app, ui, out);
     ImGui::EndChild();
     a11y::end_log();

@@ -83,7 +83,7 @@ void begin_edit(UiState& ui, const std::string& message_id, const std::string& b
 bool message_more(UiState& ui, const std::string& room_id, const std::string& message_id, Intents& out) {
     // On every message, beside its other controls or on the next line when
     // they fill it; as tall and wide as a finger on a touch screen.
-    const char* label = "\xE2\x8B\xAF##menu";  // "⋯"
+    const char* label = kMoreLabel;
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(2.0f, ui.touch ? ImGui::GetStyle().FramePadding.y : 0.0f));
     const float width = ui.touch ? ImGui::GetFrameHeight() : ImGui::CalcTextSize(label, nullptr, true).x + 4.0f;
     ImGui::SameLine();

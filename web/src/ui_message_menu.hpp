@@ -10,6 +10,7 @@
 namespace roomkey::web::parts {
 
 // The message's "⋯" control (beside its other controls): opens its menu.
+inline constexpr const char* kMoreLabel = "\xE2\x8B\xAF##menu";  // "⋯"; with a mouse, its text plus 4 px wide
 // Answers whether the control holds the keyboard focus.
 bool message_more(UiState& ui, const std::string& room_id, const std::string& message_id, Intents& out);
 // After the message's group (the last item): a right-click on it opens the

@@ -83,7 +83,8 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out);  // how man
 // The room opens at its first unread message (not at the bottom) this frame.
 bool opens_at_unread(const App& app, const UiState& ui);
 void new_messages_line(const App& app, UiState& ui);
-void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant now, Intents& out);
+// `behind`: the reader's place is not the newest ("Jump to latest" while the end is out of view).
+void conversation_end(const App& app, UiState& ui, std::size_t pending, bool behind, Instant now, Intents& out);
 // After the log, in the `strip` of height its frame left under it: "Jump to latest" when behind.
 void jump_to_latest(UiState& ui, float strip, Instant now);
 

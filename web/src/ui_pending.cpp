@@ -113,7 +113,7 @@ void new_messages_line(const App& app, UiState& ui) {
     ImGui::TextColored(kWarn, "%s", tr("conversation.new_messages"));
 }
 
-void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant now, Intents& out) {
+void conversation_end(const App& app, UiState& ui, std::size_t pending, bool behind, Instant now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
     // Where the scroll stands is known only once a frame drew the same
     // content without a scroll asked for: until then, one more frame.
@@ -121,11 +121,8 @@ void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant 
     bool settled = end == ui.conv.end && !ui.conv.scrolled;
     ui.conv.end = end;
     ui.conv.scrolled = false;
-    // After a send the conversation shows it, even when scrolled up.
-    if (pending > ui.conv.pending || ui.conv.to_end) {
-        ImGui::SetScrollHereY(1.0f);
-        settled = false;
-    }
+    // After a send the conversation shows it, even when scrolled up (the conversation scrolls).
+    if (pending > ui.conv.pending || ui.conv.to_end) settled = false;
     ui.conv.pending = pending;
     ui.conv.to_end = false;
     if (!settled) redraw_at(ui, now);
@@ -133,8 +130,11 @@ void conversation_end(const App& app, UiState& ui, std::size_t pending, Instant 
     // Seen to its newest message: read, as the service's own client does.
     if (settled && at_end && !room.messages().empty() && app.open_room().wants_mark_read(room.room_id()))
         out.push_back(app::intent::SeenLatest{room.room_id()});
-    if (ui.conv.behind == !at_end) return;
-    ui.conv.behind = !at_end;  // the log's height follows at the next frame
+    // Behind: the reader's place is not the newest (not a frame where the
+    // end grew before the view followed it), and the end is not in view.
+    behind = behind && !at_end;
+    if (ui.conv.behind == behind) return;
+    ui.conv.behind = behind;  // the log's height follows at the next frame
     redraw_at(ui, now);
 }
 
