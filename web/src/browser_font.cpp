@@ -101,13 +101,14 @@ EM_JS(void, roomkey_js_glyph_metrics, (int codepoint, int emoji, float* out), {
 // its rectangle read back (ink beyond it is not: it must not bleed into a
 // neighbour). Text glyphs are stored white with coverage as alpha (ImGui
 // tints them); a glyph with colour of its own (emoji) keeps its colours and
-// is flagged in colored[i]. Glyphs no longer resident are forgotten.
-// glyphs: count x [codepoint, x, y, width, emoji] (int32); pens: count x pen_x (float).
-EM_JS(void, roomkey_js_glyphs_blit, (const int* glyphs, const float* pens, int count, int height, float baseline,
-                                     unsigned char* atlas, int atlas_width, int* colored), {
+// is flagged (its emoji field becomes 1, 0 for any other). Glyphs no
+// longer resident are forgotten.
+// glyphs: count x [codepoint, x, y, width, emoji, pen_x] (int32).
+EM_JS(void, roomkey_js_glyphs_blit, (int* glyphs, int count, int height, float baseline, unsigned char* atlas,
+                                     int atlas_width), {
     var f = window['roomkey']['_font'], ctx = f['ctx'], kept = {}, ready = 0, i, g, w, e, px, p, color;
     for (i = 0; i < count; i++) {
-        g = (glyphs >> 2) + i * 5;
+        g = (glyphs >> 2) + i * 6;
         w = HEAP32[g + 3];
         e = kept[HEAP32[g]] = f['glyphs'][HEAP32[g]];
         if (!e['px']) {
@@ -120,7 +121,7 @@ EM_JS(void, roomkey_js_glyphs_blit, (const int* glyphs, const float* pens, int c
             }
             var text = f['use'](HEAP32[g], HEAP32[g + 4]);
             ctx.clearRect(0, 0, w, height);
-            ctx.fillText(text, HEAPF32[(pens >> 2) + i], baseline);
+            ctx.fillText(text, HEAP32[g + 5], baseline);
             px = ctx.getImageData(0, 0, w, height).data;
             // Antialiased white text stays near white; colour means emoji.
             for (p = 0, color = 0; p < px.length && !color; p += 4) {
@@ -133,7 +134,7 @@ EM_JS(void, roomkey_js_glyphs_blit, (const int* glyphs, const float* pens, int c
         for (p = 0; p < height; p++) {
             HEAPU8.set(e['px'].subarray(p * w * 4, (p + 1) * w * 4), atlas + ((HEAP32[g + 2] + p) * atlas_width + HEAP32[g + 1]) * 4);
         }
-        HEAP32[(colored >> 2) + i] = e['c'];
+        HEAP32[g + 4] = e['c'];
     }
     f['glyphs'] = kept;
 });
@@ -154,7 +155,7 @@ struct Glyph {
     char32_t codepoint = 0;
     int rect = -1;
     int width = 0;
-    float pen_x = 0;
+    int pen_x = 0;
 };
 
 struct FontState {
@@ -316,11 +317,11 @@ bool build_font_atlas(float pixel_size) {
         glyph.codepoint = codepoint;
         // One pixel of room for antialiasing. A combining mark has no
         // advance and ink left of the pen: it lands on the letter before it.
-        glyph.pen_x = std::ceil(std::max(left, 0.0f)) + 1.0f;
+        glyph.pen_x = static_cast<int>(std::ceil(std::max(left, 0.0f))) + 1;
         glyph.width =
             std::max(1, static_cast<int>(std::ceil(std::max(left, 0.0f)) + std::ceil(std::max(right, 0.0f))) + 2);
         glyph.rect = io.Fonts->AddCustomRectFontGlyph(font, static_cast<ImWchar>(codepoint), glyph.width, line_height,
-                                                      advance, ImVec2(-glyph.pen_x, 0.0f));
+                                                      advance, ImVec2(static_cast<float>(-glyph.pen_x), 0.0f));
         glyphs.push_back(glyph);
     }
     io.Fonts->Build();
@@ -329,24 +330,19 @@ bool build_font_atlas(float pixel_size) {
     int atlas_height = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &atlas_width, &atlas_height);
     std::vector<int> packed;
-    std::vector<float> pens;
-    std::vector<char32_t> placed;
     for (const Glyph& glyph : glyphs) {
         const ImFontAtlasCustomRect* rect = io.Fonts->GetCustomRectByIndex(glyph.rect);
         if (!rect || !rect->IsPacked()) continue;
         packed.insert(packed.end(), {static_cast<int>(glyph.codepoint), rect->X, rect->Y, glyph.width,
-                                     roomkey::app::emoji_presentation(glyph.codepoint) ? 1 : 0});
-        pens.push_back(glyph.pen_x);
-        placed.push_back(glyph.codepoint);
+                                     roomkey::app::emoji_presentation(glyph.codepoint) ? 1 : 0, glyph.pen_x});
     }
-    std::vector<int> colored(pens.size(), 0);
-    roomkey_js_glyphs_blit(packed.data(), pens.data(), static_cast<int>(pens.size()), line_height, ascent, pixels,
-                           atlas_width, colored.data());
+    roomkey_js_glyphs_blit(packed.data(), static_cast<int>(packed.size() / 6), line_height, ascent, pixels,
+                           atlas_width);
     // Colour glyphs are drawn untinted (ImGui's ImFontGlyph::Colored).
     state.colored = 0;
-    for (std::size_t i = 0; i < placed.size(); ++i) {
-        if (!colored[i]) continue;
-        if (auto* glyph = const_cast<ImFontGlyph*>(font->FindGlyphNoFallback(static_cast<ImWchar>(placed[i])))) {
+    for (std::size_t i = 0; i < packed.size(); i += 6) {
+        if (!packed[i + 4]) continue;
+        if (auto* glyph = const_cast<ImFontGlyph*>(font->FindGlyphNoFallback(static_cast<ImWchar>(packed[i])))) {
             glyph->Colored = 1;
             ++state.colored;
         }
