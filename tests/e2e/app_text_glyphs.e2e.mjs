@@ -16,7 +16,10 @@
 // - a single emoji of emoji presentation (😀), which DejaVu Sans, early in
 //   the font stack, holds in black and white, is drawn in colour: alone as
 //   a message, at the start of a room's name in the list, and in the
-//   composer.
+//   composer;
+// - a glyph that comes into the atlas at a later rebuild (鰻, then 鮪) is
+//   drawn exactly as when both come in one rebuild, and the text already
+//   drawn does not change across the rebuilds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openRoomPage, demoUsers, sandboxApi, sandboxApiJson, decodePng, withStackAndBrowser, widgetRect, clickWidget,
@@ -227,4 +230,60 @@ test('a single emoji (😀), which DejaVu Sans holds too, is drawn in colour: a 
     assert.ok(glyph.width > 6 && glyph.colour > 20, `the emoji is drawn in colour in the ${where}: ${JSON.stringify(glyph)}`);
   }
   await page.close();
+});
+
+// The atlas keeps the glyphs it has drawn (web/src/browser_font.cpp): a
+// rebuild draws only the glyphs new to it and copies the others into their
+// new places. A glyph that came in at a later rebuild must look as it does
+// when drawn in one go, and the text already on screen must not change.
+test('a glyph first seen after a rebuild is drawn as in one rebuild; the glyphs already drawn stay the same', async () => {
+  const { room_id: id } = await sandboxApiJson(stack, demoUsers.alice, 'POST', '/rooms',
+    { name: `Glyphs ${Date.now()}`, members_admin_ids: demoUsers.alice.accountId });
+  const room = String(id);
+  const plain = 'Plain text drawn before any rebuild';
+  assert.equal((await sandboxApi(stack, demoUsers.alice, 'POST', `/rooms/${room}/messages`, { body: plain })).status, 200);
+  const open = async (bodies) => {
+    const { page } = await openRoomPage(browser.context, stack.url, room, { viewport: { width: 1366, height: 800 },
+      until: (s) => bodies.every((b) => s.room.messages.some((m) => m.body === b)), what: 'the messages' });
+    await page.waitForFunction(() => window.roomkey.fontStats().missing === 0 && window.roomkey.frameStats().settled,
+      null, { timeout: 30000 });
+    return page;
+  };
+  const shot = async (page, text) => {
+    const r = await messageRect(page, text);
+    return decodePng(await page.screenshot({ clip: { x: r.x, y: r.y, width: Math.min(r.width, 400), height: r.height } }));
+  };
+  const same = (a, b) => a.width === b.width && a.height === b.height && Buffer.from(a.pixels).equals(Buffer.from(b.pixels));
+  // Posted from the composer: the message drawn brings its glyph into the atlas with one more rebuild.
+  const post = async (page, text) => {
+    const rebuilds = await page.evaluate(() => window.roomkey.fontStats().rebuilds);
+    await page.keyboard.type(text);
+    await waitForState(page, (s) => s.composer.text === text, `${text} in the composer`);
+    await page.keyboard.press('Enter');
+    await waitForState(page, (s) => s.room.messages.some((m) => m.body === text), `${text} in the conversation`);
+    await page.waitForFunction((r) => {
+      const f = window.roomkey.fontStats();
+      return f.missing === 0 && f.rebuilds > r && window.roomkey.frameStats().settled;
+    }, rebuilds, { timeout: 30000 }).catch(async (e) => assert.fail(`${text}: ${e.message}; fontStats ` +
+      `${JSON.stringify(await page.evaluate(() => window.roomkey.fontStats()))}, ${rebuilds} rebuilds before`));
+  };
+  // One page: 鰻 comes in with one rebuild, 鮪 with the next (鰻 copied from the first).
+  const page = await open([plain]);
+  const before = await shot(page, plain);
+  await act(page, { type: 'set_setting', name: 'send_key', value: 'enter' });
+  await waitForState(page, (s) => s.settings.send_key === 'enter', 'Enter sends');
+  await clickWidget(page, 'message');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.closest('#a11y') !== null, null,
+    { timeout: 30000 });
+  await post(page, '鰻');
+  await post(page, '鮪');
+  assert.ok(same(before, await shot(page, plain)), 'the text drawn before is drawn the same after two rebuilds');
+  const twoSteps = { first: await shot(page, '鰻'), second: await shot(page, '鮪') };
+  await page.close();
+  // Another page: both come in with the same rebuild.
+  const other = await open([plain, '鰻', '鮪']);
+  assert.ok(same(twoSteps.first, await shot(other, '鰻')), '鰻, copied into a later atlas, is drawn as when drawn in it');
+  assert.ok(same(twoSteps.second, await shot(other, '鮪')), '鮪, new to the second rebuild, is drawn as in one rebuild');
+  assert.ok(!same(twoSteps.first, twoSteps.second), '鰻 and 鮪 are drawn, each its own glyph');
+  await other.close();
 });

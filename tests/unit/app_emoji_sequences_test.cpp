@@ -64,6 +64,19 @@ TEST(EmojiSequences, WithoutSinglesOnlySequencesFold) {
     EXPECT_EQ(seq.added(), 1u);
 }
 
+// Japanese is passed over without a look at each codepoint, but a sequence
+// inside it, or one made of a Japanese character and VS16, is still folded.
+TEST(EmojiSequences, SequencesAmidJapaneseFold) {
+    EmojiSequences seq;
+    const std::u32string folded = codepoints(seq.fold("日本㊗️語⭐！", false));
+    ASSERT_EQ(folded.size(), 6u) << "日, 本, ㊗️ as one, 語, ⭐ (alone: kept), ！";
+    EXPECT_EQ(folded[4], U'\u2B50');
+    ASSERT_NE(seq.sequence_of(folded[2]), nullptr);
+    EXPECT_EQ(*seq.sequence_of(folded[2]), "㊗️");
+    EXPECT_EQ(seq.fold("日本⭐"), "日本" + std::string(seq.fold("⭐"))) << "⭐ of emoji presentation folds";
+    EXPECT_NE(seq.fold("⭐"), "⭐");
+}
+
 TEST(EmojiSequences, EverythingElseStaysAsWritten) {
     EmojiSequences seq;
     for (const std::string s : {"plain text", "日本語のテキスト、です。", "\u2600 text-style sun",

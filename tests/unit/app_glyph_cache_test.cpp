@@ -74,6 +74,29 @@ TEST(GlyphCache, TheCapEvictsTheLeastRecentlyUsedUnpinnedGlyphs) {
     EXPECT_TRUE(contains(set, U'\u3048'));
 }
 
+// A frame notes every character of its text; only the first note of a
+// codepoint in a frame looks it up, and each frame's first note counts.
+TEST(GlyphCache, AGlyphNotedManyTimesCountsAsUsedInEachFrameItIsNoted) {
+    GlyphCache cache({U'a'}, 3);
+    cache.note(U'\u3042');  // あ
+    cache.note(U'\u3044');  // い
+    for (int i = 0; i < 3; ++i) cache.note(U'\u3042');
+    EXPECT_EQ(cache.missing(), 2u) << "あ is wanted once, however often noted";
+    cache.rebuild();
+    for (int frame = 0; frame < 3; ++frame) {
+        cache.next_frame();
+        for (int i = 0; i < 3; ++i) cache.note(U'\u3042');  // あ drawn in every frame, い in none
+    }
+    cache.next_frame();
+    cache.note(U'\u3046');  // う
+    const std::vector<char32_t> set = cache.rebuild();
+    EXPECT_TRUE(contains(set, U'\u3042')) << "あ was used in the last frames";
+    EXPECT_FALSE(contains(set, U'\u3044')) << "い went unused the longest";
+    EXPECT_TRUE(contains(set, U'\u3046'));
+    EXPECT_TRUE(cache.resident(U'\u3046') && !cache.resident(U'\u3044'));
+    EXPECT_EQ(set, (std::vector<char32_t>{U'a', U'\u3042', U'\u3046'})) << "the resident set stays in order";
+}
+
 TEST(GlyphCache, GlyphsDrawnInTheCurrentFrameAreNotEvicted) {
     GlyphCache cache({U'a'}, 3);
     cache.note(U'\u3042');

@@ -94,9 +94,17 @@ bool emoji_presentation(char32_t c) {
 }
 
 std::string EmojiSequences::fold(std::string_view utf8, bool singles) {
-    // Every sequence holds a byte of 0xE2 or more (VS16, ZWJ, the keycap, a regional indicator...).
+    // Every sequence, and every emoji folded alone, holds a codepoint of
+    // U+2000-2FFF (ZWJ, the keycap, the BMP's emoji), U+FE00-FE3F (VS16) or
+    // of a plane above the BMP (regional indicators, skin tones, tags, the
+    // area): lead byte 0xE2, 0xEF 0xB8, or 0xF0 and up. Japanese (0xE3-0xE9,
+    // fullwidth 0xEF 0xBC-0xBF) goes through as it is: it was most of the
+    // line breaking's measures in a long Japanese room.
     bool any = false;
-    for (const char ch : utf8) any = any || static_cast<unsigned char>(ch) >= 0xE2;
+    for (std::size_t k = 0; k < utf8.size() && !any; ++k) {
+        const auto b = static_cast<unsigned char>(utf8[k]);
+        any = b == 0xE2 || b >= 0xF0 || (b == 0xEF && k + 1 < utf8.size() && static_cast<unsigned char>(utf8[k + 1]) == 0xB8);
+    }
     if (!any) return std::string(utf8);
     const std::vector<Decoded> cps = decode(utf8);
     std::string out;

@@ -73,6 +73,11 @@ bool GlyphCache::pinned(char32_t codepoint) const {
 
 void GlyphCache::note(char32_t codepoint) {
     if (codepoint < 0x20 || (codepoint >= 0x7F && codepoint < 0xA0) || codepoint > 0x10FFFF) return;
+    if (codepoint < 0x10000) {
+        const std::uint32_t bit = 1u << (codepoint & 31);
+        if (noted_[codepoint >> 5] & bit) return;
+        noted_[codepoint >> 5] |= bit;
+    }
     auto it = last_used_.find(codepoint);
     if (it != last_used_.end()) {
         it->second = frame_;
@@ -123,6 +128,7 @@ std::vector<char32_t> GlyphCache::rebuild() {
         ++admitted;
     }
     wanted_.erase(wanted_.begin(), wanted_.begin() + static_cast<std::ptrdiff_t>(admitted));
+    noted_.fill(0);  // residency changed: the next note of each codepoint counts again
     return resident_set();
 }
 

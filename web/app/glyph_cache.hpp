@@ -6,6 +6,7 @@
 // natively and under Node.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -44,7 +45,10 @@ public:
     std::vector<char32_t> resident_set() const;
 
     // Starts a new frame: what is noted from now on counts as "used now".
-    void next_frame() { ++frame_; }
+    void next_frame() {
+        ++frame_;
+        noted_.fill(0);
+    }
 
     std::size_t size() const { return last_used_.size(); }
     std::size_t capacity() const { return capacity_; }
@@ -58,6 +62,10 @@ private:
     std::uint64_t frame_ = 1;
     std::map<char32_t, std::uint64_t> last_used_;  // resident -> frame last used (0 = never)
     std::vector<char32_t> wanted_;                           // not resident, in order first noted
+    // BMP codepoints already noted since the frame began: a frame notes each
+    // character of all its text, and the look-ups above were a long room's
+    // cost (the wanted list's most of all, while a room's glyphs came in).
+    std::array<std::uint32_t, 0x10000 / 32> noted_{};
 };
 
 // ASCII, Latin-1 and the few symbols the UI itself draws: always resident.

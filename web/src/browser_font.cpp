@@ -50,101 +50,93 @@ EM_JS(int, roomkey_js_readback_probe, (unsigned char* out, int size, int square)
     return 1;
 });
 
-// Measures the font; keeps one canvas for all glyphs. out: ascent, descent.
+// Opens the font at `px` and keeps it, with every glyph made at that size,
+// across rebuilds: a rebuild measures and draws only the glyphs new to it
+// (a room's Japanese) and copies the others' pixels from here. Another size
+// starts afresh. out: ascent, descent.
 // Text falls back through the browser's own fonts for every script; an
 // emoji (emoji_presentation, or a folded sequence) is asked of the
 // platforms' colour emoji fonts first: a text font earlier in the stack
 // may hold it in black and white (DejaVu Sans: 😀, 🚀), and WebKitGTK takes
 // that one even with VS16.
 EM_JS(int, roomkey_js_font_open, (float px, float* out), {
-    var canvas = document.createElement('canvas');
-    var ctx = canvas.getContext('2d', {'willReadFrequently': true});
-    if (!ctx) return 0;
-    var emoji = '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji"';
-    var text = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", Arial, sans-serif';
-    var font = px + 'px ' + text + ', ' + emoji;
-    ctx.font = font;
-    var m = ctx.measureText('Hgjy|');
-    var ascent = m['fontBoundingBoxAscent'] || m['actualBoundingBoxAscent'] || px * 0.8;
-    var descent = m['fontBoundingBoxDescent'] || m['actualBoundingBoxDescent'] || px * 0.2;
-    HEAPF32[out >> 2] = ascent;
-    HEAPF32[(out >> 2) + 1] = descent;
-    window['roomkey']['_font'] = {'canvas': canvas, 'ctx': ctx, 'font': font, 'emoji': px + 'px ' + emoji + ', ' + text,
-        // The glyph of `codepoint` (a folded sequence's: the sequence) in its font.
-        'use': function(codepoint, emoji) {
-            var f = window['roomkey']['_font'], seq = (window['roomkey']['_sequences'] || {})[codepoint];
-            var want = emoji || seq ? f['emoji'] : f['font'];
-            if (f['cur'] !== want) f['ctx'].font = f['cur'] = want;
-            return seq || String.fromCodePoint(codepoint);
-        }};
+    var f = window['roomkey']['_font'];
+    if (!f || f['px'] !== px) {
+        var canvas = document.createElement('canvas');
+        var ctx = canvas.getContext('2d', {'willReadFrequently': true});
+        if (!ctx) return 0;
+        var emoji = '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji"';
+        var text = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", Arial, sans-serif';
+        f = window['roomkey']['_font'] = {'px': px, 'canvas': canvas, 'ctx': ctx, 'font': px + 'px ' + text + ', ' + emoji,
+            'emoji': px + 'px ' + emoji + ', ' + text,
+            // codepoint -> {'m': [advance, ink left, ink right], 'px': RGBA rows, 'c': colour}
+            'glyphs': {},
+            // The glyph of `codepoint` (a folded sequence's: the sequence) in its font.
+            'use': function(codepoint, emoji) {
+                var seq = (window['roomkey']['_sequences'] || {})[codepoint];
+                var want = emoji || seq ? f['emoji'] : f['font'];
+                if (f['cur'] !== want) ctx.font = f['cur'] = want;
+                return seq || String.fromCodePoint(codepoint);
+            }};
+    }
+    var m = f['ctx'].measureText(f['use'](72) + 'gjy|');  // "Hgjy|" in the text font
+    HEAPF32[out >> 2] = m['fontBoundingBoxAscent'] || m['actualBoundingBoxAscent'] || px * 0.8;
+    HEAPF32[(out >> 2) + 1] = m['fontBoundingBoxDescent'] || m['actualBoundingBoxDescent'] || px * 0.2;
     return 1;
 });
 
 // out: advance, ink left, ink right (relative to the pen position).
 EM_JS(void, roomkey_js_glyph_metrics, (int codepoint, int emoji, float* out), {
     var f = window['roomkey']['_font'];
-    var m = f['ctx'].measureText(f['use'](codepoint, emoji));
-    HEAPF32[out >> 2] = m.width;
-    HEAPF32[(out >> 2) + 1] = m['actualBoundingBoxLeft'] || 0;
-    HEAPF32[(out >> 2) + 2] = m['actualBoundingBoxRight'] || m.width;
+    var g = f['glyphs'][codepoint];
+    if (!g) {
+        var m = f['ctx'].measureText(f['use'](codepoint, emoji));
+        g = f['glyphs'][codepoint] = {'m': [m.width, m['actualBoundingBoxLeft'] || 0, m['actualBoundingBoxRight'] || m.width]};
+    }
+    HEAPF32.set(g['m'], out >> 2);
 });
 
-// Draws every glyph on one canvas the atlas's size and copies each glyph's
-// rectangle into the RGBA atlas: one getImageData in all. Text glyphs are
-// stored white with coverage as alpha (ImGui tints them); a glyph with
-// colour of its own (emoji) keeps its colours and is flagged in colored[i].
-// glyphs: count x [codepoint, x, y, width, emoji] (int32); pens: count x pen_x (float).
-EM_JS(void, roomkey_js_glyphs_blit, (const int* glyphs, const float* pens, int count, int height, float baseline,
-                                     unsigned char* atlas, int atlas_width, int atlas_height, int* colored), {
-    var f = window['roomkey']['_font'];
-    var canvas = f['canvas'];
-    var ctx = f['ctx'];
-    canvas.width = atlas_width;
-    canvas.height = atlas_height;
-    f['cur'] = null;  // a resized canvas forgets its font
-    ctx.fillStyle = "#fff";
-    ctx.textBaseline = "alphabetic";
-    var i, g;
+// Copies every glyph's pixels into its rectangle of the RGBA atlas. A glyph
+// not drawn before is drawn first, alone at the corner of the canvas, and
+// its rectangle read back (ink beyond it is not: it must not bleed into a
+// neighbour). Text glyphs are stored white with coverage as alpha (ImGui
+// tints them); a glyph with colour of its own (emoji) keeps its colours and
+// is flagged (its emoji field becomes 1, 0 for any other). Glyphs no
+// longer resident are forgotten.
+// glyphs: count x [codepoint, x, y, width, emoji, pen_x] (int32).
+EM_JS(void, roomkey_js_glyphs_blit, (int* glyphs, int count, int height, float baseline, unsigned char* atlas,
+                                     int atlas_width), {
+    var f = window['roomkey']['_font'], ctx = f['ctx'], kept = {}, ready = 0, i, g, w, e, px, p, color;
     for (i = 0; i < count; i++) {
-        g = (glyphs >> 2) + i * 5;
-        // The font first: restore() would take it back.
-        var text = f['use'](HEAP32[g], HEAP32[g + 4]);
-        // Clipped to its own rectangle: ink must not bleed into a neighbour.
-        ctx.save();
-        ctx.beginPath();
-        ctx.rect(HEAP32[g + 1], HEAP32[g + 2], HEAP32[g + 3], height);
-        ctx.clip();
-        ctx.fillText(text, HEAP32[g + 1] + HEAPF32[(pens >> 2) + i], HEAP32[g + 2] + baseline);
-        ctx.restore();
-    }
-    var data = ctx.getImageData(0, 0, atlas_width, atlas_height).data;
-    for (i = 0; i < count; i++) {
-        g = (glyphs >> 2) + i * 5;
-        var x = HEAP32[g + 1], y = HEAP32[g + 2], w = HEAP32[g + 3];
-        var row, col, p, color = 0;
-        for (row = y; row < y + height && !color; row++) {
-            for (col = x; col < x + w; col++) {
-                p = (row * atlas_width + col) * 4;
-                // Antialiased white text stays near white; colour means emoji.
-                if (data[p + 3] > 32 && (data[p] < 200 || data[p + 1] < 200 || data[p + 2] < 200)) { color = 1; break; }
+        g = (glyphs >> 2) + i * 6;
+        w = HEAP32[g + 3];
+        e = kept[HEAP32[g]] = f['glyphs'][HEAP32[g]];
+        if (!e['px']) {
+            if (!ready++) {
+                f['canvas'].width = atlas_width;
+                f['canvas'].height = height;
+                f['cur'] = null;  // a resized canvas forgets its font and fill
+                ctx.fillStyle = "#fff";
+                ctx.textBaseline = "alphabetic";
             }
-        }
-        HEAP32[(colored >> 2) + i] = color;
-        for (row = y; row < y + height; row++) {
-            for (col = x; col < x + w; col++) {
-                p = (row * atlas_width + col) * 4;
-                var o = atlas + p;
-                HEAPU8[o] = color ? data[p] : 255;
-                HEAPU8[o + 1] = color ? data[p + 1] : 255;
-                HEAPU8[o + 2] = color ? data[p + 2] : 255;
-                HEAPU8[o + 3] = data[p + 3];
+            var text = f['use'](HEAP32[g], HEAP32[g + 4]);
+            ctx.clearRect(0, 0, w, height);
+            ctx.fillText(text, HEAP32[g + 5], baseline);
+            px = ctx.getImageData(0, 0, w, height).data;
+            // Antialiased white text stays near white; colour means emoji.
+            for (p = 0, color = 0; p < px.length && !color; p += 4) {
+                color = px[p + 3] > 32 && (px[p] < 200 || px[p + 1] < 200 || px[p + 2] < 200) ? 1 : 0;
             }
+            for (p = 0; p < px.length && !color; p += 4) px[p] = px[p + 1] = px[p + 2] = 255;
+            e['px'] = px;
+            e['c'] = color;
         }
+        for (p = 0; p < height; p++) {
+            HEAPU8.set(e['px'].subarray(p * w * 4, (p + 1) * w * 4), atlas + ((HEAP32[g + 2] + p) * atlas_width + HEAP32[g + 1]) * 4);
+        }
+        HEAP32[g + 4] = e['c'];
     }
-});
-
-EM_JS(void, roomkey_js_font_close, (), {
-    delete window['roomkey']['_font'];
+    f['glyphs'] = kept;
 });
 
 // builtin: 1 when the built-in font draws; notice: what the UI
@@ -163,7 +155,7 @@ struct Glyph {
     char32_t codepoint = 0;
     int rect = -1;
     int width = 0;
-    float pen_x = 0;
+    int pen_x = 0;
 };
 
 struct FontState {
@@ -325,11 +317,11 @@ bool build_font_atlas(float pixel_size) {
         glyph.codepoint = codepoint;
         // One pixel of room for antialiasing. A combining mark has no
         // advance and ink left of the pen: it lands on the letter before it.
-        glyph.pen_x = std::ceil(std::max(left, 0.0f)) + 1.0f;
+        glyph.pen_x = static_cast<int>(std::ceil(std::max(left, 0.0f))) + 1;
         glyph.width =
             std::max(1, static_cast<int>(std::ceil(std::max(left, 0.0f)) + std::ceil(std::max(right, 0.0f))) + 2);
         glyph.rect = io.Fonts->AddCustomRectFontGlyph(font, static_cast<ImWchar>(codepoint), glyph.width, line_height,
-                                                      advance, ImVec2(-glyph.pen_x, 0.0f));
+                                                      advance, ImVec2(static_cast<float>(-glyph.pen_x), 0.0f));
         glyphs.push_back(glyph);
     }
     io.Fonts->Build();
@@ -338,25 +330,19 @@ bool build_font_atlas(float pixel_size) {
     int atlas_height = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &atlas_width, &atlas_height);
     std::vector<int> packed;
-    std::vector<float> pens;
-    std::vector<char32_t> placed;
     for (const Glyph& glyph : glyphs) {
         const ImFontAtlasCustomRect* rect = io.Fonts->GetCustomRectByIndex(glyph.rect);
         if (!rect || !rect->IsPacked()) continue;
         packed.insert(packed.end(), {static_cast<int>(glyph.codepoint), rect->X, rect->Y, glyph.width,
-                                     roomkey::app::emoji_presentation(glyph.codepoint) ? 1 : 0});
-        pens.push_back(glyph.pen_x);
-        placed.push_back(glyph.codepoint);
+                                     roomkey::app::emoji_presentation(glyph.codepoint) ? 1 : 0, glyph.pen_x});
     }
-    std::vector<int> colored(pens.size(), 0);
-    roomkey_js_glyphs_blit(packed.data(), pens.data(), static_cast<int>(pens.size()), line_height, ascent, pixels,
-                           atlas_width, atlas_height, colored.data());
-    roomkey_js_font_close();
+    roomkey_js_glyphs_blit(packed.data(), static_cast<int>(packed.size() / 6), line_height, ascent, pixels,
+                           atlas_width);
     // Colour glyphs are drawn untinted (ImGui's ImFontGlyph::Colored).
     state.colored = 0;
-    for (std::size_t i = 0; i < placed.size(); ++i) {
-        if (!colored[i]) continue;
-        if (auto* glyph = const_cast<ImFontGlyph*>(font->FindGlyphNoFallback(static_cast<ImWchar>(placed[i])))) {
+    for (std::size_t i = 0; i < packed.size(); i += 6) {
+        if (!packed[i + 4]) continue;
+        if (auto* glyph = const_cast<ImFontGlyph*>(font->FindGlyphNoFallback(static_cast<ImWchar>(packed[i])))) {
             glyph->Colored = 1;
             ++state.colored;
         }

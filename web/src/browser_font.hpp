@@ -4,7 +4,9 @@
 // the platform draws them, and no font file in the download. The atlas grows
 // on demand: ImGui's UTF-8 decoder reports each codepoint text needs
 // (web/imgui_hooks), the glyph cache (web/app/glyph_cache.hpp) decides what
-// the atlas holds, and a rebuild between frames brings new glyphs in. Falls
+// the atlas holds, and a rebuild between frames brings new glyphs in: the
+// page keeps each glyph's metrics and pixels at the current size, so a
+// rebuild measures and draws only the glyphs new to it. Falls
 // back to Dear ImGui's built-in ProggyClean when Canvas 2D cannot help:
 // when its read-back is noise (privacy.resistFingerprinting; a
 // probe at the first build, web/app/canvas_readback.hpp), and then says so

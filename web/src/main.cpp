@@ -75,6 +75,10 @@ struct Platform {
     int width = 0;  // canvas backing store, device pixels
     int height = 0;
     float scale = 0.0f;  // device-pixel ratio the fonts and style were built for
+    // The canvas's size and ratio are read again (fit_canvas) only after the
+    // window changed (kResize): reading them lays the page out, a frame's
+    // cost when the text layer or the accessibility tree changed.
+    bool resized = true;
     int text_size = -1;  // ui.text_size the fonts were built for
     int dark = -1;       // the theme the style was built for (1 dark, 0 light)
     bool device_objects = false;  // ImGui's GL shaders, buffers and font texture exist
@@ -126,17 +130,21 @@ void set_clipboard(void*, const char* text) {
 // so text is drawn at the display's own resolution; the fonts and the style
 // are rebuilt when the ratio (HiDPI, browser zoom) or the text size changes.
 void fit_canvas(Platform& p) {
-    const roomkey::web::CanvasSize size = roomkey::web::canvas_size();
-    const float ratio = static_cast<float>(size.device_pixel_ratio > 0 ? size.device_pixel_ratio : 1.0);
-    const int width = static_cast<int>(std::lround(static_cast<float>(size.css_width) * ratio));
-    const int height = static_cast<int>(std::lround(static_cast<float>(size.css_height) * ratio));
-    // Set on the canvas directly: Emscripten's glfwSetWindowSize asks for
-    // fullscreen when the size equals the screen's.
-    if (width > 0 && height > 0 && (width != p.width || height != p.height)) {
-        emscripten_set_canvas_element_size("#canvas", width, height);
-        p.width = width;
-        p.height = height;
-        p.on_screen.reset();  // a resized canvas is blank
+    float ratio = p.scale;
+    if (p.resized) {
+        const roomkey::web::CanvasSize size = roomkey::web::canvas_size();
+        ratio = static_cast<float>(size.device_pixel_ratio > 0 ? size.device_pixel_ratio : 1.0);
+        const int width = static_cast<int>(std::lround(static_cast<float>(size.css_width) * ratio));
+        const int height = static_cast<int>(std::lround(static_cast<float>(size.css_height) * ratio));
+        p.resized = width <= 0 || height <= 0;  // not laid out yet: asked again next frame
+        // Set on the canvas directly: Emscripten's glfwSetWindowSize asks for
+        // fullscreen when the size equals the screen's.
+        if (width > 0 && height > 0 && (width != p.width || height != p.height)) {
+            emscripten_set_canvas_element_size("#canvas", width, height);
+            p.width = width;
+            p.height = height;
+            p.on_screen.reset();  // a resized canvas is blank
+        }
     }
     if (ratio != p.scale || p.ui.text_size != p.text_size || roomkey::web::ux::atlas_stale()) {
         p.scale = ratio;
@@ -415,6 +423,7 @@ void on_page_event(int kind) {
             p.dark = -1;  // fit_canvas asks for the scheme again
             [[fallthrough]];
         case roomkey::web::kResize:
+            p.resized = true;
             p.clock.on_change();  // fit_canvas picks up the new ratio or theme
             break;
         case roomkey::web::kVisible:
@@ -435,6 +444,7 @@ void on_page_event(int kind) {
             // may never run; and the whole canvas is painted again.
             drop_frame_request(p);
             p.hidden = false;
+            p.resized = true;  // the window may have changed meanwhile
             p.on_screen.reset();
             p.app->apply(roomkey::app::intent::PageRestored{}, now);
             settle_app(p, now);

@@ -8,7 +8,8 @@
 // every event, and they have by the time the animation frame runs. A
 // devicePixelRatio change without a resize (browser zoom, a move to another
 // display) is seen through a media query on the current ratio, renewed at
-// each change.
+// each change. fit_canvas (main.cpp) reads the canvas's size only after one
+// of these.
 // clang-format off
 EM_JS(void, roomkey_js_listen, (roomkey::web::PageListener notify), {
     var call = function(kind) { wasmTable.get(notify)(kind); };
@@ -19,6 +20,9 @@ EM_JS(void, roomkey_js_listen, (roomkey::web::PageListener notify), {
         'compositionupdate', 'compositionend'
     ].forEach(function(type) { window.addEventListener(type, input, {capture : true, passive : true}); });
     window.addEventListener('resize', function() { call(1); }, {capture : true, passive : true});
+    // The canvas's own size, which the window's resize does not always tell
+    // (the stylesheet applied after the app started, a layout change).
+    new ResizeObserver(function() { call(1); }).observe(document.getElementById('canvas'));
     var watchRatio = function() {
         var query = window.matchMedia('(resolution: ' + window.devicePixelRatio + 'dppx)');
         var changed = function() {
