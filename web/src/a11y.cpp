@@ -83,7 +83,6 @@ struct Tree {
     ImGuiStorage index;               // a node's id -> its place in nodes
     std::vector<ItemAdded> added;     // this frame's ItemAdd boxes, in order
     std::vector<ItemAdded> last_added;
-    ImGuiStorage last_roles;          // last frame's node ids -> A11yRole
     std::vector<A11yNode> published;
     std::string next_shortcut;
     std::string next_name;
@@ -219,8 +218,11 @@ ImGuiID declare_container(A11yRole role, const char* kind, const char* name) {
 }
 
 bool is_text_field(ImGuiID id) {
-    const int role = tree().last_roles.GetInt(id, -1);
-    return role == static_cast<int>(A11yRole::TextField) || role == static_cast<int>(A11yRole::MultilineTextField);
+    // Last frame's nodes (asked only on a focus or an activation, not per frame).
+    for (const A11yNode& node : tree().published) {
+        if (node.id == id) return node.role == A11yRole::TextField || node.role == A11yRole::MultilineTextField;
+    }
+    return false;
 }
 
 ImGuiWindow* window_of(ImGuiID id) {
@@ -548,11 +550,6 @@ void publish(float scale) {
     t.index.Data.resize(0);  // (ImGuiStorage::Clear would free it)
     std::swap(t.last_added, t.added);
     t.added.clear();
-    t.last_roles.Data.resize(0);
-    for (const A11yNode& node : t.published) {
-        t.last_roles.Data.push_back(ImGuiStorage::ImGuiStoragePair(node.id, static_cast<int>(node.role)));
-    }
-    t.last_roles.BuildSortByKey();
 }
 
 void focus(unsigned int id) {
