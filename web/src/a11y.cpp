@@ -9,7 +9,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -63,13 +62,27 @@ EM_JS(int, roomkey_js_a11y_text_focused, (), {
 using roomkey::app::A11yNode;
 using roomkey::app::A11yRole;
 
+struct ItemAdded {
+    ImGuiID id;
+    ImRect box;
+    ImGuiWindow* window;
+};
+
+// The latest item `id` added (an item's info follows its ItemAdd): null when none.
+const ItemAdded* find_added(const std::vector<ItemAdded>& added, ImGuiID id) {
+    for (auto it = added.rbegin(); it != added.rend(); ++it) {
+        if (it->id == id) return &*it;
+    }
+    return nullptr;
+}
+
 struct Tree {
     std::vector<A11yNode> nodes;  // this frame, in submission order
-    std::map<ImGuiID, std::size_t> index;
-    std::map<ImGuiID, ImRect> boxes;          // this frame's ItemAdd boxes
-    std::map<ImGuiID, ImGuiWindow*> windows;  // this frame's
-    std::map<ImGuiID, ImGuiWindow*> last_windows;
-    std::map<ImGuiID, A11yRole> last_roles;
+    // Flat and reused across frames: every item of every frame passes here,
+    // so nothing is allocated per item once they have grown.
+    ImGuiStorage index;               // a node's id -> its place in nodes
+    std::vector<ItemAdded> added;     // this frame's ItemAdd boxes, in order
+    std::vector<ItemAdded> last_added;
     std::vector<A11yNode> published;
     std::string next_shortcut;
     std::string next_name;
@@ -117,8 +130,7 @@ std::string accessible_name(const char* label) {
 
 void on_item_add(ImGuiContext& g, const ImRect& bb, ImGuiID id) {
     Tree& t = tree();
-    t.boxes[id] = bb;
-    t.windows[id] = g.CurrentWindow;
+    t.added.push_back(ItemAdded{id, bb, g.CurrentWindow});
 }
 
 void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatusFlags flags) {
@@ -156,16 +168,15 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
     t.next_name.clear();
     node.shortcut = std::move(t.next_shortcut);
     t.next_shortcut.clear();
-    auto box = t.boxes.find(id);
-    if (box != t.boxes.end()) {
-        const ImRect& r = box->second;
+    if (const ItemAdded* added = find_added(t.added, id)) {
+        const ImRect& r = added->box;
         node.rect = {static_cast<int>(r.Min.x), static_cast<int>(r.Min.y), static_cast<int>(r.GetWidth()),
                      static_cast<int>(r.GetHeight())};
     }
-    auto existing = t.index.find(id);
-    if (existing != t.index.end()) {
-        node.parent = t.nodes[existing->second].parent;
-        t.nodes[existing->second] = std::move(node);
+    if (const int existing = t.index.GetInt(id, -1); existing >= 0) {
+        const auto at = static_cast<std::size_t>(existing);
+        node.parent = t.nodes[at].parent;
+        t.nodes[at] = std::move(node);
         return;
     }
     if (t.log != 0) {
@@ -184,15 +195,15 @@ void on_item_info(ImGuiContext& g, ImGuiID id, const char* label, ImGuiItemStatu
     } else if (t.dialog != 0) {
         node.parent = t.dialog;
     }
-    t.index[id] = t.nodes.size();
+    t.index.SetInt(id, static_cast<int>(t.nodes.size()));
     t.nodes.push_back(std::move(node));
 }
 
 // A node the UI declares itself (a list, a figure), not an ImGui item.
 void add_declared(A11yNode node) {
     Tree& t = tree();
-    if (t.index.count(node.id)) return;
-    t.index[node.id] = t.nodes.size();
+    if (t.index.GetInt(node.id, -1) >= 0) return;
+    t.index.SetInt(node.id, static_cast<int>(t.nodes.size()));
     t.nodes.push_back(std::move(node));
 }
 
@@ -207,14 +218,16 @@ ImGuiID declare_container(A11yRole role, const char* kind, const char* name) {
 }
 
 bool is_text_field(ImGuiID id) {
-    auto it = tree().last_roles.find(id);
-    return it != tree().last_roles.end() &&
-           (it->second == A11yRole::TextField || it->second == A11yRole::MultilineTextField);
+    // Last frame's nodes (asked only on a focus or an activation, not per frame).
+    for (const A11yNode& node : tree().published) {
+        if (node.id == id) return node.role == A11yRole::TextField || node.role == A11yRole::MultilineTextField;
+    }
+    return false;
 }
 
 ImGuiWindow* window_of(ImGuiID id) {
-    auto it = tree().last_windows.find(id);
-    return it == tree().last_windows.end() ? nullptr : it->second;
+    const ItemAdded* added = find_added(tree().last_added, id);
+    return added ? added->window : nullptr;
 }
 
 // Moves keyboard focus (and the visible focus ring) to `id`; a text field
@@ -306,7 +319,7 @@ void begin_log_item(const char* id, const std::string& text, bool keyed) {
     node.parent = t.log;
     node.role = A11yRole::Article;
     t.log_item = node.id;
-    if (t.index.count(node.id)) return;
+    if (t.index.GetInt(node.id, -1) >= 0) return;
     std::size_t kept = t.published.size();
     if (keyed && !log_texts_changed()) {
         // The same text as last frame: the published item's, moved over after the diff.
@@ -329,12 +342,11 @@ void end_log_item() {
     Tree& t = tree();
     if (t.log == 0) return;
     // Over the message as drawn (the group just ended): touch exploration and magnifiers find it there.
-    auto at = t.index.find(t.log_item);
-    if (at != t.index.end()) {
+    if (const int at = t.index.GetInt(t.log_item, -1); at >= 0) {
         const ImVec2 min = ImGui::GetItemRectMin();
         const ImVec2 max = ImGui::GetItemRectMax();
-        t.nodes[at->second].rect = {static_cast<int>(min.x), static_cast<int>(min.y), static_cast<int>(max.x - min.x),
-                                    static_cast<int>(max.y - min.y)};
+        t.nodes[static_cast<std::size_t>(at)].rect = {static_cast<int>(min.x), static_cast<int>(min.y),
+                                                      static_cast<int>(max.x - min.x), static_cast<int>(max.y - min.y)};
     }
     t.log_item = 0;
 }
@@ -427,8 +439,8 @@ void draw_composition() {
     // At the caret (InputPos is the caret's top left), clipped to the field.
     const ImVec2 pos = g.PlatformImeData.InputPos;
     ImDrawList* draw = ImGui::GetForegroundDrawList();
-    const auto box = t.boxes.find(t.compose_id);
-    if (box != t.boxes.end()) draw->PushClipRect(box->second.Min, box->second.Max, true);
+    const ItemAdded* box = find_added(t.added, t.compose_id);
+    if (box) draw->PushClipRect(box->box.Min, box->box.Max, true);
     const ImVec2 at(pos.x + 1.0f, pos.y);
     const ImVec2 size = ImGui::CalcTextSize(t.compose_text.c_str());
     draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBgActive));
@@ -436,7 +448,7 @@ void draw_composition() {
     const float underline = std::max(1.0f, std::round(g.FontSize / 14.0f));
     draw->AddLine(ImVec2(at.x, at.y + size.y - underline), ImVec2(at.x + size.x, at.y + size.y - underline),
                   ImGui::GetColorU32(ImGuiCol_Text), underline);
-    if (box != t.boxes.end()) draw->PopClipRect();
+    if (box) draw->PopClipRect();
 }
 
 void publish(float scale) {
@@ -467,9 +479,9 @@ void publish(float scale) {
 
     // Focus: the field being edited, else the item the keyboard ring is on.
     ImGuiID focus = 0;
-    if (g.ActiveId != 0 && t.index.count(g.ActiveId) && g.InputTextState.ID == g.ActiveId) {
+    if (g.ActiveId != 0 && t.index.GetInt(g.ActiveId, -1) >= 0 && g.InputTextState.ID == g.ActiveId) {
         focus = g.ActiveId;
-    } else if (g.NavId != 0 && !g.NavDisableHighlight && t.index.count(g.NavId)) {
+    } else if (g.NavId != 0 && !g.NavDisableHighlight && t.index.GetInt(g.NavId, -1) >= 0) {
         focus = g.NavId;
     }
     // A press on the field being edited hands the page's focus back to it:
@@ -477,7 +489,7 @@ void publish(float scale) {
     // browser's own UI) while the app still edits the field.
     bool pressed_on_focus = false;
     if (focus != 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-        const std::array<int, 4>& r = t.nodes[t.index.at(focus)].rect;
+        const std::array<int, 4>& r = t.nodes[static_cast<std::size_t>(t.index.GetInt(focus))].rect;
         const int x = static_cast<int>(g.IO.MousePos.x / s), y = static_cast<int>(g.IO.MousePos.y / s);
         pressed_on_focus = x >= r[0] && x < r[0] + r[2] && y >= r[1] && y < r[1] + r[3];
     }
@@ -535,12 +547,9 @@ void publish(float scale) {
     t.list = 0;
     t.log = 0;
     t.log_item = 0;
-    t.index.clear();
-    t.last_windows = std::move(t.windows);
-    t.windows.clear();
-    t.boxes.clear();
-    t.last_roles.clear();
-    for (const A11yNode& node : t.published) t.last_roles[node.id] = node.role;
+    t.index.Data.resize(0);  // (ImGuiStorage::Clear would free it)
+    std::swap(t.last_added, t.added);
+    t.added.clear();
 }
 
 void focus(unsigned int id) {

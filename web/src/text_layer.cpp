@@ -33,16 +33,35 @@ EM_JS(void, roomkey_js_text_copy, (), {
 struct Message {
     std::string id;
     std::string text;  // only in a frame whose texts changed (texts_changed)
-    nlohmann::json runs = nlohmann::json::array();
+    std::size_t first = 0, end = 0;  // its lines in Layer::lines
+};
+
+// A line as drawn, in device px; its text in Layer::chars (kept across
+// frames: a frame's lines cost no allocation once the buffers have grown).
+struct LayerLine {
+    float x, y, width, size;
+    int kind;
+    std::uint32_t at, length;  // in chars
+};
+
+// What the page holds of a drawn message: its lines relative to its first
+// one, so a message only moved (a scroll) is sent as its place alone.
+struct HeldMessage {
+    std::string id;
+    std::vector<LayerLine> lines;
+    std::string chars;
 };
 
 struct Layer {
     ImGuiWindow* window = nullptr;  // the conversation's, this frame
     ImRect clip;
     std::vector<Message> messages;  // every message when the texts changed, else the drawn ones
+    std::vector<LayerLine> lines;   // this frame's, of the drawn messages
+    std::string chars;              // their texts
     std::size_t current = 0;  // 1 + the index of the message drawn now (its lines go to it); 0: none
     std::uint64_t texts = 0;            // this frame's texts (begin's key); 0: no conversation
     std::uint64_t texts_published = 0;  // the texts the page holds
+    std::vector<HeldMessage> held, holding;  // the drawn messages the page holds; this frame's
     std::string runs_published;
     std::string shown;
 };
@@ -67,6 +86,8 @@ bool begin(std::uint64_t texts) {
     l.window = ImGui::GetCurrentWindow();
     l.clip = l.window->InnerClipRect;
     l.messages.clear();
+    l.lines.clear();
+    l.chars.clear();
     l.current = 0;
     const ImGuiIO& io = ImGui::GetIO();
     const float y = io.MousePos.y;
@@ -89,11 +110,11 @@ void message(const std::string& id, const std::string& text, bool drawn) {
     if (!l.window) return;
     if (!texts_changed()) {
         // The page holds every text: only the drawn messages' lines are new.
-        if (drawn) l.messages.push_back(Message{id, {}});
+        if (drawn) l.messages.push_back(Message{id, {}, l.lines.size(), l.lines.size()});
         l.current = drawn ? l.messages.size() : 0;
         return;
     }
-    l.messages.push_back(Message{id, text});
+    l.messages.push_back(Message{id, text, l.lines.size(), l.lines.size()});
     l.current = drawn ? l.messages.size() : 0;
 }
 
@@ -102,13 +123,35 @@ void run(const char* begin, const char* end, ImVec2 at, float width, float size,
     // Every line of a drawn message, on screen or in the margin drawn around
     // it: the layer clips them, and find reaches them all.
     if (l.current == 0 || ImGui::GetCurrentWindow() != l.window || begin == end) return;
-    l.messages[l.current - 1].runs.push_back({at.x, at.y, width, size, std::string(begin, end), static_cast<int>(kind)});
+    const auto length = static_cast<std::uint32_t>(end - begin);
+    const auto at_char = static_cast<std::uint32_t>(l.chars.size());
+    l.lines.push_back(LayerLine{at.x, at.y, width, size, static_cast<int>(kind), at_char, length});
+    l.chars.append(begin, length);
+    l.messages[l.current - 1].end = l.lines.size();
 }
 
 void item(std::string_view text, Run kind, ImVec2 pad) {
     const ImVec2 at = ImGui::GetItemRectMin();
     const float width = ImGui::GetItemRectSize().x - 2.0f * pad.x;  // as drawn (emoji folded)
     run(text.data(), text.data() + text.size(), ImVec2(at.x + pad.x, at.y + pad.y), width, ImGui::GetFontSize(), kind);
+}
+
+// Whether the page still holds message `m`'s lines as drawn this frame,
+// relative to its first: a scroll moves every line alike (within rounding).
+bool page_holds(const HeldMessage& held, const Layer& l, const Message& m) {
+    if (held.lines.size() != m.end - m.first) return false;
+    const LayerLine& origin = l.lines[m.first];
+    const auto near = [](float a, float b) { return std::fabs(a - b) < 0.05f; };
+    for (std::size_t i = 0; i < held.lines.size(); ++i) {
+        const LayerLine& a = held.lines[i];
+        const LayerLine& b = l.lines[m.first + i];
+        if (a.kind != b.kind || a.length != b.length || a.size != b.size || !near(a.x, b.x - origin.x) ||
+            !near(a.y, b.y - origin.y) || !near(a.width, b.width) ||
+            held.chars.compare(a.at, a.length, l.chars, b.at, b.length) != 0) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void publish(float scale) {
@@ -123,19 +166,46 @@ void publish(float scale) {
         roomkey_js_text_messages(list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         l.texts_published = l.texts;
         l.runs_published.clear();
+        l.held.clear();  // a changed text is a new message to the page: its lines go again
     }
-    // The drawn lines, in CSS px of the page.
+    // The drawn messages, each at the place of its first line (CSS px of the
+    // page); its lines relative to that, only when they changed: a scroll
+    // sends places, not text. A message all beyond the clip by more than a
+    // quarter of the clip's height stays hidden text (find still reaches it).
+    const float margin = l.clip.GetHeight() * 0.25f;
+    l.holding.clear();
     nlohmann::json drawn = nlohmann::json::object();
-    for (Message& m : l.messages) {
-        if (m.runs.empty()) continue;
-        for (nlohmann::json& r : m.runs) {
-            r[0] = css(r[0].get<float>() - l.clip.Min.x);
-            r[1] = css(r[1].get<float>() - l.clip.Min.y);
-            r[2] = css(r[2].get<float>());
-            r[3] = css(r[3].get<float>());
+    for (const Message& m : l.messages) {
+        bool near_view = false;
+        for (std::size_t i = m.first; i < m.end && !near_view; ++i) {
+            near_view = l.lines[i].y + l.lines[i].size > l.clip.Min.y - margin && l.lines[i].y < l.clip.Max.y + margin;
         }
-        drawn[m.id] = std::move(m.runs);
+        if (!near_view) continue;
+        const LayerLine& origin = l.lines[m.first];
+        nlohmann::json entry = {css(origin.x - l.clip.Min.x), css(origin.y - l.clip.Min.y)};
+        const auto before =
+            std::find_if(l.held.begin(), l.held.end(), [&](const HeldMessage& h) { return h.id == m.id; });
+        if (before != l.held.end() && page_holds(*before, l, m)) {
+            l.holding.push_back(std::move(*before));  // only moved: its place alone
+        } else {
+            HeldMessage now{m.id, {}, {}};
+            nlohmann::json runs = nlohmann::json::array();
+            for (std::size_t i = m.first; i < m.end; ++i) {
+                LayerLine r = l.lines[i];
+                r.x -= origin.x;
+                r.y -= origin.y;
+                r.at = static_cast<std::uint32_t>(now.chars.size());
+                now.chars.append(l.chars, l.lines[i].at, r.length);
+                now.lines.push_back(r);
+                runs.push_back(
+                    {css(r.x), css(r.y), css(r.width), css(r.size), now.chars.substr(r.at, r.length), r.kind});
+            }
+            entry.push_back(std::move(runs));
+            l.holding.push_back(std::move(now));
+        }
+        drawn[m.id] = std::move(entry);
     }
+    std::swap(l.held, l.holding);
     const nlohmann::json box = l.window ? nlohmann::json{css(l.clip.Min.x), css(l.clip.Min.y), css(l.clip.GetWidth()),
                                                          css(l.clip.GetHeight())}
                                         : nlohmann::json{0, 0, 0, 0};

@@ -46,7 +46,8 @@ void run(const char* begin, const char* end, ImVec2 at, float width, float size,
 // The last item's text as a line (a label drawn by ImGui), `pad` inside its rectangle.
 void item(std::string_view text, Run kind, ImVec2 pad = ImVec2(0, 0));
 
-// After the frame: the page gets what changed. `scale`: device px per CSS px.
+// After the frame: the page gets what changed (a drawn message only moved,
+// as in a scroll: its place alone, not its lines). `scale`: device px per CSS px.
 void publish(float scale);
 
 // A message the page asked to show (found by the browser's find, or
