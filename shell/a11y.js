@@ -332,7 +332,7 @@
       var node = nodes[id];
       if (!node || appFocus !== String(id)) return;
       event.preventDefault();
-      event.stopPropagation();  // the conversation's copy (text_layer.js) is not this one
+      event.stopPropagation();  // the conversation's copy (text_copy.js) is not this one
       var text = selected || node.value || '';
       if (!text) return;
       event.clipboardData.setData('text/plain', text);
