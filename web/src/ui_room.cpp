@@ -62,7 +62,7 @@ void members_tab(const app::RoomView& room, Intents& out) {
         ImGui::SameLine();
         ImGui::Text("%s", m.name.c_str());
         ImGui::SameLine();
-        text_dim("#" + m.account_id + "  " + m.role);
+        text_dim(m.role);  // the service's role word; the account's id is the developer view's log
         ImGui::PopID();
     }
 }
@@ -106,11 +106,9 @@ void files_tab(const app::RoomView& room, const app::FilePreviews& previews, UiS
     for (const ChatFile& f : room.files()) {
         ImGui::PushID(f.file_id.c_str());
         if (tap_button(f.filename.c_str())) out.push_back(app::intent::OpenFile{room.room_id(), f.file_id});
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("room.open_file"));
         ImGui::SameLine();
-        // The size as people read it; the exact count when pointed at.
+        // The size as people read it.
         text_dim(format_file_size(f.filesize, true) + (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("room.file_bytes", {{"n", std::to_string(f.filesize)}}).c_str());
         // An image as in a message (the same budget), a thumbnail's size.
         if (app::is_previewable(f.filename, f.filesize)) file_preview(previews, f.file_id, 6.0f);
         ImGui::PopID();
@@ -140,13 +138,7 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (ImGui::Button(tr("room.mark_read"))) out.push_back(app::intent::MarkRead{room.room_id()});
     note_widget(ui, "mark_read");
     ImGui::SameLine();
-    if (room.loading()) {
-        loading_text(ui, tr("common.loading"), now);
-    } else if (auto at = app.open_room().poll_at()) {
-        text_dim(tr("room.next_check", {{"in", countdown_to(ui, *at, now)}}));
-    } else if (!app.page_visible()) {
-        text_dim(tr("room.paused_hidden"));
-    }
+    if (room.loading()) loading_text(ui, tr("common.loading"), now);
     if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
     room_tabs(app, room, ui, now, out, "room_tabs", 0);
 }
