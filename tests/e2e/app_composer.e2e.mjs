@@ -138,6 +138,41 @@ test('"@bo" offers Bob and Enter writes [To:1002]Bob', async () => {
   await page.close();
 });
 
+// The send key is one control that says what Enter does now, a choice of
+// the two (the service's client offers both); the hint beside it names the
+// key for a new line. (It was a blank "Enter sends" check box beside a dim
+// "Ctrl+Enter sends".)
+test('the send key is one control saying what Enter does, a choice of two, with a hint that matches', async () => {
+  const page = await browser.context.newPage();
+  await start(page);
+  const tree = page.locator('#a11y');
+  await act(page, { type: 'set_setting', name: 'send_key', value: 'ctrl_enter' });
+  await waitForState(page, (s) => s.settings.send_key === 'ctrl_enter', 'Ctrl+Enter sends');
+  await tree.getByRole('button', { name: 'Ctrl+Enter to send', exact: true }).waitFor({ state: 'attached', timeout: 30000 });
+  assert.equal(await tree.getByRole('checkbox', { name: /sends/ }).count(), 0, 'no "Enter sends" check box');
+  await widgetRect(page, 'queue_hint');
+  await clickWidget(page, 'send_key');
+  const enter = tree.getByRole('checkbox', { name: 'Enter to send', exact: true });
+  const ctrlEnter = tree.getByRole('checkbox', { name: 'Ctrl+Enter to send', exact: true });
+  await enter.waitFor({ state: 'attached', timeout: 30000 });
+  assert.equal(await enter.getAttribute('aria-checked'), 'false');
+  assert.equal(await ctrlEnter.getAttribute('aria-checked'), 'true', 'the choice in use is checked');
+  const item = await enter.boundingBox();  // the tree lets the pointer through to the item drawn beneath
+  await page.mouse.click(item.x + item.width / 2, item.y + item.height / 2);
+  await waitForState(page, (s) => s.settings.send_key === 'enter', 'Enter sends, as chosen');
+  await tree.getByRole('button', { name: 'Enter to send', exact: true }).waitFor({ state: 'attached', timeout: 30000 });
+  await widgetRect(page, 'queue_hint');
+  for (const [width, height] of [[390, 844], [1000, 700]]) {
+    await page.setViewportSize({ width, height });
+    await tree.getByRole('button', { name: 'Enter to send', exact: true }).waitFor({ state: 'attached', timeout: 30000 });
+    const control = await widgetRect(page, 'send_key');
+    assert.ok(control.x >= 0 && control.x + control.width <= width && control.y + control.height <= height,
+      `the control is whole on screen at ${width}x${height}: ${JSON.stringify(control)}`);
+    await page.screenshot({ path: join(artifacts, `composer_send_key_${width}x${height}.png`) });
+  }
+  await page.close();
+});
+
 test('a draft survives a room switch and a reload', async () => {
   const page = await browser.context.newPage();
   const state = await start(page);

@@ -7,7 +7,8 @@
 // what both use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { act, waitForState, stopProgram, withStackAndBrowser } from './support.mjs';
+import { join } from 'node:path';
+import { act, waitForState, stopProgram, withStackAndBrowser, widgetRect, artifacts } from './support.mjs';
 import { faultKit, countOf, mirror, ROOM } from './faults_support.mjs';
 
 let stack; let browser;
@@ -56,6 +57,54 @@ test('the sandbox stopped and restarted on the same port while posts are queued:
   const room = await roomBodies();
   for (const body of bodies) assert.equal(countOf(room, body), 1, `"${body}" delivered exactly once`);
   await postWithTheControls(page, 'drawn after the sandbox restart');
+  await page.close();
+});
+
+// The error box's words as drawn (ui_header.cpp describes the box in the
+// accessibility tree): the first image whose name starts with `title`.
+async function errorBoxWords(page, title) {
+  const handle = await page.waitForFunction((t) => {
+    const box = [...document.querySelectorAll('#a11y [role=img]')]
+      .find((el) => (el.getAttribute('aria-label') || '').startsWith(t));
+    return box ? box.getAttribute('aria-label') : null;
+  }, title, { timeout: 30000 });
+  return handle.jsonValue();
+}
+
+// What the screen says while the service is away: one place (the error
+// box), in words: what failed, when the room is read again, what to do; no
+// HTTP status and no error name (the page API and the developer view keep
+// them). The box's words are in the accessibility tree as drawn.
+test('the sandbox stopped: a room failure is said once, in words, with when it is tried again', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  await act(page, { type: 'open_room', room_id: ROOM });
+  await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading, 'the room open');
+  await stopProgram(stack.sandbox);
+  try {
+    await act(page, { type: 'load_messages', room_id: ROOM });
+    const failed = await waitForState(page, (s) => s.errors.room && s.last_error && !s.room.loading, 'the room failing');
+    assert.match(failed.errors.room, /^HTTP 502: .*connect_failed/, 'the page API keeps its values');
+    assert.equal(failed.last_error.code, 'HTTP 502');
+    for (const [width, height] of [[390, 844], [1000, 700]]) {
+      await page.setViewportSize({ width, height });
+      const words = await errorBoxWords(page, failed.last_error.title);
+      assert.doesNotMatch(words, /HTTP|\b50\d\b|connect_failed|_/, `no wire words on the screen at ${width}: ${words}`);
+      assert.match(words, /could not be reached/, `what happened, in words, at ${width}: ${words}`);
+      assert.match(words, /checks the room again at \d\d:\d\d:\d\d/, `when it is tried again, at ${width}: ${words}`);
+      assert.match(words, /try again in a moment/, `what to do, at ${width}: ${words}`);
+      // Said once: no line of the room's own between its buttons and the conversation.
+      const buttons = await widgetRect(page, 'details_toggle');
+      const log = await widgetRect(page, 'conversation');
+      assert.ok(log.y - (buttons.y + buttons.height) < buttons.height,
+        `nothing drawn between the room's buttons and its messages at ${width}: ${JSON.stringify({ buttons, log })}`);
+      await page.screenshot({ path: join(artifacts, `outage_words_${width}x${height}.png`) });
+    }
+  } finally {
+    await restartSandbox();
+  }
+  await act(page, { type: 'load_messages', room_id: ROOM });
+  await waitForState(page, (s) => !s.errors.room && !s.room.loading, 'the room read again');
   await page.close();
 });
 

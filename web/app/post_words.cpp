@@ -1,8 +1,6 @@
 // post_words.cpp: a pending post in words (see post_words.hpp).
 #include "app/post_words.hpp"
 
-#include <cstdio>
-
 #include "app/i18n.hpp"
 
 namespace roomkey::app {
@@ -34,14 +32,7 @@ std::string pending_words(const PostJob& job, const UserTime& user) {
                               : starts("429") ? tr("pending.rate_limited")
                                               : tr("pending.unreachable");
             std::string line = tr("pending.not_sent", {{"why", why}});
-            if (job.retry_at) {
-                const std::int64_t at = (unix_ms(*job.retry_at) + 999) / 1000;
-                const LocalTime t = local_time(at, user);
-                char clock[16];
-                std::snprintf(clock, sizeof clock, "%02u:%02u:%02u", t.hour, t.minute,
-                              static_cast<unsigned>(((at % 60) + 60) % 60));
-                line += " " + tr("pending.retrying_at", {{"time", clock}});
-            }
+            if (job.retry_at) line += " " + tr("pending.retrying_at", {{"time", clock_seconds_text(unix_ms(*job.retry_at), user)}});
             return line;
         }
         case PostStage::checking:

@@ -51,6 +51,14 @@ UtcOffsetAt fixed_utc_offset(int minutes) {
     return [minutes](std::int64_t) { return minutes; };
 }
 
+std::string clock_seconds_text(std::int64_t unix_ms, const UserTime& user) {
+    const std::int64_t at = time_text_detail::floor_div(unix_ms + 999, 1000);
+    const LocalTime t = local_time(at, user);
+    char clock[16];
+    std::snprintf(clock, sizeof clock, "%02u:%02u:%02u", t.hour, t.minute, static_cast<unsigned>(((at % 60) + 60) % 60));
+    return clock;
+}
+
 LocalTime local_time(std::int64_t unix_seconds, const UserTime& user) {
     using namespace time_text_detail;
     const std::int64_t local =

@@ -54,6 +54,10 @@ LocalTime local_time(std::int64_t unix_seconds, const UserTime& user);
 // The clock ("14:07") for a message sent on today's local date, the date and clock ("2024-03-05 14:07") otherwise.
 std::string message_time_text(std::int64_t sent, std::int64_t now, const UserTime& user);
 
+// "10:42:05": the local clock to the second, rounded up, for a time something
+// happens again ("Retrying at ...", "Checked again at ...").
+std::string clock_seconds_text(std::int64_t unix_ms, const UserTime& user);
+
 // `unix_seconds` written in `style`: by the user's writer, else digits, year first.
 std::string written_time(std::int64_t unix_seconds, TimeStyle style, const UserTime& user);
 

@@ -5,6 +5,7 @@
 
 #include "roomkey/api.hpp"
 #include "roomkey/errors.hpp"
+#include "roomkey/proxy_outcome.hpp"
 #include "roomkey/scopes.hpp"
 #include "roomkey/token.hpp"
 
@@ -146,7 +147,15 @@ UserError api_error(std::string_view what, const HttpResponse& response, std::op
     } else if (response.status >= 500) {
         out.remedy = tr("errors.server.remedy");
     }
-    if (out.message.empty()) out.message = tr("errors.status.message", {{"status", std::to_string(response.status)}});
+    if (out.message.empty()) {
+        out.message = tr("errors.status.message", {{"status", std::to_string(response.status)}});
+        out.plain = tr("errors.status.plain");
+    }
+    // The helper's own 502/504 says in its words (and its error's name)
+    // whether the request left: the screen says it in the language shown.
+    if (const auto outcome = read_upstream_outcome(response)) {
+        out.plain = tr(*outcome == UpstreamOutcome::not_sent ? "errors.unreachable.not_sent" : "errors.unreachable.no_answer");
+    }
     return out;
 }
 

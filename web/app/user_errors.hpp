@@ -22,7 +22,12 @@ struct UserError {
     std::string message;  // what happened
     std::string code;     // "3001 access_denied", "invalid_grant", "HTTP 403", or ""
     std::string remedy;   // what the user can do
+    // What the ordinary screen says in place of `message` when that holds
+    // the helper's or the wire's words ("connect_failed"); "" = `message`.
+    // The page API and the developer view keep `message` and `code`.
+    std::string plain;
     bool offers_try_again = false;
+    const std::string& shown() const { return plain.empty() ? message : plain; }
 };
 
 // "3001 access_denied"

@@ -165,6 +165,14 @@ void keys_to_composer(const UiState& ui) {
     if (ui.composer.field != 0) input_queue::keys_for_field(ui.composer.field);
 }
 
+void send_key_choice(const app::Settings& settings, Intents& out) {
+    const bool enter = settings.send_key() == app::SendKey::enter;
+    if (ImGui::MenuItem(tr("composer.send_enter"), nullptr, enter) && !enter)
+        out.push_back(app::intent::SetSetting{"send_key", "enter"});
+    if (ImGui::MenuItem(tr("composer.send_ctrl_enter"), nullptr, !enter) && enter)
+        out.push_back(app::intent::SetSetting{"send_key", "ctrl_enter"});
+}
+
 int caret_to_end(ImGuiInputTextCallbackData* data) {
     bool& pending = *static_cast<bool*>(data->UserData);
     if (pending) data->CursorPos = data->SelectionStart = data->SelectionEnd = data->BufTextLen;
@@ -297,15 +305,19 @@ void composer(const App& app, UiState& ui, Intents& out) {
                 out.push_back(app::intent::SetDraft{room.room_id(), *code});
             }
         }
-        bool enter = enter_sends;
-        beside((std::string("[x] ") + tr("composer.enter_sends")).c_str());  // the check box's width
-        if (ImGui::Checkbox(tr("composer.enter_sends"), &enter)) {
-            out.push_back(app::intent::SetSetting{"send_key", enter ? "enter" : "ctrl_enter"});
-        }
-        note_widget(ui, "send_key");
-        // The shortcut is on the button for assistive technology; on a touch screen there is no key to hint.
-        if (!ui.touch && short_hint(tr(enter_sends ? "composer.hint_new_line" : "composer.hint_ctrl_enter"))) {
-            note_widget(ui, "queue_hint");
+        // What Enter does now, one control: a choice of the two (the service's
+        // client offers both), and the key for a new line beside it. A touch
+        // screen has no keys to hint: the choice stays in the header's settings.
+        if (!ui.touch) {
+            const std::string label = std::string(tr(enter_sends ? "composer.send_enter" : "composer.send_ctrl_enter")) + "##send_key";
+            if (tap_button(beside(label.c_str()))) ImGui::OpenPopup("send_key_choice");
+            note_widget(ui, "send_key");
+            if (ImGui::BeginPopup("send_key_choice")) {
+                send_key_choice(ws.settings(), out);
+                ImGui::EndPopup();
+            }
+            if (short_hint(tr(enter_sends ? "composer.hint_new_line" : "composer.hint_enter_new_line")))
+                note_widget(ui, "queue_hint");
         }
     }
     ImGui::EndChild();

@@ -202,34 +202,52 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::AlignTextToFramePadding();
     const std::string name = emoji_folded(room.name().empty() ? "#" + room.room_id() : room.name(), false);
     const char* details = tr(ui.nav.details_open ? "conversation.hide_details" : "conversation.details");
-    // The name gives way (an ellipsis) before the buttons leave its line: on
-    // a phone, where they are a finger tall, the header stays one line.
     const ImGuiStyle& style = ImGui::GetStyle();
     const auto after = [&](const char* label) {
         return ImGui::CalcTextSize(label).x + style.FramePadding.x * 2.0f + style.ItemSpacing.x;
     };
-    const float room_for_name = ImGui::GetContentRegionAvail().x - after(tr("conversation.mark_read")) - after(details) - 1.0f;
-    const ImVec2 name_size = ImGui::CalcTextSize(name.c_str());
-    if (name_size.x <= room_for_name || room_for_name < ImGui::GetFontSize() * 3.0f) {
-        ImGui::TextColored(kAccent, "%s", name.c_str());
-    } else {
+    // The name first: when it does not fit beside both buttons, Mark as read
+    // goes into a "⋯" menu at the line's end (Details stays: it is a place),
+    // and only a name wider than what is left is cut. One line on a phone.
+    const char* more = "\xE2\x8B\xAF##room_menu";  // "⋯"
+    const float line = ImGui::GetContentRegionAvail().x - 1.0f;
+    const float name_width = ImGui::CalcTextSize(name.c_str()).x;
+    const bool in_menu = name_width > line - after(tr("conversation.mark_read")) - after(details);
+    const float room_for_name = line - after(details) - (in_menu ? after("\xE2\x8B\xAF") : after(tr("conversation.mark_read")));
+    std::string drawn_name = name;
+    if (name_width > room_for_name && room_for_name >= ImGui::GetFontSize() * 3.0f) {
         const char* ellipsis = "\xE2\x80\xA6";  // …
         const char* cut = name.c_str();  // where the part that fits ends, on a character boundary
         ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), room_for_name - ImGui::CalcTextSize(ellipsis).x, 0.0f,
                                         name.c_str(), nullptr, &cut);
-        ImGui::TextColored(kAccent, "%.*s%s", static_cast<int>(cut - name.c_str()), name.c_str(), ellipsis);
+        drawn_name = std::string(name.c_str(), cut) + ellipsis;
     }
-    if (tap_button(beside(tr("conversation.mark_read")))) out.push_back(app::intent::MarkRead{room.room_id()});
-    note_widget(ui, "mark_read");
+    ImGui::TextColored(kAccent, "%s", drawn_name.c_str());
+    a11y::describe_last_item("room_name", drawn_name);  // the name as drawn
+    if (!in_menu && tap_button(beside(tr("conversation.mark_read")))) out.push_back(app::intent::MarkRead{room.room_id()});
+    if (!in_menu) note_widget(ui, "mark_read");
     if (tap_button(beside(details))) {
         ui.nav.details_open = !ui.nav.details_open;
     }
     note_widget(ui, "details_toggle");
+    if (in_menu) {
+        a11y::name_next(tr("conversation.room_menu"));
+        if (tap_button(beside(more))) ImGui::OpenPopup("room_menu");
+        note_widget(ui, "room_menu");
+        if (ImGui::BeginPopup("room_menu")) {
+            if (tap_button(tr("conversation.mark_read"))) {  // finger-sized on a touch screen
+                out.push_back(app::intent::MarkRead{room.room_id()});
+                ImGui::CloseCurrentPopup();
+            }
+            note_widget(ui, "mark_read");
+            ImGui::EndPopup();
+        }
+    }
     if (room.loading()) {
         ImGui::SameLine();
         loading_text(ui, tr("common.loading"), now);
     }
-    if (!room.error().empty()) text_wrapped(kBad, room.error());
+    // A failure of the room is said once, in words, by the error box (ui_header.cpp).
 
     const float composer_h = composer_height();
     // Scrolled up, "Jump to latest" has a strip of its own under the log: it covers no message's controls.

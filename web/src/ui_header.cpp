@@ -76,10 +76,7 @@ void finger_sized(const UiState& ui) {
 // The settings (app/settings.hpp), kept for this browser.
 void settings_items(const App& app, Intents& out) {
     const app::Settings& settings = app.workspace().settings();
-    bool enter = settings.send_key() == app::SendKey::enter;
-    if (ImGui::Checkbox(tr("settings.enter_sends"), &enter)) {
-        out.push_back(app::intent::SetSetting{"send_key", enter ? "enter" : "ctrl_enter"});
-    }
+    send_key_choice(settings, out);  // ui_composer.cpp
     bool mark = settings.mark_read_on_view();
     if (ImGui::Checkbox(tr("settings.mark_read_on_view"), &mark)) {
         out.push_back(app::intent::SetSetting{"mark_read_on_view", mark ? "true" : "false"});
@@ -219,9 +216,19 @@ void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool
         ImGui::PushStyleColor(ImGuiCol_ChildBg, kErrorBg);
         // As tall as what it says, however the message and remedy wrap.
         ImGui::BeginChild("error", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY);
-        text_wrapped(kBad, error->code.empty() ? error->title : error->title + " (" + error->code + ")");
-        ImGui::TextWrapped("%s", error->message.c_str());
-        if (!error->remedy.empty()) ImGui::TextWrapped("%s", error->remedy.c_str());
+        // The ordinary screen says it in words: what failed, when it is
+        // tried again, what to do. The status and the error's name (and the
+        // helper's own words) are the developer view's.
+        std::string said = developer && !error->code.empty() ? error->title + " (" + error->code + ")" : error->title;
+        text_wrapped(kBad, said);
+        std::string words = developer ? error->message : error->shown();
+        // A room that fails is read again at its next check: the room's own error line is this.
+        const auto again = app.open_room().poll_at();
+        if (!developer && again && !app.open_room().view().error().empty())
+            words += " " + tr("errors.room_checked_at", {{"time", app::clock_seconds_text(unix_ms(*again), app.workspace().user_time())}});
+        if (!error->remedy.empty()) words += "\n" + error->remedy;
+        ImGui::TextWrapped("%s", words.c_str());
+        said += "\n" + words;
         if (error->offers_try_again) {
             if (primary_button(tr("common.try_again"))) out.push_back(app::intent::TryAgain{true});
             note_widget(ui, "try_again");
@@ -229,6 +236,7 @@ void header_rest(const App& app, UiState& ui, Intents& out, bool developer, bool
         }
         if (tap_button(tr("common.dismiss"))) out.push_back(app::intent::TryAgain{});
         ImGui::EndChild();
+        a11y::describe_last_item("error", said);  // the box's words as drawn
         ImGui::PopStyleColor();
     }
     ImGui::Separator();

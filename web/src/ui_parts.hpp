@@ -131,6 +131,9 @@ int caret_to_end(ImGuiInputTextCallbackData* data);
 // Reply, Quote, To (composer_fill) and Edit: the keys typed from the
 // press on wait for the field they put the caret in (input_queue.hpp).
 void keys_to_composer(const UiState& ui);
+// Which key sends, a choice of two (Enter / Ctrl+Enter to send): the
+// composer's menu and the header's settings.
+void send_key_choice(const app::Settings& settings, Intents& out);
 
 // The details pane follows a place asked for (the address, Back, a script),
 // and tells the app when the user closes it (called before the panes and

@@ -1,7 +1,7 @@
-// ui_room.cpp: the open room: messages (oldest first, newest at
-// the bottom, each with sender and time), Mark as read, and tabs for its
-// tasks (with Done), members and files; plus my tasks, contacts and contact
-// requests. Draws from the read-only App; every action is an intent.
+// ui_room.cpp: the developer view's open room: Reload, Mark as read and
+// tabs for its tasks (with Done), members and files (its messages are the
+// workspace's conversation); plus my tasks, contacts and contact requests.
+// Draws from the read-only App; every action is an intent.
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -22,26 +22,6 @@ std::string format_time(std::int64_t unix_seconds) {
     return app::written_time(unix_seconds, app::TimeStyle::date_clock, browser_user_time());
 }
 
-void messages_child(const app::RoomView& room) {
-    const float height = ImGui::GetTextLineHeightWithSpacing() * 12.0f;
-    ImGui::BeginChild("room_messages", ImVec2(0, height), ImGuiChildFlags_Border);
-    if (room.messages().empty()) text_dim(tr(room.loading() ? "room.loading_messages" : "room.no_messages"));
-    for (const ChatMessage& m : room.messages()) {
-        const std::string who =
-            m.account.name.empty() ? tr("room.account", {{"id", m.account.account_id}}) : m.account.name;
-        ImGui::TextColored(kAccent, "%s", who.c_str());
-        ImGui::SameLine();
-        text_dim(format_time(m.send_time));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("message_id %s",
-                              m.message_id.c_str());  // i18n: not shown (the wire name, developer view)
-        ImGui::TextWrapped("%s", m.body.c_str());
-        ImGui::Spacing();
-    }
-    follow_bottom();
-    ImGui::EndChild();
-}
-
 }  // namespace
 
 void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now, Intents& out) {
@@ -55,18 +35,20 @@ void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now,
             out.push_back(app::intent::ReopenTask{room.room_id(), t.task_id});
         }
         ImGui::SameLine();
-        const std::string who = t.account ? (t.account->name.empty() ? t.account->account_id : t.account->name) : "";
-        ImGui::TextWrapped("[%s] %s%s%s", t.status.c_str(), t.body.c_str(), who.empty() ? "" : "  -> ", who.c_str());
+        // Its words, in words: the body (dim once done: its button says which it is), then for whom and by when.
+        ImGui::BeginGroup();
+        text_wrapped(t.status == "done" ? kDim : ImGui::GetStyleColorVec4(ImGuiCol_Text), t.body);
+        if (t.account) {
+            text_dim(tr("room.task_for", {{"name", t.account->name.empty() ? t.account->account_id : t.account->name}}));
+        }
         // The deadline in local time, overdue marked.
         const app::DeadlineText due = app::deadline_text(t.limit_time.value_or(0), t.limit_type.value_or("none"),
                                                          t.status == "done", unix_ms(now) / 1000, ws.user_time());
         if (!due.text.empty()) {
-            ImGui::Indent();
-            ImGui::TextColored(
-                due.overdue ? kBad : kDim, "%s",
-                tr(due.overdue ? "room.task_due_overdue" : "room.task_due", {{"when", due.text}}).c_str());
-            ImGui::Unindent();
+            text_wrapped(due.overdue ? kBad : kDim,
+                         tr(due.overdue ? "room.task_due_overdue" : "room.task_due", {{"when", due.text}}));
         }
+        ImGui::EndGroup();
         ImGui::PopID();
     }
 }
@@ -80,7 +62,7 @@ void members_tab(const app::RoomView& room, Intents& out) {
         ImGui::SameLine();
         ImGui::Text("%s", m.name.c_str());
         ImGui::SameLine();
-        text_dim("#" + m.account_id + "  " + m.role);
+        text_dim(m.role);  // the service's role word; the account's id is the developer view's log
         ImGui::PopID();
     }
 }
@@ -124,11 +106,9 @@ void files_tab(const app::RoomView& room, const app::FilePreviews& previews, UiS
     for (const ChatFile& f : room.files()) {
         ImGui::PushID(f.file_id.c_str());
         if (tap_button(f.filename.c_str())) out.push_back(app::intent::OpenFile{room.room_id(), f.file_id});
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("room.open_file"));
         ImGui::SameLine();
-        // The size as people read it; the exact count when pointed at.
+        // The size as people read it.
         text_dim(format_file_size(f.filesize, true) + (f.upload_time ? "  " + format_time(*f.upload_time) : ""));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("room.file_bytes", {{"n", std::to_string(f.filesize)}}).c_str());
         // An image as in a message (the same budget), a thumbnail's size.
         if (app::is_previewable(f.filename, f.filesize)) file_preview(previews, f.file_id, 6.0f);
         ImGui::PopID();
@@ -158,15 +138,8 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     if (ImGui::Button(tr("room.mark_read"))) out.push_back(app::intent::MarkRead{room.room_id()});
     note_widget(ui, "mark_read");
     ImGui::SameLine();
-    if (room.loading()) {
-        loading_text(ui, tr("common.loading"), now);
-    } else if (auto at = app.open_room().poll_at()) {
-        text_dim(tr("room.next_check", {{"in", countdown_to(ui, *at, now)}}));
-    } else if (!app.page_visible()) {
-        text_dim(tr("room.paused_hidden"));
-    }
+    if (room.loading()) loading_text(ui, tr("common.loading"), now);
     if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
-    messages_child(room);
     room_tabs(app, room, ui, now, out, "room_tabs", 0);
 }
 
