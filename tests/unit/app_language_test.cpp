@@ -136,28 +136,16 @@ TEST_F(AppLanguage, ARateLimitNoteWrittenBeforeASwitchReadsInTheNewLanguage) {
     EXPECT_EQ(h.app->notice(), written()) << "both pieces follow the language";
 }
 
-TEST_F(AppLanguage, CopyNoticesWrittenBeforeASwitchReadInTheNewLanguage) {
-    AppHarness h;
-    h.start();
-    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
-    std::uint64_t me = 0;
-    for (const LogEntry& entry : h.app->log().entries()) {
-        if (entry.request.url == "/api/me") me = entry.id;
-    }
-    ASSERT_NE(me, 0u);
-    struct Case {
-        std::string action;
-        std::function<std::string()> written;  // what it tells, in the language of now
-    };
-    const std::vector<Case> cases = {
-        {R"({"type":"copy_as","entry":)" + std::to_string(me) + R"(,"format":"curl_service"})",
-         [] { return tr("log.copied_masked", {{"format", tr("log.format.curl_service")}}); }},
-        {R"({"type":"copy_as","entry":)" + std::to_string(me) + R"(,"format":"python"})",
-         [] { return tr("log.copied_masked", {{"format", "Python requests"}}); }},
-        {R"({"type":"set_log_filter","status":"teapot"})",
-         [] { return tr("notice.log_filter_unchanged", {{"problem", tr("log.bad_status")}}); }},
-    };
-    for (const Case& c : cases) {
+// An action and what the notice it leaves says, in the language of now.
+struct NoticeCase {
+    std::string action;
+    std::function<std::string()> written;
+};
+
+// Each action, applied in English, leaves its notice; after a switch to
+// Japanese the same notice reads in Japanese (the catalog has both).
+void expect_notices_follow_the_language(AppHarness& h, const std::vector<NoticeCase>& cases) {
+    for (const NoticeCase& c : cases) {
         h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
         auto action = parse_action(c.action);
         ASSERT_TRUE(action) << action.error();
@@ -166,8 +154,34 @@ TEST_F(AppLanguage, CopyNoticesWrittenBeforeASwitchReadInTheNewLanguage) {
         ASSERT_EQ(english, c.written()) << c.action;
         h.apply(*parse_action(R"({"type":"set_language","lang":"ja"})"));
         ASSERT_NE(c.written(), english) << "the catalog has its Japanese: " << c.action;
-        EXPECT_EQ(h.app->notice(), c.written()) << c.action;
+        EXPECT_EQ(h.app->notice(), c.written()) << "the notice follows the language: " << c.action;
     }
+}
+
+// The id of the newest log entry for `url` (0: none).
+std::uint64_t logged_id(const AppHarness& h, const std::string& url) {
+    std::uint64_t id = 0;
+    for (const LogEntry& entry : h.app->log().entries()) {
+        if (entry.request.url == url) id = entry.id;
+    }
+    return id;
+}
+
+TEST_F(AppLanguage, CopyNoticesWrittenBeforeASwitchReadInTheNewLanguage) {
+    AppHarness h;
+    h.start();
+    h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
+    const std::uint64_t me = logged_id(h, "/api/me");
+    ASSERT_NE(me, 0u);
+    const std::vector<NoticeCase> cases = {
+        {R"({"type":"copy_as","entry":)" + std::to_string(me) + R"(,"format":"curl_service"})",
+         [] { return tr("log.copied_masked", {{"format", tr("log.format.curl_service")}}); }},
+        {R"({"type":"copy_as","entry":)" + std::to_string(me) + R"(,"format":"python"})",
+         [] { return tr("log.copied_masked", {{"format", "Python requests"}}); }},
+        {R"({"type":"set_log_filter","status":"teapot"})",
+         [] { return tr("notice.log_filter_unchanged", {{"problem", tr("log.bad_status")}}); }},
+    };
+    expect_notices_follow_the_language(h, cases);
     h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
     h.apply(*parse_action(R"({"type":"export_har"})"));
     const std::string saved = h.app->notice();
@@ -182,16 +196,9 @@ TEST_F(AppLanguage, ARefusedCopyReadsInTheNewLanguage) {
     AppHarness h;
     h.start();
     h.apply(intent::UseApiToken{std::string(AppHarness::kApiToken)});
-    std::uint64_t config = 0;
-    for (const LogEntry& entry : h.app->log().entries()) {
-        if (entry.request.url == "/config.json") config = entry.id;
-    }
+    const std::uint64_t config = logged_id(h, "/config.json");
     ASSERT_NE(config, 0u);
-    struct Case {
-        std::string action;
-        std::function<std::string()> written;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<NoticeCase> cases = {
         {R"({"type":"copy_as","entry":999999,"format":"python"})",
          [] { return tr("log.entry_gone", {{"id", "999999"}}); }},
         {R"({"type":"copy_as","entry":)" + std::to_string(config) + R"(,"format":"curl_service"})",
@@ -199,17 +206,7 @@ TEST_F(AppLanguage, ARefusedCopyReadsInTheNewLanguage) {
         {R"({"type":"copy_as","entry":)" + std::to_string(config) + R"(,"format":"python"})",
          [] { return tr("log.copy_not_api", {{"format", "Python requests"}}); }},
     };
-    for (const Case& c : cases) {
-        h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
-        auto action = parse_action(c.action);
-        ASSERT_TRUE(action) << action.error();
-        h.apply(*action);
-        const std::string english = h.app->notice();
-        ASSERT_EQ(english, c.written()) << c.action;
-        h.apply(*parse_action(R"({"type":"set_language","lang":"ja"})"));
-        ASSERT_NE(c.written(), english) << "the catalog has its Japanese: " << c.action;
-        EXPECT_EQ(h.app->notice(), c.written()) << "the refusal follows the language: " << c.action;
-    }
+    expect_notices_follow_the_language(h, cases);
     h.apply(*parse_action(R"({"type":"set_language","lang":"en"})"));
 }
 
