@@ -400,8 +400,11 @@
     // The status line under the header ("Signed out: ...", "Copied as curl"), as drawn.
     if (s.notice) parts.push(s.notice);
     if (s.last_error) {
+      // As the error box says it: the code and the wire's words only in the developer view.
+      const developer = s.view === 'developer';
       parts.push(say('mirror.last_error', { title: s.last_error.title }) +
-                 (s.last_error.code ? ' (' + s.last_error.code + ')' : '') + '. ' + s.last_error.message +
+                 (developer && s.last_error.code ? ' (' + s.last_error.code + ')' : '') + '. ' +
+                 (developer ? s.last_error.message : s.last_error.shown) +
                  (s.last_error.remedy ? ' ' + s.last_error.remedy : ''));
     }
     return parts.join(' ');

@@ -122,7 +122,7 @@ test('ja-JP, signed in: the sandbox consent, the workspace, the developer view a
   assert.ok((await page.content()).includes('ログイン'), 'the sandbox login screen is Japanese');
   await passConsent(page, stack, demoUsers.alice, 'deny');
   await waitForState(page, (s) => s.last_error, 'the error');
-  await waitForMirror(page, /直近のエラー: ログインが拒否されました \(3001 access_denied\)/, 'the error in Japanese');
+  await waitForMirror(page, /直近のエラー: ログインが拒否されました\. /, 'the error in Japanese');
   await shot(page, 'ja-error-1366x800');
   // Signed in.
   await act(page, { type: 'try_again' });

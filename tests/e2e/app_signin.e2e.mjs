@@ -125,7 +125,14 @@ test('deny at the consent screen: a clear 3001 error, a try-again action, no tok
   assert.equal(state.last_error.code, '3001 access_denied', 'spec 4.2 / 7.1');
   assert.equal(state.last_error.try_again, true);
   assert.equal(token.requests, 0, 'no token request after a denial');
-  assert.match(await page.locator('#mirror').textContent(), /Last error: Sign-in denied \(3001 access_denied\)/);
+  // The mirror says what the error box says: the code is the developer view's (and state()'s).
+  const mirror = await page.locator('#mirror').textContent();
+  assert.match(mirror, /Last error: Sign-in denied\. /);
+  assert.ok(!mirror.includes('access_denied'), mirror);
+  await act(page, { type: 'show_view', view: 'developer' });
+  await page.waitForFunction(() => document.getElementById('mirror').textContent
+    .includes('Last error: Sign-in denied (3001 access_denied)'), null, { timeout: 10000 });
+  await act(page, { type: 'show_view', view: 'workspace' });
   await act(page, { type: 'try_again' });
   await waitForState(page, (s) => s.session === 'signed out' && !s.last_error, 'a fresh start');
   await page.close();

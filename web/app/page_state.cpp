@@ -168,6 +168,7 @@ void add_small_state(const App& app, json& state) {
     if (const auto& error = app.last_error()) {
         state["last_error"] = object_of({{"title", error->title},
                                          {"message", error->message},
+                                         {"shown", error->shown()},
                                          {"code", error->code},
                                          {"remedy", error->remedy},
                                          {"try_again", error->offers_try_again}});
