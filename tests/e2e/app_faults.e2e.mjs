@@ -70,7 +70,8 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   const failed = await waitForState(page, (s) => s.last_error && s.errors.account && s.errors.status,
     'the account and status errors');
   assert.match(failed.last_error.code, /500/);
-  assert.match(await mirror(page), /Last error: .*500/);
+  // The mirror says the error as the box does: what failed, in words (the status is state()'s and the developer view's).
+  assert.match(await mirror(page), /Last error: [^.]* failed\. Injected fault: server error\./);
   await act(page, { type: 'reload_account' });
   await waitForState(page, (s) => !s.last_error && !s.errors.account && !s.loading, 'the error cleared by success');
   assert.doesNotMatch(await mirror(page), /Last error/);
