@@ -133,6 +133,15 @@ test('a room with unread messages opens at the first unread and is marked read w
     'the room opened at its first unread');
   assert.equal(state.room.first_unread_id, ids[0]);
   await widgetRect(page, 'jump_latest');  // the newest is below: not seen yet
+  // The first unread starts at the top of the log, under the "New messages"
+  // line (drawn above it): the reader starts where the unread begins.
+  const log = await widgetRect(page, 'conversation');
+  const first = await page.$$eval('#a11y [role=log] [role=article] .a11y-text', (els) => els
+    .filter((e) => e.textContent.includes('unread 1, line 1'))
+    .map((e) => { const r = e.getBoundingClientRect(); return { y: r.y, height: r.height }; }));
+  assert.equal(first.length, 1, 'the first unread message is in the log');
+  assert.ok(first[0].height > 1 && first[0].y >= log.y + 10 && first[0].y < log.y + log.height / 3,
+    `the first unread is at the top of the log, below its "New messages" line (its text at y ${first[0].y}, the log ${log.y}..${log.y + log.height})`);
   state = await appState(page);
   assert.equal(state.room_unread[ROOM], 9, 'not marked read before the newest is seen');
   await shot(page, 'first_unread', 1366, 800);

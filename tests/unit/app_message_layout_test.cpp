@@ -441,5 +441,32 @@ TEST(ReaderPlace, AtTheNewestTheViewFollowsTheEnd) {
     EXPECT_EQ(settle(place, h, v, 100), 1);
 }
 
+// A room opened at its first unread: the rows above and around it are
+// guessed short and measured taller as they are drawn; the first unread
+// stays at the view's top (it was ImGui's SetScrollHereY, read the next
+// frame as the reader's scroll and so anchored at a later row).
+TEST(ReaderPlace, AShownRowStaysAtTheTopWhileTheRowsAboveAreMeasured) {
+    RowHeights h;
+    h.set_layout(600, 16, 30);
+    h.set_rows(rows(30));
+    ReaderPlace place;
+    ScrolledView v;
+    v.next_frame(frame(place, h, v, 100, true));
+    // The opening frame: shown, the rows around it drawn at 100 px (guessed 30).
+    float scroll = place.begin(v.scroll, v.max, kListTop, v.height, h, false, false);
+    scroll = place.show("m20", h);
+    EXPECT_FLOAT_EQ(scroll, h.top_of(h.find("m20")));
+    const RowWindow w = h.drawn(scroll, v.height, v.height * 0.5f);
+    for (std::size_t i = w.first; i < w.last; ++i) h.measured(i, 100);
+    if (const float ask = place.end(kListTop + h.total(), false); ask >= 0.0f) v.asked = ask;
+    v.next_frame(kListTop + h.total());
+    EXPECT_LT(settle(place, h, v, 100), 30) << "the view holds still";
+    EXPECT_EQ(place.row(), "m20");
+    EXPECT_FALSE(place.newest());
+    EXPECT_NEAR(below_top(h, v, "m20"), 0, 1) << "the first unread at the view's top";
+    place.show("nothing", h);
+    EXPECT_EQ(place.row(), "m20") << "a row not in the list changes nothing";
+}
+
 }  // namespace
 }  // namespace roomkey::app

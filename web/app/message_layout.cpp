@@ -132,6 +132,16 @@ float ReaderPlace::begin(float scroll, float max, float top, float view, const R
     return list_;
 }
 
+float ReaderPlace::show(const std::string& id, const RowHeights& rows) {
+    const std::size_t anchor = rows.find(id);
+    if (anchor == rows.size()) return list_;
+    newest_ = false;
+    id_ = id;
+    below_ = 0.0f;
+    list_ = rows.top_of(anchor);
+    return list_;
+}
+
 float ReaderPlace::end(float end, bool hold) {
     const float want = newest_ ? std::max(end, max_) : std::round(std::max(0.0f, top_ + list_));
     asked_ = -1.0f;

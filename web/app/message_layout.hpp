@@ -94,6 +94,13 @@ public:
     float begin(float scroll, float max, float top, float view, const RowHeights& rows, bool fresh, bool jumped);
     // The reader asked for the newest ("Jump to latest", a post).
     void to_newest() { newest_ = true; }
+    // The view opens at the row `id`, its top at the view's top (a room
+    // opened at its first unread), and keeps it there while the rows above
+    // are measured; called after begin(), returns the frame's scroll as
+    // begin() does. The place, not ImGui's SetScrollHereY, moves the view:
+    // a scroll ImGui applied would read as the reader's own, taken at
+    // whatever row the guessed heights put there.
+    float show(const std::string& id, const RowHeights& rows);
     // The frame's rows are drawn and the content ends at `end` (the view's
     // coordinates). Returns the scroll to ask the view for, or below 0 for
     // none: only while it moves the view (a place below the end waits for

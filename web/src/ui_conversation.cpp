@@ -279,9 +279,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     if (room.messages().empty()) text_dim(tr(room.loading() ? "conversation.loading_messages" : "conversation.empty"));
     Rows& rows = conversation_rows();
-    // A room with unread messages opens at its first unread (once).
-    const bool at_unread = opens_at_unread(app, ui);
-    const bool jumped = !ui.jump_to.empty() || at_unread;
+    const bool jumped = !ui.jump_to.empty();
     const std::string& first_unread = app.open_room().first_unread_id();
     // Only the rows on screen are parsed, laid out and drawn; the others
     // keep the height they were drawn at (app/message_layout.hpp).
@@ -306,11 +304,8 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     }
     const std::vector<bool>& day_above = rows.day_above;
     std::size_t jump_row = messages.size();
-    if (!ui.jump_to.empty() || at_unread) {
-        const std::string& target = !ui.jump_to.empty() ? ui.jump_to : first_unread;
-        for (std::size_t i = 0; i < messages.size(); ++i) {
-            if (messages[i].message_id == target) jump_row = i;
-        }
+    for (std::size_t i = 0; jumped && i < messages.size(); ++i) {
+        if (messages[i].message_id == ui.jump_to) jump_row = i;
     }
     rows.heights.set_layout(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
                             ImGui::GetTextLineHeightWithSpacing() * 3.0f);
@@ -322,6 +317,8 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     const bool fresh = rows.room != room.room_id() || messages.empty();
     rows.room = room.room_id();
     float scroll = rows.place.begin(ImGui::GetScrollY(), ImGui::GetScrollMaxY(), list_top, view, rows.heights, fresh, jumped);
+    // A room with unread messages opens at its first unread, once.
+    if (!messages.empty() && take_open_at_unread(app, ui)) scroll = rows.place.show(first_unread, rows.heights);
     // A reply's target off screen: the window around it, where message_row scrolls to it.
     if (jump_row < messages.size()) scroll = rows.heights.top_of(jump_row);
     const app::RowWindow shown = rows.heights.drawn(scroll, view, view * 0.5f);
@@ -348,7 +345,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
             ImGui::Spacing();
             text_dim("--- " + app::date_separator_text(m.send_time, now_unix, offset) + " ---");
         }
-        if (m.message_id == first_unread) new_messages_line(app, ui);
+        if (m.message_id == first_unread) new_messages_line();
         message_row(app, ui, m, parsed.get(m, context, me, names, now_unix, offset), names, now_unix, out);
         rows.heights.measured(i, ImGui::GetCursorPosY() - top);
     }

@@ -81,8 +81,9 @@ std::string room_name(const App& app, const std::string& room_id);
 void waiting_posts_offer(const App& app, UiState& ui, Intents& out);
 std::size_t pending_rows(const App& app, UiState& ui, Intents& out);  // how many it drew
 // The room opens at its first unread message (not at the bottom) this frame.
-bool opens_at_unread(const App& app, const UiState& ui);
-void new_messages_line(const App& app, UiState& ui);
+// True once per room and first unread: the frame that opens the room there.
+bool take_open_at_unread(const App& app, UiState& ui);
+void new_messages_line();
 // `behind`: the reader's place is not the newest ("Jump to latest" while the end is out of view).
 void conversation_end(const App& app, UiState& ui, std::size_t pending, bool behind, Instant now, Intents& out);
 // After the log, in the `strip` of height its frame left under it: "Jump to latest" when behind.

@@ -100,18 +100,14 @@ std::string unread_key(const App& app) {
 }
 }  // namespace
 
-bool opens_at_unread(const App& app, const UiState& ui) {
-    return !app.open_room().first_unread_id().empty() && ui.conv.opened_at != unread_key(app);
+bool take_open_at_unread(const App& app, UiState& ui) {
+    if (app.open_room().first_unread_id().empty() || ui.conv.opened_at == unread_key(app)) return false;
+    ui.conv.opened_at = unread_key(app);  // the room opens here, once
+    ui.conv.scrolled = true;
+    return true;
 }
 
-void new_messages_line(const App& app, UiState& ui) {
-    if (opens_at_unread(app, ui)) {
-        ui.conv.opened_at = unread_key(app);  // the room opens here, once
-        ui.conv.scrolled = true;
-        ImGui::SetScrollHereY(0.0f);
-    }
-    ImGui::TextColored(kWarn, "%s", tr("conversation.new_messages"));
-}
+void new_messages_line() { ImGui::TextColored(kWarn, "%s", tr("conversation.new_messages")); }
 
 void conversation_end(const App& app, UiState& ui, std::size_t pending, bool behind, Instant now, Intents& out) {
     const app::RoomView& room = app.open_room().view();
