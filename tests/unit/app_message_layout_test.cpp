@@ -392,12 +392,14 @@ TEST(ReaderPlace, TheViewsOwnClampIsNotTheReadersScroll) {
     settle(place, h, v, 100);
     ASSERT_EQ(place.row(), "m23");
     h.set_layout(400, 16, 30);
-    // The frame after the width change ends where the guessed rows end: the ask is clamped there.
+    // The frame after the width change ends where the guessed rows end: the
+    // place asks for no more than that end, where the view would clamp it.
     frame(place, h, v, 160);
     ASSERT_GE(v.asked, 0.0f);
     const float asked = v.asked;
     v.next_frame(kListTop + 30 * 30);
-    ASSERT_LT(v.scroll, asked) << "clamped";
+    ASSERT_FLOAT_EQ(v.scroll, std::round(asked)) << "within the end";
+    ASSERT_GT(below_top(h, v, "m23"), 50) << "the place is not reached yet: m23 is lower in the view";
     frame(place, h, v, 160);
     EXPECT_EQ(place.row(), "m23") << "the clamp did not move the place";
     EXPECT_FALSE(place.newest()) << "nor read as the reader at the newest";
@@ -466,6 +468,14 @@ TEST(ReaderPlace, AShownRowStaysAtTheTopWhileTheRowsAboveAreMeasured) {
     EXPECT_NEAR(below_top(h, v, "m20"), 0, 1) << "the first unread at the view's top";
     place.show("nothing", h);
     EXPECT_EQ(place.row(), "m20") << "a row not in the list changes nothing";
+    // A row too near the end to stand at the top: the view shows the end,
+    // and the rows it shows are the ones drawn (not a view below the end).
+    scroll = place.begin(v.scroll, v.max, kListTop, v.height, h, false, false);
+    scroll = place.show("m29", h);
+    EXPECT_FLOAT_EQ(scroll, h.total() - v.height) << "the last view's worth of rows";
+    EXPECT_LT(settle(place, h, v, 100), 30);
+    EXPECT_FLOAT_EQ(v.scroll, v.max) << "at the end";
+    EXPECT_EQ(place.row(), "m29") << "the place is kept";
 }
 
 }  // namespace

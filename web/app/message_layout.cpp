@@ -114,6 +114,7 @@ float ReaderPlace::begin(float scroll, float max, float top, float view, const R
     scroll_ = scroll;
     max_ = max;
     top_ = top;
+    view_ = view;
     const float expected = std::min(std::round(std::max(asked_ >= 0.0f ? asked_ : seen_, 0.0f)), max);
     std::size_t anchor = id_.empty() ? rows.size() : rows.find(id_);
     list_ = scroll - top;
@@ -127,9 +128,16 @@ float ReaderPlace::begin(float scroll, float max, float top, float view, const R
     } else if (newest_) {
         list_ = std::max(0.0f, rows.total() - view);
     } else {
-        list_ = std::max(0.0f, rows.top_of(anchor) - below_);
+        list_ = reachable(rows.top_of(anchor) - below_, rows);
     }
     return list_;
+}
+
+float ReaderPlace::reachable(float list, const RowHeights& rows) const {
+    // A place too near the end to be at the view's top (the last unread
+    // rows are shorter than the view) draws what the view can show: the
+    // rows from the end less a view, not a view below the list's end.
+    return std::max(0.0f, std::min(list, rows.total() - view_));
 }
 
 float ReaderPlace::show(const std::string& id, const RowHeights& rows) {
@@ -138,7 +146,7 @@ float ReaderPlace::show(const std::string& id, const RowHeights& rows) {
     newest_ = false;
     id_ = id;
     below_ = 0.0f;
-    list_ = rows.top_of(anchor);
+    list_ = reachable(rows.top_of(anchor), rows);
     return list_;
 }
 

@@ -122,6 +122,8 @@ private:
     float max_ = 0;
     float top_ = 0;
     float list_ = 0;
+    float view_ = 0;
+    float reachable(float list, const RowHeights& rows) const;
 };
 
 // What every drawn message reads besides itself. `base`: who I am, the day
