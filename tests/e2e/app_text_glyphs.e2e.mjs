@@ -29,21 +29,31 @@ const ROOM = '2101';
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
 
+// Alice has read the room, so it opens at its newest, where the messages
+// just posted are (a room with unread messages opens at its first unread).
 async function openRoomWith(bodies) {
+  const read = await sandboxApi(stack, demoUsers.alice, 'PUT', `/rooms/${ROOM}/messages/read`);
+  assert.ok([200, 400].includes(read.status), `read: ${read.status}`);  // 400: nothing was unread (docs/sandbox.md)
   const { page, state } = await openRoomPage(browser.context, stack.url, ROOM, { viewport: { width: 1366, height: 800 },
     until: (s) => bodies.every((b) => s.room.messages.some((m) => m.body === b)), what: 'the messages' });
   return { page, state };
 }
 
-// Where the message is drawn (its accessibility article lies over it), once on screen.
+// Where the message is drawn (its accessibility article lies over it), once
+// whole in the conversation's log and held still for three animation frames:
+// a room opened at its newest follows the end for a few frames while its
+// rows are measured (a message first placed under the log's bottom edge).
 async function messageRect(page, text) {
-  return page.waitForFunction((t) => {
+  const log = await widgetRect(page, 'conversation');
+  return page.waitForFunction(({ t, log }) => {
     const p = [...document.querySelectorAll('#a11y [role=article] .a11y-text')].find((e) => e.textContent.endsWith(t));
-    if (!p) return null;
-    const b = p.getBoundingClientRect();
-    return b.height > 1 && b.top >= 0 && b.bottom <= window.innerHeight
-      ? { x: b.left, y: b.top, width: b.width, height: b.height } : null;
-  }, text, { timeout: 30000 }).then((h) => h.jsonValue());
+    const b = p && p.getBoundingClientRect();
+    const inLog = b && b.height > 1 && b.top >= log.y - 1 && b.bottom <= log.y + log.height + 1;
+    const now = inLog ? JSON.stringify([b.left, b.top, b.width, b.height]) : '';
+    const held = window.__heldRect && window.__heldRect.now === now ? window.__heldRect.frames + 1 : 0;
+    window.__heldRect = { now, frames: held };
+    return inLog && held >= 3 ? { x: b.left, y: b.top, width: b.width, height: b.height } : null;
+  }, { t: text, log }, { timeout: 30000 }).then((h) => h.jsonValue());
 }
 
 test('what is written after a To\'s name stays on the name\'s line', async () => {
