@@ -40,8 +40,8 @@
 // (DIR/<account>-<run>-<open|scroll|filter>.cpuprofile, for DevTools) and the
 // functions that took the most time, printed; give it
 // --web with a build whose .wasm keeps its names (web/profile) to read them.
-// --trace DIR: Chromium's trace of each opening and filter key
-// (DIR/<account>-<run>-<open|filter>.json, for DevTools' Performance panel)
+// --trace DIR: Chromium's trace of each opening, scroll and filter key
+// (DIR/<account>-<run>-<open|scroll|filter>.json, for DevTools' Performance panel)
 // and where the renderer's main thread spent that time, printed: its
 // events by self time (script, style, layout, paint, GC, ...), and the
 // requests sent, from the action on.
@@ -371,6 +371,13 @@ function traceSummary(events) {
   }
   const others = [...perThread.keys()].filter((k) => k !== main).map((k) => [names.get(k) || k, selfTimes(perThread.get(k)).busy])
     .filter(([, us]) => us >= 2000).sort((a, b) => b[1] - a[1]).slice(0, 6);
+  // The work the DOM did, as counts (not times: they do not change with the machine's load).
+  const mainEvents = perThread.get(main);
+  const count = (name, read) => mainEvents.filter((e) => e.name === name).reduce((a, e) => a + (read(e) || 0), 0);
+  const layouts = mainEvents.filter((e) => e.name === 'Layout').length;
+  lines.push(`  DOM work: ${layouts} layouts, ${count('Layout', (e) => e.args?.beginData?.dirtyObjects)} objects ` +
+    `laid out; ${mainEvents.filter((e) => e.name === 'UpdateLayoutTree').length} style recalcs, ` +
+    `${count('UpdateLayoutTree', (e) => e.args?.elementCount)} elements styled`);
   lines.push(`  other threads busy: ${others.map(([n, us]) => `${n} ${(us / 1000).toFixed(1)} ms`).join(', ')}`);
   const requests = new Map();
   for (const e of events) {
@@ -473,13 +480,15 @@ async function run(browser, stack, roomId, warmUp = false, label = '') {
     await profileStart();
     const metricsFrom = await metrics();
     const wallFrom = Date.now();
-    for (const delta of [-240, 240]) {
-      for (let i = 0; i < 60; i++) {
-        await page.mouse.wheel(0, delta);
-        await pause(16);
+    await traced('scroll', async () => {
+      for (const delta of [-240, 240]) {
+        for (let i = 0; i < 60; i++) {
+          await page.mouse.wheel(0, delta);
+          await pause(16);
+        }
       }
-    }
-    await pause(300);
+      await pause(300);
+    });
     const metricsTo = await metrics();
     const spent = (name) => (metricsTo[name] - metricsFrom[name]) * 1000;  // ms
     const busy = spent('TaskDuration') / (Date.now() - wallFrom);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <random>
 
 namespace roomkey::app {
 
@@ -65,10 +66,14 @@ std::vector<A11yNode> apply_ops(std::vector<A11yNode> tree, const std::vector<A1
             case A11yOp::Kind::Update:
                 *find(op.node.id) = op.node;
                 break;
-            case A11yOp::Kind::Move: {
-                A11yNode moved = *find(op.node.id);
-                tree.erase(find(op.node.id));
-                insert(moved, op.after);
+            case A11yOp::Kind::Move: {  // the element with its children
+                auto from = find(op.node.id), to = from + 1;
+                while (to != tree.end() && to->parent == op.node.id) ++to;
+                std::vector<A11yNode> moved(from, to);
+                tree.erase(from, to);
+                insert(moved[0], op.after);
+                auto at = find(op.node.id) + 1;
+                tree.insert(at, moved.begin() + 1, moved.end());
                 break;
             }
         }
@@ -207,6 +212,65 @@ TEST(A11yTree, ARoleChangeReplacesTheElement) {
     EXPECT_EQ(ops[0].kind, A11yOp::Kind::Remove);
     EXPECT_EQ(ops[1].kind, A11yOp::Kind::Add);
     EXPECT_EQ(apply_ops(before, ops), after);
+}
+
+// The diff keeps its lookups in flat tables reused from one frame to the
+// next: frames of any size, one after another, each turn their tree into
+// the next exactly (lists that gain, lose and reorder items, controls that
+// change role or move between lists, a frame with nothing).
+TEST(A11yTree, FramesOneAfterAnotherEachBecomeTheNextTree) {
+    std::mt19937 random(36);
+    const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
+    struct Control {
+        std::uint32_t id;
+        A11yRole role;
+        std::vector<std::uint32_t> items;  // a list's
+    };
+    std::vector<Control> screen;
+    std::uint32_t next_id = 1;
+    std::vector<A11yNode> before;
+    for (int step = 0; step < 400; ++step) {
+        // A few edits of last frame's screen: a control added, removed,
+        // swapped with another, given another role; a list's item added,
+        // removed or moved to the list's top.
+        for (std::size_t edits = 1 + pick(3); edits > 0; --edits) {
+            const std::size_t at = screen.empty() ? 0 : pick(screen.size());
+            switch (screen.empty() ? 0 : pick(6)) {
+                case 0:
+                    screen.insert(screen.begin() + static_cast<long>(at),
+                                  {next_id++, pick(2) ? A11yRole::List : A11yRole::Button, {}});
+                    break;
+                case 1:
+                    screen.erase(screen.begin() + static_cast<long>(at));
+                    break;
+                case 2:
+                    std::swap(screen[at], screen[pick(screen.size())]);
+                    break;
+                case 3:
+                    if (screen[at].items.empty()) screen[at].role = screen[at].role == A11yRole::Button ? A11yRole::Checkbox : A11yRole::Button;
+                    break;
+                default: {
+                    std::vector<std::uint32_t>& items = screen[at].items;
+                    if (screen[at].role != A11yRole::List) break;
+                    if (items.empty() || pick(2)) {
+                        items.insert(items.begin() + static_cast<long>(pick(items.size() + 1)), next_id++);
+                    } else if (pick(2)) {
+                        items.erase(items.begin() + static_cast<long>(pick(items.size())));
+                    } else {
+                        std::rotate(items.begin(), items.begin() + static_cast<long>(pick(items.size())), items.end());
+                    }
+                }
+            }
+        }
+        if (step % 100 == 99) screen.clear();
+        std::vector<A11yNode> after;
+        for (const Control& c : screen) {
+            after.push_back(node(c.id, c.role, pick(8) ? "same" : "changed"));
+            for (std::uint32_t item : c.items) after.push_back(node(item, A11yRole::ListItem, "item", c.id));
+        }
+        ASSERT_EQ(apply_ops(before, diff_a11y_tree(before, after)), after) << "frame " << step;
+        before = after;
+    }
 }
 
 TEST(A11yTree, JsonCarriesNamesStatesAndNeverAPasswordValue) {

@@ -2,9 +2,7 @@
 #include "app/a11y_tree.hpp"
 
 #include <algorithm>
-#include <map>
 #include <nlohmann/json.hpp>
-#include "app/stable_order.hpp"
 
 namespace roomkey::app {
 
@@ -65,106 +63,151 @@ std::vector<std::size_t> longest_increasing(const std::vector<std::size_t>& seq)
     return result;
 }
 
+// Ids to positions (a node's id repeated: the last one, as a map's
+// assignment kept it): an open-addressed table, flat and reused across
+// frames. The diff runs every frame over every node, and a std::map per
+// question was most of its cost.
+constexpr std::size_t kNone = SIZE_MAX;
+
+struct IdIndex {
+    std::vector<std::size_t> slots;  // id, position, ...; id 0: empty (an id is never 0)
+    std::size_t mask = 0;
+
+    void build(const std::vector<A11yNode>& nodes) {
+        std::size_t size = 16;
+        while (size < nodes.size() * 2) size *= 2;
+        slots.assign(2 * size, 0);
+        mask = size - 1;
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            const std::size_t at = spot(nodes[i].id);
+            slots[at] = nodes[i].id;
+            slots[at + 1] = i;
+        }
+    }
+    std::size_t spot(std::size_t id) const {
+        std::size_t at = (id * 2654435761u) & mask;
+        while (slots[2 * at] != 0 && slots[2 * at] != id) at = (at + 1) & mask;
+        return 2 * at;
+    }
+    std::size_t find(std::size_t id) const {
+        const std::size_t at = spot(id);
+        return id == 0 || slots[at] != id ? kNone : slots[at + 1];
+    }
+};
+
+struct DiffScratch {
+    IdIndex old_ids, new_ids;
+    using List = std::vector<std::size_t>;  // one type of list: one instantiation in the wasm
+    List old_position;   // per old node: its place among its siblings
+    List sibling_count;  // per old parent slot (0: the root; i + 1: old node i)
+    List old_of;         // per new node: the old node kept in its place, or kNone
+    List removed;        // per old node
+    List group;          // new nodes by parent, each parent's in document order
+    List group_start;    // per new parent slot
+    List stays;          // per new node: kept where it was among its siblings
+    List previous;       // per new node: the sibling before it (0: first)
+    List positions, members;
+};
+
 }  // namespace
 
 std::vector<A11yOp> diff_a11y_tree(const std::vector<A11yNode>& before, const std::vector<A11yNode>& after) {
-    std::map<std::uint32_t, const A11yNode*> old_nodes;
-    std::map<std::uint32_t, std::size_t> old_position;  // among its siblings
-    std::map<std::uint32_t, std::size_t> sibling_count;
-    for (const A11yNode& node : before) {
-        old_nodes[node.id] = &node;
-        old_position[node.id] = sibling_count[node.parent]++;
-    }
-    std::map<std::uint32_t, const A11yNode*> new_nodes;
-    for (const A11yNode& node : after) new_nodes[node.id] = &node;
-
-    // A node kept in place: same id, parent and role (the DOM element's tag
-    // follows the role, so a role change is a new element).
-    const auto kept = [&](const A11yNode& node) {
-        auto it = old_nodes.find(node.id);
-        return it != old_nodes.end() && it->second->parent == node.parent && it->second->role == node.role;
+    static DiffScratch x;
+    x.old_ids.build(before);
+    x.new_ids.build(after);
+    const std::size_t nb = before.size(), na = after.size();
+    // Parent slot of a node: 0 for the root, else its parent's position + 1.
+    const auto slot = [](const IdIndex& ids, std::uint32_t parent) {
+        const std::size_t p = parent == 0 ? kNone : ids.find(parent);
+        return p == kNone ? std::size_t{0} : p + 1;
     };
+    x.sibling_count.assign(nb + 1, 0);
+    x.old_position.resize(nb);
+    for (std::size_t i = 0; i < nb; ++i) x.old_position[i] = x.sibling_count[slot(x.old_ids, before[i].parent)]++;
 
     std::vector<A11yOp> ops;
-    std::map<std::uint32_t, bool> removed;
-    for (const A11yNode& node : before) {
-        auto it = new_nodes.find(node.id);
-        const bool gone = it == new_nodes.end() || it->second->parent != node.parent || it->second->role != node.role;
+    x.removed.assign(nb, 0);
+    for (std::size_t i = 0; i < nb; ++i) {
+        const A11yNode& node = before[i];
+        const std::size_t n = x.new_ids.find(node.id);
+        const bool gone = n == kNone || after[n].parent != node.parent || after[n].role != node.role;
         // A removed parent takes its children with it: one operation.
-        const bool parent_removed = node.parent != 0 && removed.count(node.parent) != 0;
-        if (gone) removed[node.id] = true;
+        const std::size_t p = node.parent == 0 ? kNone : x.old_ids.find(node.parent);
+        const bool parent_removed = p != kNone && x.removed[p];
+        // Kept, but its parent element went away: re-added below.
+        if (gone || parent_removed) x.removed[i] = 1;
         if (gone && !parent_removed) {
             A11yOp op;
             op.kind = A11yOp::Kind::Remove;
             op.node.id = node.id;
             ops.push_back(op);
         }
-        if (!gone && parent_removed) {
-            // Kept, but its parent element went away: re-added below.
-            removed[node.id] = true;
+    }
+
+    // A node kept in place: same id, parent and role (the DOM element's tag
+    // follows the role, so a role change is a new element), not re-added.
+    x.old_of.assign(na, kNone);
+    for (std::size_t i = 0; i < na; ++i) {
+        const std::size_t o = x.old_ids.find(after[i].id);
+        if (o != kNone && before[o].parent == after[i].parent && before[o].role == after[i].role && !x.removed[o]) {
+            x.old_of[i] = o;
         }
     }
+
+    // The new nodes grouped by parent (a counting sort: each parent's
+    // children stay in document order).
+    x.group_start.assign(na + 2, 0);
+    for (std::size_t i = 0; i < na; ++i) ++x.group_start[slot(x.new_ids, after[i].parent) + 1];
+    for (std::size_t s = 1; s < x.group_start.size(); ++s) x.group_start[s] += x.group_start[s - 1];
+    x.group.resize(na);
+    x.positions.assign(x.group_start.begin(), x.group_start.end() - 1);  // next free place per slot
+    for (std::size_t i = 0; i < na; ++i) x.group[x.positions[slot(x.new_ids, after[i].parent)]++] = i;
 
     // Per parent, the kept siblings in their new order; those outside a
     // longest run that kept the old order move.
-    std::map<std::uint32_t, std::vector<const A11yNode*>> children;
-    for (const A11yNode& node : after) children[node.parent].push_back(&node);
-    std::map<std::uint32_t, bool> stays;
-    for (const auto& [parent, list] : children) {
-        std::vector<std::size_t> positions;
-        std::vector<std::uint32_t> ids;
-        for (const A11yNode* node : list) {
-            if (kept(*node) && !removed.count(node->id)) {
-                positions.push_back(old_position[node->id]);
-                ids.push_back(node->id);
-            }
+    x.stays.assign(na, 0);
+    x.previous.resize(na);
+    for (std::size_t s = 0; s + 1 < x.group_start.size(); ++s) {
+        x.positions.clear();
+        x.members.clear();
+        for (std::size_t k = x.group_start[s]; k < x.group_start[s + 1]; ++k) {
+            const std::size_t i = x.group[k];
+            x.previous[i] = k == x.group_start[s] ? 0 : after[x.group[k - 1]].id;
+            if (x.old_of[i] == kNone) continue;
+            x.positions.push_back(x.old_position[x.old_of[i]]);
+            x.members.push_back(i);
         }
-        for (std::size_t i : longest_increasing(positions)) stays[ids[i]] = true;
+        for (std::size_t k : longest_increasing(x.positions)) x.stays[x.members[k]] = 1;
     }
 
-    for (const auto& [parent, list] : children) {
-        (void)parent;
-        std::uint32_t previous = 0;
-        for (const A11yNode* node : list) {
-            const bool existing = kept(*node) && !removed.count(node->id);
-            if (!existing) {
-                A11yOp op;
-                op.kind = A11yOp::Kind::Add;
-                op.node = *node;
-                op.after = previous;
-                ops.push_back(op);
-            } else {
-                if (!stays.count(node->id)) {
-                    A11yOp op;
-                    op.kind = A11yOp::Kind::Move;
-                    op.node.id = node->id;
-                    op.node.parent = node->parent;
-                    op.after = previous;
-                    ops.push_back(op);
-                }
-                if (*old_nodes[node->id] != *node) {
-                    A11yOp op;
-                    op.kind = A11yOp::Kind::Update;
-                    op.node = *node;
-                    ops.push_back(op);
-                }
-            }
-            previous = node->id;
+    // In document order: a parent's operations before its children's.
+    for (std::size_t i = 0; i < na; ++i) {
+        const A11yNode& node = after[i];
+        const auto previous = static_cast<std::uint32_t>(x.previous[i]);
+        if (x.old_of[i] == kNone) {
+            A11yOp op;
+            op.kind = A11yOp::Kind::Add;
+            op.node = node;
+            op.after = previous;
+            ops.push_back(op);
+            continue;
+        }
+        if (!x.stays[i]) {
+            A11yOp op;
+            op.kind = A11yOp::Kind::Move;
+            op.node.id = node.id;
+            op.node.parent = node.parent;
+            op.after = previous;
+            ops.push_back(op);
+        }
+        if (before[x.old_of[i]] != node) {
+            A11yOp op;
+            op.kind = A11yOp::Kind::Update;
+            op.node = node;
+            ops.push_back(op);
         }
     }
-    // Parents' operations must come before their children's: `after` is in
-    // document order, so sort adds/moves by the position of the node there.
-    std::map<std::uint32_t, std::size_t> order;
-    for (std::size_t i = 0; i < after.size(); ++i) order[after[i].id] = i;
-    const std::vector<std::size_t> sorted = stable_order(ops.size(), [&](std::size_t i, std::size_t j) {
-        const A11yOp& a = ops[i];
-        const A11yOp& b = ops[j];
-        const bool a_remove = a.kind == A11yOp::Kind::Remove;
-        const bool b_remove = b.kind == A11yOp::Kind::Remove;
-        if (a_remove || b_remove) return a_remove && !b_remove;
-        return order[a.node.id] < order[b.node.id];
-    });
-    return in_order(std::move(ops), sorted);
+    return ops;
 }
 
 std::string a11y_ops_json(const std::vector<A11yOp>& ops) {

@@ -54,10 +54,17 @@ EM_JS(int, roomkey_js_plural, (const char* lang, double n), {
 });
 // clang-format on
 
+// A count's category asked of the page once per language (counts under 256):
+// asked every frame, each count's trip to Intl and back was most of a large
+// account's counted words (300 rooms' badges) in a scroll's frame.
 const char* intl_plural(roomkey::app::i18n::Lang lang, long long n) {
     static const char* const kCategories[] = {"zero", "one", "two", "few", "many", "other"};
+    static signed char kept[3][256];  // the category's index + 1; 0: not asked yet
+    signed char* known = n >= 0 && n < 256 ? &kept[static_cast<int>(lang) % 3][n] : nullptr;
+    if (known && *known > 0) return kCategories[*known - 1];
     const std::string tag(roomkey::app::i18n::code(lang == roomkey::app::i18n::Lang::qps ? roomkey::app::i18n::Lang::en : lang));
     const int at = roomkey_js_plural(tag.c_str(), static_cast<double>(n));
+    if (known && at >= 0) *known = static_cast<signed char>(at + 1);
     return at >= 0 ? kCategories[at] : roomkey::app::i18n::builtin_plural(lang, n);
 }
 
