@@ -87,6 +87,12 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
             }
         }
         ImGui::EndGroup();
+        // A post that was sending and now waits or failed: the view goes to the
+        // newest (where it stands), so its row with Retry now / Edit / Discard is whole in sight.
+        const ImGuiID seen = ImGui::GetID("stage");
+        const int stage = pending == "sending" ? 1 : 2;
+        if (stage > ImGui::GetStateStorage()->GetInt(seen, stage)) ui.conv.to_end = true;
+        ImGui::GetStateStorage()->SetInt(seen, stage);
         a11y::end_log_item();
         ImGui::Spacing();
         ImGui::PopID();
