@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { act, waitForState, stopProgram, withStackAndBrowser, widgetRect, artifacts } from './support.mjs';
+import { act, waitForState, stopProgram, withStackAndBrowser, widgetRect, clickWidget, artifacts } from './support.mjs';
 import { faultKit, countOf, mirror, ROOM } from './faults_support.mjs';
 
 let stack; let browser;
@@ -105,6 +105,52 @@ test('the sandbox stopped: a room failure is said once, in words, with when it i
   }
   await act(page, { type: 'load_messages', room_id: ROOM });
   await waitForState(page, (s) => !s.errors.room && !s.room.loading, 'the room read again');
+  await page.close();
+});
+
+// A post that becomes failed (or waiting: the same row) comes into view
+// whole, with what the user can do about it: Retry now, Edit and Discard lie
+// inside the conversation's log, not under its bottom edge, even when the
+// reader scrolled up while it was sending. A phone's width with a mouse:
+// the log is shortest there. The post is held by the page's route (no
+// answer yet), then its connection broken.
+test('at 390x844 with a mouse, a post that becomes failed comes into view with Retry now, Edit and Discard', async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInWithApiToken(page);
+  await act(page, { type: 'open_room', room_id: ROOM });
+  await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading, 'the room open');
+  const pendingOf = (s, body) => s.room && s.room.messages.find((m) => m.body === body && m.pending);
+  let held = null; let refuse = false;
+  await page.route((u) => u.pathname.endsWith(`/rooms/${ROOM}/messages`), (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    if (refuse) return route.abort('connectionrefused');
+    held = route;
+  });
+  const body = `waiting in view ${Date.now()}`;
+  await act(page, { type: 'post_message', room_id: ROOM, body });
+  await waitForState(page, (s) => pendingOf(s, body) && pendingOf(s, body).pending === 'sending', 'the post sending');
+  // The reader scrolls up to read while it is sending.
+  const log = await widgetRect(page, 'conversation');
+  await page.mouse.move(log.x + log.width / 2, log.y + log.height / 2);
+  await page.mouse.wheel(0, -5000);
+  await widgetRect(page, 'jump_latest');
+  for (let i = 0; !held && i < 400; i++) await new Promise((r) => setTimeout(r, 25));
+  assert.ok(held, 'the post reached the page\'s route');
+  refuse = true;  // this and every try after it, until the row is checked
+  await held.abort('connectionrefused');
+  // Its answer lost: whether it was sent is not known, so it is failed where it stands (as a waiting post is drawn).
+  await waitForState(page, (s) => pendingOf(s, body) && ['waiting', 'failed'].includes(pendingOf(s, body).pending),
+    'the post failed');
+  const full = (await widgetRect(page, 'details_toggle')).height;  // a whole small button
+  for (const name of ['retry_post', 'discard_post']) {
+    const r = await widgetRect(page, name, { timeoutMs: 10000 });
+    assert.ok(r.height >= full - 0.5 && r.y >= log.y - 0.5 && r.y + r.height <= log.y + log.height + 0.5,
+      `${name} ${JSON.stringify(r)} whole (${full} px tall) inside the log ${JSON.stringify(log)}`);
+  }
+  await page.screenshot({ path: join(artifacts, 'outage_retry_row_390x844.png') });
+  await clickWidget(page, 'discard_post');  // reachable as drawn
+  await waitForState(page, (s) => !pendingOf(s, body), 'the waiting post discarded');
   await page.close();
 });
 

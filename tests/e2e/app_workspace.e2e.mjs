@@ -1,7 +1,9 @@
 // app_workspace.e2e.mjs: the chat-first workspace in Chromium at
-// 1366x800, 1000x700 and 390x844: after opening a room the conversation and
+// 1366x800, 1000x700, 760x700 and 390x844: after opening a room the conversation and
 // the composer are on screen, the conversation is the largest region and no
-// two regions overlap; the developer view is one click away and back; the
+// two regions overlap; the details stand beside the conversation (which
+// narrows) or take the whole pane with Back, never over its text or the
+// composer, and each of their tabs shows its whole label; the developer view is one click away and back; the
 // demo room's messages read without tags and Bob's [To:1001] mentions
 // Alice; a reply and a quote written in the composer reach the sandbox with
 // their tags; an edit and a delete (asked first) reach it; a task
@@ -9,32 +11,13 @@
 // another room raises the title's count and makes one notification with
 // the mention's text, whose click opens the room (about 40 s: the room
 // list's next read, at its quarter of the poll share).
-// Screenshots: workspace_<w>x<h>.png.
+// Screenshots: workspace_<w>x<h>.png, workspace_details_<w>x<h>.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, sandboxApi, sandboxApiJson, artifacts,
-  withStackAndBrowser, decodePng, recordNotifications } from './support.mjs';
-import { area, overlap, assertWorkspaceRegions } from './workspace_regions.mjs';
-
-// The last glyph of dark text in an image: the rightmost run of columns
-// holding ink, its width and the height of its ink.
-function lastGlyph({ width, height, channels, pixels }) {
-  const ink = (x, y) => {
-    const i = (y * width + x) * channels;
-    return 0.3 * pixels[i] + 0.59 * pixels[i + 1] + 0.11 * pixels[i + 2] < 100;
-  };
-  const inked = (x) => { for (let y = 0; y < height; y++) if (ink(x, y)) return true; return false; };
-  let right = width - 1;
-  while (right >= 0 && !inked(right)) --right;
-  let left = right;
-  while (left > 0 && inked(left - 1)) --left;
-  let top = height; let bottom = -1;
-  for (let x = left; x <= right && right >= 0; x++) {
-    for (let y = 0; y < height; y++) if (ink(x, y)) { top = Math.min(top, y); bottom = Math.max(bottom, y); }
-  }
-  return { width: right >= 0 ? right - left + 1 : 0, height: bottom >= top ? bottom - top + 1 : 0 };
-}
+  withStackAndBrowser, recordNotifications, appState } from './support.mjs';
+import { assertWorkspaceRegions } from './workspace_regions.mjs';
 
 const ROOM = '2100';
 let stack; let browser;
@@ -56,7 +39,7 @@ function drawn(page) {
 }
 
 
-for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
+for (const [width, height] of [[1366, 800], [1000, 700], [760, 700], [390, 844]]) {
   test(`the workspace at ${width}x${height}: conversation and composer on screen, nothing overlaps`, async () => {
     const page = await browser.context.newPage();
     const state = await openRoom(page, width, height);
@@ -110,33 +93,39 @@ for (const [width, height] of [[1366, 800], [1000, 700], [390, 844]]) {
     }
     assert.equal(await page.getByRole('textbox', { name: 'Message', exact: true }).count(), 1, 'the composer is a labelled field');
 
-    // The details: a third pane (1366), a drawer over the conversation's
-    // right side (1000), or the one pane (390); on screen either way.
+    // The details never lie over the conversation's text or the composer:
+    // beside them (1366: a third pane; 1000: beside, the conversation
+    // narrower), or the whole pane with a way back (390).
     await clickWidget(page, 'details_toggle');
     const details = await widgetRect(page, 'details');
-    assert.ok(details.x >= 0 && details.x + details.width <= width + 1 && details.y + details.height <= height + 1,
-      `the details on screen: ${JSON.stringify(details)}`);
-    if (width >= 1200) {
-      for (const name of ['conversation', 'composer', 'room_list']) {
-        const r = await widgetRect(page, name);
-        assert.ok(!overlap(r, details), `${name} ${JSON.stringify(r)} and the details do not overlap`);
-        assert.ok(area(await widgetRect(page, 'conversation')) > area(details), 'the conversation stays the largest');
-      }
+    if (width >= 800) {
+      const beside = { conversation: await widgetRect(page, 'conversation'), composer: await widgetRect(page, 'composer'),
+        details };
+      const list = await page.evaluate(() => window.roomkey.widget('room_list'));
+      if (list) beside.room_list = list;
+      assertWorkspaceRegions(beside, width, height);
+      assert.ok(beside.conversation.width < regions.conversation.width, 'the conversation narrows beside the details');
+    } else {
+      assert.ok(details.x >= 0 && details.x + details.width <= width + 1 && details.y + details.height <= height + 1,
+        `the details on screen: ${JSON.stringify(details)}`);
+      assert.equal(await page.evaluate(() => window.roomkey.widget('conversation')), null, 'the details take the pane');
+      await widgetRect(page, 'back');
     }
     await page.screenshot({ path: join(artifacts, `workspace_details_${width}x${height}.png`) });
-    // The details' tab labels, shortened to fit where the pane is narrow
-    // ("Memb…" at 1000), end in an ellipsis, never in the replacement glyph
-    // a font without an ellipsis glyph draws: its last glyph is not a blob
-    // as wide and tall as a letter cell.
-    const files = await widgetRect(page, 'files_tab');
-    const tabs = { 'Members, the tab left of Files': { x: Math.max(details.x, files.x - files.height * 4), y: files.y,
-      width: files.x - 1 - Math.max(details.x, files.x - files.height * 4), height: files.height }, Files: files };
-    for (const [label, r] of Object.entries(tabs)) {
-      const glyph = lastGlyph(decodePng(await page.screenshot({ clip: r })));
-      assert.ok(glyph.width > 0, `${label}: a label is drawn in ${JSON.stringify(r)}`);
-      assert.ok(!(glyph.width > r.height * 0.35 && glyph.height > r.height * 0.35),
-        `${label}: the label ends in a glyph of ${glyph.width}x${glyph.height} px in a ${r.height} px tab: ` +
-        'a replacement glyph, not an ellipsis or a letter');
+    // Every tab's label whole, inside the details: each tab as wide as its
+    // label measured in the app's font (shell/text_layer.js's), none cut short.
+    const opened = await appState(page);
+    for (const [name, label] of [['tasks_tab', `Tasks (${opened.room.tasks.length})`],
+      ['members_tab', `Members (${opened.room.members.length})`], ['files_tab', `Files (${opened.room.files.length})`]]) {
+      const box = await widgetRect(page, name, { timeoutMs: 10000 });
+      const needs = await page.evaluate((text) => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = `15px ${window.roomkey._font.font.replace(/^[\d.]+px /, '')}`;
+        return ctx.measureText(text).width;
+      }, label);
+      assert.ok(box.width >= needs - 1, `"${label}": the tab ${JSON.stringify(box)} holds its ${needs} px label`);
+      assert.ok(box.x >= details.x - 1 && box.x + box.width <= details.x + details.width + 1,
+        `"${label}" inside the details ${JSON.stringify(details)}: ${JSON.stringify(box)}`);
     }
     await clickWidget(page, 'files_tab');
     await widgetRect(page, 'upload_file');

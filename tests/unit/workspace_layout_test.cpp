@@ -19,13 +19,12 @@ std::string panes_of(const WorkspaceLayout& layout) {
         if (!out.empty()) out += "|";
         out += box.pane == Pane::room_list ? "list" : box.pane == Pane::conversation ? "conversation" : "details";
     }
-    if (layout.drawer) out += "+drawer";
     if (layout.back) out += "+back";
     return out;
 }
 
-// Panes start at 0, touch, do not overlap, have room, and fill the canvas; a
-// drawer lies over the conversation; the conversation is the widest pane.
+// Panes start at 0, touch, do not overlap, have room, and fill the canvas (so
+// nothing lies over the conversation or its composer); the conversation is the widest pane.
 ::testing::AssertionResult tiles(const WorkspaceLayout& layout, float width) {
     float x = 0.0f;
     const PaneBox* conversation = nullptr;
@@ -39,13 +38,6 @@ std::string panes_of(const WorkspaceLayout& layout) {
     if (conversation) {
         for (const PaneBox& box : layout.panes) {
             if (box.width > conversation->width) return ::testing::AssertionFailure() << "a side pane is wider";
-        }
-    }
-    if (layout.drawer) {
-        if (!conversation) return ::testing::AssertionFailure() << "a drawer with no conversation under it";
-        const float end = layout.drawer->x + layout.drawer->width;
-        if (layout.drawer->x < conversation->x || end != conversation->x + conversation->width) {
-            return ::testing::AssertionFailure() << "the drawer leaves the conversation's right edge";
         }
     }
     return ::testing::AssertionSuccess();
@@ -64,22 +56,29 @@ TEST(WorkspaceLayout, PhonesShowOnePaneAtATimeWithBack) {
     }
 }
 
-TEST(WorkspaceLayout, MediumShowsListAndConversationWithDetailsAsADrawer) {
+TEST(WorkspaceLayout, MediumShowsDetailsBesideTheConversationNeverOverIt) {
     for (float width : {800.0f, 1000.0f, 1199.0f}) {
         SCOPED_TRACE(width);
         const auto room = workspace_layout(width, 1.0f, kRoom);
         EXPECT_EQ(room.width_class, WidthClass::medium);
         EXPECT_EQ(panes_of(room), "list|conversation");
         EXPECT_TRUE(tiles(room, width));
-        const auto details = workspace_layout(width, 1.0f, kDetails);
-        EXPECT_EQ(panes_of(details), "list|conversation+drawer");
-        EXPECT_TRUE(tiles(details, width));
+        EXPECT_TRUE(tiles(workspace_layout(width, 1.0f, kDetails), width));
         EXPECT_EQ(panes_of(workspace_layout(width, 1.0f, kList)), "list|conversation")
             << "the conversation pane stays, asking to pick a room";
     }
+    // From 1000 px the conversation keeps 480 px beside both side panes.
     const auto at_1000 = workspace_layout(1000.0f, 1.0f, kDetails);
+    EXPECT_EQ(panes_of(at_1000), "list|conversation|details");
     EXPECT_EQ(at_1000.panes[0].width, 240.0f);
-    EXPECT_EQ(at_1000.drawer->width, 280.0f);
+    EXPECT_EQ(at_1000.panes[1].width, 480.0f);
+    EXPECT_EQ(at_1000.panes[2].width, 280.0f);
+    // Narrower, the room list gives way until the details close.
+    for (float width : {800.0f, 999.0f}) {
+        const auto narrow = workspace_layout(width, 1.0f, kDetails);
+        EXPECT_EQ(panes_of(narrow), "conversation|details") << width;
+        EXPECT_EQ(narrow.panes[1].width, 280.0f) << width;
+    }
 }
 
 TEST(WorkspaceLayout, ExpandedShowsThreePanesWhileDetailsAreOpen) {
@@ -104,8 +103,10 @@ TEST(WorkspaceLayout, TheUiScaleCountsAsANarrowerWindow) {
     EXPECT_EQ(width_class(1366.0f, 2.0f), WidthClass::compact);
     EXPECT_EQ(width_class(1366.0f, 0.0f), WidthClass::expanded) << "no scale counts as 100 %";
     const auto scaled = workspace_layout(1366.0f, 1.5f, kDetails);
-    EXPECT_EQ(panes_of(scaled), "list|conversation+drawer");
-    EXPECT_EQ(scaled.panes[0].width, 360.0f) << "240 layout px at 150 %";
+    EXPECT_EQ(panes_of(scaled), "conversation|details") << "910 layout px: the list gives way";
+    EXPECT_EQ(scaled.panes[1].width, 420.0f) << "280 layout px at 150 %";
+    EXPECT_EQ(panes_of(workspace_layout(1366.0f, 1.5f, kRoom)), "list|conversation");
+    EXPECT_EQ(workspace_layout(1366.0f, 1.5f, kRoom).panes[0].width, 360.0f) << "240 layout px at 150 %";
     EXPECT_TRUE(tiles(scaled, 1366.0f));
     for (float scale : {0.75f, 1.0f, 1.25f, 1.5f, 2.0f, 3.0f}) {
         for (float width = 360.0f; width <= 2600.0f; width += 7.0f) {

@@ -17,6 +17,8 @@ constexpr float kListMax = 320.0f;
 constexpr float kDetailsShare = 0.24f;
 constexpr float kDetailsMin = 280.0f;
 constexpr float kDetailsMax = 360.0f;
+// The conversation's least width beside both side panes: its lines and the composer's controls on one line.
+constexpr float kConversationMin = 480.0f;
 
 float side_width(float layout_width, float scale, float share, float low, float high) {
     // Whole CSS pixels, so the edges between panes fall on pixels.
@@ -54,17 +56,12 @@ WorkspaceLayout workspace_layout(float canvas_css_px, float ui_scale, const Navi
     }
 
     const float list = side_width(layout_width, scale, kListShare, kListMin, kListMax);
-    const float side = side_width(layout_width, scale, kDetailsShare, kDetailsMin, kDetailsMax);
-    if (layout.width_class == WidthClass::expanded && details) {
-        const float conversation = width - list - side;
-        layout.panes.push_back(PaneBox{Pane::room_list, 0.0f, list});
-        layout.panes.push_back(PaneBox{Pane::conversation, list, conversation});
-        layout.panes.push_back(PaneBox{Pane::details, list + conversation, side});
-        return layout;
-    }
-    layout.panes.push_back(PaneBox{Pane::room_list, 0.0f, list});
-    layout.panes.push_back(PaneBox{Pane::conversation, list, width - list});
-    if (details) layout.drawer = PaneBox{Pane::details, width - side, side};
+    const float side = details ? side_width(layout_width, scale, kDetailsShare, kDetailsMin, kDetailsMax) : 0.0f;
+    // The room list gives way to the details where the conversation would keep less than its least.
+    const float list_shown = width - list - side >= kConversationMin * scale ? list : 0.0f;
+    if (list_shown > 0.0f) layout.panes.push_back(PaneBox{Pane::room_list, 0.0f, list});
+    layout.panes.push_back(PaneBox{Pane::conversation, list_shown, width - list_shown - side});
+    if (details) layout.panes.push_back(PaneBox{Pane::details, width - side, side});
     return layout;
 }
 

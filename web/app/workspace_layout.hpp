@@ -1,13 +1,20 @@
 // workspace_layout.hpp: which panes of the workspace are shown at a canvas width, and where: the one place
 // that decides it (Material 3's list-detail layout and its compact / medium / expanded window classes).
 //   expanded (>= 1200 px): room list | conversation | details (details only while open)
-//   medium   (>= 800 px):  room list | conversation, details as a drawer over the conversation's right side
+//   medium   (>= 800 px):  room list | conversation; with details, room list | conversation | details
+//                          while the conversation keeps 480 px (a workspace from 1000 px), else the
+//                          room list gives way until the details close: conversation | details
 //   compact  (<  800 px):  one pane at a time, room list -> conversation -> details, with a back control
+// Details never lie over the conversation or its composer: beside them, or the whole pane (a sheet with
+// Back). Measured in Chromium at 100 % (the workspace is the window less 24 px of padding):
+// 1366x800 three panes (about 300 | 720 | 320); 1000x700 conversation | details (696 | 280);
+// 760x700 and 390x844 the details alone. The composer's controls (Send, Attach, To, Info, Code, the
+// send key) take about 480 px on one line (its hint 120 more) and wrap below; two panes under 800 px would leave the
+// conversation narrower than the details.
 // Widths are compared in layout pixels: CSS pixels divided by the UI scale, so a
 // larger text size moves to fewer panes as a narrower window would.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 namespace roomkey::app {
@@ -35,8 +42,6 @@ struct WorkspaceLayout {
     WidthClass width_class = WidthClass::compact;
     // Side by side, left to right; they touch and their widths sum to the canvas width.
     std::vector<PaneBox> panes;
-    // medium only: the details drawn over the conversation's right edge.
-    std::optional<PaneBox> drawer;
     // compact only, off the room list: a back control, and where it goes.
     bool back = false;
 };

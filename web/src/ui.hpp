@@ -66,8 +66,8 @@ struct UiState {
     bool show_back = false;  // one pane at a time, off the room list: a back control  // the open room nav.room_open was last set for
     std::array<char, 128> room_filter{};
     std::uint64_t fill_seq = 0;
-    // The details' tab as the app last said it (Workspace::details_seq), and a
-    // tab the app asked for that the tab bar has not shown yet (ui_details.cpp).
+    // The details' tab as the app last said it (Workspace::details_seq), and
+    // the tab the details show (ui_details.cpp, room_tabs).
     std::uint64_t details_seq = 0;
     app::DetailsTab select_tab = app::DetailsTab::none;
     std::string editing;  // message_id, "" when none

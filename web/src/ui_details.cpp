@@ -1,6 +1,6 @@
 // ui_details.cpp: the open room's details: its tasks (Done,
 // Reopen, deadlines), members (To) and files (upload, open): the room
-// panel's own tabs (ui_room.cpp), beside the conversation or as a drawer.
+// panel's own tabs (ui_room.cpp), beside the conversation, or the whole pane on a phone.
 #include <imgui.h>
 
 #include "app/i18n.hpp"
@@ -49,7 +49,7 @@ void follow_details(const App& app, UiState& ui, Intents& out) {
         ui.details_seq = ws.details_seq();
         const bool open = ws.details() != app::DetailsTab::none;
         if (open && app.open_room().view().is_open()) ui.nav.room_open = true;
-        if (open && (!ui.nav.details_open || ws.details() != ui.select_tab)) ui.select_tab = ws.details();
+        if (open) ui.select_tab = ws.details();
         ui.nav.details_open = open;
         return;
     }
@@ -69,9 +69,7 @@ void details_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         ui.nav.details_open = false;
     }
     if (!room.is_open()) return;
-    // Every tab in sight at any width (from 360 px): tabs narrow rather than
-    // hide behind scroll arrows; each keeps its whole name for assistive technology.
-    room_tabs(app, room, ui, now, out, "details_tabs", ImGuiTabBarFlags_FittingPolicyResizeDown, task_form);
+    room_tabs(app, room, ui, now, out, "details_tabs", task_form);
 }
 
 }  // namespace roomkey::web::parts

@@ -138,10 +138,10 @@ void send_key_choice(const app::Settings& settings, Intents& out);
 
 // The details pane follows a place asked for (the address, Back, a script),
 // and tells the app when the user closes it (called before the panes and
-// after them); its tab bar tells the tab it shows (room_tabs).
+// after them); its tabs tell the one shown (room_tabs).
 void follow_details(const App& app, UiState& ui, Intents& out);
 void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant now, Intents& out, const char* id,
-               int tab_bar_flags, void (*task_form)(const app::RoomView&, UiState&, Intents&) = nullptr);
+               void (*task_form)(const app::RoomView&, UiState&, Intents&) = nullptr);
 
 // ---- the workspace, one region per file ----
 // The developer view: today's instrument panels in columns (ui.cpp).

@@ -87,6 +87,14 @@ std::size_t pending_rows(const App& app, UiState& ui, Intents& out) {
             }
         }
         ImGui::EndGroup();
+        // A post seen sending that first waits or fails: the view goes to the newest (where it
+        // stands), so its row with Retry now / Edit / Discard is whole in sight. Once: a later
+        // automatic retry does not pull a reader who scrolled away back down.
+        const ImGuiID seen = ImGui::GetID("stage");
+        const int stage = pending == "sending" ? 1 : 2;
+        const int before = ImGui::GetStateStorage()->GetInt(seen, stage);
+        if (stage > before) ui.conv.to_end = true;
+        ImGui::GetStateStorage()->SetInt(seen, std::max(stage, before));
         a11y::end_log_item();
         ImGui::Spacing();
         ImGui::PopID();

@@ -140,52 +140,44 @@ void room_panel(const App& app, UiState& ui, Instant now, Intents& out) {
     ImGui::SameLine();
     if (room.loading()) loading_text(ui, tr("common.loading"), now);
     if (!room.error().empty()) ImGui::TextColored(kBad, "%s", room.error().c_str());
-    room_tabs(app, room, ui, now, out, "room_tabs", 0);
+    room_tabs(app, room, ui, now, out, "room_tabs");
 }
 
 void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant now, Intents& out, const char* id,
-               int tab_bar_flags, void (*task_form)(const app::RoomView&, UiState&, Intents&)) {
-    if (!ImGui::BeginTabBar(id, tab_bar_flags)) return;
-    // The details' tabs (not the developer view's) are a place: the app knows the one shown.
+               void (*task_form)(const app::RoomView&, UiState&, Intents&)) {
+    // The details' tab (not the developer view's) is a place: the app knows the one shown.
     const bool place = task_form != nullptr;
-    app::DetailsTab shown = app::DetailsTab::none;
-    const auto tab = [&](const std::string& label, app::DetailsTab which) {
-        const bool asked = place && ui.select_tab == which;
-        const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, asked ? ImGuiTabItemFlags_SetSelected : 0);
-        if (open) shown = which;
-        return open;
+    // The developer view's tab is kept in its window's storage.
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID key = ImGui::GetID(id);
+    app::DetailsTab shown = place ? ui.select_tab : static_cast<app::DetailsTab>(storage->GetInt(key));
+    if (shown == app::DetailsTab::none) shown = app::DetailsTab::tasks;
+    // Every tab whole and in sight at any width (from 360 px): a row of
+    // buttons that wraps to a second line rather than cutting a name, the one shown marked.
+    const auto tab = [&](const char* key, std::size_t n, app::DetailsTab which, const char* widget) {
+        const std::string label = tr(key, {{"n", std::to_string(n)}});
+        const bool on = shown == which;
+        ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(on ? ImGuiCol_ButtonActive : ImGuiCol_FrameBg));
+        if (tap_button(which == app::DetailsTab::tasks ? label.c_str() : beside(label.c_str()))) shown = which;
+        ImGui::PopStyleColor();
+        note_widget(ui, widget);
     };
-    const std::string tasks = tr("room.tab_tasks", {{"n", std::to_string(room.tasks().size())}}) + "###tasks";
-    if (tab(tasks, app::DetailsTab::tasks)) {
+    tab("room.tab_tasks", room.tasks().size(), app::DetailsTab::tasks, "tasks_tab");
+    tab("room.tab_members", room.members().size(), app::DetailsTab::members, "members_tab");
+    tab("room.tab_files", room.files().size(), app::DetailsTab::files, "files_tab");
+    ImGui::Separator();
+    if (shown == app::DetailsTab::tasks) {
         if (task_form) task_form(room, ui, out);
         tasks_tab(room, app.workspace(), now, out);
-        ImGui::EndTabItem();
-    }
-    const std::string members = tr("room.tab_members", {{"n", std::to_string(room.members().size())}}) + "###members";
-    if (tab(members, app::DetailsTab::members)) {
+    } else if (shown == app::DetailsTab::members) {
         members_tab(room, out);
-        ImGui::EndTabItem();
-    }
-    const std::string files = tr("room.tab_files", {{"n", std::to_string(room.files().size())}}) + "###files";
-    const bool files_open = tab(files, app::DetailsTab::files);
-    note_widget(ui, "files_tab");
-    if (files_open) {
+    } else {
         files_tab(room, app.previews(), ui, out);
-        ImGui::EndTabItem();
     }
-    ImGui::EndTabBar();
+    storage->SetInt(key, static_cast<int>(shown));
     if (!place) return;
-    if (ui.select_tab != app::DetailsTab::none) {
-        // The tab bar shows a tab asked for from the next frame on.
-        if (shown == ui.select_tab) {
-            ui.select_tab = app::DetailsTab::none;
-        } else {
-            redraw_at(ui, Instant{});
-            return;
-        }
-    }
-    if (shown != app::DetailsTab::none && shown != app.workspace().details() &&
-        ui.details_seq == app.workspace().details_seq()) {
+    ui.select_tab = shown;
+    if (shown != app.workspace().details() && ui.details_seq == app.workspace().details_seq()) {
         out.push_back(app::intent::ShowDetails{shown});
     }
 }

@@ -86,13 +86,6 @@ void workspace_view(const App& app, UiState& ui, Instant now, float scale, Inten
                 break;
         }
     }
-    if (layout.drawer) {
-        // Medium width: the details over the conversation's right side.
-        place(*layout.drawer, "pane_drawer", true);
-        details_pane(app, ui, now, out);
-        ImGui::EndChild();
-        note_widget(ui, "details");
-    }
     follow_details(app, ui, out);  // closed in this frame (Hide details, Close, Back): the address follows now
 }
 
