@@ -45,6 +45,13 @@ std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, c
     return tr("words.the_task");
 }
 
+std::string role_words(const std::string& role) {
+    for (const char* known : {"admin", "member", "readonly"}) {
+        if (role == known) return tr("room.role." + role);
+    }
+    return role;
+}
+
 std::string Piece::text() const {
     if (!key) return value;
     if (count >= 0) return tr_n(key, count);
