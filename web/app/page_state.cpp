@@ -2,7 +2,6 @@
 #include "app/page_state.hpp"
 
 #include <algorithm>
-#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -191,15 +190,13 @@ void add_small_state(const App& app, json& state) {
                                  {"my_tasks", app.my_tasks().tasks().error},
                                  {"contacts", app.contacts().contacts().error},
                                  {"scope_refresh", app.sign_in().scope_refresh().error()}});
-    // The same errors as the box says them (words, no status): the text
+    // The same errors as the box says them (words, no status), for the text
     // mirror's per-view lines outside the developer view.
-    static constexpr std::pair<const char*, ErrorSource> kViews[] = {
-        {"config", ErrorSource::config}, {"account", ErrorSource::account}, {"status", ErrorSource::status},
-        {"rooms", ErrorSource::rooms},   {"posting", ErrorSource::posting}, {"room", ErrorSource::room},
-        {"my_tasks", ErrorSource::my_tasks}, {"contacts", ErrorSource::contacts}};
-    json said = json::object();
-    for (const auto& [name, source] : kViews) {
-        if (!app.feedback().said(source).empty()) said[name] = app.feedback().said(source);
+    // By ErrorSource's number (feature.hpp): other, config, account, status,
+    // rooms, posting, helper, room, my_tasks, contacts.
+    json said = json::array();
+    for (int source = 0; source <= static_cast<int>(ErrorSource::contacts); ++source) {
+        said.push_back(app.feedback().said(static_cast<ErrorSource>(source)));
     }
     state["error_words"] = std::move(said);
     if (auto open = app.sign_out_confirm()) {

@@ -46,10 +46,8 @@ std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, c
 }
 
 std::string role_words(const std::string& role) {
-    for (const char* known : {"admin", "member", "readonly"}) {
-        if (role == known) return tr("room.role." + role);
-    }
-    return role;
+    const std::string key = "room.role." + role;
+    return i18n::has(key) ? tr(key) : role;
 }
 
 std::string Piece::text() const {
