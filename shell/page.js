@@ -388,10 +388,20 @@
       parts.push(say('mirror.scope_refresh', { granted: s.scope_refresh.granted || say('mirror.none') }));
     }
     if (s.scopes && s.scopes.differ) parts.push(say('mirror.scopes_differ'));
-    // Each view's own error, as the panel shows it.
+    // state().error_words is by ErrorSource's number (web/app/feature.hpp).
+    const SOURCES = ['other', 'config', 'account', 'status', 'rooms', 'posting', 'helper', 'room', 'my_tasks', 'contacts'];
+    // Each view's own error: in the developer view as the panel shows it
+    // (status and the wire's words); elsewhere as the error box says it
+    // (state().error_words), and not again when it is the box's error.
+    const developer = s.view === 'developer';
+    const lastSaid = s.last_error ? s.last_error.title + '. ' + s.last_error.shown +
+                                    (s.last_error.remedy ? ' ' + s.last_error.remedy : '') : '';
     ['config', 'account', 'status', 'rooms', 'posting', 'form', 'room', 'my_tasks', 'contacts', 'console',
       'scope_refresh'].forEach(function (key) {
-      if (s.errors && s.errors[key]) parts.push(say('mirror.view_error', { view: say('mirror.view.' + key), error: s.errors[key] }));
+      if (!s.errors || !s.errors[key]) return;
+      const said = !developer && s.error_words && s.error_words[SOURCES.indexOf(key)];
+      if (said === lastSaid) return;
+      parts.push(say('mirror.view_error', { view: say('mirror.view.' + key), error: said ? said.replace(/[.。]$/, '') : s.errors[key] }));
     });
     // Text drawn with the built-in font (canvas read-back is noise);
     // a clipboard clear that waits for the next click or key press.
@@ -401,7 +411,6 @@
     if (s.notice) parts.push(s.notice);
     if (s.last_error) {
       // As the error box says it: the code and the wire's words only in the developer view.
-      const developer = s.view === 'developer';
       parts.push(say('mirror.last_error', { title: s.last_error.title }) +
                  (developer && s.last_error.code ? ' (' + s.last_error.code + ')' : '') + '. ' +
                  (developer ? s.last_error.message : s.last_error.shown) +

@@ -49,12 +49,16 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   // 500: the service may have acted. The app never resends by itself: it looks
   // for the post in the room (not there: the fault answered before acting) and
   // asks the user, saying why.
+  await act(page, { type: 'open_room', room_id: ROOM });
   await injectFault({ kind: 'status5xx', status: 500 });
   await act(page, { type: 'post_message', room_id: ROOM, body: 'after a 500' });
   const held = await waitForState(page, (s) => s.posts.some((p) => p.stage === 'unknown'), 'the 500 post held');
   const unknown = held.posts.find((p) => p.stage === 'unknown');
   assert.equal(unknown.body, 'after a 500', 'the text is kept');
   assert.match(unknown.note, /not found|Retry/i, 'it says the room was checked and what the user can do');
+  // Where it stands in the conversation, in words by its cause: no status, no wire words (the queue's note keeps them).
+  const row = held.room.messages.find((m) => m.local_id === unknown.local_id);
+  assert.equal(row && row.note, "May not have been sent: it is not among the room's latest messages.");
   assert.match(await mirror(page), /unknown|decide|Retry/i, 'the mirror tells it too');
   await new Promise((r) => setTimeout(r, 2500));
   assert.equal(countOf(await roomBodies(), 'after a 500'), 0, 'not resent by itself');
@@ -72,6 +76,14 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   assert.match(failed.last_error.code, /500/);
   // The mirror says the error as the box does: what failed, in words (the status is state()'s and the developer view's).
   assert.match(await mirror(page), /Last error: [^.]* failed\. Injected fault: server error\./);
+  // Each view's error line too: in words, the status and the wire's words only in the developer view.
+  const said = await mirror(page);
+  assert.doesNotMatch(said, /HTTP 500/, said);
+  assert.match(said, /(Account|Status) error: Reading [^.]* failed\. Injected fault: server error\. The service or the helper failed; try again in a moment(?!\.)/, said);
+  await act(page, { type: 'show_view', view: 'developer' });
+  await page.waitForFunction(() => /(Account|Status) error: HTTP 500: Injected fault: server error\./
+    .test(document.getElementById('mirror').textContent), null, { timeout: 10000 });
+  await act(page, { type: 'show_view', view: 'workspace' });
   await act(page, { type: 'reload_account' });
   await waitForState(page, (s) => !s.last_error && !s.errors.account && !s.loading, 'the error cleared by success');
   assert.doesNotMatch(await mirror(page), /Last error/);

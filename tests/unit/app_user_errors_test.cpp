@@ -3,9 +3,12 @@
 // nor error name; the page API's message and code stay as they were.
 #include <gtest/gtest.h>
 
+#include "app/feedback.hpp"
 #include "app/i18n.hpp"
+#include "app/post_words.hpp"
 #include "app/time_text.hpp"
 #include "app/user_errors.hpp"
+#include "app/words.hpp"
 #include "roomkey/proxy_outcome.hpp"
 
 namespace roomkey::app {
@@ -69,6 +72,80 @@ TEST_F(UserErrorsTest, TheServicesOwnWordsAreShownAsTheyAre) {
     r.body = R"({"errors":["Invalid Argument: body"]})";
     const UserError e = api_error("Posting", r, std::nullopt);
     EXPECT_EQ(e.shown(), "Invalid Argument: body");
+}
+
+// The text mirror's per-view error lines (state().error_words): each view's
+// error as the box says it, kept per view until that view's next success.
+TEST_F(UserErrorsTest, EachViewsErrorIsSaidAsTheBoxSaysItUntilThatViewSucceeds) {
+    HttpResponse r;
+    r.status = 500;
+    r.body = R"({"errors":["Injected fault: server error."]})";
+    Feedback feedback;
+    feedback.set_error(api_error("Reading your account", r, Endpoint::me), ErrorSource::account);
+    feedback.set_error(api_error("Reading your status", r, Endpoint::my_status), ErrorSource::status);
+    EXPECT_EQ(feedback.said(ErrorSource::account),
+              "Reading your account failed. Injected fault: server error. The service or the helper failed; try "
+              "again in a moment.");
+    EXPECT_FALSE(has_wire_words(feedback.said(ErrorSource::account))) << feedback.said(ErrorSource::account);
+    feedback.clear_error(ErrorSource::account);
+    EXPECT_EQ(feedback.said(ErrorSource::account), "");
+    EXPECT_EQ(feedback.said(ErrorSource::status).rfind("Reading your status failed. ", 0), 0u) << "the other view's stays";
+    i18n::set_language(i18n::Lang::ja);
+    r.body.clear();
+    feedback.set_error(api_error("アカウントの読み込み", r, Endpoint::me), ErrorSource::account);
+    EXPECT_FALSE(has_wire_words(feedback.said(ErrorSource::account))) << feedback.said(ErrorSource::account);
+    EXPECT_EQ(feedback.said(ErrorSource::account).find("Reading"), std::string::npos) << "in the language shown";
+}
+
+// What the box tells a user to do names no spec section nor status.
+TEST_F(UserErrorsTest, TheBoxsRemediesAreWordsWithoutSpecReferences) {
+    HttpResponse r;
+    r.body = R"({"errors":["no"]})";
+    for (const int status : {401, 403, 429}) {
+        r.status = status;
+        for (const i18n::Lang lang : {i18n::Lang::en, i18n::Lang::ja}) {
+            i18n::set_language(lang);
+            const UserError e = api_error("Reading your account", r, Endpoint::me);
+            for (const std::string& text : {e.said(), e.remedy}) {
+                EXPECT_EQ(text.find("spec"), std::string::npos) << status << ": " << text;
+                EXPECT_EQ(text.find("仕様"), std::string::npos) << status << ": " << text;
+                EXPECT_EQ(text.find(std::to_string(status)), std::string::npos) << status << ": " << text;
+            }
+        }
+    }
+    i18n::set_language(i18n::Lang::en);
+    EXPECT_EQ(code_expired_error(Millis(61000)).shown().find("spec"), std::string::npos);
+}
+
+// A post that may not have arrived says why by its cause, never the note's
+// wire words ("502: ...", "HTTP 500 ..."), in the language shown.
+TEST_F(UserErrorsTest, APostThatMayNotHaveArrivedSaysWhyInWordsByItsCause) {
+    PostJob job;
+    job.stage = PostStage::unknown;
+    job.note = "502: the service got the post but no answer came back. Retry (it may arrive twice) or Discard.";
+    const UserTime utc(fixed_utc_offset(0));
+    EXPECT_EQ(pending_words(job, utc), "May not have been sent: no answer came back from the service.");
+    job.doubt = PostDoubt::timeout;
+    EXPECT_EQ(pending_words(job, utc), "May not have been sent: the service did not answer in time.");
+    job.doubt = PostDoubt::connection;
+    EXPECT_EQ(pending_words(job, utc), "May not have been sent: the connection broke before an answer came.");
+    job.doubt = PostDoubt::not_in_room;
+    EXPECT_EQ(pending_words(job, utc), "May not have been sent: it is not among the room's latest messages.");
+    i18n::set_language(i18n::Lang::ja);
+    job.doubt = PostDoubt::timeout;
+    EXPECT_EQ(pending_words(job, utc), "送信されていない可能性があります: サービスが時間内に応答しませんでした。");
+}
+
+// A member's role as the service's client says it; a word it does not know, as it is.
+TEST_F(UserErrorsTest, AMembersRoleIsSaidInTheCatalogsWords) {
+    EXPECT_EQ(role_words("admin"), "Admin");
+    EXPECT_EQ(role_words("member"), "Member");
+    EXPECT_EQ(role_words("readonly"), "Read only");
+    EXPECT_EQ(role_words("owner"), "owner");
+    i18n::set_language(i18n::Lang::ja);
+    EXPECT_EQ(role_words("admin"), "管理者");
+    EXPECT_EQ(role_words("member"), "メンバー");
+    EXPECT_EQ(role_words("readonly"), "閲覧のみ");
 }
 
 // "Retrying at ..." and "checks the room again at ...": one clock, to the second, rounded up.

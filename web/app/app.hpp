@@ -120,6 +120,7 @@ public:
 
     // ---- what the user is told (feedback.hpp) ----
     const std::optional<UserError>& last_error() const { return feedback_.error(); }
+    const Feedback& feedback() const { return feedback_; }
     const std::string& form_error() const { return feedback_.form_error(); }
     std::string notice() const { return feedback_.notice(); }
     std::optional<long> sign_out_confirm() const { return feedback_.sign_out_confirm(); }

@@ -31,12 +31,18 @@ public:
     // Sign-out was asked while posts are still open: how many would be lost.
     std::optional<long> sign_out_confirm() const { return sign_out_confirm_; }
 
+    // Each source's error as the box says it ("" when none or cleared):
+    // the text mirror's per-view lines (state().error_words).
+    const std::string& said(ErrorSource source) const { return said_[static_cast<int>(source)]; }
+
     void set_error(UserError error, ErrorSource source) {
+        said_[static_cast<int>(source)] = error.said();
         error_ = std::move(error);
         source_ = source;
     }
     // The action `source` stands for succeeded: its error, if shown, goes.
     void clear_error(ErrorSource source) {
+        said_[static_cast<int>(source)].clear();
         if (error_ && source_ == source) error_.reset();
     }
     void reset_error() { error_.reset(); }
@@ -65,6 +71,7 @@ public:
 private:
     std::optional<UserError> error_;
     ErrorSource source_ = ErrorSource::other;
+    std::string said_[static_cast<int>(ErrorSource::contacts) + 1];
     Words notice_;
     std::string form_error_;
     std::optional<long> sign_out_confirm_;

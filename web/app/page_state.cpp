@@ -190,6 +190,15 @@ void add_small_state(const App& app, json& state) {
                                  {"my_tasks", app.my_tasks().tasks().error},
                                  {"contacts", app.contacts().contacts().error},
                                  {"scope_refresh", app.sign_in().scope_refresh().error()}});
+    // The same errors as the box says them (words, no status), for the text
+    // mirror's per-view lines outside the developer view.
+    // By ErrorSource's number (feature.hpp): other, config, account, status,
+    // rooms, posting, helper, room, my_tasks, contacts.
+    json said = json::array();
+    for (int source = 0; source <= static_cast<int>(ErrorSource::contacts); ++source) {
+        said.push_back(app.feedback().said(static_cast<ErrorSource>(source)));
+    }
+    state["error_words"] = std::move(said);
     if (auto open = app.sign_out_confirm()) {
         state["sign_out_confirm"] = object_of({{"posts", *open}});
     } else {

@@ -5,6 +5,12 @@
 
 namespace roomkey::app {
 
+namespace {
+// PostDoubt's words, in its order.
+constexpr const char* kDoubts[] = {"pending.doubt.answer_lost", "pending.doubt.timeout", "pending.doubt.connection",
+                                   "pending.doubt.not_in_room"};
+}  // namespace
+
 std::string_view pending_name(PostStage stage) {
     switch (stage) {
         case PostStage::waiting:
@@ -38,7 +44,8 @@ std::string pending_words(const PostJob& job, const UserTime& user) {
         case PostStage::checking:
             return tr("pending.checking");
         case PostStage::unknown:
-            return tr("pending.maybe_not_sent", {{"note", job.note}});
+            // By its cause, not the note's wire words (the note stays the page API's and the developer view's).
+            return tr("pending.maybe_not_sent", {{"note", tr(kDoubts[static_cast<int>(job.doubt)])}});
         case PostStage::refused:
             return tr("pending.refused", {{"note", job.note}});
         default:

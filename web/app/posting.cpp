@@ -366,6 +366,9 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
             return;
         }
         case PostVerdict::unknown:
+            job.doubt = answer.response ? PostDoubt::answer_lost
+                        : answer.failure == TransportFailure::timeout ? PostDoubt::timeout
+                                                                       : PostDoubt::connection;
             if (job.kind == PostKind::message && account_.value) {
                 job.stage = PostStage::checking;
                 job.checks = 0;
@@ -435,6 +438,7 @@ void Posting::on_settle_answer(RequestTag tag, const Answer& answer, Instant now
     }
     if (found == Settlement::not_found) {
         job->stage = PostStage::unknown;
+        job->doubt = PostDoubt::not_in_room;
         job->note = tr("post.not_found", {{"why", job->why}});
         host_.release(job->id);
         decided(*job, now);

@@ -35,6 +35,8 @@ enum class PostKind { message, task };
 //   refused   the service said no (4xx): the user edits, retries or discards.
 // cancelled: dropped before it was sent (or discarded by the user).
 enum class PostStage { waiting, sending, delivered, failed, cancelled, retrying, checking, unknown, refused };
+// Why a post may not have arrived (stages checking and unknown), for its words.
+enum class PostDoubt : unsigned char { answer_lost, timeout, connection, not_in_room };
 std::string_view to_string(PostStage stage);
 // Not yet delivered, cancelled or discarded: the post is still the user's to lose.
 bool is_open(PostStage stage);
@@ -56,6 +58,7 @@ struct PostJob {
     std::optional<Instant> retry_at;  // stage retrying: when it goes again
     int checks = 0;                   // stage checking: reads of the room so far
     std::string why;                  // stage checking/unknown: what made the outcome unknown
+    PostDoubt doubt = PostDoubt::answer_lost;  // the same, as a cause (post_words.cpp)
     std::string note;                 // "message_id 123", the error, or why it waits
     Instant queued_at;
     std::optional<Instant> sent_at;

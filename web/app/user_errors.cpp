@@ -29,6 +29,10 @@ std::string session_end_words(const SessionEnd& end) {
 
 }  // namespace
 
+std::string UserError::said() const {
+    return title + ". " + shown() + (remedy.empty() ? "" : " " + remedy);
+}
+
 std::string code_label(AuthorizationErrorCode code) {
     return std::to_string(to_number(code)) + " " + std::string(to_string(code));
 }

@@ -28,6 +28,8 @@ struct UserError {
     std::string plain;
     bool offers_try_again = false;
     const std::string& shown() const { return plain.empty() ? message : plain; }
+    // The box's words in one line: what failed, what happened, what to do.
+    std::string said() const;
 };
 
 // "3001 access_denied"

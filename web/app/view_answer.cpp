@@ -34,7 +34,7 @@ std::string view_failure(FeatureHost& host, const std::string& what, const Answe
             failure = tr("errors.request_not_completed.reason", {{"reason", answer.reason}});
             UserError error;
             error.title = tr("errors.failed.title", {{"what", what}});
-            error.message = tr("errors.request_not_completed.message", {{"reason", answer.reason}});
+            error.message = tr("views.not_completed", {{"reason", answer.reason}});
             error.remedy = tr("errors.sign_in_again");
             host.set_error(std::move(error), source);
         }

@@ -45,6 +45,11 @@ std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, c
     return tr("words.the_task");
 }
 
+std::string role_words(const std::string& role) {
+    const std::string key = "room.role." + role;
+    return i18n::has(key) ? tr(key) : role;
+}
+
 std::string Piece::text() const {
     if (!key) return value;
     if (count >= 0) return tr_n(key, count);

@@ -21,6 +21,9 @@ std::string room_words(const std::vector<Room>* rooms, const std::string& room_i
 std::string file_words(const std::vector<ChatFile>& files, const std::string& file_id);
 // "'Review the plan…'" from the first list that has the task, or "The task".
 std::string task_words(const std::vector<const std::vector<ChatTask>*>& lists, const std::string& task_id);
+// "Admin", "Member", "Read only": a room member's role as the service's
+// client says it; a role word it does not know, as it is.
+std::string role_words(const std::string& role);
 
 // One piece of a notice: a catalog key and its one argument, or a count
 // (tr_n picks the plural), or text that came finished (no key: kept as

@@ -62,7 +62,7 @@ void members_tab(const app::RoomView& room, Intents& out) {
         ImGui::SameLine();
         ImGui::Text("%s", m.name.c_str());
         ImGui::SameLine();
-        text_dim(m.role);  // the service's role word; the account's id is the developer view's log
+        text_dim(app::role_words(m.role));  // the page API keeps the service's word; the id is the developer view's log
         ImGui::PopID();
     }
 }
