@@ -6,7 +6,14 @@
 namespace roomkey {
 
 nlohmann::json parse_json_text(std::string_view text) {
-    return nlohmann::json::parse(text.data(), text.data() + text.size(), nullptr, false);
+    // What json::parse(first, last, nullptr, false) does, without its
+    // callback branch: that branch (a second DOM builder, taken only when a
+    // callback is given, which roomkey never does) was linked all the same.
+    nlohmann::json value;
+    nlohmann::detail::json_sax_dom_parser<nlohmann::json> builder(value, false);
+    const bool read = nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &builder);
+    if (!read || builder.is_errored()) return nlohmann::json(nlohmann::json::value_t::discarded);
+    return value;
 }
 
 const nlohmann::json* json_member(const nlohmann::json& object, const char* name) {

@@ -145,7 +145,7 @@ void OpenRoom::upload(const intent::UploadFile& i, Instant now) {
     state.status = "sending";
     state.total = size;
     room_.set_upload(std::move(state));
-    auto file = std::make_shared<FileToUpload>();
+    auto file = std::make_unique<FileToUpload>();
     file->name = i.name;
     file->mime = i.mime;
     file->bytes = i.data;
@@ -259,7 +259,7 @@ void OpenRoom::on_rate_limited(const rest::RateLimited& waiting, Instant now) {
 void OpenRoom::on_answer(RequestTag tag, const Answer& answer, Instant now) {
     const auto it = calls_.find(tag);
     if (it == calls_.end()) return;
-    const Call call = it->second;
+    const Call call = std::move(it->second);
     calls_.erase(it);
     if (call.kind == Kind::upload || call.kind == Kind::open_file) {
         on_file_answer(call, answer, now);

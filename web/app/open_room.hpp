@@ -88,7 +88,7 @@ private:
         FormFields params;
         std::string subject;  // the room, task or file it is about
         std::string room;     // open_file: the file's room
-        std::shared_ptr<const FileToUpload> upload;
+        std::unique_ptr<const FileToUpload> upload;  // its bytes, moved, never copied
         bool quiet = false;  // mark_read on view: as the service's client, without a notice
     };
     void send(Call call, Instant now);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roomkey/endpoints.hpp"
+#include "roomkey/json_text.hpp"
 
 namespace roomkey::app {
 
@@ -19,7 +20,7 @@ std::string waiting_posts_record(const std::vector<WaitingPost>& posts) {
 
 std::vector<WaitingPost> read_waiting_posts(std::string_view record) {
     std::vector<WaitingPost> out;
-    const nlohmann::json list = nlohmann::json::parse(record, nullptr, false);
+    const nlohmann::json list = parse_json_text(record);
     if (!list.is_array()) return out;
     for (const nlohmann::json& item : list) {
         if (!item.is_object()) continue;
