@@ -180,11 +180,9 @@ test('ja-JP: a task\'s message, the delete dialog, a notification and the status
   await act(page, { type: 'open_room', room_id: ROOM });
   await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading && s.room.members.length > 0,
     'the room open');
-  // The members by their role as the service's client says it (Alice admin, Carol read only: docs/sandbox.md);
-  // the page API keeps the service's word.
+  // The page API keeps the service's role word (the words drawn, 管理者 / 閲覧のみ, are drawn on the
+  // canvas only, not in the page's text: checked by UserErrorsTest.AMembersRoleIsSaidInTheCatalogsWords).
   await act(page, { type: 'show_details', tab: 'members' });
-  await treeHas(page, '管理者');
-  await treeHas(page, '閲覧のみ');
   const members = (await waitForState(page, (s) => s.room.members.length > 0, 'the members')).room.members;
   assert.deepEqual(members.map((m) => m.role).sort(), ['admin', 'member', 'readonly']);
   await act(page, { type: 'show_details', tab: 'none' });
