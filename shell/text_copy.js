@@ -24,7 +24,11 @@
   // The part of message `m` from `lo` (null: its start) to `hi` (null: its
   // end), as it reads: its drawn lines, labels included, in order.
   function part(m, lo, hi) {
-    if (!m.runs.length) return m.text.slice(lo ? Math.max(0, lo.o) : 0, hi ? hi.o : m.text.length);
+    if (!m.runs.length) {
+      // Within one label of a message not drawn now: the label as last drawn.
+      if (lo && hi && lo.l >= 0 && lo.l === hi.l) return (m.labels[lo.l] || '').slice(lo.c, hi.c);
+      return m.text.slice(lo ? Math.max(0, lo.o) : 0, hi ? hi.o : m.text.length);
+    }
     var from = lo ? tl.position(lo) : -1, to = hi ? tl.position(hi) : m.runs.length;
     var out = '', last = null;
     m.runs.forEach(function (r, i) {

@@ -106,6 +106,7 @@
   function drawRuns(m, list) {
     m.el.textContent = '';
     m.runs = [];
+    m.labels = [];
     var cursor = 0, labels = 0, block = null;
     list.forEach(function (r) {
       var at = m.text.indexOf(r[4], cursor);
@@ -119,6 +120,7 @@
         run.el = span('tl-run tl-label', r[4], cursor);
         run.anchor = cursor;
         run.l = labels++;
+        m.labels[run.l] = r[4];
         run.el.dataset.label = String(run.l);
       }
       place(run.el, r);
@@ -154,7 +156,9 @@
     list.forEach(function (pair) {
       var m = old[pair[0]];
       if (!m || m.text !== pair[1]) {
-        m = { id: pair[0], text: pair[1], el: document.createElement('div'), runs: [] };
+        // labels: the texts of its labels as last drawn, by index (a label
+        // selected by find stays the selection's text when scrolled away).
+        m = { id: pair[0], text: pair[1], el: document.createElement('div'), runs: [], labels: [] };
         m.el.className = 'tl-msg';
         m.el.dataset.id = m.id;
         hidden(m);

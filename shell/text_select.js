@@ -18,6 +18,12 @@
   var tl = api['_tl'];
   var published = 'null';
   var pressInside = false;  // the last press was over the conversation (Ctrl+A selects it)
+  // The DOM selection as apply() last left it. Its selectionchange comes
+  // after, as a task: it is not news. (A message scrolled out of view turns
+  // into hidden text, where a selected label has no text of its own: read
+  // back as news, the selection changed and the app was asked to show the
+  // message, pulling the reader back up from where they had scrolled.)
+  var setByLayer = null;
 
   // ---- positions: the model (message, offset) and the DOM (node, offset) ----
   // A point is {id, o} (o: UTF-16 offset in the message's text), or in a
@@ -139,7 +145,17 @@
     if (sel.anchorNode !== a[0] || sel.anchorOffset !== a[1] || sel.focusNode !== f[0] || sel.focusOffset !== f[1]) {
       try { sel.setBaseAndExtent(a[0], a[1], f[0], f[1]); } catch (e) { /* a node just replaced */ }
     }
+    setByLayer = domSelection(sel);
     publish();
+  }
+
+  // The DOM selection's ends, to tell the layer's own setting of it from
+  // the browser's (find) or the reader's.
+  function domSelection(sel) {
+    return { an: sel.anchorNode, ao: sel.anchorOffset, fn: sel.focusNode, fo: sel.focusOffset };
+  }
+  function sameDom(x, y) {
+    return !!x && !!y && x.an === y.an && x.ao === y.ao && x.fn === y.fn && x.fo === y.fo;
   }
 
   // Whether the line holding `p` is drawn on screen.
@@ -180,6 +196,7 @@
       apply();
       return;
     }
+    if (tl.model && sameDom(domSelection(sel), setByLayer)) return;
     if (!tl.layer.contains(sel.anchorNode)) {
       if (tl.model && !inField(document.activeElement)) {
         tl.model = null;

@@ -152,7 +152,7 @@ void SandboxApp::write_rate_limit_headers(const Headers& request_headers, const 
 
 HttpResponse SandboxApp::api(const RequestContext& ctx) {
     // 1. Faults first, so a test can make any call fail.
-    if (auto fault = injected_fault(FaultTarget::api)) return *fault;
+    if (auto fault = injected_fault(FaultTarget::api, ctx)) return *fault;
 
     // 2. Credentials. Spec 5.1.2: a token in the URL is refused outright,
     //    even next to a valid header, because the URL already leaked it.

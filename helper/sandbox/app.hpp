@@ -214,7 +214,7 @@ private:
     // only; the oldest go first beyond kMaxRememberedTokens). Caller holds mutex_.
     void remember_issued(const IssuedTokens& tokens);
     // A queued fault for this kind of request, applied; nullopt = answer normally.
-    std::optional<HttpResponse> injected_fault(FaultTarget target);
+    std::optional<HttpResponse> injected_fault(FaultTarget target, const RequestContext& ctx);
 
     SandboxOptions options_;
     SandboxClock& clock_;

@@ -111,9 +111,9 @@ HttpResponse SandboxApp::control_tokens_get(const RequestContext&) {
     return json_response(200, body);
 }
 
-std::optional<HttpResponse> SandboxApp::injected_fault(FaultTarget target) {
+std::optional<HttpResponse> SandboxApp::injected_fault(FaultTarget target, const RequestContext& ctx) {
     if (!options_.test_controls) return std::nullopt;
-    const auto fault = faults_.take(target);
+    const auto fault = faults_.take(target, ctx.request.method, ctx.path);
     if (!fault) return std::nullopt;
     const bool token = target == FaultTarget::token;
     switch (fault->kind) {

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/httplib_adapter.hpp"
+
 namespace roomkey::sandbox {
 
 std::string_view to_string(FaultKind kind) {
@@ -82,6 +84,21 @@ Result<FaultRequest, std::string> parse_fault_request(std::string_view json_body
         }
         out.fault.delay = Millis(ms);
     }
+    if (doc.contains("method")) {
+        const auto method = doc["method"].is_string() ? native::parse_method(doc["method"].get<std::string>())
+                                                      : std::nullopt;
+        if (!method) return Err{std::string("\"method\" must be GET, POST, PUT or DELETE")};
+        out.fault.method = method;
+    }
+    if (doc.contains("path")) {
+        if (!doc["path"].is_string()) return Err{std::string("\"path\" must be a string")};
+        out.fault.path = doc["path"].get<std::string>();
+        if (out.fault.path.empty() || out.fault.path.front() != '/' ||
+            out.fault.path.find('?') != std::string::npos || out.fault.path.size() > kMaxFaultPath) {
+            return Err{std::string("\"path\" must be a request path without its query, such as "
+                                   "\"/v2/rooms/2100/messages\"")};
+        }
+    }
     return out;
 }
 
@@ -100,10 +117,12 @@ void FaultInjector::clear() {
     queue_.clear();
 }
 
-std::optional<Fault> FaultInjector::take(FaultTarget request_kind) {
+std::optional<Fault> FaultInjector::take(FaultTarget request_kind, Method method, std::string_view path) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-        if (it->target == FaultTarget::any || it->target == request_kind) {
+        const bool kind = it->target == FaultTarget::any || it->target == request_kind;
+        const bool aimed = (!it->method || *it->method == method) && (it->path.empty() || it->path == path);
+        if (kind && aimed) {
             Fault f = *it;
             queue_.erase(it);
             return f;

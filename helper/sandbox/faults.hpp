@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "roomkey/http.hpp"
 #include "roomkey/result.hpp"
 #include "roomkey/time.hpp"
 
@@ -39,6 +40,12 @@ struct Fault {
     FaultTarget target = FaultTarget::api;
     int status = 503;        // for status5xx: 500-599
     Millis delay{2000};      // for delay
+    // Aimed at one request (both optional): its method, and its path without
+    // the query ("/v2/rooms/2100/messages"). A fault for "the next request"
+    // races the app's own reads (a poll, a room's reads after it opens);
+    // aimed, it waits for the request it was meant for.
+    std::optional<Method> method;
+    std::string path;
 };
 
 struct FaultRequest {
@@ -47,19 +54,21 @@ struct FaultRequest {
 };
 
 // Parses the admin request body (JSON: {"kind", "count", "target", "status",
-// "delay_ms"}); the message says what is wrong.
+// "delay_ms", "method", "path"}); the message says what is wrong.
 Result<FaultRequest, std::string> parse_fault_request(std::string_view json_body);
 
 inline constexpr std::int64_t kMaxQueuedFaults = 10000;
 inline constexpr Millis kMaxFaultDelay{30000};
+inline constexpr std::size_t kMaxFaultPath = 2048;
 
 class FaultInjector {
 public:
     // Queues `count` copies of the fault; refused beyond kMaxQueuedFaults.
     bool add(const FaultRequest& request);
     void clear();
-    // Takes the first queued fault that applies to a request of that kind.
-    std::optional<Fault> take(FaultTarget request_kind);
+    // Takes the first queued fault that applies to the request: its kind,
+    // method and path (without the query).
+    std::optional<Fault> take(FaultTarget request_kind, Method method, std::string_view path);
     std::size_t pending() const;
 
 private:

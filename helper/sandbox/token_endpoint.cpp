@@ -42,7 +42,7 @@ std::optional<TokenRequest> code_request_behind_malformed_verifier(const HttpReq
 }  // namespace
 
 HttpResponse SandboxApp::token(const RequestContext& ctx) {
-    if (auto fault = injected_fault(FaultTarget::token)) return *fault;
+    if (auto fault = injected_fault(FaultTarget::token, ctx)) return *fault;
     const bool basic_used = ctx.request.headers.has("Authorization");
     // Spec 4.3 states a public client's client_id "as a query string
     // parameter"; that one is accepted there. Anything else in the query

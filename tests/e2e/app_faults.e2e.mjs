@@ -18,6 +18,9 @@ import { faultKit, countOf, mirror, ROOM } from './faults_support.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
+// What a fault is aimed at (docs/sandbox.md "Control time and inject faults").
+const POST_MESSAGE = { method: 'POST', path: `/v2/rooms/${ROOM}/messages` };
+const READ_ACCOUNT = { method: 'GET', path: '/v2/me' };
 const { injectFault, roomBodies, signInWithApiToken, postWithTheControls, typeWithTheControls, sendWithTheControls } =
   faultKit(() => stack);
 
@@ -30,7 +33,10 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   await signInWithApiToken(page);
 
   // 503: the service certainly did not act; the app retries by itself (1 s, 2 s).
-  await injectFault({ kind: 'status5xx', status: 503, count: 2 });
+  // Each fault is aimed at the request it is for: the app's own reads (the
+  // room's as it opens, a poll) would otherwise take a fault queued for "the
+  // next request" (seen: a 500 meant for a post taken by the Files tab's read).
+  await injectFault({ kind: 'status5xx', status: 503, count: 2, ...POST_MESSAGE });
   await act(page, { type: 'post_message', room_id: ROOM, body: 'after two 503s' });
   const retrying = await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying'), 'a post waiting to retry');
   const post = retrying.posts.find((p) => p.stage === 'retrying');
@@ -50,7 +56,7 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   // for the post in the room (not there: the fault answered before acting) and
   // asks the user, saying why.
   await act(page, { type: 'open_room', room_id: ROOM });
-  await injectFault({ kind: 'status5xx', status: 500 });
+  await injectFault({ kind: 'status5xx', status: 500, ...POST_MESSAGE });
   await act(page, { type: 'post_message', room_id: ROOM, body: 'after a 500' });
   const held = await waitForState(page, (s) => s.posts.some((p) => p.stage === 'unknown'), 'the 500 post held');
   const unknown = held.posts.find((p) => p.stage === 'unknown');
@@ -67,9 +73,11 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   assert.equal(countOf(await roomBodies(), 'after a 500'), 1);
 
   // A 5xx on a read is an error in state() and the mirror, gone after the same read succeeds.
-  // "Reload account" reads /me and /my/status together, and either may reach
-  // the sandbox first: both get the 500, so the test does not race them.
-  await injectFault({ kind: 'status5xx', status: 500, count: 2 });
+  // "Reload account" reads /me and /my/status: both fail (the room was marked
+  // read long before, so no read of the status of the app's own is due), and
+  // the mirror says the last error once and the other view's below it.
+  await injectFault({ kind: 'status5xx', status: 500, ...READ_ACCOUNT });
+  await injectFault({ kind: 'status5xx', status: 500, method: 'GET', path: '/v2/my/status' });
   await act(page, { type: 'reload_account' });
   const failed = await waitForState(page, (s) => s.last_error && s.errors.account && s.errors.status,
     'the account and status errors');
@@ -96,7 +104,7 @@ test('a post whose answer was cut off after it was stored is settled as delivere
   await signInWithApiToken(page);
   // The sandbox stores the post and cuts the connection: the helper answers
   // 502 "sent, no answer", the app looks in the room and finds it.
-  await injectFault({ kind: 'drop_answer' });
+  await injectFault({ kind: 'drop_answer', ...POST_MESSAGE });
   await act(page, { type: 'post_message', room_id: ROOM, body: 'stored, answer lost' });
   await waitForState(page, (s) => s.posts.length === 0 && s.queue.delivered >= 1, 'the post settled as delivered');
   assert.equal(countOf(await roomBodies(), 'stored, answer lost'), 1, 'exactly once: never resent');
@@ -106,12 +114,9 @@ test('a post whose answer was cut off after it was stored is settled as delivere
 test('a truncated JSON answer is an error in state() and the mirror, and clears when the read succeeds', async () => {
   const page = await browser.context.newPage();
   const before = await signInWithApiToken(page);
-  // Both reads of "reload account" (/me, /my/status) get the cut-off body:
-  // whichever reaches the sandbox first, the account's is among them.
-  await injectFault({ kind: 'malformed_json', count: 2 });
+  await injectFault({ kind: 'malformed_json', ...READ_ACCOUNT });
   await act(page, { type: 'reload_account' });
-  const s = await waitForState(page, (x) => x.last_error && x.errors.account && x.errors.status,
-    'the unreadable answers reported');
+  const s = await waitForState(page, (x) => x.last_error && x.errors.account, 'the unreadable answer reported');
   assert.match(s.last_error.message, /could not be read|unreadable|not valid JSON|cut off/i, s.last_error.message);
   assert.equal(s.account.account_id, before.account.account_id, 'the last good account stays, marked by the error');
   assert.match(await mirror(page), /Last error:/);
@@ -137,7 +142,7 @@ test('a 20 s delay: the app stays interactive while the answer is pending', asyn
   // helper's and the app's 30 s timeouts.
   const body = 'typed before, sent during a slow read';
   const before = await typeWithTheControls(page, body);
-  await injectFault({ kind: 'delay', delay_ms: 20000 });
+  await injectFault({ kind: 'delay', delay_ms: 20000, method: 'GET', path: '/v2/rooms' });
   await act(page, { type: 'reload_rooms' });
   await waitForState(page, (s) => s.loading, 'the slow read under way');
   // While it waits: the real controls answer and a post goes through.
@@ -157,10 +162,8 @@ test('401 invalid_token with an empty body on a valid token: refreshed once, ret
   await waitForState(page, (s) => s.session === 'signed in' && s.account && !s.loading, 'the OAuth dashboard');
   // The live service's 401 has an empty body (asonas/chatwork-ruby issue #42, PR
   // #43); the sandbox's injected one too: only WWW-Authenticate says why.
-  // The next API call takes the fault, whichever it is (the room poll may
-  // go before the reload).
   const refused = page.waitForResponse((r) => r.status() === 401 && new URL(r.url()).pathname.startsWith('/api/'));
-  await injectFault({ kind: 'invalid_token' });
+  await injectFault({ kind: 'invalid_token', ...READ_ACCOUNT });
   await act(page, { type: 'reload_account' });
   const unauthorized = await refused;
   assert.equal(await unauthorized.text(), '', 'an empty body');

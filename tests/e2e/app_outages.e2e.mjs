@@ -198,7 +198,7 @@ test('a request the helper never answers ends at the transport timeout and is to
 test('signing out with posts still queued asks first, and keeps them when the user stays', async () => {
   const page = await browser.context.newPage();
   await signInWithApiToken(page);
-  await injectFault({ kind: 'status5xx', status: 503, count: 3 });
+  await injectFault({ kind: 'status5xx', status: 503, count: 3, method: 'POST', path: `/v2/rooms/${ROOM}/messages` });
   await act(page, { type: 'post_message', room_id: ROOM, body: 'queued at sign-out' });
   await waitForState(page, (s) => s.posts.some((p) => p.stage === 'retrying'), 'a post retrying');
   await act(page, { type: 'sign_out' });

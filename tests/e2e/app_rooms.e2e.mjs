@@ -219,7 +219,7 @@ test('a 401 with an empty body is refreshed and retried once, through this front
   await openApp(page, stack.url);
   await signIn(page, NO_CONTACTS);
   const refused = page.waitForResponse((r) => r.status() === 401 && new URL(r.url()).pathname.startsWith('/api/'));
-  await injectFault({ kind: 'invalid_token' });
+  await injectFault({ kind: 'invalid_token', method: 'GET', path: '/v2/me' });
   await act(page, { type: 'reload_account' });
   const unauthorized = await refused;
   assert.equal(await unauthorized.text(), '', 'the body is empty, as the service sends it');

@@ -119,6 +119,15 @@ test('headings, labels and code are text of the page, in reading order', async (
   assert.ok(start && start.y >= view.y && start.bottom <= view.y + view.height, 'the newest message in view');
   const drawn = (id) => page.evaluate((m) => !!document.querySelector(`#textlayer .tl-msg[data-id="${m}"] .tl-run`), id);
   assert.equal(await drawn(labelled.message_id), false, 'the message with labels is out of view, far above');
+  // The found heading, scrolled out of view, is still what is selected, and
+  // the view stays where the reader wheeled it: the layer turning the
+  // message into hidden text once read as a new find and pulled the view
+  // back up to it (text_select.js, setByLayer; this test timed out then).
+  const held = await page.evaluate(() => window.roomkey.state().selection);
+  assert.deepEqual(held && [held.text, held.message_ids], ['Quote:', [labelled.message_id]], 'the found heading still selected');
+  for (let i = 0; i < 5; i++) await frames(page);
+  assert.equal(await drawn(labelled.message_id), false, 'the view was not pulled back to the selected heading');
+  assert.ok(await drawn(newest.message_id), 'the newest message still drawn');
   await page.mouse.move(start.right - 2, (start.y + start.bottom) / 2);
   await frames(page);
   await page.mouse.down();

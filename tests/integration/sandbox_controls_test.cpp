@@ -106,9 +106,24 @@ TEST_F(SandboxControls, TokenEndpointFaultsAreTargeted) {
     EXPECT_EQ(res->get_header_value("Cache-Control"), "no-store");
 }
 
+// A test aims a fault at the request it means: the app's own reads (a
+// poll, a room's reads as it opens) pass untouched and leave it queued.
+TEST_F(SandboxControls, AnAimedFaultWaitsForItsMethodAndPath) {
+    inject_fault(R"({"kind":"status5xx","status":500,"method":"POST","path":"/v2/rooms/2100/messages"})");
+    EXPECT_EQ(api_get("/me")->status, 200) << "another path passes";
+    EXPECT_EQ(api_get("/rooms/2100/messages?force=1")->status, 200) << "the same path with another method passes";
+    auto post = post_form("/v2/rooms/2100/messages", {{"body", "aimed"}}, {{"x-servicetoken", std::string(kAliceToken)}});
+    ASSERT_TRUE(post) << why_no_answer(post);
+    EXPECT_EQ(post->status, 500) << "the aimed request takes it";
+    auto again = post_form("/v2/rooms/2100/messages", {{"body", "aimed"}}, {{"x-servicetoken", std::string(kAliceToken)}});
+    ASSERT_TRUE(again) << why_no_answer(again);
+    EXPECT_EQ(again->status, 200) << "once";
+}
+
 TEST_F(SandboxControls, BadFaultRequestsAreRefused) {
     for (const char* body : {"{}", R"({"kind":"meteor"})", R"({"kind":"delay","delay_ms":999999})", "nope",
-                             R"({"kind":"status5xx","status":404})"}) {
+                             R"({"kind":"status5xx","status":404})", R"({"kind":"delay","method":"PATCH"})",
+                             R"({"kind":"delay","path":"v2/me"})", R"({"kind":"delay","path":"/v2/me?x=1"})"}) {
         auto res = client()->Post("/_sandbox/faults", httplib::Headers{{"X-Roomkey-Sandbox-Control", "1"}}, body,
                                   "application/json");
         ASSERT_TRUE(res) << why_no_answer(res);
