@@ -152,7 +152,7 @@ async function round(browser, stack, trace = false) {
 // How long the helper keeps an idle upstream connection, read from the one
 // place it is set (the helper and the generated nginx config use it too).
 function upstreamIdleMs() {
-  const header = new URL('../helper/helper/route_policy.hpp', import.meta.url);
+  const header = new URL('../helper/helper/options.hpp', import.meta.url);
   const match = readFileSync(header, 'utf8').match(/kUpstreamIdleSeconds\s*=\s*(\d+)/);
   if (!match) throw new Error(`kUpstreamIdleSeconds not found in ${header.pathname}: update bench/dashboard.mjs`);
   return Number(match[1]) * 1000;

@@ -30,10 +30,24 @@ using SessionMode = roomkey::SessionCustody;
 // Where the token and API proxies forward to, and the client they act for.
 // How long the helper waits on the upstream. A read timeout is answered 504
 // with X-Roomkey-Upstream: no_answer (shared/'s proxy_outcome.hpp).
+// How long an idle connection to an upstream may sit before it is closed by us (the
+// helper's UpstreamClient; nginx's `keepalive_timeout` in the generated
+// front's upstream blocks). Servers close idle keep-alive connections after
+// a few seconds (cpp-httplib, so the sandbox: 5 s). A request sent on a
+// connection the server is closing at that moment breaks after it was sent:
+// for a POST nobody can tell whether the service acted, and nginx (rightly)
+// does not resend it. Closing ours well before theirs removes that race;
+// nginx's default (60 s) left it open, and a post through the nginx front
+// came back 502 "sent, no answer" in e2e.app_ui.nginx.
+inline constexpr int kUpstreamIdleSeconds = 2;
+
 struct UpstreamTimeouts {
     std::chrono::milliseconds connect{5000};  // TCP connect and TLS handshake
     std::chrono::milliseconds read{30000};    // waiting for (each part of) the answer
     std::chrono::milliseconds write{10000};
+    // An idle keep-alive connection is closed after this (tests lengthen
+    // it: a timing race with the upstream's own close is not what they test).
+    std::chrono::milliseconds idle{kUpstreamIdleSeconds * 1000};
 };
 
 struct UpstreamConfig {

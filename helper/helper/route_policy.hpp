@@ -68,16 +68,7 @@ extern const std::vector<ContentTypeEntry> kContentTypes;
 // many as bench/soak.sh's 64 concurrent requests: with 8, most requests
 // paid a new TLS handshake upstream, and throughput halved.
 inline constexpr std::size_t kUpstreamIdleConnections = 64;
-// How long such a connection may sit idle before it is closed by us (the
-// helper's UpstreamClient; nginx's `keepalive_timeout` in the generated
-// front's upstream blocks). Servers close idle keep-alive connections after
-// a few seconds (cpp-httplib, so the sandbox: 5 s). A request sent on a
-// connection the server is closing at that moment breaks after it was sent:
-// for a POST nobody can tell whether the service acted, and nginx (rightly)
-// does not resend it. Closing ours well before theirs removes that race;
-// nginx's default (60 s) left it open, and a post through the nginx front
-// came back 502 "sent, no answer" in e2e.app_ui.nginx.
-inline constexpr int kUpstreamIdleSeconds = 2;
+// How long such a connection may sit idle: kUpstreamIdleSeconds (options.hpp).
 
 inline constexpr std::string_view kDefaultContentType = "application/octet-stream";
 

@@ -47,7 +47,6 @@ UpstreamOutcome outcome_of(UpstreamError error) {
 namespace {
 
 // A connection idle this long is dropped rather than risked (route_policy.hpp).
-constexpr std::chrono::seconds kMaxIdleTime{kUpstreamIdleSeconds};
 
 // The system CA directory (hashed names, looked up lazily). Using the
 // directory rather than the bundle file matters: loading the bundle parses
@@ -147,8 +146,8 @@ namespace {
 // also holds one of the upstream's worker threads (httplib serves a
 // connection per thread), so idle ones must not pile up.
 template <class Idle>
-void prune(std::vector<Idle>& idle, std::chrono::steady_clock::time_point now) {
-    idle.erase(std::remove_if(idle.begin(), idle.end(), [now](const Idle& i) { return now - i.since >= kMaxIdleTime; }),
+void prune(std::vector<Idle>& idle, std::chrono::steady_clock::time_point now, std::chrono::milliseconds max_idle) {
+    idle.erase(std::remove_if(idle.begin(), idle.end(), [&](const Idle& i) { return now - i.since >= max_idle; }),
                idle.end());
 }
 
@@ -156,7 +155,7 @@ void prune(std::vector<Idle>& idle, std::chrono::steady_clock::time_point now) {
 
 std::unique_ptr<UpstreamClient::Client> UpstreamClient::take_idle_locked(const std::string& key) {
     auto& idle = idle_[key];
-    prune(idle, std::chrono::steady_clock::now());
+    prune(idle, std::chrono::steady_clock::now(), timeouts_.idle);
     while (!idle.empty()) {
         Idle last = std::move(idle.back());  // most recently used: least likely to be closed
         idle.pop_back();
@@ -187,7 +186,7 @@ void UpstreamClient::put_idle(const std::string& key, std::unique_ptr<Client> cl
     std::lock_guard<std::mutex> lock(mutex_);
     auto& idle = idle_[key];
     const auto now = std::chrono::steady_clock::now();
-    prune(idle, now);
+    prune(idle, now, timeouts_.idle);
     if (idle.size() < kUpstreamIdleConnections) idle.push_back(Idle{std::move(client), now});
 }
 
@@ -218,11 +217,11 @@ void UpstreamClient::preconnect(const std::string& url, std::size_t connections)
         }
         const auto now = std::chrono::steady_clock::now();
         auto& idle = idle_[key];
-        prune(idle, now);
+        prune(idle, now, timeouts_.idle);
         // One about to be closed does not count: the requests come after
         // the page has loaded, maybe a second from now.
         const auto fresh = static_cast<std::size_t>(
-            std::count_if(idle.begin(), idle.end(), [now](const Idle& i) { return now - i.since < kMaxIdleTime / 2; }));
+            std::count_if(idle.begin(), idle.end(), [&](const Idle& i) { return now - i.since < timeouts_.idle / 2; }));
         std::size_t& opening = opening_[key];
         const std::size_t have = fresh + opening;
         const std::size_t target = std::min(connections, kUpstreamIdleConnections);
@@ -242,7 +241,7 @@ void UpstreamClient::open_ahead() {
         // service's worker threads.
         auto expiry = std::chrono::steady_clock::time_point::max();
         for (const auto& [key, idle] : idle_) {
-            for (const Idle& i : idle) expiry = std::min(expiry, i.since + kMaxIdleTime);
+            for (const Idle& i : idle) expiry = std::min(expiry, i.since + timeouts_.idle);
         }
         const auto work = [this] { return stopping_ || !to_open_.empty(); };
         if (expiry == std::chrono::steady_clock::time_point::max()) {
@@ -253,7 +252,7 @@ void UpstreamClient::open_ahead() {
         if (stopping_) return;
         if (to_open_.empty()) {
             const auto now = std::chrono::steady_clock::now();
-            for (auto& [key, idle] : idle_) prune(idle, now);
+            for (auto& [key, idle] : idle_) prune(idle, now, timeouts_.idle);
             continue;
         }
         const Origin origin = to_open_.front();
@@ -289,7 +288,7 @@ std::size_t UpstreamClient::idle_connections(const std::string& url) {
     if (!origin) return 0;
     std::lock_guard<std::mutex> lock(mutex_);
     auto& idle = idle_[origin->key()];
-    prune(idle, std::chrono::steady_clock::now());
+    prune(idle, std::chrono::steady_clock::now(), timeouts_.idle);
     return idle.size();
 }
 

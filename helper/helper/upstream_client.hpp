@@ -65,7 +65,7 @@ public:
     // them ready; returns at once. An idle one that will soon expire does not
     // count. A request to that origin that finds none idle while some are
     // being opened waits for one (up to the connect timeout) instead of
-    // opening its own. They are closed unused once kUpstreamIdleSeconds have
+    // opening its own. They are closed unused once UpstreamTimeouts::idle has
     // passed, like any idle one, and one that fails to open is dropped
     // silently (the request that would have used it opens its own and
     // reports its own error). Ignored for a URL send() would refuse.

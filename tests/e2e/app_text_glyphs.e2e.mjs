@@ -246,11 +246,7 @@ test('a single emoji (😀), which DejaVu Sans holds too, is drawn in colour: a 
 // rebuild draws only the glyphs new to it and copies the others into their
 // new places. A glyph that came in at a later rebuild must look as it does
 // when drawn in one go, and the text already on screen must not change.
-// todo (stop 49): after this stop's merges the text drawn before differs after
-// the two rebuilds when the whole file runs (same rect, 400x42, other pixels),
-// and passes when this test runs alone; not yet understood. It still runs.
-test('a glyph first seen after a rebuild is drawn as in one rebuild; the glyphs already drawn stay the same', {
-  todo: 'fails after the earlier tests of this file since stop 49\'s merges, passes alone: not yet understood' }, async () => {
+test('a glyph first seen after a rebuild is drawn as in one rebuild; the glyphs already drawn stay the same', async () => {
   const { room_id: id } = await sandboxApiJson(stack, demoUsers.alice, 'POST', '/rooms',
     { name: `Glyphs ${Date.now()}`, members_admin_ids: demoUsers.alice.accountId });
   const room = String(id);
@@ -267,7 +263,14 @@ test('a glyph first seen after a rebuild is drawn as in one rebuild; the glyphs 
     const r = await messageRect(page, text);
     return decodePng(await page.screenshot({ clip: { x: r.x, y: r.y, width: Math.min(r.width, 400), height: r.height } }));
   };
-  const same = (a, b) => a.width === b.width && a.height === b.height && Buffer.from(a.pixels).equals(Buffer.from(b.pixels));
+  // The same drawing: every channel of every pixel within 2 (of 255) of
+  // the other's. Not byte-equal: the
+  // texture's size changes with a rebuild, and with it the sampling of a
+  // glyph placed at a fraction of a pixel (seen: 2 pixels of 16,800 off by
+  // 1 in red, once the earlier tests had filled the atlas). A glyph copied
+  // 1 px off changes hundreds of pixels by far more.
+  const same = (a, b) => a.width === b.width && a.height === b.height &&
+    a.pixels.every((v, i) => Math.abs(v - b.pixels[i]) <= 2);
   // Posted from the composer: the message drawn brings its glyph into the atlas with one more rebuild.
   const post = async (page, text) => {
     const rebuilds = await page.evaluate(() => window.roomkey.fontStats().rebuilds);
