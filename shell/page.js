@@ -388,8 +388,6 @@
       parts.push(say('mirror.scope_refresh', { granted: s.scope_refresh.granted || say('mirror.none') }));
     }
     if (s.scopes && s.scopes.differ) parts.push(say('mirror.scopes_differ'));
-    // state().error_words is by ErrorSource's number (web/app/feature.hpp).
-    const SOURCES = ['other', 'config', 'account', 'status', 'rooms', 'posting', 'helper', 'room', 'my_tasks', 'contacts'];
     // Each view's own error: in the developer view as the panel shows it
     // (status and the wire's words); elsewhere as the error box says it
     // (state().error_words), and not again when it is the box's error.
@@ -399,7 +397,7 @@
     ['config', 'account', 'status', 'rooms', 'posting', 'form', 'room', 'my_tasks', 'contacts', 'console',
       'scope_refresh'].forEach(function (key) {
       if (!s.errors || !s.errors[key]) return;
-      const said = !developer && s.error_words && s.error_words[SOURCES.indexOf(key)];
+      const said = !developer && s.error_words && s.error_words[key];
       if (said === lastSaid) return;
       parts.push(say('mirror.view_error', { view: say('mirror.view.' + key), error: said ? said.replace(/[.。]$/, '') : s.errors[key] }));
     });

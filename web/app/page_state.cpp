@@ -179,26 +179,33 @@ void add_small_state(const App& app, json& state) {
     const std::string clipboard = app.clipboard_notice();
     state["clipboard_notice"] = clipboard.empty() ? json(nullptr) : json(clipboard);
     // Each view's own error, as its panel shows it ("" when none): with
-    // last_error, everything the screen shows as an error.
-    state["errors"] = object_of({{"config", app.config_error()},
-                                 {"account", app.dashboard().account().error},
-                                 {"status", app.dashboard().status().error},
-                                 {"rooms", app.dashboard().rooms().error},
-                                 {"posting", app.posting().error()},
-                                 {"form", app.form_error()},
-                                 {"room", app.open_room().view().error()},
-                                 {"my_tasks", app.my_tasks().tasks().error},
-                                 {"contacts", app.contacts().contacts().error},
-                                 {"scope_refresh", app.sign_in().scope_refresh().error()}});
-    // The same errors as the box says them (words, no status), for the text
-    // mirror's per-view lines outside the developer view.
-    // By ErrorSource's number (feature.hpp): other, config, account, status,
-    // rooms, posting, helper, room, my_tasks, contacts.
-    json said = json::array();
-    for (int source = 0; source <= static_cast<int>(ErrorSource::contacts); ++source) {
-        said.push_back(app.feedback().said(static_cast<ErrorSource>(source)));
+    // last_error, everything the screen shows as an error. error_words: the
+    // same errors as the box says them (words, no status; feedback.hpp), for
+    // the text mirror's per-view lines outside the developer view.
+    const Feedback& feedback = app.feedback();
+    struct ViewError {
+        const char* key;
+        std::string error;
+        std::optional<ErrorSource> source;  // none: said only as its panel shows it
+    };
+    const ViewError views[] = {{"config", app.config_error(), ErrorSource::config},
+                               {"account", app.dashboard().account().error, ErrorSource::account},
+                               {"status", app.dashboard().status().error, ErrorSource::status},
+                               {"rooms", app.dashboard().rooms().error, ErrorSource::rooms},
+                               {"posting", app.posting().error(), ErrorSource::posting},
+                               {"form", app.form_error(), std::nullopt},
+                               {"room", app.open_room().view().error(), ErrorSource::room},
+                               {"my_tasks", app.my_tasks().tasks().error, ErrorSource::my_tasks},
+                               {"contacts", app.contacts().contacts().error, ErrorSource::contacts},
+                               {"scope_refresh", app.sign_in().scope_refresh().error(), std::nullopt}};
+    json errors = json::object();
+    json words = json::object();
+    for (const ViewError& view : views) {
+        errors[view.key] = view.error;
+        if (view.source) words[view.key] = feedback.said(*view.source);
     }
-    state["error_words"] = std::move(said);
+    state["errors"] = std::move(errors);
+    state["error_words"] = std::move(words);
     if (auto open = app.sign_out_confirm()) {
         state["sign_out_confirm"] = object_of({{"posts", *open}});
     } else {

@@ -362,7 +362,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     rows.post = std::max(rows.post, post);
     if (const float ask = rows.place.end(ImGui::GetCursorPosY(), jumped || dragging); ask >= 0.0f) {
         ImGui::SetScrollY(ask);
-        redraw_at(ui, now);
+        ui.conv.scrolled = true;  // not settled until a frame draws without one
     }
     conversation_end(app, ui, pending, !rows.place.newest(), now, out);
     message_menu(app, ui, out);

@@ -111,7 +111,6 @@ std::string unread_key(const App& app) {
 bool take_open_at_unread(const App& app, UiState& ui) {
     if (app.open_room().first_unread_id().empty() || ui.conv.opened_at == unread_key(app)) return false;
     ui.conv.opened_at = unread_key(app);  // the room opens here, once
-    ui.conv.scrolled = true;
     return true;
 }
 
