@@ -345,8 +345,11 @@
     if (loadError) return 'roomkey failed to start: ' + loadError;
     if (!s.ready) return 'roomkey is loading.';
     var parts = [say('mirror.ready'), say('mirror.session', { session: say('session.' + String(s.session || 'unknown').replace(/ /g, '_'), null, s.session || 'unknown') })];
+    // The account by its name; its id only in the developer view (or when it has no name).
+    const developer = s.view === 'developer';
     if (s.account) {
-      parts.push(say('mirror.signed_in_as', { name: s.account.name ? s.account.name + ' ' : '', id: s.account.account_id }));
+      parts.push(s.account.name && !developer ? say('mirror.signed_in_name', { name: s.account.name })
+        : say('mirror.signed_in_as', { name: s.account.name ? s.account.name + ' ' : '', id: s.account.account_id }));
     }
     // Where the tokens are (roomkey-helper in BFF mode, or this page).
     if (s.tokens_where) parts.push(say('mirror.tokens', { where: s.tokens_where }));
@@ -373,7 +376,9 @@
     // Posts the user has to act on, and posts waiting to be sent again.
     (s.posts || []).forEach(function (p) {
       if (p.stage === 'unknown' || p.stage === 'refused' || p.stage === 'retrying' || p.stage === 'checking') {
-        parts.push(say('mirror.post', { body: p.body, stage: p.stage, note: p.note }));
+        // In words as its row says them; the stage and the queue's note in the developer view.
+        parts.push(developer ? say('mirror.post', { body: p.body, stage: p.stage, note: p.note })
+                             : say('mirror.post_said', { body: p.body, words: p.words }));
       }
     });
     // The open room, its newest messages as they arrive.
@@ -391,7 +396,6 @@
     // Each view's own error: in the developer view as the panel shows it
     // (status and the wire's words); elsewhere as the error box says it
     // (state().error_words), and not again when it is the box's error.
-    const developer = s.view === 'developer';
     const lastSaid = s.last_error ? s.last_error.title + '. ' + s.last_error.shown +
                                     (s.last_error.remedy ? ' ' + s.last_error.remedy : '') : '';
     ['config', 'account', 'status', 'rooms', 'posting', 'form', 'room', 'my_tasks', 'contacts', 'console',
@@ -431,11 +435,12 @@
     var el = document.getElementById('scope-help');
     if (!el || !scopeHelp.length) return;
     var heading = document.createElement('p');
-    heading.textContent = 'Scopes you can request when signing in (spec 5.5):';
+    // In the catalog's words (no spec section: a screen reader hears it as the canvas's description).
+    heading.textContent = say('mirror.scope_help', null, 'Scopes you can request when signing in:');
     var list = document.createElement('ul');
     scopeHelp.forEach(function (scope) {
       var item = document.createElement('li');
-      item.textContent = scope.name + (scope.available ? '' : ' (not available to this app)') + ': ' +
+      item.textContent = scope.name + (scope.available ? '' : say('mirror.scope_unavailable', null, ' (not available to this app)')) + ': ' +
                          scope.explanation;
       list.appendChild(item);
     });
@@ -462,6 +467,7 @@
     '_publishWords': function (lang, json) {
       try { words = JSON.parse(json); wordsLang = lang; } catch (e) { return; }
       updateMirror();
+      renderScopeHelp();
     },
     '_publishWidgets': function (json) { try { widgets = JSON.parse(json); } catch (e) { widgets = {}; } },
     '_publishFrame': function (frame, settled, late) { drawnFrame = frame; drawnSettled = settled; lateFrames = late; },

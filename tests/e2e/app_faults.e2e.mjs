@@ -65,7 +65,14 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   // Where it stands in the conversation, in words by its cause: no status, no wire words (the queue's note keeps them).
   const row = held.room.messages.find((m) => m.local_id === unknown.local_id);
   assert.equal(row && row.note, "May not have been sent: it is not among the room's latest messages.");
-  assert.match(await mirror(page), /unknown|decide|Retry/i, 'the mirror tells it too');
+  // The mirror tells it too, in the same words (the stage and the queue's note are the developer view's),
+  // and the error box by its cause, never the note's "HTTP 500".
+  await page.waitForFunction(() => window.roomkey.mirrorText().includes(
+    'Your post "after a 500": May not have been sent: it is not among the room\'s latest messages.'), null, { timeout: 10000 })
+    .catch(async () => { throw new Error(`the mirror's post line: ${await mirror(page)}`); });
+  const told = await mirror(page);
+  assert.match(told, /Last error: A post may not have been delivered\. It was sent, but it is not among the room's latest messages\. /, told);
+  assert.doesNotMatch(told, /HTTP 500|unknown:/, told);
   await new Promise((r) => setTimeout(r, 2500));
   assert.equal(countOf(await roomBodies(), 'after a 500'), 0, 'not resent by itself');
   await act(page, { type: 'retry_post', id: unknown.id });
@@ -96,6 +103,31 @@ test('5xx: a 503 on a post is retried by itself with backoff; a 500 is held as u
   await waitForState(page, (s) => !s.last_error && !s.errors.account && !s.loading, 'the error cleared by success');
   assert.doesNotMatch(await mirror(page), /Last error/);
   await postWithTheControls(page, 'drawn after 5xx');
+  await page.close();
+});
+
+test('a post the service refused says in words what happened and what to do; the queue keeps its note', async () => {
+  const page = await browser.context.newPage();
+  await signInWithApiToken(page);
+  // A room the account is not in: the service answers 404 (docs/sandbox.md).
+  const body = 'to a room that is not there';
+  await act(page, { type: 'post_message', room_id: '999999', body });
+  const s = await waitForState(page, (x) => x.posts.some((p) => p.stage === 'refused'), 'the post refused');
+  const post = s.posts.find((p) => p.stage === 'refused');
+  assert.match(post.note, /^HTTP 404: /, 'the page API keeps the queue\'s note');
+  const words = 'Not sent: the room was not found (deleted, or you left it). Edit to keep the text, or Discard.';
+  assert.equal(post.words, words);
+  await page.waitForFunction((w) => window.roomkey.mirrorText().includes(w), `Your post "${body}": ${words}`,
+    { timeout: 10000 }).catch(async () => { throw new Error(`the mirror's post line: ${await mirror(page)}`); });
+  const said = await mirror(page);
+  assert.doesNotMatch(said, /HTTP 404|refused:/, said);
+  // The developer view keeps the stage and the wire's words.
+  await act(page, { type: 'show_view', view: 'developer' });
+  await page.waitForFunction((b) => window.roomkey.mirrorText().includes(`Post "${b}" refused: HTTP 404: `), body,
+    { timeout: 10000 }).catch(async () => { throw new Error(`the developer view's post line: ${await mirror(page)}`); });
+  await act(page, { type: 'show_view', view: 'workspace' });
+  await act(page, { type: 'discard_post', id: post.id });
+  await waitForState(page, (x) => x.posts.length === 0, 'the post discarded');
   await page.close();
 });
 

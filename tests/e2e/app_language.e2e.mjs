@@ -180,9 +180,14 @@ test('ja-JP: a task\'s message, the delete dialog, a notification and the status
   await act(page, { type: 'open_room', room_id: ROOM });
   await waitForState(page, (s) => s.room && s.room.room_id === ROOM && !s.room.loading && s.room.members.length > 0,
     'the room open');
-  // The page API keeps the service's role word (the words drawn, 管理者 / 閲覧のみ, are drawn on the
-  // canvas only, not in the page's text: checked by UserErrorsTest.AMembersRoleIsSaidInTheCatalogsWords).
+  // The members by their role as the service's client says it (Alice admin, Carol read only: docs/sandbox.md),
+  // in the page's text too (each member's TO button is named with whom and their role: the accessibility
+  // tree, and the browser's find); the page API keeps the service's word.
   await act(page, { type: 'show_details', tab: 'members' });
+  await treeIncludes(page, '(管理者)', 'an admin\'s role');
+  await treeIncludes(page, '(閲覧のみ)', 'a read-only member\'s role');
+  assert.ok(await page.evaluate(() => { window.getSelection().removeAllRanges(); return window.find('閲覧のみ'); }),
+    'find finds the role');
   const members = (await waitForState(page, (s) => s.room.members.length > 0, 'the members')).room.members;
   assert.deepEqual(members.map((m) => m.role).sort(), ['admin', 'member', 'readonly']);
   await act(page, { type: 'show_details', tab: 'none' });

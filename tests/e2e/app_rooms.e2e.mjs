@@ -123,6 +123,9 @@ test('the open room, live updates, mark as read, a task done, contacts and the c
   await act(page, { type: 'accept_request', request_id: dave.request_id });
   state = await waitForState(page, (s) => s.contacts.some((c) => c.account_id === '1004') &&
     !s.incoming_requests.some((r) => r.account_id === '1004') && !s.views_loading.contacts, 'Dave in the contacts');
+  // The status line names the person (as the request lists them), not the request's id.
+  assert.equal(state.notice, `Contact request from ${dave.name} accepted.`);
+  assert.ok(!state.notice.includes(dave.request_id), state.notice);
 
   // My tasks.
   await act(page, { type: 'load_my_tasks' });

@@ -74,7 +74,10 @@ test('full sign-in: consent forms, /me and /my/status shown, tokens only in memo
   assert.ok(state.room_count > 0, 'GET /rooms listed the rooms');
   assert.equal(state.last_error, null);
   assert.equal(token.requests, 1, 'exactly one code exchange');
-  assert.match(await page.locator('#mirror').textContent(), /Signed in as Alice Example \(account 1001\)/);
+  // The mirror names the account; its id is the developer view's (below).
+  const said = await page.locator('#mirror').textContent();
+  assert.match(said, /Signed in as Alice Example\. /, said);
+  assert.doesNotMatch(said, /account 1001/, said);
 
   const tokens = JSON.parse(token.bodies[0]);
   assert.ok(tokens.access_token && tokens.refresh_token, 'the token set came back (spec 2.3)');
@@ -89,6 +92,11 @@ test('full sign-in: consent forms, /me and /my/status shown, tokens only in memo
     assert.ok(!pageState.includes(secret), 'no token in the page API');
   }
   assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the pending authorization was used up');
+  // The developer view keeps the account's id (after the check above: the view's place is kept in the tab's storage).
+  await act(page, { type: 'show_view', view: 'developer' });
+  await page.waitForFunction(() => /Signed in as Alice Example \(account 1001\)/.test(window.roomkey.mirrorText()),
+    null, { timeout: 10000 });
+  await act(page, { type: 'show_view', view: 'workspace' });
   // Every step of the flow in the HTTP log, so a failed sign-in can be read there: the
   // authorization request (told again from the record the callback used),
   // the callback, then the code exchange, in that order.

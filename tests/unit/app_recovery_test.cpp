@@ -101,6 +101,12 @@ TEST(App, UnknownPostNotFoundWaitsForTheUserThenRetries) {
     EXPECT_TRUE(contains(job.note, "not among the room's latest messages")) << job.note;
     EXPECT_EQ(posts_sent(h), 1u) << "a minute later: still never resent by itself";
     ASSERT_TRUE(h.app->last_error()) << "the user is told";
+    // The box says it by its cause, in words; the page API's message keeps the note ("HTTP 500: ...").
+    EXPECT_EQ(h.app->last_error()->shown(), "It was sent, but it is not among the room's latest messages.");
+    EXPECT_TRUE(contains(h.app->last_error()->message, "HTTP 500")) << h.app->last_error()->message;
+    const nlohmann::json post = nlohmann::json::parse(page_state_json(*h.app, h.now))["posts"][0];
+    EXPECT_EQ(post["words"], "May not have been sent: it is not among the room's latest messages.") << post;
+    EXPECT_EQ(post["note"], job.note) << "the page API's note stays";
     EXPECT_FALSE(h.app->posting().error().empty());
     EXPECT_TRUE(contains(page_state_json(*h.app, h.now), R"("stage":"unknown")"));
     h.apply(intent::RetryPost{job.id});
@@ -136,6 +142,10 @@ TEST(App, RefusedPostKeepsItsTextForEditRetryOrDiscard) {
     ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_EQ(h.app->last_error()->code, "HTTP 400");
     EXPECT_TRUE(contains(job.note, "body is too long.")) << job.note;
+    // Where it stands, and in the mirror: what happened and what to do, in words (no "HTTP 400").
+    const nlohmann::json post = nlohmann::json::parse(page_state_json(*h.app, h.now))["posts"][0];
+    EXPECT_EQ(post["words"], "Not sent: the service refused it as written. Edit it and Retry, or Discard.") << post;
+    EXPECT_TRUE(contains(post["note"].get<std::string>(), "HTTP 400")) << "the page API's note stays: " << post;
     h.apply(intent::EditPost{job.id, "short"});
     EXPECT_EQ(only_post(h).stage, PostStage::delivered);
     EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"short"});

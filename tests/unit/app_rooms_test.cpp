@@ -317,6 +317,22 @@ TEST(AppRooms, AcceptingARequestMovesItToTheContacts) {
     EXPECT_EQ(state["incoming_requests"].size(), 0u);
     ASSERT_EQ(state["contacts"].size(), 2u);
     EXPECT_EQ(state["contacts"][1]["account_id"], "1004");
+    // The status line names the person, not the request's id.
+    EXPECT_EQ(state["notice"], "Contact request from Dave accepted.");
+}
+
+TEST(AppRooms, DecliningARequestNamesThePersonNotTheRequest) {
+    RoomsHarness h;
+    h.routes["GET /contacts"] = [](const HttpRequest&) { return answer(200, "[]"); };
+    h.routes["GET /incoming_requests"] = [](const HttpRequest&) {
+        return answer(200, R"([{"request_id":9,"account_id":1004,"message":"hi","name":"Dave"}])");
+    };
+    h.routes["DELETE /incoming_requests/9"] = [](const HttpRequest&) { return answer(204, ""); };
+    h.apply(intent::LoadContacts{});
+    h.apply(intent::DeclineRequest{"9"});
+    const auto state = h.state();
+    EXPECT_EQ(state["incoming_requests"].size(), 0u);
+    EXPECT_EQ(state["notice"], "Contact request from Dave declined.");
 }
 
 TEST(AppRooms, A403InsufficientScopeNamesTheScopeAndOffersIt) {

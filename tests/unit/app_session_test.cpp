@@ -52,6 +52,8 @@ TEST(App, StillUnauthorizedAfterTheRetryGivesUp) {
     EXPECT_EQ(h.sent_to("/oauth/token").size(), 2u) << "one refresh, not a loop";
     ASSERT_TRUE(h.app->last_error()) << "no error reported; the session is " << h.app->session_shown().session_label();
     EXPECT_TRUE(contains(h.app->last_error()->message, "unauthorized_after_retry")) << h.app->last_error()->message;
+    // The box and the mirror say it in words; the reason's identifier is the page API's and the developer view's.
+    EXPECT_EQ(h.app->last_error()->shown(), "It was not sent: you are not signed in, or the session ended.");
     EXPECT_EQ(h.sent_to("/api/me").size() - before, 2u) << "the first try and its one retry";
 }
 

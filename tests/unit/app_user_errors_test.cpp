@@ -136,6 +136,27 @@ TEST_F(UserErrorsTest, APostThatMayNotHaveArrivedSaysWhyInWordsByItsCause) {
     EXPECT_EQ(pending_words(job, utc), "送信されていない可能性があります: サービスが時間内に応答しませんでした。");
 }
 
+// A post the service refused says what happened and what to do by its cause,
+// never the note's "HTTP 400: ...", in the language shown.
+TEST_F(UserErrorsTest, ARefusedPostSaysWhatHappenedAndWhatToDoInWords) {
+    PostJob job;
+    job.stage = PostStage::refused;
+    job.note = "HTTP 404: Room not found. The text is kept: Edit, Retry or Discard.";
+    const UserTime utc(fixed_utc_offset(0));
+    job.refusal = PostRefusal::not_found;
+    EXPECT_EQ(pending_words(job, utc),
+              "Not sent: the room was not found (deleted, or you left it). Edit to keep the text, or Discard.");
+    job.refusal = PostRefusal::forbidden;
+    EXPECT_EQ(pending_words(job, utc),
+              "Not sent: you are not allowed to post in this room. Edit to keep the text, or Discard.");
+    job.refusal = PostRefusal::other;
+    EXPECT_EQ(pending_words(job, utc), "Not sent: the service did not take it. Edit it and Retry, or Discard.");
+    i18n::set_language(i18n::Lang::ja);
+    job.refusal = PostRefusal::invalid;
+    EXPECT_EQ(pending_words(job, utc),
+              "未送信: サービスがこの内容を受け付けませんでした。編集して再送するか、破棄してください。");
+}
+
 // A member's role as the service's client says it; a word it does not know, as it is.
 TEST_F(UserErrorsTest, AMembersRoleIsSaidInTheCatalogsWords) {
     EXPECT_EQ(role_words("admin"), "Admin");

@@ -116,14 +116,20 @@ void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
         case Kind::accept:
         case Kind::decline:
             if (failure.empty()) {
+                // The status line names the person, not the request's id (the page API keeps that).
+                std::string name;
                 if (incoming_.value) {
                     auto& list = *incoming_.value;
+                    for (const ContactRequest& r : list) {
+                        if (r.request_id == call.request_id) name = r.name;
+                    }
                     list.erase(std::remove_if(list.begin(), list.end(),
                                               [&](const ContactRequest& r) { return r.request_id == call.request_id; }),
                                list.end());
                 }
                 if (call.kind == Kind::accept) {
                     auto contact = read_accepted_request(*answer.response);
+                    if (contact && name.empty()) name = contact->name;
                     if (contact && contacts_.value) {
                         auto& list = *contacts_.value;
                         const bool known = std::any_of(list.begin(), list.end(), [&](const Contact& c) {
@@ -136,9 +142,9 @@ void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                         contacts_.loading = true;
                         send(Call{Kind::contacts, {}}, now);
                     }
-                    host_.notice_words({"views.request_accepted", "id", call.request_id});
+                    host_.notice_words({"views.request_accepted", "name", name});
                 } else {
-                    host_.notice_words({"views.request_declined", "id", call.request_id});
+                    host_.notice_words({"views.request_declined", "name", name});
                 }
             }
             contacts_.error = failure;

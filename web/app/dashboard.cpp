@@ -37,6 +37,7 @@ namespace {
             UserError error;
             error.title = tr("errors.failed.title", {{"what", std::string(what)}});
             error.message = tr("views.not_completed", {{"reason", answer.reason}});
+            error.plain = tr("views.not_completed_plain");  // the reason's words are the wire's ("session_ended")
             error.remedy = tr("errors.sign_in_again");
             error.offers_try_again = true;
             host.set_error(std::move(error), source);

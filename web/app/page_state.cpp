@@ -8,6 +8,7 @@
 #include "app/bff_state.hpp"
 #include "app/console.hpp"
 #include "app/i18n.hpp"
+#include "app/post_words.hpp"
 #include "app/views_state.hpp"
 #include "roomkey/endpoint_catalog.hpp"
 #include "roomkey/json_text.hpp"
@@ -71,7 +72,9 @@ void add_ticking_state(const App& app, Instant now, json& state) {
                                {"body", job.body},
                                {"stage", std::string(to_string(job.stage))},
                                {"attempts", job.attempts},
-                               {"note", job.note}});
+                               {"note", job.note},
+                               // The note in words, as the post's row says it (the mirror's line outside the developer view).
+                               {"words", pending_words(job, app.workspace().user_time())}});
         post["retry_in_ms"] =
             job.retry_at ? json(std::max<std::int64_t>(0, (*job.retry_at - now).count())) : json(nullptr);
         posts.push_back(std::move(post));

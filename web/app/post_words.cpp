@@ -9,7 +9,12 @@ namespace {
 // PostDoubt's words, in its order.
 constexpr const char* kDoubts[] = {"pending.doubt.answer_lost", "pending.doubt.timeout", "pending.doubt.connection",
                                    "pending.doubt.not_in_room"};
+// PostRefusal's words, in its order: what happened, then what to do.
+constexpr const char* kRefusals[] = {"pending.refusal.other", "pending.refusal.invalid", "pending.refusal.forbidden",
+                                     "pending.refusal.not_found"};
 }  // namespace
+
+std::string doubt_words(PostDoubt doubt) { return tr(kDoubts[static_cast<int>(doubt)]); }
 
 std::string_view pending_name(PostStage stage) {
     switch (stage) {
@@ -45,9 +50,10 @@ std::string pending_words(const PostJob& job, const UserTime& user) {
             return tr("pending.checking");
         case PostStage::unknown:
             // By its cause, not the note's wire words (the note stays the page API's and the developer view's).
-            return tr("pending.maybe_not_sent", {{"note", tr(kDoubts[static_cast<int>(job.doubt)])}});
+            return tr("pending.maybe_not_sent", {{"note", doubt_words(job.doubt)}});
         case PostStage::refused:
-            return tr("pending.refused", {{"note", job.note}});
+            // By its cause too: the note's "HTTP 400: ..." is the page API's and the developer view's.
+            return tr("pending.refused", {{"note", tr(kRefusals[static_cast<int>(job.refusal)])}});
         default:
             return tr("pending.sending");
     }

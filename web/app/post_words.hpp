@@ -15,6 +15,8 @@ namespace roomkey::app {
 
 // "" for a post that is not pending (delivered, cancelled).
 std::string_view pending_name(PostStage stage);
+// Why a post may not have arrived, in words ("the service did not answer in time").
+std::string doubt_words(PostDoubt doubt);
 // The line the conversation draws under a pending post.
 std::string pending_words(const PostJob& job, const UserTime& user);
 

@@ -6,6 +6,7 @@
 #include "app/app_detail.hpp"
 #include "app/format.hpp"
 #include "app/i18n.hpp"
+#include "app/post_words.hpp"
 #include "roomkey/errors.hpp"
 
 namespace roomkey::app {
@@ -389,10 +390,16 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
                 UserError error = api_error(
                     tr(job.kind == PostKind::message ? "post.posting_message" : "post.adding_task"), *answer.response,
                     job.kind == PostKind::message ? Endpoint::room_messages_post : Endpoint::room_tasks_post);
+                const int status = answer.response->status;
+                job.refusal = status == 400   ? PostRefusal::invalid
+                              : status == 403 ? PostRefusal::forbidden
+                              : status == 404 ? PostRefusal::not_found
+                                              : PostRefusal::other;
                 job.note = tr("post.refused_kept", {{"code", error.code}, {"why", error.message}});
                 error_ = job.note;
                 host_.set_error(std::move(error), ErrorSource::posting);
             } else {
+                job.refusal = PostRefusal::other;
                 job.note = tr("post.not_sent_kept", {{"why", outcome.why}});
                 error_ = job.note;
             }
@@ -411,6 +418,7 @@ void Posting::decided(PostJob& job, Instant now) {
     UserError error;
     error.title = tr("post.maybe_lost_title");
     error.message = job.note;
+    error.plain = tr("post.maybe_lost_plain", {{"why", doubt_words(job.doubt)}});  // the note's wire words stay the page API's
     error.remedy = tr("post.maybe_lost_remedy");
     host_.set_error(std::move(error), ErrorSource::posting);
     batch_.last_done = now;

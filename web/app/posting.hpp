@@ -37,6 +37,9 @@ enum class PostKind { message, task };
 enum class PostStage { waiting, sending, delivered, failed, cancelled, retrying, checking, unknown, refused };
 // Why a post may not have arrived (stages checking and unknown), for its words.
 enum class PostDoubt : unsigned char { answer_lost, timeout, connection, not_in_room };
+// Why a post was not taken (stage refused), for its words: the service's 400,
+// 403 or 404, or anything else (another 4xx; the session did not send it).
+enum class PostRefusal : unsigned char { other, invalid, forbidden, not_found };
 std::string_view to_string(PostStage stage);
 // Not yet delivered, cancelled or discarded: the post is still the user's to lose.
 bool is_open(PostStage stage);
@@ -59,6 +62,7 @@ struct PostJob {
     int checks = 0;                   // stage checking: reads of the room so far
     std::string why;                  // stage checking/unknown: what made the outcome unknown
     PostDoubt doubt = PostDoubt::answer_lost;  // the same, as a cause (post_words.cpp)
+    PostRefusal refusal = PostRefusal::other;  // stage refused: why, as a cause (post_words.cpp)
     std::string note;                 // "message_id 123", the error, or why it waits
     Instant queued_at;
     std::optional<Instant> sent_at;

@@ -35,6 +35,7 @@ std::string view_failure(FeatureHost& host, const std::string& what, const Answe
             UserError error;
             error.title = tr("errors.failed.title", {{"what", what}});
             error.message = tr("views.not_completed", {{"reason", answer.reason}});
+            error.plain = tr("views.not_completed_plain");  // the reason's words are the wire's ("session_ended")
             error.remedy = tr("errors.sign_in_again");
             host.set_error(std::move(error), source);
         }

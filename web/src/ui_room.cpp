@@ -57,12 +57,15 @@ void members_tab(const app::RoomView& room, Intents& out) {
     if (room.members().empty()) text_dim(tr("room.no_members"));
     for (const RoomMember& m : room.members()) {
         ImGui::PushID(m.account_id.c_str());
-        // "To" inserts [To:id]Name into the composer.
+        // "To" inserts [To:id]Name into the composer. Its accessible name says whom, and their role in the
+        // catalog's words (drawn beside it on the canvas only): the page's text holds them too.
+        const std::string role = app::role_words(m.role);
+        a11y::name_next(tr("room.to_member", {{"name", m.name}, {"role", role}}));
         if (tap_button(tr("room.to"))) out.push_back(app::intent::Mention{m.account_id});
         ImGui::SameLine();
         ImGui::Text("%s", m.name.c_str());
         ImGui::SameLine();
-        text_dim(app::role_words(m.role));  // the page API keeps the service's word; the id is the developer view's log
+        text_dim(role);  // the page API keeps the service's word; the id is the developer view's log
         ImGui::PopID();
     }
 }
