@@ -34,11 +34,7 @@ namespace {
         } else {
             // The session gave the request up (e.g. still 401 after the
             // one refresh and retry, spec 5.2.2).
-            UserError error;
-            error.title = tr("errors.failed.title", {{"what", std::string(what)}});
-            error.message = tr("views.not_completed", {{"reason", answer.reason}});
-            error.plain = tr("views.not_completed_plain");  // the reason's words are the wire's ("session_ended")
-            error.remedy = tr("errors.sign_in_again");
+            UserError error = given_up_error(what, answer.reason);
             error.offers_try_again = true;
             host.set_error(std::move(error), source);
         }

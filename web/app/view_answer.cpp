@@ -20,6 +20,15 @@ RestOptions view_options() {
     return options;
 }
 
+UserError given_up_error(std::string_view what, const std::string& reason) {
+    UserError error;
+    error.title = tr("errors.failed.title", {{"what", std::string(what)}});
+    error.message = tr("views.not_completed", {{"reason", reason}});
+    error.plain = tr("views.not_completed_plain");  // the reason's words are the wire's ("session_ended")
+    error.remedy = tr("errors.sign_in_again");
+    return error;
+}
+
 std::string view_failure(FeatureHost& host, const std::string& what, const Answer& answer, bool ok, Method method,
                          const std::string& path, ErrorSource source) {
     std::string failure;
@@ -32,12 +41,7 @@ std::string view_failure(FeatureHost& host, const std::string& what, const Answe
             // The session gave the request up (e.g. still 401 after the one
             // refresh and retry, spec 5.2.2).
             failure = tr("errors.request_not_completed.reason", {{"reason", answer.reason}});
-            UserError error;
-            error.title = tr("errors.failed.title", {{"what", what}});
-            error.message = tr("views.not_completed", {{"reason", answer.reason}});
-            error.plain = tr("views.not_completed_plain");  // the reason's words are the wire's ("session_ended")
-            error.remedy = tr("errors.sign_in_again");
-            host.set_error(std::move(error), source);
+            host.set_error(given_up_error(what, answer.reason), source);
         }
     } else if (!ok) {
         const auto match = match_endpoint(method, path);

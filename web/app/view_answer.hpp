@@ -15,6 +15,10 @@ inline constexpr int kMaxRateLimitedGetRetries = 1;
 // A GET's options: 429 waited out once.
 RestOptions view_options();
 
+// A request the session gave up on (e.g. still 401 after the one refresh
+// and retry, spec 5.2.2), in words: `reason` (the wire's) only in its message.
+UserError given_up_error(std::string_view what, const std::string& reason);
+
 // The failure ("" on success; `ok` says whether the answer is one), also
 // set as the error of `source`. A 403 insufficient_scope names the scope the
 // call needed (spec 5.2.2): the failure says it and the console offers it.
