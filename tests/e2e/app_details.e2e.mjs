@@ -55,7 +55,7 @@ async function assertWhole(page, name, details, needs, where) {
   return r;
 }
 
-for (const [width, height, finger] of [[1366, 800, false], [1000, 700, false], [390, 844, true], [360, 740, true]]) {
+for (const [width, height, finger] of [[1366, 800, false], [1000, 700, false], [390, 844, false], [390, 844, true], [360, 740, true]]) {
   test(`every control of the Tasks, Members and Files tabs is whole at ${width}x${height}${finger ? ' (touch)' : ''}`,
     async () => {
       const press = finger ? tapWidget : clickWidget;
