@@ -20,6 +20,7 @@ std::string panes_of(const WorkspaceLayout& layout) {
         out += box.pane == Pane::room_list ? "list" : box.pane == Pane::conversation ? "conversation" : "details";
     }
     if (layout.back) out += "+back";
+    if (layout.to_rooms) out += "+rooms";
     return out;
 }
 
@@ -76,7 +77,7 @@ TEST(WorkspaceLayout, MediumShowsDetailsBesideTheConversationNeverOverIt) {
     // Narrower, the room list gives way until the details close.
     for (float width : {800.0f, 999.0f}) {
         const auto narrow = workspace_layout(width, 1.0f, kDetails);
-        EXPECT_EQ(panes_of(narrow), "conversation|details") << width;
+        EXPECT_EQ(panes_of(narrow), "conversation|details+rooms") << width;
         EXPECT_EQ(narrow.panes[1].width, 280.0f) << width;
     }
 }
@@ -103,7 +104,7 @@ TEST(WorkspaceLayout, TheUiScaleCountsAsANarrowerWindow) {
     EXPECT_EQ(width_class(1366.0f, 2.0f), WidthClass::compact);
     EXPECT_EQ(width_class(1366.0f, 0.0f), WidthClass::expanded) << "no scale counts as 100 %";
     const auto scaled = workspace_layout(1366.0f, 1.5f, kDetails);
-    EXPECT_EQ(panes_of(scaled), "conversation|details") << "910 layout px: the list gives way";
+    EXPECT_EQ(panes_of(scaled), "conversation|details+rooms") << "910 layout px: the list gives way";
     EXPECT_EQ(scaled.panes[1].width, 420.0f) << "280 layout px at 150 %";
     EXPECT_EQ(panes_of(workspace_layout(1366.0f, 1.5f, kRoom)), "list|conversation");
     EXPECT_EQ(workspace_layout(1366.0f, 1.5f, kRoom).panes[0].width, 360.0f) << "240 layout px at 150 %";
@@ -123,6 +124,33 @@ TEST(WorkspaceLayout, BackGoesDetailsConversationList) {
     const Navigation from_room = navigate_back(from_details);
     EXPECT_FALSE(from_room.room_open);
     EXPECT_EQ(panes_of(workspace_layout(390.0f, 1.0f, from_room)), "list");
+}
+
+// Issue 35: at 800-1023 px the room list gave way to the details with no
+// control to it (only closing the details brought it back). Wherever the list
+// is not shown beside an open room, there is one control to it: Back on a
+// phone, "< Rooms" (to_rooms) beside the details, and that one step shows the list.
+TEST(WorkspaceLayout, TheRoomsAreOneStepAwayWheneverTheListGivesWay) {
+    for (float scale : {1.0f, 1.25f, 1.5f, 2.0f}) {
+        for (float width = 360.0f; width <= 2600.0f; width += 7.0f) {
+            for (const Navigation& nav : {kRoom, kDetails}) {
+                const WorkspaceLayout layout = workspace_layout(width, scale, nav);
+                const bool list = panes_of(layout).rfind("list", 0) == 0;
+                if (list) {
+                    EXPECT_FALSE(layout.to_rooms) << width << " at " << scale;
+                    continue;
+                }
+                EXPECT_NE(layout.back, layout.to_rooms) << "one control to the rooms: " << width << " at " << scale;
+                if (!layout.to_rooms) continue;
+                EXPECT_EQ(layout.width_class, WidthClass::medium);
+                EXPECT_EQ(panes_of(workspace_layout(width, scale, navigate_back(nav))), "list|conversation")
+                    << width << " at " << scale;
+            }
+        }
+    }
+    EXPECT_TRUE(workspace_layout(800.0f, 1.0f, kDetails).to_rooms);
+    EXPECT_TRUE(workspace_layout(1000.0f - 24.0f, 1.0f, kDetails).to_rooms) << "a 1000-px window's workspace";
+    EXPECT_FALSE(workspace_layout(1000.0f, 1.0f, kDetails).to_rooms);
 }
 
 }  // namespace

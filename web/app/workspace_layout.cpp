@@ -60,6 +60,7 @@ WorkspaceLayout workspace_layout(float canvas_css_px, float ui_scale, const Navi
     // The room list gives way to the details where the conversation would keep less than its least.
     const float list_shown = width - list - side >= kConversationMin * scale ? list : 0.0f;
     if (list_shown > 0.0f) layout.panes.push_back(PaneBox{Pane::room_list, 0.0f, list});
+    layout.to_rooms = list_shown == 0.0f;
     layout.panes.push_back(PaneBox{Pane::conversation, list_shown, width - list_shown - side});
     if (details) layout.panes.push_back(PaneBox{Pane::details, width - side, side});
     return layout;

@@ -3,7 +3,8 @@
 //   expanded (>= 1200 px): room list | conversation | details (details only while open)
 //   medium   (>= 800 px):  room list | conversation; with details, room list | conversation | details
 //                          while the conversation keeps 480 px (a workspace from 1000 px), else the
-//                          room list gives way until the details close: conversation | details
+//                          room list gives way until the details close: conversation | details,
+//                          with "< Rooms" in the conversation (to_rooms)
 //   compact  (<  800 px):  one pane at a time, room list -> conversation -> details, with a back control
 // Details never lie over the conversation or its composer: beside them, or the whole pane (a sheet with
 // Back). Measured in Chromium at 100 % (the workspace is the window less 24 px of padding):
@@ -44,6 +45,10 @@ struct WorkspaceLayout {
     std::vector<PaneBox> panes;
     // compact only, off the room list: a back control, and where it goes.
     bool back = false;
+    // medium, the room list given way to the details: the conversation offers
+    // "< Rooms" (navigate_back: the details close and the list is back), one
+    // step to another room, as chat clients do on a narrow window.
+    bool to_rooms = false;
 };
 
 WidthClass width_class(float canvas_css_px, float ui_scale);

@@ -64,6 +64,7 @@ struct UiState {
     app::Navigation nav;
     std::string nav_room;
     bool show_back = false;  // one pane at a time, off the room list: a back control  // the open room nav.room_open was last set for
+    bool show_rooms = false;  // the room list gave way to the details: "< Rooms" in the conversation
     std::array<char, 128> room_filter{};
     std::uint64_t fill_seq = 0;
     // The details' tab as the app last said it (Workspace::details_seq), and

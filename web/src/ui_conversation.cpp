@@ -194,7 +194,8 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         text_dim(tr(app.dashboard().rooms().value ? "conversation.choose_room" : "conversation.loading_rooms"));
         return;
     }
-    if (ui.show_back) {
+    // A way to the rooms wherever their list gave way: a phone's Back, or beside the details (they close).
+    if (ui.show_back || ui.show_rooms) {
         if (ImGui::Button(tr("conversation.back_to_rooms"))) ui.nav = app::navigate_back(ui.nav);
         note_widget(ui, "back");
         ImGui::SameLine();

@@ -14,12 +14,17 @@ namespace {
 void task_form(const app::RoomView& room, UiState& ui, Intents& out) {
     ImGui::SetNextItemWidth(-FLT_MIN);
     ImGui::InputTextWithHint("##details_task", tr("details.task_hint"), ui.task_body.data(), ui.task_body.size());
+    note_widget(ui, "task_body");
     const auto& members = room.members();
     if (ui.task_assignee >= static_cast<int>(members.size())) ui.task_assignee = -1;
     const char* who = ui.task_assignee >= 0 ? members[static_cast<std::size_t>(ui.task_assignee)].name.c_str()
                                             : tr("details.choose_member");
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-    if (ImGui::BeginCombo("##assignee", who)) {
+    // The line's width, as the field above: "choose a member" or a long name whole from 360 px.
+    // 10 em cut it on a phone to "choose a memb": there the arrow is a finger wide.
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    const bool open = ImGui::BeginCombo("##assignee", who);
+    note_widget(ui, "assignee");
+    if (open) {
         for (std::size_t i = 0; i < members.size(); ++i) {
             const std::string label = members[i].name + "##a" + members[i].account_id;
             if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == ui.task_assignee)) {
@@ -29,7 +34,9 @@ void task_form(const app::RoomView& room, UiState& ui, Intents& out) {
         ImGui::EndCombo();
     }
     ImGui::BeginDisabled(ui.task_assignee < 0 || ui.task_body[0] == '\0');
-    if (tap_button(beside(tr("details.add_task")))) {
+    const bool add = tap_button(beside(tr("details.add_task")));
+    note_widget(ui, "add_task");
+    if (add) {
         out.push_back(app::intent::QueueTask{room.room_id(),
                                              ui.task_body.data(),
                                              {members[static_cast<std::size_t>(ui.task_assignee)].account_id},

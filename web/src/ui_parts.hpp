@@ -118,7 +118,7 @@ void console_panel(const App& app, UiState& ui, Instant now, Intents& out);     
 // The room's tabs, shared by the developer view's room panel and the
 // workspace's details pane (ui_room.cpp).
 void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now, Intents& out);
-void members_tab(const app::RoomView& room, Intents& out);
+void members_tab(const app::RoomView& room, UiState& ui, Intents& out);
 void files_tab(const app::RoomView& room, const app::FilePreviews& previews, UiState& ui, Intents& out);
 // The room's Tasks, Members and Files tabs, in the developer view's room
 // panel and in the workspace's details alike; `task_form` draws first in the

@@ -53,19 +53,23 @@ void tasks_tab(const app::RoomView& room, const app::Workspace& ws, Instant now,
     }
 }
 
-void members_tab(const app::RoomView& room, Intents& out) {
+void members_tab(const app::RoomView& room, UiState& ui, Intents& out) {
     if (room.members().empty()) text_dim(tr("room.no_members"));
     for (const RoomMember& m : room.members()) {
+        const bool first = &m == &room.members().front();  // its controls noted, for the page API
         ImGui::PushID(m.account_id.c_str());
         // "To" inserts [To:id]Name into the composer. Its accessible name says whom, and their role in the
         // catalog's words (drawn beside it on the canvas only): the page's text holds them too.
         const std::string role = app::role_words(m.role);
         a11y::name_next(tr("room.to_member", {{"name", m.name}, {"role", role}}));
         if (tap_button(tr("room.to"))) out.push_back(app::intent::Mention{m.account_id});
+        if (first) note_widget(ui, "member_to");
         ImGui::SameLine();
         ImGui::Text("%s", m.name.c_str());
+        if (first) note_widget(ui, "member_name");
         ImGui::SameLine();
         text_dim(role);  // the page API keeps the service's word; the id is the developer view's log
+        if (first) note_widget(ui, "member_role");
         ImGui::PopID();
     }
 }
@@ -161,8 +165,10 @@ void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant n
         const std::string label = tr(key, {{"n", std::to_string(n)}});
         const bool on = shown == which;
         ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(on ? ImGuiCol_ButtonActive : ImGuiCol_FrameBg));
+        // Under the mouse the one shown keeps its colour (the theme's hover grey made it look unselected).
+        if (on) ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (tap_button(which == app::DetailsTab::tasks ? label.c_str() : beside(label.c_str()))) shown = which;
-        ImGui::PopStyleColor();
+        ImGui::PopStyleColor(on ? 2 : 1);
         note_widget(ui, widget);
     };
     tab("room.tab_tasks", room.tasks().size(), app::DetailsTab::tasks, "tasks_tab");
@@ -173,7 +179,7 @@ void room_tabs(const App& app, const app::RoomView& room, UiState& ui, Instant n
         if (task_form) task_form(room, ui, out);
         tasks_tab(room, app.workspace(), now, out);
     } else if (shown == app::DetailsTab::members) {
-        members_tab(room, out);
+        members_tab(room, ui, out);
     } else {
         files_tab(room, app.previews(), ui, out);
     }

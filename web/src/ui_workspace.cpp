@@ -57,6 +57,7 @@ void workspace_view(const App& app, UiState& ui, Instant now, float scale, Inten
     const float css = scale > 0.0f ? scale : 1.0f;
     const app::WorkspaceLayout layout = app::workspace_layout(avail.x / css, text_scale(ui), ui.nav);
     ui.show_back = layout.back;
+    ui.show_rooms = layout.to_rooms;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 0.5f;
     auto place = [&](const app::PaneBox& box, const char* id, bool border) {
         const float x = box.x * css + (box.x > 0.0f ? gap : 0.0f);
