@@ -15,24 +15,15 @@
 //   text is in the composer, and the next Enter sends it;
 // - a finger at 390x844 (touch screen): a tap on the composer, the
 //   on-screen keyboard's text, a tap on Send: sent once, the box emptied.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startStack, stopStack, launchBrowser, openRoomPage, act, waitForState, widgetRect, clickWidget, tapWidget,
+import { withStackDeskAndPhone, openRoomPage, act, waitForState, widgetRect, clickWidget, tapWidget,
   demoUsers, sandboxApiJson, artifacts } from './support.mjs';
 
 const ROOM = '2100';
 let stack; let desk; let phone;
-before(async () => {
-  stack = await startStack();
-  desk = await launchBrowser();
-  phone = await launchBrowser({ phone: true });
-});
-after(async () => {
-  if (desk) await desk.close();
-  if (phone) await phone.close();
-  await stopStack(stack);
-});
+withStackDeskAndPhone((s, d, p) => { stack = s; desk = d; phone = p; });
 
 const drawn = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 

@@ -14,25 +14,16 @@
 // - the selected tab keeps its colour under the mouse (the theme's hover
 //   grey made it look unselected).
 // Screenshots: details_<tab>_<w>x<h>.png, details_rooms_<w>x<h>.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startStack, stopStack, launchBrowser, openRoomPage, widgetRect, clickWidget, tapWidget, waitForState,
+import { withStackDeskAndPhone, openRoomPage, widgetRect, clickWidget, tapWidget, waitForState,
   decodePng, artifacts } from './support.mjs';
 import { assertWorkspaceRegions } from './workspace_regions.mjs';
 
 const ROOM = '2100';
 let stack; let desk; let phone;
-before(async () => {
-  stack = await startStack();
-  desk = await launchBrowser();
-  phone = await launchBrowser({ phone: true });
-});
-after(async () => {
-  if (desk) await desk.close();
-  if (phone) await phone.close();
-  await stopStack(stack);
-});
+withStackDeskAndPhone((s, d, p) => { stack = s; desk = d; phone = p; });
 
 const drawn = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const widget = (page, name) => page.evaluate((n) => window.roomkey.widget(n), name);

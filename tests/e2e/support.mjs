@@ -500,6 +500,25 @@ export function withStackAndBrowser(use, options = {}, browserOptions = {}) {
   });
 }
 
+// The same with two browsers, a desktop's and a phone's (touch, 390x844
+// by default): use(stack, desk, phone).
+export function withStackDeskAndPhone(use, options = {}) {
+  let stack = null;
+  let desk = null;
+  let phone = null;
+  before(async () => {
+    stack = await startStack(options);
+    desk = await launchBrowser();
+    phone = await launchBrowser({ phone: true });
+    use(stack, desk, phone);
+  });
+  after(async () => {
+    if (desk) await desk.close();
+    if (phone) await phone.close();
+    await stopStack(stack);
+  });
+}
+
 // The same with two browsers, one in ja-JP and one in en-US, for the tests
 // of the app's language: use(stack, ja, en).
 export function withStackAndLanguageBrowsers(use, options = {}) {
