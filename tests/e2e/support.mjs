@@ -500,42 +500,32 @@ export function withStackAndBrowser(use, options = {}, browserOptions = {}) {
   });
 }
 
-// The same with two browsers, a desktop's and a phone's (touch, 390x844
-// by default): use(stack, desk, phone).
-export function withStackDeskAndPhone(use, options = {}) {
+// The same with several browsers, one per launchBrowser options object:
+// use(stack, ...browsers) in that order.
+export function withStackAndBrowsers(use, browserOptions, options = {}) {
   let stack = null;
-  let desk = null;
-  let phone = null;
+  let browsers = [];
   before(async () => {
     stack = await startStack(options);
-    desk = await launchBrowser();
-    phone = await launchBrowser({ phone: true });
-    use(stack, desk, phone);
+    for (const o of browserOptions) browsers.push(await launchBrowser(o));
+    use(stack, ...browsers);
   });
   after(async () => {
-    if (desk) await desk.close();
-    if (phone) await phone.close();
+    for (const b of browsers) await b.close();
+    browsers = [];
     await stopStack(stack);
   });
 }
 
-// The same with two browsers, one in ja-JP and one in en-US, for the tests
-// of the app's language: use(stack, ja, en).
+// A desktop's browser and a phone's (touch, 390x844): use(stack, desk, phone).
+export function withStackDeskAndPhone(use, options = {}) {
+  withStackAndBrowsers(use, [{}, { phone: true }], options);
+}
+
+// A browser in ja-JP and one in en-US, for the tests of the app's
+// language: use(stack, ja, en).
 export function withStackAndLanguageBrowsers(use, options = {}) {
-  let stack = null;
-  let ja = null;
-  let en = null;
-  before(async () => {
-    stack = await startStack(options);
-    ja = await launchBrowser({ locale: 'ja-JP' });
-    en = await launchBrowser({ locale: 'en-US' });
-    use(stack, ja, en);
-  });
-  after(async () => {
-    if (ja) await ja.close();
-    if (en) await en.close();
-    await stopStack(stack);
-  });
+  withStackAndBrowsers(use, [{ locale: 'ja-JP' }, { locale: 'en-US' }], options);
 }
 
 // Where the app drew the widget `name` (CSS px), read alike twice from
