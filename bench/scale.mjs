@@ -347,8 +347,9 @@ function traceSummary(events) {
     if (!perThread.has(key)) perThread.set(key, []);
     perThread.get(key).push(e);
   }
-  const start = Math.min(...timed.map((e) => e.ts));
-  const end = Math.max(...timed.map((e) => e.ts + e.dur));
+  // A loop, not Math.min(...list): a scroll's trace has more events than the call stack takes arguments.
+  const start = timed.reduce((least, e) => Math.min(least, e.ts), Infinity);
+  const end = timed.reduce((most, e) => Math.max(most, e.ts + e.dur), -Infinity);
   // Self times of one thread's nested complete events; its busy time is the top level's.
   const selfTimes = (list) => {
     list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);

@@ -237,6 +237,14 @@
   })();
 
   var state = { ready: false, selection: null };
+  // The fields published inside a part ("room.messages": value), kept to be
+  // set again inside a new copy of that part.
+  var inner = {};
+  function setInside(name, value) {
+    var dot = name.indexOf('.');
+    var owner = state[name.slice(0, dot)];
+    if (owner && typeof owner === 'object') owner[name.slice(dot + 1)] = value;
+  }
   var loadError = null;
   var mirrorText = '';
   var actions = [];
@@ -484,18 +492,29 @@
       window.dispatchEvent(new Event('roomkey:act'));
     },
     // The parts of the state that changed (web/app/page_state.hpp): each
-    // top-level name replaces that part; "room.poll_in_ms" sets a field
-    // inside its part (a countdown that ticks without the room being sent).
+    // top-level name replaces that part; a name with a dot ("room.messages",
+    // "room.poll_in_ms") sets a field inside its part, and the field stays
+    // when its part is replaced (the room's messages are not sent again
+    // when only a task or a member changed).
     '_publish': function (json) {
       var parts;
       var whole = false;  // a part replaced, not only a countdown inside one
       try { parts = JSON.parse(json); } catch (e) { return; }
+      // In the order of their names: a part before the fields set inside it.
       Object.keys(parts).forEach(function (name) {
         var dot = name.indexOf('.');
         // `frame` (the frame that draws this state) is in every publish: not a part the mirror reads.
-        if (dot < 0) { state[name] = parts[name]; whole = whole || name !== 'frame'; return; }
-        var owner = state[name.slice(0, dot)];
-        if (owner && typeof owner === 'object') owner[name.slice(dot + 1)] = parts[name];
+        if (dot < 0) {
+          state[name] = parts[name];
+          whole = whole || name !== 'frame';
+          Object.keys(inner).forEach(function (field) {
+            if (field.slice(0, field.indexOf('.')) === name) setInside(field, inner[field]);
+          });
+          return;
+        }
+        inner[name] = parts[name];
+        setInside(name, parts[name]);
+        whole = whole || !/_in_ms$/.test(name);  // a countdown (poll_in_ms) alone is not news
       });
       announceState();
       // A countdown alone (a scroll's frames, with their frame numbers)

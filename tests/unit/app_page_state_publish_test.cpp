@@ -2,7 +2,7 @@
 // (app/page_state.hpp PageStatePublisher): the parts given, applied as
 // shell/page.js applies them, add up to the whole state; a change publishes
 // that change; a countdown that ticks rebuilds neither the room list nor the
-// open room.
+// open room; a task or a member changed does not send the messages again.
 #include <algorithm>
 
 #include "app/page_state.hpp"
@@ -15,16 +15,25 @@ namespace {
 using json = nlohmann::json;
 using app_test::AppHarness;
 
-// What shell/page.js's _publish does with the parts.
-void apply_parts(json& state, const std::string& text) {
+// What shell/page.js's _publish does with the parts: a top-level name
+// replaces its part, a dotted one sets a field inside its part, and that
+// field is set again inside a new copy of its part (`inner`).
+void apply_parts(json& state, json& inner, const std::string& text) {
     if (text.empty()) return;
     const json parts = json::parse(text);
-    for (const auto& [name, value] : parts.items()) {
+    auto set_inside = [&state](const std::string& name, const json& value) {
         const auto dot = name.find('.');
-        if (dot == std::string::npos) {
+        if (state[name.substr(0, dot)].is_object()) state[name.substr(0, dot)][name.substr(dot + 1)] = value;
+    };
+    for (const auto& [name, value] : parts.items()) {
+        if (name.find('.') == std::string::npos) {
             state[name] = value;
-        } else if (state[name.substr(0, dot)].is_object()) {
-            state[name.substr(0, dot)][name.substr(dot + 1)] = value;
+            for (const auto& [field, kept] : inner.items()) {
+                if (field.substr(0, field.find('.')) == name) set_inside(field, kept);
+            }
+        } else {
+            inner[name] = value;
+            set_inside(name, value);
         }
     }
 }
@@ -36,7 +45,8 @@ bool built(const PageStatePublisher& p, std::string_view group) {
 struct Publishing {
     AppHarness h;
     PageStatePublisher publisher;
-    json page = json::object();  // what the page holds
+    json page = json::object();   // what the page holds
+    json inner = json::object();  // the fields it keeps inside their parts
 
     Publishing() {
         h.start();
@@ -48,7 +58,7 @@ struct Publishing {
     }
     json publish(bool time_only = false) {
         const std::string text = publisher.changes(*h.app, h.now, time_only);
-        apply_parts(page, text);
+        apply_parts(page, inner, text);
         return text.empty() ? json::object() : json::parse(text);
     }
     json whole() const { return json::parse(page_state_json(*h.app, h.now)); }
@@ -124,14 +134,47 @@ TEST(PageStatePublisher, AChangePublishesThatChange) {
     EXPECT_EQ(changed["room_filter"], "ops");
     EXPECT_FALSE(changed.contains("room"));
 
-    // Another room opens: the room is sent, the list is not.
+    // Another room opens: the room and its messages are sent, the list is not.
     p.h.apply(intent::OpenRoom{"8"});
     changed = p.publish();
     EXPECT_TRUE(built(p.publisher, "room"));
     EXPECT_FALSE(built(p.publisher, "rooms"));
     ASSERT_TRUE(changed.contains("room"));
-    EXPECT_EQ(changed["room"]["messages"][0]["body"], "over in ops");
+    ASSERT_TRUE(changed.contains(kRoomMessages)) << changed.dump();
+    EXPECT_EQ(changed[std::string(kRoomMessages)][0]["body"], "over in ops");
     EXPECT_FALSE(changed.contains("rooms"));
+    EXPECT_EQ(p.page, p.whole());
+}
+
+// The messages are most of the state (a real room's 100 are about 260 KB):
+// the room's other parts changing (a file's download link), or
+// a poll that brought nothing new, do not build or send them again, and
+// the page keeps them inside the new copy of `room`.
+TEST(PageStatePublisher, TheRoomsOtherPartsOrAnEmptyPollDoNotSendTheMessagesAgain) {
+    Publishing p;
+    ASSERT_EQ(p.page["room"]["messages"].size(), 1u);
+    p.h.apply(intent::OpenFile{"7", "9100"});  // a download link asked for: room.download changes
+    p.h.run_for(Millis(1000));
+    json changed = p.publish();
+    ASSERT_TRUE(changed.contains("room")) << "room.download changed: " << changed.dump();
+    EXPECT_FALSE(built(p.publisher, "room.messages"));
+    EXPECT_FALSE(changed.contains(kRoomMessages)) << changed.dump();
+    EXPECT_EQ(p.page["room"]["messages"].size(), 1u) << "the page keeps the messages inside the new room";
+    EXPECT_EQ(p.page, p.whole());
+
+    p.h.apply(intent::LoadMessages{"7"});  // the same one message again
+    p.h.run_for(Millis(1000));
+    changed = p.publish();
+    EXPECT_FALSE(built(p.publisher, "room.messages")) << "nothing new: nothing built";
+    EXPECT_FALSE(changed.contains(kRoomMessages)) << changed.dump();
+    EXPECT_EQ(p.page, p.whole());
+
+    // A post of the user's stands in the messages at once: they are sent.
+    p.h.apply(intent::QueueMessage{"7", "a second one"});
+    changed = p.publish();
+    ASSERT_TRUE(changed.contains(kRoomMessages)) << changed.dump();
+    ASSERT_EQ(p.page["room"]["messages"].size(), 2u);
+    EXPECT_EQ(p.page["room"]["messages"][1]["body"], "a second one");
     EXPECT_EQ(p.page, p.whole());
 }
 

@@ -284,30 +284,26 @@ std::string PageStatePublisher::changes(const App& app, Instant now, bool time_o
         };
         group("catalog", 0, [&] { add_catalog(parts); });
         group("rooms", room_list_key(app), [&] { add_room_list(app, parts); });
-        group("room", open_room_key(app, now), [&] { add_open_room(app, now, parts); });
+        group("room", open_room_key(app), [&] { add_open_room(app, parts); });
+        group("room.messages", open_room_messages_key(app, now),
+              [&] { parts[std::string(kRoomMessages)] = open_room_messages(app, now); });
         group("lists", lists_key(app), [&] { add_lists(app, parts); });
         group("console", console_key(app, console), [&] { add_console(app, console, parts); });
     }
     // The countdown inside `room`, on its own: it ticks without the room being rebuilt.
     parts[std::string(kRoomPollInMs)] = room_poll_in_ms(app, now);
     // The parts that changed, each written once (the room's messages are
-    // most of the state: written again, they were most of a publish).
+    // most of the state: written again, they were most of a publish). In
+    // the order of their names: `room` before the parts set inside it.
     std::string changed;
-    bool room = false;
-    bool poll = false;
     for (auto& [name, value] : parts.items()) {
         std::string text = text_of(value);
         json& last = sent_[name];
         if (last.is_string() && last.get_ref<const std::string&>() == text) continue;
         changed += (changed.empty() ? "{" : ",") + text_of(json(name)) + ":" + text;
         last = std::move(text);
-        room = room || name == "room";
-        poll = poll || name == kRoomPollInMs;
     }
     published_ = true;
-    // A part set inside `room` is set again whenever `room` is replaced (after it: the page applies them in order).
-    const std::string poll_name(kRoomPollInMs);
-    if (room && !poll) changed += "," + text_of(json(poll_name)) + ":" + text_of(parts[poll_name]);
     return changed.empty() ? std::string() : changed + "}";
 }
 

@@ -21,9 +21,12 @@ inline constexpr std::size_t kPublishedLogEntries = 30;
 // The whole state.
 std::string page_state_json(const App& app, Instant now);
 
-// The name under which PageStatePublisher sends room.poll_in_ms, a
-// countdown inside `room` that ticks without `room` being sent again.
+// The names under which PageStatePublisher sends two fields of `room` on
+// their own: a countdown that ticks without `room` being sent again, and the
+// messages, sent when they changed (not when a task or a member did). The
+// page keeps each inside `room` when `room` itself is replaced.
 inline constexpr std::string_view kRoomPollInMs = "room.poll_in_ms";
+inline constexpr std::string_view kRoomMessages = "room.messages";
 
 // Publishes the state by parts, so a publish costs what changed: the page
 // (shell/page.js) keeps the last state and replaces the top-level parts it
@@ -41,14 +44,14 @@ public:
     // small parts and the countdowns are built.
     std::string changes(const App& app, Instant now, bool time_only = false);
     // The groups the last call built ("small": what ticks, "status": the
-    // other small parts, "catalog", "rooms", "room", "lists", "console"):
+    // other small parts, "catalog", "rooms", "room", "room.messages", "lists", "console"):
     // tests see that an unchanged part was not rebuilt.
     const std::vector<std::string>& built() const { return built_; }
 
 private:
     // (A JSON object and an array, not std::maps: each map type costs wasm bytes.)
     nlohmann::json sent_ = nlohmann::json::object();  // part -> the text the page holds
-    std::array<std::uint64_t, 5> keys_{};             // group -> digest of what it read
+    std::array<std::uint64_t, 6> keys_{};             // group -> digest of what it read
     bool published_ = false;                          // the page holds every part
     std::vector<std::string> built_;
 };

@@ -14,25 +14,30 @@ namespace roomkey::app {
 
 void RoomView::open(const std::string& room_id, const std::string& name) {
     if (room_id != room_id_) {
-        const std::uint64_t version = version_;
-        *this = RoomView{};
-        version_ = version;
+        forget();
         room_id_ = room_id;
     }
     name_ = name;
     ++version_;
 }
 
-void RoomView::close() {
+void RoomView::close() { forget(); }
+
+// Every record goes; the versions only grow (equal versions, the same room).
+void RoomView::forget() {
     const std::uint64_t version = version_;
+    const std::uint64_t messages_version = messages_version_;
     *this = RoomView{};
     version_ = version + 1;
+    messages_version_ = messages_version + 1;
 }
 
 std::vector<ChatMessage> RoomView::merge_messages(const std::vector<ChatMessage>& answer) {
-    error_.clear();
-    ++version_;
-    return merge_message_answer(messages_, answer, kMaxRoomMessages).fresh;
+    clear_error();
+    MessageMerge merge = merge_message_answer(messages_, answer, kMaxRoomMessages);
+    // A poll that brought nothing new changes nothing (and publishes nothing).
+    if (!merge.fresh.empty() || !merge.edited.empty()) ++messages_version_;
+    return std::move(merge.fresh);
 }
 
 void RoomView::edit_message(const std::string& message_id, const std::string& body, std::int64_t update_time) {
@@ -41,14 +46,14 @@ void RoomView::edit_message(const std::string& message_id, const std::string& bo
         m.body = body;
         m.update_time = update_time;
     }
-    ++version_;
+    ++messages_version_;
 }
 
 void RoomView::remove_message(const std::string& message_id) {
     messages_.erase(std::remove_if(messages_.begin(), messages_.end(),
                                    [&](const ChatMessage& m) { return m.message_id == message_id; }),
                     messages_.end());
-    ++version_;
+    ++messages_version_;
 }
 
 void RoomView::set_tasks(std::vector<ChatTask> tasks) {
@@ -81,8 +86,7 @@ namespace {
 using json = nlohmann::json;
 }  // namespace
 
-json room_value(const RoomView& view) {
-    if (!view.is_open()) return nullptr;
+json room_messages_value(const RoomView& view) {
     // Each object by object_of (views_state.hpp): nlohmann's brace form
     // builds every pair inline, several times the code.
     json messages = json::array();
@@ -95,6 +99,11 @@ json room_value(const RoomView& view) {
                                       // Written by the service itself ([dtext:...] info box).
                                       {"system", service_event_key(m.body).has_value()}}));
     }
+    return messages;
+}
+
+json room_details_value(const RoomView& view) {
+    if (!view.is_open()) return nullptr;
     json tasks = json::array();
     for (const ChatTask& t : view.tasks()) {
         tasks.push_back(object_of({{"task_id", t.task_id},
@@ -118,7 +127,6 @@ json room_value(const RoomView& view) {
                            {"name", view.name()},
                            {"loading", view.loading()},
                            {"error", view.error()}});
-    room["messages"] = std::move(messages);
     room["tasks"] = std::move(tasks);
     room["members"] = std::move(members);
     room["files"] = std::move(files);
@@ -136,6 +144,12 @@ json room_value(const RoomView& view) {
                                                          {"url", down.url},
                                                          {"expires_at", down.expires_at},
                                                          {"error", down.error}});
+    return room;
+}
+
+json room_value(const RoomView& view) {
+    json room = room_details_value(view);
+    if (room.is_object()) room["messages"] = room_messages_value(view);
     return room;
 }
 

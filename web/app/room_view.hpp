@@ -3,7 +3,9 @@
 // files, whether a load is running and the last error. Pure: App feeds it the
 // records shared/'s readers produced; room_json() is the page API's `room`.
 // version() is the one owner of "changed": every change goes through a
-// member here, and each bumps it (the page state rebuilds `room` by it).
+// member here, and each bumps it; messages_version() counts the messages'
+// changes alone and details_version() the rest, so the page state rebuilds
+// the messages only when they changed, not when a task or a member did.
 #pragma once
 
 #include <cstddef>
@@ -98,7 +100,10 @@ public:
     const std::string& error() const { return error_; }
     // Grows with every change of anything above (never goes back, not even
     // when another room opens): equal versions, the same room as shown.
-    std::uint64_t version() const { return version_; }
+    std::uint64_t version() const { return version_ + messages_version_; }
+    // Of those, the changes of messages() alone, and of everything else.
+    std::uint64_t messages_version() const { return messages_version_; }
+    std::uint64_t details_version() const { return version_; }
 
 private:
     std::string room_id_;
@@ -111,7 +116,10 @@ private:
     std::string error_;
     FileUploadState upload_;
     FileDownloadState download_;
-    std::uint64_t version_ = 0;
+    std::uint64_t version_ = 0;           // everything but the messages
+    std::uint64_t messages_version_ = 0;  // the messages
+
+    void forget();
 };
 
 // The page API's `room` object: {room_id, name,
@@ -123,6 +131,9 @@ private:
 // room_value is the same as a JSON value: the page state adds to it without
 // writing it out and reading it back.
 nlohmann::json room_value(const RoomView& view);
+// The same in two parts: room_value without `messages`, and `messages`.
+nlohmann::json room_details_value(const RoomView& view);
+nlohmann::json room_messages_value(const RoomView& view);
 std::string room_json(const RoomView& view);
 
 // The mirror's line for new messages in the open room ("" for none):

@@ -43,9 +43,8 @@ void add_brief(Digest& d, const std::optional<AccountBrief>& a) {
 
 // A delivered post's message carries its local_id; each post not yet
 // delivered stands after the messages with `pending` and the line shown.
-void add_pending_posts(const App& app, const std::string& me, json& room) {
+void add_pending_posts(const App& app, const std::string& me, json& messages) {
     const std::string room_id = app.open_room().view().room_id();
-    json& messages = room["messages"];
     for (const PostJob& job : app.posting().posts()) {
         if (job.kind != PostKind::message || job.room_id != room_id) continue;
         if (!job.message_id.empty()) {
@@ -64,8 +63,6 @@ void add_pending_posts(const App& app, const std::string& me, json& room) {
                                       {"pending", std::string(pending)},
                                       {"note", pending_words(job, app.workspace().user_time())}}));
     }
-    const std::string& first_unread = app.open_room().first_unread_id();
-    room["first_unread_id"] = first_unread.empty() ? json(nullptr) : json(first_unread);
 }
 
 }  // namespace
@@ -133,33 +130,55 @@ void add_room_list(const App& app, json& state) {
     state["room_unread"] = std::move(unread);
 }
 
-std::uint64_t open_room_key(const App& app, Instant now) {
+std::uint64_t open_room_key(const App& app) {
+    const RoomView& view = app.open_room().view();
+    return Digest()
+        .add(static_cast<std::int64_t>(view.details_version()))  // any change but the messages' (room_view.hpp)
+        .add(app.open_room().first_unread_id())                  // where it opens
+        .value();
+}
+
+void add_open_room(const App& app, json& state) {
+    state["room"] = room_details_value(app.open_room().view());
+    json& room = state["room"];
+    if (!room.is_object()) return;
+    const RoomView& view = app.open_room().view();
+    json& tasks = room["tasks"];
+    for (std::size_t i = 0; i < view.tasks().size() && i < tasks.size(); ++i) {
+        const ChatTask& t = view.tasks()[i];
+        tasks[i]["limit_time"] = t.limit_time.value_or(0);
+        tasks[i]["limit_type"] = t.limit_type.value_or("none");
+    }
+    const std::string& first_unread = app.open_room().first_unread_id();
+    room["first_unread_id"] = first_unread.empty() ? json(nullptr) : json(first_unread);
+}
+
+std::uint64_t open_room_messages_key(const App& app, Instant now) {
     const RoomView& view = app.open_room().view();
     Digest d;
-    d.add(static_cast<std::int64_t>(view.version()));  // the room itself: any change bumps it (room_view.hpp)
-    // Who the messages name, and the day the times are written against.
+    d.add(static_cast<std::int64_t>(view.messages_version()));
+    // Who the messages name (the members, the contacts), and the day the times are written against.
     d.add(my_account_id(app));
+    for (const RoomMember& m : view.members()) d.add(m.account_id).add(m.name);
     if (const auto& contacts = app.contacts().contacts().value) {
         for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
     }
     d.add(written_time(unix_ms(now) / 1000, TimeStyle::date, app.workspace().user_time()));
     d.add(static_cast<std::int64_t>(i18n::language()));  // the words the messages are read in
-    // The user's posts in this room not yet delivered, and where it opens.
+    // The user's posts in this room not yet delivered.
     for (const PostJob& job : app.posting().posts()) {
         if (job.kind != PostKind::message || job.room_id != view.room_id()) continue;
         d.add(job.local_id).add(job.message_id).add(job.body).add(pending_words(job, app.workspace().user_time()));
         d.add(std::string_view(pending_name(job.stage))).add(unix_ms(job.queued_at));
     }
-    d.add(app.open_room().first_unread_id());
     return d.value();
 }
 
 // The open room's messages as a reader sees them.
-void add_open_room(const App& app, Instant now, json& state) {
-    state["room"] = room_value(app.open_room().view());
-    json& room = state["room"];
-    if (!room.is_object()) return;
+json open_room_messages(const App& app, Instant now) {
     const RoomView& view = app.open_room().view();
+    if (!view.is_open()) return nullptr;
+    json messages = room_messages_value(view);
     const std::string me = my_account_id(app);
     const std::vector<Contact>* contacts =
         app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr;
@@ -168,7 +187,6 @@ void add_open_room(const App& app, Instant now, json& state) {
     const UserTime& user = app.workspace().user_time();
     // As the conversation draws them: parsed once for both (message_layout.hpp).
     const DrawnContext context = drawn_context(view, contacts, me, now_unix, user);
-    json& messages = room["messages"];
     for (std::size_t i = 0; i < view.messages().size() && i < messages.size(); ++i) {
         const DrawnMessage& drawn = app.open_room().drawn().get(view.messages()[i], context, me, names, now_unix, user);
         json& m = messages[i];
@@ -186,13 +204,8 @@ void add_open_room(const App& app, Instant now, json& state) {
         }
         m["links"] = std::move(links);
     }
-    add_pending_posts(app, me, room);  // the user's posts in this room not yet delivered, at the bottom
-    json& tasks = room["tasks"];
-    for (std::size_t i = 0; i < view.tasks().size() && i < tasks.size(); ++i) {
-        const ChatTask& t = view.tasks()[i];
-        tasks[i]["limit_time"] = t.limit_time.value_or(0);
-        tasks[i]["limit_type"] = t.limit_type.value_or("none");
-    }
+    add_pending_posts(app, me, messages);  // the user's posts in this room not yet delivered, at the bottom
+    return messages;
 }
 
 json room_poll_in_ms(const App& app, Instant now) {
@@ -261,8 +274,11 @@ void add_console(const App& app, const std::string& console_text, json& state) {
 }
 
 void add_views_state(const App& app, Instant now, json& state) {
-    add_open_room(app, now, state);
-    if (state["room"].is_object()) state["room"]["poll_in_ms"] = room_poll_in_ms(app, now);
+    add_open_room(app, state);
+    if (state["room"].is_object()) {
+        state["room"]["messages"] = open_room_messages(app, now);
+        state["room"]["poll_in_ms"] = room_poll_in_ms(app, now);
+    }
     add_views_small(app, state);
     add_room_list(app, state);
     add_lists(app, state);

@@ -35,10 +35,15 @@ void add_views_small(const App& app, nlohmann::json& state);
 std::uint64_t room_list_key(const App& app);
 void add_room_list(const App& app, nlohmann::json& state);
 
-// `room` (the open room as a reader sees it, or null), without `poll_in_ms`:
-// room_poll_in_ms() is that countdown, published on its own.
-std::uint64_t open_room_key(const App& app, Instant now);
-void add_open_room(const App& app, Instant now, nlohmann::json& state);
+// `room` (the open room as a reader sees it, or null), without `messages`
+// and `poll_in_ms`: open_room_messages() (its messages, the user's posts not
+// yet delivered at the bottom; null when no room is open) and
+// room_poll_in_ms() (a countdown) are published on their own, so a task or
+// a member changed does not send the messages again.
+std::uint64_t open_room_key(const App& app);
+void add_open_room(const App& app, nlohmann::json& state);
+std::uint64_t open_room_messages_key(const App& app, Instant now);
+nlohmann::json open_room_messages(const App& app, Instant now);
 nlohmann::json room_poll_in_ms(const App& app, Instant now);
 
 // `my_tasks`, `contacts`, `incoming_requests`.
