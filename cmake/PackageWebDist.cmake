@@ -8,10 +8,13 @@
 #     is revalidated on every load, so it always names the current pair);
 #   - .br and .gz siblings of every text and wasm file, which the helper
 #     serves when the browser accepts them (brotli first).
-# Inputs: -DDIST=<web/dist> -DPAGE_JS=<shell/page.js> -DBROTLI=<path or empty>
-#         -DGZIP=<path>
+#   - page.js's own words (said before the app runs: loading, a failed
+#     start, the page's labels) from the catalog's "shell." entries, every
+#     language (web/i18n/*.json, docs/i18n.md);
+# Inputs: -DDIST=<web/dist> -DPAGE_JS=<shell/page.js> -DCATALOG_DIR=<web/i18n>
+#         -DBROTLI=<path or empty> -DGZIP=<path>
 cmake_minimum_required(VERSION 3.20)
-foreach(var DIST PAGE_JS GZIP)
+foreach(var DIST PAGE_JS CATALOG_DIR GZIP)
     if(NOT DEFINED ${var})
         message(FATAL_ERROR "PackageWebDist.cmake needs -D${var}=...")
     endif()
@@ -47,6 +50,42 @@ if(at EQUAL -1)
     message(FATAL_ERROR "${PAGE_JS} must contain the line: ${plain}")
 endif()
 string(REPLACE "${plain}" "var ASSETS = { js: '${js_name}', wasm: '${wasm_name}' };" page "${page}")
+
+# `var PAGE_WORDS = {};` becomes {"en": {"shell.loading": "...", ...}, "ja": {...}}:
+# each "shell." entry of a catalog copied as written (a JSON string is a
+# JavaScript string). Plain texts only: a "shell." entry is never a count.
+set(plain_words "var PAGE_WORDS = {};")
+string(FIND "${page}" "${plain_words}" at)
+if(at EQUAL -1)
+    message(FATAL_ERROR "${PAGE_JS} must contain the line: ${plain_words}")
+endif()
+file(GLOB catalogs "${CATALOG_DIR}/*.json")
+set(all_words "")
+foreach(catalog ${catalogs})
+    get_filename_component(lang "${catalog}" NAME_WE)
+    file(READ "${catalog}" rest)
+    set(entries "")
+    # One match at a time (no CMake list: a text may hold ';' or '[').
+    while(TRUE)
+        string(REGEX MATCH "\"shell\\.[a-z0-9_.]+\": \"([^\"\\\\]|\\\\.)*\"" entry "${rest}")
+        if(entry STREQUAL "")
+            break()
+        endif()
+        string(FIND "${rest}" "${entry}" from)
+        string(LENGTH "${entry}" length)
+        math(EXPR from "${from} + ${length}")
+        string(SUBSTRING "${rest}" ${from} -1 rest)
+        if(NOT entries STREQUAL "")
+            string(APPEND entries ", ")
+        endif()
+        string(APPEND entries "${entry}")
+    endwhile()
+    if(NOT all_words STREQUAL "")
+        string(APPEND all_words ", ")
+    endif()
+    string(APPEND all_words "\"${lang}\": {${entries}}")
+endforeach()
+string(REPLACE "${plain_words}" "var PAGE_WORDS = {${all_words}};" page "${page}")
 file(WRITE "${DIST}/page.js" "${page}")
 
 file(GLOB compressible "${DIST}/*.html" "${DIST}/*.css" "${DIST}/*.js" "${DIST}/*.wasm")

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // i18n.mjs: the language catalog's build step and its check (docs/i18n.md).
 //
-//   node scripts/i18n.mjs --generate <out.cpp> [--prefix p.] [--skip p.]
+//   node scripts/i18n.mjs --generate <out.cpp> [--prefix p.] [--skip p.[,q.]]
 //        writes the C++ tables web/app/i18n.cpp reads, from web/i18n/*.json
 //        (the build runs it; the output lives in the build tree only)
 //   node scripts/i18n.mjs --check
@@ -94,7 +94,9 @@ function generate(out, prefix, skip) {
   const catalogs = LANGS.map((lang) => readCatalog(lang));
   const problems = catalogs.flatMap((c) => c.problems);
   if (problems.length) throw new Error(problems.join('\n'));
-  const keep = (key) => (!prefix || key.startsWith(prefix)) && !(skip && key.startsWith(skip));
+  // --skip takes one prefix or several, comma-separated (sandbox.,shell.).
+  const skips = skip ? skip.split(',') : [];
+  const keep = (key) => (!prefix || key.startsWith(prefix)) && !skips.some((s) => key.startsWith(s));
   // Sorted by bytes: i18n.cpp finds a key by binary search with strcmp order.
   const keys = [...catalogs[0].flat.keys()].filter(keep).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // Each language's texts are one string, entry after entry, each ended by

@@ -193,6 +193,43 @@
   } catch (e) { wantedPlace = PLACE.test(window.location.hash) ? window.location.hash : null; }
   if (wantedPlace && !PLACE.test(wantedPlace)) wantedPlace = null;
 
+  // 1c. The page's language, chosen here for the page and the app alike
+  // (web/src/language.cpp takes it through _language(): one owner of the
+  // rule): ?lang= first (kept in this browser, so it outlasts the sign-in's
+  // round trip), then the choice kept in this browser (LANG_KEY, which the
+  // app writes when the language is switched), then the first of
+  // navigator.languages the app has, else English. The pseudo-locale (qps)
+  // only by name. Known before the wasm is even requested, so the loading
+  // words and the page's own labels are in that language from the start.
+  var LANG_KEY = 'roomkey.lang';
+  function langOf(tag) {
+    var primary = String(tag || '').split(/[-_]/)[0].toLowerCase();
+    return primary === 'en' || primary === 'ja' || primary === 'qps' ? primary : null;
+  }
+  var pageLang = (function chooseLanguage() {
+    var query = null;
+    var stored = null;
+    try { query = langOf(new URLSearchParams(window.location.search).get('lang')); } catch (e) { /* no query */ }
+    try { stored = langOf(window.localStorage.getItem(LANG_KEY)); } catch (e) { /* storage off */ }
+    if (query) {
+      try { window.localStorage.setItem(LANG_KEY, query); } catch (e) { /* storage off: this load only */ }
+      return query;
+    }
+    if (stored) return stored;
+    var list = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    for (var i = 0; i < list.length; i++) {
+      var lang = langOf(list[i]);
+      if (lang && lang !== 'qps') return lang;
+    }
+    return 'en';
+  })();
+  // The pseudo-locale is English's text in disguise.
+  document.documentElement.lang = pageLang === 'ja' ? 'ja' : 'en';
+  // The page's own words (the "shell." entries of web/i18n/*.json), said
+  // before the app runs: the build (cmake/PackageWebDist.cmake) fills this
+  // line in from the catalog, every language, {lang: {key: text}}.
+  var PAGE_WORDS = {};
+
   // 2. Only now the stylesheet. A <link> in the HTML would be fetched by the
   // browser's preload scanner while this script is still downloading, that
   // is before the strip above; added from here it is requested after it.
@@ -331,11 +368,14 @@
 
   // The mirror's words, in the app's language: the "mirror." entries of the
   // catalog (web/i18n/*.json), which the app publishes when its language is
-  // set (web/src/language.cpp). Until then (loading), English.
+  // set (web/src/language.cpp); the page's own words ("shell." entries,
+  // PAGE_WORDS) in the language chosen above, until the app says another.
   var words = {};
-  var wordsLang = 'en';
+  var wordsLang = pageLang === 'ja' ? 'ja' : 'en';
   function say(key, values, english) {
     var text = words[key];
+    if (text === undefined) text = (PAGE_WORDS[wordsLang] || {})[key];
+    if (text === undefined) text = (PAGE_WORDS.en || {})[key];
     if (values && typeof values.n === 'number' && words[key + '#other'] !== undefined) {
       var form = 'other';
       try { form = new Intl.PluralRules(wordsLang).select(values.n); } catch (e) {}
@@ -350,8 +390,8 @@
   // The mirror says what a sighted user sees at a glance; it leaves out what
   // changes every second (countdowns) so screen readers are not flooded.
   function describe(s) {
-    if (loadError) return 'roomkey failed to start: ' + loadError;
-    if (!s.ready) return 'roomkey is loading.';
+    if (loadError) return say('shell.failed', { error: loadError });
+    if (!s.ready) return say('shell.loading_said');
     var parts = [say('mirror.ready'), say('mirror.session', { session: say('session.' + String(s.session || 'unknown').replace(/ /g, '_'), null, s.session || 'unknown') })];
     // The account by its name; its id only in the developer view (or when it has no name).
     const developer = s.view === 'developer';
@@ -390,9 +430,10 @@
       }
     });
     // The open room, its newest messages as they arrive.
+    // A room without a name in words; its id only in the developer view.
     if (s.room) {
-      parts.push(say('mirror.room', { room: s.room.name || s.room.room_id, messages: s.room.messages.length,
-        tasks: s.room.tasks.length }));
+      var counts = { room: s.room.name || s.room.room_id, messages: s.room.messages.length, tasks: s.room.tasks.length };
+      parts.push(say(s.room.name || developer ? 'mirror.room' : 'mirror.room_unnamed', counts));
     }
     if (s.announce && s.announce.room) parts.push(s.announce.room + '.');
     if (s.announce && s.announce.console) parts.push(s.announce.console);
@@ -438,6 +479,17 @@
     }
   }
 
+  // The page's own labels (the canvas's and the scope section's accessible
+  // names) and the loading words, in the page's language: at boot and again
+  // whenever the app's language changes (_publishWords).
+  function labelPage() {
+    var canvas = document.getElementById('canvas');
+    if (canvas) canvas.setAttribute('aria-label', say('shell.app_label'));
+    var help = document.getElementById('scope-help');
+    if (help) help.setAttribute('aria-label', say('shell.scope_help_label'));
+    if (!state.ready && !loadError) overlay(say('shell.loading'));
+  }
+
   // The scope picker's explanations as a list (not live: read on demand).
   function renderScopeHelp() {
     var el = document.getElementById('scope-help');
@@ -474,9 +526,12 @@
     },
     '_publishWords': function (lang, json) {
       try { words = JSON.parse(json); wordsLang = lang; } catch (e) { return; }
+      labelPage();
       updateMirror();
       renderScopeHelp();
     },
+    // The language chosen above (1c), for the app (web/src/language.cpp).
+    '_language': function () { return stage(pageLang); },
     '_publishWidgets': function (json) { try { widgets = JSON.parse(json); } catch (e) { widgets = {}; } },
     '_publishFrame': function (frame, settled, late) { drawnFrame = frame; drawnSettled = settled; lateFrames = late; },
     '_frameAsked': function (asked) { frameAskedAt = asked ? performance.now() : null; },
@@ -530,7 +585,7 @@
       state.selection = selection;
       announceState();
     },
-    '_cannotDraw': function () { fail(NO_WEBGL2); },
+    '_cannotDraw': function () { fail(noWebGL2()); },
     'fontStats': function () { return fontStats ? JSON.parse(JSON.stringify(fontStats)) : null; },
     '_publishFont': function (stats) {
       var notice = fontStats && fontStats.notice;
@@ -554,17 +609,17 @@
   // when it gets no WebGL 2 context (hardware acceleration off, WebGL
   // disabled or blocklisted). The app asks instead of boot() probing with a
   // context of its own: a second context cost the start 20-30 ms.
-  var NO_WEBGL2 = 'WebGL 2 is not available, so the app cannot draw. Enable hardware acceleration ' +
-                  '(or WebGL) in the browser settings and reload.';
+  function noWebGL2() { return say('shell.no_webgl2'); }
 
   function boot() {
+    labelPage();
     if (loadError) overlay(loadError, true);  // failed while <head> was parsed
     if (typeof WebAssembly !== 'object') {
-      fail('this browser does not support WebAssembly. Use a current Chromium, Firefox or Safari.');
+      fail(say('shell.no_wasm'));
       return;
     }
     if (typeof WebGL2RenderingContext !== 'function') {
-      fail(NO_WEBGL2);
+      fail(noWebGL2());
       return;
     }
     var canvas = document.getElementById('canvas');
@@ -573,7 +628,7 @@
       'canvas': canvas,
       'print': function (text) { console.log(text); },
       'printErr': function (text) { console.warn(text); },
-      'onAbort': function (what) { fail('the app stopped unexpectedly (' + what + '). Reload the page to start again.'); },
+      'onAbort': function (what) { fail(say('shell.aborted', { what: what })); },
       'locateFile': function (path) { return path === 'roomkey.wasm' ? ASSETS.wasm : path; }
     };
     // The module compiled since step 3; roomkey.js gets its instance.
@@ -581,8 +636,7 @@
       window['Module']['instantiateWasm'] = function (imports, receiveInstance) {
         appModule.then(function (module) { return WebAssembly.instantiate(module, imports); })
           .then(function (instance) { receiveInstance(instance); }, function (error) {
-            fail('roomkey.wasm could not be loaded or started (' + error + '). Is the build complete? ' +
-                 'Run ./scripts/run.sh again.');
+            fail(say('shell.wasm_failed', { error: error }));
           });
         return {};  // the exports arrive through receiveInstance
       };
@@ -590,7 +644,7 @@
     var script = document.createElement('script');
     script.src = ASSETS.js;
     script.onerror = function () {
-      fail('roomkey.js could not be loaded. Is the build complete? Run ./scripts/run.sh again.');
+      fail(say('shell.script_failed'));
     };
     document.body.appendChild(script);
     canvas.focus();
@@ -599,7 +653,7 @@
   }
 
   window.addEventListener('error', function (event) {
-    if (!state.ready) fail(event.message || 'a script error occurred while loading.');
+    if (!state.ready) fail(event.message || say('shell.script_error'));
   });
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot); else boot();
 })();

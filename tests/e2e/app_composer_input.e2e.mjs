@@ -4,6 +4,9 @@
 //   manager, dictation) of a few hundred characters, Japanese among them,
 //   with a new line by Shift+Enter in the middle, arrives whole and in
 //   order, and Enter sends exactly that, once;
+// - a burst followed at once (no wait for the app) by Ctrl+Enter under the
+//   Ctrl+Enter send key sends exactly the whole text, once; a burst
+//   followed at once by Ctrl+A and typing replaces the whole text;
 // - held modifiers: Shift held across several keys types capitals, and
 //   with the arrows selects what the next keys replace; with Ctrl+Enter to
 //   send, Enter is a new line and Ctrl+Enter sends; with Enter to send,
@@ -74,6 +77,28 @@ test('a burst of a few hundred characters, Japanese and a Shift+Enter new line a
   await page.keyboard.press('Enter');
   await waitForState(page, (s) => s.composer.text === '', 'Enter sent it');
   assert.equal(await sentCount(page, text), 1, 'sent exactly once, exactly as typed');
+  await page.close();
+});
+
+// As a tool types: the keys that end a burst come with no pause after it.
+test('a burst then at once Ctrl+Enter sends the whole text once; a burst then at once Ctrl+A and typing replaces it all', async () => {
+  let page = await composerReady('ctrl_enter');
+  const text = 'a burst sent at once by Ctrl+Enter: ' + 'alpha beta gamma delta '.repeat(8) + '最後の言葉';
+  await page.keyboard.type(text);
+  await page.keyboard.press('Control+Enter');
+  assert.equal(await sentCount(page, text), 1, 'the whole text, sent once');
+  const parts = (await sandboxBodies()).filter((b) => b !== text && b.startsWith('a burst sent at once'));
+  assert.deepEqual(parts, [], 'no part of the burst was sent on its own');
+  await waitForState(page, (s) => s.composer.text === '', 'the composer emptied by the send');
+  await page.close();
+
+  page = await composerReady('ctrl_enter');
+  await page.keyboard.type('a burst that Ctrl+A then replaces: ' + 'one two three four five '.repeat(8));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('replaced');
+  // Keys are taken in order: once "replaced" is in, every key of the burst before it is too.
+  const typed = await waitForState(page, (s) => s.composer.text.includes('replaced'), 'the text typed after Ctrl+A');
+  assert.equal(typed.composer.text, 'replaced', 'Ctrl+A selected the whole burst, and the typing replaced it');
   await page.close();
 });
 

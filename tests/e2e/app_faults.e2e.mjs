@@ -117,6 +117,10 @@ test('a post the service refused says in words what happened and what to do; the
   assert.match(post.note, /^HTTP 404: /, 'the page API keeps the queue\'s note');
   const words = 'Not sent: the room was not found (deleted, or you left it). Edit to keep the text, or Discard.';
   assert.equal(post.words, words);
+  // The error box says it in those words too, not the service's own (English)
+  // message, which stays the page API's and the developer view's.
+  assert.equal(s.last_error.shown, words, 'the error box in words');
+  assert.ok(s.last_error.message && s.last_error.message !== words, `the page API keeps the service's message: ${s.last_error.message}`);
   await page.waitForFunction((w) => window.roomkey.mirrorText().includes(w), `Your post "${body}": ${words}`,
     { timeout: 10000 }).catch(async () => { throw new Error(`the mirror's post line: ${await mirror(page)}`); });
   const said = await mirror(page);

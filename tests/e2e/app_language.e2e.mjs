@@ -7,7 +7,11 @@
 // (screenshots in the build tree); the dialog is a modal dialog of the
 // browser's accessibility tree named by its title in either language; the
 // header's session words are whole at both sizes; the switch in the header changes the
-// language and is kept; with en-US the words are English as before.
+// language and is kept; with en-US the words are English as before. The
+// page's own words, said before the app runs (loading, a failed start) and
+// the canvas's and the scope section's accessible names, are the catalog's
+// in the language the page chose (shell/page.js: ?lang=, the kept choice,
+// navigator.languages), and follow the switch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -275,6 +279,76 @@ test('the switch in the header changes the language, and the choice is kept in t
   await waitForState(page, (s) => s.lang === 'en', '?lang=en');
   await act(page, { type: 'set_language', lang: 'ja' });  // leaves this browser as it was
   await waitForState(page, (s) => s.lang === 'ja', 'back to Japanese');
+  await page.close();
+});
+
+// The accessible name of the element `selector` as the browser's
+// accessibility tree has it (read over CDP: what a screen reader gets).
+async function axName(page, selector) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    return nodes[0] && nodes[0].name ? nodes[0].name.value : null;
+  } finally {
+    await cdp.detach();
+  }
+}
+const WASM = /roomkey\.[0-9a-f]+\.wasm$/;
+
+test('ja-JP: before the app runs, the loading words and the page\'s own names are Japanese; they follow the switch', async () => {
+  const page = await ja.context.newPage();
+  await page.setViewportSize({ width: 1366, height: 800 });
+  // The app's wasm held back: the page says it is loading, in Japanese.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route(WASM, async (route) => { await held; await route.continue(); });
+  await page.goto(stack.url);
+  await page.waitForFunction(() => document.getElementById('mirror').textContent !== '', null, { timeout: 30000 });
+  assert.equal(await page.evaluate(() => window.roomkey.ready()), false, 'the app has not started');
+  assert.equal(await mirror(page), 'roomkey を読み込んでいます。');
+  assert.equal(await page.locator('#overlay-text').textContent(), 'roomkey を読み込んでいます…');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja');
+  assert.equal(await axName(page, '#canvas'), 'roomkey アプリ');
+  assert.equal(await axName(page, '#scope-help'), 'スコープの説明');
+  release();
+  await page.waitForFunction(() => window.roomkey.ready(), null, { timeout: 60000 });
+  await waitForMirror(page, /^roomkey の準備ができました。/, 'ready, in Japanese');
+  assert.equal(await axName(page, '#canvas'), 'roomkey アプリ');
+  // The switch: the names follow the app's language.
+  await act(page, { type: 'set_language', lang: 'en' });
+  await waitForState(page, (s) => s.lang === 'en', 'English');
+  await page.waitForFunction(() => document.getElementById('canvas').getAttribute('aria-label') === 'roomkey app',
+    null, { timeout: 30000 });
+  assert.equal(await axName(page, '#canvas'), 'roomkey app');
+  assert.equal(await axName(page, '#scope-help'), 'Scope descriptions');
+  await act(page, { type: 'set_language', lang: 'ja' });  // leaves this browser as it was
+  await waitForState(page, (s) => s.lang === 'ja', 'back to Japanese');
+  await page.unroute(WASM);
+  // A start that fails says so in Japanese too.
+  await page.route(WASM, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(stack.url);
+  await page.waitForFunction(() => window.roomkey.error() !== null, null, { timeout: 30000 });
+  assert.match(await mirror(page), /^roomkey を起動できませんでした: roomkey\.wasm を読み込めないか/);
+  assert.match(await page.locator('#overlay-text').textContent(), /^roomkey\.wasm を読み込めないか/);
+  await page.close();
+});
+
+test('the page chooses the language before the app runs: the first of navigator.languages it has, ?lang= over it', async () => {
+  const page = await en.context.newPage();
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'languages', { get: () => ['fr-FR', 'ja-JP', 'en'] });
+  });
+  await openApp(page, stack.url);
+  await waitForState(page, (s) => s.lang === 'ja', 'ja-JP, the first of the browser\'s languages the app has');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja');
+  assert.equal(await axName(page, '#canvas'), 'roomkey アプリ');
+  // ?lang= over the browser's languages (and kept: this browser is English, as before).
+  await openApp(page, new URL('?lang=en', stack.url).href);
+  await waitForState(page, (s) => s.lang === 'en', 'English by name');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  assert.equal(await axName(page, '#canvas'), 'roomkey app');
   await page.close();
 });
 

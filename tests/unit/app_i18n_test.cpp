@@ -80,16 +80,14 @@ TEST_F(I18nTest, PseudoLocaleIsLongerAccentedAndKeepsPlaceholders) {
     EXPECT_NE(tr_n("count.posts", 3).find('3'), std::string::npos);
 }
 
-TEST_F(I18nTest, ChoosesQueryThenStoredThenBrowserThenEnglish) {
+// Which language to use is shell/page.js's choice (e2e app_language: "the
+// page chooses the language before the app runs"); the app reads its tag.
+TEST_F(I18nTest, ReadsTheLanguagesTag) {
     using i18n::Lang;
-    EXPECT_EQ(i18n::choose("ja", "en", {"en-US"}), Lang::ja);
-    EXPECT_EQ(i18n::choose("", "ja", {"en-US"}), Lang::ja);
-    EXPECT_EQ(i18n::choose("", "", {"fr-FR", "ja-JP", "en"}), Lang::ja);
-    EXPECT_EQ(i18n::choose("", "", {"de", "EN-gb"}), Lang::en);
-    EXPECT_EQ(i18n::choose("", "", {"fr"}), Lang::en);
-    EXPECT_EQ(i18n::choose("xx", "bogus", {}), Lang::en);
-    EXPECT_EQ(i18n::choose("qps", "", {"ja"}), Lang::qps);
-    EXPECT_EQ(i18n::choose("", "", {"qps-ploc"}), Lang::en) << "the pseudo-locale is only asked for by name";
+    EXPECT_EQ(i18n::parse_tag("ja-JP"), Lang::ja);
+    EXPECT_EQ(i18n::parse_tag("EN-gb"), Lang::en);
+    EXPECT_EQ(i18n::parse_tag("qps"), Lang::qps);
+    EXPECT_FALSE(i18n::parse_tag("fr"));
     EXPECT_EQ(i18n::code(Lang::ja), "ja");
     EXPECT_EQ(i18n::code(Lang::en), "en");
 }

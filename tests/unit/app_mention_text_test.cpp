@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "app/i18n.hpp"
 #include "chat_message.hpp"
 
 namespace roomkey::app {
@@ -46,6 +47,17 @@ TEST(MentionText, RepliesAndToAllMentionYouAndSendersNameAccounts) {
     ASSERT_TRUE(named) << "a [To:1001] among others is not a mention";
     EXPECT_NE(named->find("To Carol"), std::string::npos) << *named;
     EXPECT_EQ(named->find("[To:"), std::string::npos) << *named;
+}
+
+TEST(MentionText, ASenderWithoutANameIsSaidInWordsNotById) {
+    const auto text = mention_text({message("1009", "", "[To:1001]Alice look", 1)}, "1001", kNames);
+    ASSERT_TRUE(text);
+    EXPECT_EQ(*text, "Unknown member: To Alice look");
+    i18n::set_language(i18n::Lang::ja);
+    const auto ja = mention_text({message("1009", "", "[To:1001]Alice look", 1)}, "1001", kNames);
+    i18n::set_language(i18n::Lang::en);
+    ASSERT_TRUE(ja);
+    EXPECT_EQ(ja->rfind("不明なメンバー: ", 0), 0u) << *ja;
 }
 
 TEST(MentionText, NothingWhenNoMessageMentionsYou) {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "app/i18n.hpp"
+
 namespace roomkey::app {
 namespace message_view_test {
 
@@ -47,6 +49,21 @@ TEST(MessageView, AReplyNamesItsTarget) {
     EXPECT_EQ(d.reply_to->message_id, "55");
     EXPECT_FALSE(d.mentions_me);
     EXPECT_TRUE(d.edited);
+}
+
+// A sender the service gave no name is "Unknown member" in the language
+// shown, never "account 1009": the id stays the page API's.
+TEST(MessageView, ASenderWithoutANameIsSaidInWordsNotById) {
+    ChatMessage m = message("hello", kNow);
+    m.account.account_id = "1009";
+    m.account.name.clear();
+    DrawnMessage d = drawn_message(m, "1001", names, kNow, fixed_utc_offset(0));
+    EXPECT_EQ(d.sender, "Unknown member");
+    EXPECT_EQ(d.spoken.find("1009"), std::string::npos) << d.spoken;
+    i18n::set_language(i18n::Lang::ja);
+    d = drawn_message(m, "1001", names, kNow, fixed_utc_offset(0));
+    i18n::set_language(i18n::Lang::en);
+    EXPECT_EQ(d.sender, "不明なメンバー");
 }
 
 TEST(MessageView, TheServicesOwnMessageIsSystem) {

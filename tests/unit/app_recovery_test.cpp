@@ -3,6 +3,8 @@
 // (tests/support/app_harness.hpp drives the App as the browser does).
 #include "app_harness.hpp"
 
+#include "app/i18n.hpp"
+
 namespace roomkey::app {
 namespace app_test {
 namespace {
@@ -150,6 +152,28 @@ TEST(App, RefusedPostKeepsItsTextForEditRetryOrDiscard) {
     EXPECT_EQ(only_post(h).stage, PostStage::delivered);
     EXPECT_EQ(h.room_bodies["7"], std::vector<std::string>{"short"});
     EXPECT_FALSE(h.app->last_error());
+}
+
+// The error box of a refused post says it by its cause in the language
+// shown, not the service's own (English) message; that message stays the
+// developer view's and the page API's (last_error.message, the post's note).
+TEST(App, ARefusedPostsErrorBoxIsInTheLanguageShownNotTheServicesEnglish) {
+    AppHarness h;
+    signed_in_with_api_token(h);
+    i18n::set_language(i18n::Lang::ja);
+    h.faults.push_back(AppHarness::status_fault("/messages", 404, R"({"errors":["Room not found."]})"));
+    h.apply(intent::QueueMessage{"7", "hello", 1});
+    const std::optional<UserError> error = h.app->last_error();
+    const nlohmann::json state = nlohmann::json::parse(page_state_json(*h.app, h.now));
+    i18n::set_language(i18n::Lang::en);
+    ASSERT_TRUE(error) << "no error reported";
+    EXPECT_EQ(error->shown(), "未送信: チャットが見つかりません(削除されたか、退出しました)。編集して本文を残すか、破棄してください。");
+    EXPECT_EQ(error->said().find("Room not found"), std::string::npos) << error->said();
+    EXPECT_EQ(error->message, "Room not found.") << "the developer view's and the page API's words stay";
+    EXPECT_EQ(state["last_error"]["shown"], error->shown()) << state["last_error"];
+    EXPECT_EQ(state["error_words"]["posting"].get<std::string>().find("Room not found"), std::string::npos)
+        << state["error_words"];
+    EXPECT_TRUE(contains(state["posts"][0]["note"].get<std::string>(), "Room not found.")) << state["posts"][0];
 }
 
 // No answer at all from the helper: requests wait while it is probed; posts

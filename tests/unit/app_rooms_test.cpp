@@ -19,6 +19,7 @@
 
 #include "json_answer.hpp"
 #include "app/app.hpp"
+#include "app/i18n.hpp"
 #include "app/page_state.hpp"
 #include "roomkey/polling.hpp"
 
@@ -333,6 +334,24 @@ TEST(AppRooms, DecliningARequestNamesThePersonNotTheRequest) {
     const auto state = h.state();
     EXPECT_EQ(state["incoming_requests"].size(), 0u);
     EXPECT_EQ(state["notice"], "Contact request from Dave declined.");
+}
+
+// A request no longer in the incoming list (declined through the page API
+// after the list changed) has no name: the line says so without one, never
+// "Contact request from  declined.".
+TEST(AppRooms, DecliningARequestNoLongerListedSaysASentenceWithoutAName) {
+    RoomsHarness h;
+    h.routes["GET /contacts"] = [](const HttpRequest&) { return answer(200, "[]"); };
+    h.routes["GET /incoming_requests"] = [](const HttpRequest&) { return answer(200, "[]"); };
+    h.routes["DELETE /incoming_requests/12"] = [](const HttpRequest&) { return answer(204, ""); };
+    h.apply(intent::LoadContacts{});
+    h.apply(intent::DeclineRequest{"12"});
+    EXPECT_EQ(h.state()["notice"], "Contact request declined.");
+    i18n::set_language(i18n::Lang::ja);
+    h.apply(intent::DeclineRequest{"12"});
+    const auto notice = h.state()["notice"];
+    i18n::set_language(i18n::Lang::en);
+    EXPECT_EQ(notice, "コンタクト承認依頼を拒否しました。");
 }
 
 TEST(AppRooms, A403InsufficientScopeNamesTheScopeAndOffersIt) {

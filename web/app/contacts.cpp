@@ -142,9 +142,12 @@ void Contacts::on_answer(RequestTag tag, const Answer& answer, Instant now) {
                         contacts_.loading = true;
                         send(Call{Kind::contacts, {}}, now);
                     }
-                    host_.notice_words({"views.request_accepted", "name", name});
+                    // A request no longer in the list (page API only) has no name to say.
+                    host_.notice_words(name.empty() ? Words("views.request_accepted_unnamed")
+                                                    : Words("views.request_accepted", "name", name));
                 } else {
-                    host_.notice_words({"views.request_declined", "name", name});
+                    host_.notice_words(name.empty() ? Words("views.request_declined_unnamed")
+                                                    : Words("views.request_declined", "name", name));
                 }
             }
             contacts_.error = failure;

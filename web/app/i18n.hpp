@@ -29,9 +29,9 @@ std::string_view code(Lang lang);
 // A BCP 47 tag as navigator.languages or ?lang= give it ("ja", "ja-JP",
 // "en-US", "qps", any case) -> the language, or nullopt for one not compiled in.
 std::optional<Lang> parse_tag(std::string_view tag);
-// Which language to use: ?lang= first, then the choice kept in this browser,
-// then the first of navigator.languages the app has, else English.
-Lang choose(std::string_view query_lang, std::string_view stored, const std::vector<std::string>& browser_languages);
+// Which language the browser app uses is shell/page.js's choice (?lang=, the
+// choice kept in this browser, navigator.languages): made before the wasm
+// runs, so the loading words are in it too (web/src/language.cpp).
 
 // The language of the calling thread: the browser app has one thread; the
 // sandbox's pages set it per request (Accept-Language).

@@ -1,5 +1,4 @@
-// i18n_tags.cpp: the language tags (code, parse_tag, choose,
-// from_accept_language), apart from
+// i18n_tags.cpp: the language tags (code, parse_tag, from_accept_language), apart from
 // the catalog's texts, so what only reads a tag (the page API's
 // set_language, its fuzz target) does not need the compiled-in catalog.
 #include <cstdlib>
@@ -25,15 +24,6 @@ std::optional<Lang> parse_tag(std::string_view tag) {
     if (primary == "ja") return Lang::ja;
     if (primary == "qps") return Lang::qps;
     return std::nullopt;
-}
-
-Lang choose(std::string_view query_lang, std::string_view stored, const std::vector<std::string>& browser_languages) {
-    if (auto lang = parse_tag(query_lang)) return *lang;
-    if (auto lang = parse_tag(stored)) return *lang;
-    for (const std::string& tag : browser_languages) {
-        if (auto lang = parse_tag(tag); lang && *lang != Lang::qps) return *lang;
-    }
-    return Lang::en;
 }
 
 Lang from_accept_language(std::string_view header) {

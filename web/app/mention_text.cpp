@@ -37,8 +37,7 @@ std::optional<std::string> mention_text(const std::vector<ChatMessage>& messages
         }
         return {};
     };
-    const std::string who =
-        newest->account.name.empty() ? tr("mentions.account", {{"id", newest->account.account_id}}) : newest->account.name;
+    const std::string who = newest->account.name.empty() ? tr("mentions.unknown") : newest->account.name;
     // One paragraph, one space between words: a notification's lines are few.
     std::string text;
     for (char c : plain_text(notation::parse(newest->body), lookup)) {

@@ -36,8 +36,8 @@ DrawnMessage drawn_message(const ChatMessage& message, const std::string& my_acc
     out.system = service_event_key(message.body).has_value();
     out.edited = message.update_time.value_or(0) > 0;
     out.time_text = message_time_text(message.send_time, now_unix, user);
-    out.sender = message.account.name.empty() ? tr("mentions.account", {{"id", message.account.account_id}})
-                                              : message.account.name;
+    // A sender without a name in words; the id stays the page API's (account_id).
+    out.sender = message.account.name.empty() ? tr("mentions.unknown") : message.account.name;
     // Made with the parse, not every frame: the log holds every message, drawn or not.
     out.spoken = tr("conversation.log_item", {{"name", out.sender}, {"time", out.time_text}, {"text", out.text}});
     return out;

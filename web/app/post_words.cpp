@@ -16,6 +16,10 @@ constexpr const char* kRefusals[] = {"pending.refusal.other", "pending.refusal.i
 
 std::string doubt_words(PostDoubt doubt) { return tr(kDoubts[static_cast<int>(doubt)]); }
 
+std::string refusal_words(PostRefusal refusal) {
+    return tr("pending.refused", {{"note", tr(kRefusals[static_cast<int>(refusal)])}});
+}
+
 std::string_view pending_name(PostStage stage) {
     switch (stage) {
         case PostStage::waiting:
@@ -53,7 +57,7 @@ std::string pending_words(const PostJob& job, const UserTime& user) {
             return tr("pending.maybe_not_sent", {{"note", doubt_words(job.doubt)}});
         case PostStage::refused:
             // By its cause too: the note's "HTTP 400: ..." is the page API's and the developer view's.
-            return tr("pending.refused", {{"note", tr(kRefusals[static_cast<int>(job.refusal)])}});
+            return refusal_words(job.refusal);
         default:
             return tr("pending.sending");
     }

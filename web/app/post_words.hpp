@@ -17,6 +17,9 @@ namespace roomkey::app {
 std::string_view pending_name(PostStage stage);
 // Why a post may not have arrived, in words ("the service did not answer in time").
 std::string doubt_words(PostDoubt doubt);
+// A refused post in words by its cause, with what to do ("Not sent: the room
+// was not found ... Discard."): its row's line and its error box's words.
+std::string refusal_words(PostRefusal refusal);
 // The line the conversation draws under a pending post.
 std::string pending_words(const PostJob& job, const UserTime& user);
 

@@ -396,6 +396,9 @@ void Posting::on_failed(PostJob& job, const Answer& answer, Instant now) {
                               : status == 404 ? PostRefusal::not_found
                                               : PostRefusal::other;
                 job.note = tr("post.refused_kept", {{"code", error.code}, {"why", error.message}});
+                // The box says it by its cause in the language shown; the service's own
+                // (English) words stay in `message`, the developer view's and the page API's.
+                error.plain = refusal_words(job.refusal);
                 error_ = job.note;
                 host_.set_error(std::move(error), ErrorSource::posting);
             } else {

@@ -3,9 +3,7 @@
 
 #include <emscripten.h>
 
-#include <algorithm>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,16 +13,11 @@
 namespace {
 
 // clang-format off
-// ?lang=, the stored choice, then navigator.languages: one per line, staged
-// for page_bridge's reader ("" for what is absent or unreadable).
-EM_JS(int, roomkey_js_stage_languages, (const char* key), {
-    var query = "";
-    var stored = "";
-    try { query = new URLSearchParams(window.location.search).get("lang") || ""; } catch (e) {}
-    try { stored = window.localStorage.getItem(UTF8ToString(key)) || ""; } catch (e) {}
-    var list = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
-    var lines = [query.slice(0, 16), stored.slice(0, 16)].concat(list.slice(0, 16));
-    return lengthBytesUTF8(window["roomkey"]["_stageText"](lines.join("\n")));
+// The language shell/page.js chose (?lang=, the choice kept in this browser,
+// navigator.languages: the rule's one owner, which runs before the wasm is
+// requested so the loading words are in it too), staged for page_bridge's reader.
+EM_JS(int, roomkey_js_stage_language, (), {
+    return lengthBytesUTF8(window["roomkey"]["_language"]());
 });
 
 EM_JS(void, roomkey_js_store_lang, (const char* key, const char* lang), {
@@ -88,20 +81,7 @@ namespace roomkey::web {
 
 void install_language() {
     namespace i18n = app::i18n;
-    const std::string text = detail::read_staged(roomkey_js_stage_languages(kLanguageKey));
-    std::vector<std::string> lines;
-    for (std::size_t start = 0; start <= text.size();) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    lines.resize(std::max<std::size_t>(lines.size(), 2));
-    const std::string query = lines[0];
-    const std::string stored = lines[1];
-    const std::vector<std::string> browser(lines.begin() + 2, lines.end());
-    const i18n::Lang lang = i18n::choose(query, stored, browser);
-    // ?lang= is a choice too: it outlasts the sign-in's round trip.
-    if (i18n::parse_tag(query)) roomkey_js_store_lang(kLanguageKey, std::string(i18n::code(lang)).c_str());
+    const i18n::Lang lang = i18n::parse_tag(detail::read_staged(roomkey_js_stage_language())).value_or(i18n::Lang::en);
     i18n::set_plural_rule(intl_plural);
     i18n::set_language(lang);
     tell_page(lang);

@@ -106,7 +106,8 @@ void paragraph(std::string_view text, text_layer::Run kind = text_layer::Run::te
 
 std::string name_of(const Drawing& d, std::string_view id) {
     std::string name = d.names(id);
-    return name.empty() ? tr("mentions.account", {{"id", std::string(id)}}) : name;
+    // Without a name, words: the id is the page API's and the developer view's.
+    return name.empty() ? std::string(tr("mentions.unknown")) : name;
 }
 
 // Words drawn with the message (a heading, a label), in the page's text
