@@ -530,8 +530,12 @@
       updateMirror();
       renderScopeHelp();
     },
-    // The language chosen above (1c), for the app (web/src/language.cpp).
+    // The language chosen above (1c), for the app (web/src/language.cpp),
+    // and the user's switch of it, kept in this browser for the next load.
     '_language': function () { return stage(pageLang); },
+    '_keepLanguage': function (lang) {
+      try { window.localStorage.setItem(LANG_KEY, lang); } catch (e) { /* storage off: this load only */ }
+    },
     '_publishWidgets': function (json) { try { widgets = JSON.parse(json); } catch (e) { widgets = {}; } },
     '_publishFrame': function (frame, settled, late) { drawnFrame = frame; drawnSettled = settled; lateFrames = late; },
     '_frameAsked': function (asked) { frameAskedAt = asked ? performance.now() : null; },

@@ -20,8 +20,9 @@ EM_JS(int, roomkey_js_stage_language, (), {
     return lengthBytesUTF8(window["roomkey"]["_language"]());
 });
 
-EM_JS(void, roomkey_js_store_lang, (const char* key, const char* lang), {
-    try { window.localStorage.setItem(UTF8ToString(key), UTF8ToString(lang)); } catch (e) {}
+// Kept in this browser by the page, the owner of the choice's storage.
+EM_JS(void, roomkey_js_keep_lang, (const char* lang), {
+    window["roomkey"]["_keepLanguage"](UTF8ToString(lang));
 });
 
 EM_JS(void, roomkey_js_page_lang, (const char* lang), {
@@ -90,7 +91,7 @@ void install_language() {
 bool follow_language() {
     namespace i18n = app::i18n;
     if (i18n::language() == g_page_language) return false;
-    roomkey_js_store_lang(kLanguageKey, std::string(i18n::code(i18n::language())).c_str());
+    roomkey_js_keep_lang(std::string(i18n::code(i18n::language())).c_str());
     tell_page(i18n::language());
     return true;
 }

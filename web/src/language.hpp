@@ -6,9 +6,6 @@
 
 namespace roomkey::web {
 
-// The localStorage key of the language chosen in this browser ("ja", "en").
-inline constexpr const char* kLanguageKey = "roomkey.lang";
-
 // Before the App starts: takes the page's language and installs the plural rule.
 void install_language();
 // After the app handled intents: when the language changed (the switch,
