@@ -155,16 +155,14 @@ void add_open_room(const App& app, json& state) {
 
 std::uint64_t open_room_messages_key(const App& app, Instant now) {
     const RoomView& view = app.open_room().view();
+    const std::vector<Contact>* contacts =
+        app.contacts().contacts().value ? &*app.contacts().contacts().value : nullptr;
+    // What the messages are read against (who is me, the day, the language, the names): the parse's own digests.
+    const DrawnContext context =
+        drawn_context(view, contacts, my_account_id(app), unix_ms(now) / 1000, app.workspace().user_time());
     Digest d;
     d.add(static_cast<std::int64_t>(view.messages_version()));
-    // Who the messages name (the members, the contacts), and the day the times are written against.
-    d.add(my_account_id(app));
-    for (const RoomMember& m : view.members()) d.add(m.account_id).add(m.name);
-    if (const auto& contacts = app.contacts().contacts().value) {
-        for (const Contact& c : *contacts) d.add(c.account_id).add(c.name);
-    }
-    d.add(written_time(unix_ms(now) / 1000, TimeStyle::date, app.workspace().user_time()));
-    d.add(static_cast<std::int64_t>(i18n::language()));  // the words the messages are read in
+    d.add(static_cast<std::int64_t>(context.base)).add(static_cast<std::int64_t>(context.names));
     // The user's posts in this room not yet delivered.
     for (const PostJob& job : app.posting().posts()) {
         if (job.kind != PostKind::message || job.room_id != view.room_id()) continue;
