@@ -78,7 +78,7 @@ for (const [width, height] of [[1366, 800], [1000, 700], [760, 700], [390, 844]]
       text: el.querySelector('.a11y-text').textContent,
       controls: [...el.querySelectorAll('button')].map((b) => b.textContent) })));
     assert.deepEqual(items.map((i) => i.text), state.room.messages.map((m) => {
-      const who = m.name || `account ${m.account_id}`;
+      const who = m.name || 'Unknown member';
       return `${who}, ${m.time_text}: ${m.text}`;
     }), 'each item reads as the message is drawn, in order');
     assert.ok(items.every((i) => i.controls.includes('Reply') && i.controls.includes('Quote')),
