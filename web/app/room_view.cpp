@@ -8,7 +8,6 @@
 #include "app/i18n.hpp"
 #include "app/message_merge.hpp"
 #include "app/views_state.hpp"
-#include "roomkey/message_tags.hpp"
 
 namespace roomkey::app {
 
@@ -95,9 +94,7 @@ json room_messages_value(const RoomView& view) {
                                       {"account_id", m.account.account_id},
                                       {"name", m.account.name},
                                       {"body", m.body},
-                                      {"send_time", m.send_time},
-                                      // Written by the service itself ([dtext:...] info box).
-                                      {"system", service_event_key(m.body).has_value()}}));
+                                      {"send_time", m.send_time}}));
     }
     return messages;
 }

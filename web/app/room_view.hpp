@@ -131,7 +131,9 @@ private:
 // room_value is the same as a JSON value: the page state adds to it without
 // writing it out and reading it back.
 nlohmann::json room_value(const RoomView& view);
-// The same in two parts: room_value without `messages`, and `messages`.
+// The same in two parts: room_value without `messages`, and `messages` as
+// the service's records (the page state adds what the parse reads in them:
+// text, system, links, ...; views_state.hpp).
 nlohmann::json room_details_value(const RoomView& view);
 nlohmann::json room_messages_value(const RoomView& view);
 std::string room_json(const RoomView& view);
