@@ -202,9 +202,14 @@
   // only by name. Known before the wasm is even requested, so the loading
   // words and the page's own labels are in that language from the start.
   var LANG_KEY = 'roomkey.lang';
+  // The page's own words (the "shell." entries of web/i18n/*.json), said
+  // before the app runs: the build (cmake/PackageWebDist.cmake) fills this
+  // line in from the catalog, every language, {lang: {key: text}}. Its
+  // languages are the catalog's: the ones a tag is read as.
+  var PAGE_WORDS = {};
   function langOf(tag) {
     var primary = String(tag || '').split(/[-_]/)[0].toLowerCase();
-    return primary === 'en' || primary === 'ja' || primary === 'qps' ? primary : null;
+    return PAGE_WORDS.hasOwnProperty(primary) || primary === 'qps' ? primary : null;
   }
   var pageLang = (function chooseLanguage() {
     var query = null;
@@ -225,10 +230,6 @@
   })();
   // The pseudo-locale is English's text in disguise.
   document.documentElement.lang = pageLang === 'ja' ? 'ja' : 'en';
-  // The page's own words (the "shell." entries of web/i18n/*.json), said
-  // before the app runs: the build (cmake/PackageWebDist.cmake) fills this
-  // line in from the catalog, every language, {lang: {key: text}}.
-  var PAGE_WORDS = {};
 
   // 2. Only now the stylesheet. A <link> in the HTML would be fetched by the
   // browser's preload scanner while this script is still downloading, that
