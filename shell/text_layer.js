@@ -166,11 +166,23 @@
       tl.messages.push(m);
       tl.byId[m.id] = m;
     });
-    // In the conversation's order (appending moves a kept element).
-    box.textContent = '';
-    tl.messages.forEach(function (m) { box.appendChild(m.el); });
-    if (tl.model && (!tl.byId[tl.model.a.id] || !tl.byId[tl.model.f.id])) tl.model = null;
-    tl.apply();
+    // In the conversation's order. A kept element already in its place is
+    // not moved: moving it would drop a selection inside it.
+    tl.messages.forEach(function (m, i) {
+      var at = box.childNodes[i];
+      if (at !== m.el) box.insertBefore(m.el, at || null);
+    });
+    while (box.childNodes.length > tl.messages.length) box.removeChild(box.lastChild);
+    // The DOM selection is read only when the model has one to set, or lost
+    // one: reading it lays out the page, and a selection the browser just
+    // made (find's match, its selectionchange still to come) must not be
+    // cleared before it is read.
+    if (tl.model && (!tl.byId[tl.model.a.id] || !tl.byId[tl.model.f.id])) {
+      tl.model = null;
+      tl.apply();
+    } else if (tl.model) {
+      tl.apply();
+    }
   }
 
   // A drawn message's lines are placed relative to its first line; the
