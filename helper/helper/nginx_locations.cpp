@@ -215,6 +215,7 @@ void api_allowlist_location(Writer& w, const Route& route, const LocationContext
         w.line("gzip on;");
         w.line("gzip_proxied any;");
         w.line("gzip_types application/json;");
+        w.line("gzip_comp_level " + std::to_string(kCompressLevel) + ";");
         w.line("gzip_min_length " + std::to_string(kCompressFromBytes) + ";");
         w.line("gzip_vary on;");
     }

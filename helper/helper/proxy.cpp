@@ -100,7 +100,7 @@ FormFields without_field(const FormFields& fields, std::string_view name) {
 // gzip (RFC 1952) of `body`, or nothing if zlib failed.
 std::optional<std::string> gzip(const std::string& body) {
     z_stream z{};
-    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+    if (deflateInit2(&z, kCompressLevel, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
     std::string out(deflateBound(&z, static_cast<uLong>(body.size())), '\0');
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
     z.avail_in = static_cast<uInt>(body.size());

@@ -17,6 +17,7 @@
 #include "helper/nginx_config.hpp"
 #include "helper/nginx_syntax.hpp"
 #include "helper/policy.hpp"
+#include "helper/proxy.hpp"
 #include "helper/request_body_rules.hpp"
 #include "helper/routes.hpp"
 #include "roomkey/endpoint_catalog.hpp"
@@ -27,6 +28,12 @@
 // A namespace of its own: the test files build in unity batches.
 namespace roomkey::helper::route_table_tests {
 namespace {
+
+// The text of a server's `location` block in a generated site (empty if none).
+std::string block_of(const std::string& site, const std::string& location) {
+    const auto at = site.find("    " + location + " {\n");
+    return at == std::string::npos ? std::string() : site.substr(at, site.find("\n    }\n", at) - at);
+}
 
 // A request path the row answers: the path itself, a file under a prefix,
 // a hashed file name.
@@ -290,10 +297,6 @@ TEST(HelperRouteTableNginx, ARowAddedToTheTableShowsInTheConfigurationAndARowTak
 // hands them the route. nginx alone proxies the API itself: the route says
 // previews need the helper, and /config.json tells the page not to ask.
 TEST(HelperRouteTableNginx, ThePreviewRouteGoesToTheBffHelpersAndNginxAloneSaysPreviewsNeedTheHelper) {
-    const auto block_of = [](const std::string& site, const std::string& location) {
-        const auto at = site.find("    " + location + " {\n");
-        return at == std::string::npos ? std::string() : site.substr(at, site.find("\n    }\n", at) - at);
-    };
     const std::string bff = site_config(SessionMode::bff, helper_routes());
     const std::string bff_block = block_of(bff, "location = /file-preview");
     ASSERT_FALSE(bff_block.empty()) << bff;
@@ -317,10 +320,6 @@ TEST(HelperRouteTableNginx, ThePreviewRouteGoesToTheBffHelpersAndNginxAloneSaysP
 // (`gzip off;` in the row's location): never where answers hold tokens or
 // the session (the token endpoint, the BFF's routes and its callback).
 TEST(HelperRouteTableNginx, EachRowsCompressionIsTheHelpersAndTheFrontsRule) {
-    const auto block_of = [](const std::string& site, const std::string& location) {
-        const auto at = site.find("    " + location + " {\n");
-        return at == std::string::npos ? std::string() : site.substr(at, site.find("\n    }\n", at) - at);
-    };
     std::size_t never = 0;
     for (SessionMode mode : {SessionMode::browser, SessionMode::bff}) {
         const std::string site = site_config(mode, helper_routes());
@@ -359,6 +358,16 @@ TEST(HelperRouteTableNginx, EachRowsCompressionIsTheHelpersAndTheFrontsRule) {
     EXPECT_EQ(api.find("gzip on;"), std::string::npos) << api;
     EXPECT_NE(block_of(site_config(SessionMode::browser, helper_routes()), "location ^~ /api/").find("gzip on;"),
               std::string::npos);
+}
+
+// The front compresses API answers as the helper does: from the same size,
+// at the same zlib level (proxy.hpp), so an answer costs the same wait
+// behind either.
+TEST(HelperRouteTableNginx, TheFrontCompressesAtTheHelpersSizeAndLevel) {
+    const std::string api = block_of(site_config(SessionMode::browser, helper_routes()), "location ^~ /api/");
+    ASSERT_FALSE(api.empty());
+    EXPECT_NE(api.find("gzip_comp_level " + std::to_string(kCompressLevel) + ";"), std::string::npos) << api;
+    EXPECT_NE(api.find("gzip_min_length " + std::to_string(kCompressFromBytes) + ";"), std::string::npos) << api;
 }
 
 TEST(HelperRouteTableNginx, TheMethodsTheFrontTakesAreTheRows) {
