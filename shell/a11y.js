@@ -106,6 +106,50 @@
     s.height = Math.max(1, rect[3]) + 'px';
   }
 
+  // A message's text is laid out (shaped) once, when it is first drawn or
+  // in the idle time after: until then it is `a11y-later`, above the page,
+  // where `content-visibility: auto` skips it and keeps it in the
+  // accessibility tree. Opening a long room shaped every message's text
+  // (57,000 characters of Japanese) before its first frame. Once laid out,
+  // a message not drawn is 1 px at the corner (no `content-visibility`: its
+  // viewport checks and re-shaping cost every scrolled frame more than the
+  // text's one layout, bench/scale.mjs --trace).
+  var later = [];        // nodes whose text is a11y-later, oldest first
+  var laterAsked = false;
+  function placeText(node, rect) {
+    place({ el: node.text }, rect || (node.later ? [0, -99999, 1, 1] : [0, 0, 1, 1]));
+  }
+  function laidOut(node) {
+    if (!node.later) return;
+    node.later = false;
+    node.text.classList.remove('a11y-later');
+  }
+  function layOutLater(node) {
+    node.later = true;
+    later.push(node);
+    askIdle();
+  }
+  function askIdle() {
+    if (laterAsked) return;
+    laterAsked = true;
+    if (window.requestIdleCallback) window.requestIdleCallback(layOutSome);
+    else setTimeout(function () { layOutSome(null); }, 50);
+  }
+  // As many as the idle time holds (8 ms without requestIdleCallback),
+  // each laid out at once so the cost stays in this idle time.
+  function layOutSome(deadline) {
+    laterAsked = false;
+    var until = performance.now() + 8;
+    while (later.length && (deadline ? deadline.timeRemaining() > 1 : performance.now() < until)) {
+      var node = later.shift();
+      if (!node.later) continue;
+      laidOut(node);
+      if (!node.drawn) placeText(node, null);
+      if (node.el.isConnected) void node.text.offsetWidth;
+    }
+    if (later.length) askIdle();
+  }
+
   function isText(role) { return role === 'textbox' || role === 'textarea'; }
   // Elements that hold others: named by aria-label, never by their text,
   // and not positioned, so their children sit over the canvas like the rest.
@@ -144,7 +188,7 @@
       el = target = document.createElement('div');
       el.setAttribute('role', 'article');
       var text = document.createElement('p');
-      text.className = 'a11y-text';
+      text.className = 'a11y-text a11y-later';
       el.appendChild(text);
     } else {
       el = target = document.createElement('button');
@@ -160,6 +204,7 @@
     // and assistive technology still focus them.
     target.tabIndex = -1;
     var node = { el: el, target: target, role: op.role, id: op.id, text: text || null };
+    if (text) layOutLater(node);
     if (isContainer(op.role) || op.role === 'img') return node;  // nothing to activate or focus
     target.addEventListener('click', function (event) {
       event.preventDefault();
@@ -185,10 +230,9 @@
     } else if (node.role === 'article') {
       // Read as its text, not a label: a label would be said besides it.
       if (node.text.textContent !== op.name) node.text.textContent = op.name;
-      // A message not drawn: 1 px at the corner (no `content-visibility`:
-      // its viewport checks and re-shaping cost every scrolled frame more
-      // than the text's one layout, bench/scale.mjs --trace).
-      place({ el: node.text }, op.rect || [0, 0, 1, 1]);
+      node.drawn = !!op.rect;
+      if (node.drawn) laidOut(node);
+      placeText(node, op.rect);
       return;
     } else if (isContainer(node.role) || node.role === 'img') {
       if (op.name) t.setAttribute('aria-label', op.name); else t.removeAttribute('aria-label');
