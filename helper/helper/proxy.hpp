@@ -26,10 +26,11 @@ using UpstreamPreconnect = std::function<void(const std::string& url, std::size_
 // API answers from this size on go gzip-compressed to a page that accepts
 // it (Accept-Encoding); smaller ones gain nothing worth the work.
 inline constexpr std::size_t kCompressFromBytes = 512;
-// zlib's level for them: 1, nginx's own default (gzip_comp_level), which
-// the nginx front is given too. On a 260 KB room of messages level 6 took
-// several ms more for a few percent fewer bytes: the opening waited on it.
-inline constexpr int kCompressLevel = 1;
+// zlib's level for them, the helper's and the nginx front's alike (nginx's
+// own default is 1): 6, zlib's default. Level 1 sent the large account's
+// first 10 s as 12.8 KB instead of 9.9 KB with no opening measurably faster
+// (bench/scale.mjs, stop 52).
+inline constexpr int kCompressLevel = 6;
 
 // Compresses `out`, an API answer for `from_app`, as above (and says Vary:
 // Accept-Encoding). Only API answers: a token endpoint's or /bff/* answer
