@@ -177,10 +177,8 @@
     // one: reading it lays out the page, and a selection the browser just
     // made (find's match, its selectionchange still to come) must not be
     // cleared before it is read.
-    if (tl.model && (!tl.byId[tl.model.a.id] || !tl.byId[tl.model.f.id])) {
-      tl.model = null;
-      tl.apply();
-    } else if (tl.model) {
+    if (tl.model) {
+      if (!tl.byId[tl.model.a.id] || !tl.byId[tl.model.f.id]) tl.model = null;
       tl.apply();
     }
   }
