@@ -4,6 +4,7 @@
 #include "roomkey/line_break.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "roomkey/links.hpp"
@@ -228,6 +229,34 @@ std::vector<Line> wrap(std::string_view text, float width, Measure measure, cons
         while (c < cuts.size() && cuts[c] <= begin) ++c;
     }
     return lines;
+}
+
+Extent extent(std::string_view text) {
+    constexpr float kNarrowEms = 0.4f;
+    Extent e;
+    std::size_t at = 0;
+    bool joined = false;  // after a zero width joiner: one glyph with the emoji before
+    while (at < text.size()) {
+        const char32_t c = next(text, at);
+        if (c == '\n') {
+            ++e.hard_lines;
+            joined = false;
+            continue;
+        }
+        const Class k = class_of(c);
+        // Nothing for a space (it may end a line, where it takes no room), a
+        // mark, a joiner, a skin tone or what a joiner joins.
+        const bool none = k == Class::SP || c == '\t' || k == Class::CM || k == Class::ZWJ || k == Class::EM || joined;
+        if (!none) e.ems += k == Class::ID || k == Class::EB ? 1.0f : kNarrowEms;
+        joined = k == Class::ZWJ;
+    }
+    return e;
+}
+
+std::size_t fewest_lines(const Extent& extent, float width, float em) {
+    if (!(width > 0) || !(em > 0)) return extent.hard_lines;
+    const auto wrapped = static_cast<std::size_t>(std::ceil(extent.ems * em / width));
+    return std::max(extent.hard_lines, wrapped);
 }
 
 }  // namespace roomkey::line_break

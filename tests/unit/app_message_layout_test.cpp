@@ -16,7 +16,7 @@ namespace {
 
 std::vector<RowKey> rows(std::size_t n) {
     std::vector<RowKey> out;
-    for (std::size_t i = 0; i < n; ++i) out.push_back({"m" + std::to_string(i), 1});
+    for (std::size_t i = 0; i < n; ++i) out.push_back({"m" + std::to_string(i), 1, {}});
     return out;
 }
 
@@ -80,6 +80,43 @@ TEST(RowHeights, UnmeasuredRowsTakeTheEstimateUntilDrawn) {
     EXPECT_FLOAT_EQ(h.top_of(4), 3 * 50 + 120);
 }
 
+TEST(RowHeights, ARowNotMeasuredYetIsGivenTheFewestLinesItsTextTakes) {
+    std::string long_text;
+    for (int i = 0; i < 200; ++i) long_text += "日本語の長い文章";  // 1,600 characters
+    RowHeights h;
+    h.set_layout(600, 16, 50);
+    std::vector<RowKey> keys = rows(3);
+    keys[1].text = line_break::extent(long_text);
+    keys[2].text = line_break::extent("短い");
+    h.set_rows(keys);
+    // 1,600 em of 16 px at 600 px: 43 lines at the fewest, 42 more than a short row's one.
+    EXPECT_FLOAT_EQ(h.top_of(2) - h.top_of(1), 50 + 42 * 16);
+    EXPECT_FLOAT_EQ(h.total() - h.top_of(2), 50);
+    // Wider, it takes fewer lines; once drawn, its height is the one measured.
+    h.set_layout(1200, 16, 50);
+    EXPECT_FLOAT_EQ(h.top_of(2) - h.top_of(1), 50 + 21 * 16);
+    h.measured(1, 400);
+    EXPECT_FLOAT_EQ(h.top_of(2) - h.top_of(1), 400);
+}
+
+TEST(RowHeights, ARoomOfLongMessagesOpensDrawingTheFewThatFillTheView) {
+    // 100 messages of 408 Japanese characters (the large account's median is
+    // 340), 11 lines at the fewest at 600 px wide: 210 px each, in a view 600 high.
+    std::string text;
+    for (int i = 0; i < 34; ++i) text += "会議の資料を共有します。";
+    std::vector<RowKey> keys = rows(100);
+    for (RowKey& key : keys) key.text = line_break::extent(text);
+    RowHeights h;
+    h.set_layout(600, 16, 50);
+    h.set_rows(keys);
+    const float view = 600;
+    const RowWindow at_newest = h.drawn(h.total() - view, view, view * 0.5f);
+    // A short row's estimate alone (50 px) drew 18 of them (900 px of rows).
+    EXPECT_LE(at_newest.last - at_newest.first, 6u);
+    EXPECT_GE(at_newest.last - at_newest.first, 4u);  // still the view and the margin above it
+    EXPECT_EQ(at_newest.last, 100u);
+}
+
 TEST(RowHeights, AnotherWidthOrTextSizeForgetsEveryHeight) {
     RowHeights h;
     h.set_layout(600, 16, 50);
@@ -97,15 +134,15 @@ TEST(RowHeights, AnotherWidthOrTextSizeForgetsEveryHeight) {
 TEST(RowHeights, AnEditedMessageIsMeasuredAgainAndADeletedOneGoes) {
     RowHeights h;
     h.set_layout(600, 16, 50);
-    h.set_rows({{"a", 1}, {"b", 1}, {"c", 1}});
+    h.set_rows({{"a", 1, {}}, {"b", 1, {}}, {"c", 1, {}}});
     h.measured(0, 30);
     h.measured(1, 30);
     h.measured(2, 30);
-    h.set_rows({{"a", 1}, {"b", 2}, {"c", 1}});  // b edited
+    h.set_rows({{"a", 1, {}}, {"b", 2, {}}, {"c", 1, {}}});  // b edited
     EXPECT_TRUE(h.known(0));
     EXPECT_FALSE(h.known(1));
     EXPECT_FLOAT_EQ(h.total(), 110);
-    h.set_rows({{"a", 1}, {"c", 1}});  // b deleted
+    h.set_rows({{"a", 1, {}}, {"c", 1, {}}});  // b deleted
     EXPECT_TRUE(h.known(0));
     EXPECT_TRUE(h.known(1)) << "c keeps its height at its new place";
     EXPECT_FLOAT_EQ(h.total(), 60);
@@ -420,7 +457,7 @@ TEST(ReaderPlace, AtTheNewestTheViewFollowsTheEnd) {
     ScrolledView v;
     v.next_frame(frame(place, h, v, 100, true));
     settle(place, h, v, 100);
-    keys.push_back({"new", 1});
+    keys.push_back({"new", 1, {}});
     h.set_rows(keys);
     settle(place, h, v, 100);
     EXPECT_TRUE(place.newest());

@@ -16,6 +16,8 @@ namespace {
 using roomkey::line_break::break_opportunities;
 using roomkey::line_break::Line;
 using roomkey::line_break::wrap;
+using roomkey::line_break::extent;
+using roomkey::line_break::fewest_lines;
 
 std::string utf8(char32_t c) {
     std::string out;
@@ -135,6 +137,57 @@ TEST(LineBreak, EmojiSequencesStayWhole) {
 TEST(LineBreak, EmptyAndSpaces) {
     EXPECT_TRUE(wrapped("", 4).empty());
     EXPECT_EQ(wrapped("ab   ", 4), (List{"ab"}));
+}
+
+// A font 16 px high as a browser's might draw: ideographs, kana and emoji
+// 1 em, Latin letters 0.45-0.6 em, a space 0.25 em.
+float browser_like(std::string_view s, const void*) {
+    float px = 0;
+    for (std::size_t at = 0; at < s.size();) {
+        const auto b = static_cast<unsigned char>(s[at]);
+        const std::size_t length = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+        px += length >= 3 ? 16.0f : b == ' ' ? 4.0f : (b == 'i' || b == 'l') ? 7.2f : 9.6f;
+        at += length;
+    }
+    return px;
+}
+
+TEST(LineBreakExtent, CountsWideCharactersAnEmAndOthersLessAndTheHardLines) {
+    EXPECT_EQ(extent("").hard_lines, 1u);
+    EXPECT_FLOAT_EQ(extent("").ems, 0.0f);
+    EXPECT_FLOAT_EQ(extent("日本語です").ems, 5.0f);
+    EXPECT_FLOAT_EQ(extent("ab cd").ems, 1.6f);  // the space counts nothing
+    EXPECT_EQ(extent("一行目\n\n三行目").hard_lines, 3u);
+    // A family is one glyph: what the joiners join counts nothing.
+    EXPECT_FLOAT_EQ(extent("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7").ems, 1.0f);
+}
+
+TEST(LineBreakExtent, TheFewestLinesNeverExceedWhatTheWrapMakes) {
+    const std::string japanese =
+        "本日の会議では、新しいリリースの日程と担当者を確認しました。資料は共有フォルダーにあります。"
+        "ご質問があれば、このルームで聞いてください。よろしくお願いします。";
+    const std::string english = "The quick brown fox jumps over the lazy dog while the release notes are written.";
+    const std::vector<std::string> texts = {
+        "", "短い", japanese, english, japanese + english, japanese + "\n\n" + english + "\n" + japanese,
+        std::string(300, 'i'), "https://example.com/a/very/long/path/that/does/not/break/anywhere/at/all"};
+    for (const std::string& text : texts) {
+        for (float width : {120.0f, 333.0f, 600.0f, 1000.0f}) {
+            std::size_t lines = 0;
+            std::size_t from = 0;
+            while (true) {  // each hard line wrapped alone, an empty one a line
+                const std::size_t end = std::min(text.find('\n', from), text.size());
+                lines += std::max<std::size_t>(1, wrap(std::string_view(text).substr(from, end - from), width,
+                                                       browser_like, nullptr).size());
+                if (end == text.size()) break;
+                from = end + 1;
+            }
+            EXPECT_LE(fewest_lines(extent(text), width, 16.0f), lines) << text << " at " << width;
+        }
+    }
+    // And it is near for a long Japanese paragraph: 3,000 characters at 600 px are 80 lines.
+    std::string long_text;
+    for (int i = 0; i < 1000; ++i) long_text += "日本語";
+    EXPECT_EQ(fewest_lines(extent(long_text), 600.0f, 16.0f), 80u);
 }
 
 }  // namespace

@@ -24,11 +24,12 @@ std::size_t find_from(const Rows& rows, std::size_t from, Id id) {
 
 }  // namespace
 
-void RowHeights::set_layout(float width, float text_size, float estimate) {
+void RowHeights::set_layout(float width, float text_size, float estimate, float em) {
     if (width != width_ || text_size != text_size_) heights_.assign(heights_.size(), -1.0f);
     width_ = width;
     text_size_ = text_size;
     estimate_ = estimate;
+    em_ = em > 0 ? em : text_size;
 }
 
 void RowHeights::set_rows(const std::vector<RowKey>& rows) {
@@ -53,7 +54,10 @@ bool RowHeights::known(std::size_t row) const {
 }
 
 float RowHeights::height_of(std::size_t row) const {
-    return known(row) ? heights_[row] : estimate_;
+    if (known(row)) return heights_[row];
+    if (row >= rows_.size()) return estimate_;
+    const std::size_t lines = line_break::fewest_lines(rows_[row].text, width_, em_);
+    return estimate_ + static_cast<float>(lines > 1 ? lines - 1 : 0) * text_size_;
 }
 
 float RowHeights::top_of(std::size_t row) const {

@@ -30,14 +30,21 @@ struct RowWindow {
 struct RowKey {
     std::string id;
     std::uint64_t version = 0;  // changes when what the row shows changes (an edit)
+    // What its text holds: until it is drawn, a row is given at least the
+    // height of the fewest lines that text can take (line_break.hpp).
+    line_break::Extent text;
 };
 
 class RowHeights {
 public:
     // The width and text size rows are laid out at; any change forgets every
-    // height (text wraps differently). `estimate`: the height of a row not
-    // measured yet, until one is.
-    void set_layout(float width, float text_size, float estimate);
+    // height (text wraps differently). `estimate`: the height of a short row
+    // (one line of text) not measured yet, until one is; a longer text's row
+    // is given a line of `text_size` (the line height) more for each line
+    // its text takes at the fewest in a font `em` pixels high (0: as high as
+    // the lines). Opening a room of long messages then draws the few that
+    // fill the view, not as many as short rows would.
+    void set_layout(float width, float text_size, float estimate, float em = 0);
     // The rows, in order. Heights measured for a row with the same id and
     // version are kept; a row whose version changed is measured again.
     void set_rows(const std::vector<RowKey>& rows);
@@ -68,6 +75,7 @@ private:
     float width_ = -1;
     float text_size_ = -1;
     float estimate_ = 0;
+    float em_ = 0;
     std::vector<RowKey> rows_;
     std::vector<float> heights_;  // by row; below 0: not measured (no map: wasm size)
 };

@@ -162,6 +162,7 @@ struct FontState {
     roomkey::app::GlyphCache cache{roomkey::app::default_pinned_codepoints(), roomkey::web::kGlyphCapacity};
     int rebuilds = 0;
     int colored = 0;
+    float em = 0;  // the pixel size of the last build
     // Read-back is probed once, at the first build. Untrustworthy,
     // the built-in font draws from then on, and the scripts it lacks are
     // collected for the notice (which then needs a frame to show them).
@@ -233,6 +234,10 @@ const app::GlyphCache& glyph_cache() {
     return font_state().cache;
 }
 
+float font_em() {
+    return font_state().em;
+}
+
 bool font_atlas_stale() {
     // The built-in font holds what it holds: no rebuild adds a glyph.
     return !font_state().builtin() && font_state().cache.needs_rebuild();
@@ -278,6 +283,7 @@ bool build_font_atlas(float pixel_size) {
         state.notice_changed = !state.readback.trustworthy;
     }
     ++state.rebuilds;
+    state.em = pixel_size;
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
     if (state.builtin()) {

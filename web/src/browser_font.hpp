@@ -31,6 +31,10 @@ void install_glyph_hook();
 // Returns false when it fell back to ProggyClean.
 bool build_font_atlas(float pixel_size);
 
+// The `pixel_size` of the last build_font_atlas: an em of the text, in
+// device pixels (ImGui's font size is the taller line height).
+float font_em();
+
 // Text drawn since the last rebuild needs glyphs the atlas lacks and a
 // rebuild can add (see GlyphCache::needs_rebuild). Never with the built-in font.
 bool font_atlas_stale();

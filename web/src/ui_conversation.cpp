@@ -16,6 +16,7 @@
 #include <cstdio>
 
 #include "a11y.hpp"
+#include "browser_font.hpp"
 #include "input_queue.hpp"
 #include "app/digest.hpp"
 #include "app/i18n.hpp"
@@ -285,13 +286,16 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
     // Only the rows on screen are parsed, laid out and drawn; the others
     // keep the height they were drawn at (app/message_layout.hpp).
     const std::vector<ChatMessage>& messages = room.messages();
-    // The rows' keys and day separators, worked out again only when the room
-    // (or the UTC offset) changed: each day asks the browser for its offset.
+    // The rows' keys, texts' extents (the height a row not drawn yet is
+    // given) and day separators, worked out again only when the room (or the
+    // UTC offset) changed: each day asks the browser for its offset.
     const std::uint64_t keys_of = app::Digest()
                                       .add(room.room_id())
                                       .add(static_cast<std::int64_t>(room.version()))
                                       .add(static_cast<std::int64_t>(offset.offset(now_unix)))
                                       .value();
+    app::DrawnMessages& parsed = app.open_room().drawn();  // parsed once, with the page state's
+    parsed.keep_only(messages);
     if (keys_of != rows.keys_of || rows.day_above.size() != messages.size()) {
         rows.keys_of = keys_of;
         rows.day_above.assign(messages.size(), true);
@@ -299,7 +303,8 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         for (std::size_t i = 0; i < messages.size(); ++i) {
             rows.day_above[i] =
                 i == 0 || !app::same_local_day(messages[i - 1].send_time, messages[i].send_time, offset);
-            keys[i] = {messages[i].message_id, app::message_version(messages[i], rows.day_above[i])};
+            keys[i] = {messages[i].message_id, app::message_version(messages[i], rows.day_above[i]),
+                       line_break::extent(parsed.get(messages[i], context, me, names, now_unix, offset).text)};
         }
         rows.heights.set_rows(keys);
     }
@@ -309,9 +314,7 @@ void conversation_pane(const App& app, UiState& ui, Instant now, Intents& out) {
         if (messages[i].message_id == ui.jump_to) jump_row = i;
     }
     rows.heights.set_layout(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize(),
-                            ImGui::GetTextLineHeightWithSpacing() * 3.0f);
-    app::DrawnMessages& parsed = app.open_room().drawn();  // parsed once, with the page state's
-    parsed.keep_only(messages);
+                            ImGui::GetTextLineHeightWithSpacing() * 3.0f, font_em());
     const float list_top = ImGui::GetCursorPosY();
     const float view = ImGui::GetWindowHeight();
     // A room's messages come in at the bottom, where the newest are.

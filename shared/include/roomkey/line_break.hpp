@@ -40,4 +40,22 @@ using Measure = float (*)(std::string_view piece, const void* context);
 // whole when it fits a line, else broken between characters.
 std::vector<Line> wrap(std::string_view utf8, float width, Measure measure, const void* context);
 
+// What a text holds, for a guess at its lines before it is laid out (a
+// long list's rows not drawn yet): its hard lines, and its width set on one
+// line in ems, counted low: an ideograph, kana or emoji (class ID, EB) 1 em,
+// a space, a mark or what a joiner joins nothing, any other character
+// 0.4 em (Latin letters average about half).
+struct Extent {
+    std::size_t hard_lines = 1;
+    float ems = 0;
+};
+Extent extent(std::string_view utf8);
+
+// The fewest lines a text of `extent` can take at `width` in a font `em`
+// pixels high: one per hard line at least, and no fewer than its width on
+// one line over `width`. Never more than wrap() makes (an empty hard line
+// counted as one) with a measure that gives each character at least the
+// width extent() counts.
+std::size_t fewest_lines(const Extent& extent, float width, float em);
+
 }  // namespace roomkey::line_break
