@@ -106,18 +106,20 @@
     s.height = Math.max(1, rect[3]) + 'px';
   }
 
-  // A message's text is laid out (shaped) once, when it is first drawn or
-  // in the idle time after: until then it is `a11y-later`, above the page,
-  // where `content-visibility: auto` skips it and keeps it in the
-  // accessibility tree. Opening a long room shaped every message's text
-  // (57,000 characters of Japanese) before its first frame. Once laid out,
-  // a message not drawn is 1 px at the corner (no `content-visibility`: its
-  // viewport checks and re-shaping cost every scrolled frame more than the
-  // text's one layout, bench/scale.mjs --trace).
-  var later = [];        // nodes whose text is a11y-later, oldest first
+  // A message's text is laid out (shaped) once, in the idle time after it
+  // first comes: until then it is `a11y-later`, above the page, where
+  // `content-visibility: auto` skips it and keeps it in the accessibility
+  // tree. Opening a long room shaped every message's text (57,000
+  // characters of Japanese) before its first frame, and the drawn ones'
+  // still before the frame that first shows them. The drawn ones go first,
+  // at the first idle time (at most 100 ms on), however short, then placed
+  // over their message. Once laid out, a message not drawn is 1 px at the
+  // corner (no `content-visibility`: its viewport checks and re-shaping cost
+  // every scrolled frame more than the text's one layout, bench/scale.mjs --trace).
+  var later = [];        // nodes whose text is a11y-later, drawn ones first, then oldest first
   var laterAsked = false;
-  function placeText(node, rect) {
-    place({ el: node.text }, rect || (node.later ? [0, -99999, 1, 1] : [0, 0, 1, 1]));
+  function placeText(node) {
+    place({ el: node.text }, node.later ? [0, -99999, 1, 1] : node.rect || [0, 0, 1, 1]);
   }
   function laidOut(node) {
     if (!node.later) return;
@@ -129,22 +131,28 @@
     later.push(node);
     askIdle();
   }
+  // A drawn message waiting: next in line (its older place is passed over).
+  function layOutFirst(node) {
+    if (later[0] !== node) later.unshift(node);
+    askIdle();
+  }
   function askIdle() {
     if (laterAsked) return;
     laterAsked = true;
-    if (window.requestIdleCallback) window.requestIdleCallback(layOutSome);
+    if (window.requestIdleCallback) window.requestIdleCallback(layOutSome, { timeout: 100 });
     else setTimeout(function () { layOutSome(null); }, 50);
   }
-  // As many as the idle time holds (8 ms without requestIdleCallback),
-  // each laid out at once so the cost stays in this idle time.
+  // The drawn ones, then as many as the idle time holds (8 ms without
+  // requestIdleCallback), each laid out at once so the cost stays here.
   function layOutSome(deadline) {
     laterAsked = false;
     var until = performance.now() + 8;
-    while (later.length && (deadline ? deadline.timeRemaining() > 1 : performance.now() < until)) {
+    var time = function () { return deadline ? deadline.timeRemaining() > 1 : performance.now() < until; };
+    while (later.length && (later[0].drawn || time())) {
       var node = later.shift();
       if (!node.later) continue;
       laidOut(node);
-      if (!node.drawn) placeText(node, null);
+      placeText(node);
       if (node.el.isConnected) void node.text.offsetWidth;
     }
     if (later.length) askIdle();
@@ -231,8 +239,9 @@
       // Read as its text, not a label: a label would be said besides it.
       if (node.text.textContent !== op.name) node.text.textContent = op.name;
       node.drawn = !!op.rect;
-      if (node.drawn) laidOut(node);
-      placeText(node, op.rect);
+      node.rect = op.rect;
+      if (node.drawn && node.later) layOutFirst(node);
+      placeText(node);
       return;
     } else if (isContainer(node.role) || node.role === 'img') {
       if (op.name) t.setAttribute('aria-label', op.name); else t.removeAttribute('aria-label');
