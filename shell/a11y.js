@@ -116,7 +116,7 @@
   // over their message. Once laid out, a message not drawn is 1 px at the
   // corner (no `content-visibility`: its viewport checks and re-shaping cost
   // every scrolled frame more than the text's one layout, bench/scale.mjs --trace).
-  var later = [];        // nodes whose text is a11y-later, drawn ones first, then oldest first
+  var later = [];        // nodes whose text is a11y-later, oldest first
   var laterAsked = false;
   function placeText(node) {
     place({ el: node.text }, node.later ? [0, -99999, 1, 1] : node.rect || [0, 0, 1, 1]);
@@ -131,29 +131,28 @@
     later.push(node);
     askIdle();
   }
-  // A drawn message waiting: next in line (its older place is passed over).
-  function layOutFirst(node) {
-    if (later[0] !== node) later.unshift(node);
-    askIdle();
-  }
   function askIdle() {
     if (laterAsked) return;
     laterAsked = true;
     if (window.requestIdleCallback) window.requestIdleCallback(layOutSome, { timeout: 100 });
     else setTimeout(function () { layOutSome(null); }, 50);
   }
+  function layOutNow(node) {
+    laidOut(node);
+    placeText(node);
+    if (node.el.isConnected) void node.text.offsetWidth;
+  }
   // The drawn ones, then as many as the idle time holds (8 ms without
   // requestIdleCallback), each laid out at once so the cost stays here.
   function layOutSome(deadline) {
     laterAsked = false;
     var until = performance.now() + 8;
-    var time = function () { return deadline ? deadline.timeRemaining() > 1 : performance.now() < until; };
-    while (later.length && (later[0].drawn || time())) {
-      var node = later.shift();
-      if (!node.later) continue;
-      laidOut(node);
-      placeText(node);
-      if (node.el.isConnected) void node.text.offsetWidth;
+    later = later.filter(function (node) {
+      if (node.drawn) layOutNow(node);
+      return node.later;
+    });
+    while (later.length && (deadline ? deadline.timeRemaining() > 1 : performance.now() < until)) {
+      layOutNow(later.shift());
     }
     if (later.length) askIdle();
   }
@@ -240,8 +239,7 @@
       if (node.text.textContent !== op.name) node.text.textContent = op.name;
       node.drawn = !!op.rect;
       node.rect = op.rect;
-      if (node.drawn && node.later) layOutFirst(node);
-      placeText(node);
+      placeText(node);  // a drawn one still later is laid out first at the next idle time
       return;
     } else if (isContainer(node.role) || node.role === 'img') {
       if (op.name) t.setAttribute('aria-label', op.name); else t.removeAttribute('aria-label');
