@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApp, act, waitForState, widgetRect, clickWidget, demoUsers, artifacts,
-  withStackAndBrowser, postDelivered, sandboxHasMessage } from './support.mjs';
+  withStackAndBrowser, postDelivered, sandboxHasMessage, resizeTo } from './support.mjs';
 
 const ROOM = '2100';
 let stack; let browser;
@@ -115,7 +115,7 @@ test('"@bo" offers Bob and Enter writes [To:1002]Bob', async () => {
   await page.keyboard.type('Thanks @bo');
   await widgetRect(page, 'mention_option');
   for (const [width, height] of [[1366, 800], [390, 844], [1000, 700]]) {
-    await page.setViewportSize({ width, height });
+    await resizeTo(page, width, height);
     await widgetRect(page, 'mention_option');  // the names offered, drawn at this size
     await page.screenshot({ path: join(artifacts, `composer_mention_${width}x${height}.png`) });
   }
@@ -163,7 +163,7 @@ test('the send key is one control saying what Enter does, a choice of two, with 
   await tree.getByRole('button', { name: 'Enter to send', exact: true }).waitFor({ state: 'attached', timeout: 30000 });
   await widgetRect(page, 'queue_hint');
   for (const [width, height] of [[390, 844], [1000, 700]]) {
-    await page.setViewportSize({ width, height });
+    await resizeTo(page, width, height);  // else the widget read may be the last size's, settled
     await tree.getByRole('button', { name: 'Enter to send', exact: true }).waitFor({ state: 'attached', timeout: 30000 });
     const control = await widgetRect(page, 'send_key');
     assert.ok(control.x >= 0 && control.x + control.width <= width && control.y + control.height <= height,

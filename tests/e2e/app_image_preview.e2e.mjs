@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { act, artifacts, clickWidget, decodePng, demoUsers, openApp, sandboxApi, sandboxApiJson, waitForState,
-  widgetRect, withStackAndBrowser } from './support.mjs';
+  widgetRect, withStackAndBrowser, resizeTo } from './support.mjs';
 import { LEFT, RIGHT, twoColourPng, uploadTo, pixelsOf } from './image_support.mjs';
 
 const ROOM = '2100';
@@ -72,7 +72,7 @@ test('an image on screen is drawn from one download link; one far above the scre
   assert.ok(!after.previews[far] || after.previews[far].asked === 0, JSON.stringify(after.previews[far]));
 
   // A phone: the conversation laid out again may stand elsewhere; back at the newest, the image is drawn.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await resizeTo(page, 390, 844);
   await widgetRect(page, 'conversation');
   if (await page.evaluate(() => !!window.roomkey.widget('jump_latest'))) await clickWidget(page, 'jump_latest');
   await waitForState(page, (s) => s.previews[near].state === 'shown', 'shown on the phone', 60000);

@@ -16,7 +16,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openApp, act, waitForState, passConsent, demoUsers, artifacts, withStackAndLanguageBrowsers,
-  clickWidget, sandboxApi, widgetRect, recordNotifications } from './support.mjs';
+  clickWidget, sandboxApi, widgetRect, recordNotifications, resizeTo } from './support.mjs';
 import { assertSessionWordsWhole } from './workspace_regions.mjs';
 
 let stack; let ja; let en;
@@ -138,7 +138,7 @@ test('ja-JP, signed in: the sandbox consent, the workspace, the developer view a
   assert.equal(state.lang, 'ja', 'the choice outlasts the round trip to the consent screen');
   await waitForMirror(page, /セッション: ログイン済み。 .*としてログインしています。 .*未読 \d+ 件/, 'signed in, in Japanese');
   for (const [width, height] of SIZES) {
-    await page.setViewportSize({ width, height });
+    await resizeTo(page, width, height);
     await widgetRect(page, 'session');  // drawn at this size
     await assertSessionWordsWhole(page, width, `the workspace at ${width} px`);
     await headerButton(page, 'ログアウト', 'メニュー');
@@ -150,7 +150,7 @@ test('ja-JP, signed in: the sandbox consent, the workspace, the developer view a
   await button(page, 'ワークスペース (F2)').waitFor({ timeout: 30000 });
   await treeHas(page, 'リクエスト数の上限(仕様 8)');
   await shot(page, 'ja-developer-1366x800');
-  await page.setViewportSize({ width: 390, height: 844 });
+  await resizeTo(page, 390, 844);
   await widgetRect(page, 'session');
   await assertSessionWordsWhole(page, 390, 'the developer view at 390 px');
   await shot(page, 'ja-developer-390x844');

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openApp, act, waitForState, widgetRect, demoUsers, decodePng, distinctColours, artifacts, withStackAndBrowser } from './support.mjs';
+import { openApp, act, waitForState, widgetRect, demoUsers, decodePng, distinctColours, artifacts, withStackAndBrowser, waitForBackingStore } from './support.mjs';
 
 let stack; let browser;
 withStackAndBrowser((s, b) => { stack = s; browser = b; });
@@ -16,18 +16,6 @@ async function canvasSize(page) {
     const r = c.getBoundingClientRect();
     return { width: c.width, height: c.height, cssWidth: r.width, cssHeight: r.height, ratio: window.devicePixelRatio };
   });
-}
-
-// The deadlines here only guard against a hang: 30 s like support.mjs's
-// waits (10 s ran out at load 35 with two Chromiums side by side, while
-// the app was still starting).
-async function waitForBackingStore(page) {
-  await page.waitForFunction(() => {
-    const c = document.getElementById('canvas');
-    const r = c.getBoundingClientRect();
-    return Math.abs(c.width - Math.round(r.width * devicePixelRatio)) <= 1 &&
-      Math.abs(c.height - Math.round(r.height * devicePixelRatio)) <= 1;
-  }, null, { timeout: 30000 });
 }
 
 // Device metrics over CDP: a persistent context cannot change its scale factor.

@@ -8,7 +8,7 @@
 //   clipboard).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openRoomPage, waitForState, widgetRect, demoUsers, sandboxApi, withStackAndBrowser } from './support.mjs';
+import { openRoomPage, waitForState, widgetRect, demoUsers, sandboxApi, withStackAndBrowser, resizeTo } from './support.mjs';
 
 const ROOM = '2101';
 let stack; let browser;
@@ -66,7 +66,7 @@ test('the ⋯ control on every message, and the menu from the keyboard', async (
   assert.ok(!composer.includes('[rp ') && !composer.includes('[qt]'), 'neither Reply nor Quote was chosen');
 
   // Narrow: Reply, Quote and the rest fill the line; the ⋯ control is still there.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await resizeTo(page, 390, 844);
   await widgetRect(page, 'conversation');
   await everyMessageHasItsControl(page, 'at 390 px');
   await page.close();

@@ -528,6 +528,25 @@ export function withStackAndLanguageBrowsers(use, options = {}) {
   withStackAndBrowsers(use, [{ locale: 'ja-JP' }, { locale: 'en-US' }], options);
 }
 
+// After a resize: until the canvas's backing store follows its CSS size,
+// the widgets the page holds are the last size's (a widgetRect read then
+// is settled and stale). The deadline only guards against a hang (10 s ran
+// out at load 35 with two Chromiums side by side).
+export async function waitForBackingStore(page) {
+  await page.waitForFunction(() => {
+    const c = document.getElementById('canvas');
+    const r = c.getBoundingClientRect();
+    return Math.abs(c.width - Math.round(r.width * devicePixelRatio)) <= 1 &&
+      Math.abs(c.height - Math.round(r.height * devicePixelRatio)) <= 1;
+  }, null, { timeout: 30000 });
+}
+
+// The page resized as a window is, and drawn at the new size.
+export async function resizeTo(page, width, height) {
+  await page.setViewportSize({ width, height });
+  await waitForBackingStore(page);
+}
+
 // Where the app drew the widget `name` (CSS px), read alike twice from
 // frames after which none was due (widget().settled): the picture is final,
 // with no glyph atlas rebuild, window sizing, scroll or input left to apply
